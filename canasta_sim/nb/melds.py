@@ -1,0 +1,166 @@
+"""Meld legality, minimum counts, canastas and going out (R-40..R-42, R-60..R-67).
+
+A *meld plan* is ``ndarray(int8, (N_KINDS, 3))``: for each rank row (black three, 4 .. A) the
+naturals, deuces and jokers a player adds from hand to the side's meld of that rank. Rows of
+the red three, deuce and joker are always zero. Every move kernel and every bot validates a
+plan here before it touches the state, so bots can only make legal moves.
+"""
+
+import numba as nb
+
+from .layout import (
+    BLACK_THREE, DEUCE, ERR_EMPTY, ERR_NOT_IN_HAND, FIRST_NATURAL, G_LAST_RED_THREE, G_TOUCHED_OLD, G_TURN,
+    JOKER, LAST_NATURAL, M_DEUCES, M_JOKERS, M_NATURALS, N_KINDS, OK, P_FIRST_MELD_TURN,
+    R_CANASTAS_TO_GO_OUT, R_CONCEALED_OUT_NEEDS_MINIMUM, R_MIN_COUNTS, R_MIN_THRESHOLDS,
+    R_NEGATIVE_MINIMUM, R_SIDES, R_VALUES, R_WILDS_AT_MOST_NATURALS, S_MELDED, S_MINIMUM,
+)
+
+
+@nb.njit(cache=True)
+def meld_ok_nb(naturals, deuces, jokers, rules):
+    """R-60/R-61: is a meld of one rank 4..A with these cards legal?"""
+    wilds = deuces + jokers
+    if naturals + wilds < 3 or naturals < 2 or wilds > 3:
+        return False
+    return not (rules[R_WILDS_AT_MOST_NATURALS] != 0 and wilds > naturals)
+
+
+@nb.njit(cache=True)
+def minimum_count_nb(score, rules):
+    """R-64: minimum count (points) of a side whose cumulative score is ``score`` points."""
+    if score < 0:
+        return rules[R_NEGATIVE_MINIMUM]
+    minimum = rules[R_MIN_COUNTS]
+    for i in range(4):
+        if score >= rules[R_MIN_THRESHOLDS + i]:
+            minimum = rules[R_MIN_COUNTS + i]
+    return minimum
+
+
+@nb.njit(cache=True)
+def meld_size_nb(melds, side, rank):
+    return melds[side, rank, M_NATURALS] + melds[side, rank, M_DEUCES] + melds[side, rank, M_JOKERS]
+
+
+@nb.njit(cache=True)
+def canastas_nb(melds, side):
+    """Number of canastas (melds of 7 or more cards, R-65) of ``side``."""
+    n = 0
+    for rank in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        if meld_size_nb(melds, side, rank) >= 7:
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def hand_size_nb(hand):
+    n = 0
+    for k in range(N_KINDS):
+        n += hand[k]
+    return n
+
+
+@nb.njit(cache=True)
+def plan_in_hand_nb(hand, plan):
+    """``ERR_NOT_IN_HAND`` unless the hand holds every card of the plan; returns
+    ``(error, cards in the plan)``."""
+    deuces = 0
+    jokers = 0
+    n = 0
+    for r in range(N_KINDS):
+        a, d, j = plan[r, M_NATURALS], plan[r, M_DEUCES], plan[r, M_JOKERS]
+        if a < 0 or d < 0 or j < 0:
+            return ERR_NOT_IN_HAND, 0
+        if (r < BLACK_THREE or r > LAST_NATURAL) and a + d + j > 0:
+            return ERR_NOT_IN_HAND, 0
+        if a > hand[r]:
+            return ERR_NOT_IN_HAND, 0
+        deuces += d
+        jokers += j
+        n += a + d + j
+    if deuces > hand[DEUCE] or jokers > hand[JOKER]:
+        return ERR_NOT_IN_HAND, 0
+    return OK, n
+
+
+@nb.njit(cache=True)
+def check_plan_nb(state, rules, seat, plan, top, incoming):
+    """Check a meld plan for ``seat`` against R-22, R-40..R-42, R-60..R-64.
+
+    Parameters
+    ----------
+    state : tuple
+        The deal state (read only).
+    rules : ndarray(int32, (RULES_LEN,))
+    seat : int
+    plan : ndarray(int8, (N_KINDS, 3))
+        Cards from hand per rank row (naturals, deuces, jokers).
+    top : int
+        Kind of the pile's top card melded in the same move (a pickup, R-34), or -1.
+    incoming : int
+        Cards that reach the hand in the same move (the rest of a taken pile).
+
+    Returns
+    -------
+    (int, bool, bool)
+        Error code (0, or the rule id broken), whether the move goes out (the hand is left
+        with 0 cards, or 1 to discard), and whether going out is concealed (R-42).
+    """
+    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    side = seat % rules[R_SIDES]
+    err, n_played = plan_in_hand_nb(hands[seat], plan)
+    if err != OK:
+        return err, False, False
+    if n_played == 0 and top < 0:
+        return ERR_EMPTY, False, False
+    turn = g[G_TURN]
+    points = 0
+    black_threes = False
+    canastas = 0
+    own_canasta = False  # a canasta among the melds started this turn (R-42)
+    touches_old = False
+    for r in range(BLACK_THREE, LAST_NATURAL + 1):
+        t = 1 if r == top else 0
+        a, d, j = plan[r, M_NATURALS] + t, plan[r, M_DEUCES], plan[r, M_JOKERS]
+        old = meld_size_nb(melds, side, r)
+        if a + d + j > 0:
+            n = melds[side, r, M_NATURALS] + a
+            nd = melds[side, r, M_DEUCES] + d
+            nj = melds[side, r, M_JOKERS] + j
+            if r == BLACK_THREE:
+                if d + j > 0 or n < 3 or n > 4:
+                    return 63, False, False
+                black_threes = True
+            elif not meld_ok_nb(n, nd, nj, rules):
+                return 61 if old > 0 else 60, False, False
+            points += a * rules[R_VALUES + r] + d * rules[R_VALUES + DEUCE]
+            points += j * rules[R_VALUES + JOKER]
+            if old > 0 and meld_turn[side, r] < turn:
+                touches_old = True
+            if r != BLACK_THREE and n + nd + nj >= 7:
+                canastas += 1
+                if old == 0 or meld_turn[side, r] == turn:
+                    own_canasta = True
+        elif r != BLACK_THREE and old >= 7:
+            canastas += 1
+            if meld_turn[side, r] == turn:
+                own_canasta = True
+    left = hand_size_nb(hands[seat]) - n_played + incoming
+    last_red_three = g[G_LAST_RED_THREE] != 0
+    going_out = left == 0 or (left == 1 and not last_red_three)
+    if not going_out and left < 2 and not last_red_three:
+        return 22, False, False
+    if black_threes and not going_out:
+        return 63, False, False
+    if going_out and canastas < rules[R_CANASTAS_TO_GO_OUT]:
+        return 40, False, False
+    first = seats[seat, P_FIRST_MELD_TURN]
+    concealed_out = (
+        going_out and (first < 0 or first == turn) and not touches_old
+        and g[G_TOUCHED_OLD] == 0 and own_canasta
+    )
+    if sides[side, S_MELDED] == 0 and points < sides[side, S_MINIMUM]:
+        waived = concealed_out and rules[R_CONCEALED_OUT_NEEDS_MINIMUM] == 0
+        if not waived:
+            return 64, False, False
+    return OK, going_out, concealed_out

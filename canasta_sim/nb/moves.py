@@ -1,0 +1,311 @@
+"""The moves of a turn (R-20..R-24, R-30..R-35, R-40..R-47) as check-then-apply kernels.
+
+Each public move kernel validates the whole move first and returns an error code (0, or the
+rule id the move would break) without touching the state when the move is illegal; only a legal
+move mutates the state. Bots call the same kernels, so they cannot make illegal moves.
+"""
+
+import numba as nb
+
+from .layout import (
+    BLACK_THREE, DEUCE, E_DISCARD, E_DRAW, E_END, E_END_TURN, E_GO_OUT, E_MELD, E_RED_THREE,
+    E_TAKE_PILE, END_LAST_RED_THREE, END_STOCK_EXHAUSTED, END_TURN_LIMIT, END_WENT_OUT,
+    ERR_NOT_IN_HAND, ERR_PHASE, G_CONCEALED_OUT, G_CURRENT, G_END, G_FIRST_CANASTA_TURN,
+    G_LAST_RED_THREE, G_MOVE, G_OUT_SEAT, G_PHASE, G_PILE_FREEZE, G_PILE_LEN, G_STOCK_POS,
+    G_TOUCHED_OLD, G_TURN, JOKER, LAST_NATURAL, M_DEUCES, M_JOKERS, M_NATURALS, N_KINDS, OK,
+    P_FIRST_MELD_TURN, PHASE_DRAW, PHASE_OVER, PHASE_PLAY, R_CANASTAS_TO_GO_OUT, R_DRAW_COUNT,
+    R_MAX_TURNS, R_MELD_AFTER_LAST_RED_THREE, R_N_CARDS, R_PLAYERS, R_SIDES, RED_THREE,
+    S_MELDED, S_R3_DRAWN, S_R3_PILE, SOURCE_DRAWN, SOURCE_PILE,
+)
+from .melds import canastas_nb, check_plan_nb, hand_size_nb, meld_size_nb
+from .state import freezes_pile_nb, log_event_nb
+
+
+# --- ending the turn and the deal -------------------------------------------------------------
+@nb.njit(cache=True)
+def end_deal_nb(state, reason, log):
+    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    g[G_END] = reason
+    g[G_PHASE] = PHASE_OVER
+    log_event_nb(g, log, E_END, -1, g[G_TURN], 0, 0, 0, reason)
+
+
+@nb.njit(cache=True)
+def go_out_nb(state, seat, concealed_out, log):
+    """R-40, R-42: the seat went out (concealed or not); the deal ends."""
+    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    g[G_OUT_SEAT] = seat
+    g[G_CONCEALED_OUT] = 1 if concealed_out else 0
+    log_event_nb(g, log, E_GO_OUT, seat, 0, 0, 0, 0, g[G_CONCEALED_OUT])
+    g[G_TURN] += 1
+    end_deal_nb(state, END_WENT_OUT, log)
+
+
+@nb.njit(cache=True)
+def next_turn_nb(state, rules, log):
+    """Pass the turn to the left; R-47 ends the deal at ``max_turns`` turns."""
+    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    g[G_TURN] += 1
+    g[G_TOUCHED_OLD] = 0
+    g[G_CURRENT] = (g[G_CURRENT] + 1) % rules[R_PLAYERS]
+    g[G_PHASE] = PHASE_DRAW
+    if g[G_TURN] >= rules[R_MAX_TURNS]:
+        end_deal_nb(state, END_TURN_LIMIT, log)
+
+
+# --- melding ------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def apply_plan_nb(state, rules, seat, plan, top, log):
+    """Move a checked plan's cards (plus the pile's top card ``top``, or -1) to the melds, and
+    keep the concealed-canasta and concealed-out bookkeeping (R-42, R-66)."""
+    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    side = seat % rules[R_SIDES]
+    turn = g[G_TURN]
+    for r in range(BLACK_THREE, LAST_NATURAL + 1):
+        t = 1 if r == top else 0
+        a, d, j = plan[r, M_NATURALS], plan[r, M_DEUCES], plan[r, M_JOKERS]
+        if a + d + j + t == 0:
+            continue
+        old = meld_size_nb(melds, side, r)
+        if old == 0:
+            meld_turn[side, r] = turn
+        elif meld_turn[side, r] < turn:
+            g[G_TOUCHED_OLD] = 1
+        hands[seat, r] -= a
+        hands[seat, DEUCE] -= d
+        hands[seat, JOKER] -= j
+        melds[side, r, M_NATURALS] += a + t
+        melds[side, r, M_DEUCES] += d
+        melds[side, r, M_JOKERS] += j
+        if old < 7 and old + a + d + j + t >= 7 and r != BLACK_THREE:
+            if meld_turn[side, r] == turn:
+                concealed[side, r] = 1
+            if g[G_FIRST_CANASTA_TURN] < 0:
+                g[G_FIRST_CANASTA_TURN] = turn
+        if t == 0:
+            log_event_nb(g, log, E_MELD, seat, r, a, d, j, 0)
+    sides[side, S_MELDED] = 1
+    if seats[seat, P_FIRST_MELD_TURN] < 0:
+        seats[seat, P_FIRST_MELD_TURN] = turn
+
+
+@nb.njit(cache=True)
+def meld_nb(state, rules, plan, log):
+    """Meld from hand for the current player (R-20 step 2, R-60..R-64): every row of ``plan``
+    creates or extends the side's meld of that rank; the rows count together toward the
+    minimum count. Returns 0 or the rule id broken (state unchanged)."""
+    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    if g[G_PHASE] != PHASE_PLAY:
+        return ERR_PHASE
+    seat = g[G_CURRENT]
+    if g[G_LAST_RED_THREE] != 0 and rules[R_MELD_AFTER_LAST_RED_THREE] == 0:
+        return 45
+    err, going_out, concealed_out = check_plan_nb(state, rules, seat, plan, -1, 0)
+    if err != OK:
+        return err
+    g[G_MOVE] += 1
+    apply_plan_nb(state, rules, seat, plan, -1, log)
+    if hand_size_nb(hands[seat]) == 0:
+        go_out_nb(state, seat, concealed_out, log)
+    return OK
+
+
+# --- drawing --------------------------------------------------------------------------------
+@nb.njit(cache=True)
+def pile_top_nb(state):
+    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    if g[G_PILE_LEN] == 0:
+        return -1
+    return pile[g[G_PILE_LEN] - 1]
+
+
+@nb.njit(cache=True)
+def forced_take_nb(state, rules, seat):
+    """R-44: with the stock empty, must ``seat`` take the pile (unfrozen for them, top card
+    matching a meld of their side)?"""
+    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    top = pile_top_nb(state)
+    side = seat % rules[R_SIDES]
+    if top < 0 or top == BLACK_THREE or top == DEUCE or top == JOKER or top == RED_THREE:
+        return False
+    if g[G_PILE_FREEZE] > 0 or sides[side, S_MELDED] == 0:
+        return False
+    if hand_size_nb(hands[seat]) == 1 and g[G_PILE_LEN] == 1:
+        return False  # R-35
+    return meld_size_nb(melds, side, top) > 0
+
+
+@nb.njit(cache=True)
+def draw_nb(state, rules, log):
+    """Draw from the stock (R-16, R-20, R-44..R-46) for the current player.
+
+    With an empty stock the deal ends (``stock_exhausted``) unless R-44 forces the player to
+    take the pile (error 44). A drawn red three is laid out and replaced; a red three as the
+    last stock card leaves the player able to meld only (R-45). Returns 0 or the rule id."""
+    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    if g[G_PHASE] != PHASE_DRAW:
+        return ERR_PHASE
+    seat = g[G_CURRENT]
+    n_cards = rules[R_N_CARDS]
+    if g[G_STOCK_POS] >= n_cards:
+        if forced_take_nb(state, rules, seat):
+            return 44
+        end_deal_nb(state, END_STOCK_EXHAUSTED, log)
+        return OK
+    g[G_MOVE] += 1
+    side = seat % rules[R_SIDES]
+    need = rules[R_DRAW_COUNT]
+    while need > 0 and g[G_STOCK_POS] < n_cards:
+        kind = stock[g[G_STOCK_POS]]
+        g[G_STOCK_POS] += 1
+        log_event_nb(g, log, E_DRAW, seat, kind, 0, 0, 0, 0)
+        if kind == RED_THREE:
+            sides[side, S_R3_DRAWN] += 1
+            log_event_nb(g, log, E_RED_THREE, seat, RED_THREE, 0, 0, 0, SOURCE_DRAWN)
+            if g[G_STOCK_POS] >= n_cards:  # R-45
+                if rules[R_MELD_AFTER_LAST_RED_THREE] == 0:
+                    end_deal_nb(state, END_LAST_RED_THREE, log)
+                    return OK
+                g[G_LAST_RED_THREE] = 1
+        else:
+            hands[seat, kind] += 1
+            need -= 1
+    g[G_PHASE] = PHASE_PLAY
+    return OK
+
+
+# --- taking the discard pile ---------------------------------------------------------------
+@nb.njit(cache=True)
+def check_take_nb(state, rules, seat, with_plan):
+    """Check a pickup of the discard pile (R-30..R-35, R-44, R-64).
+
+    Parameters
+    ----------
+    with_plan : ndarray(int8, (N_KINDS, 3))
+        Cards from hand: the row of the top card's rank holds the cards melded with the top card
+        (all zero to put the top card on the side's meld, R-33 c); other rows are further melds
+        laid down in the same move, counted toward the minimum together.
+
+    Returns
+    -------
+    (int, bool, bool)
+        Error code (0 or rule id), going out, concealed going out.
+    """
+    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    if g[G_PHASE] != PHASE_DRAW:
+        return ERR_PHASE, False, False
+    top = pile_top_nb(state)
+    if top < 0 or top == BLACK_THREE or top == DEUCE or top == JOKER or top == RED_THREE:
+        return 30, False, False
+    side = seat % rules[R_SIDES]
+    if hand_size_nb(hands[seat]) == 1 and g[G_PILE_LEN] == 1:
+        return 35, False, False
+    nat = with_plan[top, M_NATURALS]
+    wild = with_plan[top, M_DEUCES] + with_plan[top, M_JOKERS]
+    if nat > hands[seat, top]:
+        return ERR_NOT_IN_HAND, False, False
+    frozen = g[G_PILE_FREEZE] > 0 or sides[side, S_MELDED] == 0
+    has_meld = meld_size_nb(melds, side, top) > 0
+    if frozen and nat < 2:
+        return 32, False, False
+    if not frozen and not (nat >= 2 or (nat >= 1 and wild >= 1) or has_meld):
+        return 33, False, False
+    if g[G_STOCK_POS] >= rules[R_N_CARDS] and not (nat >= 2 or has_meld):
+        return 44, False, False
+    incoming = 0
+    for i in range(g[G_PILE_LEN] - 1):
+        if pile[i] != RED_THREE:
+            incoming += 1
+    return check_plan_nb(state, rules, seat, with_plan, top, incoming)
+
+
+@nb.njit(cache=True)
+def take_pile_nb(state, rules, with_plan, log):
+    """Take the discard pile for the current player (R-34): meld the top card as
+    ``with_plan`` says, then the rest of the pile goes to the hand and its red threes are laid
+    out. Returns 0 or the rule id broken (state unchanged)."""
+    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    seat = g[G_CURRENT]
+    err, going_out, concealed_out = check_take_nb(state, rules, seat, with_plan)
+    if err != OK:
+        return err
+    side = seat % rules[R_SIDES]
+    top = pile_top_nb(state)
+    g[G_MOVE] += 1
+    log_event_nb(g, log, E_TAKE_PILE, seat, top, with_plan[top, M_NATURALS],
+                 with_plan[top, M_DEUCES], with_plan[top, M_JOKERS], g[G_PILE_LEN])
+    apply_plan_nb(state, rules, seat, with_plan, top, log)
+    for i in range(g[G_PILE_LEN] - 1):
+        kind = pile[i]
+        if kind == RED_THREE:  # R-14, R-34: laid out, not replaced
+            sides[side, S_R3_PILE] += 1
+            log_event_nb(g, log, E_RED_THREE, seat, RED_THREE, 0, 0, 0, SOURCE_PILE)
+        else:
+            hands[seat, kind] += 1
+    g[G_PILE_LEN] = 0
+    g[G_PILE_FREEZE] = 0
+    g[G_PHASE] = PHASE_PLAY
+    if hand_size_nb(hands[seat]) == 0:
+        go_out_nb(state, seat, concealed_out, log)
+    return OK
+
+
+# --- discarding -------------------------------------------------------------------------
+@nb.njit(cache=True)
+def concealed_now_nb(state, rules, seat):
+    """R-42 for a player going out by discarding: first meld this turn, nothing added to older
+    melds, and a canasta among the melds started this turn."""
+    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    turn = g[G_TURN]
+    if seats[seat, P_FIRST_MELD_TURN] != turn or g[G_TOUCHED_OLD] != 0:
+        return False
+    side = seat % rules[R_SIDES]
+    for r in range(N_KINDS):
+        if meld_turn[side, r] == turn and meld_size_nb(melds, side, r) >= 7 and r != BLACK_THREE:
+            return True
+    return False
+
+
+@nb.njit(cache=True)
+def discard_nb(state, rules, kind, log):
+    """Discard one card of ``kind`` (R-20 step 3, R-23, R-24); discarding the last card goes
+    out (R-40, needs the side's canastas). Returns 0 or the rule id broken."""
+    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    if g[G_PHASE] != PHASE_PLAY:
+        return ERR_PHASE
+    seat = g[G_CURRENT]
+    if kind < 0 or kind >= N_KINDS or hands[seat, kind] <= 0:
+        return ERR_NOT_IN_HAND
+    if g[G_LAST_RED_THREE] != 0:
+        return 45
+    side = seat % rules[R_SIDES]
+    last = hand_size_nb(hands[seat]) == 1
+    if last and canastas_nb(melds, side) < rules[R_CANASTAS_TO_GO_OUT]:
+        return 40
+    g[G_MOVE] += 1
+    hands[seat, kind] -= 1
+    pile[g[G_PILE_LEN]] = kind
+    g[G_PILE_LEN] += 1
+    if freezes_pile_nb(kind, rules):
+        g[G_PILE_FREEZE] += 1
+    log_event_nb(g, log, E_DISCARD, seat, kind, 0, 0, 0, 0)
+    if last:
+        go_out_nb(state, seat, concealed_now_nb(state, rules, seat), log)
+    else:
+        next_turn_nb(state, rules, log)
+    return OK
+
+
+@nb.njit(cache=True)
+def end_turn_nb(state, rules, log):
+    """R-45: after drawing a red three as the last stock card, end the deal without a
+    discard. Returns 0, or 45 when the player is not in that position."""
+    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    if g[G_PHASE] != PHASE_PLAY:
+        return ERR_PHASE
+    if g[G_LAST_RED_THREE] == 0:
+        return 45
+    log_event_nb(g, log, E_END_TURN, g[G_CURRENT], 0, 0, 0, 0, 0)
+    g[G_TURN] += 1
+    end_deal_nb(state, END_LAST_RED_THREE, log)
+    return OK

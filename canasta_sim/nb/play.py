@@ -1,0 +1,94 @@
+"""Whole deals and whole chunks of deals in one kernel call."""
+
+import numba as nb
+import numpy as np
+
+from .layout import (
+    BLACK_THREE, D_CONCEALED_OUT, D_DEALER, D_END, D_FIRST_CANASTA_TURN, D_FROZEN_AT_START,
+    D_OUT_SEAT, D_TURNS, D_UPCARD_CARDS, EV_LEN, FIRST_NATURAL, G_CONCEALED_OUT, G_DEALER,
+    G_END, G_FIRST_CANASTA_TURN, G_FROZEN_AT_START, G_OUT_SEAT, G_PHASE, G_TURN,
+    G_UPCARD_CARDS, LAST_NATURAL, M_DEUCES, M_JOKERS, PHASE_OVER, R_SIDES, S_R3_DEALT,
+    S_R3_DRAWN, S_R3_PILE, SC_LEN, SR_CANASTA_RANKS, SR_CONCEALED, SR_MELDS, SR_MIXED,
+    SR_NATURAL, SR_R3_DEALT, SR_R3_DRAWN, SR_R3_PILE, SR_SCORE, SR_WENT_OUT,
+)
+from .melds import meld_size_nb
+from .policy import play_turn_nb
+from .rng import deal_seed_nb
+from .score import score_side_nb
+from .state import new_state_nb, start_deal_nb
+
+
+@nb.njit(cache=True)
+def play_deal_nb(state, rules, seed, dealer, minimums, policies, params, log):
+    """Play one deal to its end with the seats' policies (see :func:`policy.play_turn_nb`)."""
+    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    start_deal_nb(state, rules, seed, dealer, minimums, log)
+    while g[G_PHASE] != PHASE_OVER:
+        play_turn_nb(state, rules, policies, params, log)
+
+
+@nb.njit(cache=True)
+def record_deal_nb(state, rules, deal_row, side_rows):
+    """Write the finished deal's record (``int32[D_LEN]``) and its sides' records
+    (``int32[n_sides, SR_LEN]``, including the score parts, points)."""
+    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    deal_row[D_DEALER] = g[G_DEALER]
+    deal_row[D_TURNS] = g[G_TURN]
+    deal_row[D_END] = g[G_END]
+    deal_row[D_OUT_SEAT] = g[G_OUT_SEAT]
+    deal_row[D_CONCEALED_OUT] = g[G_CONCEALED_OUT]
+    deal_row[D_UPCARD_CARDS] = g[G_UPCARD_CARDS]
+    deal_row[D_FROZEN_AT_START] = g[G_FROZEN_AT_START]
+    deal_row[D_FIRST_CANASTA_TURN] = g[G_FIRST_CANASTA_TURN]
+    for side in range(rules[R_SIDES]):
+        row = side_rows[side]
+        row[:] = 0
+        row[SR_R3_DEALT] = sides[side, S_R3_DEALT]
+        row[SR_R3_DRAWN] = sides[side, S_R3_DRAWN]
+        row[SR_R3_PILE] = sides[side, S_R3_PILE]
+        for r in range(BLACK_THREE, LAST_NATURAL + 1):
+            size = meld_size_nb(melds, side, r)
+            if size > 0:
+                row[SR_MELDS] += 1
+            if size >= 7 and r >= FIRST_NATURAL:
+                row[SR_CANASTA_RANKS] |= 1 << (r - FIRST_NATURAL)
+                if melds[side, r, M_DEUCES] + melds[side, r, M_JOKERS] == 0:
+                    row[SR_NATURAL] += 1
+                else:
+                    row[SR_MIXED] += 1
+                row[SR_CONCEALED] += concealed[side, r]
+        row[SR_WENT_OUT] = 1 if g[G_OUT_SEAT] >= 0 and g[G_OUT_SEAT] % rules[R_SIDES] == side else 0
+        score_side_nb(state, rules, side, row[SR_SCORE:SR_SCORE + SC_LEN])
+
+
+@nb.njit(cache=True, parallel=True)
+def play_chunk_nb(rules, master_seed, first_deal, dealers, minimums, policies, params,
+                  deal_rows, side_rows):
+    """Play deals ``first_deal .. first_deal + n - 1`` of a run, in parallel.
+
+    Parameters
+    ----------
+    rules : ndarray(int32, (RULES_LEN,))
+    master_seed : uint64
+    first_deal : int64
+        Index of the chunk's first deal in the run; deal ``k`` is seeded from
+        ``(master_seed, k)`` alone, so results do not depend on chunking or threads.
+    dealers : ndarray(int32, (n,))
+    minimums : ndarray(int32, (n, n_sides))
+        Minimum count per deal and side (points, R-64).
+    policies : ndarray(int32, (n_rotations, players))
+        Policy code per seat; deal ``k`` uses row ``k % n_rotations``.
+    params : ndarray(float64, (n_rotations, players, n_params))
+    deal_rows : ndarray(int32, (n, D_LEN)), written
+    side_rows : ndarray(int32, (n, n_sides, SR_LEN)), written
+    """
+    n = deal_rows.shape[0]
+    n_rot = policies.shape[0]
+    no_log = np.zeros((0, EV_LEN), np.int32)
+    for i in nb.prange(n):
+        k = first_deal + i
+        state = new_state_nb(rules)
+        seed = deal_seed_nb(master_seed, k)
+        play_deal_nb(state, rules, seed, dealers[i], minimums[i], policies[k % n_rot],
+                     params[k % n_rot], no_log)
+        record_deal_nb(state, rules, deal_rows[i], side_rows[i])
