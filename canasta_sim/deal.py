@@ -1,0 +1,482 @@
+"""`Deal`: one deal as a Python object over the same kernels the batch simulator runs.
+
+For tests, debugging, replays and positions built by hand. Moves are validated by the kernels;
+an illegal move raises :class:`~canasta_sim.errors.IllegalMove` and leaves the deal unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping
+
+import numpy as np
+
+from . import cards as C
+from .errors import IllegalMove, illegal_move
+from .nb import layout as L
+from .nb.melds import canastas_nb, minimum_count_nb
+from .nb.moves import check_take_nb, discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
+from .nb.policy import pickup_candidates_nb, play_turn_nb
+from .nb.rng import deal_seed_nb
+from .nb.score import score_nb
+from .nb.state import freezes_pile_nb, new_state_nb, start_deal_nb
+from .rules import Rules
+from .trace import trace_from_log
+
+PHASES = ("draw", "play", "over")
+END_REASONS = (None, "went_out", "stock_exhausted", "last_red_three", "turn_limit")
+SCORE_KEYS = ("red_threes", "canasta_bonus", "going_out_bonus", "meld_points", "hand_penalty",
+              "total")
+
+
+class Deal:
+    """One deal of Canasta under ``rules``.
+
+    Build it with :meth:`new` (shuffled and dealt from a seed) or :meth:`from_position`
+    (a position written in card notation). Seats are numbered 0 .. players-1 clockwise; the
+    side of seat ``s`` is ``s % rules.sides`` (R-10).
+    """
+
+    def __init__(self, rules: Rules, state: tuple, *, trace: bool = False, seed: int = 0,
+                 minimums=None):
+        self.rules = rules
+        self._r = rules.to_array()
+        self._state = state
+        self._minimums = minimums
+        self._seed = seed
+        rows = 30 * rules.max_turns + 1000 if trace else 0
+        self._log = np.zeros((rows, L.EV_LEN), np.int32)
+
+    # --- construction ------------------------------------------------------------------------
+    @classmethod
+    def new(cls, rules: Rules | None = None, seed: int = 0, *, deal: int = 0, dealer: int = 0,
+            scores: Mapping[int, int] | None = None, trace: bool = False) -> "Deal":
+        """Shuffle and deal (R-10..R-16).
+
+        Parameters
+        ----------
+        rules : Rules, optional
+            Defaults to ``Rules()`` (classic, 4 players).
+        seed : int
+            Master seed (0 .. 2**64-1); with ``deal`` it gives the same deal as deal number
+            ``deal`` of a simulation run with this seed.
+        deal : int
+            Deal index within the run.
+        dealer : int
+            Dealer's seat; the player to the dealer's left plays first.
+        scores : mapping side -> points, optional
+            Cumulative scores before the deal; they set the minimum counts (R-64).
+        trace : bool
+            Record the deal's events (see :meth:`trace`).
+
+        Raises
+        ------
+        ValueError
+            For a seed, deal index or dealer out of range.
+        """
+        rules = rules or Rules()
+        _check_int("seed", seed, 0, 2**64 - 1)
+        _check_int("deal", deal, 0, 2**63 - 1)
+        _check_int("dealer", dealer, 0, rules.players - 1)
+        minimums = _minimums(rules, scores)
+        r = rules.to_array()
+        state = new_state_nb(r)
+        self = cls(rules, state, trace=trace, seed=seed, minimums=minimums)
+        self._deal_seed = deal_seed_nb(np.uint64(seed), np.int64(deal))
+        start_deal_nb(state, r, self._deal_seed, np.int64(dealer), minimums, self._log)
+        return self
+
+    @classmethod
+    def from_position(cls, rules: Rules | None = None, *, hands: Iterable[str], stock: str,
+                      pile: str, melds: Mapping[int, Iterable[str]] | None = None,
+                      red_threes: Mapping[int, int] | None = None, current: int = 0,
+                      scores: Mapping[int, int] | None = None) -> "Deal":
+        """Build a position by hand, at the start of ``current``'s turn (draw phase).
+
+        Parameters
+        ----------
+        hands : list of str
+            One card text per seat.
+        stock : str
+            The stock, first card on top.
+        pile : str
+            The discard pile, last card on top. It is frozen for everyone if it holds a wild
+            card (or a red three with ``red_three_upcard_freezes``), R-13/R-31.
+        melds : mapping side -> list of str, optional
+            Each side's melds on the table (a side with melds has made its initial meld).
+        red_threes : mapping side -> int, optional
+            Red threes already laid out by each side (recorded as dealt).
+        current : int
+            Seat to play.
+        scores : mapping side -> points, optional
+            Cumulative scores before the deal (minimum counts, R-64).
+
+        Raises
+        ------
+        ValueError
+            On a bad card token, a wrong number of hands, more cards of a kind than the pack
+            holds, or an illegal meld on the table.
+        """
+        rules = rules or Rules()
+        hands = list(hands)
+        if len(hands) != rules.players:
+            raise ValueError(f"hands: {len(hands)} given, {rules.players} players need "
+                             f"{rules.players}")
+        _check_int("current", current, 0, rules.players - 1)
+        r = rules.to_array()
+        state = new_state_nb(r)
+        h, st, pl, md, _mt, _cc, sd, _se, g, _rng, _sc = state
+        g[L.G_FIRST_CANASTA_TURN] = -1
+        g[L.G_OUT_SEAT] = -1
+        for seat, text in enumerate(hands):
+            h[seat] = C.parse_cards(text)
+        seq = C.parse_sequence(stock)
+        n = rules.n_cards
+        if len(seq) > n:
+            raise ValueError(f"stock: {len(seq)} cards, the pack has {n}")
+        st[n - len(seq):] = seq
+        g[L.G_STOCK_POS] = n - len(seq)
+        pseq = C.parse_sequence(pile)
+        pl[:len(pseq)] = pseq
+        g[L.G_PILE_LEN] = len(pseq)
+        g[L.G_PILE_FREEZE] = sum(bool(freezes_pile_nb(k, r)) for k in pseq)
+        for side, texts in (melds or {}).items():
+            _check_int("melds side", side, 0, rules.sides - 1)
+            for text in texts:
+                rank, row = _meld_row(text)
+                md[side, rank] += row
+                if not is_legal_meld(text, rules, going_out=rank == L.BLACK_THREE):
+                    raise ValueError(f"melds: {text!r} is not a legal meld (R-60)")
+                sd[side, L.S_MELDED] = 1
+        for side, count in (red_threes or {}).items():
+            _check_int("red_threes side", side, 0, rules.sides - 1)
+            sd[side, L.S_R3_DEALT] = count
+        minimums = _minimums(rules, scores)
+        sd[:, L.S_MINIMUM] = minimums
+        g[L.G_CURRENT] = current
+        _check_pack(rules, state)
+        return cls(rules, state, minimums=minimums)
+
+    # --- reading the position ------------------------------------------------------------------
+    @property
+    def current_player(self) -> int:
+        """Seat whose turn it is."""
+        return int(self._g[L.G_CURRENT])
+
+    @property
+    def phase(self) -> str:
+        """``"draw"``, ``"play"`` (after drawing or taking the pile) or ``"over"``."""
+        return PHASES[int(self._g[L.G_PHASE])]
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == "over"
+
+    @property
+    def end_reason(self) -> str | None:
+        """``None`` while the deal runs, then ``"went_out"``, ``"stock_exhausted"``,
+        ``"last_red_three"`` or ``"turn_limit"``."""
+        return END_REASONS[int(self._g[L.G_END])]
+
+    @property
+    def turns(self) -> int:
+        """Completed turns."""
+        return int(self._g[L.G_TURN])
+
+    @property
+    def went_out(self) -> int:
+        """Seat that went out, or -1."""
+        return int(self._g[L.G_OUT_SEAT])
+
+    @property
+    def concealed_out(self) -> bool:
+        """Whether the player who went out did so concealed (R-42)."""
+        return bool(self._g[L.G_CONCEALED_OUT])
+
+    def hand(self, seat: int) -> str:
+        """Cards in ``seat``'s hand as card text."""
+        return C.format_cards(self._state[0][seat])
+
+    @property
+    def hands(self) -> list[str]:
+        return [self.hand(s) for s in range(self.rules.players)]
+
+    @property
+    def stock_size(self) -> int:
+        return int(self.rules.n_cards - self._g[L.G_STOCK_POS])
+
+    @property
+    def pile(self) -> str:
+        """The discard pile, bottom first (the last card is the top)."""
+        return C.format_sequence(self._state[2][: int(self._g[L.G_PILE_LEN])])
+
+    @property
+    def pile_frozen(self) -> bool:
+        """Frozen for everyone by a wild card or red three in it (R-31); a side without its
+        initial meld finds it frozen anyway."""
+        return bool(self._g[L.G_PILE_FREEZE] > 0)
+
+    def melds(self, side: int) -> dict[str, str]:
+        """The side's melds: rank name -> cards (card text, naturals then wild cards)."""
+        out = {}
+        md = self._state[3]
+        for r in range(L.BLACK_THREE, L.LAST_NATURAL + 1):
+            nat, deu, jok = (int(x) for x in md[side, r])
+            if nat + deu + jok:
+                out[C.KINDS[r]] = " ".join([C.KINDS[r]] * nat + ["2"] * deu + ["JK"] * jok)
+        return out
+
+    def canastas(self, side: int) -> int:
+        return int(canastas_nb(self._state[3], side))
+
+    def red_threes(self, side: int) -> int:
+        sd = self._state[6]
+        return int(sd[side, L.S_R3_DEALT] + sd[side, L.S_R3_DRAWN] + sd[side, L.S_R3_PILE])
+
+    def can_take_pile(self) -> bool:
+        """Whether the current player may take the pile now in one of the standard ways (top
+        card onto the side's meld, with a natural pair, with a natural and a wild card), adding
+        the best melds from hand when the side still needs its minimum count (R-30..R-35,
+        R-44, R-64)."""
+        if self.phase != "draw":
+            return False
+        cands = np.zeros((4, L.N_KINDS, 3), np.int8)
+        return pickup_candidates_nb(self._state, self._r, self.current_player, cands) > 0
+
+    # --- moves -------------------------------------------------------------------------------
+    def draw(self) -> None:
+        """Draw from the stock (R-16, R-20, R-44..R-46); with an empty stock this ends the deal
+        unless R-44 forces taking the pile.
+
+        Raises
+        ------
+        IllegalMove
+            Outside the draw phase, or when R-44 forces a pickup.
+        """
+        self._run(draw_nb(self._state, self._r, self._log))
+
+    def take_pile(self, with_: str = "", melds: Iterable[str] = ()) -> None:
+        """Take the discard pile (R-30..R-35).
+
+        Parameters
+        ----------
+        with_ : str
+            Cards from hand melded with the top card (naturals of its rank and wild cards);
+            ``""`` puts the top card on the side's existing meld of its rank (R-33 c).
+        melds : list of str
+            Further melds from hand laid down in the same move, counted toward the minimum
+            count together with the top card and ``with_`` (R-64).
+
+        Raises
+        ------
+        IllegalMove
+            If the pickup breaks a rule (the message names it).
+        """
+        plan = _plan(melds)
+        top = int(self._state[2][self._g[L.G_PILE_LEN] - 1]) if self._g[L.G_PILE_LEN] else -1
+        if with_.strip():
+            counts = C.parse_cards(with_)
+            others = counts.copy()
+            others[[top, L.DEUCE, L.JOKER]] = 0
+            if top < 0 or others.any():
+                raise IllegalMove("R-32", f"the cards melded with the top card must be of its "
+                                          f"rank or wild cards; got {with_!r}")
+            plan[top] += [counts[top], counts[L.DEUCE], counts[L.JOKER]]
+        code = take_pile_nb(self._state, self._r, plan, self._log)
+        self._run(code)
+
+    def meld(self, *texts: str) -> None:
+        """Meld from hand (R-60..R-64): each text creates or extends the side's meld of its
+        rank (a text of wild cards only names its rank with a prefix: ``"K: 2 JK"``). The melds
+        of one call count together toward the minimum count.
+
+        Raises
+        ------
+        IllegalMove
+            If the melds break a rule (the message names it).
+        """
+        self._run(meld_nb(self._state, self._r, _plan(texts), self._log))
+
+    def discard(self, card: str) -> None:
+        """Discard one card, ending the turn; the last card goes out (R-40).
+
+        Raises
+        ------
+        IllegalMove
+            If the card is not in hand, or going out is not allowed yet.
+        """
+        kind = C.kind_index(card)
+        self._run(discard_nb(self._state, self._r, np.int64(kind), self._log))
+
+    def end_turn(self) -> None:
+        """R-45: end the deal without a discard after drawing a red three as the last stock
+        card.
+
+        Raises
+        ------
+        IllegalMove
+            In any other position.
+        """
+        self._run(end_turn_nb(self._state, self._r, self._log))
+
+    def play_turn(self, policies=None, params=None) -> None:
+        """Let the bots play the current player's whole turn (default: ``random`` bots).
+
+        Parameters
+        ----------
+        policies : ndarray(int32, (players,)), optional
+            Policy code per seat (see :mod:`canasta_sim.bots`).
+        params : ndarray(float64, (players, n_params)), optional
+        """
+        if self.is_over:
+            raise IllegalMove("R-20", "the deal is over")
+        policies, params = _policy_arrays(self.rules, policies, params)
+        play_turn_nb(self._state, self._r, policies, params, self._log)
+
+    def play_out(self, policies=None, params=None) -> None:
+        """Play turns with the bots until the deal is over."""
+        while not self.is_over:
+            self.play_turn(policies, params)
+
+    # --- results -----------------------------------------------------------------------------
+    def score(self) -> dict[int, dict[str, int]]:
+        """Each side's score parts in points (R-50..R-54): ``red_threes``, ``canasta_bonus``,
+        ``going_out_bonus``, ``meld_points``, ``hand_penalty`` (subtracted) and ``total``."""
+        out = np.zeros((self.rules.sides, L.SC_LEN), np.int32)
+        score_nb(self._state, self._r, out)
+        return {side: dict(zip(SCORE_KEYS, (int(v) for v in out[side])))
+                for side in range(self.rules.sides)}
+
+    def trace(self) -> list[dict]:
+        """The deal's events as plain dicts (docs/trace.md); needs ``trace=True`` at
+        :meth:`new`."""
+        if self._log.shape[0] == 0:
+            raise ValueError("this deal records no trace; build it with Deal.new(..., trace=True)")
+        scores = self.score() if self.is_over else None
+        return trace_from_log(self.rules, self._seed, self._state, self._log, self._minimums,
+                              scores)
+
+    # --- internals ---------------------------------------------------------------------------
+    @property
+    def _g(self):
+        return self._state[8]
+
+    def _run(self, code: int) -> None:
+        if code != L.OK:
+            side = self.current_player % self.rules.sides
+            raise illegal_move(
+                int(code), phase=self.phase, canastas=self.rules.canastas_to_go_out,
+                minimum=int(self._state[6][side, L.S_MINIMUM]),
+                wilds_rule=", never more wild cards than naturals"
+                if self.rules.wilds_at_most_naturals else "",
+            )
+
+    def __repr__(self) -> str:
+        return (f"Deal(players={self.rules.players}, current={self.current_player}, "
+                f"phase={self.phase!r}, stock={self.stock_size}, pile={self.pile!r})")
+
+
+# --- public helpers --------------------------------------------------------------------------
+def is_legal_meld(cards, rules: Rules | None = None, *, going_out: bool = False) -> bool:
+    """Whether ``cards`` form a legal new meld on their own (R-60, R-63).
+
+    Parameters
+    ----------
+    cards : str or ndarray(int8, (N_KINDS,))
+        Card text or a count array.
+    rules : Rules, optional
+        ``wilds_at_most_naturals`` decides 9-9-2-2-2 (R-60).
+    going_out : bool
+        Black threes (3 or 4, no wild cards) may be melded only when going out (R-63).
+    """
+    from .nb.melds import meld_ok_nb
+
+    rules = rules or Rules()
+    counts = C.parse_cards(cards) if isinstance(cards, str) else np.asarray(cards)
+    naturals = [k for k in range(L.FIRST_NATURAL, L.LAST_NATURAL + 1) if counts[k]]
+    wilds = int(counts[L.DEUCE]) + int(counts[L.JOKER])
+    if counts[L.RED_THREE] or len(naturals) > 1:
+        return False
+    if counts[L.BLACK_THREE]:
+        return going_out and not naturals and wilds == 0 and 3 <= counts[L.BLACK_THREE] <= 4
+    if not naturals:
+        return False
+    return bool(meld_ok_nb(int(counts[naturals[0]]), int(counts[L.DEUCE]),
+                           int(counts[L.JOKER]), rules.to_array()))
+
+
+def minimum_count(score: int, rules: Rules | None = None) -> int:
+    """The minimum count in points for a side whose cumulative score is ``score`` (R-64)."""
+    rules = rules or Rules()
+    return int(minimum_count_nb(np.int64(score), rules.to_array()))
+
+
+# --- parsing helpers -------------------------------------------------------------------------
+def _meld_row(text: str) -> tuple[int, np.ndarray]:
+    """Parse one meld text into (rank kind, [naturals, deuces, jokers]); an optional
+    ``"RANK:"`` prefix names the rank of a text of wild cards only."""
+    rank = None
+    if ":" in text:
+        prefix, text = text.split(":", 1)
+        rank = C.kind_index(prefix)
+    counts = C.parse_cards(text)
+    kinds = [k for k in range(L.BLACK_THREE, L.LAST_NATURAL + 1) if counts[k]]
+    if counts[L.RED_THREE]:
+        raise IllegalMove("R-63", f"red threes are never melded: {text!r}")
+    if len(kinds) > 1 or (rank is not None and kinds and kinds[0] != rank):
+        raise IllegalMove("R-62", f"a meld holds cards of one rank only: {text!r}")
+    if rank is None:
+        if not kinds:
+            raise IllegalMove("R-60", f"a meld of wild cards only must name its rank, e.g. "
+                                      f"'K: {text.strip()}'")
+        rank = kinds[0]
+    if not (L.BLACK_THREE <= rank <= L.LAST_NATURAL):
+        raise IllegalMove("R-60", f"melds are of ranks 4..A (or black threes): {text!r}")
+    return rank, np.array([counts[rank], counts[L.DEUCE], counts[L.JOKER]], np.int8)
+
+
+def _plan(texts: Iterable[str]) -> np.ndarray:
+    plan = np.zeros((L.N_KINDS, 3), np.int8)
+    for text in texts:
+        rank, row = _meld_row(text)
+        plan[rank] += row
+    return plan
+
+
+def _minimums(rules: Rules, scores) -> np.ndarray:
+    scores = dict(scores or {})
+    for side in scores:
+        _check_int("scores side", side, 0, rules.sides - 1)
+    return np.array([minimum_count(int(scores.get(s, 0)), rules) for s in range(rules.sides)],
+                    np.int32)
+
+
+def _policy_arrays(rules: Rules, policies, params):
+    if policies is None:
+        policies = np.zeros(rules.players, np.int32)
+    policies = np.ascontiguousarray(policies, np.int32)
+    if params is None:
+        params = np.zeros((rules.players, 1), np.float64)
+    return policies, np.ascontiguousarray(params, np.float64)
+
+
+def _check_int(name: str, value, low: int, high: int) -> None:
+    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not (
+            low <= value <= high):
+        raise ValueError(f"{name}={value!r} is not allowed; allowed: an integer from {low} to "
+                         f"{high}")
+
+
+def _check_pack(rules: Rules, state) -> None:
+    h, st, pl, md, _mt, _cc, sd, _se, g, _rng, _sc = state
+    counts = h.sum(axis=0).astype(np.int64)
+    counts += np.bincount(st[g[L.G_STOCK_POS]:], minlength=L.N_KINDS)
+    counts += np.bincount(pl[:g[L.G_PILE_LEN]], minlength=L.N_KINDS)
+    counts[L.FIRST_NATURAL - 1:L.LAST_NATURAL + 1] += md[:, L.BLACK_THREE:L.LAST_NATURAL + 1,
+                                                         L.M_NATURALS].sum(axis=0)
+    counts[L.DEUCE] += md[:, :, L.M_DEUCES].sum()
+    counts[L.JOKER] += md[:, :, L.M_JOKERS].sum()
+    counts[L.RED_THREE] += sd[:, L.S_R3_DEALT].sum()
+    pack = C.KIND_COUNTS_108.astype(np.int64) * rules.n_cards // 108
+    for k in np.nonzero(counts > pack)[0]:
+        raise ValueError(f"the position has {counts[k]} cards of kind {C.KINDS[k]}, the "
+                         f"{rules.n_cards}-card pack has {pack[k]}")

@@ -1,0 +1,127 @@
+"""Deal traces: the kernels' integer event log turned into plain dicts (docs/trace.md)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from . import cards as C
+from .nb import layout as L
+
+SOURCES = ("dealt", "drawn", "pile")
+END_NAMES = {L.END_WENT_OUT: "went_out", L.END_STOCK_EXHAUSTED: "stock_exhausted",
+             L.END_LAST_RED_THREE: "last_red_three", L.END_TURN_LIMIT: "turn_limit"}
+
+
+def _cards(kind: int, nat: int, deuces: int, jokers: int) -> str:
+    return " ".join([C.KINDS[kind]] * nat + ["2"] * deuces + ["JK"] * jokers)
+
+
+def trace_from_log(rules, seed, state, log, minimums, scores) -> list[dict]:
+    """Convert a deal's event log into the trace format of docs/trace.md.
+
+    Parameters
+    ----------
+    rules : Rules
+    seed : int
+        The run's master seed.
+    state : tuple
+        The deal's state tuple (its ``stock`` is the deck order).
+    log : ndarray(int32, (max_events, EV_LEN))
+    minimums : ndarray(int32, (n_sides,))
+        Minimum counts (points).
+    scores : dict or None
+        :meth:`Deal.score` once the deal is over.
+
+    Returns
+    -------
+    list of dict
+    """
+    g = state[8]
+    n = int(g[L.G_N_EVENTS])
+    if n >= log.shape[0]:
+        raise RuntimeError(f"trace log overflow: {n} events for {log.shape[0]} rows")
+    events: list[dict] = [{
+        "event": "start", "rules": rules.to_dict(), "seed": int(seed),
+        "dealer": int(g[L.G_DEALER]), "deck": C.format_sequence(state[1]),
+        "minimums": [int(m) for m in minimums],
+    }]
+    rows = log[:n]
+    i = 0
+    while i < n:
+        et, seat, move, kind, nat, deu, jok, extra = (int(x) for x in rows[i])
+        i += 1
+        if et == L.E_UPCARD:
+            events.append({"event": "upcard", "card": C.KINDS[kind]})
+        elif et == L.E_RED_THREE:
+            events.append({"event": "red_three", "seat": seat, "source": SOURCES[extra]})
+        elif et == L.E_DRAW:
+            events.append({"event": "draw", "seat": seat, "card": C.KINDS[kind]})
+        elif et == L.E_TAKE_PILE:
+            melds = []
+            while i < n and rows[i, L.EV_TYPE] == L.E_MELD and rows[i, L.EV_MOVE] == move:
+                _, _, _, k2, n2, d2, j2, _ = (int(x) for x in rows[i])
+                melds.append({"rank": C.KINDS[k2], "cards": _cards(k2, n2, d2, j2)})
+                i += 1
+            events.append({"event": "take_pile", "seat": seat, "move": move,
+                           "top": C.KINDS[kind], "with": _cards(kind, nat, deu, jok),
+                           "melds": melds})
+        elif et == L.E_MELD:
+            events.append({"event": "meld", "seat": seat, "move": move, "rank": C.KINDS[kind],
+                           "cards": _cards(kind, nat, deu, jok)})
+        elif et == L.E_DISCARD:
+            events.append({"event": "discard", "seat": seat, "card": C.KINDS[kind]})
+        elif et == L.E_END_TURN:
+            events.append({"event": "end_turn", "seat": seat})
+        elif et == L.E_GO_OUT:
+            events.append({"event": "go_out", "seat": seat, "concealed": bool(extra)})
+        elif et == L.E_END:
+            events.append({"event": "end", "reason": END_NAMES[extra], "turns": kind})
+    for side, parts in (scores or {}).items():
+        events.append({"event": "score", "side": side, **parts})
+    return events
+
+
+def save_trace(trace: list[dict], path) -> None:
+    """Write a trace as JSON lines (one event per line)."""
+    Path(path).write_text("".join(json.dumps(e) + "\n" for e in trace))
+
+
+def load_trace(path) -> list[dict]:
+    """Read a trace written by :func:`save_trace`."""
+    return [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+
+
+def format_trace(trace: list[dict]) -> str:
+    """A readable move-by-move listing of a trace in card notation."""
+    lines = []
+    for e in trace:
+        kind = e["event"]
+        if kind == "start":
+            lines.append(f"deal: {e['rules']['players']} players, dealer seat {e['dealer']}, "
+                         f"minimum counts {e['minimums']}")
+        elif kind == "upcard":
+            lines.append(f"  upcard {e['card']}")
+        elif kind == "red_three":
+            lines.append(f"  seat {e['seat']} lays out a red three ({e['source']})")
+        elif kind == "draw":
+            lines.append(f"  seat {e['seat']} draws {e['card']}")
+        elif kind == "take_pile":
+            extra = "".join(f" + meld {m['cards']}" for m in e["melds"])
+            with_ = e["with"] or "(onto the side's meld)"
+            lines.append(f"  seat {e['seat']} takes the pile: {e['top']} with {with_}{extra}")
+        elif kind == "meld":
+            lines.append(f"  seat {e['seat']} melds {e['cards']}")
+        elif kind == "discard":
+            lines.append(f"  seat {e['seat']} discards {e['card']}")
+        elif kind == "end_turn":
+            lines.append(f"  seat {e['seat']} ends the deal without a discard (R-45)")
+        elif kind == "go_out":
+            lines.append(f"  seat {e['seat']} goes out{' concealed' if e['concealed'] else ''}")
+        elif kind == "end":
+            lines.append(f"end: {e['reason']} after {e['turns']} turns")
+        elif kind == "score":
+            parts = ", ".join(f"{k} {v}" for k, v in e.items() if k not in ("event", "side"))
+            lines.append(f"side {e['side']}: {parts}")
+    return "\n".join(lines)
+
