@@ -81,7 +81,7 @@ class Deal:
         r = rules.to_array()
         state = new_state_nb(r)
         self = cls(rules, state, trace=trace, seed=seed, minimums=minimums)
-        self._deal_seed = deal_seed_nb(np.uint64(seed), np.int64(deal))
+        self._deal_seed = np.uint64(deal_seed_nb(np.uint64(seed), np.int64(deal)))
         start_deal_nb(state, r, self._deal_seed, np.int64(dealer), minimums, self._log)
         return self
 
@@ -480,3 +480,22 @@ def _check_pack(rules: Rules, state) -> None:
     for k in np.nonzero(counts > pack)[0]:
         raise ValueError(f"the position has {counts[k]} cards of kind {C.KINDS[k]}, the "
                          f"{rules.n_cards}-card pack has {pack[k]}")
+
+
+def trace_deal(rules: Rules, bots, seed: int, deal: int) -> list[dict]:
+    """Replay deal number ``deal`` of a run with master seed ``seed`` (same dealer, seeding
+    and bots as :func:`canasta_sim.simulate`) and return its trace (docs/trace.md).
+
+    Parameters
+    ----------
+    rules : Rules
+    bots : str or list of str
+        As for :func:`canasta_sim.simulate`.
+    seed, deal : int
+    """
+    from .bots import seat_arrays, side_bots
+
+    policies, params = seat_arrays(side_bots(bots, rules.sides), rules.players)
+    d = Deal.new(rules, seed, deal=deal, dealer=deal % rules.players, trace=True)
+    d.play_out(policies, params)
+    return d.trace()

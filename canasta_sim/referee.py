@@ -31,9 +31,9 @@ Readings of the rule book that the referee has to choose (see also the module's 
 - Provenance errors (a card drawn that is not the stock's top, cards melded or discarded that are
   not in the hand, a wrong seat or phase) are reported as R-20; a wrong upcard as R-12; a pack
   with the wrong cards as R-01.
-- ``score.hand_penalty`` is the number of points subtracted (R-54); it may be written positive
-  or negative, its size must be the hand's card values, and ``total`` is the other parts minus
-  that size. A wrong ``total`` alone is reported as R-50 (the section's first rule).
+- ``score.hand_penalty`` is the (non-negative) number of points subtracted (R-54), and
+  ``total`` is the other parts minus it; ``red_threes`` carries its sign (negative for a side
+  without melds, R-50). A wrong ``total`` alone is reported as R-50 (the section's first rule).
 - A trace that is malformed or ends early is not a rule failure: the verdict is not ok, with
   ``rule=None``.
 """
@@ -556,6 +556,8 @@ class Replay:
                 self.fail("R-12", f"{what} before {name}")
             self.phase = "setup"
             return False
+        if not self._needs_cover():
+            self.fail("R-12", f"an extra upcard: {KINDS[self.pile[-1]]} on top needs no cover")
         card = _card(_field(ev, "card"))
         if self.stock_left == 0 or card != self.deck[self.stock_pos]:
             top = KINDS[self.deck[self.stock_pos]] if self.stock_left else "nothing"
@@ -986,7 +988,6 @@ class Replay:
             raise TraceFormatError(f"score for side {side}: unknown or already scored")
         want = self.expected_scores.pop(side)
         got = {key: _int(ev, key) for key, _ in SCORE_PARTS}
-        got["hand_penalty"] = abs(got["hand_penalty"])
         for key, rule in SCORE_PARTS:
             if got[key] != want[key]:
                 self.fail(rule, f"side {side} {key} is {got[key]}, the rules give {want[key]}"

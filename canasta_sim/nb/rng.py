@@ -38,3 +38,12 @@ def next_u64_nb(rng):
 def below_nb(rng, n):
     """A uniform integer in ``[0, n)`` for ``1 <= n < 2**31`` (Lemire's multiply-shift)."""
     return np.int64(((next_u64_nb(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@nb.njit(cache=True)
+def deal_seeds_nb(master, first, n):
+    """Seeds of deals ``first .. first + n - 1`` (``ndarray(uint64, (n,))``)."""
+    out = np.empty(n, np.uint64)
+    for i in range(n):
+        out[i] = deal_seed_nb(master, first + i)
+    return out

@@ -1,0 +1,167 @@
+"""Aggregates of a run: counts, sums and histograms that merge exactly across chunks.
+
+A run with ``records=False`` keeps only these, so a billion-deal run needs no billion-row
+frame; every statistic of :mod:`canasta_sim.stats` and every figure of the report is computed
+from them. All arrays are ``int64``; merging two aggregates is adding them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from .records import END_REASONS
+
+SCORE_OFFSET = 32765  # lowest multiple of 5 an int16 score can reach, negated
+SCORE_STEP = 5  # every score is a multiple of 5 points
+SCORE_BINS = 2 * SCORE_OFFSET // SCORE_STEP + 1
+MAX_COUNT = 16  # histogram length for per-side counts (canastas, melds, red threes)
+N_RANKS = 11  # ranks 4 .. A
+OUTCOMES = ("win", "tie", "loss")
+
+
+@dataclass
+class Aggregates:
+    """Exactly mergeable statistics of a run.
+
+    Attributes
+    ----------
+    players, sides, max_turns : int
+        Shape parameters (histogram lengths follow from them).
+    bots : list of str
+        Bot specs of the run; ``bot_*`` arrays are indexed by position in this list.
+    counts : dict of str -> ndarray(int64)
+        See :meth:`empty` for every key and its shape.
+    """
+
+    players: int
+    sides: int
+    max_turns: int
+    bots: list[str]
+    counts: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @classmethod
+    def empty(cls, players: int, sides: int, max_turns: int, bots: list[str]) -> "Aggregates":
+        """All-zero aggregates for a run's shape."""
+        S, T, B, H = sides, max_turns + 2, len(bots), MAX_COUNT
+        shapes = {
+            "deals": (1,), "end_reason": (len(END_REASONS),), "turns": (T,),
+            "upcard_cards": (H * 2,), "pile_frozen_at_start": (1,), "concealed_out": (1,),
+            "first_canasta_turn": (T,),  # index = turn + 1; 0 = no canasta
+            "red_threes": (S, H), "red_threes_dealt": (S, H), "red_threes_drawn": (S, H),
+            "red_threes_from_pile": (S, H), "red_threes_outcome": (S, H, 3),
+            "red_three_score_sum": (S,), "red_three_score_negative": (S,),
+            "natural_canastas": (S, H), "mixed_canastas": (S, H), "concealed_canastas": (S, H),
+            "canastas": (S, H), "canasta_rank": (S, N_RANKS), "melds": (S, H),
+            "score": (S, SCORE_BINS), "score_sum": (S,), "score_sumsq": (S,),
+            "outcome": (S, 3), "position_outcome": (S, 3), "position_score_sum": (S,),
+            "position_score_sumsq": (S,), "meld_points_sum": (S,), "canasta_bonus_sum": (S,),
+            "going_out_bonus_sum": (S,), "hand_penalty_sum": (S,), "went_out": (S,),
+            "bot_sides": (B,), "bot_outcome": (B, 3), "bot_score_sum": (B,),
+            "bot_score_sumsq": (B,),
+        }
+        counts = {k: np.zeros(s, np.int64) for k, s in shapes.items()}
+        return cls(players, sides, max_turns, list(bots), counts)
+
+    @classmethod
+    def from_frames(cls, deals: pd.DataFrame, sides: pd.DataFrame, *, players: int,
+                    n_sides: int, max_turns: int, bots: list[str]) -> "Aggregates":
+        """Aggregate one chunk's ``deals`` and ``sides`` frames (see :mod:`records`)."""
+        agg = cls.empty(players, n_sides, max_turns, bots)
+        c = agg.counts
+        n = len(deals)
+        c["deals"][0] = n
+        c["end_reason"] += _hist(deals["end_reason"].cat.codes, len(END_REASONS))
+        c["turns"] += _hist(deals["turns"], max_turns + 2)
+        c["upcard_cards"] += _hist(deals["upcard_cards"], MAX_COUNT * 2)
+        c["pile_frozen_at_start"][0] = int(deals["pile_frozen_at_start"].sum())
+        c["concealed_out"][0] = int(deals["concealed_out"].sum())
+        c["first_canasta_turn"] += _hist(deals["first_canasta_turn"].astype(np.int64) + 1,
+                                         max_turns + 2)
+        score = sides["score"].to_numpy().reshape(n, n_sides).astype(np.int64)
+        outcome = _outcomes(score)  # (n, S): 0 win, 1 tie, 2 loss
+        first_side = ((deals["dealer"].to_numpy().astype(np.int64) + 1) % players) % n_sides
+        bot = sides["bot"].cat.codes.to_numpy().reshape(n, n_sides).astype(np.int64)
+        for s in range(n_sides):
+            rows = sides.iloc[s::n_sides]
+            for key, column in (("red_threes", "red_threes"),
+                                ("red_threes_dealt", "red_threes_dealt"),
+                                ("red_threes_drawn", "red_threes_drawn"),
+                                ("red_threes_from_pile", "red_threes_from_pile"),
+                                ("natural_canastas", "natural_canastas"),
+                                ("mixed_canastas", "mixed_canastas"),
+                                ("concealed_canastas", "concealed_canastas"),
+                                ("melds", "melds")):
+                c[key][s] += _hist(rows[column], MAX_COUNT)
+            canastas = rows["natural_canastas"].to_numpy() + rows["mixed_canastas"].to_numpy()
+            c["canastas"][s] += _hist(canastas, MAX_COUNT)
+            ranks = rows["canasta_ranks"].to_numpy().astype(np.int64)
+            c["canasta_rank"][s] += [(ranks >> r & 1).sum() for r in range(N_RANKS)]
+            red = rows["red_threes"].to_numpy().astype(np.int64)
+            np.add.at(c["red_threes_outcome"][s], (red, outcome[:, s]), 1)
+            r3 = rows["red_three_score"].to_numpy().astype(np.int64)
+            c["red_three_score_sum"][s] = r3.sum()
+            c["red_three_score_negative"][s] = (r3 < 0).sum()
+            c["score"][s] += _hist((score[:, s] + SCORE_OFFSET) // SCORE_STEP, SCORE_BINS)
+            c["score_sum"][s] = score[:, s].sum()
+            c["score_sumsq"][s] = (score[:, s] ** 2).sum()
+            c["outcome"][s] += _hist(outcome[:, s], 3)
+            for key in ("meld_points", "canasta_bonus", "going_out_bonus", "hand_penalty"):
+                c[key + "_sum"][s] = rows[key].to_numpy().astype(np.int64).sum()
+            c["went_out"][s] = int(rows["went_out"].sum())
+            # by position: 0 = the side of the player who plays first
+            pos_score = score[np.arange(n), (first_side + s) % n_sides]
+            pos_outcome = outcome[np.arange(n), (first_side + s) % n_sides]
+            c["position_outcome"][s] += _hist(pos_outcome, 3)
+            c["position_score_sum"][s] = pos_score.sum()
+            c["position_score_sumsq"][s] = (pos_score ** 2).sum()
+            np.add.at(c["bot_sides"], bot[:, s], 1)
+            np.add.at(c["bot_outcome"], (bot[:, s], outcome[:, s]), 1)
+            np.add.at(c["bot_score_sum"], bot[:, s], score[:, s])
+            np.add.at(c["bot_score_sumsq"], bot[:, s], score[:, s] ** 2)
+        return agg
+
+    def __iadd__(self, other: "Aggregates") -> "Aggregates":
+        """Merge ``other`` into this aggregate (exact: integer addition)."""
+        if (self.players, self.sides, self.max_turns, self.bots) != (
+                other.players, other.sides, other.max_turns, other.bots):
+            raise ValueError("cannot merge aggregates of runs with different shapes or bots")
+        for key, value in other.counts.items():
+            self.counts[key] += value
+        return self
+
+    @property
+    def n_deals(self) -> int:
+        return int(self.counts["deals"][0])
+
+    def to_json(self) -> str:
+        """Serialise (histograms trimmed of trailing zeros are not needed: sizes are small)."""
+        return json.dumps({
+            "players": self.players, "sides": self.sides, "max_turns": self.max_turns,
+            "bots": self.bots,
+            "counts": {k: v.tolist() for k, v in self.counts.items()},
+        })
+
+    @classmethod
+    def from_json(cls, text: str) -> "Aggregates":
+        d = json.loads(text)
+        agg = cls.empty(d["players"], d["sides"], d["max_turns"], d["bots"])
+        for k, v in d["counts"].items():
+            agg.counts[k] = np.asarray(v, np.int64).reshape(agg.counts[k].shape)
+        return agg
+
+
+def _hist(values, length: int) -> np.ndarray:
+    values = np.asarray(values, np.int64)
+    return np.bincount(np.clip(values, 0, length - 1), minlength=length)[:length]
+
+
+def _outcomes(score: np.ndarray) -> np.ndarray:
+    """Per deal and side: 0 = win (sole highest score), 1 = tie for highest, 2 = loss."""
+    best = score.max(axis=1, keepdims=True)
+    at_best = score == best
+    shared = at_best.sum(axis=1, keepdims=True) > 1
+    return np.where(at_best, np.where(shared, 1, 0), 2).astype(np.int64)

@@ -1,0 +1,147 @@
+"""Bot specs: ``"random"``, ``"expert"``, ``"expert:pile_threshold=6,hold_wilds=1"``.
+
+A bot is a policy code the kernels branch on plus a float parameter vector (no jitted
+callbacks). This module names the policies and their parameters, validates specs and turns
+them into the arrays the kernels take.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from .nb import policy as P
+
+
+@dataclass(frozen=True)
+class Param:
+    """One bot parameter: default, allowed closed range, and what it does."""
+
+    name: str
+    default: float
+    low: float
+    high: float
+    doc: str
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A policy: its kernel code, parameters in kernel order, and a plain-words summary."""
+
+    name: str
+    code: int
+    params: tuple[Param, ...]
+    doc: str
+
+
+N_PARAMS = 8  # width of the kernels' parameter vector
+
+POLICIES: dict[str, Policy] = {
+    "random": Policy("random", P.POLICY_RANDOM, (), "Uniform over the legal choices at each "
+                     "decision: draw or one of the legal pickups; each legal meld or stop; "
+                     "any kind of card in hand to discard."),
+}
+
+DEFAULT_BOT = "random"
+
+
+@dataclass(frozen=True)
+class Bot:
+    """A parsed bot spec."""
+
+    policy: Policy
+    values: tuple[float, ...]
+
+    @property
+    def spec(self) -> str:
+        """Canonical spec: the policy name, then the parameters that differ from defaults."""
+        changed = [f"{p.name}={_fmt(v)}" for p, v in zip(self.policy.params, self.values)
+                   if v != p.default]
+        return self.policy.name + (":" + ",".join(changed) if changed else "")
+
+    def vector(self) -> np.ndarray:
+        """``ndarray(float64, (N_PARAMS,))`` of parameter values in kernel order."""
+        v = np.zeros(N_PARAMS, np.float64)
+        v[:len(self.values)] = self.values
+        return v
+
+
+def parse_bot(spec: str) -> Bot:
+    """Parse a bot spec.
+
+    Raises
+    ------
+    ValueError
+        For an unknown policy or parameter (the message lists the allowed ones) or a value out
+        of the parameter's range.
+    """
+    name, _, rest = spec.strip().partition(":")
+    policy = POLICIES.get(name.strip().lower())
+    if policy is None:
+        raise ValueError(f"unknown bot {name!r}; allowed: {', '.join(POLICIES)}")
+    values = {p.name: p.default for p in policy.params}
+    for item in filter(None, (s.strip() for s in rest.split(","))):
+        key, eq, text = item.partition("=")
+        key = key.strip()
+        param = next((p for p in policy.params if p.name == key), None)
+        if param is None:
+            allowed = ", ".join(p.name for p in policy.params) or "none"
+            raise ValueError(f"unknown parameter {key!r} for bot {policy.name}; allowed: "
+                             f"{allowed}")
+        try:
+            value = float(text)
+        except ValueError:
+            raise ValueError(f"bot parameter {key}={text!r} is not a number") from None
+        if not eq or not (param.low <= value <= param.high):
+            raise ValueError(f"bot parameter {key}={text!r} is out of range; allowed: "
+                             f"{_fmt(param.low)} to {_fmt(param.high)}")
+        values[key] = value
+    return Bot(policy, tuple(values[p.name] for p in policy.params))
+
+
+def side_bots(bots, sides: int) -> list[Bot]:
+    """One :class:`Bot` per side from ``None`` (the default bot), one spec for every side, or
+    one spec per side in side order.
+
+    Raises
+    ------
+    ValueError
+        For a bad spec or a list whose length is neither 1 nor ``sides``.
+    """
+    if bots is None:
+        bots = [DEFAULT_BOT]
+    elif isinstance(bots, str):
+        bots = split_bot_list(bots)
+    bots = [b if isinstance(b, Bot) else parse_bot(b) for b in bots]
+    if len(bots) == 1:
+        bots = bots * sides
+    if len(bots) != sides:
+        raise ValueError(f"bots: {len(bots)} specs given; give 1 (every side) or {sides} "
+                         f"(one per side)")
+    return bots
+
+
+def split_bot_list(text: str) -> list[str]:
+    """Split ``"expert:pile_threshold=6,hold_wilds=1,greedy"`` into one spec per bot: a comma
+    item holding ``=`` but no ``:`` continues the previous bot's parameters."""
+    specs: list[str] = []
+    for item in (s.strip() for s in text.split(",")):
+        if specs and "=" in item and ":" not in item:
+            specs[-1] += "," + item
+        else:
+            specs.append(item)
+    return specs
+
+
+def seat_arrays(bots: list[Bot], players: int) -> tuple[np.ndarray, np.ndarray]:
+    """Kernel arrays for one seating: ``policies`` int32[players] and ``params``
+    float64[players, N_PARAMS]; seat ``s`` plays for side ``s % len(bots)``."""
+    sides = len(bots)
+    policies = np.array([bots[s % sides].policy.code for s in range(players)], np.int32)
+    params = np.stack([bots[s % sides].vector() for s in range(players)])
+    return policies, params
+
+
+def _fmt(v: float) -> str:
+    return str(int(v)) if float(v).is_integer() else repr(float(v))

@@ -1,0 +1,346 @@
+"""The batch simulator: millions of bot-vs-bot deals, records and aggregates.
+
+Deals are played in chunks by one kernel call each (:func:`nb.play.play_chunk_nb`, parallel
+over the machine's cores). Deal ``k`` is seeded from ``(seed, k)`` alone and its dealer is
+``k % players``, so results are identical for any number of workers and any chunk size.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import tempfile
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import numba
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from . import __version__
+from .aggregate import Aggregates
+from .bots import Bot, seat_arrays, side_bots
+from .nb import layout as L
+from .nb.melds import minimum_count_nb
+from .nb.play import play_chunk_nb
+from .nb.rng import deal_seeds_nb
+from .records import deals_frame, sides_frame
+from .rules import PRESETS, Rules
+
+DEFAULT_CHUNK = 50_000
+
+
+@dataclass
+class SimulationResult:
+    """What :func:`simulate` returns.
+
+    Attributes
+    ----------
+    deals : pandas.DataFrame or None
+        One row per deal (columns: :data:`canasta_sim.records.DEAL_COLUMNS`); ``None`` when
+        run with ``records=False``.
+    sides : pandas.DataFrame or None
+        One row per deal and side (:data:`canasta_sim.records.SIDE_COLUMNS`).
+    aggregates : Aggregates
+        Exactly merged counts, sums and histograms of the whole run.
+    manifest : dict
+        Seed, rules, bots, versions, deals, wall time (seconds).
+    """
+
+    deals: pd.DataFrame | None
+    sides: pd.DataFrame | None
+    aggregates: Aggregates
+    manifest: dict
+
+    @property
+    def rules(self) -> Rules:
+        return Rules.from_dict(self.manifest["rules"])
+
+    def summary(self) -> pd.DataFrame:
+        """The run's statistics with 95% intervals (see :func:`canasta_sim.stats.summary`)."""
+        from .stats import summary
+
+        return summary(self.aggregates, self.rules)
+
+
+def resolve_rules(rules) -> Rules:
+    """``None`` (classic, 4 players), a :class:`Rules`, a preset name, or a dict of switches.
+
+    Raises
+    ------
+    ValueError
+        For an unknown preset or switch, or an impossible combination.
+    """
+    if rules is None:
+        return Rules()
+    if isinstance(rules, Rules):
+        return rules
+    if isinstance(rules, str):
+        return Rules.preset(rules)
+    if isinstance(rules, dict):
+        return Rules.from_dict(rules)
+    raise ValueError(f"rules={rules!r} is not allowed; allowed: a Rules, a preset name "
+                     f"({', '.join(PRESETS)}) or a dict of switches")
+
+
+def check_count(name: str, value, low: int = 1, high: int = 10**12) -> int:
+    """Validate a count argument (deals, games, workers, chunk size).
+
+    Raises
+    ------
+    ValueError
+        Naming the argument, the bad value and the allowed range.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
+            low <= value <= high):
+        raise ValueError(f"{name}={value!r} is not allowed; allowed: an integer from {low} "
+                         f"to {high}")
+    return int(value)
+
+
+@contextmanager
+def numba_threads(workers: int | None):
+    """Run the block with ``workers`` numba threads (all cores when ``None``)."""
+    limit = numba.config.NUMBA_NUM_THREADS
+    workers = limit if workers is None else check_count("workers", workers, 1, limit)
+    before = numba.get_num_threads()
+    numba.set_num_threads(workers)
+    try:
+        yield workers
+    finally:
+        numba.set_num_threads(before)
+
+
+@dataclass(frozen=True)
+class Table:
+    """Who sits where: one list of side bots per seating; deal ``k`` uses seating
+    ``k % len(seatings)`` (bots rotating over seats, for fair comparisons)."""
+
+    rules: Rules
+    seatings: tuple[tuple[Bot, ...], ...]
+
+    @property
+    def bot_specs(self) -> list[str]:
+        specs: list[str] = []
+        for seating in self.seatings:
+            for bot in seating:
+                if bot.spec not in specs:
+                    specs.append(bot.spec)
+        return specs
+
+    def kernel_arrays(self):
+        """``policies`` int32[R, players], ``params`` float64[R, players, N_PARAMS] and
+        ``bot_codes`` int8[R, sides] (index into :attr:`bot_specs`)."""
+        arrays = [seat_arrays(list(s), self.rules.players) for s in self.seatings]
+        policies = np.stack([a[0] for a in arrays])
+        params = np.stack([a[1] for a in arrays])
+        specs = self.bot_specs
+        codes = np.array([[specs.index(b.spec) for b in s] for s in self.seatings], np.int8)
+        return policies, params, codes
+
+
+def run_chunk(table: Table, seed: int, first: int, n: int, records: bool):
+    """Play deals ``first .. first + n - 1`` and return ``(deals, sides, aggregates)``
+    (the frames are ``None`` unless ``records``). The unit of work of every scheduler."""
+    rules = table.rules
+    r = rules.to_array()
+    policies, params, codes = table.kernel_arrays()
+    index = np.arange(first, first + n, dtype=np.int64)
+    dealers = (index % rules.players).astype(np.int32)
+    minimum = minimum_count_nb(0, r)
+    minimums = np.full((n, rules.sides), minimum, np.int32)
+    deal_rows = np.zeros((n, L.D_LEN), np.int32)
+    side_rows = np.zeros((n, rules.sides, L.SR_LEN), np.int32)
+    play_chunk_nb(r, np.uint64(seed), np.int64(first), dealers, minimums, policies, params,
+                  deal_rows, side_rows)
+    seeds = deal_seeds_nb(np.uint64(seed), np.int64(first), n)
+    deals = deals_frame(first, seeds, rules.players, deal_rows)
+    sides = sides_frame(first, side_rows, table.bot_specs, codes[index % len(codes)])
+    agg = Aggregates.from_frames(deals, sides, players=rules.players, n_sides=rules.sides,
+                                 max_turns=rules.max_turns, bots=table.bot_specs)
+    return (deals, sides, agg) if records else (None, None, agg)
+
+
+def simulate(deals: int, *, rules=None, bots=None, seed: int = 0, workers: int | None = None,
+             chunk_size: int | None = None, out=None, records: bool = True,
+             progress: bool = False, overwrite: bool = False) -> SimulationResult:
+    """Play ``deals`` independent bot-vs-bot deals and collect their statistics.
+
+    Parameters
+    ----------
+    deals : int
+        Number of deals, >= 1.
+    rules : Rules, str or dict, optional
+        See :func:`resolve_rules`; default classic rules for 4 players.
+    bots : str or list of str, optional
+        One bot spec for every side, or one per side in side order (see
+        :mod:`canasta_sim.bots`); default ``"random"``.
+    seed : int
+        Master seed, 0 .. 2**64-1. Deal ``k`` is seeded from ``(seed, k)``.
+    workers : int, optional
+        Threads (default: all cores). Results do not depend on it.
+    chunk_size : int, optional
+        Deals per kernel call (default 50,000). Results do not depend on it.
+    out : path, optional
+        Results folder to write: ``deals.parquet``, ``sides.parquet`` (written chunk by
+        chunk; not with ``records=False``), ``aggregates.json``, ``summary.json`` and
+        ``manifest.json``. Written under a temporary name and renamed when complete.
+    records : bool
+        Keep per-deal records; ``False`` keeps only the aggregates (constant memory).
+    progress : bool
+        Show a progress bar on stderr, updated per chunk.
+    overwrite : bool
+        Replace an existing ``out`` folder.
+
+    Returns
+    -------
+    SimulationResult
+
+    Raises
+    ------
+    ValueError
+        For a bad count, seed, rules, bot spec, or an ``out`` that exists (without
+        ``overwrite``) or cannot be written.
+    """
+    rules = resolve_rules(rules)
+    table = Table(rules, (tuple(side_bots(bots, rules.sides)),))
+    return run_table(table, deals, seed=seed, workers=workers, chunk_size=chunk_size, out=out,
+                     records=records, progress=progress, overwrite=overwrite)
+
+
+def run_table(table: Table, deals: int, *, seed: int = 0, workers=None, chunk_size=None,
+              out=None, records=True, progress=False, overwrite=False) -> SimulationResult:
+    """:func:`simulate` for an explicit :class:`Table` (several seatings)."""
+    deals = check_count("deals", deals)
+    seed = check_count("seed", seed, 0, 2**64 - 1)
+    chunk = check_count("chunk_size", chunk_size or min(deals, DEFAULT_CHUNK))
+    target = prepare_out(out, overwrite) if out is not None else None
+    start = time.perf_counter()
+    rules = table.rules
+    total = Aggregates.empty(rules.players, rules.sides, rules.max_turns, table.bot_specs)
+    frames: list[tuple[pd.DataFrame, pd.DataFrame]] = []
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent)) if target else None
+    writers = {}
+    try:
+        with numba_threads(workers) as n_threads, _progress(deals, progress) as bar:
+            for first in range(0, deals, chunk):
+                n = min(chunk, deals - first)
+                d, s, agg = run_chunk(table, seed, first, n, records)
+                total += agg
+                if records:
+                    frames.append((d, s))
+                    if tmp is not None:
+                        _write_parts(writers, tmp, d, s)
+                bar.update(n)
+        for w in writers.values():
+            w.close()
+        wall = time.perf_counter() - start
+        manifest = make_manifest(table, seed, deals, wall, n_threads, chunk, records)
+        deals_df = sides_df = None
+        if records:
+            deals_df = pd.concat([f[0] for f in frames], ignore_index=True)
+            sides_df = pd.concat([f[1] for f in frames], ignore_index=True)
+        result = SimulationResult(deals_df, sides_df, total, manifest)
+        if tmp is not None:
+            write_run_files(tmp, result)
+            commit_out(tmp, target)
+            tmp = None
+        return result
+    finally:
+        for w in writers.values():
+            w.close()
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+# --- results folders ----------------------------------------------------------------------
+def prepare_out(out, overwrite: bool) -> Path:
+    """Check that ``out`` can be written: it must not exist (unless ``overwrite``) and its
+    parent must be a writable folder.
+
+    Raises
+    ------
+    ValueError
+        Naming the path and what is wrong.
+    """
+    target = Path(out).resolve()
+    if target.exists() and not overwrite:
+        raise ValueError(f"out={str(out)!r} already exists; choose a new folder or pass "
+                         f"overwrite (--overwrite)")
+    if target.exists() and not target.is_dir():
+        raise ValueError(f"out={str(out)!r} exists and is not a folder")
+    parent = target.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ValueError(f"out={str(out)!r}: cannot create its parent folder ({exc})") from None
+    if not os.access(parent, os.W_OK):
+        raise ValueError(f"out={str(out)!r}: the folder {str(parent)!r} is not writable")
+    return target
+
+
+def commit_out(tmp: Path, target: Path) -> None:
+    """Move a complete results folder into place (replacing an old one only now)."""
+    if target.exists():
+        old = target.with_name(f".{target.name}.old")
+        shutil.rmtree(old, ignore_errors=True)
+        target.rename(old)
+        tmp.rename(target)
+        shutil.rmtree(old, ignore_errors=True)
+    else:
+        tmp.rename(target)
+
+
+def write_run_files(folder: Path, result: SimulationResult) -> None:
+    """Write ``manifest.json``, ``aggregates.json`` and ``summary.json`` into ``folder``."""
+    (folder / "manifest.json").write_text(json.dumps(result.manifest, indent=2) + "\n")
+    (folder / "aggregates.json").write_text(result.aggregates.to_json())
+    summary = result.summary()
+    (folder / "summary.json").write_text(summary.to_json(orient="records", indent=2) + "\n")
+
+
+def _write_parts(writers: dict, folder: Path, deals: pd.DataFrame, sides: pd.DataFrame) -> None:
+    for name, frame in (("deals", deals), ("sides", sides)):
+        table = pa.Table.from_pandas(frame, preserve_index=False)
+        if name not in writers:
+            writers[name] = pq.ParquetWriter(folder / f"{name}.parquet", table.schema)
+        writers[name].write_table(table)
+
+
+def make_manifest(table: Table, seed: int, deals: int, wall: float, workers: int, chunk: int,
+                  records: bool) -> dict:
+    """The run's manifest: everything needed to reproduce it, plus versions and wall time."""
+    import pyarrow
+
+    return {
+        "canasta_sim": __version__,
+        "seed": seed,
+        "deals": deals,
+        "rules": table.rules.to_dict(),
+        "bots": [[b.spec for b in seating] for seating in table.seatings],
+        "workers": workers,
+        "chunk_size": chunk,
+        "records": records,
+        "wall_seconds": round(wall, 3),
+        "deals_per_second": round(deals / wall, 1) if wall > 0 else None,
+        "versions": {"python": platform.python_version(), "numba": numba.__version__,
+                     "numpy": np.__version__, "pandas": pd.__version__,
+                     "pyarrow": pyarrow.__version__},
+    }
+
+
+@contextmanager
+def _progress(total: int, enabled: bool):
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, unit="deal", unit_scale=True, disable=not enabled, leave=False)
+    try:
+        yield bar
+    finally:
+        bar.close()
