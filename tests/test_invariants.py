@@ -1,0 +1,50 @@
+"""Invariant harness: random-policy deals for every player count and preset, checked after
+every turn (card conservation, phase, turn bound) and at the end (score parts add up, the
+independent referee accepts every move)."""
+
+import numpy as np
+import pytest
+
+from canasta_sim import Deal, Rules
+from canasta_sim.cards import KIND_COUNTS_108
+from canasta_sim.deal import SCORE_KEYS
+from canasta_sim.referee import check_trace
+
+DEALS = 2000
+
+
+def cards_everywhere(deal: Deal) -> np.ndarray:
+    """Count array of every card of the deal: hands, stock, pile, melds, red threes laid out."""
+    hands, stock, pile, melds, _mt, _cc, sides, _se, g, _rng, _sc = deal._state
+    counts = hands.sum(axis=0).astype(np.int64)
+    counts += np.bincount(stock[g[0]:], minlength=15)  # G_STOCK_POS
+    counts += np.bincount(pile[:g[1]], minlength=15)  # G_PILE_LEN
+    counts[1:13] += melds[:, 1:13, 0].sum(axis=0)
+    counts[13] += melds[:, :, 1].sum()
+    counts[14] += melds[:, :, 2].sum()
+    counts[0] += sides[:, 1:4].sum()  # red threes dealt, drawn, from the pile
+    return counts
+
+
+@pytest.mark.parametrize("preset", ["classic", "hoyle"])
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_random_play_invariants(players, preset):
+    rules = Rules.preset(preset, players=players)
+    pack = KIND_COUNTS_108.astype(np.int64) * rules.n_cards // 108
+    for k in range(DEALS):
+        deal = Deal.new(rules, 1234, deal=k, dealer=k % players, trace=True)
+        assert (cards_everywhere(deal) == pack).all()
+        while not deal.is_over:
+            turn = deal.turns
+            deal.play_turn()
+            assert deal.is_over or deal.turns == turn + 1
+            assert (cards_everywhere(deal) == pack).all(), f"deal {k}: cards not conserved"
+            assert (deal._state[0] >= 0).all()
+        assert deal.end_reason in ("went_out", "stock_exhausted", "last_red_three")
+        assert deal.turns < rules.max_turns
+        for side, parts in deal.score().items():
+            assert parts["total"] == (parts["red_threes"] + parts["canasta_bonus"]
+                                      + parts["going_out_bonus"] + parts["meld_points"]
+                                      - parts["hand_penalty"])
+        verdict = check_trace(deal.trace())
+        assert verdict.ok, f"deal {k}: {verdict}"

@@ -1,0 +1,129 @@
+"""The batch simulator: reproducibility, records, aggregates, results folders."""
+
+import io
+import json
+
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+from canasta_sim import Deal, Rules
+from canasta_sim.aggregate import Aggregates
+from canasta_sim.simulate import simulate
+
+
+def _parquet_bytes(frame: pd.DataFrame) -> bytes:
+    buf = io.BytesIO()
+    frame.to_parquet(buf, index=False)
+    return buf.getvalue()
+
+
+def test_same_seed_same_frames_for_any_workers_and_chunks():
+    a = simulate(3000, seed=11, workers=1, chunk_size=3000)
+    b = simulate(3000, seed=11, workers=2, chunk_size=701)
+    for name in ("deals", "sides"):
+        fa, fb = getattr(a, name), getattr(b, name)
+        pd.testing.assert_frame_equal(fa, fb)
+        assert _parquet_bytes(fa) == _parquet_bytes(fb)
+    for key, value in a.aggregates.counts.items():
+        assert (value == b.aggregates.counts[key]).all(), key
+
+
+def test_different_seeds_differ():
+    a = simulate(200, seed=1)
+    b = simulate(200, seed=2)
+    assert not a.sides["score"].equals(b.sides["score"])
+
+
+def test_replayed_deal_matches_its_record():
+    rules = Rules(players=3)
+    run = simulate(40, rules=rules, seed=99)
+    for k in (0, 17, 39):
+        deal = Deal.new(rules, 99, deal=k, dealer=k % 3)
+        deal.play_out()
+        scores = deal.score()
+        rows = run.sides[run.sides["deal"] == k]
+        assert list(rows["score"]) == [scores[s]["total"] for s in range(3)]
+        assert run.deals.loc[k, "turns"] == deal.turns
+        assert run.deals.loc[k, "end_reason"] == deal.end_reason
+
+
+def test_records_are_consistent():
+    run = simulate(2000, rules=Rules(players=4), seed=5)
+    d, s = run.deals, run.sides
+    assert len(d) == 2000 and len(s) == 4000
+    assert (s["red_threes"] == s["red_threes_dealt"] + s["red_threes_drawn"]
+            + s["red_threes_from_pile"]).all()
+    total = (s["red_three_score"].astype(int) + s["canasta_bonus"] + s["going_out_bonus"]
+             + s["meld_points"] - s["hand_penalty"])
+    assert (total == s["score"]).all()
+    # every deal's red threes: 4 in a 108-card pack at most, all sides together
+    assert (s.groupby("deal")["red_threes"].sum() <= 4).all()
+    went = d["end_reason"] == "went_out"
+    assert (d.loc[went, "went_out_seat"] >= 0).all()
+    assert (d.loc[~went, "went_out_seat"] == -1).all()
+    # the going-out side is the seat's side, R-10
+    out_side = s[s["went_out"]].set_index("deal")["side"]
+    assert (out_side == d.loc[out_side.index, "went_out_seat"] % 2).all()
+    # compact dtypes: at most 100 bytes per side row in memory with its deal row
+    per_row = (d.memory_usage(deep=True).sum() + s.memory_usage(deep=True).sum()) / len(s)
+    assert per_row < 100
+
+
+def test_aggregates_match_records_and_merge_exactly():
+    run = simulate(1500, seed=3, chunk_size=400)
+    s = run.sides
+    c = run.aggregates.counts
+    assert c["deals"][0] == 1500
+    assert c["score_sum"].sum() == s["score"].astype(np.int64).sum()
+    for side in (0, 1):
+        hist = np.bincount(s.loc[s["side"] == side, "red_threes"], minlength=16)
+        assert (c["red_threes"][side] == hist).all()
+    again = Aggregates.from_json(run.aggregates.to_json())
+    for key in c:
+        assert (again.counts[key] == c[key]).all()
+
+
+def test_no_records_keeps_aggregates_only(tmp_path):
+    full = simulate(600, seed=8)
+    lean = simulate(600, seed=8, records=False, out=tmp_path / "run")
+    assert lean.deals is None and lean.sides is None
+    for key, value in full.aggregates.counts.items():
+        assert (value == lean.aggregates.counts[key]).all()
+    files = sorted(p.name for p in (tmp_path / "run").iterdir())
+    assert files == ["aggregates.json", "manifest.json", "summary.json"]
+
+
+def test_out_folder_is_complete(tmp_path):
+    out = tmp_path / "run"
+    run = simulate(500, seed=4, out=out, chunk_size=120)
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["aggregates.json", "deals.parquet", "manifest.json", "sides.parquet",
+                     "summary.json"]
+    assert pq.read_table(out / "deals.parquet").num_rows == 500
+    sides = pd.read_parquet(out / "sides.parquet")
+    pd.testing.assert_frame_equal(sides, run.sides, check_categorical=False)
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["seed"] == 4 and manifest["deals"] == 500
+    assert manifest["rules"] == Rules().to_dict()
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".")]
+
+
+def test_out_folder_refused_when_it_exists(tmp_path):
+    out = tmp_path / "run"
+    out.mkdir()
+    with pytest.raises(ValueError, match="already exists"):
+        simulate(10, out=out)
+    simulate(10, out=out, overwrite=True)
+    assert (out / "manifest.json").exists()
+
+
+@pytest.mark.parametrize("bad, match", [
+    (dict(deals=0), "deals=0"), (dict(deals=-5), "deals=-5"), (dict(deals=2.5), "deals=2.5"),
+    (dict(deals=10, seed=-1), "seed=-1"), (dict(deals=10, bots="champion"), "champion"),
+    (dict(deals=10, rules="bridge"), "bridge"), (dict(deals=10, workers=0), "workers=0"),
+])
+def test_bad_arguments_name_the_value(bad, match):
+    with pytest.raises(ValueError, match=match):
+        simulate(**bad)
