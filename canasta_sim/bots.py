@@ -41,6 +41,10 @@ POLICIES: dict[str, Policy] = {
     "random": Policy("random", P.POLICY_RANDOM, (), "Uniform over the legal choices at each "
                      "decision: draw or one of the legal pickups; each legal meld or stop; "
                      "any kind of card in hand to discard."),
+    "greedy": Policy("greedy", P.POLICY_GREEDY, (), "Takes the pile whenever it legally can "
+                     "(the way that spends fewest wild cards), melds everything it can at once "
+                     "and goes out as soon as it may, discards its least useful card (black "
+                     "threes first, then single low cards; wild cards last)."),
 }
 
 DEFAULT_BOT = "random"

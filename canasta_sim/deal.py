@@ -14,8 +14,9 @@ from . import cards as C
 from .errors import IllegalMove, illegal_move
 from .nb import layout as L
 from .nb.melds import canastas_nb, minimum_count_nb
-from .nb.moves import check_take_nb, discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
-from .nb.policy import pickup_candidates_nb, play_turn_nb
+from .nb.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
+from .nb.policy import play_turn_nb
+from .nb.policy_common import pickup_candidates_nb
 from .nb.rng import deal_seed_nb
 from .nb.score import score_nb
 from .nb.state import freezes_pile_nb, new_state_nb, start_deal_nb
@@ -277,7 +278,9 @@ class Deal:
             counts = C.parse_cards(with_)
             others = counts.copy()
             others[[top, L.DEUCE, L.JOKER]] = 0
-            if top < 0 or others.any():
+            if top < 0:
+                raise illegal_move(30)
+            if others.any():
                 raise IllegalMove("R-32", f"the cards melded with the top card must be of its "
                                           f"rank or wild cards; got {with_!r}")
             plan[top] += [counts[top], counts[L.DEUCE], counts[L.JOKER]]
@@ -397,7 +400,8 @@ def is_legal_meld(cards, rules: Rules | None = None, *, going_out: bool = False)
     if counts[L.RED_THREE] or len(naturals) > 1:
         return False
     if counts[L.BLACK_THREE]:
-        return going_out and not naturals and wilds == 0 and 3 <= counts[L.BLACK_THREE] <= 4
+        return bool(going_out and not naturals and wilds == 0
+                    and 3 <= counts[L.BLACK_THREE] <= 4)
     if not naturals:
         return False
     return bool(meld_ok_nb(int(counts[naturals[0]]), int(counts[L.DEUCE]),

@@ -20,7 +20,6 @@ _MESSAGES = {
     L.ERR_PHASE: ("R-20", "that move is not allowed in this phase of the turn ({phase})"),
     L.ERR_NOT_IN_HAND: ("R-20", "the player's hand does not hold those cards"),
     L.ERR_EMPTY: ("R-60", "a meld needs cards"),
-    22: ("R-22", "a player who does not go out must keep at least two cards after melding"),
     30: ("R-30", "the pile cannot be taken when it is empty or a wild card or black three is "
                  "on top"),
     32: ("R-32", "the pile is frozen for this side: the top card must be melded with a natural "
@@ -28,7 +27,8 @@ _MESSAGES = {
     33: ("R-33", "the top card must be melded with two naturals, a natural and a wild card, or "
                  "put on the side's meld of its rank"),
     35: ("R-35", "a player holding one card may not take a one-card pile"),
-    40: ("R-40", "going out needs {canastas} canasta(s) for the side"),
+    40: ("R-40", "going out (including melding down to one card, R-22) needs {canastas} "
+                 "canasta(s) for the side"),
     44: ("R-44", "with the stock empty the pile must be taken when its top card matches a meld "
                  "of the side (and may be taken only that way or with a natural pair)"),
     45: ("R-45", "after drawing a red three as the last stock card the player cannot discard "

@@ -325,3 +325,71 @@ def test_red_three_score_108():
 def test_red_three_score_162():
     r = Rules(players=6)
     assert [r.red_three_score(n) for n in range(7)] == [0, 100, 200, 300, 400, 1000, 1200]
+
+
+# --- public helpers return plain Python values -----------------------------------------------------
+@pytest.mark.parametrize("cards, going_out", [
+    ("5 5 2", False), ("5 2 2", False), ("B3 B3 B3", True), ("B3 B3 B3", False),
+    ("R3 R3 R3", False), ("K Q J", False),
+])
+def test_is_legal_meld_returns_bool(cards, going_out):
+    from canasta_sim import is_legal_meld
+    assert type(is_legal_meld(cards, Rules(), going_out=going_out)) is bool
+
+
+def test_minimum_count_returns_int():
+    from canasta_sim import minimum_count
+    assert type(minimum_count(0, Rules())) is int
+
+
+def test_illegal_move_is_value_error_with_rule():
+    from canasta_sim import IllegalMove
+    e = IllegalMove("R-32", "frozen")
+    assert isinstance(e, ValueError)
+    assert e.rule == "R-32"
+    assert str(e).startswith("R-32")
+
+
+# --- from_position validation (R-01 pack, R-60 melds on the table) ---------------------------------
+def test_from_position_wrong_number_of_hands():
+    with pytest.raises(ValueError) as info:
+        Deal.from_position(Rules(players=4), hands=["4", "5", "6"], stock="", pile="")
+    assert "hands" in str(info.value)
+
+
+def test_from_position_more_cards_than_pack():
+    with pytest.raises(ValueError) as info:
+        Deal.from_position(hands=["JK JK JK", "JK JK", "", ""], stock="", pile="")
+    assert "JK" in str(info.value)
+    with pytest.raises(ValueError):
+        Deal.from_position(hands=["", "", "", ""], stock="", pile="", red_threes={0: 5})
+    # a 162-card pack has 6 red threes and 6 jokers
+    Deal.from_position(Rules(players=6), hands=["JK JK JK", "JK JK JK", "", "", "", ""],
+                       stock="", pile="", red_threes={0: 6})
+    with pytest.raises(ValueError):
+        Deal.from_position(Rules(players=6), hands=["", "", "", "", "", ""], stock="",
+                           pile="", red_threes={0: 4, 1: 3})
+
+
+def test_from_position_illegal_meld_on_table():
+    with pytest.raises(ValueError):
+        Deal.from_position(hands=["4", "5", "6", "7"], stock="", pile="",
+                           melds={0: ["5 2 2"]})
+    with pytest.raises(ValueError):
+        Deal.from_position(hands=["4", "5", "6", "7"], stock="", pile="",
+                           melds={0: ["9 9 2 2 2"]})
+    Deal.from_position(Rules.preset("hoyle"), hands=["4", "5", "6", "7"], stock="", pile="",
+                       melds={0: ["9 9 2 2 2"]})
+
+
+def test_new_rejects_bad_arguments():
+    with pytest.raises(ValueError):
+        Deal.new(Rules(), seed=-1)
+    with pytest.raises(ValueError):
+        Deal.new(Rules(), seed=0, dealer=4)
+
+
+def test_new_accepts_large_seeds():
+    for seed in (2**63 - 1, 2**63, 2**64 - 1):
+        d = Deal.new(Rules(), seed=seed)
+        assert len(d.hands) == 4

@@ -58,7 +58,8 @@ G_TOUCHED_OLD = 13  # 1 if this turn added to a meld made before the turn (R-42)
 G_MOVE = 14  # move counter (trace grouping)
 G_FIRST_CANASTA_TURN = 15  # -1 until the first canasta of the deal
 G_N_EVENTS = 16  # events written to the trace log
-G_LEN = 17
+G_PILE_CARDS = 17  # 15 slots: cards per kind that came into the hand from the pile this turn
+G_LEN = G_PILE_CARDS + N_KINDS
 
 PHASE_DRAW = 0
 PHASE_PLAY = 1
@@ -81,6 +82,10 @@ S_LEN = 5
 # --- seat scalars: seats, ndarray(int32, (n_players, P_LEN)) ---------------------------------
 P_FIRST_MELD_TURN = 0  # turn of the player's first meld, -1 if none yet
 P_LEN = 1
+
+# --- meld flags: meld_flags, ndarray(int8, (n_sides, N_KINDS)) ------------------------------
+FLAG_CONCEALED = 1  # a concealed canasta
+FLAG_PILE_CARDS = 2  # started this turn with cards taken from the pile: cannot be concealed
 
 # --- meld columns: melds, ndarray(int16, (n_sides, N_KINDS, 3)) -----------------------------
 M_NATURALS = 0

@@ -106,7 +106,7 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
         Error code (0, or the rule id broken), whether the move goes out (the hand is left
         with 0 cards, or 1 to discard), and whether going out is concealed (R-42).
     """
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     side = seat % rules[R_SIDES]
     err, n_played = plan_in_hand_nb(hands[seat], plan)
     if err != OK:
@@ -148,11 +148,10 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
     left = hand_size_nb(hands[seat]) - n_played + incoming
     last_red_three = g[G_LAST_RED_THREE] != 0
     going_out = left == 0 or (left == 1 and not last_red_three)
-    if not going_out and left < 2 and not last_red_three:
-        return 22, False, False
     if black_threes and not going_out:
         return 63, False, False
     if going_out and canastas < rules[R_CANASTAS_TO_GO_OUT]:
+        # keeping fewer than two cards is going out (R-22), which needs canastas (R-40)
         return 40, False, False
     first = seats[seat, P_FIRST_MELD_TURN]
     concealed_out = (

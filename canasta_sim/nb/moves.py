@@ -10,8 +10,9 @@ import numba as nb
 from .layout import (
     BLACK_THREE, DEUCE, E_DISCARD, E_DRAW, E_END, E_END_TURN, E_GO_OUT, E_MELD, E_RED_THREE,
     E_TAKE_PILE, END_LAST_RED_THREE, END_STOCK_EXHAUSTED, END_TURN_LIMIT, END_WENT_OUT,
-    ERR_NOT_IN_HAND, ERR_PHASE, G_CONCEALED_OUT, G_CURRENT, G_END, G_FIRST_CANASTA_TURN,
-    G_LAST_RED_THREE, G_MOVE, G_OUT_SEAT, G_PHASE, G_PILE_FREEZE, G_PILE_LEN, G_STOCK_POS,
+    ERR_NOT_IN_HAND, ERR_PHASE, FLAG_CONCEALED, FLAG_PILE_CARDS, G_CONCEALED_OUT, G_CURRENT, G_END, G_FIRST_CANASTA_TURN,
+    G_LAST_RED_THREE, G_MOVE, G_OUT_SEAT, G_PHASE, G_PILE_CARDS, G_PILE_FREEZE, G_PILE_LEN,
+    G_STOCK_POS,
     G_TOUCHED_OLD, G_TURN, JOKER, LAST_NATURAL, M_DEUCES, M_JOKERS, M_NATURALS, N_KINDS, OK,
     P_FIRST_MELD_TURN, PHASE_DRAW, PHASE_OVER, PHASE_PLAY, R_CANASTAS_TO_GO_OUT, R_DRAW_COUNT,
     R_MAX_TURNS, R_MELD_AFTER_LAST_RED_THREE, R_N_CARDS, R_PLAYERS, R_SIDES, RED_THREE,
@@ -24,7 +25,7 @@ from .state import freezes_pile_nb, log_event_nb
 # --- ending the turn and the deal -------------------------------------------------------------
 @nb.njit(cache=True)
 def end_deal_nb(state, reason, log):
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     g[G_END] = reason
     g[G_PHASE] = PHASE_OVER
     log_event_nb(g, log, E_END, -1, g[G_TURN], 0, 0, 0, reason)
@@ -33,7 +34,7 @@ def end_deal_nb(state, reason, log):
 @nb.njit(cache=True)
 def go_out_nb(state, seat, concealed_out, log):
     """R-40, R-42: the seat went out (concealed or not); the deal ends."""
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     g[G_OUT_SEAT] = seat
     g[G_CONCEALED_OUT] = 1 if concealed_out else 0
     log_event_nb(g, log, E_GO_OUT, seat, 0, 0, 0, 0, g[G_CONCEALED_OUT])
@@ -44,9 +45,10 @@ def go_out_nb(state, seat, concealed_out, log):
 @nb.njit(cache=True)
 def next_turn_nb(state, rules, log):
     """Pass the turn to the left; R-47 ends the deal at ``max_turns`` turns."""
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     g[G_TURN] += 1
     g[G_TOUCHED_OLD] = 0
+    g[G_PILE_CARDS:G_PILE_CARDS + N_KINDS] = 0
     g[G_CURRENT] = (g[G_CURRENT] + 1) % rules[R_PLAYERS]
     g[G_PHASE] = PHASE_DRAW
     if g[G_TURN] >= rules[R_MAX_TURNS]:
@@ -55,12 +57,25 @@ def next_turn_nb(state, rules, log):
 
 # --- melding ------------------------------------------------------------------------------
 @nb.njit(cache=True)
+def from_pile_nb(g, hand, kind, used):
+    """How many of ``used`` cards of ``kind`` must have come from the pile taken this turn,
+    taking the player's own cards first; those are booked out of ``G_PILE_CARDS``."""
+    own = hand[kind] - g[G_PILE_CARDS + kind]
+    extra = used - own if used > own else 0
+    g[G_PILE_CARDS + kind] -= extra
+    return extra
+
+
+@nb.njit(cache=True)
 def apply_plan_nb(state, rules, seat, plan, top, log):
     """Move a checked plan's cards (plus the pile's top card ``top``, or -1) to the melds, and
-    keep the concealed-canasta and concealed-out bookkeeping (R-42, R-66)."""
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    keep the bookkeeping of R-42 (melds started this turn, additions to older melds) and R-66
+    (a canasta is concealed if started and completed this turn from the hand, using at most
+    the pile's top card)."""
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     side = seat % rules[R_SIDES]
     turn = g[G_TURN]
+    hand = hands[seat]
     for r in range(BLACK_THREE, LAST_NATURAL + 1):
         t = 1 if r == top else 0
         a, d, j = plan[r, M_NATURALS], plan[r, M_DEUCES], plan[r, M_JOKERS]
@@ -69,17 +84,21 @@ def apply_plan_nb(state, rules, seat, plan, top, log):
         old = meld_size_nb(melds, side, r)
         if old == 0:
             meld_turn[side, r] = turn
+            meld_flags[side, r] = 0
         elif meld_turn[side, r] < turn:
             g[G_TOUCHED_OLD] = 1
-        hands[seat, r] -= a
-        hands[seat, DEUCE] -= d
-        hands[seat, JOKER] -= j
+        pile_cards = from_pile_nb(g, hand, r, a) + from_pile_nb(g, hand, DEUCE, d)
+        if pile_cards + from_pile_nb(g, hand, JOKER, j) > 0:
+            meld_flags[side, r] |= FLAG_PILE_CARDS
+        hand[r] -= a
+        hand[DEUCE] -= d
+        hand[JOKER] -= j
         melds[side, r, M_NATURALS] += a + t
         melds[side, r, M_DEUCES] += d
         melds[side, r, M_JOKERS] += j
         if old < 7 and old + a + d + j + t >= 7 and r != BLACK_THREE:
-            if meld_turn[side, r] == turn:
-                concealed[side, r] = 1
+            if meld_turn[side, r] == turn and not meld_flags[side, r] & FLAG_PILE_CARDS:
+                meld_flags[side, r] |= FLAG_CONCEALED
             if g[G_FIRST_CANASTA_TURN] < 0:
                 g[G_FIRST_CANASTA_TURN] = turn
         if t == 0:
@@ -94,7 +113,7 @@ def meld_nb(state, rules, plan, log):
     """Meld from hand for the current player (R-20 step 2, R-60..R-64): every row of ``plan``
     creates or extends the side's meld of that rank; the rows count together toward the
     minimum count. Returns 0 or the rule id broken (state unchanged)."""
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     if g[G_PHASE] != PHASE_PLAY:
         return ERR_PHASE
     seat = g[G_CURRENT]
@@ -113,7 +132,7 @@ def meld_nb(state, rules, plan, log):
 # --- drawing --------------------------------------------------------------------------------
 @nb.njit(cache=True)
 def pile_top_nb(state):
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     if g[G_PILE_LEN] == 0:
         return -1
     return pile[g[G_PILE_LEN] - 1]
@@ -123,7 +142,7 @@ def pile_top_nb(state):
 def forced_take_nb(state, rules, seat):
     """R-44: with the stock empty, must ``seat`` take the pile (unfrozen for them, top card
     matching a meld of their side)?"""
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     top = pile_top_nb(state)
     side = seat % rules[R_SIDES]
     if top < 0 or top == BLACK_THREE or top == DEUCE or top == JOKER or top == RED_THREE:
@@ -142,7 +161,7 @@ def draw_nb(state, rules, log):
     With an empty stock the deal ends (``stock_exhausted``) unless R-44 forces the player to
     take the pile (error 44). A drawn red three is laid out and replaced; a red three as the
     last stock card leaves the player able to meld only (R-45). Returns 0 or the rule id."""
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     if g[G_PHASE] != PHASE_DRAW:
         return ERR_PHASE
     seat = g[G_CURRENT]
@@ -191,7 +210,7 @@ def check_take_nb(state, rules, seat, with_plan):
     (int, bool, bool)
         Error code (0 or rule id), going out, concealed going out.
     """
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     if g[G_PHASE] != PHASE_DRAW:
         return ERR_PHASE, False, False
     top = pile_top_nb(state)
@@ -224,7 +243,7 @@ def take_pile_nb(state, rules, with_plan, log):
     """Take the discard pile for the current player (R-34): meld the top card as
     ``with_plan`` says, then the rest of the pile goes to the hand and its red threes are laid
     out. Returns 0 or the rule id broken (state unchanged)."""
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     seat = g[G_CURRENT]
     err, going_out, concealed_out = check_take_nb(state, rules, seat, with_plan)
     if err != OK:
@@ -242,6 +261,7 @@ def take_pile_nb(state, rules, with_plan, log):
             log_event_nb(g, log, E_RED_THREE, seat, RED_THREE, 0, 0, 0, SOURCE_PILE)
         else:
             hands[seat, kind] += 1
+            g[G_PILE_CARDS + kind] += 1
     g[G_PILE_LEN] = 0
     g[G_PILE_FREEZE] = 0
     g[G_PHASE] = PHASE_PLAY
@@ -255,7 +275,7 @@ def take_pile_nb(state, rules, with_plan, log):
 def concealed_now_nb(state, rules, seat):
     """R-42 for a player going out by discarding: first meld this turn, nothing added to older
     melds, and a canasta among the melds started this turn."""
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     turn = g[G_TURN]
     if seats[seat, P_FIRST_MELD_TURN] != turn or g[G_TOUCHED_OLD] != 0:
         return False
@@ -270,7 +290,7 @@ def concealed_now_nb(state, rules, seat):
 def discard_nb(state, rules, kind, log):
     """Discard one card of ``kind`` (R-20 step 3, R-23, R-24); discarding the last card goes
     out (R-40, needs the side's canastas). Returns 0 or the rule id broken."""
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     if g[G_PHASE] != PHASE_PLAY:
         return ERR_PHASE
     seat = g[G_CURRENT]
@@ -300,7 +320,7 @@ def discard_nb(state, rules, kind, log):
 def end_turn_nb(state, rules, log):
     """R-45: after drawing a red three as the last stock card, end the deal without a
     discard. Returns 0, or 45 when the player is not in that position."""
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     if g[G_PHASE] != PHASE_PLAY:
         return ERR_PHASE
     if g[G_LAST_RED_THREE] == 0:

@@ -4,7 +4,7 @@ import numba as nb
 import numpy as np
 
 from .layout import (
-    BLACK_THREE, D_CONCEALED_OUT, D_DEALER, D_END, D_FIRST_CANASTA_TURN, D_FROZEN_AT_START,
+    FLAG_CONCEALED, BLACK_THREE, D_CONCEALED_OUT, D_DEALER, D_END, D_FIRST_CANASTA_TURN, D_FROZEN_AT_START,
     D_OUT_SEAT, D_TURNS, D_UPCARD_CARDS, EV_LEN, FIRST_NATURAL, G_CONCEALED_OUT, G_DEALER,
     G_END, G_FIRST_CANASTA_TURN, G_FROZEN_AT_START, G_OUT_SEAT, G_PHASE, G_TURN,
     G_UPCARD_CARDS, LAST_NATURAL, M_DEUCES, M_JOKERS, PHASE_OVER, R_SIDES, S_R3_DEALT,
@@ -21,7 +21,7 @@ from .state import new_state_nb, start_deal_nb
 @nb.njit(cache=True)
 def play_deal_nb(state, rules, seed, dealer, minimums, policies, params, log):
     """Play one deal to its end with the seats' policies (see :func:`policy.play_turn_nb`)."""
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     start_deal_nb(state, rules, seed, dealer, minimums, log)
     while g[G_PHASE] != PHASE_OVER:
         play_turn_nb(state, rules, policies, params, log)
@@ -31,7 +31,7 @@ def play_deal_nb(state, rules, seed, dealer, minimums, policies, params, log):
 def record_deal_nb(state, rules, deal_row, side_rows):
     """Write the finished deal's record (``int32[D_LEN]``) and its sides' records
     (``int32[n_sides, SR_LEN]``, including the score parts, points)."""
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     deal_row[D_DEALER] = g[G_DEALER]
     deal_row[D_TURNS] = g[G_TURN]
     deal_row[D_END] = g[G_END]
@@ -56,7 +56,7 @@ def record_deal_nb(state, rules, deal_row, side_rows):
                     row[SR_NATURAL] += 1
                 else:
                     row[SR_MIXED] += 1
-                row[SR_CONCEALED] += concealed[side, r]
+                row[SR_CONCEALED] += meld_flags[side, r] & FLAG_CONCEALED
         row[SR_WENT_OUT] = 1 if g[G_OUT_SEAT] >= 0 and g[G_OUT_SEAT] % rules[R_SIDES] == side else 0
         score_side_nb(state, rules, side, row[SR_SCORE:SR_SCORE + SC_LEN])
 

@@ -3,7 +3,7 @@
 import numba as nb
 
 from .layout import (
-    BLACK_THREE, DEUCE, G_CONCEALED_OUT, G_OUT_SEAT, JOKER, LAST_NATURAL, M_DEUCES, M_JOKERS,
+    FLAG_CONCEALED, BLACK_THREE, DEUCE, G_CONCEALED_OUT, G_OUT_SEAT, JOKER, LAST_NATURAL, M_DEUCES, M_JOKERS,
     M_NATURALS, N_KINDS, R_CONCEALED_CANASTA_BONUS, R_CONCEALED_GOING_OUT_BONUS,
     R_GOING_OUT_BONUS, R_MIXED_CANASTA_BONUS, R_NATURAL_CANASTA_BONUS, R_PLAYERS,
     R_RED_THREE_TABLE, R_SIDES, R_VALUES, S_MELDED, S_R3_DEALT, S_R3_DRAWN, S_R3_PILE,
@@ -25,7 +25,7 @@ def score_side_nb(state, rules, side, out):
 
     R-50 red threes (negative if the side made no meld), R-51 canasta bonuses (+ R-66's
     concealed bonus), R-52 going out, R-53 card values in melds, R-54 cards left in hand."""
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     red = rules[R_RED_THREE_TABLE + red_threes_nb(sides, side)]
     out[SC_RED_THREES] = red if sides[side, S_MELDED] != 0 else -red
     bonus = 0
@@ -40,7 +40,7 @@ def score_side_nb(state, rules, side, out):
                 bonus += rules[R_NATURAL_CANASTA_BONUS]
             else:
                 bonus += rules[R_MIXED_CANASTA_BONUS]
-            if concealed[side, r] != 0:
+            if meld_flags[side, r] & FLAG_CONCEALED:
                 bonus += rules[R_CONCEALED_CANASTA_BONUS]
     out[SC_CANASTA_BONUS] = bonus
     out[SC_MELD_POINTS] = points

@@ -7,7 +7,7 @@ The state tuple, in order (``P`` players, ``S`` sides, ``C`` cards in the pack):
     pile       int8[C]              the discard pile, bottom first; g[G_PILE_LEN] cards
     melds      int16[S, N_KINDS, 3] per side and rank: naturals, deuces, jokers
     meld_turn  int32[S, N_KINDS]    turn in which each meld was started (R-42, R-66)
-    concealed  int8[S, N_KINDS]     1 for a concealed canasta (R-66)
+    meld_flags int8[S, N_KINDS]     FLAG_* bits per meld (concealed canasta, R-66)
     sides      int32[S, S_LEN]      side scalars (layout.S_*)
     seats      int32[P, P_LEN]      seat scalars (layout.P_*)
     g          int64[G_LEN]         deal scalars (layout.G_*)
@@ -25,7 +25,7 @@ from .layout import (
     BLACK_THREE, DEUCE, E_DRAW, E_RED_THREE, E_UPCARD, EV_DEUCE, EV_EXTRA, EV_JOKER, EV_KIND,
     EV_MOVE, EV_NAT, EV_SEAT, EV_TYPE, G_CURRENT, G_DEALER, G_FIRST_CANASTA_TURN,
     G_FROZEN_AT_START, G_LEN, G_MOVE, G_N_EVENTS, G_OUT_SEAT, G_PILE_FREEZE, G_PILE_LEN, G_STOCK_POS,
-    G_UPCARD_CARDS, JOKER, N_KINDS, P_FIRST_MELD_TURN, P_LEN, R_DEAL_SIZE, R_N_CARDS,
+    G_UPCARD_CARDS, JOKER, N_KINDS, P_LEN, R_DEAL_SIZE, R_N_CARDS,
     R_PLAYERS, R_RED_THREE_UPCARD_FREEZES, R_SIDES, R_UPCARD_COVERS_BLACK_THREE, RED_THREE,
     S_LEN, S_MINIMUM, S_R3_DEALT, S_R3_DRAWN, SCRATCH_ROWS, SOURCE_DEALT, SOURCE_DRAWN,
 )
@@ -56,11 +56,11 @@ def new_state_nb(rules):
 @nb.njit(cache=True)
 def reset_state_nb(state):
     """Clear a state tuple in place so it can hold a new deal (no allocation)."""
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     hands[:] = 0
     melds[:] = 0
     meld_turn[:] = -1
-    concealed[:] = 0
+    meld_flags[:] = 0
     sides[:] = 0
     seats[:] = -1
     g[:] = 0
@@ -127,7 +127,7 @@ def freezes_pile_nb(kind, rules):
 @nb.njit(cache=True)
 def turn_upcard_nb(state, rules, log):
     """R-12, R-13: turn stock cards onto the pile until the top may start it."""
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     n_cards = rules[R_N_CARDS]
     while g[G_STOCK_POS] < n_cards:
         kind = stock[g[G_STOCK_POS]]
@@ -147,7 +147,7 @@ def turn_upcard_nb(state, rules, log):
 def replace_red_threes_nb(state, rules, seat, log):
     """R-15: lay out the seat's dealt red threes and draw a replacement for each (a
     replacement red three is laid out, counted as drawn, and replaced in turn)."""
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     side = seat % rules[R_SIDES]
     dealt = hands[seat, RED_THREE]
     hands[seat, RED_THREE] = 0
@@ -184,7 +184,7 @@ def start_deal_nb(state, rules, seed, dealer, minimums, log):
     log : ndarray(int32, (max_events, EV_LEN))
         Trace log; zero rows to record nothing.
     """
-    hands, stock, pile, melds, meld_turn, concealed, sides, seats, g, rng, scratch = state
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     reset_state_nb(state)
     players = rules[R_PLAYERS]
     rng[0] = seed

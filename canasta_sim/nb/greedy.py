@@ -1,0 +1,93 @@
+"""The ``greedy`` policy: takes the pile whenever it legally can, melds everything it can at
+once (going out as soon as it may), and discards its least useful card."""
+
+import numba as nb
+
+from .layout import (
+    BLACK_THREE, DEUCE, G_CURRENT, G_LAST_RED_THREE, G_PHASE, JOKER, N_KINDS, OK, PHASE_DRAW,
+    PHASE_PLAY, R_SIDES, R_VALUES,
+)
+from .melds import check_plan_nb, meld_size_nb
+from .moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
+from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb
+from .policy_common import pickup_candidates_nb
+
+
+@nb.njit(cache=True)
+def greedy_draw_nb(state, rules, log):
+    """Take the pile in the first legal way (fewest wild cards), else draw."""
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    if pickup_candidates_nb(state, rules, g[G_CURRENT], scratch) > 0:
+        take_pile_nb(state, rules, scratch[0], log)
+    else:
+        draw_nb(state, rules, log)
+
+
+@nb.njit(cache=True)
+def meld_most_nb(state, rules, log, use_wilds, may_go_out):
+    """Meld as much of the hand as is legal in one move: going out if allowed (and
+    ``may_go_out``), else everything but two cards. Returns True if it melded."""
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    seat = g[G_CURRENT]
+    plan = scratch[0]
+    if may_go_out:
+        clear_plan_nb(plan)
+        black_three_plan_nb(hands[seat], plan)
+        fill_plan_nb(state, rules, seat, plan, -1, 0, 0, True)
+        err, out, conc = check_plan_nb(state, rules, seat, plan, -1, 0)
+        if err == OK and out:
+            meld_nb(state, rules, plan, log)
+            return True
+    clear_plan_nb(plan)
+    fill_plan_nb(state, rules, seat, plan, -1, 0, 2, use_wilds)
+    err, out, conc = check_plan_nb(state, rules, seat, plan, -1, 0)
+    if err == OK:
+        meld_nb(state, rules, plan, log)
+        return True
+    return False
+
+
+@nb.njit(cache=True)
+def usefulness_nb(state, rules, seat, kind):
+    """How much a card of ``kind`` is worth keeping for ``seat`` (higher: keep)."""
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    if kind == BLACK_THREE:
+        return -1000  # no use in hand; discarding it blocks the next player (R-23)
+    if kind == DEUCE or kind == JOKER:
+        return 1000 + rules[R_VALUES + kind]
+    side = seat % rules[R_SIDES]
+    u = 100 * hands[seat, kind] + rules[R_VALUES + kind]
+    if meld_size_nb(melds, side, kind) > 0:
+        u += 300
+    return u
+
+
+@nb.njit(cache=True)
+def discard_least_useful_nb(state, rules, log):
+    """Discard the card with the lowest :func:`usefulness_nb`; R-45 ends the deal instead."""
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    if g[G_LAST_RED_THREE] != 0:
+        end_turn_nb(state, rules, log)
+        return
+    seat = g[G_CURRENT]
+    best = -1
+    best_u = 1 << 30
+    for k in range(N_KINDS):
+        if hands[seat, k] > 0:
+            u = usefulness_nb(state, rules, seat, k)
+            if u < best_u:
+                best_u = u
+                best = k
+    discard_nb(state, rules, best, log)
+
+
+@nb.njit(cache=True)
+def greedy_turn_nb(state, rules, log):
+    """One whole turn of the greedy policy."""
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    if g[G_PHASE] == PHASE_DRAW:
+        greedy_draw_nb(state, rules, log)
+    if g[G_PHASE] == PHASE_PLAY:
+        meld_most_nb(state, rules, log, True, True)
+    if g[G_PHASE] == PHASE_PLAY:
+        discard_least_useful_nb(state, rules, log)

@@ -1,0 +1,96 @@
+"""Candidate moves shared by the bots: the legal ways to take the pile and the legal single
+melds. Each candidate is validated by the move kernels' own checks."""
+
+import numba as nb
+
+from .layout import (
+    BLACK_THREE, FIRST_NATURAL, G_PILE_LEN, LAST_NATURAL, M_DEUCES, M_JOKERS, M_NATURALS, OK,
+    R_SIDES, S_MELDED,
+)
+from .melds import check_plan_nb, meld_size_nb
+from .moves import check_take_nb, pile_top_nb
+from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb
+
+
+@nb.njit(cache=True)
+def pile_incoming_nb(state):
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    return max(g[G_PILE_LEN] - 1, 0)  # upper bound: red threes in it are laid out
+
+
+@nb.njit(cache=True)
+def pickup_candidates_nb(state, rules, seat, cands):
+    """Write the legal ways to take the pile into ``cands[0..n)`` and return ``n``: the top
+    card onto the side's meld, with a natural pair, with one natural and a deuce or a joker;
+    a side without its initial meld adds its best melds from hand (R-64)."""
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    top = pile_top_nb(state)
+    if top < FIRST_NATURAL or top > LAST_NATURAL:
+        return 0
+    side = seat % rules[R_SIDES]
+    n = 0
+    for way in range(4):
+        plan = cands[n]
+        clear_plan_nb(plan)
+        if way == 0 and meld_size_nb(melds, side, top) == 0:
+            continue
+        if way == 1:
+            plan[top, M_NATURALS] = 2
+        elif way == 2:
+            plan[top, M_NATURALS] = 1
+            plan[top, M_DEUCES] = 1
+        elif way == 3:
+            plan[top, M_NATURALS] = 1
+            plan[top, M_JOKERS] = 1
+        if sides[side, S_MELDED] == 0:
+            fill_plan_nb(state, rules, seat, plan, top, pile_incoming_nb(state), 2, True)
+        err, out, conc = check_take_nb(state, rules, seat, plan)
+        if err == OK:
+            n += 1
+    return n
+
+
+@nb.njit(cache=True)
+def meld_candidates_nb(state, rules, seat, cands):
+    """Write legal single meld moves into ``cands[0..n)`` and return ``n``: per rank, all
+    naturals onto (or as) a meld, a meld of two naturals and a wild, one wild onto a meld; black
+    threes when going out. Before the initial meld, one candidate: the best combined melds."""
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    side = seat % rules[R_SIDES]
+    hand = hands[seat]
+    n = 0
+    if sides[side, S_MELDED] == 0:
+        clear_plan_nb(cands[0])
+        fill_plan_nb(state, rules, seat, cands[0], -1, 0, 2, True)
+        err, out, conc = check_plan_nb(state, rules, seat, cands[0], -1, 0)
+        return 1 if err == OK else 0
+    for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        has_meld = meld_size_nb(melds, side, r) > 0
+        for way in range(3):  # 0: the naturals; 1: a deuce; 2: a joker
+            if n >= cands.shape[0]:
+                return n
+            if way > 0 and not has_meld and hand[r] < 2:
+                continue
+            if way == 0 and hand[r] == 0:
+                continue
+            plan = cands[n]
+            clear_plan_nb(plan)
+            if way == 0 or not has_meld:
+                plan[r, M_NATURALS] = hand[r]
+            if way == 1:
+                plan[r, M_DEUCES] = 1
+            elif way == 2:
+                plan[r, M_JOKERS] = 1
+            err, out, conc = check_plan_nb(state, rules, seat, plan, -1, 0)
+            if err == OK:
+                n += 1
+    if n < cands.shape[0] and hand[BLACK_THREE] >= 3:
+        clear_plan_nb(cands[n])
+        black_three_plan_nb(hand, cands[n])
+        fill_plan_nb(state, rules, seat, cands[n], -1, 0, 0, True)
+        err, out, conc = check_plan_nb(state, rules, seat, cands[n], -1, 0)
+        if err == OK:
+            n += 1
+    return n
+
+
