@@ -7,7 +7,6 @@ import pytest
 
 from canasta_sim import Deal, Rules
 from canasta_sim.cards import KIND_COUNTS_108
-from canasta_sim.deal import SCORE_KEYS
 from canasta_sim.referee import check_trace
 
 DEALS = 2000
