@@ -26,8 +26,8 @@ import pyarrow.parquet as pq
 from . import __version__
 from .aggregate import Aggregates
 from .bots import Bot, seat_arrays, side_bots
+from .deal import minimum_count
 from .nb import layout as L
-from .nb.melds import minimum_count_nb
 from .nb.play import play_chunk_nb
 from .nb.rng import deal_seeds_nb
 from .records import deals_frame, sides_frame
@@ -119,8 +119,13 @@ def numba_threads(workers: int | None):
 
 @dataclass(frozen=True)
 class Table:
-    """Who sits where: one list of side bots per seating; deal ``k`` uses seating
-    ``k % len(seatings)`` (bots rotating over seats, for fair comparisons)."""
+    """Who sits where: one tuple of side bots per seating; deal ``k`` uses seating
+    ``k % len(seatings)`` (bots rotating over seats, for fair comparisons).
+
+    Derived kernel arrays: ``rules_array``, ``policies`` int32[R, players], ``params``
+    float64[R, players, N_PARAMS], ``bot_codes`` int8[R, sides] (index into
+    :attr:`bot_specs`).
+    """
 
     rules: Rules
     seatings: tuple[tuple[Bot, ...], ...]
@@ -134,37 +139,45 @@ class Table:
                     specs.append(bot.spec)
         return specs
 
-    def kernel_arrays(self):
-        """``policies`` int32[R, players], ``params`` float64[R, players, N_PARAMS] and
-        ``bot_codes`` int8[R, sides] (index into :attr:`bot_specs`)."""
+    def __post_init__(self):
         arrays = [seat_arrays(list(s), self.rules.players) for s in self.seatings]
-        policies = np.stack([a[0] for a in arrays])
-        params = np.stack([a[1] for a in arrays])
         specs = self.bot_specs
-        codes = np.array([[specs.index(b.spec) for b in s] for s in self.seatings], np.int8)
-        return policies, params, codes
+        codes = [[specs.index(b.spec) for b in s] for s in self.seatings]
+        object.__setattr__(self, "rules_array", self.rules.to_array())
+        object.__setattr__(self, "policies", np.stack([a[0] for a in arrays]))
+        object.__setattr__(self, "params", np.stack([a[1] for a in arrays]))
+        object.__setattr__(self, "bot_codes", np.array(codes, np.int8))
 
 
 def run_chunk(table: Table, seed: int, first: int, n: int, records: bool):
-    """Play deals ``first .. first + n - 1`` and return ``(deals, sides, aggregates)``
-    (the frames are ``None`` unless ``records``). The unit of work of every scheduler."""
+    """Play deals ``first .. first + n - 1`` of a run and return ``(deals, sides,
+    aggregates)`` (the frames are ``None`` unless ``records``). The unit of work of every
+    scheduler. Deal ``k`` is seeded from ``(seed, k)``, dealt by seat ``k % players`` and
+    seated by ``table.seatings[k % len(table.seatings)]``."""
     rules = table.rules
-    r = rules.to_array()
-    policies, params, codes = table.kernel_arrays()
     index = np.arange(first, first + n, dtype=np.int64)
-    dealers = (index % rules.players).astype(np.int32)
-    minimum = minimum_count_nb(0, r)
-    minimums = np.full((n, rules.sides), minimum, np.int32)
-    deal_rows = np.zeros((n, L.D_LEN), np.int32)
-    side_rows = np.zeros((n, rules.sides, L.SR_LEN), np.int32)
-    play_chunk_nb(r, np.uint64(seed), np.int64(first), dealers, minimums, policies, params,
-                  deal_rows, side_rows)
     seeds = deal_seeds_nb(np.uint64(seed), np.int64(first), n)
+    dealers = (index % rules.players).astype(np.int32)
+    minimums = np.full((n, rules.sides), minimum_count(0, rules), np.int32)
+    seatings = (index % len(table.seatings)).astype(np.int32)
+    deal_rows, side_rows = play_deals(table, seeds, dealers, minimums, seatings)
     deals = deals_frame(first, seeds, rules.players, deal_rows)
-    sides = sides_frame(first, side_rows, table.bot_specs, codes[index % len(codes)])
+    sides = sides_frame(first, side_rows, table.bot_specs, table.bot_codes[seatings])
     agg = Aggregates.from_frames(deals, sides, players=rules.players, n_sides=rules.sides,
                                  max_turns=rules.max_turns, bots=table.bot_specs)
     return (deals, sides, agg) if records else (None, None, agg)
+
+
+def play_deals(table: Table, seeds, dealers, minimums, seatings):
+    """Play one deal per seed with the kernel; returns ``deal_rows`` int32[n, D_LEN] and
+    ``side_rows`` int32[n, sides, SR_LEN] (see :mod:`canasta_sim.nb.layout`)."""
+    rules = table.rules
+    n = len(seeds)
+    deal_rows = np.zeros((n, L.D_LEN), np.int32)
+    side_rows = np.zeros((n, rules.sides, L.SR_LEN), np.int32)
+    play_chunk_nb(table.rules_array, seeds, dealers, minimums, seatings, table.policies,
+                  table.params, deal_rows, side_rows)
+    return deal_rows, side_rows
 
 
 def simulate(deals: int, *, rules=None, bots=None, seed: int = 0, workers: int | None = None,

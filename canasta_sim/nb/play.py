@@ -13,7 +13,6 @@ from .layout import (
 )
 from .melds import meld_size_nb
 from .policy import play_turn_nb
-from .rng import deal_seed_nb
 from .score import score_side_nb
 from .state import new_state_nb, start_deal_nb
 
@@ -62,33 +61,30 @@ def record_deal_nb(state, rules, deal_row, side_rows):
 
 
 @nb.njit(cache=True, parallel=True)
-def play_chunk_nb(rules, master_seed, first_deal, dealers, minimums, policies, params,
-                  deal_rows, side_rows):
-    """Play deals ``first_deal .. first_deal + n - 1`` of a run, in parallel.
+def play_chunk_nb(rules, seeds, dealers, minimums, seatings, policies, params, deal_rows,
+                  side_rows):
+    """Play a chunk of independent deals in parallel (one per element of ``seeds``).
 
     Parameters
     ----------
     rules : ndarray(int32, (RULES_LEN,))
-    master_seed : uint64
-    first_deal : int64
-        Index of the chunk's first deal in the run; deal ``k`` is seeded from
-        ``(master_seed, k)`` alone, so results do not depend on chunking or threads.
+    seeds : ndarray(uint64, (n,))
+        Each deal's own seed (:func:`rng.deal_seed_nb`), so results do not depend on how
+        deals are split into chunks or threads.
     dealers : ndarray(int32, (n,))
     minimums : ndarray(int32, (n, n_sides))
         Minimum count per deal and side (points, R-64).
-    policies : ndarray(int32, (n_rotations, players))
-        Policy code per seat; deal ``k`` uses row ``k % n_rotations``.
-    params : ndarray(float64, (n_rotations, players, n_params))
+    seatings : ndarray(int32, (n,))
+        Row of ``policies``/``params`` each deal uses.
+    policies : ndarray(int32, (n_seatings, players))
+        Policy code per seat.
+    params : ndarray(float64, (n_seatings, players, n_params))
     deal_rows : ndarray(int32, (n, D_LEN)), written
     side_rows : ndarray(int32, (n, n_sides, SR_LEN)), written
     """
-    n = deal_rows.shape[0]
-    n_rot = policies.shape[0]
     no_log = np.zeros((0, EV_LEN), np.int32)
-    for i in nb.prange(n):
-        k = first_deal + i
+    for i in nb.prange(seeds.shape[0]):
         state = new_state_nb(rules)
-        seed = deal_seed_nb(master_seed, k)
-        play_deal_nb(state, rules, seed, dealers[i], minimums[i], policies[k % n_rot],
-                     params[k % n_rot], no_log)
+        play_deal_nb(state, rules, seeds[i], dealers[i], minimums[i], policies[seatings[i]],
+                     params[seatings[i]], no_log)
         record_deal_nb(state, rules, deal_rows[i], side_rows[i])

@@ -4,7 +4,7 @@ melds. Each candidate is validated by the move kernels' own checks."""
 import numba as nb
 
 from .layout import (
-    BLACK_THREE, FIRST_NATURAL, G_PILE_LEN, LAST_NATURAL, M_DEUCES, M_JOKERS, M_NATURALS, OK,
+    BLACK_THREE, DEUCE, FIRST_NATURAL, G_PILE_FREEZE, G_PILE_LEN, JOKER, LAST_NATURAL, M_DEUCES, M_JOKERS, M_NATURALS, OK,
     R_SIDES, S_MELDED,
 )
 from .melds import check_plan_nb, meld_size_nb
@@ -28,12 +28,20 @@ def pickup_candidates_nb(state, rules, seat, cands):
     if top < FIRST_NATURAL or top > LAST_NATURAL:
         return 0
     side = seat % rules[R_SIDES]
+    nat = hands[seat, top]
+    frozen = g[G_PILE_FREEZE] > 0 or sides[side, S_MELDED] == 0
+    if nat < 2 and (frozen or (nat == 0 and meld_size_nb(melds, side, top) == 0)):
+        return 0  # the common case, settled without building a plan (R-32, R-33)
     n = 0
     for way in range(4):
-        plan = cands[n]
-        clear_plan_nb(plan)
         if way == 0 and meld_size_nb(melds, side, top) == 0:
             continue
+        if (way == 1 and nat < 2) or (way >= 2 and (nat < 1 or frozen)):
+            continue
+        if (way == 2 and hands[seat, DEUCE] == 0) or (way == 3 and hands[seat, JOKER] == 0):
+            continue
+        plan = cands[n]
+        clear_plan_nb(plan)
         if way == 1:
             plan[top, M_NATURALS] = 2
         elif way == 2:

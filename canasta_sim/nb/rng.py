@@ -47,3 +47,13 @@ def deal_seeds_nb(master, first, n):
     for i in range(n):
         out[i] = deal_seed_nb(master, first + i)
     return out
+
+
+@nb.njit(cache=True)
+def sub_seeds_nb(masters, index):
+    """``deal_seed_nb(masters[i], index)`` for each ``i``: deal ``index`` of several games,
+    each game seeded by its own master (``ndarray(uint64, (n,))``)."""
+    out = np.empty(masters.shape[0], np.uint64)
+    for i in range(masters.shape[0]):
+        out[i] = deal_seed_nb(masters[i], index)
+    return out

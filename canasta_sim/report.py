@@ -1,0 +1,244 @@
+"""A run's report: ``report.md`` plus PNG plots, from the run folder's JSON files alone.
+
+:func:`write_report` reads only ``manifest.json`` and ``aggregates.json`` (never the Parquet
+records), so it works for runs made with ``records=False``. Every file is written under a
+temporary name in the run folder and renamed into place when complete, plots first and
+``report.md`` last, so an interrupted report leaves no half-written file.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+from pathlib import Path
+
+import numpy as np
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+from .aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
+from .rules import Rules
+from .stats import hist_mean, summary
+
+__all__ = ["PLOTS", "write_report"]
+
+#: Plot files written next to ``report.md``: file name -> caption.
+PLOTS = {
+    "score_distribution.png": "Deal score per side",
+    "red_threes_by_source.png": "Red threes per side per deal, by source",
+    "canastas_per_side.png": "Canastas per side per deal",
+}
+_REQUIRED = ("manifest.json", "aggregates.json")
+
+
+def write_report(run_dir) -> Path:
+    """Write ``report.md`` and the plots of :data:`PLOTS` into a results folder.
+
+    Parameters
+    ----------
+    run_dir : str or path
+        A results folder written by :func:`canasta_sim.simulate.simulate` (it must hold
+        ``manifest.json`` and ``aggregates.json``).
+
+    Returns
+    -------
+    pathlib.Path
+        The path of ``report.md``.
+
+    Raises
+    ------
+    ValueError
+        If ``run_dir`` is not a run folder (missing, not a folder, a required file missing or
+        unreadable); the message names the folder.
+    """
+    folder = Path(run_dir)
+    manifest, agg, rules = _load(folder)
+    table = summary(agg, rules)
+
+    plots = {
+        "score_distribution.png": _plot_scores(agg),
+        "red_threes_by_source.png": _plot_red_threes(agg, table),
+        "canastas_per_side.png": _plot_canastas(agg),
+    }
+    for name, png in plots.items():
+        _write_atomic(folder / name, png)
+    text = _markdown(folder, manifest, rules, table)
+    target = folder / "report.md"
+    _write_atomic(target, text.encode("utf-8"))
+    return target
+
+
+# --- reading ---------------------------------------------------------------------------------
+def _load(folder: Path):
+    if not folder.is_dir():
+        raise ValueError(f"{str(folder)!r} is not a run folder: it does not exist or is not a "
+                         f"folder")
+    missing = [name for name in _REQUIRED if not (folder / name).is_file()]
+    if missing:
+        raise ValueError(f"{str(folder)!r} is not a run folder: {', '.join(missing)} missing "
+                         f"(a run folder holds {' and '.join(_REQUIRED)})")
+    try:
+        manifest = json.loads((folder / "manifest.json").read_text())
+        agg = Aggregates.from_json((folder / "aggregates.json").read_text())
+        rules = Rules.from_dict(manifest["rules"])
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"{str(folder)!r} is not a readable run folder: "
+                         f"{type(exc).__name__}: {exc}") from None
+    return manifest, agg, rules
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
+# --- plots (no pyplot: a Figure with its own Agg canvas, safe in threads) ---------------------
+def _png(fig: Figure) -> bytes:
+    FigureCanvasAgg(fig)
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110)
+    return buf.getvalue()
+
+
+def _plot_scores(agg: Aggregates) -> bytes:
+    fig = Figure(figsize=(8, 4.5), layout="constrained")
+    ax = fig.add_subplot()
+    hist = agg.counts["score"]
+    used = np.nonzero(hist.sum(axis=0))[0]
+    if used.size:
+        lo, hi = int(used[0]), int(used[-1]) + 1
+        width = max(1, math.ceil((hi - lo) / 80))  # at most ~80 bins, each a multiple of 5 pts
+        hi = lo + width * math.ceil((hi - lo) / width)
+        edges = np.arange(lo, hi + 1, width) * SCORE_STEP - SCORE_OFFSET - SCORE_STEP / 2
+        for s in range(agg.sides):
+            h = np.zeros(hi - lo, np.int64)
+            h[: min(hist.shape[1], hi) - lo] = hist[s, lo:hi]
+            counts = h.reshape(-1, width).sum(axis=1)
+            total = counts.sum()
+            ax.stairs(counts / total if total else counts, edges, label=f"side {s}")
+        ax.legend()
+    else:
+        ax.text(0.5, 0.5, "no deals", ha="center", va="center", transform=ax.transAxes)
+    ax.set_xlabel("deal score (points)")
+    ax.set_ylabel("fraction of deals")
+    ax.set_title(f"Deal score per side ({agg.n_deals:,} deals)")
+    return _png(fig)
+
+
+def _plot_red_threes(agg: Aggregates, table) -> bytes:
+    fig = Figure(figsize=(7, 4.5), layout="constrained")
+    ax = fig.add_subplot()
+    labels = ("dealt", "drawn", "from the pile", "in total")
+    rows = [table[table["statistic"] == f"red threes {x} per side per deal"].iloc[0]
+            for x in labels]
+    x = np.arange(len(rows))
+    value = np.array([r["value"] for r in rows])
+    err = np.array([[r["value"] - r["ci_low"] for r in rows],
+                    [r["ci_high"] - r["value"] for r in rows]])
+    ax.bar(x, value, yerr=np.nan_to_num(err), capsize=4, color="tab:red", alpha=0.75,
+           label="observed (95% interval)")
+    exact = rows[0]["exact"]
+    if not math.isnan(exact):
+        ax.hlines(exact, -0.4, 0.4, colors="black", linestyles="--", linewidth=2,
+                  label=f"exact expectation, dealt: {exact:.4f}")
+    ax.set_xticks(x, labels)
+    ax.set_ylabel("red threes per side per deal")
+    ax.set_title(f"Red threes by source ({agg.n_deals:,} deals)")
+    ax.legend()
+    return _png(fig)
+
+
+def _plot_canastas(agg: Aggregates) -> bytes:
+    fig = Figure(figsize=(7, 4.5), layout="constrained")
+    ax = fig.add_subplot()
+    kinds = (("natural_canastas", "natural"), ("mixed_canastas", "mixed"),
+             ("concealed_canastas", "concealed"))
+    x = np.arange(len(kinds))
+    width = 0.8 / agg.sides
+    for s in range(agg.sides):
+        stats = [hist_mean(agg.counts[key][s]) for key, _ in kinds]
+        mean = np.array([m[0] for m in stats])
+        err = np.array([[m[0] - m[1] for m in stats], [m[2] - m[0] for m in stats]])
+        ax.bar(x - 0.4 + width * (s + 0.5), np.nan_to_num(mean), width, yerr=np.nan_to_num(err),
+               capsize=3, label=f"side {s}")
+    ax.set_xticks(x, [label for _, label in kinds])
+    ax.set_ylabel("canastas per side per deal")
+    ax.set_title(f"Canastas per side per deal ({agg.n_deals:,} deals, 95% intervals)")
+    ax.legend()
+    return _png(fig)
+
+
+# --- Markdown ---------------------------------------------------------------------------------
+def _md_cell(text) -> str:
+    return str(text).replace("|", "\\|")
+
+
+def _num(v, digits: int = 4) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    v = float(v)
+    return f"{v:,.1f}" if abs(v) >= 100 else f"{v:.{digits}f}"
+
+
+def _rules_text(rules: Rules) -> str:
+    default = Rules(players=rules.players).to_dict()
+    changed = {k: v for k, v in rules.to_dict().items() if default.get(k) != v}
+    text = f"{rules.players} players, {rules.sides} sides, {rules.n_cards} cards"
+    if changed:
+        text += "; changed from classic: " + ", ".join(f"`{k}={v}`" for k, v in changed.items())
+    else:
+        text += " (classic)"
+    return text
+
+
+def _markdown(folder: Path, manifest: dict, rules: Rules, table) -> str:
+    bots = manifest.get("bots", [])
+    seatings = "; ".join(", ".join(map(str, s)) if isinstance(s, (list, tuple)) else str(s)
+                         for s in bots)
+    wall = manifest.get("wall_seconds")
+    rate = manifest.get("deals_per_second")
+    versions = manifest.get("versions", {})
+    run = [
+        ("seed", manifest.get("seed")),
+        ("deals", f"{manifest.get('deals', 0):,}"),
+        ("rules", _rules_text(rules)),
+        ("bots (per side)", seatings),
+        ("wall time", f"{wall} s" + (f" ({rate:,} deals/s)" if rate else "")
+         if wall is not None else ""),
+        ("workers", manifest.get("workers")),
+        ("records kept", manifest.get("records")),
+        ("canasta_sim", manifest.get("canasta_sim")),
+        ("versions", ", ".join(f"{k} {v}" for k, v in versions.items())),
+    ]
+    lines = [f"# Canasta simulation report: {folder.name}", "",
+             "| run | |", "|---|---|"]
+    lines += [f"| {k} | {_md_cell(v)} |" for k, v in run]
+    lines.append("")
+    for name, caption in PLOTS.items():
+        lines += [f"## {caption}", "", f"![{caption}]({name})", ""]
+    lines += [
+        "## Statistics", "",
+        ("95% intervals: Wilson for rates, normal for means, order statistics for quantiles; "
+         "the seat score difference has a conservative interval. Win rates count sole wins "
+         "only; ties are reported separately. *exact*: the expectation from the rules' "
+         "arithmetic where known. Computed from `aggregates.json` alone."), "",
+    ]
+    for group, rows in table.groupby("group", sort=False):
+        lines += [f"### {group}", "", "| statistic | value | 95% interval | exact | n |",
+                  "|---|---:|---|---:|---:|"]
+        for r in rows.itertuples(index=False):
+            ci = "" if math.isnan(r.ci_low) else f"[{_num(r.ci_low)}, {_num(r.ci_high)}]"
+            lines.append(f"| {_md_cell(r.statistic)} | {_num(r.value)} | {ci} | "
+                         f"{_num(r.exact, 5)} | {r.n:,} |")
+        lines.append("")
+    return "\n".join(lines)
