@@ -51,6 +51,7 @@ class Aggregates:
             "deals": (1,), "end_reason": (len(END_REASONS),), "turns": (T,),
             "upcard_cards": (H * 2,), "pile_frozen_at_start": (1,), "concealed_out": (1,),
             "first_canasta_turn": (T,),  # index = turn + 1; 0 = no canasta
+            "red_threes_dealt_any": (H,),  # red threes dealt per deal, all sides together
             "red_threes": (S, H), "red_threes_dealt": (S, H), "red_threes_drawn": (S, H),
             "red_threes_from_pile": (S, H), "red_threes_outcome": (S, H, 3),
             "red_three_score_sum": (S,), "red_three_score_negative": (S,),
@@ -58,7 +59,8 @@ class Aggregates:
             "canastas": (S, H), "canasta_rank": (S, N_RANKS), "melds": (S, H),
             "score": (S, SCORE_BINS), "score_sum": (S,), "score_sumsq": (S,),
             "outcome": (S, 3), "position_outcome": (S, 3), "position_score_sum": (S,),
-            "position_score_sumsq": (S,), "meld_points_sum": (S,), "canasta_bonus_sum": (S,),
+            "position_score_sumsq": (S,), "position_diff_sum": (1,), "position_diff_sumsq": (1,),
+            "meld_points_sum": (S,), "canasta_bonus_sum": (S,),
             "going_out_bonus_sum": (S,), "hand_penalty_sum": (S,), "went_out": (S,),
             "bot_sides": (B,), "bot_outcome": (B, 3), "bot_score_sum": (B,),
             "bot_score_sumsq": (B,),
@@ -84,6 +86,13 @@ class Aggregates:
         score = sides["score"].to_numpy().reshape(n, n_sides).astype(np.int64)
         outcome = _outcomes(score)  # (n, S): 0 win, 1 tie, 2 loss
         first_side = ((deals["dealer"].to_numpy().astype(np.int64) + 1) % players) % n_sides
+        dealt = sides["red_threes_dealt"].to_numpy().reshape(n, n_sides).sum(axis=1)
+        c["red_threes_dealt_any"] += _hist(dealt, MAX_COUNT)
+        # first side's score against the others: (S-1) * first - sum of the others (integer)
+        first = score[np.arange(n), first_side]
+        diff = n_sides * first - score.sum(axis=1)
+        c["position_diff_sum"][0] = diff.sum()
+        c["position_diff_sumsq"][0] = (diff ** 2).sum()
         bot = sides["bot"].cat.codes.to_numpy().reshape(n, n_sides).astype(np.int64)
         for s in range(n_sides):
             rows = sides.iloc[s::n_sides]

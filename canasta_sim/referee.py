@@ -23,10 +23,17 @@ Readings of the rule book that the referee has to choose (see also the module's 
   the move id of a side's first meld count together. A shortfall is reported at the move's first
   event when the turn ends, unless the player goes out concealed (R-42) and
   ``concealed_out_needs_minimum`` is off.
-- A concealed canasta (R-66) is a meld created and brought to 7 or more cards in one turn (the
-  top card of a pile taken that turn allowed; cards taken into the hand from the pile count as
-  hand cards). The status is fixed when the meld becomes a canasta; cards added in later turns do
-  not remove it (a wild card added later makes it mixed, R-67).
+- A concealed canasta (R-66) is a meld created and brought to 7 or more cards by one player in
+  one turn from their hand, using at most the top card of the discard pile. Cards taken into the
+  hand with the rest of the pile that turn are *not* hand cards for this purpose. Hands are
+  counts, so the referee books them: when the player who took the pile melds cards of a kind,
+  their own cards of that kind (held before the pickup) are used first; any card (natural, deuce
+  or joker) beyond those came from the pile, is booked out of the pile-origin count of that kind,
+  and the meld it goes onto, if started this turn, can no longer become a concealed canasta. The
+  pile's top card melded in the pickup itself, and the ``with``/``melds`` cards of the pickup
+  (from the hand held before), do not spoil it. The status is fixed when the meld becomes a
+  canasta; cards added later (in that turn or later ones) do not remove it (a wild card added
+  later makes it mixed, R-67).
 - A black-three meld (R-63) is reported at its meld event when the turn ends without going out.
 - Provenance errors (a card drawn that is not the stock's top, cards melded or discarded that are
   not in the hand, a wrong seat or phase) are reported as R-20; a wrong upcard as R-12; a pack
@@ -238,6 +245,8 @@ class Meld:
     counts: list[int]
     created_turn: int
     concealed: bool = False
+    #: Cards from the pile taken this turn (other than its top card) went onto it: R-66.
+    pile_cards: bool = False
 
     @property
     def naturals(self) -> int:
@@ -283,6 +292,8 @@ class Turn:
     touched_old: bool = False
     b3_violation: RuleViolation | None = None
     min_violation: RuleViolation | None = None
+    #: Per kind, cards in the hand that came from the pile taken this turn (R-66).
+    pile_cards: list = field(default_factory=_zeros)
 
 
 @dataclass
@@ -732,6 +743,8 @@ class Replay:
         rest = _counts(self.pile[:-1])
         for k in range(N_KINDS):
             self.hands[seat][k] += rest[k]
+            if k != RED_THREE:  # red threes are laid out (R-14), never held
+                self.turn.pile_cards[k] += rest[k]
         self.pile = []
         self.frozen = False
         if rest[RED_THREE]:
@@ -751,10 +764,31 @@ class Replay:
             self.fail("R-60", "a meld event with no cards")
         rank = _rank(_field(ev, "rank"))
         self._remove_from_hand(seat, cards, "meld")
-        self._lay(seat, _field(ev, "move"), rank, cards)
+        from_pile = self._book_pile_cards(seat, cards)
+        self._lay(seat, _field(ev, "move"), rank, cards, from_pile)
 
-    def _lay(self, seat: int, move: Any, rank: int, cards: list[int]) -> None:
-        """Put cards onto the side's meld of ``rank`` (R-62) and check R-60, R-61, R-63."""
+    def _book_pile_cards(self, seat: int, cards: list[int]) -> int:
+        """R-66: how many of ``cards`` (already taken out of the hand) came from the pile.
+
+        The player's own cards of each kind are used first; the rest are booked out of the
+        turn's pile-origin counts.
+        """
+        pile, hand = self.turn.pile_cards, self.hands[seat]
+        used = 0
+        for k in range(N_KINDS):
+            if cards[k] and pile[k]:
+                own = hand[k] + cards[k] - pile[k]  # own cards held before this meld
+                extra = max(0, cards[k] - own)
+                pile[k] -= extra
+                used += extra
+        return used
+
+    def _lay(self, seat: int, move: Any, rank: int, cards: list[int],
+             from_pile: int = 0) -> None:
+        """Put cards onto the side's meld of ``rank`` (R-62) and check R-60, R-61, R-63.
+
+        ``from_pile``: how many of the cards came from the pile taken this turn (R-66).
+        """
         side = self.sides[self.side_of(seat)]
         self._check_meld_cards(rank, cards)
         old = side.melds.get(rank)
@@ -763,11 +797,14 @@ class Replay:
         self._check_meld_shape(rank, after, adding=old is not None)
         if old is not None and old.created_turn != self.turn.index:
             self.turn.touched_old = True
+        if from_pile:
+            meld.pile_cards = True
         was_canasta = meld.is_canasta
         meld.counts = after
         side.melds[rank] = meld
         if meld.is_canasta and not was_canasta:
-            meld.concealed = meld.created_turn == self.turn.index  # R-66
+            # R-66: started and completed this turn, from the hand (at most the pile's top)
+            meld.concealed = meld.created_turn == self.turn.index and not meld.pile_cards
         if self.first_meld_turn[seat] is None:
             self.first_meld_turn[seat] = self.turn.index
         if rank == BLACK_THREE:

@@ -26,10 +26,8 @@ Intervals
   ``binom.ppf(0.025, n, p)`` and ``binom.ppf(0.975, n, p) + 1`` of the sorted sample, read off
   the histogram. The point estimate is the inverted-CDF quantile (the smallest value whose
   cumulative fraction reaches ``p``; numpy's ``method="inverted_cdf"``).
-* Mean score difference of the side playing first minus the others: the aggregates hold each
-  position's sum and sum of squares but not the within-deal cross products, so the interval
-  uses the worst case (correlation -1): ``sd(diff) <= sd_first + mean of sd_others``. It is
-  conservative (too wide), never too narrow.
+* Mean score difference of the side playing first minus the mean of the others: exact
+  interval from the per-deal difference's own sum and sum of squares.
 
 Ties
 ----
@@ -336,6 +334,9 @@ def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
     # at most one side can hold all of them, so the per-side counts add up to deals
     out.rate(g, f"deals where one side holds all {red} red threes", c["red_threes"][:, red].sum(),
              deals)
+    any_dealt = c["red_threes_dealt_any"]
+    out.rate(g, "deals with at least one red three dealt", deals - any_dealt[0], deals,
+             exact=exact_any_red_three_dealt(rules))
     out.rate(g, "red-three score negative (side made no meld), per side",
              c["red_three_score_negative"].sum(), side_deals)
     # |red-three score| depends only on the count held, so its sum of squares is exact
@@ -413,14 +414,11 @@ def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
     out.rate(g, "tie rate of the side playing first", pos[0, 1], deals)
     ps, pq = c["position_score_sum"], c["position_score_sumsq"]
     out.mean_sums(g, "mean score of the side playing first (points)", ps[0], pq[0], deals)
-    if deals:
-        diff = ps[0] / deals - sum(ps[1:]) / deals / (S - 1)
-        sd_bound = _sd(ps[0], pq[0], deals) + sum(
-            _sd(ps[j], pq[j], deals) for j in range(1, S)) / (S - 1)
-        half = Z95 * sd_bound / math.sqrt(deals)
-        out.add(g, SEAT_DIFF, diff, diff - half, diff + half, deals)
-    else:
-        out.add(g, SEAT_DIFF, _NAN)
+    # the first side's score minus the mean of the others, exact from its own sums
+    k = S - 1
+    mean_d, low_d, high_d = mean_interval(int(c["position_diff_sum"][0]),
+                                          int(c["position_diff_sumsq"][0]), deals)
+    out.add(g, SEAT_DIFF, mean_d / k, low_d / k, high_d / k, deals)
 
     # bots
     g = "bot"

@@ -553,3 +553,98 @@ def test_missing_score_is_incomplete():
     trace = base_deal()
     del trace[-1]
     assert_legal_so_far(trace)
+
+
+# --- concealed canastas and cards from the pile (R-66) -----------------------------------------
+# R-66 read literally: cards taken into the hand with the rest of the pile are not hand cards.
+# Own cards of a kind (held before the pickup) are melded first; a meld started this turn that
+# needs a card from the pile cannot become a concealed canasta. The pile's top card does not
+# spoil it.
+def pile_of_queens_deal(bonus=1100, total=1115):
+    """Seat 0 takes a pile of five queens (top Q, Q Q Q Q under it) with Q Q from hand, then
+    melds the four queens from the pile: seven queens, but not concealed.
+
+    Upcard Q (no cover needed). Turn 0: seat 0 draws K, melds seven kings (70 >= 50, a concealed
+    natural canasta), discards Q. Turns 1-3: seats 1, 2, 3 each draw a 9 and discard a Q. Turn 4:
+    seat 0 (hand Q Q 5 6) takes the pile with Q Q (meld Q Q Q), the rest Q Q Q Q goes to the
+    hand; he melds Q Q Q Q (all four from the pile), discards 5. max_turns=5 ends the deal.
+
+    Scores: side 0: canastas K x 7 concealed natural 500 + 100, Q x 7 natural 500 -> 1100; melds
+    70 + 70 = 140; hands seat 0 (6) 5 + seat 2 (9 9 9 J J A A 5 6 8 10) 120 = 125; total
+    1100 + 140 - 125 = 1115.
+    side 1: no melds; hands seat 1 (7 7 8 8 J J 4 4 10 A 9) 100 + seat 3 (7 7 7 2 JK 10 10 6 5 4 9)
+    130 = 230; total -230.
+    """
+    hands = {0: "K K K K K K Q Q Q 5 6", 1: "7 7 8 8 J J Q 4 4 10 A",
+             2: "9 9 Q J A A 5 6 8 10 J", 3: "7 7 7 2 JK 10 10 6 5 4 Q"}
+    t = Trace(hands, "Q", "K 9 9 9", max_turns=5)
+    t.draw(0, "K").meld(0, 1, "K", "K K K K K K K").discard(0, "Q")
+    for seat in (1, 2, 3):
+        t.draw(seat, "9").discard(seat, "Q")
+    t.take(0, 2, "Q", "Q Q").meld(0, 3, "Q", "Q Q Q Q").discard(0, "5")
+    t.end("turn_limit", 5)
+    t.score(0, 0, bonus, 0, 140, 125, total).score(1, 0, 0, 0, 0, 230, -230)
+    return t
+
+
+def test_canasta_completed_with_pile_cards_is_not_concealed():
+    verdict = check_trace(pile_of_queens_deal())
+    assert verdict, str(verdict)
+    # the former reading (pile cards count as hand cards) would add 100 for the queens
+    trace = pile_of_queens_deal(bonus=1200, total=1215)
+    verdict = assert_fails(trace, "R-51", find(trace, "score", side=0))
+    assert "the rules give 1100" in verdict.message
+
+
+def own_queens_deal(cards, bonus, meld_points, hand_penalty, total):
+    """Seat 0 holds six queens of his own and a deuce, takes a pile whose top is Q (with a Q and
+    a deuce under it) with Q Q, then melds ``cards`` onto the queens.
+
+    Upcard Q. Turn 0: seat 0 draws 9, melds A A A (60 >= 50), discards 9. Turn 1: seat 1 draws
+    6, discards 2 (the pile is frozen). Turn 2: seat 2 draws 8, discards it. Turn 3: seat 3
+    draws 9, discards Q. Turn 4: seat 0 (hand Q x 6, 5, 2) takes the pile (Q 9 2 8 under the
+    top Q) with the natural pair Q Q; his hand is then his own Q Q Q Q 5 2 plus Q 9 2 8 from
+    the pile; he melds ``cards`` (own cards first) and discards 5. max_turns=5 ends the deal.
+
+    Side 0's hand penalty: seat 2 (9 9 J J A 5 6 8 10 K K) 110 plus what seat 0 keeps.
+    Side 1: no melds; hands seat 1 (7 7 8 8 J J 4 4 10 A 6) 95 + seat 3
+    (7 7 7 2 JK 10 10 6 5 4 9) 130 = 225; total -225.
+    """
+    hands = {0: "Q Q Q Q Q Q A A A 5 2", 1: "7 7 8 8 J J 2 4 4 10 A",
+             2: "9 9 J J A 5 6 8 10 K K", 3: "7 7 7 2 JK 10 10 6 5 4 Q"}
+    t = Trace(hands, "Q", "9 6 8 9", max_turns=5)
+    t.draw(0, "9").meld(0, 1, "A", "A A A").discard(0, "9")
+    t.draw(1, "6").discard(1, "2")
+    t.draw(2, "8").discard(2, "8")
+    t.draw(3, "9").discard(3, "Q")
+    t.take(0, 2, "Q", "Q Q").meld(0, 3, "Q", cards).discard(0, "5")
+    t.end("turn_limit", 5)
+    t.score(0, 0, bonus, 0, meld_points, hand_penalty, total)
+    t.score(1, 0, 0, 0, 0, 225, -225)
+    return t
+
+
+@pytest.mark.parametrize("cards, bonus, meld_points, hand_penalty, total", [
+    # own Q Q Q Q: concealed natural 500 + 100; melds A A A 60 + Q x 7 70 = 130; seat 0 keeps
+    # Q 2 2 9 8 (70) -> 180; total 600 + 130 - 180 = 550
+    ("Q Q Q Q", 600, 130, 180, 550),
+    # four own queens and the pile's: natural 500; melds 60 + 80 = 140; seat 0 keeps 2 2 9 8 (60)
+    # -> 170; total 500 + 140 - 170 = 470
+    ("Q Q Q Q Q", 500, 140, 170, 470),
+    # own Q Q Q Q and his own deuce: concealed mixed 300 + 100; melds 60 + 90 = 150; seat 0 keeps
+    # Q 2 9 8 (50) -> 160; total 400 + 150 - 160 = 390
+    ("Q Q Q Q 2", 400, 150, 160, 390),
+    # own Q Q Q, own deuce and the pile's deuce: mixed 300; melds 60 + 100 = 160; seat 0 keeps
+    # Q Q 9 8 (40) -> 150; total 300 + 160 - 150 = 310
+    ("Q Q Q 2 2", 300, 160, 150, 310),
+])
+def test_own_cards_are_melded_before_the_piles(cards, bonus, meld_points, hand_penalty, total):
+    verdict = check_trace(own_queens_deal(cards, bonus, meld_points, hand_penalty, total))
+    assert verdict, str(verdict)
+
+
+def test_concealed_canasta_from_own_cards_after_a_pickup():
+    # the brief's second case: own queens only -> the concealed bonus is due (R-66)
+    trace = own_queens_deal("Q Q Q Q", 500, 130, 180, 450)
+    verdict = assert_fails(trace, "R-51", find(trace, "score", side=0))
+    assert "the rules give 600" in verdict.message

@@ -50,6 +50,8 @@ def tiny(deals=10) -> Aggregates:
     c["position_outcome"][1] = [3, 1, 6]
     c["position_score_sum"][:] = [1000, 500]
     c["position_score_sumsq"][:] = [200_000, 50_000]
+    c["position_diff_sum"][0] = 500  # first side minus the other, summed over the 10 deals
+    c["position_diff_sumsq"][0] = 100_000
     # end reasons: 7 went out, 3 stock exhausted
     c["end_reason"][:2] = [7, 3]
     # upcard: 8 deals turned 1 card, 2 deals turned 2 -> mean 1.2
@@ -174,11 +176,10 @@ def test_seat_advantage():
     assert (r["value"], r["n"]) == (pytest.approx(0.6), 10)
     assert row(df, "tie rate of the side playing first")["value"] == pytest.approx(0.1)
     r = row(df, SEAT_DIFF)
-    # 1000/10 - 500/10 = 50. sd first: (10*200000 - 1000^2) / 90 = 11111.1 -> 105.409;
-    # sd other: (10*50000 - 500^2) / 90 = 2777.8 -> 52.705; bound 158.114 / sqrt(10) * z
+    # 500/10 = 50; s^2 = (10*100000 - 500^2) / 90 = 8333.33 -> s = 91.2871;
+    # half = 1.959964 * 91.2871 / sqrt(10) = 56.5792
     assert r["value"] == pytest.approx(50.0)
-    assert r["ci_high"] - r["value"] == pytest.approx(1.959964 * 158.1139 / math.sqrt(10),
-                                                      abs=1e-3)
+    assert r["ci_high"] - r["value"] == pytest.approx(56.5792, abs=1e-3)
 
 
 def test_end_canastas_and_upcard():
