@@ -6,6 +6,7 @@ Bad input is a usage error (exit code 2) naming the value and what is allowed.
 from __future__ import annotations
 
 import json
+import sys
 import time
 from pathlib import Path
 
@@ -114,21 +115,13 @@ def main():
 def simulate(deals, players, rules_opt, settings, bots, seed, workers, chunk_size, out,
              no_records, overwrite, quiet):
     """Play DEALS independent deals and print their statistics."""
-    import numba
-
-    from .simulate import prepare_out, simulate as run
+    from .simulate import simulate as run
     from .stats import format_summary
 
     rules = build_rules(players, rules_opt, settings)
     side_bots = _bots(bots, rules)
-    if workers is not None and workers > numba.config.NUMBA_NUM_THREADS:
-        raise click.BadParameter(f"{workers} is more than the {numba.config.NUMBA_NUM_THREADS} "
-                                 f"cores of this machine", param_hint="--workers")
-    if out is not None:
-        try:
-            prepare_out(out, overwrite)
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--out") from None
+    _check_workers(workers)
+    _new_out(out, overwrite)
     result = run(deals, rules=rules, bots=[b.spec for b in side_bots], seed=seed,
                  workers=workers, chunk_size=chunk_size, out=out, records=not no_records,
                  progress=not quiet, overwrite=overwrite)
@@ -160,7 +153,8 @@ def report(run_dir):
 @rules_options
 @click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")
 @click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON lines.")
-def replay(seed, deal_index, players, rules_opt, settings, bots, as_json):
+@click.option("--check", is_flag=True, help="Referee the deal; exit code 1 if it fails.")
+def replay(seed, deal_index, players, rules_opt, settings, bots, as_json, check):
     """Replay deal DEAL of a run with seed SEED, move by move in card notation."""
     from .deal import trace_deal
     from .trace import format_trace
@@ -172,6 +166,13 @@ def replay(seed, deal_index, players, rules_opt, settings, bots, as_json):
             click.echo(json.dumps(event))
     else:
         click.echo(format_trace(trace))
+    if check:
+        from .referee import check_trace
+
+        verdict = check_trace(trace)
+        click.echo(f"referee: {verdict}")
+        if not verdict.ok:
+            sys.exit(1)
 
 
 @main.command()
@@ -183,3 +184,203 @@ def warmup():
     warm_up()
     click.echo(f"kernels ready in {time.perf_counter() - start:.1f} s")
 
+
+
+def _common_run_options(f):
+    f = click.option("--quiet", is_flag=True, help="No progress bar.")(f)
+    f = click.option("--workers", type=click.IntRange(min=1), default=None,
+                     help="Threads (default: all cores); results do not depend on it.")(f)
+    f = click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")(f)
+    return f
+
+
+def _check_workers(workers):
+    import numba
+
+    if workers is not None and workers > numba.config.NUMBA_NUM_THREADS:
+        raise click.BadParameter(f"{workers} is more than the {numba.config.NUMBA_NUM_THREADS} "
+                                 f"cores of this machine", param_hint="--workers")
+
+
+def _new_out(out: Path | None, overwrite: bool) -> Path | None:
+    from .simulate import prepare_out
+
+    if out is None:
+        return None
+    try:
+        return prepare_out(out, overwrite)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--out") from None
+
+
+def _write_frames(target: Path, frames: dict, overwrite: bool) -> None:
+    """Write CSV/Parquet/PNG files into a new folder atomically (temp folder, then rename)."""
+    import tempfile
+
+    from .simulate import commit_out
+
+    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    try:
+        for name, item in frames.items():
+            if name.endswith(".csv"):
+                item.to_csv(tmp / name, index=False)
+            elif name.endswith(".parquet"):
+                item.to_parquet(tmp / name, index=False)
+            else:
+                item(tmp / name)
+        commit_out(tmp, target)
+    except BaseException:
+        import shutil
+
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+
+
+def _print_table(frame) -> None:
+    import pandas as pd
+
+    with pd.option_context("display.width", 200, "display.max_columns", 30,
+                           "display.float_format", "{:.4g}".format):
+        click.echo(frame.to_string(index=False))
+
+
+@main.command()
+@click.option("--games", type=click.IntRange(min=1), required=True, help="Games to play.")
+@rules_options
+@click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")
+@_common_run_options
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Folder for games.csv, deals.parquet and sides.parquet.")
+@click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
+def games(games, players, rules_opt, settings, bots, seed, workers, quiet, out, overwrite):
+    """Play GAMES full games to the target score (R-55) and print win rates."""
+    from .games import play_games
+    from .stats import wilson_interval
+
+    rules = build_rules(players, rules_opt, settings)
+    side_bots = _bots(bots, rules)
+    _check_workers(workers)
+    target = _new_out(out, overwrite)
+    result = play_games(games, rules=rules, bots=[b.spec for b in side_bots], seed=seed,
+                        workers=workers, progress=not quiet)
+    g = result.games
+    click.echo(f"{games:,} games, {rules.players} players, target {rules.game_target}, seed "
+               f"{seed}: {result.manifest['wall_seconds']:.1f} s; mean {g['deals'].mean():.2f} "
+               f"deals per game")
+    for side in range(rules.sides):
+        wins = int((g["winner"] == side).sum())
+        low, high = wilson_interval(wins, games)
+        click.echo(f"  side {side} ({side_bots[side].spec}): {wins} wins, win rate "
+                   f"{wins / games:.4f} [{low:.4f}, {high:.4f}], mean final score "
+                   f"{g[f'score_{side}'].mean():.1f}")
+    unfinished = int((g["winner"] < 0).sum())
+    if unfinished:
+        click.echo(f"  {unfinished} games reached the bound of deals per game")
+    if target is not None:
+        _write_frames(target, {"games.csv": g, "deals.parquet": result.deals,
+                               "sides.parquet": result.sides}, overwrite)
+        click.echo(f"results written to {out}")
+
+
+@main.command()
+@click.argument("bot_a")
+@click.argument("bot_b")
+@click.option("--deals", type=click.IntRange(min=1), default=None, help="Deals to play.")
+@click.option("--games", type=click.IntRange(min=1), default=None,
+              help="Play full games instead of deals.")
+@rules_options
+@_common_run_options
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Folder for the table (CSV) and the raw rows (Parquet).")
+@click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
+def compare(bot_a, bot_b, deals, games, players, rules_opt, settings, seed, workers, quiet, out,
+            overwrite):
+    """Compare BOT_A with BOT_B: bots rotate over the sides on shared deals."""
+    from .compare import compare as run
+
+    if (deals is None) == (games is None):
+        raise click.UsageError("give exactly one of --deals N and --games N")
+    rules = build_rules(players, rules_opt, settings)
+    for spec in (bot_a, bot_b):
+        _bots(spec, rules)
+    _check_workers(workers)
+    target = _new_out(out, overwrite)
+    try:
+        table, raw = run(bot_a, bot_b, deals=deals, games=games, rules=rules, seed=seed,
+                         workers=workers, progress=not quiet)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="BOT_A/BOT_B") from None
+    unit = "games" if games else "deals"
+    click.echo(f"{games or deals:,} {unit}, {rules.players} players, seed {seed}")
+    _print_table(table)
+    if target is not None:
+        _write_frames(target, {"compare.csv": table, f"{unit}.parquet": raw}, overwrite)
+        click.echo(f"results written to {out}")
+
+
+@main.command()
+@click.argument("bot")
+@click.option("--param", required=True, metavar="NAME=START:STOP:STEP",
+              help="Parameter and values, e.g. pile_threshold=2:12:2 or hold_wilds=0,1.")
+@click.option("--vs", required=True, metavar="SPEC", help="Opponent bot spec.")
+@click.option("--deals", type=click.IntRange(min=1), required=True, help="Deals per value.")
+@rules_options
+@_common_run_options
+@click.option("--out", type=click.Path(path_type=Path), default=None,
+              help="Folder for sweep.csv, sweep.parquet and sweep.png "
+                   "[default: results/sweep-BOT-PARAM].")
+@click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
+def sweep(bot, param, vs, deals, players, rules_opt, settings, seed, workers, quiet, out,
+          overwrite):
+    """Sweep one parameter of BOT against the --vs bot: one comparison per value."""
+    from .bots import parse_bot
+    from .compare import parse_range, plot_sweep, sweep as run
+
+    name, eq, spec = param.partition("=")
+    if not eq:
+        raise click.BadParameter(f"{param!r} is not NAME=START:STOP:STEP", param_hint="--param")
+    try:
+        values = parse_range(spec)
+        for v in values:
+            parse_bot(f"{bot}{',' if ':' in bot else ':'}{name}={v:g}")
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--param") from None
+    rules = build_rules(players, rules_opt, settings)
+    _bots(vs, rules)
+    _check_workers(workers)
+    out = out or Path("results") / f"sweep-{bot.split(':')[0]}-{name}"
+    target = _new_out(out, overwrite)
+    frame = run(bot, name, values, vs, deals=deals, rules=rules, seed=seed, workers=workers,
+                progress=not quiet)
+    _print_table(frame.drop(columns=["param"]))
+    _write_frames(target, {"sweep.csv": frame, "sweep.parquet": frame,
+                           "sweep.png": lambda p: plot_sweep(frame, p)}, overwrite)
+    click.echo(f"results written to {out}")
+
+
+@main.command()
+@click.option("--deals", type=click.IntRange(min=1), required=True, help="Deals to referee.")
+@rules_options
+@click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
+@click.option("--show", type=click.IntRange(min=1), default=5, show_default=True,
+              help="Failures to print.")
+def verify(deals, players, rules_opt, settings, bots, seed, show):
+    """Referee DEALS deals with the independent rules checker; exit code 1 if any fails."""
+    from .deal import trace_deal
+    from .referee import check_trace
+
+    rules = build_rules(players, rules_opt, settings)
+    specs = [b.spec for b in _bots(bots, rules)]
+    failures = []
+    with click.progressbar(range(deals), label="refereeing", file=sys.stderr) as bar:
+        for k in bar:
+            verdict = check_trace(trace_deal(rules, specs, seed, k))
+            if not verdict.ok:
+                failures.append((k, verdict))
+    click.echo(f"{deals - len(failures):,} of {deals:,} deals passed ({rules.players} players, "
+               f"bots {', '.join(specs)}, seed {seed})")
+    for k, verdict in failures[:show]:
+        click.echo(f"  deal {k}: {verdict}")
+    if failures:
+        sys.exit(1)

@@ -3,7 +3,8 @@
 Games advance in rounds: one kernel call plays the next deal of every unfinished game of a
 chunk, with each game's dealer (rotating to the left, R-11) and each side's minimum count from
 its cumulative score (R-64). Game ``g`` is seeded from ``(seed, g)`` and its deal ``j`` from
-``(seed of game g, j)``, so results do not depend on chunking or threads.
+``(seed of game g, j)``, so results do not depend on chunking or threads. With several seatings, consecutive games form boards as in
+:func:`canasta_sim.simulate.run_chunk`.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ import pandas as pd
 
 from .bots import side_bots
 from .nb import layout as L
-from .nb.rng import deal_seeds_nb, sub_seeds_nb
+from .nb.rng import sub_seeds_nb
 from .records import deals_frame, sides_frame
 from .rules import Rules
 from .simulate import (
-    Table, check_count, make_manifest, numba_threads, play_deals, resolve_rules, _progress,
+    Table, board_seeds, check_count, make_manifest, numba_threads, play_deals, resolve_rules, _progress,
 )
 
 MAX_DEALS = 200  # safety bound on deals per game; a game reaching it has winner -1
@@ -70,7 +71,8 @@ def play_game_chunk(table: Table, seed: int, first: int, n: int, max_deals: int 
     """Play games ``first .. first + n - 1``; returns ``(games, deals, sides)`` frames."""
     rules = table.rules
     game_ids = np.arange(first, first + n, dtype=np.int64)
-    game_seeds = deal_seeds_nb(np.uint64(seed), np.int64(first), n)
+    # with R seatings, games g of one board (g // R) share their deals' cards (duplicate play)
+    game_seeds = board_seeds(seed, game_ids // len(table.seatings))
     scores = np.zeros((n, rules.sides), np.int64)
     winner = np.full(n, -1, np.int64)
     played = np.zeros(n, np.int64)
@@ -80,7 +82,7 @@ def play_game_chunk(table: Table, seed: int, first: int, n: int, max_deals: int 
         if active.size == 0:
             break
         seeds = sub_seeds_nb(game_seeds[active], np.int64(j))
-        dealers = ((game_ids[active] + j) % rules.players).astype(np.int32)
+        dealers = ((game_ids[active] // len(table.seatings) + j) % rules.players).astype(np.int32)
         minimums = minimum_counts(scores[active], rules)
         seatings = (game_ids[active] % len(table.seatings)).astype(np.int32)
         deal_rows, side_rows = play_deals(table, seeds, dealers, minimums, seatings)

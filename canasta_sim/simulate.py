@@ -120,7 +120,8 @@ def numba_threads(workers: int | None):
 @dataclass(frozen=True)
 class Table:
     """Who sits where: one tuple of side bots per seating; deal ``k`` uses seating
-    ``k % len(seatings)`` (bots rotating over seats, for fair comparisons).
+    ``k % len(seatings)`` (bots rotating over seats, for fair comparisons; see
+    :func:`run_chunk` for how the seatings share boards).
 
     Derived kernel arrays: ``rules_array``, ``policies`` int32[R, players], ``params``
     float64[R, players, N_PARAMS], ``bot_codes`` int8[R, sides] (index into
@@ -152,20 +153,35 @@ class Table:
 def run_chunk(table: Table, seed: int, first: int, n: int, records: bool):
     """Play deals ``first .. first + n - 1`` of a run and return ``(deals, sides,
     aggregates)`` (the frames are ``None`` unless ``records``). The unit of work of every
-    scheduler. Deal ``k`` is seeded from ``(seed, k)``, dealt by seat ``k % players`` and
-    seated by ``table.seatings[k % len(table.seatings)]``."""
+    scheduler.
+
+    With ``R`` seatings, deal ``k`` is board ``b = k // R`` played with seating ``k % R``: the
+    ``R`` deals of a board share their cards (seed from ``(seed, b)``) and dealer
+    (``b % players``), so bots compared by rotating seats meet the same deals (duplicate
+    play). With one seating, board ``b`` is deal ``k``.
+    """
     rules = table.rules
+    n_seatings = len(table.seatings)
     index = np.arange(first, first + n, dtype=np.int64)
-    seeds = deal_seeds_nb(np.uint64(seed), np.int64(first), n)
-    dealers = (index % rules.players).astype(np.int32)
+    board = index // n_seatings
+    seeds = board_seeds(seed, board)
+    dealers = (board % rules.players).astype(np.int32)
     minimums = np.full((n, rules.sides), minimum_count(0, rules), np.int32)
-    seatings = (index % len(table.seatings)).astype(np.int32)
+    seatings = (index % n_seatings).astype(np.int32)
     deal_rows, side_rows = play_deals(table, seeds, dealers, minimums, seatings)
     deals = deals_frame(first, seeds, rules.players, deal_rows)
     sides = sides_frame(first, side_rows, table.bot_specs, table.bot_codes[seatings])
     agg = Aggregates.from_frames(deals, sides, players=rules.players, n_sides=rules.sides,
                                  max_turns=rules.max_turns, bots=table.bot_specs)
     return (deals, sides, agg) if records else (None, None, agg)
+
+
+def board_seeds(seed: int, boards: np.ndarray) -> np.ndarray:
+    """Seeds (uint64) of consecutive boards ``boards`` (int64, non-decreasing by at most 1)."""
+    first = int(boards[0]) if len(boards) else 0
+    unique = deal_seeds_nb(np.uint64(seed), np.int64(first), int(boards[-1]) - first + 1
+                           if len(boards) else 0)
+    return unique[boards - first]
 
 
 def play_deals(table: Table, seeds, dealers, minimums, seatings):
