@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .nb import expert as E
 from .nb import policy as P
 
 
@@ -45,6 +46,46 @@ POLICIES: dict[str, Policy] = {
                      "(the way that spends fewest wild cards), melds everything it can at once "
                      "and goes out as soon as it may, discards its least useful card (black "
                      "threes first, then single low cards; wild cards last)."),
+    "careful": Policy("careful", P.POLICY_CAREFUL, (), "Keeps natural pairs for pile "
+                      "pickups and takes the pile only with naturals; melds late (when it can "
+                      "go out, an opponent threatens to go out, the stock is down to a quarter "
+                      "or its hand holds 14 cards); discards the card the next opponent is "
+                      "least likely to use, black threes to block, and freezes a pile of 10 or "
+                      "more cards with a wild card."),
+    "expert": Policy("expert", P.POLICY_EXPERT, (
+        Param("pile_threshold", E.DEFAULTS[E.P_PILE_THRESHOLD], 1, 50,
+              "Smallest discard pile (cards) taken by spending a wild card (one natural and a "
+              "wild, R-33 b); the pile is always taken with natural cards."),
+        Param("meld_keep", E.DEFAULTS[E.P_MELD_KEEP], 2, 8,
+              "Cards kept in hand when melding without going out (meld timing; the rules' "
+              "floor is 2, R-22): a fuller hand keeps pairs for pickups and safe discards."),
+        Param("hold_wilds", E.DEFAULTS[E.P_HOLD_WILDS], 0, 1,
+              "1: wild cards only complete canastas, reach the minimum count or go out (and "
+              "may freeze the pile); 0: also start melds from a natural pair and a wild and "
+              "put spare wild cards on melds, like greedy."),
+        Param("freeze_at", E.DEFAULTS[E.P_FREEZE_AT], 0, 50,
+              "Pile size (cards) at which a wild card is discarded to freeze the pile "
+              "(R-24, R-31) when every other discard is risky; 0: never."),
+        Param("safety", E.DEFAULTS[E.P_SAFETY], 0, 100,
+              "Weight of discard danger (chance that the next opponent can take the pile, "
+              "times the cards they would get) against how much the card is worth keeping."),
+        Param("block_at", E.DEFAULTS[E.P_BLOCK_AT], 0, 50,
+              "Pile size (cards) at which a black three is discarded to block the next player "
+              "(R-23); smaller piles keep it back (two or more in hand always go)."),
+        Param("out_lead", E.DEFAULTS[E.P_OUT_LEAD], -2000, 2000,
+              "Go out only when the side's estimated deal score leads the best opponent's by "
+              "at least this many points (negative: also when behind); otherwise hold back "
+              "to build more canastas, unless an opponent threatens to go out or the stock is "
+              "nearly empty."),
+        Param("natural_wait", E.DEFAULTS[E.P_NATURAL_WAIT], 2, 7,
+              "A wild-free meld with at least this many naturals gets no wild card except "
+              "when going out, so it can become a natural canasta (500, not 300); 7: no "
+              "such wait."),
+    ), "Parameterised heuristic after the strategy books: takes the pile with naturals, "
+        "with a wild only when it is big; melds with few wild cards and keeps a fuller hand; "
+        "discards safely against the next opponent's melds and the cards they may hold; "
+        "blocks with black threes and freezes big piles; goes out when ahead, holds back to "
+        "build canastas when behind; prefers natural canastas."),
 }
 
 DEFAULT_BOT = "random"

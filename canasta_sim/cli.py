@@ -90,6 +90,25 @@ def rules_options(f):
 SEED = click.IntRange(0, 2**64 - 1)
 
 
+def _scheduler(ctx, param, value):
+    if value is None:
+        return None
+    from .cluster import _import_distributed, parse_scheduler
+
+    try:
+        parse_scheduler(value)
+        _import_distributed()
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    return value
+
+
+SCHEDULER = click.option(
+    "--scheduler", default=None, callback=_scheduler, metavar="local:N|tcp://HOST:8786",
+    help="Run on Dask: a LocalCluster of N worker processes, or an existing scheduler "
+         "(needs pip install 'canasta-sim[dask]').")
+
+
 # --- commands -------------------------------------------------------------------------------
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="canasta-sim")
@@ -112,19 +131,26 @@ def main():
 @click.option("--no-records", is_flag=True, help="Keep aggregates only (constant memory).")
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
+@SCHEDULER
+@click.option("--parts", is_flag=True,
+              help="With --scheduler and --out: workers write the records as Parquet parts "
+                   "into --out (a path every worker reaches) instead of sending them back.")
 def simulate(deals, players, rules_opt, settings, bots, seed, workers, chunk_size, out,
-             no_records, overwrite, quiet):
+             no_records, overwrite, quiet, scheduler, parts):
     """Play DEALS independent deals and print their statistics."""
     from .simulate import simulate as run
     from .stats import format_summary
 
     rules = build_rules(players, rules_opt, settings)
     side_bots = _bots(bots, rules)
-    _check_workers(workers)
+    if scheduler is None:
+        _check_workers(workers)
+    elif parts and (out is None or no_records):
+        raise click.UsageError("--parts needs --out and records (not --no-records)")
     _new_out(out, overwrite)
     result = run(deals, rules=rules, bots=[b.spec for b in side_bots], seed=seed,
                  workers=workers, chunk_size=chunk_size, out=out, records=not no_records,
-                 progress=not quiet, overwrite=overwrite)
+                 progress=not quiet, overwrite=overwrite, scheduler=scheduler, parts=parts)
     m = result.manifest
     click.echo(f"{deals:,} deals, {rules.players} players, bots {', '.join(m['bots'][0])}, seed "
                f"{seed}: {m['wall_seconds']:.1f} s ({m['deals_per_second']:,.0f} deals/s)")
@@ -252,17 +278,20 @@ def _print_table(frame) -> None:
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Folder for games.csv, deals.parquet and sides.parquet.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
-def games(games, players, rules_opt, settings, bots, seed, workers, quiet, out, overwrite):
+@SCHEDULER
+def games(games, players, rules_opt, settings, bots, seed, workers, quiet, out, overwrite,
+          scheduler):
     """Play GAMES full games to the target score (R-55) and print win rates."""
     from .games import play_games
     from .stats import wilson_interval
 
     rules = build_rules(players, rules_opt, settings)
     side_bots = _bots(bots, rules)
-    _check_workers(workers)
+    if scheduler is None:
+        _check_workers(workers)
     target = _new_out(out, overwrite)
     result = play_games(games, rules=rules, bots=[b.spec for b in side_bots], seed=seed,
-                        workers=workers, progress=not quiet)
+                        workers=workers, progress=not quiet, scheduler=scheduler)
     g = result.games
     click.echo(f"{games:,} games, {rules.players} players, target {rules.game_target}, seed "
                f"{seed}: {result.manifest['wall_seconds']:.1f} s; mean {g['deals'].mean():.2f} "

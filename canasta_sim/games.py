@@ -10,6 +10,7 @@ its cumulative score (R-64). Game ``g`` is seeded from ``(seed, g)`` and its dea
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -111,9 +112,22 @@ def play_game_chunk(table: Table, seed: int, first: int, n: int, max_deals: int 
     return games, deals, sides
 
 
+@contextmanager
+def _game_results(args, workers, scheduler):
+    """Yield ``(iterator of play_game_chunk results in order, how it ran)``."""
+    if scheduler is None:
+        with numba_threads(workers) as n:
+            yield (play_game_chunk(*a) for a in args), n
+        return
+    from .cluster import game_chunk_task, map_chunks
+
+    with map_chunks(scheduler, game_chunk_task, args, workers) as out:
+        yield out
+
+
 def play_games(games: int, *, rules=None, bots=None, seed: int = 0, workers: int | None = None,
                chunk_size: int | None = None, progress: bool = False, table: Table | None = None,
-               max_deals: int = MAX_DEALS) -> GamesResult:
+               max_deals: int = MAX_DEALS, scheduler: str | None = None) -> GamesResult:
     """Play ``games`` full games to the target score (R-55).
 
     Parameters
@@ -128,6 +142,8 @@ def play_games(games: int, *, rules=None, bots=None, seed: int = 0, workers: int
         Several seatings (bots rotating over seats); overrides ``rules`` and ``bots``.
     max_deals : int
         Safety bound on deals per game.
+    scheduler : str, optional
+        Run the chunks as Dask tasks (see :func:`canasta_sim.simulate`).
 
     Returns
     -------
@@ -145,14 +161,14 @@ def play_games(games: int, *, rules=None, bots=None, seed: int = 0, workers: int
         table = Table(rules, (tuple(side_bots(bots, rules.sides)),))
     chunk = check_count("chunk_size", chunk_size or min(games, 10_000))
     start = time.perf_counter()
+    args = [(table, seed, f, min(chunk, games - f), max_deals) for f in range(0, games, chunk)]
     parts = []
-    with numba_threads(workers) as n_threads, _progress(games, progress) as bar:
-        for first in range(0, games, chunk):
-            n = min(chunk, games - first)
-            parts.append(play_game_chunk(table, seed, first, n, max_deals))
-            bar.update(n)
-    manifest = make_manifest(table, seed, games, time.perf_counter() - start, n_threads, chunk,
-                             True)
+    with _game_results(args, workers, scheduler) as (results, how):
+        with _progress(games, progress) as bar:
+            for a, part in zip(args, results):
+                parts.append(part)
+                bar.update(a[3])
+    manifest = make_manifest(table, seed, games, time.perf_counter() - start, how, chunk, True)
     manifest["games"] = manifest.pop("deals")
     manifest.pop("deals_per_second")
     return GamesResult(*(pd.concat([p[i] for p in parts], ignore_index=True) for i in range(3)),

@@ -198,7 +198,8 @@ def play_deals(table: Table, seeds, dealers, minimums, seatings):
 
 def simulate(deals: int, *, rules=None, bots=None, seed: int = 0, workers: int | None = None,
              chunk_size: int | None = None, out=None, records: bool = True,
-             progress: bool = False, overwrite: bool = False) -> SimulationResult:
+             progress: bool = False, overwrite: bool = False, scheduler: str | None = None,
+             parts: bool = False) -> SimulationResult:
     """Play ``deals`` independent bot-vs-bot deals and collect their statistics.
 
     Parameters
@@ -226,6 +227,15 @@ def simulate(deals: int, *, rules=None, bots=None, seed: int = 0, workers: int |
         Show a progress bar on stderr, updated per chunk.
     overwrite : bool
         Replace an existing ``out`` folder.
+    scheduler : str, optional
+        Run the chunks as Dask tasks: ``"local:N"`` starts a ``LocalCluster`` of ``N`` worker
+        processes for this call; ``"tcp://HOST:8786"`` uses an existing cluster. Results are
+        identical to a local run. Needs the ``dask`` extra.
+    parts : bool
+        With a scheduler and ``out``: workers write the records as Parquet parts
+        (``out/deals.parquet/part-*.parquet``; ``out`` must be on a file system every worker
+        reaches) and the returned frames are ``None``; otherwise records come back to the
+        client.
 
     Returns
     -------
@@ -234,21 +244,25 @@ def simulate(deals: int, *, rules=None, bots=None, seed: int = 0, workers: int |
     Raises
     ------
     ValueError
-        For a bad count, seed, rules, bot spec, or an ``out`` that exists (without
-        ``overwrite``) or cannot be written.
+        For a bad count, seed, rules, bot spec, scheduler (or Dask missing), or an ``out``
+        that exists (without ``overwrite``) or cannot be written.
     """
     rules = resolve_rules(rules)
     table = Table(rules, (tuple(side_bots(bots, rules.sides)),))
     return run_table(table, deals, seed=seed, workers=workers, chunk_size=chunk_size, out=out,
-                     records=records, progress=progress, overwrite=overwrite)
+                     records=records, progress=progress, overwrite=overwrite,
+                     scheduler=scheduler, parts=parts)
 
 
 def run_table(table: Table, deals: int, *, seed: int = 0, workers=None, chunk_size=None,
-              out=None, records=True, progress=False, overwrite=False) -> SimulationResult:
+              out=None, records=True, progress=False, overwrite=False, scheduler=None,
+              parts=False) -> SimulationResult:
     """:func:`simulate` for an explicit :class:`Table` (several seatings)."""
     deals = check_count("deals", deals)
     seed = check_count("seed", seed, 0, 2**64 - 1)
     chunk = check_count("chunk_size", chunk_size or min(deals, DEFAULT_CHUNK))
+    if parts and (scheduler is None or out is None or not records):
+        raise ValueError("parts=True needs a scheduler, an out folder and records")
     target = prepare_out(out, overwrite) if out is not None else None
     start = time.perf_counter()
     rules = table.rules
@@ -257,22 +271,23 @@ def run_table(table: Table, deals: int, *, seed: int = 0, workers=None, chunk_si
     tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent)) if target else None
     writers = {}
     try:
-        with numba_threads(workers) as n_threads, _progress(deals, progress) as bar:
-            for first in range(0, deals, chunk):
-                n = min(chunk, deals - first)
-                d, s, agg = run_chunk(table, seed, first, n, records)
-                total += agg
-                if records:
-                    frames.append((d, s))
-                    if tmp is not None:
-                        _write_parts(writers, tmp, d, s)
-                bar.update(n)
+        firsts = range(0, deals, chunk)
+        args = [(table, seed, f, min(chunk, deals - f), records) for f in firsts]
+        with _chunk_results(args, workers, scheduler, tmp if parts else None) as (results, how):
+            with _progress(deals, progress) as bar:
+                for (_, _, _, n, _), (d, s, agg) in zip(args, results):
+                    total += agg
+                    if records and not parts:
+                        frames.append((d, s))
+                        if tmp is not None:
+                            _write_parts(writers, tmp, d, s)
+                    bar.update(n)
         for w in writers.values():
             w.close()
         wall = time.perf_counter() - start
-        manifest = make_manifest(table, seed, deals, wall, n_threads, chunk, records)
+        manifest = make_manifest(table, seed, deals, wall, how, chunk, records)
         deals_df = sides_df = None
-        if records:
+        if frames:
             deals_df = pd.concat([f[0] for f in frames], ignore_index=True)
             sides_df = pd.concat([f[1] for f in frames], ignore_index=True)
         result = SimulationResult(deals_df, sides_df, total, manifest)
@@ -286,6 +301,20 @@ def run_table(table: Table, deals: int, *, seed: int = 0, workers=None, chunk_si
             w.close()
         if tmp is not None:
             shutil.rmtree(tmp, ignore_errors=True)
+
+
+@contextmanager
+def _chunk_results(args, workers, scheduler, parts_dir):
+    """Yield ``(iterator of run_chunk results in the order of args, how it ran)``: locally
+    with numba threads, or as Dask tasks on ``scheduler``."""
+    if scheduler is None:
+        with numba_threads(workers) as n:
+            yield (run_chunk(*a) for a in args), n
+        return
+    from .cluster import chunk_task, map_chunks
+
+    with map_chunks(scheduler, chunk_task, [(*a, parts_dir) for a in args], workers) as out:
+        yield out
 
 
 # --- results folders ----------------------------------------------------------------------
@@ -353,7 +382,7 @@ def make_manifest(table: Table, seed: int, deals: int, wall: float, workers: int
         "deals": deals,
         "rules": table.rules.to_dict(),
         "bots": [[b.spec for b in seating] for seating in table.seatings],
-        "workers": workers,
+        "workers": workers,  # numba threads, or the Dask scheduler
         "chunk_size": chunk,
         "records": records,
         "wall_seconds": round(wall, 3),

@@ -8,12 +8,16 @@ make an illegal move.
 
 import numba as nb
 
+from .careful import careful_turn_nb
+from .expert import expert_turn_nb
 from .greedy import greedy_turn_nb
 from .layout import G_CURRENT
 from .random_bot import random_turn_nb
 
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1
+POLICY_CAREFUL = 2
+POLICY_EXPERT = 3
 
 
 @nb.njit(cache=True)
@@ -31,5 +35,9 @@ def play_turn_nb(state, rules, policies, params, log):
     code = policies[seat]
     if code == POLICY_GREEDY:
         greedy_turn_nb(state, rules, log)
+    elif code == POLICY_EXPERT:
+        expert_turn_nb(state, rules, params[seat], log)
+    elif code == POLICY_CAREFUL:
+        careful_turn_nb(state, rules, log)
     else:
         random_turn_nb(state, rules, log)
