@@ -3,14 +3,18 @@
 The rule book is RULES.md (rule ids R-xx); the kernels live in :mod:`canasta_sim.nb`.
 """
 
-from .cards import KINDS, N_KINDS, format_cards, parse_cards
-from .deal import Deal, is_legal_meld, minimum_count
-from .errors import IllegalMove
-from .rules import Rules
-
 __version__ = "0.1.0"
 
+from .cards import KINDS, N_KINDS, format_cards, parse_cards  # noqa: E402
+from .compare import compare, sweep  # noqa: E402
+from .deal import Deal, is_legal_meld, minimum_count, trace_deal  # noqa: E402
+from .errors import IllegalMove  # noqa: E402
+from .games import GamesResult, play_games  # noqa: E402
+from .rules import Rules  # noqa: E402
+from .simulate import SimulationResult, simulate  # noqa: E402
+
 __all__ = [
-    "KINDS", "N_KINDS", "Deal", "IllegalMove", "Rules", "format_cards", "is_legal_meld",
-    "minimum_count", "parse_cards", "__version__",
+    "KINDS", "N_KINDS", "Deal", "GamesResult", "IllegalMove", "Rules", "SimulationResult",
+    "compare", "format_cards", "is_legal_meld", "minimum_count", "parse_cards", "play_games",
+    "simulate", "sweep", "trace_deal", "__version__",
 ]

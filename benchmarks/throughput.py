@@ -1,0 +1,71 @@
+"""Throughput: deals per second for 2, 3, 4 and 6 players, expert and random bots, on one
+thread and on all cores, each next to the floor kernel (benchmarks/floor_kernel.py).
+
+Run: ``python benchmarks/throughput.py [--deals N] [--repeats R]``; writes
+``results/bench/throughput.csv`` and ``throughput.md``.
+"""
+
+import argparse
+import sys
+
+import numba
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
+
+from common import median_seconds, write_table  # noqa: E402
+from floor_kernel import floor_chunk_nb  # noqa: E402
+
+from canasta_sim import Rules  # noqa: E402
+from canasta_sim.bots import side_bots  # noqa: E402
+from canasta_sim.simulate import Table, board_seeds, play_deals  # noqa: E402
+
+
+def kernel_seconds(rules: Rules, bot: str, deals: int, repeats: int) -> float:
+    """Median seconds of one kernel call playing ``deals`` deals (records in arrays only)."""
+    table = Table(rules, (tuple(side_bots(bot, rules.sides)),))
+    index = np.arange(deals, dtype=np.int64)
+    seeds = board_seeds(1, index)
+    dealers = (index % rules.players).astype(np.int32)
+    minimums = np.full((deals, rules.sides), 50, np.int32)
+    seatings = np.zeros(deals, np.int32)
+    return median_seconds(lambda: play_deals(table, seeds, dealers, minimums, seatings), repeats)
+
+
+def floor_seconds(rules: Rules, deals: int, repeats: int) -> float:
+    return median_seconds(lambda: floor_chunk_nb(np.uint64(1), deals, rules.n_cards,
+                                                 rules.players, rules.cards_dealt), repeats)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=100_000, help="deals per timed call")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--bots", default="expert,random")
+    args = parser.parse_args(argv)
+    cores = numba.config.NUMBA_NUM_THREADS
+    rows = []
+    for players in (2, 3, 4, 6):
+        rules = Rules(players=players)
+        for threads in sorted({1, cores}):
+            numba.set_num_threads(threads)
+            floor = floor_seconds(rules, args.deals, args.repeats) / args.deals
+            for bot in args.bots.split(","):
+                per_deal = kernel_seconds(rules, bot, args.deals, args.repeats) / args.deals
+                rows.append({"players": players, "bots": bot, "threads": threads,
+                             "deals_per_s": 1 / per_deal, "us_per_deal": per_deal * 1e6,
+                             "floor_us_per_deal": floor * 1e6, "x_floor": per_deal / floor})
+                print(rows[-1], flush=True)
+    frame = pd.DataFrame(rows)
+    one = frame[frame.threads == 1].set_index(["players", "bots"])["deals_per_s"]
+    allc = frame[frame.threads == cores].set_index(["players", "bots"])["deals_per_s"]
+    frame["parallel_efficiency"] = [allc.loc[(p, b)] / one.loc[(p, b)] if t == cores else 1.0
+                                    for p, b, t in zip(frame.players, frame.bots, frame.threads)]
+    cmd = "python benchmarks/throughput.py " + " ".join(argv or sys.argv[1:])
+    print(write_table("throughput", frame, "Throughput (deals per second, after compilation, "
+                      f"median of {args.repeats})", cmd.strip()).read_text())
+
+
+if __name__ == "__main__":
+    main()
