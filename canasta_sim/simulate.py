@@ -192,7 +192,7 @@ def play_deals(table: Table, seeds, dealers, minimums, seatings):
     deal_rows = np.zeros((n, L.D_LEN), np.int32)
     side_rows = np.zeros((n, rules.sides, L.SR_LEN), np.int32)
     play_chunk_nb(table.rules_array, seeds, dealers, minimums, seatings, table.policies,
-                  table.params, deal_rows, side_rows)
+                  table.params, np.int64(8 * numba.get_num_threads()), deal_rows, side_rows)
     return deal_rows, side_rows
 
 

@@ -61,8 +61,8 @@ def record_deal_nb(state, rules, deal_row, side_rows):
 
 
 @nb.njit(cache=True, parallel=True)
-def play_chunk_nb(rules, seeds, dealers, minimums, seatings, policies, params, deal_rows,
-                  side_rows):
+def play_chunk_nb(rules, seeds, dealers, minimums, seatings, policies, params, n_blocks,
+                  deal_rows, side_rows):
     """Play a chunk of independent deals in parallel (one per element of ``seeds``).
 
     Parameters
@@ -79,13 +79,15 @@ def play_chunk_nb(rules, seeds, dealers, minimums, seatings, policies, params, d
     policies : ndarray(int32, (n_seatings, players))
         Policy code per seat.
     params : ndarray(float64, (n_seatings, players, n_params))
+    n_blocks : int
+        Blocks of consecutive deals run in parallel, each reusing one state (no allocation
+        per deal); a few per thread balances the load. Results do not depend on it.
     deal_rows : ndarray(int32, (n, D_LEN)), written
     side_rows : ndarray(int32, (n, n_sides, SR_LEN)), written
     """
     no_log = np.zeros((0, EV_LEN), np.int32)
     n = seeds.shape[0]
-    # a few blocks per thread, each reusing one state: no allocation per deal
-    n_blocks = min(n, 8 * nb.get_num_threads())
+    n_blocks = max(1, min(n, n_blocks))
     for b in nb.prange(n_blocks):
         state = new_state_nb(rules)
         for i in range(b * n // n_blocks, (b + 1) * n // n_blocks):
