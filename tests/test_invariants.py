@@ -5,7 +5,7 @@ independent referee accepts every move)."""
 import numpy as np
 import pytest
 
-from canasta_sim import Deal, Rules
+from canasta_sim import Deal, Rules, trace_deal
 from canasta_sim.cards import KIND_COUNTS_108
 from canasta_sim.referee import check_trace
 
@@ -47,3 +47,18 @@ def test_random_play_invariants(players, preset):
                                       - parts["hand_penalty"])
         verdict = check_trace(deal.trace())
         assert verdict.ok, f"deal {k}: {verdict}"
+
+
+@pytest.mark.parametrize("bot", ["greedy", "careful", "expert"])
+@pytest.mark.parametrize("preset", ["classic", "hoyle"])
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_referee_accepts_every_bot(players, preset, bot):
+    """1,000 deals per bot, player count and preset: the independent referee accepts every
+    move and every score part, and no deal reaches the turn bound (R-47)."""
+    rules = Rules.preset(preset, players=players)
+    for k in range(1000):
+        trace = trace_deal(rules, bot, 77, k)
+        assert trace[-1 - rules.sides]["event"] == "end"
+        assert trace[-1 - rules.sides]["reason"] != "turn_limit"
+        verdict = check_trace(trace)
+        assert verdict.ok, f"{bot}, deal {k}: {verdict}"
