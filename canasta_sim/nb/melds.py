@@ -61,29 +61,6 @@ def hand_size_nb(hand):
 
 
 @nb.njit(cache=True)
-def plan_in_hand_nb(hand, plan):
-    """``ERR_NOT_IN_HAND`` unless the hand holds every card of the plan; returns
-    ``(error, cards in the plan)``."""
-    deuces = 0
-    jokers = 0
-    n = 0
-    for r in range(N_KINDS):
-        a, d, j = plan[r, M_NATURALS], plan[r, M_DEUCES], plan[r, M_JOKERS]
-        if a < 0 or d < 0 or j < 0:
-            return ERR_NOT_IN_HAND, 0
-        if (r < BLACK_THREE or r > LAST_NATURAL) and a + d + j > 0:
-            return ERR_NOT_IN_HAND, 0
-        if a > hand[r]:
-            return ERR_NOT_IN_HAND, 0
-        deuces += d
-        jokers += j
-        n += a + d + j
-    if deuces > hand[DEUCE] or jokers > hand[JOKER]:
-        return ERR_NOT_IN_HAND, 0
-    return OK, n
-
-
-@nb.njit(cache=True)
 def check_plan_nb(state, rules, seat, plan, top, incoming):
     """Check a meld plan for ``seat`` against R-22, R-40..R-42, R-60..R-64.
 
@@ -108,21 +85,30 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
     """
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     side = seat % rules[R_SIDES]
-    err, n_played = plan_in_hand_nb(hands[seat], plan)
-    if err != OK:
-        return err, False, False
-    if n_played == 0 and top < 0:
-        return ERR_EMPTY, False, False
+    hand = hands[seat]
+    if plan[0, 0] | plan[0, 1] | plan[0, 2] | plan[DEUCE, 0] | plan[DEUCE, 1] | plan[DEUCE, 2] \
+            | plan[JOKER, 0] | plan[JOKER, 1] | plan[JOKER, 2]:
+        return ERR_NOT_IN_HAND, False, False
     turn = g[G_TURN]
+    n_played = 0
+    deuces = 0
+    jokers = 0
     points = 0
     black_threes = False
     canastas = 0
     own_canasta = False  # a canasta among the melds started this turn (R-42)
     touches_old = False
+    # one pass over the rank rows: cards in hand, R-60/R-61/R-63 per meld, points, canastas
     for r in range(BLACK_THREE, LAST_NATURAL + 1):
         t = 1 if r == top else 0
-        a, d, j = plan[r, M_NATURALS] + t, plan[r, M_DEUCES], plan[r, M_JOKERS]
-        old = meld_size_nb(melds, side, r)
+        a, d, j = plan[r, M_NATURALS], plan[r, M_DEUCES], plan[r, M_JOKERS]
+        if a < 0 or d < 0 or j < 0 or a > hand[r]:
+            return ERR_NOT_IN_HAND, False, False
+        n_played += a + d + j
+        deuces += d
+        jokers += j
+        a += t
+        old = melds[side, r, M_NATURALS] + melds[side, r, M_DEUCES] + melds[side, r, M_JOKERS]
         if a + d + j > 0:
             n = melds[side, r, M_NATURALS] + a
             nd = melds[side, r, M_DEUCES] + d
@@ -145,7 +131,11 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
             canastas += 1
             if meld_turn[side, r] == turn:
                 own_canasta = True
-    left = hand_size_nb(hands[seat]) - n_played + incoming
+    if deuces > hand[DEUCE] or jokers > hand[JOKER]:
+        return ERR_NOT_IN_HAND, False, False
+    if n_played == 0 and top < 0:
+        return ERR_EMPTY, False, False
+    left = hand_size_nb(hand) - n_played + incoming
     last_red_three = g[G_LAST_RED_THREE] != 0
     going_out = left == 0 or (left == 1 and not last_red_three)
     if black_threes and not going_out:
