@@ -321,24 +321,41 @@ class Deal:
         """
         self._run(end_turn_nb(self._state, self._r, self._log))
 
-    def play_turn(self, policies=None, params=None) -> None:
-        """Let the bots play the current player's whole turn (default: ``random`` bots).
+    def play_turn(self, bots=None) -> None:
+        """Let the bots play the current player's whole turn.
 
         Parameters
         ----------
-        policies : ndarray(int32, (players,)), optional
-            Policy code per seat (see :mod:`canasta_sim.bots`).
-        params : ndarray(float64, (players, n_params)), optional
+        bots : str or list of str, optional
+            One bot spec for every side or one per side, as for :func:`canasta_sim.simulate`
+            (default ``"random"``).
+
+        Raises
+        ------
+        IllegalMove
+            If the deal is over.
+        ValueError
+            For a bad bot spec.
         """
         if self.is_over:
             raise IllegalMove("R-20", "the deal is over")
-        policies, params = _policy_arrays(self.rules, policies, params)
+        policies, params = self._bot_arrays(bots)
         play_turn_nb(self._state, self._r, policies, params, self._log)
 
-    def play_out(self, policies=None, params=None) -> None:
-        """Play turns with the bots until the deal is over."""
+    def play_out(self, bots=None) -> None:
+        """Play turns with the bots (see :meth:`play_turn`) until the deal is over."""
+        policies, params = self._bot_arrays(bots)
         while not self.is_over:
-            self.play_turn(policies, params)
+            play_turn_nb(self._state, self._r, policies, params, self._log)
+
+    def _bot_arrays(self, bots):
+        from .bots import seat_arrays, side_bots
+
+        key = bots if isinstance(bots, (str, type(None))) else tuple(bots)
+        if getattr(self, "_bots_key", object()) != key:
+            self._bots_key = key
+            self._bots = seat_arrays(side_bots(bots, self.rules.sides), self.rules.players)
+        return self._bots
 
     # --- results -----------------------------------------------------------------------------
     def score(self) -> dict[int, dict[str, int]]:
@@ -454,15 +471,6 @@ def _minimums(rules: Rules, scores) -> np.ndarray:
                     np.int32)
 
 
-def _policy_arrays(rules: Rules, policies, params):
-    if policies is None:
-        policies = np.zeros(rules.players, np.int32)
-    policies = np.ascontiguousarray(policies, np.int32)
-    if params is None:
-        params = np.zeros((rules.players, 1), np.float64)
-    return policies, np.ascontiguousarray(params, np.float64)
-
-
 def _check_int(name: str, value, low: int, high: int) -> None:
     if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not (
             low <= value <= high):
@@ -497,9 +505,6 @@ def trace_deal(rules: Rules, bots, seed: int, deal: int) -> list[dict]:
         As for :func:`canasta_sim.simulate`.
     seed, deal : int
     """
-    from .bots import seat_arrays, side_bots
-
-    policies, params = seat_arrays(side_bots(bots, rules.sides), rules.players)
     d = Deal.new(rules, seed, deal=deal, dealer=deal % rules.players, trace=True)
-    d.play_out(policies, params)
+    d.play_out(bots)
     return d.trace()

@@ -35,7 +35,7 @@ def test_random_play_invariants(players, preset):
         assert (cards_everywhere(deal) == pack).all()
         while not deal.is_over:
             turn = deal.turns
-            deal.play_turn()
+            deal.play_turn("random")
             assert deal.is_over or deal.turns == turn + 1
             assert (cards_everywhere(deal) == pack).all(), f"deal {k}: cards not conserved"
             assert (deal._state[0] >= 0).all()

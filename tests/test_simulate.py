@@ -38,10 +38,10 @@ def test_different_seeds_differ():
 
 def test_replayed_deal_matches_its_record():
     rules = Rules(players=3)
-    run = simulate(40, rules=rules, seed=99)
+    run = simulate(40, rules=rules, seed=99, bots="greedy")
     for k in (0, 17, 39):
         deal = Deal.new(rules, 99, deal=k, dealer=k % 3)
-        deal.play_out()
+        deal.play_out("greedy")
         scores = deal.score()
         rows = run.sides[run.sides["deal"] == k]
         assert list(rows["score"]) == [scores[s]["total"] for s in range(3)]
