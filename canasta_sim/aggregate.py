@@ -15,7 +15,8 @@ import pandas as pd
 
 from .records import END_REASONS
 
-SCORE_OFFSET = 32765  # lowest multiple of 5 an int16 score can reach, negated
+SCORE_OFFSET = 32765  # score histogram range: -32765 .. 32765 points; beyond it, the edge
+# bins (only reachable with extreme custom bonuses; means and sums stay exact)
 SCORE_STEP = 5  # every score is a multiple of 5 points
 SCORE_BINS = 2 * SCORE_OFFSET // SCORE_STEP + 1
 MAX_COUNT = 16  # histogram length for per-side counts (canastas, melds, red threes)

@@ -17,13 +17,15 @@ from .nb import policy as P
 
 @dataclass(frozen=True)
 class Param:
-    """One bot parameter: default, allowed closed range, and what it does."""
+    """One bot parameter: default, allowed closed range, what it does, and whether only whole
+    numbers make sense."""
 
     name: str
     default: float
     low: float
     high: float
     doc: str
+    integer: bool = True
 
 
 @dataclass(frozen=True)
@@ -56,23 +58,25 @@ POLICIES: dict[str, Policy] = {
         Param("pile_threshold", E.DEFAULTS[E.P_PILE_THRESHOLD], 1, 50,
               "Smallest discard pile (cards) taken by spending a wild card (one natural and a "
               "wild, R-33 b); the pile is always taken with natural cards."),
-        Param("meld_keep", E.DEFAULTS[E.P_MELD_KEEP], 2, 8,
+        Param("meld_keep", E.DEFAULTS[E.P_MELD_KEEP], 2, 15,
               "Cards kept in hand when melding without going out (meld timing; the rules' "
               "floor is 2, R-22): a fuller hand keeps pairs for pickups and safe discards."),
         Param("hold_wilds", E.DEFAULTS[E.P_HOLD_WILDS], 0, 1,
               "1: wild cards only complete canastas, reach the minimum count or go out (and "
               "may freeze the pile); 0: also start melds from a natural pair and a wild and "
               "put spare wild cards on melds, like greedy."),
-        Param("freeze_at", E.DEFAULTS[E.P_FREEZE_AT], 0, 50,
-              "Pile size (cards) at which a wild card is discarded to freeze the pile "
-              "(R-24, R-31) when every other discard is risky; 0: never."),
-        Param("safety", E.DEFAULTS[E.P_SAFETY], 0, 100,
+        Param("freeze_risk", E.DEFAULTS[E.P_FREEZE_RISK], 0, 100,
+              "Discard a wild card, freezing the pile (R-24, R-31), when the safest other "
+              "discard would hand the next opponent about this many pile cards in expectation "
+              "or more (chance they can take the pile times its size).", integer=False),
+        Param("safety", E.DEFAULTS[E.P_SAFETY], 0, 1000,
               "Weight of discard danger (chance that the next opponent can take the pile, "
-              "times the cards they would get) against how much the card is worth keeping."),
+              "times the cards they would get) against how much the card is worth keeping.",
+              integer=False),
         Param("block_at", E.DEFAULTS[E.P_BLOCK_AT], 0, 50,
               "Pile size (cards) at which a black three is discarded to block the next player "
               "(R-23); smaller piles keep it back (two or more in hand always go)."),
-        Param("out_lead", E.DEFAULTS[E.P_OUT_LEAD], -2000, 2000,
+        Param("out_lead", E.DEFAULTS[E.P_OUT_LEAD], -5000, 5000,
               "Go out only when the side's estimated deal score leads the best opponent's by "
               "at least this many points (negative: also when behind); otherwise hold back "
               "to build more canastas, unless an opponent threatens to go out or the stock is "
@@ -88,7 +92,7 @@ POLICIES: dict[str, Policy] = {
         "build canastas when behind; prefers natural canastas."),
 }
 
-DEFAULT_BOT = "random"
+DEFAULT_BOT = "expert"
 
 
 @dataclass(frozen=True)
@@ -140,6 +144,9 @@ def parse_bot(spec: str) -> Bot:
             raise ValueError(f"bot parameter {key}={text!r} is not a number") from None
         if not eq or not (param.low <= value <= param.high):
             raise ValueError(f"bot parameter {key}={text!r} is out of range; allowed: "
+                             f"{_fmt(param.low)} to {_fmt(param.high)}")
+        if param.integer and not value.is_integer():
+            raise ValueError(f"bot parameter {key}={text!r} must be a whole number from "
                              f"{_fmt(param.low)} to {_fmt(param.high)}")
         values[key] = value
     return Bot(policy, tuple(values[p.name] for p in policy.params))

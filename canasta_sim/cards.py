@@ -101,14 +101,18 @@ def parse_cards(text: str) -> np.ndarray:
     Raises
     ------
     ValueError
-        If a token is not a card (the message names it).
+        If a token is not a card (the message names it), or a kind is named more than 127
+        times.
 
     Examples
     --------
     >>> format_cards(parse_cards("jk 2-9 9 9 2"))
     '9 9 9 2 2 JK'
     """
-    return np.bincount(parse_sequence(text), minlength=N_KINDS).astype(np.int8)
+    counts = np.bincount(parse_sequence(text), minlength=N_KINDS)
+    if counts.max(initial=0) > 127:
+        raise ValueError(f"{counts.max()} cards of one kind: a count array holds at most 127")
+    return counts.astype(np.int8)
 
 
 def format_sequence(codes) -> str:

@@ -66,13 +66,21 @@ def _rules_file(text: str) -> dict:
     return data
 
 
-def _bots(text: str | None, rules: Rules):
+def _bots(text: str | None, rules: Rules, hint: str = "--bots"):
     from .bots import side_bots
 
     try:
         return side_bots(text, rules.sides)
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--bots") from None
+        raise click.BadParameter(str(exc), param_hint=hint) from None
+
+
+def _api(call, hint: str):
+    """Run an API call; a ValueError (bad input found while running) is a usage error."""
+    try:
+        return call()
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint=hint) from None
 
 
 def rules_options(f):
@@ -88,6 +96,7 @@ def rules_options(f):
 
 
 SEED = click.IntRange(0, 2**64 - 1)
+COUNT = click.IntRange(1, 10**12)
 
 
 def _scheduler(ctx, param, value):
@@ -117,14 +126,14 @@ def main():
 
 
 @main.command()
-@click.option("--deals", type=click.IntRange(min=1), required=True, help="Deals to play.")
+@click.option("--deals", type=COUNT, required=True, help="Deals to play.")
 @rules_options
 @click.option("--bots", default=None, metavar="SPEC[,SPEC...]",
               help="One bot spec for every side, or one per side (side 0 first).")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads (default: all cores); results do not depend on it.")
-@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+@click.option("--chunk-size", type=COUNT, default=None,
               help="Deals per kernel call (default 50000); results do not depend on it.")
 @click.option("--out", type=click.Path(path_type=Path), default=None,
               help="Results folder to write (Parquet, manifest.json, summary.json).")
@@ -143,14 +152,14 @@ def simulate(deals, players, rules_opt, settings, bots, seed, workers, chunk_siz
 
     rules = build_rules(players, rules_opt, settings)
     side_bots = _bots(bots, rules)
-    if scheduler is None:
-        _check_workers(workers)
-    elif parts and (out is None or no_records):
-        raise click.UsageError("--parts needs --out and records (not --no-records)")
+    _check_workers(workers, scheduler)
+    if parts and (scheduler is None or out is None or no_records):
+        raise click.UsageError("--parts needs --scheduler, --out and records (not --no-records)")
     _new_out(out, overwrite)
-    result = run(deals, rules=rules, bots=[b.spec for b in side_bots], seed=seed,
-                 workers=workers, chunk_size=chunk_size, out=out, records=not no_records,
-                 progress=not quiet, overwrite=overwrite, scheduler=scheduler, parts=parts)
+    result = _api(lambda: run(
+        deals, rules=rules, bots=[b.spec for b in side_bots], seed=seed, workers=workers,
+        chunk_size=chunk_size, out=out, records=not no_records, progress=not quiet,
+        overwrite=overwrite, scheduler=scheduler, parts=parts), "--scheduler/--out")
     m = result.manifest
     click.echo(f"{deals:,} deals, {rules.players} players, bots {', '.join(m['bots'][0])}, seed "
                f"{seed}: {m['wall_seconds']:.1f} s ({m['deals_per_second']:,.0f} deals/s)")
@@ -174,7 +183,8 @@ def report(run_dir):
 
 @main.command()
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed of the run.")
-@click.option("--deal", "deal_index", type=click.IntRange(min=0), default=0, show_default=True,
+@click.option("--deal", "deal_index", type=click.IntRange(0, 2**63 - 1), default=0,
+              show_default=True,
               help="Deal index within the run.")
 @rules_options
 @click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")
@@ -220,10 +230,13 @@ def _common_run_options(f):
     return f
 
 
-def _check_workers(workers):
+def _check_workers(workers, scheduler=None):
+    """``--workers`` is numba threads per process: at most this machine's cores (remote Dask
+    workers are not checked here)."""
     import numba
 
-    if workers is not None and workers > numba.config.NUMBA_NUM_THREADS:
+    remote = scheduler is not None and not scheduler.startswith("local:")
+    if workers is not None and not remote and workers > numba.config.NUMBA_NUM_THREADS:
         raise click.BadParameter(f"{workers} is more than the {numba.config.NUMBA_NUM_THREADS} "
                                  f"cores of this machine", param_hint="--workers")
 
@@ -271,7 +284,7 @@ def _print_table(frame) -> None:
 
 
 @main.command()
-@click.option("--games", type=click.IntRange(min=1), required=True, help="Games to play.")
+@click.option("--games", type=COUNT, required=True, help="Games to play.")
 @rules_options
 @click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")
 @_common_run_options
@@ -287,11 +300,11 @@ def games(games, players, rules_opt, settings, bots, seed, workers, quiet, out, 
 
     rules = build_rules(players, rules_opt, settings)
     side_bots = _bots(bots, rules)
-    if scheduler is None:
-        _check_workers(workers)
+    _check_workers(workers, scheduler)
     target = _new_out(out, overwrite)
-    result = play_games(games, rules=rules, bots=[b.spec for b in side_bots], seed=seed,
-                        workers=workers, progress=not quiet, scheduler=scheduler)
+    result = _api(lambda: play_games(
+        games, rules=rules, bots=[b.spec for b in side_bots], seed=seed, workers=workers,
+        progress=not quiet, scheduler=scheduler), "--scheduler")
     g = result.games
     click.echo(f"{games:,} games, {rules.players} players, target {rules.game_target}, seed "
                f"{seed}: {result.manifest['wall_seconds']:.1f} s; mean {g['deals'].mean():.2f} "
@@ -314,8 +327,8 @@ def games(games, players, rules_opt, settings, bots, seed, workers, quiet, out, 
 @main.command()
 @click.argument("bot_a")
 @click.argument("bot_b")
-@click.option("--deals", type=click.IntRange(min=1), default=None, help="Deals to play.")
-@click.option("--games", type=click.IntRange(min=1), default=None,
+@click.option("--deals", type=COUNT, default=None, help="Deals to play.")
+@click.option("--games", type=COUNT, default=None,
               help="Play full games instead of deals.")
 @rules_options
 @_common_run_options
@@ -331,14 +344,12 @@ def compare(bot_a, bot_b, deals, games, players, rules_opt, settings, seed, work
         raise click.UsageError("give exactly one of --deals N and --games N")
     rules = build_rules(players, rules_opt, settings)
     for spec in (bot_a, bot_b):
-        _bots(spec, rules)
+        _bots(spec, rules, "BOT_A/BOT_B")
     _check_workers(workers)
     target = _new_out(out, overwrite)
-    try:
-        table, raw = run(bot_a, bot_b, deals=deals, games=games, rules=rules, seed=seed,
-                         workers=workers, progress=not quiet)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="BOT_A/BOT_B") from None
+    table, raw = _api(lambda: run(bot_a, bot_b, deals=deals, games=games, rules=rules,
+                                  seed=seed, workers=workers, progress=not quiet),
+                      "BOT_A/BOT_B")
     unit = "games" if games else "deals"
     click.echo(f"{games or deals:,} {unit}, {rules.players} players, seed {seed}")
     _print_table(table)
@@ -352,7 +363,7 @@ def compare(bot_a, bot_b, deals, games, players, rules_opt, settings, seed, work
 @click.option("--param", required=True, metavar="NAME=START:STOP:STEP",
               help="Parameter and values, e.g. pile_threshold=2:12:2 or hold_wilds=0,1.")
 @click.option("--vs", required=True, metavar="SPEC", help="Opponent bot spec.")
-@click.option("--deals", type=click.IntRange(min=1), required=True, help="Deals per value.")
+@click.option("--deals", type=COUNT, required=True, help="Deals per value.")
 @rules_options
 @_common_run_options
 @click.option("--out", type=click.Path(path_type=Path), default=None,
@@ -370,12 +381,15 @@ def sweep(bot, param, vs, deals, players, rules_opt, settings, seed, workers, qu
         raise click.BadParameter(f"{param!r} is not NAME=START:STOP:STEP", param_hint="--param")
     try:
         values = parse_range(spec)
-        for v in values:
-            parse_bot(f"{bot}{',' if ':' in bot else ':'}{name}={v:g}")
+        specs = [parse_bot(f"{bot}{',' if ':' in bot else ':'}{name}={v:g}").spec
+                 for v in values]
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--param") from None
     rules = build_rules(players, rules_opt, settings)
-    _bots(vs, rules)
+    opponent = _bots(vs, rules, "--vs")[0].spec
+    if opponent in specs:
+        raise click.BadParameter(f"the swept bot equals the opponent {opponent!r} at one of "
+                                 f"the values; choose another --vs or range", param_hint="--vs")
     _check_workers(workers)
     out = out or Path("results") / f"sweep-{bot.split(':')[0]}-{name}"
     target = _new_out(out, overwrite)
@@ -388,7 +402,8 @@ def sweep(bot, param, vs, deals, players, rules_opt, settings, seed, workers, qu
 
 
 @main.command()
-@click.option("--deals", type=click.IntRange(min=1), required=True, help="Deals to referee.")
+@click.option("--deals", type=click.IntRange(1, 10**9), required=True,
+              help="Deals to referee.")
 @rules_options
 @click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")

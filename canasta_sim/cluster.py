@@ -39,7 +39,8 @@ def parse_scheduler(text: str) -> tuple[str, int | None]:
         if not n.isdigit() or int(n) < 1:
             raise ValueError(f"scheduler {text!r}: local:N needs N >= 1 worker processes")
         return "local", int(n)
-    if "://" in text:
+    scheme, _, rest = text.partition("://")
+    if scheme in ("tcp", "tls", "ucx", "inproc", "ws", "wss") and rest:
         return text, None
     raise ValueError(f"scheduler {text!r} is not allowed; allowed: local:N (a LocalCluster of N "
                      f"worker processes) or a scheduler address such as tcp://HOST:8786")
@@ -59,7 +60,11 @@ def connect(scheduler: str):
             with distributed.Client(cluster) as client:
                 yield client, threads
     else:
-        with distributed.Client(address, timeout="30s") as client:
+        try:
+            client = distributed.Client(address, timeout="30s")
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise ValueError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
+        with client:
             yield client, None
 
 

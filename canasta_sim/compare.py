@@ -17,6 +17,8 @@ from .games import play_games
 from .simulate import Table, resolve_rules, run_table
 from .stats import mean_interval, wilson_interval
 
+MAX_SWEEP_VALUES = 100
+
 COLUMNS = ("bot", "n", "wins", "losses", "ties", "win_rate", "win_low", "win_high",
            "mean_score", "score_low", "score_high", "mean_diff", "diff_low", "diff_high")
 
@@ -148,19 +150,26 @@ def parse_range(text: str) -> list[float]:
     ValueError
         For a malformed range or a zero or wrong-signed step.
     """
+    bad = ValueError(f"{text!r} is not a range START:STOP:STEP or a list A,B,C of at most "
+                     f"{MAX_SWEEP_VALUES} finite values")
     try:
         if ":" in text:
             parts = [float(p) for p in text.split(":")]
-            if len(parts) != 3:
-                raise ValueError
+            if len(parts) != 3 or not all(np.isfinite(parts)):
+                raise bad
             start, stop, step = parts
             if step == 0 or (stop - start) * step < 0:
-                raise ValueError
+                raise bad
             count = int(np.floor((stop - start) / step + 1e-9)) + 1
+            if count > MAX_SWEEP_VALUES:
+                raise bad
             return [start + i * step for i in range(count)]
-        return [float(p) for p in text.split(",")]
+        values = [float(p) for p in text.split(",")]
     except ValueError:
-        raise ValueError(f"{text!r} is not a range START:STOP:STEP or a list A,B,C") from None
+        raise bad from None
+    if len(values) > MAX_SWEEP_VALUES or not all(np.isfinite(values)):
+        raise bad
+    return values
 
 
 def sweep(bot: str, param: str, values, vs: str, *, deals: int, rules=None, seed: int = 0,

@@ -150,6 +150,7 @@ class Deal:
                 sd[side, L.S_MELDED] = 1
         for side, count in (red_threes or {}).items():
             _check_int("red_threes side", side, 0, rules.sides - 1)
+            _check_int(f"red_threes[{side}]", count, 0, rules.n_cards // 27)
             sd[side, L.S_R3_DEALT] = count
         minimums = _minimums(rules, scores)
         sd[:, L.S_MINIMUM] = minimums
@@ -465,8 +466,9 @@ def _plan(texts: Iterable[str]) -> np.ndarray:
 
 def _minimums(rules: Rules, scores) -> np.ndarray:
     scores = dict(scores or {})
-    for side in scores:
+    for side, score in scores.items():
         _check_int("scores side", side, 0, rules.sides - 1)
+        _check_int(f"scores[{side}]", score, -(2**31), 2**31 - 1)
     return np.array([minimum_count(int(scores.get(s, 0)), rules) for s in range(rules.sides)],
                     np.int32)
 

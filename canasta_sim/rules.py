@@ -46,6 +46,12 @@ _POINT_SWITCHES = (
 
 PRESETS = ("classic", "hoyle")
 
+# Upper bounds that keep every deal score far inside the int32 records (R-50..R-54).
+MAX_POINTS = 10_000
+MAX_CARD_VALUE = 1_000
+MAX_TARGET = 10_000_000
+MAX_TURNS = 30_000  # turn counts are int16 in the records
+
 
 @dataclass(frozen=True)
 class Rules:
@@ -110,35 +116,39 @@ class Rules:
     max_turns: int = 2000
 
     def __post_init__(self):
-        _require(self.players in PLAYER_TABLE, "players", self.players, "2, 3, 4 or 6")
+        _require(_is_int(self.players) and self.players in PLAYER_TABLE, "players", self.players,
+                 "2, 3, 4 or 6")
         for name in _BOOL_SWITCHES:
             value = getattr(self, name)
             _require(isinstance(value, (bool, np.bool_)), name, value, "true or false")
         for name in _POINT_SWITCHES:
             value = getattr(self, name)
-            _require(_is_int(value) and value >= 0, name, value, "an integer >= 0 (points)")
+            _require(_is_int(value) and 0 <= value <= MAX_POINTS, name, value,
+                     f"an integer from 0 to {MAX_POINTS} (points)")
         _require(
             _is_int(self.negative_minimum)
-            and self.negative_minimum > 0
+            and 0 < self.negative_minimum <= MAX_POINTS
             and self.negative_minimum % 5 == 0,
-            "negative_minimum", self.negative_minimum, "a positive multiple of 5 (points)",
+            "negative_minimum", self.negative_minimum,
+            f"a positive multiple of 5 up to {MAX_POINTS} (points)",
         )
-        values = tuple(self.card_values)
+        values = tuple(self.card_values) if isinstance(self.card_values, (tuple, list)) else ()
         _require(
             len(values) == N_KINDS
-            and all(_is_int(v) and v >= 0 and v % 5 == 0 for v in values)
+            and all(_is_int(v) and 0 <= v <= MAX_CARD_VALUE and v % 5 == 0 for v in values)
             and values[0] == 0,
             "card_values", self.card_values,
-            f"{N_KINDS} non-negative multiples of 5 in the order {', '.join(KINDS)}, "
+            f"{N_KINDS} multiples of 5 from 0 to {MAX_CARD_VALUE} in the order "
+            f"{', '.join(KINDS)}, "
             "with 0 for the red three (a bonus card, R-04)",
         )
         object.__setattr__(self, "card_values", tuple(int(v) for v in values))
         if self.game_target is None:
             object.__setattr__(self, "game_target", PLAYER_TABLE[self.players][5])
-        _require(_is_int(self.game_target) and self.game_target > 0, "game_target",
-                 self.game_target, "a positive integer (points)")
-        _require(_is_int(self.max_turns) and 1 <= self.max_turns <= 1_000_000, "max_turns",
-                 self.max_turns, "an integer from 1 to 1000000 (turns)")
+        _require(_is_int(self.game_target) and 0 < self.game_target <= MAX_TARGET,
+                 "game_target", self.game_target, f"an integer from 1 to {MAX_TARGET} (points)")
+        _require(_is_int(self.max_turns) and 1 <= self.max_turns <= MAX_TURNS, "max_turns",
+                 self.max_turns, f"an integer from 1 to {MAX_TURNS} (turns)")
 
     # --- section 2's table -----------------------------------------------------------------
     @property
@@ -193,12 +203,12 @@ class Rules:
         ValueError
             If ``name`` is not a preset.
         """
-        if name == "classic":
-            return cls(players=players, **switches)
+        if name not in PRESETS:
+            raise ValueError(f"unknown rules preset {name!r}; allowed: {', '.join(PRESETS)}")
+        base = {"players": players}
         if name == "hoyle":
-            switches = {"wilds_at_most_naturals": False, "concealed_canasta_bonus": 0, **switches}
-            return cls(players=players, **switches)
-        raise ValueError(f"unknown rules preset {name!r}; allowed: {', '.join(PRESETS)}")
+            base.update(wilds_at_most_naturals=False, concealed_canasta_bonus=0)
+        return cls.from_dict({**base, **switches})
 
     def to_dict(self) -> dict[str, Any]:
         """All switches as plain JSON-able values (``card_values`` as a list)."""
@@ -221,9 +231,6 @@ class Rules:
             raise ValueError(
                 f"unknown rules switch {unknown[0]!r}; allowed: {', '.join(sorted(known))}"
             )
-        data = dict(data)
-        if "card_values" in data:
-            data["card_values"] = tuple(data["card_values"])
         return cls(**data)
 
     def to_array(self) -> np.ndarray:

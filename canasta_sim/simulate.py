@@ -8,7 +8,6 @@ over the machine's cores). Deal ``k`` is seeded from ``(seed, k)`` alone and its
 from __future__ import annotations
 
 import json
-import os
 import platform
 import shutil
 import tempfile
@@ -318,9 +317,13 @@ def _chunk_results(args, workers, scheduler, parts_dir):
 
 
 # --- results folders ----------------------------------------------------------------------
+#: Files that mark a folder as one this toolkit wrote (and may replace with ``overwrite``).
+RUN_MARKERS = ("manifest.json", "compare.csv", "sweep.csv", "games.csv")
+
+
 def prepare_out(out, overwrite: bool) -> Path:
-    """Check that ``out`` can be written: it must not exist (unless ``overwrite``) and its
-    parent must be a writable folder.
+    """Check that ``out`` can be written: it must not exist (unless ``overwrite`` and it is a
+    results folder of this toolkit, or empty) and its parent must be a writable folder.
 
     Raises
     ------
@@ -328,18 +331,21 @@ def prepare_out(out, overwrite: bool) -> Path:
         Naming the path and what is wrong.
     """
     target = Path(out).resolve()
-    if target.exists() and not overwrite:
-        raise ValueError(f"out={str(out)!r} already exists; choose a new folder or pass "
-                         f"overwrite (--overwrite)")
-    if target.exists() and not target.is_dir():
-        raise ValueError(f"out={str(out)!r} exists and is not a folder")
+    if target.exists():
+        if not overwrite:
+            raise ValueError(f"out={str(out)!r} already exists; choose a new folder or pass "
+                             f"overwrite (--overwrite)")
+        if not target.is_dir():
+            raise ValueError(f"out={str(out)!r} exists and is not a folder")
+        if any(target.iterdir()) and not any((target / m).exists() for m in RUN_MARKERS):
+            raise ValueError(f"out={str(out)!r} is not a results folder of canasta-sim (no "
+                             f"{' / '.join(RUN_MARKERS)}); refusing to replace it")
     parent = target.parent
     try:
         parent.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryDirectory(prefix=f".{target.name}.probe.", dir=parent).cleanup()
     except OSError as exc:
-        raise ValueError(f"out={str(out)!r}: cannot create its parent folder ({exc})") from None
-    if not os.access(parent, os.W_OK):
-        raise ValueError(f"out={str(out)!r}: the folder {str(parent)!r} is not writable")
+        raise ValueError(f"out={str(out)!r} cannot be written ({exc.strerror or exc})") from None
     return target
 
 

@@ -66,6 +66,16 @@ def test_rules_file(tmp_path):
     (["simulate", "--deals", "10", "--workers", "0"], "0"),
     (["simulate", "--deals", "10", "--workers", "64"], "64"),
     (["simulate", "--deals", "10", "--seed", "-1"], "-1"),
+    (["simulate", "--deals", "10000000000000"], "10000000000000"),
+    (["simulate", "--deals", "10", "--set", "natural_canasta_bonus=50000"], "50000"),
+    (["simulate", "--deals", "10", "--set", "card_values=5"], "card_values"),
+    (["simulate", "--deals", "10", "--out", "/proc/x"], "/proc/x"),
+    (["simulate", "--deals", "10", "--parts"], "--parts"),
+    (["simulate", "--deals", "10", "--bots", "expert:hold_wilds=0.5"], "whole number"),
+    (["sweep", "expert", "--param", "pile_threshold=1:inf:1", "--vs", "greedy", "--deals",
+      "5"], "inf"),
+    (["sweep", "expert", "--param", "pile_threshold=4:6:1", "--vs", "expert", "--deals", "5"],
+     "opponent"),
     (["games", "--games", "0"], "0"),
     (["compare", "random", "greedy"], "exactly one"),
     (["compare", "random", "nobot", "--deals", "10"], "nobot"),
@@ -82,14 +92,23 @@ def test_bad_input_is_a_usage_error(args, needle):
 
 def test_existing_out_is_refused_unless_overwrite(tmp_path):
     out = tmp_path / "run"
-    out.mkdir()
-    (out / "keep.txt").write_text("x")
+    assert run("simulate", "--deals", 10, "--out", out, "--quiet").exit_code == 0
     r = CliRunner().invoke(main, ["simulate", "--deals", "10", "--out", str(out)])
     assert r.exit_code == 2 and "already exists" in r.output
-    assert (out / "keep.txt").exists()
+    (out / "old.txt").write_text("from the earlier run")
     r = run("simulate", "--deals", 10, "--out", out, "--overwrite", "--quiet")
     assert r.exit_code == 0
-    assert not (out / "keep.txt").exists() and (out / "manifest.json").exists()
+    assert not (out / "old.txt").exists() and (out / "manifest.json").exists()
+
+
+def test_overwrite_never_replaces_a_folder_that_is_not_a_run(tmp_path):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "thesis.txt").write_text("x")
+    r = CliRunner().invoke(main, ["simulate", "--deals", "10", "--out", str(mine),
+                                  "--overwrite"])
+    assert r.exit_code == 2 and "not a results folder" in r.output
+    assert (mine / "thesis.txt").read_text() == "x"
 
 
 def test_unwritable_out_is_a_usage_error(tmp_path):

@@ -20,12 +20,12 @@ import numba as nb
 
 from .layout import (
     BLACK_THREE, DEUCE, FIRST_NATURAL, G_CURRENT, G_LAST_RED_THREE, G_PHASE, G_PILE_FREEZE,
-    G_PILE_LEN, G_STOCK_POS, JOKER, LAST_NATURAL, M_DEUCES, M_JOKERS, M_NATURALS, N_KINDS, OK,
+    G_PILE_LEN, G_STOCK_POS, G_TURN, G_UPCARD_CARDS, JOKER, LAST_NATURAL, M_DEUCES, M_JOKERS, M_NATURALS, N_KINDS, OK,
     PHASE_DRAW, PHASE_PLAY, R_CANASTAS_TO_GO_OUT, R_MIXED_CANASTA_BONUS, R_N_CARDS,
     R_NATURAL_CANASTA_BONUS, R_PLAYERS, R_RED_THREE_TABLE, R_SIDES, R_VALUES, RED_THREE,
     S_MELDED, S_MINIMUM, S_R3_DEALT, S_R3_DRAWN, S_R3_PILE,
 )
-from .melds import canastas_nb, check_plan_nb, hand_size_nb, meld_ok_nb, meld_size_nb
+from .melds import check_plan_nb, meld_ok_nb
 from .moves import discard_nb, draw_nb, end_turn_nb, meld_nb, pile_top_nb, take_pile_nb
 from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb, plan_size_nb, wilds_left_nb
 from .policy_common import pickup_candidates_nb
@@ -33,8 +33,69 @@ from .policy_common import pickup_candidates_nb
 PILE_COUNT_ROW = 39  # scratch row whose column 0 holds the pile's card counts per kind
 
 
+# --- small inline helpers (numba inlines them: no call overhead in the hot loops) -----------
+@nb.njit(cache=True, inline='always')
+def size_nb(melds, side, r):
+    """Cards in ``side``'s meld of rank ``r``."""
+    return melds[side, r, M_NATURALS] + melds[side, r, M_DEUCES] + melds[side, r, M_JOKERS]
+
+
+@nb.njit(cache=True, inline='always')
+def cards_nb(hand):
+    """Cards in a hand (count array)."""
+    n = 0
+    for k in range(N_KINDS):
+        n += hand[k]
+    return n
+
+
+@nb.njit(cache=True, inline='always')
+def canasta_count_nb(melds, side):
+    """Canastas (melds of 7 or more cards, R-65) of ``side``."""
+    n = 0
+    for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        if size_nb(melds, side, r) >= 7:
+            n += 1
+    return n
+
+
+@nb.njit(cache=True, inline='always')
+def out_blocked_nb(hand, melds, side):
+    """Cheap test that a hand surely cannot go out this turn: more than one card that no meld
+    can take (single cards of ranks the side has not melded, one or two black threes, natural
+    pairs without a wild card for them, R-40, R-41)."""
+    stuck = hand[BLACK_THREE] if hand[BLACK_THREE] < 3 else 0
+    pairs = 0
+    for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        c = hand[r]
+        if c == 0 or c >= 3 or size_nb(melds, side, r) > 0:
+            continue
+        if c == 1:
+            stuck += 1
+        else:
+            pairs += 1
+    short = pairs - hand[DEUCE] - hand[JOKER]
+    if short > 0:
+        stuck += 2 * short
+    return stuck > 1
+
+
+@nb.njit(cache=True, inline='always')
+def meld_material_nb(hand, melds, side, melded):
+    """Cheap test that the hand holds something to meld: three naturals of a rank, a natural
+    pair and a wild card, or (``melded`` side) a natural or wild card for one of its melds."""
+    wilds = hand[DEUCE] + hand[JOKER]
+    for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        c = hand[r]
+        if c >= 3 or (c == 2 and wilds > 0):
+            return True
+        if melded and size_nb(melds, side, r) > 0 and (c > 0 or wilds > 0):
+            return True
+    return False
+
+
 # --- reading the table ------------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline='always')
 def pack_count_nb(rules, kind):
     """Cards of ``kind`` in the pack (R-01, R-02)."""
     decks = rules[R_N_CARDS] // 54
@@ -43,25 +104,40 @@ def pack_count_nb(rules, kind):
     return 4 * decks
 
 
-@nb.njit(cache=True)
-def count_pile_nb(state):
-    """Count the discard pile's cards per kind into ``scratch[PILE_COUNT_ROW, :, 0]`` (public:
-    every player sees the discards) and return that view."""
+@nb.njit(cache=True, inline='always')
+def count_pile_nb(state, rules, seat):
+    """Read the discard pile (public: every player sees the discards) into
+    ``scratch[PILE_COUNT_ROW]``: column 0 the cards per kind; column 1 flags the ranks the next
+    player saw on top of the pile and did not take (they lacked a pair then); column 2 flags the
+    ranks the next player discarded. Every turn ends with one discard, so while the pile has not
+    been taken its cards above the upcard came from consecutive players, the top one from the
+    player before ``seat``. Returns the row."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
-    pc = scratch[PILE_COUNT_ROW, :, 0]
+    row = scratch[PILE_COUNT_ROW]
     for k in range(N_KINDS):
-        pc[k] = 0
-    for i in range(g[G_PILE_LEN]):
-        pc[pile[i]] += 1
-    return pc
+        row[k, 0] = 0
+        row[k, 1] = 0
+        row[k, 2] = 0
+    n = g[G_PILE_LEN]
+    for i in range(n):
+        row[pile[i], 0] += 1
+    players = rules[R_PLAYERS]
+    base = g[G_UPCARD_CARDS] if n == g[G_UPCARD_CARDS] + g[G_TURN] else 0
+    for i in range(base, n):
+        back = (n - i) % players  # pile[i] was discarded by seat - back
+        if back == 0:
+            row[pile[i], 1] = 1  # discarded by seat itself: the next player passed on it
+        elif back == players - 1:
+            row[pile[i], 2] = 1  # discarded by the next player
+    return row
 
 
-@nb.njit(cache=True)
-def unseen_nb(state, rules, seat, kind, pc):
+@nb.njit(cache=True, inline='always')
+def unseen_nb(state, rules, seat, kind, pr):
     """Cards of ``kind`` that ``seat`` cannot see: not in its hand, not on the table, not in the
-    discard pile (``pc``: pile counts from :func:`count_pile_nb`)."""
+    discard pile (``pr``: the pile row of :func:`count_pile_nb`)."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
-    seen = hands[seat, kind] + pc[kind]
+    seen = hands[seat, kind] + pr[kind, 0]
     for s in range(rules[R_SIDES]):
         if kind == DEUCE:
             for r in range(BLACK_THREE, LAST_NATURAL + 1):
@@ -75,34 +151,31 @@ def unseen_nb(state, rules, seat, kind, pc):
     return n if n > 0 else 0
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline='always')
 def unknown_cards_nb(state, rules, seat):
     """Cards ``seat`` cannot see: the stock plus the other players' hands (sizes are public)."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     n = rules[R_N_CARDS] - g[G_STOCK_POS]
     for p in range(rules[R_PLAYERS]):
         if p != seat:
-            n += hand_size_nb(hands[p])
+            n += cards_nb(hands[p])
     return n
 
 
-@nb.njit(cache=True)
-def take_chance_nb(state, rules, seat, kind, pc, q, p_wild):
-    """Chance that the next player (an opponent, R-10) can take the pile if ``seat`` discards a
-    natural ``kind`` now: certain if the pile is open to them and their side has a meld of that
-    rank (R-33 c); otherwise the chance that their hand holds two of the unseen cards of the rank
-    (R-32) or, on an open pile, one of them and a wild card (R-33 b). ``q`` is the chance that a
-    given unseen card is in their hand, ``p_wild`` that they hold a wild card. A side without its
-    initial meld also needs the minimum count, which halves the chance."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
-    nxt = (seat + 1) % rules[R_PLAYERS]
-    opp = nxt % rules[R_SIDES]
-    melded = sides[opp, S_MELDED] != 0
-    frozen = g[G_PILE_FREEZE] > 0 or not melded
-    if not frozen and meld_size_nb(melds, opp, kind) > 0:
+@nb.njit(cache=True, inline='always')
+def take_chance_nb(u, frozen, on_meld, melded, passed, discarded, q, p_wild):
+    """Chance that the next player (an opponent, R-10) can take the pile if a natural card of a
+    rank with ``u`` unseen cards is discarded now: certain if the pile is open to them
+    (``frozen`` false) and their side has a meld of that rank (``on_meld``, R-33 c); otherwise
+    the chance that their hand holds two of the unseen cards (R-32) or, on an open pile, one of
+    them and a wild card (R-33 b). ``q`` is the chance that a given unseen card is in their
+    hand, ``p_wild`` that they hold a wild card. A side without its initial meld (``melded``
+    false) also needs the minimum count, which halves the chance; a rank the next player passed
+    on (saw on top of the pile and did not take) or discarded is much less likely to be held
+    in pairs."""
+    if not frozen and on_meld:
         return 1.0
-    u = unseen_nb(state, rules, seat, kind, pc)
-    if u == 0:
+    if u <= 0:
         return 0.0
     miss = 1.0 - q
     p0 = 1.0
@@ -114,29 +187,33 @@ def take_chance_nb(state, rules, seat, kind, pc, q, p_wild):
     p = p2 if frozen else p2 + p1 * p_wild
     if not melded:
         p *= 0.5
+    if passed:
+        p *= 0.25
+    elif discarded:
+        p *= 0.5
     return p
 
 
-@nb.njit(cache=True)
-def next_player_odds_nb(state, rules, seat, pc):
+@nb.njit(cache=True, inline='always')
+def next_player_odds_nb(state, rules, seat, pr):
     """``(q, p_wild)`` for :func:`take_chance_nb`: the chance that one unseen card sits in the
     next player's hand (their hand size over the unknown cards) and that they hold at least one
     of the unseen wild cards."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     nxt = (seat + 1) % rules[R_PLAYERS]
     unknown = unknown_cards_nb(state, rules, seat)
-    h = hand_size_nb(hands[nxt])
+    h = cards_nb(hands[nxt])
     q = h / unknown if unknown > 0 else 0.0
     if q > 1.0:
         q = 1.0
-    w = unseen_nb(state, rules, seat, DEUCE, pc) + unseen_nb(state, rules, seat, JOKER, pc)
+    w = unseen_nb(state, rules, seat, DEUCE, pr) + unseen_nb(state, rules, seat, JOKER, pr)
     miss = 1.0
     for _ in range(w):
         miss *= 1.0 - q
     return q, 1.0 - miss
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline='always')
 def side_table_points_nb(state, rules, side):
     """Points a side has secured on the table (R-50, R-51, R-53): card values in its melds,
     canasta bonuses and red threes (negative while it has no meld)."""
@@ -155,7 +232,7 @@ def side_table_points_nb(state, rules, side):
     return pts
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline='always')
 def opponents_threaten_nb(state, rules, seat, max_cards):
     """Whether an opponent may go out soon: their side has the canastas needed to go out (or one
     fewer and a meld of 6) and one of its players holds at most ``max_cards`` cards."""
@@ -166,30 +243,30 @@ def opponents_threaten_nb(state, rules, seat, max_cards):
     for s in range(n_sides):
         if s == mine:
             continue
-        c = canastas_nb(melds, s)
+        c = canasta_count_nb(melds, s)
         if c < need - 1:
             continue
         if c < need:
             near = False
             for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
-                if meld_size_nb(melds, s, r) == 6:
+                if size_nb(melds, s, r) == 6:
                     near = True
             if not near:
                 continue
         for p in range(s, rules[R_PLAYERS], n_sides):
-            if hand_size_nb(hands[p]) <= max_cards:
+            if cards_nb(hands[p]) <= max_cards:
                 return True
     return False
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline='always')
 def stock_left_nb(state, rules):
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     return rules[R_N_CARDS] - g[G_STOCK_POS]
 
 
 # --- building plans ---------------------------------------------------------------------------
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline='always')
 def plan_points_nb(rules, plan, top):
     """Card values (R-04) of a plan plus the pile's top card ``top`` (or -1): the minimum
     count of R-64."""
@@ -214,7 +291,7 @@ def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
     hand = hands[seat]
     side = seat % rules[R_SIDES]
     minimum = sides[side, S_MINIMUM]
-    left = hand_size_nb(hand) - plan_size_nb(plan) + incoming
+    left = cards_nb(hand) - plan_size_nb(plan) + incoming
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         spare = hand[r] - plan[r, M_NATURALS]
         if spare <= 0 or left - spare < keep:
@@ -282,7 +359,7 @@ def out_plan_nb(state, rules, seat, plan):
         if deuces + jokers == 0:
             break
         spare = hand[r] - plan[r, M_NATURALS]
-        if spare == 2 and meld_size_nb(melds, side, r) == 0 and plan[r, M_NATURALS] == 0:
+        if spare == 2 and size_nb(melds, side, r) == 0 and plan[r, M_NATURALS] == 0:
             plan[r, M_NATURALS] = 2
             if deuces > 0:
                 plan[r, M_DEUCES] += 1
@@ -316,24 +393,13 @@ def out_plan_nb(state, rules, seat, plan):
 
 
 @nb.njit(cache=True)
-def try_go_out_nb(state, rules, log):
-    """Meld out (or down to the final discard) if the rules allow it now (R-40, R-41).
-    Returns True if it melded."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
-    seat = g[G_CURRENT]
-    plan = scratch[2]
-    out_plan_nb(state, rules, seat, plan)
-    err, out, conc = check_plan_nb(state, rules, seat, plan, -1, 0)
-    if err == OK and out:
-        return meld_nb(state, rules, plan, log) == OK
-    return False
-
-
-@nb.njit(cache=True)
 def can_go_out_nb(state, rules, seat):
     """Whether ``seat`` could meld out (or down to a final discard) right now."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
-    if canastas_nb(melds, seat % rules[R_SIDES]) + 1 < rules[R_CANASTAS_TO_GO_OUT]:
+    side = seat % rules[R_SIDES]
+    if canasta_count_nb(melds, side) + 1 < rules[R_CANASTAS_TO_GO_OUT]:
+        return False
+    if out_blocked_nb(hands[seat], melds, side):
         return False
     plan = scratch[2]
     out_plan_nb(state, rules, seat, plan)
@@ -341,9 +407,20 @@ def can_go_out_nb(state, rules, seat):
     return err == OK and out
 
 
+@nb.njit(cache=True)
+def try_go_out_nb(state, rules, log):
+    """Meld out (or down to the final discard) if the rules allow it now (R-40, R-41).
+    Returns True if it melded."""
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    seat = g[G_CURRENT]
+    if can_go_out_nb(state, rules, seat):
+        return meld_nb(state, rules, scratch[2], log) == OK
+    return False
+
+
 # --- taking the pile --------------------------------------------------------------------------
 @nb.njit(cache=True)
-def try_take_nb(state, rules, log, min_pile, wild_pile):
+def try_take_nb(state, rules, log, meld_pile, pair_pile, wild_pile):
     """Take the discard pile if it can be done cheaply (R-30..R-35): the top card onto the side's
     meld (an open pile, at least ``min_pile`` cards), with natural cards of its rank (at least
     ``min_pile`` cards), or, on an open pile of at least ``wild_pile`` cards, with one natural
@@ -362,12 +439,10 @@ def try_take_nb(state, rules, log, min_pile, wild_pile):
     melded = sides[side, S_MELDED] != 0
     frozen = g[G_PILE_FREEZE] > 0 or not melded
     plan = scratch[0]
-    if not frozen and meld_size_nb(melds, side, top) > 0:
-        if plen < min_pile:
-            return False
+    if not frozen and size_nb(melds, side, top) > 0 and plen >= meld_pile:
         clear_plan_nb(plan)
     elif n >= 2:
-        if plen < min_pile:
+        if plen < pair_pile:
             return False
         clear_plan_nb(plan)
         plan[top, M_NATURALS] = n
@@ -401,75 +476,81 @@ def draw_or_forced_nb(state, rules, log):
 
 
 # --- discarding -------------------------------------------------------------------------------
-@nb.njit(cache=True)
-def keep_value_nb(state, rules, seat, kind, pc):
-    """How much ``seat`` wants to keep a natural card of ``kind`` (higher: keep): pairs and
-    more (pile pickups, new melds) most, cards of its side's melds next, single cards by their
-    chance of pairing (unseen cards of the rank) minus a little of their penalty value."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
-    side = seat % rules[R_SIDES]
-    c = hands[seat, kind]
+@nb.njit(cache=True, inline='always')
+def keep_value_nb(count, u, own_meld, points):
+    """How much a player wants to keep a natural card (higher: keep; about 0 to 1.5): pairs and
+    more (``count`` in hand; pile pickups, new melds) most, cards of a rank its side has melded
+    (``own_meld``) next, single cards by their chance of pairing (``u`` unseen cards of the
+    rank), minus a little of their penalty value (``points``)."""
     v = 0.0
-    if c >= 2:
-        v += 60.0 + 10.0 * c
+    if count >= 2:
+        v += 0.6 + 0.1 * count
     else:
-        v += 4.0 * unseen_nb(state, rules, seat, kind, pc)
-    if meld_size_nb(melds, side, kind) > 0:
-        v += 25.0
-    return v - 0.2 * rules[R_VALUES + kind]
+        v += 0.04 * u
+    if own_meld:
+        v += 0.25
+    return v - 0.002 * points
+
+
+BLACK_THREE_KEEP = 0.3  # keep value of a black three held back for a later block
+WILD_KEEP = 1.0  # keep value of a wild card, before its freeze_risk term
 
 
 @nb.njit(cache=True)
-def choose_discard_nb(state, rules, seat, safety, block_at, freeze_at, wild_keep):
+def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_pile):
     """Pick the card to discard (R-20 step 3): the lowest ``keep value + safety * danger``,
-    where danger is :func:`take_chance_nb` times the cards the next player would take.
+    where danger is :func:`take_chance_nb` times the cards the next player would take (the
+    expected cards handed to them) and the keep value is :func:`keep_value_nb`.
 
-    A black three (R-23: the next player cannot take the pile) goes when the pile holds at
-    least ``block_at`` cards, when two or more are held (two left in hand stop going out, R-41)
-    or when the hand is small; otherwise it is kept back. A wild card goes to freeze the pile
-    (R-24, R-31) when the pile holds at least ``freeze_at`` cards (0: never), is not frozen yet,
-    is open to the next player and every natural discard is risky; otherwise wild cards are
-    kept (``wild_keep``: their keep value). Returns the kind."""
+    Black threes and wild cards carry no danger (the next player cannot take the pile, R-23,
+    R-30). A black three goes at once when the pile holds at least ``block_at`` cards, when two
+    or more are held (two left in hand stop going out, R-41) or when the hand is small;
+    otherwise it is kept back with keep value ``BLACK_THREE_KEEP``. A wild card, which freezes
+    the pile (R-24, R-31), counts ``WILD_KEEP + safety * freeze_risk``: it goes when the safest
+    other discard would hand the next player about ``freeze_risk`` expected cards or more, and
+    only on a pile of at least ``freeze_pile`` cards. Returns the kind."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     hand = hands[seat]
     plen = g[G_PILE_LEN]
-    size = hand_size_nb(hand)
-    pc = count_pile_nb(state)
-    q, p_wild = next_player_odds_nb(state, rules, seat, pc)
+    if hand[BLACK_THREE] > 0:
+        if plen >= block_at or hand[BLACK_THREE] >= 2 or cards_nb(hand) <= 3:
+            return BLACK_THREE
+    pr = count_pile_nb(state, rules, seat)
+    q, p_wild = next_player_odds_nb(state, rules, seat, pr)
+    side = seat % rules[R_SIDES]
+    opp = ((seat + 1) % rules[R_PLAYERS]) % rules[R_SIDES]
+    opp_melded = sides[opp, S_MELDED] != 0
+    frozen = g[G_PILE_FREEZE] > 0 or not opp_melded
+    per_rank = 4 * (rules[R_N_CARDS] // 54)
     best = -1
     best_v = 1e18
-    best_danger = 0.0
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-        if hand[k] == 0:
+        c = hand[k]
+        if c == 0:
             continue
-        danger = take_chance_nb(state, rules, seat, k, pc, q, p_wild) * (plen + 1)
-        v = keep_value_nb(state, rules, seat, k, pc) + safety * danger
+        u = per_rank - c - pr[k, 0]
+        for t in range(rules[R_SIDES]):
+            u -= melds[t, k, M_NATURALS]
+        on_meld = melds[opp, k, M_NATURALS] > 0
+        p = take_chance_nb(u, frozen, on_meld, opp_melded, pr[k, 1] != 0, pr[k, 2] != 0, q,
+                           p_wild)
+        own_meld = melds[side, k, M_NATURALS] > 0
+        v = keep_value_nb(c, u, own_meld, rules[R_VALUES + k]) + safety * p * (plen + 1)
         if v < best_v:
             best_v = v
             best = k
-            best_danger = danger
-    if hand[BLACK_THREE] > 0:
-        if plen >= block_at or hand[BLACK_THREE] >= 2 or size <= 3 or best < 0:
-            return BLACK_THREE
-        v = 30.0
-        if v < best_v:
-            best_v = v
-            best = BLACK_THREE
-            best_danger = 0.0
+    if hand[BLACK_THREE] > 0 and (BLACK_THREE_KEEP < best_v or best < 0):
+        best_v = BLACK_THREE_KEEP
+        best = BLACK_THREE
     wild = DEUCE if hand[DEUCE] > 0 else (JOKER if hand[JOKER] > 0 else -1)
     if wild >= 0:
-        nxt_side = ((seat + 1) % rules[R_PLAYERS]) % rules[R_SIDES]
-        open_to_next = g[G_PILE_FREEZE] == 0 and sides[nxt_side, S_MELDED] != 0
-        if (freeze_at > 0 and plen >= freeze_at and open_to_next and best_danger >= 1.0
-                and best != BLACK_THREE):
-            return wild
-        if wild_keep < best_v or best < 0:
-            return wild
+        if best < 0 or (plen >= freeze_pile and WILD_KEEP + safety * freeze_risk < best_v):
+            best = wild
     return best
 
 
 @nb.njit(cache=True)
-def discard_safe_nb(state, rules, log, safety, block_at, freeze_at, wild_keep):
+def discard_safe_nb(state, rules, log, safety, block_at, freeze_risk, freeze_pile):
     """Discard the card :func:`choose_discard_nb` picks (falling back to any card the move
     kernel accepts); after a last-card red three the deal ends instead (R-45)."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
@@ -477,7 +558,7 @@ def discard_safe_nb(state, rules, log, safety, block_at, freeze_at, wild_keep):
         end_turn_nb(state, rules, log)
         return
     seat = g[G_CURRENT]
-    k = choose_discard_nb(state, rules, seat, safety, block_at, freeze_at, wild_keep)
+    k = choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_pile)
     if k >= 0 and discard_nb(state, rules, k, log) == OK:
         return
     for k in range(N_KINDS):
@@ -495,24 +576,24 @@ def careful_melds_nb(state, rules, log):
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     seat = g[G_CURRENT]
     side = seat % rules[R_SIDES]
-    if canastas_nb(melds, side) + 1 >= rules[R_CANASTAS_TO_GO_OUT]:
-        if try_go_out_nb(state, rules, log):
-            return
+    hand = hands[seat]
+    if try_go_out_nb(state, rules, log):
+        return
     threat = opponents_threaten_nb(state, rules, seat, 4)
     low_stock = stock_left_nb(state, rules) * 4 <= rules[R_N_CARDS]
-    if not (threat or low_stock or hand_size_nb(hands[seat]) >= 14):
+    if not (threat or low_stock or cards_nb(hand) >= 14):
+        return
+    melded = sides[side, S_MELDED] != 0
+    if cards_nb(hand) <= 2 or not meld_material_nb(hand, melds, side, melded):
         return
     plan = scratch[1]
     clear_plan_nb(plan)
-    if sides[side, S_MELDED] == 0:
+    if not melded:
         initial_plan_nb(state, rules, seat, plan, -1, 0, 2)
     else:
         fill_plan_nb(state, rules, seat, plan, -1, 0, 2, threat or low_stock)
-    if plan_size_nb(plan) == 0:
-        return
-    err, out, conc = check_plan_nb(state, rules, seat, plan, -1, 0)
-    if err == OK:
-        meld_nb(state, rules, plan, log)
+    if plan_size_nb(plan) > 0:
+        meld_nb(state, rules, plan, log)  # validated there (R-22, R-60..R-64)
 
 
 @nb.njit(cache=True)
@@ -522,9 +603,9 @@ def careful_turn_nb(state, rules, log):
     of 10 or more cards with a wild card when every other discard is risky."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     if g[G_PHASE] == PHASE_DRAW:
-        if not try_take_nb(state, rules, log, 1, 1 << 20):
+        if not try_take_nb(state, rules, log, 1, 1, 1 << 20):
             draw_or_forced_nb(state, rules, log)
     if g[G_PHASE] == PHASE_PLAY:
         careful_melds_nb(state, rules, log)
     if g[G_PHASE] == PHASE_PLAY:
-        discard_safe_nb(state, rules, log, 10.0, 8, 10, 200.0)
+        discard_safe_nb(state, rules, log, 100.0, 8, 0.005, 10)

@@ -30,38 +30,42 @@ plans per step and validates each once through the move kernels.
 import numba as nb
 
 from .careful import (
-    can_go_out_nb, discard_safe_nb, draw_or_forced_nb, initial_plan_nb, opponents_threaten_nb,
+    canasta_count_nb, cards_nb, can_go_out_nb, discard_safe_nb, meld_material_nb, out_blocked_nb, draw_or_forced_nb, initial_plan_nb, opponents_threaten_nb,
     side_table_points_nb, stock_left_nb, try_take_nb,
 )
 from .layout import (
     FIRST_NATURAL, G_CURRENT, G_PHASE, LAST_NATURAL, M_DEUCES, M_JOKERS,
-    M_NATURALS, OK, PHASE_DRAW, PHASE_PLAY, R_CANASTAS_TO_GO_OUT, R_GOING_OUT_BONUS, R_PLAYERS,
+    M_NATURALS, OK, PHASE_DRAW, PHASE_PLAY, R_CANASTAS_TO_GO_OUT, R_DRAW_COUNT, R_GOING_OUT_BONUS, R_PLAYERS,
     R_SIDES, S_MELDED,
 )
-from .melds import canastas_nb, check_plan_nb, hand_size_nb, meld_ok_nb
+from .melds import meld_ok_nb
 from .moves import meld_nb
 from .plans import clear_plan_nb, fill_plan_nb, plan_size_nb, wilds_left_nb
 
 P_PILE_THRESHOLD = 0
 P_MELD_KEEP = 1
 P_HOLD_WILDS = 2
-P_FREEZE_AT = 3
+P_FREEZE_RISK = 3
 P_SAFETY = 4
 P_BLOCK_AT = 5
 P_OUT_LEAD = 6
 P_NATURAL_WAIT = 7
 
 #: Default parameter values, in kernel order (the registry in :mod:`canasta_sim.bots` reads them).
-DEFAULTS = (5.0, 2.0, 1.0, 10.0, 10.0, 8.0, 0.0, 6.0)
+DEFAULTS = (5.0, 8.0, 1.0, 0.05, 100.0, 0.0, 3000.0, 7.0)
 
+WILD_TAKE_FACTOR = 3  # a pickup spending a wild card needs this many times pile_threshold cards
+ENDGAME_ROUNDS = 2  # stock left for this many rounds of draws: the end game
+THREAT_KEEP = 3  # cards kept when melding under that threat
+THREAT_CARDS = 5  # an opponent with a canasta and at most this many cards may go out soon
 HAND_CARD_POINTS = 8  # estimated points of a hidden card (for the deal score estimate)
 
 
-@nb.njit(cache=True)
+@nb.njit(cache=True, inline='always')
 def param_nb(params, i):
-    """Parameter ``i`` of ``params``, or its default when the vector is shorter (a caller that
-    passed no parameters)."""
-    if i < params.shape[0]:
+    """Parameter ``i`` of ``params``; every parameter takes its default when the vector is
+    shorter than :data:`DEFAULTS` (a caller that passed no parameters)."""
+    if params.shape[0] >= len(DEFAULTS):
         return params[i]
     return DEFAULTS[i]
 
@@ -81,7 +85,7 @@ def lead_if_out_nb(state, rules, seat):
         hidden = 0
         for p in range(s, players, n_sides):
             if p != seat:
-                hidden += hand_size_nb(hands[p])
+                hidden += cards_nb(hands[p])
         if s == mine:
             own -= HAND_CARD_POINTS * hidden
         else:
@@ -92,12 +96,10 @@ def lead_if_out_nb(state, rules, seat):
 
 
 @nb.njit(cache=True)
-def should_go_out_nb(state, rules, seat, params):
-    """Go out when threatened (an opponent may go out first), when the stock is nearly empty,
+def should_go_out_nb(state, rules, seat, params, threat):
+    """Go out when ``threat`` (an opponent may go out first), when the stock is nearly empty,
     or when ahead by at least ``out_lead`` points."""
-    if opponents_threaten_nb(state, rules, seat, 5):
-        return True
-    if stock_left_nb(state, rules) <= 2 * rules[R_PLAYERS]:
+    if threat:
         return True
     return lead_if_out_nb(state, rules, seat) >= param_nb(params, P_OUT_LEAD)
 
@@ -113,13 +115,14 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
     deuces, jokers = wilds_left_nb(hand, plan)
     if deuces + jokers == 0:
         return
-    # complete canastas, largest melds first
-    for size in range(6, 3, -1):
+    # complete canastas: largest melds first, melds that already hold a wild card first
+    for step in range(6):
+        size = 6 - step // 2
         for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
             n = melds[side, r, M_NATURALS] + plan[r, M_NATURALS]
             d = melds[side, r, M_DEUCES] + plan[r, M_DEUCES]
             j = melds[side, r, M_JOKERS] + plan[r, M_JOKERS]
-            if n + d + j != size:
+            if n + d + j != size or (step % 2 == 0) == (d + j == 0):
                 continue
             if d + j == 0 and n >= natural_wait:
                 continue
@@ -177,27 +180,35 @@ def expert_melds_nb(state, rules, params, log):
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     seat = g[G_CURRENT]
     side = seat % rules[R_SIDES]
-    if canastas_nb(melds, side) + 1 >= rules[R_CANASTAS_TO_GO_OUT]:
-        if can_go_out_nb(state, rules, seat) and should_go_out_nb(state, rules, seat, params):
-            if meld_nb(state, rules, scratch[2], log) == OK:
-                return
-    keep = int(param_nb(params, P_MELD_KEEP))
-    if keep < 2:
-        keep = 2
+    hand = hands[seat]
+    # an opponent may go out soon: time to go out or shed cards; likewise near the stock's end
+    threat = opponents_threaten_nb(state, rules, seat, THREAT_CARDS)
+    endgame = stock_left_nb(state, rules) <= ENDGAME_ROUNDS * rules[R_DRAW_COUNT] * rules[R_PLAYERS]
+    if (canasta_count_nb(melds, side) + 1 >= rules[R_CANASTAS_TO_GO_OUT]
+            and not out_blocked_nb(hand, melds, side)
+            and can_go_out_nb(state, rules, seat)
+            and should_go_out_nb(state, rules, seat, params, threat or endgame)
+            and meld_nb(state, rules, scratch[2], log) == OK):
+        return
+    melded = sides[side, S_MELDED] != 0
+    keep = 2
+    if melded:
+        keep = max(2, int(param_nb(params, P_MELD_KEEP)))
+        if threat or endgame:  # shed the cards that would count against the side
+            keep = min(keep, THREAT_KEEP)
+    if cards_nb(hand) <= keep or not meld_material_nb(hand, melds, side, melded):
+        return
     plan = scratch[1]
     clear_plan_nb(plan)
-    if sides[side, S_MELDED] == 0:
+    if not melded:
         initial_plan_nb(state, rules, seat, plan, -1, 0, 2)
     else:
         fill_plan_nb(state, rules, seat, plan, -1, 0, keep, False)
-        left = hand_size_nb(hands[seat]) - plan_size_nb(plan)
+        left = cards_nb(hand) - plan_size_nb(plan)
         add_wilds_nb(state, rules, seat, plan, left, keep, param_nb(params, P_HOLD_WILDS) >= 0.5,
                      int(param_nb(params, P_NATURAL_WAIT)))
-    if plan_size_nb(plan) == 0:
-        return
-    err, out, conc = check_plan_nb(state, rules, seat, plan, -1, 0)
-    if err == OK:
-        meld_nb(state, rules, plan, log)
+    if plan_size_nb(plan) > 0:
+        meld_nb(state, rules, plan, log)  # validated there (R-22, R-60..R-64)
 
 
 @nb.njit(cache=True)
@@ -205,12 +216,11 @@ def expert_turn_nb(state, rules, params, log):
     """One whole turn of the expert policy with parameters ``params`` (``float64[N_PARAMS]``)."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     if g[G_PHASE] == PHASE_DRAW:
-        if not try_take_nb(state, rules, log, 1, int(param_nb(params, P_PILE_THRESHOLD))):
+        pile_min = int(param_nb(params, P_PILE_THRESHOLD))
+        if not try_take_nb(state, rules, log, pile_min, pile_min, WILD_TAKE_FACTOR * pile_min):
             draw_or_forced_nb(state, rules, log)
     if g[G_PHASE] == PHASE_PLAY:
         expert_melds_nb(state, rules, params, log)
     if g[G_PHASE] == PHASE_PLAY:
-        freeze = int(param_nb(params, P_FREEZE_AT))
         discard_safe_nb(state, rules, log, param_nb(params, P_SAFETY),
-                        int(param_nb(params, P_BLOCK_AT)), freeze,
-                        200.0)
+                        int(param_nb(params, P_BLOCK_AT)), param_nb(params, P_FREEZE_RISK), 0)

@@ -1,0 +1,215 @@
+"""The bots: spec parsing, legal play under the referee for every player count, and one
+decision per bot on a hand-built position (docs/bots.md says what each bot does).
+
+Positions are built with ``Deal.from_position``: the stock's first card is the top, the pile's
+last card is the top, and the deal starts in the draw phase of seat 0. With 4 players side 0 =
+seats 0 and 2, side 1 = seats 1 and 3; seat 1 is the next player after seat 0.
+"""
+
+import numpy as np
+import pytest
+
+import canasta_sim
+from canasta_sim import Deal, Rules
+from canasta_sim.bots import N_PARAMS, POLICIES, parse_bot, seat_arrays, side_bots
+from canasta_sim.nb.policy import play_turn_nb
+from canasta_sim.referee import check_trace
+
+BOTS = ("random", "greedy", "careful", "expert")
+LEGAL_DEALS = 300
+
+
+# --- spec parsing ------------------------------------------------------------------------------
+def test_every_policy_is_registered_with_documented_parameters():
+    assert set(BOTS) <= set(POLICIES)
+    codes = [p.code for p in POLICIES.values()]
+    assert len(set(codes)) == len(codes)
+    for policy in POLICIES.values():
+        assert policy.doc
+        assert len(policy.params) <= N_PARAMS
+        for p in policy.params:
+            assert p.low <= p.default <= p.high, p.name
+            assert p.doc, p.name
+    assert len(POLICIES["expert"].params) == N_PARAMS
+
+
+def test_expert_spec_sets_parameters_in_kernel_order():
+    bot = parse_bot("expert:pile_threshold=6,hold_wilds=0")
+    names = [p.name for p in bot.policy.params]
+    v = bot.vector()
+    assert v.shape == (N_PARAMS,)
+    assert v[names.index("pile_threshold")] == 6
+    assert v[names.index("hold_wilds")] == 0
+    default = dict(zip(names, parse_bot("expert").values))
+    assert v[names.index("safety")] == default["safety"]
+    assert bot.spec == "expert:pile_threshold=6,hold_wilds=0"
+    assert parse_bot("expert").spec == "expert"
+
+
+def test_unknown_bot_lists_the_bots():
+    with pytest.raises(ValueError) as info:
+        parse_bot("clever")
+    message = str(info.value)
+    assert "clever" in message
+    for name in BOTS:
+        assert name in message
+
+
+def test_unknown_parameter_lists_the_parameters():
+    with pytest.raises(ValueError) as info:
+        parse_bot("expert:aggression=3")
+    message = str(info.value)
+    assert "aggression" in message
+    for p in POLICIES["expert"].params:
+        assert p.name in message
+    with pytest.raises(ValueError, match="allowed: none"):
+        parse_bot("careful:safety=3")
+
+
+def test_out_of_range_value_names_the_range():
+    param = next(p for p in POLICIES["expert"].params if p.name == "pile_threshold")
+    with pytest.raises(ValueError) as info:
+        parse_bot(f"expert:pile_threshold={param.high + 1}")
+    message = str(info.value)
+    assert "pile_threshold" in message and "out of range" in message
+    assert f"{param.low:g} to {param.high:g}" in message
+    with pytest.raises(ValueError, match="not a number"):
+        parse_bot("expert:safety=lots")
+
+
+def test_side_bots_one_spec_per_side():
+    bots = side_bots("expert:meld_keep=4,greedy", 2)
+    assert [b.policy.name for b in bots] == ["expert", "greedy"]
+    policies, params = seat_arrays(bots, 4)
+    assert list(policies) == [POLICIES["expert"].code, POLICIES["greedy"].code] * 2
+    assert params.shape == (4, N_PARAMS)
+    with pytest.raises(ValueError):
+        side_bots("expert,greedy,careful", 2)
+
+
+# --- legal play --------------------------------------------------------------------------------
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+@pytest.mark.parametrize("bot", BOTS)
+def test_bot_plays_legally(bot, players):
+    """Every move is accepted by the independent referee, which also reproduces the scores."""
+    rules = Rules(players=players)
+    for k in range(LEGAL_DEALS):
+        deal = Deal.new(rules, 77, deal=k, dealer=k % players, trace=True)
+        deal.play_out(bot)
+        assert deal.end_reason in ("went_out", "stock_exhausted", "last_red_three")
+        verdict = check_trace(deal.trace())
+        assert verdict.ok, f"{bot}, {players} players, deal {k}: {verdict}"
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_mixed_table_plays_legally(players):
+    rules = Rules(players=players)
+    specs = ["expert", "careful", "greedy"][:rules.sides]
+    for k in range(LEGAL_DEALS // 3):
+        deal = Deal.new(rules, 78, deal=k, dealer=k % players, trace=True)
+        deal.play_out(specs)
+        verdict = check_trace(deal.trace())
+        assert verdict.ok, f"{specs}, {players} players, deal {k}: {verdict}"
+
+
+def test_expert_with_short_parameter_vector_uses_defaults():
+    """A caller that passes fewer than N_PARAMS parameters gets the registry defaults."""
+    rules = Rules()
+    r = rules.to_array()
+    policies, params = seat_arrays(side_bots("expert", 2), 4)
+    for k in range(20):
+        a = Deal.new(rules, 5, deal=k)
+        b = Deal.new(rules, 5, deal=k)
+        while not a.is_over:
+            play_turn_nb(a._state, r, policies, params, a._log)
+        while not b.is_over:
+            play_turn_nb(b._state, r, policies, np.zeros((4, 1)), b._log)
+        assert a.score() == b.score() and a.turns == b.turns
+
+
+# --- one decision per bot ----------------------------------------------------------------------
+def test_random_discards_its_only_kind():
+    """R-63: black threes cannot be melded before going out, so the random bot, holding only
+    black threes after its draw, must discard one."""
+    d = Deal.from_position(hands=["B3", "4 4 5", "6 6 7", "8 8 9"], stock="B3 10 10 J",
+                           pile="K Q")
+    d.play_turn("random")
+    assert d.pile.split()[-1] == "B3"
+    assert d.hand(0) == "B3"
+
+
+def test_greedy_takes_a_takeable_pile():
+    """R-33 a: the top card (a 9) and a natural pair of nines make a meld; greedy takes the pile
+    rather than draw (its side has melded, so no minimum count applies)."""
+    d = Deal.from_position(hands=["9 9 4 5 K", "4 4 5", "6 6 7", "8 8 10"], stock="J J Q Q",
+                           pile="7 6 9", melds={0: ["A A A"]})
+    assert d.can_take_pile()
+    d.play_turn("greedy")
+    assert "9" in d.melds(0)
+    assert d.stock_size == 4  # it did not draw
+    assert len(d.pile.split()) == 1  # the pile was taken; its discard starts a new one
+
+
+def test_careful_does_not_meld_early():
+    """With three kings in hand, no threat from the opponents, a full stock and a small hand,
+    careful holds its melds; greedy in the same position melds the kings at once."""
+    hands = ["K K K 5 7 9 J", "4 4 6", "6 6 8", "8 8 10"]
+    pile = "Q B3"  # a black three on top: nobody can take the pile (R-30)
+    stock = "A A A A A A A A 4 4 4 4 5 5 5 6 6 6 7 7 7 8 8 9 9 9 10 10 J J"  # 30: not low
+
+    d = Deal.from_position(hands=hands, stock=stock, pile=pile, melds={0: ["Q Q Q"]})
+    d.play_turn("careful")
+    assert "K" not in d.melds(0)
+    assert d.hand(0).count("K") == 3
+
+    g = Deal.from_position(hands=hands, stock=stock, pile=pile, melds={0: ["Q Q Q"]})
+    g.play_turn("greedy")
+    assert "K" in g.melds(0)
+
+
+def test_expert_discards_safe_card_against_next_opponent():
+    """Seat 1 (next to play, side 1) has a meld of fives and the pile is open (no wild card):
+    a five discarded now would let them take the pile onto their meld (R-33 c). Every other queen
+    is accounted for (four in the pile, three in side 0's meld), so seat 1 cannot hold a queen:
+    expert discards its queen. Greedy, which ignores the opponents, discards the five."""
+    hands = ["5 Q K K A A", "4 4 8", "10 10 J", "6 7 7"]
+    melds = {0: ["Q Q Q"], 1: ["5 5 5"]}
+    pile = "Q Q Q Q 6"  # top 6: expert holds no six and has no meld of sixes, so it draws
+    stock = "J 9 9 9 10 10"
+
+    d = Deal.from_position(hands=hands, stock=stock, pile=pile, melds=melds)
+    d.play_turn("expert")
+    assert d.pile.split()[-1] == "Q"
+    assert "5" in d.hand(0).split()
+
+    g = Deal.from_position(hands=hands, stock=stock, pile=pile, melds=melds)
+    g.play_turn("greedy")
+    assert g.pile.split()[-1] == "5"
+
+
+def test_expert_freezes_a_dangerous_pile_with_a_wild_card():
+    """Every natural in hand matches a meld of the next opponent on an open pile (R-33 c): the
+    safest discard is a deuce, which freezes the pile (R-24, R-31)."""
+    hands = ["5 8 2 K K", "4 4 9", "10 10 J", "6 7 7"]
+    melds = {0: ["K K K"], 1: ["5 5 5", "8 8 8"]}
+    d = Deal.from_position(hands=hands, stock="5 Q Q J", pile="9 J 10 6 4 7", melds=melds)
+    d.play_turn("expert")
+    assert d.pile.split()[-1] == "2"
+    assert d.pile_frozen
+
+
+def test_expert_leaves_a_small_pile():
+    """The pile (two cards) is below pile_threshold (default 5): expert draws instead of taking
+    it with its natural pair; with pile_threshold=1 it takes it."""
+    hands = ["9 9 4 5 K 2", "4 4 5", "6 6 7", "8 8 10"]
+    d = Deal.from_position(hands=hands, stock="J J Q Q", pile="7 9", melds={0: ["A A A"]})
+    d.play_turn("expert")
+    assert "9" not in d.melds(0) and d.stock_size == 3
+
+    d = Deal.from_position(hands=hands, stock="J J Q Q", pile="7 9", melds={0: ["A A A"]})
+    d.play_turn("expert:pile_threshold=1")
+    assert "9" in d.melds(0) and d.stock_size == 4
+
+
+def test_public_api_exposes_bots_module():
+    assert canasta_sim.bots.POLICIES is POLICIES
