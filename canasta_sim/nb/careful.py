@@ -119,16 +119,19 @@ def count_pile_nb(state, rules, seat):
         row[k, 1] = 0
         row[k, 2] = 0
     n = g[G_PILE_LEN]
-    for i in range(n):
-        row[pile[i], 0] += 1
     players = rules[R_PLAYERS]
     base = g[G_UPCARD_CARDS] if n == g[G_UPCARD_CARDS] + g[G_TURN] else 0
-    for i in range(base, n):
-        back = (n - i) % players  # pile[i] was discarded by seat - back
-        if back == 0:
-            row[pile[i], 1] = 1  # discarded by seat itself: the next player passed on it
-        elif back == players - 1:
-            row[pile[i], 2] = 1  # discarded by the next player
+    back = 1  # pile[i] was discarded by the player ``back`` seats before ``seat``
+    for i in range(n - 1, -1, -1):
+        kind = pile[i]
+        row[kind, 0] += 1
+        if i >= base:
+            if back == players:
+                row[kind, 1] = 1  # discarded by seat itself: the next player passed on it
+                back = 0
+            elif back == players - 1:
+                row[kind, 2] = 1  # discarded by the next player
+            back += 1
     return row
 
 
@@ -419,6 +422,28 @@ def try_go_out_nb(state, rules, log):
 
 
 # --- taking the pile --------------------------------------------------------------------------
+@nb.njit(cache=True, inline='always')
+def take_possible_nb(state, rules, seat, meld_pile, pair_pile, wild_pile):
+    """Cheap test before :func:`try_take_nb`: the top card is a natural and the hand (or an
+    open pile onto the side's meld) could take a pile of this size."""
+    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    plen = g[G_PILE_LEN]
+    if plen == 0:
+        return False
+    top = pile[plen - 1]
+    if top < FIRST_NATURAL or top > LAST_NATURAL:
+        return False
+    n = hands[seat, top]
+    if n >= 2:
+        return plen >= pair_pile
+    side = seat % rules[R_SIDES]
+    if g[G_PILE_FREEZE] > 0 or sides[side, S_MELDED] == 0:
+        return False
+    if size_nb(melds, side, top) > 0:
+        return plen >= meld_pile
+    return n == 1 and plen >= wild_pile and hands[seat, DEUCE] + hands[seat, JOKER] > 0
+
+
 @nb.njit(cache=True)
 def try_take_nb(state, rules, log, meld_pile, pair_pile, wild_pile):
     """Take the discard pile if it can be done cheaply (R-30..R-35): the top card onto the side's
@@ -461,12 +486,10 @@ def try_take_nb(state, rules, log, meld_pile, pair_pile, wild_pile):
 
 
 @nb.njit(cache=True)
-def draw_or_forced_nb(state, rules, log):
-    """Draw from the stock; when R-44 forces a pickup instead, take the pile (top card onto the
-    side's meld, or the first legal way)."""
+def forced_take_nb(state, rules, log):
+    """R-44: the stock is empty and the player must take the pile: the top card onto the side's
+    meld, or else the first legal way."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
-    if draw_nb(state, rules, log) == OK:
-        return
     plan = scratch[0]
     clear_plan_nb(plan)
     if take_pile_nb(state, rules, plan, log) == OK:
@@ -475,16 +498,24 @@ def draw_or_forced_nb(state, rules, log):
         take_pile_nb(state, rules, scratch[0], log)
 
 
+@nb.njit(cache=True)
+def draw_or_forced_nb(state, rules, log):
+    """Draw from the stock; when R-44 forces a pickup instead, take the pile
+    (:func:`forced_take_nb`)."""
+    if draw_nb(state, rules, log) != OK:
+        forced_take_nb(state, rules, log)
+
+
 # --- discarding -------------------------------------------------------------------------------
 @nb.njit(cache=True, inline='always')
-def keep_value_nb(count, u, own_meld, points):
+def keep_value_nb(count, u, own_meld, points, pair_keep):
     """How much a player wants to keep a natural card (higher: keep; about 0 to 1.5): pairs and
-    more (``count`` in hand; pile pickups, new melds) most, cards of a rank its side has melded
-    (``own_meld``) next, single cards by their chance of pairing (``u`` unseen cards of the
-    rank), minus a little of their penalty value (``points``)."""
+    more (``count`` in hand; pile pickups, new melds) most (``pair_keep``), cards of a rank its
+    side has melded (``own_meld``) next, single cards by their chance of pairing (``u`` unseen
+    cards of the rank), minus a little of their penalty value (``points``)."""
     v = 0.0
     if count >= 2:
-        v += 0.6 + 0.1 * count
+        v += pair_keep + 0.1 * count
     else:
         v += 0.04 * u
     if own_meld:
@@ -496,8 +527,9 @@ BLACK_THREE_KEEP = 0.3  # keep value of a black three held back for a later bloc
 WILD_KEEP = 1.0  # keep value of a wild card, before its freeze_risk term
 
 
-@nb.njit(cache=True)
-def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_pile):
+@nb.njit(cache=True, inline='always')
+def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_pile,
+                      pair_keep):
     """Pick the card to discard (R-20 step 3): the lowest ``keep value + safety * danger``,
     where danger is :func:`take_chance_nb` times the cards the next player would take (the
     expected cards handed to them) and the keep value is :func:`keep_value_nb`.
@@ -535,7 +567,8 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
         p = take_chance_nb(u, frozen, on_meld, opp_melded, pr[k, 1] != 0, pr[k, 2] != 0, q,
                            p_wild)
         own_meld = melds[side, k, M_NATURALS] > 0
-        v = keep_value_nb(c, u, own_meld, rules[R_VALUES + k]) + safety * p * (plen + 1)
+        v = keep_value_nb(c, u, own_meld, rules[R_VALUES + k], pair_keep)
+        v += safety * p * (plen + 1)
         if v < best_v:
             best_v = v
             best = k
@@ -550,7 +583,7 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
 
 
 @nb.njit(cache=True)
-def discard_safe_nb(state, rules, log, safety, block_at, freeze_risk, freeze_pile):
+def discard_safe_nb(state, rules, log, safety, block_at, freeze_risk, freeze_pile, pair_keep):
     """Discard the card :func:`choose_discard_nb` picks (falling back to any card the move
     kernel accepts); after a last-card red three the deal ends instead (R-45)."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
@@ -558,7 +591,8 @@ def discard_safe_nb(state, rules, log, safety, block_at, freeze_risk, freeze_pil
         end_turn_nb(state, rules, log)
         return
     seat = g[G_CURRENT]
-    k = choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_pile)
+    k = choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_pile,
+                          pair_keep)
     if k >= 0 and discard_nb(state, rules, k, log) == OK:
         return
     for k in range(N_KINDS):
@@ -603,9 +637,11 @@ def careful_turn_nb(state, rules, log):
     of 10 or more cards with a wild card when every other discard is risky."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     if g[G_PHASE] == PHASE_DRAW:
-        if not try_take_nb(state, rules, log, 1, 1, 1 << 20):
+        seat = g[G_CURRENT]
+        if not (take_possible_nb(state, rules, seat, 1, 1, 1 << 20)
+                and try_take_nb(state, rules, log, 1, 1, 1 << 20)):
             draw_or_forced_nb(state, rules, log)
     if g[G_PHASE] == PHASE_PLAY:
         careful_melds_nb(state, rules, log)
     if g[G_PHASE] == PHASE_PLAY:
-        discard_safe_nb(state, rules, log, 100.0, 8, 0.005, 10)
+        discard_safe_nb(state, rules, log, 100.0, 8, 0.005, 10, 1000.0)

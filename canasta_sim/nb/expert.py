@@ -1,45 +1,58 @@
 """The ``expert`` policy: a parameterised heuristic after the standard strategy advice (Parlett,
-Hoyle, pagat.com's strategy pages).
+Hoyle, pagat.com's strategy pages), tuned against ``greedy`` (docs/bots.md).
 
-Its knobs (``params``: ``float64[N_PARAMS]``, order and defaults in :mod:`canasta_sim.bots`):
+A turn: take the pile when it holds at least ``pile_threshold`` cards and the hand can take it
+with naturals (a natural pair, or the top card onto the side's meld); draw otherwise. Meld the
+initial meld as soon as the minimum count allows (spending few wild cards), then hold a full
+hand: meld only what leaves ``meld_keep`` cards, never put loose wild cards down unless
+``hold_wilds`` is 0, complete canastas with wild cards (melds that already hold one first).
+Go out only when an opponent threatens to go out, in the end game (the stock down to
+``ENDGAME_ROUNDS`` rounds of draws; then also shed cards down to ``THREAT_KEEP``), or when the
+side leads by ``out_lead`` points. Discard the card least useful to the next opponent
+(:func:`careful.choose_discard_nb`): black threes, ranks they cannot take the pile with, a wild
+card to freeze a pile that every other discard would hand them.
 
-- ``pile_threshold`` (P_PILE_THRESHOLD): the pile is always taken with naturals (a natural
-  pair, or the top card onto the side's meld); spending a wild card on a pickup (R-33 b) needs
-  a pile of at least this many cards.
+The knobs (``params``: ``float64[N_PARAMS]``; names, ranges and docs in
+:data:`canasta_sim.bots.POLICIES`, defaults in :data:`DEFAULTS`):
+
+- ``pile_threshold`` (P_PILE_THRESHOLD): smallest pile taken (cards); a pickup spending a wild
+  card (R-33 b) needs ``WILD_TAKE_FACTOR`` times as many.
 - ``meld_keep`` (P_MELD_KEEP): cards kept in hand when melding without going out (the rules'
   floor is 2, R-22): a fuller hand keeps pairs for pickups and safe discards.
-- ``hold_wilds`` (P_HOLD_WILDS): 1 keeps wild cards for completing canastas, the minimum count
-  and going out (and for freezing the pile); 0 also starts melds from a pair and a wild and
+- ``hold_wilds`` (P_HOLD_WILDS): 1 keeps wild cards for completing canastas, the minimum count,
+  going out and freezing the pile; 0 also starts melds from a natural pair and a wild card and
   puts spare wild cards on melds, as ``greedy`` does.
-- ``freeze_at`` (P_FREEZE_AT): pile size at which a wild card is discarded to freeze the pile
-  (R-24, R-31) when every natural discard is risky; 0 never.
-- ``safety`` (P_SAFETY): weight of the discard danger (chance the next opponent can take the
-  pile, times its size) against the card's keep value.
-- ``block_at`` (P_BLOCK_AT): pile size at which a black three is discarded to block the next
-  player (R-23); smaller piles keep it back.
-- ``out_lead`` (P_OUT_LEAD): go out (R-40) only when the side's estimated deal score is ahead
-  of the best opponent's by at least this many points; otherwise hold back and build more
-  canastas, unless an opponent threatens to go out or the stock is nearly empty.
-- ``natural_wait`` (P_NATURAL_WAIT): a meld of at least this many naturals and no wild card
-  gets no wild card except when going out (it waits to become a natural canasta, R-51).
+- ``freeze_risk`` (P_FREEZE_RISK): a wild card is discarded, freezing the pile (R-24, R-31),
+  when the safest other discard would hand the next opponent about this many pile cards in
+  expectation or more.
+- ``safety`` (P_SAFETY): weight of that danger against how much a card is worth keeping.
+- ``block_at`` (P_BLOCK_AT): pile size from which a black three is discarded at once to block
+  the next player (R-23); below it the black three is kept back for a bigger pile.
+- ``out_lead`` (P_OUT_LEAD): going out (R-40) without a threat needs the side's estimated deal
+  score to lead the best opponent's by this many points; otherwise it holds back to build more
+  canastas.
+- ``natural_wait`` (P_NATURAL_WAIT): a wild-free meld of at least this many naturals gets no
+  wild card except when going out (it can become, or stay, a natural canasta, R-51).
 
-It reads only public information and the own hand (see :mod:`.careful`), builds one or two
-plans per step and validates each once through the move kernels.
+It reads only public information and its own hand (see :mod:`.careful`), tests cheaply whether a
+pickup or a meld is possible before building anything, builds one plan per step in the state's
+``scratch`` rows and lets the move kernels validate it.
 """
 
 import numba as nb
 
 from .careful import (
-    canasta_count_nb, cards_nb, can_go_out_nb, discard_safe_nb, meld_material_nb, out_blocked_nb, draw_or_forced_nb, initial_plan_nb, opponents_threaten_nb,
-    side_table_points_nb, stock_left_nb, try_take_nb,
+    can_go_out_nb, canasta_count_nb, cards_nb, discard_safe_nb, forced_take_nb, initial_plan_nb,
+    meld_material_nb, opponents_threaten_nb, out_blocked_nb, side_table_points_nb,
+    stock_left_nb, take_possible_nb, try_take_nb,
 )
 from .layout import (
     FIRST_NATURAL, G_CURRENT, G_PHASE, LAST_NATURAL, M_DEUCES, M_JOKERS,
-    M_NATURALS, OK, PHASE_DRAW, PHASE_PLAY, R_CANASTAS_TO_GO_OUT, R_DRAW_COUNT, R_GOING_OUT_BONUS, R_PLAYERS,
-    R_SIDES, S_MELDED,
+    M_NATURALS, OK, PHASE_DRAW, PHASE_PLAY, R_CANASTAS_TO_GO_OUT, R_DRAW_COUNT,
+    R_GOING_OUT_BONUS, R_PLAYERS, R_SIDES, S_MELDED,
 )
 from .melds import meld_ok_nb
-from .moves import meld_nb
+from .moves import draw_nb, meld_nb
 from .plans import clear_plan_nb, fill_plan_nb, plan_size_nb, wilds_left_nb
 
 P_PILE_THRESHOLD = 0
@@ -51,14 +64,15 @@ P_BLOCK_AT = 5
 P_OUT_LEAD = 6
 P_NATURAL_WAIT = 7
 
-#: Default parameter values, in kernel order (the registry in :mod:`canasta_sim.bots` reads them).
+#: Default parameter values in kernel order (tuned against greedy; read by canasta_sim.bots).
 DEFAULTS = (5.0, 8.0, 1.0, 0.05, 100.0, 0.0, 3000.0, 7.0)
 
-WILD_TAKE_FACTOR = 3  # a pickup spending a wild card needs this many times pile_threshold cards
+WILD_TAKE_FACTOR = 3  # a pickup spending a wild card needs this many times pile_threshold
+PAIR_KEEP = 0.6  # keep value of a natural pair in the discard choice (careful: never break)
+THREAT_CARDS = 5  # an opponent side with its canastas and a player this short may go out soon
 ENDGAME_ROUNDS = 2  # stock left for this many rounds of draws: the end game
-THREAT_KEEP = 3  # cards kept when melding under that threat
-THREAT_CARDS = 5  # an opponent with a canasta and at most this many cards may go out soon
-HAND_CARD_POINTS = 8  # estimated points of a hidden card (for the deal score estimate)
+THREAT_KEEP = 3  # cards kept when melding under a threat or in the end game
+HAND_CARD_POINTS = 8  # estimated points of a hidden card (deal score estimate)
 
 
 @nb.njit(cache=True, inline='always')
@@ -97,8 +111,8 @@ def lead_if_out_nb(state, rules, seat):
 
 @nb.njit(cache=True)
 def should_go_out_nb(state, rules, seat, params, threat):
-    """Go out when ``threat`` (an opponent may go out first), when the stock is nearly empty,
-    or when ahead by at least ``out_lead`` points."""
+    """Go out when ``threat`` (an opponent may go out first, or the end game) or when ahead by
+    at least ``out_lead`` points (:func:`lead_if_out_nb`)."""
     if threat:
         return True
     return lead_if_out_nb(state, rules, seat) >= param_nb(params, P_OUT_LEAD)
@@ -176,14 +190,16 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
 def expert_melds_nb(state, rules, params, log):
     """Go out if allowed and :func:`should_go_out_nb` agrees; else make the initial meld as soon
     as the minimum count allows (few wild cards), or add naturals to the melds, start melds of
-    three naturals and place wild cards (:func:`add_wilds_nb`), keeping ``meld_keep`` cards."""
+    three naturals and place wild cards (:func:`add_wilds_nb`), keeping ``meld_keep`` cards
+    (``THREAT_KEEP`` under a threat or in the end game)."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     seat = g[G_CURRENT]
     side = seat % rules[R_SIDES]
     hand = hands[seat]
     # an opponent may go out soon: time to go out or shed cards; likewise near the stock's end
     threat = opponents_threaten_nb(state, rules, seat, THREAT_CARDS)
-    endgame = stock_left_nb(state, rules) <= ENDGAME_ROUNDS * rules[R_DRAW_COUNT] * rules[R_PLAYERS]
+    endgame = (stock_left_nb(state, rules)
+               <= ENDGAME_ROUNDS * rules[R_DRAW_COUNT] * rules[R_PLAYERS])
     if (canasta_count_nb(melds, side) + 1 >= rules[R_CANASTAS_TO_GO_OUT]
             and not out_blocked_nb(hand, melds, side)
             and can_go_out_nb(state, rules, seat)
@@ -205,7 +221,8 @@ def expert_melds_nb(state, rules, params, log):
     else:
         fill_plan_nb(state, rules, seat, plan, -1, 0, keep, False)
         left = cards_nb(hand) - plan_size_nb(plan)
-        add_wilds_nb(state, rules, seat, plan, left, keep, param_nb(params, P_HOLD_WILDS) >= 0.5,
+        hold = param_nb(params, P_HOLD_WILDS) >= 0.5
+        add_wilds_nb(state, rules, seat, plan, left, keep, hold,
                      int(param_nb(params, P_NATURAL_WAIT)))
     if plan_size_nb(plan) > 0:
         meld_nb(state, rules, plan, log)  # validated there (R-22, R-60..R-64)
@@ -213,14 +230,19 @@ def expert_melds_nb(state, rules, params, log):
 
 @nb.njit(cache=True)
 def expert_turn_nb(state, rules, params, log):
-    """One whole turn of the expert policy with parameters ``params`` (``float64[N_PARAMS]``)."""
+    """One whole turn of the expert policy with parameters ``params`` (``float64[N_PARAMS]``;
+    a shorter vector means the defaults): pickup or draw, melds, discard (or R-45's end)."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     if g[G_PHASE] == PHASE_DRAW:
         pile_min = int(param_nb(params, P_PILE_THRESHOLD))
-        if not try_take_nb(state, rules, log, pile_min, pile_min, WILD_TAKE_FACTOR * pile_min):
-            draw_or_forced_nb(state, rules, log)
+        wild_min = WILD_TAKE_FACTOR * pile_min
+        if not (take_possible_nb(state, rules, g[G_CURRENT], pile_min, pile_min, wild_min)
+                and try_take_nb(state, rules, log, pile_min, pile_min, wild_min)):
+            if draw_nb(state, rules, log) != OK:
+                forced_take_nb(state, rules, log)
     if g[G_PHASE] == PHASE_PLAY:
         expert_melds_nb(state, rules, params, log)
     if g[G_PHASE] == PHASE_PLAY:
         discard_safe_nb(state, rules, log, param_nb(params, P_SAFETY),
-                        int(param_nb(params, P_BLOCK_AT)), param_nb(params, P_FREEZE_RISK), 0)
+                        int(param_nb(params, P_BLOCK_AT)), param_nb(params, P_FREEZE_RISK), 0,
+                        PAIR_KEEP)
