@@ -1,6 +1,7 @@
 """Measure bot strength and how deals end; writes results/strength/*.csv and strength.md.
 
-Run: ``python scripts/strength.py [--deals 20000] [--games 2000] [--end-deals 100000]``.
+Run: ``python scripts/strength.py [--deals 20000] [--games 2000] [--end-deals 100000]``
+(needs the ``bench`` extra for the Markdown table: ``pip install -e ".[bench]"``).
 Pairings are 4-player partnership play with seat-rotated duplicate deals
 (:func:`canasta_sim.compare`); end reasons come from ``--no-records`` runs per player count.
 """
