@@ -350,7 +350,11 @@ def prepare_out(out, overwrite: bool) -> Path:
 
 
 def commit_out(tmp: Path, target: Path) -> None:
-    """Move a complete results folder into place (replacing an old one only now)."""
+    """Move a complete results folder into place (replacing an old one only now), readable
+    like any new folder (``mkdtemp`` makes it private)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    tmp.chmod(0o777 & ~umask)
     if target.exists():
         old = target.with_name(f".{target.name}.old")
         shutil.rmtree(old, ignore_errors=True)
