@@ -8,6 +8,7 @@ over the machine's cores). Deal ``k`` is seeded from ``(seed, k)`` alone and its
 from __future__ import annotations
 
 import json
+import os
 import platform
 import shutil
 import tempfile
