@@ -16,31 +16,66 @@ No allocation: plans live in the state's ``scratch`` rows (row 0: pile pickup, r
 row 2: going out, row 39 column 0: the discard pile's card counts).
 """
 
-import numba as nb
 
+from .jit import inline_kernel, kernel
 from .layout import (
-    BLACK_THREE, DEUCE, FIRST_NATURAL, G_CURRENT, G_LAST_RED_THREE, G_PHASE, G_PILE_FREEZE,
-    G_PILE_LEN, G_STOCK_POS, G_TURN, G_UPCARD_CARDS, JOKER, LAST_NATURAL, M_DEUCES, M_JOKERS, M_NATURALS, N_KINDS, OK,
-    PHASE_DRAW, PHASE_PLAY, R_CANASTAS_TO_GO_OUT, R_MIXED_CANASTA_BONUS, R_N_CARDS,
-    R_NATURAL_CANASTA_BONUS, R_PLAYERS, R_RED_THREE_TABLE, R_SIDES, R_VALUES, RED_THREE,
-    S_MELDED, S_MINIMUM, S_R3_DEALT, S_R3_DRAWN, S_R3_PILE,
+    BLACK_THREE,
+    DEUCE,
+    FIRST_NATURAL,
+    G_CURRENT,
+    G_LAST_RED_THREE,
+    G_PHASE,
+    G_PILE_FREEZE,
+    G_PILE_LEN,
+    G_STOCK_POS,
+    G_TURN,
+    G_UPCARD_CARDS,
+    JOKER,
+    LAST_NATURAL,
+    M_DEUCES,
+    M_JOKERS,
+    M_NATURALS,
+    N_KINDS,
+    OK,
+    PHASE_DRAW,
+    PHASE_PLAY,
+    R_CANASTAS_TO_GO_OUT,
+    R_MIXED_CANASTA_BONUS,
+    R_N_CARDS,
+    R_NATURAL_CANASTA_BONUS,
+    R_PLAYERS,
+    R_RED_THREE_TABLE,
+    R_SIDES,
+    R_VALUES,
+    RED_THREE,
+    S_MELDED,
+    S_MINIMUM,
+    S_R3_DEALT,
+    S_R3_DRAWN,
+    S_R3_PILE,
 )
 from .melds import check_plan_nb, meld_ok_nb
 from .moves import discard_nb, draw_nb, end_turn_nb, meld_nb, pile_top_nb, take_pile_nb
-from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb, plan_size_nb, wilds_left_nb
+from .plans import (
+    black_three_plan_nb,
+    clear_plan_nb,
+    fill_plan_nb,
+    plan_size_nb,
+    wilds_left_nb,
+)
 from .policy_common import pickup_candidates_nb
 
 PILE_COUNT_ROW = 39  # scratch row whose column 0 holds the pile's card counts per kind
 
 
 # --- small inline helpers (numba inlines them: no call overhead in the hot loops) -----------
-@nb.njit(cache=True, inline='always')
+@inline_kernel
 def size_nb(melds, side, r):
     """Cards in ``side``'s meld of rank ``r``."""
     return melds[side, r, M_NATURALS] + melds[side, r, M_DEUCES] + melds[side, r, M_JOKERS]
 
 
-@nb.njit(cache=True, inline='always')
+@inline_kernel
 def cards_nb(hand):
     """Cards in a hand (count array)."""
     n = 0
@@ -49,7 +84,7 @@ def cards_nb(hand):
     return n
 
 
-@nb.njit(cache=True, inline='always')
+@inline_kernel
 def canasta_count_nb(melds, side):
     """Canastas (melds of 7 or more cards, R-65) of ``side``."""
     n = 0
@@ -59,7 +94,7 @@ def canasta_count_nb(melds, side):
     return n
 
 
-@nb.njit(cache=True, inline='always')
+@inline_kernel
 def out_blocked_nb(hand, melds, side):
     """Cheap test that a hand surely cannot go out this turn: more than one card that no meld
     can take (single cards of ranks the side has not melded, one or two black threes, natural
@@ -80,7 +115,7 @@ def out_blocked_nb(hand, melds, side):
     return stuck > 1
 
 
-@nb.njit(cache=True, inline='always')
+@inline_kernel
 def meld_material_nb(hand, melds, side, melded):
     """Cheap test that the hand holds something to meld: three naturals of a rank, a natural
     pair and a wild card, or (``melded`` side) a natural or wild card for one of its melds."""
@@ -95,7 +130,7 @@ def meld_material_nb(hand, melds, side, melded):
 
 
 # --- reading the table ------------------------------------------------------------------------
-@nb.njit(cache=True, inline='always')
+@inline_kernel
 def pack_count_nb(rules, kind):
     """Cards of ``kind`` in the pack (R-01, R-02)."""
     decks = rules[R_N_CARDS] // 54
@@ -104,7 +139,7 @@ def pack_count_nb(rules, kind):
     return 4 * decks
 
 
-@nb.njit(cache=True, inline='always')
+@inline_kernel
 def count_pile_nb(state, rules, seat):
     """Read the discard pile (public: every player sees the discards) into
     ``scratch[PILE_COUNT_ROW]``: column 0 the cards per kind; column 1 flags the ranks the next
@@ -135,7 +170,7 @@ def count_pile_nb(state, rules, seat):
     return row
 
 
-@nb.njit(cache=True, inline='always')
+@inline_kernel
 def unseen_nb(state, rules, seat, kind, pr):
     """Cards of ``kind`` that ``seat`` cannot see: not in its hand, not on the table, not in the
     discard pile (``pr``: the pile row of :func:`count_pile_nb`)."""
@@ -154,7 +189,7 @@ def unseen_nb(state, rules, seat, kind, pr):
     return n if n > 0 else 0
 
 
-@nb.njit(cache=True, inline='always')
+@inline_kernel
 def unknown_cards_nb(state, rules, seat):
     """Cards ``seat`` cannot see: the stock plus the other players' hands (sizes are public)."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
@@ -165,7 +200,7 @@ def unknown_cards_nb(state, rules, seat):
     return n
 
 
-@nb.njit(cache=True, inline='always')
+@inline_kernel
 def take_chance_nb(u, frozen, on_meld, melded, passed, discarded, q, p_wild):
     """Chance that the next player (an opponent, R-10) can take the pile if a natural card of a
     rank with ``u`` unseen cards is discarded now: certain if the pile is open to them
@@ -197,7 +232,7 @@ def take_chance_nb(u, frozen, on_meld, melded, passed, discarded, q, p_wild):
     return p
 
 
-@nb.njit(cache=True, inline='always')
+@inline_kernel
 def next_player_odds_nb(state, rules, seat, pr):
     """``(q, p_wild)`` for :func:`take_chance_nb`: the chance that one unseen card sits in the
     next player's hand (their hand size over the unknown cards) and that they hold at least one
@@ -216,7 +251,7 @@ def next_player_odds_nb(state, rules, seat, pr):
     return q, 1.0 - miss
 
 
-@nb.njit(cache=True, inline='always')
+@inline_kernel
 def side_table_points_nb(state, rules, side):
     """Points a side has secured on the table (R-50, R-51, R-53): card values in its melds,
     canasta bonuses and red threes (negative while it has no meld)."""
@@ -235,7 +270,7 @@ def side_table_points_nb(state, rules, side):
     return pts
 
 
-@nb.njit(cache=True, inline='always')
+@inline_kernel
 def opponents_threaten_nb(state, rules, seat, max_cards):
     """Whether an opponent may go out soon: their side has the canastas needed to go out (or one
     fewer and a meld of 6) and one of its players holds at most ``max_cards`` cards."""
@@ -262,14 +297,14 @@ def opponents_threaten_nb(state, rules, seat, max_cards):
     return False
 
 
-@nb.njit(cache=True, inline='always')
+@inline_kernel
 def stock_left_nb(state, rules):
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     return rules[R_N_CARDS] - g[G_STOCK_POS]
 
 
 # --- building plans ---------------------------------------------------------------------------
-@nb.njit(cache=True, inline='always')
+@inline_kernel
 def plan_points_nb(rules, plan, top):
     """Card values (R-04) of a plan plus the pile's top card ``top`` (or -1): the minimum
     count of R-64."""
@@ -283,7 +318,7 @@ def plan_points_nb(rules, plan, top):
     return pts
 
 
-@nb.njit(cache=True)
+@kernel
 def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
     """Add to ``plan`` an initial meld (R-64) that spends as few wild cards as it can: every
     natural of the ranks in the plan (and of ``top``), new melds of three or more naturals, then,
@@ -345,7 +380,7 @@ def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
             left -= 1
 
 
-@nb.njit(cache=True)
+@kernel
 def out_plan_nb(state, rules, seat, plan):
     """Build in ``plan`` the melds that would empty the hand (or leave one card to discard):
     black threes (R-63), all naturals, natural pairs with a wild card, then the spare wild cards,
@@ -395,7 +430,7 @@ def out_plan_nb(state, rules, seat, plan):
                     break
 
 
-@nb.njit(cache=True)
+@kernel
 def can_go_out_nb(state, rules, seat):
     """Whether ``seat`` could meld out (or down to a final discard) right now."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
@@ -410,7 +445,7 @@ def can_go_out_nb(state, rules, seat):
     return err == OK and out
 
 
-@nb.njit(cache=True)
+@kernel
 def try_go_out_nb(state, rules, log):
     """Meld out (or down to the final discard) if the rules allow it now (R-40, R-41).
     Returns True if it melded."""
@@ -422,7 +457,7 @@ def try_go_out_nb(state, rules, log):
 
 
 # --- taking the pile --------------------------------------------------------------------------
-@nb.njit(cache=True, inline='always')
+@inline_kernel
 def take_possible_nb(state, rules, seat, meld_pile, pair_pile, wild_pile):
     """Cheap test before :func:`try_take_nb`: the top card is a natural and the hand (or an
     open pile onto the side's meld) could take a pile of this size."""
@@ -444,7 +479,7 @@ def take_possible_nb(state, rules, seat, meld_pile, pair_pile, wild_pile):
     return n == 1 and plen >= wild_pile and hands[seat, DEUCE] + hands[seat, JOKER] > 0
 
 
-@nb.njit(cache=True)
+@kernel
 def try_take_nb(state, rules, log, meld_pile, pair_pile, wild_pile):
     """Take the discard pile if it can be done cheaply (R-30..R-35): the top card onto the side's
     meld (an open pile, at least ``min_pile`` cards), with natural cards of its rank (at least
@@ -485,7 +520,7 @@ def try_take_nb(state, rules, log, meld_pile, pair_pile, wild_pile):
     return take_pile_nb(state, rules, plan, log) == OK
 
 
-@nb.njit(cache=True)
+@kernel
 def forced_take_nb(state, rules, log):
     """R-44: the stock is empty and the player must take the pile: the top card onto the side's
     meld, or else the first legal way."""
@@ -498,7 +533,7 @@ def forced_take_nb(state, rules, log):
         take_pile_nb(state, rules, scratch[0], log)
 
 
-@nb.njit(cache=True)
+@kernel
 def draw_or_forced_nb(state, rules, log):
     """Draw from the stock; when R-44 forces a pickup instead, take the pile
     (:func:`forced_take_nb`)."""
@@ -507,7 +542,7 @@ def draw_or_forced_nb(state, rules, log):
 
 
 # --- discarding -------------------------------------------------------------------------------
-@nb.njit(cache=True, inline='always')
+@inline_kernel
 def keep_value_nb(count, u, own_meld, points, pair_keep):
     """How much a player wants to keep a natural card (higher: keep; about 0 to 1.5): pairs and
     more (``count`` in hand; pile pickups, new melds) most (``pair_keep``), cards of a rank its
@@ -527,7 +562,7 @@ BLACK_THREE_KEEP = 0.3  # keep value of a black three held back for a later bloc
 WILD_KEEP = 1.0  # keep value of a wild card, before its freeze_risk term
 
 
-@nb.njit(cache=True, inline='always')
+@inline_kernel
 def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_pile,
                       pair_keep):
     """Pick the card to discard (R-20 step 3): the lowest ``keep value + safety * danger``,
@@ -582,7 +617,7 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
     return best
 
 
-@nb.njit(cache=True)
+@kernel
 def discard_safe_nb(state, rules, log, safety, block_at, freeze_risk, freeze_pile, pair_keep):
     """Discard the card :func:`choose_discard_nb` picks (falling back to any card the move
     kernel accepts); after a last-card red three the deal ends instead (R-45)."""
@@ -601,7 +636,7 @@ def discard_safe_nb(state, rules, log, safety, block_at, freeze_risk, freeze_pil
 
 
 # --- the careful policy -----------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def careful_melds_nb(state, rules, log):
     """Go out when the rules allow it; otherwise meld only when there is a reason to: an
     opponent threatens to go out, the stock is down to a quarter of the pack, or the hand holds
@@ -630,7 +665,7 @@ def careful_melds_nb(state, rules, log):
         meld_nb(state, rules, plan, log)  # validated there (R-22, R-60..R-64)
 
 
-@nb.njit(cache=True)
+@kernel
 def careful_turn_nb(state, rules, log):
     """One whole turn of the careful policy: take the pile with naturals (never a wild card),
     else draw; meld late (:func:`careful_melds_nb`); discard the safest card, freezing a pile

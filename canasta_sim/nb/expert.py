@@ -39,17 +39,40 @@ pickup or a meld is possible before building anything, builds one plan per step 
 ``scratch`` rows and lets the move kernels validate it.
 """
 
-import numba as nb
 
 from .careful import (
-    can_go_out_nb, canasta_count_nb, cards_nb, discard_safe_nb, forced_take_nb, initial_plan_nb,
-    meld_material_nb, opponents_threaten_nb, out_blocked_nb, side_table_points_nb,
-    stock_left_nb, take_possible_nb, try_take_nb,
+    can_go_out_nb,
+    canasta_count_nb,
+    cards_nb,
+    discard_safe_nb,
+    forced_take_nb,
+    initial_plan_nb,
+    meld_material_nb,
+    opponents_threaten_nb,
+    out_blocked_nb,
+    side_table_points_nb,
+    stock_left_nb,
+    take_possible_nb,
+    try_take_nb,
 )
+from .jit import inline_kernel, kernel
 from .layout import (
-    FIRST_NATURAL, G_CURRENT, G_PHASE, LAST_NATURAL, M_DEUCES, M_JOKERS,
-    M_NATURALS, OK, PHASE_DRAW, PHASE_PLAY, R_CANASTAS_TO_GO_OUT, R_DRAW_COUNT,
-    R_GOING_OUT_BONUS, R_PLAYERS, R_SIDES, S_MELDED,
+    FIRST_NATURAL,
+    G_CURRENT,
+    G_PHASE,
+    LAST_NATURAL,
+    M_DEUCES,
+    M_JOKERS,
+    M_NATURALS,
+    OK,
+    PHASE_DRAW,
+    PHASE_PLAY,
+    R_CANASTAS_TO_GO_OUT,
+    R_DRAW_COUNT,
+    R_GOING_OUT_BONUS,
+    R_PLAYERS,
+    R_SIDES,
+    S_MELDED,
 )
 from .melds import meld_ok_nb
 from .moves import draw_nb, meld_nb
@@ -75,7 +98,7 @@ THREAT_KEEP = 3  # cards kept when melding under a threat or in the end game
 HAND_CARD_POINTS = 8  # estimated points of a hidden card (deal score estimate)
 
 
-@nb.njit(cache=True, inline='always')
+@inline_kernel
 def param_nb(params, i):
     """Parameter ``i`` of ``params``; every parameter takes its default when the vector is
     shorter than :data:`DEFAULTS` (a caller that passed no parameters)."""
@@ -84,7 +107,7 @@ def param_nb(params, i):
     return DEFAULTS[i]
 
 
-@nb.njit(cache=True)
+@kernel
 def lead_if_out_nb(state, rules, seat):
     """Estimated deal score of ``seat``'s side if it went out now, minus the best opponent's
     (R-50..R-54): table points, the going-out bonus, and hidden hands at
@@ -109,7 +132,7 @@ def lead_if_out_nb(state, rules, seat):
     return own - best_opp
 
 
-@nb.njit(cache=True)
+@kernel
 def should_go_out_nb(state, rules, seat, params, threat):
     """Go out when ``threat`` (an opponent may go out first, or the end game) or when ahead by
     at least ``out_lead`` points (:func:`lead_if_out_nb`)."""
@@ -118,7 +141,7 @@ def should_go_out_nb(state, rules, seat, params, threat):
     return lead_if_out_nb(state, rules, seat) >= param_nb(params, P_OUT_LEAD)
 
 
-@nb.njit(cache=True)
+@kernel
 def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
     """Put the hand's spare wild cards into ``plan``: first where they complete a canasta
     (R-65), then, unless ``hold``, on new melds of a natural pair and on the melds. A wild-free
@@ -186,7 +209,7 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
             left -= 1
 
 
-@nb.njit(cache=True)
+@kernel
 def expert_melds_nb(state, rules, params, log):
     """Go out if allowed and :func:`should_go_out_nb` agrees; else make the initial meld as soon
     as the minimum count allows (few wild cards), or add naturals to the melds, start melds of
@@ -228,7 +251,7 @@ def expert_melds_nb(state, rules, params, log):
         meld_nb(state, rules, plan, log)  # validated there (R-22, R-60..R-64)
 
 
-@nb.njit(cache=True)
+@kernel
 def expert_turn_nb(state, rules, params, log):
     """One whole turn of the expert policy with parameters ``params`` (``float64[N_PARAMS]``;
     a shorter vector means the defaults): pickup or draw, melds, discard (or R-45's end)."""

@@ -1,11 +1,21 @@
 """The ``greedy`` policy: takes the pile whenever it legally can, melds everything it can at
 once (going out as soon as it may), and discards its least useful card."""
 
-import numba as nb
 
+from .jit import kernel
 from .layout import (
-    BLACK_THREE, DEUCE, G_CURRENT, G_LAST_RED_THREE, G_PHASE, JOKER, N_KINDS, OK, PHASE_DRAW,
-    PHASE_PLAY, R_SIDES, R_VALUES,
+    BLACK_THREE,
+    DEUCE,
+    G_CURRENT,
+    G_LAST_RED_THREE,
+    G_PHASE,
+    JOKER,
+    N_KINDS,
+    OK,
+    PHASE_DRAW,
+    PHASE_PLAY,
+    R_SIDES,
+    R_VALUES,
 )
 from .melds import check_plan_nb, meld_size_nb
 from .moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
@@ -13,7 +23,7 @@ from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb
 from .policy_common import pickup_candidates_nb
 
 
-@nb.njit(cache=True)
+@kernel
 def greedy_draw_nb(state, rules, log):
     """Take the pile in the first legal way (fewest wild cards), else draw."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
@@ -23,7 +33,7 @@ def greedy_draw_nb(state, rules, log):
         draw_nb(state, rules, log)
 
 
-@nb.njit(cache=True)
+@kernel
 def meld_most_nb(state, rules, log, use_wilds, may_go_out):
     """Meld as much of the hand as is legal in one move: going out if allowed (and
     ``may_go_out``), else everything but two cards. Returns True if it melded."""
@@ -47,7 +57,7 @@ def meld_most_nb(state, rules, log, use_wilds, may_go_out):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def usefulness_nb(state, rules, seat, kind):
     """How much a card of ``kind`` is worth keeping for ``seat`` (higher: keep)."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
@@ -62,7 +72,7 @@ def usefulness_nb(state, rules, seat, kind):
     return u
 
 
-@nb.njit(cache=True)
+@kernel
 def discard_least_useful_nb(state, rules, log):
     """Discard the card with the lowest :func:`usefulness_nb`; R-45 ends the deal instead."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
@@ -81,7 +91,7 @@ def discard_least_useful_nb(state, rules, log):
     discard_nb(state, rules, best, log)
 
 
-@nb.njit(cache=True)
+@kernel
 def greedy_turn_nb(state, rules, log):
     """One whole turn of the greedy policy."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state

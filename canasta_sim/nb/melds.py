@@ -6,17 +6,39 @@ the red three, deuce and joker are always zero. Every move kernel and every bot 
 plan here before it touches the state, so bots can only make legal moves.
 """
 
-import numba as nb
 
+from .jit import kernel
 from .layout import (
-    BLACK_THREE, DEUCE, ERR_EMPTY, ERR_NOT_IN_HAND, FIRST_NATURAL, G_LAST_RED_THREE, G_TOUCHED_OLD, G_TURN,
-    JOKER, LAST_NATURAL, M_DEUCES, M_JOKERS, M_NATURALS, N_KINDS, OK, P_FIRST_MELD_TURN,
-    R_CANASTAS_TO_GO_OUT, R_CONCEALED_OUT_NEEDS_MINIMUM, R_MIN_COUNTS, R_MIN_THRESHOLDS,
-    R_NEGATIVE_MINIMUM, R_SIDES, R_VALUES, R_WILDS_AT_MOST_NATURALS, S_MELDED, S_MINIMUM,
+    BLACK_THREE,
+    DEUCE,
+    ERR_EMPTY,
+    ERR_NOT_IN_HAND,
+    FIRST_NATURAL,
+    G_LAST_RED_THREE,
+    G_TOUCHED_OLD,
+    G_TURN,
+    JOKER,
+    LAST_NATURAL,
+    M_DEUCES,
+    M_JOKERS,
+    M_NATURALS,
+    N_KINDS,
+    OK,
+    P_FIRST_MELD_TURN,
+    R_CANASTAS_TO_GO_OUT,
+    R_CONCEALED_OUT_NEEDS_MINIMUM,
+    R_MIN_COUNTS,
+    R_MIN_THRESHOLDS,
+    R_NEGATIVE_MINIMUM,
+    R_SIDES,
+    R_VALUES,
+    R_WILDS_AT_MOST_NATURALS,
+    S_MELDED,
+    S_MINIMUM,
 )
 
 
-@nb.njit(cache=True)
+@kernel
 def meld_ok_nb(naturals, deuces, jokers, rules):
     """R-60/R-61: is a meld of one rank 4..A with these cards legal?"""
     wilds = deuces + jokers
@@ -25,7 +47,7 @@ def meld_ok_nb(naturals, deuces, jokers, rules):
     return not (rules[R_WILDS_AT_MOST_NATURALS] != 0 and wilds > naturals)
 
 
-@nb.njit(cache=True)
+@kernel
 def minimum_count_nb(score, rules):
     """R-64: minimum count (points) of a side whose cumulative score is ``score`` points."""
     if score < 0:
@@ -37,12 +59,12 @@ def minimum_count_nb(score, rules):
     return minimum
 
 
-@nb.njit(cache=True)
+@kernel
 def meld_size_nb(melds, side, rank):
     return melds[side, rank, M_NATURALS] + melds[side, rank, M_DEUCES] + melds[side, rank, M_JOKERS]
 
 
-@nb.njit(cache=True)
+@kernel
 def canastas_nb(melds, side):
     """Number of canastas (melds of 7 or more cards, R-65) of ``side``."""
     n = 0
@@ -52,7 +74,7 @@ def canastas_nb(melds, side):
     return n
 
 
-@nb.njit(cache=True)
+@kernel
 def hand_size_nb(hand):
     n = 0
     for k in range(N_KINDS):
@@ -60,7 +82,7 @@ def hand_size_nb(hand):
     return n
 
 
-@nb.njit(cache=True)
+@kernel
 def check_plan_nb(state, rules, seat, plan, top, incoming):
     """Check a meld plan for ``seat`` against R-22, R-40..R-42, R-60..R-64.
 

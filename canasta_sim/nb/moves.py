@@ -5,25 +5,72 @@ rule id the move would break) without touching the state when the move is illega
 move mutates the state. Bots call the same kernels, so they cannot make illegal moves.
 """
 
-import numba as nb
 
+from .jit import kernel
 from .layout import (
-    BLACK_THREE, DEUCE, E_DISCARD, E_DRAW, E_END, E_END_TURN, E_GO_OUT, E_MELD, E_RED_THREE,
-    E_TAKE_PILE, END_LAST_RED_THREE, END_STOCK_EXHAUSTED, END_TURN_LIMIT, END_WENT_OUT,
-    ERR_NOT_IN_HAND, ERR_PHASE, FLAG_CONCEALED, FLAG_PILE_CARDS, G_CONCEALED_OUT, G_CURRENT, G_END, G_FIRST_CANASTA_TURN,
-    G_LAST_RED_THREE, G_MOVE, G_OUT_SEAT, G_PHASE, G_PILE_CARDS, G_PILE_FREEZE, G_PILE_LEN,
+    BLACK_THREE,
+    DEUCE,
+    E_DISCARD,
+    E_DRAW,
+    E_END,
+    E_END_TURN,
+    E_GO_OUT,
+    E_MELD,
+    E_RED_THREE,
+    E_TAKE_PILE,
+    END_LAST_RED_THREE,
+    END_STOCK_EXHAUSTED,
+    END_TURN_LIMIT,
+    END_WENT_OUT,
+    ERR_NOT_IN_HAND,
+    ERR_PHASE,
+    FLAG_CONCEALED,
+    FLAG_PILE_CARDS,
+    G_CONCEALED_OUT,
+    G_CURRENT,
+    G_END,
+    G_FIRST_CANASTA_TURN,
+    G_LAST_RED_THREE,
+    G_MOVE,
+    G_OUT_SEAT,
+    G_PHASE,
+    G_PILE_CARDS,
+    G_PILE_FREEZE,
+    G_PILE_LEN,
     G_STOCK_POS,
-    G_TOUCHED_OLD, G_TURN, JOKER, LAST_NATURAL, M_DEUCES, M_JOKERS, M_NATURALS, N_KINDS, OK,
-    P_FIRST_MELD_TURN, PHASE_DRAW, PHASE_OVER, PHASE_PLAY, R_CANASTAS_TO_GO_OUT, R_DRAW_COUNT,
-    R_MAX_TURNS, R_MELD_AFTER_LAST_RED_THREE, R_N_CARDS, R_PLAYERS, R_SIDES, RED_THREE,
-    S_MELDED, S_R3_DRAWN, S_R3_PILE, SOURCE_DRAWN, SOURCE_PILE,
+    G_TOUCHED_OLD,
+    G_TURN,
+    JOKER,
+    LAST_NATURAL,
+    M_DEUCES,
+    M_JOKERS,
+    M_NATURALS,
+    N_KINDS,
+    OK,
+    P_FIRST_MELD_TURN,
+    PHASE_DRAW,
+    PHASE_OVER,
+    PHASE_PLAY,
+    R_CANASTAS_TO_GO_OUT,
+    R_DRAW_COUNT,
+    R_MAX_TURNS,
+    R_MELD_AFTER_LAST_RED_THREE,
+    R_N_CARDS,
+    R_PLAYERS,
+    R_SIDES,
+    RED_THREE,
+    S_MELDED,
+    S_R3_DRAWN,
+    S_R3_PILE,
+    SOURCE_DRAWN,
+    SOURCE_PILE,
 )
 from .melds import canastas_nb, check_plan_nb, hand_size_nb, meld_size_nb
 from .state import freezes_pile_nb, log_event_nb
 
 
 # --- ending the turn and the deal -------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def end_deal_nb(state, reason, log):
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     g[G_END] = reason
@@ -31,7 +78,7 @@ def end_deal_nb(state, reason, log):
     log_event_nb(g, log, E_END, -1, g[G_TURN], 0, 0, 0, reason)
 
 
-@nb.njit(cache=True)
+@kernel
 def go_out_nb(state, seat, concealed_out, log):
     """R-40, R-42: the seat went out (concealed or not); the deal ends."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
@@ -42,7 +89,7 @@ def go_out_nb(state, seat, concealed_out, log):
     end_deal_nb(state, END_WENT_OUT, log)
 
 
-@nb.njit(cache=True)
+@kernel
 def next_turn_nb(state, rules, log):
     """Pass the turn to the left; R-47 ends the deal at ``max_turns`` turns."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
@@ -56,7 +103,7 @@ def next_turn_nb(state, rules, log):
 
 
 # --- melding ------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def from_pile_nb(g, hand, kind, used):
     """How many of ``used`` cards of ``kind`` must have come from the pile taken this turn,
     taking the player's own cards first; those are booked out of ``G_PILE_CARDS``."""
@@ -66,7 +113,7 @@ def from_pile_nb(g, hand, kind, used):
     return extra
 
 
-@nb.njit(cache=True)
+@kernel
 def apply_plan_nb(state, rules, seat, plan, top, log):
     """Move a checked plan's cards (plus the pile's top card ``top``, or -1) to the melds, and
     keep the bookkeeping of R-42 (melds started this turn, additions to older melds) and R-66
@@ -108,7 +155,7 @@ def apply_plan_nb(state, rules, seat, plan, top, log):
         seats[seat, P_FIRST_MELD_TURN] = turn
 
 
-@nb.njit(cache=True)
+@kernel
 def meld_nb(state, rules, plan, log):
     """Meld from hand for the current player (R-20 step 2, R-60..R-64): every row of ``plan``
     creates or extends the side's meld of that rank; the rows count together toward the
@@ -130,7 +177,7 @@ def meld_nb(state, rules, plan, log):
 
 
 # --- drawing --------------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def pile_top_nb(state):
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     if g[G_PILE_LEN] == 0:
@@ -138,7 +185,7 @@ def pile_top_nb(state):
     return pile[g[G_PILE_LEN] - 1]
 
 
-@nb.njit(cache=True)
+@kernel
 def forced_take_nb(state, rules, seat):
     """R-44: with the stock empty, must ``seat`` take the pile (unfrozen for them, top card
     matching a meld of their side)?"""
@@ -154,7 +201,7 @@ def forced_take_nb(state, rules, seat):
     return meld_size_nb(melds, side, top) > 0
 
 
-@nb.njit(cache=True)
+@kernel
 def draw_nb(state, rules, log):
     """Draw from the stock (R-16, R-20, R-44..R-46) for the current player.
 
@@ -194,7 +241,7 @@ def draw_nb(state, rules, log):
 
 
 # --- taking the discard pile ---------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def check_take_nb(state, rules, seat, with_plan):
     """Check a pickup of the discard pile (R-30..R-35, R-44, R-64).
 
@@ -238,7 +285,7 @@ def check_take_nb(state, rules, seat, with_plan):
     return check_plan_nb(state, rules, seat, with_plan, top, incoming)
 
 
-@nb.njit(cache=True)
+@kernel
 def take_pile_nb(state, rules, with_plan, log):
     """Take the discard pile for the current player (R-34): meld the top card as
     ``with_plan`` says, then the rest of the pile goes to the hand and its red threes are laid
@@ -271,7 +318,7 @@ def take_pile_nb(state, rules, with_plan, log):
 
 
 # --- discarding -------------------------------------------------------------------------
-@nb.njit(cache=True)
+@kernel
 def concealed_now_nb(state, rules, seat):
     """R-42 for a player going out by discarding: first meld this turn, nothing added to older
     melds, and a canasta among the melds started this turn."""
@@ -286,7 +333,7 @@ def concealed_now_nb(state, rules, seat):
     return False
 
 
-@nb.njit(cache=True)
+@kernel
 def discard_nb(state, rules, kind, log):
     """Discard one card of ``kind`` (R-20 step 3, R-23, R-24); discarding the last card goes
     out (R-40, needs the side's canastas). Returns 0 or the rule id broken."""
@@ -316,7 +363,7 @@ def discard_nb(state, rules, kind, log):
     return OK
 
 
-@nb.njit(cache=True)
+@kernel
 def end_turn_nb(state, rules, log):
     """R-45: after drawing a red three as the last stock card, end the deal without a
     discard. Returns 0, or 45 when the player is not in that position."""

@@ -4,23 +4,31 @@ Builders only propose; every plan is validated by :func:`melds.check_plan_nb` (t
 kernels) before it is played.
 """
 
-import numba as nb
 
+from .jit import kernel
 from .layout import (
-    BLACK_THREE, DEUCE, FIRST_NATURAL, JOKER, LAST_NATURAL, M_DEUCES, M_JOKERS, M_NATURALS,
-    N_KINDS, R_SIDES,
+    BLACK_THREE,
+    DEUCE,
+    FIRST_NATURAL,
+    JOKER,
+    LAST_NATURAL,
+    M_DEUCES,
+    M_JOKERS,
+    M_NATURALS,
+    N_KINDS,
+    R_SIDES,
 )
 from .melds import hand_size_nb, meld_ok_nb
 
 
-@nb.njit(cache=True)
+@kernel
 def clear_plan_nb(plan):
     for r in range(N_KINDS):
         for c in range(3):
             plan[r, c] = 0
 
 
-@nb.njit(cache=True)
+@kernel
 def plan_size_nb(plan):
     n = 0
     for r in range(N_KINDS):
@@ -28,7 +36,7 @@ def plan_size_nb(plan):
     return n
 
 
-@nb.njit(cache=True)
+@kernel
 def wilds_left_nb(hand, plan):
     """Deuces and jokers of ``hand`` not yet used by ``plan``."""
     d = hand[DEUCE]
@@ -39,7 +47,7 @@ def wilds_left_nb(hand, plan):
     return d, j
 
 
-@nb.njit(cache=True)
+@kernel
 def row_total_nb(melds, side, plan, r, top):
     """Cards the side's meld of rank ``r`` would hold after ``plan`` (and ``top``)."""
     t = 1 if r == top else 0
@@ -49,7 +57,7 @@ def row_total_nb(melds, side, plan, r, top):
     return n, d, j
 
 
-@nb.njit(cache=True)
+@kernel
 def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
     """Add to ``plan`` (mutated) what the rest of the hand can meld, most points first.
 
@@ -103,7 +111,7 @@ def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
             left -= 1
 
 
-@nb.njit(cache=True)
+@kernel
 def black_three_plan_nb(hand, plan):
     """Put all black threes of ``hand`` in ``plan`` (legal only when going out, R-63)."""
     if hand[BLACK_THREE] >= 3:

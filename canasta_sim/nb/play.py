@@ -3,13 +3,48 @@
 import numba as nb
 import numpy as np
 
+from .jit import kernel
 from .layout import (
-    FLAG_CONCEALED, BLACK_THREE, D_CONCEALED_OUT, D_DEALER, D_END, D_FIRST_CANASTA_TURN, D_FROZEN_AT_START,
-    D_OUT_SEAT, D_TURNS, D_UPCARD_CARDS, EV_LEN, FIRST_NATURAL, G_CONCEALED_OUT, G_DEALER,
-    G_END, G_FIRST_CANASTA_TURN, G_FROZEN_AT_START, G_OUT_SEAT, G_PHASE, G_TURN,
-    G_UPCARD_CARDS, LAST_NATURAL, M_DEUCES, M_JOKERS, PHASE_OVER, R_SIDES, S_R3_DEALT,
-    S_R3_DRAWN, S_R3_PILE, SC_LEN, SR_CANASTA_RANKS, SR_CONCEALED, SR_MELDS, SR_MIXED,
-    SR_NATURAL, SR_R3_DEALT, SR_R3_DRAWN, SR_R3_PILE, SR_SCORE, SR_WENT_OUT,
+    BLACK_THREE,
+    D_CONCEALED_OUT,
+    D_DEALER,
+    D_END,
+    D_FIRST_CANASTA_TURN,
+    D_FROZEN_AT_START,
+    D_OUT_SEAT,
+    D_TURNS,
+    D_UPCARD_CARDS,
+    EV_LEN,
+    FIRST_NATURAL,
+    FLAG_CONCEALED,
+    G_CONCEALED_OUT,
+    G_DEALER,
+    G_END,
+    G_FIRST_CANASTA_TURN,
+    G_FROZEN_AT_START,
+    G_OUT_SEAT,
+    G_PHASE,
+    G_TURN,
+    G_UPCARD_CARDS,
+    LAST_NATURAL,
+    M_DEUCES,
+    M_JOKERS,
+    PHASE_OVER,
+    R_SIDES,
+    S_R3_DEALT,
+    S_R3_DRAWN,
+    S_R3_PILE,
+    SC_LEN,
+    SR_CANASTA_RANKS,
+    SR_CONCEALED,
+    SR_MELDS,
+    SR_MIXED,
+    SR_NATURAL,
+    SR_R3_DEALT,
+    SR_R3_DRAWN,
+    SR_R3_PILE,
+    SR_SCORE,
+    SR_WENT_OUT,
 )
 from .melds import meld_size_nb
 from .policy import play_turn_nb
@@ -17,7 +52,7 @@ from .score import score_side_nb
 from .state import new_state_nb, start_deal_nb
 
 
-@nb.njit(cache=True)
+@kernel
 def play_deal_nb(state, rules, seed, dealer, minimums, policies, params, log):
     """Play one deal to its end with the seats' policies (see :func:`policy.play_turn_nb`)."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
@@ -26,7 +61,7 @@ def play_deal_nb(state, rules, seed, dealer, minimums, policies, params, log):
         play_turn_nb(state, rules, policies, params, log)
 
 
-@nb.njit(cache=True)
+@kernel
 def record_deal_nb(state, rules, deal_row, side_rows):
     """Write the finished deal's record (``int32[D_LEN]``) and its sides' records
     (``int32[n_sides, SR_LEN]``, including the score parts, points)."""

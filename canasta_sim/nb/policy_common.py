@@ -1,24 +1,35 @@
 """Candidate moves shared by the bots: the legal ways to take the pile and the legal single
 melds. Each candidate is validated by the move kernels' own checks."""
 
-import numba as nb
 
+from .jit import kernel
 from .layout import (
-    BLACK_THREE, DEUCE, FIRST_NATURAL, G_PILE_FREEZE, G_PILE_LEN, JOKER, LAST_NATURAL, M_DEUCES, M_JOKERS, M_NATURALS, OK,
-    R_SIDES, S_MELDED,
+    BLACK_THREE,
+    DEUCE,
+    FIRST_NATURAL,
+    G_PILE_FREEZE,
+    G_PILE_LEN,
+    JOKER,
+    LAST_NATURAL,
+    M_DEUCES,
+    M_JOKERS,
+    M_NATURALS,
+    OK,
+    R_SIDES,
+    S_MELDED,
 )
 from .melds import check_plan_nb, meld_size_nb
 from .moves import check_take_nb, pile_top_nb
 from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb
 
 
-@nb.njit(cache=True)
+@kernel
 def pile_incoming_nb(state):
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     return max(g[G_PILE_LEN] - 1, 0)  # upper bound: red threes in it are laid out
 
 
-@nb.njit(cache=True)
+@kernel
 def pickup_candidates_nb(state, rules, seat, cands):
     """Write the legal ways to take the pile into ``cands[0..n)`` and return ``n``: the top
     card onto the side's meld, with a natural pair, with one natural and a deuce or a joker;
@@ -58,7 +69,7 @@ def pickup_candidates_nb(state, rules, seat, cands):
     return n
 
 
-@nb.njit(cache=True)
+@kernel
 def meld_candidates_nb(state, rules, seat, cands):
     """Write legal single meld moves into ``cands[0..n)`` and return ``n``: per rank, all
     naturals onto (or as) a meld, a meld of two naturals and a wild, one wild onto a meld; black

@@ -1,17 +1,31 @@
 """The ``random`` policy: uniform over the legal choices at each decision (fuzzing and
 baseline)."""
 
-import numba as nb
 
+from .jit import kernel
 from .layout import (
-    G_CURRENT, G_LAST_RED_THREE, G_PHASE, G_STOCK_POS, N_KINDS, PHASE_DRAW, PHASE_PLAY, R_N_CARDS,
+    G_CURRENT,
+    G_LAST_RED_THREE,
+    G_PHASE,
+    G_STOCK_POS,
+    N_KINDS,
+    PHASE_DRAW,
+    PHASE_PLAY,
+    R_N_CARDS,
 )
-from .moves import discard_nb, draw_nb, end_turn_nb, forced_take_nb, meld_nb, take_pile_nb
+from .moves import (
+    discard_nb,
+    draw_nb,
+    end_turn_nb,
+    forced_take_nb,
+    meld_nb,
+    take_pile_nb,
+)
 from .policy_common import meld_candidates_nb, pickup_candidates_nb
 from .rng import below_nb
 
 
-@nb.njit(cache=True)
+@kernel
 def random_draw_nb(state, rules, log):
     """Uniform over {draw} and the legal ways to take the pile (R-44 may remove the draw)."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
@@ -25,7 +39,7 @@ def random_draw_nb(state, rules, log):
         draw_nb(state, rules, log)
 
 
-@nb.njit(cache=True)
+@kernel
 def random_melds_nb(state, rules, log):
     """Repeatedly pick uniformly among the legal single meld moves and stopping."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
@@ -38,7 +52,7 @@ def random_melds_nb(state, rules, log):
         meld_nb(state, rules, scratch[choice], log)
 
 
-@nb.njit(cache=True)
+@kernel
 def random_discard_nb(state, rules, log):
     """Uniform over the kinds in hand; R-45 ends the deal without a discard."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
@@ -59,7 +73,7 @@ def random_discard_nb(state, rules, log):
             pick -= 1
 
 
-@nb.njit(cache=True)
+@kernel
 def random_turn_nb(state, rules, log):
     """One whole turn of the random policy."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state

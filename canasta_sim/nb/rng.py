@@ -8,12 +8,14 @@ stream is a splitmix64 counter kept in a one-element ``uint64`` array.
 import numba as nb
 import numpy as np
 
+from .jit import kernel
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
-@nb.njit(cache=True)
+@kernel
 def mix64_nb(z):
     """splitmix64's finaliser: a bijective hash of one ``uint64``."""
     z = (z ^ (z >> np.uint64(30))) * _M1
@@ -21,20 +23,20 @@ def mix64_nb(z):
     return z ^ (z >> np.uint64(31))
 
 
-@nb.njit(cache=True)
+@kernel
 def deal_seed_nb(master, index):
     """Seed of deal ``index`` (``uint64``) under master seed ``master`` (``uint64``)."""
     return mix64_nb(mix64_nb(master + _GOLDEN) + np.uint64(index) * _GOLDEN)
 
 
-@nb.njit(cache=True)
+@kernel
 def next_u64_nb(rng):
     """Advance the stream ``rng`` (``ndarray(uint64, (1,))``, mutated) and return 64 bits."""
     rng[0] += _GOLDEN
     return mix64_nb(rng[0])
 
 
-@nb.njit(cache=True)
+@kernel
 def below_nb(rng, n):
     """A uniform integer in ``[0, n)`` for ``1 <= n < 2**31`` (Lemire's multiply-shift)."""
     return np.int64(((next_u64_nb(rng) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))

@@ -1,25 +1,49 @@
 """Scoring a deal (R-50..R-54)."""
 
-import numba as nb
 
+from .jit import kernel
 from .layout import (
-    FLAG_CONCEALED, BLACK_THREE, DEUCE, G_CONCEALED_OUT, G_OUT_SEAT, JOKER, LAST_NATURAL, M_DEUCES, M_JOKERS,
-    M_NATURALS, N_KINDS, R_CONCEALED_CANASTA_BONUS, R_CONCEALED_GOING_OUT_BONUS,
-    R_GOING_OUT_BONUS, R_MIXED_CANASTA_BONUS, R_NATURAL_CANASTA_BONUS, R_PLAYERS,
-    R_RED_THREE_TABLE, R_SIDES, R_VALUES, S_MELDED, S_R3_DEALT, S_R3_DRAWN, S_R3_PILE,
-    SC_CANASTA_BONUS, SC_GOING_OUT_BONUS, SC_HAND_PENALTY, SC_MELD_POINTS, SC_RED_THREES,
+    BLACK_THREE,
+    DEUCE,
+    FLAG_CONCEALED,
+    G_CONCEALED_OUT,
+    G_OUT_SEAT,
+    JOKER,
+    LAST_NATURAL,
+    M_DEUCES,
+    M_JOKERS,
+    M_NATURALS,
+    N_KINDS,
+    R_CONCEALED_CANASTA_BONUS,
+    R_CONCEALED_GOING_OUT_BONUS,
+    R_GOING_OUT_BONUS,
+    R_MIXED_CANASTA_BONUS,
+    R_NATURAL_CANASTA_BONUS,
+    R_PLAYERS,
+    R_RED_THREE_TABLE,
+    R_SIDES,
+    R_VALUES,
+    S_MELDED,
+    S_R3_DEALT,
+    S_R3_DRAWN,
+    S_R3_PILE,
+    SC_CANASTA_BONUS,
+    SC_GOING_OUT_BONUS,
+    SC_HAND_PENALTY,
+    SC_MELD_POINTS,
+    SC_RED_THREES,
     SC_TOTAL,
 )
 from .melds import meld_size_nb
 
 
-@nb.njit(cache=True)
+@kernel
 def red_threes_nb(sides, side):
     """Red threes laid out by ``side``, all sources."""
     return sides[side, S_R3_DEALT] + sides[side, S_R3_DRAWN] + sides[side, S_R3_PILE]
 
 
-@nb.njit(cache=True)
+@kernel
 def score_side_nb(state, rules, side, out):
     """Write the score parts of ``side`` (points) into ``out`` (``int32[SC_LEN]``).
 
@@ -59,7 +83,7 @@ def score_side_nb(state, rules, side, out):
     out[SC_TOTAL] = (out[SC_RED_THREES] + bonus + out[SC_GOING_OUT_BONUS] + points - penalty)
 
 
-@nb.njit(cache=True)
+@kernel
 def score_nb(state, rules, out):
     """Score every side into ``out`` (``int32[n_sides, SC_LEN]``, points)."""
     for side in range(rules[R_SIDES]):

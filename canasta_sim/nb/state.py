@@ -21,13 +21,50 @@ deck order of the whole deal (what a trace records).
 import numba as nb
 import numpy as np
 
+from .jit import kernel
 from .layout import (
-    BLACK_THREE, DEUCE, E_DRAW, E_RED_THREE, E_UPCARD, EV_DEUCE, EV_EXTRA, EV_JOKER, EV_KIND,
-    EV_MOVE, EV_NAT, EV_SEAT, EV_TYPE, G_CURRENT, G_DEALER, G_FIRST_CANASTA_TURN,
-    G_FROZEN_AT_START, G_LEN, G_MOVE, G_N_EVENTS, G_OUT_SEAT, G_PILE_FREEZE, G_PILE_LEN, G_STOCK_POS,
-    G_UPCARD_CARDS, JOKER, N_KINDS, P_LEN, R_DEAL_SIZE, R_N_CARDS,
-    R_PLAYERS, R_RED_THREE_UPCARD_FREEZES, R_SIDES, R_UPCARD_COVERS_BLACK_THREE, RED_THREE,
-    S_LEN, S_MINIMUM, S_R3_DEALT, S_R3_DRAWN, SCRATCH_ROWS, SOURCE_DEALT, SOURCE_DRAWN,
+    BLACK_THREE,
+    DEUCE,
+    E_DRAW,
+    E_RED_THREE,
+    E_UPCARD,
+    EV_DEUCE,
+    EV_EXTRA,
+    EV_JOKER,
+    EV_KIND,
+    EV_MOVE,
+    EV_NAT,
+    EV_SEAT,
+    EV_TYPE,
+    G_CURRENT,
+    G_DEALER,
+    G_FIRST_CANASTA_TURN,
+    G_FROZEN_AT_START,
+    G_LEN,
+    G_MOVE,
+    G_N_EVENTS,
+    G_OUT_SEAT,
+    G_PILE_FREEZE,
+    G_PILE_LEN,
+    G_STOCK_POS,
+    G_UPCARD_CARDS,
+    JOKER,
+    N_KINDS,
+    P_LEN,
+    R_DEAL_SIZE,
+    R_N_CARDS,
+    R_PLAYERS,
+    R_RED_THREE_UPCARD_FREEZES,
+    R_SIDES,
+    R_UPCARD_COVERS_BLACK_THREE,
+    RED_THREE,
+    S_LEN,
+    S_MINIMUM,
+    S_R3_DEALT,
+    S_R3_DRAWN,
+    SCRATCH_ROWS,
+    SOURCE_DEALT,
+    SOURCE_DRAWN,
 )
 from .rng import below_nb
 
@@ -53,7 +90,7 @@ def new_state_nb(rules):
     )
 
 
-@nb.njit(cache=True)
+@kernel
 def reset_state_nb(state):
     """Clear a state tuple in place so it can hold a new deal (no allocation)."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
@@ -68,7 +105,7 @@ def reset_state_nb(state):
     g[G_OUT_SEAT] = -1
 
 
-@nb.njit(cache=True)
+@kernel
 def log_event_nb(g, log, etype, seat, kind, nat, deuces, jokers, extra):
     """Append one trace event to ``log`` (``int32[max_events, EV_LEN]``); no-op if it has no
     rows, which is how bulk runs record nothing."""
@@ -85,7 +122,7 @@ def log_event_nb(g, log, etype, seat, kind, nat, deuces, jokers, extra):
         g[G_N_EVENTS] = i + 1
 
 
-@nb.njit(cache=True)
+@kernel
 def fill_pack_nb(stock, n_cards):
     """Write the unshuffled pack into ``stock`` (R-01, R-02): per 54-card deck 2 red threes,
     2 black threes, 4 of each rank 4..A, 4 deuces, 2 jokers."""
@@ -100,7 +137,7 @@ def fill_pack_nb(stock, n_cards):
             i += 1
 
 
-@nb.njit(cache=True)
+@kernel
 def shuffle_nb(stock, rng):
     """Fisher-Yates shuffle of ``stock`` in place, drawing from ``rng``."""
     for i in range(stock.shape[0] - 1, 0, -1):
@@ -108,7 +145,7 @@ def shuffle_nb(stock, rng):
         stock[i], stock[j] = stock[j], stock[i]
 
 
-@nb.njit(cache=True)
+@kernel
 def is_upcard_cover_nb(kind, rules):
     """R-12: the pile's top card must be covered while it is one of these kinds."""
     if kind == DEUCE or kind == JOKER or kind == RED_THREE:
@@ -116,7 +153,7 @@ def is_upcard_cover_nb(kind, rules):
     return kind == BLACK_THREE and rules[R_UPCARD_COVERS_BLACK_THREE] != 0
 
 
-@nb.njit(cache=True)
+@kernel
 def freezes_pile_nb(kind, rules):
     """R-13, R-24, R-31: a wild card (or a red three, by switch) in the pile freezes it."""
     if kind == DEUCE or kind == JOKER:
@@ -124,7 +161,7 @@ def freezes_pile_nb(kind, rules):
     return kind == RED_THREE and rules[R_RED_THREE_UPCARD_FREEZES] != 0
 
 
-@nb.njit(cache=True)
+@kernel
 def turn_upcard_nb(state, rules, log):
     """R-12, R-13: turn stock cards onto the pile until the top may start it."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
@@ -143,7 +180,7 @@ def turn_upcard_nb(state, rules, log):
     g[G_FROZEN_AT_START] = 1 if g[G_PILE_FREEZE] > 0 else 0
 
 
-@nb.njit(cache=True)
+@kernel
 def replace_red_threes_nb(state, rules, seat, log):
     """R-15: lay out the seat's dealt red threes and draw a replacement for each (a
     replacement red three is laid out, counted as drawn, and replaced in turn)."""
@@ -166,7 +203,7 @@ def replace_red_threes_nb(state, rules, seat, log):
             log_event_nb(g, log, E_RED_THREE, seat, RED_THREE, 0, 0, 0, SOURCE_DRAWN)
 
 
-@nb.njit(cache=True)
+@kernel
 def start_deal_nb(state, rules, seed, dealer, minimums, log):
     """Shuffle, deal, turn the upcard and replace red threes (R-10..R-16).
 
