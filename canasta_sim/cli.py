@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .rules import PRESETS, Rules
+from .rules import PRESETS, Rules, preset_name
 
 
 # --- option parsing -------------------------------------------------------------------------
@@ -43,7 +43,7 @@ def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) 
     if players is not None:
         switches["players"] = int(players)
     try:
-        if rules_opt in PRESETS:
+        if preset_name(rules_opt) is not None:
             return Rules.preset(rules_opt, **switches)
         return Rules.from_dict({**_rules_file(rules_opt), **switches})
     except (ValueError, TypeError) as exc:
@@ -53,8 +53,8 @@ def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) 
 def _rules_file(text: str) -> dict:
     path = Path(text)
     if not path.is_file():
-        raise click.BadParameter(f"{text!r} is neither a preset ({', '.join(PRESETS)}) nor a "
-                                 f"JSON file", param_hint="--rules")
+        raise click.BadParameter(f"{text!r} is neither a preset ({', '.join(PRESETS)}, any "
+                                 f"case) nor a JSON file", param_hint="--rules")
     try:
         data = json.loads(path.read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
@@ -89,7 +89,8 @@ def rules_options(f):
                      help="Change one rules switch (repeatable), e.g. --set "
                           "wilds_at_most_naturals=false.")(f)
     f = click.option("--rules", "rules_opt", default="classic", show_default=True,
-                     metavar="classic|hoyle|FILE.json", help="Rules preset or JSON file.")(f)
+                     metavar="classic|hoyle|FILE.json",
+                     help="Rules preset (any case) or JSON file.")(f)
     f = click.option("--players", type=click.Choice(["2", "3", "4", "6"]), default=None,
                      help="Players at the table [default: 4, or the rules file's].")(f)
     return f

@@ -196,17 +196,20 @@ class Rules:
     # --- presets and serialisation ---------------------------------------------------------
     @classmethod
     def preset(cls, name: str, players: int = 4, **switches) -> "Rules":
-        """Return a named preset (section 8): ``"classic"`` or ``"hoyle"``.
+        """Return a named preset (section 8): ``"classic"`` or ``"hoyle"``, in any case
+        (``"CLASSIC"`` is ``"classic"``).
 
         Raises
         ------
         ValueError
             If ``name`` is not a preset.
         """
-        if name not in PRESETS:
-            raise ValueError(f"unknown rules preset {name!r}; allowed: {', '.join(PRESETS)}")
+        key = preset_name(name)
+        if key is None:
+            raise ValueError(f"unknown rules preset {name!r}; allowed: {', '.join(PRESETS)} "
+                             f"(any case)")
         base = {"players": players}
-        if name == "hoyle":
+        if key == "hoyle":
             base.update(wilds_at_most_naturals=False, concealed_canasta_bonus=0)
         return cls.from_dict({**base, **switches})
 
@@ -262,6 +265,26 @@ class Rules:
             a[L.R_MIN_THRESHOLDS + i] = threshold
             a[L.R_MIN_COUNTS + i] = minimum
         return a
+
+
+def preset_name(text) -> str | None:
+    """The preset that ``text`` names, ignoring case and surrounding blanks.
+
+    Parameters
+    ----------
+    text : str
+        A preset name as typed, e.g. ``"CLASSIC"`` or ``" hoyle"``.
+
+    Returns
+    -------
+    str or None
+        The entry of :data:`PRESETS` (``"classic"``, ``"hoyle"``), or ``None`` if ``text``
+        names no preset.
+    """
+    if not isinstance(text, str):
+        return None
+    key = text.strip().lower()
+    return key if key in PRESETS else None
 
 
 def _is_int(value) -> bool:

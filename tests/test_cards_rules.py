@@ -10,6 +10,7 @@ import pytest
 
 from canasta_sim import KINDS, N_KINDS, Deal, Rules, format_cards, parse_cards
 from canasta_sim.cards import kind_index, parse_sequence
+from canasta_sim.simulate import resolve_rules
 
 
 # --- kinds and the count-array order ------------------------------------------------------
@@ -275,6 +276,17 @@ def test_preset_players_and_overrides():
     r2 = Rules.preset("hoyle", concealed_canasta_bonus=50)
     assert r2.concealed_canasta_bonus == 50
     assert r2.wilds_at_most_naturals is False
+
+
+@pytest.mark.parametrize("name, wilds_at_most_naturals, concealed_canasta_bonus", [
+    ("CLASSIC", True, 100), ("Hoyle", False, 0), (" hoyle ", False, 0),
+])
+def test_preset_names_ignore_case(name, wilds_at_most_naturals, concealed_canasta_bonus):
+    r = Rules.preset(name, players=2)
+    assert r.players == 2
+    assert r.wilds_at_most_naturals is wilds_at_most_naturals
+    assert r.concealed_canasta_bonus == concealed_canasta_bonus
+    assert resolve_rules(name).concealed_canasta_bonus == concealed_canasta_bonus
 
 
 def test_game_target_by_players_and_explicit():

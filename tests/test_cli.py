@@ -41,6 +41,15 @@ def test_simulate_options_reach_the_rules(tmp_path):
     assert manifest["bots"] == [["greedy", "random"]]
 
 
+@pytest.mark.parametrize("name, wilds_at_most_naturals", [("CLASSIC", True), ("Hoyle", False)])
+def test_rules_preset_names_ignore_case(tmp_path, name, wilds_at_most_naturals):
+    out = tmp_path / "run"
+    r = run("simulate", "--deals", 20, "--rules", name, "--out", out, "--quiet")
+    assert r.exit_code == 0, r.output
+    rules = json.loads((out / "manifest.json").read_text())["rules"]
+    assert rules["wilds_at_most_naturals"] is wilds_at_most_naturals
+
+
 def test_rules_file(tmp_path):
     path = tmp_path / "rules.json"
     path.write_text(json.dumps({"players": 3, "concealed_canasta_bonus": 50}))
