@@ -115,8 +115,8 @@ def _scheduler(ctx, param, value):
 
 SCHEDULER = click.option(
     "--scheduler", default=None, callback=_scheduler, metavar="local:N|tcp://HOST:8786",
-    help="Run on Dask: a LocalCluster of N worker processes, or an existing scheduler "
-         "(needs pip install 'canasta-sim[dask]').")
+    help="Run on Dask: a LocalCluster of N worker processes (at most 4 per core), or an "
+         "existing scheduler (needs pip install 'canasta-sim[dask]').")
 
 
 # --- commands -------------------------------------------------------------------------------

@@ -26,8 +26,19 @@ def _import_distributed():
     return distributed
 
 
+#: ``local:N`` starts at most this many worker processes per core of the machine.
+LOCAL_WORKERS_PER_CORE = 4
+
+
+def max_local_workers() -> int:
+    """The largest ``N`` allowed in ``local:N``: :data:`LOCAL_WORKERS_PER_CORE` per core."""
+    return LOCAL_WORKERS_PER_CORE * (os.cpu_count() or 1)
+
+
 def parse_scheduler(text: str) -> tuple[str, int | None]:
     """``"local:N"`` -> ``("local", N)``; ``"tcp://host:8786"`` -> ``(address, None)``.
+
+    ``N`` is from 1 to :func:`max_local_workers` (4 worker processes per core).
 
     Raises
     ------
@@ -36,8 +47,11 @@ def parse_scheduler(text: str) -> tuple[str, int | None]:
     """
     if text.startswith("local:"):
         n = text.split(":", 1)[1]
-        if not n.isdigit() or int(n) < 1:
-            raise ValueError(f"scheduler {text!r}: local:N needs N >= 1 worker processes")
+        limit = max_local_workers()
+        if not (n.isdecimal() and 1 <= int(n) <= limit):
+            raise ValueError(f"scheduler {text!r} is not allowed; local:N needs N from 1 to "
+                             f"{limit} worker processes ({LOCAL_WORKERS_PER_CORE} per core, "
+                             f"{os.cpu_count() or 1} cores)")
         return "local", int(n)
     scheme, _, rest = text.partition("://")
     if scheme in ("tcp", "tls", "ucx", "inproc", "ws", "wss") and rest:

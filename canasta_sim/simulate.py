@@ -229,8 +229,8 @@ def simulate(deals: int, *, rules=None, bots=None, seed: int = 0, workers: int |
         Replace an existing ``out`` folder.
     scheduler : str, optional
         Run the chunks as Dask tasks: ``"local:N"`` starts a ``LocalCluster`` of ``N`` worker
-        processes for this call; ``"tcp://HOST:8786"`` uses an existing cluster. Results are
-        identical to a local run. Needs the ``dask`` extra.
+        processes for this call (``N`` at most 4 per core); ``"tcp://HOST:8786"`` uses an
+        existing cluster. Results are identical to a local run. Needs the ``dask`` extra.
     parts : bool
         With a scheduler and ``out``: workers write the records as Parquet parts
         (``out/deals.parquet/part-*.parquet``; ``out`` must be on a file system every worker

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from canasta_sim.cli import main
+from canasta_sim.cluster import parse_scheduler
 from canasta_sim.simulate import simulate
 
 distributed = pytest.importorskip("distributed")
@@ -75,7 +76,20 @@ def test_scheduler_without_dask_says_what_to_install(monkeypatch):
         simulate(10, scheduler="local:2")
 
 
-@pytest.mark.parametrize("bad", ["local:0", "local:x", "cluster"])
-def test_bad_scheduler_is_a_usage_error(bad):
+@pytest.mark.parametrize("bad", ["local:0", "local:x", "cluster", "local:9"])
+def test_bad_scheduler_is_a_usage_error(bad, monkeypatch):
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)  # local:N allows N from 1 to 8
     r = CliRunner().invoke(main, ["simulate", "--deals", "10", "--scheduler", bad])
     assert r.exit_code == 2 and bad in r.output and "Traceback" not in r.output
+
+
+def test_local_workers_bounded_by_cores(monkeypatch):
+    monkeypatch.setattr(os, "cpu_count", lambda: 3)
+    with pytest.raises(ValueError, match="N from 1 to 12 worker processes"):
+        parse_scheduler("local:13")
+    assert parse_scheduler("local:12") == ("local", 12)
+    r = CliRunner().invoke(main, ["simulate", "--deals", "10", "--scheduler", "local:13"])
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    assert "'local:13'" in r.output and "N from 1 to 12" in r.output
+    with pytest.raises(ValueError, match="N from 1 to 12 worker processes"):
+        simulate(10, scheduler="local:100000")
