@@ -255,12 +255,9 @@ def _new_out(out: Path | None, overwrite: bool) -> Path | None:
 
 def _write_frames(target: Path, frames: dict, overwrite: bool) -> None:
     """Write CSV/Parquet/PNG files into a new folder atomically (temp folder, then rename)."""
-    import tempfile
+    from .simulate import commit_out, staging_folder
 
-    from .simulate import commit_out
-
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
-    try:
+    with staging_folder(target) as tmp:
         for name, item in frames.items():
             if name.endswith(".csv"):
                 item.to_csv(tmp / name, index=False)
@@ -269,11 +266,6 @@ def _write_frames(target: Path, frames: dict, overwrite: bool) -> None:
             else:
                 item(tmp / name)
         commit_out(tmp, target)
-    except BaseException:
-        import shutil
-
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
 
 
 def _print_table(frame) -> None:

@@ -13,7 +13,7 @@ import platform
 import shutil
 import tempfile
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -220,7 +220,8 @@ def simulate(deals: int, *, rules=None, bots=None, seed: int = 0, workers: int |
     out : path, optional
         Results folder to write: ``deals.parquet``, ``sides.parquet`` (written chunk by
         chunk; not with ``records=False``), ``aggregates.json``, ``summary.json`` and
-        ``manifest.json``. Written under a temporary name and renamed when complete.
+        ``manifest.json``. Written under a temporary name and renamed when complete; a
+        failed or interrupted run leaves neither it nor the parent folders it created.
     records : bool
         Keep per-deal records; ``False`` keeps only the aggregates (constant memory).
     progress : bool
@@ -264,11 +265,19 @@ def run_table(table: Table, deals: int, *, seed: int = 0, workers=None, chunk_si
     if parts and (scheduler is None or out is None or not records):
         raise ValueError("parts=True needs a scheduler, an out folder and records")
     target = prepare_out(out, overwrite) if out is not None else None
+    with staging_folder(target) if target else nullcontext() as tmp:
+        return _run_table(table, deals, seed, workers, chunk, records, progress, scheduler,
+                          parts, tmp, target)
+
+
+def _run_table(table, deals, seed, workers, chunk, records, progress, scheduler, parts, tmp,
+               target) -> SimulationResult:
+    """:func:`run_table` after the checks; writes into the staging folder ``tmp`` (``None``
+    without ``out``) and moves it to ``target`` when complete."""
     start = time.perf_counter()
     rules = table.rules
     total = Aggregates.empty(rules.players, rules.sides, rules.max_turns, table.bot_specs)
     frames: list[tuple[pd.DataFrame, pd.DataFrame]] = []
-    tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent)) if target else None
     writers = {}
     try:
         firsts = range(0, deals, chunk)
@@ -294,13 +303,10 @@ def run_table(table: Table, deals: int, *, seed: int = 0, workers=None, chunk_si
         if tmp is not None:
             write_run_files(tmp, result)
             commit_out(tmp, target)
-            tmp = None
         return result
     finally:
         for w in writers.values():
             w.close()
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
 
 
 @contextmanager
@@ -324,7 +330,9 @@ RUN_MARKERS = ("manifest.json", "compare.csv", "sweep.csv", "games.csv")
 
 def prepare_out(out, overwrite: bool) -> Path:
     """Check that ``out`` can be written: it must not exist (unless ``overwrite`` and it is a
-    results folder of this toolkit, or empty) and its parent must be a writable folder.
+    results folder of this toolkit, or empty) and its parent must be a writable folder or
+    one that can be created. Leaves the file system as it was (:func:`staging_folder`
+    creates the folders when the results are written).
 
     Raises
     ------
@@ -341,13 +349,82 @@ def prepare_out(out, overwrite: bool) -> Path:
         if any(target.iterdir()) and not any((target / m).exists() for m in RUN_MARKERS):
             raise ValueError(f"out={str(out)!r} is not a results folder of canasta-sim (no "
                              f"{' / '.join(RUN_MARKERS)}); refusing to replace it")
-    parent = target.parent
     try:
-        parent.mkdir(parents=True, exist_ok=True)
-        tempfile.TemporaryDirectory(prefix=f".{target.name}.probe.", dir=parent).cleanup()
+        created = make_folders(target.parent)
+        try:
+            tempfile.TemporaryDirectory(prefix=f".{target.name}.probe.",
+                                        dir=target.parent).cleanup()
+        finally:
+            remove_empty_folders(created)
     except OSError as exc:
         raise ValueError(f"out={str(out)!r} cannot be written ({exc.strerror or exc})") from None
     return target
+
+
+def make_folders(folder: Path) -> list[Path]:
+    """Create ``folder`` and its missing parents.
+
+    Parameters
+    ----------
+    folder : Path
+        An absolute path.
+
+    Returns
+    -------
+    list of Path
+        The folders this call created, outermost first (empty if ``folder`` existed).
+
+    Raises
+    ------
+    OSError
+        If a folder cannot be created; the folders created before are removed again.
+    """
+    missing = []
+    while not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    created: list[Path] = []
+    try:
+        for path in reversed(missing):
+            try:
+                path.mkdir()
+            except FileExistsError:
+                continue  # made meanwhile by someone else: not ours to remove
+            created.append(path)
+    except BaseException:
+        remove_empty_folders(created)
+        raise
+    return created
+
+
+def remove_empty_folders(created: list[Path]) -> None:
+    """Remove the folders of ``created`` (as returned by :func:`make_folders`) that are empty,
+    innermost first; folders that hold anything stay."""
+    for path in reversed(created):
+        try:
+            path.rmdir()
+        except OSError:
+            pass  # not empty (or already gone)
+
+
+@contextmanager
+def staging_folder(target: Path):
+    """Yield a new private folder next to ``target`` to write a results folder into (see
+    :func:`commit_out`), creating ``target``'s missing parents. If the block fails or is
+    interrupted, the staging folder and the parents created here that are left empty are
+    removed; folders that existed before are never touched."""
+    created = make_folders(target.parent)
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    except BaseException:
+        remove_empty_folders(created)
+        raise
+    try:
+        yield tmp
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        remove_empty_folders(created)
+        raise
 
 
 def commit_out(tmp: Path, target: Path) -> None:

@@ -1,5 +1,6 @@
 """The command line: outputs, files, and bad input as usage errors (exit code 2)."""
 
+import importlib
 import json
 import shutil
 import subprocess
@@ -9,7 +10,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from canasta_sim.cli import main
+from canasta_sim.cli import _write_frames, main
 
 
 def run(*args):
@@ -118,6 +119,29 @@ def test_overwrite_never_replaces_a_folder_that_is_not_a_run(tmp_path):
                                   "--overwrite"])
     assert r.exit_code == 2 and "not a results folder" in r.output
     assert (mine / "thesis.txt").read_text() == "x"
+
+
+def test_interrupted_commands_leave_no_new_folder(tmp_path, monkeypatch):
+    def interrupt(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(importlib.import_module("canasta_sim.simulate"), "run_chunk", interrupt)
+    monkeypatch.setattr(importlib.import_module("canasta_sim.games"), "play_games", interrupt)
+    for args in (["simulate", "--deals", "10"], ["games", "--games", "5"]):
+        r = CliRunner().invoke(main, args + ["--quiet", "--out", str(tmp_path / "a" / "b")])
+        assert r.exit_code == 1 and "Aborted!" in r.output
+        assert list(tmp_path.iterdir()) == []
+
+
+def test_failed_write_leaves_no_new_folder(tmp_path):
+    def fail(path):
+        raise OSError("disk full")
+
+    (tmp_path / "kept").mkdir()
+    with pytest.raises(OSError, match="disk full"):
+        _write_frames(tmp_path / "kept" / "a" / "b" / "run", {"plot.png": fail}, False)
+    assert [p.name for p in tmp_path.iterdir()] == ["kept"]
+    assert list((tmp_path / "kept").iterdir()) == []
 
 
 def test_unwritable_out_is_a_usage_error(tmp_path):

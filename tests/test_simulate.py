@@ -1,5 +1,6 @@
 """The batch simulator: reproducibility, records, aggregates, results folders."""
 
+import importlib
 import io
 import json
 
@@ -10,7 +11,7 @@ import pytest
 
 from canasta_sim import Deal, Rules
 from canasta_sim.aggregate import Aggregates
-from canasta_sim.simulate import simulate
+from canasta_sim.simulate import prepare_out, simulate
 
 
 def _parquet_bytes(frame: pd.DataFrame) -> bytes:
@@ -117,6 +118,39 @@ def test_out_folder_refused_when_it_exists(tmp_path):
         simulate(10, out=out)
     simulate(10, out=out, overwrite=True)
     assert (out / "manifest.json").exists()
+
+
+def test_interrupted_run_leaves_no_new_folder(tmp_path, monkeypatch):
+    """KeyboardInterrupt after the first of two chunks was written: the staging folder and
+    the parent folders the run created go; a folder that existed before stays."""
+    simulate_module = importlib.import_module("canasta_sim.simulate")
+    played = []
+
+    def first_chunk_then_interrupt(*args):
+        if played:
+            raise KeyboardInterrupt
+        played.append(args[2])
+        return real_run_chunk(*args)
+
+    real_run_chunk = simulate_module.run_chunk
+    monkeypatch.setattr(simulate_module, "run_chunk", first_chunk_then_interrupt)
+    kept = tmp_path / "kept"
+    kept.mkdir()
+    with pytest.raises(KeyboardInterrupt):
+        simulate(20, chunk_size=10, out=tmp_path / "results" / "a" / "run")
+    assert played == [0]
+    played.clear()
+    with pytest.raises(KeyboardInterrupt):
+        simulate(20, chunk_size=10, out=kept / "b" / "run")
+    assert played == [0]
+    assert [p.name for p in tmp_path.iterdir()] == ["kept"]
+    assert list(kept.iterdir()) == []
+
+
+def test_prepare_out_checks_without_creating_folders(tmp_path):
+    target = prepare_out(tmp_path / "a" / "b" / "run", overwrite=False)
+    assert target == tmp_path / "a" / "b" / "run"
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("bad, match", [
