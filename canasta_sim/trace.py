@@ -7,6 +7,7 @@ from pathlib import Path
 
 from . import cards as C
 from .nb import layout as L
+from .rules import Rules
 
 SOURCES = ("dealt", "drawn", "pile")
 END_NAMES = {L.END_WENT_OUT: "went_out", L.END_STOCK_EXHAUSTED: "stock_exhausted",
@@ -93,25 +94,57 @@ def load_trace(path) -> list[dict]:
 
 
 def format_trace(trace: list[dict]) -> str:
-    """A readable move-by-move listing of a trace in card notation."""
+    """A readable move-by-move listing of a trace in card notation.
+
+    Cards added to a meld the side already has are shown as added to it ("adds 2 to the 8s
+    meld"), and the stock cards drawn in place of red threes (R-15, R-16) as replacements
+    ("draws a replacement: 7").
+
+    Parameters
+    ----------
+    trace : list of dict
+        A whole deal's trace (docs/trace.md), from its ``start`` event.
+
+    Returns
+    -------
+    str
+        One line per event.
+    """
     lines = []
+    melds: list[set[str]] = []  # per side: ranks the side has melded so far
+    replacements = 0  # red threes laid out from the stock or the deal, not yet replaced
     for e in trace:
         kind = e["event"]
+        side_melds = melds[e["seat"] % len(melds)] if "seat" in e else None
+        if kind not in ("red_three", "draw"):
+            replacements = 0
         if kind == "start":
+            melds = [set() for _ in range(Rules.from_dict(e["rules"]).sides)]
             lines.append(f"deal: {e['rules']['players']} players, dealer seat {e['dealer']}, "
                          f"minimum counts {e['minimums']}")
         elif kind == "upcard":
             lines.append(f"  upcard {e['card']}")
         elif kind == "red_three":
+            replacements += e["source"] in ("dealt", "drawn")
             lines.append(f"  seat {e['seat']} lays out a red three ({e['source']})")
         elif kind == "draw":
-            lines.append(f"  seat {e['seat']} draws {e['card']}")
+            replacement = "a replacement: " if replacements else ""
+            replacements = max(replacements - 1, 0)
+            lines.append(f"  seat {e['seat']} draws {replacement}{e['card']}")
         elif kind == "take_pile":
-            extra = "".join(f" + meld {m['cards']}" for m in e["melds"])
-            with_ = e["with"] or "(onto the side's meld)"
-            lines.append(f"  seat {e['seat']} takes the pile: {e['top']} with {with_}{extra}")
+            with_ = f" with {e['with']}" if e["with"] else ""
+            text = f"{e['top']}{with_}{_to_meld(e['top'], side_melds)}"
+            side_melds.add(e["top"])
+            for m in e["melds"]:
+                onto = _to_meld(m["rank"], side_melds)
+                text += f" + {m['cards']}{onto}" if onto else f" + meld {m['cards']}"
+                side_melds.add(m["rank"])
+            lines.append(f"  seat {e['seat']} takes the pile: {text}")
         elif kind == "meld":
-            lines.append(f"  seat {e['seat']} melds {e['cards']}")
+            onto = _to_meld(e["rank"], side_melds)
+            verb = f"adds {e['cards']}{onto}" if onto else f"melds {e['cards']}"
+            side_melds.add(e["rank"])
+            lines.append(f"  seat {e['seat']} {verb}")
         elif kind == "discard":
             lines.append(f"  seat {e['seat']} discards {e['card']}")
         elif kind == "end_turn":
@@ -125,3 +158,7 @@ def format_trace(trace: list[dict]) -> str:
             lines.append(f"side {e['side']}: {parts}")
     return "\n".join(lines)
 
+
+def _to_meld(rank: str, side_melds: set[str]) -> str:
+    """``" to the 8s meld"`` if the side already has a meld of ``rank``, else ``""``."""
+    return f" to the {rank}s meld" if rank in side_melds else ""
