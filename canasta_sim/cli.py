@@ -253,7 +253,7 @@ def _new_out(out: Path | None, overwrite: bool) -> Path | None:
         raise click.BadParameter(str(exc), param_hint="--out") from None
 
 
-def _write_frames(target: Path, frames: dict, overwrite: bool) -> None:
+def _write_frames(target: Path, frames: dict) -> None:
     """Write CSV/Parquet/PNG files into a new folder atomically (temp folder, then rename)."""
     from .simulate import commit_out, staging_folder
 
@@ -313,7 +313,7 @@ def games(games, players, rules_opt, settings, bots, seed, workers, quiet, out, 
         click.echo(f"  {unfinished} games reached the bound of deals per game")
     if target is not None:
         _write_frames(target, {"games.csv": g, "deals.parquet": result.deals,
-                               "sides.parquet": result.sides}, overwrite)
+                               "sides.parquet": result.sides})
         click.echo(f"results written to {out}")
 
 
@@ -347,7 +347,7 @@ def compare(bot_a, bot_b, deals, games, players, rules_opt, settings, seed, work
     click.echo(f"{games or deals:,} {unit}, {rules.players} players, seed {seed}")
     _print_table(table)
     if target is not None:
-        _write_frames(target, {"compare.csv": table, f"{unit}.parquet": raw}, overwrite)
+        _write_frames(target, {"compare.csv": table, f"{unit}.parquet": raw})
         click.echo(f"results written to {out}")
 
 
@@ -390,7 +390,7 @@ def sweep(bot, param, vs, deals, players, rules_opt, settings, seed, workers, qu
                 progress=not quiet)
     _print_table(frame.drop(columns=["param"]))
     _write_frames(target, {"sweep.csv": frame, "sweep.parquet": frame,
-                           "sweep.png": lambda p: plot_sweep(frame, p)}, overwrite)
+                           "sweep.png": lambda p: plot_sweep(frame, p)})
     click.echo(f"results written to {out}")
 
 
