@@ -6,7 +6,7 @@ move mutates the state. Bots call the same kernels, so they cannot make illegal 
 """
 
 
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .layout import (
     BLACK_THREE,
     DEUCE,
@@ -70,7 +70,7 @@ from .state import freezes_pile_nb, log_event_nb
 
 
 # --- ending the turn and the deal -------------------------------------------------------------
-@kernel
+@inline_kernel
 def end_deal_nb(state, reason, log):
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     g[G_END] = reason
@@ -78,7 +78,7 @@ def end_deal_nb(state, reason, log):
     log_event_nb(g, log, E_END, -1, g[G_TURN], 0, 0, 0, reason)
 
 
-@kernel
+@inline_kernel
 def go_out_nb(state, seat, concealed_out, log):
     """R-40, R-42: the seat went out (concealed or not); the deal ends."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
@@ -89,7 +89,7 @@ def go_out_nb(state, seat, concealed_out, log):
     end_deal_nb(state, END_WENT_OUT, log)
 
 
-@kernel
+@inline_kernel
 def next_turn_nb(state, rules, log):
     """Pass the turn to the left; R-47 ends the deal at ``max_turns`` turns."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
@@ -103,7 +103,7 @@ def next_turn_nb(state, rules, log):
 
 
 # --- melding ------------------------------------------------------------------------------
-@kernel
+@inline_kernel
 def from_pile_nb(g, hand, kind, used):
     """How many of ``used`` cards of ``kind`` must have come from the pile taken this turn,
     taking the player's own cards first; those are booked out of ``G_PILE_CARDS``."""
@@ -177,7 +177,7 @@ def meld_nb(state, rules, plan, log):
 
 
 # --- drawing --------------------------------------------------------------------------------
-@kernel
+@inline_kernel
 def pile_top_nb(state):
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     if g[G_PILE_LEN] == 0:

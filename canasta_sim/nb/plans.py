@@ -5,7 +5,7 @@ kernels) before it is played.
 """
 
 
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .layout import (
     BLACK_THREE,
     DEUCE,
@@ -21,14 +21,14 @@ from .layout import (
 from .melds import hand_size_nb, meld_ok_nb
 
 
-@kernel
+@inline_kernel
 def clear_plan_nb(plan):
     for r in range(N_KINDS):
         for c in range(3):
             plan[r, c] = 0
 
 
-@kernel
+@inline_kernel
 def plan_size_nb(plan):
     n = 0
     for r in range(N_KINDS):
@@ -36,7 +36,7 @@ def plan_size_nb(plan):
     return n
 
 
-@kernel
+@inline_kernel
 def wilds_left_nb(hand, plan):
     """Deuces and jokers of ``hand`` not yet used by ``plan``."""
     d = hand[DEUCE]
@@ -47,7 +47,7 @@ def wilds_left_nb(hand, plan):
     return d, j
 
 
-@kernel
+@inline_kernel
 def row_total_nb(melds, side, plan, r, top):
     """Cards the side's meld of rank ``r`` would hold after ``plan`` (and ``top``)."""
     t = 1 if r == top else 0

@@ -3,7 +3,7 @@
 import numba as nb
 import numpy as np
 
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .layout import (
     BLACK_THREE,
     D_CONCEALED_OUT,
@@ -52,7 +52,7 @@ from .score import score_side_nb
 from .state import new_state_nb, start_deal_nb
 
 
-@kernel
+@inline_kernel
 def play_deal_nb(state, rules, seed, dealer, minimums, policies, params, log):
     """Play one deal to its end with the seats' policies (see :func:`policy.play_turn_nb`)."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state

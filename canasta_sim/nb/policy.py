@@ -10,7 +10,7 @@ make an illegal move.
 from .careful import careful_turn_nb
 from .expert import expert_turn_nb
 from .greedy import greedy_turn_nb
-from .jit import kernel
+from .jit import inline_kernel
 from .layout import G_CURRENT
 from .random_bot import random_turn_nb
 
@@ -20,7 +20,7 @@ POLICY_CAREFUL = 2
 POLICY_EXPERT = 3
 
 
-@kernel
+@inline_kernel
 def play_turn_nb(state, rules, policies, params, log):
     """Play the current player's whole turn with their policy.
 

@@ -21,7 +21,7 @@ deck order of the whole deal (what a trace records).
 import numba as nb
 import numpy as np
 
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .layout import (
     BLACK_THREE,
     DEUCE,
@@ -105,7 +105,7 @@ def reset_state_nb(state):
     g[G_OUT_SEAT] = -1
 
 
-@kernel
+@inline_kernel
 def log_event_nb(g, log, etype, seat, kind, nat, deuces, jokers, extra):
     """Append one trace event to ``log`` (``int32[max_events, EV_LEN]``); no-op if it has no
     rows, which is how bulk runs record nothing."""
@@ -153,7 +153,7 @@ def is_upcard_cover_nb(kind, rules):
     return kind == BLACK_THREE and rules[R_UPCARD_COVERS_BLACK_THREE] != 0
 
 
-@kernel
+@inline_kernel
 def freezes_pile_nb(kind, rules):
     """R-13, R-24, R-31: a wild card (or a red three, by switch) in the pile freezes it."""
     if kind == DEUCE or kind == JOKER:
