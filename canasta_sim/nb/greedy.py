@@ -2,7 +2,8 @@
 once (going out as soon as it may), and discards its least useful card."""
 
 
-from .jit import kernel
+from .careful import out_blocked_nb
+from .jit import inline_kernel, kernel
 from .layout import (
     BLACK_THREE,
     DEUCE,
@@ -40,7 +41,8 @@ def meld_most_nb(state, rules, log, use_wilds, may_go_out):
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     seat = g[G_CURRENT]
     plan = scratch[0]
-    if may_go_out:
+    # a hand with two or more cards no meld can take cannot go out: skip building that plan
+    if may_go_out and not out_blocked_nb(hands[seat], melds, seat % rules[R_SIDES]):
         clear_plan_nb(plan)
         black_three_plan_nb(hands[seat], plan)
         fill_plan_nb(state, rules, seat, plan, -1, 0, 0, True)
@@ -57,7 +59,7 @@ def meld_most_nb(state, rules, log, use_wilds, may_go_out):
     return False
 
 
-@kernel
+@inline_kernel
 def usefulness_nb(state, rules, seat, kind):
     """How much a card of ``kind`` is worth keeping for ``seat`` (higher: keep)."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state

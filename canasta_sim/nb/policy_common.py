@@ -90,8 +90,10 @@ def meld_candidates_nb(state, rules, seat, cands):
                 return n
             if way > 0 and not has_meld and hand[r] < 2:
                 continue
-            if way == 0 and hand[r] == 0:
-                continue
+            if way == 0 and hand[r] < (1 if has_meld else 3):
+                continue  # a new meld needs three naturals here
+            if (way == 1 and hand[DEUCE] == 0) or (way == 2 and hand[JOKER] == 0):
+                continue  # no such wild card in hand
             plan = cands[n]
             clear_plan_nb(plan)
             if way == 0 or not has_meld:
