@@ -1,0 +1,43 @@
+"""The numba kernels: rules engine, bots and the chunk loop (see the modules' docstrings).
+
+numba's on-disk cache checks only the timestamp of the file that holds a kernel, not the files
+of the kernels it calls and inlines. After an update that changes a callee but not its caller
+(``git pull`` on an editable install), the caller's cached machine code would still hold the
+old callee. So the cache of this package lives in a folder named after a hash of all kernel
+sources: any change to any kernel starts a fresh cache. The folder is under ``NUMBA_CACHE_DIR``
+when it is set, else beside the sources (``__pycache__``) when that is writable, else in the
+user's cache folder.
+"""
+
+import hashlib
+import os
+from pathlib import Path
+
+import numba
+
+
+def kernel_digest(folder: Path = Path(__file__).parent) -> str:
+    """Hash (12 hex digits) of every kernel source file (``*.py``) in ``folder``."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def _cache_root() -> Path:
+    """``NUMBA_CACHE_DIR``, else this package's ``__pycache__`` if writable, else the user's
+    cache folder."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"])
+    beside = Path(__file__).parent / "__pycache__"
+    try:
+        beside.mkdir(exist_ok=True)
+    except OSError:
+        pass
+    if os.access(beside, os.W_OK):
+        return beside
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "canasta_sim"
+
+
+# Set before any kernel module is imported: numba picks the cache folder when it decorates.
+numba.config.CACHE_DIR = str(_cache_root() / f"kernels-{kernel_digest()}")
