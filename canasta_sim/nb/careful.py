@@ -54,9 +54,10 @@ from .layout import (
     S_R3_DRAWN,
     S_R3_PILE,
 )
-from .melds import check_plan_nb, meld_ok_nb
+from .melds import canastas_nb, check_plan_nb, hand_size_nb, meld_ok_nb, meld_size_nb
 from .moves import discard_nb, draw_nb, end_turn_nb, meld_nb, pile_top_nb, take_pile_nb
 from .plans import (
+    add_pair_with_wild_nb,
     black_three_plan_nb,
     clear_plan_nb,
     fill_plan_nb,
@@ -70,31 +71,6 @@ PILE_COUNT_ROW = 39  # scratch row whose column 0 holds the pile's card counts p
 
 # --- small inline helpers (numba inlines them: no call overhead in the hot loops) -----------
 @inline_kernel
-def size_nb(melds, side, r):
-    """Cards in ``side``'s meld of rank ``r``."""
-    return melds[side, r, M_NATURALS] + melds[side, r, M_DEUCES] + melds[side, r, M_JOKERS]
-
-
-@inline_kernel
-def cards_nb(hand):
-    """Cards in a hand (count array)."""
-    n = 0
-    for k in range(N_KINDS):
-        n += hand[k]
-    return n
-
-
-@inline_kernel
-def canasta_count_nb(melds, side):
-    """Canastas (melds of 7 or more cards, R-65) of ``side``."""
-    n = 0
-    for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
-        if size_nb(melds, side, r) >= 7:
-            n += 1
-    return n
-
-
-@inline_kernel
 def out_blocked_nb(hand, melds, side):
     """Cheap test that a hand surely cannot go out this turn: more than one card that no meld
     can take (single cards of ranks the side has not melded, one or two black threes, natural
@@ -103,7 +79,7 @@ def out_blocked_nb(hand, melds, side):
     pairs = 0
     for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
         c = hand[r]
-        if c == 0 or c >= 3 or size_nb(melds, side, r) > 0:
+        if c == 0 or c >= 3 or meld_size_nb(melds, side, r) > 0:
             continue
         if c == 1:
             stuck += 1
@@ -124,7 +100,7 @@ def meld_material_nb(hand, melds, side, melded):
         c = hand[r]
         if c >= 3 or (c == 2 and wilds > 0):
             return True
-        if melded and size_nb(melds, side, r) > 0 and (c > 0 or wilds > 0):
+        if melded and meld_size_nb(melds, side, r) > 0 and (c > 0 or wilds > 0):
             return True
     return False
 
@@ -196,7 +172,7 @@ def unknown_cards_nb(state, rules, seat):
     n = rules[R_N_CARDS] - g[G_STOCK_POS]
     for p in range(rules[R_PLAYERS]):
         if p != seat:
-            n += cards_nb(hands[p])
+            n += hand_size_nb(hands[p])
     return n
 
 
@@ -240,7 +216,7 @@ def next_player_odds_nb(state, rules, seat, pr):
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     nxt = (seat + 1) % rules[R_PLAYERS]
     unknown = unknown_cards_nb(state, rules, seat)
-    h = cards_nb(hands[nxt])
+    h = hand_size_nb(hands[nxt])
     q = h / unknown if unknown > 0 else 0.0
     if q > 1.0:
         q = 1.0
@@ -281,18 +257,18 @@ def opponents_threaten_nb(state, rules, seat, max_cards):
     for s in range(n_sides):
         if s == mine:
             continue
-        c = canasta_count_nb(melds, s)
+        c = canastas_nb(melds, s)
         if c < need - 1:
             continue
         if c < need:
             near = False
             for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
-                if size_nb(melds, s, r) == 6:
+                if meld_size_nb(melds, s, r) == 6:
                     near = True
             if not near:
                 continue
         for p in range(s, rules[R_PLAYERS], n_sides):
-            if cards_nb(hands[p]) <= max_cards:
+            if hand_size_nb(hands[p]) <= max_cards:
                 return True
     return False
 
@@ -329,7 +305,7 @@ def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
     hand = hands[seat]
     side = seat % rules[R_SIDES]
     minimum = sides[side, S_MINIMUM]
-    left = cards_nb(hand) - plan_size_nb(plan) + incoming
+    left = hand_size_nb(hand) - plan_size_nb(plan) + incoming
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         spare = hand[r] - plan[r, M_NATURALS]
         if spare <= 0 or left - spare < keep:
@@ -348,16 +324,9 @@ def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
         spare = hand[r] - plan[r, M_NATURALS]
         empty = r != top and plan[r, M_NATURALS] + plan[r, M_DEUCES] + plan[r, M_JOKERS] == 0
         if empty and spare == 2:
-            plan[r, M_NATURALS] += 2
-            points += 2 * rules[R_VALUES + r]
-            if deuces > 0:
-                plan[r, M_DEUCES] += 1
-                deuces -= 1
-                points += rules[R_VALUES + DEUCE]
-            else:
-                plan[r, M_JOKERS] += 1
-                jokers -= 1
-                points += rules[R_VALUES + JOKER]
+            wild = DEUCE if deuces > 0 else JOKER
+            deuces, jokers = add_pair_with_wild_nb(plan, r, deuces, jokers, False)
+            points += 2 * rules[R_VALUES + r] + rules[R_VALUES + wild]
             left -= 3
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         while points < minimum and deuces + jokers > 0 and left - 1 >= keep:
@@ -397,14 +366,8 @@ def out_plan_nb(state, rules, seat, plan):
         if deuces + jokers == 0:
             break
         spare = hand[r] - plan[r, M_NATURALS]
-        if spare == 2 and size_nb(melds, side, r) == 0 and plan[r, M_NATURALS] == 0:
-            plan[r, M_NATURALS] = 2
-            if deuces > 0:
-                plan[r, M_DEUCES] += 1
-                deuces -= 1
-            else:
-                plan[r, M_JOKERS] += 1
-                jokers -= 1
+        if spare == 2 and meld_size_nb(melds, side, r) == 0 and plan[r, M_NATURALS] == 0:
+            deuces, jokers = add_pair_with_wild_nb(plan, r, deuces, jokers, False)
     for stage in range(3):
         for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
             n = melds[side, r, M_NATURALS] + plan[r, M_NATURALS]
@@ -435,7 +398,7 @@ def can_go_out_nb(state, rules, seat):
     """Whether ``seat`` could meld out (or down to a final discard) right now."""
     hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
     side = seat % rules[R_SIDES]
-    if canasta_count_nb(melds, side) + 1 < rules[R_CANASTAS_TO_GO_OUT]:
+    if canastas_nb(melds, side) + 1 < rules[R_CANASTAS_TO_GO_OUT]:
         return False
     if out_blocked_nb(hands[seat], melds, side):
         return False
@@ -474,7 +437,7 @@ def take_possible_nb(state, rules, seat, meld_pile, pair_pile, wild_pile):
     side = seat % rules[R_SIDES]
     if g[G_PILE_FREEZE] > 0 or sides[side, S_MELDED] == 0:
         return False
-    if size_nb(melds, side, top) > 0:
+    if meld_size_nb(melds, side, top) > 0:
         return plen >= meld_pile
     return n == 1 and plen >= wild_pile and hands[seat, DEUCE] + hands[seat, JOKER] > 0
 
@@ -499,7 +462,7 @@ def try_take_nb(state, rules, log, meld_pile, pair_pile, wild_pile):
     melded = sides[side, S_MELDED] != 0
     frozen = g[G_PILE_FREEZE] > 0 or not melded
     plan = scratch[0]
-    if not frozen and size_nb(melds, side, top) > 0 and plen >= meld_pile:
+    if not frozen and meld_size_nb(melds, side, top) > 0 and plen >= meld_pile:
         clear_plan_nb(plan)
     elif n >= 2:
         if plen < pair_pile:
@@ -580,7 +543,7 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
     hand = hands[seat]
     plen = g[G_PILE_LEN]
     if hand[BLACK_THREE] > 0:
-        if plen >= block_at or hand[BLACK_THREE] >= 2 or cards_nb(hand) <= 3:
+        if plen >= block_at or hand[BLACK_THREE] >= 2 or hand_size_nb(hand) <= 3:
             return BLACK_THREE
     pr = count_pile_nb(state, rules, seat)
     q, p_wild = next_player_odds_nb(state, rules, seat, pr)
@@ -650,10 +613,10 @@ def careful_melds_nb(state, rules, log):
         return
     threat = opponents_threaten_nb(state, rules, seat, 4)
     low_stock = stock_left_nb(state, rules) * 4 <= rules[R_N_CARDS]
-    if not (threat or low_stock or cards_nb(hand) >= 14):
+    if not (threat or low_stock or hand_size_nb(hand) >= 14):
         return
     melded = sides[side, S_MELDED] != 0
-    if cards_nb(hand) <= 2 or not meld_material_nb(hand, melds, side, melded):
+    if hand_size_nb(hand) <= 2 or not meld_material_nb(hand, melds, side, melded):
         return
     plan = scratch[1]
     clear_plan_nb(plan)

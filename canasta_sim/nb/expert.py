@@ -42,8 +42,6 @@ pickup or a meld is possible before building anything, builds one plan per step 
 
 from .careful import (
     can_go_out_nb,
-    canasta_count_nb,
-    cards_nb,
     discard_safe_nb,
     forced_take_nb,
     initial_plan_nb,
@@ -74,9 +72,15 @@ from .layout import (
     R_SIDES,
     S_MELDED,
 )
-from .melds import meld_ok_nb
+from .melds import canastas_nb, hand_size_nb, meld_ok_nb
 from .moves import draw_nb, meld_nb
-from .plans import clear_plan_nb, fill_plan_nb, plan_size_nb, wilds_left_nb
+from .plans import (
+    add_pair_with_wild_nb,
+    clear_plan_nb,
+    fill_plan_nb,
+    plan_size_nb,
+    wilds_left_nb,
+)
 
 P_PILE_THRESHOLD = 0
 P_MELD_KEEP = 1
@@ -122,7 +126,7 @@ def lead_if_out_nb(state, rules, seat):
         hidden = 0
         for p in range(s, players, n_sides):
             if p != seat:
-                hidden += cards_nb(hands[p])
+                hidden += hand_size_nb(hands[p])
         if s == mine:
             own -= HAND_CARD_POINTS * hidden
         else:
@@ -181,13 +185,7 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
         spare = hand[r] - plan[r, M_NATURALS]
         n = melds[side, r, M_NATURALS] + plan[r, M_NATURALS]
         if n == 0 and spare == 2 and deuces + jokers > 0 and left - 3 >= keep:
-            plan[r, M_NATURALS] += 2
-            if deuces > 0:
-                plan[r, M_DEUCES] += 1
-                deuces -= 1
-            else:
-                plan[r, M_JOKERS] += 1
-                jokers -= 1
+            deuces, jokers = add_pair_with_wild_nb(plan, r, deuces, jokers, False)
             left -= 3
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         n = melds[side, r, M_NATURALS] + plan[r, M_NATURALS]
@@ -223,7 +221,7 @@ def expert_melds_nb(state, rules, params, log):
     threat = opponents_threaten_nb(state, rules, seat, THREAT_CARDS)
     endgame = (stock_left_nb(state, rules)
                <= ENDGAME_ROUNDS * rules[R_DRAW_COUNT] * rules[R_PLAYERS])
-    if (canasta_count_nb(melds, side) + 1 >= rules[R_CANASTAS_TO_GO_OUT]
+    if (canastas_nb(melds, side) + 1 >= rules[R_CANASTAS_TO_GO_OUT]
             and not out_blocked_nb(hand, melds, side)
             and can_go_out_nb(state, rules, seat)
             and should_go_out_nb(state, rules, seat, params, threat or endgame)
@@ -235,7 +233,7 @@ def expert_melds_nb(state, rules, params, log):
         keep = max(2, int(param_nb(params, P_MELD_KEEP)))
         if threat or endgame:  # shed the cards that would count against the side
             keep = min(keep, THREAT_KEEP)
-    if cards_nb(hand) <= keep or not meld_material_nb(hand, melds, side, melded):
+    if hand_size_nb(hand) <= keep or not meld_material_nb(hand, melds, side, melded):
         return
     plan = scratch[1]
     clear_plan_nb(plan)
@@ -243,7 +241,7 @@ def expert_melds_nb(state, rules, params, log):
         initial_plan_nb(state, rules, seat, plan, -1, 0, 2)
     else:
         fill_plan_nb(state, rules, seat, plan, -1, 0, keep, False)
-        left = cards_nb(hand) - plan_size_nb(plan)
+        left = hand_size_nb(hand) - plan_size_nb(plan)
         hold = param_nb(params, P_HOLD_WILDS) >= 0.5
         add_wilds_nb(state, rules, seat, plan, left, keep, hold,
                      int(param_nb(params, P_NATURAL_WAIT)))

@@ -48,6 +48,19 @@ def wilds_left_nb(hand, plan):
 
 
 @inline_kernel
+def add_pair_with_wild_nb(plan, r, deuces, jokers, jokers_first):
+    """Plan a new meld of two naturals of rank ``r`` and one wild card (R-60): a joker if
+    ``jokers_first`` and one is left, else a deuce if one is left. ``deuces + jokers`` must be
+    positive. Returns the wild cards left, ``(deuces, jokers)``."""
+    plan[r, M_NATURALS] += 2
+    if (jokers_first and jokers > 0) or deuces == 0:
+        plan[r, M_JOKERS] += 1
+        return deuces, jokers - 1
+    plan[r, M_DEUCES] += 1
+    return deuces - 1, jokers
+
+
+@inline_kernel
 def row_total_nb(melds, side, plan, r, top):
     """Cards the side's meld of rank ``r`` would hold after ``plan`` (and ``top``)."""
     t = 1 if r == top else 0
@@ -87,13 +100,7 @@ def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
         spare = hand[r] - plan[r, M_NATURALS]
         n, d, j = row_total_nb(melds, side, plan, r, top)
         if n + d + j == 0 and spare == 2 and deuces + jokers > 0 and left - 3 >= keep:
-            plan[r, M_NATURALS] += 2
-            if jokers > 0:
-                plan[r, M_JOKERS] += 1
-                jokers -= 1
-            else:
-                plan[r, M_DEUCES] += 1
-                deuces -= 1
+            deuces, jokers = add_pair_with_wild_nb(plan, r, deuces, jokers, True)
             left -= 3
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         while deuces + jokers > 0 and left - 1 >= keep:
