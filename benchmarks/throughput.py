@@ -62,6 +62,7 @@ def main(argv=None):
     allc = frame[frame.threads == cores].set_index(["players", "bots"])["deals_per_s"]
     frame["parallel_efficiency"] = [allc.loc[(p, b)] / one.loc[(p, b)] if t == cores else 1.0
                                     for p, b, t in zip(frame.players, frame.bots, frame.threads)]
+    frame["deals_per_s"] = frame["deals_per_s"].round().astype(int)
     cmd = "python benchmarks/throughput.py " + " ".join(argv or sys.argv[1:])
     print(write_table("throughput", frame, "Throughput (deals per second, after compilation, "
                       f"median of {args.repeats})", cmd.strip()).read_text())
