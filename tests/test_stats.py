@@ -16,7 +16,7 @@ from canasta_sim.aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
 from canasta_sim.report import PLOTS, write_report
 from canasta_sim.rules import Rules
 from canasta_sim.stats import (
-    COLUMNS, SEAT_DIFF, exact_any_red_three_dealt, exact_pile_frozen_at_start,
+    COLUMNS, SEAT_DIFF, binom_quantile, exact_any_red_three_dealt, exact_pile_frozen_at_start,
     exact_upcard_cards, format_summary, hist_quantile, summary, wilson_interval,
 )
 
@@ -84,6 +84,46 @@ def test_wilson_interval_k5_n10():
     assert low == pytest.approx(0.236592, abs=1e-5)
     assert high == pytest.approx(0.763408, abs=1e-5)
     assert all(math.isnan(x) for x in wilson_interval(0, 0))
+
+
+def test_wilson_interval_k7_n20():
+    # Wilson (1927): centre (k + z^2/2) / (n + z^2), half z / (n + z^2) * sqrt(k(n-k)/n + z^2/4)
+    # z = 1.959964, z^2 = 3.841459, n + z^2 = 23.841459
+    # centre = (7 + 1.920729) / 23.841459 = 8.920729 / 23.841459 = 0.374169
+    # k(n-k)/n = 7 * 13 / 20 = 4.55; + z^2/4 = 0.960365 -> 5.510365; sqrt = 2.347417
+    # half = 1.959964 / 23.841459 * 2.347417 = 0.082208 * 2.347417 = 0.192977
+    low, high = wilson_interval(7, 20)
+    assert low == pytest.approx(0.374169 - 0.192977, abs=2e-6)   # 0.181192
+    assert high == pytest.approx(0.374169 + 0.192977, abs=2e-6)  # 0.567146
+    # the ends are exact at k = 0 and k = n (as scipy's binomtest gives them)
+    assert wilson_interval(0, 20)[0] == 0.0 and wilson_interval(20, 20)[1] == 1.0
+    # k = 0: centre = half = (z^2/2) / (n + z^2) = 1.920729 / 23.841459 = 0.0805626
+    assert wilson_interval(0, 20)[1] == pytest.approx(2 * 0.0805626, abs=2e-6)
+    with pytest.raises(ValueError):
+        wilson_interval(21, 20)
+
+
+def test_binom_quantile_small_cases():
+    # the smallest k with P(X <= k) >= q
+    # Binomial(4, 1/2): CDF 1/16, 5/16, 11/16, 15/16, 1 = 0.0625, 0.3125, 0.6875, 0.9375, 1
+    assert [binom_quantile(q, 4, 0.5) for q in (0.025, 0.3, 0.5, 0.9, 0.975)] == [0, 1, 2, 3, 4]
+    # Binomial(3, 1/4): CDF 27/64, 54/64, 63/64, 1 = 0.421875, 0.84375, 0.984375, 1
+    assert [binom_quantile(q, 3, 0.25) for q in (0.025, 0.5, 0.975, 0.99)] == [0, 1, 2, 3]
+    # Binomial(20, 1/2): 2^20 CDF(5) = 1 + 20 + 190 + 1140 + 4845 + 15504 = 21700 (0.0207),
+    # CDF(6) = (21700 + 38760) / 2^20 = 0.0577; by symmetry CDF(13) = 0.9423, CDF(14) = 0.9793
+    assert binom_quantile(0.025, 20, 0.5) == 6
+    assert binom_quantile(0.975, 20, 0.5) == 14
+
+
+def test_stats_does_not_import_scipy_stats():
+    # scipy.stats costs about a second at start-up; the CLI must not import it
+    import subprocess
+    import sys
+    code = ("import sys, canasta_sim.cli, canasta_sim.stats, canasta_sim.compare; "
+            "print(sorted(m for m in sys.modules if m.startswith('scipy.stats')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True)
+    assert out.stdout.strip() == "[]"
 
 
 def test_red_threes_mean_from_histogram():
