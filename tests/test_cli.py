@@ -139,7 +139,7 @@ def test_failed_write_leaves_no_new_folder(tmp_path):
 
     (tmp_path / "kept").mkdir()
     with pytest.raises(OSError, match="disk full"):
-        _write_frames(tmp_path / "kept" / "a" / "b" / "run", {"plot.png": fail}, False)
+        _write_frames(tmp_path / "kept" / "a" / "b" / "run", {"plot.png": fail})
     assert [p.name for p in tmp_path.iterdir()] == ["kept"]
     assert list((tmp_path / "kept").iterdir()) == []
 

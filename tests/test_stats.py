@@ -16,8 +16,16 @@ from canasta_sim.aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
 from canasta_sim.report import PLOTS, write_report
 from canasta_sim.rules import Rules
 from canasta_sim.stats import (
-    COLUMNS, SEAT_DIFF, binom_quantile, exact_any_red_three_dealt, exact_pile_frozen_at_start,
-    exact_upcard_cards, format_summary, hist_quantile, summary, wilson_interval,
+    COLUMNS,
+    SEAT_DIFF,
+    binom_quantile,
+    exact_any_red_three_dealt,
+    exact_pile_frozen_at_start,
+    exact_upcard_cards,
+    format_summary,
+    hist_quantile,
+    summary,
+    wilson_interval,
 )
 
 RULES = Rules()  # classic, 4 players, 2 sides
