@@ -119,8 +119,20 @@ SCHEDULER = click.option(
          "existing scheduler (needs pip install 'canasta-sim[dask]').")
 
 
+class _Main(click.Group):
+    """The command group; a failed write (disk full, read-only folder) is reported in one line,
+    without a traceback (the run's staging folder is already removed by then)."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except OSError as exc:
+            where = f": {exc.filename}" if exc.filename else ""
+            raise click.ClickException(f"{exc.strerror or exc}{where}") from None
+
+
 # --- commands -------------------------------------------------------------------------------
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="canasta-sim")
 def main():
     """Rule-exact Canasta simulation: millions of bot-vs-bot deals, statistics, reports."""
@@ -207,7 +219,7 @@ def replay(seed, deal_index, players, rules_opt, settings, bots, as_json, check)
         from .referee import check_trace
 
         verdict = check_trace(trace)
-        click.echo(f"referee: {verdict}")
+        click.echo(f"referee: {verdict}", err=as_json)  # keep --json output pure JSON lines
         if not verdict.ok:
             sys.exit(1)
 
@@ -379,14 +391,14 @@ def sweep(bot, param, vs, deals, players, rules_opt, settings, seed, workers, qu
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--param") from None
     rules = build_rules(players, rules_opt, settings)
-    opponent = _bots(vs, rules, "--vs")[0].spec
+    opponent = _api(lambda: parse_bot(vs).spec, "--vs")  # one bot, not a list per side
     if opponent in specs:
         raise click.BadParameter(f"the swept bot equals the opponent {opponent!r} at one of "
                                  f"the values; choose another --vs or range", param_hint="--vs")
     _check_workers(workers)
     out = out or Path("results") / f"sweep-{bot.split(':')[0]}-{name}"
     target = _new_out(out, overwrite)
-    frame = run(bot, name, values, vs, deals=deals, rules=rules, seed=seed, workers=workers,
+    frame = run(bot, name, values, opponent, deals=deals, rules=rules, seed=seed, workers=workers,
                 progress=not quiet)
     _print_table(frame.drop(columns=["param"]))
     _write_frames(target, {"sweep.csv": frame, "sweep.parquet": frame,

@@ -22,7 +22,7 @@ from .nb.rng import sub_seeds_nb
 from .records import deals_frame, sides_frame
 from .rules import Rules
 from .simulate import (
-    Table, board_seeds, check_count, make_manifest, numba_threads, play_deals, resolve_rules, _progress,
+    Table, board_seeds, check_count, load_kernels, make_manifest, numba_threads, play_deals, resolve_rules, _progress,
 )
 
 MAX_DEALS = 200  # safety bound on deals per game; a game reaching it has winner -1
@@ -160,11 +160,13 @@ def play_games(games: int, *, rules=None, bots=None, seed: int = 0, workers: int
         rules = resolve_rules(rules)
         table = Table(rules, (tuple(side_bots(bots, rules.sides)),))
     chunk = check_count("chunk_size", chunk_size or min(games, 10_000))
+    if scheduler is None:
+        load_kernels(table, progress)
     start = time.perf_counter()
     args = [(table, seed, f, min(chunk, games - f), max_deals) for f in range(0, games, chunk)]
     parts = []
     with _game_results(args, workers, scheduler) as (results, how):
-        with _progress(games, progress) as bar:
+        with _progress(games, progress, "game") as bar:
             for a, part in zip(args, results):
                 parts.append(part)
                 bar.update(a[3])

@@ -11,7 +11,9 @@ import json
 import os
 import platform
 import shutil
+import sys
 import tempfile
+import threading
 import time
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
@@ -196,6 +198,21 @@ def play_deals(table: Table, seeds, dealers, minimums, seatings):
     return deal_rows, side_rows
 
 
+def load_kernels(table: Table, note: bool) -> None:
+    """Compile the chunk kernel (first use) or load it from numba's cache, so that a run's
+    wall time counts playing only. With ``note``, say so on stderr if it takes over a second."""
+    timer = threading.Timer(1.0, lambda: print(
+        "compiling the kernels (first use only, a few minutes; then cached)...",
+        file=sys.stderr, flush=True))
+    if note:
+        timer.start()
+    try:
+        play_deals(table, np.empty(0, np.uint64), np.empty(0, np.int32),
+                   np.empty((0, table.rules.sides), np.int32), np.empty(0, np.int32))
+    finally:
+        timer.cancel()
+
+
 def simulate(deals: int, *, rules=None, bots=None, seed: int = 0, workers: int | None = None,
              chunk_size: int | None = None, out=None, records: bool = True,
              progress: bool = False, overwrite: bool = False, scheduler: str | None = None,
@@ -274,6 +291,8 @@ def _run_table(table, deals, seed, workers, chunk, records, progress, scheduler,
                target) -> SimulationResult:
     """:func:`run_table` after the checks; writes into the staging folder ``tmp`` (``None``
     without ``out``) and moves it to ``target`` when complete."""
+    if scheduler is None:
+        load_kernels(table, progress)
     start = time.perf_counter()
     rules = table.rules
     total = Aggregates.empty(rules.players, rules.sides, rules.max_turns, table.bot_specs)
@@ -482,10 +501,10 @@ def make_manifest(table: Table, seed: int, deals: int, wall: float, workers: int
 
 
 @contextmanager
-def _progress(total: int, enabled: bool):
+def _progress(total: int, enabled: bool, unit: str = "deal"):
     from tqdm import tqdm
 
-    bar = tqdm(total=total, unit="deal", unit_scale=True, disable=not enabled, leave=False)
+    bar = tqdm(total=total, unit=unit, unit_scale=True, disable=not enabled, leave=False)
     try:
         yield bar
     finally:

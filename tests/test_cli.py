@@ -86,6 +86,8 @@ def test_rules_file(tmp_path):
       "5"], "inf"),
     (["sweep", "expert", "--param", "pile_threshold=4:6:1", "--vs", "expert", "--deals", "5"],
      "opponent"),
+    (["sweep", "expert", "--param", "pile_threshold=2:4:1", "--vs", "greedy,random",
+      "--deals", "5"], "greedy,random"),
     (["games", "--games", "0"], "0"),
     (["compare", "random", "greedy"], "exactly one"),
     (["compare", "random", "nobot", "--deals", "10"], "nobot"),
@@ -213,3 +215,39 @@ def test_installed_command_runs(tmp_path):
     bad = subprocess.run(cmd + ["simulate", "--deals", "0"], capture_output=True, text=True,
                          timeout=600)
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
+
+
+def test_a_failed_write_is_one_line_without_traceback(monkeypatch, tmp_path):
+    """Disk full while writing results: exit 1 with the system's message and the path."""
+    sim = importlib.import_module("canasta_sim.simulate")
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device", str(tmp_path / "run" / "deals.parquet"))
+
+    monkeypatch.setattr(sim, "_write_parts", full)
+    r = CliRunner().invoke(main, ["simulate", "--deals", "10", "--quiet", "--out",
+                                  str(tmp_path / "run")])
+    assert r.exit_code == 1
+    assert "No space left on device" in r.output and "deals.parquet" in r.output
+    assert "Traceback" not in r.output and not (tmp_path / "run").exists()
+
+
+def test_replay_json_check_keeps_stdout_json_lines():
+    r = CliRunner().invoke(main, ["replay", "--seed", "1", "--deal", "3", "--json", "--check"])
+    assert r.exit_code == 0
+    events = [json.loads(line) for line in r.stdout.splitlines()]
+    assert events[-1]["event"] == "score"
+    assert r.stderr.startswith("referee: OK")
+
+
+def test_compile_note_only_when_loading_is_slow(monkeypatch, capsys):
+    import time
+
+    sim = importlib.import_module("canasta_sim.simulate")
+
+    table = sim.Table(sim.Rules(), ((sim.side_bots("random", 2)[0],) * 2,))
+    sim.load_kernels(table, True)  # loaded (or compiled) already: no note
+    assert "compiling" not in capsys.readouterr().err
+    monkeypatch.setattr(sim, "play_deals", lambda *a: time.sleep(1.3))
+    sim.load_kernels(table, True)
+    assert "compiling the kernels" in capsys.readouterr().err
