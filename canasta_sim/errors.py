@@ -31,8 +31,9 @@ _MESSAGES = {
                  "canasta(s) for the side"),
     44: ("R-44", "with the stock empty the pile must be taken when its top card matches a meld "
                  "of the side (and may be taken only that way or with a natural pair)"),
-    45: ("R-45", "after drawing a red three as the last stock card the player cannot discard "
-                 "(end the turn instead), and may meld only if meld_after_last_red_three is on"),
+    45: ("R-45", "only a player who drew a red three as the last stock card ends the turn "
+                 "without a discard (any other turn ends with one, R-20); that player cannot "
+                 "discard, and may meld only if meld_after_last_red_three is on"),
     60: ("R-60", "a meld needs 3+ cards of one rank 4..A, 2+ naturals, at most 3 wild cards"
                  "{wilds_rule}"),
     61: ("R-61", "the meld with the added cards breaks R-60 (2+ naturals, at most 3 wild "
