@@ -398,8 +398,8 @@ def sweep(bot, param, vs, deals, players, rules_opt, settings, seed, workers, qu
     _check_workers(workers)
     out = out or Path("results") / f"sweep-{bot.split(':')[0]}-{name}"
     target = _new_out(out, overwrite)
-    frame = run(bot, name, values, opponent, deals=deals, rules=rules, seed=seed, workers=workers,
-                progress=not quiet)
+    frame = _api(lambda: run(bot, name, values, opponent, deals=deals, rules=rules, seed=seed,
+                             workers=workers, progress=not quiet), "--deals")
     _print_table(frame.drop(columns=["param"]))
     _write_frames(target, {"sweep.csv": frame, "sweep.parquet": frame,
                            "sweep.png": lambda p: plot_sweep(frame, p)})

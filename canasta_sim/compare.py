@@ -114,12 +114,19 @@ def compare(bot_a, bot_b, *, deals: int | None = None, games: int | None = None,
     Raises
     ------
     ValueError
-        For bad bots, counts or rules, or unless exactly one of ``deals`` and ``games`` is set.
+        For bad bots, counts or rules, a count that is not a multiple of the sides, or unless
+        exactly one of ``deals`` and ``games`` is set.
     """
     if (deals is None) == (games is None):
         raise ValueError("give exactly one of deals and games")
     table = _table(bot_a, bot_b, rules)
     sides = table.rules.sides
+    count = deals if games is None else games
+    if isinstance(count, int) and count % sides:
+        unit = "deals" if games is None else "games"
+        raise ValueError(f"{unit}={count} is not a multiple of the {sides} sides: the bots "
+                         f"rotate over the sides, each {unit[:-1]} one step, so every bot "
+                         f"plays each side equally often")
     specs = (table.seatings[0][0].spec, table.seatings[0][1].spec)
     if games is not None:
         result = play_games(games, table=table, seed=seed, workers=workers, progress=progress)
