@@ -6,6 +6,7 @@ Bad input is a usage error (exit code 2) naming the value and what is allowed.
 from __future__ import annotations
 
 import json
+import signal
 import sys
 import time
 from pathlib import Path
@@ -136,6 +137,13 @@ class _Main(click.Group):
 @click.version_option(__version__, prog_name="canasta-sim")
 def main():
     """Rule-exact Canasta simulation: millions of bot-vs-bot deals, statistics, reports."""
+    # SIGTERM (kill, a batch system's time limit) unwinds like Ctrl-C, so a run's staging
+    # folder is removed and no half-written results stay behind
+    signal.signal(signal.SIGTERM, _terminated)
+
+
+def _terminated(signum, frame):
+    raise SystemExit(128 + signum)
 
 
 @main.command()

@@ -255,3 +255,20 @@ def test_compile_note_only_when_loading_is_slow(monkeypatch, capsys):
     monkeypatch.setattr(sim, "play_deals", lambda *a: time.sleep(1.3))
     sim.load_kernels(table, True)
     assert "compiling the kernels" in capsys.readouterr().err
+
+
+def test_sigterm_leaves_no_results_folder(tmp_path):
+    """A killed run (SIGTERM) removes its staging folder: nothing half-written remains."""
+    import signal
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "canasta_sim", "simulate", "--deals",
+                             "5000000", "--quiet", "--out", str(tmp_path / "run")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 600
+    while not any(tmp_path.iterdir()) and time.monotonic() < deadline:
+        time.sleep(0.2)  # wait for the staging folder: the run has started
+    time.sleep(1.0)
+    proc.send_signal(signal.SIGTERM)
+    assert proc.wait(timeout=120) == 128 + signal.SIGTERM
+    assert list(tmp_path.iterdir()) == []
