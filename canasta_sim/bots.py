@@ -125,6 +125,8 @@ def parse_bot(spec: str) -> Bot:
         For an unknown policy or parameter (the message lists the allowed ones) or a value out
         of the parameter's range.
     """
+    if not isinstance(spec, str):
+        raise ValueError(f"bot spec {spec!r} is not a string; allowed: {', '.join(POLICIES)}")
     name, _, rest = spec.strip().partition(":")
     policy = POLICIES.get(name.strip().lower())
     if policy is None:
@@ -163,8 +165,11 @@ def side_bots(bots, sides: int) -> list[Bot]:
     """
     if bots is None:
         bots = [DEFAULT_BOT]
-    elif isinstance(bots, str):
-        bots = split_bot_list(bots)
+    elif isinstance(bots, (str, Bot)):
+        bots = split_bot_list(bots) if isinstance(bots, str) else [bots]
+    elif not isinstance(bots, (list, tuple)):
+        raise ValueError(f"bots: {bots!r} is not a bot spec; give a spec string such as "
+                         f"'expert', a Bot, or a list of them")
     bots = [b if isinstance(b, Bot) else parse_bot(b) for b in bots]
     if len(bots) == 1:
         bots = bots * sides

@@ -198,3 +198,9 @@ def test_expert_leaves_a_small_pile():
 
 def test_public_api_exposes_bots_module():
     assert canasta_sim.bots.POLICIES is POLICIES
+
+
+@pytest.mark.parametrize("bots", [5, [5], 2.5, {"expert": 1}])
+def test_side_bots_refuses_what_is_not_a_spec(bots):
+    with pytest.raises(ValueError, match="not"):
+        side_bots(bots, 2)
