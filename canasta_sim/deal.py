@@ -19,7 +19,7 @@ from .nb.policy import play_turn_nb
 from .nb.policy_common import pickup_candidates_nb
 from .nb.rng import deal_seed_nb
 from .nb.score import score_nb
-from .nb.state import freezes_pile_nb, new_state_nb, start_deal_nb
+from .nb.state import freezes_pile_nb, new_state, start_deal_nb, state_arrays
 from .rules import Rules
 from .trace import trace_from_log
 
@@ -37,11 +37,12 @@ class Deal:
     side of seat ``s`` is ``s % rules.sides`` (R-10).
     """
 
-    def __init__(self, rules: Rules, state: tuple, *, trace: bool = False, seed: int = 0,
+    def __init__(self, rules: Rules, state: np.void, *, trace: bool = False, seed: int = 0,
                  minimums=None):
         self.rules = rules
         self._r = rules.to_array()
-        self._state = state
+        self._state = state  # what the kernels take and change
+        self._arrays = state_arrays(state, self._r)  # views of it that Python code reads
         self._minimums = minimums
         self._seed = seed
         rows = 30 * rules.max_turns + 1000 if trace else 0
@@ -80,7 +81,7 @@ class Deal:
         _check_int("dealer", dealer, 0, rules.players - 1)
         minimums = _minimums(rules, scores)
         r = rules.to_array()
-        state = new_state_nb(r)
+        state = new_state()
         self = cls(rules, state, trace=trace, seed=seed, minimums=minimums)
         self._deal_seed = np.uint64(deal_seed_nb(np.uint64(seed), np.int64(deal)))
         start_deal_nb(state, r, self._deal_seed, np.int64(dealer), minimums, self._log)
@@ -124,10 +125,8 @@ class Deal:
                              f"{rules.players}")
         _check_int("current", current, 0, rules.players - 1)
         r = rules.to_array()
-        state = new_state_nb(r)
-        h, st, pl, md, _mt, _cc, sd, _se, g, _rng, _sc = state
-        g[L.G_FIRST_CANASTA_TURN] = -1
-        g[L.G_OUT_SEAT] = -1
+        state = new_state()
+        h, st, pl, md, _mt, _cc, sd, _se, g, _rng, _sc = state_arrays(state, r)
         for seat, text in enumerate(hands):
             h[seat] = C.parse_cards(text)
         seq = C.parse_sequence(stock)
@@ -155,7 +154,7 @@ class Deal:
         minimums = _minimums(rules, scores)
         sd[:, L.S_MINIMUM] = minimums
         g[L.G_CURRENT] = current
-        _check_pack(rules, state)
+        _check_pack(rules, state_arrays(state, r))
         return cls(rules, state, minimums=minimums)
 
     # --- reading the position ------------------------------------------------------------------
@@ -196,7 +195,7 @@ class Deal:
 
     def hand(self, seat: int) -> str:
         """Cards in ``seat``'s hand as card text."""
-        return C.format_cards(self._state[0][seat])
+        return C.format_cards(self._arrays[0][seat])
 
     @property
     def hands(self) -> list[str]:
@@ -209,7 +208,7 @@ class Deal:
     @property
     def pile(self) -> str:
         """The discard pile, bottom first (the last card is the top)."""
-        return C.format_sequence(self._state[2][: int(self._g[L.G_PILE_LEN])])
+        return C.format_sequence(self._arrays[2][: int(self._g[L.G_PILE_LEN])])
 
     @property
     def pile_frozen(self) -> bool:
@@ -220,7 +219,7 @@ class Deal:
     def melds(self, side: int) -> dict[str, str]:
         """The side's melds: rank name -> cards (card text, naturals then wild cards)."""
         out = {}
-        md = self._state[3]
+        md = self._arrays[3]
         for r in range(L.BLACK_THREE, L.LAST_NATURAL + 1):
             nat, deu, jok = (int(x) for x in md[side, r])
             if nat + deu + jok:
@@ -228,10 +227,10 @@ class Deal:
         return out
 
     def canastas(self, side: int) -> int:
-        return int(canastas_nb(self._state[3], side))
+        return int(canastas_nb(self._arrays[3], side))
 
     def red_threes(self, side: int) -> int:
-        sd = self._state[6]
+        sd = self._arrays[6]
         return int(sd[side, L.S_R3_DEALT] + sd[side, L.S_R3_DRAWN] + sd[side, L.S_R3_PILE])
 
     def can_take_pile(self) -> bool:
@@ -274,7 +273,7 @@ class Deal:
             If the pickup breaks a rule (the message names it).
         """
         plan = _plan(melds)
-        top = int(self._state[2][self._g[L.G_PILE_LEN] - 1]) if self._g[L.G_PILE_LEN] else -1
+        top = int(self._arrays[2][self._g[L.G_PILE_LEN] - 1]) if self._g[L.G_PILE_LEN] else -1
         if with_.strip():
             counts = C.parse_cards(with_)
             others = counts.copy()
@@ -373,20 +372,20 @@ class Deal:
         if self._log.shape[0] == 0:
             raise ValueError("this deal records no trace; build it with Deal.new(..., trace=True)")
         scores = self.score() if self.is_over else None
-        return trace_from_log(self.rules, self._seed, self._state, self._log, self._minimums,
+        return trace_from_log(self.rules, self._seed, self._arrays, self._log, self._minimums,
                               scores)
 
     # --- internals ---------------------------------------------------------------------------
     @property
     def _g(self):
-        return self._state[8]
+        return self._arrays[8]
 
     def _run(self, code: int) -> None:
         if code != L.OK:
             side = self.current_player % self.rules.sides
             raise illegal_move(
                 int(code), phase=self.phase, canastas=self.rules.canastas_to_go_out,
-                minimum=int(self._state[6][side, L.S_MINIMUM]),
+                minimum=int(self._arrays[6][side, L.S_MINIMUM]),
                 wilds_rule=", never more wild cards than naturals"
                 if self.rules.wilds_at_most_naturals else "",
             )
@@ -480,8 +479,8 @@ def _check_int(name: str, value, low: int, high: int) -> None:
                          f"{high}")
 
 
-def _check_pack(rules: Rules, state) -> None:
-    h, st, pl, md, _mt, _cc, sd, _se, g, _rng, _sc = state
+def _check_pack(rules: Rules, arrays: tuple) -> None:
+    h, st, pl, md, _mt, _cc, sd, _se, g, _rng, _sc = arrays
     counts = h.sum(axis=0).astype(np.int64)
     counts += np.bincount(st[g[L.G_STOCK_POS]:], minlength=L.N_KINDS)
     counts += np.bincount(pl[:g[L.G_PILE_LEN]], minlength=L.N_KINDS)

@@ -18,7 +18,7 @@ def _cards(kind: int, nat: int, deuces: int, jokers: int) -> str:
     return " ".join([C.KINDS[kind]] * nat + ["2"] * deuces + ["JK"] * jokers)
 
 
-def trace_from_log(rules, seed, state, log, minimums, scores) -> list[dict]:
+def trace_from_log(rules, seed, arrays, log, minimums, scores) -> list[dict]:
     """Convert a deal's event log into the trace format of docs/trace.md.
 
     Parameters
@@ -26,8 +26,9 @@ def trace_from_log(rules, seed, state, log, minimums, scores) -> list[dict]:
     rules : Rules
     seed : int
         The run's master seed.
-    state : tuple
-        The deal's state tuple (its ``stock`` is the deck order).
+    arrays : tuple of ndarray
+        The deal's state as :func:`nb.state.state_arrays` gives it (its ``stock`` is the deck
+        order).
     log : ndarray(int32, (max_events, EV_LEN))
     minimums : ndarray(int32, (n_sides,))
         Minimum counts (points).
@@ -38,13 +39,13 @@ def trace_from_log(rules, seed, state, log, minimums, scores) -> list[dict]:
     -------
     list of dict
     """
-    g = state[8]
+    g = arrays[8]
     n = int(g[L.G_N_EVENTS])
     if n >= log.shape[0]:
         raise RuntimeError(f"trace log overflow: {n} events for {log.shape[0]} rows")
     events: list[dict] = [{
         "event": "start", "rules": rules.to_dict(), "seed": int(seed),
-        "dealer": int(g[L.G_DEALER]), "deck": C.format_sequence(state[1]),
+        "dealer": int(g[L.G_DEALER]), "deck": C.format_sequence(arrays[1]),
         "minimums": [int(m) for m in minimums],
     }]
     rows = log[:n]

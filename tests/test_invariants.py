@@ -14,7 +14,7 @@ DEALS = 2000
 
 def cards_everywhere(deal: Deal) -> np.ndarray:
     """Count array of every card of the deal: hands, stock, pile, melds, red threes laid out."""
-    hands, stock, pile, melds, _mt, _cc, sides, _se, g, _rng, _sc = deal._state
+    hands, stock, pile, melds, _mt, _cc, sides, _se, g, _rng, _sc = deal._arrays
     counts = hands.sum(axis=0).astype(np.int64)
     counts += np.bincount(stock[g[0]:], minlength=15)  # G_STOCK_POS
     counts += np.bincount(pile[:g[1]], minlength=15)  # G_PILE_LEN
@@ -38,7 +38,7 @@ def test_random_play_invariants(players, preset):
             deal.play_turn("random")
             assert deal.is_over or deal.turns == turn + 1
             assert (cards_everywhere(deal) == pack).all(), f"deal {k}: cards not conserved"
-            assert (deal._state[0] >= 0).all()
+            assert (deal._arrays[0] >= 0).all()
         assert deal.end_reason in ("went_out", "stock_exhausted", "last_red_three")
         assert deal.turns < rules.max_turns
         for side, parts in deal.score().items():

@@ -123,7 +123,7 @@ def count_pile_nb(state, rules, seat):
     ranks the next player discarded. Every turn ends with one discard, so while the pile has not
     been taken its cards above the upcard came from consecutive players, the top one from the
     player before ``seat``. Returns the row."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    pile, g, scratch = state.pile, state.g, state.scratch
     row = scratch[PILE_COUNT_ROW]
     for k in range(N_KINDS):
         row[k, 0] = 0
@@ -150,7 +150,7 @@ def count_pile_nb(state, rules, seat):
 def unseen_nb(state, rules, seat, kind, pr):
     """Cards of ``kind`` that ``seat`` cannot see: not in its hand, not on the table, not in the
     discard pile (``pr``: the pile row of :func:`count_pile_nb`)."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, melds = state.hands, state.melds
     seen = hands[seat, kind] + pr[kind, 0]
     for s in range(rules[R_SIDES]):
         if kind == DEUCE:
@@ -168,7 +168,7 @@ def unseen_nb(state, rules, seat, kind, pr):
 @inline_kernel
 def unknown_cards_nb(state, rules, seat):
     """Cards ``seat`` cannot see: the stock plus the other players' hands (sizes are public)."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, g = state.hands, state.g
     n = rules[R_N_CARDS] - g[G_STOCK_POS]
     for p in range(rules[R_PLAYERS]):
         if p != seat:
@@ -213,7 +213,7 @@ def next_player_odds_nb(state, rules, seat, pr):
     """``(q, p_wild)`` for :func:`take_chance_nb`: the chance that one unseen card sits in the
     next player's hand (their hand size over the unknown cards) and that they hold at least one
     of the unseen wild cards."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands = state.hands
     nxt = (seat + 1) % rules[R_PLAYERS]
     unknown = unknown_cards_nb(state, rules, seat)
     h = hand_size_nb(hands[nxt])
@@ -231,7 +231,7 @@ def next_player_odds_nb(state, rules, seat, pr):
 def side_table_points_nb(state, rules, side):
     """Points a side has secured on the table (R-50, R-51, R-53): card values in its melds,
     canasta bonuses and red threes (negative while it has no meld)."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    melds, sides = state.melds, state.sides
     pts = 0
     for r in range(BLACK_THREE, LAST_NATURAL + 1):
         d = melds[side, r, M_DEUCES]
@@ -250,7 +250,7 @@ def side_table_points_nb(state, rules, side):
 def opponents_threaten_nb(state, rules, seat, max_cards):
     """Whether an opponent may go out soon: their side has the canastas needed to go out (or one
     fewer and a meld of 6) and one of its players holds at most ``max_cards`` cards."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, melds = state.hands, state.melds
     n_sides = rules[R_SIDES]
     mine = seat % n_sides
     need = rules[R_CANASTAS_TO_GO_OUT]
@@ -275,7 +275,7 @@ def opponents_threaten_nb(state, rules, seat, max_cards):
 
 @inline_kernel
 def stock_left_nb(state, rules):
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    g = state.g
     return rules[R_N_CARDS] - g[G_STOCK_POS]
 
 
@@ -301,7 +301,7 @@ def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
     only while the count is short of the side's minimum, natural pairs with a wild card (deuces
     before jokers) and single wild cards on the planned melds. Leaves at least ``keep`` cards in
     hand (``incoming``: cards reaching the hand in the same move)."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, sides = state.hands, state.sides
     hand = hands[seat]
     side = seat % rules[R_SIDES]
     minimum = sides[side, S_MINIMUM]
@@ -355,7 +355,7 @@ def out_plan_nb(state, rules, seat, plan):
     black threes (R-63), all naturals, natural pairs with a wild card, then the spare wild cards,
     placed on melds that already hold wild cards first and on natural canastas last (so going
     out spoils no natural canasta it can spare, R-67)."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, melds = state.hands, state.melds
     hand = hands[seat]
     side = seat % rules[R_SIDES]
     clear_plan_nb(plan)
@@ -396,7 +396,7 @@ def out_plan_nb(state, rules, seat, plan):
 @kernel
 def can_go_out_nb(state, rules, seat):
     """Whether ``seat`` could meld out (or down to a final discard) right now."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, melds, scratch = state.hands, state.melds, state.scratch
     side = seat % rules[R_SIDES]
     if canastas_nb(melds, side) + 1 < rules[R_CANASTAS_TO_GO_OUT]:
         return False
@@ -412,7 +412,7 @@ def can_go_out_nb(state, rules, seat):
 def try_go_out_nb(state, rules, log):
     """Meld out (or down to the final discard) if the rules allow it now (R-40, R-41).
     Returns True if it melded."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    g, scratch = state.g, state.scratch
     seat = g[G_CURRENT]
     if can_go_out_nb(state, rules, seat):
         return meld_nb(state, rules, scratch[2], log) == OK
@@ -424,7 +424,7 @@ def try_go_out_nb(state, rules, log):
 def take_possible_nb(state, rules, seat, meld_pile, pair_pile, wild_pile):
     """Cheap test before :func:`try_take_nb`: the top card is a natural and the hand (or an
     open pile onto the side's meld) could take a pile of this size."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, pile, melds, sides, g = state.hands, state.pile, state.melds, state.sides, state.g
     plen = g[G_PILE_LEN]
     if plen == 0:
         return False
@@ -450,7 +450,7 @@ def try_take_nb(state, rules, log, meld_pile, pair_pile, wild_pile):
     and one wild card. A side without its initial meld adds melds from hand to reach its
     minimum (R-64). Cheap pre-checks come first; one plan is built and checked once.
     Returns True if it took the pile."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, melds, sides, g, scratch = state.hands, state.melds, state.sides, state.g, state.scratch
     top = pile_top_nb(state)
     if top < FIRST_NATURAL or top > LAST_NATURAL:
         return False
@@ -487,7 +487,7 @@ def try_take_nb(state, rules, log, meld_pile, pair_pile, wild_pile):
 def forced_take_nb(state, rules, log):
     """R-44: the stock is empty and the player must take the pile: the top card onto the side's
     meld, or else the first legal way."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    g, scratch = state.g, state.scratch
     plan = scratch[0]
     clear_plan_nb(plan)
     if take_pile_nb(state, rules, plan, log) == OK:
@@ -539,7 +539,7 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
     the pile (R-24, R-31), counts ``WILD_KEEP + safety * freeze_risk``: it goes when the safest
     other discard would hand the next player about ``freeze_risk`` expected cards or more, and
     only on a pile of at least ``freeze_pile`` cards. Returns the kind."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, melds, sides, g = state.hands, state.melds, state.sides, state.g
     hand = hands[seat]
     plen = g[G_PILE_LEN]
     if hand[BLACK_THREE] > 0:
@@ -584,7 +584,7 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
 def discard_safe_nb(state, rules, log, safety, block_at, freeze_risk, freeze_pile, pair_keep):
     """Discard the card :func:`choose_discard_nb` picks (falling back to any card the move
     kernel accepts); after a last-card red three the deal ends instead (R-45)."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, g = state.hands, state.g
     if g[G_LAST_RED_THREE] != 0:
         end_turn_nb(state, rules, log)
         return
@@ -605,7 +605,7 @@ def careful_melds_nb(state, rules, log):
     opponent threatens to go out, the stock is down to a quarter of the pack, or the hand holds
     14 cards or more. It then melds what it can but keeps natural pairs and, unless threatened,
     its wild cards; its initial meld otherwise comes with a pile pickup."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, melds, sides, g, scratch = state.hands, state.melds, state.sides, state.g, state.scratch
     seat = g[G_CURRENT]
     side = seat % rules[R_SIDES]
     hand = hands[seat]
@@ -633,7 +633,7 @@ def careful_turn_nb(state, rules, log):
     """One whole turn of the careful policy: take the pile with naturals (never a wild card),
     else draw; meld late (:func:`careful_melds_nb`); discard the safest card, freezing a pile
     of 10 or more cards with a wild card when every other discard is risky."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    g = state.g
     if g[G_PHASE] == PHASE_DRAW:
         seat = g[G_CURRENT]
         if not (take_possible_nb(state, rules, seat, 1, 1, 1 << 20)

@@ -116,7 +116,7 @@ def lead_if_out_nb(state, rules, seat):
     """Estimated deal score of ``seat``'s side if it went out now, minus the best opponent's
     (R-50..R-54): table points, the going-out bonus, and hidden hands at
     ``HAND_CARD_POINTS`` a card."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands = state.hands
     n_sides = rules[R_SIDES]
     players = rules[R_PLAYERS]
     mine = seat % n_sides
@@ -150,7 +150,7 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
     """Put the hand's spare wild cards into ``plan``: first where they complete a canasta
     (R-65), then, unless ``hold``, on new melds of a natural pair and on the melds. A wild-free
     meld of at least ``natural_wait`` naturals gets none."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, melds = state.hands, state.melds
     hand = hands[seat]
     side = seat % rules[R_SIDES]
     deuces, jokers = wilds_left_nb(hand, plan)
@@ -213,7 +213,7 @@ def expert_melds_nb(state, rules, params, log):
     as the minimum count allows (few wild cards), or add naturals to the melds, start melds of
     three naturals and place wild cards (:func:`add_wilds_nb`), keeping ``meld_keep`` cards
     (``THREAT_KEEP`` under a threat or in the end game)."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, melds, sides, g, scratch = state.hands, state.melds, state.sides, state.g, state.scratch
     seat = g[G_CURRENT]
     side = seat % rules[R_SIDES]
     hand = hands[seat]
@@ -253,7 +253,7 @@ def expert_melds_nb(state, rules, params, log):
 def expert_turn_nb(state, rules, params, log):
     """One whole turn of the expert policy with parameters ``params`` (``float64[N_PARAMS]``;
     a shorter vector means the defaults): pickup or draw, melds, discard (or R-45's end)."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    g = state.g
     if g[G_PHASE] == PHASE_DRAW:
         pile_min = int(param_nb(params, P_PILE_THRESHOLD))
         wild_min = WILD_TAKE_FACTOR * pile_min

@@ -27,7 +27,7 @@ from .policy_common import pickup_candidates_nb
 @kernel
 def greedy_draw_nb(state, rules, log):
     """Take the pile in the first legal way (fewest wild cards), else draw."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    g, scratch = state.g, state.scratch
     if pickup_candidates_nb(state, rules, g[G_CURRENT], scratch) > 0:
         take_pile_nb(state, rules, scratch[0], log)
     else:
@@ -38,7 +38,7 @@ def greedy_draw_nb(state, rules, log):
 def meld_most_nb(state, rules, log, use_wilds, may_go_out):
     """Meld as much of the hand as is legal in one move: going out if allowed (and
     ``may_go_out``), else everything but two cards. Returns True if it melded."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, melds, g, scratch = state.hands, state.melds, state.g, state.scratch
     seat = g[G_CURRENT]
     plan = scratch[0]
     # a hand with two or more cards no meld can take cannot go out: skip building that plan
@@ -62,7 +62,7 @@ def meld_most_nb(state, rules, log, use_wilds, may_go_out):
 @inline_kernel
 def usefulness_nb(state, rules, seat, kind):
     """How much a card of ``kind`` is worth keeping for ``seat`` (higher: keep)."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, melds = state.hands, state.melds
     if kind == BLACK_THREE:
         return -1000  # no use in hand; discarding it blocks the next player (R-23)
     if kind == DEUCE or kind == JOKER:
@@ -77,7 +77,7 @@ def usefulness_nb(state, rules, seat, kind):
 @kernel
 def discard_least_useful_nb(state, rules, log):
     """Discard the card with the lowest :func:`usefulness_nb`; R-45 ends the deal instead."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, g = state.hands, state.g
     if g[G_LAST_RED_THREE] != 0:
         end_turn_nb(state, rules, log)
         return
@@ -96,7 +96,7 @@ def discard_least_useful_nb(state, rules, log):
 @kernel
 def greedy_turn_nb(state, rules, log):
     """One whole turn of the greedy policy."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    g = state.g
     if g[G_PHASE] == PHASE_DRAW:
         greedy_draw_nb(state, rules, log)
     if g[G_PHASE] == PHASE_PLAY:

@@ -88,7 +88,7 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
 
     Parameters
     ----------
-    state : tuple
+    state : record of state.STATE_DTYPE
         The deal state (read only).
     rules : ndarray(int32, (RULES_LEN,))
     seat : int
@@ -105,7 +105,8 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
         Error code (0, or the rule id broken), whether the move goes out (the hand is left
         with 0 cards, or 1 to discard), and whether going out is concealed (R-42).
     """
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, melds, meld_turn, sides, seats, g = (
+        state.hands, state.melds, state.meld_turn, state.sides, state.seats, state.g)
     side = seat % rules[R_SIDES]
     hand = hands[seat]
     if plan[0, 0] | plan[0, 1] | plan[0, 2] | plan[DEUCE, 0] | plan[DEUCE, 1] | plan[DEUCE, 2] \

@@ -72,7 +72,7 @@ from .state import freezes_pile_nb, log_event_nb
 # --- ending the turn and the deal -------------------------------------------------------------
 @inline_kernel
 def end_deal_nb(state, reason, log):
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    g = state.g
     g[G_END] = reason
     g[G_PHASE] = PHASE_OVER
     log_event_nb(g, log, E_END, -1, g[G_TURN], 0, 0, 0, reason)
@@ -81,7 +81,7 @@ def end_deal_nb(state, reason, log):
 @inline_kernel
 def go_out_nb(state, seat, concealed_out, log):
     """R-40, R-42: the seat went out (concealed or not); the deal ends."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    g = state.g
     g[G_OUT_SEAT] = seat
     g[G_CONCEALED_OUT] = 1 if concealed_out else 0
     log_event_nb(g, log, E_GO_OUT, seat, 0, 0, 0, 0, g[G_CONCEALED_OUT])
@@ -92,7 +92,7 @@ def go_out_nb(state, seat, concealed_out, log):
 @inline_kernel
 def next_turn_nb(state, rules, log):
     """Pass the turn to the left; R-47 ends the deal at ``max_turns`` turns."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    g = state.g
     g[G_TURN] += 1
     g[G_TOUCHED_OLD] = 0
     g[G_PILE_CARDS:G_PILE_CARDS + N_KINDS] = 0
@@ -119,7 +119,8 @@ def apply_plan_nb(state, rules, seat, plan, top, log):
     keep the bookkeeping of R-42 (melds started this turn, additions to older melds) and R-66
     (a canasta is concealed if started and completed this turn from the hand, using at most
     the pile's top card)."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, melds, meld_turn, meld_flags, sides, seats, g = (
+        state.hands, state.melds, state.meld_turn, state.meld_flags, state.sides, state.seats, state.g)
     side = seat % rules[R_SIDES]
     turn = g[G_TURN]
     hand = hands[seat]
@@ -160,7 +161,7 @@ def meld_nb(state, rules, plan, log):
     """Meld from hand for the current player (R-20 step 2, R-60..R-64): every row of ``plan``
     creates or extends the side's meld of that rank; the rows count together toward the
     minimum count. Returns 0 or the rule id broken (state unchanged)."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, g = state.hands, state.g
     if g[G_PHASE] != PHASE_PLAY:
         return ERR_PHASE
     seat = g[G_CURRENT]
@@ -179,7 +180,7 @@ def meld_nb(state, rules, plan, log):
 # --- drawing --------------------------------------------------------------------------------
 @inline_kernel
 def pile_top_nb(state):
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    pile, g = state.pile, state.g
     if g[G_PILE_LEN] == 0:
         return -1
     return pile[g[G_PILE_LEN] - 1]
@@ -189,7 +190,7 @@ def pile_top_nb(state):
 def forced_take_nb(state, rules, seat):
     """R-44: with the stock empty, must ``seat`` take the pile (unfrozen for them, top card
     matching a meld of their side)?"""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, melds, sides, g = state.hands, state.melds, state.sides, state.g
     top = pile_top_nb(state)
     side = seat % rules[R_SIDES]
     if top < 0 or top == BLACK_THREE or top == DEUCE or top == JOKER or top == RED_THREE:
@@ -208,7 +209,7 @@ def draw_nb(state, rules, log):
     With an empty stock the deal ends (``stock_exhausted``) unless R-44 forces the player to
     take the pile (error 44). A drawn red three is laid out and replaced; a red three as the
     last stock card leaves the player able to meld only (R-45). Returns 0 or the rule id."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, stock, sides, g = state.hands, state.stock, state.sides, state.g
     if g[G_PHASE] != PHASE_DRAW:
         return ERR_PHASE
     seat = g[G_CURRENT]
@@ -257,7 +258,7 @@ def check_take_nb(state, rules, seat, with_plan):
     (int, bool, bool)
         Error code (0 or rule id), going out, concealed going out.
     """
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, pile, melds, sides, g = state.hands, state.pile, state.melds, state.sides, state.g
     if g[G_PHASE] != PHASE_DRAW:
         return ERR_PHASE, False, False
     top = pile_top_nb(state)
@@ -290,7 +291,7 @@ def take_pile_nb(state, rules, with_plan, log):
     """Take the discard pile for the current player (R-34): meld the top card as
     ``with_plan`` says, then the rest of the pile goes to the hand and its red threes are laid
     out. Returns 0 or the rule id broken (state unchanged)."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, pile, sides, g = state.hands, state.pile, state.sides, state.g
     seat = g[G_CURRENT]
     err, going_out, concealed_out = check_take_nb(state, rules, seat, with_plan)
     if err != OK:
@@ -322,7 +323,7 @@ def take_pile_nb(state, rules, with_plan, log):
 def concealed_now_nb(state, rules, seat):
     """R-42 for a player going out by discarding: first meld this turn, nothing added to older
     melds, and a canasta among the melds started this turn."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    melds, meld_turn, seats, g = state.melds, state.meld_turn, state.seats, state.g
     turn = g[G_TURN]
     if seats[seat, P_FIRST_MELD_TURN] != turn or g[G_TOUCHED_OLD] != 0:
         return False
@@ -337,7 +338,7 @@ def concealed_now_nb(state, rules, seat):
 def discard_nb(state, rules, kind, log):
     """Discard one card of ``kind`` (R-20 step 3, R-23, R-24); discarding the last card goes
     out (R-40, needs the side's canastas). Returns 0 or the rule id broken."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, pile, melds, g = state.hands, state.pile, state.melds, state.g
     if g[G_PHASE] != PHASE_PLAY:
         return ERR_PHASE
     seat = g[G_CURRENT]
@@ -367,7 +368,7 @@ def discard_nb(state, rules, kind, log):
 def end_turn_nb(state, rules, log):
     """R-45: after drawing a red three as the last stock card, end the deal without a
     discard. Returns 0, or 45 when the player is not in that position."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    g = state.g
     if g[G_PHASE] != PHASE_PLAY:
         return ERR_PHASE
     if g[G_LAST_RED_THREE] == 0:

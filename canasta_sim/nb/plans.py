@@ -80,7 +80,7 @@ def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
     (``incoming``: cards that reach the hand in the same move). ``top`` is a pile card melded in
     the same move, or -1.
     """
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, melds = state.hands, state.melds
     hand = hands[seat]
     side = seat % rules[R_SIDES]
     left = hand_size_nb(hand) - plan_size_nb(plan) + incoming

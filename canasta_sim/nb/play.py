@@ -49,13 +49,13 @@ from .layout import (
 from .melds import meld_size_nb
 from .policy import play_turn_nb
 from .score import score_side_nb
-from .state import new_state_nb, start_deal_nb
+from .state import STATE_DTYPE, start_deal_nb
 
 
 @inline_kernel
 def play_deal_nb(state, rules, seed, dealer, minimums, policies, params, log):
     """Play one deal to its end with the seats' policies (see :func:`policy.play_turn_nb`)."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    g = state.g
     start_deal_nb(state, rules, seed, dealer, minimums, log)
     while g[G_PHASE] != PHASE_OVER:
         play_turn_nb(state, rules, policies, params, log)
@@ -65,7 +65,7 @@ def play_deal_nb(state, rules, seed, dealer, minimums, policies, params, log):
 def record_deal_nb(state, rules, deal_row, side_rows):
     """Write the finished deal's record (``int32[D_LEN]``) and its sides' records
     (``int32[n_sides, SR_LEN]``, including the score parts, points)."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    melds, meld_flags, sides, g = state.melds, state.meld_flags, state.sides, state.g
     deal_row[D_DEALER] = g[G_DEALER]
     deal_row[D_TURNS] = g[G_TURN]
     deal_row[D_END] = g[G_END]
@@ -123,8 +123,9 @@ def play_chunk_nb(rules, seeds, dealers, minimums, seatings, policies, params, n
     no_log = np.zeros((0, EV_LEN), np.int32)
     n = seeds.shape[0]
     n_blocks = max(1, min(n, n_blocks))
+    states = np.empty(n_blocks, STATE_DTYPE)  # cleared by start_deal_nb
     for b in nb.prange(n_blocks):
-        state = new_state_nb(rules)
+        state = states[b]
         for i in range(b * n // n_blocks, (b + 1) * n // n_blocks):
             play_deal_nb(state, rules, seeds[i], dealers[i], minimums[i],
                          policies[seatings[i]], params[seatings[i]], no_log)

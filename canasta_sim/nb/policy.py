@@ -31,7 +31,7 @@ def play_turn_nb(state, rules, policies, params, log):
     params : ndarray(float64, (players, n_params))
         Each seat's policy parameters (see :mod:`canasta_sim.bots`).
     """
-    seat = state[8][G_CURRENT]
+    seat = state.g[G_CURRENT]
     code = policies[seat]
     if code == POLICY_GREEDY:
         greedy_turn_nb(state, rules, log)

@@ -25,7 +25,7 @@ from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb
 
 @kernel
 def pile_incoming_nb(state):
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    g = state.g
     return max(g[G_PILE_LEN] - 1, 0)  # upper bound: red threes in it are laid out
 
 
@@ -34,7 +34,7 @@ def pickup_candidates_nb(state, rules, seat, cands):
     """Write the legal ways to take the pile into ``cands[0..n)`` and return ``n``: the top
     card onto the side's meld, with a natural pair, with one natural and a deuce or a joker;
     a side without its initial meld adds its best melds from hand (R-64)."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, melds, sides, g = state.hands, state.melds, state.sides, state.g
     top = pile_top_nb(state)
     if top < FIRST_NATURAL or top > LAST_NATURAL:
         return 0
@@ -74,7 +74,7 @@ def meld_candidates_nb(state, rules, seat, cands):
     """Write legal single meld moves into ``cands[0..n)`` and return ``n``: per rank, all
     naturals onto (or as) a meld, a meld of two naturals and a wild, one wild onto a meld; black
     threes when going out. Before the initial meld, one candidate: the best combined melds."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, melds, sides = state.hands, state.melds, state.sides
     side = seat % rules[R_SIDES]
     hand = hands[seat]
     n = 0

@@ -28,7 +28,7 @@ from .rng import below_nb
 @kernel
 def random_draw_nb(state, rules, log):
     """Uniform over {draw} and the legal ways to take the pile (R-44 may remove the draw)."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    g, rng, scratch = state.g, state.rng, state.scratch
     seat = g[G_CURRENT]
     n = pickup_candidates_nb(state, rules, seat, scratch)
     may_draw = not (g[G_STOCK_POS] >= rules[R_N_CARDS] and forced_take_nb(state, rules, seat))
@@ -42,7 +42,7 @@ def random_draw_nb(state, rules, log):
 @kernel
 def random_melds_nb(state, rules, log):
     """Repeatedly pick uniformly among the legal single meld moves and stopping."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    g, rng, scratch = state.g, state.rng, state.scratch
     seat = g[G_CURRENT]
     while g[G_PHASE] == PHASE_PLAY:
         n = meld_candidates_nb(state, rules, seat, scratch)
@@ -55,7 +55,7 @@ def random_melds_nb(state, rules, log):
 @kernel
 def random_discard_nb(state, rules, log):
     """Uniform over the kinds in hand; R-45 ends the deal without a discard."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, g, rng = state.hands, state.g, state.rng
     if g[G_LAST_RED_THREE] != 0:
         end_turn_nb(state, rules, log)
         return
@@ -76,7 +76,7 @@ def random_discard_nb(state, rules, log):
 @kernel
 def random_turn_nb(state, rules, log):
     """One whole turn of the random policy."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    g = state.g
     if g[G_PHASE] == PHASE_DRAW:
         random_draw_nb(state, rules, log)
     if g[G_PHASE] == PHASE_PLAY:

@@ -49,7 +49,8 @@ def score_side_nb(state, rules, side, out):
 
     R-50 red threes (negative if the side made no meld), R-51 canasta bonuses (+ R-66's
     concealed bonus), R-52 going out, R-53 card values in melds, R-54 cards left in hand."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, melds, meld_flags, sides, g = (
+        state.hands, state.melds, state.meld_flags, state.sides, state.g)
     red = rules[R_RED_THREE_TABLE + red_threes_nb(sides, side)]
     out[SC_RED_THREES] = red if sides[side, S_MELDED] != 0 else -red
     bonus = 0

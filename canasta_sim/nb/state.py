@@ -1,6 +1,10 @@
-"""Deal state as a tuple of small fixed-shape arrays, and the start of a deal (R-10..R-16).
+"""Deal state as one record of small fixed-shape arrays, and the start of a deal (R-10..R-16).
 
-The state tuple, in order (``P`` players, ``S`` sides, ``C`` cards in the pack)::
+The state is one record of :data:`STATE_DTYPE` (a NumPy structured scalar). Kernels receive it
+as a single pointer and read the fields they need as array views (``state.g``, ...). Every
+field is sized for the largest table (6 players, 3 sides, 162 cards); kernels use the first
+``players``, ``sides`` and ``n_cards`` rows that ``rules`` gives. The fields (``P`` players,
+``S`` sides, ``C`` cards in the pack)::
 
     hands      int8[P, N_KINDS]     cards in each hand (count arrays)
     stock      int8[C]              the shuffled pack, top first; g[G_STOCK_POS] is the top
@@ -14,11 +18,13 @@ The state tuple, in order (``P`` players, ``S`` sides, ``C`` cards in the pack):
     rng        uint64[1]            the deal's random stream (bots that randomise)
     scratch    int8[SCRATCH_ROWS, N_KINDS, 3]  candidate meld plans built by bots
 
+Why a record and not a tuple of arrays: numba passes a record as one pointer, but a tuple of
+eleven arrays as about 95 machine words, which cost a deal about a third of its time in calls.
+
 The stock never moves: dealing and drawing advance ``g[G_STOCK_POS]``, so ``stock`` stays the
 deck order of the whole deal (what a trace records).
 """
 
-import numba as nb
 import numpy as np
 
 from .jit import inline_kernel, kernel
@@ -69,37 +75,59 @@ from .layout import (
 from .rng import below_nb
 
 
-@nb.njit(cache=True)
-def new_state_nb(rules):
-    """Allocate an empty state tuple for ``rules`` (``int32[RULES_LEN]``)."""
-    players = rules[R_PLAYERS]
-    sides = rules[R_SIDES]
-    n_cards = rules[R_N_CARDS]
-    return (
-        np.zeros((players, N_KINDS), np.int8),
-        np.zeros(n_cards, np.int8),
-        np.zeros(n_cards, np.int8),
-        np.zeros((sides, N_KINDS, 3), np.int16),
-        np.full((sides, N_KINDS), -1, np.int32),
-        np.zeros((sides, N_KINDS), np.int8),
-        np.zeros((sides, S_LEN), np.int32),
-        np.full((players, P_LEN), -1, np.int32),
-        np.zeros(G_LEN, np.int64),
-        np.zeros(1, np.uint64),
-        np.zeros((SCRATCH_ROWS, N_KINDS, 3), np.int8),
-    )
+MAX_PLAYERS = 6
+MAX_SIDES = 3
+MAX_CARDS = 162
+
+#: The deal state's record type (see the module docstring).
+STATE_DTYPE = np.dtype([
+    ("hands", np.int8, (MAX_PLAYERS, N_KINDS)),
+    ("stock", np.int8, (MAX_CARDS,)),
+    ("pile", np.int8, (MAX_CARDS,)),
+    ("melds", np.int16, (MAX_SIDES, N_KINDS, 3)),
+    ("meld_turn", np.int32, (MAX_SIDES, N_KINDS)),
+    ("meld_flags", np.int8, (MAX_SIDES, N_KINDS)),
+    ("sides", np.int32, (MAX_SIDES, S_LEN)),
+    ("seats", np.int32, (MAX_PLAYERS, P_LEN)),
+    ("g", np.int64, (G_LEN,)),
+    ("rng", np.uint64, (1,)),
+    ("scratch", np.int8, (SCRATCH_ROWS, N_KINDS, 3)),
+], align=True)
+
+
+def new_state():
+    """A cleared deal state: a record of :data:`STATE_DTYPE` (``numpy.void``) that kernels
+    change in place."""
+    state = np.zeros(1, STATE_DTYPE)[0]
+    reset_state_nb(state)
+    return state
+
+
+def state_arrays(state, rules):
+    """The state's fields as a tuple of NumPy views in the order of the module docstring, cut
+    to the table's size (``rules``: ``int32[RULES_LEN]``), for Python code that reads them."""
+    players, n_sides, n_cards = rules[R_PLAYERS], rules[R_SIDES], rules[R_N_CARDS]
+    return (state["hands"][:players], state["stock"][:n_cards], state["pile"][:n_cards],
+            state["melds"][:n_sides], state["meld_turn"][:n_sides],
+            state["meld_flags"][:n_sides], state["sides"][:n_sides], state["seats"][:players],
+            state["g"], state["rng"], state["scratch"])
 
 
 @kernel
 def reset_state_nb(state):
-    """Clear a state tuple in place so it can hold a new deal (no allocation)."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
-    hands[:] = 0
-    melds[:] = 0
-    meld_turn[:] = -1
-    meld_flags[:] = 0
-    sides[:] = 0
-    seats[:] = -1
+    """Clear every field of a state in place so it can hold a new deal (no allocation); the
+    state may come from ``np.empty``."""
+    state.hands[:] = 0
+    state.stock[:] = 0
+    state.pile[:] = 0
+    state.melds[:] = 0
+    state.meld_turn[:] = -1
+    state.meld_flags[:] = 0
+    state.sides[:] = 0
+    state.seats[:] = -1
+    state.rng[:] = 0
+    state.scratch[:] = 0
+    g = state.g
     g[:] = 0
     g[G_FIRST_CANASTA_TURN] = -1
     g[G_OUT_SEAT] = -1
@@ -138,9 +166,10 @@ def fill_pack_nb(stock, n_cards):
 
 
 @kernel
-def shuffle_nb(stock, rng):
-    """Fisher-Yates shuffle of ``stock`` in place, drawing from ``rng``."""
-    for i in range(stock.shape[0] - 1, 0, -1):
+def shuffle_nb(stock, n_cards, rng):
+    """Fisher-Yates shuffle of the first ``n_cards`` cards of ``stock`` in place, drawing from
+    ``rng``."""
+    for i in range(n_cards - 1, 0, -1):
         j = below_nb(rng, i + 1)
         stock[i], stock[j] = stock[j], stock[i]
 
@@ -164,7 +193,7 @@ def freezes_pile_nb(kind, rules):
 @kernel
 def turn_upcard_nb(state, rules, log):
     """R-12, R-13: turn stock cards onto the pile until the top may start it."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    stock, pile, g = state.stock, state.pile, state.g
     n_cards = rules[R_N_CARDS]
     while g[G_STOCK_POS] < n_cards:
         kind = stock[g[G_STOCK_POS]]
@@ -184,7 +213,7 @@ def turn_upcard_nb(state, rules, log):
 def replace_red_threes_nb(state, rules, seat, log):
     """R-15: lay out the seat's dealt red threes and draw a replacement for each (a
     replacement red three is laid out, counted as drawn, and replaced in turn)."""
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, stock, sides, g = state.hands, state.stock, state.sides, state.g
     side = seat % rules[R_SIDES]
     dealt = hands[seat, RED_THREE]
     hands[seat, RED_THREE] = 0
@@ -209,8 +238,8 @@ def start_deal_nb(state, rules, seed, dealer, minimums, log):
 
     Parameters
     ----------
-    state : tuple
-        A state tuple from :func:`new_state_nb`, overwritten.
+    state : record of STATE_DTYPE
+        A state from :func:`new_state`, overwritten.
     rules : ndarray(int32, (RULES_LEN,))
     seed : uint64
         The deal's seed (see :func:`rng.deal_seed_nb`).
@@ -221,12 +250,12 @@ def start_deal_nb(state, rules, seed, dealer, minimums, log):
     log : ndarray(int32, (max_events, EV_LEN))
         Trace log; zero rows to record nothing.
     """
-    hands, stock, pile, melds, meld_turn, meld_flags, sides, seats, g, rng, scratch = state
+    hands, stock, sides, g, rng = state.hands, state.stock, state.sides, state.g, state.rng
     reset_state_nb(state)
     players = rules[R_PLAYERS]
     rng[0] = seed
     fill_pack_nb(stock, rules[R_N_CARDS])
-    shuffle_nb(stock, rng)
+    shuffle_nb(stock, rules[R_N_CARDS], rng)
     for s in range(rules[R_SIDES]):
         sides[s, S_MINIMUM] = minimums[s]
     g[G_DEALER] = dealer
