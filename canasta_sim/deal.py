@@ -84,7 +84,7 @@ class Deal:
         state = new_state()
         self = cls(rules, state, trace=trace, seed=seed, minimums=minimums)
         self._deal_seed = np.uint64(deal_seed_nb(np.uint64(seed), np.int64(deal)))
-        start_deal_nb(state, r, self._deal_seed, np.int64(dealer), minimums, self._log)
+        start_deal_nb(state, r, self._deal_seed, np.int32(dealer), minimums, self._log)
         return self
 
     @classmethod

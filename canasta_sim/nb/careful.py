@@ -17,6 +17,8 @@ row 2: going out, row 39 column 0: the discard pile's card counts).
 """
 
 
+import numpy as np
+
 from .jit import inline_kernel, kernel
 from .layout import (
     BLACK_THREE,
@@ -360,7 +362,7 @@ def out_plan_nb(state, rules, seat, plan):
     side = seat % rules[R_SIDES]
     clear_plan_nb(plan)
     black_three_plan_nb(hand, plan)
-    fill_plan_nb(state, rules, seat, plan, -1, 0, 0, False)
+    fill_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(0), np.bool_(False))
     deuces, jokers = wilds_left_nb(hand, plan)
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         if deuces + jokers == 0:
@@ -404,7 +406,7 @@ def can_go_out_nb(state, rules, seat):
         return False
     plan = scratch[2]
     out_plan_nb(state, rules, seat, plan)
-    err, out, conc = check_plan_nb(state, rules, seat, plan, -1, 0)
+    err, out, conc = check_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0))
     return err == OK and out
 
 
@@ -479,7 +481,7 @@ def try_take_nb(state, rules, log, meld_pile, pair_pile, wild_pile):
     else:
         return False
     if not melded:
-        initial_plan_nb(state, rules, seat, plan, top, plen - 1, 2)
+        initial_plan_nb(state, rules, seat, plan, top, plen - 1, np.int64(2))
     return take_pile_nb(state, rules, plan, log) == OK
 
 
@@ -525,7 +527,7 @@ BLACK_THREE_KEEP = 0.3  # keep value of a black three held back for a later bloc
 WILD_KEEP = 1.0  # keep value of a wild card, before its freeze_risk term
 
 
-@inline_kernel
+@kernel
 def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_pile,
                       pair_keep):
     """Pick the card to discard (R-20 step 3): the lowest ``keep value + safety * danger``,
@@ -591,7 +593,7 @@ def discard_safe_nb(state, rules, log, safety, block_at, freeze_risk, freeze_pil
     seat = g[G_CURRENT]
     k = choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_pile,
                           pair_keep)
-    if k >= 0 and discard_nb(state, rules, k, log) == OK:
+    if k >= 0 and discard_nb(state, rules, np.int64(k), log) == OK:
         return
     for k in range(N_KINDS):
         if hands[seat, k] > 0 and discard_nb(state, rules, k, log) == OK:
@@ -621,9 +623,10 @@ def careful_melds_nb(state, rules, log):
     plan = scratch[1]
     clear_plan_nb(plan)
     if not melded:
-        initial_plan_nb(state, rules, seat, plan, -1, 0, 2)
+        initial_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(2))
     else:
-        fill_plan_nb(state, rules, seat, plan, -1, 0, 2, threat or low_stock)
+        fill_plan_nb(state, rules, seat, plan,
+                     np.int64(-1), np.int64(0), np.int64(2), threat or low_stock)
     if plan_size_nb(plan) > 0:
         meld_nb(state, rules, plan, log)  # validated there (R-22, R-60..R-64)
 
@@ -637,9 +640,10 @@ def careful_turn_nb(state, rules, log):
     if g[G_PHASE] == PHASE_DRAW:
         seat = g[G_CURRENT]
         if not (take_possible_nb(state, rules, seat, 1, 1, 1 << 20)
-                and try_take_nb(state, rules, log, 1, 1, 1 << 20)):
+                and try_take_nb(state, rules, log, np.int64(1), np.int64(1),
+                                np.int64(1 << 20))):
             draw_or_forced_nb(state, rules, log)
     if g[G_PHASE] == PHASE_PLAY:
         careful_melds_nb(state, rules, log)
     if g[G_PHASE] == PHASE_PLAY:
-        discard_safe_nb(state, rules, log, 100.0, 8, 0.005, 10, 1000.0)
+        discard_safe_nb(state, rules, log, 100.0, np.int64(8), 0.005, np.int64(10), 1000.0)

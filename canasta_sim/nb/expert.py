@@ -40,6 +40,8 @@ pickup or a meld is possible before building anything, builds one plan per step 
 """
 
 
+import numpy as np
+
 from .careful import (
     can_go_out_nb,
     discard_safe_nb,
@@ -238,9 +240,10 @@ def expert_melds_nb(state, rules, params, log):
     plan = scratch[1]
     clear_plan_nb(plan)
     if not melded:
-        initial_plan_nb(state, rules, seat, plan, -1, 0, 2)
+        initial_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(2))
     else:
-        fill_plan_nb(state, rules, seat, plan, -1, 0, keep, False)
+        fill_plan_nb(state, rules, seat, plan,
+                     np.int64(-1), np.int64(0), np.int64(keep), np.bool_(False))
         left = hand_size_nb(hand) - plan_size_nb(plan)
         hold = param_nb(params, P_HOLD_WILDS) >= 0.5
         add_wilds_nb(state, rules, seat, plan, left, keep, hold,
@@ -265,5 +268,5 @@ def expert_turn_nb(state, rules, params, log):
         expert_melds_nb(state, rules, params, log)
     if g[G_PHASE] == PHASE_PLAY:
         discard_safe_nb(state, rules, log, param_nb(params, P_SAFETY),
-                        int(param_nb(params, P_BLOCK_AT)), param_nb(params, P_FREEZE_RISK), 0,
-                        PAIR_KEEP)
+                        int(param_nb(params, P_BLOCK_AT)), param_nb(params, P_FREEZE_RISK),
+                        np.int64(0), PAIR_KEEP)

@@ -2,6 +2,8 @@
 once (going out as soon as it may), and discards its least useful card."""
 
 
+import numpy as np
+
 from .careful import out_blocked_nb
 from .jit import inline_kernel, kernel
 from .layout import (
@@ -45,14 +47,15 @@ def meld_most_nb(state, rules, log, use_wilds, may_go_out):
     if may_go_out and not out_blocked_nb(hands[seat], melds, seat % rules[R_SIDES]):
         clear_plan_nb(plan)
         black_three_plan_nb(hands[seat], plan)
-        fill_plan_nb(state, rules, seat, plan, -1, 0, 0, True)
-        err, out, conc = check_plan_nb(state, rules, seat, plan, -1, 0)
+        fill_plan_nb(state, rules, seat, plan,
+                     np.int64(-1), np.int64(0), np.int64(0), np.bool_(True))
+        err, out, conc = check_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0))
         if err == OK and out:
             meld_nb(state, rules, plan, log)
             return True
     clear_plan_nb(plan)
-    fill_plan_nb(state, rules, seat, plan, -1, 0, 2, use_wilds)
-    err, out, conc = check_plan_nb(state, rules, seat, plan, -1, 0)
+    fill_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(2), use_wilds)
+    err, out, conc = check_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0))
     if err == OK:
         meld_nb(state, rules, plan, log)
         return True
@@ -90,7 +93,7 @@ def discard_least_useful_nb(state, rules, log):
             if u < best_u:
                 best_u = u
                 best = k
-    discard_nb(state, rules, best, log)
+    discard_nb(state, rules, np.int64(best), log)
 
 
 @kernel
@@ -100,6 +103,6 @@ def greedy_turn_nb(state, rules, log):
     if g[G_PHASE] == PHASE_DRAW:
         greedy_draw_nb(state, rules, log)
     if g[G_PHASE] == PHASE_PLAY:
-        meld_most_nb(state, rules, log, True, True)
+        meld_most_nb(state, rules, log, np.bool_(True), np.bool_(True))
     if g[G_PHASE] == PHASE_PLAY:
         discard_least_useful_nb(state, rules, log)

@@ -1,15 +1,16 @@
-"""The decorators of the engine's kernels.
+"""The decorators of the engine's kernels, and why calls between kernels look as they do.
 
-Two costs of passing the deal state (a tuple of eleven arrays) set how the kernels are compiled:
-
-- Reference counting. With it on, every kernel that unpacks the state pays eleven atomic
-  increments and decrements. That bookkeeping was half of a deal's run time, so kernels that
-  only read and write arrays they are given are compiled without it (``_nrt=False``). Such a
-  kernel cannot allocate (numba refuses to compile ``np.zeros`` there); the few kernels that
-  allocate (a new state, the parallel chunk loop, seed arrays) use plain ``nb.njit(cache=True)``.
-- The call itself. numba passes the state as about 95 separate machine words, about 40 ns a
-  call, so the small kernels called on every turn are inlined into their callers
-  (:data:`inline_kernel`). Inlining costs compile time, so large kernels stay calls.
+- The deal state is one record (:mod:`.state`), which numba passes as one pointer. (A tuple of
+  eleven arrays cost about 95 machine words a call, a third of a deal's time.)
+- Reference counting is off (``_nrt=False``): kernels only read and write arrays they are
+  given, and the bookkeeping was half of a deal's run time. Such a kernel cannot allocate
+  (numba refuses to compile ``np.zeros`` there); the few kernels that allocate (the parallel
+  chunk loop, seed arrays) use plain ``nb.njit(cache=True)``.
+- Small kernels called on every turn are inlined into their callers (:data:`inline_kernel`).
+  Inlining costs compile time, so larger kernels stay calls.
+- numba compiles a called kernel once more for every distinct constant ``int`` or ``bool``
+  passed to it (it types constants as literals). Callers therefore pass constants to
+  non-inlined kernels as ``np.int64(c)`` or ``np.bool_(c)``, so one compiled copy serves all.
 """
 
 import numba as nb

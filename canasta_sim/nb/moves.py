@@ -6,6 +6,8 @@ move mutates the state. Bots call the same kernels, so they cannot make illegal 
 """
 
 
+import numpy as np
+
 from .jit import inline_kernel, kernel
 from .layout import (
     BLACK_THREE,
@@ -120,7 +122,8 @@ def apply_plan_nb(state, rules, seat, plan, top, log):
     (a canasta is concealed if started and completed this turn from the hand, using at most
     the pile's top card)."""
     hands, melds, meld_turn, meld_flags, sides, seats, g = (
-        state.hands, state.melds, state.meld_turn, state.meld_flags, state.sides, state.seats, state.g)
+        state.hands, state.melds, state.meld_turn, state.meld_flags, state.sides, state.seats,
+        state.g)
     side = seat % rules[R_SIDES]
     turn = g[G_TURN]
     hand = hands[seat]
@@ -167,11 +170,12 @@ def meld_nb(state, rules, plan, log):
     seat = g[G_CURRENT]
     if g[G_LAST_RED_THREE] != 0 and rules[R_MELD_AFTER_LAST_RED_THREE] == 0:
         return 45
-    err, going_out, concealed_out = check_plan_nb(state, rules, seat, plan, -1, 0)
+    err, going_out, concealed_out = check_plan_nb(state, rules, seat, plan,
+                                                  np.int64(-1), np.int64(0))
     if err != OK:
         return err
     g[G_MOVE] += 1
-    apply_plan_nb(state, rules, seat, plan, -1, log)
+    apply_plan_nb(state, rules, seat, plan, np.int64(-1), log)
     if hand_size_nb(hands[seat]) == 0:
         go_out_nb(state, seat, concealed_out, log)
     return OK
@@ -283,7 +287,7 @@ def check_take_nb(state, rules, seat, with_plan):
     for i in range(g[G_PILE_LEN] - 1):
         if pile[i] != RED_THREE:
             incoming += 1
-    return check_plan_nb(state, rules, seat, with_plan, top, incoming)
+    return check_plan_nb(state, rules, seat, with_plan, top, np.int64(incoming))
 
 
 @kernel

@@ -3,7 +3,7 @@
 import numba as nb
 import numpy as np
 
-from .jit import inline_kernel, kernel
+from .jit import kernel
 from .layout import (
     BLACK_THREE,
     D_CONCEALED_OUT,
@@ -52,7 +52,7 @@ from .score import score_side_nb
 from .state import STATE_DTYPE, start_deal_nb
 
 
-@inline_kernel
+@kernel
 def play_deal_nb(state, rules, seed, dealer, minimums, policies, params, log):
     """Play one deal to its end with the seats' policies (see :func:`policy.play_turn_nb`)."""
     g = state.g
