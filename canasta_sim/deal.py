@@ -15,7 +15,7 @@ from .errors import IllegalMove, illegal_move
 from .nb import layout as L
 from .nb.melds import canastas_nb, minimum_count_nb
 from .nb.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
-from .nb.policy import play_turn_nb
+from .nb.policy import play_turn
 from .nb.policy_common import pickup_candidates_nb
 from .nb.rng import deal_seed_nb
 from .nb.score import score_nb
@@ -340,13 +340,13 @@ class Deal:
         if self.is_over:
             raise IllegalMove("R-20", "the deal is over")
         policies, params = self._bot_arrays(bots)
-        play_turn_nb(self._state, self._r, policies, params, self._log)
+        play_turn(self._state, self._r, policies, params, self._log)
 
     def play_out(self, bots=None) -> None:
         """Play turns with the bots (see :meth:`play_turn`) until the deal is over."""
         policies, params = self._bot_arrays(bots)
         while not self.is_over:
-            play_turn_nb(self._state, self._r, policies, params, self._log)
+            play_turn(self._state, self._r, policies, params, self._log)
 
     def _bot_arrays(self, bots):
         from .bots import seat_arrays, side_bots

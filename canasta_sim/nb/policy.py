@@ -41,3 +41,20 @@ def play_turn_nb(state, rules, policies, params, log):
         careful_turn_nb(state, rules, log)
     else:
         random_turn_nb(state, rules, log)
+
+
+def play_turn(state, rules, policies, params, log):
+    """:func:`play_turn_nb` for Python callers (the ``Deal`` API): the branch on the policy
+    code runs in Python and calls the policy's own turn kernel. Called from Python,
+    ``play_turn_nb`` would be compiled as one more copy of all four policies; this way a
+    ``Deal`` compiles only the policies it plays, and shares them with the chunk kernel."""
+    seat = int(state["g"][G_CURRENT])
+    code = int(policies[seat])
+    if code == POLICY_EXPERT:
+        expert_turn_nb(state, rules, params[seat], log)
+    else:
+        _TURN_KERNELS[code](state, rules, log)
+
+
+_TURN_KERNELS = {POLICY_RANDOM: random_turn_nb, POLICY_GREEDY: greedy_turn_nb,
+                 POLICY_CAREFUL: careful_turn_nb}
