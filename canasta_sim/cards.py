@@ -53,7 +53,11 @@ def kind_index(token: str) -> int:
     ------
     ValueError
         If the token is not a card; the message names it and lists the allowed tokens.
+    TypeError
+        If ``token`` is not a str.
     """
+    if not isinstance(token, str):
+        raise TypeError(f"a card token must be a str such as 'K', not {token!r}")
     name = token.strip().upper()
     name = _ALIASES.get(name, name)
     if name not in _INDEX:
@@ -80,7 +84,11 @@ def parse_sequence(text: str) -> np.ndarray:
     ------
     ValueError
         If a token is not a card.
+    TypeError
+        If ``text`` is not a str.
     """
+    if not isinstance(text, str):
+        raise TypeError(f"card text must be a str such as 'K K 2', not {text!r}")
     tokens = [t for t in _SPLIT.split(text.strip()) if t]
     return np.array([kind_index(t) for t in tokens], dtype=np.int8)
 

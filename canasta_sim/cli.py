@@ -6,6 +6,7 @@ Bad input is a usage error (exit code 2) naming the value and what is allowed.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
 import time
@@ -127,6 +128,10 @@ class _Main(click.Group):
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except BrokenPipeError:
+            # the reader of our output went away (``| head``): stop quietly, as Unix tools do
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            raise SystemExit(1) from None
         except OSError as exc:
             where = f": {exc.filename}" if exc.filename else ""
             raise click.ClickException(f"{exc.strerror or exc}{where}") from None
@@ -308,7 +313,7 @@ def _print_table(frame) -> None:
 def games(games, players, rules_opt, settings, bots, seed, workers, quiet, out, overwrite,
           scheduler):
     """Play GAMES full games to the target score (R-55) and print win rates."""
-    from .games import play_games
+    from .games import MAX_DEALS, play_games
     from .stats import wilson_interval
 
     rules = build_rules(players, rules_opt, settings)
@@ -330,7 +335,9 @@ def games(games, players, rules_opt, settings, bots, seed, workers, quiet, out, 
                    f"{g[f'score_{side}'].mean():.1f}")
     unfinished = int((g["winner"] < 0).sum())
     if unfinished:
-        click.echo(f"  {unfinished} games reached the bound of deals per game")
+        click.echo(f"  {unfinished} of {games:,} games ended unfinished at the bound of "
+                   f"{MAX_DEALS} deals per game (no side reached {rules.game_target} points); "
+                   f"they count as no win")
     if target is not None:
         _write_frames(target, {"games.csv": g, "deals.parquet": result.deals,
                                "sides.parquet": result.sides})
@@ -362,7 +369,7 @@ def compare(bot_a, bot_b, deals, games, players, rules_opt, settings, seed, work
     target = _new_out(out, overwrite)
     table, raw = _api(lambda: run(bot_a, bot_b, deals=deals, games=games, rules=rules,
                                   seed=seed, workers=workers, progress=not quiet),
-                      "BOT_A/BOT_B")
+                      "--games" if games else "--deals")  # the bots are checked above
     unit = "games" if games else "deals"
     click.echo(f"{games or deals:,} {unit}, {rules.players} players, seed {seed}")
     _print_table(table)

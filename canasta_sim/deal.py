@@ -56,8 +56,8 @@ class Deal:
 
         Parameters
         ----------
-        rules : Rules, optional
-            Defaults to ``Rules()`` (classic, 4 players).
+        rules : Rules or str, optional
+            Defaults to ``Rules()`` (classic, 4 players); a str names a preset.
         seed : int
             Master seed (0 .. 2**64-1); with ``deal`` it gives the same deal as deal number
             ``deal`` of a simulation run with this seed.
@@ -74,8 +74,10 @@ class Deal:
         ------
         ValueError
             For a seed, deal index or dealer out of range.
+        TypeError
+            For ``rules`` that are not a Rules or a preset name.
         """
-        rules = rules or Rules()
+        rules = _rules(rules)
         _check_int("seed", seed, 0, 2**64 - 1)
         _check_int("deal", deal, 0, 2**63 - 1)
         _check_int("dealer", dealer, 0, rules.players - 1)
@@ -115,10 +117,11 @@ class Deal:
         Raises
         ------
         ValueError
-            On a bad card token, a wrong number of hands, more cards of a kind than the pack
-            holds, or an illegal meld on the table.
+            On a bad card token, a wrong number of hands, a red three in a hand (they are laid
+            out, R-15), more cards of a kind than the pack holds, or an illegal meld on the
+            table.
         """
-        rules = rules or Rules()
+        rules = _rules(rules)
         hands = list(hands)
         if len(hands) != rules.players:
             raise ValueError(f"hands: {len(hands)} given, {rules.players} players need "
@@ -129,6 +132,9 @@ class Deal:
         h, st, pl, md, _mt, _cc, sd, _se, g, _rng, _sc = state_arrays(state, r)
         for seat, text in enumerate(hands):
             h[seat] = C.parse_cards(text)
+            if h[seat, L.RED_THREE]:
+                raise ValueError(f"hands[{seat}]: {text!r} holds a red three; red threes are "
+                                 f"laid out, not held (R-15): give them as red_threes=")
         seq = C.parse_sequence(stock)
         n = rules.n_cards
         if len(seq) > n:
@@ -195,6 +201,7 @@ class Deal:
 
     def hand(self, seat: int) -> str:
         """Cards in ``seat``'s hand as card text."""
+        _check_int("seat", seat, 0, self.rules.players - 1)
         return C.format_cards(self._arrays[0][seat])
 
     @property
@@ -218,6 +225,7 @@ class Deal:
 
     def melds(self, side: int) -> dict[str, str]:
         """The side's melds: rank name -> cards (card text, naturals then wild cards)."""
+        _check_int("side", side, 0, self.rules.sides - 1)
         out = {}
         md = self._arrays[3]
         for r in range(L.BLACK_THREE, L.LAST_NATURAL + 1):
@@ -227,9 +235,11 @@ class Deal:
         return out
 
     def canastas(self, side: int) -> int:
+        _check_int("side", side, 0, self.rules.sides - 1)
         return int(canastas_nb(self._arrays[3], side))
 
     def red_threes(self, side: int) -> int:
+        _check_int("side", side, 0, self.rules.sides - 1)
         sd = self._arrays[6]
         return int(sd[side, L.S_R3_DEALT] + sd[side, L.S_R3_DRAWN] + sd[side, L.S_R3_PILE])
 
@@ -274,12 +284,12 @@ class Deal:
         """
         plan = _plan(melds)
         top = int(self._arrays[2][self._g[L.G_PILE_LEN] - 1]) if self._g[L.G_PILE_LEN] else -1
-        if with_.strip():
+        if C.parse_cards(with_).any():
             counts = C.parse_cards(with_)
             others = counts.copy()
             others[[top, L.DEUCE, L.JOKER]] = 0
-            if top < 0:
-                raise illegal_move(30)
+            if not L.FIRST_NATURAL <= top <= L.LAST_NATURAL:
+                raise illegal_move(30)  # no pile, or a black three or wild card on top
             if others.any():
                 raise IllegalMove("R-32", f"the cards melded with the top card must be of its "
                                           f"rank or wild cards; got {with_!r}")
@@ -351,7 +361,7 @@ class Deal:
     def _bot_arrays(self, bots):
         from .bots import seat_arrays, side_bots
 
-        key = bots if isinstance(bots, (str, type(None))) else tuple(bots)
+        key = tuple(bots) if isinstance(bots, (list, tuple)) else bots  # side_bots checks it
         if getattr(self, "_bots_key", object()) != key:
             self._bots_key = key
             self._bots = seat_arrays(side_bots(bots, self.rules.sides), self.rules.players)
@@ -410,7 +420,7 @@ def is_legal_meld(cards, rules: Rules | None = None, *, going_out: bool = False)
     """
     from .nb.melds import meld_ok_nb
 
-    rules = rules or Rules()
+    rules = _rules(rules)
     counts = C.parse_cards(cards) if isinstance(cards, str) else np.asarray(cards)
     naturals = [k for k in range(L.FIRST_NATURAL, L.LAST_NATURAL + 1) if counts[k]]
     wilds = int(counts[L.DEUCE]) + int(counts[L.JOKER])
@@ -427,7 +437,7 @@ def is_legal_meld(cards, rules: Rules | None = None, *, going_out: bool = False)
 
 def minimum_count(score: int, rules: Rules | None = None) -> int:
     """The minimum count in points for a side whose cumulative score is ``score`` (R-64)."""
-    rules = rules or Rules()
+    rules = _rules(rules)
     return int(minimum_count_nb(np.int64(score), rules.to_array()))
 
 
@@ -446,6 +456,8 @@ def _meld_row(text: str) -> tuple[int, np.ndarray]:
     if len(kinds) > 1 or (rank is not None and kinds and kinds[0] != rank):
         raise IllegalMove("R-62", f"a meld holds cards of one rank only: {text!r}")
     if rank is None:
+        if not counts.any():
+            raise IllegalMove("R-60", f"a meld needs cards: {text!r}")
         if not kinds:
             raise IllegalMove("R-60", f"a meld of wild cards only must name its rank, e.g. "
                                       f"'K: {text.strip()}'")
@@ -470,6 +482,17 @@ def _minimums(rules: Rules, scores) -> np.ndarray:
         _check_int(f"scores[{side}]", score, -(2**31), 2**31 - 1)
     return np.array([minimum_count(int(scores.get(s, 0)), rules) for s in range(rules.sides)],
                     np.int32)
+
+
+def _rules(rules) -> Rules:
+    """``rules`` as a :class:`Rules`: ``None`` is the classic default, a str names a preset."""
+    if rules is None:
+        return Rules()
+    if isinstance(rules, str):
+        return Rules.preset(rules)
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules or a preset name, not {rules!r}")
+    return rules
 
 
 def _check_int(name: str, value, low: int, high: int) -> None:

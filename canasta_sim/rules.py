@@ -149,6 +149,14 @@ class Rules:
                  "game_target", self.game_target, f"an integer from 1 to {MAX_TARGET} (points)")
         _require(_is_int(self.max_turns) and 1 <= self.max_turns <= MAX_TURNS, "max_turns",
                  self.max_turns, f"an integer from 1 to {MAX_TURNS} (turns)")
+        # NumPy scalars pass the checks; store plain ints and bools so that to_dict() and the
+        # manifests built from it stay JSON-serialisable
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, np.bool_):
+                object.__setattr__(self, f.name, bool(value))
+            elif isinstance(value, np.integer):
+                object.__setattr__(self, f.name, int(value))
 
     # --- section 2's table -----------------------------------------------------------------
     @property

@@ -278,7 +278,11 @@ def run_table(table: Table, deals: int, *, seed: int = 0, workers=None, chunk_si
     """:func:`simulate` for an explicit :class:`Table` (several seatings)."""
     deals = check_count("deals", deals)
     seed = check_count("seed", seed, 0, 2**64 - 1)
-    chunk = check_count("chunk_size", chunk_size or min(deals, DEFAULT_CHUNK))
+    for name, flag in (("records", records), ("progress", progress), ("overwrite", overwrite)):
+        if not isinstance(flag, (bool, np.bool_)):
+            raise ValueError(f"{name}={flag!r} is not allowed; allowed: True or False")
+    chunk = check_count("chunk_size", min(deals, DEFAULT_CHUNK) if chunk_size is None
+                        else chunk_size)
     if parts and (scheduler is None or out is None or not records):
         raise ValueError("parts=True needs a scheduler, an out folder and records")
     target = prepare_out(out, overwrite) if out is not None else None

@@ -272,3 +272,17 @@ def test_sigterm_leaves_no_results_folder(tmp_path):
     proc.send_signal(signal.SIGTERM)
     assert proc.wait(timeout=120) == 128 + signal.SIGTERM
     assert list(tmp_path.iterdir()) == []
+
+
+def test_compare_count_error_names_the_count_option():
+    result = run("compare", "expert", "greedy", "--deals", 3, "--quiet")
+    assert result.exit_code == 2
+    assert "Invalid value for --deals: deals=3" in result.output
+
+
+def test_games_report_games_cut_off_at_the_deal_bound():
+    # no side can reach 10,000,000 points in 200 deals: both games end unfinished (no winner)
+    result = run("games", "--games", 2, "--set", "game_target=10000000", "--bots", "random",
+                 "--quiet")
+    assert result.exit_code == 0
+    assert "2 of 2 games ended unfinished at the bound of 200 deals" in result.output
