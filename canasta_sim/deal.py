@@ -284,8 +284,8 @@ class Deal:
         """
         plan = _plan(melds)
         top = int(self._arrays[2][self._g[L.G_PILE_LEN] - 1]) if self._g[L.G_PILE_LEN] else -1
-        if C.parse_cards(with_).any():
-            counts = C.parse_cards(with_)
+        counts = C.parse_cards(with_)
+        if counts.any():
             others = counts.copy()
             others[[top, L.DEUCE, L.JOKER]] = 0
             if not L.FIRST_NATURAL <= top <= L.LAST_NATURAL:

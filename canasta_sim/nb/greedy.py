@@ -37,14 +37,14 @@ def greedy_draw_nb(state, rules, log):
 
 
 @kernel
-def meld_most_nb(state, rules, log, use_wilds, may_go_out):
-    """Meld as much of the hand as is legal in one move: going out if allowed (and
-    ``may_go_out``), else everything but two cards. Returns True if it melded."""
+def meld_most_nb(state, rules, log):
+    """Meld as much of the hand as is legal in one move: going out if allowed, else
+    everything but two cards. Returns True if it melded."""
     hands, melds, g, scratch = state.hands, state.melds, state.g, state.scratch
     seat = g[G_CURRENT]
     plan = scratch[0]
     # a hand with two or more cards no meld can take cannot go out: skip building that plan
-    if may_go_out and not out_blocked_nb(hands[seat], melds, seat % rules[R_SIDES]):
+    if not out_blocked_nb(hands[seat], melds, seat % rules[R_SIDES]):
         clear_plan_nb(plan)
         black_three_plan_nb(hands[seat], plan)
         fill_plan_nb(state, rules, seat, plan,
@@ -54,7 +54,7 @@ def meld_most_nb(state, rules, log, use_wilds, may_go_out):
             meld_nb(state, rules, plan, log)
             return True
     clear_plan_nb(plan)
-    fill_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(2), use_wilds)
+    fill_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(2), np.bool_(True))
     err, out, conc = check_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0))
     if err == OK:
         meld_nb(state, rules, plan, log)
@@ -103,6 +103,6 @@ def greedy_turn_nb(state, rules, log):
     if g[G_PHASE] == PHASE_DRAW:
         greedy_draw_nb(state, rules, log)
     if g[G_PHASE] == PHASE_PLAY:
-        meld_most_nb(state, rules, log, np.bool_(True), np.bool_(True))
+        meld_most_nb(state, rules, log)
     if g[G_PHASE] == PHASE_PLAY:
         discard_least_useful_nb(state, rules, log)
