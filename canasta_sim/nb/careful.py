@@ -179,26 +179,22 @@ def unknown_cards_nb(state, rules, seat):
 
 
 @inline_kernel
-def take_chance_nb(u, frozen, on_meld, melded, passed, discarded, q, p_wild):
+def take_chance_nb(u, frozen, on_meld, melded, passed, discarded, q, miss_pow, p_wild):
     """Chance that the next player (an opponent, R-10) can take the pile if a natural card of a
     rank with ``u`` unseen cards is discarded now: certain if the pile is open to them
     (``frozen`` false) and their side has a meld of that rank (``on_meld``, R-33 c); otherwise
     the chance that their hand holds two of the unseen cards (R-32) or, on an open pile, one of
     them and a wild card (R-33 b). ``q`` is the chance that a given unseen card is in their
-    hand, ``p_wild`` that they hold a wild card. A side without its initial meld (``melded``
-    false) also needs the minimum count, which halves the chance; a rank the next player passed
-    on (saw on top of the pile and did not take) or discarded is much less likely to be held
-    in pairs."""
+    hand, ``miss_pow[i]`` is ``(1 - q) ** i`` (at least ``u + 1`` entries), ``p_wild`` the
+    chance that they hold a wild card. A side without its initial meld (``melded`` false) also
+    needs the minimum count, which halves the chance; a rank the next player passed on (saw on
+    top of the pile and did not take) or discarded is much less likely to be held in pairs."""
     if not frozen and on_meld:
         return 1.0
     if u <= 0:
         return 0.0
-    miss = 1.0 - q
-    p0 = 1.0
-    for _ in range(u - 1):
-        p0 *= miss
-    p1 = u * q * p0
-    p0 *= miss
+    p0 = miss_pow[u]
+    p1 = u * q * miss_pow[u - 1]
     p2 = 1.0 - p0 - p1
     p = p2 if frozen else p2 + p1 * p_wild
     if not melded:
@@ -214,8 +210,10 @@ def take_chance_nb(u, frozen, on_meld, melded, passed, discarded, q, p_wild):
 def next_player_odds_nb(state, rules, seat, pr):
     """``(q, p_wild)`` for :func:`take_chance_nb`: the chance that one unseen card sits in the
     next player's hand (their hand size over the unknown cards) and that they hold at least one
-    of the unseen wild cards."""
-    hands = state.hands
+    of the unseen wild cards. Fills ``state.powers`` with ``(1 - q) ** i`` for ``i`` from 0 to
+    the cards of a rank or of wild cards in the pack, whichever is more: a table, because
+    chains of multiplications were a tenth of the discard choice's time."""
+    hands, powers = state.hands, state.powers
     nxt = (seat + 1) % rules[R_PLAYERS]
     unknown = unknown_cards_nb(state, rules, seat)
     h = hand_size_nb(hands[nxt])
@@ -223,10 +221,12 @@ def next_player_odds_nb(state, rules, seat, pr):
     if q > 1.0:
         q = 1.0
     w = unseen_nb(state, rules, seat, DEUCE, pr) + unseen_nb(state, rules, seat, JOKER, pr)
-    miss = 1.0
-    for _ in range(w):
-        miss *= 1.0 - q
-    return q, 1.0 - miss
+    decks = rules[R_N_CARDS] // 54
+    miss = 1.0 - q
+    powers[0] = 1.0
+    for i in range(1, 6 * decks + 1):  # 6 wild cards and 4 cards of a rank per deck
+        powers[i] = powers[i - 1] * miss
+    return q, 1.0 - powers[w]
 
 
 @inline_kernel
@@ -541,7 +541,7 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
     the pile (R-24, R-31), counts ``WILD_KEEP + safety * freeze_risk``: it goes when the safest
     other discard would hand the next player about ``freeze_risk`` expected cards or more, and
     only on a pile of at least ``freeze_pile`` cards. Returns the kind."""
-    hands, melds, sides, g = state.hands, state.melds, state.sides, state.g
+    hands, melds, sides, g, powers = state.hands, state.melds, state.sides, state.g, state.powers
     hand = hands[seat]
     plen = g[G_PILE_LEN]
     if hand[BLACK_THREE] > 0:
@@ -565,7 +565,7 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
             u -= melds[t, k, M_NATURALS]
         on_meld = melds[opp, k, M_NATURALS] > 0
         p = take_chance_nb(u, frozen, on_meld, opp_melded, pr[k, 1] != 0, pr[k, 2] != 0, q,
-                           p_wild)
+                           powers, p_wild)
         own_meld = melds[side, k, M_NATURALS] > 0
         v = keep_value_nb(c, u, own_meld, rules[R_VALUES + k], pair_keep)
         v += safety * p * (plen + 1)

@@ -17,6 +17,7 @@ field is sized for the largest table (6 players, 3 sides, 162 cards); kernels us
     g          int64[G_LEN]         deal scalars (layout.G_*)
     rng        uint64[1]            the deal's random stream (bots that randomise)
     scratch    int8[SCRATCH_ROWS, N_KINDS, 3]  candidate meld plans built by bots
+    powers     float64[MAX_POWERS]  powers of one probability, for bots' odds (see careful)
 
 Why a record and not a tuple of arrays: numba passes a record as one pointer, but a tuple of
 eleven arrays as about 95 machine words, which cost a deal about a third of its time in calls.
@@ -78,6 +79,7 @@ from .rng import below_nb
 MAX_PLAYERS = 6
 MAX_SIDES = 3
 MAX_CARDS = 162
+MAX_POWERS = 6 * (MAX_CARDS // 54) + 1  # exponents 0 .. the wild cards in the largest pack
 
 #: The deal state's record type (see the module docstring).
 STATE_DTYPE = np.dtype([
@@ -92,6 +94,7 @@ STATE_DTYPE = np.dtype([
     ("g", np.int64, (G_LEN,)),
     ("rng", np.uint64, (1,)),
     ("scratch", np.int8, (SCRATCH_ROWS, N_KINDS, 3)),
+    ("powers", np.float64, (MAX_POWERS,)),
 ], align=True)
 
 
@@ -127,6 +130,7 @@ def reset_state_nb(state):
     state.seats[:] = -1
     state.rng[:] = 0
     state.scratch[:] = 0
+    state.powers[:] = 0.0
     g = state.g
     g[:] = 0
     g[G_FIRST_CANASTA_TURN] = -1
