@@ -80,13 +80,11 @@ def out_blocked_nb(hand, melds, side):
     stuck = hand[BLACK_THREE] if hand[BLACK_THREE] < 3 else 0
     pairs = 0
     for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        # counted without branches: hand counts are too irregular to predict
         c = hand[r]
-        if c == 0 or c >= 3 or meld_size_nb(melds, side, r) > 0:
-            continue
-        if c == 1:
-            stuck += 1
-        else:
-            pairs += 1
+        free = meld_size_nb(melds, side, r) == 0
+        stuck += (c == 1) & free
+        pairs += (c == 2) & free
     short = pairs - hand[DEUCE] - hand[JOKER]
     if short > 0:
         stuck += 2 * short
@@ -149,22 +147,19 @@ def count_pile_nb(state, rules, seat):
 
 
 @inline_kernel
-def unseen_nb(state, rules, seat, kind, pr):
-    """Cards of ``kind`` that ``seat`` cannot see: not in its hand, not on the table, not in the
-    discard pile (``pr``: the pile row of :func:`count_pile_nb`)."""
+def unseen_wilds_nb(state, rules, seat, pr):
+    """Wild cards that ``seat`` cannot see: deuces and jokers not in its hand, not on the
+    table, not in the discard pile (``pr``: the pile row of :func:`count_pile_nb`)."""
     hands, melds = state.hands, state.melds
-    seen = hands[seat, kind] + pr[kind, 0]
+    deuces = hands[seat, DEUCE] + pr[DEUCE, 0]
+    jokers = hands[seat, JOKER] + pr[JOKER, 0]
     for s in range(rules[R_SIDES]):
-        if kind == DEUCE:
-            for r in range(BLACK_THREE, LAST_NATURAL + 1):
-                seen += melds[s, r, M_DEUCES]
-        elif kind == JOKER:
-            for r in range(BLACK_THREE, LAST_NATURAL + 1):
-                seen += melds[s, r, M_JOKERS]
-        elif kind != RED_THREE:
-            seen += melds[s, kind, M_NATURALS]
-    n = pack_count_nb(rules, kind) - seen
-    return n if n > 0 else 0
+        for r in range(BLACK_THREE, LAST_NATURAL + 1):
+            deuces += melds[s, r, M_DEUCES]
+            jokers += melds[s, r, M_JOKERS]
+    deuces = pack_count_nb(rules, DEUCE) - deuces
+    jokers = pack_count_nb(rules, JOKER) - jokers
+    return max(deuces, 0) + max(jokers, 0)
 
 
 @inline_kernel
@@ -220,7 +215,7 @@ def next_player_odds_nb(state, rules, seat, pr):
     q = h / unknown if unknown > 0 else 0.0
     if q > 1.0:
         q = 1.0
-    w = unseen_nb(state, rules, seat, DEUCE, pr) + unseen_nb(state, rules, seat, JOKER, pr)
+    w = unseen_wilds_nb(state, rules, seat, pr)
     decks = rules[R_N_CARDS] // 54
     miss = 1.0 - q
     powers[0] = 1.0
