@@ -131,18 +131,15 @@ def count_pile_nb(state, rules, seat):
         row[k, 2] = 0
     n = g[G_PILE_LEN]
     players = rules[R_PLAYERS]
+    for i in range(n):
+        row[pile[i], 0] += 1
+    # pile[n - b] came from the player b seats before ``seat``: b = players is seat itself
+    # (the next player passed on it), b = players - 1 the next player
     base = g[G_UPCARD_CARDS] if n == g[G_UPCARD_CARDS] + g[G_TURN] else 0
-    back = 1  # pile[i] was discarded by the player ``back`` seats before ``seat``
-    for i in range(n - 1, -1, -1):
-        kind = pile[i]
-        row[kind, 0] += 1
-        if i >= base:
-            if back == players:
-                row[kind, 1] = 1  # discarded by seat itself: the next player passed on it
-                back = 0
-            elif back == players - 1:
-                row[kind, 2] = 1  # discarded by the next player
-            back += 1
+    for i in range(n - players, base - 1, -players):
+        row[pile[i], 1] = 1
+    for i in range(n - players + 1, base - 1, -players):
+        row[pile[i], 2] = 1
     return row
 
 
