@@ -49,7 +49,6 @@ from .careful import (
     initial_plan_nb,
     meld_material_nb,
     opponents_threaten_nb,
-    out_blocked_nb,
     side_table_points_nb,
     stock_left_nb,
     take_possible_nb,
@@ -67,20 +66,20 @@ from .layout import (
     OK,
     PHASE_DRAW,
     PHASE_PLAY,
-    R_CANASTAS_TO_GO_OUT,
     R_DRAW_COUNT,
     R_GOING_OUT_BONUS,
     R_PLAYERS,
     R_SIDES,
     S_MELDED,
 )
-from .melds import canastas_nb, hand_size_nb, meld_ok_nb
+from .melds import hand_size_nb, meld_ok_nb
 from .moves import draw_nb, meld_nb
 from .plans import (
     add_pair_with_wild_nb,
     clear_plan_nb,
     fill_plan_nb,
     plan_size_nb,
+    row_total_nb,
     wilds_left_nb,
 )
 
@@ -147,6 +146,18 @@ def should_go_out_nb(state, rules, seat, params, threat):
     return lead_if_out_nb(state, rules, seat) >= param_nb(params, P_OUT_LEAD)
 
 
+@inline_kernel
+def can_complete_nb(melds, side, plan, wilds):
+    """Whether ``wilds`` wild cards could complete a canasta (R-65) of ``side``: some meld (on
+    the table plus ``plan``) holds 7 - ``wilds`` to 6 cards. A cheap test before the search."""
+    smallest = max(4, 7 - wilds)
+    for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        n, d, j = row_total_nb(melds, side, plan, r, -1)
+        if smallest <= n + d + j <= 6:
+            return True
+    return False
+
+
 @kernel
 def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
     """Put the hand's spare wild cards into ``plan``: first where they complete a canasta
@@ -159,7 +170,7 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
     if deuces + jokers == 0:
         return
     # complete canastas: largest melds first, melds that already hold a wild card first
-    for step in range(6):
+    for step in range(6 if can_complete_nb(melds, side, plan, deuces + jokers) else 0):
         size = 6 - step // 2
         for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
             n = melds[side, r, M_NATURALS] + plan[r, M_NATURALS]
@@ -223,9 +234,7 @@ def expert_melds_nb(state, rules, params, log):
     threat = opponents_threaten_nb(state, rules, seat, THREAT_CARDS)
     endgame = (stock_left_nb(state, rules)
                <= ENDGAME_ROUNDS * rules[R_DRAW_COUNT] * rules[R_PLAYERS])
-    if (canastas_nb(melds, side) + 1 >= rules[R_CANASTAS_TO_GO_OUT]
-            and not out_blocked_nb(hand, melds, side)
-            and can_go_out_nb(state, rules, seat)
+    if (can_go_out_nb(state, rules, seat)
             and should_go_out_nb(state, rules, seat, params, threat or endgame)
             and meld_nb(state, rules, scratch[2], log) == OK):
         return
