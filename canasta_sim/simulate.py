@@ -193,8 +193,11 @@ def play_deals(table: Table, seeds, dealers, minimums, seatings):
     n = len(seeds)
     deal_rows = np.zeros((n, L.D_LEN), np.int32)
     side_rows = np.zeros((n, rules.sides, L.SR_LEN), np.int32)
-    play_chunk_nb(table.rules_array, seeds, dealers, minimums, seatings, table.policies,
-                  table.params, np.int64(8 * numba.get_num_threads()), deal_rows, side_rows)
+    # blocks go to threads one at a time as they finish (not a fixed share each), so a core
+    # slowed by other work gets fewer blocks instead of holding up the whole chunk
+    with numba.parallel_chunksize(1):
+        play_chunk_nb(table.rules_array, seeds, dealers, minimums, seatings, table.policies,
+                      table.params, np.int64(8 * numba.get_num_threads()), deal_rows, side_rows)
     return deal_rows, side_rows
 
 
