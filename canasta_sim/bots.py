@@ -122,8 +122,22 @@ def parse_bot(spec: str) -> Bot:
     Raises
     ------
     ValueError
-        For an unknown policy or parameter (the message lists the allowed ones) or a value out
-        of the parameter's range.
+        For an unknown policy or parameter (the message lists the allowed ones), a value out
+        of the parameter's range, or a parameter given twice with different values.
+    """
+    policy, given = spec_params(spec)
+    values = {p.name: given.get(p.name, p.default) for p in policy.params}
+    return Bot(policy, tuple(values[p.name] for p in policy.params))
+
+
+def spec_params(spec: str) -> tuple[Policy, dict[str, float]]:
+    """The policy of a bot spec and the parameters the spec sets itself (defaults left out,
+    even when equal to a given value), validated as in :func:`parse_bot`.
+
+    Raises
+    ------
+    ValueError
+        As :func:`parse_bot`.
     """
     if not isinstance(spec, str):
         raise ValueError(f"bot spec {spec!r} is not a string; allowed: {', '.join(POLICIES)}")
@@ -131,27 +145,37 @@ def parse_bot(spec: str) -> Bot:
     policy = POLICIES.get(name.strip().lower())
     if policy is None:
         raise ValueError(f"unknown bot {name!r}; allowed: {', '.join(POLICIES)}")
-    values = {p.name: p.default for p in policy.params}
+    given: dict[str, float] = {}
     for item in filter(None, (s.strip() for s in rest.split(","))):
         key, eq, text = item.partition("=")
         key = key.strip()
-        param = next((p for p in policy.params if p.name == key), None)
-        if param is None:
-            allowed = ", ".join(p.name for p in policy.params) or "none"
-            raise ValueError(f"unknown parameter {key!r} for bot {policy.name}; allowed: "
-                             f"{allowed}")
-        try:
-            value = float(text)
-        except ValueError:
-            raise ValueError(f"bot parameter {key}={text!r} is not a number") from None
-        if not eq or not (param.low <= value <= param.high):
-            raise ValueError(f"bot parameter {key}={text!r} is out of range; allowed: "
-                             f"{_fmt(param.low)} to {_fmt(param.high)}")
-        if param.integer and not value.is_integer():
-            raise ValueError(f"bot parameter {key}={text!r} must be a whole number from "
-                             f"{_fmt(param.low)} to {_fmt(param.high)}")
-        values[key] = value
-    return Bot(policy, tuple(values[p.name] for p in policy.params))
+        value = _param_value(policy, key, text, eq)
+        if given.get(key, value) != value:
+            raise ValueError(f"bot parameter {key} is given twice with different values "
+                             f"({_fmt(given[key])} and {_fmt(value)}) in {spec!r}; allowed: "
+                             f"each parameter once")
+        given[key] = value
+    return policy, given
+
+
+def _param_value(policy: Policy, key: str, text: str, eq: str) -> float:
+    """The value of one ``key=text`` item of a spec, checked against the parameter's range."""
+    param = next((p for p in policy.params if p.name == key), None)
+    if param is None:
+        allowed = ", ".join(p.name for p in policy.params) or "none"
+        raise ValueError(f"unknown parameter {key!r} for bot {policy.name}; allowed: "
+                         f"{allowed}")
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"bot parameter {key}={text!r} is not a number") from None
+    if not eq or not (param.low <= value <= param.high):
+        raise ValueError(f"bot parameter {key}={text!r} is out of range; allowed: "
+                         f"{_fmt(param.low)} to {_fmt(param.high)}")
+    if param.integer and not value.is_integer():
+        raise ValueError(f"bot parameter {key}={text!r} must be a whole number from "
+                         f"{_fmt(param.low)} to {_fmt(param.high)}")
+    return value
 
 
 def side_bots(bots, sides: int) -> list[Bot]:

@@ -32,24 +32,36 @@ def _parse_switch_value(text: str):
 
 def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) -> Rules:
     """Rules from ``--players``, ``--rules classic|hoyle|FILE.json`` and ``--set K=V``."""
-    switches = {}
+    switches, given = {}, {}
     for item in settings:
         key, eq, value = item.partition("=")
         if not eq:
             raise click.BadParameter(f"{item!r} is not SWITCH=VALUE", param_hint="--set")
         try:
-            switches[key.strip()] = _parse_switch_value(value)
+            parsed = _parse_switch_value(value)
         except ValueError:
             raise click.BadParameter(f"{item!r}: the value must be true/false, an integer or "
                                      f"a comma list of integers", param_hint="--set") from None
+        _set_once(switches, given, key.strip(), parsed, f"--set {item.strip()}")
     if players is not None:
-        switches["players"] = int(players)
+        _set_once(switches, given, "players", int(players), f"--players {players}")
     try:
         if preset_name(rules_opt) is not None:
             return Rules.preset(rules_opt, **switches)
         return Rules.from_dict({**_rules_file(rules_opt), **switches})
     except (ValueError, TypeError) as exc:
         raise click.BadParameter(str(exc), param_hint="--rules/--set/--players") from None
+
+
+def _set_once(switches: dict, given: dict, key: str, value, option: str) -> None:
+    """Set ``switches[key]``; a switch given twice with different values (``--set players=6
+    --players 2``) is a usage error rather than one of them winning silently. ``given`` maps
+    each switch to the option text that set it, for the message."""
+    if key in switches and switches[key] != value:
+        raise click.UsageError(f"{given[key]} and {option} set {key} to different values; "
+                               f"allowed: one value (give {key} once, or the same value twice)")
+    switches[key] = value
+    given[key] = option
 
 
 def _rules_file(text: str) -> dict:
@@ -122,12 +134,18 @@ SCHEDULER = click.option(
 
 
 class _Main(click.Group):
-    """The command group; a failed write (disk full, read-only folder) is reported in one line,
-    without a traceback (the run's staging folder is already removed by then)."""
+    """The command group; a failed write (disk full, read-only folder, naming the file) and
+    Ctrl-C (exit code 130) are reported in one line, without a traceback (the run's staging
+    folder is already removed by then)."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:
+            # Ctrl-C: the shell's convention 128 + SIGINT, one line (the staging folder is
+            # already removed by then)
+            click.echo("Interrupted.", err=True)
+            raise SystemExit(128 + signal.SIGINT) from None
         except BrokenPipeError:
             # the reader of our output went away (``| head``): stop quietly, as Unix tools do
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
@@ -278,18 +296,25 @@ def _new_out(out: Path | None, overwrite: bool) -> Path | None:
         raise click.BadParameter(str(exc), param_hint="--out") from None
 
 
-def _write_frames(target: Path, frames: dict) -> None:
-    """Write CSV/Parquet/PNG files into a new folder atomically (temp folder, then rename)."""
-    from .simulate import commit_out, staging_folder
+def _write_frames(target: Path, files: dict) -> None:
+    """Write a new results folder atomically (staging folder, then rename): ``.csv`` and
+    ``.parquet`` files from DataFrames, ``.json`` files from dicts, any other file by calling
+    its item with the path. An error names the file that could not be written."""
+    from .simulate import commit_out, json_text, staging_folder, write_text, writing
 
     with staging_folder(target) as tmp:
-        for name, item in frames.items():
-            if name.endswith(".csv"):
-                item.to_csv(tmp / name, index=False)
-            elif name.endswith(".parquet"):
-                item.to_parquet(tmp / name, index=False)
-            else:
-                item(tmp / name)
+        for name, item in files.items():
+            path = tmp / name
+            if name.endswith(".json"):
+                write_text(path, json_text(item))
+                continue
+            with writing(path):
+                if name.endswith(".csv"):
+                    item.to_csv(path, index=False)
+                elif name.endswith(".parquet"):
+                    item.to_parquet(path, index=False)
+                else:
+                    item(path)
         commit_out(tmp, target)
 
 
@@ -340,7 +365,7 @@ def games(games, players, rules_opt, settings, bots, seed, workers, quiet, out, 
                    f"they count as no win")
     if target is not None:
         _write_frames(target, {"games.csv": g, "deals.parquet": result.deals,
-                               "sides.parquet": result.sides})
+                               "sides.parquet": result.sides, "manifest.json": result.manifest})
         click.echo(f"results written to {out}")
 
 
@@ -374,7 +399,8 @@ def compare(bot_a, bot_b, deals, games, players, rules_opt, settings, seed, work
     click.echo(f"{games or deals:,} {unit}, {rules.players} players, seed {seed}")
     _print_table(table)
     if target is not None:
-        _write_frames(target, {"compare.csv": table, f"{unit}.parquet": raw})
+        _write_frames(target, {"compare.csv": table, f"{unit}.parquet": raw,
+                               "manifest.json": table.attrs["manifest"]})
         click.echo(f"results written to {out}")
 
 
@@ -394,15 +420,14 @@ def sweep(bot, param, vs, deals, players, rules_opt, settings, seed, workers, qu
           overwrite):
     """Sweep one parameter of BOT against the --vs bot: one comparison per value."""
     from .bots import parse_bot
-    from .compare import parse_range, plot_sweep, sweep as run
+    from .compare import parse_range, plot_sweep, sweep as run, sweep_specs
 
     name, eq, spec = param.partition("=")
     if not eq:
         raise click.BadParameter(f"{param!r} is not NAME=START:STOP:STEP", param_hint="--param")
     try:
         values = parse_range(spec)
-        specs = [parse_bot(f"{bot}{',' if ':' in bot else ':'}{name}={v:g}").spec
-                 for v in values]
+        specs = sweep_specs(bot, name, values)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--param") from None
     rules = build_rules(players, rules_opt, settings)
@@ -417,7 +442,8 @@ def sweep(bot, param, vs, deals, players, rules_opt, settings, seed, workers, qu
                              workers=workers, progress=not quiet), "--deals")
     _print_table(frame.drop(columns=["param"]))
     _write_frames(target, {"sweep.csv": frame, "sweep.parquet": frame,
-                           "sweep.png": lambda p: plot_sweep(frame, p)})
+                           "sweep.png": lambda p: plot_sweep(frame, p),
+                           "manifest.json": frame.attrs["manifest"]})
     click.echo(f"results written to {out}")
 
 

@@ -7,12 +7,13 @@ removes most of the luck of the deal from the score difference.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
-from .bots import Bot, parse_bot
+from .bots import Bot, parse_bot, spec_params
 from .games import play_games
 from .simulate import Table, resolve_rules, run_table
 from .stats import mean_interval, wilson_interval
@@ -109,7 +110,9 @@ def compare(bot_a, bot_b, *, deals: int | None = None, games: int | None = None,
     -------
     (pandas.DataFrame, pandas.DataFrame)
         The comparison table (:func:`comparison_table`) and the raw rows (per-deal side rows,
-        or per-game rows) with a ``bot_a_side`` column.
+        or per-game rows) with a ``bot_a_side`` column. ``table.attrs["manifest"]`` is the
+        run's manifest (as :func:`canasta_sim.simulate` makes it: seed, rules, the seatings
+        of the two bots, versions, wall seconds).
 
     Raises
     ------
@@ -140,7 +143,9 @@ def compare(bot_a, bot_b, *, deals: int | None = None, games: int | None = None,
         outcome = _deal_winners(scores)
     a_side = _a_side(len(scores), sides)
     raw["bot_a_side"] = np.repeat(a_side, len(raw) // len(scores)).astype(np.int8)
-    return comparison_table(scores, outcome, a_side, specs), raw
+    table = comparison_table(scores, outcome, a_side, specs)
+    table.attrs["manifest"] = result.manifest
+    return table, raw
 
 
 def _deal_winners(scores: np.ndarray) -> np.ndarray:
@@ -179,6 +184,25 @@ def parse_range(text: str) -> list[float]:
     return values
 
 
+def sweep_specs(bot: str, param: str, values) -> list[str]:
+    """The canonical spec of ``bot`` with ``param`` set to each of ``values``.
+
+    Raises
+    ------
+    ValueError
+        For a bad spec, an unknown parameter, a value outside its range (the message lists
+        what is allowed), or a ``bot`` spec that sets ``param`` itself.
+    """
+    _, given = spec_params(bot)
+    if len(values) == 0:
+        raise ValueError("values is empty; allowed: one or more values of the parameter")
+    if param in given:
+        raise ValueError(f"the swept parameter {param} is also set in the bot spec {bot!r}; "
+                         f"allowed: a spec without {param} (the sweep sets it)")
+    joiner = "," if ":" in bot else ":"
+    return [parse_bot(f"{bot}{joiner}{param}={value:g}").spec for value in values]
+
+
 def sweep(bot: str, param: str, values, vs: str, *, deals: int, rules=None, seed: int = 0,
           workers: int | None = None, progress: bool = False) -> pd.DataFrame:
     """Compare ``bot`` with ``param`` set to each of ``values`` against ``vs``.
@@ -187,21 +211,29 @@ def sweep(bot: str, param: str, values, vs: str, *, deals: int, rules=None, seed
     -------
     pandas.DataFrame
         One row per value: ``param``, ``value`` and the :data:`COLUMNS` of ``bot``'s row.
+        ``frame.attrs["manifest"]`` is the sweep's manifest: that of the first comparison
+        (seed, rules, deals per value, versions) with ``bots`` listing every comparison's
+        seatings, the whole sweep's wall seconds, and ``sweep`` (bot, param, values, vs).
 
     Raises
     ------
     ValueError
-        For an unknown parameter or a value outside its range (the message lists what is
-        allowed).
+        As :func:`sweep_specs`, and for a bad opponent, count or rules.
     """
-    rows = []
-    for value in values:
-        spec = f"{bot}:{param}={value:g}" if ":" not in bot else f"{bot},{param}={value:g}"
+    start = time.perf_counter()
+    rows, manifests = [], []
+    for value, spec in zip(values, sweep_specs(bot, param, values)):
         table, _ = compare(spec, vs, deals=deals, rules=rules, seed=seed, workers=workers,
                            progress=progress)
-        row = table.iloc[0].to_dict()
-        rows.append({"param": param, "value": value, **row})
-    return pd.DataFrame(rows)
+        rows.append({"param": param, "value": value, **table.iloc[0].to_dict()})
+        manifests.append(table.attrs["manifest"])
+    frame = pd.DataFrame(rows)
+    wall = time.perf_counter() - start
+    frame.attrs["manifest"] = {
+        **manifests[0], "bots": [m["bots"] for m in manifests], "wall_seconds": round(wall, 3),
+        "deals_per_second": round(deals * len(rows) / wall, 1) if wall > 0 else None,
+        "sweep": {"bot": bot, "param": param, "values": [float(v) for v in values], "vs": vs}}
+    return frame
 
 
 def plot_sweep(frame: pd.DataFrame, path: Path) -> None:

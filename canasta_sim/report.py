@@ -20,6 +20,7 @@ from matplotlib.figure import Figure
 
 from .aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
 from .rules import Rules
+from .simulate import writing
 from .stats import hist_mean, summary
 
 __all__ = ["PLOTS", "write_report"]
@@ -92,11 +93,12 @@ def _load(folder: Path):
 def _write_atomic(path: Path, data: bytes) -> None:
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with open(tmp, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
+        with writing(path):  # an error names the file the user gets, not the temporary one
+            with open(tmp, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
     finally:
         if tmp.exists():
             tmp.unlink()

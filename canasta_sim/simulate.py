@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import os
 import platform
+import re
 import shutil
+import socket
 import sys
 import tempfile
 import threading
@@ -53,12 +55,23 @@ class SimulationResult:
         Exactly merged counts, sums and histograms of the whole run.
     manifest : dict
         Seed, rules, bots, versions, deals, wall time (seconds).
+    folder : pathlib.Path or None
+        The results folder written (absolute), ``None`` without ``out``.
     """
 
     deals: pd.DataFrame | None
     sides: pd.DataFrame | None
     aggregates: Aggregates
     manifest: dict
+    folder: Path | None = None
+
+    def __repr__(self) -> str:
+        # one line, like a pandas summary: the frames are for reading, not for the repr
+        m = self.manifest
+        bots = m["bots"][0] if len(m["bots"]) == 1 else m["bots"]
+        folder = "" if self.folder is None else f", folder={str(self.folder)!r}"
+        return (f"SimulationResult(deals={m['deals']}, players={m['rules']['players']}, "
+                f"bots={bots}, seed={m['seed']}{folder}, wall_seconds={m['wall_seconds']})")
 
     @property
     def rules(self) -> Rules:
@@ -241,7 +254,9 @@ def simulate(deals: int, *, rules=None, bots=None, seed: int = 0, workers: int |
         Results folder to write: ``deals.parquet``, ``sides.parquet`` (written chunk by
         chunk; not with ``records=False``), ``aggregates.json``, ``summary.json`` and
         ``manifest.json``. Written under a temporary name and renamed when complete; a
-        failed or interrupted run leaves neither it nor the parent folders it created.
+        failed or interrupted run leaves neither it nor the parent folders it created; the
+        staging folders that runs killed outright (``kill -9``) on this host left in the same
+        parent folder are removed (:func:`remove_stale_staging`).
     records : bool
         Keep per-deal records; ``False`` keeps only the aggregates (constant memory).
     progress : bool
@@ -317,15 +332,16 @@ def _run_table(table, deals, seed, workers, chunk, records, progress, scheduler,
                         if tmp is not None:
                             _write_parts(writers, tmp, d, s)
                     bar.update(n)
-        for w in writers.values():
-            w.close()
+        for name, w in writers.items():
+            with writing(tmp / f"{name}.parquet"):  # closing writes the Parquet footer
+                w.close()
         wall = time.perf_counter() - start
         manifest = make_manifest(table, seed, deals, wall, how, chunk, records)
         deals_df = sides_df = None
         if frames:
             deals_df = pd.concat([f[0] for f in frames], ignore_index=True)
             sides_df = pd.concat([f[1] for f in frames], ignore_index=True)
-        result = SimulationResult(deals_df, sides_df, total, manifest)
+        result = SimulationResult(deals_df, sides_df, total, manifest, target)
         if tmp is not None:
             write_run_files(tmp, result)
             commit_out(tmp, target)
@@ -378,7 +394,7 @@ def prepare_out(out, overwrite: bool) -> Path:
     try:
         created = make_folders(target.parent)
         try:
-            tempfile.TemporaryDirectory(prefix=f".{target.name}.probe.",
+            tempfile.TemporaryDirectory(prefix=_staging_prefix(target),
                                         dir=target.parent).cleanup()
         finally:
             remove_empty_folders(created)
@@ -433,24 +449,91 @@ def remove_empty_folders(created: list[Path]) -> None:
             pass  # not empty (or already gone)
 
 
+#: Staging folders are named ``.<results folder name>.canasta-sim-<host>-<pid>-<random>``:
+#: host and pid tell a later run which ones a killed process (kill -9) left behind.
+STAGING_TAG = "canasta-sim"
+
+
+def _staging_prefix(target: Path) -> str:
+    return f".{target.name}.{STAGING_TAG}-{socket.gethostname()}-{os.getpid()}-"
+
+
 @contextmanager
 def staging_folder(target: Path):
     """Yield a new private folder next to ``target`` to write a results folder into (see
-    :func:`commit_out`), creating ``target``'s missing parents. If the block fails or is
-    interrupted, the staging folder and the parents created here that are left empty are
-    removed; folders that existed before are never touched."""
+    :func:`commit_out`), creating ``target``'s missing parents and removing stale staging
+    folders there first (:func:`remove_stale_staging`). If the block fails or is interrupted,
+    the staging folder and the parents created here that are left empty are removed; folders
+    that existed before are never touched. An OSError naming a file in the staging folder is
+    raised again naming that file in ``target``, the folder the user asked for."""
     created = make_folders(target.parent)
+    remove_stale_staging(target.parent)
     try:
-        tmp = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+        tmp = Path(tempfile.mkdtemp(prefix=_staging_prefix(target), dir=target.parent))
     except BaseException:
         remove_empty_folders(created)
         raise
     try:
         yield tmp
-    except BaseException:
+    except BaseException as exc:
         shutil.rmtree(tmp, ignore_errors=True)
         remove_empty_folders(created)
+        if isinstance(exc, OSError) and exc.filename and Path(exc.filename).is_relative_to(tmp):
+            raise _naming(exc, target / Path(exc.filename).relative_to(tmp)) from exc
         raise
+
+
+def remove_stale_staging(folder: Path) -> list[Path]:
+    """Remove the staging folders in ``folder`` that runs on this host left behind when
+    killed outright (their process is gone). Only folders named exactly like this toolkit's
+    staging folders (:data:`STAGING_TAG`, this host) are considered; folders of live
+    processes, of other hosts (a shared file system) and anything else stay.
+
+    Returns
+    -------
+    list of Path
+        The folders removed.
+    """
+    host = re.escape(socket.gethostname())
+    pattern = re.compile(rf"\..+\.{STAGING_TAG}-{host}-([0-9]+)-\w+")
+    try:
+        entries = list(folder.iterdir())
+    except OSError:
+        return []  # cleaning up is a courtesy: an unreadable folder fails later, with its name
+    removed = []
+    for entry in entries:
+        match = pattern.fullmatch(entry.name)
+        if match and not entry.is_symlink() and entry.is_dir() and not _running(int(match[1])):
+            shutil.rmtree(entry, ignore_errors=True)
+            removed.append(entry)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    """Whether process ``pid`` exists on this host (signal 0 only checks; nothing is sent)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (OSError, OverflowError):
+        return True  # another user's process, or no valid pid: not ours to judge
+    return True
+
+
+@contextmanager
+def writing(path: Path):
+    """Run a block that writes the file ``path``; an OSError in it is raised again naming
+    ``path`` (pyarrow's and pandas' write errors and a failed ``write`` or ``close`` name no
+    file, a temporary file's name would not help), so the one-line error says what could not
+    be written."""
+    try:
+        yield
+    except OSError as exc:
+        raise _naming(exc, path) from exc
+
+
+def _naming(exc: OSError, path: Path) -> OSError:
+    return OSError(exc.errno, exc.strerror or str(exc), str(path))
 
 
 def commit_out(tmp: Path, target: Path) -> None:
@@ -471,18 +554,31 @@ def commit_out(tmp: Path, target: Path) -> None:
 
 def write_run_files(folder: Path, result: SimulationResult) -> None:
     """Write ``manifest.json``, ``aggregates.json`` and ``summary.json`` into ``folder``."""
-    (folder / "manifest.json").write_text(json.dumps(result.manifest, indent=2) + "\n")
-    (folder / "aggregates.json").write_text(result.aggregates.to_json())
+    write_text(folder / "manifest.json", json_text(result.manifest))
+    write_text(folder / "aggregates.json", result.aggregates.to_json())
     summary = result.summary()
-    (folder / "summary.json").write_text(summary.to_json(orient="records", indent=2) + "\n")
+    write_text(folder / "summary.json", summary.to_json(orient="records", indent=2) + "\n")
+
+
+def json_text(data: dict) -> str:
+    """Indented JSON text with a final newline (``manifest.json`` and the like)."""
+    return json.dumps(data, indent=2) + "\n"
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write a text file; an error names ``path`` (see :func:`writing`)."""
+    with writing(path):
+        path.write_text(text)
 
 
 def _write_parts(writers: dict, folder: Path, deals: pd.DataFrame, sides: pd.DataFrame) -> None:
     for name, frame in (("deals", deals), ("sides", sides)):
-        table = pa.Table.from_pandas(frame, preserve_index=False)
-        if name not in writers:
-            writers[name] = pq.ParquetWriter(folder / f"{name}.parquet", table.schema)
-        writers[name].write_table(table)
+        path = folder / f"{name}.parquet"
+        with writing(path):
+            table = pa.Table.from_pandas(frame, preserve_index=False)
+            if name not in writers:
+                writers[name] = pq.ParquetWriter(path, table.schema)
+            writers[name].write_table(table)
 
 
 def make_manifest(table: Table, seed: int, deals: int, wall: float, workers: int, chunk: int,

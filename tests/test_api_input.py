@@ -5,8 +5,10 @@ import json
 import numpy as np
 import pytest
 
-from canasta_sim import Deal, IllegalMove, Rules, simulate
+from canasta_sim import Deal, IllegalMove, Rules, simulate, sweep
+from canasta_sim.bots import parse_bot
 from canasta_sim.cards import parse_cards
+from canasta_sim.compare import sweep_specs
 
 
 def four_hands(first="5 5 5 K"):
@@ -74,3 +76,18 @@ def test_numpy_integers_in_rules_are_stored_as_int():
 def test_simulate_refuses_zero_chunks_and_non_bool_flags(kwargs, name):
     with pytest.raises(ValueError, match=name):
         simulate(10, **kwargs)
+
+
+def test_a_bot_parameter_given_twice_with_different_values_is_refused():
+    with pytest.raises(ValueError, match=r"safety is given twice with different values "
+                                         r"\(1 and 2\)"):
+        simulate(10, bots="expert:safety=1,safety=2")
+    assert parse_bot("expert:safety=1,safety=1.0").spec == "expert:safety=1"
+
+
+def test_sweep_refuses_a_parameter_the_bot_spec_sets():
+    with pytest.raises(ValueError, match="the swept parameter safety is also set in the bot "
+                                         "spec 'expert:safety=3'"):
+        sweep("expert:safety=3", "safety", [1, 2], "greedy", deals=4)
+    assert sweep_specs("expert:hold_wilds=0", "safety", [1, 2.5]) == [
+        "expert:hold_wilds=0,safety=1", "expert:hold_wilds=0,safety=2.5"]

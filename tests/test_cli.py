@@ -98,6 +98,16 @@ def test_rules_file(tmp_path):
     (["sweep", "greedy", "--param", "x=1:2:1", "--vs", "random", "--deals", "5"], "x"),
     (["replay", "--deal", "-1"], "-1"),
     (["report", "/nonexistent/run"], "nonexistent"),
+    (["simulate", "--deals", "10", "--set", "players=6", "--players", "2"],
+     "--set players=6 and --players 2 set players to different values"),
+    (["games", "--games", "2", "--set", "max_turns=900", "--set", "max_turns=800"],
+     "--set max_turns=900 and --set max_turns=800 set max_turns to different values"),
+    (["simulate", "--deals", "10", "--bots", "expert:safety=1,safety=2"],
+     "safety is given twice with different values (1 and 2)"),
+    (["compare", "expert:safety=1,safety=2", "greedy", "--deals", "4"],
+     "safety is given twice with different values (1 and 2)"),
+    (["sweep", "expert:safety=3", "--param", "safety=1:2:1", "--vs", "greedy", "--deals", "4"],
+     "the swept parameter safety is also set in the bot spec 'expert:safety=3'"),
 ])
 def test_bad_input_is_a_usage_error(args, needle):
     r = CliRunner().invoke(main, args)
@@ -127,6 +137,16 @@ def test_overwrite_never_replaces_a_folder_that_is_not_a_run(tmp_path):
     assert (mine / "thesis.txt").read_text() == "x"
 
 
+def test_equal_values_given_twice_are_no_conflict(tmp_path):
+    out = tmp_path / "run"
+    r = run("simulate", "--deals", 10, "--set", "players=2", "--players", 2, "--bots",
+            "expert:safety=1,safety=1.0", "--out", out, "--quiet")
+    assert r.exit_code == 0, r.output
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["rules"]["players"] == 2
+    assert manifest["bots"] == [["expert:safety=1", "expert:safety=1"]]
+
+
 def test_interrupted_commands_leave_no_new_folder(tmp_path, monkeypatch):
     def interrupt(*args, **kwargs):
         raise KeyboardInterrupt
@@ -135,19 +155,46 @@ def test_interrupted_commands_leave_no_new_folder(tmp_path, monkeypatch):
     monkeypatch.setattr(importlib.import_module("canasta_sim.games"), "play_games", interrupt)
     for args in (["simulate", "--deals", "10"], ["games", "--games", "5"]):
         r = CliRunner().invoke(main, args + ["--quiet", "--out", str(tmp_path / "a" / "b")])
-        assert r.exit_code == 1 and "Aborted!" in r.output
+        assert r.exit_code == 130  # 128 + SIGINT, as the shell reports Ctrl-C
+        assert r.output == "Interrupted.\n"
         assert list(tmp_path.iterdir()) == []
 
 
-def test_failed_write_leaves_no_new_folder(tmp_path):
+def test_failed_write_leaves_no_new_folder_and_names_the_file(tmp_path):
     def fail(path):
-        raise OSError("disk full")
+        raise OSError("Error writing bytes to file. Detail: [errno 28] No space left on device")
 
     (tmp_path / "kept").mkdir()
-    with pytest.raises(OSError, match="disk full"):
-        _write_frames(tmp_path / "kept" / "a" / "b" / "run", {"plot.png": fail})
+    target = tmp_path / "kept" / "a" / "b" / "run"
+    with pytest.raises(OSError, match="No space left on device") as info:
+        _write_frames(target, {"manifest.json": {"seed": 1}, "plot.png": fail})
+    assert info.value.filename == str(target / "plot.png")
     assert [p.name for p in tmp_path.iterdir()] == ["kept"]
     assert list((tmp_path / "kept").iterdir()) == []
+
+
+def test_a_parquet_write_error_names_the_results_file(monkeypatch, tmp_path):
+    """pyarrow's write errors name no file: the one-line error names the file of --out."""
+    sim = importlib.import_module("canasta_sim.simulate")
+
+    class FullDisk:
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def write_table(self, table):
+            raise OSError("Error writing bytes to file. Detail: [errno 28] No space left on "
+                          "device")
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(sim.pq, "ParquetWriter", FullDisk)
+    out = tmp_path.resolve() / "run"
+    r = CliRunner().invoke(main, ["simulate", "--deals", "10", "--quiet", "--out", str(out)])
+    assert r.exit_code == 1
+    assert r.output == ("Error: Error writing bytes to file. Detail: [errno 28] No space left "
+                        f"on device: {out / 'deals.parquet'}\n")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_unwritable_out_is_a_usage_error(tmp_path):
@@ -201,6 +248,43 @@ def test_compare_and_games(tmp_path):
     assert table.loc[0, "mean_diff"] == pytest.approx(-table.loc[1, "mean_diff"])
     r = run("games", "--games", 20, "--bots", "greedy", "--quiet")
     assert r.exit_code == 0 and "20 games" in r.output
+
+
+def _manifest(folder):
+    manifest = json.loads((folder / "manifest.json").read_text())
+    assert manifest["wall_seconds"] > 0
+    assert set(manifest["versions"]) == {"python", "numba", "numpy", "pandas", "pyarrow"}
+    return manifest
+
+
+def test_games_compare_and_sweep_folders_have_a_manifest(tmp_path):
+    r = run("games", "--games", 3, "--players", 3, "--bots", "greedy", "--seed", 7, "--out",
+            tmp_path / "games", "--quiet")
+    assert r.exit_code == 0, r.output
+    m = _manifest(tmp_path / "games")
+    assert (m["games"], m["seed"], m["rules"]["players"]) == (3, 7, 3)
+    assert m["bots"] == [["greedy", "greedy", "greedy"]]
+
+    r = run("compare", "greedy", "random", "--games", 2, "--seed", 8, "--set",
+            "game_target=3000", "--out", tmp_path / "cmp", "--quiet")
+    assert r.exit_code == 0, r.output
+    m = _manifest(tmp_path / "cmp")
+    assert (m["games"], m["seed"], m["rules"]["game_target"]) == (2, 8, 3000)
+    assert m["bots"] == [["greedy", "random"], ["random", "greedy"]]
+
+    r = run("sweep", "expert", "--param", "pile_threshold=2:4:2", "--vs", "greedy", "--deals",
+            4, "--seed", 9, "--out", tmp_path / "sweep", "--quiet")
+    assert r.exit_code == 0, r.output
+    m = _manifest(tmp_path / "sweep")
+    assert (m["deals"], m["seed"]) == (4, 9)
+    assert m["sweep"] == {"bot": "expert", "param": "pile_threshold", "values": [2.0, 4.0],
+                          "vs": "greedy"}
+    assert m["bots"] == [[["expert:pile_threshold=2", "greedy"],
+                          ["greedy", "expert:pile_threshold=2"]],
+                         [["expert:pile_threshold=4", "greedy"],
+                          ["greedy", "expert:pile_threshold=4"]]]
+    assert sorted(p.name for p in (tmp_path / "sweep").iterdir()) == [
+        "manifest.json", "sweep.csv", "sweep.parquet", "sweep.png"]
 
 
 def test_same_seed_same_compare_table_for_any_workers():
@@ -257,21 +341,49 @@ def test_compile_note_only_when_loading_is_slow(monkeypatch, capsys):
     assert "compiling the kernels" in capsys.readouterr().err
 
 
-def test_sigterm_leaves_no_results_folder(tmp_path):
-    """A killed run (SIGTERM) removes its staging folder: nothing half-written remains."""
-    import signal
+def _started_run(folder):
+    """A ``simulate --out folder/run`` subprocess, returned once its staging folder exists.
+    It turns SIGINT into KeyboardInterrupt even when the tests run in the background (where
+    SIGINT is inherited as ignored and Python would keep it so)."""
     import time
 
-    proc = subprocess.Popen([sys.executable, "-m", "canasta_sim", "simulate", "--deals",
-                             "5000000", "--quiet", "--out", str(tmp_path / "run")],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    start = ("import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+             "runpy.run_module('canasta_sim', run_name='__main__')")
+    proc = subprocess.Popen([sys.executable, "-c", start, "simulate", "--deals", "5000000",
+                             "--quiet", "--out", str(folder / "run")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     deadline = time.monotonic() + 600
-    while not any(tmp_path.iterdir()) and time.monotonic() < deadline:
+    while not any(folder.iterdir()) and time.monotonic() < deadline:
         time.sleep(0.2)  # wait for the staging folder: the run has started
     time.sleep(1.0)
-    proc.send_signal(signal.SIGTERM)
-    assert proc.wait(timeout=120) == 128 + signal.SIGTERM
+    return proc
+
+
+@pytest.mark.parametrize("signame, code, message", [("SIGTERM", 143, []),
+                                                    ("SIGINT", 130, ["Interrupted."])])
+def test_a_signal_leaves_no_results_folder(tmp_path, signame, code, message):
+    """A run stopped by SIGTERM or Ctrl-C removes its staging folder: nothing half-written
+    remains; the exit code is the shell's 128 + signal number."""
+    import signal
+
+    proc = _started_run(tmp_path)
+    proc.send_signal(getattr(signal, signame))
+    assert proc.wait(timeout=120) == code
+    lines = proc.stderr.read().splitlines()
+    assert [line for line in lines if not line.startswith("compiling")] == message
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_next_run_removes_what_kill_9_left(tmp_path):
+    import signal
+
+    proc = _started_run(tmp_path)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait(timeout=120)
+    [staging] = list(tmp_path.iterdir())
+    assert staging.name.startswith(".run.canasta-sim-")
+    assert run("simulate", "--deals", 10, "--out", tmp_path / "next", "--quiet").exit_code == 0
+    assert [p.name for p in tmp_path.iterdir()] == ["next"]
 
 
 def test_compare_count_error_names_the_count_option():

@@ -3,6 +3,10 @@
 import importlib
 import io
 import json
+import os
+import socket
+import subprocess
+import sys
 
 import numpy as np
 import pandas as pd
@@ -161,3 +165,41 @@ def test_prepare_out_checks_without_creating_folders(tmp_path):
 def test_bad_arguments_name_the_value(bad, match):
     with pytest.raises(ValueError, match=match):
         simulate(**bad)
+
+
+def test_simulation_result_repr_is_one_short_line(tmp_path):
+    run = simulate(30, bots="greedy,random", seed=4, out=tmp_path / "run")
+    run.manifest["wall_seconds"] = 0.25  # measured; fixed here for the exact text
+    folder = str((tmp_path / "run").resolve())
+    assert repr(run) == (f"SimulationResult(deals=30, players=4, bots=['greedy', 'random'], "
+                         f"seed=4, folder={folder!r}, wall_seconds=0.25)")
+    lean = simulate(12, rules=Rules(players=3), bots="random", seed=9, records=False)
+    lean.manifest["wall_seconds"] = 1.5
+    assert repr(lean) == ("SimulationResult(deals=12, players=3, bots=['random', 'random', "
+                          "'random'], seed=9, wall_seconds=1.5)")
+
+
+def _dead_pid() -> int:
+    done = subprocess.Popen([sys.executable, "-c", "pass"])
+    done.wait()
+    return done.pid
+
+
+def test_a_run_removes_staging_folders_of_dead_processes_only(tmp_path):
+    """A run killed outright (kill -9) leaves its staging folder; the next run writing into
+    the same folder removes it, and nothing that may belong to a live run or to anyone else."""
+    host, dead = socket.gethostname(), _dead_pid()
+    stale = tmp_path / f".old.canasta-sim-{host}-{dead}-ab12cd_3"
+    stale.mkdir()
+    (stale / "deals.parquet").write_text("half written")
+    kept = [f".old.canasta-sim-{host}-{os.getpid()}-ab12cd_3",  # a live process
+            f".old.canasta-sim-not-{host}-{dead}-ab12cd_3",  # another host's process
+            f"old.canasta-sim-{host}-{dead}-ab12cd_3",  # not hidden: not a staging name
+            f".old.canasta-sim-{host}-{dead}-ab12cd_3.keep",
+            f".old.canasta-sim-{host}-x{dead}-ab12cd_3"]
+    for name in kept:
+        (tmp_path / name).mkdir()
+    (tmp_path / f".file.canasta-sim-{host}-{dead}-ab12cd_3").write_text("a file, not a folder")
+    kept.append(f".file.canasta-sim-{host}-{dead}-ab12cd_3")
+    simulate(10, out=tmp_path / "run")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(kept + ["run"])
