@@ -410,7 +410,7 @@ def can_go_out_nb(state, rules, seat):
     return err == OK and out
 
 
-@kernel
+@inline_kernel
 def try_go_out_nb(state, rules, log):
     """Meld out (or down to the final discard) if the rules allow it now (R-40, R-41).
     Returns True if it melded."""
@@ -494,11 +494,11 @@ def forced_take_nb(state, rules, log):
     clear_plan_nb(plan)
     if take_pile_nb(state, rules, plan, log) == OK:
         return
-    if pickup_candidates_nb(state, rules, g[G_CURRENT], scratch) > 0:
+    if pickup_candidates_nb(state, rules, g[G_CURRENT], scratch[:]) > 0:
         take_pile_nb(state, rules, scratch[0], log)
 
 
-@kernel
+@inline_kernel
 def draw_or_forced_nb(state, rules, log):
     """Draw from the stock; when R-44 forces a pickup instead, take the pile
     (:func:`forced_take_nb`)."""

@@ -138,7 +138,7 @@ def lead_if_out_nb(state, rules, seat):
     return own - best_opp
 
 
-@kernel
+@inline_kernel
 def should_go_out_nb(state, rules, seat, params, threat):
     """Go out when ``threat`` (an opponent may go out first, or the end game) or when ahead by
     at least ``out_lead`` points (:func:`lead_if_out_nb`)."""

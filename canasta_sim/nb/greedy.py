@@ -26,11 +26,11 @@ from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb
 from .policy_common import pickup_candidates_nb
 
 
-@kernel
+@inline_kernel
 def greedy_draw_nb(state, rules, log):
     """Take the pile in the first legal way (fewest wild cards), else draw."""
     g, scratch = state.g, state.scratch
-    if pickup_candidates_nb(state, rules, g[G_CURRENT], scratch) > 0:
+    if pickup_candidates_nb(state, rules, g[G_CURRENT], scratch[:]) > 0:
         take_pile_nb(state, rules, scratch[0], log)
     else:
         draw_nb(state, rules, log)

@@ -35,7 +35,10 @@ def pile_incoming_nb(state):
 def pickup_candidates_nb(state, rules, seat, cands):
     """Write the legal ways to take the pile into ``cands[0..n)`` and return ``n``: the top
     card onto the side's meld, with a natural pair, with one natural and a deuce or a joker;
-    a side without its initial meld adds its best melds from hand (R-64)."""
+    a side without its initial meld adds its best melds from hand (R-64).
+
+    Kernels pass the state's scratch rows as ``scratch[:]``, typed as a plain array like the
+    ``Deal`` API's own ``cands``, so numba compiles this kernel once for both."""
     hands, melds, sides, g = state.hands, state.melds, state.sides, state.g
     top = pile_top_nb(state)
     if top < FIRST_NATURAL or top > LAST_NATURAL:
