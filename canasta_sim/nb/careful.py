@@ -71,8 +71,8 @@ from .policy_common import pickup_candidates_nb
 PILE_COUNT_ROW = 39  # scratch row whose column 0 holds the pile's card counts per kind
 
 
-# --- small inline helpers (numba inlines them: no call overhead in the hot loops) -----------
-@inline_kernel
+# --- small helpers ------------------------------------------------------------------------
+@kernel
 def out_blocked_nb(hand, melds, side):
     """Cheap test that a hand surely cannot go out this turn: more than one card that no meld
     can take (single cards of ranks the side has not melded, one or two black threes, natural
@@ -248,7 +248,7 @@ def side_table_points_nb(state, rules, side):
     return pts
 
 
-@inline_kernel
+@kernel
 def opponents_threaten_nb(state, rules, seat, max_cards):
     """Whether an opponent may go out soon: their side has the canastas needed to go out (or one
     fewer and a meld of 6) and one of its players holds at most ``max_cards`` cards."""
@@ -613,7 +613,7 @@ def careful_melds_nb(state, rules, log):
     hand = hands[seat]
     if try_go_out_nb(state, rules, log):
         return
-    threat = opponents_threaten_nb(state, rules, seat, 4)
+    threat = opponents_threaten_nb(state, rules, seat, np.int64(4))
     low_stock = stock_left_nb(state, rules) * 4 <= rules[R_N_CARDS]
     if not (threat or low_stock or hand_size_nb(hand) >= 14):
         return

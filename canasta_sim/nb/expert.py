@@ -220,7 +220,7 @@ def expert_melds_nb(state, rules, params, log):
     side = seat % rules[R_SIDES]
     hand = hands[seat]
     # an opponent may go out soon: time to go out or shed cards; likewise near the stock's end
-    threat = opponents_threaten_nb(state, rules, seat, THREAT_CARDS)
+    threat = opponents_threaten_nb(state, rules, seat, np.int64(THREAT_CARDS))
     endgame = (stock_left_nb(state, rules)
                <= ENDGAME_ROUNDS * rules[R_DRAW_COUNT] * rules[R_PLAYERS])
     if (canastas_nb(melds, side) + 1 >= rules[R_CANASTAS_TO_GO_OUT]

@@ -36,7 +36,7 @@ def greedy_draw_nb(state, rules, log):
         draw_nb(state, rules, log)
 
 
-@kernel
+@inline_kernel
 def meld_most_nb(state, rules, log):
     """Meld as much of the hand as is legal in one move: going out if allowed, else
     everything but two cards. Returns True if it melded."""
@@ -77,7 +77,7 @@ def usefulness_nb(state, rules, seat, kind):
     return u
 
 
-@kernel
+@inline_kernel
 def discard_least_useful_nb(state, rules, log):
     """Discard the card with the lowest :func:`usefulness_nb`; R-45 ends the deal instead."""
     hands, g = state.hands, state.g

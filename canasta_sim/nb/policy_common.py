@@ -4,7 +4,7 @@ melds. Each candidate is validated by the move kernels' own checks."""
 
 import numpy as np
 
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .layout import (
     BLACK_THREE,
     DEUCE,
@@ -25,7 +25,7 @@ from .moves import check_take_nb, pile_top_nb
 from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb
 
 
-@kernel
+@inline_kernel
 def pile_incoming_nb(state):
     g = state.g
     return max(g[G_PILE_LEN] - 1, 0)  # upper bound: red threes in it are laid out
@@ -75,7 +75,7 @@ def pickup_candidates_nb(state, rules, seat, cands):
     return n
 
 
-@kernel
+@inline_kernel
 def meld_candidates_nb(state, rules, seat, cands):
     """Write legal single meld moves into ``cands[0..n)`` and return ``n``: per rank, all
     naturals onto (or as) a meld, a meld of two naturals and a wild, one wild onto a meld; black

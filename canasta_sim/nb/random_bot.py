@@ -52,7 +52,7 @@ def random_melds_nb(state, rules, log):
         meld_nb(state, rules, scratch[choice], log)
 
 
-@kernel
+@inline_kernel
 def random_discard_nb(state, rules, log):
     """Uniform over the kinds in hand; R-45 ends the deal without a discard."""
     hands, g, rng = state.hands, state.g, state.rng
