@@ -6,12 +6,16 @@
   given, and the bookkeeping was half of a deal's run time. Such a kernel cannot allocate
   (numba refuses to compile ``np.zeros`` there); the few kernels that allocate (seed arrays)
   use plain ``nb.njit(cache=True)``.
-- Small kernels called on every turn are inlined into their callers (:data:`inline_kernel`).
-  Inlining costs compile time at every call site, so larger kernels stay calls.
-- numba links every kernel a kernel calls, with all they call in turn, into the caller's
-  code and has LLVM optimise and compile the whole of it again; each level of calls redoes
-  the work below it. Kernels with a single caller are therefore inlined as well, and there is
-  no ``parallel=True`` kernel (which does it three more times): chunks run on Python threads
+- Where the compile time goes (a cold start compiles about 70 kernels): numba links every
+  kernel a kernel calls, with all they call in turn, into the caller's code and has LLVM
+  optimise and compile the whole of it again, so each level of calls redoes the work below it.
+  numba's own inlining (:data:`inline_kernel`) instead copies the callee's code and types it
+  again at every call site, at about the cost of compiling it once per site.
+- So a kernel with one caller is inlined when it is thin or has few inlined helpers of its
+  own (one level less to link); helpers used at many call sites stay plain kernels even when
+  tiny (``meld_size_nb``, ``hand_size_nb``): LLVM, optimising the linked code, inlines the
+  small ones anyway, so they cost nothing at run time. There is no ``parallel=True`` kernel
+  (which links everything three more times): chunks run on Python threads
   (:func:`.play.play_chunk`).
 - numba compiles a called kernel once more for every distinct constant ``int`` or ``bool``
   passed to it (it types constants as literals). Callers therefore pass constants to
@@ -23,5 +27,6 @@ import numba as nb
 #: A cached kernel without reference counting.
 kernel = nb.njit(cache=True, _nrt=False)
 
-#: The same, inlined into its callers by numba (small kernels called on every turn).
+#: The same, inlined into its callers by numba (thin kernels with one caller, and small helpers
+#: whose callers pass constants, such as ``log_event_nb`` and ``param_nb``).
 inline_kernel = nb.njit(cache=True, _nrt=False, inline="always")

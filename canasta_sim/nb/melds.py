@@ -7,7 +7,7 @@ plan here before it touches the state, so bots can only make legal moves.
 """
 
 
-from .jit import inline_kernel, kernel
+from .jit import kernel
 from .layout import (
     BLACK_THREE,
     DEUCE,
@@ -38,7 +38,7 @@ from .layout import (
 )
 
 
-@inline_kernel
+@kernel
 def meld_ok_nb(naturals, deuces, jokers, rules):
     """R-60/R-61: is a meld of one rank 4..A with these cards legal?"""
     wilds = deuces + jokers
@@ -59,12 +59,12 @@ def minimum_count_nb(score, rules):
     return minimum
 
 
-@inline_kernel
+@kernel
 def meld_size_nb(melds, side, rank):
     return melds[side, rank, M_NATURALS] + melds[side, rank, M_DEUCES] + melds[side, rank, M_JOKERS]
 
 
-@inline_kernel
+@kernel
 def canastas_nb(melds, side):
     """Number of canastas (melds of 7 or more cards, R-65) of ``side``."""
     n = 0
@@ -74,7 +74,7 @@ def canastas_nb(melds, side):
     return n
 
 
-@inline_kernel
+@kernel
 def hand_size_nb(hand):
     n = 0
     for k in range(N_KINDS):

@@ -182,7 +182,7 @@ def meld_nb(state, rules, plan, log):
 
 
 # --- drawing --------------------------------------------------------------------------------
-@inline_kernel
+@kernel
 def pile_top_nb(state):
     pile, g = state.pile, state.g
     if g[G_PILE_LEN] == 0:

@@ -21,14 +21,14 @@ from .layout import (
 from .melds import hand_size_nb, meld_ok_nb
 
 
-@inline_kernel
+@kernel
 def clear_plan_nb(plan):
     for r in range(N_KINDS):
         for c in range(3):
             plan[r, c] = 0
 
 
-@inline_kernel
+@kernel
 def plan_size_nb(plan):
     n = 0
     for r in range(N_KINDS):
@@ -36,7 +36,7 @@ def plan_size_nb(plan):
     return n
 
 
-@inline_kernel
+@kernel
 def wilds_left_nb(hand, plan):
     """Deuces and jokers of ``hand`` not yet used by ``plan``."""
     d = hand[DEUCE]
