@@ -327,7 +327,7 @@ def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
         empty = r != top and plan[r, M_NATURALS] + plan[r, M_DEUCES] + plan[r, M_JOKERS] == 0
         if empty and spare == 2:
             wild = DEUCE if deuces > 0 else JOKER
-            deuces, jokers = add_pair_with_wild_nb(plan, r, deuces, jokers, False)
+            deuces, jokers = add_pair_with_wild_nb(plan, r, deuces, jokers, np.bool_(False))
             points += 2 * rules[R_VALUES + r] + rules[R_VALUES + wild]
             left -= 3
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
@@ -369,7 +369,7 @@ def out_plan_nb(state, rules, seat, plan):
             break
         spare = hand[r] - plan[r, M_NATURALS]
         if spare == 2 and meld_size_nb(melds, side, r) == 0 and plan[r, M_NATURALS] == 0:
-            deuces, jokers = add_pair_with_wild_nb(plan, r, deuces, jokers, False)
+            deuces, jokers = add_pair_with_wild_nb(plan, r, deuces, jokers, np.bool_(False))
     for stage in range(3):
         for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
             n = melds[side, r, M_NATURALS] + plan[r, M_NATURALS]

@@ -27,6 +27,6 @@ import numba as nb
 #: A cached kernel without reference counting.
 kernel = nb.njit(cache=True, _nrt=False)
 
-#: The same, inlined into its callers by numba (thin kernels with one caller, and small helpers
-#: whose callers pass constants, such as ``log_event_nb`` and ``param_nb``).
+#: The same, inlined into its callers by numba (thin kernels with one caller, and a few small
+#: helpers whose callers pass many constants, such as ``log_event_nb``).
 inline_kernel = nb.njit(cache=True, _nrt=False, inline="always")
