@@ -104,7 +104,7 @@ THREAT_KEEP = 3  # cards kept when melding under a threat or in the end game
 HAND_CARD_POINTS = 8  # estimated points of a hidden card (deal score estimate)
 
 
-@kernel
+@inline_kernel
 def param_nb(params, i):
     """Parameter ``i`` of ``params``; every parameter takes its default when the vector is
     shorter than :data:`DEFAULTS` (a caller that passed no parameters)."""
@@ -144,7 +144,7 @@ def should_go_out_nb(state, rules, seat, params, threat):
     at least ``out_lead`` points (:func:`lead_if_out_nb`)."""
     if threat:
         return True
-    return lead_if_out_nb(state, rules, seat) >= param_nb(params, np.int64(P_OUT_LEAD))
+    return lead_if_out_nb(state, rules, seat) >= param_nb(params, P_OUT_LEAD)
 
 
 @kernel
@@ -232,7 +232,7 @@ def expert_melds_nb(state, rules, params, log):
     melded = sides[side, S_MELDED] != 0
     keep = 2
     if melded:
-        keep = max(2, int(param_nb(params, np.int64(P_MELD_KEEP))))
+        keep = max(2, int(param_nb(params, P_MELD_KEEP)))
         if threat or endgame:  # shed the cards that would count against the side
             keep = min(keep, THREAT_KEEP)
     if hand_size_nb(hand) <= keep or not meld_material_nb(hand, melds, side, melded):
@@ -245,9 +245,9 @@ def expert_melds_nb(state, rules, params, log):
         fill_plan_nb(state, rules, seat, plan,
                      np.int64(-1), np.int64(0), np.int64(keep), np.bool_(False))
         left = hand_size_nb(hand) - plan_size_nb(plan)
-        hold = param_nb(params, np.int64(P_HOLD_WILDS)) >= 0.5
+        hold = param_nb(params, P_HOLD_WILDS) >= 0.5
         add_wilds_nb(state, rules, seat, plan, left, keep, hold,
-                     int(param_nb(params, np.int64(P_NATURAL_WAIT))))
+                     int(param_nb(params, P_NATURAL_WAIT)))
     if plan_size_nb(plan) > 0:
         meld_nb(state, rules, plan, log)  # validated there (R-22, R-60..R-64)
 
@@ -258,7 +258,7 @@ def expert_turn_nb(state, rules, params, log):
     a shorter vector means the defaults): pickup or draw, melds, discard (or R-45's end)."""
     g = state.g
     if g[G_PHASE] == PHASE_DRAW:
-        pile_min = int(param_nb(params, np.int64(P_PILE_THRESHOLD)))
+        pile_min = int(param_nb(params, P_PILE_THRESHOLD))
         wild_min = WILD_TAKE_FACTOR * pile_min
         if not (take_possible_nb(state, rules, g[G_CURRENT], pile_min, pile_min, wild_min)
                 and try_take_nb(state, rules, log, pile_min, pile_min, wild_min)):
@@ -267,6 +267,6 @@ def expert_turn_nb(state, rules, params, log):
     if g[G_PHASE] == PHASE_PLAY:
         expert_melds_nb(state, rules, params, log)
     if g[G_PHASE] == PHASE_PLAY:
-        discard_safe_nb(state, rules, log, param_nb(params, np.int64(P_SAFETY)),
-                        int(param_nb(params, np.int64(P_BLOCK_AT))), param_nb(params, np.int64(P_FREEZE_RISK)),
+        discard_safe_nb(state, rules, log, param_nb(params, P_SAFETY),
+                        int(param_nb(params, P_BLOCK_AT)), param_nb(params, P_FREEZE_RISK),
                         np.int64(0), PAIR_KEEP)

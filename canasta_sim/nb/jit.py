@@ -28,5 +28,5 @@ import numba as nb
 kernel = nb.njit(cache=True, _nrt=False)
 
 #: The same, inlined into its callers by numba (thin kernels with one caller, and a few small
-#: helpers whose callers pass many constants, such as ``log_event_nb``).
+#: helpers whose callers pass constants, such as ``log_event_nb`` and ``param_nb``).
 inline_kernel = nb.njit(cache=True, _nrt=False, inline="always")

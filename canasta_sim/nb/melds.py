@@ -7,7 +7,7 @@ plan here before it touches the state, so bots can only make legal moves.
 """
 
 
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .layout import (
     BLACK_THREE,
     DEUCE,
@@ -64,7 +64,7 @@ def meld_size_nb(melds, side, rank):
     return melds[side, rank, M_NATURALS] + melds[side, rank, M_DEUCES] + melds[side, rank, M_JOKERS]
 
 
-@kernel
+@inline_kernel
 def canastas_nb(melds, side):
     """Number of canastas (melds of 7 or more cards, R-65) of ``side``."""
     n = 0
@@ -74,7 +74,7 @@ def canastas_nb(melds, side):
     return n
 
 
-@kernel
+@inline_kernel
 def hand_size_nb(hand):
     n = 0
     for k in range(N_KINDS):

@@ -29,7 +29,7 @@ def clear_plan_nb(plan):
             plan[r, c] = 0
 
 
-@kernel
+@inline_kernel
 def plan_size_nb(plan):
     n = 0
     for r in range(N_KINDS):
