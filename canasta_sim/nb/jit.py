@@ -13,8 +13,9 @@
   again at every call site, at about the cost of compiling it once per site.
 - So a kernel with one caller is inlined when it is thin or has few inlined helpers of its
   own (one level less to link); helpers used at many call sites stay plain kernels even when
-  tiny (``meld_size_nb``, ``hand_size_nb``): LLVM, optimising the linked code, inlines the
-  small ones anyway, so they cost nothing at run time. There is no ``parallel=True`` kernel
+  tiny (``meld_size_nb``, ``meld_ok_nb``): LLVM, optimising the linked code, inlines most of
+  them anyway. Those it left as calls on the expert's hot path (``canastas_nb``,
+  ``hand_size_nb``, ``plan_size_nb``, ``param_nb``) are inlined. There is no ``parallel=True`` kernel
   (which links everything three more times): chunks run on Python threads
   (:func:`.play.play_chunk`).
 - numba compiles a called kernel once more for every distinct constant ``int`` or ``bool``
@@ -27,6 +28,6 @@ import numba as nb
 #: A cached kernel without reference counting.
 kernel = nb.njit(cache=True, _nrt=False)
 
-#: The same, inlined into its callers by numba (thin kernels with one caller, and a few small
-#: helpers whose callers pass constants, such as ``log_event_nb`` and ``param_nb``).
+#: The same, inlined into its callers by numba (thin kernels with one caller, hot small helpers,
+#: and helpers whose callers pass constants, such as ``log_event_nb``).
 inline_kernel = nb.njit(cache=True, _nrt=False, inline="always")
