@@ -1,8 +1,8 @@
 """The batch simulator: millions of bot-vs-bot deals, records and aggregates.
 
-Deals are played in chunks by one kernel call each (:func:`nb.play.play_chunk_nb`, parallel
-over the machine's cores). Deal ``k`` is seeded from ``(seed, k)`` alone and its dealer is
-``k % players``, so results are identical for any number of workers and any chunk size.
+Deals are played in chunks (:func:`nb.play.play_chunk`: blocks of deals, one kernel call
+each, on parallel threads over the machine's cores). Deal ``k`` is seeded from ``(seed, k)``
+alone and its dealer is ``k % players``, so results are identical for any number of workers and any chunk size.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from .aggregate import Aggregates
 from .bots import Bot, seat_arrays, side_bots
 from .deal import minimum_count
 from .nb import layout as L
-from .nb.play import play_chunk_nb
+from .nb.play import play_chunk
 from .nb.rng import deal_seeds_nb
 from .records import deals_frame, sides_frame
 from .rules import PRESETS, Rules
@@ -206,11 +206,8 @@ def play_deals(table: Table, seeds, dealers, minimums, seatings):
     n = len(seeds)
     deal_rows = np.zeros((n, L.D_LEN), np.int32)
     side_rows = np.zeros((n, rules.sides, L.SR_LEN), np.int32)
-    # blocks go to threads one at a time as they finish (not a fixed share each), so a core
-    # slowed by other work gets fewer blocks instead of holding up the whole chunk
-    with numba.parallel_chunksize(1):
-        play_chunk_nb(table.rules_array, seeds, dealers, minimums, seatings, table.policies,
-                      table.params, np.int64(8 * numba.get_num_threads()), deal_rows, side_rows)
+    play_chunk(table.rules_array, seeds, dealers, minimums, seatings, table.policies,
+               table.params, numba.get_num_threads(), deal_rows, side_rows)
     return deal_rows, side_rows
 
 

@@ -35,7 +35,7 @@ def test_views_share_memory_with_the_state():
 
 
 def test_a_state_from_garbage_deals_like_a_cleared_one():
-    # the chunk kernel takes its states from np.empty: start_deal_nb must clear every field
+    # play_chunk takes its states from np.empty: start_deal_nb must clear every field
     r = Rules().to_array()
     no_log = np.zeros((0, L.EV_LEN), np.int32)
     minimums = np.full(2, 50, np.int32)

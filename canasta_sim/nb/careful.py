@@ -71,8 +71,8 @@ from .policy_common import pickup_candidates_nb
 PILE_COUNT_ROW = 39  # scratch row whose column 0 holds the pile's card counts per kind
 
 
-# --- small inline helpers (numba inlines them: no call overhead in the hot loops) -----------
-@inline_kernel
+# --- small helpers ------------------------------------------------------------------------
+@kernel
 def out_blocked_nb(hand, melds, side):
     """Cheap test that a hand surely cannot go out this turn: more than one card that no meld
     can take (single cards of ranks the side has not melded, one or two black threes, natural
@@ -240,7 +240,7 @@ def side_table_points_nb(state, rules, side):
     return pts
 
 
-@inline_kernel
+@kernel
 def opponents_threaten_nb(state, rules, seat, max_cards):
     """Whether an opponent may go out soon: their side has the canastas needed to go out (or one
     fewer and a meld of 6) and one of its players holds at most ``max_cards`` cards."""
@@ -319,7 +319,7 @@ def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
         empty = r != top and plan[r, M_NATURALS] + plan[r, M_DEUCES] + plan[r, M_JOKERS] == 0
         if empty and spare == 2:
             wild = DEUCE if deuces > 0 else JOKER
-            deuces, jokers = add_pair_with_wild_nb(plan, r, deuces, jokers, False)
+            deuces, jokers = add_pair_with_wild_nb(plan, r, deuces, jokers, np.bool_(False))
             points += 2 * rules[R_VALUES + r] + rules[R_VALUES + wild]
             left -= 3
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
@@ -361,7 +361,7 @@ def out_plan_nb(state, rules, seat, plan):
             break
         spare = hand[r] - plan[r, M_NATURALS]
         if spare == 2 and meld_size_nb(melds, side, r) == 0 and plan[r, M_NATURALS] == 0:
-            deuces, jokers = add_pair_with_wild_nb(plan, r, deuces, jokers, False)
+            deuces, jokers = add_pair_with_wild_nb(plan, r, deuces, jokers, np.bool_(False))
     for stage in range(3):
         for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
             n = melds[side, r, M_NATURALS] + plan[r, M_NATURALS]
@@ -402,7 +402,7 @@ def can_go_out_nb(state, rules, seat):
     return err == OK and out
 
 
-@kernel
+@inline_kernel
 def try_go_out_nb(state, rules, log):
     """Meld out (or down to the final discard) if the rules allow it now (R-40, R-41).
     Returns True if it melded."""
@@ -486,11 +486,11 @@ def forced_take_nb(state, rules, log):
     clear_plan_nb(plan)
     if take_pile_nb(state, rules, plan, log) == OK:
         return
-    if pickup_candidates_nb(state, rules, g[G_CURRENT], scratch) > 0:
+    if pickup_candidates_nb(state, rules, g[G_CURRENT], scratch[:]) > 0:
         take_pile_nb(state, rules, scratch[0], log)
 
 
-@kernel
+@inline_kernel
 def draw_or_forced_nb(state, rules, log):
     """Draw from the stock; when R-44 forces a pickup instead, take the pile
     (:func:`forced_take_nb`)."""
@@ -605,7 +605,7 @@ def careful_melds_nb(state, rules, log):
     hand = hands[seat]
     if try_go_out_nb(state, rules, log):
         return
-    threat = opponents_threaten_nb(state, rules, seat, 4)
+    threat = opponents_threaten_nb(state, rules, seat, np.int64(4))
     low_stock = stock_left_nb(state, rules) * 4 <= rules[R_N_CARDS]
     if not (threat or low_stock or hand_size_nb(hand) >= 14):
         return

@@ -137,7 +137,7 @@ def lead_if_out_nb(state, rules, seat):
     return own - best_opp
 
 
-@kernel
+@inline_kernel
 def should_go_out_nb(state, rules, seat, params, threat):
     """Go out when ``threat`` (an opponent may go out first, or the end game) or when ahead by
     at least ``out_lead`` points (:func:`lead_if_out_nb`)."""
@@ -198,7 +198,7 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
         spare = hand[r] - plan[r, M_NATURALS]
         n = melds[side, r, M_NATURALS] + plan[r, M_NATURALS]
         if n == 0 and spare == 2 and deuces + jokers > 0 and left - 3 >= keep:
-            deuces, jokers = add_pair_with_wild_nb(plan, r, deuces, jokers, False)
+            deuces, jokers = add_pair_with_wild_nb(plan, r, deuces, jokers, np.bool_(False))
             left -= 3
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         n = melds[side, r, M_NATURALS] + plan[r, M_NATURALS]
@@ -231,7 +231,7 @@ def expert_melds_nb(state, rules, params, log):
     side = seat % rules[R_SIDES]
     hand = hands[seat]
     # an opponent may go out soon: time to go out or shed cards; likewise near the stock's end
-    threat = opponents_threaten_nb(state, rules, seat, THREAT_CARDS)
+    threat = opponents_threaten_nb(state, rules, seat, np.int64(THREAT_CARDS))
     endgame = (stock_left_nb(state, rules)
                <= ENDGAME_ROUNDS * rules[R_DRAW_COUNT] * rules[R_PLAYERS])
     if (can_go_out_nb(state, rules, seat)

@@ -26,17 +26,17 @@ from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb
 from .policy_common import pickup_candidates_nb
 
 
-@kernel
+@inline_kernel
 def greedy_draw_nb(state, rules, log):
     """Take the pile in the first legal way (fewest wild cards), else draw."""
     g, scratch = state.g, state.scratch
-    if pickup_candidates_nb(state, rules, g[G_CURRENT], scratch) > 0:
+    if pickup_candidates_nb(state, rules, g[G_CURRENT], scratch[:]) > 0:
         take_pile_nb(state, rules, scratch[0], log)
     else:
         draw_nb(state, rules, log)
 
 
-@kernel
+@inline_kernel
 def meld_most_nb(state, rules, log):
     """Meld as much of the hand as is legal in one move: going out if allowed, else
     everything but two cards. Returns True if it melded."""
@@ -77,7 +77,7 @@ def usefulness_nb(state, rules, seat, kind):
     return u
 
 
-@kernel
+@inline_kernel
 def discard_least_useful_nb(state, rules, log):
     """Discard the card with the lowest :func:`usefulness_nb`; R-45 ends the deal instead."""
     hands, g = state.hands, state.g

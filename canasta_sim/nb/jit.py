@@ -4,10 +4,20 @@
   eleven arrays cost about 95 machine words a call, a third of a deal's time.)
 - Reference counting is off (``_nrt=False``): kernels only read and write arrays they are
   given, and the bookkeeping was half of a deal's run time. Such a kernel cannot allocate
-  (numba refuses to compile ``np.zeros`` there); the few kernels that allocate (the parallel
-  chunk loop, seed arrays) use plain ``nb.njit(cache=True)``.
-- Small kernels called on every turn are inlined into their callers (:data:`inline_kernel`).
-  Inlining costs compile time, so larger kernels stay calls.
+  (numba refuses to compile ``np.zeros`` there); the few kernels that allocate (seed arrays)
+  use plain ``nb.njit(cache=True)``.
+- Where the compile time goes (a cold start compiles about 70 kernels): numba links every
+  kernel a kernel calls, with all they call in turn, into the caller's code and has LLVM
+  optimise and compile the whole of it again, so each level of calls redoes the work below it.
+  numba's own inlining (:data:`inline_kernel`) instead copies the callee's code and types it
+  again at every call site, at about the cost of compiling it once per site.
+- So a kernel with one caller is inlined when it is thin or has few inlined helpers of its
+  own (one level less to link); helpers used at many call sites stay plain kernels even when
+  tiny (``meld_size_nb``, ``meld_ok_nb``): LLVM, optimising the linked code, inlines most of
+  them anyway. Those it left as calls on the expert's hot path (``canastas_nb``,
+  ``hand_size_nb``, ``plan_size_nb``, ``param_nb``) are inlined. There is no ``parallel=True`` kernel
+  (which links everything three more times): chunks run on Python threads
+  (:func:`.play.play_chunk`).
 - numba compiles a called kernel once more for every distinct constant ``int`` or ``bool``
   passed to it (it types constants as literals). Callers therefore pass constants to
   non-inlined kernels as ``np.int64(c)`` or ``np.bool_(c)``, so one compiled copy serves all.
@@ -18,5 +28,6 @@ import numba as nb
 #: A cached kernel without reference counting.
 kernel = nb.njit(cache=True, _nrt=False)
 
-#: The same, inlined into its callers by numba (small kernels called on every turn).
+#: The same, inlined into its callers by numba (thin kernels with one caller, hot small helpers,
+#: and helpers whose callers pass constants, such as ``log_event_nb``).
 inline_kernel = nb.njit(cache=True, _nrt=False, inline="always")

@@ -38,7 +38,7 @@ from .layout import (
 )
 
 
-@inline_kernel
+@kernel
 def meld_ok_nb(naturals, deuces, jokers, rules):
     """R-60/R-61: is a meld of one rank 4..A with these cards legal?"""
     wilds = deuces + jokers
@@ -59,7 +59,7 @@ def minimum_count_nb(score, rules):
     return minimum
 
 
-@inline_kernel
+@kernel
 def meld_size_nb(melds, side, rank):
     return melds[side, rank, M_NATURALS] + melds[side, rank, M_DEUCES] + melds[side, rank, M_JOKERS]
 

@@ -72,7 +72,7 @@ from .state import freezes_pile_nb, log_event_nb
 
 
 # --- ending the turn and the deal -------------------------------------------------------------
-@inline_kernel
+@kernel
 def end_deal_nb(state, reason, log):
     g = state.g
     g[G_END] = reason
@@ -80,7 +80,7 @@ def end_deal_nb(state, reason, log):
     log_event_nb(g, log, E_END, -1, g[G_TURN], 0, 0, 0, reason)
 
 
-@inline_kernel
+@kernel
 def go_out_nb(state, seat, concealed_out, log):
     """R-40, R-42: the seat went out (concealed or not); the deal ends."""
     g = state.g
@@ -88,7 +88,7 @@ def go_out_nb(state, seat, concealed_out, log):
     g[G_CONCEALED_OUT] = 1 if concealed_out else 0
     log_event_nb(g, log, E_GO_OUT, seat, 0, 0, 0, 0, g[G_CONCEALED_OUT])
     g[G_TURN] += 1
-    end_deal_nb(state, END_WENT_OUT, log)
+    end_deal_nb(state, np.int64(END_WENT_OUT), log)
 
 
 @inline_kernel
@@ -101,7 +101,7 @@ def next_turn_nb(state, rules, log):
     g[G_CURRENT] = (g[G_CURRENT] + 1) % rules[R_PLAYERS]
     g[G_PHASE] = PHASE_DRAW
     if g[G_TURN] >= rules[R_MAX_TURNS]:
-        end_deal_nb(state, END_TURN_LIMIT, log)
+        end_deal_nb(state, np.int64(END_TURN_LIMIT), log)
 
 
 # --- melding ------------------------------------------------------------------------------
@@ -182,7 +182,7 @@ def meld_nb(state, rules, plan, log):
 
 
 # --- drawing --------------------------------------------------------------------------------
-@inline_kernel
+@kernel
 def pile_top_nb(state):
     pile, g = state.pile, state.g
     if g[G_PILE_LEN] == 0:
@@ -221,7 +221,7 @@ def draw_nb(state, rules, log):
     if g[G_STOCK_POS] >= n_cards:
         if forced_take_nb(state, rules, seat):
             return 44
-        end_deal_nb(state, END_STOCK_EXHAUSTED, log)
+        end_deal_nb(state, np.int64(END_STOCK_EXHAUSTED), log)
         return OK
     g[G_MOVE] += 1
     side = seat % rules[R_SIDES]
@@ -235,7 +235,7 @@ def draw_nb(state, rules, log):
             log_event_nb(g, log, E_RED_THREE, seat, RED_THREE, 0, 0, 0, SOURCE_DRAWN)
             if g[G_STOCK_POS] >= n_cards:  # R-45
                 if rules[R_MELD_AFTER_LAST_RED_THREE] == 0:
-                    end_deal_nb(state, END_LAST_RED_THREE, log)
+                    end_deal_nb(state, np.int64(END_LAST_RED_THREE), log)
                     return OK
                 g[G_LAST_RED_THREE] = 1
         else:
@@ -323,7 +323,7 @@ def take_pile_nb(state, rules, with_plan, log):
 
 
 # --- discarding -------------------------------------------------------------------------
-@kernel
+@inline_kernel
 def concealed_now_nb(state, rules, seat):
     """R-42 for a player going out by discarding: first meld this turn, nothing added to older
     melds, and a canasta among the melds started this turn."""
@@ -379,5 +379,5 @@ def end_turn_nb(state, rules, log):
         return 45
     log_event_nb(g, log, E_END_TURN, g[G_CURRENT], 0, 0, 0, 0, 0)
     g[G_TURN] += 1
-    end_deal_nb(state, END_LAST_RED_THREE, log)
+    end_deal_nb(state, np.int64(END_LAST_RED_THREE), log)
     return OK

@@ -4,6 +4,7 @@ Builders only propose; every plan is validated by :func:`melds.check_plan_nb` (t
 kernels) before it is played.
 """
 
+import numpy as np
 
 from .jit import inline_kernel, kernel
 from .layout import (
@@ -21,7 +22,7 @@ from .layout import (
 from .melds import hand_size_nb, meld_ok_nb
 
 
-@inline_kernel
+@kernel
 def clear_plan_nb(plan):
     for r in range(N_KINDS):
         for c in range(3):
@@ -36,7 +37,7 @@ def plan_size_nb(plan):
     return n
 
 
-@inline_kernel
+@kernel
 def wilds_left_nb(hand, plan):
     """Deuces and jokers of ``hand`` not yet used by ``plan``."""
     d = hand[DEUCE]
@@ -47,7 +48,7 @@ def wilds_left_nb(hand, plan):
     return d, j
 
 
-@inline_kernel
+@kernel
 def add_pair_with_wild_nb(plan, r, deuces, jokers, jokers_first):
     """Plan a new meld of two naturals of rank ``r`` and one wild card (R-60): a joker if
     ``jokers_first`` and one is left, else a deuce if one is left. ``deuces + jokers`` must be
@@ -100,7 +101,7 @@ def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
         spare = hand[r] - plan[r, M_NATURALS]
         n, d, j = row_total_nb(melds, side, plan, r, top)
         if n + d + j == 0 and spare == 2 and deuces + jokers > 0 and left - 3 >= keep:
-            deuces, jokers = add_pair_with_wild_nb(plan, r, deuces, jokers, True)
+            deuces, jokers = add_pair_with_wild_nb(plan, r, deuces, jokers, np.bool_(True))
             left -= 3
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         while deuces + jokers > 0 and left - 1 >= keep:

@@ -1,9 +1,11 @@
-"""Whole deals and whole chunks of deals in one kernel call."""
+"""Whole deals, and chunks of deals played in blocks on parallel threads."""
+
+from concurrent.futures import ThreadPoolExecutor
 
 import numba as nb
 import numpy as np
 
-from .jit import kernel
+from .jit import inline_kernel
 from .layout import (
     BLACK_THREE,
     D_CONCEALED_OUT,
@@ -52,7 +54,7 @@ from .score import score_side_nb
 from .state import STATE_DTYPE, start_deal_nb
 
 
-@kernel
+@inline_kernel
 def play_deal_nb(state, rules, seed, dealer, minimums, policies, params, log):
     """Play one deal to its end with the seats' policies (see :func:`policy.play_turn_nb`)."""
     g = state.g
@@ -61,7 +63,7 @@ def play_deal_nb(state, rules, seed, dealer, minimums, policies, params, log):
         play_turn_nb(state, rules, policies, params, log)
 
 
-@kernel
+@inline_kernel
 def record_deal_nb(state, rules, deal_row, side_rows):
     """Write the finished deal's record (``int32[D_LEN]``) and its sides' records
     (``int32[n_sides, SR_LEN]``, including the score parts, points)."""
@@ -95,10 +97,28 @@ def record_deal_nb(state, rules, deal_row, side_rows):
         score_side_nb(state, rules, side, row[SR_SCORE:SR_SCORE + SC_LEN])
 
 
-@nb.njit(cache=True, parallel=True)
-def play_chunk_nb(rules, seeds, dealers, minimums, seatings, policies, params, n_blocks,
-                  deal_rows, side_rows):
-    """Play a chunk of independent deals in parallel (one per element of ``seeds``).
+@nb.njit(cache=True, _nrt=False, nogil=True)
+def play_block_nb(states, block, rules, seeds, dealers, minimums, seatings, policies, params,
+                  n_blocks, deal_rows, side_rows, log):
+    """Play and record block ``block`` of a chunk's deals (see :func:`play_chunk`) one after
+    another in ``states[block]``. Releases the GIL, so blocks run in parallel threads."""
+    state = states[block]
+    n = seeds.shape[0]
+    for i in range(block * n // n_blocks, (block + 1) * n // n_blocks):
+        play_deal_nb(state, rules, seeds[i], dealers[i], minimums[i], policies[seatings[i]],
+                     params[seatings[i]], log)
+        record_deal_nb(state, rules, deal_rows[i], side_rows[i])
+
+
+def play_chunk(rules, seeds, dealers, minimums, seatings, policies, params, threads,
+               deal_rows, side_rows):
+    """Play a chunk of independent deals (one per element of ``seeds``) on ``threads``
+    threads.
+
+    The parallel loop runs in Python threads over blocks of deals (:func:`play_block_nb`,
+    which releases the GIL), not in a ``parallel=True`` kernel: numba links the whole program
+    into such a kernel and into each of its two loop wrappers and optimises and compiles it
+    again each time, about 15 s more of a cold start.
 
     Parameters
     ----------
@@ -114,19 +134,29 @@ def play_chunk_nb(rules, seeds, dealers, minimums, seatings, policies, params, n
     policies : ndarray(int32, (n_seatings, players))
         Policy code per seat.
     params : ndarray(float64, (n_seatings, players, n_params))
-    n_blocks : int
-        Blocks of consecutive deals run in parallel, each reusing one state (no allocation
-        per deal); a few per thread balances the load. Results do not depend on it.
+    threads : int
+        Threads to run on. Deals are split into blocks of consecutive deals, a few per thread
+        to balance the load, each reusing one state (no allocation per deal). Results do not
+        depend on it.
     deal_rows : ndarray(int32, (n, D_LEN)), written
     side_rows : ndarray(int32, (n, n_sides, SR_LEN)), written
     """
-    no_log = np.zeros((0, EV_LEN), np.int32)
     n = seeds.shape[0]
-    n_blocks = max(1, min(n, n_blocks))
+    n_blocks = max(1, min(n, 8 * threads))
     states = np.empty(n_blocks, STATE_DTYPE)  # cleared by start_deal_nb
-    for b in nb.prange(n_blocks):
-        state = states[b]
-        for i in range(b * n // n_blocks, (b + 1) * n // n_blocks):
-            play_deal_nb(state, rules, seeds[i], dealers[i], minimums[i],
-                         policies[seatings[i]], params[seatings[i]], no_log)
-            record_deal_nb(state, rules, deal_rows[i], side_rows[i])
+    no_log = np.zeros((0, EV_LEN), np.int32)
+
+    def block(b):
+        play_block_nb(states, np.int64(b), rules, seeds, dealers, minimums, seatings, policies,
+                      params, np.int64(n_blocks), deal_rows, side_rows, no_log)
+
+    if threads == 1 or n_blocks == 1:
+        for b in range(n_blocks):
+            block(b)
+        return
+    pool = ThreadPoolExecutor(min(threads, n_blocks))
+    try:
+        for future in [pool.submit(block, b) for b in range(n_blocks)]:
+            future.result()
+    finally:
+        pool.shutdown(cancel_futures=True)

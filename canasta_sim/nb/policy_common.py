@@ -4,7 +4,7 @@ melds. Each candidate is validated by the move kernels' own checks."""
 
 import numpy as np
 
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .layout import (
     BLACK_THREE,
     DEUCE,
@@ -25,7 +25,7 @@ from .moves import check_take_nb, pile_top_nb
 from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb
 
 
-@kernel
+@inline_kernel
 def pile_incoming_nb(state):
     g = state.g
     return max(g[G_PILE_LEN] - 1, 0)  # upper bound: red threes in it are laid out
@@ -35,7 +35,10 @@ def pile_incoming_nb(state):
 def pickup_candidates_nb(state, rules, seat, cands):
     """Write the legal ways to take the pile into ``cands[0..n)`` and return ``n``: the top
     card onto the side's meld, with a natural pair, with one natural and a deuce or a joker;
-    a side without its initial meld adds its best melds from hand (R-64)."""
+    a side without its initial meld adds its best melds from hand (R-64).
+
+    Kernels pass the state's scratch rows as ``scratch[:]``, typed as a plain array like the
+    ``Deal`` API's own ``cands``, so numba compiles this kernel once for both."""
     hands, melds, sides, g = state.hands, state.melds, state.sides, state.g
     top = pile_top_nb(state)
     if top < FIRST_NATURAL or top > LAST_NATURAL:
@@ -72,7 +75,7 @@ def pickup_candidates_nb(state, rules, seat, cands):
     return n
 
 
-@kernel
+@inline_kernel
 def meld_candidates_nb(state, rules, seat, cands):
     """Write legal single meld moves into ``cands[0..n)`` and return ``n``: per rank, all
     naturals onto (or as) a meld, a meld of two naturals and a wild, one wild onto a meld; black

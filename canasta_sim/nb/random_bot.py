@@ -2,7 +2,7 @@
 baseline)."""
 
 
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .layout import (
     G_CURRENT,
     G_LAST_RED_THREE,
@@ -25,12 +25,12 @@ from .policy_common import meld_candidates_nb, pickup_candidates_nb
 from .rng import below_nb
 
 
-@kernel
+@inline_kernel
 def random_draw_nb(state, rules, log):
     """Uniform over {draw} and the legal ways to take the pile (R-44 may remove the draw)."""
     g, rng, scratch = state.g, state.rng, state.scratch
     seat = g[G_CURRENT]
-    n = pickup_candidates_nb(state, rules, seat, scratch)
+    n = pickup_candidates_nb(state, rules, seat, scratch[:])
     may_draw = not (g[G_STOCK_POS] >= rules[R_N_CARDS] and forced_take_nb(state, rules, seat))
     choice = below_nb(rng, n + (1 if may_draw else 0))
     if choice < n:
@@ -39,7 +39,7 @@ def random_draw_nb(state, rules, log):
         draw_nb(state, rules, log)
 
 
-@kernel
+@inline_kernel
 def random_melds_nb(state, rules, log):
     """Repeatedly pick uniformly among the legal single meld moves and stopping."""
     g, rng, scratch = state.g, state.rng, state.scratch
@@ -52,7 +52,7 @@ def random_melds_nb(state, rules, log):
         meld_nb(state, rules, scratch[choice], log)
 
 
-@kernel
+@inline_kernel
 def random_discard_nb(state, rules, log):
     """Uniform over the kinds in hand; R-45 ends the deal without a discard."""
     hands, g, rng = state.hands, state.g, state.rng

@@ -8,7 +8,7 @@ stream is a splitmix64 counter kept in a one-element ``uint64`` array.
 import numba as nb
 import numpy as np
 
-from .jit import kernel
+from .jit import inline_kernel, kernel
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -29,7 +29,7 @@ def deal_seed_nb(master, index):
     return mix64_nb(mix64_nb(master + _GOLDEN) + np.uint64(index) * _GOLDEN)
 
 
-@kernel
+@inline_kernel
 def next_u64_nb(rng):
     """Advance the stream ``rng`` (``ndarray(uint64, (1,))``, mutated) and return 64 bits."""
     rng[0] += _GOLDEN

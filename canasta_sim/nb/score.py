@@ -1,7 +1,7 @@
 """Scoring a deal (R-50..R-54)."""
 
 
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .layout import (
     BLACK_THREE,
     DEUCE,
@@ -37,7 +37,7 @@ from .layout import (
 from .melds import meld_size_nb
 
 
-@kernel
+@inline_kernel
 def red_threes_nb(sides, side):
     """Red threes laid out by ``side``, all sources."""
     return sides[side, S_R3_DEALT] + sides[side, S_R3_DRAWN] + sides[side, S_R3_PILE]

@@ -154,7 +154,7 @@ def log_event_nb(g, log, etype, seat, kind, nat, deuces, jokers, extra):
         g[G_N_EVENTS] = i + 1
 
 
-@kernel
+@inline_kernel
 def fill_pack_nb(stock, n_cards):
     """Write the unshuffled pack into ``stock`` (R-01, R-02): per 54-card deck 2 red threes,
     2 black threes, 4 of each rank 4..A, 4 deuces, 2 jokers."""
@@ -169,7 +169,7 @@ def fill_pack_nb(stock, n_cards):
             i += 1
 
 
-@kernel
+@inline_kernel
 def shuffle_nb(stock, n_cards, rng):
     """Fisher-Yates shuffle of the first ``n_cards`` cards of ``stock`` in place, drawing from
     ``rng``."""
@@ -178,7 +178,7 @@ def shuffle_nb(stock, n_cards, rng):
         stock[i], stock[j] = stock[j], stock[i]
 
 
-@kernel
+@inline_kernel
 def is_upcard_cover_nb(kind, rules):
     """R-12: the pile's top card must be covered while it is one of these kinds."""
     if kind == DEUCE or kind == JOKER or kind == RED_THREE:
