@@ -240,7 +240,7 @@ def side_table_points_nb(state, rules, side):
     return pts
 
 
-@kernel
+@inline_kernel
 def opponents_threaten_nb(state, rules, seat, max_cards):
     """Whether an opponent may go out soon: their side has the canastas needed to go out (or one
     fewer and a meld of 6) and one of its players holds at most ``max_cards`` cards."""
