@@ -29,7 +29,14 @@ def rotations(bot_a: Bot, bot_b: Bot, sides: int) -> tuple[tuple[Bot, ...], ...]
     return tuple(tuple(bot_a if s == r else bot_b for s in range(sides)) for r in range(sides))
 
 
-def _table(bot_a, bot_b, rules) -> Table:
+def rotation_table(bot_a, bot_b, rules) -> Table:
+    """The :class:`Table` of :func:`rotations` for two bot specs (or :class:`Bot`) and rules.
+
+    Raises
+    ------
+    ValueError
+        For a bad bot spec or rules, or the same bot twice.
+    """
     rules = resolve_rules(rules)
     a = bot_a if isinstance(bot_a, Bot) else parse_bot(bot_a)
     b = bot_b if isinstance(bot_b, Bot) else parse_bot(bot_b)
@@ -122,7 +129,7 @@ def compare(bot_a, bot_b, *, deals: int | None = None, games: int | None = None,
     """
     if (deals is None) == (games is None):
         raise ValueError("give exactly one of deals and games")
-    table = _table(bot_a, bot_b, rules)
+    table = rotation_table(bot_a, bot_b, rules)
     sides = table.rules.sides
     count = deals if games is None else games
     if isinstance(count, int) and count % sides:

@@ -468,6 +468,9 @@ def _meld_row(text: str) -> tuple[int, np.ndarray]:
 
 
 def _plan(texts: Iterable[str]) -> np.ndarray:
+    if isinstance(texts, str):  # iterating would read each character as a meld
+        raise TypeError(f"melds must be a list of meld texts, not the str {texts!r}; "
+                        f"write [{texts!r}]")
     plan = np.zeros((L.N_KINDS, 3), np.int8)
     for text in texts:
         rank, row = _meld_row(text)

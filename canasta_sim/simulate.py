@@ -7,6 +7,7 @@ alone and its dealer is ``k % players``, so results are identical for any number
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import platform
@@ -38,6 +39,7 @@ from .records import deals_frame, sides_frame
 from .rules import PRESETS, Rules
 
 DEFAULT_CHUNK = 50_000
+MAX_CHUNK = 1_000_000  # a chunk's records are held in memory at once (about 150 MB)
 
 
 @dataclass
@@ -215,7 +217,7 @@ def load_kernels(table: Table, note: bool) -> None:
     """Compile the chunk kernel (first use) or load it from numba's cache, so that a run's
     wall time counts playing only. With ``note``, say so on stderr if it takes over a second."""
     timer = threading.Timer(1.0, lambda: print(
-        "compiling the kernels (first use only, a few minutes; then cached)...",
+        "compiling the kernels (first use only, about a minute; then cached)...",
         file=sys.stderr, flush=True))
     if note:
         timer.start()
@@ -297,7 +299,7 @@ def run_table(table: Table, deals: int, *, seed: int = 0, workers=None, chunk_si
         if not isinstance(flag, (bool, np.bool_)):
             raise ValueError(f"{name}={flag!r} is not allowed; allowed: True or False")
     chunk = check_count("chunk_size", min(deals, DEFAULT_CHUNK) if chunk_size is None
-                        else chunk_size)
+                        else chunk_size, 1, MAX_CHUNK)
     if parts and (scheduler is None or out is None or not records):
         raise ValueError("parts=True needs a scheduler, an out folder and records")
     target = prepare_out(out, overwrite) if out is not None else None
@@ -318,9 +320,11 @@ def _run_table(table, deals, seed, workers, chunk, records, progress, scheduler,
     frames: list[tuple[pd.DataFrame, pd.DataFrame]] = []
     writers = {}
     try:
-        firsts = range(0, deals, chunk)
-        args = [(table, seed, f, min(chunk, deals - f), records) for f in firsts]
-        with _chunk_results(args, workers, scheduler, tmp if parts else None) as (results, how):
+        # chunk arguments are made as the chunks run (a list of them grew with --deals)
+        args, chunk_args = itertools.tee((table, seed, f, min(chunk, deals - f), records)
+                                         for f in range(0, deals, chunk))
+        with _chunk_results(chunk_args, workers, scheduler, tmp if parts else None) as (
+                results, how):
             with _progress(deals, progress) as bar:
                 for (_, _, _, n, _), (d, s, agg) in zip(args, results):
                     total += agg

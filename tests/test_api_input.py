@@ -58,6 +58,13 @@ def test_a_black_three_on_top_is_r30_not_r32():
     assert info.value.rule == "R-30"
 
 
+def test_take_pile_melds_must_be_a_list_not_one_str():
+    # a str would be read character by character, as melds of one card each
+    d = Deal.from_position(hands=four_hands("9 9 K K K 5"), stock="4 4 4", pile="7 9")
+    with pytest.raises(TypeError, match=r"write \['K K K'\]"):
+        d.take_pile("9 9", melds="K K K")
+
+
 def test_rules_may_be_a_preset_name():
     assert Deal.new("hoyle", 3).rules == Rules.preset("hoyle")
     with pytest.raises(TypeError, match="42"):

@@ -108,6 +108,11 @@ def test_rules_file(tmp_path):
      "safety is given twice with different values (1 and 2)"),
     (["sweep", "expert:safety=3", "--param", "safety=1:2:1", "--vs", "greedy", "--deals", "4"],
      "the swept parameter safety is also set in the bot spec 'expert:safety=3'"),
+    # compare's bot errors name the bot arguments, not --deals
+    (["compare", "expert", "expert", "--deals", "4"], "Invalid value for BOT_A/BOT_B"),
+    (["compare", "expert,greedy", "random", "--deals", "4"], "Invalid value for BOT_A/BOT_B"),
+    (["simulate", "--deals", "10", "--chunk-size", "1000001"],
+     "chunk_size=1000001 is not allowed; allowed: an integer from 1 to 1000000"),
 ])
 def test_bad_input_is_a_usage_error(args, needle):
     r = CliRunner().invoke(main, args)
