@@ -19,7 +19,7 @@ from .nb.policy import play_turn
 from .nb.policy_common import pickup_candidates_nb
 from .nb.rng import deal_seed_nb
 from .nb.score import score_nb
-from .nb.state import freezes_pile_nb, new_state, start_deal_nb, state_arrays
+from .nb.state import freezes_pile_nb, new_state, recount_nb, start_deal_nb, state_arrays
 from .rules import Rules
 from .trace import trace_from_log
 
@@ -161,6 +161,7 @@ class Deal:
         sd[:, L.S_MINIMUM] = minimums
         g[L.G_CURRENT] = current
         _check_pack(rules, state_arrays(state, r))
+        recount_nb(state, r)
         return cls(rules, state, minimums=minimums)
 
     # --- reading the position ------------------------------------------------------------------

@@ -25,6 +25,15 @@ def cards_everywhere(deal: Deal) -> np.ndarray:
     return counts
 
 
+def running_counts_ok(deal: Deal) -> bool:
+    """The state's running counts equal a recount: cards per hand and per kind in the pile."""
+    hands, _st, pile, *_rest = deal._arrays
+    state, players = deal._state, deal.rules.players
+    return ((state["hand_sizes"][:players] == hands.sum(axis=1)).all()
+            and (state["pile_counts"] == np.bincount(pile[:deal._arrays[8][1]],
+                                                      minlength=15)).all())
+
+
 @pytest.mark.parametrize("preset", ["classic", "hoyle"])
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_random_play_invariants(players, preset):
@@ -33,11 +42,13 @@ def test_random_play_invariants(players, preset):
     for k in range(DEALS):
         deal = Deal.new(rules, 1234, deal=k, dealer=k % players, trace=True)
         assert (cards_everywhere(deal) == pack).all()
+        assert running_counts_ok(deal)
         while not deal.is_over:
             turn = deal.turns
             deal.play_turn("random")
             assert deal.is_over or deal.turns == turn + 1
             assert (cards_everywhere(deal) == pack).all(), f"deal {k}: cards not conserved"
+            assert running_counts_ok(deal), f"deal {k}: running counts differ from a recount"
             assert (deal._arrays[0] >= 0).all()
         assert deal.end_reason in ("went_out", "stock_exhausted", "last_red_three")
         assert deal.turns < rules.max_turns
@@ -62,3 +73,16 @@ def test_referee_accepts_every_bot(players, preset, bot):
         assert trace[-1 - rules.sides]["reason"] != "turn_limit"
         verdict = check_trace(trace)
         assert verdict.ok, f"{bot}, deal {k}: {verdict}"
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_bots_keep_running_counts(players):
+    """Every move kernel keeps ``hand_sizes`` and ``pile_counts`` equal to a recount, under
+    the bots' moves too (pickups, melds, going out); checked after every turn."""
+    rules = Rules(players=players)
+    for k in range(60):
+        deal = Deal.new(rules, 99, deal=k, dealer=k % players)
+        bot = ("greedy", "careful", "expert")[k % 3]
+        while not deal.is_over:
+            deal.play_turn(bot)
+            assert running_counts_ok(deal), f"{bot}, deal {k}, turn {deal.turns}"

@@ -49,3 +49,20 @@ def test_a_state_from_garbage_deals_like_a_cleared_one():
     # and the shuffled stock is the 108-card pack (R-01)
     stock = state_arrays(clean, r)[1]
     assert np.bincount(stock, minlength=L.N_KINDS).tolist() == KIND_COUNTS_108.tolist()
+
+
+def test_a_position_written_from_python_gets_its_running_counts():
+    """``Deal.from_position`` recounts: hand sizes 5, 4, 4, 3 cards; the pile 7 9 9 has two
+    nines and one seven; after a draw and a discard the counts follow the moves."""
+    from canasta_sim import Deal
+    from canasta_sim.cards import kind_index
+
+    d = Deal.from_position(hands=["5 5 5 K K", "6 6 7 8", "9 10 J J", "Q A A"],
+                           stock="4 4 4", pile="7 9 9")
+    assert list(d._state["hand_sizes"][:4]) == [5, 4, 4, 3]
+    counts = d._state["pile_counts"]
+    assert counts[kind_index("9")] == 2 and counts[kind_index("7")] == 1 and counts.sum() == 3
+    d.draw()  # seat 0 draws a 4
+    d.discard("K")
+    assert d._state["hand_sizes"][0] == 5
+    assert counts[kind_index("K")] == 1 and counts.sum() == 4

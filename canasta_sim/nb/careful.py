@@ -13,7 +13,8 @@ red threes laid out, the discard pile's contents (public, R-20: everyone sees th
 stock size and the other players' hand sizes. Other hands and the stock order are never read.
 Every move goes through the checked move kernels (:mod:`.moves`), so no move can be illegal.
 No allocation: plans live in the state's ``scratch`` rows (row 0: pile pickup, row 1: melds,
-row 2: going out, row 39 column 0: the discard pile's card counts).
+row 2: going out); the discard pile's card counts and the hand sizes are the state's running
+counts (``pile_counts``, ``hand_sizes``).
 """
 
 
@@ -56,7 +57,7 @@ from .layout import (
     S_R3_DRAWN,
     S_R3_PILE,
 )
-from .melds import canastas_nb, check_plan_nb, hand_size_nb, meld_ok_nb, meld_size_nb
+from .melds import canastas_nb, check_plan_nb, meld_ok_nb, meld_size_nb
 from .moves import discard_nb, draw_nb, end_turn_nb, meld_nb, pile_top_nb, take_pile_nb
 from .plans import (
     add_pair_with_wild_nb,
@@ -67,9 +68,6 @@ from .plans import (
     wilds_left_nb,
 )
 from .policy_common import pickup_candidates_nb
-
-PILE_COUNT_ROW = 39  # scratch row whose column 0 holds the pile's card counts per kind
-
 
 # --- small helpers ------------------------------------------------------------------------
 @kernel
@@ -116,40 +114,34 @@ def pack_count_nb(rules, kind):
 
 
 @inline_kernel
-def count_pile_nb(state, rules, seat):
-    """Read the discard pile (public: every player sees the discards) into
-    ``scratch[PILE_COUNT_ROW]``: column 0 the cards per kind; column 1 flags the ranks the next
-    player saw on top of the pile and did not take (they lacked a pair then); column 2 flags the
-    ranks the next player discarded. Every turn ends with one discard, so while the pile has not
-    been taken its cards above the upcard came from consecutive players, the top one from the
-    player before ``seat``. Returns the row."""
-    pile, g, scratch = state.pile, state.g, state.scratch
-    row = scratch[PILE_COUNT_ROW]
-    for k in range(N_KINDS):
-        row[k, 0] = 0
-        row[k, 1] = 0
-        row[k, 2] = 0
+def pile_memory_nb(state, rules):
+    """What the discard pile (public: every player sees the discards) tells of the next player,
+    as two bit masks over kinds: the ranks they saw on top of the pile and did not take (they
+    lacked a pair then), and the ranks they discarded. Every turn ends with one discard, so
+    while the pile has not been taken its cards above the upcard came from consecutive players,
+    the top one from the current player's right-hand neighbour."""
+    pile, g = state.pile, state.g
     n = g[G_PILE_LEN]
     players = rules[R_PLAYERS]
-    for i in range(n):
-        row[pile[i], 0] += 1
-    # pile[n - b] came from the player b seats before ``seat``: b = players is seat itself
-    # (the next player passed on it), b = players - 1 the next player
+    # pile[n - b] came from the player b seats before the current one: b = players is the
+    # current player (the next player passed on it), b = players - 1 the next player
     base = g[G_UPCARD_CARDS] if n == g[G_UPCARD_CARDS] + g[G_TURN] else 0
+    passed = 0
+    discarded = 0
     for i in range(n - players, base - 1, -players):
-        row[pile[i], 1] = 1
+        passed |= 1 << pile[i]
     for i in range(n - players + 1, base - 1, -players):
-        row[pile[i], 2] = 1
-    return row
+        discarded |= 1 << pile[i]
+    return passed, discarded
 
 
 @inline_kernel
-def unseen_wilds_nb(state, rules, seat, pr):
+def unseen_wilds_nb(state, rules, seat):
     """Wild cards that ``seat`` cannot see: deuces and jokers not in its hand, not on the
-    table, not in the discard pile (``pr``: the pile row of :func:`count_pile_nb`)."""
-    hands, melds = state.hands, state.melds
-    deuces = hands[seat, DEUCE] + pr[DEUCE, 0]
-    jokers = hands[seat, JOKER] + pr[JOKER, 0]
+    table, not in the discard pile."""
+    hands, melds, pile_counts = state.hands, state.melds, state.pile_counts
+    deuces = hands[seat, DEUCE] + pile_counts[DEUCE]
+    jokers = hands[seat, JOKER] + pile_counts[JOKER]
     for s in range(rules[R_SIDES]):
         for r in range(BLACK_THREE, LAST_NATURAL + 1):
             deuces += melds[s, r, M_DEUCES]
@@ -162,11 +154,11 @@ def unseen_wilds_nb(state, rules, seat, pr):
 @inline_kernel
 def unknown_cards_nb(state, rules, seat):
     """Cards ``seat`` cannot see: the stock plus the other players' hands (sizes are public)."""
-    hands, g = state.hands, state.g
+    g = state.g
     n = rules[R_N_CARDS] - g[G_STOCK_POS]
     for p in range(rules[R_PLAYERS]):
         if p != seat:
-            n += hand_size_nb(hands[p])
+            n += state.hand_sizes[p]
     return n
 
 
@@ -199,20 +191,20 @@ def take_chance_nb(u, frozen, on_meld, melded, passed, discarded, q, miss_pow, p
 
 
 @inline_kernel
-def next_player_odds_nb(state, rules, seat, pr):
+def next_player_odds_nb(state, rules, seat):
     """``(q, p_wild)`` for :func:`take_chance_nb`: the chance that one unseen card sits in the
     next player's hand (their hand size over the unknown cards) and that they hold at least one
     of the unseen wild cards. Fills ``state.powers`` with ``(1 - q) ** i`` for ``i`` from 0 to
     the cards of a rank or of wild cards in the pack, whichever is more: a table, because
     chains of multiplications were a tenth of the discard choice's time."""
-    hands, powers = state.hands, state.powers
+    powers = state.powers
     nxt = (seat + 1) % rules[R_PLAYERS]
     unknown = unknown_cards_nb(state, rules, seat)
-    h = hand_size_nb(hands[nxt])
+    h = state.hand_sizes[nxt]
     q = h / unknown if unknown > 0 else 0.0
     if q > 1.0:
         q = 1.0
-    w = unseen_wilds_nb(state, rules, seat, pr)
+    w = unseen_wilds_nb(state, rules, seat)
     decks = rules[R_N_CARDS] // 54
     miss = 1.0 - q
     powers[0] = 1.0
@@ -244,7 +236,7 @@ def side_table_points_nb(state, rules, side):
 def opponents_threaten_nb(state, rules, seat, max_cards):
     """Whether an opponent may go out soon: their side has the canastas needed to go out (or one
     fewer and a meld of 6) and one of its players holds at most ``max_cards`` cards."""
-    hands, melds = state.hands, state.melds
+    melds = state.melds
     n_sides = rules[R_SIDES]
     mine = seat % n_sides
     need = rules[R_CANASTAS_TO_GO_OUT]
@@ -262,7 +254,7 @@ def opponents_threaten_nb(state, rules, seat, max_cards):
             if not near:
                 continue
         for p in range(s, rules[R_PLAYERS], n_sides):
-            if hand_size_nb(hands[p]) <= max_cards:
+            if state.hand_sizes[p] <= max_cards:
                 return True
     return False
 
@@ -299,7 +291,7 @@ def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
     hand = hands[seat]
     side = seat % rules[R_SIDES]
     minimum = sides[side, S_MINIMUM]
-    left = hand_size_nb(hand) - plan_size_nb(plan) + incoming
+    left = state.hand_sizes[seat] - plan_size_nb(plan) + incoming
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         spare = hand[r] - plan[r, M_NATURALS]
         if spare <= 0 or left - spare < keep:
@@ -537,10 +529,10 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
     hand = hands[seat]
     plen = g[G_PILE_LEN]
     if hand[BLACK_THREE] > 0:
-        if plen >= block_at or hand[BLACK_THREE] >= 2 or hand_size_nb(hand) <= 3:
+        if plen >= block_at or hand[BLACK_THREE] >= 2 or state.hand_sizes[seat] <= 3:
             return BLACK_THREE
-    pr = count_pile_nb(state, rules, seat)
-    q, p_wild = next_player_odds_nb(state, rules, seat, pr)
+    passed, discarded = pile_memory_nb(state, rules)
+    q, p_wild = next_player_odds_nb(state, rules, seat)
     side = seat % rules[R_SIDES]
     opp = ((seat + 1) % rules[R_PLAYERS]) % rules[R_SIDES]
     opp_melded = sides[opp, S_MELDED] != 0
@@ -552,12 +544,12 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
         c = hand[k]
         if c == 0:
             continue
-        u = per_rank - c - pr[k, 0]
+        u = per_rank - c - state.pile_counts[k]
         for t in range(rules[R_SIDES]):
             u -= melds[t, k, M_NATURALS]
         on_meld = melds[opp, k, M_NATURALS] > 0
-        p = take_chance_nb(u, frozen, on_meld, opp_melded, pr[k, 1] != 0, pr[k, 2] != 0, q,
-                           powers, p_wild)
+        p = take_chance_nb(u, frozen, on_meld, opp_melded, (passed >> k) & 1 != 0,
+                           (discarded >> k) & 1 != 0, q, powers, p_wild)
         own_meld = melds[side, k, M_NATURALS] > 0
         v = keep_value_nb(c, u, own_meld, rules[R_VALUES + k], pair_keep)
         v += safety * p * (plen + 1)
@@ -607,10 +599,10 @@ def careful_melds_nb(state, rules, log):
         return
     threat = opponents_threaten_nb(state, rules, seat, np.int64(4))
     low_stock = stock_left_nb(state, rules) * 4 <= rules[R_N_CARDS]
-    if not (threat or low_stock or hand_size_nb(hand) >= 14):
+    if not (threat or low_stock or state.hand_sizes[seat] >= 14):
         return
     melded = sides[side, S_MELDED] != 0
-    if hand_size_nb(hand) <= 2 or not meld_material_nb(hand, melds, side, melded):
+    if state.hand_sizes[seat] <= 2 or not meld_material_nb(hand, melds, side, melded):
         return
     plan = scratch[1]
     clear_plan_nb(plan)

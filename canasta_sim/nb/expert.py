@@ -72,7 +72,7 @@ from .layout import (
     R_SIDES,
     S_MELDED,
 )
-from .melds import hand_size_nb, meld_ok_nb
+from .melds import meld_ok_nb
 from .moves import draw_nb, meld_nb
 from .plans import (
     add_pair_with_wild_nb,
@@ -117,7 +117,6 @@ def lead_if_out_nb(state, rules, seat):
     """Estimated deal score of ``seat``'s side if it went out now, minus the best opponent's
     (R-50..R-54): table points, the going-out bonus, and hidden hands at
     ``HAND_CARD_POINTS`` a card."""
-    hands = state.hands
     n_sides = rules[R_SIDES]
     players = rules[R_PLAYERS]
     mine = seat % n_sides
@@ -127,7 +126,7 @@ def lead_if_out_nb(state, rules, seat):
         hidden = 0
         for p in range(s, players, n_sides):
             if p != seat:
-                hidden += hand_size_nb(hands[p])
+                hidden += state.hand_sizes[p]
         if s == mine:
             own -= HAND_CARD_POINTS * hidden
         else:
@@ -244,7 +243,7 @@ def expert_melds_nb(state, rules, params, log):
         keep = max(2, int(param_nb(params, P_MELD_KEEP)))
         if threat or endgame:  # shed the cards that would count against the side
             keep = min(keep, THREAT_KEEP)
-    if hand_size_nb(hand) <= keep or not meld_material_nb(hand, melds, side, melded):
+    if state.hand_sizes[seat] <= keep or not meld_material_nb(hand, melds, side, melded):
         return
     plan = scratch[1]
     clear_plan_nb(plan)
@@ -253,7 +252,7 @@ def expert_melds_nb(state, rules, params, log):
     else:
         fill_plan_nb(state, rules, seat, plan,
                      np.int64(-1), np.int64(0), np.int64(keep), np.bool_(False))
-        left = hand_size_nb(hand) - plan_size_nb(plan)
+        left = state.hand_sizes[seat] - plan_size_nb(plan)
         hold = param_nb(params, P_HOLD_WILDS) >= 0.5
         add_wilds_nb(state, rules, seat, plan, left, keep, hold,
                      int(param_nb(params, P_NATURAL_WAIT)))

@@ -22,7 +22,6 @@ from .layout import (
     M_DEUCES,
     M_JOKERS,
     M_NATURALS,
-    N_KINDS,
     OK,
     P_FIRST_MELD_TURN,
     R_CANASTAS_TO_GO_OUT,
@@ -71,14 +70,6 @@ def canastas_nb(melds, side):
     for rank in range(FIRST_NATURAL, LAST_NATURAL + 1):
         if meld_size_nb(melds, side, rank) >= 7:
             n += 1
-    return n
-
-
-@inline_kernel
-def hand_size_nb(hand):
-    n = 0
-    for k in range(N_KINDS):
-        n += hand[k]
     return n
 
 
@@ -158,7 +149,7 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
         return ERR_NOT_IN_HAND, False, False
     if n_played == 0 and top < 0:
         return ERR_EMPTY, False, False
-    left = hand_size_nb(hand) - n_played + incoming
+    left = state.hand_sizes[seat] - n_played + incoming
     last_red_three = g[G_LAST_RED_THREE] != 0
     going_out = left == 0 or (left == 1 and not last_red_three)
     if black_threes and not going_out:

@@ -67,7 +67,7 @@ from .layout import (
     SOURCE_DRAWN,
     SOURCE_PILE,
 )
-from .melds import canastas_nb, check_plan_nb, hand_size_nb, meld_size_nb
+from .melds import canastas_nb, check_plan_nb, meld_size_nb
 from .state import freezes_pile_nb, log_event_nb
 
 
@@ -144,6 +144,7 @@ def apply_plan_nb(state, rules, seat, plan, top, log):
         hand[r] -= a
         hand[DEUCE] -= d
         hand[JOKER] -= j
+        state.hand_sizes[seat] -= a + d + j
         melds[side, r, M_NATURALS] += a + t
         melds[side, r, M_DEUCES] += d
         melds[side, r, M_JOKERS] += j
@@ -164,7 +165,7 @@ def meld_nb(state, rules, plan, log):
     """Meld from hand for the current player (R-20 step 2, R-60..R-64): every row of ``plan``
     creates or extends the side's meld of that rank; the rows count together toward the
     minimum count. Returns 0 or the rule id broken (state unchanged)."""
-    hands, g = state.hands, state.g
+    g = state.g
     if g[G_PHASE] != PHASE_PLAY:
         return ERR_PHASE
     seat = g[G_CURRENT]
@@ -176,7 +177,7 @@ def meld_nb(state, rules, plan, log):
         return err
     g[G_MOVE] += 1
     apply_plan_nb(state, rules, seat, plan, np.int64(-1), log)
-    if hand_size_nb(hands[seat]) == 0:
+    if state.hand_sizes[seat] == 0:
         go_out_nb(state, seat, concealed_out, log)
     return OK
 
@@ -194,14 +195,14 @@ def pile_top_nb(state):
 def forced_take_nb(state, rules, seat):
     """R-44: with the stock empty, must ``seat`` take the pile (unfrozen for them, top card
     matching a meld of their side)?"""
-    hands, melds, sides, g = state.hands, state.melds, state.sides, state.g
+    melds, sides, g = state.melds, state.sides, state.g
     top = pile_top_nb(state)
     side = seat % rules[R_SIDES]
     if top < 0 or top == BLACK_THREE or top == DEUCE or top == JOKER or top == RED_THREE:
         return False
     if g[G_PILE_FREEZE] > 0 or sides[side, S_MELDED] == 0:
         return False
-    if hand_size_nb(hands[seat]) == 1 and g[G_PILE_LEN] == 1:
+    if state.hand_sizes[seat] == 1 and g[G_PILE_LEN] == 1:
         return False  # R-35
     return meld_size_nb(melds, side, top) > 0
 
@@ -240,6 +241,7 @@ def draw_nb(state, rules, log):
                 g[G_LAST_RED_THREE] = 1
         else:
             hands[seat, kind] += 1
+            state.hand_sizes[seat] += 1
             need -= 1
     g[G_PHASE] = PHASE_PLAY
     return OK
@@ -269,7 +271,7 @@ def check_take_nb(state, rules, seat, with_plan):
     if top < 0 or top == BLACK_THREE or top == DEUCE or top == JOKER or top == RED_THREE:
         return 30, False, False
     side = seat % rules[R_SIDES]
-    if hand_size_nb(hands[seat]) == 1 and g[G_PILE_LEN] == 1:
+    if state.hand_sizes[seat] == 1 and g[G_PILE_LEN] == 1:
         return 35, False, False
     nat = with_plan[top, M_NATURALS]
     wild = with_plan[top, M_DEUCES] + with_plan[top, M_JOKERS]
@@ -313,11 +315,13 @@ def take_pile_nb(state, rules, with_plan, log):
             log_event_nb(g, log, E_RED_THREE, seat, RED_THREE, 0, 0, 0, SOURCE_PILE)
         else:
             hands[seat, kind] += 1
+            state.hand_sizes[seat] += 1
             g[G_PILE_CARDS + kind] += 1
     g[G_PILE_LEN] = 0
+    state.pile_counts[:] = 0
     g[G_PILE_FREEZE] = 0
     g[G_PHASE] = PHASE_PLAY
-    if hand_size_nb(hands[seat]) == 0:
+    if state.hand_sizes[seat] == 0:
         go_out_nb(state, seat, concealed_out, log)
     return OK
 
@@ -351,13 +355,15 @@ def discard_nb(state, rules, kind, log):
     if g[G_LAST_RED_THREE] != 0:
         return 45
     side = seat % rules[R_SIDES]
-    last = hand_size_nb(hands[seat]) == 1
+    last = state.hand_sizes[seat] == 1
     if last and canastas_nb(melds, side) < rules[R_CANASTAS_TO_GO_OUT]:
         return 40
     g[G_MOVE] += 1
     hands[seat, kind] -= 1
+    state.hand_sizes[seat] -= 1
     pile[g[G_PILE_LEN]] = kind
     g[G_PILE_LEN] += 1
+    state.pile_counts[kind] += 1
     if freezes_pile_nb(kind, rules):
         g[G_PILE_FREEZE] += 1
     log_event_nb(g, log, E_DISCARD, seat, kind, 0, 0, 0, 0)

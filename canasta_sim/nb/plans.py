@@ -19,7 +19,7 @@ from .layout import (
     N_KINDS,
     R_SIDES,
 )
-from .melds import hand_size_nb, meld_ok_nb
+from .melds import meld_ok_nb
 
 
 @kernel
@@ -84,7 +84,7 @@ def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
     hands, melds = state.hands, state.melds
     hand = hands[seat]
     side = seat % rules[R_SIDES]
-    left = hand_size_nb(hand) - plan_size_nb(plan) + incoming
+    left = state.hand_sizes[seat] - plan_size_nb(plan) + incoming
     # naturals onto melds that exist (on the table or in the plan), then new natural melds
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         spare = hand[r] - plan[r, M_NATURALS]

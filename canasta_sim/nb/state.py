@@ -18,9 +18,16 @@ field is sized for the largest table (6 players, 3 sides, 162 cards); kernels us
     rng        uint64[1]            the deal's random stream (bots that randomise)
     scratch    int8[SCRATCH_ROWS, N_KINDS, 3]  candidate meld plans built by bots
     powers     float64[MAX_POWERS]  powers of one probability, for bots' odds (see careful)
+    hand_sizes  int16[P]            cards in each hand (running count of ``hands``)
+    pile_counts int16[N_KINDS]      cards per kind in the discard pile (running count of ``pile``)
 
 Why a record and not a tuple of arrays: numba passes a record as one pointer, but a tuple of
 eleven arrays as about 95 machine words, which cost a deal about a third of its time in calls.
+
+The two running counts are kept by every kernel that moves cards (dealing, drawing, taking the
+pile, melding, discarding) because the bots read them every turn and recounting them was about
+a tenth of an expert deal; :func:`recount_nb` sets them from ``hands`` and ``pile`` for a state
+built outside the kernels (``Deal.from_position``).
 
 The stock never moves: dealing and drawing advance ``g[G_STOCK_POS]``, so ``stock`` stays the
 deck order of the whole deal (what a trace records).
@@ -95,6 +102,8 @@ STATE_DTYPE = np.dtype([
     ("rng", np.uint64, (1,)),
     ("scratch", np.int8, (SCRATCH_ROWS, N_KINDS, 3)),
     ("powers", np.float64, (MAX_POWERS,)),
+    ("hand_sizes", np.int16, (MAX_PLAYERS,)),
+    ("pile_counts", np.int16, (N_KINDS,)),
 ], align=True)
 
 
@@ -131,10 +140,26 @@ def reset_state_nb(state):
     state.rng[:] = 0
     state.scratch[:] = 0
     state.powers[:] = 0.0
+    state.hand_sizes[:] = 0
+    state.pile_counts[:] = 0
     g = state.g
     g[:] = 0
     g[G_FIRST_CANASTA_TURN] = -1
     g[G_OUT_SEAT] = -1
+
+
+@kernel
+def recount_nb(state, rules):
+    """Set the running counts ``hand_sizes`` and ``pile_counts`` from ``hands`` and ``pile``
+    (for a state whose cards were written from Python)."""
+    hands, pile, g = state.hands, state.pile, state.g
+    state.hand_sizes[:] = 0
+    state.pile_counts[:] = 0
+    for p in range(rules[R_PLAYERS]):
+        for k in range(N_KINDS):
+            state.hand_sizes[p] += hands[p, k]
+    for i in range(g[G_PILE_LEN]):
+        state.pile_counts[pile[i]] += 1
 
 
 @inline_kernel
@@ -204,6 +229,7 @@ def turn_upcard_nb(state, rules, log):
         g[G_STOCK_POS] += 1
         pile[g[G_PILE_LEN]] = kind
         g[G_PILE_LEN] += 1
+        state.pile_counts[kind] += 1
         g[G_UPCARD_CARDS] += 1
         if freezes_pile_nb(kind, rules):
             g[G_PILE_FREEZE] += 1
@@ -221,6 +247,7 @@ def replace_red_threes_nb(state, rules, seat, log):
     side = seat % rules[R_SIDES]
     dealt = hands[seat, RED_THREE]
     hands[seat, RED_THREE] = 0
+    state.hand_sizes[seat] -= dealt
     sides[side, S_R3_DEALT] += dealt
     for _ in range(dealt):
         log_event_nb(g, log, E_RED_THREE, seat, RED_THREE, 0, 0, 0, SOURCE_DEALT)
@@ -231,6 +258,7 @@ def replace_red_threes_nb(state, rules, seat, log):
             log_event_nb(g, log, E_DRAW, seat, kind, 0, 0, 0, 0)
             if kind != RED_THREE:
                 hands[seat, kind] += 1
+                state.hand_sizes[seat] += 1
                 break
             sides[side, S_R3_DRAWN] += 1
             log_event_nb(g, log, E_RED_THREE, seat, RED_THREE, 0, 0, 0, SOURCE_DRAWN)
@@ -266,6 +294,7 @@ def start_deal_nb(state, rules, seed, dealer, minimums, log):
     for i in range(rules[R_DEAL_SIZE] * players):
         seat = (dealer + 1 + i) % players
         hands[seat, stock[i]] += 1
+        state.hand_sizes[seat] += 1
     g[G_STOCK_POS] = rules[R_DEAL_SIZE] * players
     turn_upcard_nb(state, rules, log)
     for i in range(players):
