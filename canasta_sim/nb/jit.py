@@ -15,7 +15,7 @@
   own (one level less to link); helpers used at many call sites stay plain kernels even when
   tiny (``meld_size_nb``, ``meld_ok_nb``): LLVM, optimising the linked code, inlines most of
   them anyway. Those it left as calls on the expert's hot path (``canastas_nb``,
-  ``hand_size_nb``, ``plan_size_nb``, ``param_nb``, ``opponents_threaten_nb``: each call
+  ``plan_size_nb``, ``param_nb``, ``opponents_threaten_nb``: each call
   measured at a few percent of an expert deal) are inlined. There is no ``parallel=True``
   kernel (which links everything three more times): chunks run on Python threads
   (:func:`.play.play_chunk`).
