@@ -13,7 +13,7 @@ import numpy as np
 from . import cards as C
 from .errors import IllegalMove, illegal_move
 from .nb import layout as L
-from .nb.melds import canastas_nb, minimum_count_nb
+from .nb.melds import minimum_count_nb
 from .nb.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
 from .nb.policy import play_turn
 from .nb.policy_common import pickup_candidates_nb
@@ -237,7 +237,7 @@ class Deal:
 
     def canastas(self, side: int) -> int:
         _check_int("side", side, 0, self.rules.sides - 1)
-        return int(canastas_nb(self._arrays[3], side))
+        return int(self._arrays[6][side, L.S_CANASTAS])
 
     def red_threes(self, side: int) -> int:
         _check_int("side", side, 0, self.rules.sides - 1)

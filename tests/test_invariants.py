@@ -26,12 +26,19 @@ def cards_everywhere(deal: Deal) -> np.ndarray:
 
 
 def running_counts_ok(deal: Deal) -> bool:
-    """The state's running counts equal a recount: cards per hand and per kind in the pile."""
-    hands, _st, pile, *_rest = deal._arrays
+    """The state's running counts equal a recount: cards per hand and per kind in the pile;
+    per side the canastas (7+ cards, not black threes), the ranks melded (bit mask), and the
+    deuces and jokers in its melds."""
+    hands, _st, pile, melds, _mt, _cc, sides, _se, g, _rng, _sc = deal._arrays
     state, players = deal._state, deal.rules.players
+    sizes = melds.sum(axis=2)
+    canastas = (sizes[:, 2:13] >= 7).sum(axis=1)
+    ranks = ((sizes > 0) * (1 << np.arange(15))).sum(axis=1)
     return ((state["hand_sizes"][:players] == hands.sum(axis=1)).all()
-            and (state["pile_counts"] == np.bincount(pile[:deal._arrays[8][1]],
-                                                      minlength=15)).all())
+            and (state["pile_counts"] == np.bincount(pile[:g[1]], minlength=15)).all()
+            and (sides[:, 5] == canastas).all() and (sides[:, 6] == ranks).all()
+            and (sides[:, 7] == melds[:, :, 1].sum(axis=1)).all()
+            and (sides[:, 8] == melds[:, :, 2].sum(axis=1)).all())
 
 
 @pytest.mark.parametrize("preset", ["classic", "hoyle"])

@@ -51,13 +51,17 @@ from .layout import (
     R_SIDES,
     R_VALUES,
     RED_THREE,
+    S_CANASTAS,
+    S_DEUCES,
+    S_JOKERS,
+    S_MELD_RANKS,
     S_MELDED,
     S_MINIMUM,
     S_R3_DEALT,
     S_R3_DRAWN,
     S_R3_PILE,
 )
-from .melds import canastas_nb, check_plan_nb, meld_ok_nb, meld_size_nb
+from .melds import check_plan_nb, meld_ok_nb, meld_size_nb
 from .moves import discard_nb, draw_nb, end_turn_nb, meld_nb, pile_top_nb, take_pile_nb
 from .plans import (
     add_pair_with_wild_nb,
@@ -71,16 +75,17 @@ from .policy_common import pickup_candidates_nb
 
 # --- small helpers ------------------------------------------------------------------------
 @kernel
-def out_blocked_nb(hand, melds, side):
+def out_blocked_nb(hand, meld_ranks):
     """Cheap test that a hand surely cannot go out this turn: more than one card that no meld
-    can take (single cards of ranks the side has not melded, one or two black threes, natural
-    pairs without a wild card for them, R-40, R-41)."""
+    can take (single cards of ranks the side has not melded, bit ``r`` of ``meld_ranks`` set
+    for a melded rank ``r``; one or two black threes; natural pairs without a wild card for
+    them, R-40, R-41)."""
     stuck = hand[BLACK_THREE] if hand[BLACK_THREE] < 3 else 0
     pairs = 0
     for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
         # counted without branches: hand counts are too irregular to predict
         c = hand[r]
-        free = meld_size_nb(melds, side, r) == 0
+        free = (meld_ranks >> r) & 1 == 0
         stuck += (c == 1) & free
         pairs += (c == 2) & free
     short = pairs - hand[DEUCE] - hand[JOKER]
@@ -90,15 +95,16 @@ def out_blocked_nb(hand, melds, side):
 
 
 @inline_kernel
-def meld_material_nb(hand, melds, side, melded):
+def meld_material_nb(hand, meld_ranks):
     """Cheap test that the hand holds something to meld: three naturals of a rank, a natural
-    pair and a wild card, or (``melded`` side) a natural or wild card for one of its melds."""
+    pair and a wild card, or a natural or wild card for one of the side's melds (bit ``r`` of
+    ``meld_ranks`` set for a melded rank ``r``)."""
     wilds = hand[DEUCE] + hand[JOKER]
     for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
         c = hand[r]
         if c >= 3 or (c == 2 and wilds > 0):
             return True
-        if melded and meld_size_nb(melds, side, r) > 0 and (c > 0 or wilds > 0):
+        if (meld_ranks >> r) & 1 != 0 and (c > 0 or wilds > 0):
             return True
     return False
 
@@ -139,13 +145,12 @@ def pile_memory_nb(state, rules):
 def unseen_wilds_nb(state, rules, seat):
     """Wild cards that ``seat`` cannot see: deuces and jokers not in its hand, not on the
     table, not in the discard pile."""
-    hands, melds, pile_counts = state.hands, state.melds, state.pile_counts
+    hands, sides, pile_counts = state.hands, state.sides, state.pile_counts
     deuces = hands[seat, DEUCE] + pile_counts[DEUCE]
     jokers = hands[seat, JOKER] + pile_counts[JOKER]
     for s in range(rules[R_SIDES]):
-        for r in range(BLACK_THREE, LAST_NATURAL + 1):
-            deuces += melds[s, r, M_DEUCES]
-            jokers += melds[s, r, M_JOKERS]
+        deuces += sides[s, S_DEUCES]
+        jokers += sides[s, S_JOKERS]
     deuces = pack_count_nb(rules, DEUCE) - deuces
     jokers = pack_count_nb(rules, JOKER) - jokers
     return max(deuces, 0) + max(jokers, 0)
@@ -243,7 +248,7 @@ def opponents_threaten_nb(state, rules, seat, max_cards):
     for s in range(n_sides):
         if s == mine:
             continue
-        c = canastas_nb(melds, s)
+        c = state.sides[s, S_CANASTAS]
         if c < need - 1:
             continue
         if c < need:
@@ -382,11 +387,11 @@ def out_plan_nb(state, rules, seat, plan):
 @kernel
 def can_go_out_nb(state, rules, seat):
     """Whether ``seat`` could meld out (or down to a final discard) right now."""
-    hands, melds, scratch = state.hands, state.melds, state.scratch
+    hands, scratch = state.hands, state.scratch
     side = seat % rules[R_SIDES]
-    if canastas_nb(melds, side) + 1 < rules[R_CANASTAS_TO_GO_OUT]:
+    if state.sides[side, S_CANASTAS] + 1 < rules[R_CANASTAS_TO_GO_OUT]:
         return False
-    if out_blocked_nb(hands[seat], melds, side):
+    if out_blocked_nb(hands[seat], state.sides[side, S_MELD_RANKS]):
         return False
     plan = scratch[2]
     out_plan_nb(state, rules, seat, plan)
@@ -591,7 +596,7 @@ def careful_melds_nb(state, rules, log):
     opponent threatens to go out, the stock is down to a quarter of the pack, or the hand holds
     14 cards or more. It then melds what it can but keeps natural pairs and, unless threatened,
     its wild cards; its initial meld otherwise comes with a pile pickup."""
-    hands, melds, sides, g, scratch = state.hands, state.melds, state.sides, state.g, state.scratch
+    hands, sides, g, scratch = state.hands, state.sides, state.g, state.scratch
     seat = g[G_CURRENT]
     side = seat % rules[R_SIDES]
     hand = hands[seat]
@@ -602,7 +607,7 @@ def careful_melds_nb(state, rules, log):
     if not (threat or low_stock or state.hand_sizes[seat] >= 14):
         return
     melded = sides[side, S_MELDED] != 0
-    if state.hand_sizes[seat] <= 2 or not meld_material_nb(hand, melds, side, melded):
+    if state.hand_sizes[seat] <= 2 or not meld_material_nb(hand, sides[side, S_MELD_RANKS]):
         return
     plan = scratch[1]
     clear_plan_nb(plan)

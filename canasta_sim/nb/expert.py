@@ -70,6 +70,7 @@ from .layout import (
     R_GOING_OUT_BONUS,
     R_PLAYERS,
     R_SIDES,
+    S_MELD_RANKS,
     S_MELDED,
 )
 from .melds import meld_ok_nb
@@ -225,7 +226,7 @@ def expert_melds_nb(state, rules, params, log):
     as the minimum count allows (few wild cards), or add naturals to the melds, start melds of
     three naturals and place wild cards (:func:`add_wilds_nb`), keeping ``meld_keep`` cards
     (``THREAT_KEEP`` under a threat or in the end game)."""
-    hands, melds, sides, g, scratch = state.hands, state.melds, state.sides, state.g, state.scratch
+    hands, sides, g, scratch = state.hands, state.sides, state.g, state.scratch
     seat = g[G_CURRENT]
     side = seat % rules[R_SIDES]
     hand = hands[seat]
@@ -243,7 +244,8 @@ def expert_melds_nb(state, rules, params, log):
         keep = max(2, int(param_nb(params, P_MELD_KEEP)))
         if threat or endgame:  # shed the cards that would count against the side
             keep = min(keep, THREAT_KEEP)
-    if state.hand_sizes[seat] <= keep or not meld_material_nb(hand, melds, side, melded):
+    if (state.hand_sizes[seat] <= keep
+            or not meld_material_nb(hand, sides[side, S_MELD_RANKS])):
         return
     plan = scratch[1]
     clear_plan_nb(plan)

@@ -19,6 +19,7 @@ from .layout import (
     PHASE_PLAY,
     R_SIDES,
     R_VALUES,
+    S_MELD_RANKS,
 )
 from .melds import check_plan_nb, meld_size_nb
 from .moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
@@ -40,11 +41,11 @@ def greedy_draw_nb(state, rules, log):
 def meld_most_nb(state, rules, log):
     """Meld as much of the hand as is legal in one move: going out if allowed, else
     everything but two cards. Returns True if it melded."""
-    hands, melds, g, scratch = state.hands, state.melds, state.g, state.scratch
+    hands, sides, g, scratch = state.hands, state.sides, state.g, state.scratch
     seat = g[G_CURRENT]
     plan = scratch[0]
     # a hand with two or more cards no meld can take cannot go out: skip building that plan
-    if not out_blocked_nb(hands[seat], melds, seat % rules[R_SIDES]):
+    if not out_blocked_nb(hands[seat], sides[seat % rules[R_SIDES], S_MELD_RANKS]):
         clear_plan_nb(plan)
         black_three_plan_nb(hands[seat], plan)
         fill_plan_nb(state, rules, seat, plan,

@@ -14,7 +14,7 @@
 - So a kernel with one caller is inlined when it is thin or has few inlined helpers of its
   own (one level less to link); helpers used at many call sites stay plain kernels even when
   tiny (``meld_size_nb``, ``meld_ok_nb``): LLVM, optimising the linked code, inlines most of
-  them anyway. Those it left as calls on the expert's hot path (``canastas_nb``,
+  them anyway. Those it left as calls on the expert's hot path (
   ``plan_size_nb``, ``param_nb``, ``opponents_threaten_nb``: each call
   measured at a few percent of an expert deal) are inlined. There is no ``parallel=True``
   kernel (which links everything three more times): chunks run on Python threads

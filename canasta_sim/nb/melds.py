@@ -7,13 +7,12 @@ plan here before it touches the state, so bots can only make legal moves.
 """
 
 
-from .jit import inline_kernel, kernel
+from .jit import kernel
 from .layout import (
     BLACK_THREE,
     DEUCE,
     ERR_EMPTY,
     ERR_NOT_IN_HAND,
-    FIRST_NATURAL,
     G_LAST_RED_THREE,
     G_TOUCHED_OLD,
     G_TURN,
@@ -61,16 +60,6 @@ def minimum_count_nb(score, rules):
 @kernel
 def meld_size_nb(melds, side, rank):
     return melds[side, rank, M_NATURALS] + melds[side, rank, M_DEUCES] + melds[side, rank, M_JOKERS]
-
-
-@inline_kernel
-def canastas_nb(melds, side):
-    """Number of canastas (melds of 7 or more cards, R-65) of ``side``."""
-    n = 0
-    for rank in range(FIRST_NATURAL, LAST_NATURAL + 1):
-        if meld_size_nb(melds, side, rank) >= 7:
-            n += 1
-    return n
 
 
 @kernel

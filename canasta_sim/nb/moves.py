@@ -61,13 +61,17 @@ from .layout import (
     R_PLAYERS,
     R_SIDES,
     RED_THREE,
+    S_CANASTAS,
+    S_DEUCES,
+    S_JOKERS,
+    S_MELD_RANKS,
     S_MELDED,
     S_R3_DRAWN,
     S_R3_PILE,
     SOURCE_DRAWN,
     SOURCE_PILE,
 )
-from .melds import canastas_nb, check_plan_nb, meld_size_nb
+from .melds import check_plan_nb, meld_size_nb
 from .state import freezes_pile_nb, log_event_nb
 
 
@@ -136,6 +140,7 @@ def apply_plan_nb(state, rules, seat, plan, top, log):
         if old == 0:
             meld_turn[side, r] = turn
             meld_flags[side, r] = 0
+            sides[side, S_MELD_RANKS] |= 1 << r
         elif meld_turn[side, r] < turn:
             g[G_TOUCHED_OLD] = 1
         pile_cards = from_pile_nb(g, hand, r, a) + from_pile_nb(g, hand, DEUCE, d)
@@ -148,7 +153,10 @@ def apply_plan_nb(state, rules, seat, plan, top, log):
         melds[side, r, M_NATURALS] += a + t
         melds[side, r, M_DEUCES] += d
         melds[side, r, M_JOKERS] += j
+        sides[side, S_DEUCES] += d
+        sides[side, S_JOKERS] += j
         if old < 7 and old + a + d + j + t >= 7 and r != BLACK_THREE:
+            sides[side, S_CANASTAS] += 1
             if meld_turn[side, r] == turn and not meld_flags[side, r] & FLAG_PILE_CARDS:
                 meld_flags[side, r] |= FLAG_CONCEALED
             if g[G_FIRST_CANASTA_TURN] < 0:
@@ -346,7 +354,7 @@ def concealed_now_nb(state, rules, seat):
 def discard_nb(state, rules, kind, log):
     """Discard one card of ``kind`` (R-20 step 3, R-23, R-24); discarding the last card goes
     out (R-40, needs the side's canastas). Returns 0 or the rule id broken."""
-    hands, pile, melds, g = state.hands, state.pile, state.melds, state.g
+    hands, pile, g = state.hands, state.pile, state.g
     if g[G_PHASE] != PHASE_PLAY:
         return ERR_PHASE
     seat = g[G_CURRENT]
@@ -356,7 +364,7 @@ def discard_nb(state, rules, kind, log):
         return 45
     side = seat % rules[R_SIDES]
     last = state.hand_sizes[seat] == 1
-    if last and canastas_nb(melds, side) < rules[R_CANASTAS_TO_GO_OUT]:
+    if last and state.sides[side, S_CANASTAS] < rules[R_CANASTAS_TO_GO_OUT]:
         return 40
     g[G_MOVE] += 1
     hands[seat, kind] -= 1

@@ -24,10 +24,11 @@ field is sized for the largest table (6 players, 3 sides, 162 cards); kernels us
 Why a record and not a tuple of arrays: numba passes a record as one pointer, but a tuple of
 eleven arrays as about 95 machine words, which cost a deal about a third of its time in calls.
 
-The two running counts are kept by every kernel that moves cards (dealing, drawing, taking the
-pile, melding, discarding) because the bots read them every turn and recounting them was about
-a tenth of an expert deal; :func:`recount_nb` sets them from ``hands`` and ``pile`` for a state
-built outside the kernels (``Deal.from_position``).
+The running counts (``hand_sizes``, ``pile_counts``, and per side in ``sides`` the canastas,
+the ranks melded, and the deuces and jokers melded: ``layout.S_CANASTAS`` .. ``S_JOKERS``) are
+kept by every kernel that moves cards (dealing, drawing, taking the pile, melding, discarding),
+because the bots read them every turn and recounting them was over a tenth of an expert deal;
+:func:`recount_nb` sets them for a state built outside the kernels (``Deal.from_position``).
 
 The stock never moves: dealing and drawing advance ``g[G_STOCK_POS]``, so ``stock`` stays the
 deck order of the whole deal (what a trace records).
@@ -63,6 +64,10 @@ from .layout import (
     G_STOCK_POS,
     G_UPCARD_CARDS,
     JOKER,
+    LAST_NATURAL,
+    M_DEUCES,
+    M_JOKERS,
+    M_NATURALS,
     N_KINDS,
     P_LEN,
     R_DEAL_SIZE,
@@ -72,7 +77,11 @@ from .layout import (
     R_SIDES,
     R_UPCARD_COVERS_BLACK_THREE,
     RED_THREE,
+    S_CANASTAS,
+    S_DEUCES,
+    S_JOKERS,
     S_LEN,
+    S_MELD_RANKS,
     S_MINIMUM,
     S_R3_DEALT,
     S_R3_DRAWN,
@@ -150,9 +159,10 @@ def reset_state_nb(state):
 
 @kernel
 def recount_nb(state, rules):
-    """Set the running counts ``hand_sizes`` and ``pile_counts`` from ``hands`` and ``pile``
-    (for a state whose cards were written from Python)."""
-    hands, pile, g = state.hands, state.pile, state.g
+    """Set the running counts (``hand_sizes``, ``pile_counts``, and the sides' ``S_CANASTAS``,
+    ``S_MELD_RANKS``, ``S_DEUCES``, ``S_JOKERS``) from ``hands``, ``pile`` and ``melds``, for a
+    state whose cards were written from Python."""
+    hands, pile, melds, sides, g = state.hands, state.pile, state.melds, state.sides, state.g
     state.hand_sizes[:] = 0
     state.pile_counts[:] = 0
     for p in range(rules[R_PLAYERS]):
@@ -160,6 +170,19 @@ def recount_nb(state, rules):
             state.hand_sizes[p] += hands[p, k]
     for i in range(g[G_PILE_LEN]):
         state.pile_counts[pile[i]] += 1
+    for s in range(rules[R_SIDES]):
+        sides[s, S_CANASTAS] = 0
+        sides[s, S_MELD_RANKS] = 0
+        sides[s, S_DEUCES] = 0
+        sides[s, S_JOKERS] = 0
+        for r in range(BLACK_THREE, LAST_NATURAL + 1):
+            size = melds[s, r, M_NATURALS] + melds[s, r, M_DEUCES] + melds[s, r, M_JOKERS]
+            if size > 0:
+                sides[s, S_MELD_RANKS] |= 1 << r
+            if size >= 7 and r != BLACK_THREE:
+                sides[s, S_CANASTAS] += 1
+            sides[s, S_DEUCES] += melds[s, r, M_DEUCES]
+            sides[s, S_JOKERS] += melds[s, r, M_JOKERS]
 
 
 @inline_kernel
