@@ -272,6 +272,9 @@ class Rules:
         for i, (threshold, minimum) in enumerate(self.minimum_table()):
             a[L.R_MIN_THRESHOLDS + i] = threshold
             a[L.R_MIN_COUNTS + i] = minimum
+        for seat in range(self.players):
+            a[L.R_SIDE_OF + seat] = seat % self.sides
+            a[L.R_NEXT_SEAT + seat] = (seat + 1) % self.players
         return a
 
 

@@ -46,8 +46,10 @@ from .layout import (
     R_MIXED_CANASTA_BONUS,
     R_N_CARDS,
     R_NATURAL_CANASTA_BONUS,
+    R_NEXT_SEAT,
     R_PLAYERS,
     R_RED_THREE_TABLE,
+    R_SIDE_OF,
     R_SIDES,
     R_VALUES,
     RED_THREE,
@@ -203,7 +205,7 @@ def next_player_odds_nb(state, rules, seat):
     the cards of a rank or of wild cards in the pack, whichever is more: a table, because
     chains of multiplications were a tenth of the discard choice's time."""
     powers = state.powers
-    nxt = (seat + 1) % rules[R_PLAYERS]
+    nxt = rules[R_NEXT_SEAT + seat]
     unknown = unknown_cards_nb(state, rules, seat)
     h = state.hand_sizes[nxt]
     q = h / unknown if unknown > 0 else 0.0
@@ -243,7 +245,7 @@ def opponents_threaten_nb(state, rules, seat, max_cards):
     fewer and a meld of 6) and one of its players holds at most ``max_cards`` cards."""
     melds = state.melds
     n_sides = rules[R_SIDES]
-    mine = seat % n_sides
+    mine = rules[R_SIDE_OF + seat]
     need = rules[R_CANASTAS_TO_GO_OUT]
     for s in range(n_sides):
         if s == mine:
@@ -294,7 +296,7 @@ def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
     hand (``incoming``: cards reaching the hand in the same move)."""
     hands, sides = state.hands, state.sides
     hand = hands[seat]
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     minimum = sides[side, S_MINIMUM]
     left = state.hand_sizes[seat] - plan_size_nb(plan) + incoming
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
@@ -348,7 +350,7 @@ def out_plan_nb(state, rules, seat, plan):
     out spoils no natural canasta it can spare, R-67)."""
     hands, melds = state.hands, state.melds
     hand = hands[seat]
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     clear_plan_nb(plan)
     black_three_plan_nb(hand, plan)
     fill_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(0), np.bool_(False))
@@ -388,7 +390,7 @@ def out_plan_nb(state, rules, seat, plan):
 def can_go_out_nb(state, rules, seat):
     """Whether ``seat`` could meld out (or down to a final discard) right now."""
     hands, scratch = state.hands, state.scratch
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     if state.sides[side, S_CANASTAS] + 1 < rules[R_CANASTAS_TO_GO_OUT]:
         return False
     if out_blocked_nb(hands[seat], state.sides[side, S_MELD_RANKS]):
@@ -425,7 +427,7 @@ def take_possible_nb(state, rules, seat, meld_pile, pair_pile, wild_pile):
     n = hands[seat, top]
     if n >= 2:
         return plen >= pair_pile
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     if g[G_PILE_FREEZE] > 0 or sides[side, S_MELDED] == 0:
         return False
     if meld_size_nb(melds, side, top) > 0:
@@ -446,7 +448,7 @@ def try_take_nb(state, rules, log, meld_pile, pair_pile, wild_pile):
     if top < FIRST_NATURAL or top > LAST_NATURAL:
         return False
     seat = g[G_CURRENT]
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     hand = hands[seat]
     n = hand[top]
     plen = g[G_PILE_LEN]
@@ -538,8 +540,8 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
             return BLACK_THREE
     passed, discarded = pile_memory_nb(state, rules)
     q, p_wild = next_player_odds_nb(state, rules, seat)
-    side = seat % rules[R_SIDES]
-    opp = ((seat + 1) % rules[R_PLAYERS]) % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
+    opp = rules[R_SIDE_OF + rules[R_NEXT_SEAT + seat]]
     opp_melded = sides[opp, S_MELDED] != 0
     frozen = g[G_PILE_FREEZE] > 0 or not opp_melded
     per_rank = 4 * (rules[R_N_CARDS] // 54)
@@ -598,7 +600,7 @@ def careful_melds_nb(state, rules, log):
     its wild cards; its initial meld otherwise comes with a pile pickup."""
     hands, sides, g, scratch = state.hands, state.sides, state.g, state.scratch
     seat = g[G_CURRENT]
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     hand = hands[seat]
     if try_go_out_nb(state, rules, log):
         return

@@ -69,6 +69,7 @@ from .layout import (
     R_DRAW_COUNT,
     R_GOING_OUT_BONUS,
     R_PLAYERS,
+    R_SIDE_OF,
     R_SIDES,
     S_MELD_RANKS,
     S_MELDED,
@@ -120,7 +121,7 @@ def lead_if_out_nb(state, rules, seat):
     ``HAND_CARD_POINTS`` a card."""
     n_sides = rules[R_SIDES]
     players = rules[R_PLAYERS]
-    mine = seat % n_sides
+    mine = rules[R_SIDE_OF + seat]
     best_opp = -(1 << 30)
     own = side_table_points_nb(state, rules, mine) + rules[R_GOING_OUT_BONUS]
     for s in range(n_sides):
@@ -165,7 +166,7 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
     meld of at least ``natural_wait`` naturals gets none."""
     hands, melds = state.hands, state.melds
     hand = hands[seat]
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     deuces, jokers = wilds_left_nb(hand, plan)
     if deuces + jokers == 0:
         return
@@ -228,7 +229,7 @@ def expert_melds_nb(state, rules, params, log):
     (``THREAT_KEEP`` under a threat or in the end game)."""
     hands, sides, g, scratch = state.hands, state.sides, state.g, state.scratch
     seat = g[G_CURRENT]
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     hand = hands[seat]
     # an opponent may go out soon: time to go out or shed cards; likewise near the stock's end
     threat = opponents_threaten_nb(state, rules, seat, np.int64(THREAT_CARDS))

@@ -17,7 +17,7 @@ from .layout import (
     OK,
     PHASE_DRAW,
     PHASE_PLAY,
-    R_SIDES,
+    R_SIDE_OF,
     R_VALUES,
     S_MELD_RANKS,
 )
@@ -45,7 +45,7 @@ def meld_most_nb(state, rules, log):
     seat = g[G_CURRENT]
     plan = scratch[0]
     # a hand with two or more cards no meld can take cannot go out: skip building that plan
-    if not out_blocked_nb(hands[seat], sides[seat % rules[R_SIDES], S_MELD_RANKS]):
+    if not out_blocked_nb(hands[seat], sides[rules[R_SIDE_OF + seat], S_MELD_RANKS]):
         clear_plan_nb(plan)
         black_three_plan_nb(hands[seat], plan)
         fill_plan_nb(state, rules, seat, plan,
@@ -71,7 +71,7 @@ def usefulness_nb(state, rules, seat, kind):
         return -1000  # no use in hand; discarding it blocks the next player
     if kind == DEUCE or kind == JOKER:
         return 1000 + rules[R_VALUES + kind]
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     u = 100 * hands[seat, kind] + rules[R_VALUES + kind]
     if meld_size_nb(melds, side, kind) > 0:
         u += 300

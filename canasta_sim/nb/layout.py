@@ -38,7 +38,10 @@ R_VALUES = 19  # 15 card values (points), R-04
 R_RED_THREE_TABLE = R_VALUES + N_KINDS  # red-three score for 0..6 red threes held, R-50
 R_MIN_THRESHOLDS = R_RED_THREE_TABLE + 7  # 4 score thresholds (points), R-64
 R_MIN_COUNTS = R_MIN_THRESHOLDS + 4  # minimum count at or above each threshold
-RULES_LEN = R_MIN_COUNTS + 4
+# seat tables, so kernels look sides and turn order up instead of dividing:
+R_SIDE_OF = R_MIN_COUNTS + 4  # 6 slots: the side of each seat (seat % sides)
+R_NEXT_SEAT = R_SIDE_OF + 6  # 6 slots: the seat to each seat's left, who plays next
+RULES_LEN = R_NEXT_SEAT + 6
 
 # --- deal scalars: g, ndarray(int64, (G_LEN,)) -----------------------------------------------
 G_STOCK_POS = 0  # index of the top stock card in the deck order

@@ -28,7 +28,7 @@ from .layout import (
     R_MIN_COUNTS,
     R_MIN_THRESHOLDS,
     R_NEGATIVE_MINIMUM,
-    R_SIDES,
+    R_SIDE_OF,
     R_VALUES,
     R_WILDS_AT_MOST_NATURALS,
     S_MELDED,
@@ -87,7 +87,7 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
     """
     hands, melds, meld_turn, sides, seats, g = (
         state.hands, state.melds, state.meld_turn, state.sides, state.seats, state.g)
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     hand = hands[seat]
     if plan[0, 0] | plan[0, 1] | plan[0, 2] | plan[DEUCE, 0] | plan[DEUCE, 1] | plan[DEUCE, 2] \
             | plan[JOKER, 0] | plan[JOKER, 1] | plan[JOKER, 2]:

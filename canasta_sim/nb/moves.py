@@ -58,8 +58,8 @@ from .layout import (
     R_MAX_TURNS,
     R_MELD_AFTER_LAST_RED_THREE,
     R_N_CARDS,
-    R_PLAYERS,
-    R_SIDES,
+    R_NEXT_SEAT,
+    R_SIDE_OF,
     RED_THREE,
     S_CANASTAS,
     S_DEUCES,
@@ -102,7 +102,7 @@ def next_turn_nb(state, rules, log):
     g[G_TURN] += 1
     g[G_TOUCHED_OLD] = 0
     g[G_PILE_CARDS:G_PILE_CARDS + N_KINDS] = 0
-    g[G_CURRENT] = (g[G_CURRENT] + 1) % rules[R_PLAYERS]
+    g[G_CURRENT] = rules[R_NEXT_SEAT + g[G_CURRENT]]
     g[G_PHASE] = PHASE_DRAW
     if g[G_TURN] >= rules[R_MAX_TURNS]:
         end_deal_nb(state, np.int64(END_TURN_LIMIT), log)
@@ -128,7 +128,7 @@ def apply_plan_nb(state, rules, seat, plan, top, log):
     hands, melds, meld_turn, meld_flags, sides, seats, g = (
         state.hands, state.melds, state.meld_turn, state.meld_flags, state.sides, state.seats,
         state.g)
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     turn = g[G_TURN]
     hand = hands[seat]
     for r in range(BLACK_THREE, LAST_NATURAL + 1):
@@ -205,7 +205,7 @@ def forced_take_nb(state, rules, seat):
     matching a meld of their side)?"""
     melds, sides, g = state.melds, state.sides, state.g
     top = pile_top_nb(state)
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     if top < 0 or top == BLACK_THREE or top == DEUCE or top == JOKER or top == RED_THREE:
         return False
     if g[G_PILE_FREEZE] > 0 or sides[side, S_MELDED] == 0:
@@ -233,7 +233,7 @@ def draw_nb(state, rules, log):
         end_deal_nb(state, np.int64(END_STOCK_EXHAUSTED), log)
         return OK
     g[G_MOVE] += 1
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     need = rules[R_DRAW_COUNT]
     while need > 0 and g[G_STOCK_POS] < n_cards:
         kind = stock[g[G_STOCK_POS]]
@@ -278,7 +278,7 @@ def check_take_nb(state, rules, seat, with_plan):
     top = pile_top_nb(state)
     if top < 0 or top == BLACK_THREE or top == DEUCE or top == JOKER or top == RED_THREE:
         return 30, False, False
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     if state.hand_sizes[seat] == 1 and g[G_PILE_LEN] == 1:
         return 35, False, False
     nat = with_plan[top, M_NATURALS]
@@ -310,7 +310,7 @@ def take_pile_nb(state, rules, with_plan, log):
     err, going_out, concealed_out = check_take_nb(state, rules, seat, with_plan)
     if err != OK:
         return err
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     top = pile_top_nb(state)
     g[G_MOVE] += 1
     log_event_nb(g, log, E_TAKE_PILE, seat, top, with_plan[top, M_NATURALS],
@@ -343,7 +343,7 @@ def concealed_now_nb(state, rules, seat):
     turn = g[G_TURN]
     if seats[seat, P_FIRST_MELD_TURN] != turn or g[G_TOUCHED_OLD] != 0:
         return False
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     for r in range(N_KINDS):
         if meld_turn[side, r] == turn and meld_size_nb(melds, side, r) >= 7 and r != BLACK_THREE:
             return True
@@ -362,7 +362,7 @@ def discard_nb(state, rules, kind, log):
         return ERR_NOT_IN_HAND
     if g[G_LAST_RED_THREE] != 0:
         return 45
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     last = state.hand_sizes[seat] == 1
     if last and state.sides[side, S_CANASTAS] < rules[R_CANASTAS_TO_GO_OUT]:
         return 40

@@ -17,7 +17,7 @@ from .layout import (
     M_JOKERS,
     M_NATURALS,
     N_KINDS,
-    R_SIDES,
+    R_SIDE_OF,
 )
 from .melds import meld_ok_nb
 
@@ -83,7 +83,7 @@ def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
     """
     hands, melds = state.hands, state.melds
     hand = hands[seat]
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     left = state.hand_sizes[seat] - plan_size_nb(plan) + incoming
     # naturals onto melds that exist (on the table or in the plan), then new natural melds
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):

@@ -17,7 +17,7 @@ from .layout import (
     M_JOKERS,
     M_NATURALS,
     OK,
-    R_SIDES,
+    R_SIDE_OF,
     S_MELDED,
 )
 from .melds import check_plan_nb, meld_size_nb
@@ -43,7 +43,7 @@ def pickup_candidates_nb(state, rules, seat, cands):
     top = pile_top_nb(state)
     if top < FIRST_NATURAL or top > LAST_NATURAL:
         return 0
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     nat = hands[seat, top]
     frozen = g[G_PILE_FREEZE] > 0 or sides[side, S_MELDED] == 0
     if nat < 2 and (frozen or (nat == 0 and meld_size_nb(melds, side, top) == 0)):
@@ -81,7 +81,7 @@ def meld_candidates_nb(state, rules, seat, cands):
     naturals onto (or as) a meld, a meld of two naturals and a wild, one wild onto a meld; black
     threes when going out. Before the initial meld, one candidate: the best combined melds."""
     hands, melds, sides = state.hands, state.melds, state.sides
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     hand = hands[seat]
     n = 0
     if sides[side, S_MELDED] == 0:

@@ -72,8 +72,10 @@ from .layout import (
     P_LEN,
     R_DEAL_SIZE,
     R_N_CARDS,
+    R_NEXT_SEAT,
     R_PLAYERS,
     R_RED_THREE_UPCARD_FREEZES,
+    R_SIDE_OF,
     R_SIDES,
     R_UPCARD_COVERS_BLACK_THREE,
     RED_THREE,
@@ -267,7 +269,7 @@ def replace_red_threes_nb(state, rules, seat, log):
     """R-15: lay out the seat's dealt red threes and draw a replacement for each (a
     replacement red three is laid out, counted as drawn, and replaced in turn)."""
     hands, stock, sides, g = state.hands, state.stock, state.sides, state.g
-    side = seat % rules[R_SIDES]
+    side = rules[R_SIDE_OF + seat]
     dealt = hands[seat, RED_THREE]
     hands[seat, RED_THREE] = 0
     state.hand_sizes[seat] -= dealt
@@ -314,12 +316,15 @@ def start_deal_nb(state, rules, seed, dealer, minimums, log):
     for s in range(rules[R_SIDES]):
         sides[s, S_MINIMUM] = minimums[s]
     g[G_DEALER] = dealer
-    for i in range(rules[R_DEAL_SIZE] * players):
-        seat = (dealer + 1 + i) % players
+    first = rules[R_NEXT_SEAT + dealer]
+    seat = first
+    for i in range(rules[R_DEAL_SIZE] * players):  # one card at a time, from the dealer's left
         hands[seat, stock[i]] += 1
         state.hand_sizes[seat] += 1
+        seat = rules[R_NEXT_SEAT + seat]
     g[G_STOCK_POS] = rules[R_DEAL_SIZE] * players
     turn_upcard_nb(state, rules, log)
-    for i in range(players):
-        replace_red_threes_nb(state, rules, (dealer + 1 + i) % players, log)
-    g[G_CURRENT] = (dealer + 1) % players
+    for _ in range(players):
+        replace_red_threes_nb(state, rules, seat, log)
+        seat = rules[R_NEXT_SEAT + seat]
+    g[G_CURRENT] = first
