@@ -54,8 +54,6 @@ from .layout import (
     R_VALUES,
     RED_THREE,
     S_CANASTAS,
-    S_DEUCES,
-    S_JOKERS,
     S_MELD_RANKS,
     S_MELDED,
     S_MINIMUM,
@@ -147,14 +145,9 @@ def pile_memory_nb(state, rules):
 def unseen_wilds_nb(state, rules, seat):
     """Wild cards that ``seat`` cannot see: deuces and jokers not in its hand, not on the
     table, not in the discard pile."""
-    hands, sides, pile_counts = state.hands, state.sides, state.pile_counts
-    deuces = hands[seat, DEUCE] + pile_counts[DEUCE]
-    jokers = hands[seat, JOKER] + pile_counts[JOKER]
-    for s in range(rules[R_SIDES]):
-        deuces += sides[s, S_DEUCES]
-        jokers += sides[s, S_JOKERS]
-    deuces = pack_count_nb(rules, DEUCE) - deuces
-    jokers = pack_count_nb(rules, JOKER) - jokers
+    hands, pile_counts, melded = state.hands, state.pile_counts, state.melded
+    deuces = pack_count_nb(rules, DEUCE) - hands[seat, DEUCE] - pile_counts[DEUCE] - melded[DEUCE]
+    jokers = pack_count_nb(rules, JOKER) - hands[seat, JOKER] - pile_counts[JOKER] - melded[JOKER]
     return max(deuces, 0) + max(jokers, 0)
 
 
@@ -532,7 +525,7 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
     the pile (R-24, R-31), counts ``WILD_KEEP + safety * freeze_risk``: it goes when the safest
     other discard would hand the next player about ``freeze_risk`` expected cards or more, and
     only on a pile of at least ``freeze_pile`` cards. Returns the kind."""
-    hands, melds, sides, g, powers = state.hands, state.melds, state.sides, state.g, state.powers
+    hands, sides, g, powers = state.hands, state.sides, state.g, state.powers
     hand = hands[seat]
     plen = g[G_PILE_LEN]
     if hand[BLACK_THREE] > 0:
@@ -543,6 +536,9 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
     side = rules[R_SIDE_OF + seat]
     opp = rules[R_SIDE_OF + rules[R_NEXT_SEAT + seat]]
     opp_melded = sides[opp, S_MELDED] != 0
+    # every meld holds naturals (R-60), so "a meld of rank k" is "naturals of rank k melded"
+    opp_ranks = sides[opp, S_MELD_RANKS]
+    own_ranks = sides[side, S_MELD_RANKS]
     frozen = g[G_PILE_FREEZE] > 0 or not opp_melded
     per_rank = 4 * (rules[R_N_CARDS] // 54)
     best = -1
@@ -551,13 +547,11 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
         c = hand[k]
         if c == 0:
             continue
-        u = per_rank - c - state.pile_counts[k]
-        for t in range(rules[R_SIDES]):
-            u -= melds[t, k, M_NATURALS]
-        on_meld = melds[opp, k, M_NATURALS] > 0
+        u = per_rank - c - state.pile_counts[k] - state.melded[k]
+        on_meld = (opp_ranks >> k) & 1 != 0
         p = take_chance_nb(u, frozen, on_meld, opp_melded, (passed >> k) & 1 != 0,
                            (discarded >> k) & 1 != 0, q, powers, p_wild)
-        own_meld = melds[side, k, M_NATURALS] > 0
+        own_meld = (own_ranks >> k) & 1 != 0
         v = keep_value_nb(c, u, own_meld, rules[R_VALUES + k], pair_keep)
         v += safety * p * (plen + 1)
         if v < best_v:

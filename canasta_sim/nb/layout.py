@@ -83,9 +83,7 @@ S_MINIMUM = 4  # minimum count for this deal (points), R-64
 # running counts of the side's melds (kept by the move kernels, see nb.state):
 S_CANASTAS = 5  # melds of 7 or more cards
 S_MELD_RANKS = 6  # bit r set while the side has a meld of rank r
-S_DEUCES = 7  # deuces in the side's melds
-S_JOKERS = 8  # jokers in the side's melds
-S_LEN = 9
+S_LEN = 7
 
 # --- seat scalars: seats, ndarray(int32, (n_players, P_LEN)) ---------------------------------
 P_FIRST_MELD_TURN = 0  # turn of the player's first meld, -1 if none yet

@@ -62,8 +62,6 @@ from .layout import (
     R_SIDE_OF,
     RED_THREE,
     S_CANASTAS,
-    S_DEUCES,
-    S_JOKERS,
     S_MELD_RANKS,
     S_MELDED,
     S_R3_DRAWN,
@@ -128,6 +126,7 @@ def apply_plan_nb(state, rules, seat, plan, top, log):
     hands, melds, meld_turn, meld_flags, sides, seats, g = (
         state.hands, state.melds, state.meld_turn, state.meld_flags, state.sides, state.seats,
         state.g)
+    melded = state.melded
     side = rules[R_SIDE_OF + seat]
     turn = g[G_TURN]
     hand = hands[seat]
@@ -153,8 +152,9 @@ def apply_plan_nb(state, rules, seat, plan, top, log):
         melds[side, r, M_NATURALS] += a + t
         melds[side, r, M_DEUCES] += d
         melds[side, r, M_JOKERS] += j
-        sides[side, S_DEUCES] += d
-        sides[side, S_JOKERS] += j
+        melded[r] += a + t
+        melded[DEUCE] += d
+        melded[JOKER] += j
         if old < 7 and old + a + d + j + t >= 7 and r != BLACK_THREE:
             sides[side, S_CANASTAS] += 1
             if meld_turn[side, r] == turn and not meld_flags[side, r] & FLAG_PILE_CARDS:

@@ -20,12 +20,13 @@ field is sized for the largest table (6 players, 3 sides, 162 cards); kernels us
     powers     float64[MAX_POWERS]  powers of one probability, for bots' odds (see careful)
     hand_sizes  int16[P]            cards in each hand (running count of ``hands``)
     pile_counts int16[N_KINDS]      cards per kind in the discard pile (running count of ``pile``)
+    melded      int16[N_KINDS]      cards per kind in all sides' melds (running count of ``melds``)
 
 Why a record and not a tuple of arrays: numba passes a record as one pointer, but a tuple of
 eleven arrays as about 95 machine words, which cost a deal about a third of its time in calls.
 
-The running counts (``hand_sizes``, ``pile_counts``, and per side in ``sides`` the canastas,
-the ranks melded, and the deuces and jokers melded: ``layout.S_CANASTAS`` .. ``S_JOKERS``) are
+The running counts (``hand_sizes``, ``pile_counts``, ``melded``, and per side in ``sides`` its
+canastas and the ranks it has melded, ``layout.S_CANASTAS`` and ``S_MELD_RANKS``) are
 kept by every kernel that moves cards (dealing, drawing, taking the pile, melding, discarding),
 because the bots read them every turn and recounting them was over a tenth of an expert deal;
 :func:`recount_nb` sets them for a state built outside the kernels (``Deal.from_position``).
@@ -80,8 +81,6 @@ from .layout import (
     R_UPCARD_COVERS_BLACK_THREE,
     RED_THREE,
     S_CANASTAS,
-    S_DEUCES,
-    S_JOKERS,
     S_LEN,
     S_MELD_RANKS,
     S_MINIMUM,
@@ -115,6 +114,7 @@ STATE_DTYPE = np.dtype([
     ("powers", np.float64, (MAX_POWERS,)),
     ("hand_sizes", np.int16, (MAX_PLAYERS,)),
     ("pile_counts", np.int16, (N_KINDS,)),
+    ("melded", np.int16, (N_KINDS,)),
 ], align=True)
 
 
@@ -153,6 +153,7 @@ def reset_state_nb(state):
     state.powers[:] = 0.0
     state.hand_sizes[:] = 0
     state.pile_counts[:] = 0
+    state.melded[:] = 0
     g = state.g
     g[:] = 0
     g[G_FIRST_CANASTA_TURN] = -1
@@ -162,11 +163,12 @@ def reset_state_nb(state):
 @kernel
 def recount_nb(state, rules):
     """Set the running counts (``hand_sizes``, ``pile_counts``, and the sides' ``S_CANASTAS``,
-    ``S_MELD_RANKS``, ``S_DEUCES``, ``S_JOKERS``) from ``hands``, ``pile`` and ``melds``, for a
+    ``S_MELD_RANKS``, ``melded``) from ``hands``, ``pile`` and ``melds``, for a
     state whose cards were written from Python."""
     hands, pile, melds, sides, g = state.hands, state.pile, state.melds, state.sides, state.g
     state.hand_sizes[:] = 0
     state.pile_counts[:] = 0
+    state.melded[:] = 0
     for p in range(rules[R_PLAYERS]):
         for k in range(N_KINDS):
             state.hand_sizes[p] += hands[p, k]
@@ -175,16 +177,15 @@ def recount_nb(state, rules):
     for s in range(rules[R_SIDES]):
         sides[s, S_CANASTAS] = 0
         sides[s, S_MELD_RANKS] = 0
-        sides[s, S_DEUCES] = 0
-        sides[s, S_JOKERS] = 0
         for r in range(BLACK_THREE, LAST_NATURAL + 1):
             size = melds[s, r, M_NATURALS] + melds[s, r, M_DEUCES] + melds[s, r, M_JOKERS]
             if size > 0:
                 sides[s, S_MELD_RANKS] |= 1 << r
             if size >= 7 and r != BLACK_THREE:
                 sides[s, S_CANASTAS] += 1
-            sides[s, S_DEUCES] += melds[s, r, M_DEUCES]
-            sides[s, S_JOKERS] += melds[s, r, M_JOKERS]
+            state.melded[r] += melds[s, r, M_NATURALS]
+            state.melded[DEUCE] += melds[s, r, M_DEUCES]
+            state.melded[JOKER] += melds[s, r, M_JOKERS]
 
 
 @inline_kernel
