@@ -134,9 +134,12 @@ def pile_memory_nb(state, rules):
     base = g[G_UPCARD_CARDS] if n == g[G_UPCARD_CARDS] + g[G_TURN] else 0
     passed = 0
     discarded = 0
-    for i in range(n - players, base - 1, -players):
-        passed |= 1 << pile[i]
-    for i in range(n - players + 1, base - 1, -players):
+    i = n - players + 1  # while loops: a range with a variable step divides to count its steps
+    while i > base:
+        discarded |= 1 << pile[i]
+        passed |= 1 << pile[i - 1]
+        i -= players
+    if i == base:
         discarded |= 1 << pile[i]
     return passed, discarded
 
