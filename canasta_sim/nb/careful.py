@@ -73,6 +73,8 @@ from .plans import (
 )
 from .policy_common import pickup_candidates_nb
 
+NATURAL_RANKS = ((1 << (LAST_NATURAL + 1)) - 1) ^ ((1 << FIRST_NATURAL) - 1)  # bits 4 .. A
+
 # --- small helpers ------------------------------------------------------------------------
 @kernel
 def out_blocked_nb(hand, meld_ranks):
@@ -99,14 +101,18 @@ def meld_material_nb(hand, meld_ranks):
     """Cheap test that the hand holds something to meld: three naturals of a rank, a natural
     pair and a wild card, or a natural or wild card for one of the side's melds (bit ``r`` of
     ``meld_ranks`` set for a melded rank ``r``)."""
-    wilds = hand[DEUCE] + hand[JOKER]
+    # counted without branches over all ranks: the early exits were mispredicted
+    triple = False
+    pair = False
+    on_meld = False
     for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
         c = hand[r]
-        if c >= 3 or (c == 2 and wilds > 0):
-            return True
-        if (meld_ranks >> r) & 1 != 0 and (c > 0 or wilds > 0):
-            return True
-    return False
+        triple |= c >= 3
+        pair |= c >= 2
+        on_meld |= (c > 0) & ((meld_ranks >> r) & 1 != 0)
+    if hand[DEUCE] + hand[JOKER] > 0:
+        return triple or pair or meld_ranks & NATURAL_RANKS != 0
+    return triple or on_meld
 
 
 # --- reading the table ------------------------------------------------------------------------
@@ -289,7 +295,8 @@ def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
     natural of the ranks in the plan (and of ``top``), new melds of three or more naturals, then,
     only while the count is short of the side's minimum, natural pairs with a wild card (deuces
     before jokers) and single wild cards on the planned melds. Leaves at least ``keep`` cards in
-    hand (``incoming``: cards reaching the hand in the same move)."""
+    hand (``incoming``: cards reaching the hand in the same move). Returns the cards the hand
+    keeps after the plan, ``incoming`` included."""
     hands, sides = state.hands, state.sides
     hand = hands[seat]
     side = rules[R_SIDE_OF + seat]
@@ -305,7 +312,7 @@ def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
             left -= spare
     points = plan_points_nb(rules, plan, top)
     if points >= minimum:
-        return
+        return left
     deuces, jokers = wilds_left_nb(hand, plan)
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         if points >= minimum or deuces + jokers == 0 or left - 3 < keep:
@@ -336,6 +343,7 @@ def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
             else:
                 break
             left -= 1
+    return left
 
 
 @kernel
@@ -611,11 +619,11 @@ def careful_melds_nb(state, rules, log):
     plan = scratch[1]
     clear_plan_nb(plan)
     if not melded:
-        initial_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(2))
+        left = initial_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(2))
     else:
-        fill_plan_nb(state, rules, seat, plan,
-                     np.int64(-1), np.int64(0), np.int64(2), threat or low_stock)
-    if plan_size_nb(plan) > 0:
+        left = fill_plan_nb(state, rules, seat, plan,
+                            np.int64(-1), np.int64(0), np.int64(2), threat or low_stock)
+    if left < state.hand_sizes[seat]:  # the plan holds cards
         meld_nb(state, rules, plan, log)  # validated there (R-22, R-60..R-64)
 
 

@@ -80,7 +80,6 @@ from .plans import (
     add_pair_with_wild_nb,
     clear_plan_nb,
     fill_plan_nb,
-    plan_size_nb,
     row_total_nb,
     wilds_left_nb,
 )
@@ -163,13 +162,14 @@ def can_complete_nb(melds, side, plan, wilds):
 def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
     """Put the hand's spare wild cards into ``plan``: first where they complete a canasta
     (R-65), then, unless ``hold``, on new melds of a natural pair and on the melds. A wild-free
-    meld of at least ``natural_wait`` naturals gets none."""
+    meld of at least ``natural_wait`` naturals gets none. Returns ``left``, the cards the hand
+    keeps, less the wild cards placed."""
     hands, melds = state.hands, state.melds
     hand = hands[seat]
     side = rules[R_SIDE_OF + seat]
     deuces, jokers = wilds_left_nb(hand, plan)
     if deuces + jokers == 0:
-        return
+        return left
     # complete canastas: largest melds first, melds that already hold a wild card first
     for step in range(6 if can_complete_nb(melds, side, plan, deuces + jokers) else 0):
         size = 6 - step // 2
@@ -194,7 +194,7 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
             deuces -= ud
             left -= need
     if hold or deuces + jokers == 0:
-        return
+        return left
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         spare = hand[r] - plan[r, M_NATURALS]
         n = melds[side, r, M_NATURALS] + plan[r, M_NATURALS]
@@ -219,6 +219,7 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
             else:
                 break
             left -= 1
+    return left
 
 
 @kernel
@@ -251,15 +252,14 @@ def expert_melds_nb(state, rules, params, log):
     plan = scratch[1]
     clear_plan_nb(plan)
     if not melded:
-        initial_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(2))
+        left = initial_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(2))
     else:
-        fill_plan_nb(state, rules, seat, plan,
-                     np.int64(-1), np.int64(0), np.int64(keep), np.bool_(False))
-        left = state.hand_sizes[seat] - plan_size_nb(plan)
+        left = fill_plan_nb(state, rules, seat, plan,
+                            np.int64(-1), np.int64(0), np.int64(keep), np.bool_(False))
         hold = param_nb(params, P_HOLD_WILDS) >= 0.5
-        add_wilds_nb(state, rules, seat, plan, left, keep, hold,
-                     int(param_nb(params, P_NATURAL_WAIT)))
-    if plan_size_nb(plan) > 0:
+        left = add_wilds_nb(state, rules, seat, plan, left, keep, hold,
+                            int(param_nb(params, P_NATURAL_WAIT)))
+    if left < state.hand_sizes[seat]:  # the plan holds cards
         meld_nb(state, rules, plan, log)  # validated there (R-22, R-60..R-64)
 
 

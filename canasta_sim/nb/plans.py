@@ -79,7 +79,8 @@ def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
     of 3+ naturals, then (if ``use_wilds``) new melds of 2 naturals and a wild and spare wild
     cards on the melds, jokers first. Stops short of leaving fewer than ``keep`` cards in hand
     (``incoming``: cards that reach the hand in the same move). ``top`` is a pile card melded in
-    the same move, or -1.
+    the same move, or -1. Returns the cards the hand keeps after the plan, ``incoming``
+    included.
     """
     hands, melds = state.hands, state.melds
     hand = hands[seat]
@@ -95,7 +96,7 @@ def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
             plan[r, M_NATURALS] += spare
             left -= spare
     if not use_wilds:
-        return
+        return left
     deuces, jokers = wilds_left_nb(hand, plan)
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         spare = hand[r] - plan[r, M_NATURALS]
@@ -117,6 +118,7 @@ def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
             else:
                 break
             left -= 1
+    return left
 
 
 @kernel
