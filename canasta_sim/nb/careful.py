@@ -554,10 +554,10 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
     per_rank = 4 * (rules[R_N_CARDS] // 54)
     best = -1
     best_v = 1e18
+    # every rank is scored, and only held ranks can be chosen: skipping the others was a
+    # branch on the hand's counts, too irregular to predict
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
         c = hand[k]
-        if c == 0:
-            continue
         u = per_rank - c - state.pile_counts[k] - state.melded[k]
         on_meld = (opp_ranks >> k) & 1 != 0
         p = take_chance_nb(u, frozen, on_meld, opp_melded, (passed >> k) & 1 != 0,
@@ -565,7 +565,7 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
         own_meld = (own_ranks >> k) & 1 != 0
         v = keep_value_nb(c, u, own_meld, rules[R_VALUES + k], pair_keep)
         v += safety * p * (plen + 1)
-        if v < best_v:
+        if c > 0 and v < best_v:
             best_v = v
             best = k
     if hand[BLACK_THREE] > 0 and (BLACK_THREE_KEEP < best_v or best < 0):
