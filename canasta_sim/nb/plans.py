@@ -86,15 +86,15 @@ def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
     hand = hands[seat]
     side = rules[R_SIDE_OF + seat]
     left = state.hand_sizes[seat] - plan_size_nb(plan) + incoming
-    # naturals onto melds that exist (on the table or in the plan), then new natural melds
+    # naturals onto melds that exist (on the table or in the plan), then new natural melds;
+    # without branches, which followed the hand's counts
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         spare = hand[r] - plan[r, M_NATURALS]
         n, d, j = row_total_nb(melds, side, plan, r, top)
-        if spare <= 0 or left - spare < keep:
-            continue
-        if n + d + j > 0 or spare >= 3:
-            plan[r, M_NATURALS] += spare
-            left -= spare
+        take = (spare > 0) & (left - spare >= keep) & ((n + d + j > 0) | (spare >= 3))
+        spare = spare if take else 0
+        plan[r, M_NATURALS] += spare
+        left -= spare
     if not use_wilds:
         return left
     deuces, jokers = wilds_left_nb(hand, plan)
