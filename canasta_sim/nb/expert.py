@@ -56,9 +56,11 @@ from .careful import (
 )
 from .jit import inline_kernel, kernel
 from .layout import (
+    DEUCE,
     FIRST_NATURAL,
     G_CURRENT,
     G_PHASE,
+    JOKER,
     LAST_NATURAL,
     M_DEUCES,
     M_JOKERS,
@@ -81,7 +83,6 @@ from .plans import (
     clear_plan_nb,
     fill_plan_nb,
     row_total_nb,
-    wilds_left_nb,
 )
 
 P_PILE_THRESHOLD = 0
@@ -162,12 +163,12 @@ def can_complete_nb(melds, side, plan, wilds):
 def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
     """Put the hand's spare wild cards into ``plan``: first where they complete a canasta
     (R-65), then, unless ``hold``, on new melds of a natural pair and on the melds. A wild-free
-    meld of at least ``natural_wait`` naturals gets none. Returns ``left``, the cards the hand
-    keeps, less the wild cards placed."""
+    meld of at least ``natural_wait`` naturals gets none. ``plan`` holds no wild cards yet.
+    Returns ``left``, the cards the hand keeps, less the wild cards placed."""
     hands, melds = state.hands, state.melds
     hand = hands[seat]
     side = rules[R_SIDE_OF + seat]
-    deuces, jokers = wilds_left_nb(hand, plan)
+    deuces, jokers = hand[DEUCE], hand[JOKER]
     if deuces + jokers == 0:
         return left
     # complete canastas: largest melds first, melds that already hold a wild card first
