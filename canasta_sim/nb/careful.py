@@ -19,6 +19,7 @@ counts (``pile_counts``, ``hand_sizes``).
 
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 
 from .jit import inline_kernel, kernel
 from .layout import (
@@ -554,9 +555,14 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
     per_rank = 4 * (rules[R_N_CARDS] // 54)
     best = -1
     best_v = 1e18
-    # every rank is scored, and only held ranks can be chosen: skipping the others was a
-    # branch on the hand's counts, too irregular to predict
+    # only the ranks held are scored, in rank order, walked as the set bits of a mask: a test
+    # per rank was a branch on the hand's counts, too irregular to predict
+    held = 0
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        held |= (1 if hand[k] > 0 else 0) << k
+    while held != 0:
+        k = trailing_zeros(held)
+        held &= held - 1
         c = hand[k]
         u = per_rank - c - state.pile_counts[k] - state.melded[k]
         on_meld = (opp_ranks >> k) & 1 != 0
@@ -565,7 +571,7 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
         own_meld = (own_ranks >> k) & 1 != 0
         v = keep_value_nb(c, u, own_meld, rules[R_VALUES + k], pair_keep)
         v += safety * p * (plen + 1)
-        if c > 0 and v < best_v:
+        if v < best_v:
             best_v = v
             best = k
     if hand[BLACK_THREE] > 0 and (BLACK_THREE_KEEP < best_v or best < 0):
