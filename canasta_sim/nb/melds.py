@@ -7,12 +7,15 @@ plan here before it touches the state, so bots can only make legal moves.
 """
 
 
-from .jit import kernel
+from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
+
+from .jit import inline_kernel, kernel
 from .layout import (
     BLACK_THREE,
     DEUCE,
     ERR_EMPTY,
     ERR_NOT_IN_HAND,
+    FIRST_NATURAL,
     G_LAST_RED_THREE,
     G_TOUCHED_OLD,
     G_TURN,
@@ -31,6 +34,7 @@ from .layout import (
     R_SIDE_OF,
     R_VALUES,
     R_WILDS_AT_MOST_NATURALS,
+    S_CANASTAS,
     S_MELDED,
     S_MINIMUM,
 )
@@ -60,6 +64,29 @@ def minimum_count_nb(score, rules):
 @kernel
 def meld_size_nb(melds, side, rank):
     return melds[side, rank, M_NATURALS] + melds[side, rank, M_DEUCES] + melds[side, rank, M_JOKERS]
+
+
+@inline_kernel
+def canasta_started_nb(state, side, turn):
+    """Whether ``side`` has a canasta (R-65) among the melds started in turn ``turn`` (R-42)."""
+    melds, meld_turn = state.melds, state.meld_turn
+    for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        if meld_turn[side, r] == turn and meld_size_nb(melds, side, r) >= 7:
+            return True
+    return False
+
+
+@inline_kernel
+def plan_rows_nb(plan, top):
+    """Bit mask of the rank rows of ``plan`` that are not all zero, and of ``top`` (a pile card
+    melded in the same move, or -1): loops over it (``trailing_zeros``, lowest rank first)
+    visit only those rows, without a branch per rank on the hand's cards."""
+    rows = 0
+    for r in range(BLACK_THREE, LAST_NATURAL + 1):
+        rows |= (1 if plan[r, M_NATURALS] | plan[r, M_DEUCES] | plan[r, M_JOKERS] else 0) << r
+    if top >= 0:
+        rows |= 1 << top
+    return rows
 
 
 @kernel
@@ -98,11 +125,15 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
     jokers = 0
     points = 0
     black_threes = False
-    canastas = 0
-    own_canasta = False  # a canasta among the melds started this turn (R-42)
+    own_canasta = False  # a canasta among the melds started this turn (R-42), in the plan
     touches_old = False
-    # one pass over the rank rows: cards in hand, R-60/R-61/R-63 per meld, points, canastas
-    for r in range(BLACK_THREE, LAST_NATURAL + 1):
+    # one pass over the rows the plan touches (the side's other melds count only through its
+    # running canasta count): cards in hand, R-60/R-61/R-63 per meld, points, new canastas
+    canastas = sides[side, S_CANASTAS]
+    rows = plan_rows_nb(plan, top)
+    while rows != 0:
+        r = trailing_zeros(rows)
+        rows &= rows - 1
         t = 1 if r == top else 0
         a, d, j = plan[r, M_NATURALS], plan[r, M_DEUCES], plan[r, M_JOKERS]
         if a < 0 or d < 0 or j < 0 or a > hand[r]:
@@ -112,27 +143,23 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
         jokers += j
         a += t
         old = melds[side, r, M_NATURALS] + melds[side, r, M_DEUCES] + melds[side, r, M_JOKERS]
-        if a + d + j > 0:
-            n = melds[side, r, M_NATURALS] + a
-            nd = melds[side, r, M_DEUCES] + d
-            nj = melds[side, r, M_JOKERS] + j
-            if r == BLACK_THREE:
-                if d + j > 0 or n < 3 or n > 4:
-                    return 63, False, False
-                black_threes = True
-            elif not meld_ok_nb(n, nd, nj, rules):
-                return 61 if old > 0 else 60, False, False
-            points += a * rules[R_VALUES + r] + d * rules[R_VALUES + DEUCE]
-            points += j * rules[R_VALUES + JOKER]
-            if old > 0 and meld_turn[side, r] < turn:
-                touches_old = True
-            if r != BLACK_THREE and n + nd + nj >= 7:
+        n = melds[side, r, M_NATURALS] + a
+        nd = melds[side, r, M_DEUCES] + d
+        nj = melds[side, r, M_JOKERS] + j
+        if r == BLACK_THREE:
+            if d + j > 0 or n < 3 or n > 4:
+                return 63, False, False
+            black_threes = True
+        elif not meld_ok_nb(n, nd, nj, rules):
+            return 61 if old > 0 else 60, False, False
+        points += a * rules[R_VALUES + r] + d * rules[R_VALUES + DEUCE]
+        points += j * rules[R_VALUES + JOKER]
+        if old > 0 and meld_turn[side, r] < turn:
+            touches_old = True
+        if r != BLACK_THREE and n + nd + nj >= 7:
+            if old < 7:
                 canastas += 1
-                if old == 0 or meld_turn[side, r] == turn:
-                    own_canasta = True
-        elif r != BLACK_THREE and old >= 7:
-            canastas += 1
-            if meld_turn[side, r] == turn:
+            if old == 0 or meld_turn[side, r] == turn:
                 own_canasta = True
     if deuces > hand[DEUCE] or jokers > hand[JOKER]:
         return ERR_NOT_IN_HAND, False, False
@@ -149,7 +176,7 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
     first = seats[seat, P_FIRST_MELD_TURN]
     concealed_out = (
         going_out and (first < 0 or first == turn) and not touches_old
-        and g[G_TOUCHED_OLD] == 0 and own_canasta
+        and g[G_TOUCHED_OLD] == 0 and (own_canasta or canasta_started_nb(state, side, turn))
     )
     if sides[side, S_MELDED] == 0 and points < sides[side, S_MINIMUM]:
         waived = concealed_out and rules[R_CONCEALED_OUT_NEEDS_MINIMUM] == 0

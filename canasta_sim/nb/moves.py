@@ -7,6 +7,7 @@ move mutates the state. Bots call the same kernels, so they cannot make illegal 
 
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 
 from .jit import inline_kernel, kernel
 from .layout import (
@@ -43,7 +44,6 @@ from .layout import (
     G_TOUCHED_OLD,
     G_TURN,
     JOKER,
-    LAST_NATURAL,
     M_DEUCES,
     M_JOKERS,
     M_NATURALS,
@@ -69,7 +69,7 @@ from .layout import (
     SOURCE_DRAWN,
     SOURCE_PILE,
 )
-from .melds import check_plan_nb, meld_size_nb
+from .melds import canasta_started_nb, check_plan_nb, meld_size_nb, plan_rows_nb
 from .state import freezes_pile_nb, log_event_nb
 
 
@@ -130,11 +130,12 @@ def apply_plan_nb(state, rules, seat, plan, top, log):
     side = rules[R_SIDE_OF + seat]
     turn = g[G_TURN]
     hand = hands[seat]
-    for r in range(BLACK_THREE, LAST_NATURAL + 1):
+    rows = plan_rows_nb(plan, top)
+    while rows != 0:
+        r = trailing_zeros(rows)
+        rows &= rows - 1
         t = 1 if r == top else 0
         a, d, j = plan[r, M_NATURALS], plan[r, M_DEUCES], plan[r, M_JOKERS]
-        if a + d + j + t == 0:
-            continue
         old = meld_size_nb(melds, side, r)
         if old == 0:
             meld_turn[side, r] = turn
@@ -339,15 +340,11 @@ def take_pile_nb(state, rules, with_plan, log):
 def concealed_now_nb(state, rules, seat):
     """R-42 for a player going out by discarding: first meld this turn, nothing added to older
     melds, and a canasta among the melds started this turn."""
-    melds, meld_turn, seats, g = state.melds, state.meld_turn, state.seats, state.g
+    seats, g = state.seats, state.g
     turn = g[G_TURN]
     if seats[seat, P_FIRST_MELD_TURN] != turn or g[G_TOUCHED_OLD] != 0:
         return False
-    side = rules[R_SIDE_OF + seat]
-    for r in range(N_KINDS):
-        if meld_turn[side, r] == turn and meld_size_nb(melds, side, r) >= 7 and r != BLACK_THREE:
-            return True
-    return False
+    return canasta_started_nb(state, rules[R_SIDE_OF + seat], turn)
 
 
 @kernel
