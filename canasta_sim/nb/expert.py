@@ -41,6 +41,7 @@ pickup or a meld is possible before building anything, builds one plan per step 
 
 
 import numpy as np
+from numba.cpython.unsafe.numbers import leading_zeros  # LLVM's ctlz: highest set bit
 
 from .careful import (
     can_go_out_nb,
@@ -148,15 +149,16 @@ def should_go_out_nb(state, rules, seat, params, threat):
 
 
 @inline_kernel
-def can_complete_nb(melds, side, plan, wilds):
-    """Whether ``wilds`` wild cards could complete a canasta (R-65) of ``side``: some meld (on
-    the table plus ``plan``) holds 7 - ``wilds`` to 6 cards. A cheap test before the search."""
+def completable_nb(melds, side, plan, wilds):
+    """Bit mask of the ranks whose meld of ``side`` (on the table plus ``plan``) ``wilds`` wild
+    cards could make a canasta (R-65): it holds 7 - ``wilds`` to 6 cards (at least 4, the
+    search's smallest). No other meld can come into reach while the search adds wild cards."""
     smallest = max(4, 7 - wilds)
+    ranks = 0
     for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
         n, d, j = row_total_nb(melds, side, plan, r, -1)
-        if smallest <= n + d + j <= 6:
-            return True
-    return False
+        ranks |= (1 if (smallest <= n + d + j) & (n + d + j <= 6) else 0) << r
+    return ranks
 
 
 @kernel
@@ -171,10 +173,15 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
     deuces, jokers = hand[DEUCE], hand[JOKER]
     if deuces + jokers == 0:
         return left
-    # complete canastas: largest melds first, melds that already hold a wild card first
-    for step in range(6 if can_complete_nb(melds, side, plan, deuces + jokers) else 0):
+    # complete canastas: largest melds first, melds that already hold a wild card first; each
+    # step visits the candidate ranks only, highest first
+    ranks = completable_nb(melds, side, plan, deuces + jokers)
+    for step in range(6 if ranks != 0 else 0):
         size = 6 - step // 2
-        for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
+        todo = ranks
+        while todo != 0:
+            r = 63 - leading_zeros(todo)
+            todo ^= 1 << r
             n = melds[side, r, M_NATURALS] + plan[r, M_NATURALS]
             d = melds[side, r, M_DEUCES] + plan[r, M_DEUCES]
             j = melds[side, r, M_JOKERS] + plan[r, M_JOKERS]
