@@ -1,7 +1,6 @@
 """Shared pieces of the benchmark scripts: timing and writing CSV + Markdown tables."""
 
 import platform
-import statistics
 import time
 from pathlib import Path
 
@@ -10,15 +9,19 @@ import pandas as pd
 OUT = Path(__file__).resolve().parent.parent / "results" / "bench"
 
 
-def median_seconds(fn, repeats: int) -> float:
-    """Median wall seconds of ``repeats`` calls of ``fn`` (after one untimed warm-up call)."""
-    fn()
-    times = []
-    for _ in range(repeats):
-        start = time.perf_counter()
+def paired_seconds(calls: dict, repeats: int) -> dict:
+    """Wall seconds of ``repeats`` rounds in which every function of ``calls`` (name -> function
+    of no arguments) runs once, in order, after one untimed warm-up call of each. Returns
+    name -> list of seconds, one per round."""
+    for fn in calls.values():
         fn()
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    times = {name: [] for name in calls}
+    for _ in range(repeats):
+        for name, fn in calls.items():
+            start = time.perf_counter()
+            fn()
+            times[name].append(time.perf_counter() - start)
+    return times
 
 
 def write_table(name: str, frame: pd.DataFrame, title: str, command: str) -> Path:

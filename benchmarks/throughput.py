@@ -6,6 +6,7 @@ Run: ``python benchmarks/throughput.py [--deals N] [--repeats R]``; writes
 """
 
 import argparse
+import statistics
 import sys
 
 import numba
@@ -14,7 +15,7 @@ import pandas as pd
 
 sys.path.insert(0, str(__import__("pathlib").Path(__file__).resolve().parent))
 
-from common import median_seconds, write_table  # noqa: E402
+from common import paired_seconds, write_table  # noqa: E402
 from floor_kernel import floor_chunk_nb  # noqa: E402
 
 from canasta_sim import Rules  # noqa: E402
@@ -22,20 +23,21 @@ from canasta_sim.bots import side_bots  # noqa: E402
 from canasta_sim.simulate import Table, board_seeds, play_deals  # noqa: E402
 
 
-def kernel_seconds(rules: Rules, bot: str, deals: int, repeats: int) -> float:
-    """Median seconds of one kernel call playing ``deals`` deals (records in arrays only)."""
+def deal_call(rules: Rules, bot: str, deals: int):
+    """One kernel call playing ``deals`` deals with ``bot`` on every side (records in arrays
+    only), as a function of no arguments."""
     table = Table(rules, (tuple(side_bots(bot, rules.sides)),))
     index = np.arange(deals, dtype=np.int64)
     seeds = board_seeds(1, index)
     dealers = (index % rules.players).astype(np.int32)
     minimums = np.full((deals, rules.sides), 50, np.int32)
     seatings = np.zeros(deals, np.int32)
-    return median_seconds(lambda: play_deals(table, seeds, dealers, minimums, seatings), repeats)
+    return lambda: play_deals(table, seeds, dealers, minimums, seatings)
 
 
-def floor_seconds(rules: Rules, deals: int, repeats: int) -> float:
-    return median_seconds(lambda: floor_chunk_nb(np.uint64(1), deals, rules.n_cards,
-                                                 rules.players, rules.cards_dealt), repeats)
+def floor_call(rules: Rules, deals: int):
+    return lambda: floor_chunk_nb(np.uint64(1), deals, rules.n_cards, rules.players,
+                                  rules.cards_dealt)
 
 
 def main(argv=None):
@@ -45,17 +47,25 @@ def main(argv=None):
     parser.add_argument("--bots", default="expert,random")
     args = parser.parse_args(argv)
     cores = numba.config.NUMBA_NUM_THREADS
+    bots = args.bots.split(",")
     rows = []
     for players in (2, 3, 4, 6):
         rules = Rules(players=players)
+        calls = {"floor": floor_call(rules, args.deals)}
+        calls.update({bot: deal_call(rules, bot, args.deals) for bot in bots})
         for threads in sorted({1, cores}):
             numba.set_num_threads(threads)
-            floor = floor_seconds(rules, args.deals, args.repeats) / args.deals
-            for bot in args.bots.split(","):
-                per_deal = kernel_seconds(rules, bot, args.deals, args.repeats) / args.deals
+            # each repeat times the floor and then every bot, so a ratio compares calls made
+            # moments apart: the machine's load drifts less between them than over a run
+            times = paired_seconds(calls, args.repeats)
+            for bot in bots:
+                per_deal = statistics.median(times[bot]) / args.deals
+                ratio = statistics.median(b / f for b, f in zip(times[bot], times["floor"]))
                 rows.append({"players": players, "bots": bot, "threads": threads,
                              "deals_per_s": 1 / per_deal, "us_per_deal": per_deal * 1e6,
-                             "floor_us_per_deal": floor * 1e6, "x_floor": per_deal / floor})
+                             "floor_us_per_deal":
+                                 statistics.median(times["floor"]) / args.deals * 1e6,
+                             "x_floor": ratio})
                 print(rows[-1], flush=True)
     frame = pd.DataFrame(rows)
     one = frame[frame.threads == 1].set_index(["players", "bots"])["deals_per_s"]
@@ -64,8 +74,9 @@ def main(argv=None):
                                     for p, b, t in zip(frame.players, frame.bots, frame.threads)]
     frame["deals_per_s"] = frame["deals_per_s"].round().astype(int)
     cmd = "python benchmarks/throughput.py " + " ".join(argv or sys.argv[1:])
-    print(write_table("throughput", frame, "Throughput (deals per second, after compilation, "
-                      f"median of {args.repeats})", cmd.strip()).read_text())
+    title = (f"Throughput (deals per second, after compilation, median of {args.repeats} rounds; "
+             "x_floor: median of each round's ratio to the floor kernel timed in that round)")
+    print(write_table("throughput", frame, title, cmd.strip()).read_text())
 
 
 if __name__ == "__main__":
