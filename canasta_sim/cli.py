@@ -112,6 +112,7 @@ def rules_options(f):
 
 SEED = click.IntRange(0, 2**64 - 1)
 COUNT = click.IntRange(1, 10**12)
+CHUNK = click.IntRange(1, 1_000_000)  # simulate.MAX_CHUNK (not imported: keeps --help fast)
 
 
 def _scheduler(ctx, param, value):
@@ -177,7 +178,7 @@ def _terminated(signum, frame):
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
 @click.option("--workers", type=click.IntRange(min=1), default=None,
               help="Threads (default: all cores); results do not depend on it.")
-@click.option("--chunk-size", type=COUNT, default=None,
+@click.option("--chunk-size", type=CHUNK, default=None,
               help="Deals per kernel call (default 50000, at most 1000000); results do not "
                    "depend on it, but chunks under a few thousand deals run much slower.")
 @click.option("--out", type=click.Path(path_type=Path), default=None,

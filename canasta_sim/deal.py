@@ -6,7 +6,7 @@ an illegal move raises :class:`~canasta_sim.errors.IllegalMove` and leaves the d
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 import numpy as np
 
@@ -119,10 +119,13 @@ class Deal:
         ValueError
             On a bad card token, a wrong number of hands, a red three in a hand (they are laid
             out, R-15), more cards of a kind than the pack holds, or an illegal meld on the
-            table.
+            table (the melds of a rank given in several texts are checked together).
+        TypeError
+            For ``hands`` that is not a list of card texts, or ``melds`` that is not a mapping
+            of sides to lists of meld texts.
         """
         rules = _rules(rules)
-        hands = list(hands)
+        hands = _texts("hands", hands, "one card text per seat, e.g. ['4 5 6', ...]")
         if len(hands) != rules.players:
             raise ValueError(f"hands: {len(hands)} given, {rules.players} players need "
                              f"{rules.players}")
@@ -145,13 +148,19 @@ class Deal:
         pl[:len(pseq)] = pseq
         g[L.G_PILE_LEN] = len(pseq)
         g[L.G_PILE_FREEZE] = sum(bool(freezes_pile_nb(k, r)) for k in pseq)
+        if melds is not None and not isinstance(melds, Mapping):
+            raise TypeError(f"melds must map each side to a list of meld texts, e.g. "
+                            f"{{0: ['K K K']}}, not {melds!r}")
         for side, texts in (melds or {}).items():
             _check_int("melds side", side, 0, rules.sides - 1)
-            for text in texts:
-                rank, row = _meld_row(text)
-                md[side, rank] += row
-                if not is_legal_meld(text, rules, going_out=rank == L.BLACK_THREE):
-                    raise ValueError(f"melds: {text!r} is not a legal meld (R-60)")
+            md[side] = _plan(texts)  # the texts of one rank add up to one meld
+            for rank in np.nonzero(md[side].any(axis=1))[0]:
+                counts = np.zeros(L.N_KINDS, np.int8)
+                counts[[rank, L.DEUCE, L.JOKER]] = md[side, rank]
+                if not is_legal_meld(counts, rules, going_out=rank == L.BLACK_THREE):
+                    raise ValueError(f"melds[{side}]: {C.format_cards(counts)!r} is not a "
+                                     f"legal meld (R-60, R-61)")
+            if md[side].any():
                 sd[side, L.S_MELDED] = 1
         for side, count in (red_threes or {}).items():
             _check_int("red_threes side", side, 0, rules.sides - 1)
@@ -339,7 +348,7 @@ class Deal:
         ----------
         bots : str or list of str, optional
             One bot spec for every side or one per side, as for :func:`canasta_sim.simulate`
-            (default ``"random"``).
+            (default ``"expert"``).
 
         Raises
         ------
@@ -347,17 +356,26 @@ class Deal:
             If the deal is over.
         ValueError
             For a bad bot spec.
+        RuntimeError
+            If the bot made no move (a position built by hand that no legal turn can end).
         """
         if self.is_over:
             raise IllegalMove("R-20", "the deal is over")
-        policies, params = self._bot_arrays(bots)
-        play_turn(self._state, self._r, policies, params, self._log)
+        self._bot_turn(*self._bot_arrays(bots))
 
     def play_out(self, bots=None) -> None:
         """Play turns with the bots (see :meth:`play_turn`) until the deal is over."""
         policies, params = self._bot_arrays(bots)
         while not self.is_over:
-            play_turn(self._state, self._r, policies, params, self._log)
+            self._bot_turn(policies, params)
+
+    def _bot_turn(self, policies, params) -> None:
+        g = self._g
+        before = (g[L.G_MOVE], g[L.G_TURN], g[L.G_PHASE])
+        play_turn(self._state, self._r, policies, params, self._log)
+        if (g[L.G_MOVE], g[L.G_TURN], g[L.G_PHASE]) == before:  # would loop for ever
+            raise RuntimeError(f"the bot of seat {self.current_player} found no legal move in "
+                               f"this position: {self!r}")
 
     def _bot_arrays(self, bots):
         from .bots import seat_arrays, side_bots
@@ -437,7 +455,14 @@ def is_legal_meld(cards, rules: Rules | None = None, *, going_out: bool = False)
 
 
 def minimum_count(score: int, rules: Rules | None = None) -> int:
-    """The minimum count in points for a side whose cumulative score is ``score`` (R-64)."""
+    """The minimum count in points for a side whose cumulative score is ``score`` (R-64).
+
+    Raises
+    ------
+    ValueError
+        For a score that is not an integer from -2**31 to 2**31 - 1 (points).
+    """
+    _check_int("score", score, -(2**31), 2**31 - 1)
     rules = _rules(rules)
     return int(minimum_count_nb(np.int64(score), rules.to_array()))
 
@@ -468,12 +493,25 @@ def _meld_row(text: str) -> tuple[int, np.ndarray]:
     return rank, np.array([counts[rank], counts[L.DEUCE], counts[L.JOKER]], np.int8)
 
 
-def _plan(texts: Iterable[str]) -> np.ndarray:
-    if isinstance(texts, str):  # iterating would read each character as a meld
-        raise TypeError(f"melds must be a list of meld texts, not the str {texts!r}; "
+def _texts(name: str, texts, what: str) -> list[str]:
+    """``texts`` as a list of str; a single str (whose characters iteration would read as the
+    texts) or anything else is a TypeError naming ``name`` and ``what`` is allowed."""
+    if isinstance(texts, str):
+        raise TypeError(f"{name} must be a list of texts ({what}), not the str {texts!r}; "
                         f"write [{texts!r}]")
+    try:
+        texts = list(texts)
+    except TypeError:
+        raise TypeError(f"{name} must be a list of texts ({what}), not {texts!r}") from None
+    for i, text in enumerate(texts):
+        if not isinstance(text, str):
+            raise TypeError(f"{name}[{i}] must be a card text ({what}), not {text!r}")
+    return texts
+
+
+def _plan(texts: Iterable[str]) -> np.ndarray:
     plan = np.zeros((L.N_KINDS, 3), np.int8)
-    for text in texts:
+    for text in _texts("melds", texts, "meld texts such as 'K K K' or 'K: 2'"):
         rank, row = _meld_row(text)
         plan[rank] += row
     return plan

@@ -242,7 +242,7 @@ def simulate(deals: int, *, rules=None, bots=None, seed: int = 0, workers: int |
         See :func:`resolve_rules`; default classic rules for 4 players.
     bots : str or list of str, optional
         One bot spec for every side, or one per side in side order (see
-        :mod:`canasta_sim.bots`); default ``"random"``.
+        :mod:`canasta_sim.bots`); default ``"expert"``.
     seed : int
         Master seed, 0 .. 2**64-1. Deal ``k`` is seeded from ``(seed, k)``.
     workers : int, optional
@@ -386,7 +386,7 @@ def prepare_out(out, overwrite: bool) -> Path:
     if target.exists():
         if not overwrite:
             raise ValueError(f"out={str(out)!r} already exists; choose a new folder or pass "
-                             f"overwrite (--overwrite)")
+                             f"overwrite=True (--overwrite on the command line)")
         if not target.is_dir():
             raise ValueError(f"out={str(out)!r} exists and is not a folder")
         if any(target.iterdir()) and not any((target / m).exists() for m in RUN_MARKERS):

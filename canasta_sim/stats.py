@@ -489,6 +489,8 @@ def _fmt(v: float, digits: int = 4) -> str:
     v = float(v)
     if abs(v) >= 100:
         return f"{v:,.1f}"
+    if 0 < abs(v) < 0.01:  # small probabilities: enough digits to set against their interval
+        return f"{v:.6f}"
     return f"{v:.{digits}f}"
 
 

@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from canasta_sim import Deal, IllegalMove, Rules, simulate, sweep
+from canasta_sim import minimum_count as cs_minimum_count
 from canasta_sim.bots import parse_bot
 from canasta_sim.cards import parse_cards
 from canasta_sim.compare import sweep_specs
@@ -98,3 +99,53 @@ def test_sweep_refuses_a_parameter_the_bot_spec_sets():
         sweep("expert:safety=3", "safety", [1, 2], "greedy", deals=4)
     assert sweep_specs("expert:hold_wilds=0", "safety", [1, 2.5]) == [
         "expert:hold_wilds=0,safety=1", "expert:hold_wilds=0,safety=2.5"]
+
+
+def test_meld_texts_of_one_rank_are_checked_together():
+    """Four texts of K K + wild each add up to one K meld of 8 naturals and 4 wild cards,
+    more wild cards than R-61 allows (3); a rank prefix on a wild-only text is read as in
+    Deal.meld: 7 kings and 'K: 2' are one mixed canasta of 8 cards."""
+    with pytest.raises(ValueError, match=r"melds\[0\]: 'K K K K K K K K 2 2 JK JK'"):
+        Deal.from_position(hands=four_hands(), stock="4 4 4", pile="7",
+                           melds={0: ["K K 2", "K K 2", "K K JK", "K K JK"]})
+    d = Deal.from_position(hands=four_hands(), stock="4 4 4", pile="7",
+                           melds={0: ["K K K K K K K", "K: 2"]})
+    assert d.canastas(0) == 1 and d.canastas(1) == 0
+
+
+@pytest.mark.parametrize("kwargs, needle", [
+    ({"melds": ["K K K"]}, "melds must map each side"),
+    ({"melds": {0: "K K K"}}, "not the str 'K K K'"),
+    ({"hands": "4 5 6"}, "hands must be a list of texts"),
+    ({"hands": None}, "not None"),
+    ({"hands": ["4 5", 6, "7 8", "9 10"]}, r"hands\[1\] must be a card text"),
+])
+def test_position_arguments_of_the_wrong_type_are_named(kwargs, needle):
+    args = {"hands": four_hands(), "stock": "4 4 4", "pile": "7", **kwargs}
+    with pytest.raises(TypeError, match=needle):
+        Deal.from_position(**args)
+
+
+def test_meld_of_a_non_text_names_it():
+    d = Deal.from_position(hands=four_hands(), stock="4 4 4", pile="7")
+    d.draw()
+    with pytest.raises(TypeError, match="not 5"):
+        d.meld(5)
+
+
+@pytest.mark.parametrize("score", ["x", 2**70, 1.5])
+def test_minimum_count_names_a_bad_score(score):
+    with pytest.raises(ValueError, match="score="):
+        cs_minimum_count(score)
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy", "careful", "expert"])
+def test_a_bot_that_cannot_move_is_an_error_not_a_hang(bot):
+    """A position built by hand with seat 0's hand empty (found by a user test: play_out
+    looped for ever): the bot draws a 4 but can neither meld it nor discard its last card
+    without a canasta (R-40), so the turn cannot end and play_turn must raise."""
+    d = Deal.from_position(hands=["", "4 5 6", "7 7 9", "J Q A"], stock="4 9 10 J Q",
+                           pile="4")
+    with pytest.raises(RuntimeError, match="seat 0 found no legal move"):
+        d.play_out(bot)
+    assert d.hand(0) == "4" and d.phase == "play"

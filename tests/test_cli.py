@@ -112,7 +112,7 @@ def test_rules_file(tmp_path):
     (["compare", "expert", "expert", "--deals", "4"], "Invalid value for BOT_A/BOT_B"),
     (["compare", "expert,greedy", "random", "--deals", "4"], "Invalid value for BOT_A/BOT_B"),
     (["simulate", "--deals", "10", "--chunk-size", "1000001"],
-     "chunk_size=1000001 is not allowed; allowed: an integer from 1 to 1000000"),
+     "Invalid value for '--chunk-size': 1000001 is not in the range 1<=x<=1000000"),
 ])
 def test_bad_input_is_a_usage_error(args, needle):
     r = CliRunner().invoke(main, args)
@@ -403,3 +403,11 @@ def test_games_report_games_cut_off_at_the_deal_bound():
                  "--quiet")
     assert result.exit_code == 0
     assert "2 of 2 games ended unfinished at the bound of 200 deals" in result.output
+
+
+def test_chunk_size_limit_matches_the_simulator():
+    """The CLI's --chunk-size range is the simulator's own limit (simulate.MAX_CHUNK)."""
+    from canasta_sim.cli import CHUNK
+    from canasta_sim.simulate import MAX_CHUNK
+
+    assert (CHUNK.min, CHUNK.max) == (1, MAX_CHUNK)

@@ -284,6 +284,18 @@ def test_format_summary():
     assert len(widths) <= 2  # fixed width (header rule may equal the rows)
 
 
+@pytest.mark.parametrize("value, digits, text", [
+    (0.5, 4, "0.5000"), (0.0, 4, "0.0000"), (1437.04, 4, "1,437.0"),
+    # small probabilities keep 6 decimals, so 0.0052 [0.0051, 0.0052] against an exact
+    # 0.00507 (a user test) reads 0.005198 [0.005101, 0.005221] against 0.005070
+    (0.005198, 4, "0.005198"), (0.00507, 5, "0.005070"), (-0.004, 4, "-0.004000"),
+])
+def test_table_numbers(value, digits, text):
+    from canasta_sim.stats import _fmt
+
+    assert _fmt(value, digits) == text
+
+
 # --- report -------------------------------------------------------------------------------
 def _check_report(folder):
     path = write_report(folder)
