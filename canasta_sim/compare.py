@@ -162,12 +162,13 @@ def _deal_winners(scores: np.ndarray) -> np.ndarray:
 
 
 def parse_range(text: str) -> list[float]:
-    """``"2:12:2"`` -> [2, 4, ..., 12] (inclusive stop); ``"1,3,8"`` -> [1, 3, 8].
+    """``"2:12:2"`` -> [2, 4, ..., 12] (inclusive stop); ``"1,3,8"`` -> [1, 3, 8]. Range
+    values are rounded to 10 decimals (``0.1:0.5:0.1`` gives 0.3, not 0.30000000000000004).
 
     Raises
     ------
     ValueError
-        For a malformed range or a zero or wrong-signed step.
+        For a malformed range, a zero or wrong-signed step, or a list that repeats a value.
     """
     bad = ValueError(f"{text!r} is not a range START:STOP:STEP or a list A,B,C of at most "
                      f"{MAX_SWEEP_VALUES} finite values")
@@ -182,12 +183,14 @@ def parse_range(text: str) -> list[float]:
             count = int(np.floor((stop - start) / step + 1e-9)) + 1
             if count > MAX_SWEEP_VALUES:
                 raise bad
-            return [start + i * step for i in range(count)]
+            return [round(start + i * step, 10) for i in range(count)]
         values = [float(p) for p in text.split(",")]
     except ValueError:
         raise bad from None
     if len(values) > MAX_SWEEP_VALUES or not all(np.isfinite(values)):
         raise bad
+    if len(set(values)) < len(values):
+        raise ValueError(f"{text!r} repeats a value; give each value once")
     return values
 
 

@@ -149,3 +149,12 @@ def test_a_bot_that_cannot_move_is_an_error_not_a_hang(bot):
     with pytest.raises(RuntimeError, match="seat 0 found no legal move"):
         d.play_out(bot)
     assert d.hand(0) == "4" and d.phase == "play"
+
+
+def test_sweep_ranges_give_the_decimal_values():
+    """0.1:0.5:0.1 is 0.1, 0.2, 0.3, 0.4, 0.5 exactly (float steps alone give
+    0.30000000000000004, which reached sweep.csv in a user test)."""
+    from canasta_sim.compare import parse_range
+
+    assert parse_range("0.1:0.5:0.1") == [0.1, 0.2, 0.3, 0.4, 0.5]
+    assert parse_range("2:12:5") == [2.0, 7.0, 12.0]

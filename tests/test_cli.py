@@ -111,6 +111,8 @@ def test_rules_file(tmp_path):
     # compare's bot errors name the bot arguments, not --deals
     (["compare", "expert", "expert", "--deals", "4"], "Invalid value for BOT_A/BOT_B"),
     (["compare", "expert,greedy", "random", "--deals", "4"], "Invalid value for BOT_A/BOT_B"),
+    (["sweep", "expert", "--param", "hold_wilds=0,1,1", "--vs", "greedy", "--deals", "4"],
+     "'0,1,1' repeats a value"),
     (["simulate", "--deals", "10", "--chunk-size", "1000001"],
      "Invalid value for '--chunk-size': 1000001 is not in the range 1<=x<=1000000"),
 ])
