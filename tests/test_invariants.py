@@ -7,6 +7,7 @@ import pytest
 
 from canasta_sim import Deal, Rules, trace_deal
 from canasta_sim.cards import KIND_COUNTS_108
+from canasta_sim.nb import layout as L
 from canasta_sim.referee import check_trace
 
 DEALS = 2000
@@ -42,7 +43,8 @@ def running_counts_ok(deal: Deal) -> bool:
     ranks = ((sizes > 0) * (1 << np.arange(15))).sum(axis=1)
     return ((state["hand_sizes"][:players] == hands.sum(axis=1)).all()
             and (state["pile_counts"] == np.bincount(pile[:g[1]], minlength=15)).all()
-            and (sides[:, 5] == canastas).all() and (sides[:, 6] == ranks).all()
+            and (sides[:, L.S_CANASTAS] == canastas).all()
+            and (sides[:, L.S_MELD_RANKS] == ranks).all()
             and (state["melded"] == melded_counts(melds)).all())
 
 

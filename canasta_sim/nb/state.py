@@ -162,9 +162,16 @@ def reset_state_nb(state):
 
 @kernel
 def recount_nb(state, rules):
-    """Set the running counts (``hand_sizes``, ``pile_counts``, and the sides' ``S_CANASTAS``,
-    ``S_MELD_RANKS``, ``melded``) from ``hands``, ``pile`` and ``melds``, for a
-    state whose cards were written from Python."""
+    """Set the running counts (``hand_sizes``, ``pile_counts``, ``melded``, and the sides'
+    ``S_CANASTAS`` and ``S_MELD_RANKS``) from ``hands``, ``pile`` and ``melds``, for a state
+    whose cards were written from Python (``Deal.from_position``).
+
+    Parameters
+    ----------
+    state : record of STATE_DTYPE
+        Changed in place.
+    rules : ndarray(int32, (RULES_LEN,))
+    """
     hands, pile, melds, sides, g = state.hands, state.pile, state.melds, state.sides, state.g
     state.hand_sizes[:] = 0
     state.pile_counts[:] = 0
