@@ -162,13 +162,14 @@ def _deal_winners(scores: np.ndarray) -> np.ndarray:
 
 
 def parse_range(text: str) -> list[float]:
-    """``"2:12:2"`` -> [2, 4, ..., 12] (inclusive stop); ``"1,3,8"`` -> [1, 3, 8]. Range
-    values are rounded to 10 decimals (``0.1:0.5:0.1`` gives 0.3, not 0.30000000000000004).
+    """``"2:12:2"`` -> [2, 4, ..., 12] (inclusive stop); ``"1,3,8"`` -> [1, 3, 8]. Values are
+    rounded to 10 decimals (``0.1:0.5:0.1`` gives 0.3, not 0.30000000000000004).
 
     Raises
     ------
     ValueError
-        For a malformed range, a zero or wrong-signed step, or a list that repeats a value.
+        For a malformed range, a zero or wrong-signed step, or values that are equal after
+        rounding.
     """
     bad = ValueError(f"{text!r} is not a range START:STOP:STEP or a list A,B,C of at most "
                      f"{MAX_SWEEP_VALUES} finite values")
@@ -183,14 +184,16 @@ def parse_range(text: str) -> list[float]:
             count = int(np.floor((stop - start) / step + 1e-9)) + 1
             if count > MAX_SWEEP_VALUES:
                 raise bad
-            return [round(start + i * step, 10) for i in range(count)]
-        values = [float(p) for p in text.split(",")]
+            values = [start + i * step for i in range(count)]
+        else:
+            values = [float(p) for p in text.split(",")]
     except ValueError:
         raise bad from None
     if len(values) > MAX_SWEEP_VALUES or not all(np.isfinite(values)):
         raise bad
+    values = [round(v, 10) for v in values]
     if len(set(values)) < len(values):
-        raise ValueError(f"{text!r} repeats a value; give each value once")
+        raise ValueError(f"{text!r} repeats a value (to 10 decimals); give each value once")
     return values
 
 

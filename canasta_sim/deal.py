@@ -145,23 +145,24 @@ class Deal:
         st[n - len(seq):] = seq
         g[L.G_STOCK_POS] = n - len(seq)
         pseq = C.parse_sequence(pile)
+        if len(pseq) > n:
+            raise ValueError(f"pile: {len(pseq)} cards, the pack has {n}")
         pl[:len(pseq)] = pseq
         g[L.G_PILE_LEN] = len(pseq)
         g[L.G_PILE_FREEZE] = sum(bool(freezes_pile_nb(k, r)) for k in pseq)
-        if melds is not None and not isinstance(melds, Mapping):
-            raise TypeError(f"melds must map each side to a list of meld texts, e.g. "
-                            f"{{0: ['K K K']}}, not {melds!r}")
+        _check_mapping("melds", melds, "{0: ['K K K']}")
         for side, texts in (melds or {}).items():
             _check_int("melds side", side, 0, rules.sides - 1)
             md[side] = _plan(texts)  # the texts of one rank add up to one meld
             for rank in np.nonzero(md[side].any(axis=1))[0]:
                 counts = np.zeros(L.N_KINDS, np.int8)
                 counts[[rank, L.DEUCE, L.JOKER]] = md[side, rank]
-                if not is_legal_meld(counts, rules, going_out=rank == L.BLACK_THREE):
+                if not is_legal_meld(counts, rules):  # black threes only when going out
                     raise ValueError(f"melds[{side}]: {C.format_cards(counts)!r} is not a "
-                                     f"legal meld (R-60, R-61)")
+                                     f"legal meld on the table (R-60, R-61, R-63)")
             if md[side].any():
                 sd[side, L.S_MELDED] = 1
+        _check_mapping("red_threes", red_threes, "{0: 1}")
         for side, count in (red_threes or {}).items():
             _check_int("red_threes side", side, 0, rules.sides - 1)
             _check_int(f"red_threes[{side}]", count, 0, rules.n_cards // 27)
@@ -475,15 +476,16 @@ def _meld_row(text: str) -> tuple[int, np.ndarray]:
     if ":" in text:
         prefix, text = text.split(":", 1)
         rank = C.kind_index(prefix)
+    text = text.strip()
     counts = C.parse_cards(text)
     kinds = [k for k in range(L.BLACK_THREE, L.LAST_NATURAL + 1) if counts[k]]
     if counts[L.RED_THREE]:
         raise IllegalMove("R-63", f"red threes are never melded: {text!r}")
     if len(kinds) > 1 or (rank is not None and kinds and kinds[0] != rank):
         raise IllegalMove("R-62", f"a meld holds cards of one rank only: {text!r}")
+    if not counts.any():
+        raise IllegalMove("R-60", f"a meld needs cards: {text!r}")
     if rank is None:
-        if not counts.any():
-            raise IllegalMove("R-60", f"a meld needs cards: {text!r}")
         if not kinds:
             raise IllegalMove("R-60", f"a meld of wild cards only must name its rank, e.g. "
                                       f"'K: {text.strip()}'")
@@ -499,6 +501,8 @@ def _texts(name: str, texts, what: str) -> list[str]:
     if isinstance(texts, str):
         raise TypeError(f"{name} must be a list of texts ({what}), not the str {texts!r}; "
                         f"write [{texts!r}]")
+    if isinstance(texts, Mapping):
+        raise TypeError(f"{name} must be a list of texts ({what}), not the mapping {texts!r}")
     try:
         texts = list(texts)
     except TypeError:
@@ -510,14 +514,18 @@ def _texts(name: str, texts, what: str) -> list[str]:
 
 
 def _plan(texts: Iterable[str]) -> np.ndarray:
-    plan = np.zeros((L.N_KINDS, 3), np.int8)
+    plan = np.zeros((L.N_KINDS, 3), np.int64)  # summed wide: int8 would wrap round silently
     for text in _texts("melds", texts, "meld texts such as 'K K K' or 'K: 2'"):
         rank, row = _meld_row(text)
         plan[rank] += row
-    return plan
+        if plan[rank].max() > 127:
+            raise ValueError(f"melds: {plan[rank].max()} cards of one kind in the {C.KINDS[rank]} "
+                             f"meld; a count array holds at most 127")
+    return plan.astype(np.int8)
 
 
 def _minimums(rules: Rules, scores) -> np.ndarray:
+    _check_mapping("scores", scores, "{0: 1500}")
     scores = dict(scores or {})
     for side, score in scores.items():
         _check_int("scores side", side, 0, rules.sides - 1)
@@ -535,6 +543,11 @@ def _rules(rules) -> Rules:
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules or a preset name, not {rules!r}")
     return rules
+
+
+def _check_mapping(name: str, value, example: str) -> None:
+    if value is not None and not isinstance(value, Mapping):
+        raise TypeError(f"{name} must map each side to its value, e.g. {example}, not {value!r}")
 
 
 def _check_int(name: str, value, low: int, high: int) -> None:

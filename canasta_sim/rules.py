@@ -198,8 +198,8 @@ class Rules:
 
     def minimum_table(self) -> tuple[tuple[int, int], ...]:
         """R-64's table as ``((score_at_least, minimum_count), ...)``, points, lowest first."""
-        top = 7500 if self.players == 6 else 1 << 30
-        return ((0, 50), (1500, 90), (3000, 120), (top, 150))
+        table = ((0, 50), (1500, 90), (3000, 120))
+        return table + ((7500, 150),) if self.players == 6 else table
 
     # --- presets and serialisation ---------------------------------------------------------
     @classmethod
@@ -269,7 +269,9 @@ class Rules:
         a[L.R_VALUES:L.R_VALUES + N_KINDS] = self.card_values
         for held in range(7):
             a[L.R_RED_THREE_TABLE + held] = self.red_three_score(held)
-        for i, (threshold, minimum) in enumerate(self.minimum_table()):
+        table = self.minimum_table()
+        table += (table[-1],) * (4 - len(table))  # the kernel reads 4 rows; a repeat is inert
+        for i, (threshold, minimum) in enumerate(table):
             a[L.R_MIN_THRESHOLDS + i] = threshold
             a[L.R_MIN_COUNTS + i] = minimum
         for seat in range(self.players):

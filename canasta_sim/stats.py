@@ -483,13 +483,17 @@ def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
 
 
 # --- terminal table -------------------------------------------------------------------------
-def _fmt(v: float, digits: int = 4) -> str:
+def _fmt(v: float, digits: int = 4, like: float | None = None) -> str:
+    """A table number: 1 decimal from 100 up, 6 below 0.01 (small probabilities, to set
+    against their interval), else ``digits``; ``like`` formats ``v`` as that value would be
+    (an interval's bounds as its value)."""
     if v is None or (isinstance(v, float) and math.isnan(v)):
         return ""
     v = float(v)
-    if abs(v) >= 100:
+    size = abs(v if like is None else float(like))
+    if size >= 100:
         return f"{v:,.1f}"
-    if 0 < abs(v) < 0.01:  # small probabilities: enough digits to set against their interval
+    if 0 < size < 0.01:
         return f"{v:.6f}"
     return f"{v:.{digits}f}"
 
@@ -503,7 +507,9 @@ def format_summary(df: pd.DataFrame) -> str:
     name_w = max([len("statistic")] + [len(s) for s in df["statistic"]])
     rows = []
     for r in df.itertuples(index=False):
-        ci = "" if math.isnan(r.ci_low) else f"[{_fmt(r.ci_low)}, {_fmt(r.ci_high)}]"
+        like = r.value if r.value else None  # a value of 0 says nothing of its bounds' size
+        ci = ("" if math.isnan(r.ci_low)
+              else f"[{_fmt(r.ci_low, like=like)}, {_fmt(r.ci_high, like=like)}]")
         rows.append((r.group, r.statistic, _fmt(r.value), ci, _fmt(r.exact, 5), f"{r.n:,}"))
     widths = [max([len(h)] + [len(x[i]) for x in rows]) for i, h in
               enumerate(("", "statistic", "value", "95% interval", "exact", "n"))]

@@ -158,3 +158,36 @@ def test_sweep_ranges_give_the_decimal_values():
 
     assert parse_range("0.1:0.5:0.1") == [0.1, 0.2, 0.3, 0.4, 0.5]
     assert parse_range("2:12:5") == [2.0, 7.0, 12.0]
+
+
+@pytest.mark.parametrize("melds, needle", [
+    ({0: ["K K K K"] * 64}, "at most 127"),  # 256 kings wrapped round to 0 in int8
+    ({0: ["K K K"] * 43 + ["K"]}, "at most 127"),
+    # 10 kings melded and 1 in hands[0]: 11 of the pack's 8
+    ({0: ["K K K K K", "K K K K K"]}, "11 cards of kind K, the 108-card pack has 8"),
+    ({0: ["B3 B3 B3"]}, "R-63"),  # black threes are melded only when going out
+])
+def test_position_melds_beyond_the_pack_or_the_rules_are_refused(melds, needle):
+    with pytest.raises(ValueError, match=needle):
+        Deal.from_position(hands=four_hands(), stock="4 4 4", pile="7", melds=melds)
+
+
+@pytest.mark.parametrize("kwargs, error, needle", [
+    ({"pile": " ".join(["5"] * 200)}, ValueError, "pile: 200 cards, the pack has 108"),
+    ({"red_threes": [1, 0]}, TypeError, "red_threes must map each side"),
+    ({"scores": 5}, TypeError, "scores must map each side"),
+    ({"melds": {0: {"K": "K K K"}}}, TypeError, "not the mapping"),
+    ({"melds": {0: ["K:"]}}, ValueError, "a meld needs cards"),
+])
+def test_position_arguments_are_checked(kwargs, error, needle):
+    args = {"hands": four_hands(), "stock": "4 4 4", "pile": "7", **kwargs}
+    with pytest.raises(error, match=needle):
+        Deal.from_position(**args)
+
+
+@pytest.mark.parametrize("text", ["0:0.0000000001:0.00000000001", "0.1,0.10000000001"])
+def test_sweep_values_equal_after_rounding_are_refused(text):
+    from canasta_sim.compare import parse_range
+
+    with pytest.raises(ValueError, match="repeats a value"):
+        parse_range(text)

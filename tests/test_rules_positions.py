@@ -1143,7 +1143,7 @@ def test_r63_black_threes_need_canasta_to_go_out():
 # --- R-64: the initial meld ------------------------------------------------------------------------
 @pytest.mark.parametrize("score, minimum", [
     (-5, 15), (-1000, 15), (0, 50), (1495, 50), (1500, 90), (2995, 90), (3000, 120),
-    (7500, 120), (12000, 120),
+    (7500, 120), (12000, 120), (2**30, 120), (2**31 - 1, 120),
 ])
 def test_r64_minimum_table_four_players(score, minimum):
     assert minimum_count(score, Rules()) == minimum
@@ -1432,3 +1432,17 @@ def test_r10_six_players_alternating_sides():
     # seats 0, 2, 4 pay for side 0's hands: 4 (5) + 6 (5) + 9 9 (20)
     assert d.score()[0]["hand_penalty"] == 30
     assert d.score()[1]["hand_penalty"] == 5 + 5 + 10
+
+
+@pytest.mark.parametrize("hands, pile, rules", [
+    # one card left after the pickup and no canasta: the take would go out illegally (R-40)
+    (["6", "7", "6", "7"], "R3 5", Rules(red_three_upcard_freezes=False)),
+    (["", "7", "6", "7"], "5", Rules()),
+])
+def test_r44_a_pickup_that_is_not_legal_is_not_forced(hands, pile, rules):
+    """R-44 forces the pickup onto a meld only when that pickup is legal; when it is not, the
+    player cannot take the pile and the deal ends (found by a user test: neither draw nor
+    take_pile was legal, so no turn could end)."""
+    d = pos(hands, stock="", pile=pile, melds={0: ["5 5 5"]}, rules=rules)
+    d.draw()
+    assert d.is_over and d.end_reason == "stock_exhausted"

@@ -296,6 +296,14 @@ def test_table_numbers(value, digits, text):
     assert _fmt(value, digits) == text
 
 
+def test_interval_bounds_are_printed_like_their_value():
+    """0.009980 [0.009382, 0.0106] (a user test) reads 0.009980 [0.009382, 0.010600]."""
+    from canasta_sim.stats import _fmt
+
+    assert _fmt(0.0106, like=0.00998) == "0.010600"
+    assert _fmt(0.0106, like=0.5) == "0.0106"
+
+
 # --- report -------------------------------------------------------------------------------
 def _check_report(folder):
     path = write_report(folder)

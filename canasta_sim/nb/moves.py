@@ -202,18 +202,12 @@ def pile_top_nb(state):
 
 @kernel
 def forced_take_nb(state, rules, seat):
-    """R-44: with the stock empty, must ``seat`` take the pile (unfrozen for them, top card
-    matching a meld of their side)?"""
-    melds, sides, g = state.melds, state.sides, state.g
-    top = pile_top_nb(state)
-    side = rules[R_SIDE_OF + seat]
-    if top < 0 or top == BLACK_THREE or top == DEUCE or top == JOKER or top == RED_THREE:
-        return False
-    if g[G_PILE_FREEZE] > 0 or sides[side, S_MELDED] == 0:
-        return False
-    if state.hand_sizes[seat] == 1 and g[G_PILE_LEN] == 1:
-        return False  # R-35
-    return meld_size_nb(melds, side, top) > 0
+    """R-44: with the stock empty, must ``seat`` take the pile? Yes when putting the top card
+    on the side's meld is a legal pickup (unfrozen for them, a meld of its rank, R-33 c, and
+    the rest of the move legal, R-35, R-40). Otherwise the player cannot take it and the deal
+    ends, rather than leaving them no legal move."""
+    err, _out, _conc = check_take_nb(state, rules, seat, state.zero_plan)
+    return err == OK
 
 
 @kernel

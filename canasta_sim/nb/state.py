@@ -21,6 +21,7 @@ field is sized for the largest table (6 players, 3 sides, 162 cards); kernels us
     hand_sizes  int16[P]            cards in each hand (running count of ``hands``)
     pile_counts int16[N_KINDS]      cards per kind in the discard pile (running count of ``pile``)
     melded      int16[N_KINDS]      cards per kind in all sides' melds (running count of ``melds``)
+    zero_plan   int8[N_KINDS, 3]    a plan that is always empty (the pickup onto a meld, R-44)
 
 Why a record and not a tuple of arrays: numba passes a record as one pointer, but a tuple of
 eleven arrays as about 95 machine words, which cost a deal about a third of its time in calls.
@@ -115,6 +116,7 @@ STATE_DTYPE = np.dtype([
     ("hand_sizes", np.int16, (MAX_PLAYERS,)),
     ("pile_counts", np.int16, (N_KINDS,)),
     ("melded", np.int16, (N_KINDS,)),
+    ("zero_plan", np.int8, (N_KINDS, 3)),
 ], align=True)
 
 
@@ -154,6 +156,7 @@ def reset_state_nb(state):
     state.hand_sizes[:] = 0
     state.pile_counts[:] = 0
     state.melded[:] = 0
+    state.zero_plan[:] = 0
     g = state.g
     g[:] = 0
     g[G_FIRST_CANASTA_TURN] = -1
