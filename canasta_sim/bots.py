@@ -109,6 +109,11 @@ class Bot:
                    if v != p.default]
         return self.policy.name + (":" + ",".join(changed) if changed else "")
 
+    @property
+    def parameters(self) -> dict[str, float]:
+        """Every parameter of the policy with its value, defaults included (for manifests)."""
+        return {p.name: v for p, v in zip(self.policy.params, self.values)}
+
     def vector(self) -> np.ndarray:
         """``ndarray(float64, (N_PARAMS,))`` of parameter values in kernel order."""
         v = np.zeros(N_PARAMS, np.float64)

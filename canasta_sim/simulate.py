@@ -28,7 +28,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.parquet as pq
 
-from . import __version__
+from ._version import BOTS_VERSION, RULES_VERSION, __version__
 from .aggregate import Aggregates
 from .bots import Bot, seat_arrays, side_bots
 from .deal import minimum_count
@@ -589,10 +589,13 @@ def make_manifest(table: Table, seed: int, deals: int, wall: float, workers: int
 
     return {
         "canasta_sim": __version__,
+        "rules_version": RULES_VERSION,
+        "bots_version": BOTS_VERSION,
         "seed": seed,
         "deals": deals,
         "rules": table.rules.to_dict(),
         "bots": [[b.spec for b in seating] for seating in table.seatings],
+        "bot_parameters": {b.spec: b.parameters for seating in table.seatings for b in seating},
         "workers": workers,  # numba threads, or the Dask scheduler
         "chunk_size": chunk,
         "records": records,

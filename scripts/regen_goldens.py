@@ -1,0 +1,46 @@
+"""Rewrite the goldens: ``tests/data/goldens.json`` and the readable playthroughs.
+
+Usage: ``python scripts/regen_goldens.py [--force]``. A digest that changes while
+``RULES_VERSION`` and ``BOTS_VERSION`` (``canasta_sim/_version.py``) stay the same is refused
+without ``--force``: behaviour changes on purpose only, with a version bump and a CHANGELOG line.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+import click  # noqa: E402
+import goldens as G  # noqa: E402
+
+from canasta_sim._version import BOTS_VERSION, RULES_VERSION  # noqa: E402
+
+
+@click.command()
+@click.option("--force", is_flag=True, help="Write even if digests change without a version bump.")
+def main(force: bool) -> None:
+    new = {"rules_version": RULES_VERSION, "bots_version": BOTS_VERSION, "deals": G.DEALS,
+           "seed": G.SEED, "cells": {}}
+    for cell in G.cells():
+        new["cells"][cell["name"]] = {"cell": cell, **G.run_cell(cell)}
+        click.echo(f"{cell['name']}: done", err=True)
+    if G.GOLDENS.exists() and not force:
+        old = json.loads(G.GOLDENS.read_text())
+        same_versions = (old["rules_version"], old["bots_version"]) == (RULES_VERSION, BOTS_VERSION)
+        changed = [n for n, c in new["cells"].items() if old["cells"].get(n, c) != c]
+        if changed and same_versions:
+            raise click.ClickException(
+                f"digests changed for {', '.join(changed)} but rules_version and bots_version "
+                "did not: bump a version (and say why in CHANGELOG.md) or pass --force")
+    G.DATA.mkdir(exist_ok=True)
+    G.GOLDENS.write_text(json.dumps(new, indent=1, sort_keys=True) + "\n")
+    for players in G.PLAYERS:
+        G.playthrough_path(players).write_text(G.playthrough(players))
+    click.echo(f"wrote {G.GOLDENS} and {len(G.PLAYERS)} playthroughs", err=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,48 @@
+"""Behaviour is pinned: fixed-seed records and playthroughs equal the committed goldens.
+
+A failure here means the engine or a bot now plays differently. If that is intended, bump
+``RULES_VERSION`` or ``BOTS_VERSION``, run ``python scripts/regen_goldens.py`` and say why in
+``CHANGELOG.md``.
+"""
+
+import json
+
+import goldens as G
+import pytest
+
+from canasta_sim._version import BOTS_VERSION, RULES_VERSION
+
+STORED = json.loads(G.GOLDENS.read_text())
+
+
+def test_goldens_carry_the_package_versions():
+    assert (STORED["rules_version"], STORED["bots_version"]) == (RULES_VERSION, BOTS_VERSION)
+    assert (STORED["deals"], STORED["seed"]) == (G.DEALS, G.SEED)
+
+
+def test_every_cell_is_stored():
+    assert sorted(STORED["cells"]) == sorted(c["name"] for c in G.cells())
+
+
+@pytest.mark.parametrize("cell", G.cells(), ids=lambda c: c["name"])
+def test_records_equal_goldens(cell):
+    stored = STORED["cells"][cell["name"]]
+    now = G.run_cell(cell)
+    for frame in ("deals", "sides"):
+        changed = [c for c, d in stored[frame].items() if now[frame].get(c) != d]
+        assert not changed, f"{cell['name']}: {frame} columns changed: {changed}"
+
+
+@pytest.mark.parametrize("players", G.PLAYERS)
+def test_playthrough_equals_golden(players):
+    assert G.playthrough(players) == G.playthrough_path(players).read_text()
+
+
+def test_digest_ignores_dtype_but_not_values():
+    import pandas as pd
+
+    a = pd.DataFrame({"x": pd.Series([1, 2, 3], dtype="int8")})
+    b = pd.DataFrame({"x": pd.Series([1, 2, 3], dtype="int32")})
+    c = pd.DataFrame({"x": pd.Series([1, 2, 4], dtype="int8")})
+    assert G.digest(a) == G.digest(b)
+    assert G.digest(a) != G.digest(c)
