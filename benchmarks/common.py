@@ -30,8 +30,11 @@ def write_table(name: str, frame: pd.DataFrame, title: str, command: str) -> Pat
     OUT.mkdir(parents=True, exist_ok=True)
     frame.to_csv(OUT / f"{name}.csv", index=False)
     md = OUT / f"{name}.md"
-    md.write_text(f"### {title}\n\n`{command}` on {platform.node()} "
-                  f"({platform.processor() or platform.machine()}, "
-                  f"{__import__('os').cpu_count()} cores), {time.strftime('%Y-%m-%d')}\n\n"
-                  + frame.to_markdown(index=False, floatfmt=".4g") + "\n")
+    md.write_text(
+        f"### {title}\n\n`{command}` on {platform.node()} "
+        f"({platform.processor() or platform.machine()}, "
+        f"{__import__('os').cpu_count()} cores), {time.strftime('%Y-%m-%d')}\n\n"
+        + frame.to_markdown(index=False, floatfmt=".4g")
+        + "\n"
+    )
     return md

@@ -28,8 +28,13 @@ def timed(args, env) -> tuple[float, float]:
     """Wall seconds and peak RSS (MiB) of one command, measured by GNU time."""
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
         start = time.perf_counter()
-        subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss.name, *args], env=env,
-                       check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            ["/usr/bin/time", "-f", "%M", "-o", rss.name, *args],
+            env=env,
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         wall = time.perf_counter() - start
         return wall, int(rss.read().strip().splitlines()[-1]) / 1024
 
@@ -49,34 +54,49 @@ def main(argv=None):
     rows = []
     warmup = CLI + ["warmup"]
     small = CLI + ["simulate", "--deals", "1000", "--quiet"]
-    with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as cache2, \
-            tempfile.TemporaryDirectory() as work:
+    with (
+        tempfile.TemporaryDirectory() as cache,
+        tempfile.TemporaryDirectory() as cache2,
+        tempfile.TemporaryDirectory() as work,
+    ):
         env = {**os.environ, "NUMBA_CACHE_DIR": cache}  # empty: the first run compiles
         env2 = {**os.environ, "NUMBA_CACHE_DIR": cache2}
         for what, cmd, state, environ in (
-                ("canasta-sim warmup", warmup, "cold", env),
-                ("canasta-sim simulate --deals 1000", small, "cold", env2),
-                ("canasta-sim warmup", warmup, "cached", env),
-                ("canasta-sim simulate --deals 1000", small, "cached", env)):
+            ("canasta-sim warmup", warmup, "cold", env),
+            ("canasta-sim simulate --deals 1000", small, "cold", env2),
+            ("canasta-sim warmup", warmup, "cached", env),
+            ("canasta-sim simulate --deals 1000", small, "cached", env),
+        ):
             wall, rss = timed(cmd, environ)
             rows.append({"what": what, "cache": state, "seconds": wall, "peak_rss_mib": rss})
             print(rows[-1], flush=True)
         if not args.skip_memory:
-            for what, extra in (("simulate --deals 1000000 (records)", ["--deals", "1000000"]),
-                                ("simulate --deals 10000000 --no-records",
-                                 ["--deals", "10000000", "--no-records"])):
-                wall, rss = timed(CLI + ["simulate", "--quiet", "--out",
-                                         str(Path(work) / what.split()[2])] + extra, env)
-                rows.append({"what": what, "cache": "cached", "seconds": wall,
-                             "peak_rss_mib": rss})
+            for what, extra in (
+                ("simulate --deals 1000000 (records)", ["--deals", "1000000"]),
+                ("simulate --deals 10000000 --no-records", ["--deals", "10000000", "--no-records"]),
+            ):
+                wall, rss = timed(
+                    CLI
+                    + ["simulate", "--quiet", "--out", str(Path(work) / what.split()[2])]
+                    + extra,
+                    env,
+                )
+                rows.append({"what": what, "cache": "cached", "seconds": wall, "peak_rss_mib": rss})
                 print(rows[-1], flush=True)
-            rows.append({"what": "records: bytes per deal-side row in memory", "cache": "",
-                         "seconds": float("nan"), "peak_rss_mib": float("nan"),
-                         "bytes_per_row": record_bytes_per_row()})
+            rows.append(
+                {
+                    "what": "records: bytes per deal-side row in memory",
+                    "cache": "",
+                    "seconds": float("nan"),
+                    "peak_rss_mib": float("nan"),
+                    "bytes_per_row": record_bytes_per_row(),
+                }
+            )
     frame = pd.DataFrame(rows)
     cmd = "python benchmarks/startup.py " + " ".join(argv or sys.argv[1:])
-    print(write_table("startup", frame, "Start-up, compile time and memory", cmd.strip())
-          .read_text())
+    print(
+        write_table("startup", frame, "Start-up, compile time and memory", cmd.strip()).read_text()
+    )
 
 
 if __name__ == "__main__":

@@ -36,8 +36,9 @@ def deal_call(rules: Rules, bot: str, deals: int):
 
 
 def floor_call(rules: Rules, deals: int):
-    return lambda: floor_chunk_nb(np.uint64(1), deals, rules.n_cards, rules.players,
-                                  rules.cards_dealt)
+    return lambda: floor_chunk_nb(
+        np.uint64(1), deals, rules.n_cards, rules.players, rules.cards_dealt
+    )
 
 
 def main(argv=None):
@@ -61,21 +62,31 @@ def main(argv=None):
             for bot in bots:
                 per_deal = statistics.median(times[bot]) / args.deals
                 ratio = statistics.median(b / f for b, f in zip(times[bot], times["floor"]))
-                rows.append({"players": players, "bots": bot, "threads": threads,
-                             "deals_per_s": 1 / per_deal, "us_per_deal": per_deal * 1e6,
-                             "floor_us_per_deal":
-                                 statistics.median(times["floor"]) / args.deals * 1e6,
-                             "x_floor": ratio})
+                rows.append(
+                    {
+                        "players": players,
+                        "bots": bot,
+                        "threads": threads,
+                        "deals_per_s": 1 / per_deal,
+                        "us_per_deal": per_deal * 1e6,
+                        "floor_us_per_deal": statistics.median(times["floor"]) / args.deals * 1e6,
+                        "x_floor": ratio,
+                    }
+                )
                 print(rows[-1], flush=True)
     frame = pd.DataFrame(rows)
     one = frame[frame.threads == 1].set_index(["players", "bots"])["deals_per_s"]
     allc = frame[frame.threads == cores].set_index(["players", "bots"])["deals_per_s"]
-    frame["parallel_efficiency"] = [allc.loc[(p, b)] / one.loc[(p, b)] if t == cores else 1.0
-                                    for p, b, t in zip(frame.players, frame.bots, frame.threads)]
+    frame["parallel_efficiency"] = [
+        allc.loc[(p, b)] / one.loc[(p, b)] if t == cores else 1.0
+        for p, b, t in zip(frame.players, frame.bots, frame.threads)
+    ]
     frame["deals_per_s"] = frame["deals_per_s"].round().astype(int)
     cmd = "python benchmarks/throughput.py " + " ".join(argv or sys.argv[1:])
-    title = (f"Throughput (deals per second, after compilation, median of {args.repeats} rounds; "
-             "x_floor: median of each round's ratio to the floor kernel timed in that round)")
+    title = (
+        f"Throughput (deals per second, after compilation, median of {args.repeats} rounds; "
+        "x_floor: median of each round's ratio to the floor kernel timed in that round)"
+    )
     print(write_table("throughput", frame, title, cmd.strip()).read_text())
 
 

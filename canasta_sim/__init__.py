@@ -4,7 +4,6 @@ The rule book is RULES.md (rule ids R-xx); the kernels live in :mod:`canasta_sim
 """
 
 from ._version import BOTS_VERSION, RULES_VERSION, __version__  # noqa: E402
-
 from .cards import KINDS, N_KINDS, format_cards, parse_cards  # noqa: E402
 from .compare import compare, sweep  # noqa: E402
 from .deal import Deal, is_legal_meld, minimum_count, trace_deal  # noqa: E402
@@ -14,7 +13,23 @@ from .rules import Rules  # noqa: E402
 from .simulate import SimulationResult, simulate  # noqa: E402
 
 __all__ = [
-    "KINDS", "N_KINDS", "Deal", "GamesResult", "IllegalMove", "Rules", "SimulationResult",
-    "compare", "format_cards", "is_legal_meld", "minimum_count", "parse_cards", "play_games",
-    "simulate", "sweep", "trace_deal", "__version__", "RULES_VERSION", "BOTS_VERSION",
+    "KINDS",
+    "N_KINDS",
+    "Deal",
+    "GamesResult",
+    "IllegalMove",
+    "Rules",
+    "SimulationResult",
+    "compare",
+    "format_cards",
+    "is_legal_meld",
+    "minimum_count",
+    "parse_cards",
+    "play_games",
+    "simulate",
+    "sweep",
+    "trace_deal",
+    "__version__",
+    "RULES_VERSION",
+    "BOTS_VERSION",
 ]

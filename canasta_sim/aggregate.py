@@ -45,33 +45,64 @@ class Aggregates:
     counts: dict[str, np.ndarray] = field(default_factory=dict)
 
     @classmethod
-    def empty(cls, players: int, sides: int, max_turns: int, bots: list[str]) -> "Aggregates":
+    def empty(cls, players: int, sides: int, max_turns: int, bots: list[str]) -> Aggregates:
         """All-zero aggregates for a run's shape."""
         S, T, B, H = sides, max_turns + 2, len(bots), MAX_COUNT
         shapes = {
-            "deals": (1,), "end_reason": (len(END_REASONS),), "turns": (T,),
-            "upcard_cards": (H * 2,), "pile_frozen_at_start": (1,), "concealed_out": (1,),
+            "deals": (1,),
+            "end_reason": (len(END_REASONS),),
+            "turns": (T,),
+            "upcard_cards": (H * 2,),
+            "pile_frozen_at_start": (1,),
+            "concealed_out": (1,),
             "first_canasta_turn": (T,),  # index = turn + 1; 0 = no canasta
             "red_threes_dealt_any": (H,),  # red threes dealt per deal, all sides together
-            "red_threes": (S, H), "red_threes_dealt": (S, H), "red_threes_drawn": (S, H),
-            "red_threes_from_pile": (S, H), "red_threes_outcome": (S, H, 3),
-            "red_three_score_sum": (S,), "red_three_score_negative": (S,),
-            "natural_canastas": (S, H), "mixed_canastas": (S, H), "concealed_canastas": (S, H),
-            "canastas": (S, H), "canasta_rank": (S, N_RANKS), "melds": (S, H),
-            "score": (S, SCORE_BINS), "score_sum": (S,), "score_sumsq": (S,),
-            "outcome": (S, 3), "position_outcome": (S, 3), "position_score_sum": (S,),
-            "position_score_sumsq": (S,), "position_diff_sum": (1,), "position_diff_sumsq": (1,),
-            "meld_points_sum": (S,), "canasta_bonus_sum": (S,),
-            "going_out_bonus_sum": (S,), "hand_penalty_sum": (S,), "went_out": (S,),
-            "bot_sides": (B,), "bot_outcome": (B, 3), "bot_score_sum": (B,),
+            "red_threes": (S, H),
+            "red_threes_dealt": (S, H),
+            "red_threes_drawn": (S, H),
+            "red_threes_from_pile": (S, H),
+            "red_threes_outcome": (S, H, 3),
+            "red_three_score_sum": (S,),
+            "red_three_score_negative": (S,),
+            "natural_canastas": (S, H),
+            "mixed_canastas": (S, H),
+            "concealed_canastas": (S, H),
+            "canastas": (S, H),
+            "canasta_rank": (S, N_RANKS),
+            "melds": (S, H),
+            "score": (S, SCORE_BINS),
+            "score_sum": (S,),
+            "score_sumsq": (S,),
+            "outcome": (S, 3),
+            "position_outcome": (S, 3),
+            "position_score_sum": (S,),
+            "position_score_sumsq": (S,),
+            "position_diff_sum": (1,),
+            "position_diff_sumsq": (1,),
+            "meld_points_sum": (S,),
+            "canasta_bonus_sum": (S,),
+            "going_out_bonus_sum": (S,),
+            "hand_penalty_sum": (S,),
+            "went_out": (S,),
+            "bot_sides": (B,),
+            "bot_outcome": (B, 3),
+            "bot_score_sum": (B,),
             "bot_score_sumsq": (B,),
         }
         counts = {k: np.zeros(s, np.int64) for k, s in shapes.items()}
         return cls(players, sides, max_turns, list(bots), counts)
 
     @classmethod
-    def from_frames(cls, deals: pd.DataFrame, sides: pd.DataFrame, *, players: int,
-                    n_sides: int, max_turns: int, bots: list[str]) -> "Aggregates":
+    def from_frames(
+        cls,
+        deals: pd.DataFrame,
+        sides: pd.DataFrame,
+        *,
+        players: int,
+        n_sides: int,
+        max_turns: int,
+        bots: list[str],
+    ) -> Aggregates:
         """Aggregate one chunk's ``deals`` and ``sides`` frames (see :mod:`records`)."""
         agg = cls.empty(players, n_sides, max_turns, bots)
         c = agg.counts
@@ -82,8 +113,9 @@ class Aggregates:
         c["upcard_cards"] += _hist(deals["upcard_cards"], MAX_COUNT * 2)
         c["pile_frozen_at_start"][0] = int(deals["pile_frozen_at_start"].sum())
         c["concealed_out"][0] = int(deals["concealed_out"].sum())
-        c["first_canasta_turn"] += _hist(deals["first_canasta_turn"].astype(np.int64) + 1,
-                                         max_turns + 2)
+        c["first_canasta_turn"] += _hist(
+            deals["first_canasta_turn"].astype(np.int64) + 1, max_turns + 2
+        )
         score = sides["score"].to_numpy().reshape(n, n_sides).astype(np.int64)
         outcome = _outcomes(score)  # (n, S): 0 win, 1 tie, 2 loss
         first_side = ((deals["dealer"].to_numpy().astype(np.int64) + 1) % players) % n_sides
@@ -93,18 +125,20 @@ class Aggregates:
         first = score[np.arange(n), first_side]
         diff = n_sides * first - score.sum(axis=1)
         c["position_diff_sum"][0] = diff.sum()
-        c["position_diff_sumsq"][0] = (diff ** 2).sum()
+        c["position_diff_sumsq"][0] = (diff**2).sum()
         bot = sides["bot"].cat.codes.to_numpy().reshape(n, n_sides).astype(np.int64)
         for s in range(n_sides):
             rows = sides.iloc[s::n_sides]
-            for key, column in (("red_threes", "red_threes"),
-                                ("red_threes_dealt", "red_threes_dealt"),
-                                ("red_threes_drawn", "red_threes_drawn"),
-                                ("red_threes_from_pile", "red_threes_from_pile"),
-                                ("natural_canastas", "natural_canastas"),
-                                ("mixed_canastas", "mixed_canastas"),
-                                ("concealed_canastas", "concealed_canastas"),
-                                ("melds", "melds")):
+            for key, column in (
+                ("red_threes", "red_threes"),
+                ("red_threes_dealt", "red_threes_dealt"),
+                ("red_threes_drawn", "red_threes_drawn"),
+                ("red_threes_from_pile", "red_threes_from_pile"),
+                ("natural_canastas", "natural_canastas"),
+                ("mixed_canastas", "mixed_canastas"),
+                ("concealed_canastas", "concealed_canastas"),
+                ("melds", "melds"),
+            ):
                 c[key][s] += _hist(rows[column], MAX_COUNT)
             canastas = rows["natural_canastas"].to_numpy() + rows["mixed_canastas"].to_numpy()
             c["canastas"][s] += _hist(canastas, MAX_COUNT)
@@ -127,17 +161,21 @@ class Aggregates:
             pos_outcome = outcome[np.arange(n), (first_side + s) % n_sides]
             c["position_outcome"][s] += _hist(pos_outcome, 3)
             c["position_score_sum"][s] = pos_score.sum()
-            c["position_score_sumsq"][s] = (pos_score ** 2).sum()
+            c["position_score_sumsq"][s] = (pos_score**2).sum()
             np.add.at(c["bot_sides"], bot[:, s], 1)
             np.add.at(c["bot_outcome"], (bot[:, s], outcome[:, s]), 1)
             np.add.at(c["bot_score_sum"], bot[:, s], score[:, s])
             np.add.at(c["bot_score_sumsq"], bot[:, s], score[:, s] ** 2)
         return agg
 
-    def __iadd__(self, other: "Aggregates") -> "Aggregates":
+    def __iadd__(self, other: Aggregates) -> Aggregates:
         """Merge ``other`` into this aggregate (exact: integer addition)."""
         if (self.players, self.sides, self.max_turns, self.bots) != (
-                other.players, other.sides, other.max_turns, other.bots):
+            other.players,
+            other.sides,
+            other.max_turns,
+            other.bots,
+        ):
             raise ValueError("cannot merge aggregates of runs with different shapes or bots")
         for key, value in other.counts.items():
             self.counts[key] += value
@@ -149,14 +187,18 @@ class Aggregates:
 
     def to_json(self) -> str:
         """Serialise (histograms trimmed of trailing zeros are not needed: sizes are small)."""
-        return json.dumps({
-            "players": self.players, "sides": self.sides, "max_turns": self.max_turns,
-            "bots": self.bots,
-            "counts": {k: v.tolist() for k, v in self.counts.items()},
-        })
+        return json.dumps(
+            {
+                "players": self.players,
+                "sides": self.sides,
+                "max_turns": self.max_turns,
+                "bots": self.bots,
+                "counts": {k: v.tolist() for k, v in self.counts.items()},
+            }
+        )
 
     @classmethod
-    def from_json(cls, text: str) -> "Aggregates":
+    def from_json(cls, text: str) -> Aggregates:
         d = json.loads(text)
         agg = cls.empty(d["players"], d["sides"], d["max_turns"], d["bots"])
         for k, v in d["counts"].items():

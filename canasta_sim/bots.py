@@ -41,55 +41,116 @@ class Policy:
 N_PARAMS = 8  # width of the kernels' parameter vector
 
 POLICIES: dict[str, Policy] = {
-    "random": Policy("random", P.POLICY_RANDOM, (), "Uniform over the legal choices at each "
-                     "decision: draw or one of the legal pickups; each legal meld or stop; "
-                     "any kind of card in hand to discard."),
-    "greedy": Policy("greedy", P.POLICY_GREEDY, (), "Takes the pile whenever it legally can "
-                     "(the way that spends fewest wild cards), melds everything it can at once "
-                     "and goes out as soon as it may, discards its least useful card (black "
-                     "threes first, then single low cards; wild cards last)."),
-    "careful": Policy("careful", P.POLICY_CAREFUL, (), "Keeps natural pairs for pile "
-                      "pickups and takes the pile only with naturals; melds late (when it can "
-                      "go out, an opponent threatens to go out, the stock is down to a quarter "
-                      "or its hand holds 14 cards); discards the card the next opponent is "
-                      "least likely to use, black threes to block, and freezes a pile of 10 or "
-                      "more cards with a wild card."),
-    "expert": Policy("expert", P.POLICY_EXPERT, (
-        Param("pile_threshold", E.DEFAULTS[E.P_PILE_THRESHOLD], 1, 50,
-              "Smallest discard pile (cards) taken by spending a wild card (one natural and a "
-              "wild, R-33 b); the pile is always taken with natural cards."),
-        Param("meld_keep", E.DEFAULTS[E.P_MELD_KEEP], 2, 15,
-              "Cards kept in hand when melding without going out (meld timing; the rules' "
-              "floor is 2, R-22): a fuller hand keeps pairs for pickups and safe discards."),
-        Param("hold_wilds", E.DEFAULTS[E.P_HOLD_WILDS], 0, 1,
-              "1: wild cards only complete canastas, reach the minimum count or go out (and "
-              "may freeze the pile); 0: also start melds from a natural pair and a wild and "
-              "put spare wild cards on melds, like greedy."),
-        Param("freeze_risk", E.DEFAULTS[E.P_FREEZE_RISK], 0, 100,
-              "Discard a wild card, freezing the pile (R-24, R-31), when the safest other "
-              "discard would hand the next opponent about this many pile cards in expectation "
-              "or more (chance they can take the pile times its size).", integer=False),
-        Param("safety", E.DEFAULTS[E.P_SAFETY], 0, 1000,
-              "Weight of discard danger (chance that the next opponent can take the pile, "
-              "times the cards they would get) against how much the card is worth keeping.",
-              integer=False),
-        Param("block_at", E.DEFAULTS[E.P_BLOCK_AT], 0, 50,
-              "Pile size (cards) at which a black three is discarded to block the next player "
-              "(R-23); smaller piles keep it back (two or more in hand always go)."),
-        Param("out_lead", E.DEFAULTS[E.P_OUT_LEAD], -5000, 5000,
-              "Go out only when the side's estimated deal score leads the best opponent's by "
-              "at least this many points (negative: also when behind); otherwise hold back "
-              "to build more canastas, unless an opponent threatens to go out or the stock is "
-              "nearly empty."),
-        Param("natural_wait", E.DEFAULTS[E.P_NATURAL_WAIT], 2, 7,
-              "A wild-free meld with at least this many naturals gets no wild card except "
-              "when going out, so it can become a natural canasta (500, not 300); 7: no "
-              "such wait."),
-    ), "Parameterised heuristic after the strategy books: takes the pile with naturals, "
+    "random": Policy(
+        "random",
+        P.POLICY_RANDOM,
+        (),
+        "Uniform over the legal choices at each "
+        "decision: draw or one of the legal pickups; each legal meld or stop; "
+        "any kind of card in hand to discard.",
+    ),
+    "greedy": Policy(
+        "greedy",
+        P.POLICY_GREEDY,
+        (),
+        "Takes the pile whenever it legally can "
+        "(the way that spends fewest wild cards), melds everything it can at once "
+        "and goes out as soon as it may, discards its least useful card (black "
+        "threes first, then single low cards; wild cards last).",
+    ),
+    "careful": Policy(
+        "careful",
+        P.POLICY_CAREFUL,
+        (),
+        "Keeps natural pairs for pile "
+        "pickups and takes the pile only with naturals; melds late (when it can "
+        "go out, an opponent threatens to go out, the stock is down to a quarter "
+        "or its hand holds 14 cards); discards the card the next opponent is "
+        "least likely to use, black threes to block, and freezes a pile of 10 or "
+        "more cards with a wild card.",
+    ),
+    "expert": Policy(
+        "expert",
+        P.POLICY_EXPERT,
+        (
+            Param(
+                "pile_threshold",
+                E.DEFAULTS[E.P_PILE_THRESHOLD],
+                1,
+                50,
+                "Smallest discard pile (cards) taken by spending a wild card (one natural and a "
+                "wild, R-33 b); the pile is always taken with natural cards.",
+            ),
+            Param(
+                "meld_keep",
+                E.DEFAULTS[E.P_MELD_KEEP],
+                2,
+                15,
+                "Cards kept in hand when melding without going out (meld timing; the rules' "
+                "floor is 2, R-22): a fuller hand keeps pairs for pickups and safe discards.",
+            ),
+            Param(
+                "hold_wilds",
+                E.DEFAULTS[E.P_HOLD_WILDS],
+                0,
+                1,
+                "1: wild cards only complete canastas, reach the minimum count or go out (and "
+                "may freeze the pile); 0: also start melds from a natural pair and a wild and "
+                "put spare wild cards on melds, like greedy.",
+            ),
+            Param(
+                "freeze_risk",
+                E.DEFAULTS[E.P_FREEZE_RISK],
+                0,
+                100,
+                "Discard a wild card, freezing the pile (R-24, R-31), when the safest other "
+                "discard would hand the next opponent about this many pile cards in expectation "
+                "or more (chance they can take the pile times its size).",
+                integer=False,
+            ),
+            Param(
+                "safety",
+                E.DEFAULTS[E.P_SAFETY],
+                0,
+                1000,
+                "Weight of discard danger (chance that the next opponent can take the pile, "
+                "times the cards they would get) against how much the card is worth keeping.",
+                integer=False,
+            ),
+            Param(
+                "block_at",
+                E.DEFAULTS[E.P_BLOCK_AT],
+                0,
+                50,
+                "Pile size (cards) at which a black three is discarded to block the next player "
+                "(R-23); smaller piles keep it back (two or more in hand always go).",
+            ),
+            Param(
+                "out_lead",
+                E.DEFAULTS[E.P_OUT_LEAD],
+                -5000,
+                5000,
+                "Go out only when the side's estimated deal score leads the best opponent's by "
+                "at least this many points (negative: also when behind); otherwise hold back "
+                "to build more canastas, unless an opponent threatens to go out or the stock is "
+                "nearly empty.",
+            ),
+            Param(
+                "natural_wait",
+                E.DEFAULTS[E.P_NATURAL_WAIT],
+                2,
+                7,
+                "A wild-free meld with at least this many naturals gets no wild card except "
+                "when going out, so it can become a natural canasta (500, not 300); 7: no "
+                "such wait.",
+            ),
+        ),
+        "Parameterised heuristic after the strategy books: takes the pile with naturals, "
         "with a wild only when it is big; melds with few wild cards and keeps a fuller hand; "
         "discards safely against the next opponent's melds and the cards they may hold; "
         "blocks with black threes and freezes big piles; goes out when ahead, holds back to "
-        "build canastas when behind; prefers natural canastas."),
+        "build canastas when behind; prefers natural canastas.",
+    ),
 }
 
 DEFAULT_BOT = "expert"
@@ -105,8 +166,9 @@ class Bot:
     @property
     def spec(self) -> str:
         """Canonical spec: the policy name, then the parameters that differ from defaults."""
-        changed = [f"{p.name}={_fmt(v)}" for p, v in zip(self.policy.params, self.values)
-                   if v != p.default]
+        changed = [
+            f"{p.name}={_fmt(v)}" for p, v in zip(self.policy.params, self.values) if v != p.default
+        ]
         return self.policy.name + (":" + ",".join(changed) if changed else "")
 
     @property
@@ -117,7 +179,7 @@ class Bot:
     def vector(self) -> np.ndarray:
         """``ndarray(float64, (N_PARAMS,))`` of parameter values in kernel order."""
         v = np.zeros(N_PARAMS, np.float64)
-        v[:len(self.values)] = self.values
+        v[: len(self.values)] = self.values
         return v
 
 
@@ -156,9 +218,11 @@ def spec_params(spec: str) -> tuple[Policy, dict[str, float]]:
         key = key.strip()
         value = _param_value(policy, key, text, eq)
         if given.get(key, value) != value:
-            raise ValueError(f"bot parameter {key} is given twice with different values "
-                             f"({_fmt(given[key])} and {_fmt(value)}) in {spec!r}; allowed: "
-                             f"each parameter once")
+            raise ValueError(
+                f"bot parameter {key} is given twice with different values "
+                f"({_fmt(given[key])} and {_fmt(value)}) in {spec!r}; allowed: "
+                f"each parameter once"
+            )
         given[key] = value
     return policy, given
 
@@ -168,18 +232,21 @@ def _param_value(policy: Policy, key: str, text: str, eq: str) -> float:
     param = next((p for p in policy.params if p.name == key), None)
     if param is None:
         allowed = ", ".join(p.name for p in policy.params) or "none"
-        raise ValueError(f"unknown parameter {key!r} for bot {policy.name}; allowed: "
-                         f"{allowed}")
+        raise ValueError(f"unknown parameter {key!r} for bot {policy.name}; allowed: {allowed}")
     try:
         value = float(text)
     except ValueError:
         raise ValueError(f"bot parameter {key}={text!r} is not a number") from None
     if not eq or not (param.low <= value <= param.high):
-        raise ValueError(f"bot parameter {key}={text!r} is out of range; allowed: "
-                         f"{_fmt(param.low)} to {_fmt(param.high)}")
+        raise ValueError(
+            f"bot parameter {key}={text!r} is out of range; allowed: "
+            f"{_fmt(param.low)} to {_fmt(param.high)}"
+        )
     if param.integer and not value.is_integer():
-        raise ValueError(f"bot parameter {key}={text!r} must be a whole number from "
-                         f"{_fmt(param.low)} to {_fmt(param.high)}")
+        raise ValueError(
+            f"bot parameter {key}={text!r} must be a whole number from "
+            f"{_fmt(param.low)} to {_fmt(param.high)}"
+        )
     return value
 
 
@@ -197,14 +264,17 @@ def side_bots(bots, sides: int) -> list[Bot]:
     elif isinstance(bots, (str, Bot)):
         bots = split_bot_list(bots) if isinstance(bots, str) else [bots]
     elif not isinstance(bots, (list, tuple)):
-        raise ValueError(f"bots: {bots!r} is not a bot spec; give a spec string such as "
-                         f"'expert', a Bot, or a list of them")
+        raise ValueError(
+            f"bots: {bots!r} is not a bot spec; give a spec string such as "
+            f"'expert', a Bot, or a list of them"
+        )
     bots = [b if isinstance(b, Bot) else parse_bot(b) for b in bots]
     if len(bots) == 1:
         bots = bots * sides
     if len(bots) != sides:
-        raise ValueError(f"bots: {len(bots)} specs given; give 1 (every side) or {sides} "
-                         f"(one per side)")
+        raise ValueError(
+            f"bots: {len(bots)} specs given; give 1 (every side) or {sides} (one per side)"
+        )
     return bots
 
 

@@ -17,7 +17,21 @@ import numpy as np
 
 #: Kind names in count-array order (R-02): red 3, black 3, 4 .. A, deuce, joker.
 KINDS: tuple[str, ...] = (
-    "R3", "B3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "JK",
+    "R3",
+    "B3",
+    "4",
+    "5",
+    "6",
+    "7",
+    "8",
+    "9",
+    "10",
+    "J",
+    "Q",
+    "K",
+    "A",
+    "2",
+    "JK",
 )
 N_KINDS = len(KINDS)
 

@@ -40,8 +40,10 @@ def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) 
         try:
             parsed = _parse_switch_value(value)
         except ValueError:
-            raise click.BadParameter(f"{item!r}: the value must be true/false, an integer or "
-                                     f"a comma list of integers", param_hint="--set") from None
+            raise click.BadParameter(
+                f"{item!r}: the value must be true/false, an integer or a comma list of integers",
+                param_hint="--set",
+            ) from None
         _set_once(switches, given, key.strip(), parsed, f"--set {item.strip()}")
     if players is not None:
         _set_once(switches, given, "players", int(players), f"--players {players}")
@@ -58,8 +60,10 @@ def _set_once(switches: dict, given: dict, key: str, value, option: str) -> None
     --players 2``) is a usage error rather than one of them winning silently. ``given`` maps
     each switch to the option text that set it, for the message."""
     if key in switches and switches[key] != value:
-        raise click.UsageError(f"{given[key]} and {option} set {key} to different values; "
-                               f"allowed: one value (give {key} once, or the same value twice)")
+        raise click.UsageError(
+            f"{given[key]} and {option} set {key} to different values; "
+            f"allowed: one value (give {key} once, or the same value twice)"
+        )
     switches[key] = value
     given[key] = option
 
@@ -67,16 +71,20 @@ def _set_once(switches: dict, given: dict, key: str, value, option: str) -> None
 def _rules_file(text: str) -> dict:
     path = Path(text)
     if not path.is_file():
-        raise click.BadParameter(f"{text!r} is neither a preset ({', '.join(PRESETS)}, any "
-                                 f"case) nor a JSON file", param_hint="--rules")
+        raise click.BadParameter(
+            f"{text!r} is neither a preset ({', '.join(PRESETS)}, any case) nor a JSON file",
+            param_hint="--rules",
+        )
     try:
         data = json.loads(path.read_text())
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise click.BadParameter(f"{text!r} is not valid JSON ({exc})",
-                                 param_hint="--rules") from None
+        raise click.BadParameter(
+            f"{text!r} is not valid JSON ({exc})", param_hint="--rules"
+        ) from None
     if not isinstance(data, dict):
-        raise click.BadParameter(f"{text!r} must hold a JSON object of switches",
-                                 param_hint="--rules")
+        raise click.BadParameter(
+            f"{text!r} must hold a JSON object of switches", param_hint="--rules"
+        )
     return data
 
 
@@ -99,14 +107,27 @@ def _api(call, hint: str):
 
 def rules_options(f):
     """Options shared by every command that plays deals."""
-    f = click.option("--set", "settings", multiple=True, metavar="SWITCH=VALUE",
-                     help="Change one rules switch (repeatable), e.g. --set "
-                          "wilds_at_most_naturals=false.")(f)
-    f = click.option("--rules", "rules_opt", default="classic", show_default=True,
-                     metavar="classic|hoyle|FILE.json",
-                     help="Rules preset (any case) or JSON file.")(f)
-    f = click.option("--players", type=click.Choice(["2", "3", "4", "6"]), default=None,
-                     help="Players at the table [default: 4, or the rules file's].")(f)
+    f = click.option(
+        "--set",
+        "settings",
+        multiple=True,
+        metavar="SWITCH=VALUE",
+        help="Change one rules switch (repeatable), e.g. --set wilds_at_most_naturals=false.",
+    )(f)
+    f = click.option(
+        "--rules",
+        "rules_opt",
+        default="classic",
+        show_default=True,
+        metavar="classic|hoyle|FILE.json",
+        help="Rules preset (any case) or JSON file.",
+    )(f)
+    f = click.option(
+        "--players",
+        type=click.Choice(["2", "3", "4", "6"]),
+        default=None,
+        help="Players at the table [default: 4, or the rules file's].",
+    )(f)
     return f
 
 
@@ -129,9 +150,13 @@ def _scheduler(ctx, param, value):
 
 
 SCHEDULER = click.option(
-    "--scheduler", default=None, callback=_scheduler, metavar="local:N|tcp://HOST:8786",
+    "--scheduler",
+    default=None,
+    callback=_scheduler,
+    metavar="local:N|tcp://HOST:8786",
     help="Run on Dask: a LocalCluster of N worker processes (at most 4 per core), or an "
-         "existing scheduler (needs pip install 'canasta-sim[dask]').")
+    "existing scheduler (needs pip install 'canasta-sim[dask]').",
+)
 
 
 class _Main(click.Group):
@@ -173,25 +198,58 @@ def _terminated(signum, frame):
 @main.command()
 @click.option("--deals", type=COUNT, required=True, help="Deals to play.")
 @rules_options
-@click.option("--bots", default=None, metavar="SPEC[,SPEC...]",
-              help="One bot spec for every side, or one per side (side 0 first).")
+@click.option(
+    "--bots",
+    default=None,
+    metavar="SPEC[,SPEC...]",
+    help="One bot spec for every side, or one per side (side 0 first).",
+)
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
-@click.option("--workers", type=click.IntRange(min=1), default=None,
-              help="Threads (default: all cores); results do not depend on it.")
-@click.option("--chunk-size", type=CHUNK, default=None,
-              help="Deals per kernel call (default 50000, at most 1000000); results do not "
-                   "depend on it, but chunks under a few thousand deals run much slower.")
-@click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="Results folder to write (Parquet, manifest.json, summary.json).")
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Threads (default: all cores); results do not depend on it.",
+)
+@click.option(
+    "--chunk-size",
+    type=CHUNK,
+    default=None,
+    help="Deals per kernel call (default 50000, at most 1000000); results do not "
+    "depend on it, but chunks under a few thousand deals run much slower.",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Results folder to write (Parquet, manifest.json, summary.json).",
+)
 @click.option("--no-records", is_flag=True, help="Keep aggregates only (constant memory).")
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @SCHEDULER
-@click.option("--parts", is_flag=True,
-              help="With --scheduler and --out: workers write the records as Parquet parts "
-                   "into --out (a path every worker reaches) instead of sending them back.")
-def simulate(deals, players, rules_opt, settings, bots, seed, workers, chunk_size, out,
-             no_records, overwrite, quiet, scheduler, parts):
+@click.option(
+    "--parts",
+    is_flag=True,
+    help="With --scheduler and --out: workers write the records as Parquet parts "
+    "into --out (a path every worker reaches) instead of sending them back.",
+)
+def simulate(
+    deals,
+    players,
+    rules_opt,
+    settings,
+    bots,
+    seed,
+    workers,
+    chunk_size,
+    out,
+    no_records,
+    overwrite,
+    quiet,
+    scheduler,
+    parts,
+):
     """Play DEALS independent deals and print their statistics."""
     from .simulate import simulate as run
     from .stats import format_summary
@@ -202,13 +260,28 @@ def simulate(deals, players, rules_opt, settings, bots, seed, workers, chunk_siz
     if parts and (scheduler is None or out is None or no_records):
         raise click.UsageError("--parts needs --scheduler, --out and records (not --no-records)")
     _new_out(out, overwrite)
-    result = _api(lambda: run(
-        deals, rules=rules, bots=[b.spec for b in side_bots], seed=seed, workers=workers,
-        chunk_size=chunk_size, out=out, records=not no_records, progress=not quiet,
-        overwrite=overwrite, scheduler=scheduler, parts=parts), "--scheduler/--out")
+    result = _api(
+        lambda: run(
+            deals,
+            rules=rules,
+            bots=[b.spec for b in side_bots],
+            seed=seed,
+            workers=workers,
+            chunk_size=chunk_size,
+            out=out,
+            records=not no_records,
+            progress=not quiet,
+            overwrite=overwrite,
+            scheduler=scheduler,
+            parts=parts,
+        ),
+        "--scheduler/--out",
+    )
     m = result.manifest
-    click.echo(f"{deals:,} deals, {rules.players} players, bots {', '.join(m['bots'][0])}, seed "
-               f"{seed}: {m['wall_seconds']:.1f} s ({m['deals_per_second']:,.0f} deals/s)")
+    click.echo(
+        f"{deals:,} deals, {rules.players} players, bots {', '.join(m['bots'][0])}, seed "
+        f"{seed}: {m['wall_seconds']:.1f} s ({m['deals_per_second']:,.0f} deals/s)"
+    )
     click.echo(format_summary(result.summary()))
     if out is not None:
         click.echo(f"results written to {out}")
@@ -229,9 +302,14 @@ def report(run_dir):
 
 @main.command()
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed of the run.")
-@click.option("--deal", "deal_index", type=click.IntRange(0, 2**63 - 1), default=0,
-              show_default=True,
-              help="Deal index within the run.")
+@click.option(
+    "--deal",
+    "deal_index",
+    type=click.IntRange(0, 2**63 - 1),
+    default=0,
+    show_default=True,
+    help="Deal index within the run.",
+)
 @rules_options
 @click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")
 @click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON lines.")
@@ -267,11 +345,14 @@ def warmup():
     click.echo(f"kernels ready in {time.perf_counter() - start:.1f} s")
 
 
-
 def _common_run_options(f):
     f = click.option("--quiet", is_flag=True, help="No progress bar.")(f)
-    f = click.option("--workers", type=click.IntRange(min=1), default=None,
-                     help="Threads (default: all cores); results do not depend on it.")(f)
+    f = click.option(
+        "--workers",
+        type=click.IntRange(min=1),
+        default=None,
+        help="Threads (default: all cores); results do not depend on it.",
+    )(f)
     f = click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")(f)
     return f
 
@@ -283,8 +364,10 @@ def _check_workers(workers, scheduler=None):
 
     remote = scheduler is not None and not scheduler.startswith("local:")
     if workers is not None and not remote and workers > numba.config.NUMBA_NUM_THREADS:
-        raise click.BadParameter(f"{workers} is more than the {numba.config.NUMBA_NUM_THREADS} "
-                                 f"cores of this machine", param_hint="--workers")
+        raise click.BadParameter(
+            f"{workers} is more than the {numba.config.NUMBA_NUM_THREADS} cores of this machine",
+            param_hint="--workers",
+        )
 
 
 def _new_out(out: Path | None, overwrite: bool) -> Path | None:
@@ -323,8 +406,9 @@ def _write_frames(target: Path, files: dict) -> None:
 def _print_table(frame) -> None:
     import pandas as pd
 
-    with pd.option_context("display.width", 200, "display.max_columns", 30,
-                           "display.float_format", "{:.4g}".format):
+    with pd.option_context(
+        "display.width", 200, "display.max_columns", 30, "display.float_format", "{:.4g}".format
+    ):
         click.echo(frame.to_string(index=False))
 
 
@@ -333,12 +417,17 @@ def _print_table(frame) -> None:
 @rules_options
 @click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")
 @_common_run_options
-@click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="Folder for games.csv, deals.parquet and sides.parquet.")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder for games.csv, deals.parquet and sides.parquet.",
+)
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
 @SCHEDULER
-def games(games, players, rules_opt, settings, bots, seed, workers, quiet, out, overwrite,
-          scheduler):
+def games(
+    games, players, rules_opt, settings, bots, seed, workers, quiet, out, overwrite, scheduler
+):
     """Play GAMES full games to the target score (R-55) and print win rates."""
     from .games import MAX_DEALS, play_games
     from .stats import wilson_interval
@@ -347,27 +436,49 @@ def games(games, players, rules_opt, settings, bots, seed, workers, quiet, out, 
     side_bots = _bots(bots, rules)
     _check_workers(workers, scheduler)
     target = _new_out(out, overwrite)
-    result = _api(lambda: play_games(
-        games, rules=rules, bots=[b.spec for b in side_bots], seed=seed, workers=workers,
-        progress=not quiet, scheduler=scheduler), "--scheduler")
+    result = _api(
+        lambda: play_games(
+            games,
+            rules=rules,
+            bots=[b.spec for b in side_bots],
+            seed=seed,
+            workers=workers,
+            progress=not quiet,
+            scheduler=scheduler,
+        ),
+        "--scheduler",
+    )
     g = result.games
-    click.echo(f"{games:,} games, {rules.players} players, target {rules.game_target}, seed "
-               f"{seed}: {result.manifest['wall_seconds']:.1f} s; mean {g['deals'].mean():.2f} "
-               f"deals per game")
+    click.echo(
+        f"{games:,} games, {rules.players} players, target {rules.game_target}, seed "
+        f"{seed}: {result.manifest['wall_seconds']:.1f} s; mean {g['deals'].mean():.2f} "
+        f"deals per game"
+    )
     for side in range(rules.sides):
         wins = int((g["winner"] == side).sum())
         low, high = wilson_interval(wins, games)
-        click.echo(f"  side {side} ({side_bots[side].spec}): {wins} wins, win rate "
-                   f"{wins / games:.4f} [{low:.4f}, {high:.4f}], mean final score "
-                   f"{g[f'score_{side}'].mean():.1f}")
+        click.echo(
+            f"  side {side} ({side_bots[side].spec}): {wins} wins, win rate "
+            f"{wins / games:.4f} [{low:.4f}, {high:.4f}], mean final score "
+            f"{g[f'score_{side}'].mean():.1f}"
+        )
     unfinished = int((g["winner"] < 0).sum())
     if unfinished:
-        click.echo(f"  {unfinished} of {games:,} games ended unfinished at the bound of "
-                   f"{MAX_DEALS} deals per game (no side reached {rules.game_target} points); "
-                   f"they count as no win")
+        click.echo(
+            f"  {unfinished} of {games:,} games ended unfinished at the bound of "
+            f"{MAX_DEALS} deals per game (no side reached {rules.game_target} points); "
+            f"they count as no win"
+        )
     if target is not None:
-        _write_frames(target, {"games.csv": g, "deals.parquet": result.deals,
-                               "sides.parquet": result.sides, "manifest.json": result.manifest})
+        _write_frames(
+            target,
+            {
+                "games.csv": g,
+                "deals.parquet": result.deals,
+                "sides.parquet": result.sides,
+                "manifest.json": result.manifest,
+            },
+        )
         click.echo(f"results written to {out}")
 
 
@@ -375,15 +486,19 @@ def games(games, players, rules_opt, settings, bots, seed, workers, quiet, out, 
 @click.argument("bot_a")
 @click.argument("bot_b")
 @click.option("--deals", type=COUNT, default=None, help="Deals to play.")
-@click.option("--games", type=COUNT, default=None,
-              help="Play full games instead of deals.")
+@click.option("--games", type=COUNT, default=None, help="Play full games instead of deals.")
 @rules_options
 @_common_run_options
-@click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="Folder for the table (CSV) and the raw rows (Parquet).")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder for the table (CSV) and the raw rows (Parquet).",
+)
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
-def compare(bot_a, bot_b, deals, games, players, rules_opt, settings, seed, workers, quiet, out,
-            overwrite):
+def compare(
+    bot_a, bot_b, deals, games, players, rules_opt, settings, seed, workers, quiet, out, overwrite
+):
     """Compare BOT_A with BOT_B: bots rotate over the sides on shared deals."""
     from .compare import compare as run
 
@@ -395,35 +510,60 @@ def compare(bot_a, bot_b, deals, games, players, rules_opt, settings, seed, work
     _api(lambda: rotation_table(bot_a, bot_b, rules), "BOT_A/BOT_B")  # two different bots
     _check_workers(workers)
     target = _new_out(out, overwrite)
-    table, raw = _api(lambda: run(bot_a, bot_b, deals=deals, games=games, rules=rules,
-                                  seed=seed, workers=workers, progress=not quiet),
-                      "--games" if games else "--deals")  # the bots are checked above
+    table, raw = _api(
+        lambda: run(
+            bot_a,
+            bot_b,
+            deals=deals,
+            games=games,
+            rules=rules,
+            seed=seed,
+            workers=workers,
+            progress=not quiet,
+        ),
+        "--games" if games else "--deals",
+    )  # the bots are checked above
     unit = "games" if games else "deals"
     click.echo(f"{games or deals:,} {unit}, {rules.players} players, seed {seed}")
     _print_table(table)
     if target is not None:
-        _write_frames(target, {"compare.csv": table, f"{unit}.parquet": raw,
-                               "manifest.json": table.attrs["manifest"]})
+        _write_frames(
+            target,
+            {
+                "compare.csv": table,
+                f"{unit}.parquet": raw,
+                "manifest.json": table.attrs["manifest"],
+            },
+        )
         click.echo(f"results written to {out}")
 
 
 @main.command()
 @click.argument("bot")
-@click.option("--param", required=True, metavar="NAME=START:STOP:STEP",
-              help="Parameter and values, e.g. pile_threshold=2:12:2 or hold_wilds=0,1.")
+@click.option(
+    "--param",
+    required=True,
+    metavar="NAME=START:STOP:STEP",
+    help="Parameter and values, e.g. pile_threshold=2:12:2 or hold_wilds=0,1.",
+)
 @click.option("--vs", required=True, metavar="SPEC", help="Opponent bot spec.")
 @click.option("--deals", type=COUNT, required=True, help="Deals per value.")
 @rules_options
 @_common_run_options
-@click.option("--out", type=click.Path(path_type=Path), default=None,
-              help="Folder for sweep.csv, sweep.parquet and sweep.png "
-                   "[default: results/sweep-BOT-PARAM].")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder for sweep.csv, sweep.parquet and sweep.png [default: results/sweep-BOT-PARAM].",
+)
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
-def sweep(bot, param, vs, deals, players, rules_opt, settings, seed, workers, quiet, out,
-          overwrite):
+def sweep(
+    bot, param, vs, deals, players, rules_opt, settings, seed, workers, quiet, out, overwrite
+):
     """Sweep one parameter of BOT against the --vs bot: one comparison per value."""
     from .bots import parse_bot
-    from .compare import parse_range, plot_sweep, sweep as run, sweep_specs
+    from .compare import parse_range, plot_sweep, sweep_specs
+    from .compare import sweep as run
 
     name, eq, spec = param.partition("=")
     if not eq:
@@ -436,28 +576,49 @@ def sweep(bot, param, vs, deals, players, rules_opt, settings, seed, workers, qu
     rules = build_rules(players, rules_opt, settings)
     opponent = _api(lambda: parse_bot(vs).spec, "--vs")  # one bot, not a list per side
     if opponent in specs:
-        raise click.BadParameter(f"the swept bot equals the opponent {opponent!r} at one of "
-                                 f"the values; choose another --vs or range", param_hint="--vs")
+        raise click.BadParameter(
+            f"the swept bot equals the opponent {opponent!r} at one of "
+            f"the values; choose another --vs or range",
+            param_hint="--vs",
+        )
     _check_workers(workers)
     out = out or Path("results") / f"sweep-{bot.split(':')[0]}-{name}"
     target = _new_out(out, overwrite)
-    frame = _api(lambda: run(bot, name, values, opponent, deals=deals, rules=rules, seed=seed,
-                             workers=workers, progress=not quiet), "--deals")
+    frame = _api(
+        lambda: run(
+            bot,
+            name,
+            values,
+            opponent,
+            deals=deals,
+            rules=rules,
+            seed=seed,
+            workers=workers,
+            progress=not quiet,
+        ),
+        "--deals",
+    )
     _print_table(frame.drop(columns=["param"]))
-    _write_frames(target, {"sweep.csv": frame, "sweep.parquet": frame,
-                           "sweep.png": lambda p: plot_sweep(frame, p),
-                           "manifest.json": frame.attrs["manifest"]})
+    _write_frames(
+        target,
+        {
+            "sweep.csv": frame,
+            "sweep.parquet": frame,
+            "sweep.png": lambda p: plot_sweep(frame, p),
+            "manifest.json": frame.attrs["manifest"],
+        },
+    )
     click.echo(f"results written to {out}")
 
 
 @main.command()
-@click.option("--deals", type=click.IntRange(1, 10**9), required=True,
-              help="Deals to referee.")
+@click.option("--deals", type=click.IntRange(1, 10**9), required=True, help="Deals to referee.")
 @rules_options
 @click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
-@click.option("--show", type=click.IntRange(min=1), default=5, show_default=True,
-              help="Failures to print.")
+@click.option(
+    "--show", type=click.IntRange(min=1), default=5, show_default=True, help="Failures to print."
+)
 def verify(deals, players, rules_opt, settings, bots, seed, show):
     """Referee DEALS deals with the independent rules checker; exit code 1 if any fails."""
     from .deal import trace_deal
@@ -471,8 +632,10 @@ def verify(deals, players, rules_opt, settings, bots, seed, show):
             verdict = check_trace(trace_deal(rules, specs, seed, k))
             if not verdict.ok:
                 failures.append((k, verdict))
-    click.echo(f"{deals - len(failures):,} of {deals:,} deals passed ({rules.players} players, "
-               f"bots {', '.join(specs)}, seed {seed})")
+    click.echo(
+        f"{deals - len(failures):,} of {deals:,} deals passed ({rules.players} players, "
+        f"bots {', '.join(specs)}, seed {seed})"
+    )
     for k, verdict in failures[:show]:
         click.echo(f"  deal {k}: {verdict}")
     if failures:

@@ -21,8 +21,10 @@ def _import_distributed():
     try:
         import distributed
     except ImportError:
-        raise ValueError(f"--scheduler needs Dask's distributed scheduler, which is not "
-                         f"installed; install it with: {INSTALL_HINT}") from None
+        raise ValueError(
+            f"--scheduler needs Dask's distributed scheduler, which is not "
+            f"installed; install it with: {INSTALL_HINT}"
+        ) from None
     return distributed
 
 
@@ -49,15 +51,19 @@ def parse_scheduler(text: str) -> tuple[str, int | None]:
         n = text.split(":", 1)[1]
         limit = max_local_workers()
         if not (n.isdecimal() and 1 <= int(n) <= limit):
-            raise ValueError(f"scheduler {text!r} is not allowed; local:N needs N from 1 to "
-                             f"{limit} worker processes ({LOCAL_WORKERS_PER_CORE} per core, "
-                             f"{os.cpu_count() or 1} cores)")
+            raise ValueError(
+                f"scheduler {text!r} is not allowed; local:N needs N from 1 to "
+                f"{limit} worker processes ({LOCAL_WORKERS_PER_CORE} per core, "
+                f"{os.cpu_count() or 1} cores)"
+            )
         return "local", int(n)
     scheme, _, rest = text.partition("://")
     if scheme in ("tcp", "tls", "ucx", "inproc", "ws", "wss") and rest:
         return text, None
-    raise ValueError(f"scheduler {text!r} is not allowed; allowed: local:N (a LocalCluster of N "
-                     f"worker processes) or a scheduler address such as tcp://HOST:8786")
+    raise ValueError(
+        f"scheduler {text!r} is not allowed; allowed: local:N (a LocalCluster of N "
+        f"worker processes) or a scheduler address such as tcp://HOST:8786"
+    )
 
 
 @contextmanager
@@ -69,8 +75,9 @@ def connect(scheduler: str):
     distributed = _import_distributed()
     if address == "local":
         threads = max(1, (os.cpu_count() or 1) // n)
-        with distributed.LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                      dashboard_address=None) as cluster:
+        with distributed.LocalCluster(
+            n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster:
             with distributed.Client(cluster) as client:
                 yield client, threads
     else:
@@ -89,8 +96,7 @@ def map_chunks(scheduler: str, fn, arg_list, threads_arg: int | None):
     whatever happens to workers (lost tasks are re-run)."""
     with connect(scheduler) as (client, threads):
         n_threads = threads_arg or threads
-        futures = client.map(fn, *zip(*arg_list), [n_threads] * len(arg_list), pure=True,
-                             retries=3)
+        futures = client.map(fn, *zip(*arg_list), [n_threads] * len(arg_list), pure=True, retries=3)
 
         def results():
             for future in futures:

@@ -20,8 +20,22 @@ from .stats import mean_interval, wilson_interval
 
 MAX_SWEEP_VALUES = 100
 
-COLUMNS = ("bot", "n", "wins", "losses", "ties", "win_rate", "win_low", "win_high",
-           "mean_score", "score_low", "score_high", "mean_diff", "diff_low", "diff_high")
+COLUMNS = (
+    "bot",
+    "n",
+    "wins",
+    "losses",
+    "ties",
+    "win_rate",
+    "win_low",
+    "win_high",
+    "mean_score",
+    "score_low",
+    "score_high",
+    "mean_diff",
+    "diff_low",
+    "diff_high",
+)
 
 
 def rotations(bot_a: Bot, bot_b: Bot, sides: int) -> tuple[tuple[Bot, ...], ...]:
@@ -50,8 +64,9 @@ def _a_side(n: int, sides: int) -> np.ndarray:
     return np.arange(n, dtype=np.int64) % sides
 
 
-def comparison_table(scores: np.ndarray, outcome: np.ndarray, a_side: np.ndarray,
-                     specs: tuple[str, str]) -> pd.DataFrame:
+def comparison_table(
+    scores: np.ndarray, outcome: np.ndarray, a_side: np.ndarray, specs: tuple[str, str]
+) -> pd.DataFrame:
     """Per-bot rows from per-deal (or per-game) results.
 
     Parameters
@@ -81,26 +96,53 @@ def comparison_table(scores: np.ndarray, outcome: np.ndarray, a_side: np.ndarray
     a_win = outcome == a_side
     b_win = ~tie & ~a_win
     out = []
-    for spec, wins, losses, score, d in ((specs[0], a_win, b_win, a_score, diff),
-                                         (specs[1], b_win, a_win, b_score, -diff)):
+    for spec, wins, losses, score, d in (
+        (specs[0], a_win, b_win, a_score, diff),
+        (specs[1], b_win, a_win, b_score, -diff),
+    ):
         k = int(wins.sum())
         win_low, win_high = wilson_interval(k, n)
         mean, low, high = _mean_ci(score)
         dm, dl, dh = _mean_ci(d)
-        out.append((spec, n, k, int(losses.sum()), int(tie.sum()), k / n, win_low, win_high,
-                    mean, low, high, dm, dl, dh))
+        out.append(
+            (
+                spec,
+                n,
+                k,
+                int(losses.sum()),
+                int(tie.sum()),
+                k / n,
+                win_low,
+                win_high,
+                mean,
+                low,
+                high,
+                dm,
+                dl,
+                dh,
+            )
+        )
     return pd.DataFrame(out, columns=list(COLUMNS))
 
 
 def _mean_ci(x: np.ndarray):
     # exact rational sums: scores are integers or halves (mean of two sides)
     scaled = np.rint(np.asarray(x, np.float64) * 2).astype(np.int64)
-    m, lo, hi = mean_interval(int(scaled.sum()), int((scaled ** 2).sum()), len(x))
+    m, lo, hi = mean_interval(int(scaled.sum()), int((scaled**2).sum()), len(x))
     return m / 2, lo / 2, hi / 2
 
 
-def compare(bot_a, bot_b, *, deals: int | None = None, games: int | None = None, rules=None,
-            seed: int = 0, workers: int | None = None, progress: bool = False):
+def compare(
+    bot_a,
+    bot_b,
+    *,
+    deals: int | None = None,
+    games: int | None = None,
+    rules=None,
+    seed: int = 0,
+    workers: int | None = None,
+    progress: bool = False,
+):
     """Compare two bots over ``deals`` deals or ``games`` full games.
 
     Parameters
@@ -134,9 +176,11 @@ def compare(bot_a, bot_b, *, deals: int | None = None, games: int | None = None,
     count = deals if games is None else games
     if isinstance(count, int) and count % sides:
         unit = "deals" if games is None else "games"
-        raise ValueError(f"{unit}={count} is not a multiple of the {sides} sides: the bots "
-                         f"rotate over the sides, each {unit[:-1]} one step, so every bot "
-                         f"plays each side equally often")
+        raise ValueError(
+            f"{unit}={count} is not a multiple of the {sides} sides: the bots "
+            f"rotate over the sides, each {unit[:-1]} one step, so every bot "
+            f"plays each side equally often"
+        )
     specs = (table.seatings[0][0].spec, table.seatings[0][1].spec)
     if games is not None:
         result = play_games(games, table=table, seed=seed, workers=workers, progress=progress)
@@ -171,8 +215,10 @@ def parse_range(text: str) -> list[float]:
         For a malformed range, a zero or wrong-signed step, or values that are equal after
         rounding.
     """
-    bad = ValueError(f"{text!r} is not a range START:STOP:STEP or a list A,B,C of at most "
-                     f"{MAX_SWEEP_VALUES} finite values")
+    bad = ValueError(
+        f"{text!r} is not a range START:STOP:STEP or a list A,B,C of at most "
+        f"{MAX_SWEEP_VALUES} finite values"
+    )
     try:
         if ":" in text:
             parts = [float(p) for p in text.split(":")]
@@ -210,14 +256,26 @@ def sweep_specs(bot: str, param: str, values) -> list[str]:
     if len(values) == 0:
         raise ValueError("values is empty; allowed: one or more values of the parameter")
     if param in given:
-        raise ValueError(f"the swept parameter {param} is also set in the bot spec {bot!r}; "
-                         f"allowed: a spec without {param} (the sweep sets it)")
+        raise ValueError(
+            f"the swept parameter {param} is also set in the bot spec {bot!r}; "
+            f"allowed: a spec without {param} (the sweep sets it)"
+        )
     joiner = "," if ":" in bot else ":"
     return [parse_bot(f"{bot}{joiner}{param}={value:g}").spec for value in values]
 
 
-def sweep(bot: str, param: str, values, vs: str, *, deals: int, rules=None, seed: int = 0,
-          workers: int | None = None, progress: bool = False) -> pd.DataFrame:
+def sweep(
+    bot: str,
+    param: str,
+    values,
+    vs: str,
+    *,
+    deals: int,
+    rules=None,
+    seed: int = 0,
+    workers: int | None = None,
+    progress: bool = False,
+) -> pd.DataFrame:
     """Compare ``bot`` with ``param`` set to each of ``values`` against ``vs``.
 
     Returns
@@ -236,16 +294,20 @@ def sweep(bot: str, param: str, values, vs: str, *, deals: int, rules=None, seed
     start = time.perf_counter()
     rows, manifests = [], []
     for value, spec in zip(values, sweep_specs(bot, param, values)):
-        table, _ = compare(spec, vs, deals=deals, rules=rules, seed=seed, workers=workers,
-                           progress=progress)
+        table, _ = compare(
+            spec, vs, deals=deals, rules=rules, seed=seed, workers=workers, progress=progress
+        )
         rows.append({"param": param, "value": value, **table.iloc[0].to_dict()})
         manifests.append(table.attrs["manifest"])
     frame = pd.DataFrame(rows)
     wall = time.perf_counter() - start
     frame.attrs["manifest"] = {
-        **manifests[0], "bots": [m["bots"] for m in manifests], "wall_seconds": round(wall, 3),
+        **manifests[0],
+        "bots": [m["bots"] for m in manifests],
+        "wall_seconds": round(wall, 3),
         "deals_per_second": round(deals * len(rows) / wall, 1) if wall > 0 else None,
-        "sweep": {"bot": bot, "param": param, "values": [float(v) for v in values], "vs": vs}}
+        "sweep": {"bot": bot, "param": param, "values": [float(v) for v in values], "vs": vs},
+    }
     return frame
 
 

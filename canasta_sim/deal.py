@@ -25,8 +25,14 @@ from .trace import trace_from_log
 
 PHASES = ("draw", "play", "over")
 END_REASONS = (None, "went_out", "stock_exhausted", "last_red_three", "turn_limit")
-SCORE_KEYS = ("red_threes", "canasta_bonus", "going_out_bonus", "meld_points", "hand_penalty",
-              "total")
+SCORE_KEYS = (
+    "red_threes",
+    "canasta_bonus",
+    "going_out_bonus",
+    "meld_points",
+    "hand_penalty",
+    "total",
+)
 
 
 class Deal:
@@ -37,8 +43,9 @@ class Deal:
     side of seat ``s`` is ``s % rules.sides`` (R-10).
     """
 
-    def __init__(self, rules: Rules, state: np.void, *, trace: bool = False, seed: int = 0,
-                 minimums=None):
+    def __init__(
+        self, rules: Rules, state: np.void, *, trace: bool = False, seed: int = 0, minimums=None
+    ):
         self.rules = rules
         self._r = rules.to_array()
         self._state = state  # what the kernels take and change
@@ -50,8 +57,16 @@ class Deal:
 
     # --- construction ------------------------------------------------------------------------
     @classmethod
-    def new(cls, rules: Rules | None = None, seed: int = 0, *, deal: int = 0, dealer: int = 0,
-            scores: Mapping[int, int] | None = None, trace: bool = False) -> "Deal":
+    def new(
+        cls,
+        rules: Rules | None = None,
+        seed: int = 0,
+        *,
+        deal: int = 0,
+        dealer: int = 0,
+        scores: Mapping[int, int] | None = None,
+        trace: bool = False,
+    ) -> Deal:
         """Shuffle and deal (R-10..R-16).
 
         Parameters
@@ -90,10 +105,18 @@ class Deal:
         return self
 
     @classmethod
-    def from_position(cls, rules: Rules | None = None, *, hands: Iterable[str], stock: str,
-                      pile: str, melds: Mapping[int, Iterable[str]] | None = None,
-                      red_threes: Mapping[int, int] | None = None, current: int = 0,
-                      scores: Mapping[int, int] | None = None) -> "Deal":
+    def from_position(
+        cls,
+        rules: Rules | None = None,
+        *,
+        hands: Iterable[str],
+        stock: str,
+        pile: str,
+        melds: Mapping[int, Iterable[str]] | None = None,
+        red_threes: Mapping[int, int] | None = None,
+        current: int = 0,
+        scores: Mapping[int, int] | None = None,
+    ) -> Deal:
         """Build a position by hand, at the start of ``current``'s turn (draw phase).
 
         Parameters
@@ -127,8 +150,9 @@ class Deal:
         rules = _rules(rules)
         hands = _texts("hands", hands, "one card text per seat, e.g. ['4 5 6', ...]")
         if len(hands) != rules.players:
-            raise ValueError(f"hands: {len(hands)} given, {rules.players} players need "
-                             f"{rules.players}")
+            raise ValueError(
+                f"hands: {len(hands)} given, {rules.players} players need {rules.players}"
+            )
         _check_int("current", current, 0, rules.players - 1)
         r = rules.to_array()
         state = new_state()
@@ -136,18 +160,20 @@ class Deal:
         for seat, text in enumerate(hands):
             h[seat] = C.parse_cards(text)
             if h[seat, L.RED_THREE]:
-                raise ValueError(f"hands[{seat}]: {text!r} holds a red three; red threes are "
-                                 f"laid out, not held (R-15): give them as red_threes=")
+                raise ValueError(
+                    f"hands[{seat}]: {text!r} holds a red three; red threes are "
+                    f"laid out, not held (R-15): give them as red_threes="
+                )
         seq = C.parse_sequence(stock)
         n = rules.n_cards
         if len(seq) > n:
             raise ValueError(f"stock: {len(seq)} cards, the pack has {n}")
-        st[n - len(seq):] = seq
+        st[n - len(seq) :] = seq
         g[L.G_STOCK_POS] = n - len(seq)
         pseq = C.parse_sequence(pile)
         if len(pseq) > n:
             raise ValueError(f"pile: {len(pseq)} cards, the pack has {n}")
-        pl[:len(pseq)] = pseq
+        pl[: len(pseq)] = pseq
         g[L.G_PILE_LEN] = len(pseq)
         g[L.G_PILE_FREEZE] = sum(bool(freezes_pile_nb(k, r)) for k in pseq)
         _check_mapping("melds", melds, "{0: ['K K K']}")
@@ -158,8 +184,10 @@ class Deal:
                 counts = np.zeros(L.N_KINDS, np.int8)
                 counts[[rank, L.DEUCE, L.JOKER]] = md[side, rank]
                 if not is_legal_meld(counts, rules):  # black threes only when going out (R-63)
-                    raise ValueError(f"melds[{side}]: {C.format_cards(counts)!r} is not a "
-                                     f"legal meld on the table (R-60, R-61, R-63)")
+                    raise ValueError(
+                        f"melds[{side}]: {C.format_cards(counts)!r} is not a "
+                        f"legal meld on the table (R-60, R-61, R-63)"
+                    )
             if md[side].any():
                 sd[side, L.S_MELDED] = 1
         _check_mapping("red_threes", red_threes, "{0: 1}")
@@ -302,8 +330,11 @@ class Deal:
             if not L.FIRST_NATURAL <= top <= L.LAST_NATURAL:
                 raise illegal_move(30)  # no pile, or a black three or wild card on top
             if others.any():
-                raise IllegalMove("R-32", f"the cards melded with the top card must be of its "
-                                          f"rank or wild cards; got {with_!r}")
+                raise IllegalMove(
+                    "R-32",
+                    f"the cards melded with the top card must be of its "
+                    f"rank or wild cards; got {with_!r}",
+                )
             plan[top] += [counts[top], counts[L.DEUCE], counts[L.JOKER]]
         code = take_pile_nb(self._state, self._r, plan, self._log)
         self._run(code)
@@ -375,8 +406,10 @@ class Deal:
         before = (g[L.G_MOVE], g[L.G_TURN], g[L.G_PHASE])
         play_turn(self._state, self._r, policies, params, self._log)
         if (g[L.G_MOVE], g[L.G_TURN], g[L.G_PHASE]) == before:  # would loop for ever
-            raise RuntimeError(f"the bot of seat {self.current_player} found no legal move in "
-                               f"this position: {self!r}")
+            raise RuntimeError(
+                f"the bot of seat {self.current_player} found no legal move in "
+                f"this position: {self!r}"
+            )
 
     def _bot_arrays(self, bots):
         from .bots import seat_arrays, side_bots
@@ -393,8 +426,10 @@ class Deal:
         ``going_out_bonus``, ``meld_points``, ``hand_penalty`` (subtracted) and ``total``."""
         out = np.zeros((self.rules.sides, L.SC_LEN), np.int32)
         score_nb(self._state, self._r, out)
-        return {side: dict(zip(SCORE_KEYS, (int(v) for v in out[side])))
-                for side in range(self.rules.sides)}
+        return {
+            side: dict(zip(SCORE_KEYS, (int(v) for v in out[side])))
+            for side in range(self.rules.sides)
+        }
 
     def trace(self) -> list[dict]:
         """The deal's events as plain dicts (docs/trace.md); needs ``trace=True`` at
@@ -402,8 +437,9 @@ class Deal:
         if self._log.shape[0] == 0:
             raise ValueError("this deal records no trace; build it with Deal.new(..., trace=True)")
         scores = self.score() if self.is_over else None
-        return trace_from_log(self.rules, self._seed, self._arrays, self._log, self._minimums,
-                              scores)
+        return trace_from_log(
+            self.rules, self._seed, self._arrays, self._log, self._minimums, scores
+        )
 
     # --- internals ---------------------------------------------------------------------------
     @property
@@ -414,15 +450,20 @@ class Deal:
         if code != L.OK:
             side = self.current_player % self.rules.sides
             raise illegal_move(
-                int(code), phase=self.phase, canastas=self.rules.canastas_to_go_out,
+                int(code),
+                phase=self.phase,
+                canastas=self.rules.canastas_to_go_out,
                 minimum=int(self._arrays[6][side, L.S_MINIMUM]),
                 wilds_rule=", never more wild cards than naturals"
-                if self.rules.wilds_at_most_naturals else "",
+                if self.rules.wilds_at_most_naturals
+                else "",
             )
 
     def __repr__(self) -> str:
-        return (f"Deal(players={self.rules.players}, current={self.current_player}, "
-                f"phase={self.phase!r}, stock={self.stock_size}, pile={self.pile!r})")
+        return (
+            f"Deal(players={self.rules.players}, current={self.current_player}, "
+            f"phase={self.phase!r}, stock={self.stock_size}, pile={self.pile!r})"
+        )
 
 
 # --- public helpers --------------------------------------------------------------------------
@@ -447,12 +488,14 @@ def is_legal_meld(cards, rules: Rules | None = None, *, going_out: bool = False)
     if counts[L.RED_THREE] or len(naturals) > 1:
         return False
     if counts[L.BLACK_THREE]:
-        return bool(going_out and not naturals and wilds == 0
-                    and 3 <= counts[L.BLACK_THREE] <= 4)
+        return bool(going_out and not naturals and wilds == 0 and 3 <= counts[L.BLACK_THREE] <= 4)
     if not naturals:
         return False
-    return bool(meld_ok_nb(int(counts[naturals[0]]), int(counts[L.DEUCE]),
-                           int(counts[L.JOKER]), rules.to_array()))
+    return bool(
+        meld_ok_nb(
+            int(counts[naturals[0]]), int(counts[L.DEUCE]), int(counts[L.JOKER]), rules.to_array()
+        )
+    )
 
 
 def minimum_count(score: int, rules: Rules | None = None) -> int:
@@ -487,8 +530,9 @@ def _meld_row(text: str) -> tuple[int, np.ndarray]:
         raise IllegalMove("R-60", f"a meld needs cards: {text!r}")
     if rank is None:
         if not kinds:
-            raise IllegalMove("R-60", f"a meld of wild cards only must name its rank, e.g. "
-                                      f"'K: {text.strip()}'")
+            raise IllegalMove(
+                "R-60", f"a meld of wild cards only must name its rank, e.g. 'K: {text.strip()}'"
+            )
         rank = kinds[0]
     if not (L.BLACK_THREE <= rank <= L.LAST_NATURAL):
         raise IllegalMove("R-60", f"melds are of ranks 4..A (or black threes): {text!r}")
@@ -499,8 +543,9 @@ def _texts(name: str, texts, what: str) -> list[str]:
     """``texts`` as a list of str; a single str (whose characters iteration would read as the
     texts) or anything else is a TypeError naming ``name`` and ``what`` is allowed."""
     if isinstance(texts, str):
-        raise TypeError(f"{name} must be a list of texts ({what}), not the str {texts!r}; "
-                        f"write [{texts!r}]")
+        raise TypeError(
+            f"{name} must be a list of texts ({what}), not the str {texts!r}; write [{texts!r}]"
+        )
     if isinstance(texts, Mapping):
         raise TypeError(f"{name} must be a list of texts ({what}), not the mapping {texts!r}")
     try:
@@ -519,8 +564,10 @@ def _plan(texts: Iterable[str]) -> np.ndarray:
         rank, row = _meld_row(text)
         plan[rank] += row
         if plan[rank].max() > 127:
-            raise ValueError(f"melds: {plan[rank].max()} cards of one kind in the {C.KINDS[rank]} "
-                             f"meld; a count array holds at most 127")
+            raise ValueError(
+                f"melds: {plan[rank].max()} cards of one kind in the {C.KINDS[rank]} "
+                f"meld; a count array holds at most 127"
+            )
     return plan.astype(np.int8)
 
 
@@ -530,8 +577,9 @@ def _minimums(rules: Rules, scores) -> np.ndarray:
     for side, score in scores.items():
         _check_int("scores side", side, 0, rules.sides - 1)
         _check_int(f"scores[{side}]", score, -(2**31), 2**31 - 1)
-    return np.array([minimum_count(int(scores.get(s, 0)), rules) for s in range(rules.sides)],
-                    np.int32)
+    return np.array(
+        [minimum_count(int(scores.get(s, 0)), rules) for s in range(rules.sides)], np.int32
+    )
 
 
 def _rules(rules) -> Rules:
@@ -551,26 +599,33 @@ def _check_mapping(name: str, value, example: str) -> None:
 
 
 def _check_int(name: str, value, low: int, high: int) -> None:
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not (
-            low <= value <= high):
-        raise ValueError(f"{name}={value!r} is not allowed; allowed: an integer from {low} to "
-                         f"{high}")
+    if (
+        not isinstance(value, (int, np.integer))
+        or isinstance(value, bool)
+        or not (low <= value <= high)
+    ):
+        raise ValueError(
+            f"{name}={value!r} is not allowed; allowed: an integer from {low} to {high}"
+        )
 
 
 def _check_pack(rules: Rules, arrays: tuple) -> None:
     h, st, pl, md, _mt, _cc, sd, _se, g, _rng, _sc = arrays
     counts = h.sum(axis=0).astype(np.int64)
-    counts += np.bincount(st[g[L.G_STOCK_POS]:], minlength=L.N_KINDS)
-    counts += np.bincount(pl[:g[L.G_PILE_LEN]], minlength=L.N_KINDS)
-    counts[L.FIRST_NATURAL - 1:L.LAST_NATURAL + 1] += md[:, L.BLACK_THREE:L.LAST_NATURAL + 1,
-                                                         L.M_NATURALS].sum(axis=0)
+    counts += np.bincount(st[g[L.G_STOCK_POS] :], minlength=L.N_KINDS)
+    counts += np.bincount(pl[: g[L.G_PILE_LEN]], minlength=L.N_KINDS)
+    counts[L.FIRST_NATURAL - 1 : L.LAST_NATURAL + 1] += md[
+        :, L.BLACK_THREE : L.LAST_NATURAL + 1, L.M_NATURALS
+    ].sum(axis=0)
     counts[L.DEUCE] += md[:, :, L.M_DEUCES].sum()
     counts[L.JOKER] += md[:, :, L.M_JOKERS].sum()
     counts[L.RED_THREE] += sd[:, L.S_R3_DEALT].sum()
     pack = C.KIND_COUNTS_108.astype(np.int64) * rules.n_cards // 108
     for k in np.nonzero(counts > pack)[0]:
-        raise ValueError(f"the position has {counts[k]} cards of kind {C.KINDS[k]}, the "
-                         f"{rules.n_cards}-card pack has {pack[k]}")
+        raise ValueError(
+            f"the position has {counts[k]} cards of kind {C.KINDS[k]}, the "
+            f"{rules.n_cards}-card pack has {pack[k]}"
+        )
 
 
 def trace_deal(rules: Rules, bots, seed: int, deal: int) -> list[dict]:

@@ -3,7 +3,8 @@
 Games advance in rounds: one kernel call plays the next deal of every unfinished game of a
 chunk, with each game's dealer (rotating to the left, R-11) and each side's minimum count from
 its cumulative score (R-64). Game ``g`` is seeded from ``(seed, g)`` and its deal ``j`` from
-``(seed of game g, j)``, so results do not depend on chunking or threads. With several seatings, consecutive games form boards as in
+``(seed of game g, j)``, so results do not depend on chunking or threads. With several
+seatings, consecutive games form boards as in
 :func:`canasta_sim.simulate.run_chunk`.
 """
 
@@ -22,7 +23,15 @@ from .nb.rng import sub_seeds_nb
 from .records import deals_frame, sides_frame
 from .rules import Rules
 from .simulate import (
-    Table, board_seeds, check_count, load_kernels, make_manifest, numba_threads, play_deals, resolve_rules, _progress,
+    Table,
+    _progress,
+    board_seeds,
+    check_count,
+    load_kernels,
+    make_manifest,
+    numba_threads,
+    play_deals,
+    resolve_rules,
 )
 
 MAX_DEALS = 200  # safety bound on deals per game; a game reaching it has winner -1
@@ -105,10 +114,12 @@ def play_game_chunk(table: Table, seed: int, first: int, n: int, max_deals: int 
         games[f"score_{side}"] = scores[:, side].astype(np.int32)
     games["winner"] = winner.astype(np.int8)
     games["seating"] = (game_ids % len(table.seatings)).astype(np.int16)
-    deals = pd.concat(deal_frames, ignore_index=True).sort_values(["game", "deal"],
-                                                                   ignore_index=True)
-    sides = pd.concat(side_frames, ignore_index=True).sort_values(["game", "deal", "side"],
-                                                                   ignore_index=True)
+    deals = pd.concat(deal_frames, ignore_index=True).sort_values(
+        ["game", "deal"], ignore_index=True
+    )
+    sides = pd.concat(side_frames, ignore_index=True).sort_values(
+        ["game", "deal", "side"], ignore_index=True
+    )
     return games, deals, sides
 
 
@@ -125,9 +136,19 @@ def _game_results(args, workers, scheduler):
         yield out
 
 
-def play_games(games: int, *, rules=None, bots=None, seed: int = 0, workers: int | None = None,
-               chunk_size: int | None = None, progress: bool = False, table: Table | None = None,
-               max_deals: int = MAX_DEALS, scheduler: str | None = None) -> GamesResult:
+def play_games(
+    games: int,
+    *,
+    rules=None,
+    bots=None,
+    seed: int = 0,
+    workers: int | None = None,
+    chunk_size: int | None = None,
+    progress: bool = False,
+    table: Table | None = None,
+    max_deals: int = MAX_DEALS,
+    scheduler: str | None = None,
+) -> GamesResult:
     """Play ``games`` full games to the target score (R-55).
 
     Parameters
@@ -173,5 +194,6 @@ def play_games(games: int, *, rules=None, bots=None, seed: int = 0, workers: int
     manifest = make_manifest(table, seed, games, time.perf_counter() - start, how, chunk, True)
     manifest["games"] = manifest.pop("deals")
     manifest.pop("deals_per_second")
-    return GamesResult(*(pd.concat([p[i] for p in parts], ignore_index=True) for i in range(3)),
-                       manifest)
+    return GamesResult(
+        *(pd.concat([p[i] for p in parts], ignore_index=True) for i in range(3)), manifest
+    )

@@ -52,8 +52,9 @@ SIDE_COLUMNS = {
 }
 
 
-def deals_frame(first_deal: int, seeds: np.ndarray, players: int,
-                deal_rows: np.ndarray) -> pd.DataFrame:
+def deals_frame(
+    first_deal: int, seeds: np.ndarray, players: int, deal_rows: np.ndarray
+) -> pd.DataFrame:
     """Build the ``deals`` frame of one chunk.
 
     Parameters
@@ -65,25 +66,29 @@ def deals_frame(first_deal: int, seeds: np.ndarray, players: int,
     deal_rows : ndarray(int32, (n, D_LEN))
     """
     n = deal_rows.shape[0]
-    end = pd.Categorical.from_codes(deal_rows[:, L.D_END].astype(np.int8) - 1,
-                                    categories=END_REASONS)
-    return pd.DataFrame({
-        "deal": np.arange(first_deal, first_deal + n, dtype=np.int64),
-        "seed": seeds,
-        "players": np.full(n, players, np.int8),
-        "dealer": deal_rows[:, L.D_DEALER].astype(np.int8),
-        "turns": deal_rows[:, L.D_TURNS].astype(np.int16),
-        "end_reason": end,
-        "went_out_seat": deal_rows[:, L.D_OUT_SEAT].astype(np.int8),
-        "concealed_out": deal_rows[:, L.D_CONCEALED_OUT].astype(bool),
-        "upcard_cards": deal_rows[:, L.D_UPCARD_CARDS].astype(np.int8),
-        "pile_frozen_at_start": deal_rows[:, L.D_FROZEN_AT_START].astype(bool),
-        "first_canasta_turn": deal_rows[:, L.D_FIRST_CANASTA_TURN].astype(np.int16),
-    })
+    end = pd.Categorical.from_codes(
+        deal_rows[:, L.D_END].astype(np.int8) - 1, categories=END_REASONS
+    )
+    return pd.DataFrame(
+        {
+            "deal": np.arange(first_deal, first_deal + n, dtype=np.int64),
+            "seed": seeds,
+            "players": np.full(n, players, np.int8),
+            "dealer": deal_rows[:, L.D_DEALER].astype(np.int8),
+            "turns": deal_rows[:, L.D_TURNS].astype(np.int16),
+            "end_reason": end,
+            "went_out_seat": deal_rows[:, L.D_OUT_SEAT].astype(np.int8),
+            "concealed_out": deal_rows[:, L.D_CONCEALED_OUT].astype(bool),
+            "upcard_cards": deal_rows[:, L.D_UPCARD_CARDS].astype(np.int8),
+            "pile_frozen_at_start": deal_rows[:, L.D_FROZEN_AT_START].astype(bool),
+            "first_canasta_turn": deal_rows[:, L.D_FIRST_CANASTA_TURN].astype(np.int16),
+        }
+    )
 
 
-def sides_frame(first_deal: int, side_rows: np.ndarray, side_bots: list[str],
-                bot_codes: np.ndarray) -> pd.DataFrame:
+def sides_frame(
+    first_deal: int, side_rows: np.ndarray, side_bots: list[str], bot_codes: np.ndarray
+) -> pd.DataFrame:
     """Build the ``sides`` frame of one chunk.
 
     Parameters
@@ -100,24 +105,26 @@ def sides_frame(first_deal: int, side_rows: np.ndarray, side_bots: list[str],
     col = lambda i, dtype: flat[:, i].astype(dtype)  # noqa: E731
     dealt, drawn, pile = (col(i, np.int8) for i in (L.SR_R3_DEALT, L.SR_R3_DRAWN, L.SR_R3_PILE))
     score = L.SR_SCORE
-    return pd.DataFrame({
-        "deal": np.repeat(np.arange(first_deal, first_deal + n, dtype=np.int64), n_sides),
-        "side": np.tile(np.arange(n_sides, dtype=np.int8), n),
-        "bot": pd.Categorical.from_codes(bot_codes.reshape(-1), categories=side_bots),
-        "red_threes": (dealt + drawn + pile).astype(np.int8),
-        "red_threes_dealt": dealt,
-        "red_threes_drawn": drawn,
-        "red_threes_from_pile": pile,
-        "natural_canastas": col(L.SR_NATURAL, np.int8),
-        "mixed_canastas": col(L.SR_MIXED, np.int8),
-        "concealed_canastas": col(L.SR_CONCEALED, np.int8),
-        "melds": col(L.SR_MELDS, np.int8),
-        "canasta_ranks": col(L.SR_CANASTA_RANKS, np.int16),
-        "meld_points": col(score + L.SC_MELD_POINTS, np.int32),
-        "canasta_bonus": col(score + L.SC_CANASTA_BONUS, np.int32),
-        "red_three_score": col(score + L.SC_RED_THREES, np.int32),
-        "going_out_bonus": col(score + L.SC_GOING_OUT_BONUS, np.int32),
-        "hand_penalty": col(score + L.SC_HAND_PENALTY, np.int32),
-        "score": col(score + L.SC_TOTAL, np.int32),
-        "went_out": col(L.SR_WENT_OUT, bool),
-    })
+    return pd.DataFrame(
+        {
+            "deal": np.repeat(np.arange(first_deal, first_deal + n, dtype=np.int64), n_sides),
+            "side": np.tile(np.arange(n_sides, dtype=np.int8), n),
+            "bot": pd.Categorical.from_codes(bot_codes.reshape(-1), categories=side_bots),
+            "red_threes": (dealt + drawn + pile).astype(np.int8),
+            "red_threes_dealt": dealt,
+            "red_threes_drawn": drawn,
+            "red_threes_from_pile": pile,
+            "natural_canastas": col(L.SR_NATURAL, np.int8),
+            "mixed_canastas": col(L.SR_MIXED, np.int8),
+            "concealed_canastas": col(L.SR_CONCEALED, np.int8),
+            "melds": col(L.SR_MELDS, np.int8),
+            "canasta_ranks": col(L.SR_CANASTA_RANKS, np.int16),
+            "meld_points": col(score + L.SC_MELD_POINTS, np.int32),
+            "canasta_bonus": col(score + L.SC_CANASTA_BONUS, np.int32),
+            "red_three_score": col(score + L.SC_RED_THREES, np.int32),
+            "going_out_bonus": col(score + L.SC_GOING_OUT_BONUS, np.int32),
+            "hand_penalty": col(score + L.SC_HAND_PENALTY, np.int32),
+            "score": col(score + L.SC_TOTAL, np.int32),
+            "went_out": col(L.SR_WENT_OUT, bool),
+        }
+    )

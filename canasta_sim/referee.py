@@ -48,9 +48,10 @@ Readings of the rule book that the referee has to choose (see also the module's 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from canasta_sim.cards import KINDS, N_KINDS, format_cards, kind_index, parse_sequence
 
@@ -96,11 +97,22 @@ SCORE_PARTS = (
     ("hand_penalty", "R-54"),
 )
 RULE_SWITCHES = (
-    "players", "upcard_covers_black_three", "red_three_upcard_freezes",
-    "wilds_at_most_naturals", "concealed_canasta_bonus", "concealed_out_needs_minimum",
-    "negative_minimum", "meld_after_last_red_three", "natural_canasta_bonus",
-    "mixed_canasta_bonus", "going_out_bonus", "concealed_going_out_bonus", "red_three_bonus",
-    "all_red_threes_bonus", "card_values", "max_turns",
+    "players",
+    "upcard_covers_black_three",
+    "red_three_upcard_freezes",
+    "wilds_at_most_naturals",
+    "concealed_canasta_bonus",
+    "concealed_out_needs_minimum",
+    "negative_minimum",
+    "meld_after_last_red_three",
+    "natural_canasta_bonus",
+    "mixed_canasta_bonus",
+    "going_out_bonus",
+    "concealed_going_out_bonus",
+    "red_three_bonus",
+    "all_red_threes_bonus",
+    "card_values",
+    "max_turns",
 )
 
 
@@ -172,7 +184,7 @@ class TableRules:
     values: tuple = ()
 
     @classmethod
-    def from_start(cls, start: dict) -> "TableRules":
+    def from_start(cls, start: dict) -> TableRules:
         """Build from a ``start`` event (its ``rules`` dict, or the switches at top level).
 
         Raises
@@ -386,8 +398,9 @@ class Replay:
         """Raise :class:`RuleViolation` for the current event with a position description."""
         raise self.violation(rule, what, seat)
 
-    def violation(self, rule: str, what: str, seat: int | None = None,
-                  event: int | None = None) -> RuleViolation:
+    def violation(
+        self, rule: str, what: str, seat: int | None = None, event: int | None = None
+    ) -> RuleViolation:
         message = f"{what} | position: {self.describe(seat)}"
         return RuleViolation(rule, message, self.index if event is None else event)
 
@@ -403,8 +416,9 @@ class Replay:
             bits.append(f"seat {seat} hand [{_text(self.hands[seat])}]")
             melds = ", ".join(str(m) for m in self.sides[side].melds.values()) or "none"
             initial = "" if self.sides[side].melded else ", no initial meld yet"
-            bits.append(f"side {side} melds [{melds}]{initial}, "
-                        f"{self.sides[side].red_threes} red three(s)")
+            bits.append(
+                f"side {side} melds [{melds}]{initial}, {self.sides[side].red_threes} red three(s)"
+            )
         bits.append(self._pile_text())
         bits.append(f"stock {self.stock_left} card(s)")
         bits.append(f"turns completed {self.turns}")
@@ -449,8 +463,7 @@ class Replay:
         hand = self.hands[seat]
         short = [KINDS[k] for k in range(N_KINDS) if counts[k] > hand[k]]
         if short:
-            self.fail("R-20", f"{what}: card(s) {' '.join(short)} not in seat {seat}'s hand",
-                      seat)
+            self.fail("R-20", f"{what}: card(s) {' '.join(short)} not in seat {seat}'s hand", seat)
         for k in range(N_KINDS):
             hand[k] -= counts[k]
 
@@ -490,23 +503,30 @@ class Replay:
     def finish(self) -> None:
         """Check that the trace is complete: end event and one score per side."""
         if self.phase != "done":
-            raise TraceFormatError(f"the trace ends early (phase {self.phase!r}): "
-                                   "a deal ends with an end event and one score per side")
+            raise TraceFormatError(
+                f"the trace ends early (phase {self.phase!r}): "
+                "a deal ends with an end event and one score per side"
+            )
 
     def _check_phase_allows(self, name: str) -> None:
         if self.phase == "over" and name != "end":
             rule = REASON_RULE[self.expected_end]
-            self.fail(rule, f"{name} after the deal ended ({self.expected_end}); "
-                            "expected the end event")
+            self.fail(
+                rule, f"{name} after the deal ended ({self.expected_end}); expected the end event"
+            )
         if self.phase == "score" and name != "score":
             raise TraceFormatError(f"{name} event among the score events")
         if self.phase == "must_go_out" and name != "go_out":
-            self.fail("R-22", f"{name} after discarding the last card: that is going out, "
-                              "expected go_out")
+            self.fail(
+                "R-22", f"{name} after discarding the last card: that is going out, expected go_out"
+            )
         if self.phase in ("play", "last_r3") and name != "go_out":
             if sum(self.hands[self.turn.seat]) == 0:
-                self.fail("R-22", f"{name} with an empty hand: melding every card is going "
-                                  "out (R-40), expected go_out")
+                self.fail(
+                    "R-22",
+                    f"{name} with an empty hand: melding every card is going "
+                    "out (R-40), expected go_out",
+                )
 
     # --- start, deal, upcard, red-three replacement (R-01, R-11..R-15) ------------------------
     def _on_start(self, ev: dict) -> None:
@@ -525,8 +545,11 @@ class Replay:
     def _check_pack(self) -> None:
         n = self.rules.n_cards
         if len(self.deck) != n or tuple(_counts(self.deck)) != PACKS[n]:
-            self.fail("R-01", f"the deck is not a {n}-card pack: it holds "
-                              f"{len(self.deck)} cards, kinds {_counts(self.deck)}")
+            self.fail(
+                "R-01",
+                f"the deck is not a {n}-card pack: it holds "
+                f"{len(self.deck)} cards, kinds {_counts(self.deck)}",
+            )
 
     def _check_minimums(self, minimums: Any) -> None:
         if not isinstance(minimums, list) or len(minimums) != self.rules.sides:
@@ -535,8 +558,10 @@ class Replay:
         allowed = self.rules.allowed_minimums()
         for side, m in enumerate(self.minimums):
             if m not in allowed:
-                self.fail("R-64", f"side {side}'s minimum count {m} is not in R-64's table "
-                                  f"({sorted(allowed)})")
+                self.fail(
+                    "R-64",
+                    f"side {side}'s minimum count {m} is not in R-64's table ({sorted(allowed)})",
+                )
 
     def _deal(self) -> None:
         """R-11: one card at a time clockwise from the dealer's left, cards_dealt each."""
@@ -562,8 +587,11 @@ class Replay:
         """Handle upcard events (R-12, R-13); return False once the upcard is complete."""
         if name != "upcard":
             if self._needs_cover():
-                what = "no upcard turned" if not self.pile else \
-                    f"upcard {KINDS[self.pile[-1]]} must be covered by another stock card"
+                what = (
+                    "no upcard turned"
+                    if not self.pile
+                    else f"upcard {KINDS[self.pile[-1]]} must be covered by another stock card"
+                )
                 self.fail("R-12", f"{what} before {name}")
             self.phase = "setup"
             return False
@@ -595,8 +623,12 @@ class Replay:
             return False
         seat = self.setup_order[self.setup_pos]
         ev_seat = self._seat(ev) if "seat" in ev else None
-        if name == "red_three" and ev_seat == seat and ev.get("source") == "dealt" \
-                and self.hands[seat][RED_THREE]:
+        if (
+            name == "red_three"
+            and ev_seat == seat
+            and ev.get("source") == "dealt"
+            and self.hands[seat][RED_THREE]
+        ):
             self._lay_red_three(seat)
             self.owed += 1
             return True
@@ -605,8 +637,10 @@ class Replay:
             if self._draw_top(seat, ev, "R-20") == RED_THREE:
                 self.pending_r3 = (seat, "drawn", 1, "R-15")
             return True
-        owes = f"{self.hands[seat][RED_THREE]} dealt red three(s) to lay out, " \
-               f"{self.owed} replacement(s) to draw"
+        owes = (
+            f"{self.hands[seat][RED_THREE]} dealt red three(s) to lay out, "
+            f"{self.owed} replacement(s) to draw"
+        )
         self.fail("R-15", f"{name} event, but seat {seat} has {owes} first", seat)
         return True
 
@@ -619,8 +653,12 @@ class Replay:
         seat, source, count, rule = self.pending_r3
         ok = name == "red_three" and ev.get("seat") == seat and ev.get("source") == source
         if not ok:
-            self.fail(rule, f"{name} event, but seat {seat} must first lay out a red three "
-                            f"(red_three, source {source!r})", seat)
+            self.fail(
+                rule,
+                f"{name} event, but seat {seat} must first lay out a red three "
+                f"(red_three, source {source!r})",
+                seat,
+            )
         self._lay_red_three(seat)
         self.pending_r3 = (seat, source, count - 1, rule) if count > 1 else None
         if source != "drawn":
@@ -636,8 +674,11 @@ class Replay:
             self.fail("R-44", "draw from an empty stock", seat)
         top = self.deck[self.stock_pos]
         if card != top:
-            self.fail(rule, f"seat {seat} drew {KINDS[card]} but the stock's top card is "
-                            f"{KINDS[top]}", seat)
+            self.fail(
+                rule,
+                f"seat {seat} drew {KINDS[card]} but the stock's top card is {KINDS[top]}",
+                seat,
+            )
         self.stock_pos += 1
         self.hands[seat][card] += 1
         return card
@@ -652,8 +693,11 @@ class Replay:
 
     def _on_red_three(self, ev: dict) -> None:
         seat = self._seat(ev)
-        self.fail("R-15", f"red_three for seat {seat} (source {ev.get('source')!r}) with no red "
-                          "three to lay out", seat)
+        self.fail(
+            "R-15",
+            f"red_three for seat {seat} (source {ev.get('source')!r}) with no red three to lay out",
+            seat,
+        )
 
     def _on_draw(self, ev: dict) -> None:
         """R-20, R-16, R-46: draw the stock's top card(s); red threes are replaced."""
@@ -697,8 +741,12 @@ class Replay:
         if not self.pile:
             self.fail("R-30", "take_pile with an empty discard pile", seat)
         if top != self.pile[-1]:
-            self.fail("R-30", f"take_pile names top card {KINDS[top]} but the pile's top is "
-                              f"{KINDS[self.pile[-1]]}", seat)
+            self.fail(
+                "R-30",
+                f"take_pile names top card {KINDS[top]} but the pile's top is "
+                f"{KINDS[self.pile[-1]]}",
+                seat,
+            )
         if top in WILDS or top in (BLACK_THREE, RED_THREE):
             self.fail("R-30", f"the pile cannot be taken with {KINDS[top]} on top", seat)
         if sum(self.hands[seat]) == 1 and len(self.pile) == 1:
@@ -721,22 +769,41 @@ class Replay:
         if pair:
             return
         if onto_meld and not has_meld:
-            self.fail("R-34", f"the top card {KINDS[top]} is not melded: `with` is empty and "
-                              f"side {side} has no meld of that rank", seat)
+            self.fail(
+                "R-34",
+                f"the top card {KINDS[top]} is not melded: `with` is empty and "
+                f"side {side} has no meld of that rank",
+                seat,
+            )
         if self.frozen_for(side):
-            why = "it holds a wild card or red three" if self.frozen else \
-                f"side {side} has made no initial meld"
-            self.fail("R-32", f"the pile is frozen ({why}): the top card {KINDS[top]} needs a "
-                              f"natural pair from hand, got `with` [{_text(with_cards)}]", seat)
+            why = (
+                "it holds a wild card or red three"
+                if self.frozen
+                else f"side {side} has made no initial meld"
+            )
+            self.fail(
+                "R-32",
+                f"the pile is frozen ({why}): the top card {KINDS[top]} needs a "
+                f"natural pair from hand, got `with` [{_text(with_cards)}]",
+                seat,
+            )
         if has_meld:
             return  # R-33 (c)
         if self.stock_left == 0:
-            self.fail("R-44", "with an empty stock the pile is taken only with a natural pair or "
-                              "onto an existing meld", seat)
+            self.fail(
+                "R-44",
+                "with an empty stock the pile is taken only with a natural pair or "
+                "onto an existing meld",
+                seat,
+            )
         if with_cards[top] >= 1 and with_cards[DEUCE] + with_cards[JOKER] >= 1:
             return  # R-33 (b)
-        self.fail("R-33", f"the top card {KINDS[top]} with [{_text(with_cards)}] is neither a "
-                          "natural pair, a natural plus a wild, nor an existing meld", seat)
+        self.fail(
+            "R-33",
+            f"the top card {KINDS[top]} with [{_text(with_cards)}] is neither a "
+            "natural pair, a natural plus a wild, nor an existing meld",
+            seat,
+        )
 
     def _pile_to_hand(self, seat: int) -> None:
         """R-34: the rest of the pile joins the hand; its red threes are laid out (R-14)."""
@@ -783,8 +850,7 @@ class Replay:
                 used += extra
         return used
 
-    def _lay(self, seat: int, move: Any, rank: int, cards: list[int],
-             from_pile: int = 0) -> None:
+    def _lay(self, seat: int, move: Any, rank: int, cards: list[int], from_pile: int = 0) -> None:
         """Put cards onto the side's meld of ``rank`` (R-62) and check R-60, R-61, R-63.
 
         ``from_pile``: how many of the cards came from the pile taken this turn (R-66).
@@ -809,7 +875,8 @@ class Replay:
             self.first_meld_turn[seat] = self.turn.index
         if rank == BLACK_THREE:
             self.turn.b3_violation = self.violation(
-                "R-63", "black threes melded in a turn that does not go out")
+                "R-63", "black threes melded in a turn that does not go out"
+            )
         self._count_move(seat, move, self.rules.value(cards))
 
     def _check_meld_cards(self, rank: int, cards: list[int]) -> None:
@@ -817,13 +884,13 @@ class Replay:
             self.fail("R-63", "red threes are never melded")
         if rank == BLACK_THREE:
             if any(cards[k] for k in range(N_KINDS) if k != BLACK_THREE):
-                self.fail("R-63", f"a black-three meld holds only black threes, got "
-                                  f"[{_text(cards)}]")
+                self.fail(
+                    "R-63", f"a black-three meld holds only black threes, got [{_text(cards)}]"
+                )
             return
         if rank in WILDS:
             self.fail("R-60", f"a meld's rank is 4..A, not {KINDS[rank]}")
-        foreign = [KINDS[k] for k in range(N_KINDS)
-                   if cards[k] and k != rank and k not in WILDS]
+        foreign = [KINDS[k] for k in range(N_KINDS) if cards[k] and k != rank and k not in WILDS]
         if foreign:
             self.fail("R-60", f"meld of {KINDS[rank]} holds other cards: {' '.join(foreign)}")
 
@@ -843,8 +910,9 @@ class Replay:
         if wilds > 3:
             self.fail(rule, f"a meld has at most 3 wild cards, got [{text}]")
         if wilds > naturals and self.rules.wilds_at_most_naturals:
-            self.fail(rule, f"wild cards outnumber naturals in [{text}] "
-                            "(wilds_at_most_naturals on)")
+            self.fail(
+                rule, f"wild cards outnumber naturals in [{text}] (wilds_at_most_naturals on)"
+            )
 
     def _count_move(self, seat: int, move: Any, value: int) -> None:
         """R-64: melds sharing a move id count together toward a side's first meld."""
@@ -862,9 +930,12 @@ class Replay:
         minimum = self.minimums[self.side_of(move.seat)]
         if move.value < minimum:
             self.turn.min_violation = self.violation(
-                "R-64", f"initial meld counts {move.value} points, below side "
-                        f"{self.side_of(move.seat)}'s minimum {minimum}", move.seat,
-                event=move.first_event)
+                "R-64",
+                f"initial meld counts {move.value} points, below side "
+                f"{self.side_of(move.seat)}'s minimum {minimum}",
+                move.seat,
+                event=move.first_event,
+            )
 
     def _on_discard(self, ev: dict) -> None:
         """R-20, R-22..R-24, R-40, R-45: discard one card, ending the turn or going out."""
@@ -889,15 +960,20 @@ class Replay:
         side = self.side_of(seat)
         have, need = self.canastas(side), self.rules.canastas_to_go_out
         if have < need:
-            self.fail("R-40", f"{how} is going out, which needs {need} canasta(s); side {side} "
-                              f"holds {have}", seat)
+            self.fail(
+                "R-40",
+                f"{how} is going out, which needs {need} canasta(s); side {side} holds {have}",
+                seat,
+            )
 
     def _on_end_turn(self, ev: dict) -> None:
         """R-45: after a last-card red three the turn ends without a discard."""
         self._turn_seat(ev)
         if self.phase != "last_r3":
-            self.fail("R-45", "end_turn without a discard, but the last stock card drawn was "
-                              "not a red three")
+            self.fail(
+                "R-45",
+                "end_turn without a discard, but the last stock card drawn was not a red three",
+            )
         self._finish_turn("end_turn")
 
     def _on_go_out(self, ev: dict) -> None:
@@ -923,8 +999,11 @@ class Replay:
             return False, f"seat {seat} melded on an earlier turn ({first})"
         if self.turn.touched_old:
             return False, "the player added to a meld made before this turn"
-        new = [m for m in self.sides[self.side_of(seat)].melds.values()
-               if m.created_turn == self.turn.index and m.is_canasta]
+        new = [
+            m
+            for m in self.sides[self.side_of(seat)].melds.values()
+            if m.created_turn == self.turn.index and m.is_canasta
+        ]
         if not new:
             return False, "no canasta among the melds made this turn"
         return True, "the player went out in one turn with a canasta and no earlier meld"
@@ -961,8 +1040,7 @@ class Replay:
             raise TraceFormatError(f"unknown end reason {reason!r}")
         expected = self._expected_end_reason(reason)
         if reason != expected:
-            self.fail(REASON_RULE[expected], f"the deal ended by {expected}, but end says "
-                                             f"{reason}")
+            self.fail(REASON_RULE[expected], f"the deal ended by {expected}, but end says {reason}")
         turns = _int(ev, "turns")
         if turns != self.turns:
             self.fail("R-47", f"end says {turns} turns, {self.turns} were completed")
@@ -975,8 +1053,11 @@ class Replay:
         if self.phase == "draw" and self.stock_left == 0:
             self._check_no_forced_take()
             return "stock_exhausted"
-        why = f"the stock holds {self.stock_left} card(s)" if self.phase == "draw" else \
-            f"seat {self.turn.seat}'s turn is not over (phase {self.phase})"
+        why = (
+            f"the stock holds {self.stock_left} card(s)"
+            if self.phase == "draw"
+            else f"seat {self.turn.seat}'s turn is not over (phase {self.phase})"
+        )
         self.fail(REASON_RULE[reason], f"end ({reason}) but the deal is not over: {why}")
         return reason
 
@@ -991,8 +1072,11 @@ class Replay:
             return
         if sum(self.hands[seat]) == 1 and len(self.pile) == 1:
             return  # R-35
-        self.fail("R-44", f"stock exhausted, but seat {seat} must take the pile: it is not "
-                          f"frozen and its top {KINDS[top]} matches a meld of side {side}")
+        self.fail(
+            "R-44",
+            f"stock exhausted, but seat {seat} must take the pile: it is not "
+            f"frozen and its top {KINDS[top]} matches a meld of side {side}",
+        )
 
     def _score(self, side: int) -> dict[str, int]:
         """R-50..R-54 for one side, points."""
@@ -1010,11 +1094,15 @@ class Replay:
         if self.out_seat is not None and self.side_of(self.out_seat) == side:
             out = r.concealed_going_out_bonus if self.out_concealed else r.going_out_bonus
         melds = sum(r.value(m.counts) for m in state.melds.values())
-        penalty = sum(r.value(self.hands[s]) for s in range(r.players)
-                      if self.side_of(s) == side)
-        return {"red_threes": red, "canasta_bonus": bonus, "going_out_bonus": out,
-                "meld_points": melds, "hand_penalty": penalty,
-                "total": red + bonus + out + melds - penalty}
+        penalty = sum(r.value(self.hands[s]) for s in range(r.players) if self.side_of(s) == side)
+        return {
+            "red_threes": red,
+            "canasta_bonus": bonus,
+            "going_out_bonus": out,
+            "meld_points": melds,
+            "hand_penalty": penalty,
+            "total": red + bonus + out + melds - penalty,
+        }
 
     def _on_score(self, ev: dict) -> None:
         """Compare one side's score event with the recomputed parts (R-50..R-54)."""
@@ -1027,8 +1115,11 @@ class Replay:
         got = {key: _int(ev, key) for key, _ in SCORE_PARTS}
         for key, rule in SCORE_PARTS:
             if got[key] != want[key]:
-                self.fail(rule, f"side {side} {key} is {got[key]}, the rules give {want[key]}"
-                                f" ({self._score_text(side, want)})")
+                self.fail(
+                    rule,
+                    f"side {side} {key} is {got[key]}, the rules give {want[key]}"
+                    f" ({self._score_text(side, want)})",
+                )
         total = _int(ev, "total")
         if total != want["total"]:
             self.fail("R-50", f"side {side} total is {total}, the parts give {want['total']}")
@@ -1037,10 +1128,15 @@ class Replay:
 
     def _score_text(self, side: int, want: dict[str, int]) -> str:
         melds = ", ".join(str(m) for m in self.sides[side].melds.values()) or "none"
-        hands = "; ".join(f"seat {s} [{_text(self.hands[s])}]" for s in range(self.rules.players)
-                          if self.side_of(s) == side)
-        return (f"red threes {self.sides[side].red_threes}, melds [{melds}], hands {hands}, "
-                f"expected parts {want}")
+        hands = "; ".join(
+            f"seat {s} [{_text(self.hands[s])}]"
+            for s in range(self.rules.players)
+            if self.side_of(s) == side
+        )
+        return (
+            f"red threes {self.sides[side].red_threes}, melds [{melds}], hands {hands}, "
+            f"expected parts {want}"
+        )
 
 
 # --- public API ------------------------------------------------------------------------------

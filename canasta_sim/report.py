@@ -74,19 +74,23 @@ def write_report(run_dir) -> Path:
 # --- reading ---------------------------------------------------------------------------------
 def _load(folder: Path):
     if not folder.is_dir():
-        raise ValueError(f"{str(folder)!r} is not a run folder: it does not exist or is not a "
-                         f"folder")
+        raise ValueError(
+            f"{str(folder)!r} is not a run folder: it does not exist or is not a folder"
+        )
     missing = [name for name in _REQUIRED if not (folder / name).is_file()]
     if missing:
-        raise ValueError(f"{str(folder)!r} is not a run folder: {', '.join(missing)} missing "
-                         f"(a run folder holds {' and '.join(_REQUIRED)})")
+        raise ValueError(
+            f"{str(folder)!r} is not a run folder: {', '.join(missing)} missing "
+            f"(a run folder holds {' and '.join(_REQUIRED)})"
+        )
     try:
         manifest = json.loads((folder / "manifest.json").read_text())
         agg = Aggregates.from_json((folder / "aggregates.json").read_text())
         rules = Rules.from_dict(manifest["rules"])
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ValueError(f"{str(folder)!r} is not a readable run folder: "
-                         f"{type(exc).__name__}: {exc}") from None
+        raise ValueError(
+            f"{str(folder)!r} is not a readable run folder: {type(exc).__name__}: {exc}"
+        ) from None
     return manifest, agg, rules
 
 
@@ -141,18 +145,34 @@ def _plot_red_threes(agg: Aggregates, table) -> bytes:
     fig = Figure(figsize=(7, 4.5), layout="constrained")
     ax = fig.add_subplot()
     labels = ("dealt", "drawn", "from the pile", "in total")
-    rows = [table[table["statistic"] == f"red threes {x} per side per deal"].iloc[0]
-            for x in labels]
+    rows = [
+        table[table["statistic"] == f"red threes {x} per side per deal"].iloc[0] for x in labels
+    ]
     x = np.arange(len(rows))
     value = np.array([r["value"] for r in rows])
-    err = np.array([[r["value"] - r["ci_low"] for r in rows],
-                    [r["ci_high"] - r["value"] for r in rows]])
-    ax.bar(x, value, yerr=np.nan_to_num(err), capsize=4, color="tab:red", alpha=0.75,
-           label="observed (95% interval)")
+    err = np.array(
+        [[r["value"] - r["ci_low"] for r in rows], [r["ci_high"] - r["value"] for r in rows]]
+    )
+    ax.bar(
+        x,
+        value,
+        yerr=np.nan_to_num(err),
+        capsize=4,
+        color="tab:red",
+        alpha=0.75,
+        label="observed (95% interval)",
+    )
     exact = rows[0]["exact"]
     if not math.isnan(exact):
-        ax.hlines(exact, -0.4, 0.4, colors="black", linestyles="--", linewidth=2,
-                  label=f"exact expectation, dealt: {exact:.4f}")
+        ax.hlines(
+            exact,
+            -0.4,
+            0.4,
+            colors="black",
+            linestyles="--",
+            linewidth=2,
+            label=f"exact expectation, dealt: {exact:.4f}",
+        )
     ax.set_xticks(x, labels)
     ax.set_ylabel("red threes per side per deal")
     ax.set_title(f"Red threes by source ({agg.n_deals:,} deals)")
@@ -163,16 +183,25 @@ def _plot_red_threes(agg: Aggregates, table) -> bytes:
 def _plot_canastas(agg: Aggregates) -> bytes:
     fig = Figure(figsize=(7, 4.5), layout="constrained")
     ax = fig.add_subplot()
-    kinds = (("natural_canastas", "natural"), ("mixed_canastas", "mixed"),
-             ("concealed_canastas", "concealed"))
+    kinds = (
+        ("natural_canastas", "natural"),
+        ("mixed_canastas", "mixed"),
+        ("concealed_canastas", "concealed"),
+    )
     x = np.arange(len(kinds))
     width = 0.8 / agg.sides
     for s in range(agg.sides):
         stats = [hist_mean(agg.counts[key][s]) for key, _ in kinds]
         mean = np.array([m[0] for m in stats])
         err = np.array([[m[0] - m[1] for m in stats], [m[2] - m[0] for m in stats]])
-        ax.bar(x - 0.4 + width * (s + 0.5), np.nan_to_num(mean), width, yerr=np.nan_to_num(err),
-               capsize=3, label=f"side {s}")
+        ax.bar(
+            x - 0.4 + width * (s + 0.5),
+            np.nan_to_num(mean),
+            width,
+            yerr=np.nan_to_num(err),
+            capsize=3,
+            label=f"side {s}",
+        )
     ax.set_xticks(x, [label for _, label in kinds])
     ax.set_ylabel("canastas per side per deal")
     ax.set_title(f"Canastas per side per deal ({agg.n_deals:,} deals, 95% intervals)")
@@ -205,8 +234,9 @@ def _rules_text(rules: Rules) -> str:
 
 def _markdown(folder: Path, manifest: dict, rules: Rules, table) -> str:
     bots = manifest.get("bots", [])
-    seatings = "; ".join(", ".join(map(str, s)) if isinstance(s, (list, tuple)) else str(s)
-                         for s in bots)
+    seatings = "; ".join(
+        ", ".join(map(str, s)) if isinstance(s, (list, tuple)) else str(s) for s in bots
+    )
     wall = manifest.get("wall_seconds")
     rate = manifest.get("deals_per_second")
     versions = manifest.get("versions", {})
@@ -215,32 +245,43 @@ def _markdown(folder: Path, manifest: dict, rules: Rules, table) -> str:
         ("deals", f"{manifest.get('deals', 0):,}"),
         ("rules", _rules_text(rules)),
         ("bots (per side)", seatings),
-        ("wall time", f"{wall} s" + (f" ({rate:,} deals/s)" if rate else "")
-         if wall is not None else ""),
+        (
+            "wall time",
+            f"{wall} s" + (f" ({rate:,} deals/s)" if rate else "") if wall is not None else "",
+        ),
         ("workers", manifest.get("workers")),
         ("records kept", manifest.get("records")),
         ("canasta_sim", manifest.get("canasta_sim")),
         ("versions", ", ".join(f"{k} {v}" for k, v in versions.items())),
     ]
-    lines = [f"# Canasta simulation report: {folder.name}", "",
-             "| run | |", "|---|---|"]
+    lines = [f"# Canasta simulation report: {folder.name}", "", "| run | |", "|---|---|"]
     lines += [f"| {k} | {_md_cell(v)} |" for k, v in run]
     lines.append("")
     for name, caption in PLOTS.items():
         lines += [f"## {caption}", "", f"![{caption}]({name})", ""]
     lines += [
-        "## Statistics", "",
-        ("95% intervals: Wilson for rates, normal for means, order statistics for quantiles; "
-         "the seat score difference has a conservative interval. Win rates count sole wins "
-         "only; ties are reported separately. *exact*: the expectation from the rules' "
-         "arithmetic where known. Computed from `aggregates.json` alone."), "",
+        "## Statistics",
+        "",
+        (
+            "95% intervals: Wilson for rates, normal for means, order statistics for quantiles; "
+            "the seat score difference has a conservative interval. Win rates count sole wins "
+            "only; ties are reported separately. *exact*: the expectation from the rules' "
+            "arithmetic where known. Computed from `aggregates.json` alone."
+        ),
+        "",
     ]
     for group, rows in table.groupby("group", sort=False):
-        lines += [f"### {group}", "", "| statistic | value | 95% interval | exact | n |",
-                  "|---|---:|---|---:|---:|"]
+        lines += [
+            f"### {group}",
+            "",
+            "| statistic | value | 95% interval | exact | n |",
+            "|---|---:|---|---:|---:|",
+        ]
         for r in rows.itertuples(index=False):
             ci = "" if math.isnan(r.ci_low) else f"[{_num(r.ci_low)}, {_num(r.ci_high)}]"
-            lines.append(f"| {_md_cell(r.statistic)} | {_num(r.value)} | {ci} | "
-                         f"{_num(r.exact, 5)} | {r.n:,} |")
+            lines.append(
+                f"| {_md_cell(r.statistic)} | {_num(r.value)} | {ci} | "
+                f"{_num(r.exact, 5)} | {r.n:,} |"
+            )
         lines.append("")
     return "\n".join(lines)

@@ -116,20 +116,29 @@ class Rules:
     max_turns: int = 2000
 
     def __post_init__(self):
-        _require(_is_int(self.players) and self.players in PLAYER_TABLE, "players", self.players,
-                 "2, 3, 4 or 6")
+        _require(
+            _is_int(self.players) and self.players in PLAYER_TABLE,
+            "players",
+            self.players,
+            "2, 3, 4 or 6",
+        )
         for name in _BOOL_SWITCHES:
             value = getattr(self, name)
             _require(isinstance(value, (bool, np.bool_)), name, value, "true or false")
         for name in _POINT_SWITCHES:
             value = getattr(self, name)
-            _require(_is_int(value) and 0 <= value <= MAX_POINTS, name, value,
-                     f"an integer from 0 to {MAX_POINTS} (points)")
+            _require(
+                _is_int(value) and 0 <= value <= MAX_POINTS,
+                name,
+                value,
+                f"an integer from 0 to {MAX_POINTS} (points)",
+            )
         _require(
             _is_int(self.negative_minimum)
             and 0 < self.negative_minimum <= MAX_POINTS
             and self.negative_minimum % 5 == 0,
-            "negative_minimum", self.negative_minimum,
+            "negative_minimum",
+            self.negative_minimum,
             f"a positive multiple of 5 up to {MAX_POINTS} (points)",
         )
         values = tuple(self.card_values) if isinstance(self.card_values, (tuple, list)) else ()
@@ -137,7 +146,8 @@ class Rules:
             len(values) == N_KINDS
             and all(_is_int(v) and 0 <= v <= MAX_CARD_VALUE and v % 5 == 0 for v in values)
             and values[0] == 0,
-            "card_values", self.card_values,
+            "card_values",
+            self.card_values,
             f"{N_KINDS} multiples of 5 from 0 to {MAX_CARD_VALUE} in the order "
             f"{', '.join(KINDS)}, "
             "with 0 for the red three (a bonus card, R-04)",
@@ -145,10 +155,18 @@ class Rules:
         object.__setattr__(self, "card_values", tuple(int(v) for v in values))
         if self.game_target is None:
             object.__setattr__(self, "game_target", PLAYER_TABLE[self.players][5])
-        _require(_is_int(self.game_target) and 0 < self.game_target <= MAX_TARGET,
-                 "game_target", self.game_target, f"an integer from 1 to {MAX_TARGET} (points)")
-        _require(_is_int(self.max_turns) and 1 <= self.max_turns <= MAX_TURNS, "max_turns",
-                 self.max_turns, f"an integer from 1 to {MAX_TURNS} (turns)")
+        _require(
+            _is_int(self.game_target) and 0 < self.game_target <= MAX_TARGET,
+            "game_target",
+            self.game_target,
+            f"an integer from 1 to {MAX_TARGET} (points)",
+        )
+        _require(
+            _is_int(self.max_turns) and 1 <= self.max_turns <= MAX_TURNS,
+            "max_turns",
+            self.max_turns,
+            f"an integer from 1 to {MAX_TURNS} (turns)",
+        )
         # NumPy scalars pass the checks; store plain ints and bools so that to_dict() and the
         # manifests built from it stay JSON-serialisable
         for f in dataclasses.fields(self):
@@ -203,7 +221,7 @@ class Rules:
 
     # --- presets and serialisation ---------------------------------------------------------
     @classmethod
-    def preset(cls, name: str, players: int = 4, **switches) -> "Rules":
+    def preset(cls, name: str, players: int = 4, **switches) -> Rules:
         """Return a named preset (section 8): ``"classic"`` or ``"hoyle"``, in any case
         (``"CLASSIC"`` is ``"classic"``).
 
@@ -214,8 +232,9 @@ class Rules:
         """
         key = preset_name(name)
         if key is None:
-            raise ValueError(f"unknown rules preset {name!r}; allowed: {', '.join(PRESETS)} "
-                             f"(any case)")
+            raise ValueError(
+                f"unknown rules preset {name!r}; allowed: {', '.join(PRESETS)} (any case)"
+            )
         base = {"players": players}
         if key == "hoyle":
             base.update(wilds_at_most_naturals=False, concealed_canasta_bonus=0)
@@ -228,7 +247,7 @@ class Rules:
         return d
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> "Rules":
+    def from_dict(cls, data: dict[str, Any]) -> Rules:
         """Inverse of :meth:`to_dict`.
 
         Raises
@@ -266,7 +285,7 @@ class Rules:
         a[L.R_MAX_TURNS] = self.max_turns
         a[L.R_NEGATIVE_MINIMUM] = self.negative_minimum
         a[L.R_GAME_TARGET] = self.game_target
-        a[L.R_VALUES:L.R_VALUES + N_KINDS] = self.card_values
+        a[L.R_VALUES : L.R_VALUES + N_KINDS] = self.card_values
         for held in range(7):
             a[L.R_RED_THREE_TABLE + held] = self.red_three_score(held)
         table = self.minimum_table()

@@ -2,7 +2,8 @@
 
 Deals are played in chunks (:func:`nb.play.play_chunk`: blocks of deals, one kernel call
 each, on parallel threads over the machine's cores). Deal ``k`` is seeded from ``(seed, k)``
-alone and its dealer is ``k % players``, so results are identical for any number of workers and any chunk size.
+alone and its dealer is ``k % players``, so results are identical for any number of workers and any
+chunk size.
 """
 
 from __future__ import annotations
@@ -72,8 +73,10 @@ class SimulationResult:
         m = self.manifest
         bots = m["bots"][0] if len(m["bots"]) == 1 else m["bots"]
         folder = "" if self.folder is None else f", folder={str(self.folder)!r}"
-        return (f"SimulationResult(deals={m['deals']}, players={m['rules']['players']}, "
-                f"bots={bots}, seed={m['seed']}{folder}, wall_seconds={m['wall_seconds']})")
+        return (
+            f"SimulationResult(deals={m['deals']}, players={m['rules']['players']}, "
+            f"bots={bots}, seed={m['seed']}{folder}, wall_seconds={m['wall_seconds']})"
+        )
 
     @property
     def rules(self) -> Rules:
@@ -102,8 +105,10 @@ def resolve_rules(rules) -> Rules:
         return Rules.preset(rules)
     if isinstance(rules, dict):
         return Rules.from_dict(rules)
-    raise ValueError(f"rules={rules!r} is not allowed; allowed: a Rules, a preset name "
-                     f"({', '.join(PRESETS)}) or a dict of switches")
+    raise ValueError(
+        f"rules={rules!r} is not allowed; allowed: a Rules, a preset name "
+        f"({', '.join(PRESETS)}) or a dict of switches"
+    )
 
 
 def check_count(name: str, value, low: int = 1, high: int = 10**12) -> int:
@@ -114,10 +119,14 @@ def check_count(name: str, value, low: int = 1, high: int = 10**12) -> int:
     ValueError
         Naming the argument, the bad value and the allowed range.
     """
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not (
-            low <= value <= high):
-        raise ValueError(f"{name}={value!r} is not allowed; allowed: an integer from {low} "
-                         f"to {high}")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, np.integer))
+        or not (low <= value <= high)
+    ):
+        raise ValueError(
+            f"{name}={value!r} is not allowed; allowed: an integer from {low} to {high}"
+        )
     return int(value)
 
 
@@ -188,16 +197,23 @@ def run_chunk(table: Table, seed: int, first: int, n: int, records: bool):
     deal_rows, side_rows = play_deals(table, seeds, dealers, minimums, seatings)
     deals = deals_frame(first, seeds, rules.players, deal_rows)
     sides = sides_frame(first, side_rows, table.bot_specs, table.bot_codes[seatings])
-    agg = Aggregates.from_frames(deals, sides, players=rules.players, n_sides=rules.sides,
-                                 max_turns=rules.max_turns, bots=table.bot_specs)
+    agg = Aggregates.from_frames(
+        deals,
+        sides,
+        players=rules.players,
+        n_sides=rules.sides,
+        max_turns=rules.max_turns,
+        bots=table.bot_specs,
+    )
     return (deals, sides, agg) if records else (None, None, agg)
 
 
 def board_seeds(seed: int, boards: np.ndarray) -> np.ndarray:
     """Seeds (uint64) of consecutive boards ``boards`` (int64, non-decreasing by at most 1)."""
     first = int(boards[0]) if len(boards) else 0
-    unique = deal_seeds_nb(np.uint64(seed), np.int64(first), int(boards[-1]) - first + 1
-                           if len(boards) else 0)
+    unique = deal_seeds_nb(
+        np.uint64(seed), np.int64(first), int(boards[-1]) - first + 1 if len(boards) else 0
+    )
     return unique[boards - first]
 
 
@@ -208,30 +224,61 @@ def play_deals(table: Table, seeds, dealers, minimums, seatings):
     n = len(seeds)
     deal_rows = np.zeros((n, L.D_LEN), np.int32)
     side_rows = np.zeros((n, rules.sides, L.SR_LEN), np.int32)
-    play_chunk(table.rules_array, seeds, dealers, minimums, seatings, table.policies,
-               table.params, numba.get_num_threads(), deal_rows, side_rows)
+    play_chunk(
+        table.rules_array,
+        seeds,
+        dealers,
+        minimums,
+        seatings,
+        table.policies,
+        table.params,
+        numba.get_num_threads(),
+        deal_rows,
+        side_rows,
+    )
     return deal_rows, side_rows
 
 
 def load_kernels(table: Table, note: bool) -> None:
     """Compile the chunk kernel (first use) or load it from numba's cache, so that a run's
     wall time counts playing only. With ``note``, say so on stderr if it takes over a second."""
-    timer = threading.Timer(1.0, lambda: print(
-        "compiling the kernels (first use only, about a minute; then cached)...",
-        file=sys.stderr, flush=True))
+    timer = threading.Timer(
+        1.0,
+        lambda: print(
+            "compiling the kernels (first use only, about a minute; then cached)...",
+            file=sys.stderr,
+            flush=True,
+        ),
+    )
     if note:
         timer.start()
     try:
-        play_deals(table, np.empty(0, np.uint64), np.empty(0, np.int32),
-                   np.empty((0, table.rules.sides), np.int32), np.empty(0, np.int32))
+        play_deals(
+            table,
+            np.empty(0, np.uint64),
+            np.empty(0, np.int32),
+            np.empty((0, table.rules.sides), np.int32),
+            np.empty(0, np.int32),
+        )
     finally:
         timer.cancel()
 
 
-def simulate(deals: int, *, rules=None, bots=None, seed: int = 0, workers: int | None = None,
-             chunk_size: int | None = None, out=None, records: bool = True,
-             progress: bool = False, overwrite: bool = False, scheduler: str | None = None,
-             parts: bool = False) -> SimulationResult:
+def simulate(
+    deals: int,
+    *,
+    rules=None,
+    bots=None,
+    seed: int = 0,
+    workers: int | None = None,
+    chunk_size: int | None = None,
+    out=None,
+    records: bool = True,
+    progress: bool = False,
+    overwrite: bool = False,
+    scheduler: str | None = None,
+    parts: bool = False,
+) -> SimulationResult:
     """Play ``deals`` independent bot-vs-bot deals and collect their statistics.
 
     Parameters
@@ -284,32 +331,56 @@ def simulate(deals: int, *, rules=None, bots=None, seed: int = 0, workers: int |
     """
     rules = resolve_rules(rules)
     table = Table(rules, (tuple(side_bots(bots, rules.sides)),))
-    return run_table(table, deals, seed=seed, workers=workers, chunk_size=chunk_size, out=out,
-                     records=records, progress=progress, overwrite=overwrite,
-                     scheduler=scheduler, parts=parts)
+    return run_table(
+        table,
+        deals,
+        seed=seed,
+        workers=workers,
+        chunk_size=chunk_size,
+        out=out,
+        records=records,
+        progress=progress,
+        overwrite=overwrite,
+        scheduler=scheduler,
+        parts=parts,
+    )
 
 
-def run_table(table: Table, deals: int, *, seed: int = 0, workers=None, chunk_size=None,
-              out=None, records=True, progress=False, overwrite=False, scheduler=None,
-              parts=False) -> SimulationResult:
+def run_table(
+    table: Table,
+    deals: int,
+    *,
+    seed: int = 0,
+    workers=None,
+    chunk_size=None,
+    out=None,
+    records=True,
+    progress=False,
+    overwrite=False,
+    scheduler=None,
+    parts=False,
+) -> SimulationResult:
     """:func:`simulate` for an explicit :class:`Table` (several seatings)."""
     deals = check_count("deals", deals)
     seed = check_count("seed", seed, 0, 2**64 - 1)
     for name, flag in (("records", records), ("progress", progress), ("overwrite", overwrite)):
         if not isinstance(flag, (bool, np.bool_)):
             raise ValueError(f"{name}={flag!r} is not allowed; allowed: True or False")
-    chunk = check_count("chunk_size", min(deals, DEFAULT_CHUNK) if chunk_size is None
-                        else chunk_size, 1, MAX_CHUNK)
+    chunk = check_count(
+        "chunk_size", min(deals, DEFAULT_CHUNK) if chunk_size is None else chunk_size, 1, MAX_CHUNK
+    )
     if parts and (scheduler is None or out is None or not records):
         raise ValueError("parts=True needs a scheduler, an out folder and records")
     target = prepare_out(out, overwrite) if out is not None else None
     with staging_folder(target) if target else nullcontext() as tmp:
-        return _run_table(table, deals, seed, workers, chunk, records, progress, scheduler,
-                          parts, tmp, target)
+        return _run_table(
+            table, deals, seed, workers, chunk, records, progress, scheduler, parts, tmp, target
+        )
 
 
-def _run_table(table, deals, seed, workers, chunk, records, progress, scheduler, parts, tmp,
-               target) -> SimulationResult:
+def _run_table(
+    table, deals, seed, workers, chunk, records, progress, scheduler, parts, tmp, target
+) -> SimulationResult:
     """:func:`run_table` after the checks; writes into the staging folder ``tmp`` (``None``
     without ``out``) and moves it to ``target`` when complete."""
     if scheduler is None:
@@ -321,10 +392,13 @@ def _run_table(table, deals, seed, workers, chunk, records, progress, scheduler,
     writers = {}
     try:
         # chunk arguments are made as the chunks run (a list of them grew with --deals)
-        args, chunk_args = itertools.tee((table, seed, f, min(chunk, deals - f), records)
-                                         for f in range(0, deals, chunk))
+        args, chunk_args = itertools.tee(
+            (table, seed, f, min(chunk, deals - f), records) for f in range(0, deals, chunk)
+        )
         with _chunk_results(chunk_args, workers, scheduler, tmp if parts else None) as (
-                results, how):
+            results,
+            how,
+        ):
             with _progress(deals, progress) as bar:
                 for (_, _, _, n, _), (d, s, agg) in zip(args, results):
                     total += agg
@@ -385,18 +459,21 @@ def prepare_out(out, overwrite: bool) -> Path:
     target = Path(out).resolve()
     if target.exists():
         if not overwrite:
-            raise ValueError(f"out={str(out)!r} already exists; choose a new folder or pass "
-                             f"overwrite=True (--overwrite on the command line)")
+            raise ValueError(
+                f"out={str(out)!r} already exists; choose a new folder or pass "
+                f"overwrite=True (--overwrite on the command line)"
+            )
         if not target.is_dir():
             raise ValueError(f"out={str(out)!r} exists and is not a folder")
         if any(target.iterdir()) and not any((target / m).exists() for m in RUN_MARKERS):
-            raise ValueError(f"out={str(out)!r} is not a results folder of canasta-sim (no "
-                             f"{' / '.join(RUN_MARKERS)}); refusing to replace it")
+            raise ValueError(
+                f"out={str(out)!r} is not a results folder of canasta-sim (no "
+                f"{' / '.join(RUN_MARKERS)}); refusing to replace it"
+            )
     try:
         created = make_folders(target.parent)
         try:
-            tempfile.TemporaryDirectory(prefix=_staging_prefix(target),
-                                        dir=target.parent).cleanup()
+            tempfile.TemporaryDirectory(prefix=_staging_prefix(target), dir=target.parent).cleanup()
         finally:
             remove_empty_folders(created)
     except OSError as exc:
@@ -582,8 +659,9 @@ def _write_parts(writers: dict, folder: Path, deals: pd.DataFrame, sides: pd.Dat
             writers[name].write_table(table)
 
 
-def make_manifest(table: Table, seed: int, deals: int, wall: float, workers: int, chunk: int,
-                  records: bool) -> dict:
+def make_manifest(
+    table: Table, seed: int, deals: int, wall: float, workers: int, chunk: int, records: bool
+) -> dict:
     """The run's manifest: everything needed to reproduce it, plus versions and wall time."""
     import pyarrow
 
@@ -601,9 +679,13 @@ def make_manifest(table: Table, seed: int, deals: int, wall: float, workers: int
         "records": records,
         "wall_seconds": round(wall, 3),
         "deals_per_second": round(deals / wall, 1) if wall > 0 else None,
-        "versions": {"python": platform.python_version(), "numba": numba.__version__,
-                     "numpy": np.__version__, "pandas": pd.__version__,
-                     "pyarrow": pyarrow.__version__},
+        "versions": {
+            "python": platform.python_version(),
+            "numba": numba.__version__,
+            "numpy": np.__version__,
+            "pandas": pd.__version__,
+            "pyarrow": pyarrow.__version__,
+        },
     }
 
 

@@ -75,10 +75,22 @@ from .records import END_REASONS
 from .rules import Rules
 
 __all__ = [
-    "COLUMNS", "QUANTILES", "SEAT_DIFF", "binom_quantile", "exact_any_red_three_dealt",
-    "exact_pile_frozen_at_start", "exact_red_threes_dealt_per_side",
-    "exact_red_threes_dealt_pmf", "exact_upcard_cards", "format_summary", "hist_mean",
-    "hist_quantile", "mean_interval", "pack_counts", "summary", "wilson_interval",
+    "COLUMNS",
+    "QUANTILES",
+    "SEAT_DIFF",
+    "binom_quantile",
+    "exact_any_red_three_dealt",
+    "exact_pile_frozen_at_start",
+    "exact_red_threes_dealt_per_side",
+    "exact_red_threes_dealt_pmf",
+    "exact_upcard_cards",
+    "format_summary",
+    "hist_mean",
+    "hist_quantile",
+    "mean_interval",
+    "pack_counts",
+    "summary",
+    "wilson_interval",
 ]
 
 #: Columns of the :func:`summary` frame, in order.
@@ -263,8 +275,13 @@ def exact_red_threes_dealt_pmf(rules: Rules) -> np.ndarray:
     red = int(pack_counts(rules)[RED_THREE])
     n, k = rules.n_cards, _side_cards(rules)
     total = math.comb(n, k)
-    return np.array([float(Fraction(math.comb(red, h) * math.comb(n - red, k - h), total))
-                     for h in range(red + 1)], dtype=np.float64)
+    return np.array(
+        [
+            float(Fraction(math.comb(red, h) * math.comb(n - red, k - h), total))
+            for h in range(red + 1)
+        ],
+        dtype=np.float64,
+    )
 
 
 def _upcard_kinds(rules: Rules) -> tuple[int, int]:
@@ -315,11 +332,17 @@ class _Rows:
         self.rows: list[dict] = []
 
     def add(self, group, statistic, value, low=_NAN, high=_NAN, n=0, exact=None):
-        self.rows.append({
-            "group": group, "statistic": statistic, "value": float(value),
-            "ci_low": float(low), "ci_high": float(high), "n": int(n),
-            "exact": _NAN if exact is None else float(exact),
-        })
+        self.rows.append(
+            {
+                "group": group,
+                "statistic": statistic,
+                "value": float(value),
+                "ci_low": float(low),
+                "ci_high": float(high),
+                "n": int(n),
+                "exact": _NAN if exact is None else float(exact),
+            }
+        )
 
     def rate(self, group, statistic, k, n, exact=None):
         k, n = int(k), int(n)
@@ -356,8 +379,10 @@ def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
         If the aggregates' player or side count does not match ``rules``.
     """
     if (agg.players, agg.sides) != (rules.players, rules.sides):
-        raise ValueError(f"aggregates of {agg.players} players / {agg.sides} sides do not match "
-                         f"rules with players={rules.players} ({rules.sides} sides)")
+        raise ValueError(
+            f"aggregates of {agg.players} players / {agg.sides} sides do not match "
+            f"rules with players={rules.players} ({rules.sides} sides)"
+        )
     c = agg.counts
     deals = agg.n_deals
     S = agg.sides
@@ -368,10 +393,11 @@ def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
     # red threes (R-15, R-16, R-14, R-50)
     g = "red threes"
     for key, label, exact in (
-            ("red_threes_dealt", "dealt", exact_red_threes_dealt_per_side(rules)),
-            ("red_threes_drawn", "drawn", None),
-            ("red_threes_from_pile", "from the pile", None),
-            ("red_threes", "in total", None)):
+        ("red_threes_dealt", "dealt", exact_red_threes_dealt_per_side(rules)),
+        ("red_threes_drawn", "drawn", None),
+        ("red_threes_from_pile", "from the pile", None),
+        ("red_threes", "in total", None),
+    ):
         out.mean(g, f"red threes {label} per side per deal", c[key].sum(axis=0), exact=exact)
     held = c["red_threes"].sum(axis=0)
     for h in range(red + 1):
@@ -381,17 +407,32 @@ def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
     for h in range(red + 1):
         out.rate(g, f"P(side is dealt {_red_threes(h)})", dealt[h], side_deals, exact=pmf[h])
     # at most one side can hold all of them, so the per-side counts add up to deals
-    out.rate(g, f"deals where one side holds all {red} red threes", c["red_threes"][:, red].sum(),
-             deals)
+    out.rate(
+        g, f"deals where one side holds all {red} red threes", c["red_threes"][:, red].sum(), deals
+    )
     any_dealt = c["red_threes_dealt_any"]
-    out.rate(g, "deals with at least one red three dealt", deals - any_dealt[0], deals,
-             exact=exact_any_red_three_dealt(rules))
-    out.rate(g, "red-three score negative (side made no meld), per side",
-             c["red_three_score_negative"].sum(), side_deals)
+    out.rate(
+        g,
+        "deals with at least one red three dealt",
+        deals - any_dealt[0],
+        deals,
+        exact=exact_any_red_three_dealt(rules),
+    )
+    out.rate(
+        g,
+        "red-three score negative (side made no meld), per side",
+        c["red_three_score_negative"].sum(),
+        side_deals,
+    )
     # |red-three score| depends only on the count held (R-50), so its sum of squares is exact
     r3_sq = sum(int(held[h]) * rules.red_three_score(h) ** 2 for h in range(len(held)) if held[h])
-    out.mean_sums(g, "mean red-three score per side (points)", c["red_three_score_sum"].sum(),
-                  r3_sq, side_deals)
+    out.mean_sums(
+        g,
+        "mean red-three score per side (points)",
+        c["red_three_score_sum"].sum(),
+        r3_sq,
+        side_deals,
+    )
     by_held = c["red_threes_outcome"].sum(axis=0)  # (H, 3): win, tie, loss
     for h in range(red + 1):
         n_h = by_held[h].sum()
@@ -402,11 +443,16 @@ def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
 
     # canastas and melds (R-65..R-67)
     g = "canastas"
-    for key, label in (("natural_canastas", "natural"), ("mixed_canastas", "mixed"),
-                       ("concealed_canastas", "concealed"), ("canastas", "total")):
+    for key, label in (
+        ("natural_canastas", "natural"),
+        ("mixed_canastas", "mixed"),
+        ("concealed_canastas", "concealed"),
+        ("canastas", "total"),
+    ):
         out.mean(g, f"{label} canastas per side per deal", c[key].sum(axis=0))
-    out.rate(g, "P(side makes at least one canasta)", side_deals - c["canastas"][:, 0].sum(),
-             side_deals)
+    out.rate(
+        g, "P(side makes at least one canasta)", side_deals - c["canastas"][:, 0].sum(), side_deals
+    )
     out.mean(g, "melds per side at the end of the deal", c["melds"].sum(axis=0))
     first = c["first_canasta_turn"]  # index = turn + 1, 0 = none
     out.rate(g, "deals with at least one canasta", first[1:].sum(), deals)
@@ -421,14 +467,22 @@ def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
     for i, reason in enumerate(END_REASONS):
         out.rate(g, f"deals ending: {reason.replace('_', ' ')}", c["end_reason"][i], deals)
     out.mean(g, "turns per deal", c["turns"])
-    out.mean(g, "cards turned for the upcard", c["upcard_cards"],
-             exact=exact_upcard_cards(rules))
-    out.rate(g, "pile frozen at start", c["pile_frozen_at_start"][0], deals,
-             exact=exact_pile_frozen_at_start(rules))
+    out.mean(g, "cards turned for the upcard", c["upcard_cards"], exact=exact_upcard_cards(rules))
+    out.rate(
+        g,
+        "pile frozen at start",
+        c["pile_frozen_at_start"][0],
+        deals,
+        exact=exact_pile_frozen_at_start(rules),
+    )
     out.rate(g, "went out, per side", c["went_out"].sum(), side_deals)
     out.rate(g, "went out concealed, per deal", c["concealed_out"][0], deals)
-    out.rate(g, "went out concealed, among deals with a side going out", c["concealed_out"][0],
-             c["went_out"].sum())
+    out.rate(
+        g,
+        "went out concealed, among deals with a side going out",
+        c["concealed_out"][0],
+        c["went_out"].sum(),
+    )
 
     # scores (R-50..R-54)
     g = "score"
@@ -436,21 +490,31 @@ def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
     values = np.arange(score.shape[0], dtype=np.int64) * SCORE_STEP - SCORE_OFFSET
     total, total_sq = int(c["score_sum"].sum()), int(c["score_sumsq"].sum())
     out.mean_sums(g, "mean score per side (points)", total, total_sq, side_deals)
-    out.add(g, "sd of the score per side (points)", _sd(total, total_sq, side_deals),
-            n=side_deals)
+    out.add(g, "sd of the score per side (points)", _sd(total, total_sq, side_deals), n=side_deals)
     for q in QUANTILES:
-        out.add(g, f"score quantile {q}% (points)", *hist_quantile(score, q / 100, values),
-                n=int(score.sum()))
+        out.add(
+            g,
+            f"score quantile {q}% (points)",
+            *hist_quantile(score, q / 100, values),
+            n=int(score.sum()),
+        )
     for s in range(S):
-        out.mean_sums(g, f"mean score of side {s} (points)", c["score_sum"][s],
-                      c["score_sumsq"][s], deals)
-    for key, label in (("meld_points", "card points in melds"),
-                       ("canasta_bonus", "canasta bonuses"),
-                       ("going_out_bonus", "going-out bonus"),
-                       ("hand_penalty", "penalty for cards left in hand")):
+        out.mean_sums(
+            g, f"mean score of side {s} (points)", c["score_sum"][s], c["score_sumsq"][s], deals
+        )
+    for key, label in (
+        ("meld_points", "card points in melds"),
+        ("canasta_bonus", "canasta bonuses"),
+        ("going_out_bonus", "going-out bonus"),
+        ("hand_penalty", "penalty for cards left in hand"),
+    ):
         total_k = int(c[key + "_sum"].sum())
-        out.add(g, f"mean {label} per side (points)", total_k / side_deals if side_deals
-                else _NAN, n=side_deals)
+        out.add(
+            g,
+            f"mean {label} per side (points)",
+            total_k / side_deals if side_deals else _NAN,
+            n=side_deals,
+        )
     for s in range(S):
         out.rate(g, f"win rate of side {s}", c["outcome"][s, 0], deals)
     for s in range(S):
@@ -465,8 +529,9 @@ def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
     out.mean_sums(g, "mean score of the side playing first (points)", ps[0], pq[0], deals)
     # the first side's score minus the mean of the others, exact from its own sums
     k = S - 1
-    mean_d, low_d, high_d = mean_interval(int(c["position_diff_sum"][0]),
-                                          int(c["position_diff_sumsq"][0]), deals)
+    mean_d, low_d, high_d = mean_interval(
+        int(c["position_diff_sum"][0]), int(c["position_diff_sumsq"][0]), deals
+    )
     out.add(g, SEAT_DIFF, mean_d / k, low_d / k, high_d / k, deals)
 
     # bots
@@ -474,8 +539,9 @@ def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
     for b, spec in enumerate(agg.bots):
         n_b = c["bot_sides"][b]
         out.rate(g, f"win rate of {spec}", c["bot_outcome"][b, 0], n_b)
-        out.mean_sums(g, f"mean score of {spec} (points)", c["bot_score_sum"][b],
-                      c["bot_score_sumsq"][b], n_b)
+        out.mean_sums(
+            g, f"mean score of {spec} (points)", c["bot_score_sum"][b], c["bot_score_sumsq"][b], n_b
+        )
 
     frame = pd.DataFrame(out.rows, columns=list(COLUMNS))
     frame["n"] = frame["n"].astype(np.int64)
@@ -508,14 +574,21 @@ def format_summary(df: pd.DataFrame) -> str:
     rows = []
     for r in df.itertuples(index=False):
         like = r.value if r.value else None  # a value of 0 says nothing of its bounds' size
-        ci = ("" if math.isnan(r.ci_low)
-              else f"[{_fmt(r.ci_low, like=like)}, {_fmt(r.ci_high, like=like)}]")
+        ci = (
+            ""
+            if math.isnan(r.ci_low)
+            else f"[{_fmt(r.ci_low, like=like)}, {_fmt(r.ci_high, like=like)}]"
+        )
         rows.append((r.group, r.statistic, _fmt(r.value), ci, _fmt(r.exact, 5), f"{r.n:,}"))
-    widths = [max([len(h)] + [len(x[i]) for x in rows]) for i, h in
-              enumerate(("", "statistic", "value", "95% interval", "exact", "n"))]
+    widths = [
+        max([len(h)] + [len(x[i]) for x in rows])
+        for i, h in enumerate(("", "statistic", "value", "95% interval", "exact", "n"))
+    ]
     widths[1] = name_w
-    header = (f"{'statistic':<{widths[1]}}  {'value':>{widths[2]}}  "
-              f"{'95% interval':<{widths[3]}}  {'exact':>{widths[4]}}  {'n':>{widths[5]}}")
+    header = (
+        f"{'statistic':<{widths[1]}}  {'value':>{widths[2]}}  "
+        f"{'95% interval':<{widths[3]}}  {'exact':>{widths[4]}}  {'n':>{widths[5]}}"
+    )
     lines = [header, "-" * len(header)]
     group = None
     for g, stat, value, ci, exact, n in rows:
@@ -524,6 +597,8 @@ def format_summary(df: pd.DataFrame) -> str:
                 lines.append("")
             lines.append(f"[{g}]")
             group = g
-        lines.append(f"{stat:<{widths[1]}}  {value:>{widths[2]}}  {ci:<{widths[3]}}  "
-                     f"{exact:>{widths[4]}}  {n:>{widths[5]}}")
+        lines.append(
+            f"{stat:<{widths[1]}}  {value:>{widths[2]}}  {ci:<{widths[3]}}  "
+            f"{exact:>{widths[4]}}  {n:>{widths[5]}}"
+        )
     return "\n".join(lines)

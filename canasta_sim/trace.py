@@ -10,8 +10,12 @@ from .nb import layout as L
 from .rules import Rules
 
 SOURCES = ("dealt", "drawn", "pile")
-END_NAMES = {L.END_WENT_OUT: "went_out", L.END_STOCK_EXHAUSTED: "stock_exhausted",
-             L.END_LAST_RED_THREE: "last_red_three", L.END_TURN_LIMIT: "turn_limit"}
+END_NAMES = {
+    L.END_WENT_OUT: "went_out",
+    L.END_STOCK_EXHAUSTED: "stock_exhausted",
+    L.END_LAST_RED_THREE: "last_red_three",
+    L.END_TURN_LIMIT: "turn_limit",
+}
 
 
 def _cards(kind: int, nat: int, deuces: int, jokers: int) -> str:
@@ -43,11 +47,16 @@ def trace_from_log(rules, seed, arrays, log, minimums, scores) -> list[dict]:
     n = int(g[L.G_N_EVENTS])
     if n >= log.shape[0]:
         raise RuntimeError(f"trace log overflow: {n} events for {log.shape[0]} rows")
-    events: list[dict] = [{
-        "event": "start", "rules": rules.to_dict(), "seed": int(seed),
-        "dealer": int(g[L.G_DEALER]), "deck": C.format_sequence(arrays[1]),
-        "minimums": [int(m) for m in minimums],
-    }]
+    events: list[dict] = [
+        {
+            "event": "start",
+            "rules": rules.to_dict(),
+            "seed": int(seed),
+            "dealer": int(g[L.G_DEALER]),
+            "deck": C.format_sequence(arrays[1]),
+            "minimums": [int(m) for m in minimums],
+        }
+    ]
     rows = log[:n]
     i = 0
     while i < n:
@@ -65,12 +74,26 @@ def trace_from_log(rules, seed, arrays, log, minimums, scores) -> list[dict]:
                 _, _, _, k2, n2, d2, j2, _ = (int(x) for x in rows[i])
                 melds.append({"rank": C.KINDS[k2], "cards": _cards(k2, n2, d2, j2)})
                 i += 1
-            events.append({"event": "take_pile", "seat": seat, "move": move,
-                           "top": C.KINDS[kind], "with": _cards(kind, nat, deu, jok),
-                           "melds": melds})
+            events.append(
+                {
+                    "event": "take_pile",
+                    "seat": seat,
+                    "move": move,
+                    "top": C.KINDS[kind],
+                    "with": _cards(kind, nat, deu, jok),
+                    "melds": melds,
+                }
+            )
         elif et == L.E_MELD:
-            events.append({"event": "meld", "seat": seat, "move": move, "rank": C.KINDS[kind],
-                           "cards": _cards(kind, nat, deu, jok)})
+            events.append(
+                {
+                    "event": "meld",
+                    "seat": seat,
+                    "move": move,
+                    "rank": C.KINDS[kind],
+                    "cards": _cards(kind, nat, deu, jok),
+                }
+            )
         elif et == L.E_DISCARD:
             events.append({"event": "discard", "seat": seat, "card": C.KINDS[kind]})
         elif et == L.E_END_TURN:
@@ -121,8 +144,10 @@ def format_trace(trace: list[dict]) -> str:
             replacements = 0
         if kind == "start":
             melds = [set() for _ in range(Rules.from_dict(e["rules"]).sides)]
-            lines.append(f"deal: {e['rules']['players']} players, dealer seat {e['dealer']}, "
-                         f"minimum counts {e['minimums']}")
+            lines.append(
+                f"deal: {e['rules']['players']} players, dealer seat {e['dealer']}, "
+                f"minimum counts {e['minimums']}"
+            )
         elif kind == "upcard":
             lines.append(f"  upcard {e['card']}")
         elif kind == "red_three":

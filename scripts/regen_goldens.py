@@ -22,8 +22,13 @@ from canasta_sim._version import BOTS_VERSION, RULES_VERSION  # noqa: E402
 @click.command()
 @click.option("--force", is_flag=True, help="Write even if digests change without a version bump.")
 def main(force: bool) -> None:
-    new = {"rules_version": RULES_VERSION, "bots_version": BOTS_VERSION, "deals": G.DEALS,
-           "seed": G.SEED, "cells": {}}
+    new = {
+        "rules_version": RULES_VERSION,
+        "bots_version": BOTS_VERSION,
+        "deals": G.DEALS,
+        "seed": G.SEED,
+        "cells": {},
+    }
     for cell in G.cells():
         new["cells"][cell["name"]] = {"cell": cell, **G.run_cell(cell)}
         click.echo(f"{cell['name']}: done", err=True)
@@ -34,7 +39,8 @@ def main(force: bool) -> None:
         if changed and same_versions:
             raise click.ClickException(
                 f"digests changed for {', '.join(changed)} but rules_version and bots_version "
-                "did not: bump a version (and say why in CHANGELOG.md) or pass --force")
+                "did not: bump a version (and say why in CHANGELOG.md) or pass --force"
+            )
     G.DATA.mkdir(exist_ok=True)
     G.GOLDENS.write_text(json.dumps(new, indent=1, sort_keys=True) + "\n")
     for players in G.PLAYERS:

@@ -39,19 +39,36 @@ def main(argv=None):
     md.append("| bot | vs | unit | n | win rate [95%] | mean score diff per deal/game [95%] |")
     md.append("|---|---|---|---|---|---|")
     for r in rows:
-        md.append(f"| {r['bot']} | {r['opponent']} | {r['unit']} | {r['n']:,} | "
-                  f"{r['win_rate']:.3f} [{r['win_low']:.3f}, {r['win_high']:.3f}] | "
-                  f"{r['mean_diff']:+.1f} [{r['diff_low']:+.1f}, {r['diff_high']:+.1f}] |")
+        md.append(
+            f"| {r['bot']} | {r['opponent']} | {r['unit']} | {r['n']:,} | "
+            f"{r['win_rate']:.3f} [{r['win_low']:.3f}, {r['win_high']:.3f}] | "
+            f"{r['mean_diff']:+.1f} [{r['diff_low']:+.1f}, {r['diff_high']:+.1f}] |"
+        )
     ends = []
     for players in (2, 3, 4, 6):
         for bot in ("expert", "greedy"):
-            run = simulate(args.end_deals, rules=Rules(players=players), bots=bot,
-                           seed=args.seed, records=False)
+            run = simulate(
+                args.end_deals,
+                rules=Rules(players=players),
+                bots=bot,
+                seed=args.seed,
+                records=False,
+            )
             counts = run.aggregates.counts["end_reason"]
-            ends.append({"players": players, "bots": bot, "deals": args.end_deals,
-                         **{k: c / args.end_deals for k, c in zip(
-                             ("went_out", "stock_exhausted", "last_red_three", "turn_limit"),
-                             counts)}, "turn_limit_count": int(counts[3])})
+            ends.append(
+                {
+                    "players": players,
+                    "bots": bot,
+                    "deals": args.end_deals,
+                    **{
+                        k: c / args.end_deals
+                        for k, c in zip(
+                            ("went_out", "stock_exhausted", "last_red_three", "turn_limit"), counts
+                        )
+                    },
+                    "turn_limit_count": int(counts[3]),
+                }
+            )
             print(ends[-1], flush=True)
     ends = pd.DataFrame(ends)
     ends.to_csv(OUT / "end_reasons.csv", index=False)

@@ -25,24 +25,55 @@ PRESETS = ("classic", "hoyle")
 
 #: Cells beyond the bot x players x preset grid: non-default switches and bot parameters.
 EXTRA_CELLS = (
-    {"name": "4p-expert-params", "players": 4, "preset": "classic",
-     "bots": ["expert:meld_keep=12,pile_threshold=4", "expert:hold_wilds=0,safety=50"]},
+    {
+        "name": "4p-expert-params",
+        "players": 4,
+        "preset": "classic",
+        "bots": ["expert:meld_keep=12,pile_threshold=4", "expert:hold_wilds=0,safety=50"],
+    },
     {"name": "4p-mixed-bots", "players": 4, "preset": "classic", "bots": ["careful", "greedy"]},
-    {"name": "4p-switches", "players": 4, "preset": "classic", "bots": ["expert"],
-     "switches": {"meld_after_last_red_three": False, "upcard_covers_black_three": False,
-                  "concealed_out_needs_minimum": True, "red_three_upcard_freezes": False}},
-    {"name": "2p-switches", "players": 2, "preset": "classic", "bots": ["random"],
-     "switches": {"wilds_at_most_naturals": False, "concealed_canasta_bonus": 0,
-                  "meld_after_last_red_three": False, "max_turns": 60}},
-    {"name": "6p-values", "players": 6, "preset": "hoyle", "bots": ["expert", "careful"],
-     "switches": {"going_out_bonus": 200, "natural_canasta_bonus": 600}},
+    {
+        "name": "4p-switches",
+        "players": 4,
+        "preset": "classic",
+        "bots": ["expert"],
+        "switches": {
+            "meld_after_last_red_three": False,
+            "upcard_covers_black_three": False,
+            "concealed_out_needs_minimum": True,
+            "red_three_upcard_freezes": False,
+        },
+    },
+    {
+        "name": "2p-switches",
+        "players": 2,
+        "preset": "classic",
+        "bots": ["random"],
+        "switches": {
+            "wilds_at_most_naturals": False,
+            "concealed_canasta_bonus": 0,
+            "meld_after_last_red_three": False,
+            "max_turns": 60,
+        },
+    },
+    {
+        "name": "6p-values",
+        "players": 6,
+        "preset": "hoyle",
+        "bots": ["expert", "careful"],
+        "switches": {"going_out_bonus": 200, "natural_canasta_bonus": 600},
+    },
 )
 
 
 def cells() -> list[dict]:
     """Every golden cell: ``name``, ``players``, ``preset``, ``bots``, optional ``switches``."""
-    grid = [{"name": f"{p}p-{preset}-{bot}", "players": p, "preset": preset, "bots": [bot]}
-            for bot in BOTS for p in PLAYERS for preset in PRESETS]
+    grid = [
+        {"name": f"{p}p-{preset}-{bot}", "players": p, "preset": preset, "bots": [bot]}
+        for bot in BOTS
+        for p in PLAYERS
+        for preset in PRESETS
+    ]
     return grid + [dict(c) for c in EXTRA_CELLS]
 
 
@@ -61,8 +92,7 @@ def canonical(column: pd.Series) -> bytes:
 
 def digest(frame: pd.DataFrame) -> dict[str, str]:
     """``{column: sha256 hex}`` of a records frame, one entry per column."""
-    return {name: hashlib.sha256(canonical(frame[name])).hexdigest()[:32]
-            for name in frame.columns}
+    return {name: hashlib.sha256(canonical(frame[name])).hexdigest()[:32] for name in frame.columns}
 
 
 def run_cell(cell: dict) -> dict[str, dict[str, str]]:

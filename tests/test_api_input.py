@@ -32,8 +32,7 @@ def test_discard_of_a_non_card_names_it():
 
 def test_seats_and_sides_out_of_range_are_value_errors():
     d = Deal.new(Rules(), 1)
-    for call, bad in ((d.hand, 4), (d.hand, -1), (d.melds, 2), (d.canastas, 7),
-                      (d.red_threes, -1)):
+    for call, bad in ((d.hand, 4), (d.hand, -1), (d.melds, 2), (d.canastas, 7), (d.red_threes, -1)):
         with pytest.raises(ValueError, match=f"={bad}"):
             call(bad)
 
@@ -78,27 +77,38 @@ def test_numpy_integers_in_rules_are_stored_as_int():
     assert json.loads(json.dumps(r.to_dict()))["players"] == 3
 
 
-@pytest.mark.parametrize("kwargs, name", [({"chunk_size": 0}, "chunk_size"),
-                                          ({"records": "no"}, "records"),
-                                          ({"overwrite": "no"}, "overwrite")])
+@pytest.mark.parametrize(
+    "kwargs, name",
+    [
+        ({"chunk_size": 0}, "chunk_size"),
+        ({"records": "no"}, "records"),
+        ({"overwrite": "no"}, "overwrite"),
+    ],
+)
 def test_simulate_refuses_zero_chunks_and_non_bool_flags(kwargs, name):
     with pytest.raises(ValueError, match=name):
         simulate(10, **kwargs)
 
 
 def test_a_bot_parameter_given_twice_with_different_values_is_refused():
-    with pytest.raises(ValueError, match=r"safety is given twice with different values "
-                                         r"\(1 and 2\)"):
+    with pytest.raises(
+        ValueError,
+        match=r"safety is given twice with different values "
+        r"\(1 and 2\)",
+    ):
         simulate(10, bots="expert:safety=1,safety=2")
     assert parse_bot("expert:safety=1,safety=1.0").spec == "expert:safety=1"
 
 
 def test_sweep_refuses_a_parameter_the_bot_spec_sets():
-    with pytest.raises(ValueError, match="the swept parameter safety is also set in the bot "
-                                         "spec 'expert:safety=3'"):
+    with pytest.raises(
+        ValueError, match="the swept parameter safety is also set in the bot spec 'expert:safety=3'"
+    ):
         sweep("expert:safety=3", "safety", [1, 2], "greedy", deals=4)
     assert sweep_specs("expert:hold_wilds=0", "safety", [1, 2.5]) == [
-        "expert:hold_wilds=0,safety=1", "expert:hold_wilds=0,safety=2.5"]
+        "expert:hold_wilds=0,safety=1",
+        "expert:hold_wilds=0,safety=2.5",
+    ]
 
 
 def test_meld_texts_of_one_rank_are_checked_together():
@@ -106,20 +116,28 @@ def test_meld_texts_of_one_rank_are_checked_together():
     more wild cards than R-61 allows (3); a rank prefix on a wild-only text is read as in
     Deal.meld: 7 kings and 'K: 2' are one mixed canasta of 8 cards."""
     with pytest.raises(ValueError, match=r"melds\[0\]: 'K K K K K K K K 2 2 JK JK'"):
-        Deal.from_position(hands=four_hands(), stock="4 4 4", pile="7",
-                           melds={0: ["K K 2", "K K 2", "K K JK", "K K JK"]})
-    d = Deal.from_position(hands=four_hands(), stock="4 4 4", pile="7",
-                           melds={0: ["K K K K K K K", "K: 2"]})
+        Deal.from_position(
+            hands=four_hands(),
+            stock="4 4 4",
+            pile="7",
+            melds={0: ["K K 2", "K K 2", "K K JK", "K K JK"]},
+        )
+    d = Deal.from_position(
+        hands=four_hands(), stock="4 4 4", pile="7", melds={0: ["K K K K K K K", "K: 2"]}
+    )
     assert d.canastas(0) == 1 and d.canastas(1) == 0
 
 
-@pytest.mark.parametrize("kwargs, needle", [
-    ({"melds": ["K K K"]}, "melds must map each side"),
-    ({"melds": {0: "K K K"}}, "not the str 'K K K'"),
-    ({"hands": "4 5 6"}, "hands must be a list of texts"),
-    ({"hands": None}, "not None"),
-    ({"hands": ["4 5", 6, "7 8", "9 10"]}, r"hands\[1\] must be a card text"),
-])
+@pytest.mark.parametrize(
+    "kwargs, needle",
+    [
+        ({"melds": ["K K K"]}, "melds must map each side"),
+        ({"melds": {0: "K K K"}}, "not the str 'K K K'"),
+        ({"hands": "4 5 6"}, "hands must be a list of texts"),
+        ({"hands": None}, "not None"),
+        ({"hands": ["4 5", 6, "7 8", "9 10"]}, r"hands\[1\] must be a card text"),
+    ],
+)
 def test_position_arguments_of_the_wrong_type_are_named(kwargs, needle):
     args = {"hands": four_hands(), "stock": "4 4 4", "pile": "7", **kwargs}
     with pytest.raises(TypeError, match=needle):
@@ -144,8 +162,7 @@ def test_a_bot_that_cannot_move_is_an_error_not_a_hang(bot):
     """A position built by hand with seat 0's hand empty (found by a user test: play_out
     looped for ever): the bot draws a 4 but can neither meld it nor discard its last card
     without a canasta (R-40), so the turn cannot end and play_turn must raise."""
-    d = Deal.from_position(hands=["", "4 5 6", "7 7 9", "J Q A"], stock="4 9 10 J Q",
-                           pile="4")
+    d = Deal.from_position(hands=["", "4 5 6", "7 7 9", "J Q A"], stock="4 9 10 J Q", pile="4")
     with pytest.raises(RuntimeError, match="seat 0 found no legal move"):
         d.play_out(bot)
     assert d.hand(0) == "4" and d.phase == "play"
@@ -160,25 +177,31 @@ def test_sweep_ranges_give_the_decimal_values():
     assert parse_range("2:12:5") == [2.0, 7.0, 12.0]
 
 
-@pytest.mark.parametrize("melds, needle", [
-    ({0: ["K K K K"] * 64}, "at most 127"),  # 256 kings wrapped round to 0 in int8
-    ({0: ["K K K"] * 43 + ["K"]}, "at most 127"),
-    # 10 kings melded and 1 in hands[0]: 11 of the pack's 8
-    ({0: ["K K K K K", "K K K K K"]}, "11 cards of kind K, the 108-card pack has 8"),
-    ({0: ["B3 B3 B3"]}, "R-63"),  # black threes are melded only when going out
-])
+@pytest.mark.parametrize(
+    "melds, needle",
+    [
+        ({0: ["K K K K"] * 64}, "at most 127"),  # 256 kings wrapped round to 0 in int8
+        ({0: ["K K K"] * 43 + ["K"]}, "at most 127"),
+        # 10 kings melded and 1 in hands[0]: 11 of the pack's 8
+        ({0: ["K K K K K", "K K K K K"]}, "11 cards of kind K, the 108-card pack has 8"),
+        ({0: ["B3 B3 B3"]}, "R-63"),  # black threes are melded only when going out
+    ],
+)
 def test_position_melds_beyond_the_pack_or_the_rules_are_refused(melds, needle):
     with pytest.raises(ValueError, match=needle):
         Deal.from_position(hands=four_hands(), stock="4 4 4", pile="7", melds=melds)
 
 
-@pytest.mark.parametrize("kwargs, error, needle", [
-    ({"pile": " ".join(["5"] * 200)}, ValueError, "pile: 200 cards, the pack has 108"),
-    ({"red_threes": [1, 0]}, TypeError, "red_threes must map each side"),
-    ({"scores": 5}, TypeError, "scores must map each side"),
-    ({"melds": {0: {"K": "K K K"}}}, TypeError, "not the mapping"),
-    ({"melds": {0: ["K:"]}}, ValueError, "a meld needs cards"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, needle",
+    [
+        ({"pile": " ".join(["5"] * 200)}, ValueError, "pile: 200 cards, the pack has 108"),
+        ({"red_threes": [1, 0]}, TypeError, "red_threes must map each side"),
+        ({"scores": 5}, TypeError, "scores must map each side"),
+        ({"melds": {0: {"K": "K K K"}}}, TypeError, "not the mapping"),
+        ({"melds": {0: ["K:"]}}, ValueError, "a meld needs cards"),
+    ],
+)
 def test_position_arguments_are_checked(kwargs, error, needle):
     args = {"hands": four_hands(), "stock": "4 4 4", "pile": "7", **kwargs}
     with pytest.raises(error, match=needle):

@@ -102,7 +102,7 @@ def test_bot_plays_legally(bot, players):
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_mixed_table_plays_legally(players):
     rules = Rules(players=players)
-    specs = ["expert", "careful", "greedy"][:rules.sides]
+    specs = ["expert", "careful", "greedy"][: rules.sides]
     for k in range(LEGAL_DEALS // 3):
         deal = Deal.new(rules, 78, deal=k, dealer=k % players, trace=True)
         deal.play_out(specs)
@@ -114,8 +114,7 @@ def test_mixed_table_plays_legally(players):
 def test_random_discards_its_only_kind():
     """R-63: black threes cannot be melded before going out, so the random bot, holding only
     black threes after its draw, must discard one."""
-    d = Deal.from_position(hands=["B3", "4 4 5", "6 6 7", "8 8 9"], stock="B3 10 10 J",
-                           pile="K Q")
+    d = Deal.from_position(hands=["B3", "4 4 5", "6 6 7", "8 8 9"], stock="B3 10 10 J", pile="K Q")
     d.play_turn("random")
     assert d.pile.split()[-1] == "B3"
     assert d.hand(0) == "B3"
@@ -124,8 +123,12 @@ def test_random_discards_its_only_kind():
 def test_greedy_takes_a_takeable_pile():
     """R-33 a: the top card (a 9) and a natural pair of nines make a meld; greedy takes the pile
     rather than draw (its side has melded, so no minimum count applies)."""
-    d = Deal.from_position(hands=["9 9 4 5 K", "4 4 5", "6 6 7", "8 8 10"], stock="J J Q Q",
-                           pile="7 6 9", melds={0: ["A A A"]})
+    d = Deal.from_position(
+        hands=["9 9 4 5 K", "4 4 5", "6 6 7", "8 8 10"],
+        stock="J J Q Q",
+        pile="7 6 9",
+        melds={0: ["A A A"]},
+    )
     assert d.can_take_pile()
     d.play_turn("greedy")
     assert "9" in d.melds(0)

@@ -15,8 +15,7 @@ from canasta_sim.simulate import resolve_rules
 
 # --- R-02: kinds and the count-array order ------------------------------------------------------
 def test_kinds_order_r02():
-    assert KINDS == ("R3", "B3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2",
-                     "JK")
+    assert KINDS == ("R3", "B3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "JK")
     assert N_KINDS == 15
 
 
@@ -63,13 +62,16 @@ def test_format_uses_kind_order():
     assert format_cards(parse_cards("A R3 B3 4 K")) == "R3 B3 4 K A"
 
 
-@pytest.mark.parametrize("text", [
-    "R3 B3 4 5 6 7 8 9 10 J Q K A 2 JK",
-    "K K K K K K K",
-    "B3 B3 B3",
-    "4 4 2 JK JK",
-    "",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "R3 B3 4 5 6 7 8 9 10 J Q K A 2 JK",
+        "K K K K K K K",
+        "B3 B3 B3",
+        "4 4 2 JK JK",
+        "",
+    ],
+)
 def test_round_trip(text):
     assert format_cards(parse_cards(text)) == text
     assert parse_cards(format_cards(parse_cards(text))).tolist() == parse_cards(text).tolist()
@@ -120,12 +122,15 @@ def test_default_card_values_r04():
 
 
 # --- section 2's table ----------------------------------------------------------------------------
-@pytest.mark.parametrize("players, sides, dealt, drawn, canastas, deck, target", [
-    (2, 2, 15, 2, 2, 108, 5000),
-    (3, 3, 13, 1, 1, 108, 5000),
-    (4, 2, 11, 1, 1, 108, 5000),
-    (6, 2, 13, 1, 2, 162, 10000),
-])
+@pytest.mark.parametrize(
+    "players, sides, dealt, drawn, canastas, deck, target",
+    [
+        (2, 2, 15, 2, 2, 108, 5000),
+        (3, 3, 13, 1, 1, 108, 5000),
+        (4, 2, 11, 1, 1, 108, 5000),
+        (6, 2, 13, 1, 2, 162, 10000),
+    ],
+)
 def test_section2_table(players, sides, dealt, drawn, canastas, deck, target):
     r = Rules(players=players)
     assert r.sides == sides
@@ -147,8 +152,9 @@ def test_side_of_seat_r10():
     assert [r2.side_of(s) for s in range(2)] == [0, 1]
 
 
-@pytest.mark.parametrize("players, dealt, deck", [(2, 15, 108), (3, 13, 108), (4, 11, 108),
-                                                  (6, 13, 162)])
+@pytest.mark.parametrize(
+    "players, dealt, deck", [(2, 15, 108), (3, 13, 108), (4, 11, 108), (6, 13, 162)]
+)
 def test_new_deal_follows_table(players, dealt, deck):
     """R-01, R-15: every hand holds the dealt number of cards after red-three replacement, no
     hand holds a red three, and every card of the pack is somewhere."""
@@ -158,8 +164,12 @@ def test_new_deal_follows_table(players, dealt, deck):
         sizes = [len(h.split()) for h in d.hands]
         assert sizes == [dealt] * players
         assert all("R3" not in h.split() for h in d.hands)
-        total = (sum(sizes) + len(d.pile.split()) + d.stock_size
-                 + sum(d.red_threes(s) for s in range(rules.sides)))
+        total = (
+            sum(sizes)
+            + len(d.pile.split())
+            + d.stock_size
+            + sum(d.red_threes(s) for s in range(rules.sides))
+        )
         assert total == deck
 
 
@@ -170,7 +180,7 @@ def test_new_deal_first_player_r11():
         assert d.phase == "draw"
 
 
-# --- section 8: validation -------------------------------------------------------------------------
+# --- section 8: validation -----------------------------------------------------------------------
 def _error(**kw):
     with pytest.raises(ValueError) as info:
         Rules(**kw)
@@ -206,16 +216,26 @@ def test_negative_minimum_not_multiple_of_5_refused():
 
 
 def test_negative_bonus_refused():
-    for name in ("concealed_canasta_bonus", "natural_canasta_bonus", "mixed_canasta_bonus",
-                 "going_out_bonus", "concealed_going_out_bonus", "red_three_bonus",
-                 "all_red_threes_bonus"):
+    for name in (
+        "concealed_canasta_bonus",
+        "natural_canasta_bonus",
+        "mixed_canasta_bonus",
+        "going_out_bonus",
+        "concealed_going_out_bonus",
+        "red_three_bonus",
+        "all_red_threes_bonus",
+    ):
         assert name in _error(**{name: -100})
 
 
 def test_bool_switch_wrong_type_refused():
-    for name in ("upcard_covers_black_three", "red_three_upcard_freezes",
-                 "wilds_at_most_naturals", "concealed_out_needs_minimum",
-                 "meld_after_last_red_three"):
+    for name in (
+        "upcard_covers_black_three",
+        "red_three_upcard_freezes",
+        "wilds_at_most_naturals",
+        "concealed_out_needs_minimum",
+        "meld_after_last_red_three",
+    ):
         assert name in _error(**{name: 2})
 
 
@@ -278,9 +298,14 @@ def test_preset_players_and_overrides():
     assert r2.wilds_at_most_naturals is False
 
 
-@pytest.mark.parametrize("name, wilds_at_most_naturals, concealed_canasta_bonus", [
-    ("CLASSIC", True, 100), ("Hoyle", False, 0), (" hoyle ", False, 0),
-])
+@pytest.mark.parametrize(
+    "name, wilds_at_most_naturals, concealed_canasta_bonus",
+    [
+        ("CLASSIC", True, 100),
+        ("Hoyle", False, 0),
+        (" hoyle ", False, 0),
+    ],
+)
 def test_preset_names_ignore_case(name, wilds_at_most_naturals, concealed_canasta_bonus):
     r = Rules.preset(name, players=2)
     assert r.players == 2
@@ -296,14 +321,22 @@ def test_game_target_by_players_and_explicit():
     assert Rules(players=4, game_target=3000).game_target == 3000
 
 
-@pytest.mark.parametrize("rules", [
-    Rules(),
-    Rules.preset("hoyle", players=2),
-    Rules(players=6, negative_minimum=25, max_turns=10, game_target=7000),
-    Rules(players=3, concealed_out_needs_minimum=True, meld_after_last_red_three=False,
-          upcard_covers_black_three=False, red_three_upcard_freezes=False,
-          card_values=(0, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 25, 20, 100)),
-])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        Rules(),
+        Rules.preset("hoyle", players=2),
+        Rules(players=6, negative_minimum=25, max_turns=10, game_target=7000),
+        Rules(
+            players=3,
+            concealed_out_needs_minimum=True,
+            meld_after_last_red_three=False,
+            upcard_covers_black_three=False,
+            red_three_upcard_freezes=False,
+            card_values=(0, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 25, 20, 100),
+        ),
+    ],
+)
 def test_to_dict_from_dict_round_trip(rules):
     d = rules.to_dict()
     assert isinstance(d["card_values"], list)
@@ -315,12 +348,25 @@ def test_to_dict_from_dict_round_trip(rules):
 
 def test_to_dict_has_every_switch():
     keys = set(Rules().to_dict())
-    assert {"players", "upcard_covers_black_three", "red_three_upcard_freezes",
-            "wilds_at_most_naturals", "concealed_canasta_bonus", "concealed_out_needs_minimum",
-            "negative_minimum", "meld_after_last_red_three", "natural_canasta_bonus",
-            "mixed_canasta_bonus", "going_out_bonus", "concealed_going_out_bonus",
-            "red_three_bonus", "all_red_threes_bonus", "card_values", "game_target",
-            "max_turns"} <= keys
+    assert {
+        "players",
+        "upcard_covers_black_three",
+        "red_three_upcard_freezes",
+        "wilds_at_most_naturals",
+        "concealed_canasta_bonus",
+        "concealed_out_needs_minimum",
+        "negative_minimum",
+        "meld_after_last_red_three",
+        "natural_canasta_bonus",
+        "mixed_canasta_bonus",
+        "going_out_bonus",
+        "concealed_going_out_bonus",
+        "red_three_bonus",
+        "all_red_threes_bonus",
+        "card_values",
+        "game_target",
+        "max_turns",
+    } <= keys
 
 
 def test_from_dict_partial():
@@ -328,7 +374,7 @@ def test_from_dict_partial():
     assert Rules.from_dict({}) == Rules()
 
 
-# --- R-50 via Rules.red_three_score ----------------------------------------------------------------
+# --- R-50 via Rules.red_three_score --------------------------------------------------------------
 def test_red_three_score_108():
     r = Rules()
     assert [r.red_three_score(n) for n in range(5)] == [0, 100, 200, 300, 800]
@@ -339,30 +385,40 @@ def test_red_three_score_162():
     assert [r.red_three_score(n) for n in range(7)] == [0, 100, 200, 300, 400, 1000, 1200]
 
 
-# --- public helpers return plain Python values -----------------------------------------------------
-@pytest.mark.parametrize("cards, going_out", [
-    ("5 5 2", False), ("5 2 2", False), ("B3 B3 B3", True), ("B3 B3 B3", False),
-    ("R3 R3 R3", False), ("K Q J", False),
-])
+# --- public helpers return plain Python values ---------------------------------------------------
+@pytest.mark.parametrize(
+    "cards, going_out",
+    [
+        ("5 5 2", False),
+        ("5 2 2", False),
+        ("B3 B3 B3", True),
+        ("B3 B3 B3", False),
+        ("R3 R3 R3", False),
+        ("K Q J", False),
+    ],
+)
 def test_is_legal_meld_returns_bool(cards, going_out):
     from canasta_sim import is_legal_meld
+
     assert type(is_legal_meld(cards, Rules(), going_out=going_out)) is bool
 
 
 def test_minimum_count_returns_int():
     from canasta_sim import minimum_count
+
     assert type(minimum_count(0, Rules())) is int
 
 
 def test_illegal_move_is_value_error_with_rule():
     from canasta_sim import IllegalMove
+
     e = IllegalMove("R-32", "frozen")
     assert isinstance(e, ValueError)
     assert e.rule == "R-32"
     assert str(e).startswith("R-32")
 
 
-# --- from_position validation (R-01 pack, R-60 melds on the table) ---------------------------------
+# --- from_position validation (R-01 pack, R-60 melds on the table) -------------------------------
 def test_from_position_wrong_number_of_hands():
     with pytest.raises(ValueError) as info:
         Deal.from_position(Rules(players=4), hands=["4", "5", "6"], stock="", pile="")
@@ -376,22 +432,35 @@ def test_from_position_more_cards_than_pack():
     with pytest.raises(ValueError):
         Deal.from_position(hands=["", "", "", ""], stock="", pile="", red_threes={0: 5})
     # a 162-card pack has 6 red threes and 6 jokers
-    Deal.from_position(Rules(players=6), hands=["JK JK JK", "JK JK JK", "", "", "", ""],
-                       stock="", pile="", red_threes={0: 6})
+    Deal.from_position(
+        Rules(players=6),
+        hands=["JK JK JK", "JK JK JK", "", "", "", ""],
+        stock="",
+        pile="",
+        red_threes={0: 6},
+    )
     with pytest.raises(ValueError):
-        Deal.from_position(Rules(players=6), hands=["", "", "", "", "", ""], stock="",
-                           pile="", red_threes={0: 4, 1: 3})
+        Deal.from_position(
+            Rules(players=6),
+            hands=["", "", "", "", "", ""],
+            stock="",
+            pile="",
+            red_threes={0: 4, 1: 3},
+        )
 
 
 def test_from_position_illegal_meld_on_table():
     with pytest.raises(ValueError):
-        Deal.from_position(hands=["4", "5", "6", "7"], stock="", pile="",
-                           melds={0: ["5 2 2"]})
+        Deal.from_position(hands=["4", "5", "6", "7"], stock="", pile="", melds={0: ["5 2 2"]})
     with pytest.raises(ValueError):
-        Deal.from_position(hands=["4", "5", "6", "7"], stock="", pile="",
-                           melds={0: ["9 9 2 2 2"]})
-    Deal.from_position(Rules.preset("hoyle"), hands=["4", "5", "6", "7"], stock="", pile="",
-                       melds={0: ["9 9 2 2 2"]})
+        Deal.from_position(hands=["4", "5", "6", "7"], stock="", pile="", melds={0: ["9 9 2 2 2"]})
+    Deal.from_position(
+        Rules.preset("hoyle"),
+        hands=["4", "5", "6", "7"],
+        stock="",
+        pile="",
+        melds={0: ["9 9 2 2 2"]},
+    )
 
 
 def test_new_rejects_bad_arguments():

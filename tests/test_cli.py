@@ -31,8 +31,22 @@ def test_simulate_prints_summary_and_writes_files(tmp_path):
 
 def test_simulate_options_reach_the_rules(tmp_path):
     out = tmp_path / "run"
-    r = run("simulate", "--deals", 50, "--players", 6, "--rules", "hoyle", "--set",
-            "max_turns=900", "--bots", "greedy,random", "--out", out, "--quiet")
+    r = run(
+        "simulate",
+        "--deals",
+        50,
+        "--players",
+        6,
+        "--rules",
+        "hoyle",
+        "--set",
+        "max_turns=900",
+        "--bots",
+        "greedy,random",
+        "--out",
+        out,
+        "--quiet",
+    )
     assert r.exit_code == 0, r.output
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["rules"]["players"] == 6
@@ -61,61 +75,136 @@ def test_rules_file(tmp_path):
     assert (rules["players"], rules["concealed_canasta_bonus"]) == (3, 50)
 
 
-@pytest.mark.parametrize("args, needle", [
-    (["simulate", "--deals", "0"], "0"),
-    (["simulate", "--deals", "-3"], "-3"),
-    (["simulate", "--deals", "ten"], "ten"),
-    (["simulate", "--deals", "1.5"], "1.5"),
-    (["simulate", "--deals", "10", "--players", "5"], "5"),
-    (["simulate", "--deals", "10", "--bots", "champion"], "champion"),
-    (["simulate", "--deals", "10", "--bots", "random,random,random"], "3 specs"),
-    (["simulate", "--deals", "10", "--set", "wild_jokers=true"], "wild_jokers"),
-    (["simulate", "--deals", "10", "--set", "negative_minimum=12"], "negative_minimum"),
-    (["simulate", "--deals", "10", "--set", "max_turns"], "SWITCH=VALUE"),
-    (["simulate", "--deals", "10", "--rules", "bridge"], "bridge"),
-    (["simulate", "--deals", "10", "--workers", "0"], "0"),
-    (["simulate", "--deals", "10", "--workers", "64"], "64"),
-    (["simulate", "--deals", "10", "--seed", "-1"], "-1"),
-    (["simulate", "--deals", "10000000000000"], "10000000000000"),
-    (["simulate", "--deals", "10", "--set", "natural_canasta_bonus=50000"], "50000"),
-    (["simulate", "--deals", "10", "--set", "card_values=5"], "card_values"),
-    (["simulate", "--deals", "10", "--out", "/proc/x"], "/proc/x"),
-    (["simulate", "--deals", "10", "--parts"], "--parts"),
-    (["simulate", "--deals", "10", "--bots", "expert:hold_wilds=0.5"], "whole number"),
-    (["sweep", "expert", "--param", "pile_threshold=1:inf:1", "--vs", "greedy", "--deals",
-      "5"], "inf"),
-    (["sweep", "expert", "--param", "pile_threshold=4:6:1", "--vs", "expert", "--deals", "5"],
-     "opponent"),
-    (["sweep", "expert", "--param", "pile_threshold=2:4:1", "--vs", "greedy,random",
-      "--deals", "5"], "greedy,random"),
-    (["games", "--games", "0"], "0"),
-    (["compare", "random", "greedy"], "exactly one"),
-    (["compare", "random", "nobot", "--deals", "10"], "nobot"),
-    (["compare", "random", "greedy", "--deals", "3"], "multiple of the 2 sides"),
-    (["sweep", "expert", "--param", "pile_threshold=1:2:1", "--vs", "random", "--deals", "5",
-      "--out", "/tmp/never-written-sweep"], "multiple of the 2 sides"),
-    (["compare", "random", "greedy", "--games", "4", "--players", "3"], "multiple of the 3 sides"),
-    (["sweep", "greedy", "--param", "x=1:2:1", "--vs", "random", "--deals", "5"], "x"),
-    (["replay", "--deal", "-1"], "-1"),
-    (["report", "/nonexistent/run"], "nonexistent"),
-    (["simulate", "--deals", "10", "--set", "players=6", "--players", "2"],
-     "--set players=6 and --players 2 set players to different values"),
-    (["games", "--games", "2", "--set", "max_turns=900", "--set", "max_turns=800"],
-     "--set max_turns=900 and --set max_turns=800 set max_turns to different values"),
-    (["simulate", "--deals", "10", "--bots", "expert:safety=1,safety=2"],
-     "safety is given twice with different values (1 and 2)"),
-    (["compare", "expert:safety=1,safety=2", "greedy", "--deals", "4"],
-     "safety is given twice with different values (1 and 2)"),
-    (["sweep", "expert:safety=3", "--param", "safety=1:2:1", "--vs", "greedy", "--deals", "4"],
-     "the swept parameter safety is also set in the bot spec 'expert:safety=3'"),
-    # compare's bot errors name the bot arguments, not --deals
-    (["compare", "expert", "expert", "--deals", "4"], "Invalid value for BOT_A/BOT_B"),
-    (["compare", "expert,greedy", "random", "--deals", "4"], "Invalid value for BOT_A/BOT_B"),
-    (["sweep", "expert", "--param", "hold_wilds=0,1,1", "--vs", "greedy", "--deals", "4"],
-     "'0,1,1' repeats a value"),
-    (["simulate", "--deals", "10", "--chunk-size", "1000001"],
-     "Invalid value for '--chunk-size': 1000001 is not in the range 1<=x<=1000000"),
-])
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["simulate", "--deals", "0"], "0"),
+        (["simulate", "--deals", "-3"], "-3"),
+        (["simulate", "--deals", "ten"], "ten"),
+        (["simulate", "--deals", "1.5"], "1.5"),
+        (["simulate", "--deals", "10", "--players", "5"], "5"),
+        (["simulate", "--deals", "10", "--bots", "champion"], "champion"),
+        (["simulate", "--deals", "10", "--bots", "random,random,random"], "3 specs"),
+        (["simulate", "--deals", "10", "--set", "wild_jokers=true"], "wild_jokers"),
+        (["simulate", "--deals", "10", "--set", "negative_minimum=12"], "negative_minimum"),
+        (["simulate", "--deals", "10", "--set", "max_turns"], "SWITCH=VALUE"),
+        (["simulate", "--deals", "10", "--rules", "bridge"], "bridge"),
+        (["simulate", "--deals", "10", "--workers", "0"], "0"),
+        (["simulate", "--deals", "10", "--workers", "64"], "64"),
+        (["simulate", "--deals", "10", "--seed", "-1"], "-1"),
+        (["simulate", "--deals", "10000000000000"], "10000000000000"),
+        (["simulate", "--deals", "10", "--set", "natural_canasta_bonus=50000"], "50000"),
+        (["simulate", "--deals", "10", "--set", "card_values=5"], "card_values"),
+        (["simulate", "--deals", "10", "--out", "/proc/x"], "/proc/x"),
+        (["simulate", "--deals", "10", "--parts"], "--parts"),
+        (["simulate", "--deals", "10", "--bots", "expert:hold_wilds=0.5"], "whole number"),
+        (
+            [
+                "sweep",
+                "expert",
+                "--param",
+                "pile_threshold=1:inf:1",
+                "--vs",
+                "greedy",
+                "--deals",
+                "5",
+            ],
+            "inf",
+        ),
+        (
+            [
+                "sweep",
+                "expert",
+                "--param",
+                "pile_threshold=4:6:1",
+                "--vs",
+                "expert",
+                "--deals",
+                "5",
+            ],
+            "opponent",
+        ),
+        (
+            [
+                "sweep",
+                "expert",
+                "--param",
+                "pile_threshold=2:4:1",
+                "--vs",
+                "greedy,random",
+                "--deals",
+                "5",
+            ],
+            "greedy,random",
+        ),
+        (["games", "--games", "0"], "0"),
+        (["compare", "random", "greedy"], "exactly one"),
+        (["compare", "random", "nobot", "--deals", "10"], "nobot"),
+        (["compare", "random", "greedy", "--deals", "3"], "multiple of the 2 sides"),
+        (
+            [
+                "sweep",
+                "expert",
+                "--param",
+                "pile_threshold=1:2:1",
+                "--vs",
+                "random",
+                "--deals",
+                "5",
+                "--out",
+                "/tmp/never-written-sweep",
+            ],
+            "multiple of the 2 sides",
+        ),
+        (
+            ["compare", "random", "greedy", "--games", "4", "--players", "3"],
+            "multiple of the 3 sides",
+        ),
+        (["sweep", "greedy", "--param", "x=1:2:1", "--vs", "random", "--deals", "5"], "x"),
+        (["replay", "--deal", "-1"], "-1"),
+        (["report", "/nonexistent/run"], "nonexistent"),
+        (
+            ["simulate", "--deals", "10", "--set", "players=6", "--players", "2"],
+            "--set players=6 and --players 2 set players to different values",
+        ),
+        (
+            ["games", "--games", "2", "--set", "max_turns=900", "--set", "max_turns=800"],
+            "--set max_turns=900 and --set max_turns=800 set max_turns to different values",
+        ),
+        (
+            ["simulate", "--deals", "10", "--bots", "expert:safety=1,safety=2"],
+            "safety is given twice with different values (1 and 2)",
+        ),
+        (
+            ["compare", "expert:safety=1,safety=2", "greedy", "--deals", "4"],
+            "safety is given twice with different values (1 and 2)",
+        ),
+        (
+            [
+                "sweep",
+                "expert:safety=3",
+                "--param",
+                "safety=1:2:1",
+                "--vs",
+                "greedy",
+                "--deals",
+                "4",
+            ],
+            "the swept parameter safety is also set in the bot spec 'expert:safety=3'",
+        ),
+        # compare's bot errors name the bot arguments, not --deals
+        (["compare", "expert", "expert", "--deals", "4"], "Invalid value for BOT_A/BOT_B"),
+        (["compare", "expert,greedy", "random", "--deals", "4"], "Invalid value for BOT_A/BOT_B"),
+        (
+            ["sweep", "expert", "--param", "hold_wilds=0,1,1", "--vs", "greedy", "--deals", "4"],
+            "'0,1,1' repeats a value",
+        ),
+        (
+            ["simulate", "--deals", "10", "--chunk-size", "1000001"],
+            "Invalid value for '--chunk-size': 1000001 is not in the range 1<=x<=1000000",
+        ),
+    ],
+)
 def test_bad_input_is_a_usage_error(args, needle):
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 2, r.output
@@ -138,16 +227,27 @@ def test_overwrite_never_replaces_a_folder_that_is_not_a_run(tmp_path):
     mine = tmp_path / "mine"
     mine.mkdir()
     (mine / "thesis.txt").write_text("x")
-    r = CliRunner().invoke(main, ["simulate", "--deals", "10", "--out", str(mine),
-                                  "--overwrite"])
+    r = CliRunner().invoke(main, ["simulate", "--deals", "10", "--out", str(mine), "--overwrite"])
     assert r.exit_code == 2 and "not a results folder" in r.output
     assert (mine / "thesis.txt").read_text() == "x"
 
 
 def test_equal_values_given_twice_are_no_conflict(tmp_path):
     out = tmp_path / "run"
-    r = run("simulate", "--deals", 10, "--set", "players=2", "--players", 2, "--bots",
-            "expert:safety=1,safety=1.0", "--out", out, "--quiet")
+    r = run(
+        "simulate",
+        "--deals",
+        10,
+        "--set",
+        "players=2",
+        "--players",
+        2,
+        "--bots",
+        "expert:safety=1,safety=1.0",
+        "--out",
+        out,
+        "--quiet",
+    )
     assert r.exit_code == 0, r.output
     manifest = json.loads((out / "manifest.json").read_text())
     assert manifest["rules"]["players"] == 2
@@ -189,8 +289,7 @@ def test_a_parquet_write_error_names_the_results_file(monkeypatch, tmp_path):
             pass
 
         def write_table(self, table):
-            raise OSError("Error writing bytes to file. Detail: [errno 28] No space left on "
-                          "device")
+            raise OSError("Error writing bytes to file. Detail: [errno 28] No space left on device")
 
         def close(self):
             pass
@@ -199,8 +298,10 @@ def test_a_parquet_write_error_names_the_results_file(monkeypatch, tmp_path):
     out = tmp_path.resolve() / "run"
     r = CliRunner().invoke(main, ["simulate", "--deals", "10", "--quiet", "--out", str(out)])
     assert r.exit_code == 1
-    assert r.output == ("Error: Error writing bytes to file. Detail: [errno 28] No space left "
-                        f"on device: {out / 'deals.parquet'}\n")
+    assert r.output == (
+        "Error: Error writing bytes to file. Detail: [errno 28] No space left "
+        f"on device: {out / 'deals.parquet'}\n"
+    )
     assert list(tmp_path.iterdir()) == []
 
 
@@ -265,33 +366,78 @@ def _manifest(folder):
 
 
 def test_games_compare_and_sweep_folders_have_a_manifest(tmp_path):
-    r = run("games", "--games", 3, "--players", 3, "--bots", "greedy", "--seed", 7, "--out",
-            tmp_path / "games", "--quiet")
+    r = run(
+        "games",
+        "--games",
+        3,
+        "--players",
+        3,
+        "--bots",
+        "greedy",
+        "--seed",
+        7,
+        "--out",
+        tmp_path / "games",
+        "--quiet",
+    )
     assert r.exit_code == 0, r.output
     m = _manifest(tmp_path / "games")
     assert (m["games"], m["seed"], m["rules"]["players"]) == (3, 7, 3)
     assert m["bots"] == [["greedy", "greedy", "greedy"]]
 
-    r = run("compare", "greedy", "random", "--games", 2, "--seed", 8, "--set",
-            "game_target=3000", "--out", tmp_path / "cmp", "--quiet")
+    r = run(
+        "compare",
+        "greedy",
+        "random",
+        "--games",
+        2,
+        "--seed",
+        8,
+        "--set",
+        "game_target=3000",
+        "--out",
+        tmp_path / "cmp",
+        "--quiet",
+    )
     assert r.exit_code == 0, r.output
     m = _manifest(tmp_path / "cmp")
     assert (m["games"], m["seed"], m["rules"]["game_target"]) == (2, 8, 3000)
     assert m["bots"] == [["greedy", "random"], ["random", "greedy"]]
 
-    r = run("sweep", "expert", "--param", "pile_threshold=2:4:2", "--vs", "greedy", "--deals",
-            4, "--seed", 9, "--out", tmp_path / "sweep", "--quiet")
+    r = run(
+        "sweep",
+        "expert",
+        "--param",
+        "pile_threshold=2:4:2",
+        "--vs",
+        "greedy",
+        "--deals",
+        4,
+        "--seed",
+        9,
+        "--out",
+        tmp_path / "sweep",
+        "--quiet",
+    )
     assert r.exit_code == 0, r.output
     m = _manifest(tmp_path / "sweep")
     assert (m["deals"], m["seed"]) == (4, 9)
-    assert m["sweep"] == {"bot": "expert", "param": "pile_threshold", "values": [2.0, 4.0],
-                          "vs": "greedy"}
-    assert m["bots"] == [[["expert:pile_threshold=2", "greedy"],
-                          ["greedy", "expert:pile_threshold=2"]],
-                         [["expert:pile_threshold=4", "greedy"],
-                          ["greedy", "expert:pile_threshold=4"]]]
+    assert m["sweep"] == {
+        "bot": "expert",
+        "param": "pile_threshold",
+        "values": [2.0, 4.0],
+        "vs": "greedy",
+    }
+    assert m["bots"] == [
+        [["expert:pile_threshold=2", "greedy"], ["greedy", "expert:pile_threshold=2"]],
+        [["expert:pile_threshold=4", "greedy"], ["greedy", "expert:pile_threshold=4"]],
+    ]
     assert sorted(p.name for p in (tmp_path / "sweep").iterdir()) == [
-        "manifest.json", "sweep.csv", "sweep.parquet", "sweep.png"]
+        "manifest.json",
+        "sweep.csv",
+        "sweep.parquet",
+        "sweep.png",
+    ]
 
 
 def test_same_seed_same_compare_table_for_any_workers():
@@ -303,12 +449,14 @@ def test_same_seed_same_compare_table_for_any_workers():
 def test_installed_command_runs(tmp_path):
     exe = shutil.which("canasta-sim")
     cmd = [exe] if exe else [sys.executable, "-m", "canasta_sim"]
-    done = subprocess.run(cmd + ["simulate", "--deals", "100", "--quiet"], capture_output=True,
-                          text=True, timeout=600)
+    done = subprocess.run(
+        cmd + ["simulate", "--deals", "100", "--quiet"], capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, done.stderr
     assert "100 deals" in done.stdout
-    bad = subprocess.run(cmd + ["simulate", "--deals", "0"], capture_output=True, text=True,
-                         timeout=600)
+    bad = subprocess.run(
+        cmd + ["simulate", "--deals", "0"], capture_output=True, text=True, timeout=600
+    )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
 
 
@@ -320,8 +468,9 @@ def test_a_failed_write_is_one_line_without_traceback(monkeypatch, tmp_path):
         raise OSError(28, "No space left on device", str(tmp_path / "run" / "deals.parquet"))
 
     monkeypatch.setattr(sim, "_write_parts", full)
-    r = CliRunner().invoke(main, ["simulate", "--deals", "10", "--quiet", "--out",
-                                  str(tmp_path / "run")])
+    r = CliRunner().invoke(
+        main, ["simulate", "--deals", "10", "--quiet", "--out", str(tmp_path / "run")]
+    )
     assert r.exit_code == 1
     assert "No space left on device" in r.output and "deals.parquet" in r.output
     assert "Traceback" not in r.output and not (tmp_path / "run").exists()
@@ -354,11 +503,26 @@ def _started_run(folder):
     SIGINT is inherited as ignored and Python would keep it so)."""
     import time
 
-    start = ("import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
-             "runpy.run_module('canasta_sim', run_name='__main__')")
-    proc = subprocess.Popen([sys.executable, "-c", start, "simulate", "--deals", "5000000",
-                             "--quiet", "--out", str(folder / "run")],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    start = (
+        "import runpy, signal; signal.signal(signal.SIGINT, signal.default_int_handler); "
+        "runpy.run_module('canasta_sim', run_name='__main__')"
+    )
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            start,
+            "simulate",
+            "--deals",
+            "5000000",
+            "--quiet",
+            "--out",
+            str(folder / "run"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     deadline = time.monotonic() + 600
     while not any(folder.iterdir()) and time.monotonic() < deadline:
         time.sleep(0.2)  # wait for the staging folder: the run has started
@@ -366,8 +530,9 @@ def _started_run(folder):
     return proc
 
 
-@pytest.mark.parametrize("signame, code, message", [("SIGTERM", 143, []),
-                                                    ("SIGINT", 130, ["Interrupted."])])
+@pytest.mark.parametrize(
+    "signame, code, message", [("SIGTERM", 143, []), ("SIGINT", 130, ["Interrupted."])]
+)
 def test_a_signal_leaves_no_results_folder(tmp_path, signame, code, message):
     """A run stopped by SIGTERM or Ctrl-C removes its staging folder: nothing half-written
     remains; the exit code is the shell's 128 + signal number."""
@@ -401,8 +566,9 @@ def test_compare_count_error_names_the_count_option():
 
 def test_games_report_games_cut_off_at_the_deal_bound():
     # no side can reach 10,000,000 points in 200 deals: both games end unfinished (no winner)
-    result = run("games", "--games", 2, "--set", "game_target=10000000", "--bots", "random",
-                 "--quiet")
+    result = run(
+        "games", "--games", 2, "--set", "game_target=10000000", "--bots", "random", "--quiet"
+    )
     assert result.exit_code == 0
     assert "2 of 2 games ended unfinished at the bound of 200 deals" in result.output
 

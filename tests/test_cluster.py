@@ -21,15 +21,21 @@ distributed = pytest.importorskip("distributed")
 def test_local_cluster_equals_single_machine(tmp_path):
     local = simulate(20_000, seed=17, bots="greedy,random")
     out = tmp_path / "run"
-    dask = simulate(20_000, seed=17, bots="greedy,random", scheduler="local:2", chunk_size=2_500,
-                    out=out, parts=True)
+    dask = simulate(
+        20_000,
+        seed=17,
+        bots="greedy,random",
+        scheduler="local:2",
+        chunk_size=2_500,
+        out=out,
+        parts=True,
+    )
     pd.testing.assert_frame_equal(local.summary(), dask.summary())
     for key, value in local.aggregates.counts.items():
         assert (value == dask.aggregates.counts[key]).all(), key
     assert dask.deals is None  # the workers wrote the records
     deals = pd.read_parquet(out / "deals.parquet").sort_values("deal", ignore_index=True)
-    sides = pd.read_parquet(out / "sides.parquet").sort_values(["deal", "side"],
-                                                               ignore_index=True)
+    sides = pd.read_parquet(out / "sides.parquet").sort_values(["deal", "side"], ignore_index=True)
     pd.testing.assert_frame_equal(deals, local.deals, check_categorical=False)
     pd.testing.assert_frame_equal(sides, local.sides, check_categorical=False)
     assert len(list((out / "deals.parquet").iterdir())) == 8  # one part per chunk
@@ -44,12 +50,20 @@ def test_records_returned_to_the_client():
 def test_lost_worker_loses_no_deal():
     deals, chunk = 24_000, 500
     local = simulate(deals, seed=5)
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         result = {}
-        run = threading.Thread(target=lambda: result.update(r=simulate(
-            deals, seed=5, scheduler=cluster.scheduler_address, chunk_size=chunk, workers=1)))
+        run = threading.Thread(
+            target=lambda: result.update(
+                r=simulate(
+                    deals, seed=5, scheduler=cluster.scheduler_address, chunk_size=chunk, workers=1
+                )
+            )
+        )
         run.start()
         deadline = time.time() + 120
         while not any(client.processing().values()) and time.time() < deadline:

@@ -25,8 +25,8 @@ def cards_everywhere(deal: Deal) -> np.ndarray:
     """Count array of every card of the deal: hands, stock, pile, melds, red threes laid out."""
     hands, stock, pile, melds, _mt, _cc, sides, _se, g, _rng, _sc = deal._arrays
     counts = hands.sum(axis=0).astype(np.int64)
-    counts += np.bincount(stock[g[0]:], minlength=15)  # G_STOCK_POS
-    counts += np.bincount(pile[:g[1]], minlength=15)  # G_PILE_LEN
+    counts += np.bincount(stock[g[0] :], minlength=15)  # G_STOCK_POS
+    counts += np.bincount(pile[: g[1]], minlength=15)  # G_PILE_LEN
     counts += melded_counts(melds)
     counts[0] += sides[:, 1:4].sum()  # red threes dealt, drawn, from the pile
     return counts
@@ -41,11 +41,13 @@ def running_counts_ok(deal: Deal) -> bool:
     sizes = melds.sum(axis=2)
     canastas = (sizes[:, 2:13] >= 7).sum(axis=1)
     ranks = ((sizes > 0) * (1 << np.arange(15))).sum(axis=1)
-    return ((state["hand_sizes"][:players] == hands.sum(axis=1)).all()
-            and (state["pile_counts"] == np.bincount(pile[:g[1]], minlength=15)).all()
-            and (sides[:, L.S_CANASTAS] == canastas).all()
-            and (sides[:, L.S_MELD_RANKS] == ranks).all()
-            and (state["melded"] == melded_counts(melds)).all())
+    return (
+        (state["hand_sizes"][:players] == hands.sum(axis=1)).all()
+        and (state["pile_counts"] == np.bincount(pile[: g[1]], minlength=15)).all()
+        and (sides[:, L.S_CANASTAS] == canastas).all()
+        and (sides[:, L.S_MELD_RANKS] == ranks).all()
+        and (state["melded"] == melded_counts(melds)).all()
+    )
 
 
 @pytest.mark.parametrize("preset", ["classic", "hoyle"])
@@ -66,10 +68,14 @@ def test_random_play_invariants(players, preset):
             assert (deal._arrays[0] >= 0).all()
         assert deal.end_reason in ("went_out", "stock_exhausted", "last_red_three")
         assert deal.turns < rules.max_turns
-        for side, parts in deal.score().items():
-            assert parts["total"] == (parts["red_threes"] + parts["canasta_bonus"]
-                                      + parts["going_out_bonus"] + parts["meld_points"]
-                                      - parts["hand_penalty"])
+        for parts in deal.score().values():
+            assert parts["total"] == (
+                parts["red_threes"]
+                + parts["canasta_bonus"]
+                + parts["going_out_bonus"]
+                + parts["meld_points"]
+                - parts["hand_penalty"]
+            )
         verdict = check_trace(deal.trace())
         assert verdict.ok, f"deal {k}: {verdict}"
 

@@ -21,13 +21,23 @@ from canasta_sim.cards import KINDS
 from canasta_sim.referee import Verdict, check_trace, check_trace_file
 
 CLASSIC = dict(
-    players=4, upcard_covers_black_three=True, red_three_upcard_freezes=True,
-    wilds_at_most_naturals=True, concealed_canasta_bonus=100, concealed_out_needs_minimum=False,
-    negative_minimum=15, meld_after_last_red_three=True, natural_canasta_bonus=500,
-    mixed_canasta_bonus=300, going_out_bonus=100, concealed_going_out_bonus=200,
-    red_three_bonus=100, all_red_threes_bonus=800,
+    players=4,
+    upcard_covers_black_three=True,
+    red_three_upcard_freezes=True,
+    wilds_at_most_naturals=True,
+    concealed_canasta_bonus=100,
+    concealed_out_needs_minimum=False,
+    negative_minimum=15,
+    meld_after_last_red_three=True,
+    natural_canasta_bonus=500,
+    mixed_canasta_bonus=300,
+    going_out_bonus=100,
+    concealed_going_out_bonus=200,
+    red_three_bonus=100,
+    all_red_threes_bonus=800,
     card_values=[0, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20, 20, 50],
-    game_target=5000, max_turns=2000,
+    game_target=5000,
+    max_turns=2000,
 )
 PACK_108 = {kind: 4 if kind in ("R3", "B3", "JK") else 8 for kind in KINDS}
 
@@ -55,12 +65,17 @@ def stack_deck(hands, upcards="", stock="", tail="", dealer=3):
 class Trace(list):
     """A trace under construction: the start event, the upcards, then events added by hand."""
 
-    def __init__(self, hands, upcards, stock="", tail="", dealer=3, minimums=(50, 50),
-                 **switches):
+    def __init__(self, hands, upcards, stock="", tail="", dealer=3, minimums=(50, 50), **switches):
         super().__init__()
         self.deck = stack_deck(hands, upcards, stock, tail, dealer)
-        self.add("start", rules={**CLASSIC, **switches}, seed=0, dealer=dealer,
-                 deck=" ".join(self.deck), minimums=list(minimums))
+        self.add(
+            "start",
+            rules={**CLASSIC, **switches},
+            seed=0,
+            dealer=dealer,
+            deck=" ".join(self.deck),
+            minimums=list(minimums),
+        )
         for card in upcards.split():
             self.add("upcard", card=card)
 
@@ -75,8 +90,14 @@ class Trace(list):
         return self.add("red_three", seat=seat, source=source)
 
     def take(self, seat, move, top, with_, melds=()):
-        return self.add("take_pile", seat=seat, move=move, top=top, melds=[
-            {"rank": rank, "cards": cards} for rank, cards in melds], **{"with": with_})
+        return self.add(
+            "take_pile",
+            seat=seat,
+            move=move,
+            top=top,
+            melds=[{"rank": rank, "cards": cards} for rank, cards in melds],
+            **{"with": with_},
+        )
 
     def meld(self, seat, move, rank, cards):
         return self.add("meld", seat=seat, move=move, rank=rank, cards=cards)
@@ -90,11 +111,19 @@ class Trace(list):
     def end(self, reason, turns):
         return self.add("end", reason=reason, turns=turns)
 
-    def score(self, side, red_threes, canasta_bonus, going_out_bonus, meld_points,
-              hand_penalty, total):
-        return self.add("score", side=side, red_threes=red_threes, canasta_bonus=canasta_bonus,
-                        going_out_bonus=going_out_bonus, meld_points=meld_points,
-                        hand_penalty=hand_penalty, total=total)
+    def score(
+        self, side, red_threes, canasta_bonus, going_out_bonus, meld_points, hand_penalty, total
+    ):
+        return self.add(
+            "score",
+            side=side,
+            red_threes=red_threes,
+            canasta_bonus=canasta_bonus,
+            going_out_bonus=going_out_bonus,
+            meld_points=meld_points,
+            hand_penalty=hand_penalty,
+            total=total,
+        )
 
 
 def find(trace, name, **keys):
@@ -123,8 +152,8 @@ def assert_legal_so_far(trace):
 # Dealer seat 3, so seat 0 plays first; sides 0 (seats 0, 2) and 1 (seats 1, 3).
 BASE_HANDS = {
     0: "R3 K K K K K K 9 9 5 6",
-    1: "7 7 8 8 J J Q 4 4 10 A",   # card values 100
-    2: "9 9 Q Q A A 5 6 8 10 J",   # 120
+    1: "7 7 8 8 J J Q 4 4 10 A",  # card values 100
+    2: "9 9 Q Q A A 5 6 8 10 J",  # 120
     3: "7 7 7 2 JK 10 10 6 5 4 Q",  # 130
 }
 
@@ -366,8 +395,9 @@ def split_initial_meld(second_move):
     trace = base_deal(minimums=(50, 90))
     i = find(trace, "meld", seat=3)
     trace[i]["cards"] = "7 7 7 JK"
-    trace.insert(i + 1, {"event": "meld", "seat": 3, "move": second_move, "rank": "10",
-                         "cards": "10 10 2"})
+    trace.insert(
+        i + 1, {"event": "meld", "seat": 3, "move": second_move, "rank": "10", "cards": "10 10 2"}
+    )
     trace[-1].update(meld_points=105, hand_penalty=120, total=-15)
     return trace, i
 
@@ -395,8 +425,11 @@ def test_frozen_pile_needs_a_natural_pair():
 
 @pytest.mark.parametrize("card", ["B3", "2"])
 def test_pile_cannot_be_taken_with_black_three_or_wild_on_top(card):
-    hands = {**BASE_HANDS, 0: f"R3 K K K K K K 9 9 {card} 6",
-             1: f"7 7 8 8 J J Q {card} {card} 10 A"}
+    hands = {
+        **BASE_HANDS,
+        0: f"R3 K K K K K K 9 9 {card} 6",
+        1: f"7 7 8 8 J J Q {card} {card} 10 A",
+    }
     t = base_prefix(hands)
     t.draw(0, "K").meld(0, 1, "K", "K K K K K K K").discard(0, card)
     t.take(1, 2, card, f"{card} {card}")
@@ -459,7 +492,7 @@ def last_red_three_deal():
     """
     hands = {**BASE_HANDS, 0: "K K K K K K 9 9 5 6 4"}
     t = Trace(hands, "R3 R3 R3 8")  # three red threes covered: the pile is frozen (R-13)
-    stock = t.deck[44 + 4:]
+    stock = t.deck[44 + 4 :]
     assert len(stock) == 60 and stock[-1] == "R3" and "R3" not in stock[:-1]
     for turn, card in enumerate(stock[:-1]):
         t.draw(turn % 4, card).discard(turn % 4, card)
@@ -492,10 +525,14 @@ def exhausted_stock(tail):
     stock card (``tail``) is drawn and discarded by seat 1 on turn 57; seat 2 then finds the stock
     empty with 58 turns completed.
     """
-    hands = {0: "K K K K K K 9 9 5 6 4", 1: "2 2 2 2 JK JK 4 4 5 5 6",
-             2: "9 Q Q A A 5 6 8 10 J 7", 3: "2 2 2 2 JK JK 7 7 8 8 Q"}
+    hands = {
+        0: "K K K K K K 9 9 5 6 4",
+        1: "2 2 2 2 JK JK 4 4 5 5 6",
+        2: "9 Q Q A A 5 6 8 10 J 7",
+        3: "2 2 2 2 JK JK 7 7 8 8 Q",
+    }
     t = Trace(hands, "R3 R3 R3 R3 B3 8", tail=tail, red_three_upcard_freezes=False)
-    stock = t.deck[44 + 6:]
+    stock = t.deck[44 + 6 :]
     assert len(stock) == 58 and stock[-1] == tail
     t.draw(0, stock[0]).meld(0, 1, "K", "K K K K K K").discard(0, stock[0])
     for turn, card in enumerate(stock[1:], start=1):
@@ -534,14 +571,17 @@ def test_empty_stock_pickup_needs_a_natural_pair():
 
 
 # --- scores (R-50..R-54) -----------------------------------------------------------------------
-@pytest.mark.parametrize("part, wrong, rule", [
-    ("red_threes", 200, "R-50"),
-    ("canasta_bonus", 500, "R-51"),
-    ("going_out_bonus", 200, "R-52"),
-    ("meld_points", 200, "R-53"),
-    ("hand_penalty", 60, "R-54"),
-    ("total", 950, "R-50"),
-])
+@pytest.mark.parametrize(
+    "part, wrong, rule",
+    [
+        ("red_threes", 200, "R-50"),
+        ("canasta_bonus", 500, "R-51"),
+        ("going_out_bonus", 200, "R-52"),
+        ("meld_points", 200, "R-53"),
+        ("hand_penalty", 60, "R-54"),
+        ("total", 950, "R-50"),
+    ],
+)
 def test_wrong_score_part(part, wrong, rule):
     trace = base_deal()
     i = find(trace, "score", side=0)
@@ -575,8 +615,12 @@ def pile_of_queens_deal(bonus=1100, total=1115):
     side 1: no melds; hands seat 1 (7 7 8 8 J J 4 4 10 A 9) 100 + seat 3 (7 7 7 2 JK 10 10 6 5 4 9)
     130 = 230; total -230.
     """
-    hands = {0: "K K K K K K Q Q Q 5 6", 1: "7 7 8 8 J J Q 4 4 10 A",
-             2: "9 9 Q J A A 5 6 8 10 J", 3: "7 7 7 2 JK 10 10 6 5 4 Q"}
+    hands = {
+        0: "K K K K K K Q Q Q 5 6",
+        1: "7 7 8 8 J J Q 4 4 10 A",
+        2: "9 9 Q J A A 5 6 8 10 J",
+        3: "7 7 7 2 JK 10 10 6 5 4 Q",
+    }
     t = Trace(hands, "Q", "K 9 9 9", max_turns=5)
     t.draw(0, "K").meld(0, 1, "K", "K K K K K K K").discard(0, "Q")
     for seat in (1, 2, 3):
@@ -610,8 +654,12 @@ def own_queens_deal(cards, bonus, meld_points, hand_penalty, total):
     Side 1: no melds; hands seat 1 (7 7 8 8 J J 4 4 10 A 6) 95 + seat 3
     (7 7 7 2 JK 10 10 6 5 4 9) 130 = 225; total -225.
     """
-    hands = {0: "Q Q Q Q Q Q A A A 5 2", 1: "7 7 8 8 J J 2 4 4 10 A",
-             2: "9 9 J J A 5 6 8 10 K K", 3: "7 7 7 2 JK 10 10 6 5 4 Q"}
+    hands = {
+        0: "Q Q Q Q Q Q A A A 5 2",
+        1: "7 7 8 8 J J 2 4 4 10 A",
+        2: "9 9 J J A 5 6 8 10 K K",
+        3: "7 7 7 2 JK 10 10 6 5 4 Q",
+    }
     t = Trace(hands, "Q", "9 6 8 9", max_turns=5)
     t.draw(0, "9").meld(0, 1, "A", "A A A").discard(0, "9")
     t.draw(1, "6").discard(1, "2")
@@ -624,20 +672,23 @@ def own_queens_deal(cards, bonus, meld_points, hand_penalty, total):
     return t
 
 
-@pytest.mark.parametrize("cards, bonus, meld_points, hand_penalty, total", [
-    # own Q Q Q Q: concealed natural 500 + 100; melds A A A 60 + Q x 7 70 = 130; seat 0 keeps
-    # Q 2 2 9 8 (70) -> 180; total 600 + 130 - 180 = 550
-    ("Q Q Q Q", 600, 130, 180, 550),
-    # four own queens and the pile's: natural 500; melds 60 + 80 = 140; seat 0 keeps 2 2 9 8 (60)
-    # -> 170; total 500 + 140 - 170 = 470
-    ("Q Q Q Q Q", 500, 140, 170, 470),
-    # own Q Q Q Q and his own deuce: concealed mixed 300 + 100; melds 60 + 90 = 150; seat 0 keeps
-    # Q 2 9 8 (50) -> 160; total 400 + 150 - 160 = 390
-    ("Q Q Q Q 2", 400, 150, 160, 390),
-    # own Q Q Q, own deuce and the pile's deuce: mixed 300; melds 60 + 100 = 160; seat 0 keeps
-    # Q Q 9 8 (40) -> 150; total 300 + 160 - 150 = 310
-    ("Q Q Q 2 2", 300, 160, 150, 310),
-])
+@pytest.mark.parametrize(
+    "cards, bonus, meld_points, hand_penalty, total",
+    [
+        # own Q Q Q Q: concealed natural 500 + 100; melds A A A 60 + Q x 7 70 = 130; seat 0 keeps
+        # Q 2 2 9 8 (70) -> 180; total 600 + 130 - 180 = 550
+        ("Q Q Q Q", 600, 130, 180, 550),
+        # four own queens and the pile's: natural 500; melds 60 + 80 = 140;
+        # seat 0 keeps 2 2 9 8 (60) -> 170; total 500 + 140 - 170 = 470
+        ("Q Q Q Q Q", 500, 140, 170, 470),
+        # own Q Q Q Q and his own deuce: concealed mixed 300 + 100; melds 60 + 90 = 150;
+        # seat 0 keeps Q 2 9 8 (50) -> 160; total 400 + 150 - 160 = 390
+        ("Q Q Q Q 2", 400, 150, 160, 390),
+        # own Q Q Q, own deuce and the pile's deuce: mixed 300; melds 60 + 100 = 160; seat 0 keeps
+        # Q Q 9 8 (40) -> 150; total 300 + 160 - 150 = 310
+        ("Q Q Q 2 2", 300, 160, 150, 310),
+    ],
+)
 def test_own_cards_are_melded_before_the_piles(cards, bonus, meld_points, hand_penalty, total):
     verdict = check_trace(own_queens_deal(cards, bonus, meld_points, hand_penalty, total))
     assert verdict, str(verdict)

@@ -28,9 +28,15 @@ def illegal(move, *args, **kwargs):
 
 
 def snapshot(d):
-    return (d.hands, d.pile, d.phase, d.current_player, d.stock_size,
-            [d.melds(s) for s in range(d.rules.sides)],
-            [d.red_threes(s) for s in range(d.rules.sides)])
+    return (
+        d.hands,
+        d.pile,
+        d.phase,
+        d.current_player,
+        d.stock_size,
+        [d.melds(s) for s in range(d.rules.sides)],
+        [d.red_threes(s) for s in range(d.rules.sides)],
+    )
 
 
 # ================================================================================================
@@ -73,7 +79,7 @@ def test_r12_black_three_upcard_not_covered_when_switch_off():
             b3_top += 1
             # same shuffle with the default: the black three gets covered
             on = Deal.new(Rules(), seed=seed).pile.split()
-            assert on[:len(pile)] == pile and len(on) > len(pile)
+            assert on[: len(pile)] == pile and len(on) > len(pile)
     assert b3_top > 0
 
 
@@ -121,8 +127,7 @@ def test_r14_r15_red_threes_at_start():
 
 
 def test_r14_red_three_from_upcard_laid_out_by_taker_not_replaced():
-    d = pos(["8 8 5 6", "4 4", "7 7", "9 9"], stock="Q Q Q", pile="R3 8",
-            melds={0: ["K K K"]})
+    d = pos(["8 8 5 6", "4 4", "7 7", "9 9"], stock="Q Q Q", pile="R3 8", melds={0: ["K K K"]})
     d.take_pile("8 8")
     assert d.red_threes(0) == 1 and d.red_threes(1) == 0
     assert d.stock_size == 3
@@ -173,8 +178,7 @@ def test_r20_turn_sequence():
 
 
 def test_r20_phase_errors():
-    d = pos(["9 9 9 K 5", "4 4 5", "7 7 6", "6 6 A"], stock="Q J 10 8",
-            melds={0: ["A A A"]})
+    d = pos(["9 9 9 K 5", "4 4 5", "7 7 6", "6 6 A"], stock="Q J 10 8", melds={0: ["A A A"]})
     # draw phase: no meld, no discard, no end_turn
     assert illegal(d.meld, "9 9 9") == "R-20"
     assert illegal(d.discard, "K") == "R-20"
@@ -187,8 +191,7 @@ def test_r20_phase_errors():
 
 
 def test_r20_cards_not_in_hand():
-    d = pos(["9 9 9 K 5", "4 4 5", "7 7 6", "6 6 A"], stock="Q J 10 8",
-            melds={0: ["A A A"]})
+    d = pos(["9 9 9 K 5", "4 4 5", "7 7 6", "6 6 A"], stock="Q J 10 8", melds={0: ["A A A"]})
     d.draw()
     before = snapshot(d)
     assert illegal(d.meld, "J J J") == "R-20"
@@ -198,8 +201,7 @@ def test_r20_cards_not_in_hand():
 
 
 def test_r21_draw_cannot_be_changed_for_the_pile():
-    d = pos(["8 8 5 6", "4 4", "7 7", "9 9"], stock="Q Q Q", pile="5 8",
-            melds={0: ["K K K"]})
+    d = pos(["8 8 5 6", "4 4", "7 7", "9 9"], stock="Q Q Q", pile="5 8", melds={0: ["K K K"]})
     assert d.can_take_pile() is True
     d.draw()
     assert d.can_take_pile() is False
@@ -256,8 +258,12 @@ def test_r22_meld_leaving_one_card_with_canasta_goes_out():
 # R-23: a black three blocks the pile for the next player only
 # ================================================================================================
 def test_r23_black_three_blocks_next_player_only():
-    d = pos(["B3 5 6 7", "B3 B3 9 9 J", "J 2 10 10", "6 6 5"], stock="A A 4 8",
-            pile="8", melds={0: ["K K K"], 1: ["Q Q Q"]})
+    d = pos(
+        ["B3 5 6 7", "B3 B3 9 9 J", "J 2 10 10", "6 6 5"],
+        stock="A A 4 8",
+        pile="8",
+        melds={0: ["K K K"], 1: ["Q Q Q"]},
+    )
     d.draw()
     d.discard("B3")
     assert d.pile == "8 B3"
@@ -280,8 +286,12 @@ def test_r23_black_three_blocks_next_player_only():
 # R-24: discarding a wild card freezes the pile
 # ================================================================================================
 def test_r24_discarding_wild_freezes_pile():
-    d = pos(["2 5 6 7", "9 4 4 4", "9 9 JK 5", "6 6 5"], stock="A A 4 8",
-            pile="7 8", melds={0: ["K K K"], 1: ["Q Q Q"]})
+    d = pos(
+        ["2 5 6 7", "9 4 4 4", "9 9 JK 5", "6 6 5"],
+        stock="A A 4 8",
+        pile="7 8",
+        melds={0: ["K K K"], 1: ["Q Q Q"]},
+    )
     assert d.pile_frozen is False
     d.draw()
     d.discard("2")
@@ -319,26 +329,28 @@ def test_r30_empty_pile_with_cards():
 
 @pytest.mark.parametrize("top", ["2", "JK", "B3"])
 def test_r30_wild_or_black_three_on_top(top):
-    d = pos(["8 8 2 JK B3 B3 5", "4 4", "7 7", "9 9"], pile=f"8 {top}",
-            melds={0: ["8 8 8"]})
+    d = pos(["8 8 2 JK B3 B3 5", "4 4", "7 7", "9 9"], pile=f"8 {top}", melds={0: ["8 8 8"]})
     assert d.can_take_pile() is False
     assert illegal(d.take_pile, "") == "R-30"
     assert illegal(d.take_pile, f"{top} {top}") == "R-30"
 
 
 def test_r31_frozen_for_side_without_initial_meld():
-    d = pos(["8 8 JK A A A 5 6", "8 JK 4 4", "7 7", "9 9"], pile="5 9 8",
-            melds={1: ["Q Q Q"]})
-    assert d.pile_frozen is False        # not frozen for everyone ...
-    assert illegal(d.take_pile, "8 JK", melds=["A A A"]) == "R-32"   # ... but for side 0
-    d.take_pile("8 8", melds=["A A A"])   # 30 + 60 = 90 >= 50
+    d = pos(["8 8 JK A A A 5 6", "8 JK 4 4", "7 7", "9 9"], pile="5 9 8", melds={1: ["Q Q Q"]})
+    assert d.pile_frozen is False  # not frozen for everyone ...
+    assert illegal(d.take_pile, "8 JK", melds=["A A A"]) == "R-32"  # ... but for side 0
+    d.take_pile("8 8", melds=["A A A"])  # 30 + 60 = 90 >= 50
     assert d.melds(0) == {"8": "8 8 8", "A": "A A A"}
     assert d.hand(0) == "5 5 6 9 JK"
 
 
 def test_r31_same_pile_not_frozen_for_side_with_meld():
-    d = pos(["8 8 JK A A A 5 6", "8 JK 4 4", "7 7", "9 9"], pile="5 9 8",
-            melds={1: ["Q Q Q"]}, current=1)
+    d = pos(
+        ["8 8 JK A A A 5 6", "8 JK 4 4", "7 7", "9 9"],
+        pile="5 9 8",
+        melds={1: ["Q Q Q"]},
+        current=1,
+    )
     d.take_pile("8 JK")
     assert d.melds(1) == {"8": "8 8 JK", "Q": "Q Q Q"}
     assert d.hand(1) == "4 4 5 9"
@@ -346,12 +358,12 @@ def test_r31_same_pile_not_frozen_for_side_with_meld():
 
 def test_r32_frozen_pile_needs_natural_pair():
     def deal():
-        return pos(["8 8 2 JK 5 6", "4 4", "7 7", "9 9"], pile="5 2 9 8",
-                   melds={0: ["8 8 8"]})
+        return pos(["8 8 2 JK 5 6", "4 4", "7 7", "9 9"], pile="5 2 9 8", melds={0: ["8 8 8"]})
+
     d = deal()
-    assert d.can_take_pile() is True     # with the natural pair
-    assert illegal(d.take_pile, "") == "R-32"         # the meld on the table does not help
-    assert illegal(d.take_pile, "8 2") == "R-32"      # a wild cannot be one of the pair
+    assert d.can_take_pile() is True  # with the natural pair
+    assert illegal(d.take_pile, "") == "R-32"  # the meld on the table does not help
+    assert illegal(d.take_pile, "8 2") == "R-32"  # a wild cannot be one of the pair
     assert illegal(d.take_pile, "8 JK") == "R-32"
     d.take_pile("8 8")
     assert d.melds(0) == {"8": "8 8 8 8 8 8"}
@@ -396,7 +408,7 @@ def test_r33_one_natural_alone_refused():
     assert d.can_take_pile() is False
     assert illegal(d.take_pile, "8") == "R-33"
     assert illegal(d.take_pile, "") == "R-33"
-    assert illegal(d.take_pile, "2") in ("R-33", "R-20")   # no deuce in hand either
+    assert illegal(d.take_pile, "2") in ("R-33", "R-20")  # no deuce in hand either
 
 
 def test_r33_two_wilds_only_refused():
@@ -406,9 +418,14 @@ def test_r33_two_wilds_only_refused():
 
 
 def test_r34_red_threes_in_pile_laid_out_not_replaced():
-    d = pos(["8 8 4 6", "4 4", "7 7", "9 9"], stock="Q Q Q", pile="R3 5 R3 9 8",
-            melds={0: ["K K K"]}, red_threes={0: 1})
-    assert d.pile_frozen is True          # red threes freeze it (R-13, default)
+    d = pos(
+        ["8 8 4 6", "4 4", "7 7", "9 9"],
+        stock="Q Q Q",
+        pile="R3 5 R3 9 8",
+        melds={0: ["K K K"]},
+        red_threes={0: 1},
+    )
+    assert d.pile_frozen is True  # red threes freeze it (R-13, default)
     d.take_pile("8 8")
     assert d.red_threes(0) == 3
     assert d.stock_size == 3
@@ -422,8 +439,13 @@ def test_r34_red_threes_in_pile_laid_out_not_replaced():
 
 def test_r34_red_three_in_pile_not_freezing_when_switch_off():
     rules = Rules(red_three_upcard_freezes=False)
-    d = pos(["8 JK 4 6", "4 4", "7 7", "9 9"], stock="Q Q Q", pile="R3 5 9 8",
-            melds={0: ["K K K"]}, rules=rules)
+    d = pos(
+        ["8 JK 4 6", "4 4", "7 7", "9 9"],
+        stock="Q Q Q",
+        pile="R3 5 9 8",
+        melds={0: ["K K K"]},
+        rules=rules,
+    )
     assert d.pile_frozen is False
     d.take_pile("8 JK")
     assert d.red_threes(0) == 1
@@ -431,8 +453,7 @@ def test_r34_red_three_in_pile_not_freezing_when_switch_off():
 
 
 def test_r34_meld_further_after_taking():
-    d = pos(["8 8 5 5 6", "4 4", "7 7", "9 9"], stock="Q Q Q", pile="5 9 8",
-            melds={0: ["K K K"]})
+    d = pos(["8 8 5 5 6", "4 4", "7 7", "9 9"], stock="Q Q Q", pile="5 9 8", melds={0: ["K K K"]})
     d.take_pile("8 8")
     d.meld("5 5 5")
     assert d.melds(0) == {"5": "5 5 5", "8": "8 8 8", "K": "K K K"}
@@ -440,8 +461,13 @@ def test_r34_meld_further_after_taking():
 
 
 def test_r34_two_players_pickup_replaces_draw():
-    d = pos(["8 8 4 6", "4 4"], stock="Q Q Q", pile="5 9 8", melds={0: ["K K K"]},
-            rules=Rules(players=2))
+    d = pos(
+        ["8 8 4 6", "4 4"],
+        stock="Q Q Q",
+        pile="5 9 8",
+        melds={0: ["K K K"]},
+        rules=Rules(players=2),
+    )
     d.take_pile("8 8")
     assert d.hand(0) == "4 5 6 9"
     assert d.stock_size == 3
@@ -511,7 +537,7 @@ def test_r40_four_players_need_one_canasta():
     assert s["going_out_bonus"] == 100
     assert s["canasta_bonus"] == 500
     assert s["meld_points"] == 70 + 40
-    assert s["hand_penalty"] == 10          # partner's 7 7
+    assert s["hand_penalty"] == 10  # partner's 7 7
     assert s["total"] == 500 + 100 + 110 - 10
     assert d.score()[1]["going_out_bonus"] == 0
 
@@ -535,7 +561,7 @@ def test_r40_two_canastas_needed_for_2_and_6_players(players):
     d = pos(hands, stock="9 5 10 10", melds={0: [SEVEN_K, "9 9 9"]}, rules=rules)
     d.draw()
     if players == 2:
-        assert d.hand(0) == "5 9 9"          # two cards drawn
+        assert d.hand(0) == "5 9 9"  # two cards drawn
         assert illegal(d.meld, "9 9") == "R-40"
     else:
         assert d.hand(0) == "9 9"
@@ -544,9 +570,9 @@ def test_r40_two_canastas_needed_for_2_and_6_players(players):
     d = pos(hands, stock="9 5 10 10", melds={0: [SEVEN_K, SEVEN_Q, "9 9 9"]}, rules=rules)
     d.draw()
     if players == 2:
-        d.meld("9 9")      # drew 9 and 5
+        d.meld("9 9")  # drew 9 and 5
     else:
-        d.meld("9")        # drew 9
+        d.meld("9")  # drew 9
         assert d.hand(0) == "9"
         d.meld("9")
         # melding everything also goes out
@@ -557,12 +583,12 @@ def test_r40_two_canastas_needed_for_2_and_6_players(players):
 
 def test_r40_three_players_one_canasta():
     rules = Rules(players=3)
-    d = pos(["4 4", "6 6", "Q"], stock="5 10", melds={2: ["Q Q Q"]},
-            rules=rules, current=2)
+    d = pos(["4 4", "6 6", "Q"], stock="5 10", melds={2: ["Q Q Q"]}, rules=rules, current=2)
     d.draw()
     assert illegal(d.meld, "Q") == "R-40"
-    d = pos(["4 4", "6 6", "Q"], stock="5 10", melds={2: [SEVEN_K, "Q Q Q"]},
-            rules=rules, current=2)
+    d = pos(
+        ["4 4", "6 6", "Q"], stock="5 10", melds={2: [SEVEN_K, "Q Q Q"]}, rules=rules, current=2
+    )
     d.draw()
     d.meld("Q")
     d.discard("5")
@@ -595,8 +621,7 @@ def test_r41_two_black_threes_cannot_go_out():
 
 
 def test_r41_three_black_threes_melded_going_out():
-    d = pos(["B3 B3 B3", "4 4", "7 7", "6 6"], stock="5 10",
-            melds={0: [SEVEN_K, "5 5 5"]})
+    d = pos(["B3 B3 B3", "4 4", "7 7", "6 6"], stock="5 10", melds={0: [SEVEN_K, "5 5 5"]})
     d.draw()
     d.meld("B3 B3 B3", "5")
     assert d.is_over and d.end_reason == "went_out"
@@ -621,7 +646,7 @@ def test_r41_black_threes_melded_then_final_discard():
 def test_r42_concealed_out_minimum_waived():
     d = pos(["4 4 4 4 4 4 4", "9 9", "Q", "6 6"], stock="J 10")
     d.draw()
-    d.meld("4 4 4 4 4 4 4")      # 35 < 50, waived when going out concealed
+    d.meld("4 4 4 4 4 4 4")  # 35 < 50, waived when going out concealed
     d.discard("J")
     assert d.is_over and d.concealed_out is True and d.went_out == 0
     s = d.score()[0]
@@ -640,7 +665,7 @@ def test_r42_concealed_out_needs_minimum_switch_on():
     # with enough points it is fine under the switch too
     d = pos(["A A A A A A A", "9 9", "Q", "6 6"], stock="J 10", rules=rules)
     d.draw()
-    d.meld("A A A A A A A")      # 140 >= 50
+    d.meld("A A A A A A A")  # 140 >= 50
     d.discard("J")
     assert d.concealed_out is True
     assert d.score()[0]["going_out_bonus"] == 200
@@ -649,12 +674,13 @@ def test_r42_concealed_out_needs_minimum_switch_on():
 def test_r42_minimum_still_applies_when_not_going_out():
     d = pos(["4 4 4 4 4 4 4 5 6", "9 9", "Q", "6 6"], stock="J 10")
     d.draw()
-    assert illegal(d.meld, "4 4 4 4 4 4 4") == "R-64"   # 35 < 50, 3 cards left
+    assert illegal(d.meld, "4 4 4 4 4 4 4") == "R-64"  # 35 < 50, 3 cards left
 
 
 def test_r42_not_concealed_after_earlier_meld():
-    d = pos(["5 5 5 7 7 7 7 7 7 7", "9 9 9", "Q Q Q", "6 6 6"], stock="J J J J 10",
-            scores={0: -100})          # minimum 15
+    d = pos(
+        ["5 5 5 7 7 7 7 7 7 7", "9 9 9", "Q Q Q", "6 6 6"], stock="J J J J 10", scores={0: -100}
+    )  # minimum 15
     d.draw()
     d.meld("5 5 5")
     d.discard("J")
@@ -662,14 +688,14 @@ def test_r42_not_concealed_after_earlier_meld():
         d.draw()
         d.discard("J")
     assert d.current_player == 0
-    d.draw()                    # 10
+    d.draw()  # 10
     d.meld("7 7 7 7 7 7 7")
     d.discard("10")
     assert d.is_over and d.went_out == 0
     assert d.concealed_out is False
     s = d.score()[0]
     assert s["going_out_bonus"] == 100
-    assert s["canasta_bonus"] == 600     # the sevens themselves are a concealed canasta
+    assert s["canasta_bonus"] == 600  # the sevens themselves are a concealed canasta
     assert s["meld_points"] == 15 + 35
 
 
@@ -710,7 +736,7 @@ def test_r42_adding_to_partners_canasta_not_concealed():
     assert d.is_over and d.concealed_out is False
     s = d.score()[0]
     assert s["going_out_bonus"] == 100
-    assert s["canasta_bonus"] == 500 + 600     # the nines are a concealed canasta (R-66)
+    assert s["canasta_bonus"] == 500 + 600  # the nines are a concealed canasta (R-66)
 
 
 # --- R-44: stock exhausted -----------------------------------------------------------------------
@@ -738,13 +764,13 @@ def test_r44_forced_pickup_when_top_matches_meld():
 
 def test_r44_natural_pair_may_take_but_draw_ends():
     def deal():
-        return pos(["9 9 4", "6 7", "8 8", "10 J"], stock="", pile="5 9",
-                   melds={0: ["K K K"]})
+        return pos(["9 9 4", "6 7", "8 8", "10 J"], stock="", pile="5 9", melds={0: ["K K K"]})
+
     d = deal()
     d.take_pile("9 9")
     assert d.melds(0)["9"] == "9 9 9" and d.hand(0) == "4 5"
     d = deal()
-    d.draw()                   # not forced: no meld of nines
+    d.draw()  # not forced: no meld of nines
     assert d.is_over and d.end_reason == "stock_exhausted"
 
 
@@ -791,13 +817,14 @@ def test_r45_last_red_three_meld_then_end_turn():
     assert s["red_threes"] == 100
     assert s["going_out_bonus"] == 0
     assert s["meld_points"] == 40
-    assert s["hand_penalty"] == 10 + 10 + 5 + 5     # 5 6 (seat 0), 8 9 (seat 2)
+    assert s["hand_penalty"] == 10 + 10 + 5 + 5  # 5 6 (seat 0), 8 9 (seat 2)
 
 
 def test_r45_switch_off_deal_ends_at_draw():
     rules = Rules(meld_after_last_red_three=False)
-    d = pos(["K 5 6", "6 7", "8 9", "10 J"], stock="R3", pile="Q", melds={0: ["K K K"]},
-            rules=rules)
+    d = pos(
+        ["K 5 6", "6 7", "8 9", "10 J"], stock="R3", pile="Q", melds={0: ["K K K"]}, rules=rules
+    )
     d.draw()
     assert d.is_over and d.end_reason == "last_red_three"
     assert d.red_threes(0) == 1
@@ -811,15 +838,14 @@ def test_r45_end_turn_refused_elsewhere():
     assert illegal(d.end_turn) == "R-45"
     d.discard("Q")
     assert d.current_player == 1
-    d.draw()                   # the last card, a red three
+    d.draw()  # the last card, a red three
     assert d.red_threes(1) == 1
     d.end_turn()
     assert d.end_reason == "last_red_three"
 
 
 def test_r45_two_players_red_three_as_second_card():
-    d = pos(["K 5 6", "6 7"], stock="9 R3", pile="Q", melds={0: ["K K K"]},
-            rules=Rules(players=2))
+    d = pos(["K 5 6", "6 7"], stock="9 R3", pile="Q", melds={0: ["K K K"]}, rules=Rules(players=2))
     d.draw()
     assert d.hand(0) == "5 6 9 K" and d.red_threes(0) == 1
     assert illegal(d.discard, "9") == "R-45"
@@ -846,8 +872,7 @@ def test_r46_two_players_draw_two():
 
 # --- R-47: max_turns ------------------------------------------------------------------------------
 def test_r47_turn_limit_position():
-    d = pos(["K 5 6", "6 7", "8 9", "10 J"], stock="4 4 4 4 4", pile="Q",
-            rules=Rules(max_turns=3))
+    d = pos(["K 5 6", "6 7", "8 9", "10 J"], stock="4 4 4 4 4", pile="Q", rules=Rules(max_turns=3))
     for seat in range(3):
         assert not d.is_over and d.current_player == seat
         d.draw()
@@ -889,12 +914,11 @@ def test_r50_red_threes_with_meld(n, points):
 def test_r50_red_threes_without_meld_negative(n, points):
     d = pos(["4", "5", "6", "7"], melds={1: ["A A A"]}, red_threes={0: n})
     assert d.score()[0]["red_threes"] == points
-    assert d.score()[0]["total"] == points - 10    # hands 4 and 6
+    assert d.score()[0]["total"] == points - 10  # hands 4 and 6
 
 
 def test_r50_split_red_threes():
-    d = pos(["4", "5", "6", "7"], melds={0: ["A A A"], 1: ["K K K"]},
-            red_threes={0: 2, 1: 2})
+    d = pos(["4", "5", "6", "7"], melds={0: ["A A A"], 1: ["K K K"]}, red_threes={0: 2, 1: 2})
     s = d.score()
     assert s[0]["red_threes"] == 200 and s[1]["red_threes"] == 200
 
@@ -924,17 +948,17 @@ def test_r50_bonus_switches():
 
 
 def test_r50_drawn_red_threes_count():
-    d = pos(["9 9 K", "4 4", "7 7", "6 6"], stock="R3 5 Q", melds={0: ["A A A"]},
-            red_threes={0: 3})
+    d = pos(["9 9 K", "4 4", "7 7", "6 6"], stock="R3 5 Q", melds={0: ["A A A"]}, red_threes={0: 3})
     d.draw()
     assert d.red_threes(0) == 4
     assert d.score()[0]["red_threes"] == 800
 
 
 def test_r51_canasta_bonuses_default():
-    d = pos(["4", "5", "6", "7"],
-            melds={0: [SEVEN_K, "Q Q Q Q Q 2 JK", "A A A"],
-                   1: ["J J J J J J J J", "9 9 9 9 2 2 2"]})
+    d = pos(
+        ["4", "5", "6", "7"],
+        melds={0: [SEVEN_K, "Q Q Q Q Q 2 JK", "A A A"], 1: ["J J J J J J J J", "9 9 9 9 2 2 2"]},
+    )
     s = d.score()
     assert d.canastas(0) == 2 and d.canastas(1) == 2
     assert s[0]["canasta_bonus"] == 500 + 300
@@ -957,8 +981,7 @@ def test_r51_six_card_meld_is_no_canasta():
 
 def test_r52_going_out_bonus_switches():
     rules = Rules(going_out_bonus=150, concealed_going_out_bonus=250)
-    d = pos(["Q", "4 4", "7 7", "6 6"], stock="5 10", melds={0: [SEVEN_K, "Q Q Q"]},
-            rules=rules)
+    d = pos(["Q", "4 4", "7 7", "6 6"], stock="5 10", melds={0: [SEVEN_K, "Q Q Q"]}, rules=rules)
     d.draw()
     d.meld("Q")
     d.discard("5")
@@ -1002,39 +1025,59 @@ def test_r53_r54_custom_card_values():
 
 
 def test_r50_to_r54_total_is_sum_of_parts():
-    d = pos(["7 7 7 7 7 7 7 K K K", "9 9 J", "Q 4", "6 6"], stock="5 10 10", pile="A 8",
-            red_threes={0: 2, 1: 1}, melds={1: ["J J J 2"]})
+    d = pos(
+        ["7 7 7 7 7 7 7 K K K", "9 9 J", "Q 4", "6 6"],
+        stock="5 10 10",
+        pile="A 8",
+        red_threes={0: 2, 1: 1},
+        melds={1: ["J J J 2"]},
+    )
     d.draw()
     d.meld("7 7 7 7 7 7 7", "K K K")
     d.discard("5")
     s = d.score()
-    assert s[0] == {"red_threes": 200, "canasta_bonus": 600, "going_out_bonus": 200,
-                    "meld_points": 65, "hand_penalty": 15, "total": 200 + 600 + 200 + 65 - 15}
-    assert s[1] == {"red_threes": 100, "canasta_bonus": 0, "going_out_bonus": 0,
-                    "meld_points": 50, "hand_penalty": 40, "total": 100 + 50 - 40}
+    assert s[0] == {
+        "red_threes": 200,
+        "canasta_bonus": 600,
+        "going_out_bonus": 200,
+        "meld_points": 65,
+        "hand_penalty": 15,
+        "total": 200 + 600 + 200 + 65 - 15,
+    }
+    assert s[1] == {
+        "red_threes": 100,
+        "canasta_bonus": 0,
+        "going_out_bonus": 0,
+        "meld_points": 50,
+        "hand_penalty": 40,
+        "total": 100 + 50 - 40,
+    }
 
 
 # ================================================================================================
 # R-60 .. R-67: melds and canastas
 # ================================================================================================
-@pytest.mark.parametrize("cards, classic, hoyle", [
-    ("K K K", True, True),
-    ("K K", False, False),
-    ("K K 2", True, True),
-    ("K 2 2", False, False),
-    ("K K 2 2", True, True),
-    ("K K K 2 2 JK", True, True),
-    ("K K 2 2 JK", False, True),
-    ("K K K K 2 2 2 JK", False, False),
-    ("K K K K K K K K K K K 2 2 2", True, True),
-    ("K Q J", False, False),
-    ("K K Q Q", False, False),
-    ("2 2 2", False, False),
-    ("JK JK 2", False, False),
-    ("R3 R3 R3", False, False),
-    ("4 4 4", True, True),
-    ("A A JK", True, True),
-])
+@pytest.mark.parametrize(
+    "cards, classic, hoyle",
+    [
+        ("K K K", True, True),
+        ("K K", False, False),
+        ("K K 2", True, True),
+        ("K 2 2", False, False),
+        ("K K 2 2", True, True),
+        ("K K K 2 2 JK", True, True),
+        ("K K 2 2 JK", False, True),
+        ("K K K K 2 2 2 JK", False, False),
+        ("K K K K K K K K K K K 2 2 2", True, True),
+        ("K Q J", False, False),
+        ("K K Q Q", False, False),
+        ("2 2 2", False, False),
+        ("JK JK 2", False, False),
+        ("R3 R3 R3", False, False),
+        ("4 4 4", True, True),
+        ("A A JK", True, True),
+    ],
+)
 def test_r60_is_legal_meld(cards, classic, hoyle):
     assert is_legal_meld(cards, Rules()) == classic
     assert is_legal_meld(cards, Rules(wilds_at_most_naturals=False)) == hoyle
@@ -1042,8 +1085,7 @@ def test_r60_is_legal_meld(cards, classic, hoyle):
 
 
 def _melder(hand, melds=None, rules=None):
-    d = pos([hand, "4 4", "7 7", "6 6"], stock="10 10", melds=melds or {0: ["A A A"]},
-            rules=rules)
+    d = pos([hand, "4 4", "7 7", "6 6"], stock="10 10", melds=melds or {0: ["A A A"]}, rules=rules)
     d.draw()
     return d
 
@@ -1063,7 +1105,7 @@ def test_r60_meld_moves():
 
 def test_r60_hoyle_allows_more_wilds_by_move():
     d = _melder("K K 2 2 2 JK Q Q 5 6", rules=Rules.preset("hoyle"))
-    assert illegal(d.meld, "K K 2 2 2 JK") == "R-60"      # still at most 3 wild cards
+    assert illegal(d.meld, "K K 2 2 2 JK") == "R-60"  # still at most 3 wild cards
     d.meld("K K 2 2 2")
     assert d.melds(0)["K"] == "K K 2 2 2"
 
@@ -1078,7 +1120,7 @@ def test_r61_adding_keeps_meld_legal():
     d = _melder("9 2 JK JK 5 6 Q", melds={0: ["9 9 9 2 2"]})
     d.meld("9: JK")
     assert d.melds(0)["9"] == "9 9 9 2 2 JK"
-    assert illegal(d.meld, "9: 2") == "R-61"          # a fourth wild card
+    assert illegal(d.meld, "9: 2") == "R-61"  # a fourth wild card
     assert illegal(d.meld, "9: JK") == "R-61"
     d.meld("9")
     assert d.melds(0)["9"] == "9 9 9 9 2 2 JK"
@@ -1086,7 +1128,7 @@ def test_r61_adding_keeps_meld_legal():
 
 def test_r61_wilds_at_most_naturals_on_add():
     d = _melder("2 JK 5 6 Q", melds={0: ["9 9 2 2"]})
-    assert illegal(d.meld, "9: JK") == "R-61"         # 2 naturals, 3 wild cards
+    assert illegal(d.meld, "9: JK") == "R-61"  # 2 naturals, 3 wild cards
     d = _melder("2 JK 5 6 Q", melds={0: ["9 9 2 2"]}, rules=Rules(wilds_at_most_naturals=False))
     d.meld("9: JK")
     assert d.melds(0)["9"] == "9 9 2 2 JK"
@@ -1103,7 +1145,7 @@ def test_r62_same_rank_goes_onto_existing_meld():
     d = _melder("K K K 5 6 Q", melds={0: ["K K K"], 1: ["K K 2"]})
     d.meld("K K K")
     assert d.melds(0) == {"K": "K K K K K K"}
-    assert d.melds(1) == {"K": "K K 2"}      # both sides may hold kings
+    assert d.melds(1) == {"K": "K K 2"}  # both sides may hold kings
 
 
 def test_r62_two_texts_same_rank_one_meld():
@@ -1120,11 +1162,11 @@ def test_r62_one_meld_per_rank_by_pickup():
 
 def test_r63_black_threes_only_going_out():
     d = _melder("B3 B3 B3 5 6 Q", melds={0: [SEVEN_K]})
-    assert illegal(d.meld, "B3 B3 B3") == "R-63"       # 4 cards left
+    assert illegal(d.meld, "B3 B3 B3") == "R-63"  # 4 cards left
     d = _melder("B3 B3 B3 2", melds={0: [SEVEN_K]})
-    assert illegal(d.meld, "B3 B3 B3 2") == "R-63"     # no wild cards with black threes
+    assert illegal(d.meld, "B3 B3 B3 2") == "R-63"  # no wild cards with black threes
     d = _melder("B3 B3 B3", melds={0: [SEVEN_K]})
-    d.meld("B3 B3 B3")                                  # the drawn 10 is left to discard
+    d.meld("B3 B3 B3")  # the drawn 10 is left to discard
     d.discard("10")
     assert d.is_over and d.melds(0)["B3"] == "B3 B3 B3"
 
@@ -1140,21 +1182,42 @@ def test_r63_black_threes_need_canasta_to_go_out():
     assert illegal(d.meld, "B3 B3 B3") in ("R-40", "R-63")
 
 
-# --- R-64: the initial meld ------------------------------------------------------------------------
-@pytest.mark.parametrize("score, minimum", [
-    (-5, 15), (-1000, 15), (0, 50), (1495, 50), (1500, 90), (2995, 90), (3000, 120),
-    (7500, 120), (12000, 120), (2**30, 120), (2**31 - 1, 120),
-])
+# --- R-64: the initial meld ----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "score, minimum",
+    [
+        (-5, 15),
+        (-1000, 15),
+        (0, 50),
+        (1495, 50),
+        (1500, 90),
+        (2995, 90),
+        (3000, 120),
+        (7500, 120),
+        (12000, 120),
+        (2**30, 120),
+        (2**31 - 1, 120),
+    ],
+)
 def test_r64_minimum_table_four_players(score, minimum):
     assert minimum_count(score, Rules()) == minimum
     assert minimum_count(score, Rules(players=2)) == minimum
     assert minimum_count(score, Rules(players=3)) == minimum
 
 
-@pytest.mark.parametrize("score, minimum", [
-    (-5, 15), (0, 50), (1495, 50), (1500, 90), (3000, 120), (7495, 120), (7500, 150),
-    (20000, 150),
-])
+@pytest.mark.parametrize(
+    "score, minimum",
+    [
+        (-5, 15),
+        (0, 50),
+        (1495, 50),
+        (1500, 90),
+        (3000, 120),
+        (7495, 120),
+        (7500, 150),
+        (20000, 150),
+    ],
+)
 def test_r64_minimum_table_six_players(score, minimum):
     assert minimum_count(score, Rules(players=6)) == minimum
 
@@ -1162,13 +1225,17 @@ def test_r64_minimum_table_six_players(score, minimum):
 def test_r64_negative_minimum_switch():
     assert minimum_count(-5, Rules(negative_minimum=25)) == 25
     assert minimum_count(0, Rules(negative_minimum=25)) == 50
-    d = pos(["5 5 5 6 7 8", "4 4", "7 7", "6 6"], stock="9 9", scores={0: -10},
-            rules=Rules(negative_minimum=20))
+    d = pos(
+        ["5 5 5 6 7 8", "4 4", "7 7", "6 6"],
+        stock="9 9",
+        scores={0: -10},
+        rules=Rules(negative_minimum=20),
+    )
     d.draw()
-    assert illegal(d.meld, "5 5 5") == "R-64"          # 15 < 20
+    assert illegal(d.meld, "5 5 5") == "R-64"  # 15 < 20
     d = pos(["5 5 5 6 7 8", "4 4", "7 7", "6 6"], stock="9 9", scores={0: -10})
     d.draw()
-    d.meld("5 5 5")                                     # 15 >= 15
+    d.meld("5 5 5")  # 15 >= 15
     assert d.melds(0) == {"5": "5 5 5"}
 
 
@@ -1176,10 +1243,10 @@ def test_r64_minimum_50_by_meld():
     d = pos(["K K K A A 2 5 6", "4 4", "7 7", "6 6"], stock="9 9")
     d.draw()
     before = snapshot(d)
-    assert illegal(d.meld, "K K K") == "R-64"           # 30 < 50
+    assert illegal(d.meld, "K K K") == "R-64"  # 30 < 50
     assert snapshot(d) == before
-    d.meld("A A 2")                                     # 60 >= 50
-    d.meld("K K K")                                     # no minimum after the initial meld
+    d.meld("A A 2")  # 60 >= 50
+    d.meld("K K K")  # no minimum after the initial meld
     assert d.melds(0) == {"K": "K K K", "A": "A A 2"}
 
 
@@ -1187,7 +1254,7 @@ def test_r64_combined_melds_count():
     d = pos(["K K K 5 5 5 6 6 6 7", "4 4", "7 7", "6 6"], stock="9 9")
     d.draw()
     assert illegal(d.meld, "K K K", "5 5 5") == "R-64"  # 30 + 15 = 45 < 50
-    d.meld("K K K", "5 5 5", "6 6 6")                   # 30 + 15 + 15 = 60
+    d.meld("K K K", "5 5 5", "6 6 6")  # 30 + 15 + 15 = 60
     assert d.melds(0) == {"5": "5 5 5", "6": "6 6 6", "K": "K K K"}
 
 
@@ -1197,16 +1264,16 @@ def test_r64_minimum_by_score():
         d = pos([hand, "4 4", "7 7", "6 6"], stock="9 9", scores={0: score})
         d.draw()
         if ok:
-            d.meld("A A A")                             # 60 >= 50
+            d.meld("A A A")  # 60 >= 50
         else:
-            assert illegal(d.meld, "A A A") == "R-64"   # 60 < 90 / 120
+            assert illegal(d.meld, "A A A") == "R-64"  # 60 < 90 / 120
     d = pos([hand, "4 4", "7 7", "6 6"], stock="9 9", scores={0: 1500})
     d.draw()
-    d.meld("A A A", "K K K")                            # 60 + 30 = 90 >= 90
+    d.meld("A A A", "K K K")  # 60 + 30 = 90 >= 90
     d = pos([hand, "4 4", "7 7", "6 6"], stock="9 9", scores={0: 3000})
     d.draw()
     assert illegal(d.meld, "A A A", "K K K 2") == "R-64"  # 60 + 50 = 110 < 120
-    d.meld("A A A", "K K K JK")                         # 60 + 80 = 140 >= 120
+    d.meld("A A A", "K K K JK")  # 60 + 80 = 140 >= 120
     assert d.melds(0) == {"K": "K K K JK", "A": "A A A"}
 
 
@@ -1215,10 +1282,10 @@ def test_r64_minimum_per_side():
     hand = "A A A 5 6"
     d = pos(["4 4", hand, "7 7", "6 6"], stock="9 9", scores={0: 3000, 1: 0}, current=1)
     d.draw()
-    d.meld("A A A")                                     # 60 >= 50 for side 1
+    d.meld("A A A")  # 60 >= 50 for side 1
     d = pos([hand, "4 4", "7 7", "6 6"], stock="9 9", scores={0: 3000, 1: 0})
     d.draw()
-    assert illegal(d.meld, "A A A") == "R-64"           # 60 < 120 for side 0
+    assert illegal(d.meld, "A A A") == "R-64"  # 60 < 120 for side 0
 
 
 def test_r64_six_players_150():
@@ -1226,9 +1293,9 @@ def test_r64_six_players_150():
     hand = "A A A K K K 2 JK 5 6"
     d = pos([hand] + ["4"] * 5, stock="9 9", scores={0: 7500}, rules=rules)
     d.draw()
-    assert illegal(d.meld, "A A A", "K K K JK") == "R-64"   # 140 < 150
-    d.meld("A A A 2", "K K K JK")                            # 80 + 80 = 160
-    d = pos([hand, "4", "4", "4"], stock="9 9", scores={0: 7500})    # 4 players: 120
+    assert illegal(d.meld, "A A A", "K K K JK") == "R-64"  # 140 < 150
+    d.meld("A A A 2", "K K K JK")  # 80 + 80 = 160
+    d = pos([hand, "4", "4", "4"], stock="9 9", scores={0: 7500})  # 4 players: 120
     d.draw()
     d.meld("A A A", "K K K JK")
 
@@ -1247,8 +1314,8 @@ def test_r64_pile_top_counts_rest_does_not():
 
 def test_r64_pile_top_with_further_melds():
     d = pos(["K K Q Q Q 5 6", "4 4", "7 7", "6 6"], pile="A A K")
-    assert illegal(d.take_pile, "K K") == "R-64"            # 30
-    assert d.can_take_pile() is True                          # with Q Q Q added: 60
+    assert illegal(d.take_pile, "K K") == "R-64"  # 30
+    assert d.can_take_pile() is True  # with Q Q Q added: 60
     d.take_pile("K K", melds=["Q Q Q"])
     assert d.melds(0) == {"Q": "Q Q Q", "K": "K K K"}
     assert d.hand(0) == "5 6 A A"
@@ -1266,8 +1333,7 @@ def test_r64_bonuses_do_not_count():
 
 
 def test_r64_side_with_meld_has_no_minimum():
-    d = pos(["5 5 5 6 7", "4 4", "7 7", "6 6"], stock="9 9", melds={0: ["A A A"]},
-            scores={0: 3000})
+    d = pos(["5 5 5 6 7", "4 4", "7 7", "6 6"], stock="9 9", melds={0: ["A A A"]}, scores={0: 3000})
     d.draw()
     d.meld("5 5 5")
     assert d.melds(0) == {"5": "5 5 5", "A": "A A A"}
@@ -1314,7 +1380,7 @@ def test_r65_canasta_reached_by_adding():
     d.draw()
     d.meld("Q Q 2")
     assert d.canastas(0) == 1
-    assert d.score()[0]["canasta_bonus"] == 300     # mixed, not concealed (built over turns)
+    assert d.score()[0]["canasta_bonus"] == 300  # mixed, not concealed (built over turns)
 
 
 # --- R-66: concealed canastas ------------------------------------------------------------------
@@ -1380,16 +1446,17 @@ def test_r66_not_concealed_with_other_pile_cards():
 
 
 def test_r66_not_concealed_when_built_over_two_turns():
-    d = pos(["Q Q Q Q Q Q 5 6", "4 4 4", "7 7 7", "6 6 6"], stock="9 10 10 10 Q",
-            melds={0: ["A A A"]})
-    d.draw()                     # 9
+    d = pos(
+        ["Q Q Q Q Q Q 5 6", "4 4 4", "7 7 7", "6 6 6"], stock="9 10 10 10 Q", melds={0: ["A A A"]}
+    )
+    d.draw()  # 9
     d.meld("Q Q Q Q")
     d.discard("9")
     for _ in range(3):
         d.draw()
         d.discard("10")
     assert d.current_player == 0
-    d.draw()                     # Q
+    d.draw()  # Q
     d.meld("Q Q Q")
     assert d.melds(0)["Q"] == SEVEN_Q
     assert d.hand(0) == "5 6"
@@ -1398,7 +1465,7 @@ def test_r66_not_concealed_when_built_over_two_turns():
     assert s["meld_points"] == 60 + 70
 
 
-# --- R-10: sides ------------------------------------------------------------------------------------
+# --- R-10: sides ---------------------------------------------------------------------------------
 def test_r10_partners_share_melds():
     d = pos(["4 4", "5 5", "K K K 6 7", "8 8"], stock="9 9", melds={0: ["A A A"]}, current=2)
     d.draw()
@@ -1409,11 +1476,12 @@ def test_r10_partners_share_melds():
 
 def test_r10_three_players_each_alone():
     rules = Rules(players=3)
-    d = pos(["4 4", "5 5", "K K K A A A 7"], stock="9 9", melds={0: ["A A A"]}, current=2,
-            rules=rules)
+    d = pos(
+        ["4 4", "5 5", "K K K A A A 7"], stock="9 9", melds={0: ["A A A"]}, current=2, rules=rules
+    )
     d.draw()
-    assert illegal(d.meld, "K K K") == "R-64"        # side 2 has not melded: 30 < 50
-    d.meld("K K K", "A A A")                         # 90
+    assert illegal(d.meld, "K K K") == "R-64"  # side 2 has not melded: 30 < 50
+    d.meld("K K K", "A A A")  # 90
     assert d.melds(2) == {"K": "K K K", "A": "A A A"}
     assert d.melds(0) == {"A": "A A A"} and d.melds(1) == {}
     assert d.hand(2) == "7 9"
@@ -1421,8 +1489,13 @@ def test_r10_three_players_each_alone():
 
 def test_r10_six_players_alternating_sides():
     rules = Rules(players=6)
-    d = pos(["4", "5", "6", "7", "K K K 8 9", "10"], stock="9 9", melds={0: ["A A A"]},
-            current=4, rules=rules)
+    d = pos(
+        ["4", "5", "6", "7", "K K K 8 9", "10"],
+        stock="9 9",
+        melds={0: ["A A A"]},
+        current=4,
+        rules=rules,
+    )
     d.draw()
     d.meld("K K K")
     assert d.melds(0) == {"K": "K K K", "A": "A A A"}
@@ -1434,11 +1507,14 @@ def test_r10_six_players_alternating_sides():
     assert d.score()[1]["hand_penalty"] == 5 + 5 + 10
 
 
-@pytest.mark.parametrize("hands, pile, rules", [
-    # one card left after the pickup and no canasta: the take would go out illegally (R-40)
-    (["6", "7", "6", "7"], "R3 5", Rules(red_three_upcard_freezes=False)),
-    (["", "7", "6", "7"], "5", Rules()),
-])
+@pytest.mark.parametrize(
+    "hands, pile, rules",
+    [
+        # one card left after the pickup and no canasta: the take would go out illegally (R-40)
+        (["6", "7", "6", "7"], "R3 5", Rules(red_three_upcard_freezes=False)),
+        (["", "7", "6", "7"], "5", Rules()),
+    ],
+)
 def test_r44_a_pickup_that_is_not_legal_is_not_forced(hands, pile, rules):
     """R-44 forces the pickup onto a meld only when that pickup is legal; when it is not, the
     player cannot take the pile and the deal ends (found by a user test: neither draw nor

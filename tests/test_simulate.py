@@ -58,10 +58,16 @@ def test_records_are_consistent():
     run = simulate(2000, rules=Rules(players=4), seed=5)
     d, s = run.deals, run.sides
     assert len(d) == 2000 and len(s) == 4000
-    assert (s["red_threes"] == s["red_threes_dealt"] + s["red_threes_drawn"]
-            + s["red_threes_from_pile"]).all()
-    total = (s["red_three_score"].astype(int) + s["canasta_bonus"] + s["going_out_bonus"]
-             + s["meld_points"] - s["hand_penalty"])
+    assert (
+        s["red_threes"] == s["red_threes_dealt"] + s["red_threes_drawn"] + s["red_threes_from_pile"]
+    ).all()
+    total = (
+        s["red_three_score"].astype(int)
+        + s["canasta_bonus"]
+        + s["going_out_bonus"]
+        + s["meld_points"]
+        - s["hand_penalty"]
+    )
     assert (total == s["score"]).all()
     # every deal's red threes: 4 in a 108-card pack at most, all sides together
     assert (s.groupby("deal")["red_threes"].sum() <= 4).all()
@@ -104,8 +110,13 @@ def test_out_folder_is_complete(tmp_path):
     out = tmp_path / "run"
     run = simulate(500, seed=4, out=out, chunk_size=120)
     names = sorted(p.name for p in out.iterdir())
-    assert names == ["aggregates.json", "deals.parquet", "manifest.json", "sides.parquet",
-                     "summary.json"]
+    assert names == [
+        "aggregates.json",
+        "deals.parquet",
+        "manifest.json",
+        "sides.parquet",
+        "summary.json",
+    ]
     assert pq.read_table(out / "deals.parquet").num_rows == 500
     sides = pd.read_parquet(out / "sides.parquet")
     pd.testing.assert_frame_equal(sides, run.sides, check_categorical=False)
@@ -157,11 +168,18 @@ def test_prepare_out_checks_without_creating_folders(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("bad, match", [
-    (dict(deals=0), "deals=0"), (dict(deals=-5), "deals=-5"), (dict(deals=2.5), "deals=2.5"),
-    (dict(deals=10, seed=-1), "seed=-1"), (dict(deals=10, bots="champion"), "champion"),
-    (dict(deals=10, rules="bridge"), "bridge"), (dict(deals=10, workers=0), "workers=0"),
-])
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        (dict(deals=0), "deals=0"),
+        (dict(deals=-5), "deals=-5"),
+        (dict(deals=2.5), "deals=2.5"),
+        (dict(deals=10, seed=-1), "seed=-1"),
+        (dict(deals=10, bots="champion"), "champion"),
+        (dict(deals=10, rules="bridge"), "bridge"),
+        (dict(deals=10, workers=0), "workers=0"),
+    ],
+)
 def test_bad_arguments_name_the_value(bad, match):
     with pytest.raises(ValueError, match=match):
         simulate(**bad)
@@ -171,12 +189,16 @@ def test_simulation_result_repr_is_one_short_line(tmp_path):
     run = simulate(30, bots="greedy,random", seed=4, out=tmp_path / "run")
     run.manifest["wall_seconds"] = 0.25  # measured; fixed here for the exact text
     folder = str((tmp_path / "run").resolve())
-    assert repr(run) == (f"SimulationResult(deals=30, players=4, bots=['greedy', 'random'], "
-                         f"seed=4, folder={folder!r}, wall_seconds=0.25)")
+    assert repr(run) == (
+        f"SimulationResult(deals=30, players=4, bots=['greedy', 'random'], "
+        f"seed=4, folder={folder!r}, wall_seconds=0.25)"
+    )
     lean = simulate(12, rules=Rules(players=3), bots="random", seed=9, records=False)
     lean.manifest["wall_seconds"] = 1.5
-    assert repr(lean) == ("SimulationResult(deals=12, players=3, bots=['random', 'random', "
-                          "'random'], seed=9, wall_seconds=1.5)")
+    assert repr(lean) == (
+        "SimulationResult(deals=12, players=3, bots=['random', 'random', "
+        "'random'], seed=9, wall_seconds=1.5)"
+    )
 
 
 def _dead_pid() -> int:
@@ -192,11 +214,13 @@ def test_a_run_removes_staging_folders_of_dead_processes_only(tmp_path):
     stale = tmp_path / f".old.canasta-sim-{host}-{dead}-ab12cd_3"
     stale.mkdir()
     (stale / "deals.parquet").write_text("half written")
-    kept = [f".old.canasta-sim-{host}-{os.getpid()}-ab12cd_3",  # a live process
-            f".old.canasta-sim-not-{host}-{dead}-ab12cd_3",  # another host's process
-            f"old.canasta-sim-{host}-{dead}-ab12cd_3",  # not hidden: not a staging name
-            f".old.canasta-sim-{host}-{dead}-ab12cd_3.keep",
-            f".old.canasta-sim-{host}-x{dead}-ab12cd_3"]
+    kept = [
+        f".old.canasta-sim-{host}-{os.getpid()}-ab12cd_3",  # a live process
+        f".old.canasta-sim-not-{host}-{dead}-ab12cd_3",  # another host's process
+        f"old.canasta-sim-{host}-{dead}-ab12cd_3",  # not hidden: not a staging name
+        f".old.canasta-sim-{host}-{dead}-ab12cd_3.keep",
+        f".old.canasta-sim-{host}-x{dead}-ab12cd_3",
+    ]
     for name in kept:
         (tmp_path / name).mkdir()
     (tmp_path / f".file.canasta-sim-{host}-{dead}-ab12cd_3").write_text("a file, not a folder")

@@ -46,7 +46,8 @@ def assert_mean_near(sample, exact, max_rel_tol):
     se = sample.std(ddof=1) / math.sqrt(sample.size)
     assert 4 * se < max_rel_tol * float(exact), f"4 SE = {4 * se:.4g} is too wide a tolerance"
     assert abs(sample.mean() - float(exact)) <= 4 * se, (
-        f"mean {sample.mean():.5f} vs exact {float(exact):.5f} ({exact}), SE {se:.2g}")
+        f"mean {sample.mean():.5f} vs exact {float(exact):.5f} ({exact}), SE {se:.2g}"
+    )
 
 
 def red_threes_dealt_per_deal(result) -> np.ndarray:

@@ -101,7 +101,7 @@ def test_wilson_interval_k7_n20():
     # k(n-k)/n = 7 * 13 / 20 = 4.55; + z^2/4 = 0.960365 -> 5.510365; sqrt = 2.347417
     # half = 1.959964 / 23.841459 * 2.347417 = 0.082208 * 2.347417 = 0.192977
     low, high = wilson_interval(7, 20)
-    assert low == pytest.approx(0.374169 - 0.192977, abs=2e-6)   # 0.181192
+    assert low == pytest.approx(0.374169 - 0.192977, abs=2e-6)  # 0.181192
     assert high == pytest.approx(0.374169 + 0.192977, abs=2e-6)  # 0.567146
     # the ends are exact at k = 0 and k = n (as scipy's binomtest gives them)
     assert wilson_interval(0, 20)[0] == 0.0 and wilson_interval(20, 20)[1] == 1.0
@@ -127,10 +127,12 @@ def test_stats_does_not_import_scipy_stats():
     # scipy.stats costs about a second at start-up; the CLI must not import it
     import subprocess
     import sys
-    code = ("import sys, canasta_sim.cli, canasta_sim.stats, canasta_sim.compare; "
-            "print(sorted(m for m in sys.modules if m.startswith('scipy.stats')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         check=True)
+
+    code = (
+        "import sys, canasta_sim.cli, canasta_sim.stats, canasta_sim.compare; "
+        "print(sorted(m for m in sys.modules if m.startswith('scipy.stats')))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
 
 
@@ -213,8 +215,9 @@ def test_mean_score_from_sums():
     r = row(df, "mean score per side (points)")
     assert r["value"] == pytest.approx(200.0)
     assert r["ci_high"] - r["value"] == pytest.approx(71.0953, abs=1e-3)
-    assert row(df, "sd of the score per side (points)")["value"] == pytest.approx(162.2214,
-                                                                                   abs=1e-3)
+    assert row(df, "sd of the score per side (points)")["value"] == pytest.approx(
+        162.2214, abs=1e-3
+    )
     assert row(df, "mean score of side 0 (points)")["value"] == pytest.approx(300.0)
 
 
@@ -252,14 +255,19 @@ def test_end_canastas_and_upcard():
 
 def test_exact_values_by_player_count():
     # red threes dealt per side = 4 * (cards per side) / 108; 6 players 6 * 39 / 162
-    expect = {2: Fraction(4 * 15, 108), 3: Fraction(4 * 13, 108), 4: Fraction(4 * 22, 108),
-              6: Fraction(6 * 39, 162)}
+    expect = {
+        2: Fraction(4 * 15, 108),
+        3: Fraction(4 * 13, 108),
+        4: Fraction(4 * 22, 108),
+        6: Fraction(6 * 39, 162),
+    }
     for players, value in expect.items():
         rules = Rules(players=players)
         agg = Aggregates.empty(players, rules.sides, rules.max_turns, ["random"])
         df = summary(agg, rules)  # zero deals: every value NaN, exact values still there
         assert row(df, "red threes dealt per side per deal")["exact"] == pytest.approx(
-            float(value), rel=1e-12)
+            float(value), rel=1e-12
+        )
     assert exact_upcard_cards(Rules(players=6)) == Fraction(163, 133)  # 162 - 18 - 6 - 6 good
     assert exact_upcard_cards(Rules(upcard_covers_black_three=False)) == Fraction(109, 93)
     assert exact_pile_frozen_at_start(Rules(upcard_covers_black_three=False)) == Fraction(16, 108)
@@ -284,12 +292,19 @@ def test_format_summary():
     assert len(widths) <= 2  # fixed width (header rule may equal the rows)
 
 
-@pytest.mark.parametrize("value, digits, text", [
-    (0.5, 4, "0.5000"), (0.0, 4, "0.0000"), (1437.04, 4, "1,437.0"),
-    # small probabilities keep 6 decimals, so 0.0052 [0.0051, 0.0052] against an exact
-    # 0.00507 (a user test) reads 0.005198 [0.005101, 0.005221] against 0.005070
-    (0.005198, 4, "0.005198"), (0.00507, 5, "0.005070"), (-0.004, 4, "-0.004000"),
-])
+@pytest.mark.parametrize(
+    "value, digits, text",
+    [
+        (0.5, 4, "0.5000"),
+        (0.0, 4, "0.0000"),
+        (1437.04, 4, "1,437.0"),
+        # small probabilities keep 6 decimals, so 0.0052 [0.0051, 0.0052] against an exact
+        # 0.00507 (a user test) reads 0.005198 [0.005101, 0.005221] against 0.005070
+        (0.005198, 4, "0.005198"),
+        (0.00507, 5, "0.005070"),
+        (-0.004, 4, "-0.004000"),
+    ],
+)
 def test_table_numbers(value, digits, text):
     from canasta_sim.stats import _fmt
 

@@ -16,8 +16,9 @@ def test_listing_names_replacements_and_the_meld_cards_are_added_to():
     (R-15, a replacement red three replaced in turn) and in play (R-16); additions to a meld
     the seat's side (not the other side) already has."""
     trace = [
-        _ev("start", rules=Rules(players=4).to_dict(), seed=0, dealer=3, deck="",
-            minimums=[50, 50]),
+        _ev(
+            "start", rules=Rules(players=4).to_dict(), seed=0, dealer=3, deck="", minimums=[50, 50]
+        ),
         _ev("upcard", card="7"),
         _ev("red_three", seat=0, source="dealt"),
         _ev("red_three", seat=0, source="dealt"),
@@ -31,14 +32,26 @@ def test_listing_names_replacements_and_the_meld_cards_are_added_to():
         _ev("meld", seat=0, move=1, rank="8", cards="8 8 8"),
         _ev("meld", seat=0, move=2, rank="8", cards="2"),
         _ev("discard", seat=0, card="4"),
-        _ev("take_pile", seat=1, move=3, top="4", melds=[{"rank": "K", "cards": "K K JK"}],
-            **{"with": "4 4"}),
+        _ev(
+            "take_pile",
+            seat=1,
+            move=3,
+            top="4",
+            melds=[{"rank": "K", "cards": "K K JK"}],
+            **{"with": "4 4"},
+        ),
         _ev("red_three", seat=1, source="pile"),
         _ev("discard", seat=1, card="8"),
         _ev("take_pile", seat=2, move=4, top="8", melds=[], **{"with": "2"}),
         _ev("discard", seat=2, card="K"),
-        _ev("take_pile", seat=3, move=5, top="K", melds=[{"rank": "4", "cards": "4 2"}],
-            **{"with": ""}),
+        _ev(
+            "take_pile",
+            seat=3,
+            move=5,
+            top="K",
+            melds=[{"rank": "4", "cards": "4 2"}],
+            **{"with": ""},
+        ),
         _ev("discard", seat=3, card="9"),
         _ev("draw", seat=0, card="R3"),
         _ev("red_three", seat=0, source="drawn"),

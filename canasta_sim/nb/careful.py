@@ -17,7 +17,6 @@ row 2: going out); the discard pile's card counts and the hand sizes are the sta
 counts (``pile_counts``, ``hand_sizes``).
 """
 
-
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 
@@ -75,6 +74,7 @@ from .plans import (
 from .policy_common import pickup_candidates_nb
 
 NATURAL_RANKS = ((1 << (LAST_NATURAL + 1)) - 1) ^ ((1 << FIRST_NATURAL) - 1)  # bits 4 .. A
+
 
 # --- small helpers ------------------------------------------------------------------------
 @kernel
@@ -236,8 +236,12 @@ def side_table_points_nb(state, rules, side):
         pts += n * rules[R_VALUES + r] + d * rules[R_VALUES + DEUCE] + j * rules[R_VALUES + JOKER]
         if r != BLACK_THREE and n + d + j >= 7:
             pts += rules[R_NATURAL_CANASTA_BONUS] if d + j == 0 else rules[R_MIXED_CANASTA_BONUS]
-    red = rules[R_RED_THREE_TABLE + sides[side, S_R3_DEALT] + sides[side, S_R3_DRAWN]
-                + sides[side, S_R3_PILE]]
+    red = rules[
+        R_RED_THREE_TABLE
+        + sides[side, S_R3_DEALT]
+        + sides[side, S_R3_DRAWN]
+        + sides[side, S_R3_PILE]
+    ]
     pts += red if sides[side, S_MELDED] != 0 else -red
     return pts
 
@@ -524,8 +528,7 @@ WILD_KEEP = 1.0  # keep value of a wild card, before its freeze_risk term
 
 
 @kernel
-def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_pile,
-                      pair_keep):
+def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_pile, pair_keep):
     """Pick the card to discard (R-20 step 3): the lowest ``keep value + safety * danger``,
     where danger is :func:`take_chance_nb` times the cards the next player would take (the
     expected cards handed to them) and the keep value is :func:`keep_value_nb`.
@@ -566,8 +569,17 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
         c = hand[k]
         u = per_rank - c - state.pile_counts[k] - state.melded[k]
         on_meld = (opp_ranks >> k) & 1 != 0
-        p = take_chance_nb(u, frozen, on_meld, opp_melded, (passed >> k) & 1 != 0,
-                           (discarded >> k) & 1 != 0, q, powers, p_wild)
+        p = take_chance_nb(
+            u,
+            frozen,
+            on_meld,
+            opp_melded,
+            (passed >> k) & 1 != 0,
+            (discarded >> k) & 1 != 0,
+            q,
+            powers,
+            p_wild,
+        )
         own_meld = (own_ranks >> k) & 1 != 0
         v = keep_value_nb(c, u, own_meld, rules[R_VALUES + k], pair_keep)
         v += safety * p * (plen + 1)
@@ -593,8 +605,7 @@ def discard_safe_nb(state, rules, log, safety, block_at, freeze_risk, freeze_pil
         end_turn_nb(state, rules, log)
         return
     seat = g[G_CURRENT]
-    k = choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_pile,
-                          pair_keep)
+    k = choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_pile, pair_keep)
     if k >= 0 and discard_nb(state, rules, np.int64(k), log) == OK:
         return
     for k in range(N_KINDS):
@@ -627,8 +638,9 @@ def careful_melds_nb(state, rules, log):
     if not melded:
         left = initial_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(2))
     else:
-        left = fill_plan_nb(state, rules, seat, plan,
-                            np.int64(-1), np.int64(0), np.int64(2), threat or low_stock)
+        left = fill_plan_nb(
+            state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(2), threat or low_stock
+        )
     if left < state.hand_sizes[seat]:  # the plan holds cards
         meld_nb(state, rules, plan, log)  # validated there (R-22, R-60..R-64)
 
@@ -641,9 +653,10 @@ def careful_turn_nb(state, rules, log):
     g = state.g
     if g[G_PHASE] == PHASE_DRAW:
         seat = g[G_CURRENT]
-        if not (take_possible_nb(state, rules, seat, 1, 1, 1 << 20)
-                and try_take_nb(state, rules, log, np.int64(1), np.int64(1),
-                                np.int64(1 << 20))):
+        if not (
+            take_possible_nb(state, rules, seat, 1, 1, 1 << 20)
+            and try_take_nb(state, rules, log, np.int64(1), np.int64(1), np.int64(1 << 20))
+        ):
             draw_or_forced_nb(state, rules, log)
     if g[G_PHASE] == PHASE_PLAY:
         careful_melds_nb(state, rules, log)

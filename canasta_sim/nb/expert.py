@@ -39,7 +39,6 @@ pickup or a meld is possible before building anything, builds one plan per step 
 ``scratch`` rows and lets the move kernels validate it.
 """
 
-
 import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros  # LLVM's ctlz: highest set bit
 
@@ -242,11 +241,12 @@ def expert_melds_nb(state, rules, params, log):
     hand = hands[seat]
     # an opponent may go out soon: time to go out or shed cards; likewise near the stock's end
     threat = opponents_threaten_nb(state, rules, seat, np.int64(THREAT_CARDS))
-    endgame = (stock_left_nb(state, rules)
-               <= ENDGAME_ROUNDS * rules[R_DRAW_COUNT] * rules[R_PLAYERS])
-    if (can_go_out_nb(state, rules, seat)
-            and should_go_out_nb(state, rules, seat, params, threat or endgame)
-            and meld_nb(state, rules, scratch[2], log) == OK):
+    endgame = stock_left_nb(state, rules) <= ENDGAME_ROUNDS * rules[R_DRAW_COUNT] * rules[R_PLAYERS]
+    if (
+        can_go_out_nb(state, rules, seat)
+        and should_go_out_nb(state, rules, seat, params, threat or endgame)
+        and meld_nb(state, rules, scratch[2], log) == OK
+    ):
         return
     melded = sides[side, S_MELDED] != 0
     keep = 2
@@ -254,19 +254,20 @@ def expert_melds_nb(state, rules, params, log):
         keep = max(2, int(param_nb(params, P_MELD_KEEP)))
         if threat or endgame:  # shed the cards that would count against the side
             keep = min(keep, THREAT_KEEP)
-    if (state.hand_sizes[seat] <= keep
-            or not meld_material_nb(hand, sides[side, S_MELD_RANKS])):
+    if state.hand_sizes[seat] <= keep or not meld_material_nb(hand, sides[side, S_MELD_RANKS]):
         return
     plan = scratch[1]
     clear_plan_nb(plan)
     if not melded:
         left = initial_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(2))
     else:
-        left = fill_plan_nb(state, rules, seat, plan,
-                            np.int64(-1), np.int64(0), np.int64(keep), np.bool_(False))
+        left = fill_plan_nb(
+            state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(keep), np.bool_(False)
+        )
         hold = param_nb(params, P_HOLD_WILDS) >= 0.5
-        left = add_wilds_nb(state, rules, seat, plan, left, keep, hold,
-                            int(param_nb(params, P_NATURAL_WAIT)))
+        left = add_wilds_nb(
+            state, rules, seat, plan, left, keep, hold, int(param_nb(params, P_NATURAL_WAIT))
+        )
     if left < state.hand_sizes[seat]:  # the plan holds cards
         meld_nb(state, rules, plan, log)  # validated there (R-22, R-60..R-64)
 
@@ -279,13 +280,22 @@ def expert_turn_nb(state, rules, params, log):
     if g[G_PHASE] == PHASE_DRAW:
         pile_min = int(param_nb(params, P_PILE_THRESHOLD))
         wild_min = WILD_TAKE_FACTOR * pile_min
-        if not (take_possible_nb(state, rules, g[G_CURRENT], pile_min, pile_min, wild_min)
-                and try_take_nb(state, rules, log, pile_min, pile_min, wild_min)):
+        if not (
+            take_possible_nb(state, rules, g[G_CURRENT], pile_min, pile_min, wild_min)
+            and try_take_nb(state, rules, log, pile_min, pile_min, wild_min)
+        ):
             if draw_nb(state, rules, log) != OK:
                 forced_take_nb(state, rules, log)
     if g[G_PHASE] == PHASE_PLAY:
         expert_melds_nb(state, rules, params, log)
     if g[G_PHASE] == PHASE_PLAY:
-        discard_safe_nb(state, rules, log, param_nb(params, P_SAFETY),
-                        int(param_nb(params, P_BLOCK_AT)), param_nb(params, P_FREEZE_RISK),
-                        np.int64(0), PAIR_KEEP)
+        discard_safe_nb(
+            state,
+            rules,
+            log,
+            param_nb(params, P_SAFETY),
+            int(param_nb(params, P_BLOCK_AT)),
+            param_nb(params, P_FREEZE_RISK),
+            np.int64(0),
+            PAIR_KEEP,
+        )

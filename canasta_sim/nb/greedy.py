@@ -1,7 +1,6 @@
 """The ``greedy`` policy: takes the pile whenever it legally can, melds everything it can at
 once (going out as soon as it may), and discards its least useful card."""
 
-
 import numpy as np
 
 from .careful import out_blocked_nb
@@ -48,8 +47,9 @@ def meld_most_nb(state, rules, log):
     if not out_blocked_nb(hands[seat], sides[rules[R_SIDE_OF + seat], S_MELD_RANKS]):
         clear_plan_nb(plan)
         black_three_plan_nb(hands[seat], plan)
-        fill_plan_nb(state, rules, seat, plan,
-                     np.int64(-1), np.int64(0), np.int64(0), np.bool_(True))
+        fill_plan_nb(
+            state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(0), np.bool_(True)
+        )
         err, out, conc = check_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0))
         if err == OK and out:
             meld_nb(state, rules, plan, log)

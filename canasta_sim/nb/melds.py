@@ -6,7 +6,6 @@ the red three, deuce and joker are always zero. Every move kernel and every bot 
 plan here before it touches the state, so bots can only make legal moves.
 """
 
-
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 
 from .jit import inline_kernel, kernel
@@ -113,11 +112,26 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
         with 0 cards, or 1 to discard), and whether going out is concealed (R-42).
     """
     hands, melds, meld_turn, sides, seats, g = (
-        state.hands, state.melds, state.meld_turn, state.sides, state.seats, state.g)
+        state.hands,
+        state.melds,
+        state.meld_turn,
+        state.sides,
+        state.seats,
+        state.g,
+    )
     side = rules[R_SIDE_OF + seat]
     hand = hands[seat]
-    if plan[0, 0] | plan[0, 1] | plan[0, 2] | plan[DEUCE, 0] | plan[DEUCE, 1] | plan[DEUCE, 2] \
-            | plan[JOKER, 0] | plan[JOKER, 1] | plan[JOKER, 2]:
+    if (
+        plan[0, 0]
+        | plan[0, 1]
+        | plan[0, 2]
+        | plan[DEUCE, 0]
+        | plan[DEUCE, 1]
+        | plan[DEUCE, 2]
+        | plan[JOKER, 0]
+        | plan[JOKER, 1]
+        | plan[JOKER, 2]
+    ):
         return ERR_NOT_IN_HAND, False, False
     turn = g[G_TURN]
     n_played = 0
@@ -175,8 +189,11 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
         return 40, False, False
     first = seats[seat, P_FIRST_MELD_TURN]
     concealed_out = (
-        going_out and (first < 0 or first == turn) and not touches_old
-        and g[G_TOUCHED_OLD] == 0 and (own_canasta or canasta_started_nb(state, side, turn))
+        going_out
+        and (first < 0 or first == turn)
+        and not touches_old
+        and g[G_TOUCHED_OLD] == 0
+        and (own_canasta or canasta_started_nb(state, side, turn))
     )
     if sides[side, S_MELDED] == 0 and points < sides[side, S_MINIMUM]:
         waived = concealed_out and rules[R_CONCEALED_OUT_NEEDS_MINIMUM] == 0

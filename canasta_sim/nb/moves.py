@@ -5,7 +5,6 @@ rule id the move would break) without touching the state when the move is illega
 move mutates the state. Bots call the same kernels, so they cannot make illegal moves.
 """
 
-
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 
@@ -99,7 +98,7 @@ def next_turn_nb(state, rules, log):
     g = state.g
     g[G_TURN] += 1
     g[G_TOUCHED_OLD] = 0
-    g[G_PILE_CARDS:G_PILE_CARDS + N_KINDS] = 0
+    g[G_PILE_CARDS : G_PILE_CARDS + N_KINDS] = 0
     g[G_CURRENT] = rules[R_NEXT_SEAT + g[G_CURRENT]]
     g[G_PHASE] = PHASE_DRAW
     if g[G_TURN] >= rules[R_MAX_TURNS]:
@@ -124,8 +123,14 @@ def apply_plan_nb(state, rules, seat, plan, top, log):
     (a canasta is concealed if started and completed this turn from the hand, using at most
     the pile's top card)."""
     hands, melds, meld_turn, meld_flags, sides, seats, g = (
-        state.hands, state.melds, state.meld_turn, state.meld_flags, state.sides, state.seats,
-        state.g)
+        state.hands,
+        state.melds,
+        state.meld_turn,
+        state.meld_flags,
+        state.sides,
+        state.seats,
+        state.g,
+    )
     melded = state.melded
     side = rules[R_SIDE_OF + seat]
     turn = g[G_TURN]
@@ -180,8 +185,9 @@ def meld_nb(state, rules, plan, log):
     seat = g[G_CURRENT]
     if g[G_LAST_RED_THREE] != 0 and rules[R_MELD_AFTER_LAST_RED_THREE] == 0:
         return 45
-    err, going_out, concealed_out = check_plan_nb(state, rules, seat, plan,
-                                                  np.int64(-1), np.int64(0))
+    err, going_out, concealed_out = check_plan_nb(
+        state, rules, seat, plan, np.int64(-1), np.int64(0)
+    )
     if err != OK:
         return err
     g[G_MOVE] += 1
@@ -308,8 +314,17 @@ def take_pile_nb(state, rules, with_plan, log):
     side = rules[R_SIDE_OF + seat]
     top = pile_top_nb(state)
     g[G_MOVE] += 1
-    log_event_nb(g, log, E_TAKE_PILE, seat, top, with_plan[top, M_NATURALS],
-                 with_plan[top, M_DEUCES], with_plan[top, M_JOKERS], g[G_PILE_LEN])
+    log_event_nb(
+        g,
+        log,
+        E_TAKE_PILE,
+        seat,
+        top,
+        with_plan[top, M_NATURALS],
+        with_plan[top, M_DEUCES],
+        with_plan[top, M_JOKERS],
+        g[G_PILE_LEN],
+    )
     apply_plan_nb(state, rules, seat, with_plan, top, log)
     for i in range(g[G_PILE_LEN] - 1):
         kind = pile[i]

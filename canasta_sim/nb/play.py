@@ -94,24 +94,46 @@ def record_deal_nb(state, rules, deal_row, side_rows):
                     row[SR_MIXED] += 1
                 row[SR_CONCEALED] += meld_flags[side, r] & FLAG_CONCEALED
         row[SR_WENT_OUT] = 1 if g[G_OUT_SEAT] >= 0 and g[G_OUT_SEAT] % rules[R_SIDES] == side else 0
-        score_side_nb(state, rules, side, row[SR_SCORE:SR_SCORE + SC_LEN])
+        score_side_nb(state, rules, side, row[SR_SCORE : SR_SCORE + SC_LEN])
 
 
 @nb.njit(cache=True, _nrt=False, nogil=True)
-def play_block_nb(states, block, rules, seeds, dealers, minimums, seatings, policies, params,
-                  n_blocks, deal_rows, side_rows, log):
+def play_block_nb(
+    states,
+    block,
+    rules,
+    seeds,
+    dealers,
+    minimums,
+    seatings,
+    policies,
+    params,
+    n_blocks,
+    deal_rows,
+    side_rows,
+    log,
+):
     """Play and record block ``block`` of a chunk's deals (see :func:`play_chunk`) one after
     another in ``states[block]``. Releases the GIL, so blocks run in parallel threads."""
     state = states[block]
     n = seeds.shape[0]
     for i in range(block * n // n_blocks, (block + 1) * n // n_blocks):
-        play_deal_nb(state, rules, seeds[i], dealers[i], minimums[i], policies[seatings[i]],
-                     params[seatings[i]], log)
+        play_deal_nb(
+            state,
+            rules,
+            seeds[i],
+            dealers[i],
+            minimums[i],
+            policies[seatings[i]],
+            params[seatings[i]],
+            log,
+        )
         record_deal_nb(state, rules, deal_rows[i], side_rows[i])
 
 
-def play_chunk(rules, seeds, dealers, minimums, seatings, policies, params, threads,
-               deal_rows, side_rows):
+def play_chunk(
+    rules, seeds, dealers, minimums, seatings, policies, params, threads, deal_rows, side_rows
+):
     """Play a chunk of independent deals (one per element of ``seeds``) on ``threads``
     threads.
 
@@ -147,8 +169,21 @@ def play_chunk(rules, seeds, dealers, minimums, seatings, policies, params, thre
     no_log = np.zeros((0, EV_LEN), np.int32)
 
     def block(b):
-        play_block_nb(states, np.int64(b), rules, seeds, dealers, minimums, seatings, policies,
-                      params, np.int64(n_blocks), deal_rows, side_rows, no_log)
+        play_block_nb(
+            states,
+            np.int64(b),
+            rules,
+            seeds,
+            dealers,
+            minimums,
+            seatings,
+            policies,
+            params,
+            np.int64(n_blocks),
+            deal_rows,
+            side_rows,
+            no_log,
+        )
 
     if threads == 1 or n_blocks == 1:
         for b in range(n_blocks):

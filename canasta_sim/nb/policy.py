@@ -6,7 +6,6 @@ seat's float parameters. Every move goes through the checked move kernels, so a 
 make an illegal move.
 """
 
-
 from .careful import careful_turn_nb
 from .expert import expert_turn_nb
 from .greedy import greedy_turn_nb
@@ -56,5 +55,8 @@ def play_turn(state, rules, policies, params, log):
         _TURN_KERNELS[code](state, rules, log)
 
 
-_TURN_KERNELS = {POLICY_RANDOM: random_turn_nb, POLICY_GREEDY: greedy_turn_nb,
-                 POLICY_CAREFUL: careful_turn_nb}
+_TURN_KERNELS = {
+    POLICY_RANDOM: random_turn_nb,
+    POLICY_GREEDY: greedy_turn_nb,
+    POLICY_CAREFUL: careful_turn_nb,
+}

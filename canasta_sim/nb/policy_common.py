@@ -1,7 +1,6 @@
 """Candidate moves shared by the bots: the legal ways to take the pile and the legal single
 melds. Each candidate is validated by the move kernels' own checks."""
 
-
 import numpy as np
 
 from .jit import inline_kernel, kernel
@@ -67,8 +66,9 @@ def pickup_candidates_nb(state, rules, seat, cands):
             plan[top, M_NATURALS] = 1
             plan[top, M_JOKERS] = 1
         if sides[side, S_MELDED] == 0:
-            fill_plan_nb(state, rules, seat, plan, top, pile_incoming_nb(state), np.int64(2),
-                             np.bool_(True))
+            fill_plan_nb(
+                state, rules, seat, plan, top, pile_incoming_nb(state), np.int64(2), np.bool_(True)
+            )
         err, out, conc = check_take_nb(state, rules, seat, plan)
         if err == OK:
             n += 1
@@ -86,8 +86,9 @@ def meld_candidates_nb(state, rules, seat, cands):
     n = 0
     if sides[side, S_MELDED] == 0:
         clear_plan_nb(cands[0])
-        fill_plan_nb(state, rules, seat, cands[0],
-                     np.int64(-1), np.int64(0), np.int64(2), np.bool_(True))
+        fill_plan_nb(
+            state, rules, seat, cands[0], np.int64(-1), np.int64(0), np.int64(2), np.bool_(True)
+        )
         err, out, conc = check_plan_nb(state, rules, seat, cands[0], np.int64(-1), np.int64(0))
         return 1 if err == OK else 0
     for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
@@ -115,11 +116,10 @@ def meld_candidates_nb(state, rules, seat, cands):
     if n < cands.shape[0] and hand[BLACK_THREE] >= 3:
         clear_plan_nb(cands[n])
         black_three_plan_nb(hand, cands[n])
-        fill_plan_nb(state, rules, seat, cands[n],
-                     np.int64(-1), np.int64(0), np.int64(0), np.bool_(True))
+        fill_plan_nb(
+            state, rules, seat, cands[n], np.int64(-1), np.int64(0), np.int64(0), np.bool_(True)
+        )
         err, out, conc = check_plan_nb(state, rules, seat, cands[n], np.int64(-1), np.int64(0))
         if err == OK:
             n += 1
     return n
-
-

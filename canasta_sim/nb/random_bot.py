@@ -1,7 +1,6 @@
 """The ``random`` policy: uniform over the legal choices at each decision (fuzzing and
 baseline)."""
 
-
 from .jit import inline_kernel, kernel
 from .layout import (
     G_CURRENT,

@@ -1,6 +1,5 @@
 """Scoring a deal (R-50..R-54)."""
 
-
 from .jit import inline_kernel, kernel
 from .layout import (
     BLACK_THREE,
@@ -50,7 +49,12 @@ def score_side_nb(state, rules, side, out):
     R-50 red threes (negative if the side made no meld), R-51 canasta bonuses (+ R-66's
     concealed bonus), R-52 going out, R-53 card values in melds, R-54 cards left in hand."""
     hands, melds, meld_flags, sides, g = (
-        state.hands, state.melds, state.meld_flags, state.sides, state.g)
+        state.hands,
+        state.melds,
+        state.meld_flags,
+        state.sides,
+        state.g,
+    )
     red = rules[R_RED_THREE_TABLE + red_threes_nb(sides, side)]
     out[SC_RED_THREES] = red if sides[side, S_MELDED] != 0 else -red
     bonus = 0
@@ -81,7 +85,7 @@ def score_side_nb(state, rules, side, out):
         for k in range(N_KINDS):
             penalty += hands[seat, k] * rules[R_VALUES + k]
     out[SC_HAND_PENALTY] = penalty
-    out[SC_TOTAL] = (out[SC_RED_THREES] + bonus + out[SC_GOING_OUT_BONUS] + points - penalty)
+    out[SC_TOTAL] = out[SC_RED_THREES] + bonus + out[SC_GOING_OUT_BONUS] + points - penalty
 
 
 @kernel

@@ -93,31 +93,33 @@ from .layout import (
 )
 from .rng import below_nb
 
-
 MAX_PLAYERS = 6
 MAX_SIDES = 3
 MAX_CARDS = 162
 MAX_POWERS = 6 * (MAX_CARDS // 54) + 1  # exponents 0 .. the wild cards in the largest pack
 
 #: The deal state's record type (see the module docstring).
-STATE_DTYPE = np.dtype([
-    ("hands", np.int8, (MAX_PLAYERS, N_KINDS)),
-    ("stock", np.int8, (MAX_CARDS,)),
-    ("pile", np.int8, (MAX_CARDS,)),
-    ("melds", np.int16, (MAX_SIDES, N_KINDS, 3)),
-    ("meld_turn", np.int32, (MAX_SIDES, N_KINDS)),
-    ("meld_flags", np.int8, (MAX_SIDES, N_KINDS)),
-    ("sides", np.int32, (MAX_SIDES, S_LEN)),
-    ("seats", np.int32, (MAX_PLAYERS, P_LEN)),
-    ("g", np.int64, (G_LEN,)),
-    ("rng", np.uint64, (1,)),
-    ("scratch", np.int8, (SCRATCH_ROWS, N_KINDS, 3)),
-    ("powers", np.float64, (MAX_POWERS,)),
-    ("hand_sizes", np.int16, (MAX_PLAYERS,)),
-    ("pile_counts", np.int16, (N_KINDS,)),
-    ("melded", np.int16, (N_KINDS,)),
-    ("zero_plan", np.int8, (N_KINDS, 3)),
-], align=True)
+STATE_DTYPE = np.dtype(
+    [
+        ("hands", np.int8, (MAX_PLAYERS, N_KINDS)),
+        ("stock", np.int8, (MAX_CARDS,)),
+        ("pile", np.int8, (MAX_CARDS,)),
+        ("melds", np.int16, (MAX_SIDES, N_KINDS, 3)),
+        ("meld_turn", np.int32, (MAX_SIDES, N_KINDS)),
+        ("meld_flags", np.int8, (MAX_SIDES, N_KINDS)),
+        ("sides", np.int32, (MAX_SIDES, S_LEN)),
+        ("seats", np.int32, (MAX_PLAYERS, P_LEN)),
+        ("g", np.int64, (G_LEN,)),
+        ("rng", np.uint64, (1,)),
+        ("scratch", np.int8, (SCRATCH_ROWS, N_KINDS, 3)),
+        ("powers", np.float64, (MAX_POWERS,)),
+        ("hand_sizes", np.int16, (MAX_PLAYERS,)),
+        ("pile_counts", np.int16, (N_KINDS,)),
+        ("melded", np.int16, (N_KINDS,)),
+        ("zero_plan", np.int8, (N_KINDS, 3)),
+    ],
+    align=True,
+)
 
 
 def new_state():
@@ -132,10 +134,19 @@ def state_arrays(state, rules):
     """The state's fields as a tuple of NumPy views in the order of the module docstring, cut
     to the table's size (``rules``: ``int32[RULES_LEN]``), for Python code that reads them."""
     players, n_sides, n_cards = rules[R_PLAYERS], rules[R_SIDES], rules[R_N_CARDS]
-    return (state["hands"][:players], state["stock"][:n_cards], state["pile"][:n_cards],
-            state["melds"][:n_sides], state["meld_turn"][:n_sides],
-            state["meld_flags"][:n_sides], state["sides"][:n_sides], state["seats"][:players],
-            state["g"], state["rng"], state["scratch"])
+    return (
+        state["hands"][:players],
+        state["stock"][:n_cards],
+        state["pile"][:n_cards],
+        state["melds"][:n_sides],
+        state["meld_turn"][:n_sides],
+        state["meld_flags"][:n_sides],
+        state["sides"][:n_sides],
+        state["seats"][:players],
+        state["g"],
+        state["rng"],
+        state["scratch"],
+    )
 
 
 @kernel
