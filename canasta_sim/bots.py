@@ -11,8 +11,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .nb import expert as E
-from .nb import policy as P
+from .nb.bots import expert as E
+from .nb.bots import turn as P
 
 
 @dataclass(frozen=True)

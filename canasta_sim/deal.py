@@ -13,13 +13,13 @@ import numpy as np
 from . import cards as C
 from .errors import IllegalMove, illegal_move
 from .nb import layout as L
-from .nb.melds import minimum_count_nb
-from .nb.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
-from .nb.policy import play_turn
-from .nb.policy_common import pickup_candidates_nb
-from .nb.rng import deal_seed_nb
-from .nb.score import score_nb
-from .nb.state import freezes_pile_nb, new_state, recount_nb, start_deal_nb, state_arrays
+from .nb.bots.pickups import pickup_candidates_nb
+from .nb.bots.turn import play_turn
+from .nb.engine.melds import minimum_count_nb
+from .nb.engine.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
+from .nb.engine.rng import deal_seed_nb
+from .nb.engine.score import score_nb
+from .nb.engine.state import freezes_pile_nb, new_state, recount_nb, start_deal_nb, state_arrays
 from .rules import Rules
 from .trace import trace_from_log
 
@@ -479,7 +479,7 @@ def is_legal_meld(cards, rules: Rules | None = None, *, going_out: bool = False)
     going_out : bool
         Black threes (3 or 4, no wild cards) may be melded only when going out (R-63).
     """
-    from .nb.melds import meld_ok_nb
+    from .nb.engine.melds import meld_ok_nb
 
     rules = _rules(rules)
     counts = C.parse_cards(cards) if isinstance(cards, str) else np.asarray(cards)

@@ -19,7 +19,7 @@ import pandas as pd
 
 from .bots import side_bots
 from .nb import layout as L
-from .nb.rng import sub_seeds_nb
+from .nb.engine.rng import sub_seeds_nb
 from .records import deals_frame, sides_frame
 from .rules import Rules
 from .simulate import (

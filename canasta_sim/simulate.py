@@ -34,8 +34,8 @@ from .aggregate import Aggregates
 from .bots import Bot, seat_arrays, side_bots
 from .deal import minimum_count
 from .nb import layout as L
+from .nb.engine.rng import deal_seeds_nb
 from .nb.play import play_chunk
-from .nb.rng import deal_seeds_nb
 from .records import deals_frame, sides_frame
 from .rules import PRESETS, Rules
 

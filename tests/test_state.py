@@ -6,7 +6,7 @@ import pytest
 from canasta_sim import Rules
 from canasta_sim.cards import KIND_COUNTS_108
 from canasta_sim.nb import layout as L
-from canasta_sim.nb.state import STATE_DTYPE, new_state, start_deal_nb, state_arrays
+from canasta_sim.nb.engine.state import STATE_DTYPE, new_state, start_deal_nb, state_arrays
 
 
 @pytest.mark.parametrize(

@@ -4,9 +4,9 @@ numba's on-disk cache checks only the timestamp of the file that holds a kernel,
 of the kernels it calls and inlines. After an update that changes a callee but not its caller
 (``git pull`` on an editable install), the caller's cached machine code would still hold the
 old callee. So the cache of this package lives in a folder named after a hash of all kernel
-sources: any change to any kernel starts a fresh cache. The folder is under ``NUMBA_CACHE_DIR``
-when it is set, else beside the sources (``__pycache__``) when that is writable, else in the
-user's cache folder.
+sources, in this folder and its subfolders (``engine/``, ``bots/``): any change to any kernel
+starts a fresh cache. The folder is under ``NUMBA_CACHE_DIR`` when it is set, else beside the
+sources (``__pycache__``) when that is writable, else in the user's cache folder.
 """
 
 import hashlib
@@ -17,10 +17,12 @@ import numba
 
 
 def kernel_digest(folder: Path = Path(__file__).parent) -> str:
-    """Hash (12 hex digits) of every kernel source file (``*.py``) in ``folder``."""
+    """Hash (12 hex digits) of every kernel source file (``*.py``) in ``folder`` and its
+    subfolders (``engine/``, ``bots/``), each named by its path relative to ``folder``."""
     digest = hashlib.sha256()
-    for path in sorted(folder.glob("*.py")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for path in sorted(folder.rglob("*.py")):
+        name = path.relative_to(folder).as_posix()
+        digest.update(name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:12]
 
 

@@ -5,6 +5,10 @@ from concurrent.futures import ThreadPoolExecutor
 import numba as nb
 import numpy as np
 
+from .bots.turn import play_turn_nb
+from .engine.melds import meld_size_nb
+from .engine.score import score_side_nb
+from .engine.state import STATE_DTYPE, start_deal_nb
 from .jit import inline_kernel
 from .layout import (
     BLACK_THREE,
@@ -48,10 +52,6 @@ from .layout import (
     SR_SCORE,
     SR_WENT_OUT,
 )
-from .melds import meld_size_nb
-from .policy import play_turn_nb
-from .score import score_side_nb
-from .state import STATE_DTYPE, start_deal_nb
 
 
 @inline_kernel

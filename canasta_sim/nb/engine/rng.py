@@ -8,7 +8,7 @@ stream is a splitmix64 counter kept in a one-element ``uint64`` array.
 import numba as nb
 import numpy as np
 
-from .jit import inline_kernel, kernel
+from ..jit import inline_kernel, kernel
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)

@@ -8,8 +8,8 @@ plan here before it touches the state, so bots can only make legal moves.
 
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 
-from .jit import inline_kernel, kernel
-from .layout import (
+from ..jit import inline_kernel, kernel
+from ..layout import (
     BLACK_THREE,
     DEUCE,
     ERR_EMPTY,

@@ -6,12 +6,12 @@ seat's float parameters. Every move goes through the checked move kernels, so a 
 make an illegal move.
 """
 
+from ..jit import inline_kernel
+from ..layout import G_CURRENT
 from .careful import careful_turn_nb
 from .expert import expert_turn_nb
 from .greedy import greedy_turn_nb
-from .jit import inline_kernel
-from .layout import G_CURRENT
-from .random_bot import random_turn_nb
+from .random import random_turn_nb
 
 POLICY_RANDOM = 0
 POLICY_GREEDY = 1

@@ -1,8 +1,17 @@
 """The ``random`` policy: uniform over the legal choices at each decision (fuzzing and
 baseline)."""
 
-from .jit import inline_kernel, kernel
-from .layout import (
+from ..engine.moves import (
+    discard_nb,
+    draw_nb,
+    end_turn_nb,
+    forced_take_nb,
+    meld_nb,
+    take_pile_nb,
+)
+from ..engine.rng import below_nb
+from ..jit import inline_kernel, kernel
+from ..layout import (
     G_CURRENT,
     G_LAST_RED_THREE,
     G_PHASE,
@@ -12,16 +21,7 @@ from .layout import (
     PHASE_PLAY,
     R_N_CARDS,
 )
-from .moves import (
-    discard_nb,
-    draw_nb,
-    end_turn_nb,
-    forced_take_nb,
-    meld_nb,
-    take_pile_nb,
-)
-from .policy_common import meld_candidates_nb, pickup_candidates_nb
-from .rng import below_nb
+from .pickups import meld_candidates_nb, pickup_candidates_nb
 
 
 @inline_kernel

@@ -8,8 +8,8 @@ move mutates the state. Bots call the same kernels, so they cannot make illegal 
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 
-from .jit import inline_kernel, kernel
-from .layout import (
+from ..jit import inline_kernel, kernel
+from ..layout import (
     BLACK_THREE,
     DEUCE,
     E_DISCARD,

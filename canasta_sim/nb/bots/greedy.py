@@ -3,9 +3,10 @@ once (going out as soon as it may), and discards its least useful card."""
 
 import numpy as np
 
-from .careful import out_blocked_nb
-from .jit import inline_kernel, kernel
-from .layout import (
+from ..engine.melds import check_plan_nb, meld_size_nb
+from ..engine.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
+from ..jit import inline_kernel, kernel
+from ..layout import (
     BLACK_THREE,
     DEUCE,
     G_CURRENT,
@@ -20,10 +21,9 @@ from .layout import (
     R_VALUES,
     S_MELD_RANKS,
 )
-from .melds import check_plan_nb, meld_size_nb
-from .moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
+from .careful import out_blocked_nb
+from .pickups import pickup_candidates_nb
 from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb
-from .policy_common import pickup_candidates_nb
 
 
 @inline_kernel

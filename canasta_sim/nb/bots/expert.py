@@ -42,20 +42,10 @@ pickup or a meld is possible before building anything, builds one plan per step 
 import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros  # LLVM's ctlz: highest set bit
 
-from .careful import (
-    can_go_out_nb,
-    discard_safe_nb,
-    forced_take_nb,
-    initial_plan_nb,
-    meld_material_nb,
-    opponents_threaten_nb,
-    side_table_points_nb,
-    stock_left_nb,
-    take_possible_nb,
-    try_take_nb,
-)
-from .jit import inline_kernel, kernel
-from .layout import (
+from ..engine.melds import meld_ok_nb
+from ..engine.moves import draw_nb, meld_nb
+from ..jit import inline_kernel, kernel
+from ..layout import (
     DEUCE,
     FIRST_NATURAL,
     G_CURRENT,
@@ -76,8 +66,18 @@ from .layout import (
     S_MELD_RANKS,
     S_MELDED,
 )
-from .melds import meld_ok_nb
-from .moves import draw_nb, meld_nb
+from .careful import (
+    can_go_out_nb,
+    discard_safe_nb,
+    forced_take_nb,
+    initial_plan_nb,
+    meld_material_nb,
+    opponents_threaten_nb,
+    side_table_points_nb,
+    stock_left_nb,
+    take_possible_nb,
+    try_take_nb,
+)
 from .plans import (
     add_pair_with_wild_nb,
     clear_plan_nb,

@@ -38,8 +38,8 @@ deck order of the whole deal (what a trace records).
 
 import numpy as np
 
-from .jit import inline_kernel, kernel
-from .layout import (
+from ..jit import inline_kernel, kernel
+from ..layout import (
     BLACK_THREE,
     DEUCE,
     E_DRAW,

@@ -20,8 +20,10 @@ counts (``pile_counts``, ``hand_sizes``).
 import numpy as np
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 
-from .jit import inline_kernel, kernel
-from .layout import (
+from ..engine.melds import check_plan_nb, meld_ok_nb, meld_size_nb
+from ..engine.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, pile_top_nb, take_pile_nb
+from ..jit import inline_kernel, kernel
+from ..layout import (
     BLACK_THREE,
     DEUCE,
     FIRST_NATURAL,
@@ -61,8 +63,7 @@ from .layout import (
     S_R3_DRAWN,
     S_R3_PILE,
 )
-from .melds import check_plan_nb, meld_ok_nb, meld_size_nb
-from .moves import discard_nb, draw_nb, end_turn_nb, meld_nb, pile_top_nb, take_pile_nb
+from .pickups import pickup_candidates_nb
 from .plans import (
     add_pair_with_wild_nb,
     black_three_plan_nb,
@@ -71,7 +72,6 @@ from .plans import (
     plan_size_nb,
     wilds_left_nb,
 )
-from .policy_common import pickup_candidates_nb
 
 NATURAL_RANKS = ((1 << (LAST_NATURAL + 1)) - 1) ^ ((1 << FIRST_NATURAL) - 1)  # bits 4 .. A
 

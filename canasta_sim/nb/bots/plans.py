@@ -6,8 +6,9 @@ kernels) before it is played.
 
 import numpy as np
 
-from .jit import inline_kernel, kernel
-from .layout import (
+from ..engine.melds import meld_ok_nb
+from ..jit import inline_kernel, kernel
+from ..layout import (
     BLACK_THREE,
     DEUCE,
     FIRST_NATURAL,
@@ -19,7 +20,6 @@ from .layout import (
     N_KINDS,
     R_SIDE_OF,
 )
-from .melds import meld_ok_nb
 
 
 @kernel

@@ -3,8 +3,10 @@ melds. Each candidate is validated by the move kernels' own checks."""
 
 import numpy as np
 
-from .jit import inline_kernel, kernel
-from .layout import (
+from ..engine.melds import check_plan_nb, meld_size_nb
+from ..engine.moves import check_take_nb, pile_top_nb
+from ..jit import inline_kernel, kernel
+from ..layout import (
     BLACK_THREE,
     DEUCE,
     FIRST_NATURAL,
@@ -19,8 +21,6 @@ from .layout import (
     R_SIDE_OF,
     S_MELDED,
 )
-from .melds import check_plan_nb, meld_size_nb
-from .moves import check_take_nb, pile_top_nb
 from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb
 
 

@@ -1,7 +1,7 @@
 """Scoring a deal (R-50..R-54)."""
 
-from .jit import inline_kernel, kernel
-from .layout import (
+from ..jit import inline_kernel, kernel
+from ..layout import (
     BLACK_THREE,
     DEUCE,
     FLAG_CONCEALED,
