@@ -11,9 +11,9 @@ import json
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
 
-from .records import END_REASONS
+from .records import END_REASONS, deals_frame, sides_frame
+from .rules import Rules
 
 SCORE_OFFSET = 32765  # score histogram range: -32765 .. 32765 points; beyond it, the edge
 # bins (only reachable with extreme custom bonuses; means and sums stay exact)
@@ -93,60 +93,74 @@ class Aggregates:
         return cls(players, sides, max_turns, list(bots), counts)
 
     @classmethod
-    def from_frames(
+    def from_rows(
         cls,
-        deals: pd.DataFrame,
-        sides: pd.DataFrame,
-        *,
-        players: int,
-        n_sides: int,
-        max_turns: int,
+        rules: Rules,
         bots: list[str],
+        deal_rows: np.ndarray,
+        side_rows: np.ndarray,
+        bot_codes: np.ndarray,
     ) -> Aggregates:
-        """Aggregate one chunk's ``deals`` and ``sides`` frames (see :mod:`records`)."""
+        """Aggregate one chunk from the kernel's record rows (no frames are built).
+
+        Parameters
+        ----------
+        rules : Rules
+            The run's rules (players, sides, max_turns set the histograms' lengths).
+        bots : list of str
+            Bot specs of the run (``bot_codes`` index it).
+        deal_rows : ndarray(deal_dtype, (n,))
+        side_rows : ndarray(side_dtype, (n, sides))
+        bot_codes : ndarray(int8, (n, sides))
+            Each deal's bot per side, as an index into ``bots``.
+        """
+        players, n_sides, max_turns = rules.players, rules.sides, rules.max_turns
         agg = cls.empty(players, n_sides, max_turns, bots)
         c = agg.counts
-        n = len(deals)
+        n = deal_rows.shape[0]
         c["deals"][0] = n
-        c["end_reason"] += _hist(deals["end_reason"].cat.codes, len(END_REASONS))
-        c["turns"] += _hist(deals["turns"], max_turns + 2)
-        c["upcard_cards"] += _hist(deals["upcard_cards"], MAX_COUNT * 2)
-        c["pile_frozen_at_start"][0] = int(deals["pile_frozen_at_start"].sum())
-        c["concealed_out"][0] = int(deals["concealed_out"].sum())
+        c["end_reason"] += _hist(deal_rows["end_reason"].astype(np.int64) - 1, len(END_REASONS))
+        c["turns"] += _hist(deal_rows["turns"], max_turns + 2)
+        c["upcard_cards"] += _hist(deal_rows["upcard_cards"], MAX_COUNT * 2)
+        c["pile_frozen_at_start"][0] = int(deal_rows["pile_frozen_at_start"].sum())
+        c["concealed_out"][0] = int(deal_rows["concealed_out"].sum())
         c["first_canasta_turn"] += _hist(
-            deals["first_canasta_turn"].astype(np.int64) + 1, max_turns + 2
+            deal_rows["first_canasta_turn"].astype(np.int64) + 1, max_turns + 2
         )
-        score = sides["score"].to_numpy().reshape(n, n_sides).astype(np.int64)
+        score = side_rows["score"].astype(np.int64)
         outcome = _outcomes(score)  # (n, S): 0 win, 1 tie, 2 loss
-        first_side = ((deals["dealer"].to_numpy().astype(np.int64) + 1) % players) % n_sides
-        dealt = sides["red_threes_dealt"].to_numpy().reshape(n, n_sides).sum(axis=1)
+        first_side = ((deal_rows["dealer"].astype(np.int64) + 1) % players) % n_sides
+        dealt = side_rows["red_threes_dealt"].astype(np.int64).sum(axis=1)
         c["red_threes_dealt_any"] += _hist(dealt, MAX_COUNT)
         # first side's score against the others: (S-1) * first - sum of the others (integer)
-        first = score[np.arange(n), first_side]
+        deal = np.arange(n)
+        first = score[deal, first_side]
         diff = n_sides * first - score.sum(axis=1)
         c["position_diff_sum"][0] = diff.sum()
         c["position_diff_sumsq"][0] = (diff**2).sum()
-        bot = sides["bot"].cat.codes.to_numpy().reshape(n, n_sides).astype(np.int64)
+        bot = bot_codes.astype(np.int64)
+        n_bots = len(bots)
+        rank_bits = np.arange(N_RANKS)
         for s in range(n_sides):
-            rows = sides.iloc[s::n_sides]
-            for key, column in (
-                ("red_threes", "red_threes"),
-                ("red_threes_dealt", "red_threes_dealt"),
-                ("red_threes_drawn", "red_threes_drawn"),
-                ("red_threes_from_pile", "red_threes_from_pile"),
-                ("natural_canastas", "natural_canastas"),
-                ("mixed_canastas", "mixed_canastas"),
-                ("concealed_canastas", "concealed_canastas"),
-                ("melds", "melds"),
+            rows = side_rows[:, s]
+            for key in (
+                "red_threes",
+                "red_threes_dealt",
+                "red_threes_drawn",
+                "red_threes_from_pile",
+                "natural_canastas",
+                "mixed_canastas",
+                "concealed_canastas",
+                "melds",
             ):
-                c[key][s] += _hist(rows[column], MAX_COUNT)
-            canastas = rows["natural_canastas"].to_numpy() + rows["mixed_canastas"].to_numpy()
+                c[key][s] += _hist(rows[key], MAX_COUNT)
+            canastas = rows["natural_canastas"].astype(np.int64) + rows["mixed_canastas"]
             c["canastas"][s] += _hist(canastas, MAX_COUNT)
-            ranks = rows["canasta_ranks"].to_numpy().astype(np.int64)
-            c["canasta_rank"][s] += [(ranks >> r & 1).sum() for r in range(N_RANKS)]
-            red = rows["red_threes"].to_numpy().astype(np.int64)
-            np.add.at(c["red_threes_outcome"][s], (red, outcome[:, s]), 1)
-            r3 = rows["red_three_score"].to_numpy().astype(np.int64)
+            ranks = rows["canasta_ranks"].astype(np.int64)
+            c["canasta_rank"][s] += ((ranks[:, None] >> rank_bits) & 1).sum(axis=0)
+            red = rows["red_threes"].astype(np.int64)
+            c["red_threes_outcome"][s] += _hist2(red, outcome[:, s], MAX_COUNT, 3)
+            r3 = rows["red_three_score"].astype(np.int64)
             c["red_three_score_sum"][s] = r3.sum()
             c["red_three_score_negative"][s] = (r3 < 0).sum()
             c["score"][s] += _hist((score[:, s] + SCORE_OFFSET) // SCORE_STEP, SCORE_BINS)
@@ -154,18 +168,20 @@ class Aggregates:
             c["score_sumsq"][s] = (score[:, s] ** 2).sum()
             c["outcome"][s] += _hist(outcome[:, s], 3)
             for key in ("meld_points", "canasta_bonus", "going_out_bonus", "hand_penalty"):
-                c[key + "_sum"][s] = rows[key].to_numpy().astype(np.int64).sum()
+                c[key + "_sum"][s] = rows[key].astype(np.int64).sum()
             c["went_out"][s] = int(rows["went_out"].sum())
             # by position: 0 = the side of the player who plays first
-            pos_score = score[np.arange(n), (first_side + s) % n_sides]
-            pos_outcome = outcome[np.arange(n), (first_side + s) % n_sides]
-            c["position_outcome"][s] += _hist(pos_outcome, 3)
+            pos = (first_side + s) % n_sides
+            pos_score = score[deal, pos]
+            c["position_outcome"][s] += _hist(outcome[deal, pos], 3)
             c["position_score_sum"][s] = pos_score.sum()
             c["position_score_sumsq"][s] = (pos_score**2).sum()
-            np.add.at(c["bot_sides"], bot[:, s], 1)
-            np.add.at(c["bot_outcome"], (bot[:, s], outcome[:, s]), 1)
-            np.add.at(c["bot_score_sum"], bot[:, s], score[:, s])
-            np.add.at(c["bot_score_sumsq"], bot[:, s], score[:, s] ** 2)
+            c["bot_sides"] += _hist(bot[:, s], n_bots)
+            c["bot_outcome"] += _hist2(bot[:, s], outcome[:, s], n_bots, 3)
+            for b in range(n_bots):
+                mine = score[bot[:, s] == b, s]
+                c["bot_score_sum"][b] += mine.sum()
+                c["bot_score_sumsq"][b] += (mine**2).sum()
         return agg
 
     def __iadd__(self, other: Aggregates) -> Aggregates:
@@ -211,9 +227,51 @@ def _hist(values, length: int) -> np.ndarray:
     return np.bincount(np.clip(values, 0, length - 1), minlength=length)[:length]
 
 
+def _hist2(rows, cols, n_rows: int, n_cols: int) -> np.ndarray:
+    """Counts of each ``(row, col)`` pair, ``ndarray(int64, (n_rows, n_cols))``; values are in
+    range (``0 <= rows < n_rows``, ``0 <= cols < n_cols``)."""
+    flat = np.asarray(rows, np.int64) * n_cols + np.asarray(cols, np.int64)
+    return np.bincount(flat, minlength=n_rows * n_cols).reshape(n_rows, n_cols)
+
+
 def _outcomes(score: np.ndarray) -> np.ndarray:
     """Per deal and side: 0 = win (sole highest score), 1 = tie for highest, 2 = loss."""
     best = score.max(axis=1, keepdims=True)
     at_best = score == best
     shared = at_best.sum(axis=1, keepdims=True) > 1
     return np.where(at_best, np.where(shared, 1, 0), 2).astype(np.int64)
+
+
+def chunk_outputs(
+    rules: Rules,
+    bots: list[str],
+    first_deal: int,
+    seeds: np.ndarray,
+    deal_rows: np.ndarray,
+    side_rows: np.ndarray,
+    bot_codes: np.ndarray,
+    records: bool,
+):
+    """What a run keeps of one chunk: ``(deals, sides, aggregates)``, the frames ``None``
+    unless ``records`` (the aggregates never need them, :meth:`Aggregates.from_rows`).
+
+    Parameters
+    ----------
+    rules : Rules
+    bots : list of str
+        Bot specs of the run (the frames' ``bot`` categories; ``bot_codes`` index it).
+    first_deal : int
+        Index of the chunk's first deal in the run.
+    seeds : ndarray(uint64, (n,))
+    deal_rows : ndarray(deal_dtype, (n,))
+    side_rows : ndarray(side_dtype, (n, sides))
+    bot_codes : ndarray(int8, (n, sides))
+    records : bool
+        Build the ``deals`` and ``sides`` frames (:mod:`canasta_sim.records`).
+    """
+    agg = Aggregates.from_rows(rules, bots, deal_rows, side_rows, bot_codes)
+    if not records:
+        return None, None, agg
+    deals = deals_frame(first_deal, seeds, rules.players, deal_rows)
+    sides = sides_frame(first_deal, side_rows, bots, bot_codes)
+    return deals, sides, agg

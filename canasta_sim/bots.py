@@ -1,8 +1,9 @@
 """Bot specs: ``"random"``, ``"expert"``, ``"expert:pile_threshold=6,hold_wilds=1"``.
 
 A bot is a policy code the kernels branch on plus a float parameter vector (no jitted
-callbacks). This module names the policies and their parameters, validates specs and turns
-them into the arrays the kernels take.
+callbacks). The policies and their parameters are those of the table in
+:mod:`canasta_sim.nb.bots.policies`; this module validates specs and turns them into the
+arrays the kernels take.
 """
 
 from __future__ import annotations
@@ -11,147 +12,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .nb.bots import expert as E
-from .nb.bots import turn as P
+from .nb.bots.policies import N_PARAMS as N_PARAMS
+from .nb.bots.policies import POLICIES as _TABLE
+from .nb.bots.policies import Param as Param
+from .nb.bots.policies import Policy
 
-
-@dataclass(frozen=True)
-class Param:
-    """One bot parameter: default, allowed closed range, what it does, and whether only whole
-    numbers make sense."""
-
-    name: str
-    default: float
-    low: float
-    high: float
-    doc: str
-    integer: bool = True
-
-
-@dataclass(frozen=True)
-class Policy:
-    """A policy: its kernel code, parameters in kernel order, and a plain-words summary."""
-
-    name: str
-    code: int
-    params: tuple[Param, ...]
-    doc: str
-
-
-N_PARAMS = 8  # width of the kernels' parameter vector
-
-POLICIES: dict[str, Policy] = {
-    "random": Policy(
-        "random",
-        P.POLICY_RANDOM,
-        (),
-        "Uniform over the legal choices at each "
-        "decision: draw or one of the legal pickups; each legal meld or stop; "
-        "any kind of card in hand to discard.",
-    ),
-    "greedy": Policy(
-        "greedy",
-        P.POLICY_GREEDY,
-        (),
-        "Takes the pile whenever it legally can "
-        "(the way that spends fewest wild cards), melds everything it can at once "
-        "and goes out as soon as it may, discards its least useful card (black "
-        "threes first, then single low cards; wild cards last).",
-    ),
-    "careful": Policy(
-        "careful",
-        P.POLICY_CAREFUL,
-        (),
-        "Keeps natural pairs for pile "
-        "pickups and takes the pile only with naturals; melds late (when it can "
-        "go out, an opponent threatens to go out, the stock is down to a quarter "
-        "or its hand holds 14 cards); discards the card the next opponent is "
-        "least likely to use, black threes to block, and freezes a pile of 10 or "
-        "more cards with a wild card.",
-    ),
-    "expert": Policy(
-        "expert",
-        P.POLICY_EXPERT,
-        (
-            Param(
-                "pile_threshold",
-                E.DEFAULTS[E.P_PILE_THRESHOLD],
-                1,
-                50,
-                "Smallest discard pile (cards) taken by spending a wild card (one natural and a "
-                "wild, R-33 b); the pile is always taken with natural cards.",
-            ),
-            Param(
-                "meld_keep",
-                E.DEFAULTS[E.P_MELD_KEEP],
-                2,
-                15,
-                "Cards kept in hand when melding without going out (meld timing; the rules' "
-                "floor is 2, R-22): a fuller hand keeps pairs for pickups and safe discards.",
-            ),
-            Param(
-                "hold_wilds",
-                E.DEFAULTS[E.P_HOLD_WILDS],
-                0,
-                1,
-                "1: wild cards only complete canastas, reach the minimum count or go out (and "
-                "may freeze the pile); 0: also start melds from a natural pair and a wild and "
-                "put spare wild cards on melds, like greedy.",
-            ),
-            Param(
-                "freeze_risk",
-                E.DEFAULTS[E.P_FREEZE_RISK],
-                0,
-                100,
-                "Discard a wild card, freezing the pile (R-24, R-31), when the safest other "
-                "discard would hand the next opponent about this many pile cards in expectation "
-                "or more (chance they can take the pile times its size).",
-                integer=False,
-            ),
-            Param(
-                "safety",
-                E.DEFAULTS[E.P_SAFETY],
-                0,
-                1000,
-                "Weight of discard danger (chance that the next opponent can take the pile, "
-                "times the cards they would get) against how much the card is worth keeping.",
-                integer=False,
-            ),
-            Param(
-                "block_at",
-                E.DEFAULTS[E.P_BLOCK_AT],
-                0,
-                50,
-                "Pile size (cards) at which a black three is discarded to block the next player "
-                "(R-23); smaller piles keep it back (two or more in hand always go).",
-            ),
-            Param(
-                "out_lead",
-                E.DEFAULTS[E.P_OUT_LEAD],
-                -5000,
-                5000,
-                "Go out only when the side's estimated deal score leads the best opponent's by "
-                "at least this many points (negative: also when behind); otherwise hold back "
-                "to build more canastas, unless an opponent threatens to go out or the stock is "
-                "nearly empty.",
-            ),
-            Param(
-                "natural_wait",
-                E.DEFAULTS[E.P_NATURAL_WAIT],
-                2,
-                7,
-                "A wild-free meld with at least this many naturals gets no wild card except "
-                "when going out, so it can become a natural canasta (500, not 300); 7: no "
-                "such wait.",
-            ),
-        ),
-        "Parameterised heuristic after the strategy books: takes the pile with naturals, "
-        "with a wild only when it is big; melds with few wild cards and keeps a fuller hand; "
-        "discards safely against the next opponent's melds and the cards they may hold; "
-        "blocks with black threes and freezes big piles; goes out when ahead, holds back to "
-        "build canastas when behind; prefers natural canastas.",
-    ),
-}
+#: Every policy by name (the table of :mod:`canasta_sim.nb.bots.policies`).
+POLICIES: dict[str, Policy] = {p.name: p for p in _TABLE}
 
 DEFAULT_BOT = "expert"
 
@@ -301,3 +168,21 @@ def seat_arrays(bots: list[Bot], players: int) -> tuple[np.ndarray, np.ndarray]:
 
 def _fmt(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else repr(float(v))
+
+
+def policies_markdown() -> str:
+    """The policy section of ``docs/bots.md``: every policy's summary and parameter table, from
+    :data:`POLICIES` (``scripts/bots_doc.py`` writes it into the file)."""
+    out = []
+    for policy in POLICIES.values():
+        out += [f"## {policy.name}", "", policy.doc, ""]
+        if policy.params:
+            out += ["| parameter | default | range | meaning |", "|---|---|---|---|"]
+            for p in policy.params:
+                whole = " (whole numbers)" if p.integer else ""
+                out.append(
+                    f"| `{p.name}` | {_fmt(p.default)} | {_fmt(p.low)} .. {_fmt(p.high)}{whole} "
+                    f"| {p.doc} |"
+                )
+            out.append("")
+    return "\n".join(out)

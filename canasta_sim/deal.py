@@ -12,27 +12,35 @@ import numpy as np
 
 from . import cards as C
 from .errors import IllegalMove, illegal_move
-from .nb import layout as L
 from .nb.bots.pickups import pickup_candidates_nb
 from .nb.bots.turn import play_turn
+from .nb.engine.deal import freezes_pile_nb, start_deal_nb
 from .nb.engine.melds import minimum_count_nb
 from .nb.engine.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
 from .nb.engine.rng import deal_seed_nb
 from .nb.engine.score import score_nb
-from .nb.engine.state import freezes_pile_nb, new_state, recount_nb, start_deal_nb, state_arrays
+from .nb.engine.state import StateView, new_state, recount_nb, state_view
+from .nb.enums import (
+    BLACK_THREE,
+    DEUCE,
+    EV_LEN,
+    FIRST_NATURAL,
+    JOKER,
+    LAST_NATURAL,
+    N_KINDS,
+    RED_THREE,
+    SC_LEN,
+    DealSlot,
+    EndReason,
+    MeldCol,
+    MoveError,
+    Phase,
+    ScorePart,
+    SideSlot,
+    label,
+)
 from .rules import Rules
 from .trace import trace_from_log
-
-PHASES = ("draw", "play", "over")
-END_REASONS = (None, "went_out", "stock_exhausted", "last_red_three", "turn_limit")
-SCORE_KEYS = (
-    "red_threes",
-    "canasta_bonus",
-    "going_out_bonus",
-    "meld_points",
-    "hand_penalty",
-    "total",
-)
 
 
 class Deal:
@@ -49,11 +57,11 @@ class Deal:
         self.rules = rules
         self._r = rules.to_array()
         self._state = state  # what the kernels take and change
-        self._arrays = state_arrays(state, self._r)  # views of it that Python code reads
+        self._view = state_view(state, self._r)  # views of it that Python code reads
         self._minimums = minimums
         self._seed = seed
         rows = 30 * rules.max_turns + 1000 if trace else 0
-        self._log = np.zeros((rows, L.EV_LEN), np.int32)
+        self._log = np.zeros((rows, EV_LEN), np.int32)
 
     # --- construction ------------------------------------------------------------------------
     @classmethod
@@ -156,10 +164,11 @@ class Deal:
         _check_int("current", current, 0, rules.players - 1)
         r = rules.to_array()
         state = new_state()
-        h, st, pl, md, _mt, _cc, sd, _se, g, _rng, _sc = state_arrays(state, r)
+        view = state_view(state, r)
+        h, st, pl, md, sd, g = view.hands, view.stock, view.pile, view.melds, view.sides, view.g
         for seat, text in enumerate(hands):
             h[seat] = C.parse_cards(text)
-            if h[seat, L.RED_THREE]:
+            if h[seat, RED_THREE]:
                 raise ValueError(
                     f"hands[{seat}]: {text!r} holds a red three; red threes are "
                     f"laid out, not held (R-15): give them as red_threes="
@@ -169,36 +178,36 @@ class Deal:
         if len(seq) > n:
             raise ValueError(f"stock: {len(seq)} cards, the pack has {n}")
         st[n - len(seq) :] = seq
-        g[L.G_STOCK_POS] = n - len(seq)
+        g[DealSlot.stock_pos] = n - len(seq)
         pseq = C.parse_sequence(pile)
         if len(pseq) > n:
             raise ValueError(f"pile: {len(pseq)} cards, the pack has {n}")
         pl[: len(pseq)] = pseq
-        g[L.G_PILE_LEN] = len(pseq)
-        g[L.G_PILE_FREEZE] = sum(bool(freezes_pile_nb(k, r)) for k in pseq)
+        g[DealSlot.pile_len] = len(pseq)
+        g[DealSlot.pile_freeze] = sum(bool(freezes_pile_nb(k, r)) for k in pseq)
         _check_mapping("melds", melds, "{0: ['K K K']}")
         for side, texts in (melds or {}).items():
             _check_int("melds side", side, 0, rules.sides - 1)
             md[side] = _plan(texts)  # the texts of one rank add up to one meld
             for rank in np.nonzero(md[side].any(axis=1))[0]:
-                counts = np.zeros(L.N_KINDS, np.int8)
-                counts[[rank, L.DEUCE, L.JOKER]] = md[side, rank]
+                counts = np.zeros(N_KINDS, np.int8)
+                counts[[rank, DEUCE, JOKER]] = md[side, rank]
                 if not is_legal_meld(counts, rules):  # black threes only when going out (R-63)
                     raise ValueError(
                         f"melds[{side}]: {C.format_cards(counts)!r} is not a "
                         f"legal meld on the table (R-60, R-61, R-63)"
                     )
             if md[side].any():
-                sd[side, L.S_MELDED] = 1
+                sd[side, SideSlot.melded] = 1
         _check_mapping("red_threes", red_threes, "{0: 1}")
         for side, count in (red_threes or {}).items():
             _check_int("red_threes side", side, 0, rules.sides - 1)
             _check_int(f"red_threes[{side}]", count, 0, rules.n_cards // 27)
-            sd[side, L.S_R3_DEALT] = count
+            sd[side, SideSlot.r3_dealt] = count
         minimums = _minimums(rules, scores)
-        sd[:, L.S_MINIMUM] = minimums
-        g[L.G_CURRENT] = current
-        _check_pack(rules, state_arrays(state, r))
+        sd[:, SideSlot.minimum] = minimums
+        g[DealSlot.current] = current
+        _check_pack(rules, view)
         recount_nb(state, r)
         return cls(rules, state, minimums=minimums)
 
@@ -206,12 +215,12 @@ class Deal:
     @property
     def current_player(self) -> int:
         """Seat whose turn it is."""
-        return int(self._g[L.G_CURRENT])
+        return int(self._g[DealSlot.current])
 
     @property
     def phase(self) -> str:
         """``"draw"``, ``"play"`` (after drawing or taking the pile) or ``"over"``."""
-        return PHASES[int(self._g[L.G_PHASE])]
+        return label(Phase, int(self._g[DealSlot.phase]))
 
     @property
     def is_over(self) -> bool:
@@ -221,27 +230,28 @@ class Deal:
     def end_reason(self) -> str | None:
         """``None`` while the deal runs, then ``"went_out"``, ``"stock_exhausted"``,
         ``"last_red_three"`` or ``"turn_limit"``."""
-        return END_REASONS[int(self._g[L.G_END])]
+        code = int(self._g[DealSlot.end])
+        return None if code == EndReason.none else label(EndReason, code)
 
     @property
     def turns(self) -> int:
         """Completed turns."""
-        return int(self._g[L.G_TURN])
+        return int(self._g[DealSlot.turn])
 
     @property
     def went_out(self) -> int:
         """Seat that went out, or -1."""
-        return int(self._g[L.G_OUT_SEAT])
+        return int(self._g[DealSlot.out_seat])
 
     @property
     def concealed_out(self) -> bool:
         """Whether the player who went out did so concealed (R-42)."""
-        return bool(self._g[L.G_CONCEALED_OUT])
+        return bool(self._g[DealSlot.concealed_out])
 
     def hand(self, seat: int) -> str:
         """Cards in ``seat``'s hand as card text."""
         _check_int("seat", seat, 0, self.rules.players - 1)
-        return C.format_cards(self._arrays[0][seat])
+        return C.format_cards(self._view.hands[seat])
 
     @property
     def hands(self) -> list[str]:
@@ -249,25 +259,25 @@ class Deal:
 
     @property
     def stock_size(self) -> int:
-        return int(self.rules.n_cards - self._g[L.G_STOCK_POS])
+        return int(self.rules.n_cards - self._g[DealSlot.stock_pos])
 
     @property
     def pile(self) -> str:
         """The discard pile, bottom first (the last card is the top)."""
-        return C.format_sequence(self._arrays[2][: int(self._g[L.G_PILE_LEN])])
+        return C.format_sequence(self._view.pile[: int(self._g[DealSlot.pile_len])])
 
     @property
     def pile_frozen(self) -> bool:
         """Frozen for everyone by a wild card or red three in it (R-31); a side without its
         initial meld finds it frozen anyway."""
-        return bool(self._g[L.G_PILE_FREEZE] > 0)
+        return bool(self._g[DealSlot.pile_freeze] > 0)
 
     def melds(self, side: int) -> dict[str, str]:
         """The side's melds: rank name -> cards (card text, naturals then wild cards)."""
         _check_int("side", side, 0, self.rules.sides - 1)
         out = {}
-        md = self._arrays[3]
-        for r in range(L.BLACK_THREE, L.LAST_NATURAL + 1):
+        md = self._view.melds
+        for r in range(BLACK_THREE, LAST_NATURAL + 1):
             nat, deu, jok = (int(x) for x in md[side, r])
             if nat + deu + jok:
                 out[C.KINDS[r]] = " ".join([C.KINDS[r]] * nat + ["2"] * deu + ["JK"] * jok)
@@ -275,12 +285,14 @@ class Deal:
 
     def canastas(self, side: int) -> int:
         _check_int("side", side, 0, self.rules.sides - 1)
-        return int(self._arrays[6][side, L.S_CANASTAS])
+        return int(self._view.sides[side, SideSlot.canastas])
 
     def red_threes(self, side: int) -> int:
         _check_int("side", side, 0, self.rules.sides - 1)
-        sd = self._arrays[6]
-        return int(sd[side, L.S_R3_DEALT] + sd[side, L.S_R3_DRAWN] + sd[side, L.S_R3_PILE])
+        sd = self._view.sides
+        return int(
+            sd[side, SideSlot.r3_dealt] + sd[side, SideSlot.r3_drawn] + sd[side, SideSlot.r3_pile]
+        )
 
     def can_take_pile(self) -> bool:
         """Whether the current player may take the pile now in one of the standard ways (top
@@ -289,7 +301,7 @@ class Deal:
         R-44, R-64)."""
         if self.phase != "draw":
             return False
-        cands = np.zeros((4, L.N_KINDS, 3), np.int8)
+        cands = np.zeros((4, N_KINDS, 3), np.int8)
         return pickup_candidates_nb(self._state, self._r, self.current_player, cands) > 0
 
     # --- moves -------------------------------------------------------------------------------
@@ -322,12 +334,16 @@ class Deal:
             If the pickup breaks a rule (the message names it).
         """
         plan = _plan(melds)
-        top = int(self._arrays[2][self._g[L.G_PILE_LEN] - 1]) if self._g[L.G_PILE_LEN] else -1
+        top = (
+            int(self._view.pile[self._g[DealSlot.pile_len] - 1])
+            if self._g[DealSlot.pile_len]
+            else -1
+        )
         counts = C.parse_cards(with_)
         if counts.any():
             others = counts.copy()
-            others[[top, L.DEUCE, L.JOKER]] = 0
-            if not L.FIRST_NATURAL <= top <= L.LAST_NATURAL:
+            others[[top, DEUCE, JOKER]] = 0
+            if not FIRST_NATURAL <= top <= LAST_NATURAL:
                 raise illegal_move(30)  # no pile, or a black three or wild card on top
             if others.any():
                 raise IllegalMove(
@@ -335,7 +351,7 @@ class Deal:
                     f"the cards melded with the top card must be of its "
                     f"rank or wild cards; got {with_!r}",
                 )
-            plan[top] += [counts[top], counts[L.DEUCE], counts[L.JOKER]]
+            plan[top] += [counts[top], counts[DEUCE], counts[JOKER]]
         code = take_pile_nb(self._state, self._r, plan, self._log)
         self._run(code)
 
@@ -403,9 +419,9 @@ class Deal:
 
     def _bot_turn(self, policies, params) -> None:
         g = self._g
-        before = (g[L.G_MOVE], g[L.G_TURN], g[L.G_PHASE])
+        before = (g[DealSlot.move], g[DealSlot.turn], g[DealSlot.phase])
         play_turn(self._state, self._r, policies, params, self._log)
-        if (g[L.G_MOVE], g[L.G_TURN], g[L.G_PHASE]) == before:  # would loop for ever
+        if (g[DealSlot.move], g[DealSlot.turn], g[DealSlot.phase]) == before:  # would loop for ever
             raise RuntimeError(
                 f"the bot of seat {self.current_player} found no legal move in "
                 f"this position: {self!r}"
@@ -424,10 +440,10 @@ class Deal:
     def score(self) -> dict[int, dict[str, int]]:
         """Each side's score parts in points (R-50..R-54): ``red_threes``, ``canasta_bonus``,
         ``going_out_bonus``, ``meld_points``, ``hand_penalty`` (subtracted) and ``total``."""
-        out = np.zeros((self.rules.sides, L.SC_LEN), np.int32)
+        out = np.zeros((self.rules.sides, SC_LEN), np.int32)
         score_nb(self._state, self._r, out)
         return {
-            side: dict(zip(SCORE_KEYS, (int(v) for v in out[side])))
+            side: dict(zip(ScorePart._fields, (int(v) for v in out[side])))
             for side in range(self.rules.sides)
         }
 
@@ -437,23 +453,21 @@ class Deal:
         if self._log.shape[0] == 0:
             raise ValueError("this deal records no trace; build it with Deal.new(..., trace=True)")
         scores = self.score() if self.is_over else None
-        return trace_from_log(
-            self.rules, self._seed, self._arrays, self._log, self._minimums, scores
-        )
+        return trace_from_log(self.rules, self._seed, self._view, self._log, self._minimums, scores)
 
     # --- internals ---------------------------------------------------------------------------
     @property
     def _g(self):
-        return self._arrays[8]
+        return self._view.g
 
     def _run(self, code: int) -> None:
-        if code != L.OK:
+        if code != MoveError.ok:
             side = self.current_player % self.rules.sides
             raise illegal_move(
                 int(code),
                 phase=self.phase,
                 canastas=self.rules.canastas_to_go_out,
-                minimum=int(self._arrays[6][side, L.S_MINIMUM]),
+                minimum=int(self._view.sides[side, SideSlot.minimum]),
                 wilds_rule=", never more wild cards than naturals"
                 if self.rules.wilds_at_most_naturals
                 else "",
@@ -483,17 +497,17 @@ def is_legal_meld(cards, rules: Rules | None = None, *, going_out: bool = False)
 
     rules = _rules(rules)
     counts = C.parse_cards(cards) if isinstance(cards, str) else np.asarray(cards)
-    naturals = [k for k in range(L.FIRST_NATURAL, L.LAST_NATURAL + 1) if counts[k]]
-    wilds = int(counts[L.DEUCE]) + int(counts[L.JOKER])
-    if counts[L.RED_THREE] or len(naturals) > 1:
+    naturals = [k for k in range(FIRST_NATURAL, LAST_NATURAL + 1) if counts[k]]
+    wilds = int(counts[DEUCE]) + int(counts[JOKER])
+    if counts[RED_THREE] or len(naturals) > 1:
         return False
-    if counts[L.BLACK_THREE]:
-        return bool(going_out and not naturals and wilds == 0 and 3 <= counts[L.BLACK_THREE] <= 4)
+    if counts[BLACK_THREE]:
+        return bool(going_out and not naturals and wilds == 0 and 3 <= counts[BLACK_THREE] <= 4)
     if not naturals:
         return False
     return bool(
         meld_ok_nb(
-            int(counts[naturals[0]]), int(counts[L.DEUCE]), int(counts[L.JOKER]), rules.to_array()
+            int(counts[naturals[0]]), int(counts[DEUCE]), int(counts[JOKER]), rules.to_array()
         )
     )
 
@@ -521,8 +535,8 @@ def _meld_row(text: str) -> tuple[int, np.ndarray]:
         rank = C.kind_index(prefix)
     text = text.strip()
     counts = C.parse_cards(text)
-    kinds = [k for k in range(L.BLACK_THREE, L.LAST_NATURAL + 1) if counts[k]]
-    if counts[L.RED_THREE]:
+    kinds = [k for k in range(BLACK_THREE, LAST_NATURAL + 1) if counts[k]]
+    if counts[RED_THREE]:
         raise IllegalMove("R-63", f"red threes are never melded: {text!r}")
     if len(kinds) > 1 or (rank is not None and kinds and kinds[0] != rank):
         raise IllegalMove("R-62", f"a meld holds cards of one rank only: {text!r}")
@@ -534,9 +548,9 @@ def _meld_row(text: str) -> tuple[int, np.ndarray]:
                 "R-60", f"a meld of wild cards only must name its rank, e.g. 'K: {text.strip()}'"
             )
         rank = kinds[0]
-    if not (L.BLACK_THREE <= rank <= L.LAST_NATURAL):
+    if not (BLACK_THREE <= rank <= LAST_NATURAL):
         raise IllegalMove("R-60", f"melds are of ranks 4..A (or black threes): {text!r}")
-    return rank, np.array([counts[rank], counts[L.DEUCE], counts[L.JOKER]], np.int8)
+    return rank, np.array([counts[rank], counts[DEUCE], counts[JOKER]], np.int8)
 
 
 def _texts(name: str, texts, what: str) -> list[str]:
@@ -559,7 +573,7 @@ def _texts(name: str, texts, what: str) -> list[str]:
 
 
 def _plan(texts: Iterable[str]) -> np.ndarray:
-    plan = np.zeros((L.N_KINDS, 3), np.int64)  # summed wide: int8 would wrap round silently
+    plan = np.zeros((N_KINDS, 3), np.int64)  # summed wide: int8 would wrap round silently
     for text in _texts("melds", texts, "meld texts such as 'K K K' or 'K: 2'"):
         rank, row = _meld_row(text)
         plan[rank] += row
@@ -609,17 +623,17 @@ def _check_int(name: str, value, low: int, high: int) -> None:
         )
 
 
-def _check_pack(rules: Rules, arrays: tuple) -> None:
-    h, st, pl, md, _mt, _cc, sd, _se, g, _rng, _sc = arrays
+def _check_pack(rules: Rules, view: StateView) -> None:
+    h, st, pl, md, sd, g = view.hands, view.stock, view.pile, view.melds, view.sides, view.g
     counts = h.sum(axis=0).astype(np.int64)
-    counts += np.bincount(st[g[L.G_STOCK_POS] :], minlength=L.N_KINDS)
-    counts += np.bincount(pl[: g[L.G_PILE_LEN]], minlength=L.N_KINDS)
-    counts[L.FIRST_NATURAL - 1 : L.LAST_NATURAL + 1] += md[
-        :, L.BLACK_THREE : L.LAST_NATURAL + 1, L.M_NATURALS
+    counts += np.bincount(st[g[DealSlot.stock_pos] :], minlength=N_KINDS)
+    counts += np.bincount(pl[: g[DealSlot.pile_len]], minlength=N_KINDS)
+    counts[FIRST_NATURAL - 1 : LAST_NATURAL + 1] += md[
+        :, BLACK_THREE : LAST_NATURAL + 1, MeldCol.naturals
     ].sum(axis=0)
-    counts[L.DEUCE] += md[:, :, L.M_DEUCES].sum()
-    counts[L.JOKER] += md[:, :, L.M_JOKERS].sum()
-    counts[L.RED_THREE] += sd[:, L.S_R3_DEALT].sum()
+    counts[DEUCE] += md[:, :, MeldCol.deuces].sum()
+    counts[JOKER] += md[:, :, MeldCol.jokers].sum()
+    counts[RED_THREE] += sd[:, SideSlot.r3_dealt].sum()
     pack = C.KIND_COUNTS_108.astype(np.int64) * rules.n_cards // 108
     for k in np.nonzero(counts > pack)[0]:
         raise ValueError(

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .nb import layout as L
+from .nb.enums import MOVE_ERROR_RULES, MoveError
 
 
 class IllegalMove(ValueError):
@@ -16,61 +16,56 @@ class IllegalMove(ValueError):
         self.rule = rule
 
 
+#: The message of each MoveError code ({phase}, {canastas}, {minimum}, {wilds_rule}: context).
 _MESSAGES = {
-    L.ERR_PHASE: ("R-20", "that move is not allowed in this phase of the turn ({phase})"),
-    L.ERR_NOT_IN_HAND: ("R-20", "the player's hand does not hold those cards"),
-    L.ERR_EMPTY: ("R-60", "a meld needs cards"),
-    30: (
-        "R-30",
-        "the pile cannot be taken when it is empty or a wild card or black three is on top",
+    MoveError.phase: ("that move is not allowed in this phase of the turn ({phase})"),
+    MoveError.not_in_hand: ("the player's hand does not hold those cards"),
+    MoveError.empty: ("a meld needs cards"),
+    MoveError.pile_top: (
+        "the pile cannot be taken when it is empty or a wild card or black three is on top"
     ),
-    32: (
-        "R-32",
+    MoveError.frozen_pile: (
         "the pile is frozen for this side: the top card must be melded with a natural "
-        "pair from hand",
+        "pair from hand"
     ),
-    33: (
-        "R-33",
+    MoveError.pile_pickup: (
         "the top card must be melded with two naturals, a natural and a wild card, or "
-        "put on the side's meld of its rank",
+        "put on the side's meld of its rank"
     ),
-    35: ("R-35", "a player holding one card may not take a one-card pile"),
-    40: (
-        "R-40",
+    MoveError.one_card_pile: ("a player holding one card may not take a one-card pile"),
+    MoveError.going_out: (
         "going out (including melding down to one card, R-22) needs {canastas} "
-        "canasta(s) for the side",
+        "canasta(s) for the side"
     ),
-    44: (
-        "R-44",
+    MoveError.forced_pickup: (
         "with the stock empty the pile must be taken when its top card matches a meld "
-        "of the side (and may be taken only that way or with a natural pair)",
+        "of the side (and may be taken only that way or with a natural pair)"
     ),
-    45: (
-        "R-45",
+    MoveError.last_red_three: (
         "only a player who drew a red three as the last stock card ends the turn "
         "without a discard (any other turn ends with one, R-20); that player cannot "
-        "discard, and may meld only if meld_after_last_red_three is on",
+        "discard, and may meld only if meld_after_last_red_three is on"
     ),
-    60: (
-        "R-60",
-        "a meld needs 3+ cards of one rank 4..A, 2+ naturals, at most 3 wild cards{wilds_rule}",
+    MoveError.new_meld: (
+        "a meld needs 3+ cards of one rank 4..A, 2+ naturals, at most 3 wild cards{wilds_rule}"
     ),
-    61: (
-        "R-61",
-        "the meld with the added cards breaks R-60 (2+ naturals, at most 3 wild cards{wilds_rule})",
+    MoveError.meld_addition: (
+        "the meld with the added cards breaks R-60 (2+ naturals, at most 3 wild cards{wilds_rule})"
     ),
-    62: ("R-62", "a meld holds cards of one rank only"),
-    63: (
-        "R-63",
-        "black threes are melded only as 3 or 4 black threes, without wild cards, when going out",
+    MoveError.black_threes: (
+        "black threes are melded only as 3 or 4 black threes, without wild cards, when going out"
     ),
-    64: ("R-64", "the initial meld must reach the side's minimum count of {minimum} points"),
+    MoveError.minimum_count: (
+        "the initial meld must reach the side's minimum count of {minimum} points"
+    ),
 }
 
 
 def illegal_move(code: int, **context) -> IllegalMove:
-    """Build the :class:`IllegalMove` for a kernel error code (a rule id or an ``ERR_*``)."""
-    rule, text = _MESSAGES.get(code, (f"R-{code}", "illegal move"))
+    """Build the :class:`IllegalMove` for a move kernel's :data:`~canasta_sim.nb.enums.MoveError`
+    code (the rule id it names, :data:`~canasta_sim.nb.enums.MOVE_ERROR_RULES`)."""
+    rule = MOVE_ERROR_RULES.get(code, f"R-{code}")
+    text = _MESSAGES.get(code, "illegal move")
     return IllegalMove(rule, text.format_map(_Default(context)))
 
 

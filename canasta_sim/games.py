@@ -18,7 +18,6 @@ import numpy as np
 import pandas as pd
 
 from .bots import side_bots
-from .nb import layout as L
 from .nb.engine.rng import sub_seeds_nb
 from .records import deals_frame, sides_frame
 from .rules import Rules
@@ -104,7 +103,7 @@ def play_game_chunk(table: Table, seed: int, first: int, n: int, max_deals: int 
         s.insert(0, "game", np.repeat(game_ids[active], rules.sides))
         deal_frames.append(d)
         side_frames.append(s)
-        scores[active] += side_rows[:, :, L.SR_SCORE + L.SC_TOTAL]
+        scores[active] += side_rows["score"]
         played[active] += 1
         over, win = game_over(scores[active], rules.game_target)
         winner[active[over]] = win[over]

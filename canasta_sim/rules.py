@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from .cards import KINDS, N_KINDS
-from .nb import layout as L
+from .nb.enums import RULES_LEN, RuleSlot
 
 #: Section 2's table, by player count: (sides, cards dealt, cards drawn, canastas to go out,
 #: cards in the pack, game target).
@@ -264,38 +264,39 @@ class Rules:
         return cls(**data)
 
     def to_array(self) -> np.ndarray:
-        """The integer form the kernels take: ``ndarray(int32, (layout.RULES_LEN,))``."""
-        a = np.zeros(L.RULES_LEN, dtype=np.int32)
-        a[L.R_PLAYERS] = self.players
-        a[L.R_SIDES] = self.sides
-        a[L.R_DEAL_SIZE] = self.cards_dealt
-        a[L.R_DRAW_COUNT] = self.cards_drawn
-        a[L.R_CANASTAS_TO_GO_OUT] = self.canastas_to_go_out
-        a[L.R_N_CARDS] = self.n_cards
-        a[L.R_UPCARD_COVERS_BLACK_THREE] = self.upcard_covers_black_three
-        a[L.R_RED_THREE_UPCARD_FREEZES] = self.red_three_upcard_freezes
-        a[L.R_WILDS_AT_MOST_NATURALS] = self.wilds_at_most_naturals
-        a[L.R_CONCEALED_CANASTA_BONUS] = self.concealed_canasta_bonus
-        a[L.R_CONCEALED_OUT_NEEDS_MINIMUM] = self.concealed_out_needs_minimum
-        a[L.R_MELD_AFTER_LAST_RED_THREE] = self.meld_after_last_red_three
-        a[L.R_NATURAL_CANASTA_BONUS] = self.natural_canasta_bonus
-        a[L.R_MIXED_CANASTA_BONUS] = self.mixed_canasta_bonus
-        a[L.R_GOING_OUT_BONUS] = self.going_out_bonus
-        a[L.R_CONCEALED_GOING_OUT_BONUS] = self.concealed_going_out_bonus
-        a[L.R_MAX_TURNS] = self.max_turns
-        a[L.R_NEGATIVE_MINIMUM] = self.negative_minimum
-        a[L.R_GAME_TARGET] = self.game_target
-        a[L.R_VALUES : L.R_VALUES + N_KINDS] = self.card_values
+        """The integer form the kernels take: ``ndarray(int32, (RULES_LEN,))``, slots
+        :data:`~canasta_sim.nb.enums.RuleSlot`."""
+        a = np.zeros(RULES_LEN, dtype=np.int32)
+        a[RuleSlot.players] = self.players
+        a[RuleSlot.sides] = self.sides
+        a[RuleSlot.deal_size] = self.cards_dealt
+        a[RuleSlot.draw_count] = self.cards_drawn
+        a[RuleSlot.canastas_to_go_out] = self.canastas_to_go_out
+        a[RuleSlot.n_cards] = self.n_cards
+        a[RuleSlot.upcard_covers_black_three] = self.upcard_covers_black_three
+        a[RuleSlot.red_three_upcard_freezes] = self.red_three_upcard_freezes
+        a[RuleSlot.wilds_at_most_naturals] = self.wilds_at_most_naturals
+        a[RuleSlot.concealed_canasta_bonus] = self.concealed_canasta_bonus
+        a[RuleSlot.concealed_out_needs_minimum] = self.concealed_out_needs_minimum
+        a[RuleSlot.meld_after_last_red_three] = self.meld_after_last_red_three
+        a[RuleSlot.natural_canasta_bonus] = self.natural_canasta_bonus
+        a[RuleSlot.mixed_canasta_bonus] = self.mixed_canasta_bonus
+        a[RuleSlot.going_out_bonus] = self.going_out_bonus
+        a[RuleSlot.concealed_going_out_bonus] = self.concealed_going_out_bonus
+        a[RuleSlot.max_turns] = self.max_turns
+        a[RuleSlot.negative_minimum] = self.negative_minimum
+        a[RuleSlot.game_target] = self.game_target
+        a[RuleSlot.values : RuleSlot.values + N_KINDS] = self.card_values
         for held in range(7):
-            a[L.R_RED_THREE_TABLE + held] = self.red_three_score(held)
+            a[RuleSlot.red_three_table + held] = self.red_three_score(held)
         table = self.minimum_table()
         table += (table[-1],) * (4 - len(table))  # the kernel reads 4 rows; a repeat is inert
         for i, (threshold, minimum) in enumerate(table):
-            a[L.R_MIN_THRESHOLDS + i] = threshold
-            a[L.R_MIN_COUNTS + i] = minimum
+            a[RuleSlot.min_thresholds + i] = threshold
+            a[RuleSlot.min_counts + i] = minimum
         for seat in range(self.players):
-            a[L.R_SIDE_OF + seat] = seat % self.sides
-            a[L.R_NEXT_SEAT + seat] = (seat + 1) % self.players
+            a[RuleSlot.side_of + seat] = seat % self.sides
+            a[RuleSlot.next_seat + seat] = (seat + 1) % self.players
         return a
 
 

@@ -30,13 +30,12 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ._version import BOTS_VERSION, RULES_VERSION, __version__
-from .aggregate import Aggregates
+from .aggregate import Aggregates, chunk_outputs
 from .bots import Bot, seat_arrays, side_bots
 from .deal import minimum_count
-from .nb import layout as L
 from .nb.engine.rng import deal_seeds_nb
 from .nb.play import play_chunk
-from .records import deals_frame, sides_frame
+from .records import deal_dtype, side_dtype
 from .rules import PRESETS, Rules
 
 DEFAULT_CHUNK = 50_000
@@ -195,17 +194,8 @@ def run_chunk(table: Table, seed: int, first: int, n: int, records: bool):
     minimums = np.full((n, rules.sides), minimum_count(0, rules), np.int32)
     seatings = (index % n_seatings).astype(np.int32)
     deal_rows, side_rows = play_deals(table, seeds, dealers, minimums, seatings)
-    deals = deals_frame(first, seeds, rules.players, deal_rows)
-    sides = sides_frame(first, side_rows, table.bot_specs, table.bot_codes[seatings])
-    agg = Aggregates.from_frames(
-        deals,
-        sides,
-        players=rules.players,
-        n_sides=rules.sides,
-        max_turns=rules.max_turns,
-        bots=table.bot_specs,
-    )
-    return (deals, sides, agg) if records else (None, None, agg)
+    codes = table.bot_codes[seatings]
+    return chunk_outputs(rules, table.bot_specs, first, seeds, deal_rows, side_rows, codes, records)
 
 
 def board_seeds(seed: int, boards: np.ndarray) -> np.ndarray:
@@ -218,12 +208,12 @@ def board_seeds(seed: int, boards: np.ndarray) -> np.ndarray:
 
 
 def play_deals(table: Table, seeds, dealers, minimums, seatings):
-    """Play one deal per seed with the kernel; returns ``deal_rows`` int32[n, D_LEN] and
-    ``side_rows`` int32[n, sides, SR_LEN] (see :mod:`canasta_sim.nb.layout`)."""
+    """Play one deal per seed with the kernel; returns ``deal_rows`` (``deal_dtype``, ``(n,)``)
+    and ``side_rows`` (``side_dtype``, ``(n, sides)``), see :mod:`canasta_sim.records`."""
     rules = table.rules
     n = len(seeds)
-    deal_rows = np.zeros((n, L.D_LEN), np.int32)
-    side_rows = np.zeros((n, rules.sides, L.SR_LEN), np.int32)
+    deal_rows = np.zeros(n, deal_dtype)
+    side_rows = np.zeros((n, rules.sides), side_dtype)
     play_chunk(
         table.rules_array,
         seeds,

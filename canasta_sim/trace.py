@@ -6,23 +6,15 @@ import json
 from pathlib import Path
 
 from . import cards as C
-from .nb import layout as L
+from .nb.enums import DealSlot, EndReason, Event, EventCol, Source, label
 from .rules import Rules
-
-SOURCES = ("dealt", "drawn", "pile")
-END_NAMES = {
-    L.END_WENT_OUT: "went_out",
-    L.END_STOCK_EXHAUSTED: "stock_exhausted",
-    L.END_LAST_RED_THREE: "last_red_three",
-    L.END_TURN_LIMIT: "turn_limit",
-}
 
 
 def _cards(kind: int, nat: int, deuces: int, jokers: int) -> str:
     return " ".join([C.KINDS[kind]] * nat + ["2"] * deuces + ["JK"] * jokers)
 
 
-def trace_from_log(rules, seed, arrays, log, minimums, scores) -> list[dict]:
+def trace_from_log(rules, seed, view, log, minimums, scores) -> list[dict]:
     """Convert a deal's event log into the trace format of docs/trace.md.
 
     Parameters
@@ -30,10 +22,11 @@ def trace_from_log(rules, seed, arrays, log, minimums, scores) -> list[dict]:
     rules : Rules
     seed : int
         The run's master seed.
-    arrays : tuple of ndarray
-        The deal's state as :func:`nb.state.state_arrays` gives it (its ``stock`` is the deck
-        order).
+    view : StateView
+        The deal's state as :func:`canasta_sim.nb.engine.state.state_view` gives it (its
+        ``stock`` is the deck order).
     log : ndarray(int32, (max_events, EV_LEN))
+        Columns :data:`~canasta_sim.nb.enums.EventCol`.
     minimums : ndarray(int32, (n_sides,))
         Minimum counts (points).
     scores : dict or None
@@ -43,8 +36,8 @@ def trace_from_log(rules, seed, arrays, log, minimums, scores) -> list[dict]:
     -------
     list of dict
     """
-    g = arrays[8]
-    n = int(g[L.G_N_EVENTS])
+    g = view.g
+    n = int(g[DealSlot.n_events])
     if n >= log.shape[0]:
         raise RuntimeError(f"trace log overflow: {n} events for {log.shape[0]} rows")
     events: list[dict] = [
@@ -52,8 +45,8 @@ def trace_from_log(rules, seed, arrays, log, minimums, scores) -> list[dict]:
             "event": "start",
             "rules": rules.to_dict(),
             "seed": int(seed),
-            "dealer": int(g[L.G_DEALER]),
-            "deck": C.format_sequence(arrays[1]),
+            "dealer": int(g[DealSlot.dealer]),
+            "deck": C.format_sequence(view.stock),
             "minimums": [int(m) for m in minimums],
         }
     ]
@@ -62,15 +55,15 @@ def trace_from_log(rules, seed, arrays, log, minimums, scores) -> list[dict]:
     while i < n:
         et, seat, move, kind, nat, deu, jok, extra = (int(x) for x in rows[i])
         i += 1
-        if et == L.E_UPCARD:
+        if et == Event.upcard:
             events.append({"event": "upcard", "card": C.KINDS[kind]})
-        elif et == L.E_RED_THREE:
-            events.append({"event": "red_three", "seat": seat, "source": SOURCES[extra]})
-        elif et == L.E_DRAW:
+        elif et == Event.red_three:
+            events.append({"event": "red_three", "seat": seat, "source": label(Source, extra)})
+        elif et == Event.draw:
             events.append({"event": "draw", "seat": seat, "card": C.KINDS[kind]})
-        elif et == L.E_TAKE_PILE:
+        elif et == Event.take_pile:
             melds = []
-            while i < n and rows[i, L.EV_TYPE] == L.E_MELD and rows[i, L.EV_MOVE] == move:
+            while i < n and rows[i, EventCol.type] == Event.meld and rows[i, EventCol.move] == move:
                 _, _, _, k2, n2, d2, j2, _ = (int(x) for x in rows[i])
                 melds.append({"rank": C.KINDS[k2], "cards": _cards(k2, n2, d2, j2)})
                 i += 1
@@ -84,7 +77,7 @@ def trace_from_log(rules, seed, arrays, log, minimums, scores) -> list[dict]:
                     "melds": melds,
                 }
             )
-        elif et == L.E_MELD:
+        elif et == Event.meld:
             events.append(
                 {
                     "event": "meld",
@@ -94,14 +87,14 @@ def trace_from_log(rules, seed, arrays, log, minimums, scores) -> list[dict]:
                     "cards": _cards(kind, nat, deu, jok),
                 }
             )
-        elif et == L.E_DISCARD:
+        elif et == Event.discard:
             events.append({"event": "discard", "seat": seat, "card": C.KINDS[kind]})
-        elif et == L.E_END_TURN:
+        elif et == Event.end_turn:
             events.append({"event": "end_turn", "seat": seat})
-        elif et == L.E_GO_OUT:
+        elif et == Event.go_out:
             events.append({"event": "go_out", "seat": seat, "concealed": bool(extra)})
-        elif et == L.E_END:
-            events.append({"event": "end", "reason": END_NAMES[extra], "turns": kind})
+        elif et == Event.end:
+            events.append({"event": "end", "reason": label(EndReason, extra), "turns": kind})
     for side, parts in (scores or {}).items():
         events.append({"event": "score", "side": side, **parts})
     return events

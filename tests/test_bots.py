@@ -207,3 +207,21 @@ def test_public_api_exposes_bots_module():
 def test_side_bots_refuses_what_is_not_a_spec(bots):
     with pytest.raises(ValueError, match="not"):
         side_bots(bots, 2)
+
+
+def test_docs_bots_md_shows_the_policy_table():
+    """docs/bots.md's policy section is generated from the policy table (every policy, every
+    parameter with its default and range); ``python scripts/bots_doc.py`` rewrites it."""
+    from pathlib import Path
+
+    from canasta_sim.bots import policies_markdown
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text()
+    assert text.endswith(policies_markdown())
+    assert "| `pile_threshold` | 5 | 1 .. 50 (whole numbers) |" in text
+    assert [line for line in text.splitlines() if line.startswith("## ")] == [
+        "## random",
+        "## greedy",
+        "## careful",
+        "## expert",
+    ]

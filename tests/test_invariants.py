@@ -2,70 +2,36 @@
 every turn (card conservation, phase, turn bound) and at the end (score parts add up, the
 independent referee accepts every move)."""
 
-import numpy as np
 import pytest
 
 from canasta_sim import Deal, Rules, trace_deal
-from canasta_sim.cards import KIND_COUNTS_108
-from canasta_sim.nb import layout as L
+from canasta_sim.nb.engine.validate import check_state_nb
+from canasta_sim.nb.enums import StateFault, label
 from canasta_sim.referee import check_trace
 
 DEALS = 2000
 
 
-def melded_counts(melds: np.ndarray) -> np.ndarray:
-    """Cards per kind in all sides' melds: naturals by rank, deuces (kind 13), jokers (14)."""
-    counts = melds[:, :, 0].sum(axis=0).astype(np.int64)
-    counts[13] += melds[:, :, 1].sum()
-    counts[14] += melds[:, :, 2].sum()
-    return counts
-
-
-def cards_everywhere(deal: Deal) -> np.ndarray:
-    """Count array of every card of the deal: hands, stock, pile, melds, red threes laid out."""
-    hands, stock, pile, melds, _mt, _cc, sides, _se, g, _rng, _sc = deal._arrays
-    counts = hands.sum(axis=0).astype(np.int64)
-    counts += np.bincount(stock[g[0] :], minlength=15)  # G_STOCK_POS
-    counts += np.bincount(pile[: g[1]], minlength=15)  # G_PILE_LEN
-    counts += melded_counts(melds)
-    counts[0] += sides[:, 1:4].sum()  # red threes dealt, drawn, from the pile
-    return counts
-
-
-def running_counts_ok(deal: Deal) -> bool:
-    """The state's running counts equal a recount: cards per hand, per kind in the pile and
-    per kind in all melds; per side the canastas (7+ cards, not black threes) and the ranks
-    melded (bit mask)."""
-    hands, _st, pile, melds, _mt, _cc, sides, _se, g, _rng, _sc = deal._arrays
-    state, players = deal._state, deal.rules.players
-    sizes = melds.sum(axis=2)
-    canastas = (sizes[:, 2:13] >= 7).sum(axis=1)
-    ranks = ((sizes > 0) * (1 << np.arange(15))).sum(axis=1)
-    return (
-        (state["hand_sizes"][:players] == hands.sum(axis=1)).all()
-        and (state["pile_counts"] == np.bincount(pile[: g[1]], minlength=15)).all()
-        and (sides[:, L.S_CANASTAS] == canastas).all()
-        and (sides[:, L.S_MELD_RANKS] == ranks).all()
-        and (state["melded"] == melded_counts(melds)).all()
-    )
+def state_ok(deal: Deal) -> None:
+    """The state validator finds nothing wrong: every card of the pack in exactly one place
+    (hands, stock, pile, melds, red threes laid out) and every running count equal to a
+    recount (:func:`check_state_nb`)."""
+    fault, where = check_state_nb(deal._state, deal._r)
+    assert fault == StateFault.ok, f"{label(StateFault, fault)} (at {where})"
 
 
 @pytest.mark.parametrize("preset", ["classic", "hoyle"])
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
 def test_random_play_invariants(players, preset):
     rules = Rules.preset(preset, players=players)
-    pack = KIND_COUNTS_108.astype(np.int64) * rules.n_cards // 108
     for k in range(DEALS):
         deal = Deal.new(rules, 1234, deal=k, dealer=k % players, trace=True)
-        assert (cards_everywhere(deal) == pack).all()
-        assert running_counts_ok(deal)
+        state_ok(deal)
         while not deal.is_over:
             turn = deal.turns
             deal.play_turn("random")
             assert deal.is_over or deal.turns == turn + 1
-            assert (cards_everywhere(deal) == pack).all(), f"deal {k}: cards not conserved"
-            assert running_counts_ok(deal), f"deal {k}: running counts differ from a recount"
-            assert (deal._arrays[0] >= 0).all()
+            state_ok(deal)
         assert deal.end_reason in ("went_out", "stock_exhausted", "last_red_three")
         assert deal.turns < rules.max_turns
         for parts in deal.score().values():
@@ -97,12 +63,12 @@ def test_referee_accepts_every_bot(players, preset, bot):
 
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_bots_keep_running_counts(players):
-    """Every move kernel keeps ``hand_sizes`` and ``pile_counts`` equal to a recount, under
-    the bots' moves too (pickups, melds, going out); checked after every turn."""
+    """Every move kernel conserves the cards and keeps the running counts equal to a recount,
+    under the bots' moves too (pickups, melds, going out); checked after every turn."""
     rules = Rules(players=players)
     for k in range(60):
         deal = Deal.new(rules, 99, deal=k, dealer=k % players)
         bot = ("greedy", "careful", "expert")[k % 3]
         while not deal.is_over:
             deal.play_turn(bot)
-            assert running_counts_ok(deal), f"{bot}, deal {k}, turn {deal.turns}"
+            state_ok(deal)

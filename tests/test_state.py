@@ -1,42 +1,43 @@
-"""The deal state record: sizes, views and clearing (canasta_sim/nb/state.py)."""
+"""The deal state record: sizes, views, clearing (canasta_sim/nb/engine/state.py), and the state
+validator (canasta_sim/nb/engine/validate.py)."""
 
 import numpy as np
 import pytest
 
 from canasta_sim import Rules
-from canasta_sim.cards import KIND_COUNTS_108
-from canasta_sim.nb import layout as L
-from canasta_sim.nb.engine.state import STATE_DTYPE, new_state, start_deal_nb, state_arrays
+from canasta_sim.cards import KIND_COUNTS_108, kind_index
+from canasta_sim.nb.engine.deal import start_deal_nb
+from canasta_sim.nb.engine.state import STATE_DTYPE, new_state, state_view
+from canasta_sim.nb.engine.validate import check_state_nb
+from canasta_sim.nb.enums import EV_LEN, G_LEN, N_KINDS, P_LEN, S_LEN, SideSlot, StateFault
 
 
 @pytest.mark.parametrize(
     "players, sides, cards", [(2, 2, 108), (3, 3, 108), (4, 2, 108), (6, 2, 162)]
 )
-def test_state_arrays_are_cut_to_the_table(players, sides, cards):
+def test_state_view_is_cut_to_the_table(players, sides, cards):
     # section 2 of the rules: 3 players play alone (3 sides), 6 players use three decks
-    r = Rules(players=players).to_array()
-    hands, stock, pile, melds, meld_turn, meld_flags, sd, seats, g, rng, scratch = state_arrays(
-        new_state(), r
-    )
-    assert hands.shape == (players, L.N_KINDS)
-    assert stock.shape == pile.shape == (cards,)
-    assert melds.shape == (sides, L.N_KINDS, 3)
-    assert sd.shape == (sides, L.S_LEN)
-    assert seats.shape == (players, L.P_LEN)
-    assert g.shape == (L.G_LEN,)
+    view = state_view(new_state(), Rules(players=players).to_array())
+    assert view.hands.shape == (players, N_KINDS)
+    assert view.stock.shape == view.pile.shape == (cards,)
+    assert view.melds.shape == (sides, N_KINDS, 3)
+    assert view.sides.shape == (sides, S_LEN)
+    assert view.seats.shape == (players, P_LEN)
+    assert view.hand_sizes.shape == (players,)
+    assert view.g.shape == (G_LEN,)
 
 
 def test_views_share_memory_with_the_state():
     r = Rules().to_array()
     state = new_state()
-    hands = state_arrays(state, r)[0]
+    hands = state_view(state, r).hands
     start_deal_nb(
         state,
         r,
         np.uint64(5),
         np.int32(0),
         np.full(2, 50, np.int32),
-        np.zeros((0, L.EV_LEN), np.int32),
+        np.zeros((0, EV_LEN), np.int32),
     )
     # each of the 4 players holds 11 cards after red threes are replaced (R-11, R-15)
     assert hands.sum(axis=1).tolist() == [11, 11, 11, 11]
@@ -45,7 +46,7 @@ def test_views_share_memory_with_the_state():
 def test_a_state_from_garbage_deals_like_a_cleared_one():
     # play_chunk takes its states from np.empty: start_deal_nb must clear every field
     r = Rules().to_array()
-    no_log = np.zeros((0, L.EV_LEN), np.int32)
+    no_log = np.zeros((0, EV_LEN), np.int32)
     minimums = np.full(2, 50, np.int32)
     clean = new_state()
     dirty = np.frombuffer(np.random.default_rng(1).bytes(STATE_DTYPE.itemsize), STATE_DTYPE).copy()[
@@ -56,8 +57,8 @@ def test_a_state_from_garbage_deals_like_a_cleared_one():
     for name in STATE_DTYPE.names:  # every field (the padding between them is unused)
         assert np.array_equal(clean[name], dirty[name]), name
     # and the shuffled stock is the 108-card pack (R-01)
-    stock = state_arrays(clean, r)[1]
-    assert np.bincount(stock, minlength=L.N_KINDS).tolist() == KIND_COUNTS_108.tolist()
+    stock = state_view(clean, r).stock
+    assert np.bincount(stock, minlength=N_KINDS).tolist() == KIND_COUNTS_108.tolist()
 
 
 def test_a_position_written_from_python_gets_its_running_counts():
@@ -76,3 +77,62 @@ def test_a_position_written_from_python_gets_its_running_counts():
     d.discard("K")
     assert d._state["hand_sizes"][0] == 5
     assert counts[kind_index("K")] == 1 and counts.sum() == 4
+
+
+def _dealt(players=4):
+    rules = Rules(players=players)
+    state = new_state()
+    minimums = np.full(rules.sides, 50, np.int32)
+    start_deal_nb(
+        state,
+        rules.to_array(),
+        np.uint64(7),
+        np.int32(0),
+        minimums,
+        np.zeros((0, EV_LEN), np.int32),
+    )
+    return state, rules.to_array()
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_a_fresh_deal_passes_the_validator(players):
+    state, r = _dealt(players)
+    assert check_state_nb(state, r) == (StateFault.ok, -1)
+
+
+def test_validator_finds_a_card_too_many_and_a_wrong_hand_size():
+    """A seven added to seat 1's hand without its running count: the hand size is the first
+    fault (seat 1); with the hand size kept, the pack has 9 sevens, not 8 (R-01)."""
+    state, r = _dealt()
+    seven = kind_index("7")
+    state["hands"][1, seven] += 1
+    assert check_state_nb(state, r) == (StateFault.hand_sizes, 1)
+    state["hand_sizes"][1] += 1
+    assert check_state_nb(state, r) == (StateFault.cards, seven)
+
+
+def test_validator_counts_red_threes_laid_out():
+    """A red three laid out for side 0 that came from nowhere: 5 red threes in a 108-card
+    pack of 4 (R-02)."""
+    state, r = _dealt()
+    state["sides"][0, SideSlot.r3_dealt] += 1
+    assert check_state_nb(state, r) == (StateFault.cards, kind_index("R3"))
+
+
+def test_validator_checks_the_melds_running_counts():
+    """Seat 0's naturals of one rank moved to side 0's meld without the running counts:
+    ``melded`` is wrong first (that kind), then the side's melded ranks (side 0); a canasta
+    count with no meld of 7 cards (R-65) is wrong too."""
+    state, r = _dealt()
+    rank = next(k for k in range(kind_index("4"), kind_index("A") + 1) if state["hands"][0, k])
+    count = state["hands"][0, rank]
+    state["hands"][0, rank] = 0
+    state["hand_sizes"][0] -= count
+    state["melds"][0, rank, 0] = count
+    assert check_state_nb(state, r) == (StateFault.melded, rank)
+    state["melded"][rank] = count
+    assert check_state_nb(state, r) == (StateFault.meld_ranks, 0)
+    state["sides"][0, SideSlot.meld_ranks] = 1 << rank
+    assert check_state_nb(state, r) == (StateFault.ok, -1)
+    state["sides"][0, SideSlot.canastas] = 1
+    assert check_state_nb(state, r) == (StateFault.canastas, 0)

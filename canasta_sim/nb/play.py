@@ -6,95 +6,88 @@ import numba as nb
 import numpy as np
 
 from .bots.turn import play_turn_nb
+from .engine.deal import start_deal_nb
 from .engine.melds import meld_size_nb
-from .engine.score import score_side_nb
-from .engine.state import STATE_DTYPE, start_deal_nb
-from .jit import inline_kernel
-from .layout import (
+from .engine.score import side_score_nb
+from .engine.state import STATE_DTYPE
+from .enums import (
     BLACK_THREE,
-    D_CONCEALED_OUT,
-    D_DEALER,
-    D_END,
-    D_FIRST_CANASTA_TURN,
-    D_FROZEN_AT_START,
-    D_OUT_SEAT,
-    D_TURNS,
-    D_UPCARD_CARDS,
     EV_LEN,
     FIRST_NATURAL,
-    FLAG_CONCEALED,
-    G_CONCEALED_OUT,
-    G_DEALER,
-    G_END,
-    G_FIRST_CANASTA_TURN,
-    G_FROZEN_AT_START,
-    G_OUT_SEAT,
-    G_PHASE,
-    G_TURN,
-    G_UPCARD_CARDS,
     LAST_NATURAL,
-    M_DEUCES,
-    M_JOKERS,
-    PHASE_OVER,
-    R_SIDES,
-    S_R3_DEALT,
-    S_R3_DRAWN,
-    S_R3_PILE,
-    SC_LEN,
-    SR_CANASTA_RANKS,
-    SR_CONCEALED,
-    SR_MELDS,
-    SR_MIXED,
-    SR_NATURAL,
-    SR_R3_DEALT,
-    SR_R3_DRAWN,
-    SR_R3_PILE,
-    SR_SCORE,
-    SR_WENT_OUT,
+    DealSlot,
+    MeldCol,
+    MeldFlag,
+    Phase,
+    RuleSlot,
+    SideSlot,
 )
+from .jit import inline_kernel
 
 
 @inline_kernel
 def play_deal_nb(state, rules, seed, dealer, minimums, policies, params, log):
-    """Play one deal to its end with the seats' policies (see :func:`policy.play_turn_nb`)."""
+    """Play one deal to its end with the seats' policies (see :func:`.bots.turn.play_turn_nb`)."""
     g = state.g
     start_deal_nb(state, rules, seed, dealer, minimums, log)
-    while g[G_PHASE] != PHASE_OVER:
+    while g[DealSlot.phase] != Phase.over:
         play_turn_nb(state, rules, policies, params, log)
 
 
 @inline_kernel
 def record_deal_nb(state, rules, deal_row, side_rows):
-    """Write the finished deal's record (``int32[D_LEN]``) and its sides' records
-    (``int32[n_sides, SR_LEN]``, including the score parts, points)."""
+    """Write the finished deal's record (``deal_row``, a record of
+    :data:`canasta_sim.records.deal_dtype`) and its sides' records (``side_rows``,
+    ``ndarray(side_dtype, (n_sides,))``, including the score parts, points)."""
     melds, meld_flags, sides, g = state.melds, state.meld_flags, state.sides, state.g
-    deal_row[D_DEALER] = g[G_DEALER]
-    deal_row[D_TURNS] = g[G_TURN]
-    deal_row[D_END] = g[G_END]
-    deal_row[D_OUT_SEAT] = g[G_OUT_SEAT]
-    deal_row[D_CONCEALED_OUT] = g[G_CONCEALED_OUT]
-    deal_row[D_UPCARD_CARDS] = g[G_UPCARD_CARDS]
-    deal_row[D_FROZEN_AT_START] = g[G_FROZEN_AT_START]
-    deal_row[D_FIRST_CANASTA_TURN] = g[G_FIRST_CANASTA_TURN]
-    for side in range(rules[R_SIDES]):
+    deal_row.dealer = g[DealSlot.dealer]
+    deal_row.turns = g[DealSlot.turn]
+    deal_row.end_reason = g[DealSlot.end]
+    deal_row.went_out_seat = g[DealSlot.out_seat]
+    deal_row.concealed_out = g[DealSlot.concealed_out] != 0
+    deal_row.upcard_cards = g[DealSlot.upcard_cards]
+    deal_row.pile_frozen_at_start = g[DealSlot.frozen_at_start] != 0
+    deal_row.first_canasta_turn = g[DealSlot.first_canasta_turn]
+    for side in range(rules[RuleSlot.sides]):
         row = side_rows[side]
-        row[:] = 0
-        row[SR_R3_DEALT] = sides[side, S_R3_DEALT]
-        row[SR_R3_DRAWN] = sides[side, S_R3_DRAWN]
-        row[SR_R3_PILE] = sides[side, S_R3_PILE]
+        dealt = sides[side, SideSlot.r3_dealt]
+        drawn = sides[side, SideSlot.r3_drawn]
+        from_pile = sides[side, SideSlot.r3_pile]
+        n_melds = 0
+        natural = 0
+        mixed = 0
+        concealed = 0
+        canasta_ranks = 0
         for r in range(BLACK_THREE, LAST_NATURAL + 1):
             size = meld_size_nb(melds, side, r)
             if size > 0:
-                row[SR_MELDS] += 1
+                n_melds += 1
             if size >= 7 and r >= FIRST_NATURAL:
-                row[SR_CANASTA_RANKS] |= 1 << (r - FIRST_NATURAL)
-                if melds[side, r, M_DEUCES] + melds[side, r, M_JOKERS] == 0:
-                    row[SR_NATURAL] += 1
+                canasta_ranks |= 1 << (r - FIRST_NATURAL)
+                if melds[side, r, MeldCol.deuces] + melds[side, r, MeldCol.jokers] == 0:
+                    natural += 1
                 else:
-                    row[SR_MIXED] += 1
-                row[SR_CONCEALED] += meld_flags[side, r] & FLAG_CONCEALED
-        row[SR_WENT_OUT] = 1 if g[G_OUT_SEAT] >= 0 and g[G_OUT_SEAT] % rules[R_SIDES] == side else 0
-        score_side_nb(state, rules, side, row[SR_SCORE : SR_SCORE + SC_LEN])
+                    mixed += 1
+                concealed += meld_flags[side, r] & MeldFlag.concealed
+        row.red_threes = dealt + drawn + from_pile
+        row.red_threes_dealt = dealt
+        row.red_threes_drawn = drawn
+        row.red_threes_from_pile = from_pile
+        row.natural_canastas = natural
+        row.mixed_canastas = mixed
+        row.concealed_canastas = concealed
+        row.melds = n_melds
+        row.canasta_ranks = canasta_ranks
+        red, bonus, going_out, points, penalty, total = side_score_nb(state, rules, side)
+        row.meld_points = points
+        row.canasta_bonus = bonus
+        row.red_three_score = red
+        row.going_out_bonus = going_out
+        row.hand_penalty = penalty
+        row.score = total
+        row.went_out = (
+            g[DealSlot.out_seat] >= 0 and g[DealSlot.out_seat] % rules[RuleSlot.sides] == side
+        )
 
 
 @nb.njit(cache=True, _nrt=False, nogil=True)
@@ -146,7 +139,7 @@ def play_chunk(
     ----------
     rules : ndarray(int32, (RULES_LEN,))
     seeds : ndarray(uint64, (n,))
-        Each deal's own seed (:func:`rng.deal_seed_nb`), so results do not depend on how
+        Each deal's own seed (:func:`.engine.rng.deal_seed_nb`), so results do not depend on how
         deals are split into chunks or threads.
     dealers : ndarray(int32, (n,))
     minimums : ndarray(int32, (n, n_sides))
@@ -160,8 +153,10 @@ def play_chunk(
         Threads to run on. Deals are split into blocks of consecutive deals, a few per thread
         to balance the load, each reusing one state (no allocation per deal). Results do not
         depend on it.
-    deal_rows : ndarray(int32, (n, D_LEN)), written
-    side_rows : ndarray(int32, (n, n_sides, SR_LEN)), written
+    deal_rows : ndarray(deal_dtype, (n,)), written
+        :data:`canasta_sim.records.deal_dtype` rows.
+    side_rows : ndarray(side_dtype, (n, n_sides)), written
+        :data:`canasta_sim.records.side_dtype` rows.
     """
     n = seeds.shape[0]
     n_blocks = max(1, min(n, 8 * threads))

@@ -9,34 +9,35 @@ hand: meld only what leaves ``meld_keep`` cards, never put loose wild cards down
 Go out only when an opponent threatens to go out, in the end game (the stock down to
 ``ENDGAME_ROUNDS`` rounds of draws; then also shed cards down to ``THREAT_KEEP``), or when the
 side leads by ``out_lead`` points. Discard the card least useful to the next opponent
-(:func:`careful.choose_discard_nb`): black threes, ranks they cannot take the pile with, a wild
+(:func:`.discards.choose_discard_nb`): black threes, ranks they cannot take the pile with, a wild
 card to freeze a pile that every other discard would hand them.
 
-The knobs (``params``: ``float64[N_PARAMS]``; names, ranges and docs in
-:data:`canasta_sim.bots.POLICIES`, defaults in :data:`DEFAULTS`):
+The knobs (``params``: ``float64[N_PARAMS]``, slots :data:`~.policies.ExpertParam`; names,
+ranges, defaults and docs in :data:`~.policies.EXPERT_PARAMS`):
 
-- ``pile_threshold`` (P_PILE_THRESHOLD): smallest pile taken (cards); a pickup spending a wild
-  card (R-33 b) needs ``WILD_TAKE_FACTOR`` times as many.
-- ``meld_keep`` (P_MELD_KEEP): cards kept in hand when melding without going out (the rules'
+- ``pile_threshold``: smallest pile (cards) taken with natural cards (a natural pair with the
+  top card, or the top card onto the side's meld); a pickup spending a wild card (R-33 b)
+  needs ``WILD_TAKE_FACTOR`` times as many.
+- ``meld_keep``: cards kept in hand when melding without going out (the rules'
   floor is 2, R-22): a fuller hand keeps pairs for pickups and safe discards.
-- ``hold_wilds`` (P_HOLD_WILDS): 1 keeps wild cards for completing canastas, the minimum count,
+- ``hold_wilds``: 1 keeps wild cards for completing canastas, the minimum count,
   going out and freezing the pile; 0 also starts melds from a natural pair and a wild card and
   puts spare wild cards on melds, as ``greedy`` does.
-- ``freeze_risk`` (P_FREEZE_RISK): a wild card is discarded, freezing the pile (R-24, R-31),
+- ``freeze_risk``: a wild card is discarded, freezing the pile (R-24, R-31),
   when the safest other discard would hand the next opponent about this many pile cards in
   expectation or more.
-- ``safety`` (P_SAFETY): weight of that danger against how much a card is worth keeping.
-- ``block_at`` (P_BLOCK_AT): pile size from which a black three is discarded at once to block
+- ``safety``: weight of that danger against how much a card is worth keeping.
+- ``block_at``: pile size from which a black three is discarded at once to block
   the next player (R-23); below it the black three is kept back for a bigger pile.
-- ``out_lead`` (P_OUT_LEAD): going out (R-40) without a threat needs the side's estimated deal
+- ``out_lead``: going out (R-40) without a threat needs the side's estimated deal
   score to lead the best opponent's by this many points; otherwise it holds back to build more
   canastas.
-- ``natural_wait`` (P_NATURAL_WAIT): a wild-free meld of at least this many naturals gets no
+- ``natural_wait``: a wild-free meld of at least this many naturals gets no
   wild card except when going out (it can become, or stay, a natural canasta, R-51).
 
-It reads only public information and its own hand (see :mod:`.careful`), tests cheaply whether a
+It reads only public information and its own hand (see :mod:`.knowledge`), tests cheaply whether a
 pickup or a meld is possible before building anything, builds one plan per step in the state's
-``scratch`` rows and lets the move kernels validate it.
+plan fields (``take_plan``, ``meld_plan``, ``out_plan``) and lets the move kernels validate it.
 """
 
 import numpy as np
@@ -44,58 +45,33 @@ from numba.cpython.unsafe.numbers import leading_zeros  # LLVM's ctlz: highest s
 
 from ..engine.melds import meld_ok_nb
 from ..engine.moves import draw_nb, meld_nb
-from ..jit import inline_kernel, kernel
-from ..layout import (
+from ..enums import (
     DEUCE,
     FIRST_NATURAL,
-    G_CURRENT,
-    G_PHASE,
     JOKER,
     LAST_NATURAL,
-    M_DEUCES,
-    M_JOKERS,
-    M_NATURALS,
-    OK,
-    PHASE_DRAW,
-    PHASE_PLAY,
-    R_DRAW_COUNT,
-    R_GOING_OUT_BONUS,
-    R_PLAYERS,
-    R_SIDE_OF,
-    R_SIDES,
-    S_MELD_RANKS,
-    S_MELDED,
+    DealSlot,
+    MeldCol,
+    MoveError,
+    Phase,
+    RuleSlot,
+    SideSlot,
 )
-from .careful import (
-    can_go_out_nb,
-    discard_safe_nb,
-    forced_take_nb,
-    initial_plan_nb,
-    meld_material_nb,
-    opponents_threaten_nb,
-    side_table_points_nb,
-    stock_left_nb,
-    take_possible_nb,
-    try_take_nb,
-)
+from ..jit import inline_kernel, kernel
+from .discards import discard_safe_nb
+from .knowledge import opponents_threaten_nb, side_table_points_nb, stock_left_nb
+from .melding import can_go_out_nb, meld_material_nb
+from .pickups import take_forced_pile_nb, take_possible_nb, try_take_nb
 from .plans import (
-    add_pair_with_wild_nb,
+    NO_LIMIT,
+    add_pairs_nb,
     clear_plan_nb,
     fill_plan_nb,
+    initial_plan_nb,
+    place_wilds_nb,
     row_total_nb,
 )
-
-P_PILE_THRESHOLD = 0
-P_MELD_KEEP = 1
-P_HOLD_WILDS = 2
-P_FREEZE_RISK = 3
-P_SAFETY = 4
-P_BLOCK_AT = 5
-P_OUT_LEAD = 6
-P_NATURAL_WAIT = 7
-
-#: Default parameter values in kernel order (tuned against greedy; read by canasta_sim.bots).
-DEFAULTS = (5.0, 8.0, 1.0, 0.05, 100.0, 0.0, 3000.0, 7.0)
+from .policies import EXPERT_DEFAULTS, ExpertParam
 
 WILD_TAKE_FACTOR = 3  # a pickup spending a wild card needs this many times pile_threshold
 PAIR_KEEP = 0.6  # keep value of a natural pair in the discard choice (careful: never break)
@@ -108,10 +84,10 @@ HAND_CARD_POINTS = 8  # estimated points of a hidden card (deal score estimate)
 @inline_kernel
 def param_nb(params, i):
     """Parameter ``i`` of ``params``; every parameter takes its default when the vector is
-    shorter than :data:`DEFAULTS` (a caller that passed no parameters)."""
-    if params.shape[0] >= len(DEFAULTS):
+    shorter than :data:`~.policies.EXPERT_DEFAULTS` (a caller that passed no parameters)."""
+    if params.shape[0] >= len(EXPERT_DEFAULTS):
         return params[i]
-    return DEFAULTS[i]
+    return EXPERT_DEFAULTS[i]
 
 
 @kernel
@@ -119,11 +95,11 @@ def lead_if_out_nb(state, rules, seat):
     """Estimated deal score of ``seat``'s side if it went out now, minus the best opponent's
     (R-50..R-54): table points, the going-out bonus, and hidden hands at
     ``HAND_CARD_POINTS`` a card."""
-    n_sides = rules[R_SIDES]
-    players = rules[R_PLAYERS]
-    mine = rules[R_SIDE_OF + seat]
+    n_sides = rules[RuleSlot.sides]
+    players = rules[RuleSlot.players]
+    mine = rules[RuleSlot.side_of + seat]
     best_opp = -(1 << 30)
-    own = side_table_points_nb(state, rules, mine) + rules[R_GOING_OUT_BONUS]
+    own = side_table_points_nb(state, rules, mine) + rules[RuleSlot.going_out_bonus]
     for s in range(n_sides):
         hidden = 0
         for p in range(s, players, n_sides):
@@ -144,7 +120,7 @@ def should_go_out_nb(state, rules, seat, params, threat):
     at least ``out_lead`` points (:func:`lead_if_out_nb`)."""
     if threat:
         return True
-    return lead_if_out_nb(state, rules, seat) >= param_nb(params, P_OUT_LEAD)
+    return lead_if_out_nb(state, rules, seat) >= param_nb(params, ExpertParam.out_lead)
 
 
 @inline_kernel
@@ -168,7 +144,7 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
     Returns ``left``, the cards the hand keeps, less the wild cards placed."""
     hands, melds = state.hands, state.melds
     hand = hands[seat]
-    side = rules[R_SIDE_OF + seat]
+    side = rules[RuleSlot.side_of + seat]
     deuces, jokers = hand[DEUCE], hand[JOKER]
     if deuces + jokers == 0:
         return left
@@ -181,9 +157,9 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
         while todo != 0:
             r = 63 - leading_zeros(todo)
             todo ^= 1 << r
-            n = melds[side, r, M_NATURALS] + plan[r, M_NATURALS]
-            d = melds[side, r, M_DEUCES] + plan[r, M_DEUCES]
-            j = melds[side, r, M_JOKERS] + plan[r, M_JOKERS]
+            n = melds[side, r, MeldCol.naturals] + plan[r, MeldCol.naturals]
+            d = melds[side, r, MeldCol.deuces] + plan[r, MeldCol.deuces]
+            j = melds[side, r, MeldCol.jokers] + plan[r, MeldCol.jokers]
             if n + d + j != size or (step % 2 == 0) == (d + j == 0):
                 continue
             if d + j == 0 and n >= natural_wait:
@@ -195,37 +171,47 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
             ud = need - uj
             if not meld_ok_nb(n, d + ud, j + uj, rules):
                 continue
-            plan[r, M_JOKERS] += uj
-            plan[r, M_DEUCES] += ud
+            plan[r, MeldCol.jokers] += uj
+            plan[r, MeldCol.deuces] += ud
             jokers -= uj
             deuces -= ud
             left -= need
     if hold or deuces + jokers == 0:
         return left
+    deuces, jokers, placed, _ = add_pairs_nb(
+        melds,
+        side,
+        hand,
+        plan,
+        np.int64(-1),
+        deuces,
+        jokers,
+        left - keep,
+        np.int64(NO_LIMIT),
+        np.bool_(False),
+        rules,
+    )
+    left -= placed
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-        spare = hand[r] - plan[r, M_NATURALS]
-        n = melds[side, r, M_NATURALS] + plan[r, M_NATURALS]
-        if n == 0 and spare == 2 and deuces + jokers > 0 and left - 3 >= keep:
-            deuces, jokers = add_pair_with_wild_nb(plan, r, deuces, jokers, np.bool_(False))
-            left -= 3
-    for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-        n = melds[side, r, M_NATURALS] + plan[r, M_NATURALS]
-        d = melds[side, r, M_DEUCES] + plan[r, M_DEUCES]
-        j = melds[side, r, M_JOKERS] + plan[r, M_JOKERS]
+        if deuces + jokers == 0 or left - 1 < keep:
+            break
+        n, d, j = row_total_nb(melds, side, plan, r, -1)
         if n == 0 or (d + j == 0 and n >= natural_wait):
             continue
-        while deuces + jokers > 0 and left - 1 >= keep:
-            if deuces > 0 and meld_ok_nb(n, d + 1, j, rules):
-                plan[r, M_DEUCES] += 1
-                deuces -= 1
-                d += 1
-            elif jokers > 0 and meld_ok_nb(n, d, j + 1, rules):
-                plan[r, M_JOKERS] += 1
-                jokers -= 1
-                j += 1
-            else:
-                break
-            left -= 1
+        deuces, jokers, placed, _ = place_wilds_nb(
+            plan,
+            r,
+            n,
+            d,
+            j,
+            deuces,
+            jokers,
+            left - keep,
+            np.int64(NO_LIMIT),
+            np.bool_(False),
+            rules,
+        )
+        left -= placed
     return left
 
 
@@ -235,28 +221,33 @@ def expert_melds_nb(state, rules, params, log):
     as the minimum count allows (few wild cards), or add naturals to the melds, start melds of
     three naturals and place wild cards (:func:`add_wilds_nb`), keeping ``meld_keep`` cards
     (``THREAT_KEEP`` under a threat or in the end game)."""
-    hands, sides, g, scratch = state.hands, state.sides, state.g, state.scratch
-    seat = g[G_CURRENT]
-    side = rules[R_SIDE_OF + seat]
+    hands, sides, g = state.hands, state.sides, state.g
+    seat = g[DealSlot.current]
+    side = rules[RuleSlot.side_of + seat]
     hand = hands[seat]
     # an opponent may go out soon: time to go out or shed cards; likewise near the stock's end
     threat = opponents_threaten_nb(state, rules, seat, np.int64(THREAT_CARDS))
-    endgame = stock_left_nb(state, rules) <= ENDGAME_ROUNDS * rules[R_DRAW_COUNT] * rules[R_PLAYERS]
+    endgame = (
+        stock_left_nb(state, rules)
+        <= ENDGAME_ROUNDS * rules[RuleSlot.draw_count] * rules[RuleSlot.players]
+    )
     if (
         can_go_out_nb(state, rules, seat)
         and should_go_out_nb(state, rules, seat, params, threat or endgame)
-        and meld_nb(state, rules, scratch[2], log) == OK
+        and meld_nb(state, rules, state.out_plan[:], log) == MoveError.ok
     ):
         return
-    melded = sides[side, S_MELDED] != 0
+    melded = sides[side, SideSlot.melded] != 0
     keep = 2
     if melded:
-        keep = max(2, int(param_nb(params, P_MELD_KEEP)))
+        keep = max(2, int(param_nb(params, ExpertParam.meld_keep)))
         if threat or endgame:  # shed the cards that would count against the side
             keep = min(keep, THREAT_KEEP)
-    if state.hand_sizes[seat] <= keep or not meld_material_nb(hand, sides[side, S_MELD_RANKS]):
+    if state.hand_sizes[seat] <= keep or not meld_material_nb(
+        hand, sides[side, SideSlot.meld_ranks]
+    ):
         return
-    plan = scratch[1]
+    plan = state.meld_plan[:]
     clear_plan_nb(plan)
     if not melded:
         left = initial_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(2))
@@ -264,9 +255,16 @@ def expert_melds_nb(state, rules, params, log):
         left = fill_plan_nb(
             state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(keep), np.bool_(False)
         )
-        hold = param_nb(params, P_HOLD_WILDS) >= 0.5
+        hold = param_nb(params, ExpertParam.hold_wilds) >= 0.5
         left = add_wilds_nb(
-            state, rules, seat, plan, left, keep, hold, int(param_nb(params, P_NATURAL_WAIT))
+            state,
+            rules,
+            seat,
+            plan,
+            left,
+            keep,
+            hold,
+            int(param_nb(params, ExpertParam.natural_wait)),
         )
     if left < state.hand_sizes[seat]:  # the plan holds cards
         meld_nb(state, rules, plan, log)  # validated there (R-22, R-60..R-64)
@@ -277,25 +275,25 @@ def expert_turn_nb(state, rules, params, log):
     """One whole turn of the expert policy with parameters ``params`` (``float64[N_PARAMS]``;
     a shorter vector means the defaults): pickup or draw, melds, discard (or R-45's end)."""
     g = state.g
-    if g[G_PHASE] == PHASE_DRAW:
-        pile_min = int(param_nb(params, P_PILE_THRESHOLD))
+    if g[DealSlot.phase] == Phase.draw:
+        pile_min = int(param_nb(params, ExpertParam.pile_threshold))
         wild_min = WILD_TAKE_FACTOR * pile_min
         if not (
-            take_possible_nb(state, rules, g[G_CURRENT], pile_min, pile_min, wild_min)
+            take_possible_nb(state, rules, g[DealSlot.current], pile_min, pile_min, wild_min)
             and try_take_nb(state, rules, log, pile_min, pile_min, wild_min)
         ):
-            if draw_nb(state, rules, log) != OK:
-                forced_take_nb(state, rules, log)
-    if g[G_PHASE] == PHASE_PLAY:
+            if draw_nb(state, rules, log) != MoveError.ok:
+                take_forced_pile_nb(state, rules, log)
+    if g[DealSlot.phase] == Phase.play:
         expert_melds_nb(state, rules, params, log)
-    if g[G_PHASE] == PHASE_PLAY:
+    if g[DealSlot.phase] == Phase.play:
         discard_safe_nb(
             state,
             rules,
             log,
-            param_nb(params, P_SAFETY),
-            int(param_nb(params, P_BLOCK_AT)),
-            param_nb(params, P_FREEZE_RISK),
+            param_nb(params, ExpertParam.safety),
+            int(param_nb(params, ExpertParam.block_at)),
+            param_nb(params, ExpertParam.freeze_risk),
             np.int64(0),
             PAIR_KEEP,
         )

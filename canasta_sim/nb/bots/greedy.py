@@ -5,23 +5,19 @@ import numpy as np
 
 from ..engine.melds import check_plan_nb, meld_size_nb
 from ..engine.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
-from ..jit import inline_kernel, kernel
-from ..layout import (
+from ..enums import (
     BLACK_THREE,
     DEUCE,
-    G_CURRENT,
-    G_LAST_RED_THREE,
-    G_PHASE,
     JOKER,
     N_KINDS,
-    OK,
-    PHASE_DRAW,
-    PHASE_PLAY,
-    R_SIDE_OF,
-    R_VALUES,
-    S_MELD_RANKS,
+    DealSlot,
+    MoveError,
+    Phase,
+    RuleSlot,
+    SideSlot,
 )
-from .careful import out_blocked_nb
+from ..jit import inline_kernel, kernel
+from .melding import out_blocked_nb
 from .pickups import pickup_candidates_nb
 from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb
 
@@ -29,9 +25,9 @@ from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb
 @inline_kernel
 def greedy_draw_nb(state, rules, log):
     """Take the pile in the first legal way (fewest wild cards), else draw."""
-    g, scratch = state.g, state.scratch
-    if pickup_candidates_nb(state, rules, g[G_CURRENT], scratch[:]) > 0:
-        take_pile_nb(state, rules, scratch[0], log)
+    g = state.g
+    if pickup_candidates_nb(state, rules, g[DealSlot.current], state.candidates[:]) > 0:
+        take_pile_nb(state, rules, state.candidates[0], log)
     else:
         draw_nb(state, rules, log)
 
@@ -40,24 +36,24 @@ def greedy_draw_nb(state, rules, log):
 def meld_most_nb(state, rules, log):
     """Meld as much of the hand as is legal in one move: going out if allowed, else
     everything but two cards. Returns True if it melded."""
-    hands, sides, g, scratch = state.hands, state.sides, state.g, state.scratch
-    seat = g[G_CURRENT]
-    plan = scratch[0]
+    hands, sides, g = state.hands, state.sides, state.g
+    seat = g[DealSlot.current]
+    plan = state.meld_plan[:]
     # a hand with two or more cards no meld can take cannot go out: skip building that plan
-    if not out_blocked_nb(hands[seat], sides[rules[R_SIDE_OF + seat], S_MELD_RANKS]):
+    if not out_blocked_nb(hands[seat], sides[rules[RuleSlot.side_of + seat], SideSlot.meld_ranks]):
         clear_plan_nb(plan)
         black_three_plan_nb(hands[seat], plan)
         fill_plan_nb(
             state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(0), np.bool_(True)
         )
         err, out, conc = check_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0))
-        if err == OK and out:
+        if err == MoveError.ok and out:
             meld_nb(state, rules, plan, log)
             return True
     clear_plan_nb(plan)
     fill_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(2), np.bool_(True))
     err, out, conc = check_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0))
-    if err == OK:
+    if err == MoveError.ok:
         meld_nb(state, rules, plan, log)
         return True
     return False
@@ -70,9 +66,9 @@ def usefulness_nb(state, rules, seat, kind):
     if kind == BLACK_THREE:
         return -1000  # no use in hand; discarding it blocks the next player (R-23)
     if kind == DEUCE or kind == JOKER:
-        return 1000 + rules[R_VALUES + kind]
-    side = rules[R_SIDE_OF + seat]
-    u = 100 * hands[seat, kind] + rules[R_VALUES + kind]
+        return 1000 + rules[RuleSlot.values + kind]
+    side = rules[RuleSlot.side_of + seat]
+    u = 100 * hands[seat, kind] + rules[RuleSlot.values + kind]
     if meld_size_nb(melds, side, kind) > 0:
         u += 300
     return u
@@ -82,10 +78,10 @@ def usefulness_nb(state, rules, seat, kind):
 def discard_least_useful_nb(state, rules, log):
     """Discard the card with the lowest :func:`usefulness_nb`; R-45 ends the deal instead."""
     hands, g = state.hands, state.g
-    if g[G_LAST_RED_THREE] != 0:
+    if g[DealSlot.last_red_three] != 0:
         end_turn_nb(state, rules, log)
         return
-    seat = g[G_CURRENT]
+    seat = g[DealSlot.current]
     best = -1
     best_u = 1 << 30
     for k in range(N_KINDS):
@@ -101,9 +97,9 @@ def discard_least_useful_nb(state, rules, log):
 def greedy_turn_nb(state, rules, log):
     """One whole turn of the greedy policy."""
     g = state.g
-    if g[G_PHASE] == PHASE_DRAW:
+    if g[DealSlot.phase] == Phase.draw:
         greedy_draw_nb(state, rules, log)
-    if g[G_PHASE] == PHASE_PLAY:
+    if g[DealSlot.phase] == Phase.play:
         meld_most_nb(state, rules, log)
-    if g[G_PHASE] == PHASE_PLAY:
+    if g[DealSlot.phase] == Phase.play:
         discard_least_useful_nb(state, rules, log)

@@ -1,33 +1,30 @@
-"""Candidate moves shared by the bots: the legal ways to take the pile and the legal single
-melds. Each candidate is validated by the move kernels' own checks."""
+"""Taking the discard pile: the legal ways to take it, cheap tests, the bots' pickups and the
+pickup R-44 forces with the stock empty. Every pickup is checked by
+:func:`~canasta_sim.nb.engine.moves.check_take_nb` (through ``take_pile_nb``)."""
 
 import numpy as np
 
-from ..engine.melds import check_plan_nb, meld_size_nb
-from ..engine.moves import check_take_nb, pile_top_nb
-from ..jit import inline_kernel, kernel
-from ..layout import (
-    BLACK_THREE,
+from ..engine.melds import meld_size_nb
+from ..engine.moves import check_take_nb, draw_nb, pile_top_nb, take_pile_nb
+from ..enums import (
     DEUCE,
     FIRST_NATURAL,
-    G_PILE_FREEZE,
-    G_PILE_LEN,
     JOKER,
     LAST_NATURAL,
-    M_DEUCES,
-    M_JOKERS,
-    M_NATURALS,
-    OK,
-    R_SIDE_OF,
-    S_MELDED,
+    DealSlot,
+    MeldCol,
+    MoveError,
+    RuleSlot,
+    SideSlot,
 )
-from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb
+from ..jit import inline_kernel, kernel
+from .plans import clear_plan_nb, fill_plan_nb, initial_plan_nb
 
 
 @inline_kernel
 def pile_incoming_nb(state):
     g = state.g
-    return max(g[G_PILE_LEN] - 1, 0)  # upper bound: red threes in it are laid out
+    return max(g[DealSlot.pile_len] - 1, 0)  # upper bound: red threes in it are laid out
 
 
 @kernel
@@ -36,15 +33,15 @@ def pickup_candidates_nb(state, rules, seat, cands):
     card onto the side's meld, with a natural pair, with one natural and a deuce or a joker;
     a side without its initial meld adds its best melds from hand (R-64).
 
-    Kernels pass the state's scratch rows as ``scratch[:]``, typed as a plain array like the
+    Kernels pass ``state.candidates[:]``, typed as a plain array like the
     ``Deal`` API's own ``cands``, so numba compiles this kernel once for both."""
     hands, melds, sides, g = state.hands, state.melds, state.sides, state.g
     top = pile_top_nb(state)
     if top < FIRST_NATURAL or top > LAST_NATURAL:
         return 0
-    side = rules[R_SIDE_OF + seat]
+    side = rules[RuleSlot.side_of + seat]
     nat = hands[seat, top]
-    frozen = g[G_PILE_FREEZE] > 0 or sides[side, S_MELDED] == 0
+    frozen = g[DealSlot.pile_freeze] > 0 or sides[side, SideSlot.melded] == 0
     if nat < 2 and (frozen or (nat == 0 and meld_size_nb(melds, side, top) == 0)):
         return 0  # the common case, settled without building a plan (R-32, R-33)
     n = 0
@@ -58,68 +55,102 @@ def pickup_candidates_nb(state, rules, seat, cands):
         plan = cands[n]
         clear_plan_nb(plan)
         if way == 1:
-            plan[top, M_NATURALS] = 2
+            plan[top, MeldCol.naturals] = 2
         elif way == 2:
-            plan[top, M_NATURALS] = 1
-            plan[top, M_DEUCES] = 1
+            plan[top, MeldCol.naturals] = 1
+            plan[top, MeldCol.deuces] = 1
         elif way == 3:
-            plan[top, M_NATURALS] = 1
-            plan[top, M_JOKERS] = 1
-        if sides[side, S_MELDED] == 0:
+            plan[top, MeldCol.naturals] = 1
+            plan[top, MeldCol.jokers] = 1
+        if sides[side, SideSlot.melded] == 0:
             fill_plan_nb(
                 state, rules, seat, plan, top, pile_incoming_nb(state), np.int64(2), np.bool_(True)
             )
         err, out, conc = check_take_nb(state, rules, seat, plan)
-        if err == OK:
+        if err == MoveError.ok:
             n += 1
     return n
 
 
 @inline_kernel
-def meld_candidates_nb(state, rules, seat, cands):
-    """Write legal single meld moves into ``cands[0..n)`` and return ``n``: per rank, all
-    naturals onto (or as) a meld, a meld of two naturals and a wild, one wild onto a meld; black
-    threes when going out. Before the initial meld, one candidate: the best combined melds."""
-    hands, melds, sides = state.hands, state.melds, state.sides
-    side = rules[R_SIDE_OF + seat]
+def take_possible_nb(state, rules, seat, meld_pile, pair_pile, wild_pile):
+    """Cheap test before :func:`try_take_nb`: the top card is a natural and the hand (or an
+    open pile onto the side's meld) could take a pile of this size."""
+    hands, pile, melds, sides, g = state.hands, state.pile, state.melds, state.sides, state.g
+    plen = g[DealSlot.pile_len]
+    if plen == 0:
+        return False
+    top = pile[plen - 1]
+    if top < FIRST_NATURAL or top > LAST_NATURAL:
+        return False
+    n = hands[seat, top]
+    if n >= 2:
+        return plen >= pair_pile
+    side = rules[RuleSlot.side_of + seat]
+    if g[DealSlot.pile_freeze] > 0 or sides[side, SideSlot.melded] == 0:
+        return False
+    if meld_size_nb(melds, side, top) > 0:
+        return plen >= meld_pile
+    return n == 1 and plen >= wild_pile and hands[seat, DEUCE] + hands[seat, JOKER] > 0
+
+
+@kernel
+def try_take_nb(state, rules, log, meld_pile, pair_pile, wild_pile):
+    """Take the discard pile if it can be done cheaply (R-30..R-35): the top card onto the side's
+    meld (an open pile, at least ``min_pile`` cards), with natural cards of its rank (at least
+    ``min_pile`` cards), or, on an open pile of at least ``wild_pile`` cards, with one natural
+    and one wild card. A side without its initial meld adds melds from hand to reach its
+    minimum (R-64). Cheap pre-checks come first; one plan is built and checked once.
+    Returns True if it took the pile."""
+    hands, melds, sides, g = state.hands, state.melds, state.sides, state.g
+    top = pile_top_nb(state)
+    if top < FIRST_NATURAL or top > LAST_NATURAL:
+        return False
+    seat = g[DealSlot.current]
+    side = rules[RuleSlot.side_of + seat]
     hand = hands[seat]
-    n = 0
-    if sides[side, S_MELDED] == 0:
-        clear_plan_nb(cands[0])
-        fill_plan_nb(
-            state, rules, seat, cands[0], np.int64(-1), np.int64(0), np.int64(2), np.bool_(True)
-        )
-        err, out, conc = check_plan_nb(state, rules, seat, cands[0], np.int64(-1), np.int64(0))
-        return 1 if err == OK else 0
-    for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
-        has_meld = meld_size_nb(melds, side, r) > 0
-        for way in range(3):  # 0: the naturals; 1: a deuce; 2: a joker
-            if n >= cands.shape[0]:
-                return n
-            if way > 0 and not has_meld and hand[r] < 2:
-                continue
-            if way == 0 and hand[r] < (1 if has_meld else 3):
-                continue  # a new meld needs three naturals here (R-60)
-            if (way == 1 and hand[DEUCE] == 0) or (way == 2 and hand[JOKER] == 0):
-                continue  # no such wild card in hand
-            plan = cands[n]
-            clear_plan_nb(plan)
-            if way == 0 or not has_meld:
-                plan[r, M_NATURALS] = hand[r]
-            if way == 1:
-                plan[r, M_DEUCES] = 1
-            elif way == 2:
-                plan[r, M_JOKERS] = 1
-            err, out, conc = check_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0))
-            if err == OK:
-                n += 1
-    if n < cands.shape[0] and hand[BLACK_THREE] >= 3:
-        clear_plan_nb(cands[n])
-        black_three_plan_nb(hand, cands[n])
-        fill_plan_nb(
-            state, rules, seat, cands[n], np.int64(-1), np.int64(0), np.int64(0), np.bool_(True)
-        )
-        err, out, conc = check_plan_nb(state, rules, seat, cands[n], np.int64(-1), np.int64(0))
-        if err == OK:
-            n += 1
-    return n
+    n = hand[top]
+    plen = g[DealSlot.pile_len]
+    melded = sides[side, SideSlot.melded] != 0
+    frozen = g[DealSlot.pile_freeze] > 0 or not melded
+    plan = state.take_plan[:]
+    if not frozen and meld_size_nb(melds, side, top) > 0 and plen >= meld_pile:
+        clear_plan_nb(plan)
+    elif n >= 2:
+        if plen < pair_pile:
+            return False
+        clear_plan_nb(plan)
+        plan[top, MeldCol.naturals] = n
+    elif not frozen and n == 1 and hand[DEUCE] + hand[JOKER] > 0 and plen >= wild_pile:
+        clear_plan_nb(plan)
+        plan[top, MeldCol.naturals] = 1
+        if hand[DEUCE] > 0:
+            plan[top, MeldCol.deuces] = 1
+        else:
+            plan[top, MeldCol.jokers] = 1
+    else:
+        return False
+    if not melded:
+        initial_plan_nb(state, rules, seat, plan, top, plen - 1, np.int64(2))
+    return take_pile_nb(state, rules, plan, log) == MoveError.ok
+
+
+@kernel
+def take_forced_pile_nb(state, rules, log):
+    """R-44: the stock is empty and the player must take the pile: the top card onto the side's
+    meld, or else the first legal way (:func:`pickup_candidates_nb`)."""
+    g = state.g
+    plan = state.take_plan[:]
+    clear_plan_nb(plan)
+    if take_pile_nb(state, rules, plan, log) == MoveError.ok:
+        return
+    if pickup_candidates_nb(state, rules, g[DealSlot.current], state.candidates[:]) > 0:
+        take_pile_nb(state, rules, state.candidates[0], log)
+
+
+@inline_kernel
+def draw_or_take_forced_nb(state, rules, log):
+    """Draw from the stock; when R-44 forces a pickup instead, take the pile
+    (:func:`take_forced_pile_nb`)."""
+    if draw_nb(state, rules, log) != MoveError.ok:
+        take_forced_pile_nb(state, rules, log)

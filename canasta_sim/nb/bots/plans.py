@@ -1,25 +1,30 @@
 """Building meld plans from a hand: the candidate moves bots choose among.
 
-Builders only propose; every plan is validated by :func:`melds.check_plan_nb` (through the move
-kernels) before it is played.
+A meld plan is ``ndarray(int8, (N_KINDS, 3))``: per rank row the naturals, deuces and jokers
+(:data:`~canasta_sim.nb.enums.MeldCol`) a player adds from hand (see
+:mod:`canasta_sim.nb.engine.melds`). Builders only propose; every plan is validated by
+:func:`~canasta_sim.nb.engine.melds.check_plan_nb` (through the move kernels) before it is
+played. Wild cards go into plans through two routines only: :func:`add_pairs_nb` (new melds
+of a natural pair and a wild card) and :func:`place_wilds_nb` (single wild cards on a meld).
 """
 
 import numpy as np
 
 from ..engine.melds import meld_ok_nb
-from ..jit import inline_kernel, kernel
-from ..layout import (
+from ..enums import (
     BLACK_THREE,
     DEUCE,
     FIRST_NATURAL,
     JOKER,
     LAST_NATURAL,
-    M_DEUCES,
-    M_JOKERS,
-    M_NATURALS,
     N_KINDS,
-    R_SIDE_OF,
+    MeldCol,
+    RuleSlot,
+    SideSlot,
 )
+from ..jit import inline_kernel, kernel
+
+NO_LIMIT = 1 << 30  # a room or a points target that never binds
 
 
 @kernel
@@ -33,8 +38,22 @@ def clear_plan_nb(plan):
 def plan_size_nb(plan):
     n = 0
     for r in range(N_KINDS):
-        n += plan[r, M_NATURALS] + plan[r, M_DEUCES] + plan[r, M_JOKERS]
+        n += plan[r, MeldCol.naturals] + plan[r, MeldCol.deuces] + plan[r, MeldCol.jokers]
     return n
+
+
+@inline_kernel
+def plan_points_nb(rules, plan, top):
+    """Card values (R-04) of a plan plus the pile's top card ``top`` (or -1): the minimum
+    count of R-64."""
+    pts = 0
+    for r in range(BLACK_THREE, LAST_NATURAL + 1):
+        pts += plan[r, MeldCol.naturals] * rules[RuleSlot.values + r]
+        pts += plan[r, MeldCol.deuces] * rules[RuleSlot.values + DEUCE]
+        pts += plan[r, MeldCol.jokers] * rules[RuleSlot.values + JOKER]
+    if top >= 0:
+        pts += rules[RuleSlot.values + top]
+    return pts
 
 
 @kernel
@@ -43,34 +62,101 @@ def wilds_left_nb(hand, plan):
     d = hand[DEUCE]
     j = hand[JOKER]
     for r in range(N_KINDS):
-        d -= plan[r, M_DEUCES]
-        j -= plan[r, M_JOKERS]
+        d -= plan[r, MeldCol.deuces]
+        j -= plan[r, MeldCol.jokers]
     return d, j
 
 
+@inline_kernel
+def row_total_nb(melds, side, plan, r, top):
+    """Naturals, deuces and jokers the side's meld of rank ``r`` would hold after ``plan``
+    (and ``top``, the pile's top card melded in the same move, or -1)."""
+    t = 1 if r == top else 0
+    n = melds[side, r, MeldCol.naturals] + plan[r, MeldCol.naturals] + t
+    d = melds[side, r, MeldCol.deuces] + plan[r, MeldCol.deuces]
+    j = melds[side, r, MeldCol.jokers] + plan[r, MeldCol.jokers]
+    return n, d, j
+
+
+@kernel
+def black_three_plan_nb(hand, plan):
+    """Put all black threes of ``hand`` in ``plan`` (legal only when going out, R-63)."""
+    if hand[BLACK_THREE] >= 3:
+        plan[BLACK_THREE, MeldCol.naturals] = hand[BLACK_THREE]
+
+
+# --- wild cards -------------------------------------------------------------------------------
 @kernel
 def add_pair_with_wild_nb(plan, r, deuces, jokers, jokers_first):
     """Plan a new meld of two naturals of rank ``r`` and one wild card (R-60): a joker if
     ``jokers_first`` and one is left, else a deuce if one is left. ``deuces + jokers`` must be
     positive. Returns the wild cards left, ``(deuces, jokers)``."""
-    plan[r, M_NATURALS] += 2
+    plan[r, MeldCol.naturals] += 2
     if (jokers_first and jokers > 0) or deuces == 0:
-        plan[r, M_JOKERS] += 1
+        plan[r, MeldCol.jokers] += 1
         return deuces, jokers - 1
-    plan[r, M_DEUCES] += 1
+    plan[r, MeldCol.deuces] += 1
     return deuces - 1, jokers
 
 
-@inline_kernel
-def row_total_nb(melds, side, plan, r, top):
-    """Cards the side's meld of rank ``r`` would hold after ``plan`` (and ``top``)."""
-    t = 1 if r == top else 0
-    n = melds[side, r, M_NATURALS] + plan[r, M_NATURALS] + t
-    d = melds[side, r, M_DEUCES] + plan[r, M_DEUCES]
-    j = melds[side, r, M_JOKERS] + plan[r, M_JOKERS]
-    return n, d, j
+@kernel
+def add_pairs_nb(melds, side, hand, plan, top, deuces, jokers, room, short, jokers_first, rules):
+    """Plan new melds of a natural pair and a wild card (R-60), highest rank first: for every
+    rank of which exactly two naturals of ``hand`` are left outside ``plan`` and which has no
+    meld (on the table, in the plan, or as ``top``, the pile's top card, or -1).
+
+    Stops when no wild card is left (``deuces``, ``jokers``: those not yet planned), when
+    ``room`` (cards the plan may still take) is under 3, or once the points added reach
+    ``short`` (the minimum count still missing, R-64; :data:`NO_LIMIT` for none). The wild card
+    is a joker first if ``jokers_first``, else a deuce first. Returns ``(deuces, jokers,
+    cards placed, points added)``."""
+    placed = 0
+    added = 0
+    for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
+        if deuces + jokers == 0 or room - placed < 3 or added >= short:
+            break
+        n, d, j = row_total_nb(melds, side, plan, r, top)
+        if n + d + j == 0 and hand[r] - plan[r, MeldCol.naturals] == 2:
+            wild = JOKER if (jokers_first and jokers > 0) or deuces == 0 else DEUCE
+            deuces, jokers = add_pair_with_wild_nb(plan, r, deuces, jokers, jokers_first)
+            placed += 3
+            added += 2 * rules[RuleSlot.values + r] + rules[RuleSlot.values + wild]
+    return deuces, jokers, placed, added
 
 
+@kernel
+def place_wilds_nb(plan, r, n, d, j, deuces, jokers, room, short, jokers_first, rules):
+    """Put wild cards one at a time on the meld of rank ``r`` (``n`` naturals, ``d`` deuces,
+    ``j`` jokers once the plan is melded) while the meld stays legal (R-60, R-61): at most
+    ``room`` cards, and only until the points added reach ``short`` (R-64; :data:`NO_LIMIT`
+    for none). A joker before a deuce if ``jokers_first``, else a deuce before a joker.
+    ``deuces``, ``jokers``: wild cards of the hand not yet planned. Returns ``(deuces, jokers,
+    cards placed, points added)``."""
+    placed = 0
+    added = 0
+    while placed < room and added < short and deuces + jokers > 0:
+        if jokers_first and jokers > 0 and meld_ok_nb(n, d, j + 1, rules):
+            wild = JOKER
+        elif deuces > 0 and meld_ok_nb(n, d + 1, j, rules):
+            wild = DEUCE
+        elif not jokers_first and jokers > 0 and meld_ok_nb(n, d, j + 1, rules):
+            wild = JOKER
+        else:
+            break
+        if wild == JOKER:
+            plan[r, MeldCol.jokers] += 1
+            jokers -= 1
+            j += 1
+        else:
+            plan[r, MeldCol.deuces] += 1
+            deuces -= 1
+            d += 1
+        placed += 1
+        added += rules[RuleSlot.values + wild]
+    return deuces, jokers, placed, added
+
+
+# --- whole plans ------------------------------------------------------------------------------
 @kernel
 def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
     """Add to ``plan`` (mutated) what the rest of the hand can meld, most points first.
@@ -84,45 +170,170 @@ def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
     """
     hands, melds = state.hands, state.melds
     hand = hands[seat]
-    side = rules[R_SIDE_OF + seat]
+    side = rules[RuleSlot.side_of + seat]
     left = state.hand_sizes[seat] - plan_size_nb(plan) + incoming
     # naturals onto melds that exist (on the table or in the plan), then new natural melds;
-    # without branches, which followed the hand's counts
+    # without branches, which would follow the hand's counts
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-        spare = hand[r] - plan[r, M_NATURALS]
+        spare = hand[r] - plan[r, MeldCol.naturals]
         n, d, j = row_total_nb(melds, side, plan, r, top)
         take = (spare > 0) & (left - spare >= keep) & ((n + d + j > 0) | (spare >= 3))
         spare = spare if take else 0
-        plan[r, M_NATURALS] += spare
+        plan[r, MeldCol.naturals] += spare
         left -= spare
     if not use_wilds:
         return left
     deuces, jokers = wilds_left_nb(hand, plan)
+    deuces, jokers, placed, _ = add_pairs_nb(
+        melds,
+        side,
+        hand,
+        plan,
+        top,
+        deuces,
+        jokers,
+        left - keep,
+        np.int64(NO_LIMIT),
+        np.bool_(True),
+        rules,
+    )
+    left -= placed
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-        spare = hand[r] - plan[r, M_NATURALS]
+        if deuces + jokers == 0 or left - 1 < keep:
+            break
         n, d, j = row_total_nb(melds, side, plan, r, top)
-        if n + d + j == 0 and spare == 2 and deuces + jokers > 0 and left - 3 >= keep:
-            deuces, jokers = add_pair_with_wild_nb(plan, r, deuces, jokers, np.bool_(True))
-            left -= 3
-    for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-        while deuces + jokers > 0 and left - 1 >= keep:
-            n, d, j = row_total_nb(melds, side, plan, r, top)
-            if n + d + j == 0:
-                break
-            if jokers > 0 and meld_ok_nb(n, d, j + 1, rules):
-                plan[r, M_JOKERS] += 1
-                jokers -= 1
-            elif deuces > 0 and meld_ok_nb(n, d + 1, j, rules):
-                plan[r, M_DEUCES] += 1
-                deuces -= 1
-            else:
-                break
-            left -= 1
+        if n + d + j > 0:
+            deuces, jokers, placed, _ = place_wilds_nb(
+                plan,
+                r,
+                n,
+                d,
+                j,
+                deuces,
+                jokers,
+                left - keep,
+                np.int64(NO_LIMIT),
+                np.bool_(True),
+                rules,
+            )
+            left -= placed
     return left
 
 
 @kernel
-def black_three_plan_nb(hand, plan):
-    """Put all black threes of ``hand`` in ``plan`` (legal only when going out, R-63)."""
-    if hand[BLACK_THREE] >= 3:
-        plan[BLACK_THREE, M_NATURALS] = hand[BLACK_THREE]
+def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
+    """Add to ``plan`` an initial meld (R-64) that spends as few wild cards as it can: every
+    natural of the ranks in the plan (and of ``top``), new melds of three or more naturals, then,
+    only while the count is short of the side's minimum, natural pairs with a wild card (deuces
+    before jokers) and single wild cards on the planned melds. Leaves at least ``keep`` cards in
+    hand (``incoming``: cards reaching the hand in the same move). Returns the cards the hand
+    keeps after the plan, ``incoming`` included.
+
+    The side has no meld yet (``SideSlot.melded`` is 0), so its melds are those of the plan."""
+    hands, melds, sides = state.hands, state.melds, state.sides
+    hand = hands[seat]
+    side = rules[RuleSlot.side_of + seat]
+    minimum = sides[side, SideSlot.minimum]
+    left = state.hand_sizes[seat] - plan_size_nb(plan) + incoming
+    for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
+        spare = hand[r] - plan[r, MeldCol.naturals]
+        if spare <= 0 or left - spare < keep:
+            continue
+        in_plan = (
+            r == top
+            or plan[r, MeldCol.naturals] + plan[r, MeldCol.deuces] + plan[r, MeldCol.jokers] > 0
+        )
+        if in_plan or spare >= 3:
+            plan[r, MeldCol.naturals] += spare
+            left -= spare
+    points = plan_points_nb(rules, plan, top)
+    if points >= minimum:
+        return left
+    deuces, jokers = wilds_left_nb(hand, plan)
+    deuces, jokers, placed, added = add_pairs_nb(
+        melds,
+        side,
+        hand,
+        plan,
+        top,
+        deuces,
+        jokers,
+        left - keep,
+        minimum - points,
+        np.bool_(False),
+        rules,
+    )
+    left -= placed
+    points += added
+    for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
+        if points >= minimum or deuces + jokers == 0 or left - 1 < keep:
+            break
+        n, d, j = row_total_nb(melds, side, plan, r, top)
+        if n + d + j > 0:
+            deuces, jokers, placed, added = place_wilds_nb(
+                plan,
+                r,
+                n,
+                d,
+                j,
+                deuces,
+                jokers,
+                left - keep,
+                minimum - points,
+                np.bool_(False),
+                rules,
+            )
+            left -= placed
+            points += added
+    return left
+
+
+@kernel
+def out_plan_nb(state, rules, seat, plan):
+    """Build in ``plan`` the melds that would empty the hand (or leave one card to discard):
+    black threes (R-63), all naturals, natural pairs with a wild card, then the spare wild cards,
+    placed on melds that already hold wild cards first and on natural canastas last (so going
+    out spoils no natural canasta it can spare, R-67)."""
+    hands, melds = state.hands, state.melds
+    hand = hands[seat]
+    side = rules[RuleSlot.side_of + seat]
+    clear_plan_nb(plan)
+    black_three_plan_nb(hand, plan)
+    fill_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(0), np.bool_(False))
+    deuces, jokers = wilds_left_nb(hand, plan)
+    deuces, jokers, _, _ = add_pairs_nb(
+        melds,
+        side,
+        hand,
+        plan,
+        np.int64(-1),
+        deuces,
+        jokers,
+        np.int64(NO_LIMIT),
+        np.int64(NO_LIMIT),
+        np.bool_(False),
+        rules,
+    )
+    for stage in range(3):
+        for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
+            n, d, j = row_total_nb(melds, side, plan, r, -1)
+            if n == 0:
+                continue
+            natural_canasta = d + j == 0 and n >= 7
+            if stage == 0 and d + j == 0:
+                continue
+            if stage == 1 and natural_canasta:
+                continue
+            deuces, jokers, _, _ = place_wilds_nb(
+                plan,
+                r,
+                n,
+                d,
+                j,
+                deuces,
+                jokers,
+                np.int64(NO_LIMIT),
+                np.int64(NO_LIMIT),
+                np.bool_(True),
+                rules,
+            )

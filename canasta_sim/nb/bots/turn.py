@@ -1,4 +1,4 @@
-"""Bot policies inside the kernels: one turn of play chosen by an integer policy code.
+"""One turn of play chosen by the seat's policy code (:data:`~.policies.PolicyCode`).
 
 Policies are never passed as function objects (numba would recompile jitted callbacks in every
 process): :func:`play_turn_nb` branches on the seat's policy code and hands the policy the
@@ -6,17 +6,13 @@ seat's float parameters. Every move goes through the checked move kernels, so a 
 make an illegal move.
 """
 
+from ..enums import DealSlot
 from ..jit import inline_kernel
-from ..layout import G_CURRENT
 from .careful import careful_turn_nb
 from .expert import expert_turn_nb
 from .greedy import greedy_turn_nb
+from .policies import PolicyCode
 from .random import random_turn_nb
-
-POLICY_RANDOM = 0
-POLICY_GREEDY = 1
-POLICY_CAREFUL = 2
-POLICY_EXPERT = 3
 
 
 @inline_kernel
@@ -26,17 +22,17 @@ def play_turn_nb(state, rules, policies, params, log):
     Parameters
     ----------
     policies : ndarray(int32, (players,))
-        Policy code per seat (``POLICY_*``).
-    params : ndarray(float64, (players, n_params))
-        Each seat's policy parameters (see :mod:`canasta_sim.bots`).
+        Policy code per seat (:data:`~.policies.PolicyCode`).
+    params : ndarray(float64, (players, N_PARAMS))
+        Each seat's policy parameters (see :mod:`.policies`).
     """
-    seat = state.g[G_CURRENT]
+    seat = state.g[DealSlot.current]
     code = policies[seat]
-    if code == POLICY_GREEDY:
+    if code == PolicyCode.greedy:
         greedy_turn_nb(state, rules, log)
-    elif code == POLICY_EXPERT:
+    elif code == PolicyCode.expert:
         expert_turn_nb(state, rules, params[seat], log)
-    elif code == POLICY_CAREFUL:
+    elif code == PolicyCode.careful:
         careful_turn_nb(state, rules, log)
     else:
         random_turn_nb(state, rules, log)
@@ -47,16 +43,16 @@ def play_turn(state, rules, policies, params, log):
     code runs in Python and calls the policy's own turn kernel. Called from Python,
     ``play_turn_nb`` would be compiled as one more copy of all four policies; this way a
     ``Deal`` compiles only the policies it plays, and shares them with the chunk kernel."""
-    seat = int(state["g"][G_CURRENT])
+    seat = int(state["g"][DealSlot.current])
     code = int(policies[seat])
-    if code == POLICY_EXPERT:
+    if code == PolicyCode.expert:
         expert_turn_nb(state, rules, params[seat], log)
     else:
         _TURN_KERNELS[code](state, rules, log)
 
 
 _TURN_KERNELS = {
-    POLICY_RANDOM: random_turn_nb,
-    POLICY_GREEDY: greedy_turn_nb,
-    POLICY_CAREFUL: careful_turn_nb,
+    PolicyCode.random: random_turn_nb,
+    PolicyCode.greedy: greedy_turn_nb,
+    PolicyCode.careful: careful_turn_nb,
 }

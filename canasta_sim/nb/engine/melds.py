@@ -8,35 +8,23 @@ plan here before it touches the state, so bots can only make legal moves.
 
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 
-from ..jit import inline_kernel, kernel
-from ..layout import (
+from ..enums import (
     BLACK_THREE,
     DEUCE,
-    ERR_EMPTY,
-    ERR_NOT_IN_HAND,
     FIRST_NATURAL,
-    G_LAST_RED_THREE,
-    G_TOUCHED_OLD,
-    G_TURN,
     JOKER,
     LAST_NATURAL,
-    M_DEUCES,
-    M_JOKERS,
-    M_NATURALS,
-    OK,
-    P_FIRST_MELD_TURN,
-    R_CANASTAS_TO_GO_OUT,
-    R_CONCEALED_OUT_NEEDS_MINIMUM,
-    R_MIN_COUNTS,
-    R_MIN_THRESHOLDS,
-    R_NEGATIVE_MINIMUM,
-    R_SIDE_OF,
-    R_VALUES,
-    R_WILDS_AT_MOST_NATURALS,
-    S_CANASTAS,
-    S_MELDED,
-    S_MINIMUM,
+    DealSlot,
+    Event,
+    MeldCol,
+    MeldFlag,
+    MoveError,
+    RuleSlot,
+    SeatSlot,
+    SideSlot,
 )
+from ..jit import inline_kernel, kernel
+from .state import log_event_nb
 
 
 @kernel
@@ -45,24 +33,28 @@ def meld_ok_nb(naturals, deuces, jokers, rules):
     wilds = deuces + jokers
     if naturals + wilds < 3 or naturals < 2 or wilds > 3:
         return False
-    return not (rules[R_WILDS_AT_MOST_NATURALS] != 0 and wilds > naturals)
+    return not (rules[RuleSlot.wilds_at_most_naturals] != 0 and wilds > naturals)
 
 
 @kernel
 def minimum_count_nb(score, rules):
     """R-64: minimum count (points) of a side whose cumulative score is ``score`` points."""
     if score < 0:
-        return rules[R_NEGATIVE_MINIMUM]
-    minimum = rules[R_MIN_COUNTS]
+        return rules[RuleSlot.negative_minimum]
+    minimum = rules[RuleSlot.min_counts]
     for i in range(4):
-        if score >= rules[R_MIN_THRESHOLDS + i]:
-            minimum = rules[R_MIN_COUNTS + i]
+        if score >= rules[RuleSlot.min_thresholds + i]:
+            minimum = rules[RuleSlot.min_counts + i]
     return minimum
 
 
 @kernel
 def meld_size_nb(melds, side, rank):
-    return melds[side, rank, M_NATURALS] + melds[side, rank, M_DEUCES] + melds[side, rank, M_JOKERS]
+    return (
+        melds[side, rank, MeldCol.naturals]
+        + melds[side, rank, MeldCol.deuces]
+        + melds[side, rank, MeldCol.jokers]
+    )
 
 
 @inline_kernel
@@ -82,7 +74,11 @@ def plan_rows_nb(plan, top):
     visit only those rows, without a branch per rank on the hand's cards."""
     rows = 0
     for r in range(BLACK_THREE, LAST_NATURAL + 1):
-        rows |= (1 if plan[r, M_NATURALS] | plan[r, M_DEUCES] | plan[r, M_JOKERS] else 0) << r
+        rows |= (
+            1
+            if plan[r, MeldCol.naturals] | plan[r, MeldCol.deuces] | plan[r, MeldCol.jokers]
+            else 0
+        ) << r
     if top >= 0:
         rows |= 1 << top
     return rows
@@ -119,7 +115,7 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
         state.seats,
         state.g,
     )
-    side = rules[R_SIDE_OF + seat]
+    side = rules[RuleSlot.side_of + seat]
     hand = hands[seat]
     if (
         plan[0, 0]
@@ -132,8 +128,8 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
         | plan[JOKER, 1]
         | plan[JOKER, 2]
     ):
-        return ERR_NOT_IN_HAND, False, False
-    turn = g[G_TURN]
+        return MoveError.not_in_hand, False, False
+    turn = g[DealSlot.turn]
     n_played = 0
     deuces = 0
     jokers = 0
@@ -143,31 +139,35 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
     touches_old = False
     # one pass over the rows the plan touches (the side's other melds count only through its
     # running canasta count): cards in hand, R-60/R-61/R-63 per meld, points, new canastas
-    canastas = sides[side, S_CANASTAS]
+    canastas = sides[side, SideSlot.canastas]
     rows = plan_rows_nb(plan, top)
     while rows != 0:
         r = trailing_zeros(rows)
         rows &= rows - 1
         t = 1 if r == top else 0
-        a, d, j = plan[r, M_NATURALS], plan[r, M_DEUCES], plan[r, M_JOKERS]
+        a, d, j = plan[r, MeldCol.naturals], plan[r, MeldCol.deuces], plan[r, MeldCol.jokers]
         if a < 0 or d < 0 or j < 0 or a > hand[r]:
-            return ERR_NOT_IN_HAND, False, False
+            return MoveError.not_in_hand, False, False
         n_played += a + d + j
         deuces += d
         jokers += j
         a += t
-        old = melds[side, r, M_NATURALS] + melds[side, r, M_DEUCES] + melds[side, r, M_JOKERS]
-        n = melds[side, r, M_NATURALS] + a
-        nd = melds[side, r, M_DEUCES] + d
-        nj = melds[side, r, M_JOKERS] + j
+        old = (
+            melds[side, r, MeldCol.naturals]
+            + melds[side, r, MeldCol.deuces]
+            + melds[side, r, MeldCol.jokers]
+        )
+        n = melds[side, r, MeldCol.naturals] + a
+        nd = melds[side, r, MeldCol.deuces] + d
+        nj = melds[side, r, MeldCol.jokers] + j
         if r == BLACK_THREE:
             if d + j > 0 or n < 3 or n > 4:
-                return 63, False, False
+                return MoveError.black_threes, False, False
             black_threes = True
         elif not meld_ok_nb(n, nd, nj, rules):
-            return 61 if old > 0 else 60, False, False
-        points += a * rules[R_VALUES + r] + d * rules[R_VALUES + DEUCE]
-        points += j * rules[R_VALUES + JOKER]
+            return MoveError.meld_addition if old > 0 else MoveError.new_meld, False, False
+        points += a * rules[RuleSlot.values + r] + d * rules[RuleSlot.values + DEUCE]
+        points += j * rules[RuleSlot.values + JOKER]
         if old > 0 and meld_turn[side, r] < turn:
             touches_old = True
         if r != BLACK_THREE and n + nd + nj >= 7:
@@ -176,27 +176,96 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
             if old == 0 or meld_turn[side, r] == turn:
                 own_canasta = True
     if deuces > hand[DEUCE] or jokers > hand[JOKER]:
-        return ERR_NOT_IN_HAND, False, False
+        return MoveError.not_in_hand, False, False
     if n_played == 0 and top < 0:
-        return ERR_EMPTY, False, False
+        return MoveError.empty, False, False
     left = state.hand_sizes[seat] - n_played + incoming
-    last_red_three = g[G_LAST_RED_THREE] != 0
+    last_red_three = g[DealSlot.last_red_three] != 0
     going_out = left == 0 or (left == 1 and not last_red_three)
     if black_threes and not going_out:
-        return 63, False, False
-    if going_out and canastas < rules[R_CANASTAS_TO_GO_OUT]:
+        return MoveError.black_threes, False, False
+    if going_out and canastas < rules[RuleSlot.canastas_to_go_out]:
         # keeping fewer than two cards is going out (R-22), which needs canastas (R-40)
-        return 40, False, False
-    first = seats[seat, P_FIRST_MELD_TURN]
+        return MoveError.going_out, False, False
+    first = seats[seat, SeatSlot.first_meld_turn]
     concealed_out = (
         going_out
         and (first < 0 or first == turn)
         and not touches_old
-        and g[G_TOUCHED_OLD] == 0
+        and g[DealSlot.touched_old] == 0
         and (own_canasta or canasta_started_nb(state, side, turn))
     )
-    if sides[side, S_MELDED] == 0 and points < sides[side, S_MINIMUM]:
-        waived = concealed_out and rules[R_CONCEALED_OUT_NEEDS_MINIMUM] == 0
+    if sides[side, SideSlot.melded] == 0 and points < sides[side, SideSlot.minimum]:
+        waived = concealed_out and rules[RuleSlot.concealed_out_needs_minimum] == 0
         if not waived:
-            return 64, False, False
-    return OK, going_out, concealed_out
+            return MoveError.minimum_count, False, False
+    return MoveError.ok, going_out, concealed_out
+
+
+# --- applying a checked plan -----------------------------------------------------------
+@inline_kernel
+def from_pile_nb(g, hand, kind, used):
+    """How many of ``used`` cards of ``kind`` must have come from the pile taken this turn,
+    taking the player's own cards first; those are booked out of ``DealSlot.pile_cards``."""
+    own = hand[kind] - g[DealSlot.pile_cards + kind]
+    extra = used - own if used > own else 0
+    g[DealSlot.pile_cards + kind] -= extra
+    return extra
+
+
+@kernel
+def apply_plan_nb(state, rules, seat, plan, top, log):
+    """Move a checked plan's cards (plus the pile's top card ``top``, or -1) to the melds, and
+    keep the bookkeeping of R-42 (melds started this turn, additions to older melds) and R-66
+    (a canasta is concealed if started and completed this turn from the hand, using at most
+    the pile's top card)."""
+    hands, melds, meld_turn, meld_flags, sides, seats, g = (
+        state.hands,
+        state.melds,
+        state.meld_turn,
+        state.meld_flags,
+        state.sides,
+        state.seats,
+        state.g,
+    )
+    melded = state.melded
+    side = rules[RuleSlot.side_of + seat]
+    turn = g[DealSlot.turn]
+    hand = hands[seat]
+    rows = plan_rows_nb(plan, top)
+    while rows != 0:
+        r = trailing_zeros(rows)
+        rows &= rows - 1
+        t = 1 if r == top else 0
+        a, d, j = plan[r, MeldCol.naturals], plan[r, MeldCol.deuces], plan[r, MeldCol.jokers]
+        old = meld_size_nb(melds, side, r)
+        if old == 0:
+            meld_turn[side, r] = turn
+            meld_flags[side, r] = 0
+            sides[side, SideSlot.meld_ranks] |= 1 << r
+        elif meld_turn[side, r] < turn:
+            g[DealSlot.touched_old] = 1
+        pile_cards = from_pile_nb(g, hand, r, a) + from_pile_nb(g, hand, DEUCE, d)
+        if pile_cards + from_pile_nb(g, hand, JOKER, j) > 0:
+            meld_flags[side, r] |= MeldFlag.pile_cards
+        hand[r] -= a
+        hand[DEUCE] -= d
+        hand[JOKER] -= j
+        state.hand_sizes[seat] -= a + d + j
+        melds[side, r, MeldCol.naturals] += a + t
+        melds[side, r, MeldCol.deuces] += d
+        melds[side, r, MeldCol.jokers] += j
+        melded[r] += a + t
+        melded[DEUCE] += d
+        melded[JOKER] += j
+        if old < 7 and old + a + d + j + t >= 7 and r != BLACK_THREE:
+            sides[side, SideSlot.canastas] += 1
+            if meld_turn[side, r] == turn and not meld_flags[side, r] & MeldFlag.pile_cards:
+                meld_flags[side, r] |= MeldFlag.concealed
+            if g[DealSlot.first_canasta_turn] < 0:
+                g[DealSlot.first_canasta_turn] = turn
+        if t == 0:
+            log_event_nb(g, log, Event.meld, seat, r, a, d, j, 0)
+    sides[side, SideSlot.melded] = 1
+    if seats[seat, SeatSlot.first_meld_turn] < 0:
+        seats[seat, SeatSlot.first_meld_turn] = turn

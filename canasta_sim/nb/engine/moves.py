@@ -6,214 +6,104 @@ move mutates the state. Bots call the same kernels, so they cannot make illegal 
 """
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 
-from ..jit import inline_kernel, kernel
-from ..layout import (
+from ..enums import (
     BLACK_THREE,
     DEUCE,
-    E_DISCARD,
-    E_DRAW,
-    E_END,
-    E_END_TURN,
-    E_GO_OUT,
-    E_MELD,
-    E_RED_THREE,
-    E_TAKE_PILE,
-    END_LAST_RED_THREE,
-    END_STOCK_EXHAUSTED,
-    END_TURN_LIMIT,
-    END_WENT_OUT,
-    ERR_NOT_IN_HAND,
-    ERR_PHASE,
-    FLAG_CONCEALED,
-    FLAG_PILE_CARDS,
-    G_CONCEALED_OUT,
-    G_CURRENT,
-    G_END,
-    G_FIRST_CANASTA_TURN,
-    G_LAST_RED_THREE,
-    G_MOVE,
-    G_OUT_SEAT,
-    G_PHASE,
-    G_PILE_CARDS,
-    G_PILE_FREEZE,
-    G_PILE_LEN,
-    G_STOCK_POS,
-    G_TOUCHED_OLD,
-    G_TURN,
     JOKER,
-    M_DEUCES,
-    M_JOKERS,
-    M_NATURALS,
     N_KINDS,
-    OK,
-    P_FIRST_MELD_TURN,
-    PHASE_DRAW,
-    PHASE_OVER,
-    PHASE_PLAY,
-    R_CANASTAS_TO_GO_OUT,
-    R_DRAW_COUNT,
-    R_MAX_TURNS,
-    R_MELD_AFTER_LAST_RED_THREE,
-    R_N_CARDS,
-    R_NEXT_SEAT,
-    R_SIDE_OF,
     RED_THREE,
-    S_CANASTAS,
-    S_MELD_RANKS,
-    S_MELDED,
-    S_R3_DRAWN,
-    S_R3_PILE,
-    SOURCE_DRAWN,
-    SOURCE_PILE,
+    DealSlot,
+    EndReason,
+    Event,
+    MeldCol,
+    MoveError,
+    Phase,
+    RuleSlot,
+    SeatSlot,
+    SideSlot,
+    Source,
 )
-from .melds import canasta_started_nb, check_plan_nb, meld_size_nb, plan_rows_nb
-from .state import freezes_pile_nb, log_event_nb
+from ..jit import inline_kernel, kernel
+from .deal import freezes_pile_nb
+from .melds import apply_plan_nb, canasta_started_nb, check_plan_nb, meld_size_nb
+from .state import log_event_nb
 
 
 # --- ending the turn and the deal -------------------------------------------------------------
 @kernel
 def end_deal_nb(state, reason, log):
     g = state.g
-    g[G_END] = reason
-    g[G_PHASE] = PHASE_OVER
-    log_event_nb(g, log, E_END, -1, g[G_TURN], 0, 0, 0, reason)
+    g[DealSlot.end] = reason
+    g[DealSlot.phase] = Phase.over
+    log_event_nb(g, log, Event.end, -1, g[DealSlot.turn], 0, 0, 0, reason)
 
 
 @kernel
 def go_out_nb(state, seat, concealed_out, log):
     """R-40, R-42: the seat went out (concealed or not); the deal ends."""
     g = state.g
-    g[G_OUT_SEAT] = seat
-    g[G_CONCEALED_OUT] = 1 if concealed_out else 0
-    log_event_nb(g, log, E_GO_OUT, seat, 0, 0, 0, 0, g[G_CONCEALED_OUT])
-    g[G_TURN] += 1
-    end_deal_nb(state, np.int64(END_WENT_OUT), log)
+    g[DealSlot.out_seat] = seat
+    g[DealSlot.concealed_out] = 1 if concealed_out else 0
+    log_event_nb(g, log, Event.go_out, seat, 0, 0, 0, 0, g[DealSlot.concealed_out])
+    g[DealSlot.turn] += 1
+    end_deal_nb(state, np.int64(EndReason.went_out), log)
 
 
 @inline_kernel
 def next_turn_nb(state, rules, log):
     """Pass the turn to the left; R-47 ends the deal at ``max_turns`` turns."""
     g = state.g
-    g[G_TURN] += 1
-    g[G_TOUCHED_OLD] = 0
-    g[G_PILE_CARDS : G_PILE_CARDS + N_KINDS] = 0
-    g[G_CURRENT] = rules[R_NEXT_SEAT + g[G_CURRENT]]
-    g[G_PHASE] = PHASE_DRAW
-    if g[G_TURN] >= rules[R_MAX_TURNS]:
-        end_deal_nb(state, np.int64(END_TURN_LIMIT), log)
+    g[DealSlot.turn] += 1
+    g[DealSlot.touched_old] = 0
+    g[DealSlot.pile_cards : DealSlot.pile_cards + N_KINDS] = 0
+    g[DealSlot.current] = rules[RuleSlot.next_seat + g[DealSlot.current]]
+    g[DealSlot.phase] = Phase.draw
+    if g[DealSlot.turn] >= rules[RuleSlot.max_turns]:
+        end_deal_nb(state, np.int64(EndReason.turn_limit), log)
 
 
 # --- melding ------------------------------------------------------------------------------
-@inline_kernel
-def from_pile_nb(g, hand, kind, used):
-    """How many of ``used`` cards of ``kind`` must have come from the pile taken this turn,
-    taking the player's own cards first; those are booked out of ``G_PILE_CARDS``."""
-    own = hand[kind] - g[G_PILE_CARDS + kind]
-    extra = used - own if used > own else 0
-    g[G_PILE_CARDS + kind] -= extra
-    return extra
-
-
-@kernel
-def apply_plan_nb(state, rules, seat, plan, top, log):
-    """Move a checked plan's cards (plus the pile's top card ``top``, or -1) to the melds, and
-    keep the bookkeeping of R-42 (melds started this turn, additions to older melds) and R-66
-    (a canasta is concealed if started and completed this turn from the hand, using at most
-    the pile's top card)."""
-    hands, melds, meld_turn, meld_flags, sides, seats, g = (
-        state.hands,
-        state.melds,
-        state.meld_turn,
-        state.meld_flags,
-        state.sides,
-        state.seats,
-        state.g,
-    )
-    melded = state.melded
-    side = rules[R_SIDE_OF + seat]
-    turn = g[G_TURN]
-    hand = hands[seat]
-    rows = plan_rows_nb(plan, top)
-    while rows != 0:
-        r = trailing_zeros(rows)
-        rows &= rows - 1
-        t = 1 if r == top else 0
-        a, d, j = plan[r, M_NATURALS], plan[r, M_DEUCES], plan[r, M_JOKERS]
-        old = meld_size_nb(melds, side, r)
-        if old == 0:
-            meld_turn[side, r] = turn
-            meld_flags[side, r] = 0
-            sides[side, S_MELD_RANKS] |= 1 << r
-        elif meld_turn[side, r] < turn:
-            g[G_TOUCHED_OLD] = 1
-        pile_cards = from_pile_nb(g, hand, r, a) + from_pile_nb(g, hand, DEUCE, d)
-        if pile_cards + from_pile_nb(g, hand, JOKER, j) > 0:
-            meld_flags[side, r] |= FLAG_PILE_CARDS
-        hand[r] -= a
-        hand[DEUCE] -= d
-        hand[JOKER] -= j
-        state.hand_sizes[seat] -= a + d + j
-        melds[side, r, M_NATURALS] += a + t
-        melds[side, r, M_DEUCES] += d
-        melds[side, r, M_JOKERS] += j
-        melded[r] += a + t
-        melded[DEUCE] += d
-        melded[JOKER] += j
-        if old < 7 and old + a + d + j + t >= 7 and r != BLACK_THREE:
-            sides[side, S_CANASTAS] += 1
-            if meld_turn[side, r] == turn and not meld_flags[side, r] & FLAG_PILE_CARDS:
-                meld_flags[side, r] |= FLAG_CONCEALED
-            if g[G_FIRST_CANASTA_TURN] < 0:
-                g[G_FIRST_CANASTA_TURN] = turn
-        if t == 0:
-            log_event_nb(g, log, E_MELD, seat, r, a, d, j, 0)
-    sides[side, S_MELDED] = 1
-    if seats[seat, P_FIRST_MELD_TURN] < 0:
-        seats[seat, P_FIRST_MELD_TURN] = turn
-
-
 @kernel
 def meld_nb(state, rules, plan, log):
     """Meld from hand for the current player (R-20 step 2, R-60..R-64): every row of ``plan``
     creates or extends the side's meld of that rank; the rows count together toward the
     minimum count. Returns 0 or the rule id broken (state unchanged)."""
     g = state.g
-    if g[G_PHASE] != PHASE_PLAY:
-        return ERR_PHASE
-    seat = g[G_CURRENT]
-    if g[G_LAST_RED_THREE] != 0 and rules[R_MELD_AFTER_LAST_RED_THREE] == 0:
-        return 45
+    if g[DealSlot.phase] != Phase.play:
+        return MoveError.phase
+    seat = g[DealSlot.current]
+    if g[DealSlot.last_red_three] != 0 and rules[RuleSlot.meld_after_last_red_three] == 0:
+        return MoveError.last_red_three
     err, going_out, concealed_out = check_plan_nb(
         state, rules, seat, plan, np.int64(-1), np.int64(0)
     )
-    if err != OK:
+    if err != MoveError.ok:
         return err
-    g[G_MOVE] += 1
+    g[DealSlot.move] += 1
     apply_plan_nb(state, rules, seat, plan, np.int64(-1), log)
     if state.hand_sizes[seat] == 0:
         go_out_nb(state, seat, concealed_out, log)
-    return OK
+    return MoveError.ok
 
 
 # --- drawing --------------------------------------------------------------------------------
 @kernel
 def pile_top_nb(state):
     pile, g = state.pile, state.g
-    if g[G_PILE_LEN] == 0:
+    if g[DealSlot.pile_len] == 0:
         return -1
-    return pile[g[G_PILE_LEN] - 1]
+    return pile[g[DealSlot.pile_len] - 1]
 
 
 @kernel
-def forced_take_nb(state, rules, seat):
+def must_take_pile_nb(state, rules, seat):
     """R-44: with the stock empty, must ``seat`` take the pile? Yes when putting the top card
     on the side's meld is a legal pickup (unfrozen for them, a meld of its rank, R-33 c, and
     the rest of the move legal, R-35, R-40). Otherwise the player cannot take it and the deal
     ends, rather than leaving them no legal move."""
     err, _out, _conc = check_take_nb(state, rules, seat, state.zero_plan)
-    return err == OK
+    return err == MoveError.ok
 
 
 @kernel
@@ -224,36 +114,36 @@ def draw_nb(state, rules, log):
     take the pile (error 44). A drawn red three is laid out and replaced; a red three as the
     last stock card leaves the player able to meld only (R-45). Returns 0 or the rule id."""
     hands, stock, sides, g = state.hands, state.stock, state.sides, state.g
-    if g[G_PHASE] != PHASE_DRAW:
-        return ERR_PHASE
-    seat = g[G_CURRENT]
-    n_cards = rules[R_N_CARDS]
-    if g[G_STOCK_POS] >= n_cards:
-        if forced_take_nb(state, rules, seat):
-            return 44
-        end_deal_nb(state, np.int64(END_STOCK_EXHAUSTED), log)
-        return OK
-    g[G_MOVE] += 1
-    side = rules[R_SIDE_OF + seat]
-    need = rules[R_DRAW_COUNT]
-    while need > 0 and g[G_STOCK_POS] < n_cards:
-        kind = stock[g[G_STOCK_POS]]
-        g[G_STOCK_POS] += 1
-        log_event_nb(g, log, E_DRAW, seat, kind, 0, 0, 0, 0)
+    if g[DealSlot.phase] != Phase.draw:
+        return MoveError.phase
+    seat = g[DealSlot.current]
+    n_cards = rules[RuleSlot.n_cards]
+    if g[DealSlot.stock_pos] >= n_cards:
+        if must_take_pile_nb(state, rules, seat):
+            return MoveError.forced_pickup
+        end_deal_nb(state, np.int64(EndReason.stock_exhausted), log)
+        return MoveError.ok
+    g[DealSlot.move] += 1
+    side = rules[RuleSlot.side_of + seat]
+    need = rules[RuleSlot.draw_count]
+    while need > 0 and g[DealSlot.stock_pos] < n_cards:
+        kind = stock[g[DealSlot.stock_pos]]
+        g[DealSlot.stock_pos] += 1
+        log_event_nb(g, log, Event.draw, seat, kind, 0, 0, 0, 0)
         if kind == RED_THREE:
-            sides[side, S_R3_DRAWN] += 1
-            log_event_nb(g, log, E_RED_THREE, seat, RED_THREE, 0, 0, 0, SOURCE_DRAWN)
-            if g[G_STOCK_POS] >= n_cards:  # R-45
-                if rules[R_MELD_AFTER_LAST_RED_THREE] == 0:
-                    end_deal_nb(state, np.int64(END_LAST_RED_THREE), log)
-                    return OK
-                g[G_LAST_RED_THREE] = 1
+            sides[side, SideSlot.r3_drawn] += 1
+            log_event_nb(g, log, Event.red_three, seat, RED_THREE, 0, 0, 0, Source.drawn)
+            if g[DealSlot.stock_pos] >= n_cards:  # R-45
+                if rules[RuleSlot.meld_after_last_red_three] == 0:
+                    end_deal_nb(state, np.int64(EndReason.last_red_three), log)
+                    return MoveError.ok
+                g[DealSlot.last_red_three] = 1
         else:
             hands[seat, kind] += 1
             state.hand_sizes[seat] += 1
             need -= 1
-    g[G_PHASE] = PHASE_PLAY
-    return OK
+    g[DealSlot.phase] = Phase.play
+    return MoveError.ok
 
 
 # --- taking the discard pile ---------------------------------------------------------------
@@ -274,28 +164,28 @@ def check_take_nb(state, rules, seat, with_plan):
         Error code (0 or rule id), going out, concealed going out.
     """
     hands, pile, melds, sides, g = state.hands, state.pile, state.melds, state.sides, state.g
-    if g[G_PHASE] != PHASE_DRAW:
-        return ERR_PHASE, False, False
+    if g[DealSlot.phase] != Phase.draw:
+        return MoveError.phase, False, False
     top = pile_top_nb(state)
     if top < 0 or top == BLACK_THREE or top == DEUCE or top == JOKER or top == RED_THREE:
-        return 30, False, False
-    side = rules[R_SIDE_OF + seat]
-    if state.hand_sizes[seat] == 1 and g[G_PILE_LEN] == 1:
-        return 35, False, False
-    nat = with_plan[top, M_NATURALS]
-    wild = with_plan[top, M_DEUCES] + with_plan[top, M_JOKERS]
+        return MoveError.pile_top, False, False
+    side = rules[RuleSlot.side_of + seat]
+    if state.hand_sizes[seat] == 1 and g[DealSlot.pile_len] == 1:
+        return MoveError.one_card_pile, False, False
+    nat = with_plan[top, MeldCol.naturals]
+    wild = with_plan[top, MeldCol.deuces] + with_plan[top, MeldCol.jokers]
     if nat > hands[seat, top]:
-        return ERR_NOT_IN_HAND, False, False
-    frozen = g[G_PILE_FREEZE] > 0 or sides[side, S_MELDED] == 0
+        return MoveError.not_in_hand, False, False
+    frozen = g[DealSlot.pile_freeze] > 0 or sides[side, SideSlot.melded] == 0
     has_meld = meld_size_nb(melds, side, top) > 0
     if frozen and nat < 2:
-        return 32, False, False
+        return MoveError.frozen_pile, False, False
     if not frozen and not (nat >= 2 or (nat >= 1 and wild >= 1) or has_meld):
-        return 33, False, False
-    if g[G_STOCK_POS] >= rules[R_N_CARDS] and not (nat >= 2 or has_meld):
-        return 44, False, False
+        return MoveError.pile_pickup, False, False
+    if g[DealSlot.stock_pos] >= rules[RuleSlot.n_cards] and not (nat >= 2 or has_meld):
+        return MoveError.forced_pickup, False, False
     incoming = 0
-    for i in range(g[G_PILE_LEN] - 1):
+    for i in range(g[DealSlot.pile_len] - 1):
         if pile[i] != RED_THREE:
             incoming += 1
     return check_plan_nb(state, rules, seat, with_plan, top, np.int64(incoming))
@@ -307,41 +197,41 @@ def take_pile_nb(state, rules, with_plan, log):
     ``with_plan`` says, then the rest of the pile goes to the hand and its red threes are laid
     out. Returns 0 or the rule id broken (state unchanged)."""
     hands, pile, sides, g = state.hands, state.pile, state.sides, state.g
-    seat = g[G_CURRENT]
+    seat = g[DealSlot.current]
     err, going_out, concealed_out = check_take_nb(state, rules, seat, with_plan)
-    if err != OK:
+    if err != MoveError.ok:
         return err
-    side = rules[R_SIDE_OF + seat]
+    side = rules[RuleSlot.side_of + seat]
     top = pile_top_nb(state)
-    g[G_MOVE] += 1
+    g[DealSlot.move] += 1
     log_event_nb(
         g,
         log,
-        E_TAKE_PILE,
+        Event.take_pile,
         seat,
         top,
-        with_plan[top, M_NATURALS],
-        with_plan[top, M_DEUCES],
-        with_plan[top, M_JOKERS],
-        g[G_PILE_LEN],
+        with_plan[top, MeldCol.naturals],
+        with_plan[top, MeldCol.deuces],
+        with_plan[top, MeldCol.jokers],
+        g[DealSlot.pile_len],
     )
     apply_plan_nb(state, rules, seat, with_plan, top, log)
-    for i in range(g[G_PILE_LEN] - 1):
+    for i in range(g[DealSlot.pile_len] - 1):
         kind = pile[i]
         if kind == RED_THREE:  # R-14, R-34: laid out, not replaced
-            sides[side, S_R3_PILE] += 1
-            log_event_nb(g, log, E_RED_THREE, seat, RED_THREE, 0, 0, 0, SOURCE_PILE)
+            sides[side, SideSlot.r3_pile] += 1
+            log_event_nb(g, log, Event.red_three, seat, RED_THREE, 0, 0, 0, Source.pile)
         else:
             hands[seat, kind] += 1
             state.hand_sizes[seat] += 1
-            g[G_PILE_CARDS + kind] += 1
-    g[G_PILE_LEN] = 0
+            g[DealSlot.pile_cards + kind] += 1
+    g[DealSlot.pile_len] = 0
     state.pile_counts[:] = 0
-    g[G_PILE_FREEZE] = 0
-    g[G_PHASE] = PHASE_PLAY
+    g[DealSlot.pile_freeze] = 0
+    g[DealSlot.phase] = Phase.play
     if state.hand_sizes[seat] == 0:
         go_out_nb(state, seat, concealed_out, log)
-    return OK
+    return MoveError.ok
 
 
 # --- discarding -------------------------------------------------------------------------
@@ -350,10 +240,10 @@ def concealed_now_nb(state, rules, seat):
     """R-42 for a player going out by discarding: first meld this turn, nothing added to older
     melds, and a canasta among the melds started this turn."""
     seats, g = state.seats, state.g
-    turn = g[G_TURN]
-    if seats[seat, P_FIRST_MELD_TURN] != turn or g[G_TOUCHED_OLD] != 0:
+    turn = g[DealSlot.turn]
+    if seats[seat, SeatSlot.first_meld_turn] != turn or g[DealSlot.touched_old] != 0:
         return False
-    return canasta_started_nb(state, rules[R_SIDE_OF + seat], turn)
+    return canasta_started_nb(state, rules[RuleSlot.side_of + seat], turn)
 
 
 @kernel
@@ -361,31 +251,31 @@ def discard_nb(state, rules, kind, log):
     """Discard one card of ``kind`` (R-20 step 3, R-23, R-24); discarding the last card goes
     out (R-40, needs the side's canastas). Returns 0 or the rule id broken."""
     hands, pile, g = state.hands, state.pile, state.g
-    if g[G_PHASE] != PHASE_PLAY:
-        return ERR_PHASE
-    seat = g[G_CURRENT]
+    if g[DealSlot.phase] != Phase.play:
+        return MoveError.phase
+    seat = g[DealSlot.current]
     if kind < 0 or kind >= N_KINDS or hands[seat, kind] <= 0:
-        return ERR_NOT_IN_HAND
-    if g[G_LAST_RED_THREE] != 0:
-        return 45
-    side = rules[R_SIDE_OF + seat]
+        return MoveError.not_in_hand
+    if g[DealSlot.last_red_three] != 0:
+        return MoveError.last_red_three
+    side = rules[RuleSlot.side_of + seat]
     last = state.hand_sizes[seat] == 1
-    if last and state.sides[side, S_CANASTAS] < rules[R_CANASTAS_TO_GO_OUT]:
-        return 40
-    g[G_MOVE] += 1
+    if last and state.sides[side, SideSlot.canastas] < rules[RuleSlot.canastas_to_go_out]:
+        return MoveError.going_out
+    g[DealSlot.move] += 1
     hands[seat, kind] -= 1
     state.hand_sizes[seat] -= 1
-    pile[g[G_PILE_LEN]] = kind
-    g[G_PILE_LEN] += 1
+    pile[g[DealSlot.pile_len]] = kind
+    g[DealSlot.pile_len] += 1
     state.pile_counts[kind] += 1
     if freezes_pile_nb(kind, rules):
-        g[G_PILE_FREEZE] += 1
-    log_event_nb(g, log, E_DISCARD, seat, kind, 0, 0, 0, 0)
+        g[DealSlot.pile_freeze] += 1
+    log_event_nb(g, log, Event.discard, seat, kind, 0, 0, 0, 0)
     if last:
         go_out_nb(state, seat, concealed_now_nb(state, rules, seat), log)
     else:
         next_turn_nb(state, rules, log)
-    return OK
+    return MoveError.ok
 
 
 @kernel
@@ -393,11 +283,11 @@ def end_turn_nb(state, rules, log):
     """R-45: after drawing a red three as the last stock card, end the deal without a
     discard. Returns 0, or 45 when the player is not in that position."""
     g = state.g
-    if g[G_PHASE] != PHASE_PLAY:
-        return ERR_PHASE
-    if g[G_LAST_RED_THREE] == 0:
-        return 45
-    log_event_nb(g, log, E_END_TURN, g[G_CURRENT], 0, 0, 0, 0, 0)
-    g[G_TURN] += 1
-    end_deal_nb(state, np.int64(END_LAST_RED_THREE), log)
-    return OK
+    if g[DealSlot.phase] != Phase.play:
+        return MoveError.phase
+    if g[DealSlot.last_red_three] == 0:
+        return MoveError.last_red_three
+    log_event_nb(g, log, Event.end_turn, g[DealSlot.current], 0, 0, 0, 0, 0)
+    g[DealSlot.turn] += 1
+    end_deal_nb(state, np.int64(EndReason.last_red_three), log)
+    return MoveError.ok

@@ -1,0 +1,155 @@
+"""Choosing the discard (R-20 step 3): the card the next opponent is least likely to use, weighed
+against how much the card is worth keeping; black threes to block (R-23) and wild cards to
+freeze a big pile (R-24, R-31)."""
+
+import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
+
+from ..engine.moves import discard_nb, end_turn_nb
+from ..enums import (
+    BLACK_THREE,
+    DEUCE,
+    FIRST_NATURAL,
+    JOKER,
+    LAST_NATURAL,
+    N_KINDS,
+    DealSlot,
+    MoveError,
+    RuleSlot,
+    SideSlot,
+)
+from ..jit import inline_kernel, kernel
+from .knowledge import next_player_odds_nb, pile_memory_nb
+
+BLACK_THREE_KEEP = 0.3  # keep value of a black three held back for a later block
+WILD_KEEP = 1.0  # keep value of a wild card, before its freeze_risk term
+
+
+@inline_kernel
+def take_chance_nb(u, frozen, on_meld, melded, passed, discarded, q, miss_pow, p_wild):
+    """Chance that the next player (an opponent, R-10) can take the pile if a natural card of a
+    rank with ``u`` unseen cards is discarded now: certain if the pile is open to them
+    (``frozen`` false) and their side has a meld of that rank (``on_meld``, R-33 c); otherwise
+    the chance that their hand holds two of the unseen cards (R-32) or, on an open pile, one of
+    them and a wild card (R-33 b). ``q`` is the chance that a given unseen card is in their
+    hand, ``miss_pow[i]`` is ``(1 - q) ** i`` (at least ``u + 1`` entries), ``p_wild`` the
+    chance that they hold a wild card. A side without its initial meld (``melded`` false) also
+    needs the minimum count, which halves the chance; a rank the next player passed on (saw on
+    top of the pile and did not take) or discarded is much less likely to be held in pairs."""
+    if not frozen and on_meld:
+        return 1.0
+    if u <= 0:
+        return 0.0
+    p0 = miss_pow[u]
+    p1 = u * q * miss_pow[u - 1]
+    p2 = 1.0 - p0 - p1
+    p = p2 if frozen else p2 + p1 * p_wild
+    if not melded:
+        p *= 0.5
+    if passed:
+        p *= 0.25
+    elif discarded:
+        p *= 0.5
+    return p
+
+
+@inline_kernel
+def keep_value_nb(count, u, own_meld, points, pair_keep):
+    """How much a player wants to keep a natural card (higher: keep; about 0 to 1.5): pairs and
+    more (``count`` in hand; pile pickups, new melds) most (``pair_keep``), cards of a rank its
+    side has melded (``own_meld``) next, single cards by their chance of pairing (``u`` unseen
+    cards of the rank), minus a little of their penalty value (``points``)."""
+    v = 0.0
+    if count >= 2:
+        v += pair_keep + 0.1 * count
+    else:
+        v += 0.04 * u
+    if own_meld:
+        v += 0.25
+    return v - 0.002 * points
+
+
+@kernel
+def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_pile, pair_keep):
+    """Pick the card to discard (R-20 step 3): the lowest ``keep value + safety * danger``,
+    where danger is :func:`take_chance_nb` times the cards the next player would take (the
+    expected cards handed to them) and the keep value is :func:`keep_value_nb`.
+
+    Black threes and wild cards carry no danger (the next player cannot take the pile, R-23,
+    R-30). A black three goes at once when the pile holds at least ``block_at`` cards, when two
+    or more are held (two left in hand stop going out, R-41) or when the hand is small;
+    otherwise it is kept back with keep value ``BLACK_THREE_KEEP``. A wild card, which freezes
+    the pile (R-24, R-31), counts ``WILD_KEEP + safety * freeze_risk``: it goes when the safest
+    other discard would hand the next player about ``freeze_risk`` expected cards or more, and
+    only on a pile of at least ``freeze_pile`` cards. Returns the kind."""
+    hands, sides, g, powers = state.hands, state.sides, state.g, state.powers
+    hand = hands[seat]
+    plen = g[DealSlot.pile_len]
+    if hand[BLACK_THREE] > 0:
+        if plen >= block_at or hand[BLACK_THREE] >= 2 or state.hand_sizes[seat] <= 3:
+            return BLACK_THREE
+    passed, discarded = pile_memory_nb(state, rules)
+    q, p_wild = next_player_odds_nb(state, rules, seat)
+    side = rules[RuleSlot.side_of + seat]
+    opp = rules[RuleSlot.side_of + rules[RuleSlot.next_seat + seat]]
+    opp_melded = sides[opp, SideSlot.melded] != 0
+    # every meld holds naturals (R-60), so "a meld of rank k" is "naturals of rank k melded"
+    opp_ranks = sides[opp, SideSlot.meld_ranks]
+    own_ranks = sides[side, SideSlot.meld_ranks]
+    frozen = g[DealSlot.pile_freeze] > 0 or not opp_melded
+    per_rank = 4 * (rules[RuleSlot.n_cards] // 54)
+    best = -1
+    best_v = 1e18
+    # only the ranks held are scored, in rank order, walked as the set bits of a mask: a test
+    # per rank was a branch on the hand's counts, too irregular to predict
+    held = 0
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        held |= (1 if hand[k] > 0 else 0) << k
+    while held != 0:
+        k = trailing_zeros(held)
+        held &= held - 1
+        c = hand[k]
+        u = per_rank - c - state.pile_counts[k] - state.melded[k]
+        on_meld = (opp_ranks >> k) & 1 != 0
+        p = take_chance_nb(
+            u,
+            frozen,
+            on_meld,
+            opp_melded,
+            (passed >> k) & 1 != 0,
+            (discarded >> k) & 1 != 0,
+            q,
+            powers,
+            p_wild,
+        )
+        own_meld = (own_ranks >> k) & 1 != 0
+        v = keep_value_nb(c, u, own_meld, rules[RuleSlot.values + k], pair_keep)
+        v += safety * p * (plen + 1)
+        if v < best_v:
+            best_v = v
+            best = k
+    if hand[BLACK_THREE] > 0 and (BLACK_THREE_KEEP < best_v or best < 0):
+        best_v = BLACK_THREE_KEEP
+        best = BLACK_THREE
+    wild = DEUCE if hand[DEUCE] > 0 else (JOKER if hand[JOKER] > 0 else -1)
+    if wild >= 0:
+        if best < 0 or (plen >= freeze_pile and WILD_KEEP + safety * freeze_risk < best_v):
+            best = wild
+    return best
+
+
+@kernel
+def discard_safe_nb(state, rules, log, safety, block_at, freeze_risk, freeze_pile, pair_keep):
+    """Discard the card :func:`choose_discard_nb` picks (falling back to any card the move
+    kernel accepts); after a last-card red three the deal ends instead (R-45)."""
+    hands, g = state.hands, state.g
+    if g[DealSlot.last_red_three] != 0:
+        end_turn_nb(state, rules, log)
+        return
+    seat = g[DealSlot.current]
+    k = choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_pile, pair_keep)
+    if k >= 0 and discard_nb(state, rules, np.int64(k), log) == MoveError.ok:
+        return
+    for k in range(N_KINDS):
+        if hands[seat, k] > 0 and discard_nb(state, rules, k, log) == MoveError.ok:
+            return

@@ -1,0 +1,167 @@
+"""The table of policies: one entry per bot, from which everything else derives.
+
+Each :class:`Policy` gives the bot's name, its kernel code (its position in
+:data:`POLICIES`), its parameters in kernel order (name, default, range, meaning) and a
+plain-words summary. From this table come the policy codes the kernels branch on
+(:data:`PolicyCode`, used by :mod:`.turn`), the expert's parameter slots
+(:data:`ExpertParam`) and defaults, :data:`canasta_sim.bots.POLICIES` and the policy
+section of ``docs/bots.md`` (``scripts/bots_doc.py``). Adding a bot: a policy file with its
+turn kernel, an entry here, and its branch in :mod:`.turn`.
+
+Pure data: no kernels are imported here.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Param:
+    """One bot parameter: default, allowed closed range, what it does, and whether only whole
+    numbers make sense."""
+
+    name: str
+    default: float
+    low: float
+    high: float
+    doc: str
+    integer: bool = True
+
+
+@dataclass(frozen=True)
+class Policy:
+    """A policy: its kernel code, parameters in kernel order, and a plain-words summary."""
+
+    name: str
+    code: int
+    params: tuple[Param, ...]
+    doc: str
+
+
+EXPERT_PARAMS = (
+    Param(
+        "pile_threshold",
+        5.0,
+        1,
+        50,
+        "Smallest discard pile (cards) taken with natural cards: a natural pair (or more) "
+        "with the top card, or the top card onto the side's meld of its rank (R-32, R-33 a/c); "
+        "a pickup spending a wild card (one natural and a wild, R-33 b) needs three times as "
+        "many. With the stock empty, a pickup R-44 forces is taken at any size.",
+    ),
+    Param(
+        "meld_keep",
+        8.0,
+        2,
+        15,
+        "Cards kept in hand when melding without going out (meld timing; the rules' "
+        "floor is 2, R-22): a fuller hand keeps pairs for pickups and safe discards.",
+    ),
+    Param(
+        "hold_wilds",
+        1.0,
+        0,
+        1,
+        "1: wild cards only complete canastas, reach the minimum count or go out (and "
+        "may freeze the pile); 0: also start melds from a natural pair and a wild and "
+        "put spare wild cards on melds, like greedy.",
+    ),
+    Param(
+        "freeze_risk",
+        0.05,
+        0,
+        100,
+        "Discard a wild card, freezing the pile (R-24, R-31), when the safest other "
+        "discard would hand the next opponent about this many pile cards in expectation "
+        "or more (chance they can take the pile times its size).",
+        integer=False,
+    ),
+    Param(
+        "safety",
+        100.0,
+        0,
+        1000,
+        "Weight of discard danger (chance that the next opponent can take the pile, "
+        "times the cards they would get) against how much the card is worth keeping.",
+        integer=False,
+    ),
+    Param(
+        "block_at",
+        0.0,
+        0,
+        50,
+        "Pile size (cards) at which a black three is discarded to block the next player "
+        "(R-23); smaller piles keep it back (two or more in hand always go).",
+    ),
+    Param(
+        "out_lead",
+        3000.0,
+        -5000,
+        5000,
+        "Go out only when the side's estimated deal score leads the best opponent's by "
+        "at least this many points (negative: also when behind); otherwise hold back "
+        "to build more canastas, unless an opponent threatens to go out or the stock is "
+        "nearly empty.",
+    ),
+    Param(
+        "natural_wait",
+        7.0,
+        2,
+        7,
+        "A wild-free meld with at least this many naturals gets no wild card except "
+        "when going out, so it can become a natural canasta (500, not 300); 7: no "
+        "such wait.",
+    ),
+)
+
+#: Slots of the expert's parameter vector (``params[ExpertParam.meld_keep]``).
+ExpertParam = namedtuple("ExpertParam", [p.name for p in EXPERT_PARAMS])(*range(len(EXPERT_PARAMS)))
+
+#: The expert's default parameter values in kernel order (tuned against greedy).
+EXPERT_DEFAULTS = tuple(p.default for p in EXPERT_PARAMS)
+
+_ENTRIES = (  # (name, parameters, summary); the kernel code is the position
+    (
+        "random",
+        (),
+        "Uniform over the legal choices at each decision: draw or one of the legal pickups; "
+        "each legal meld or stop; any kind of card in hand to discard.",
+    ),
+    (
+        "greedy",
+        (),
+        "Takes the pile whenever it legally can (the way that spends fewest wild cards), melds "
+        "everything it can at once and goes out as soon as it may, discards its least useful "
+        "card (black threes first, then single low cards; wild cards last).",
+    ),
+    (
+        "careful",
+        (),
+        "Keeps natural pairs for pile pickups and takes the pile only with naturals; melds late "
+        "(when it can go out, an opponent threatens to go out, the stock is down to a quarter "
+        "or its hand holds 14 cards); discards the card the next opponent is least likely to "
+        "use, black threes to block, and freezes a pile of 10 or more cards with a wild card.",
+    ),
+    (
+        "expert",
+        EXPERT_PARAMS,
+        "Parameterised heuristic after the strategy books: takes the pile with naturals, "
+        "with a wild only when it is big; melds with few wild cards and keeps a fuller hand; "
+        "discards safely against the next opponent's melds and the cards they may hold; "
+        "blocks with black threes and freezes big piles; goes out when ahead, holds back to "
+        "build canastas when behind; prefers natural canastas.",
+    ),
+)
+
+#: Every policy, in kernel-code order.
+POLICIES = tuple(
+    Policy(name, code, params, doc) for code, (name, params, doc) in enumerate(_ENTRIES)
+)
+
+#: The policy codes the kernels branch on (``PolicyCode.expert``); the labels are the names.
+PolicyCode = namedtuple("PolicyCode", [p.name for p in POLICIES])(*(p.code for p in POLICIES))
+
+#: Width of the kernels' parameter vector: the most parameters of any policy.
+N_PARAMS = max(len(p.params) for p in POLICIES)
