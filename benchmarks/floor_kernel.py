@@ -8,8 +8,8 @@ this kernel's time per deal on the same threads, which does not drift with the m
 import numba as nb
 import numpy as np
 
+from canasta_sim.nb.engine.deal import fill_pack_nb
 from canasta_sim.nb.engine.rng import below_nb, deal_seed_nb
-from canasta_sim.nb.engine.state import fill_pack_nb
 
 
 @nb.njit(cache=True)
