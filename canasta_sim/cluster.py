@@ -6,6 +6,7 @@ chunks on the client this module connects.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -77,9 +78,9 @@ def connect(scheduler: str):
     started here and stopped on exit. Yields ``(client, threads per task)``: numba threads
     each chunk may use (all cores of a remote worker; cores / N for ``local:N``).
 
-    Ctrl-C stops the run in this process only: the worker processes of ``local:N`` start
-    with SIGINT ignored (the terminal sends it to the whole process group), and Dask's
-    messages about the cluster going away while it shuts down are not logged.
+    Ctrl-C stops the run in this process only: the worker processes of ``local:N`` ignore
+    SIGINT (the terminal sends it to the whole process group), and Dask's messages about the
+    cluster going away while it shuts down are not logged.
 
     Raises
     ------
@@ -90,11 +91,18 @@ def connect(scheduler: str):
     distributed = import_distributed()
     if address == "local":
         threads = max(1, (os.cpu_count() or 1) // n)
-        with _sigint_ignored():  # inherited by the worker processes started here
-            cluster = distributed.LocalCluster(
-                n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
-            )
-        with cluster, distributed.Client(cluster) as client, _quiet_on_interrupt():
+        with contextlib.ExitStack() as stack, _quiet_on_interrupt():
+            with _sigint_ignored():  # inherited by the worker processes started here
+                cluster = stack.enter_context(
+                    distributed.LocalCluster(
+                        n_workers=n,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=":0",  # any free port: none is taken for granted
+                        silence_logs=logging.CRITICAL,  # a stopped run is not an error
+                    )
+                )
+                client = stack.enter_context(distributed.Client(cluster))
             yield client, threads
     else:
         try:
@@ -118,7 +126,10 @@ def _quiet_on_interrupt():
 
 @contextmanager
 def _sigint_ignored():
-    """SIGINT ignored for the block (only the main thread may change signal handlers)."""
+    """SIGINT ignored for the block: processes started in it inherit the ignored signal for
+    good, so the terminal's Ctrl-C, sent to the whole process group, stops this process
+    only. A Ctrl-C while the cluster starts (a few seconds) is lost: cut off halfway, the
+    start-up hangs or leaves processes behind. Only the main thread sets signal handlers."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return

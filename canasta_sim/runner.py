@@ -321,8 +321,12 @@ def map_chunks(fn, chunks, *, workers: int | None = None, scheduler: str | None 
 
         try:
             yield results(), how
+        except BaseException:
+            if not scheduler.startswith("local:"):
+                client.cancel([f for _, f in pending])  # a local cluster stops as a whole
+            raise
         finally:
-            client.cancel([f for _, f in pending])
+            pending.clear()
 
 
 def _submit(client, fn, threads, args):
