@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from . import __version__
+from ._version import __version__
 from .rules import PRESETS, Rules, preset_name
 
 
@@ -98,9 +98,14 @@ def _bots(text: str | None, rules: Rules, hint: str = "--bots"):
 
 
 def _api(call, hint: str):
-    """Run an API call; a ValueError (bad input found while running) is a usage error."""
+    """Run an API call; a ValueError (bad input found while running) is a usage error, and
+    a results folder written by another run meanwhile is one of ``--out``."""
+    from .outdir import OutConflict
+
     try:
         return call()
+    except OutConflict as exc:
+        raise click.BadParameter(str(exc), param_hint="--out") from None
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint=hint) from None
 
@@ -133,17 +138,17 @@ def rules_options(f):
 
 SEED = click.IntRange(0, 2**64 - 1)
 COUNT = click.IntRange(1, 10**12)
-CHUNK = click.IntRange(1, 1_000_000)  # simulate.MAX_CHUNK (not imported: keeps --help fast)
+CHUNK = click.IntRange(1, 1_000_000)  # runner.MAX_CHUNK (not imported: keeps --help fast)
 
 
 def _scheduler(ctx, param, value):
     if value is None:
         return None
-    from .cluster import _import_distributed, parse_scheduler
+    from .cluster import import_distributed, parse_scheduler
 
     try:
         parse_scheduler(value)
-        _import_distributed()
+        import_distributed()
     except ValueError as exc:
         raise click.BadParameter(str(exc)) from None
     return value
@@ -206,6 +211,13 @@ def _terminated(signum, frame):
 )
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
 @click.option(
+    "--first-deal",
+    type=click.IntRange(0, 2**63 - 2),
+    default=0,
+    show_default=True,
+    help="Index of the first deal: extend a run with the same seed (then canasta-sim merge).",
+)
+@click.option(
     "--workers",
     type=click.IntRange(min=1),
     default=None,
@@ -222,11 +234,12 @@ def _terminated(signum, frame):
     "--out",
     type=click.Path(path_type=Path),
     default=None,
-    help="Results folder to write (Parquet, manifest.json, summary.json).",
+    help="Results folder to write (Parquet records written chunk by chunk, manifest.json, "
+    "aggregates.json, summary.json). Without it only the aggregates are kept.",
 )
-@click.option("--no-records", is_flag=True, help="Keep aggregates only (constant memory).")
+@click.option("--no-records", is_flag=True, help="With --out: write aggregates only.")
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--quiet", is_flag=True, help="No progress.")
 @SCHEDULER
 @click.option(
     "--parts",
@@ -241,6 +254,7 @@ def simulate(
     settings,
     bots,
     seed,
+    first_deal,
     workers,
     chunk_size,
     out,
@@ -266,21 +280,23 @@ def simulate(
             rules=rules,
             bots=[b.spec for b in side_bots],
             seed=seed,
+            first_deal=first_deal,
             workers=workers,
             chunk_size=chunk_size,
             out=out,
-            records=not no_records,
+            records=out is not None and not no_records,  # records are only ever written
             progress=not quiet,
             overwrite=overwrite,
             scheduler=scheduler,
             parts=parts,
         ),
-        "--scheduler/--out",
+        "--first-deal" if first_deal else "--scheduler/--out",
     )
     m = result.manifest
+    deal_range = f" (deals {first_deal:,} to {first_deal + deals - 1:,})" if first_deal else ""
     click.echo(
-        f"{deals:,} deals, {rules.players} players, bots {', '.join(m['bots'][0])}, seed "
-        f"{seed}: {m['wall_seconds']:.1f} s ({m['deals_per_second']:,.0f} deals/s)"
+        f"{deals:,} deals{deal_range}, {rules.players} players, bots {', '.join(m['bots'][0])}, "
+        f"seed {seed}: {m['wall_seconds']:.1f} s ({m['deals_per_second']:,.0f} deals/s)"
     )
     click.echo(format_summary(result.summary()))
     if out is not None:
@@ -288,15 +304,38 @@ def simulate(
 
 
 @main.command()
+@click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--out", type=click.Path(path_type=Path), required=True, help="The merged results folder."
+)
+@click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
+def merge(runs, out, overwrite):
+    """Merge simulate run folders RUNS (same rules, bots and versions; no deal twice) into one."""
+    from .merge import merge_runs
+    from .stats import format_summary
+
+    _new_out(out, overwrite)
+    result = _api(lambda: merge_runs(runs, out, overwrite=overwrite), "RUNS")
+    ranges = ", ".join(
+        f"seed {s}: deals {f:,} to {f + n - 1:,}" for s, f, n in result.manifest["ranges"]
+    )
+    click.echo(f"{result.manifest['deals']:,} deals from {len(runs)} runs ({ranges})")
+    click.echo(format_summary(result.summary()))
+    click.echo(f"results written to {out}")
+
+
+@main.command()
 @click.argument("run_dir", type=click.Path(path_type=Path))
 def report(run_dir):
     """Write RUN_DIR/report.md with plots, from the run's files."""
+    from .outdir import VersionMismatch, check_run_versions, read_manifest
     from .report import write_report
 
+    path = _api(lambda: write_report(run_dir), "RUN_DIR")
     try:
-        path = write_report(run_dir)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="RUN_DIR") from None
+        check_run_versions(read_manifest(run_dir), run_dir)
+    except VersionMismatch as exc:
+        click.echo(f"warning: {exc}", err=True)  # a report of an older run is still a report
     click.echo(f"report written to {path}")
 
 
@@ -370,8 +409,10 @@ def _check_workers(workers, scheduler=None):
         )
 
 
-def _new_out(out: Path | None, overwrite: bool) -> Path | None:
-    from .simulate import prepare_out
+def _new_out(out: Path | None, overwrite: bool):
+    """Check ``--out`` before the run starts (a usage error, not a failure hours later);
+    returns the :class:`~canasta_sim.outdir.Target` or ``None``."""
+    from .outdir import prepare_out
 
     if out is None:
         return None
@@ -381,11 +422,12 @@ def _new_out(out: Path | None, overwrite: bool) -> Path | None:
         raise click.BadParameter(str(exc), param_hint="--out") from None
 
 
-def _write_frames(target: Path, files: dict) -> None:
-    """Write a new results folder atomically (staging folder, then rename): ``.csv`` and
-    ``.parquet`` files from DataFrames, ``.json`` files from dicts, any other file by calling
-    its item with the path. An error names the file that could not be written."""
-    from .simulate import commit_out, json_text, staging_folder, write_text, writing
+def _write_frames(target, files: dict) -> None:
+    """Write a new results folder (a :class:`~canasta_sim.outdir.Target`) atomically
+    (staging folder, then rename): ``.csv`` and ``.parquet`` files from DataFrames, ``.json``
+    files from dicts, any other file by calling its item with the path. An error names the
+    file that could not be written."""
+    from .outdir import commit_out, json_text, staging_folder, write_text, writing
 
     with staging_folder(target) as tmp:
         for name, item in files.items():
@@ -412,6 +454,14 @@ def _print_table(frame) -> None:
         click.echo(frame.to_string(index=False))
 
 
+def _no_records_option(f):
+    return click.option(
+        "--no-records",
+        is_flag=True,
+        help="With --out: write the tables and the manifest only, not the per-deal rows.",
+    )(f)
+
+
 @main.command()
 @click.option("--games", type=COUNT, required=True, help="Games to play.")
 @rules_options
@@ -421,12 +471,24 @@ def _print_table(frame) -> None:
     "--out",
     type=click.Path(path_type=Path),
     default=None,
-    help="Folder for games.csv, deals.parquet and sides.parquet.",
+    help="Folder for games.csv, deals.parquet and sides.parquet (written chunk by chunk).",
 )
+@_no_records_option
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
 @SCHEDULER
 def games(
-    games, players, rules_opt, settings, bots, seed, workers, quiet, out, overwrite, scheduler
+    games,
+    players,
+    rules_opt,
+    settings,
+    bots,
+    seed,
+    workers,
+    quiet,
+    out,
+    no_records,
+    overwrite,
+    scheduler,
 ):
     """Play GAMES full games to the target score (R-55) and print win rates."""
     from .games import MAX_DEALS, play_games
@@ -435,7 +497,7 @@ def games(
     rules = build_rules(players, rules_opt, settings)
     side_bots = _bots(bots, rules)
     _check_workers(workers, scheduler)
-    target = _new_out(out, overwrite)
+    _new_out(out, overwrite)
     result = _api(
         lambda: play_games(
             games,
@@ -445,40 +507,33 @@ def games(
             workers=workers,
             progress=not quiet,
             scheduler=scheduler,
+            records=out is not None and not no_records,
+            out=out,
+            overwrite=overwrite,
         ),
         "--scheduler",
     )
-    g = result.games
+    t = result.totals
     click.echo(
         f"{games:,} games, {rules.players} players, target {rules.game_target}, seed "
-        f"{seed}: {result.manifest['wall_seconds']:.1f} s; mean {g['deals'].mean():.2f} "
+        f"{seed}: {result.manifest['wall_seconds']:.1f} s; mean {t.deals / t.games:.2f} "
         f"deals per game"
     )
     for side in range(rules.sides):
-        wins = int((g["winner"] == side).sum())
+        wins = t.wins[side]
         low, high = wilson_interval(wins, games)
         click.echo(
             f"  side {side} ({side_bots[side].spec}): {wins} wins, win rate "
             f"{wins / games:.4f} [{low:.4f}, {high:.4f}], mean final score "
-            f"{g[f'score_{side}'].mean():.1f}"
+            f"{t.score_sum[side] / games:.1f}"
         )
-    unfinished = int((g["winner"] < 0).sum())
-    if unfinished:
+    if t.unfinished:
         click.echo(
-            f"  {unfinished} of {games:,} games ended unfinished at the bound of "
+            f"  {t.unfinished} of {games:,} games ended unfinished at the bound of "
             f"{MAX_DEALS} deals per game (no side reached {rules.game_target} points); "
             f"they count as no win"
         )
-    if target is not None:
-        _write_frames(
-            target,
-            {
-                "games.csv": g,
-                "deals.parquet": result.deals,
-                "sides.parquet": result.sides,
-                "manifest.json": result.manifest,
-            },
-        )
+    if out is not None:
         click.echo(f"results written to {out}")
 
 
@@ -490,27 +545,48 @@ def games(
 @rules_options
 @_common_run_options
 @click.option(
+    "--chunk-size",
+    type=CHUNK,
+    default=None,
+    help="Deals (games) per chunk, rounded up to whole boards; results do not depend on it.",
+)
+@click.option(
     "--out",
     type=click.Path(path_type=Path),
     default=None,
-    help="Folder for the table (CSV) and the raw rows (Parquet).",
+    help="Folder for the table (CSV) and the raw rows (Parquet, written chunk by chunk).",
 )
+@_no_records_option
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
+@SCHEDULER
 def compare(
-    bot_a, bot_b, deals, games, players, rules_opt, settings, seed, workers, quiet, out, overwrite
+    bot_a,
+    bot_b,
+    deals,
+    games,
+    players,
+    rules_opt,
+    settings,
+    seed,
+    workers,
+    quiet,
+    chunk_size,
+    out,
+    no_records,
+    overwrite,
+    scheduler,
 ):
     """Compare BOT_A with BOT_B: bots rotate over the sides on shared deals."""
     from .compare import compare as run
+    from .compare import rotation_table, table_notes
 
     if (deals is None) == (games is None):
         raise click.UsageError("give exactly one of --deals N and --games N")
     rules = build_rules(players, rules_opt, settings)
-    from .compare import rotation_table
-
     _api(lambda: rotation_table(bot_a, bot_b, rules), "BOT_A/BOT_B")  # two different bots
-    _check_workers(workers)
-    target = _new_out(out, overwrite)
-    table, raw = _api(
+    _check_workers(workers, scheduler)
+    _new_out(out, overwrite)
+    table, _ = _api(
         lambda: run(
             bot_a,
             bot_b,
@@ -519,22 +595,21 @@ def compare(
             rules=rules,
             seed=seed,
             workers=workers,
+            chunk_size=chunk_size,
             progress=not quiet,
+            records=out is not None and not no_records,
+            out=out,
+            overwrite=overwrite,
+            scheduler=scheduler,
         ),
         "--games" if games else "--deals",
     )  # the bots are checked above
     unit = "games" if games else "deals"
     click.echo(f"{games or deals:,} {unit}, {rules.players} players, seed {seed}")
     _print_table(table)
-    if target is not None:
-        _write_frames(
-            target,
-            {
-                "compare.csv": table,
-                f"{unit}.parquet": raw,
-                "manifest.json": table.attrs["manifest"],
-            },
-        )
+    for line in table_notes(table):
+        click.echo(line)
+    if out is not None:
         click.echo(f"results written to {out}")
 
 
@@ -544,7 +619,9 @@ def compare(
     "--param",
     required=True,
     metavar="NAME=START:STOP:STEP",
-    help="Parameter and values, e.g. pile_threshold=2:12:2 or hold_wilds=0,1.",
+    help="Parameter and values: a range with STOP included (pile_threshold=2:12:2 is 2, 4, "
+    "..., 12) or a list (hold_wilds=0,1). A value equal to the opponent's setting gives "
+    "the baseline row.",
 )
 @click.option("--vs", required=True, metavar="SPEC", help="Opponent bot spec.")
 @click.option("--deals", type=COUNT, required=True, help="Deals per value.")
@@ -554,35 +631,44 @@ def compare(
     "--out",
     type=click.Path(path_type=Path),
     default=None,
-    help="Folder for sweep.csv, sweep.parquet and sweep.png [default: results/sweep-BOT-PARAM].",
+    help="Folder for sweep.csv, sweep.parquet and sweep.png "
+    "[default: results/sweep-BOT-PARAM-VALUES-vs-VS].",
 )
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
+@SCHEDULER
 def sweep(
-    bot, param, vs, deals, players, rules_opt, settings, seed, workers, quiet, out, overwrite
+    bot,
+    param,
+    vs,
+    deals,
+    players,
+    rules_opt,
+    settings,
+    seed,
+    workers,
+    quiet,
+    out,
+    overwrite,
+    scheduler,
 ):
     """Sweep one parameter of BOT against the --vs bot: one comparison per value."""
     from .bots import parse_bot
-    from .compare import parse_range, plot_sweep, sweep_specs
+    from .compare import parse_range, plot_sweep, sweep_folder, sweep_specs, sweep_title
     from .compare import sweep as run
 
     name, eq, spec = param.partition("=")
+    name, spec = name.strip(), spec.strip()
     if not eq:
         raise click.BadParameter(f"{param!r} is not NAME=START:STOP:STEP", param_hint="--param")
     try:
         values = parse_range(spec)
-        specs = sweep_specs(bot, name, values)
+        sweep_specs(bot, name, values)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--param") from None
     rules = build_rules(players, rules_opt, settings)
     opponent = _api(lambda: parse_bot(vs).spec, "--vs")  # one bot, not a list per side
-    if opponent in specs:
-        raise click.BadParameter(
-            f"the swept bot equals the opponent {opponent!r} at one of "
-            f"the values; choose another --vs or range",
-            param_hint="--vs",
-        )
-    _check_workers(workers)
-    out = out or Path("results") / f"sweep-{bot.split(':')[0]}-{name}"
+    _check_workers(workers, scheduler)
+    out = out or sweep_folder(bot, name, spec, opponent)
     target = _new_out(out, overwrite)
     frame = _api(
         lambda: run(
@@ -595,18 +681,25 @@ def sweep(
             seed=seed,
             workers=workers,
             progress=not quiet,
+            scheduler=scheduler,
         ),
         "--deals",
     )
+    click.echo(sweep_title(frame))
     _print_table(frame.drop(columns=["param"]))
-    _write_frames(
-        target,
-        {
-            "sweep.csv": frame,
-            "sweep.parquet": frame,
-            "sweep.png": lambda p: plot_sweep(frame, p),
-            "manifest.json": frame.attrs["manifest"],
-        },
+    if frame["baseline"].any():
+        click.echo("baseline: the row whose bot equals the opponent (a difference of 0 is even)")
+    _api(
+        lambda: _write_frames(
+            target,
+            {
+                "sweep.csv": frame,
+                "sweep.parquet": frame,
+                "sweep.png": lambda p: plot_sweep(frame, p),
+                "manifest.json": frame.attrs["manifest"],
+            },
+        ),
+        "--out",
     )
     click.echo(f"results written to {out}")
 

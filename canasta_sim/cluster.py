@@ -1,23 +1,29 @@
-"""Running chunks of deals on a Dask cluster (``dask.distributed``).
+"""Connecting to a Dask cluster (``dask.distributed``): the scheduler option and the client.
 
-Every chunk is one Dask task running the same kernels as a local run, so results are identical
-to a single-machine run with the same seed. Tasks are pure (a chunk's result depends only on
-its arguments): when a worker is lost, Dask runs its tasks again elsewhere, and the client
-takes exactly one result per chunk, so no deal is lost or counted twice. Parquet parts written
-by workers have one fixed name per chunk and appear by atomic rename, so a re-run task
-rewrites the same part.
+A leaf: it imports nothing of this package. :func:`canasta_sim.runner.map_chunks` runs the
+chunks on the client this module connects.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
+import signal
+import threading
 from contextlib import contextmanager
-from pathlib import Path
 
 INSTALL_HINT = "pip install 'canasta-sim[dask]' (dask[distributed])"
 
 
-def _import_distributed():
+def import_distributed():
+    """The ``distributed`` module.
+
+    Raises
+    ------
+    ValueError
+        When Dask's distributed scheduler is not installed (the message says how to).
+    """
     try:
         import distributed
     except ImportError:
@@ -70,73 +76,65 @@ def parse_scheduler(text: str) -> tuple[str, int | None]:
 def connect(scheduler: str):
     """A Dask client for ``scheduler`` (see :func:`parse_scheduler`); a ``local:N`` cluster is
     started here and stopped on exit. Yields ``(client, threads per task)``: numba threads
-    each chunk may use (all cores of a remote worker; cores / N for ``local:N``)."""
+    each chunk may use (all cores of a remote worker; cores / N for ``local:N``).
+
+    Ctrl-C stops the run in this process only: the worker processes of ``local:N`` ignore
+    SIGINT (the terminal sends it to the whole process group), and Dask's messages about the
+    cluster going away while it shuts down are not logged.
+
+    Raises
+    ------
+    ValueError
+        For a bad scheduler, Dask missing, or a scheduler that cannot be reached.
+    """
     address, n = parse_scheduler(scheduler)
-    distributed = _import_distributed()
+    distributed = import_distributed()
     if address == "local":
         threads = max(1, (os.cpu_count() or 1) // n)
-        with distributed.LocalCluster(
-            n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None
-        ) as cluster:
-            with distributed.Client(cluster) as client:
-                yield client, threads
+        with contextlib.ExitStack() as stack, _quiet_on_interrupt():
+            with _sigint_ignored():  # inherited by the worker processes started here
+                cluster = stack.enter_context(
+                    distributed.LocalCluster(
+                        n_workers=n,
+                        threads_per_worker=1,
+                        processes=True,
+                        dashboard_address=":0",  # any free port: none is taken for granted
+                        silence_logs=logging.CRITICAL,  # a stopped run is not an error
+                    )
+                )
+                client = stack.enter_context(distributed.Client(cluster))
+            yield client, threads
     else:
         try:
             client = distributed.Client(address, timeout="30s")
         except (OSError, TimeoutError, ValueError) as exc:
             raise ValueError(f"cannot reach the Dask scheduler at {address!r}: {exc}") from None
-        with client:
+        with client, _quiet_on_interrupt():
             yield client, None
 
 
 @contextmanager
-def map_chunks(scheduler: str, fn, arg_list, threads_arg: int | None):
-    """Run ``fn(*args, threads)`` as one Dask task per ``args`` of ``arg_list`` and yield
-    ``(iterator of results in the order of arg_list, scheduler)``: one result per task,
-    whatever happens to workers (lost tasks are re-run)."""
-    with connect(scheduler) as (client, threads):
-        n_threads = threads_arg or threads
-        futures = client.map(fn, *zip(*arg_list), [n_threads] * len(arg_list), pure=True, retries=3)
-
-        def results():
-            for future in futures:
-                yield future.result()
-                future.release()
-
-        try:
-            yield results(), scheduler
-        finally:
-            client.cancel(futures)
+def _quiet_on_interrupt():
+    """On Ctrl-C, stop Dask logging before the client and cluster shut down: their messages
+    about tasks and connections cut off are expected then, and not the user's business."""
+    try:
+        yield
+    except KeyboardInterrupt:
+        logging.getLogger("distributed").setLevel(logging.CRITICAL + 1)
+        raise
 
 
-def chunk_task(table, seed, first, n, records, parts_dir, threads):
-    """One chunk on a worker: play it, and either return its frames or write them as Parquet
-    parts under ``parts_dir`` (``deals.parquet/part-FIRST.parquet`` and the same for sides)
-    and return only the aggregates."""
-    from .simulate import numba_threads, run_chunk
-
-    with numba_threads(threads):
-        deals, sides, agg = run_chunk(table, seed, first, n, records)
-    if parts_dir is not None and records:
-        for name, frame in (("deals", deals), ("sides", sides)):
-            write_part(Path(parts_dir) / f"{name}.parquet", first, frame)
-        deals = sides = None
-    return deals, sides, agg
-
-
-def game_chunk_task(table, seed, first, n, max_deals, threads):
-    """One chunk of games on a worker (see :func:`canasta_sim.games.play_game_chunk`)."""
-    from .games import play_game_chunk
-    from .simulate import numba_threads
-
-    with numba_threads(threads):
-        return play_game_chunk(table, seed, first, n, max_deals)
-
-
-def write_part(folder: Path, first: int, frame) -> None:
-    """Write one Parquet part atomically, named by the chunk's first deal."""
-    folder.mkdir(parents=True, exist_ok=True)
-    final = folder / f"part-{first:012d}.parquet"
-    tmp = folder / f".part-{first:012d}.{os.getpid()}.tmp"
-    frame.to_parquet(tmp, index=False)
-    os.replace(tmp, final)
+@contextmanager
+def _sigint_ignored():
+    """SIGINT ignored for the block: processes started in it inherit the ignored signal for
+    good, so the terminal's Ctrl-C, sent to the whole process group, stops this process
+    only. A Ctrl-C while the cluster starts (a few seconds) is lost: cut off halfway, the
+    start-up hangs or leaves processes behind. Only the main thread sets signal handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)

@@ -1,21 +1,53 @@
-"""Comparing bots honestly: seat rotation on shared boards, intervals, parameter sweeps.
+"""Comparing bots honestly: seat rotation on shared boards, paired intervals, parameter sweeps.
 
 Bots rotate over the sides so each plays every seat equally often, and the rotations of one
-board share their cards (duplicate play, see :func:`canasta_sim.simulate.run_chunk`), which
-removes most of the luck of the deal from the score difference.
+board share their cards (duplicate play, see :func:`canasta_sim.runner.play_rows`). The
+score difference is therefore paired by board: its interval rests on the per-board
+differences (the rotations of one shuffle averaged), and the correlation between the
+rotations of a board says how much of the luck of the cards the pairing removes (a negative
+correlation narrows the interval). Every statistic is a sum, so comparisons stream in constant
+memory whatever their length.
 """
 
 from __future__ import annotations
 
+import math
+import re
 import time
+from contextlib import nullcontext
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from .bots import Bot, parse_bot, spec_params
-from .games import play_games
-from .simulate import Table, resolve_rules, run_table
+from .games import MAX_DEALS, play_game_chunk
+from .outdir import (
+    RecordFiles,
+    commit_out,
+    json_text,
+    make_manifest,
+    prepare_out,
+    staging_folder,
+    write_text,
+    writing,
+)
+from .records import sides_frame
+from .runner import (
+    DEFAULT_CHUNK,
+    MAX_CHUNK,
+    Table,
+    check_count,
+    check_flags,
+    check_memory,
+    chunk_starts,
+    load_kernels,
+    play_rows,
+    record_bytes,
+    resolve_rules,
+    run_chunks,
+)
 from .stats import mean_interval, wilson_interval
 
 MAX_SWEEP_VALUES = 100
@@ -29,6 +61,8 @@ COLUMNS = (
     "win_rate",
     "win_low",
     "win_high",
+    "fair_share",
+    "win_rate_per_side",
     "mean_score",
     "score_low",
     "score_high",
@@ -43,8 +77,13 @@ def rotations(bot_a: Bot, bot_b: Bot, sides: int) -> tuple[tuple[Bot, ...], ...]
     return tuple(tuple(bot_a if s == r else bot_b for s in range(sides)) for r in range(sides))
 
 
+def _bot(spec) -> Bot:
+    return spec if isinstance(spec, Bot) else parse_bot(spec)
+
+
 def rotation_table(bot_a, bot_b, rules) -> Table:
-    """The :class:`Table` of :func:`rotations` for two bot specs (or :class:`Bot`) and rules.
+    """The :class:`~canasta_sim.runner.Table` of :func:`rotations` for two bot specs (or
+    :class:`Bot`) and rules.
 
     Raises
     ------
@@ -52,84 +91,238 @@ def rotation_table(bot_a, bot_b, rules) -> Table:
         For a bad bot spec or rules, or the same bot twice.
     """
     rules = resolve_rules(rules)
-    a = bot_a if isinstance(bot_a, Bot) else parse_bot(bot_a)
-    b = bot_b if isinstance(bot_b, Bot) else parse_bot(bot_b)
+    a, b = _bot(bot_a), _bot(bot_b)
     if a.spec == b.spec:
         raise ValueError(f"compare needs two different bots; got {a.spec!r} twice")
     return Table(rules, rotations(a, b, rules.sides))
 
 
-def _a_side(n: int, sides: int) -> np.ndarray:
-    """Side played by bot A in each of ``n`` deals (or games) of a rotated run."""
-    return np.arange(n, dtype=np.int64) % sides
+@dataclass
+class PairSums:
+    """Exactly mergeable sums of a rotated comparison of bot A against bot B.
+
+    Per deal (or game) with ``S`` sides, A's score ``a`` and the sum of all sides' scores
+    ``t``: the scaled difference ``D = S * a - t`` is ``(S - 1)`` times A's score minus the
+    mean of the B sides. A board is the ``R = S`` rotations of one shuffle; rotation ``r`` has
+    A on side ``r``.
+
+    Attributes
+    ----------
+    sides : int
+    n : int
+        Deals (or games).
+    a_wins, b_wins, ties : int
+        Sole wins of A's side, of a B side, and ties for the highest score.
+    a_sum, a_sumsq : int
+        Sum and sum of squares of ``a`` (points).
+    b_sum, b_sumsq : int
+        The same of ``t - a`` (points; the B sides together).
+    d_sum : list of int, (R,)
+        Sum of ``D`` per rotation.
+    cross : list of list of int, (R, R)
+        Sum over boards of ``D_r * D_s``; its diagonal is the sum of squares per rotation.
+    """
+
+    sides: int
+    n: int = 0
+    a_wins: int = 0
+    b_wins: int = 0
+    ties: int = 0
+    a_sum: int = 0
+    a_sumsq: int = 0
+    b_sum: int = 0
+    b_sumsq: int = 0
+    d_sum: list[int] = field(default_factory=list)
+    cross: list[list[int]] = field(default_factory=list)
+
+    def __post_init__(self):
+        r = self.sides
+        self.d_sum = self.d_sum or [0] * r
+        self.cross = self.cross or [[0] * r for _ in range(r)]
+
+    @classmethod
+    def from_scores(cls, scores: np.ndarray, outcome: np.ndarray, first: int) -> PairSums:
+        """Sums of whole boards.
+
+        Parameters
+        ----------
+        scores : ndarray(int64, (n, sides))
+            Points of each side per deal (or final game scores); ``n`` a multiple of
+            ``sides``, the deals of whole boards in order.
+        outcome : ndarray(int64, (n,))
+            Winning side per deal or game, -1 for a tie for first place.
+        first : int
+            Index of the first deal (a multiple of ``sides``): rotation of deal ``k`` is
+            ``k % sides``.
+        """
+        n, sides = scores.shape
+        assert n % sides == 0 and first % sides == 0, "sums are of whole boards"
+        a_side = np.arange(n, dtype=np.int64) % sides
+        a = scores[np.arange(n), a_side]
+        t = scores.sum(axis=1)
+        b = t - a
+        d = (sides * a - t).reshape(-1, sides)  # (boards, R)
+        a_win = outcome == a_side
+        tie = outcome < 0
+        return cls(
+            sides,
+            n,
+            int(a_win.sum()),
+            int((~a_win & ~tie).sum()),
+            int(tie.sum()),
+            int(a.sum()),
+            int((a * a).sum()),
+            int(b.sum()),
+            int((b * b).sum()),
+            [int(x) for x in d.sum(axis=0)],
+            [[int(x) for x in row] for row in d.T @ d],
+        )
+
+    def __iadd__(self, other: PairSums) -> PairSums:
+        for name in ("n", "a_wins", "b_wins", "ties", "a_sum", "a_sumsq", "b_sum", "b_sumsq"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        r = self.sides
+        self.d_sum = [self.d_sum[i] + other.d_sum[i] for i in range(r)]
+        self.cross = [[self.cross[i][j] + other.cross[i][j] for j in range(r)] for i in range(r)]
+        return self
+
+    @property
+    def boards(self) -> int:
+        return self.n // self.sides
+
+    def diff_interval(self) -> tuple[float, float, float]:
+        """A's mean score difference (points; its side minus the mean of the B sides) with
+        the 95% interval of the per-board differences (the board's rotations averaged)."""
+        scale = self.sides * (self.sides - 1)  # R = S rotations, D is (S - 1) x the difference
+        board_sum = sum(self.d_sum)
+        board_sumsq = sum(sum(row) for row in self.cross)
+        m, lo, hi = mean_interval(board_sum, board_sumsq, self.boards)
+        return m / scale, lo / scale, hi / scale
+
+    def unpaired_interval(self) -> tuple[float, float, float]:
+        """The same mean with the interval that treats every deal as independent (for
+        comparison: what the pairing gains)."""
+        total = sum(self.d_sum)
+        total_sq = sum(self.cross[i][i] for i in range(self.sides))
+        m, lo, hi = mean_interval(total, total_sq, self.n)
+        return m / (self.sides - 1), lo / (self.sides - 1), hi / (self.sides - 1)
+
+    def rotation_correlation(self) -> float:
+        """Pearson correlation of the score difference between two rotations of a board,
+        averaged over the pairs of rotations (NaN with fewer than 2 boards or no spread)."""
+        m = self.boards
+        if m < 2:
+            return math.nan
+        r = self.sides
+        mean = [self.d_sum[i] / m for i in range(r)]
+        var = [self.cross[i][i] / m - mean[i] ** 2 for i in range(r)]
+        corrs = []
+        for i in range(r):
+            for j in range(i + 1, r):
+                cov = self.cross[i][j] / m - mean[i] * mean[j]
+                if var[i] <= 0 or var[j] <= 0:
+                    return math.nan
+                corrs.append(cov / math.sqrt(var[i] * var[j]))
+        return float(np.mean(corrs))
 
 
-def comparison_table(
-    scores: np.ndarray, outcome: np.ndarray, a_side: np.ndarray, specs: tuple[str, str]
-) -> pd.DataFrame:
-    """Per-bot rows from per-deal (or per-game) results.
+def comparison_table(sums: PairSums, specs: tuple[str, str]) -> pd.DataFrame:
+    """Per-bot rows of a rotated comparison.
 
     Parameters
     ----------
-    scores : ndarray(int64, (n, sides))
-        Points of each side per deal (or final game scores).
-    outcome : ndarray(int64, (n,))
-        Winning side per deal or game, -1 for a tie for first place.
-    a_side : ndarray(int64, (n,))
-        Side played by bot A.
+    sums : PairSums
     specs : (str, str)
         Bot specs A and B.
 
     Returns
     -------
     pandas.DataFrame
-        Columns :data:`COLUMNS`: wins/losses/ties of each bot, win rate with its 95% Wilson
-        interval, mean score with its 95% interval, and the mean score difference (this bot's
-        side minus the mean of the other sides) with its 95% interval.
+        Columns :data:`COLUMNS`: wins/losses/ties of each bot (a win by any side the bot
+        holds), win rate with its 95% Wilson interval, ``fair_share`` (the share of the sides
+        the bot holds: A holds one of ``S``, B the other ``S - 1``; a win rate equal to it is
+        even play), ``win_rate_per_side`` (win rate divided by the sides held, comparable
+        between the bots), mean score per side with its 95% interval, and the mean score
+        difference (this bot's side minus the mean of the other bot's sides) with the 95%
+        interval of the per-board differences. ``frame.attrs`` holds
+        ``rotation_correlation`` (:meth:`PairSums.rotation_correlation`) and
+        ``unpaired_halfwidth`` (the half-width the interval would have without the pairing).
     """
-    n, sides = scores.shape
-    rows = np.arange(n)
-    a_score = scores[rows, a_side]
-    b_score = (scores.sum(axis=1) - a_score) / (sides - 1)  # mean of the B sides
-    diff = a_score - b_score
-    tie = outcome < 0
-    a_win = outcome == a_side
-    b_win = ~tie & ~a_win
+    S, n = sums.sides, sums.n
+    dm, dl, dh = sums.diff_interval()
+    am, al, ah = mean_interval(sums.a_sum, sums.a_sumsq, n)
+    bm, bl, bh = (v / (S - 1) for v in mean_interval(sums.b_sum, sums.b_sumsq, n))
     out = []
-    for spec, wins, losses, score, d in (
-        (specs[0], a_win, b_win, a_score, diff),
-        (specs[1], b_win, a_win, b_score, -diff),
+    for spec, wins, losses, held, score, diff in (
+        (specs[0], sums.a_wins, sums.b_wins, 1, (am, al, ah), (dm, dl, dh)),
+        (specs[1], sums.b_wins, sums.a_wins, S - 1, (bm, bl, bh), (-dm, -dh, -dl)),
     ):
-        k = int(wins.sum())
-        win_low, win_high = wilson_interval(k, n)
-        mean, low, high = _mean_ci(score)
-        dm, dl, dh = _mean_ci(d)
+        low, high = wilson_interval(wins, n)
         out.append(
-            (
-                spec,
-                n,
-                k,
-                int(losses.sum()),
-                int(tie.sum()),
-                k / n,
-                win_low,
-                win_high,
-                mean,
-                low,
-                high,
-                dm,
-                dl,
-                dh,
-            )
+            (spec, n, wins, losses, sums.ties, wins / n, low, high, held / S, wins / n / held)
+            + tuple(score)
+            + tuple(diff)
         )
-    return pd.DataFrame(out, columns=list(COLUMNS))
+    frame = pd.DataFrame(out, columns=list(COLUMNS))
+    _, ul, uh = sums.unpaired_interval()
+    frame.attrs["rotation_correlation"] = sums.rotation_correlation()
+    frame.attrs["unpaired_halfwidth"] = (uh - ul) / 2
+    return frame
 
 
-def _mean_ci(x: np.ndarray):
-    # exact rational sums: scores are integers or halves (mean of two sides)
-    scaled = np.rint(np.asarray(x, np.float64) * 2).astype(np.int64)
-    m, lo, hi = mean_interval(int(scaled.sum()), int((scaled**2).sum()), len(x))
-    return m / 2, lo / 2, hi / 2
+def table_notes(frame: pd.DataFrame) -> list[str]:
+    """Lines to print under a comparison table: how the difference interval is paired, and
+    with 3 sides, the fair share."""
+    n_sides = round(1 / frame["fair_share"].iloc[0])
+    corr = frame.attrs.get("rotation_correlation", math.nan)
+    half = (frame["diff_high"].iloc[0] - frame["diff_low"].iloc[0]) / 2
+    unpaired = frame.attrs.get("unpaired_halfwidth", math.nan)
+    lines = [
+        f"diff intervals are per board (the {n_sides} rotations of one shuffle averaged); "
+        f"rotations correlate at {corr:+.3f}, so pairing gives +-{half:.4g} instead of "
+        f"+-{unpaired:.4g} points"
+    ]
+    if n_sides > 2:
+        b = frame["bot"].iloc[1]
+        lines.append(
+            f"{b} holds {n_sides - 1} of the {n_sides} sides in every deal: its fair share "
+            f"of wins is {frame['fair_share'].iloc[1]:.3f}; win_rate_per_side compares the "
+            f"bots seat for seat"
+        )
+    return lines
+
+
+# --- chunk functions (module level: Dask sends them to workers by name) --------------------
+def compare_deal_chunk(table: Table, seed: int, first: int, n: int, records: bool):
+    """Play deals ``first .. first + n - 1`` of a rotated comparison (whole boards); returns
+    ``(PairSums, side rows with bot_a_side or None)``."""
+    seeds, seatings, deal_rows, side_rows = play_rows(table, seed, first, n)
+    scores = side_rows["score"].astype(np.int64)
+    sums = PairSums.from_scores(scores, _winners(scores), first)
+    if not records:
+        return sums, None
+    raw = sides_frame(first, side_rows, list(table.bot_specs), table.bot_codes[seatings])
+    raw["bot_a_side"] = np.repeat(seatings, table.rules.sides).astype(np.int8)
+    return sums, raw
+
+
+def compare_game_chunk(table: Table, seed: int, first: int, n: int, records: bool):
+    """Play games ``first .. first + n - 1`` of a rotated comparison (whole boards); returns
+    ``(PairSums, game rows with bot_a_side or None)``."""
+    games, _, _ = play_game_chunk(table, seed, first, n, MAX_DEALS, False)
+    sides = table.rules.sides
+    scores = games[[f"score_{s}" for s in range(sides)]].to_numpy(np.int64)
+    sums = PairSums.from_scores(scores, games["winner"].to_numpy(np.int64), first)
+    if not records:
+        return sums, None
+    games["bot_a_side"] = (games["game"] % sides).astype(np.int8)
+    return sums, games
+
+
+def _winners(scores: np.ndarray) -> np.ndarray:
+    best = scores.max(axis=1)
+    unique = (scores == best[:, None]).sum(axis=1) == 1
+    return np.where(unique, scores.argmax(axis=1), -1)
 
 
 def compare(
@@ -141,7 +334,12 @@ def compare(
     rules=None,
     seed: int = 0,
     workers: int | None = None,
+    chunk_size: int | None = None,
     progress: bool = False,
+    records: bool = True,
+    out=None,
+    overwrite: bool = False,
+    scheduler: str | None = None,
 ):
     """Compare two bots over ``deals`` deals or ``games`` full games.
 
@@ -151,92 +349,185 @@ def compare(
         Bot specs (:mod:`canasta_sim.bots`).
     deals, games : int
         Exactly one of them: independent deals, or games to the target score (R-55; dealer
-        rotates, minimum counts follow each side's score).
-    rules, seed, workers, progress
+        rotates, minimum counts follow each side's score). A multiple of the sides.
+    rules, seed, workers, progress, overwrite, scheduler
         As for :func:`canasta_sim.simulate`.
+    chunk_size : int, optional
+        Deals (or games) per chunk, rounded up to whole boards; results do not depend on it.
+    records : bool
+        Keep the raw rows; ``False`` keeps only the sums the table needs (constant memory).
+    out : path, optional
+        Results folder: ``compare.csv``, ``manifest.json`` and with records the raw rows
+        (``deals.parquet`` or ``games.parquet``, written chunk by chunk).
 
     Returns
     -------
-    (pandas.DataFrame, pandas.DataFrame)
+    (pandas.DataFrame, pandas.DataFrame or None)
         The comparison table (:func:`comparison_table`) and the raw rows (per-deal side rows,
-        or per-game rows) with a ``bot_a_side`` column. ``table.attrs["manifest"]`` is the
-        run's manifest (as :func:`canasta_sim.simulate` makes it: seed, rules, the seatings
-        of the two bots, versions, wall seconds).
+        or per-game rows) with a ``bot_a_side`` column: held in memory without ``out``,
+        ``None`` with ``out`` (they are in the folder) or ``records=False``.
+        ``table.attrs["manifest"]`` is the run's manifest (as :func:`canasta_sim.simulate`
+        makes it: seed, rules, the seatings of the two bots, versions, wall seconds).
 
     Raises
     ------
     ValueError
-        For bad bots, counts or rules, a count that is not a multiple of the sides, or unless
-        exactly one of ``deals`` and ``games`` is set.
+        For bad bots, counts or rules, a count that is not a multiple of the sides, unless
+        exactly one of ``deals`` and ``games`` is set, an ``out`` that cannot be written, or
+        raw rows that cannot fit in memory.
     """
     if (deals is None) == (games is None):
         raise ValueError("give exactly one of deals and games")
     table = rotation_table(bot_a, bot_b, rules)
+    return _compare(
+        table,
+        deals=deals,
+        games=games,
+        seed=seed,
+        workers=workers,
+        chunk_size=chunk_size,
+        progress=progress,
+        records=records,
+        out=out,
+        overwrite=overwrite,
+        scheduler=scheduler,
+    )
+
+
+def _compare(
+    table: Table,
+    *,
+    deals,
+    games,
+    seed,
+    workers,
+    chunk_size,
+    progress,
+    records,
+    out,
+    overwrite,
+    scheduler,
+):
+    """:func:`compare` for a rotation table (whose two bots may be the same, in a sweep)."""
     sides = table.rules.sides
-    count = deals if games is None else games
-    if isinstance(count, int) and count % sides:
-        unit = "deals" if games is None else "games"
+    unit = "deals" if games is None else "games"
+    count = check_count(unit, deals if games is None else games)
+    seed = check_count("seed", seed, 0, 2**64 - 1)
+    check_flags(records=records, progress=progress, overwrite=overwrite)
+    if count % sides:
         raise ValueError(
             f"{unit}={count} is not a multiple of the {sides} sides: the bots "
             f"rotate over the sides, each {unit[:-1]} one step, so every bot "
             f"plays each side equally often"
         )
+    default = DEFAULT_CHUNK if games is None else 10_000
+    chunk = check_count("chunk_size", chunk_size or min(count, default), 1, MAX_CHUNK)
+    if records and out is None:
+        check_memory(count, record_bytes(sides), f"{unit}={count}")
+    target = prepare_out(out, overwrite) if out is not None else None
     specs = (table.seatings[0][0].spec, table.seatings[0][1].spec)
-    if games is not None:
-        result = play_games(games, table=table, seed=seed, workers=workers, progress=progress)
-        raw = result.games.copy()
-        scores = raw[[f"score_{s}" for s in range(sides)]].to_numpy(np.int64)
-        outcome = raw["winner"].to_numpy(np.int64)
-    else:
-        result = run_table(table, deals, seed=seed, workers=workers, progress=progress)
-        raw = result.sides.copy()
-        scores = raw["score"].to_numpy(np.int64).reshape(-1, sides)
-        outcome = _deal_winners(scores)
-    a_side = _a_side(len(scores), sides)
-    raw["bot_a_side"] = np.repeat(a_side, len(raw) // len(scores)).astype(np.int8)
-    table = comparison_table(scores, outcome, a_side, specs)
-    table.attrs["manifest"] = result.manifest
-    return table, raw
+    fn = compare_deal_chunk if games is None else compare_game_chunk
+    with staging_folder(target) if target else nullcontext() as tmp:
+        if scheduler is None:
+            load_kernels(table, progress)
+        start = time.perf_counter()
+        sums = PairSums(sides)
+        kept = []
+        starts = chunk_starts(0, count, chunk, sides)
+        chunks = ((n, (table, seed, f, n, records)) for f, n in starts)
+        files = RecordFiles(tmp) if tmp is not None and records else None
+        with (
+            files or nullcontext(),
+            run_chunks(
+                fn,
+                chunks,
+                total=count,
+                unit=unit[:-1],
+                workers=workers,
+                scheduler=scheduler,
+                progress=progress,
+            ) as (results, how),
+        ):
+            for part, raw in results:
+                sums += part
+                if files is not None:
+                    files.write(f"{unit}.parquet", raw)
+                elif records:
+                    kept.append(raw)
+        wall = time.perf_counter() - start
+        frame = comparison_table(sums, specs)
+        manifest = make_manifest(
+            table,
+            seed=seed,
+            first_deal=0,
+            deals=count,
+            wall=wall,
+            how=how,
+            chunk=chunk,
+            records=records,
+        )
+        manifest.pop("first_deal")
+        if games is not None:
+            manifest["games"] = manifest.pop("deals")
+            manifest.pop("deals_per_second")
+        manifest["rotation_correlation"] = _json_float(frame.attrs["rotation_correlation"])
+        frame.attrs["manifest"] = manifest
+        raw_rows = pd.concat(kept, ignore_index=True) if kept else None
+        kept.clear()
+        if tmp is not None and target is not None:
+            with writing(tmp / "compare.csv"):
+                frame.to_csv(tmp / "compare.csv", index=False)
+            write_text(tmp / "manifest.json", json_text(manifest))
+            commit_out(tmp, target)
+    return frame, raw_rows
 
 
-def _deal_winners(scores: np.ndarray) -> np.ndarray:
-    best = scores.max(axis=1)
-    unique = (scores == best[:, None]).sum(axis=1) == 1
-    return np.where(unique, scores.argmax(axis=1), -1)
+def _json_float(x: float) -> float | None:
+    return None if math.isnan(x) else round(x, 6)
 
 
+# --- sweeps ---------------------------------------------------------------------------------
 def parse_range(text: str) -> list[float]:
-    """``"2:12:2"`` -> [2, 4, ..., 12] (inclusive stop); ``"1,3,8"`` -> [1, 3, 8]. Values are
-    rounded to 10 decimals (``0.1:0.5:0.1`` gives 0.3, not 0.30000000000000004).
+    """``"2:12:2"`` -> [2, 4, ..., 12] (STOP included); ``"1,3,8"`` -> [1, 3, 8]. Values are
+    rounded to 10 decimals (``0.1:0.5:0.1`` gives 0.3, not 0.30000000000000004); spaces
+    around values are ignored.
 
     Raises
     ------
     ValueError
-        For a malformed range, a zero or wrong-signed step, or values that are equal after
-        rounding.
+        Naming what is wrong: not a number, not finite, a range without three parts, a zero
+        step or one that leads away from STOP, more than :data:`MAX_SWEEP_VALUES` values, or
+        values equal after rounding.
     """
-    bad = ValueError(
-        f"{text!r} is not a range START:STOP:STEP or a list A,B,C of at most "
-        f"{MAX_SWEEP_VALUES} finite values"
-    )
-    try:
-        if ":" in text:
-            parts = [float(p) for p in text.split(":")]
-            if len(parts) != 3 or not all(np.isfinite(parts)):
-                raise bad
-            start, stop, step = parts
-            if step == 0 or (stop - start) * step < 0:
-                raise bad
-            count = int(np.floor((stop - start) / step + 1e-9)) + 1
-            if count > MAX_SWEEP_VALUES:
-                raise bad
-            values = [start + i * step for i in range(count)]
-        else:
-            values = [float(p) for p in text.split(",")]
-    except ValueError:
-        raise bad from None
-    if len(values) > MAX_SWEEP_VALUES or not all(np.isfinite(values)):
-        raise bad
+    form = f"{text!r} is not a range START:STOP:STEP or a list A,B,C"
+    parts = [p.strip() for p in text.strip().split(":" if ":" in text else ",")]
+    numbers = []
+    for p in parts:
+        try:
+            numbers.append(float(p))
+        except ValueError:
+            raise ValueError(f"{form}: {p!r} is not a number") from None
+    if not all(np.isfinite(numbers)):
+        raise ValueError(f"{form}: every value must be finite")
+    if ":" in text:
+        if len(numbers) != 3:
+            raise ValueError(f"{form}: a range has 3 parts, this one {len(numbers)}")
+        start, stop, step = numbers
+        if step == 0:
+            raise ValueError(f"{form}: STEP is 0")
+        if (stop - start) * step < 0:
+            raise ValueError(
+                f"{form}: STEP {step:g} leads away from STOP {stop:g} "
+                f"(START {start:g}); allowed: a STEP of the sign of STOP - START"
+            )
+        count = int(np.floor((stop - start) / step + 1e-9)) + 1
+        if count > MAX_SWEEP_VALUES:
+            raise ValueError(f"{form}: {count} values, more than {MAX_SWEEP_VALUES}")
+        values = [start + i * step for i in range(count)]
+    else:
+        values = numbers
+        if len(values) > MAX_SWEEP_VALUES:
+            raise ValueError(f"{form}: {len(values)} values, more than {MAX_SWEEP_VALUES}")
     values = [round(v, 10) for v in values]
     if len(set(values)) < len(values):
         raise ValueError(f"{text!r} repeats a value (to 10 decimals); give each value once")
@@ -253,6 +544,7 @@ def sweep_specs(bot: str, param: str, values) -> list[str]:
         what is allowed), or a ``bot`` spec that sets ``param`` itself.
     """
     _, given = spec_params(bot)
+    param = param.strip()
     if len(values) == 0:
         raise ValueError("values is empty; allowed: one or more values of the parameter")
     if param in given:
@@ -261,7 +553,15 @@ def sweep_specs(bot: str, param: str, values) -> list[str]:
             f"allowed: a spec without {param} (the sweep sets it)"
         )
     joiner = "," if ":" in bot else ":"
-    return [parse_bot(f"{bot}{joiner}{param}={value:g}").spec for value in values]
+    return [parse_bot(f"{bot.strip()}{joiner}{param}={value:g}").spec for value in values]
+
+
+def sweep_folder(bot: str, param: str, values_text: str, vs: str) -> Path:
+    """The default results folder of a sweep: ``results/sweep-BOT-PARAM-VALUES-vs-VS``, with
+    every character other than letters, digits, ``.``, ``=`` and ``-`` turned into ``_``
+    (so a second sweep of the same parameter with other values or opponent gets its own)."""
+    name = f"sweep-{bot}-{param}-{values_text}-vs-{vs}"
+    return Path("results") / re.sub(r"[^A-Za-z0-9.=-]+", "_", name.replace(" ", ""))
 
 
 def sweep(
@@ -275,13 +575,17 @@ def sweep(
     seed: int = 0,
     workers: int | None = None,
     progress: bool = False,
+    scheduler: str | None = None,
 ) -> pd.DataFrame:
-    """Compare ``bot`` with ``param`` set to each of ``values`` against ``vs``.
+    """Compare ``bot`` with ``param`` set to each of ``values`` against ``vs`` (constant
+    memory: each comparison keeps only its sums).
 
     Returns
     -------
     pandas.DataFrame
-        One row per value: ``param``, ``value`` and the :data:`COLUMNS` of ``bot``'s row.
+        One row per value: ``param``, ``value``, ``baseline`` (True where the swept bot
+        equals the opponent: the row shows the comparison's own noise, a mean difference of
+        0 up to its interval) and the :data:`COLUMNS` of ``bot``'s row.
         ``frame.attrs["manifest"]`` is the sweep's manifest: that of the first comparison
         (seed, rules, deals per value, versions) with ``bots`` listing every comparison's
         seatings, the whole sweep's wall seconds, and ``sweep`` (bot, param, values, vs).
@@ -289,26 +593,57 @@ def sweep(
     Raises
     ------
     ValueError
-        As :func:`sweep_specs`, and for a bad opponent, count or rules.
+        As :func:`sweep_specs`, and for a bad opponent, count, rules or scheduler.
     """
     start = time.perf_counter()
+    rules = resolve_rules(rules)
+    opponent = parse_bot(vs)
     rows, manifests = [], []
     for value, spec in zip(values, sweep_specs(bot, param, values)):
-        table, _ = compare(
-            spec, vs, deals=deals, rules=rules, seed=seed, workers=workers, progress=progress
+        table = Table(rules, rotations(parse_bot(spec), opponent, rules.sides))
+        frame, _ = _compare(
+            table,
+            deals=deals,
+            games=None,
+            seed=seed,
+            workers=workers,
+            chunk_size=None,
+            progress=progress,
+            records=False,
+            out=None,
+            overwrite=False,
+            scheduler=scheduler,
         )
-        rows.append({"param": param, "value": value, **table.iloc[0].to_dict()})
-        manifests.append(table.attrs["manifest"])
+        row = frame.iloc[0].to_dict()
+        rows.append({"param": param.strip(), "value": value, "baseline": spec == opponent.spec})
+        rows[-1].update(row)
+        manifests.append(frame.attrs["manifest"])
     frame = pd.DataFrame(rows)
     wall = time.perf_counter() - start
     frame.attrs["manifest"] = {
         **manifests[0],
         "bots": [m["bots"] for m in manifests],
+        "rotation_correlation": [m["rotation_correlation"] for m in manifests],
         "wall_seconds": round(wall, 3),
         "deals_per_second": round(deals * len(rows) / wall, 1) if wall > 0 else None,
-        "sweep": {"bot": bot, "param": param, "values": [float(v) for v in values], "vs": vs},
+        "sweep": {
+            "bot": bot,
+            "param": param.strip(),
+            "values": [float(v) for v in values],
+            "vs": opponent.spec,
+        },
     }
     return frame
+
+
+def sweep_title(frame: pd.DataFrame) -> str:
+    """The line above a sweep's table: what was swept against whom, deals, players, seed."""
+    m = frame.attrs["manifest"]
+    s = m["sweep"]
+    return (
+        f"sweep of {s['param']} for {s['bot']} against {s['vs']}: {m['deals']:,} deals per "
+        f"value, {m['rules']['players']} players, seed {m['seed']}"
+    )
 
 
 def plot_sweep(frame: pd.DataFrame, path: Path) -> None:
@@ -326,6 +661,7 @@ def plot_sweep(frame: pd.DataFrame, path: Path) -> None:
     ax.axhline(0, color="grey", linewidth=0.8)
     ax.set_xlabel(frame["param"].iloc[0])
     ax.set_ylabel("mean score difference per deal (points)")
-    ax.set_title(f"{frame['bot'].iloc[0].split(':')[0]} vs opponent: 95% intervals")
+    s = frame.attrs["manifest"]["sweep"]
+    ax.set_title(f"{s['bot']} vs {s['vs']}: 95% intervals per board")
     fig.tight_layout()
     fig.savefig(path, dpi=110)

@@ -71,7 +71,7 @@ class Deal:
         seed: int = 0,
         *,
         deal: int = 0,
-        dealer: int = 0,
+        dealer: int | None = None,
         scores: Mapping[int, int] | None = None,
         trace: bool = False,
     ) -> Deal:
@@ -86,8 +86,9 @@ class Deal:
             ``deal`` of a simulation run with this seed.
         deal : int
             Deal index within the run.
-        dealer : int
-            Dealer's seat; the player to the dealer's left plays first.
+        dealer : int, optional
+            Dealer's seat; the player to the dealer's left plays first. Default
+            ``deal % players``, the dealer of deal ``deal`` of a simulation run.
         scores : mapping side -> points, optional
             Cumulative scores before the deal; they set the minimum counts (R-64).
         trace : bool
@@ -103,6 +104,8 @@ class Deal:
         rules = _rules(rules)
         _check_int("seed", seed, 0, 2**64 - 1)
         _check_int("deal", deal, 0, 2**63 - 1)
+        if dealer is None:
+            dealer = deal % rules.players
         _check_int("dealer", dealer, 0, rules.players - 1)
         minimums = _minimums(rules, scores)
         r = rules.to_array()

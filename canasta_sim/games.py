@@ -5,35 +5,99 @@ chunk, with each game's dealer (rotating to the left, R-11) and each side's mini
 its cumulative score (R-64). Game ``g`` is seeded from ``(seed, g)`` and its deal ``j`` from
 ``(seed of game g, j)``, so results do not depend on chunking or threads. With several
 seatings, consecutive games form boards as in
-:func:`canasta_sim.simulate.run_chunk`.
+:func:`canasta_sim.runner.play_rows`.
 """
 
 from __future__ import annotations
 
 import time
-from contextlib import contextmanager
-from dataclasses import dataclass
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from .bots import side_bots
 from .nb.engine.rng import sub_seeds_nb
+from .outdir import (
+    RecordFiles,
+    commit_out,
+    json_text,
+    make_manifest,
+    prepare_out,
+    staging_folder,
+    write_text,
+)
 from .records import deals_frame, sides_frame
 from .rules import Rules
-from .simulate import (
+from .runner import (
     Table,
-    _progress,
     board_seeds,
     check_count,
+    check_flags,
+    check_memory,
+    chunk_starts,
     load_kernels,
-    make_manifest,
-    numba_threads,
     play_deals,
+    record_bytes,
     resolve_rules,
+    run_chunks,
 )
 
 MAX_DEALS = 200  # safety bound on deals per game; a game reaching it has winner -1
+#: Deals per game assumed when estimating the memory of records kept in memory.
+DEALS_PER_GAME_ESTIMATE = 16
+
+
+@dataclass
+class GameTotals:
+    """Exactly mergeable totals of a set of games (what :func:`play_games` keeps without
+    records).
+
+    Attributes
+    ----------
+    games : int
+        Games played.
+    deals : int
+        Deals played in them.
+    wins : list of int
+        Games won per side.
+    unfinished : int
+        Games that reached ``MAX_DEALS`` without a winner.
+    score_sum : list of int
+        Sum of each side's final score (points).
+    """
+
+    games: int
+    deals: int
+    wins: list[int]
+    unfinished: int
+    score_sum: list[int]
+
+    @classmethod
+    def empty(cls, sides: int) -> GameTotals:
+        return cls(0, 0, [0] * sides, 0, [0] * sides)
+
+    @classmethod
+    def from_frame(cls, games: pd.DataFrame, sides: int) -> GameTotals:
+        """Totals of a ``games`` frame (see :class:`GamesResult`)."""
+        winner = games["winner"].to_numpy()
+        return cls(
+            len(games),
+            int(games["deals"].astype(np.int64).sum()),
+            [int((winner == s).sum()) for s in range(sides)],
+            int((winner < 0).sum()),
+            [int(games[f"score_{s}"].astype(np.int64).sum()) for s in range(sides)],
+        )
+
+    def __iadd__(self, other: GameTotals) -> GameTotals:
+        self.games += other.games
+        self.deals += other.deals
+        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        self.unfinished += other.unfinished
+        self.score_sum = [a + b for a, b in zip(self.score_sum, other.score_sum)]
+        return self
 
 
 @dataclass
@@ -42,20 +106,46 @@ class GamesResult:
 
     Attributes
     ----------
-    games : pandas.DataFrame
+    totals : GameTotals
+        Wins, unfinished games, deals and score sums of all games.
+    manifest : dict
+    folder : pathlib.Path or None
+        The results folder written (absolute), ``None`` without ``out``.
+    games : pandas.DataFrame or None
         One row per game: ``game``, ``deals``, ``score_0`` .. ``score_{sides-1}`` (final
         cumulative scores, points), ``winner`` (side, or -1 if the game hit ``MAX_DEALS``),
-        ``seating`` (index of the seating used).
-    deals, sides : pandas.DataFrame
+        ``seating`` (index of the seating used). Held in memory without ``out``, read from
+        ``folder`` with it, ``None`` with ``records=False`` and no ``out``.
+    deals, sides : pandas.DataFrame or None
         Per-deal rows as in :func:`canasta_sim.simulate`, with ``game`` and ``deal`` (the
-        deal's number within its game).
-    manifest : dict
+        deal's number within its game); like ``games``, and ``None`` with ``records=False``.
     """
 
-    games: pd.DataFrame
-    deals: pd.DataFrame
-    sides: pd.DataFrame
+    totals: GameTotals
     manifest: dict
+    folder: Path | None = None
+    frames: tuple | None = field(default=None, repr=False)
+
+    @property
+    def games(self) -> pd.DataFrame | None:
+        if self.frames is not None:
+            return self.frames[0]
+        return None if self.folder is None else pd.read_csv(self.folder / "games.csv")
+
+    @property
+    def deals(self) -> pd.DataFrame | None:
+        return self._records(1, "deals")
+
+    @property
+    def sides(self) -> pd.DataFrame | None:
+        return self._records(2, "sides")
+
+    def _records(self, i: int, name: str) -> pd.DataFrame | None:
+        if self.frames is not None:
+            return self.frames[i]
+        if self.folder is not None and self.manifest["records"]:
+            return pd.read_parquet(self.folder / f"{name}.parquet")
+        return None
 
 
 def minimum_counts(scores: np.ndarray, rules: Rules) -> np.ndarray:
@@ -76,8 +166,11 @@ def game_over(scores: np.ndarray, target: int) -> tuple[np.ndarray, np.ndarray]:
     return over, np.where(over, scores.argmax(axis=1), -1)
 
 
-def play_game_chunk(table: Table, seed: int, first: int, n: int, max_deals: int = MAX_DEALS):
-    """Play games ``first .. first + n - 1``; returns ``(games, deals, sides)`` frames."""
+def play_game_chunk(
+    table: Table, seed: int, first: int, n: int, max_deals: int = MAX_DEALS, records: bool = True
+):
+    """Play games ``first .. first + n - 1``; returns ``(games, deals, sides)`` frames, the
+    per-deal ``deals`` and ``sides`` ``None`` unless ``records``."""
     rules = table.rules
     game_ids = np.arange(first, first + n, dtype=np.int64)
     # with R seatings, games g of one board (g // R) share their deals' cards (duplicate play)
@@ -95,14 +188,15 @@ def play_game_chunk(table: Table, seed: int, first: int, n: int, max_deals: int 
         minimums = minimum_counts(scores[active], rules)
         seatings = (game_ids[active] % len(table.seatings)).astype(np.int32)
         deal_rows, side_rows = play_deals(table, seeds, dealers, minimums, seatings)
-        d = deals_frame(j, seeds, rules.players, deal_rows)
-        d["deal"] = np.int64(j)
-        d.insert(0, "game", game_ids[active])
-        s = sides_frame(j, side_rows, table.bot_specs, table.bot_codes[seatings])
-        s["deal"] = np.int64(j)
-        s.insert(0, "game", np.repeat(game_ids[active], rules.sides))
-        deal_frames.append(d)
-        side_frames.append(s)
+        if records:
+            d = deals_frame(j, seeds, rules.players, deal_rows)
+            d["deal"] = np.int64(j)
+            d.insert(0, "game", game_ids[active])
+            s = sides_frame(j, side_rows, list(table.bot_specs), table.bot_codes[seatings])
+            s["deal"] = np.int64(j)
+            s.insert(0, "game", np.repeat(game_ids[active], rules.sides))
+            deal_frames.append(d)
+            side_frames.append(s)
         scores[active] += side_rows["score"]
         played[active] += 1
         over, win = game_over(scores[active], rules.game_target)
@@ -113,6 +207,8 @@ def play_game_chunk(table: Table, seed: int, first: int, n: int, max_deals: int 
         games[f"score_{side}"] = scores[:, side].astype(np.int32)
     games["winner"] = winner.astype(np.int8)
     games["seating"] = (game_ids % len(table.seatings)).astype(np.int16)
+    if not records:
+        return games, None, None
     deals = pd.concat(deal_frames, ignore_index=True).sort_values(
         ["game", "deal"], ignore_index=True
     )
@@ -122,17 +218,10 @@ def play_game_chunk(table: Table, seed: int, first: int, n: int, max_deals: int 
     return games, deals, sides
 
 
-@contextmanager
-def _game_results(args, workers, scheduler):
-    """Yield ``(iterator of play_game_chunk results in order, how it ran)``."""
-    if scheduler is None:
-        with numba_threads(workers) as n:
-            yield (play_game_chunk(*a) for a in args), n
-        return
-    from .cluster import game_chunk_task, map_chunks
-
-    with map_chunks(scheduler, game_chunk_task, args, workers) as out:
-        yield out
+def game_table(rules, bots) -> Table:
+    """The one-seating :class:`~canasta_sim.runner.Table` of ``rules`` and side ``bots``."""
+    rules = resolve_rules(rules)
+    return Table(rules, (tuple(side_bots(bots, rules.sides)),))
 
 
 def play_games(
@@ -147,6 +236,9 @@ def play_games(
     table: Table | None = None,
     max_deals: int = MAX_DEALS,
     scheduler: str | None = None,
+    records: bool = True,
+    out=None,
+    overwrite: bool = False,
 ) -> GamesResult:
     """Play ``games`` full games to the target score (R-55).
 
@@ -154,7 +246,7 @@ def play_games(
     ----------
     games : int
         Number of games, >= 1.
-    rules, bots, seed, workers, progress
+    rules, bots, seed, workers, progress, scheduler, overwrite
         As for :func:`canasta_sim.simulate`.
     chunk_size : int, optional
         Games per chunk (default 10,000); results do not depend on it.
@@ -162,37 +254,87 @@ def play_games(
         Several seatings (bots rotating over seats); overrides ``rules`` and ``bots``.
     max_deals : int
         Safety bound on deals per game.
-    scheduler : str, optional
-        Run the chunks as Dask tasks (see :func:`canasta_sim.simulate`).
+    records : bool
+        Keep the per-game and per-deal rows; ``False`` keeps only :class:`GameTotals`
+        (constant memory). Without ``out`` they are held in memory (refused before the
+        start when they cannot fit).
+    out : path, optional
+        Results folder: ``games.csv`` (always), ``deals.parquet`` and ``sides.parquet``
+        (with records; all written chunk by chunk) and ``manifest.json``, committed
+        atomically as for :func:`canasta_sim.simulate`.
 
     Returns
     -------
     GamesResult
+        With ``records=False`` and no ``out``, the frames are ``None``: only the totals.
 
     Raises
     ------
     ValueError
-        For a bad count, seed, rules or bot spec.
+        For a bad count, seed, rules, bot spec or scheduler, an ``out`` that cannot be
+        written, or records that cannot fit in memory.
     """
     games = check_count("games", games)
     seed = check_count("seed", seed, 0, 2**64 - 1)
+    check_flags(records=records, progress=progress, overwrite=overwrite)
     if table is None:
-        rules = resolve_rules(rules)
-        table = Table(rules, (tuple(side_bots(bots, rules.sides)),))
+        table = game_table(rules, bots)
     chunk = check_count("chunk_size", chunk_size or min(games, 10_000))
-    if scheduler is None:
-        load_kernels(table, progress)
-    start = time.perf_counter()
-    args = [(table, seed, f, min(chunk, games - f), max_deals) for f in range(0, games, chunk)]
-    parts = []
-    with _game_results(args, workers, scheduler) as (results, how):
-        with _progress(games, progress, "game") as bar:
-            for a, part in zip(args, results):
-                parts.append(part)
-                bar.update(a[3])
-    manifest = make_manifest(table, seed, games, time.perf_counter() - start, how, chunk, True)
-    manifest["games"] = manifest.pop("deals")
-    manifest.pop("deals_per_second")
-    return GamesResult(
-        *(pd.concat([p[i] for p in parts], ignore_index=True) for i in range(3)), manifest
-    )
+    if records and out is None:
+        per_game = DEALS_PER_GAME_ESTIMATE * record_bytes(table.rules.sides)
+        check_memory(games, per_game, f"games={games}")
+    target = prepare_out(out, overwrite) if out is not None else None
+    with staging_folder(target) if target else nullcontext() as tmp:
+        if scheduler is None:
+            load_kernels(table, progress)
+        start = time.perf_counter()
+        totals = GameTotals.empty(table.rules.sides)
+        kept: list[tuple] = []
+        chunks = (
+            (n, (table, seed, f, n, max_deals, records))
+            for f, n in chunk_starts(0, games, chunk, len(table.seatings))
+        )
+        files = RecordFiles(tmp) if tmp is not None else None
+        with (
+            files or nullcontext(),
+            run_chunks(
+                play_game_chunk,
+                chunks,
+                total=games,
+                unit="game",
+                workers=workers,
+                scheduler=scheduler,
+                progress=progress,
+            ) as (results, how),
+        ):
+            for part in results:
+                totals += GameTotals.from_frame(part[0], table.rules.sides)
+                if files is not None:
+                    files.write("games.csv", part[0])
+                    if records:
+                        files.write("deals.parquet", part[1])
+                        files.write("sides.parquet", part[2])
+                elif records:
+                    kept.append(part)
+        manifest = make_manifest(
+            table,
+            seed=seed,
+            first_deal=0,
+            deals=games,
+            wall=time.perf_counter() - start,
+            how=how,
+            chunk=chunk,
+            records=records,
+        )
+        manifest["games"] = manifest.pop("deals")
+        for key in ("first_deal", "deals_per_second"):
+            manifest.pop(key)
+        frames = None
+        if kept:
+            frames = tuple(pd.concat([p[i] for p in kept], ignore_index=True) for i in range(3))
+        result = GamesResult(totals, manifest, None, frames)
+        if tmp is not None and target is not None:
+            write_text(tmp / "manifest.json", json_text(manifest))
+            commit_out(tmp, target)
+            result.folder = target.path
+        return result

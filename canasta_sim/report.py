@@ -19,8 +19,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from .aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
+from .outdir import writing
 from .rules import Rules
-from .simulate import writing
 from .stats import hist_mean, summary
 
 __all__ = ["PLOTS", "write_report"]

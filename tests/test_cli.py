@@ -11,6 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from canasta_sim.cli import _write_frames, main
+from canasta_sim.outdir import Target
 
 
 def run(*args):
@@ -110,19 +111,6 @@ def test_rules_file(tmp_path):
                 "5",
             ],
             "inf",
-        ),
-        (
-            [
-                "sweep",
-                "expert",
-                "--param",
-                "pile_threshold=4:6:1",
-                "--vs",
-                "expert",
-                "--deals",
-                "5",
-            ],
-            "opponent",
         ),
         (
             [
@@ -274,7 +262,7 @@ def test_failed_write_leaves_no_new_folder_and_names_the_file(tmp_path):
     (tmp_path / "kept").mkdir()
     target = tmp_path / "kept" / "a" / "b" / "run"
     with pytest.raises(OSError, match="No space left on device") as info:
-        _write_frames(target, {"manifest.json": {"seed": 1}, "plot.png": fail})
+        _write_frames(Target(target), {"manifest.json": {"seed": 1}, "plot.png": fail})
     assert info.value.filename == str(target / "plot.png")
     assert [p.name for p in tmp_path.iterdir()] == ["kept"]
     assert list((tmp_path / "kept").iterdir()) == []
@@ -282,7 +270,7 @@ def test_failed_write_leaves_no_new_folder_and_names_the_file(tmp_path):
 
 def test_a_parquet_write_error_names_the_results_file(monkeypatch, tmp_path):
     """pyarrow's write errors name no file: the one-line error names the file of --out."""
-    sim = importlib.import_module("canasta_sim.simulate")
+    outdir = importlib.import_module("canasta_sim.outdir")
 
     class FullDisk:
         def __init__(self, *args, **kwargs):
@@ -294,7 +282,7 @@ def test_a_parquet_write_error_names_the_results_file(monkeypatch, tmp_path):
         def close(self):
             pass
 
-    monkeypatch.setattr(sim.pq, "ParquetWriter", FullDisk)
+    monkeypatch.setattr(outdir.pq, "ParquetWriter", FullDisk)
     out = tmp_path.resolve() / "run"
     r = CliRunner().invoke(main, ["simulate", "--deals", "10", "--quiet", "--out", str(out)])
     assert r.exit_code == 1
@@ -462,12 +450,12 @@ def test_installed_command_runs(tmp_path):
 
 def test_a_failed_write_is_one_line_without_traceback(monkeypatch, tmp_path):
     """Disk full while writing results: exit 1 with the system's message and the path."""
-    sim = importlib.import_module("canasta_sim.simulate")
+    outdir = importlib.import_module("canasta_sim.outdir")
 
     def full(*args, **kwargs):
         raise OSError(28, "No space left on device", str(tmp_path / "run" / "deals.parquet"))
 
-    monkeypatch.setattr(sim, "_write_parts", full)
+    monkeypatch.setattr(outdir.RecordFiles, "write", full)
     r = CliRunner().invoke(
         main, ["simulate", "--deals", "10", "--quiet", "--out", str(tmp_path / "run")]
     )
@@ -487,9 +475,11 @@ def test_replay_json_check_keeps_stdout_json_lines():
 def test_compile_note_only_when_loading_is_slow(monkeypatch, capsys):
     import time
 
-    sim = importlib.import_module("canasta_sim.simulate")
+    from canasta_sim.bots import side_bots
+    from canasta_sim.rules import Rules
 
-    table = sim.Table(sim.Rules(), ((sim.side_bots("random", 2)[0],) * 2,))
+    sim = importlib.import_module("canasta_sim.runner")
+    table = sim.Table(Rules(), ((side_bots("random", 2)[0],) * 2,))
     sim.load_kernels(table, True)  # loaded (or compiled) already: no note
     assert "compiling" not in capsys.readouterr().err
     monkeypatch.setattr(sim, "play_deals", lambda *a: time.sleep(1.3))
@@ -574,8 +564,8 @@ def test_games_report_games_cut_off_at_the_deal_bound():
 
 
 def test_chunk_size_limit_matches_the_simulator():
-    """The CLI's --chunk-size range is the simulator's own limit (simulate.MAX_CHUNK)."""
+    """The CLI's --chunk-size range is the simulator's own limit (runner.MAX_CHUNK)."""
     from canasta_sim.cli import CHUNK
-    from canasta_sim.simulate import MAX_CHUNK
+    from canasta_sim.runner import MAX_CHUNK
 
     assert (CHUNK.min, CHUNK.max) == (1, MAX_CHUNK)

@@ -15,7 +15,8 @@ import pytest
 
 from canasta_sim import Deal, Rules
 from canasta_sim.aggregate import Aggregates
-from canasta_sim.simulate import prepare_out, simulate
+from canasta_sim.outdir import prepare_out
+from canasta_sim.simulate import simulate
 
 
 def _parquet_bytes(frame: pd.DataFrame) -> bytes:
@@ -164,7 +165,7 @@ def test_interrupted_run_leaves_no_new_folder(tmp_path, monkeypatch):
 
 def test_prepare_out_checks_without_creating_folders(tmp_path):
     target = prepare_out(tmp_path / "a" / "b" / "run", overwrite=False)
-    assert target == tmp_path / "a" / "b" / "run"
+    assert target.path == tmp_path / "a" / "b" / "run" and target.replaces is None
     assert list(tmp_path.iterdir()) == []
 
 

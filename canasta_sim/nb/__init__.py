@@ -11,6 +11,7 @@ sources (``__pycache__``) when that is writable, else in the user's cache folder
 
 import hashlib
 import os
+import warnings
 from pathlib import Path
 
 import numba
@@ -26,11 +27,29 @@ def kernel_digest(folder: Path = Path(__file__).parent) -> str:
     return digest.hexdigest()[:12]
 
 
+def _writable(folder: Path) -> bool:
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    return os.access(folder, os.W_OK)
+
+
 def _cache_root() -> Path:
-    """``NUMBA_CACHE_DIR``, else this package's ``__pycache__`` if writable, else the user's
-    cache folder."""
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return Path(os.environ["NUMBA_CACHE_DIR"])
+    """``NUMBA_CACHE_DIR`` if writable, else this package's ``__pycache__`` if writable, else
+    the user's cache folder. An unwritable ``NUMBA_CACHE_DIR`` is named in a warning (numba
+    would otherwise fall back to a cache beside the sources that is not keyed by the kernel
+    hash)."""
+    wanted = os.environ.get("NUMBA_CACHE_DIR")
+    if wanted:
+        if _writable(Path(wanted)):
+            return Path(wanted)
+        warnings.warn(
+            f"NUMBA_CACHE_DIR={wanted!r} cannot be written; the kernels are cached in "
+            f"this package's own cache folder instead",
+            RuntimeWarning,
+            stacklevel=2,
+        )
     beside = Path(__file__).parent / "__pycache__"
     try:
         beside.mkdir(exist_ok=True)
