@@ -136,3 +136,33 @@ def test_validator_checks_the_melds_running_counts():
     assert check_state_nb(state, r) == (StateFault.ok, -1)
     state["sides"][0, SideSlot.canastas] = 1
     assert check_state_nb(state, r) == (StateFault.canastas, 0)
+
+
+def test_enum_labels_and_rule_ids_are_named_once():
+    """Labels are the namespaces' field names; move errors carry the rule they break."""
+    from canasta_sim.nb.enums import MOVE_ERROR_RULES, EndReason, MoveError, Phase, label
+
+    assert label(Phase, Phase.play) == "play"
+    assert label(EndReason, 3) == "last_red_three"
+    assert MoveError.frozen_pile == 32 and MOVE_ERROR_RULES[MoveError.frozen_pile] == "R-32"
+    assert MOVE_ERROR_RULES[MoveError.not_in_hand] == "R-20"
+    with pytest.raises(ValueError, match="not a code of"):
+        label(Phase, 7)
+
+
+def test_an_illegal_move_returns_the_rule_by_name():
+    """A frozen pile (a deuce in it, R-31) taken with one natural and a wild card: R-32."""
+    from canasta_sim import Deal
+    from canasta_sim.nb.engine.moves import take_pile_nb
+    from canasta_sim.nb.enums import MoveError
+
+    d = Deal.from_position(
+        hands=["9 2 5 5 6", "4 4 4", "6 6 7", "8 8 10"],
+        stock="K K",
+        pile="2 7 9",
+        melds={0: ["A A A"]},
+    )
+    plan = np.zeros((N_KINDS, 3), np.int8)
+    plan[kind_index("9")] = [1, 1, 0]
+    code = take_pile_nb(d._state, d.rules.to_array(), plan, np.zeros((0, EV_LEN), np.int32))
+    assert code == MoveError.frozen_pile

@@ -97,11 +97,12 @@ def take_possible_nb(state, rules, seat, meld_pile, pair_pile, wild_pile):
 @kernel
 def try_take_nb(state, rules, log, meld_pile, pair_pile, wild_pile):
     """Take the discard pile if it can be done cheaply (R-30..R-35): the top card onto the side's
-    meld (an open pile, at least ``min_pile`` cards), with natural cards of its rank (at least
-    ``min_pile`` cards), or, on an open pile of at least ``wild_pile`` cards, with one natural
-    and one wild card. A side without its initial meld adds melds from hand to reach its
-    minimum (R-64). Cheap pre-checks come first; one plan is built and checked once.
-    Returns True if it took the pile."""
+    meld (an open pile, at least ``meld_pile`` cards), with all natural cards of its rank in
+    hand, two or more (at least ``pair_pile`` cards), or, on an open pile of at least
+    ``wild_pile`` cards, with one natural and one wild card (a deuce before a joker). A side
+    without its initial meld adds melds from hand to reach its minimum (R-64). Cheap
+    pre-checks come first; one plan is built and checked once. Returns True if it took the
+    pile."""
     hands, melds, sides, g = state.hands, state.melds, state.sides, state.g
     top = pile_top_nb(state)
     if top < FIRST_NATURAL or top > LAST_NATURAL:

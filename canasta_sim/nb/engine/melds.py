@@ -1,9 +1,10 @@
-"""Meld legality, minimum counts, canastas and going out (R-40..R-42, R-60..R-67).
+"""Melds: the check of a meld plan and its application, side by side (R-40..R-42, R-60..R-67).
 
 A *meld plan* is ``ndarray(int8, (N_KINDS, 3))``: for each rank row (black three, 4 .. A) the
-naturals, deuces and jokers a player adds from hand to the side's meld of that rank. Rows of
-the red three, deuce and joker are always zero. Every move kernel and every bot validates a
-plan here before it touches the state, so bots can only make legal moves.
+naturals, deuces and jokers (:data:`~canasta_sim.nb.enums.MeldCol`) a player adds from hand
+to the side's meld of that rank. Rows of the red three, deuce and joker are always zero. Every
+move kernel validates a plan with :func:`check_plan_nb` before :func:`apply_plan_nb` touches
+the state, so bots can only make legal moves.
 """
 
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
@@ -104,7 +105,7 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
     Returns
     -------
     (int, bool, bool)
-        Error code (0, or the rule id broken), whether the move goes out (the hand is left
+        MoveError (``ok``, or the rule broken), whether the move goes out (the hand is left
         with 0 cards, or 1 to discard), and whether going out is concealed (R-42).
     """
     hands, melds, meld_turn, sides, seats, g = (

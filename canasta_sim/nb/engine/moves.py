@@ -1,8 +1,9 @@
 """The moves of a turn (R-20..R-24, R-30..R-35, R-40..R-47) as check-then-apply kernels.
 
-Each public move kernel validates the whole move first and returns an error code (0, or the
-rule id the move would break) without touching the state when the move is illegal; only a legal
-move mutates the state. Bots call the same kernels, so they cannot make illegal moves.
+Each public move kernel validates the whole move first and returns a
+:data:`~canasta_sim.nb.enums.MoveError` (``ok``, or the rule the move would break) without
+touching the state when the move is illegal; only a legal move mutates the state. Bots call
+the same kernels, so they cannot make illegal moves.
 """
 
 import numpy as np
@@ -68,7 +69,7 @@ def next_turn_nb(state, rules, log):
 def meld_nb(state, rules, plan, log):
     """Meld from hand for the current player (R-20 step 2, R-60..R-64): every row of ``plan``
     creates or extends the side's meld of that rank; the rows count together toward the
-    minimum count. Returns 0 or the rule id broken (state unchanged)."""
+    minimum count. Returns a MoveError (state unchanged unless ``ok``)."""
     g = state.g
     if g[DealSlot.phase] != Phase.play:
         return MoveError.phase
@@ -112,7 +113,7 @@ def draw_nb(state, rules, log):
 
     With an empty stock the deal ends (``stock_exhausted``) unless R-44 forces the player to
     take the pile (error 44). A drawn red three is laid out and replaced; a red three as the
-    last stock card leaves the player able to meld only (R-45). Returns 0 or the rule id."""
+    last stock card leaves the player able to meld only (R-45). Returns a MoveError."""
     hands, stock, sides, g = state.hands, state.stock, state.sides, state.g
     if g[DealSlot.phase] != Phase.draw:
         return MoveError.phase
@@ -161,7 +162,7 @@ def check_take_nb(state, rules, seat, with_plan):
     Returns
     -------
     (int, bool, bool)
-        Error code (0 or rule id), going out, concealed going out.
+        MoveError, going out, concealed going out.
     """
     hands, pile, melds, sides, g = state.hands, state.pile, state.melds, state.sides, state.g
     if g[DealSlot.phase] != Phase.draw:
@@ -195,7 +196,7 @@ def check_take_nb(state, rules, seat, with_plan):
 def take_pile_nb(state, rules, with_plan, log):
     """Take the discard pile for the current player (R-34): meld the top card as
     ``with_plan`` says, then the rest of the pile goes to the hand and its red threes are laid
-    out. Returns 0 or the rule id broken (state unchanged)."""
+    out. Returns a MoveError (state unchanged unless ``ok``)."""
     hands, pile, sides, g = state.hands, state.pile, state.sides, state.g
     seat = g[DealSlot.current]
     err, going_out, concealed_out = check_take_nb(state, rules, seat, with_plan)
@@ -249,7 +250,7 @@ def concealed_now_nb(state, rules, seat):
 @kernel
 def discard_nb(state, rules, kind, log):
     """Discard one card of ``kind`` (R-20 step 3, R-23, R-24); discarding the last card goes
-    out (R-40, needs the side's canastas). Returns 0 or the rule id broken."""
+    out (R-40, needs the side's canastas). Returns a MoveError."""
     hands, pile, g = state.hands, state.pile, state.g
     if g[DealSlot.phase] != Phase.play:
         return MoveError.phase
@@ -281,7 +282,7 @@ def discard_nb(state, rules, kind, log):
 @kernel
 def end_turn_nb(state, rules, log):
     """R-45: after drawing a red three as the last stock card, end the deal without a
-    discard. Returns 0, or 45 when the player is not in that position."""
+    discard. Returns ``ok``, or ``last_red_three`` when the player is not in that position."""
     g = state.g
     if g[DealSlot.phase] != Phase.play:
         return MoveError.phase
