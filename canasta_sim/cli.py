@@ -11,6 +11,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any, overload
 
 import click
 
@@ -32,7 +33,8 @@ def _parse_switch_value(text: str):
 
 def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) -> Rules:
     """Rules from ``--players``, ``--rules classic|hoyle|FILE.json`` and ``--set K=V``."""
-    switches, given = {}, {}
+    switches: dict[str, Any] = {}
+    given: dict[str, str] = {}
     for item in settings:
         key, eq, value = item.partition("=")
         if not eq:
@@ -370,6 +372,10 @@ def _check_workers(workers, scheduler=None):
         )
 
 
+@overload
+def _new_out(out: Path, overwrite: bool) -> Path: ...
+@overload
+def _new_out(out: None, overwrite: bool) -> None: ...
 def _new_out(out: Path | None, overwrite: bool) -> Path | None:
     from .simulate import prepare_out
 

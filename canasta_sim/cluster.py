@@ -74,6 +74,7 @@ def connect(scheduler: str):
     address, n = parse_scheduler(scheduler)
     distributed = _import_distributed()
     if address == "local":
+        assert n is not None  # parse_scheduler gives a count with "local"
         threads = max(1, (os.cpu_count() or 1) // n)
         with distributed.LocalCluster(
             n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None

@@ -14,8 +14,8 @@ import numpy as np
 import pandas as pd
 
 from .bots import Bot, parse_bot, spec_params
-from .games import play_games
-from .simulate import Table, resolve_rules, run_table
+from .games import GamesResult, play_games
+from .simulate import SimulationResult, Table, resolve_rules, run_table
 from .stats import mean_interval, wilson_interval
 
 MAX_SWEEP_VALUES = 100
@@ -182,13 +182,16 @@ def compare(
             f"plays each side equally often"
         )
     specs = (table.seatings[0][0].spec, table.seatings[0][1].spec)
+    result: GamesResult | SimulationResult
     if games is not None:
         result = play_games(games, table=table, seed=seed, workers=workers, progress=progress)
         raw = result.games.copy()
         scores = raw[[f"score_{s}" for s in range(sides)]].to_numpy(np.int64)
         outcome = raw["winner"].to_numpy(np.int64)
     else:
+        assert deals is not None  # exactly one of deals and games is set (checked above)
         result = run_table(table, deals, seed=seed, workers=workers, progress=progress)
+        assert result.sides is not None  # run_table keeps records unless told not to
         raw = result.sides.copy()
         scores = raw["score"].to_numpy(np.int64).reshape(-1, sides)
         outcome = _deal_winners(scores)

@@ -194,6 +194,5 @@ def play_games(
     manifest = make_manifest(table, seed, games, time.perf_counter() - start, how, chunk, True)
     manifest["games"] = manifest.pop("deals")
     manifest.pop("deals_per_second")
-    return GamesResult(
-        *(pd.concat([p[i] for p in parts], ignore_index=True) for i in range(3)), manifest
-    )
+    games_, deals_, sides_ = (pd.concat([p[i] for p in parts], ignore_index=True) for i in range(3))
+    return GamesResult(games_, deals_, sides_, manifest)

@@ -20,7 +20,7 @@ import tempfile
 import threading
 import time
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numba
@@ -156,6 +156,10 @@ class Table:
 
     rules: Rules
     seatings: tuple[tuple[Bot, ...], ...]
+    rules_array: np.ndarray = field(init=False, repr=False, compare=False)
+    policies: np.ndarray = field(init=False, repr=False, compare=False)
+    params: np.ndarray = field(init=False, repr=False, compare=False)
+    bot_codes: np.ndarray = field(init=False, repr=False, compare=False)
 
     @property
     def bot_specs(self) -> list[str]:
@@ -389,7 +393,7 @@ def _run_table(
     rules = table.rules
     total = Aggregates.empty(rules.players, rules.sides, rules.max_turns, table.bot_specs)
     frames: list[tuple[pd.DataFrame, pd.DataFrame]] = []
-    writers = {}
+    writers: dict[str, pq.ParquetWriter] = {}
     try:
         # chunk arguments are made as the chunks run (a list of them grew with --deals)
         args, chunk_args = itertools.tee(
