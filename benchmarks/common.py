@@ -15,7 +15,7 @@ def paired_seconds(calls: dict, repeats: int) -> dict:
     name -> list of seconds, one per round."""
     for fn in calls.values():
         fn()
-    times = {name: [] for name in calls}
+    times: dict[str, list[float]] = {name: [] for name in calls}
     for _ in range(repeats):
         for name, fn in calls.items():
             start = time.perf_counter()

@@ -43,6 +43,7 @@ def record_bytes_per_row(deals: int = 100_000) -> float:
     from canasta_sim.simulate import simulate
 
     run = simulate(deals, bots="expert", seed=1)
+    assert run.deals is not None and run.sides is not None  # records are on by default
     total = run.deals.memory_usage(deep=True).sum() + run.sides.memory_usage(deep=True).sum()
     return total / len(run.sides)
 
@@ -93,9 +94,11 @@ def main(argv=None):
                 }
             )
     frame = pd.DataFrame(rows)
-    cmd = "python benchmarks/startup.py " + " ".join(argv or sys.argv[1:])
+    command = "python benchmarks/startup.py " + " ".join(argv or sys.argv[1:])
     print(
-        write_table("startup", frame, "Start-up, compile time and memory", cmd.strip()).read_text()
+        write_table(
+            "startup", frame, "Start-up, compile time and memory", command.strip()
+        ).read_text()
     )
 
 

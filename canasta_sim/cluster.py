@@ -90,6 +90,7 @@ def connect(scheduler: str):
     address, n = parse_scheduler(scheduler)
     distributed = import_distributed()
     if address == "local":
+        assert n is not None  # parse_scheduler gives a count with "local"
         threads = max(1, (os.cpu_count() or 1) // n)
         with contextlib.ExitStack() as stack, _quiet_on_interrupt():
             with _sigint_ignored():  # inherited by the worker processes started here

@@ -51,6 +51,8 @@ class Deal:
     side of seat ``s`` is ``s % rules.sides`` (R-10).
     """
 
+    _deal_seed: np.uint64  # set by :meth:`new`
+
     def __init__(
         self, rules: Rules, state: np.void, *, trace: bool = False, seed: int = 0, minimums=None
     ):

@@ -112,7 +112,8 @@ class Rules:
     red_three_bonus: int = 100
     all_red_threes_bonus: int = 800
     card_values: tuple = field(default=DEFAULT_CARD_VALUES)
-    game_target: int | None = None
+    # None asks for the player table's target; __post_init__ replaces it, so readers see an int
+    game_target: int = None  # type: ignore[assignment]
     max_turns: int = 2000
 
     def __post_init__(self):

@@ -132,7 +132,7 @@ def format_trace(trace: list[dict]) -> str:
     replacements = 0  # red threes laid out from the stock or the deal, not yet replaced
     for e in trace:
         kind = e["event"]
-        side_melds = melds[e["seat"] % len(melds)] if "seat" in e else None
+        side_melds = melds[e["seat"] % len(melds)] if "seat" in e else set()
         if kind not in ("red_three", "draw"):
             replacements = 0
         if kind == "start":

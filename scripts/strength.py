@@ -1,4 +1,5 @@
-"""Measure bot strength and how deals end; writes results/strength/*.csv and strength.md.
+"""Measure bot strength and how deals end; writes results/strength/*.csv and strength.md, and
+the tables into docs/strength.md.
 
 Run: ``python scripts/strength.py [--deals 20000] [--games 2000] [--end-deals 100000]``
 (needs the ``bench`` extra for the Markdown table: ``pip install -e ".[bench]"``).
@@ -7,9 +8,11 @@ Pairings are 4-player partnership play with seat-rotated duplicate deals
 """
 
 import argparse
+import sys
 from pathlib import Path
 
 import pandas as pd
+from docs_page import DOCS, write_generated
 
 from canasta_sim import Rules, compare, simulate
 
@@ -74,6 +77,10 @@ def main(argv=None):
     ends.to_csv(OUT / "end_reasons.csv", index=False)
     md += ["", ends.to_markdown(index=False, floatfmt=".4f")]
     (OUT / "strength.md").write_text("\n".join(md) + "\n")
+    command = "python scripts/strength.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    write_generated(
+        DOCS / "strength.md", "scripts/strength.py", f"`{command.strip()}`\n\n" + "\n".join(md)
+    )
     print("\n".join(md))
 
 

@@ -1517,8 +1517,8 @@ def test_r10_six_players_alternating_sides():
 )
 def test_r44_a_pickup_that_is_not_legal_is_not_forced(hands, pile, rules):
     """R-44 forces the pickup onto a meld only when that pickup is legal; when it is not, the
-    player cannot take the pile and the deal ends (found by a user test: neither draw nor
-    take_pile was legal, so no turn could end)."""
+    player cannot take the pile and the deal ends (otherwise neither draw nor take_pile would be
+    legal and no turn could end)."""
     d = pos(hands, stock="", pile=pile, melds={0: ["5 5 5"]}, rules=rules)
     d.draw()
     assert d.is_over and d.end_reason == "stock_exhausted"

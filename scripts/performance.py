@@ -1,0 +1,45 @@
+"""Run the benchmarks and put their tables into docs/performance.md.
+
+Run: ``python scripts/performance.py [--deals 100000] [--repeats 5] [--skip-startup]``. It runs
+``benchmarks/throughput.py`` (deals per second next to the floor kernel, in paired rounds) and
+``benchmarks/startup.py`` (compile time, cached start, memory; it empties the numba cache for
+its cold rows), each in its own process, and copies the tables they write under
+``results/bench/`` into the generated section of the page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+from docs_page import DOCS, write_generated
+
+SCRIPT = "scripts/performance.py"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=100_000, help="deals per timed call")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument(
+        "--skip-startup", action="store_true", help="keep the page's start-up table as it is"
+    )
+    args = parser.parse_args(argv)
+    bench = ROOT / "benchmarks"
+    runs = [("throughput", ["--deals", str(args.deals), "--repeats", str(args.repeats)])]
+    if not args.skip_startup:
+        runs.append(("startup", []))
+    for name, options in runs:
+        subprocess.run([sys.executable, str(bench / f"{name}.py"), *options], check=True, cwd=ROOT)
+    tables = [
+        (ROOT / "results" / "bench" / f"{name}.md").read_text()
+        for name in ("throughput", "startup")
+    ]
+    write_generated(DOCS / "performance.md", SCRIPT, "\n".join(tables))
+
+
+if __name__ == "__main__":
+    main()
