@@ -11,6 +11,7 @@ import signal
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -32,7 +33,8 @@ def _parse_switch_value(text: str):
 
 def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) -> Rules:
     """Rules from ``--players``, ``--rules classic|hoyle|FILE.json`` and ``--set K=V``."""
-    switches, given = {}, {}
+    switches: dict[str, Any] = {}
+    given: dict[str, str] = {}
     for item in settings:
         key, eq, value = item.partition("=")
         if not eq:

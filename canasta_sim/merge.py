@@ -29,7 +29,7 @@ SAME = ("rules", "bots", "bot_parameters", "rules_version", "bots_version")
 def deal_ranges(manifest: dict) -> list[tuple[int, int, int]]:
     """The deals a run holds: ``(seed, first deal, deals)`` per contiguous range."""
     if "ranges" in manifest:
-        return [tuple(r) for r in manifest["ranges"]]  # type: ignore[misc]
+        return [(int(a), int(b), int(c)) for a, b, c in manifest["ranges"]]
     return [(manifest["seed"], manifest.get("first_deal", 0), manifest["deals"])]
 
 

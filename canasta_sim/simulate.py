@@ -10,6 +10,7 @@ are identical for any number of workers, any chunk size and any split of the dea
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -291,6 +292,8 @@ def _run_table(
     total = Aggregates.empty(rules.players, rules.sides, rules.max_turns, list(table.bot_specs))
     kept: list[tuple[pd.DataFrame, pd.DataFrame]] = []
     starts = chunk_starts(first_deal, deals, chunk, len(table.seatings))
+    chunks: Iterator[tuple[int, tuple]]
+    fn: Callable[..., tuple]
     if parts:
         chunks = ((n, (table, seed, f, n, str(tmp))) for f, n in starts)
         fn = run_chunk_to_parts
@@ -326,7 +329,7 @@ def _run_table(
     if kept:
         frames = tuple(pd.concat([k[i] for k in kept], ignore_index=True) for i in range(2))
         kept.clear()
-    result = SimulationResult(total, manifest, None, frames)  # type: ignore[arg-type]
+    result = SimulationResult(total, manifest, None, frames)
     if tmp is not None and target is not None:
         write_run_files(tmp, result)
         commit_out(tmp, target)
