@@ -9,7 +9,16 @@ from canasta_sim.nb.engine.validate import check_state_nb
 from canasta_sim.nb.enums import StateFault, label
 from canasta_sim.referee import check_trace
 
-DEALS = 2000
+#: Deals per case: the normal tier plays a few (every bot, player count and preset), the slow
+#: tier the full volume.
+TIERS = [
+    pytest.param(120, id="fast"),
+    pytest.param(2000, id="slow", marks=pytest.mark.slow),
+]
+BOT_TIERS = [
+    pytest.param(60, id="fast"),
+    pytest.param(1000, id="slow", marks=pytest.mark.slow),
+]
 
 
 def state_ok(deal: Deal) -> None:
@@ -20,11 +29,12 @@ def state_ok(deal: Deal) -> None:
     assert fault == StateFault.ok, f"{label(StateFault, fault)} (at {where})"
 
 
+@pytest.mark.parametrize("deals", TIERS)
 @pytest.mark.parametrize("preset", ["classic", "hoyle"])
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
-def test_random_play_invariants(players, preset):
+def test_random_play_invariants(players, preset, deals):
     rules = Rules.preset(preset, players=players)
-    for k in range(DEALS):
+    for k in range(deals):
         deal = Deal.new(rules, 1234, deal=k, dealer=k % players, trace=True)
         state_ok(deal)
         while not deal.is_over:
@@ -46,14 +56,15 @@ def test_random_play_invariants(players, preset):
         assert verdict.ok, f"deal {k}: {verdict}"
 
 
+@pytest.mark.parametrize("deals", BOT_TIERS)
 @pytest.mark.parametrize("bot", ["greedy", "careful", "expert"])
 @pytest.mark.parametrize("preset", ["classic", "hoyle"])
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
-def test_referee_accepts_every_bot(players, preset, bot):
-    """1,000 deals per bot, player count and preset: the independent referee accepts every
-    move and every score part, and no deal reaches the turn bound (R-47)."""
+def test_referee_accepts_every_bot(players, preset, bot, deals):
+    """Per bot, player count and preset: the independent referee accepts every move and every
+    score part, and no deal reaches the turn bound (R-47)."""
     rules = Rules.preset(preset, players=players)
-    for k in range(1000):
+    for k in range(deals):
         trace = trace_deal(rules, bot, 77, k)
         assert trace[-1 - rules.sides]["event"] == "end"
         assert trace[-1 - rules.sides]["reason"] != "turn_limit"
