@@ -38,7 +38,7 @@ class Policy:
     doc: str
 
 
-N_PARAMS = 8  # width of the kernels' parameter vector
+N_PARAMS = 10  # width of the kernels' parameter vector
 
 POLICIES: dict[str, Policy] = {
     "random": Policy(
@@ -78,16 +78,19 @@ POLICIES: dict[str, Policy] = {
                 E.DEFAULTS[E.P_PILE_THRESHOLD],
                 1,
                 50,
-                "Smallest discard pile (cards) taken by spending a wild card (one natural and a "
-                "wild, R-33 b); the pile is always taken with natural cards.",
+                "Smallest discard pile (cards) taken with a natural pair (R-33 a), and onto one "
+                "of the side's melds while meld_pile is 0; a pickup spending a wild card needs "
+                "wild_factor times as many.",
             ),
             Param(
                 "meld_keep",
                 E.DEFAULTS[E.P_MELD_KEEP],
                 2,
-                15,
+                100,
                 "Cards kept in hand when melding without going out (meld timing; the rules' "
-                "floor is 2, R-22): a fuller hand keeps pairs for pickups and safe discards.",
+                "floor is 2, R-22): a fuller hand keeps pairs for pickups and safe discards. "
+                "Under a threat or in the end game it keeps at most 3; a value above every "
+                "hand's size melds after the initial meld only then, or to go out.",
             ),
             Param(
                 "hold_wilds",
@@ -143,6 +146,23 @@ POLICIES: dict[str, Policy] = {
                 "A wild-free meld with at least this many naturals gets no wild card except "
                 "when going out, so it can become a natural canasta (500, not 300); 7: no "
                 "such wait.",
+            ),
+            Param(
+                "wild_factor",
+                E.DEFAULTS[E.P_WILD_FACTOR],
+                0,
+                20,
+                "A pickup spending a wild card (one natural and a wild, R-33 b) needs this many "
+                "times pile_threshold cards (rounded up).",
+                integer=False,
+            ),
+            Param(
+                "meld_pile",
+                E.DEFAULTS[E.P_MELD_PILE],
+                0,
+                50,
+                "Smallest discard pile (cards) taken by laying its top card onto one of the "
+                "side's melds (R-33 c; spends no card of the hand); 0: pile_threshold.",
             ),
         ),
         "Parameterised heuristic after the strategy books: takes the pile with naturals, "

@@ -434,12 +434,13 @@ def take_possible_nb(state, rules, seat, meld_pile, pair_pile, wild_pile):
     if top < FIRST_NATURAL or top > LAST_NATURAL:
         return False
     n = hands[seat, top]
-    if n >= 2:
-        return plen >= pair_pile
+    if n >= 2 and plen >= pair_pile:
+        return True
     side = rules[R_SIDE_OF + seat]
     if g[G_PILE_FREEZE] > 0 or sides[side, S_MELDED] == 0:
         return False
     if meld_size_nb(melds, side, top) > 0:
+        # a pair too small for pair_pile may still go onto the meld (meld_pile below pair_pile)
         return plen >= meld_pile
     return n == 1 and plen >= wild_pile and hands[seat, DEUCE] + hands[seat, JOKER] > 0
 
@@ -447,8 +448,8 @@ def take_possible_nb(state, rules, seat, meld_pile, pair_pile, wild_pile):
 @kernel
 def try_take_nb(state, rules, log, meld_pile, pair_pile, wild_pile):
     """Take the discard pile if it can be done cheaply (R-30..R-35): the top card onto the side's
-    meld (an open pile, at least ``min_pile`` cards), with natural cards of its rank (at least
-    ``min_pile`` cards), or, on an open pile of at least ``wild_pile`` cards, with one natural
+    meld (an open pile, at least ``meld_pile`` cards), with natural cards of its rank (at least
+    ``pair_pile`` cards), or, on an open pile of at least ``wild_pile`` cards, with one natural
     and one wild card. A side without its initial meld adds melds from hand to reach its
     minimum (R-64). Cheap pre-checks come first; one plan is built and checked once.
     Returns True if it took the pile."""

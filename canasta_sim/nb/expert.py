@@ -15,8 +15,12 @@ card to freeze a pile that every other discard would hand them.
 The knobs (``params``: ``float64[N_PARAMS]``; names, ranges and docs in
 :data:`canasta_sim.bots.POLICIES`, defaults in :data:`DEFAULTS`):
 
-- ``pile_threshold`` (P_PILE_THRESHOLD): smallest pile taken (cards); a pickup spending a wild
-  card (R-33 b) needs ``WILD_TAKE_FACTOR`` times as many.
+- ``pile_threshold`` (P_PILE_THRESHOLD): smallest pile taken with a natural pair (cards, R-33
+  a), and onto one of the side's melds while ``meld_pile`` is 0.
+- ``wild_factor`` (P_WILD_FACTOR): a pickup spending a wild card (one natural and a wild,
+  R-33 b) needs this many times ``pile_threshold`` cards (rounded up).
+- ``meld_pile`` (P_MELD_PILE): smallest pile taken by laying its top card onto one of the side's
+  melds (R-33 c; no card of the hand is spent); 0 means ``pile_threshold``.
 - ``meld_keep`` (P_MELD_KEEP): cards kept in hand when melding without going out (the rules'
   floor is 2, R-22): a fuller hand keeps pairs for pickups and safe discards.
 - ``hold_wilds`` (P_HOLD_WILDS): 1 keeps wild cards for completing canastas, the minimum count,
@@ -93,11 +97,12 @@ P_SAFETY = 4
 P_BLOCK_AT = 5
 P_OUT_LEAD = 6
 P_NATURAL_WAIT = 7
+P_WILD_FACTOR = 8
+P_MELD_PILE = 9
 
 #: Default parameter values in kernel order (tuned against greedy; read by canasta_sim.bots).
-DEFAULTS = (5.0, 8.0, 1.0, 0.05, 100.0, 0.0, 3000.0, 7.0)
+DEFAULTS = (5.0, 8.0, 1.0, 0.05, 100.0, 0.0, 3000.0, 7.0, 3.0, 0.0)
 
-WILD_TAKE_FACTOR = 3  # a pickup spending a wild card needs this many times pile_threshold
 PAIR_KEEP = 0.6  # keep value of a natural pair in the discard choice (careful: never break)
 THREAT_CARDS = 5  # an opponent side with its canastas and a player this short may go out soon
 ENDGAME_ROUNDS = 2  # stock left for this many rounds of draws: the end game
@@ -279,10 +284,13 @@ def expert_turn_nb(state, rules, params, log):
     g = state.g
     if g[G_PHASE] == PHASE_DRAW:
         pile_min = int(param_nb(params, P_PILE_THRESHOLD))
-        wild_min = WILD_TAKE_FACTOR * pile_min
+        wild_min = int(np.ceil(param_nb(params, P_WILD_FACTOR) * pile_min))
+        meld_min = int(param_nb(params, P_MELD_PILE))
+        if meld_min <= 0:
+            meld_min = pile_min
         if not (
-            take_possible_nb(state, rules, g[G_CURRENT], pile_min, pile_min, wild_min)
-            and try_take_nb(state, rules, log, pile_min, pile_min, wild_min)
+            take_possible_nb(state, rules, g[G_CURRENT], meld_min, pile_min, wild_min)
+            and try_take_nb(state, rules, log, meld_min, pile_min, wild_min)
         ):
             if draw_nb(state, rules, log) != OK:
                 forced_take_nb(state, rules, log)
