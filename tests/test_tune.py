@@ -3,7 +3,12 @@
 Positions are built with ``Deal.from_position`` (see tests/test_bots.py for its conventions).
 """
 
-from canasta_sim import Deal
+import numpy as np
+import pytest
+
+from canasta_sim import Deal, compare
+from canasta_sim.bots import parse_bot
+from canasta_sim.tune import FINAL, SEARCH, parse_ranges, stage_seeds, tune
 
 # --- the expert's pickup knobs (hand-built positions, R-33) ----------------------------------
 # 4 players: side 0 = seats 0 and 2; seat 0 plays first; the stock's first card is the top, the
@@ -54,3 +59,148 @@ def test_wild_factor_sets_the_wild_card_pickup_threshold():
     assert taken.stock_size == 20 and "9" in taken.melds(0)
     assert _turn("expert:wild_factor=1.3", hand, pile, melds).stock_size == 19
     assert _turn("expert:wild_factor=1.2,pile_threshold=4", hand, pile, melds).stock_size == 20
+
+
+# --- the tuner ---------------------------------------------------------------------------------
+SMALL = {"deals": 200, "final_deals": 400, "final_games": 10}
+
+
+def _tune(bot="expert", **kw):
+    return tune(bot, **{"trials": 4, "seed": 3, **SMALL, **kw})
+
+
+def test_history_has_the_asked_trials_with_the_baseline_first():
+    """Trial 0 plays the bot's own setting; against itself (the field's ``expert``) the seat
+    rotation makes it an even match: difference 0 exactly. The field objective is the mean of
+    the per-opponent ones."""
+    r = _tune(trials=5)
+    h = r.history
+    assert list(h["trial"]) == [0, 1, 2, 3, 4]
+    assert h.loc[0, "spec"] == "expert"
+    assert h.loc[0, "vs_expert"] == 0.0
+    assert np.allclose(h["objective"], (h["vs_expert"] + h["vs_careful"]) / 2)
+    assert (h["low"] < h["objective"]).all() and (h["objective"] < h["high"]).all()
+    assert r.best.spec == h.loc[h["objective"].idxmax(), "spec"]
+
+
+def test_final_seeds_are_fresh_and_used():
+    """The final stage plays on seeds the search never saw; its figures are exactly those of
+    compare() on those seeds (and the search's trial 0 those on the search seeds)."""
+    r = _tune(trials=2)
+    info = r.manifest["tune"]
+    assert set(info["search_seeds"]).isdisjoint(info["final_seeds"])
+    assert info["search_seeds"] == stage_seeds(3, SEARCH, 2)
+    assert info["final_seeds"] == stage_seeds(3, FINAL, 2)
+    table, _ = compare("expert", "careful", deals=200, seed=info["search_seeds"][1])
+    assert r.history.loc[0, "vs_careful"] == table.loc[0, "mean_diff"]
+    final = r.final.set_index("opponent")
+    table, _ = compare(r.best, "careful", deals=400, seed=info["final_seeds"][1])
+    assert final.loc["careful", "mean_diff"] == table.loc[0, "mean_diff"]
+    games, _ = compare(r.best, "careful", games=10, seed=info["final_seeds"][1])
+    assert final.loc["careful", "wins"] == games.loc[0, "wins"]
+    assert list(final.index) == ["expert", "careful", "field"]
+    assert final.loc["field", "wins"] == final.loc["expert", "wins"] + final.loc["careful", "wins"]
+    assert final.loc["field", "games"] == 20 and final.loc["field", "deals"] == 800
+
+
+def test_field_interval_combines_independent_opponents():
+    """Field half-width = sqrt(h1**2 + h2**2) / 2 from the two opponents' intervals."""
+    r = _tune(trials=1, field=["careful", "greedy"])
+    f = r.final.set_index("opponent")
+    h = (f["diff_high"] - f["mean_diff"]).to_numpy()
+    assert f.loc["field", "mean_diff"] == pytest.approx((f["mean_diff"][:2]).mean())
+    assert h[2] == pytest.approx(np.hypot(h[0], h[1]) / 2)
+
+
+def test_same_seed_same_search():
+    a, b = _tune(trials=6, seed=11), _tune(trials=6, seed=11)
+    assert list(a.history["spec"]) == list(b.history["spec"])
+    c = _tune(trials=6, seed=12)
+    assert list(a.history["spec"])[1:] != list(c.history["spec"])[1:]
+
+
+def test_fixed_parameters_stay_fixed_and_ranges_hold():
+    r = _tune(
+        "expert:meld_keep=20,hold_wilds=0",
+        trials=8,
+        ranges={"pile_threshold": (3, 4), "safety": (5, 6), "wild_factor": (1, 1.5)},
+    )
+    h = r.history
+    assert "meld_keep" not in h.columns and "hold_wilds" not in h.columns
+    for spec in h["spec"]:
+        values = parse_bot(spec).parameters
+        assert values["meld_keep"] == 20 and values["hold_wilds"] == 0
+    assert set(h["pile_threshold"]) <= {3.0, 4.0}
+    assert h["safety"].between(5, 6).all() and h["wild_factor"].between(1, 1.5).all()
+    # the baseline (pile_threshold 5, safety 100) lies outside the ranges: not played
+    assert h.loc[0, "pile_threshold"] in (3.0, 4.0)
+    assert r.best.parameters["meld_keep"] == 20
+    assert r.manifest["tune"]["fixed"] == {"meld_keep": 20.0, "hold_wilds": 0.0}
+
+
+def test_params_limits_the_search():
+    h = _tune(params=["meld_keep"], trials=5).history
+    assert [c for c in h.columns if c in parse_bot("expert").parameters] == ["meld_keep"]
+    for spec in h["spec"]:
+        values = parse_bot(spec).parameters
+        assert {k: v for k, v in values.items() if k != "meld_keep"} == {
+            k: v for k, v in parse_bot("expert").parameters.items() if k != "meld_keep"
+        }
+
+
+def test_wins_objective_is_the_pooled_game_win_rate():
+    """Against itself alone, the baseline wins exactly half the games (each board's two games
+    are mirror images); the history records win rates."""
+    r = tune(
+        "expert",
+        field=["expert"],
+        objective="wins",
+        trials=2,
+        games=6,
+        final_deals=20,
+        final_games=6,
+        seed=1,
+    )
+    h = r.history
+    assert h.loc[0, "objective"] == 0.5
+    assert h["objective"].between(0, 1).all()
+    assert r.manifest["tune"]["per_trial"] == {"games": 6}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"bot": "nobot"}, "nobot"),
+        ({"bot": "greedy"}, "greedy.*allowed: expert"),
+        ({"params": ["bogus"]}, "'bogus'.*allowed: pile_threshold"),
+        ({"bot": "expert:meld_keep=9", "params": ["meld_keep"]}, "meld_keep is fixed"),
+        ({"ranges": {"meld_keep": (9, 3)}}, "meld_keep=9:3 is empty"),
+        ({"ranges": {"meld_keep": (4, 4)}}, "meld_keep=4:4 is empty or a single value"),
+        ({"ranges": {"meld_keep": (1, 10)}}, "meld_keep=1:10 leaves the allowed range 2 to 100"),
+        ({"ranges": {"meld_keep": (2.5, 9)}}, "meld_keep=2.5:9.*whole"),
+        ({"params": ["safety"], "ranges": {"meld_keep": (2, 9)}}, "'meld_keep', which is not"),
+        ({"objective": "points"}, "'points'.*allowed: diff, wins"),
+        ({"trials": 0}, "trials=0"),
+        ({"trials": 2.5}, "trials=2.5"),
+        ({"deals": 1001}, "deals=1001.*multiple of the 2 sides"),
+        ({"deals": 0}, "deals=0"),
+        ({"final_games": 3}, "final_games=3"),
+        ({"field": []}, "field is empty"),
+        ({"field": ["careful", "careful"]}, "'careful' twice"),
+        ({"field": ["careful", "nobot"]}, "nobot"),
+    ],
+)
+def test_bad_input_names_the_value(kwargs, match):
+    kw = {"bot": "expert", "trials": 2, **SMALL, **kwargs}
+    with pytest.raises(ValueError, match=match):
+        tune(kw.pop("bot"), **kw)
+
+
+def test_parse_ranges():
+    assert parse_ranges(["meld_keep=2:40", "safety=0.5:9"]) == {
+        "meld_keep": (2.0, 40.0),
+        "safety": (0.5, 9.0),
+    }
+    for bad in (["meld_keep=2"], ["meld_keep:2:4"], ["meld_keep=a:4"], ["x=1:2", "x=1:3"]):
+        with pytest.raises(ValueError):
+            parse_ranges(bad)
