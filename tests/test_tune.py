@@ -3,11 +3,17 @@
 Positions are built with ``Deal.from_position`` (see tests/test_bots.py for its conventions).
 """
 
+import json
+import re
+
 import numpy as np
+import pandas as pd
 import pytest
+from click.testing import CliRunner
 
 from canasta_sim import Deal, compare
 from canasta_sim.bots import parse_bot
+from canasta_sim.cli import main
 from canasta_sim.tune import FINAL, SEARCH, parse_ranges, stage_seeds, tune
 
 # --- the expert's pickup knobs (hand-built positions, R-33) ----------------------------------
@@ -204,3 +210,36 @@ def test_parse_ranges():
     for bad in (["meld_keep=2"], ["meld_keep:2:4"], ["meld_keep=a:4"], ["x=1:2", "x=1:3"]):
         with pytest.raises(ValueError):
             parse_ranges(bad)
+
+
+def test_cli_tune_writes_history_and_final(tmp_path):
+    out = tmp_path / "t"
+    args = ["tune", "--trials", "3", "--deals", "200", "--final-deals", "400"]
+    args += ["--final-games", "10", "--quiet", "--out", str(out), "--vs", "careful"]
+    res = CliRunner().invoke(main, args)
+    assert res.exit_code == 0, res.output
+    history = pd.read_csv(out / "history.csv")
+    final = pd.read_csv(out / "final.csv")
+    assert len(history) == 3 and list(final["opponent"]) == ["careful", "field"]
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert manifest["bots"]["field"] == ["careful"] and manifest["tune"]["trials"] == 3
+
+
+@pytest.mark.parametrize(
+    ("args", "match"),
+    [
+        (["--deals", "1001"], "deals=1001"),
+        (["--range", "meld_keep=9:3"], "meld_keep=9:3"),
+        (["--range", "meld_keep"], "'meld_keep' is not NAME=LOW:HIGH"),
+        (["--param", "bogus"], "'bogus'"),
+        (["--vs", "nobot"], "'nobot'"),
+        (["greedy"], "'greedy' has no parameters"),
+        (["--trials", "0"], "0 is not in the range"),
+    ],
+)
+def test_cli_tune_bad_input_is_a_usage_error(tmp_path, args, match):
+    out = tmp_path / "t"
+    res = CliRunner().invoke(main, ["tune", "--trials", "2", "--out", str(out), *args])
+    assert res.exit_code == 2
+    assert re.search(match, res.output.replace("\n", " ")), res.output
+    assert "Traceback" not in res.output and not out.exists()
