@@ -3,9 +3,11 @@
 Positions are built with ``Deal.from_position`` (see tests/test_bots.py for its conventions).
 """
 
+import hashlib
 import json
 import re
 
+import goldens as G
 import numpy as np
 import pandas as pd
 import pytest
@@ -65,6 +67,48 @@ def test_wild_factor_sets_the_wild_card_pickup_threshold():
     assert taken.stock_size == 20 and "9" in taken.melds(0)
     assert _turn("expert:wild_factor=1.3", hand, pile, melds).stock_size == 19
     assert _turn("expert:wild_factor=1.2,pile_threshold=4", hand, pile, melds).stock_size == 20
+
+
+# --- the earlier defaults, as a preset ----------------------------------------------------------
+#: sha256 (first 32 hex digits) over the sorted ``frame.column:digest`` lines of bots version 1's
+#: golden cell ``4p-classic-expert`` (tests/data/goldens.json at bots version 1), every column
+#: but the bot's name
+V1_EXPERT_CELL = "63df28e1ca96d1fc9a917867652d79a7"
+
+
+def test_expert_at_1_plays_as_bots_version_1():
+    """``expert@1`` reproduces the records of bots version 1's ``expert`` golden cell exactly."""
+    cell = {"name": "v1", "players": 4, "preset": "classic", "bots": ["expert@1"]}
+    now = G.run_cell(cell)
+    lines = [
+        f"{frame}.{column}:{digest}"
+        for frame in ("deals", "sides")
+        for column, digest in sorted(now[frame].items())
+        if column != "bot"
+    ]
+    assert hashlib.sha256("\n".join(lines).encode()).hexdigest()[:32] == V1_EXPERT_CELL
+
+
+def test_expert_at_1_is_a_spec_like_a_policy():
+    bot = parse_bot("Expert@1:meld_keep=9")
+    assert bot.spec == "expert@1:meld_keep=9"
+    assert bot.parameters == {
+        "pile_threshold": 5,
+        "meld_keep": 9,
+        "hold_wilds": 1,
+        "freeze_risk": 0.05,
+        "safety": 100,
+        "block_at": 0,
+        "out_lead": 3000,
+        "natural_wait": 7,
+        "wild_factor": 3,
+        "meld_pile": 0,
+    }
+    assert bot.policy.code == parse_bot("expert").policy.code
+    assert parse_bot("expert@1:meld_keep=8").spec == "expert@1"
+    assert parse_bot(bot.spec) == bot
+    with pytest.raises(ValueError, match="'expert@2'.*allowed: .*expert, expert@1"):
+        parse_bot("expert@2")
 
 
 # --- the tuner ---------------------------------------------------------------------------------

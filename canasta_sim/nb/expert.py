@@ -1,5 +1,5 @@
 """The ``expert`` policy: a parameterised heuristic after the standard strategy advice (Parlett,
-Hoyle, pagat.com's strategy pages), tuned against ``greedy`` (docs/bots.md).
+Hoyle, pagat.com's strategy pages), its defaults tuned against a field of bots (docs/tune.md).
 
 A turn: take the pile when it holds at least ``pile_threshold`` cards and the hand can take it
 with naturals (a natural pair, or the top card onto the side's meld); draw otherwise. Meld the
@@ -100,8 +100,9 @@ P_NATURAL_WAIT = 7
 P_WILD_FACTOR = 8
 P_MELD_PILE = 9
 
-#: Default parameter values in kernel order (tuned against greedy; read by canasta_sim.bots).
-DEFAULTS = (5.0, 8.0, 1.0, 0.05, 100.0, 0.0, 3000.0, 7.0, 3.0, 0.0)
+#: Default parameter values in kernel order (read by canasta_sim.bots): the best setting of a
+#: joint search against expert@1, careful and greedy (docs/tune.md).
+DEFAULTS = (6.0, 53.0, 1.0, 0.263, 90.82, 40.0, 1958.0, 7.0, 7.936, 0.0)
 
 PAIR_KEEP = 0.6  # keep value of a natural pair in the discard choice (careful: never break)
 THREAT_CARDS = 5  # an opponent side with its canastas and a player this short may go out soon
