@@ -14,7 +14,13 @@ import pandas as pd
 from canasta_sim import Rules, compare, simulate
 
 OUT = Path(__file__).resolve().parent.parent / "results" / "strength"
-PAIRS = (("expert", "greedy"), ("careful", "greedy"), ("greedy", "random"), ("expert", "careful"))
+PAIRS = (
+    ("expert", "greedy"),
+    ("careful", "greedy"),
+    ("greedy", "random"),
+    ("expert", "careful"),
+    ("expert", "expert@1"),
+)
 
 
 def main(argv=None):
