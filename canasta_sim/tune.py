@@ -21,6 +21,7 @@ import time
 import warnings
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 import pandas as pd
 
@@ -225,8 +226,10 @@ def _against_field(
         if opp.spec == bot.spec:
             rows.append({"diff": 0.0, "half": 0.0, "wins": count // sides, "n": count})
             continue
-        kw = {"deals": count} if objective == "diff" else {"games": count}
-        table, _ = compare(bot, opp, rules=rules, seed=seed, workers=workers, **kw)
+        deals, games = (count, None) if objective == "diff" else (None, count)
+        table, _ = compare(
+            bot, opp, deals=deals, games=games, rules=rules, seed=seed, workers=workers
+        )
         r = table.iloc[0]
         rows.append(
             {
@@ -392,8 +395,10 @@ def tune(
     final = _final(best, field_bots, final_deals, final_games, final_seeds, rules, workers)
     # rules, versions and wall time as every run's manifest has them; the bots are the tuned
     # setting and the field
+    threads = workers if workers is not None else numba.get_num_threads()
+    wall = time.perf_counter() - t0
     manifest = make_manifest(
-        Table(rules, ((best,) * sides,)), int(seed), 0, time.perf_counter() - t0, workers, 0, False
+        Table(rules, ((best,) * sides,)), int(seed), 0, wall, threads, 0, False
     )
     for key in ("deals", "deals_per_second", "chunk_size", "records"):
         manifest.pop(key)
