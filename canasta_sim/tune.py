@@ -260,7 +260,8 @@ def _suggest(trial, param: Param, low: float, high: float) -> float:
 
 
 def _make_bot(policy: Policy, values: dict[str, float]) -> Bot:
-    items = ",".join(f"{name}={v:.4g}" for name, v in values.items())
+    # repr: a value fixed in the user's spec keeps every digit
+    items = ",".join(f"{name}={repr(float(v))}" for name, v in values.items())
     return parse_bot(f"{policy.name}:{items}" if items else policy.name)
 
 

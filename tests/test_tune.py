@@ -171,7 +171,7 @@ def test_same_seed_same_search():
 
 def test_fixed_parameters_stay_fixed_and_ranges_hold():
     r = _tune(
-        "expert:meld_keep=20,hold_wilds=0",
+        "expert:meld_keep=20,hold_wilds=0,freeze_risk=0.123456789",
         trials=8,
         ranges={"pile_threshold": (3, 4), "safety": (5, 6), "wild_factor": (1, 1.5)},
     )
@@ -180,12 +180,17 @@ def test_fixed_parameters_stay_fixed_and_ranges_hold():
     for spec in h["spec"]:
         values = parse_bot(spec).parameters
         assert values["meld_keep"] == 20 and values["hold_wilds"] == 0
+        assert values["freeze_risk"] == 0.123456789
     assert set(h["pile_threshold"]) <= {3.0, 4.0}
     assert h["safety"].between(5, 6).all() and h["wild_factor"].between(1, 1.5).all()
     # the baseline (pile_threshold 5, safety 100) lies outside the ranges: not played
     assert h.loc[0, "pile_threshold"] in (3.0, 4.0)
     assert r.best.parameters["meld_keep"] == 20
-    assert r.manifest["tune"]["fixed"] == {"meld_keep": 20.0, "hold_wilds": 0.0}
+    assert r.manifest["tune"]["fixed"] == {
+        "meld_keep": 20.0,
+        "hold_wilds": 0.0,
+        "freeze_risk": 0.123456789,
+    }
 
 
 def test_params_limits_the_search():
