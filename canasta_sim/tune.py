@@ -273,6 +273,7 @@ def tune(
     ranges=None,
     objective: str = "diff",
     trials: int = 60,
+    start: str | None = None,
     deals: int = 10_000,
     games: int = 400,
     final_deals: int = 50_000,
@@ -302,7 +303,10 @@ def tune(
         ``deals`` seat-rotated duplicate deals per field bot, or the win rate of ``games`` full
         games (R-55) per field bot; the mean over the field either way.
     trials : int
-        Settings tried, >= 1; trial 0 is the spec's own setting (the baseline).
+        Settings tried, >= 1; trial 0 is the baseline: the spec's own setting, or ``start``.
+    start : str, optional
+        Bot spec of the same policy whose values of the searched parameters trial 0 plays (a
+        warm start, e.g. from an earlier search); they must lie inside the search ranges.
     deals, games : int
         Deals (objective ``diff``) or games (``wins``) per field bot per trial: multiples of
         the sides.
@@ -349,7 +353,12 @@ def tune(
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
         raise ValueError(f"seed={seed!r} is not allowed: a whole number from 0 to 2**64 - 1")
 
-    start_values = parse_bot(bot).parameters
+    start_bot = parse_bot(bot if start is None else start)
+    if start_bot.policy.code != policy.code:
+        raise ValueError(
+            f"start {start!r} is not a setting of {policy.name}; allowed: a {policy.name} spec"
+        )
+    start_values = start_bot.parameters
     search_seeds = stage_seeds(seed, SEARCH, len(field_bots))
     final_seeds = stage_seeds(seed, FINAL, len(field_bots))
     sampler_seed = int(seed % 2**32)  # the sampler takes a 32-bit seed
@@ -359,7 +368,13 @@ def tune(
         warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
         study = optuna.create_study(direction="maximize", sampler=sampler)
     baseline = {p.name: start_values[p.name] for p in searched}
-    if all(bounds[n][0] <= v <= bounds[n][1] for n, v in baseline.items()):
+    outside = [n for n, v in baseline.items() if not bounds[n][0] <= v <= bounds[n][1]]
+    if start is not None and outside:
+        raise ValueError(
+            f"start {start!r} sets {outside[0]} outside its search range "
+            f"{bounds[outside[0]][0]:g} to {bounds[outside[0]][1]:g}"
+        )
+    if not outside:
         study.enqueue_trial(baseline)
     history = []
     t0 = time.perf_counter()
@@ -420,7 +435,7 @@ def tune(
             "final_seeds": final_seeds,
             "sampler": f"optuna {optuna.__version__} TPESampler(multivariate=True, "
             f"seed={sampler_seed})",
-            "baseline": parse_bot(bot).spec,
+            "baseline": start_bot.spec,
             "best_trial": int(best_row["trial"]),
             "best_search_objective": float(best_row["objective"]),
             "search_seconds": round(search_seconds, 3),

@@ -193,6 +193,17 @@ def test_fixed_parameters_stay_fixed_and_ranges_hold():
     }
 
 
+def test_start_sets_trial_0():
+    """A warm start: trial 0 plays start's values of the searched parameters (a preset of the
+    same policy is fine), the fixed ones from the bot spec."""
+    h = _tune("expert:hold_wilds=0", start="expert@1:meld_keep=12", trials=2).history
+    assert h.loc[0, "meld_keep"] == 12 and h.loc[0, "pile_threshold"] == 5
+    assert parse_bot(h.loc[0, "spec"]).parameters == {
+        **parse_bot("expert@1:meld_keep=12").parameters,
+        "hold_wilds": 0,
+    }
+
+
 def test_params_limits_the_search():
     h = _tune(params=["meld_keep"], trials=5).history
     assert [c for c in h.columns if c in parse_bot("expert").parameters] == ["meld_keep"]
@@ -243,6 +254,8 @@ def test_wins_objective_is_the_pooled_game_win_rate():
         ({"field": []}, "field is empty"),
         ({"field": ["careful", "careful"]}, "'careful' twice"),
         ({"field": ["careful", "nobot"]}, "nobot"),
+        ({"start": "careful"}, "start 'careful' is not a setting of expert"),
+        ({"start": "expert:meld_keep=50", "ranges": {"meld_keep": (2, 40)}}, "meld_keep outside"),
     ],
 )
 def test_bad_input_names_the_value(kwargs, match):
