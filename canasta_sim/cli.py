@@ -643,6 +643,12 @@ def sweep(
 )
 @click.option("--trials", type=click.IntRange(1, 100_000), default=60, show_default=True)
 @click.option(
+    "--start",
+    default=None,
+    metavar="SPEC",
+    help="Setting of BOT's policy played as trial 0 (a warm start) [default: BOT's own].",
+)
+@click.option(
     "--deals",
     type=COUNT,
     default=10_000,
@@ -686,6 +692,7 @@ def tune(
     ranges,
     objective,
     trials,
+    start,
     deals,
     games,
     final_deals,
@@ -725,6 +732,7 @@ def tune(
             ranges=bounds,
             objective=objective,
             trials=trials,
+            start=start,
             deals=deals,
             games=games,
             final_deals=final_deals,
@@ -734,7 +742,7 @@ def tune(
             workers=workers,
             progress=not quiet,
         ),
-        "--deals/--games/--final-deals/--final-games",
+        "--start/--deals/--games/--final-deals/--final-games",
     )  # bot, params, ranges and field are checked above
     info = result.manifest["tune"]
     click.echo(

@@ -297,6 +297,7 @@ def test_cli_tune_writes_history_and_final(tmp_path):
         (["--vs", "nobot"], "'nobot'"),
         (["greedy"], "'greedy' has no parameters"),
         (["--trials", "0"], "0 is not in the range"),
+        (["--start", "greedy"], "start 'greedy' is not a setting of expert"),
     ],
 )
 def test_cli_tune_bad_input_is_a_usage_error(tmp_path, args, match):
