@@ -641,7 +641,13 @@ def sweep(
     show_default=True,
     help="diff: mean score difference per deal; wins: win rate in full games.",
 )
-@click.option("--trials", type=click.IntRange(1, 100_000), default=60, show_default=True)
+@click.option(
+    "--trials",
+    type=click.IntRange(1, 100_000),
+    default=60,
+    show_default=True,
+    help="Settings to try; trial 0 is the baseline.",
+)
 @click.option(
     "--start",
     default=None,
