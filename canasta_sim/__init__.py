@@ -11,6 +11,7 @@ from .errors import IllegalMove  # noqa: E402
 from .games import GamesResult, play_games  # noqa: E402
 from .rules import Rules  # noqa: E402
 from .simulate import SimulationResult, simulate  # noqa: E402
+from .tune import TuneResult, tune  # noqa: E402
 
 __all__ = [
     "KINDS",
@@ -20,6 +21,7 @@ __all__ = [
     "IllegalMove",
     "Rules",
     "SimulationResult",
+    "TuneResult",
     "compare",
     "format_cards",
     "is_legal_meld",
@@ -29,6 +31,7 @@ __all__ = [
     "simulate",
     "sweep",
     "trace_deal",
+    "tune",
     "__version__",
     "RULES_VERSION",
     "BOTS_VERSION",

@@ -8,7 +8,7 @@ arrays the kernels take.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -21,6 +21,42 @@ from .nb.bots.policies import Policy
 POLICIES: dict[str, Policy] = {p.name: p for p in _TABLE}
 
 DEFAULT_BOT = "expert"
+
+#: Earlier defaults of a policy, played by the spec ``NAME@BOTS_VERSION``: ``expert@1`` is
+#: ``expert`` as bots version 1 set it (before the tuning of docs/tune.md), for comparisons
+#: with today's defaults. Parameters given in a spec change a preset as they change a policy.
+PRESETS: dict[str, dict[str, float]] = {
+    "expert@1": {
+        "pile_threshold": 5,
+        "meld_keep": 8,
+        "hold_wilds": 1,
+        "freeze_risk": 0.05,
+        "safety": 100,
+        "block_at": 0,
+        "out_lead": 3000,
+        "natural_wait": 7,
+        "wild_factor": 3,
+        "meld_pile": 0,
+    },
+}
+
+
+def find_policy(name: str) -> Policy | None:
+    """The policy a bot name stands for: one of :data:`POLICIES`, or a preset of
+    :data:`PRESETS` (that policy with the preset's defaults, under the preset's name); None for
+    an unknown name."""
+    name = name.strip().lower()
+    if name in PRESETS:
+        base = POLICIES[name.partition("@")[0]]
+        values = PRESETS[name]
+        params = tuple(replace(p, default=float(values[p.name])) for p in base.params)
+        return replace(base, name=name, params=params)
+    return POLICIES.get(name)
+
+
+def bot_names() -> str:
+    """Every bot name a spec may start with, for messages."""
+    return ", ".join([*POLICIES, *PRESETS])
 
 
 @dataclass(frozen=True)
@@ -74,11 +110,11 @@ def spec_params(spec: str) -> tuple[Policy, dict[str, float]]:
         As :func:`parse_bot`.
     """
     if not isinstance(spec, str):
-        raise ValueError(f"bot spec {spec!r} is not a string; allowed: {', '.join(POLICIES)}")
+        raise ValueError(f"bot spec {spec!r} is not a string; allowed: {bot_names()}")
     name, _, rest = spec.strip().partition(":")
-    policy = POLICIES.get(name.strip().lower())
+    policy = find_policy(name)
     if policy is None:
-        raise ValueError(f"unknown bot {name!r}; allowed: {', '.join(POLICIES)}")
+        raise ValueError(f"unknown bot {name!r}; allowed: {bot_names()}")
     given: dict[str, float] = {}
     for item in filter(None, (s.strip() for s in rest.split(","))):
         key, eq, text = item.partition("=")

@@ -707,6 +707,167 @@ def sweep(
 
 
 @main.command()
+@click.argument("bot", default="expert")
+@click.option(
+    "--vs",
+    "field",
+    multiple=True,
+    metavar="SPEC",
+    help="A bot of the reference field (repeatable) [default: expert and careful].",
+)
+@click.option(
+    "--param",
+    "params",
+    multiple=True,
+    metavar="NAME",
+    help="Search only this parameter (repeatable) [default: all that BOT's spec leaves free].",
+)
+@click.option(
+    "--range",
+    "ranges",
+    multiple=True,
+    metavar="NAME=LOW:HIGH",
+    help="Search a parameter in a narrower closed range (repeatable), e.g. meld_keep=2:40.",
+)
+@click.option(
+    "--objective",
+    type=click.Choice(["diff", "wins"]),
+    default="diff",
+    show_default=True,
+    help="diff: mean score difference per deal; wins: win rate in full games.",
+)
+@click.option(
+    "--trials",
+    type=click.IntRange(1, 100_000),
+    default=60,
+    show_default=True,
+    help="Settings to try; trial 0 is the baseline.",
+)
+@click.option(
+    "--start",
+    default=None,
+    metavar="SPEC",
+    help="Setting of BOT's policy played as trial 0 (a warm start) [default: BOT's own].",
+)
+@click.option(
+    "--deals",
+    type=COUNT,
+    default=10_000,
+    show_default=True,
+    help="Deals per field bot per trial (objective diff).",
+)
+@click.option(
+    "--games",
+    type=COUNT,
+    default=400,
+    show_default=True,
+    help="Games per field bot per trial (objective wins).",
+)
+@click.option(
+    "--final-deals",
+    type=COUNT,
+    default=50_000,
+    show_default=True,
+    help="Deals per field bot for the best setting, on fresh seeds.",
+)
+@click.option(
+    "--final-games",
+    type=COUNT,
+    default=2_000,
+    show_default=True,
+    help="Games per field bot for the best setting, on fresh seeds.",
+)
+@rules_options
+@_common_run_options
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Folder for history.csv, final.csv and manifest.json [default: results/tune-BOT].",
+)
+@click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
+def tune(
+    bot,
+    field,
+    params,
+    ranges,
+    objective,
+    trials,
+    start,
+    deals,
+    games,
+    final_deals,
+    final_games,
+    players,
+    rules_opt,
+    settings,
+    seed,
+    workers,
+    quiet,
+    out,
+    overwrite,
+):
+    """Tune BOT's parameters jointly against a field of bots (docs/tune.md): a seeded TPE
+    search on seat-rotated duplicate deals, then the best setting on fresh seeds."""
+    from .bots import parse_bot
+    from .tune import DEFAULT_FIELD, parse_ranges, search_space
+    from .tune import tune as run
+
+    try:
+        bounds = parse_ranges(ranges)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--range") from None
+    _api(lambda: search_space(bot, list(params) or None, bounds), "BOT/--param/--range")
+    field = list(field) or list(DEFAULT_FIELD)
+    for spec in field:
+        _api(lambda spec=spec: parse_bot(spec), "--vs")  # one bot per --vs
+    rules = build_rules(players, rules_opt, settings)
+    _check_workers(workers)
+    out = out or Path("results") / f"tune-{bot.split(':')[0]}"
+    target = _new_out(out, overwrite)
+    result = _api(
+        lambda: run(
+            bot,
+            field=field,
+            params=list(params) or None,
+            ranges=bounds,
+            objective=objective,
+            trials=trials,
+            start=start,
+            deals=deals,
+            games=games,
+            final_deals=final_deals,
+            final_games=final_games,
+            rules=rules,
+            seed=seed,
+            workers=workers,
+            progress=not quiet,
+        ),
+        "--start/--deals/--games/--final-deals/--final-games",
+    )  # bot, params, ranges and field are checked above
+    info = result.manifest["tune"]
+    click.echo(
+        f"{trials} trials, objective {objective} ({info['objective_doc']}), field "
+        f"{', '.join(result.manifest['bots']['field'])}, {rules.players} players, seed {seed}: "
+        f"{result.manifest['wall_seconds']:.1f} s"
+    )
+    click.echo("best trials of the search (search seeds):")
+    _print_table(result.history.nlargest(5, "objective").drop(columns=["spec"]))
+    click.echo(f"best: {result.best.spec} (trial {info['best_trial']})")
+    click.echo("on fresh seeds (95% intervals):")
+    _print_table(result.final)
+    _write_frames(
+        target,
+        {
+            "history.csv": result.history,
+            "final.csv": result.final,
+            "manifest.json": result.manifest,
+        },
+    )
+    click.echo(f"results written to {out}")
+
+
+@main.command()
 @click.option("--deals", type=click.IntRange(1, 10**9), required=True, help="Deals to referee.")
 @rules_options
 @click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")

@@ -17,7 +17,13 @@ from docs_page import DOCS, write_generated
 from canasta_sim import Rules, compare, simulate
 
 OUT = Path(__file__).resolve().parent.parent / "results" / "strength"
-PAIRS = (("expert", "greedy"), ("careful", "greedy"), ("greedy", "random"), ("expert", "careful"))
+PAIRS = (
+    ("expert", "greedy"),
+    ("careful", "greedy"),
+    ("greedy", "random"),
+    ("expert", "careful"),
+    ("expert", "expert@1"),
+)
 
 
 def main(argv=None):

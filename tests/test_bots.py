@@ -32,15 +32,15 @@ def test_every_policy_is_registered_with_documented_parameters():
 
 
 def test_expert_spec_sets_parameters_in_kernel_order():
-    bot = parse_bot("expert:pile_threshold=6,hold_wilds=0")
+    bot = parse_bot("expert:pile_threshold=7,hold_wilds=0")
     names = [p.name for p in bot.policy.params]
     v = bot.vector()
     assert v.shape == (N_PARAMS,)
-    assert v[names.index("pile_threshold")] == 6
+    assert v[names.index("pile_threshold")] == 7
     assert v[names.index("hold_wilds")] == 0
     default = dict(zip(names, parse_bot("expert").values))
     assert v[names.index("safety")] == default["safety"]
-    assert bot.spec == "expert:pile_threshold=6,hold_wilds=0"
+    assert bot.spec == "expert:pile_threshold=7,hold_wilds=0"
     assert parse_bot("expert").spec == "expert"
 
 
@@ -205,7 +205,7 @@ def test_docs_bots_md_shows_the_policy_table():
 
     text = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text()
     assert text.endswith(policies_markdown())
-    assert "| `pile_threshold` | 5 | 1 .. 50 (whole numbers) |" in text
+    assert "| `pile_threshold` | 6 | 1 .. 50 (whole numbers) |" in text  # bots version 2
     assert [line for line in text.splitlines() if line.startswith("## ")] == [
         "## random",
         "## greedy",

@@ -1,5 +1,5 @@
 """The ``expert`` policy: a parameterised heuristic after the standard strategy advice (Parlett,
-Hoyle, pagat.com's strategy pages), tuned against ``greedy`` (docs/bots.md).
+Hoyle, pagat.com's strategy pages), its defaults tuned against a field of bots (docs/tune.md).
 
 A turn: take the pile when it holds at least ``pile_threshold`` cards and the hand can take it
 with naturals (a natural pair, or the top card onto the side's meld); draw otherwise. Meld the
@@ -15,9 +15,12 @@ card to freeze a pile that every other discard would hand them.
 The knobs (``params``: ``float64[N_PARAMS]``, slots :data:`~.policies.ExpertParam`; names,
 ranges, defaults and docs in :data:`~.policies.EXPERT_PARAMS`):
 
-- ``pile_threshold``: smallest pile (cards) taken with natural cards (a natural pair with the
-  top card, or the top card onto the side's meld); a pickup spending a wild card (R-33 b)
-  needs ``WILD_TAKE_FACTOR`` times as many.
+- ``pile_threshold``: smallest pile (cards) taken with a natural pair (R-33 a), and onto one
+  of the side's melds while ``meld_pile`` is 0.
+- ``wild_factor``: a pickup spending a wild card (one natural and a wild, R-33 b) needs this
+  many times ``pile_threshold`` cards (rounded up).
+- ``meld_pile``: smallest pile taken by laying its top card onto one of the side's melds (R-33
+  c; no card of the hand is spent); 0 means ``pile_threshold``.
 - ``meld_keep``: cards kept in hand when melding without going out (the rules'
   floor is 2, R-22): a fuller hand keeps pairs for pickups and safe discards.
 - ``hold_wilds``: 1 keeps wild cards for completing canastas, the minimum count,
@@ -73,7 +76,6 @@ from .plans import (
 )
 from .policies import EXPERT_DEFAULTS, ExpertParam
 
-WILD_TAKE_FACTOR = 3  # a pickup spending a wild card needs this many times pile_threshold
 PAIR_KEEP = 0.6  # keep value of a natural pair in the discard choice (careful: never break)
 THREAT_CARDS = 5  # an opponent side with its canastas and a player this short may go out soon
 ENDGAME_ROUNDS = 2  # stock left for this many rounds of draws: the end game
@@ -277,10 +279,13 @@ def expert_turn_nb(state, rules, params, log):
     g = state.g
     if g[DealSlot.phase] == Phase.draw:
         pile_min = int(param_nb(params, ExpertParam.pile_threshold))
-        wild_min = WILD_TAKE_FACTOR * pile_min
+        wild_min = int(np.ceil(param_nb(params, ExpertParam.wild_factor) * pile_min))
+        meld_min = int(param_nb(params, ExpertParam.meld_pile))
+        if meld_min <= 0:
+            meld_min = pile_min
         if not (
-            take_possible_nb(state, rules, g[DealSlot.current], pile_min, pile_min, wild_min)
-            and try_take_nb(state, rules, log, pile_min, pile_min, wild_min)
+            take_possible_nb(state, rules, g[DealSlot.current], meld_min, pile_min, wild_min)
+            and try_take_nb(state, rules, log, meld_min, pile_min, wild_min)
         ):
             if draw_nb(state, rules, log) != MoveError.ok:
                 take_forced_pile_nb(state, rules, log)

@@ -84,12 +84,13 @@ def take_possible_nb(state, rules, seat, meld_pile, pair_pile, wild_pile):
     if top < FIRST_NATURAL or top > LAST_NATURAL:
         return False
     n = hands[seat, top]
-    if n >= 2:
-        return plen >= pair_pile
+    if n >= 2 and plen >= pair_pile:
+        return True
     side = rules[RuleSlot.side_of + seat]
     if g[DealSlot.pile_freeze] > 0 or sides[side, SideSlot.melded] == 0:
         return False
     if meld_size_nb(melds, side, top) > 0:
+        # a pair too small for pair_pile may still go onto the meld (meld_pile below pair_pile)
         return plen >= meld_pile
     return n == 1 and plen >= wild_pile and hands[seat, DEUCE] + hands[seat, JOKER] > 0
 

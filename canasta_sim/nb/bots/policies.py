@@ -43,21 +43,24 @@ class Policy:
 EXPERT_PARAMS = (
     Param(
         "pile_threshold",
-        5.0,
+        6.0,
         1,
         50,
         "Smallest discard pile (cards) taken with natural cards: a natural pair (or more) "
-        "with the top card, or the top card onto the side's meld of its rank (R-32, R-33 a/c); "
-        "a pickup spending a wild card (one natural and a wild, R-33 b) needs three times as "
-        "many. With the stock empty, a pickup R-44 forces is taken at any size.",
+        "with the top card (R-32, R-33 a), or the top card onto the side's meld of its rank "
+        "(R-33 c) while meld_pile is 0; a pickup spending a wild card (one natural and a wild, "
+        "R-33 b) needs wild_factor times as many. With the stock empty, a pickup R-44 forces "
+        "is taken at any size.",
     ),
     Param(
         "meld_keep",
-        8.0,
+        53.0,
         2,
-        15,
+        100,
         "Cards kept in hand when melding without going out (meld timing; the rules' "
-        "floor is 2, R-22): a fuller hand keeps pairs for pickups and safe discards.",
+        "floor is 2, R-22): a fuller hand keeps pairs for pickups and safe discards. "
+        "Under a threat or in the end game it keeps at most 3; a value above every "
+        "hand's size melds after the initial meld only then, or to go out.",
     ),
     Param(
         "hold_wilds",
@@ -70,7 +73,7 @@ EXPERT_PARAMS = (
     ),
     Param(
         "freeze_risk",
-        0.05,
+        0.263,
         0,
         100,
         "Discard a wild card, freezing the pile (R-24, R-31), when the safest other "
@@ -80,7 +83,7 @@ EXPERT_PARAMS = (
     ),
     Param(
         "safety",
-        100.0,
+        90.82,
         0,
         1000,
         "Weight of discard danger (chance that the next opponent can take the pile, "
@@ -89,7 +92,7 @@ EXPERT_PARAMS = (
     ),
     Param(
         "block_at",
-        0.0,
+        40.0,
         0,
         50,
         "Pile size (cards) at which a black three is discarded to block the next player "
@@ -97,7 +100,7 @@ EXPERT_PARAMS = (
     ),
     Param(
         "out_lead",
-        3000.0,
+        1958.0,
         -5000,
         5000,
         "Go out only when the side's estimated deal score leads the best opponent's by "
@@ -114,12 +117,30 @@ EXPERT_PARAMS = (
         "when going out, so it can become a natural canasta (500, not 300); 7: no "
         "such wait.",
     ),
+    Param(
+        "wild_factor",
+        7.936,
+        0,
+        20,
+        "A pickup spending a wild card (one natural and a wild, R-33 b) needs this many "
+        "times pile_threshold cards (rounded up).",
+        integer=False,
+    ),
+    Param(
+        "meld_pile",
+        0.0,
+        0,
+        50,
+        "Smallest discard pile (cards) taken by laying its top card onto one of the "
+        "side's melds (R-33 c; spends no card of the hand); 0: pile_threshold.",
+    ),
 )
 
 #: Slots of the expert's parameter vector (``params[ExpertParam.meld_keep]``).
 ExpertParam = namedtuple("ExpertParam", [p.name for p in EXPERT_PARAMS])(*range(len(EXPERT_PARAMS)))
 
-#: The expert's default parameter values in kernel order (tuned against greedy).
+#: The expert's default parameter values in kernel order: the best setting of a joint search
+#: against expert@1, careful and greedy (docs/tune.md).
 EXPERT_DEFAULTS = tuple(p.default for p in EXPERT_PARAMS)
 
 _ENTRIES = (  # (name, parameters, summary); the kernel code is the position
