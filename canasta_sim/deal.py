@@ -59,6 +59,7 @@ class Deal:
         self._state = state  # what the kernels take and change
         self._view = state_view(state, self._r)  # views of it that Python code reads
         self._minimums = minimums
+        self._scores = None  # cumulative scores before the deal (side -> points), if given
         self._seed = seed
         rows = 30 * rules.max_turns + 1000 if trace else 0
         self._log = np.zeros((rows, EV_LEN), np.int32)
@@ -111,6 +112,7 @@ class Deal:
         r = rules.to_array()
         state = new_state()
         self = cls(rules, state, trace=trace, seed=seed, minimums=minimums)
+        self._scores = scores
         self._deal_seed = np.uint64(deal_seed_nb(np.uint64(seed), np.int64(deal)))
         start_deal_nb(state, r, self._deal_seed, np.int32(dealer), minimums, self._log)
         return self
@@ -212,7 +214,9 @@ class Deal:
         g[DealSlot.current] = current
         _check_pack(rules, view)
         recount_nb(state, r)
-        return cls(rules, state, minimums=minimums)
+        self = cls(rules, state, minimums=minimums)
+        self._scores = scores
+        return self
 
     # --- reading the position ------------------------------------------------------------------
     @property
@@ -306,6 +310,22 @@ class Deal:
             return False
         cands = np.zeros((4, N_KINDS, 3), np.int8)
         return pickup_candidates_nb(self._state, self._r, self.current_player, cands) > 0
+
+    def info_set(self, seat: int):
+        """What ``seat`` knows now: its hand and the public state (an
+        :class:`~canasta_sim.InfoSet`, see :mod:`canasta_sim.infoset`).
+
+        Raises
+        ------
+        ValueError
+            For a seat out of range, or a deal that is over (no decision left).
+        """
+        from .infoset import info_set_from_state
+
+        _check_int("seat", seat, 0, self.rules.players - 1)
+        scores = dict(self._scores or {})
+        per_side = [int(scores.get(s, 0)) for s in range(self.rules.sides)]
+        return info_set_from_state(self.rules, self._state, seat, per_side)
 
     # --- moves -------------------------------------------------------------------------------
     def draw(self) -> None:
