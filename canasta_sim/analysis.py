@@ -79,7 +79,7 @@ class AnalysisResult:
         ValueError
             If ``out`` exists or cannot be written.
         """
-        from .simulate import commit_out, prepare_out, staging_folder, write_text, writing
+        from .outdir import commit_out, json_text, prepare_out, staging_folder, write_text, writing
 
         target = prepare_out(out, overwrite=False)
         with staging_folder(target) as tmp:
@@ -89,11 +89,11 @@ class AnalysisResult:
                 "position": _position(self.info_set),
                 "table": json.loads(self.table.to_json(orient="records")),
             }
-            write_text(tmp / "analysis.json", json.dumps(doc, indent=2) + "\n")
+            write_text(tmp / "analysis.json", json_text(doc))
             with writing(tmp / "per_world.parquet"):
                 self.per_world.to_parquet(tmp / "per_world.parquet", index=False)
             commit_out(tmp, target)
-        return target
+        return target.path
 
 
 def analyse(

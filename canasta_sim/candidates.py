@@ -23,14 +23,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import cards as C
-from .deal import Deal, _plan
+from .deal import Deal
 from .errors import IllegalMove
 from .infoset import InfoSet
-from .nb import layout as L
-from .nb.plans import black_three_plan_nb, fill_plan_nb
-from .nb.policy_common import pickup_candidates_nb
+from .nb.bots.pickups import pickup_candidates_nb
+from .nb.bots.plans import black_three_plan_nb, fill_plan_nb
+from .nb.engine.state import STATE_DTYPE
+from .nb.enums import BLACK_THREE, DEUCE, JOKER, LAST_NATURAL, N_KINDS
 from .nb.rollout import CAND_DRAW, CAND_PLAY, CAND_TAKE
-from .nb.state import STATE_DTYPE
+from .notation import meld_plan
 
 MOVES = ("draw", "take", "play")
 
@@ -85,10 +86,10 @@ class Candidate:
     def kernel_row(self, pile_top: int) -> tuple[int, np.ndarray, int]:
         """``(kind, plan, discard)`` for the rollout kernel (``nb.rollout.CAND_*``;
         ``int8[N_KINDS, 3]``; kind code or -1); ``pile_top`` is the pile's top kind."""
-        plan = _plan(self.melds).astype(np.int64)
+        plan = meld_plan(self.melds).astype(np.int64)
         if self.move == "take":
             counts = C.parse_cards(self.with_)
-            plan[pile_top] += [counts[pile_top], counts[L.DEUCE], counts[L.JOKER]]
+            plan[pile_top] += [counts[pile_top], counts[DEUCE], counts[JOKER]]
         kind = {"draw": CAND_DRAW, "take": CAND_TAKE, "play": CAND_PLAY}[self.move]
         discard = C.kind_index(self.discard) if self.discard else -1
         return kind, plan.astype(np.int8), discard
@@ -173,7 +174,7 @@ def _copy(deal: Deal) -> Deal:
 
 def _draw_phase(info: InfoSet, deal: Deal) -> list[Candidate]:
     found = [Candidate("draw", "draw")]
-    cands = np.zeros((4, L.N_KINDS, 3), np.int8)
+    cands = np.zeros((4, N_KINDS, 3), np.int8)
     n = pickup_candidates_nb(deal._state, deal._r, info.seat, cands)
     top = int(info.pile_codes[-1]) if len(info.pile_codes) else -1
     for plan in cands[:n]:
@@ -230,7 +231,7 @@ def _out_plan(deal: Deal, seat: int, keep_kind: int):
     if keep_kind >= 0:
         state["hands"][seat, keep_kind] -= 1
         state["hand_sizes"][seat] -= 1
-    plan = np.zeros((L.N_KINDS, 3), np.int8)
+    plan = np.zeros((N_KINDS, 3), np.int8)
     black_three_plan_nb(state["hands"][seat], plan)
     left = fill_plan_nb(
         state, trial._r, seat, plan, np.int64(-1), np.int64(0), np.int64(0), np.bool_(True)
@@ -243,7 +244,7 @@ def _out_plan(deal: Deal, seat: int, keep_kind: int):
 def _plan_texts(plan) -> tuple[str, ...]:
     """A plan's rows as meld texts (a row without naturals names its rank: ``"K: 2"``)."""
     texts = []
-    for r in range(L.BLACK_THREE, L.LAST_NATURAL + 1):
+    for r in range(BLACK_THREE, LAST_NATURAL + 1):
         nat, deu, jok = (int(x) for x in plan[r])
         if nat + deu + jok == 0:
             continue

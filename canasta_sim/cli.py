@@ -801,7 +801,7 @@ def analyse_command(
     from .analysis import analyse
     from .candidates import candidates, find_candidate
     from .infoset import InfoSet
-    from .simulate import prepare_out
+    from .outdir import prepare_out
 
     if not position.is_file():
         raise click.BadParameter(f"{str(position)!r} is not a file", param_hint="POSITION")

@@ -22,11 +22,25 @@ from pathlib import Path
 import numpy as np
 
 from . import cards as C
-from .deal import _plan, is_legal_meld, minimum_count
-from .nb import layout as L
-from .nb.rng import deal_seeds_nb
+from .nb.engine.deal import freezes_pile_nb
+from .nb.engine.rng import deal_seeds_nb
+from .nb.engine.state import STATE_DTYPE, new_state, recount_nb
+from .nb.enums import (
+    BLACK_THREE,
+    DEUCE,
+    JOKER,
+    LAST_NATURAL,
+    N_KINDS,
+    RED_THREE,
+    DealSlot,
+    MeldCol,
+    MeldFlag,
+    Phase,
+    SeatSlot,
+    SideSlot,
+)
 from .nb.rollout import STRATA_OFF, strata_nb, worlds_nb
-from .nb.state import STATE_DTYPE, freezes_pile_nb, new_state, recount_nb
+from .notation import check_int, is_legal_meld, meld_plan, minimum_count
 from .rules import Rules
 
 try:
@@ -193,7 +207,7 @@ class InfoSet:
     def blocked(self) -> bool:
         """A black three on top blocks the pile for the next player (R-23, R-30)."""
         codes = self.pile_codes
-        return bool(len(codes) and codes[-1] == L.BLACK_THREE)
+        return bool(len(codes) and codes[-1] == BLACK_THREE)
 
     @property
     def dealer(self) -> int:
@@ -238,9 +252,9 @@ class InfoSet:
         ValueError
             For ``n``, ``seed`` or ``start`` out of range.
         """
-        _check_int("n", n, 1, 10_000_000)
-        _check_int("seed", seed, 0, 2**64 - 1)
-        _check_int("start", start, 0, 2**40)
+        check_int("n", n, 1, 10_000_000)
+        check_int("seed", seed, 0, 2**64 - 1)
+        check_int("start", start, 0, 2**40)
         players = self.rules.players
         known = self.known_counts.astype(np.int8)
         slots = np.array(self.hand_sizes, np.int64) - known.sum(axis=1)
@@ -253,7 +267,7 @@ class InfoSet:
         if weights is not None:
             strata_nb(weights, np.int64(start), first)
         seeds = deal_seeds_nb(np.uint64(seed), np.int64(start), np.int64(n))
-        hands = np.empty((n, players, L.N_KINDS), np.int8)
+        hands = np.empty((n, players, N_KINDS), np.int8)
         stock = np.empty((n, self.stock_size), np.int8)
         worlds_nb(unseen, slots, base, first, seeds, hands, stock)
         return Worlds(self, start, seeds, first, hands, stock)
@@ -302,13 +316,13 @@ def top_card_weights(unseen: np.ndarray, stock_size: int) -> np.ndarray | None:
     if stock_size == 0:
         return None
     unseen = np.asarray(unseen, np.float64)
-    red = unseen[L.RED_THREE]
+    red = unseen[RED_THREE]
     others = unseen.copy()
-    others[L.RED_THREE] = 0.0
-    w = np.zeros(L.N_KINDS)
+    others[RED_THREE] = 0.0
+    w = np.zeros(N_KINDS)
     if others.sum() > 0:
         w = (1.0 - red / stock_size) * others / others.sum()
-    w[L.RED_THREE] = red / stock_size
+    w[RED_THREE] = red / stock_size
     return w
 
 
@@ -330,23 +344,23 @@ def info_set_from_state(rules: Rules, state: np.void, seat: int, scores) -> Info
         When the deal is over (no decision is left).
     """
     g = state["g"]
-    if g[L.G_PHASE] == L.PHASE_OVER:
+    if g[DealSlot.phase] == Phase.over:
         raise ValueError("phase 'over': the deal is over, no seat has a decision to analyse")
     players, sides = rules.players, rules.sides
-    turn = int(g[L.G_TURN])
+    turn = int(g[DealSlot.turn])
     melds, meld_turn, flags = state["melds"], state["meld_turn"], state["meld_flags"]
-    current = int(g[L.G_CURRENT])
+    current = int(g[DealSlot.current])
     cur_side = current % sides
     sd = state["sides"]
 
     def ranks(s, test):
         return tuple(
             C.KINDS[r]
-            for r in range(L.BLACK_THREE, L.LAST_NATURAL + 1)
+            for r in range(BLACK_THREE, LAST_NATURAL + 1)
             if melds[s, r].sum() > 0 and test(r)
         )
 
-    play = g[L.G_PHASE] == L.PHASE_PLAY
+    play = g[DealSlot.phase] == Phase.play
     this_turn = ranks(cur_side, lambda r: meld_turn[cur_side, r] == turn) if play else ()
     known = [C.format_cards(state["known"][p]) for p in range(players)]
     known[seat] = ""
@@ -354,31 +368,33 @@ def info_set_from_state(rules: Rules, state: np.void, seat: int, scores) -> Info
         rules=rules,
         seat=seat,
         current=current,
-        phase=PHASES[int(g[L.G_PHASE])],
+        phase=PHASES[int(g[DealSlot.phase])],
         hand=C.format_cards(state["hands"][seat]),
-        pile=C.format_sequence(state["pile"][: int(g[L.G_PILE_LEN])]),
+        pile=C.format_sequence(state["pile"][: int(g[DealSlot.pile_len])]),
         melds=tuple(_meld_texts(melds[s]) for s in range(sides)),
         red_threes=tuple(
-            int(sd[s, L.S_R3_DEALT] + sd[s, L.S_R3_DRAWN] + sd[s, L.S_R3_PILE])
+            int(sd[s, SideSlot.r3_dealt] + sd[s, SideSlot.r3_drawn] + sd[s, SideSlot.r3_pile])
             for s in range(sides)
         ),
         scores=tuple(int(x) for x in scores),
         hand_sizes=tuple(int(x) for x in state["hand_sizes"][:players]),
-        stock_size=int(rules.n_cards - g[L.G_STOCK_POS]),
+        stock_size=int(rules.n_cards - g[DealSlot.stock_pos]),
         known=tuple(known),
         turn=turn,
-        first_meld_turns=tuple(int(x) for x in state["seats"][:players, L.P_FIRST_MELD_TURN]),
+        first_meld_turns=tuple(int(x) for x in state["seats"][:players, SeatSlot.first_meld_turn]),
         melds_this_turn=this_turn,
         pile_melds=tuple(
-            k for k in this_turn if flags[cur_side, C.kind_index(k)] & L.FLAG_PILE_CARDS
+            k for k in this_turn if flags[cur_side, C.kind_index(k)] & MeldFlag.pile_cards
         ),
         concealed_canastas=tuple(
-            ranks(s, lambda r, s=s: flags[s, r] & L.FLAG_CONCEALED) for s in range(sides)
+            ranks(s, lambda r, s=s: flags[s, r] & MeldFlag.concealed) for s in range(sides)
         ),
-        touched_old=bool(play and g[L.G_TOUCHED_OLD]),
-        from_pile=C.format_cards(g[L.G_PILE_CARDS : L.G_PILE_CARDS + L.N_KINDS]) if play else "",
-        last_red_three=bool(play and g[L.G_LAST_RED_THREE]),
-        upcard_cards=int(g[L.G_UPCARD_CARDS]),
+        touched_old=bool(play and g[DealSlot.touched_old]),
+        from_pile=C.format_cards(g[DealSlot.pile_cards : DealSlot.pile_cards + N_KINDS])
+        if play
+        else "",
+        last_red_three=bool(play and g[DealSlot.last_red_three]),
+        upcard_cards=int(g[DealSlot.upcard_cards]),
     )
 
 
@@ -424,11 +440,11 @@ def _from_dict(data) -> InfoSet:
     if not isinstance(switches, Mapping):
         raise ValueError(f"switches must be a table of rules switches, not {switches!r}")
     players = data["players"]
-    _check_int("players", players, 2, 6)
+    check_int("players", players, 2, 6)
     rules = Rules.preset(_str(data, "rules", "classic"), players=players, **switches)
     sides = rules.sides
     seat = data["seat"]
-    _check_int("seat", seat, 0, players - 1)
+    check_int("seat", seat, 0, players - 1)
     phase = _str(data, "phase", "draw")
     if phase not in PHASES:
         raise ValueError(
@@ -446,15 +462,15 @@ def _from_dict(data) -> InfoSet:
     if not isinstance(melded_seats, list):
         raise ValueError(f"melded_seats must be a list of seats, not {melded_seats!r}")
     for p in melded_seats:
-        _check_int("melded_seats item", p, 0, players - 1)
+        check_int("melded_seats item", p, 0, players - 1)
     turn = data.get("turn", 1 if melded_seats else 0)
-    _check_int("turn", turn, 0, rules.max_turns - 1)
+    check_int("turn", turn, 0, rules.max_turns - 1)
     if melded_seats and turn == 0:
         raise ValueError(
             f"turn=0 with melded_seats={melded_seats}: a meld made before this turn needs turn >= 1"
         )
     current = data.get("current", seat)
-    _check_int("current", current, 0, players - 1)
+    check_int("current", current, 0, players - 1)
     first = [turn - 1 if p in melded_seats else -1 for p in range(players)]
     if this_turn and first[current] < 0:
         first[current] = turn
@@ -530,24 +546,13 @@ def _per(data, key, n, default, kind, per="side") -> list:
 
 
 # --- validation and the kernel state ---------------------------------------------------------
-def _check_int(name: str, value, low: int, high: int) -> None:
-    if (
-        not isinstance(value, (int, np.integer))
-        or isinstance(value, bool)
-        or not (low <= value <= high)
-    ):
-        raise ValueError(
-            f"{name}={value!r} is not allowed; allowed: an integer from {low} to {high}"
-        )
-
-
 def _pack(rules: Rules) -> np.ndarray:
     return C.KIND_COUNTS_108.astype(np.int64) * rules.n_cards // 108
 
 
 def _meld_plan(info: InfoSet, side: int) -> np.ndarray:
     try:
-        return _plan(info.melds[side])
+        return meld_plan(info.melds[side])
     except ValueError as exc:
         raise ValueError(f"melds[{side}]: {exc}") from None
 
@@ -556,13 +561,13 @@ def _seen(info: InfoSet) -> np.ndarray:
     """Cards of each kind the observer can place (int64[N_KINDS]): own hand, known cards,
     pile, melds and red threes."""
     seen = info.hand_counts.astype(np.int64) + info.known_counts.sum(axis=0)
-    seen += np.bincount(info.pile_codes, minlength=L.N_KINDS)
+    seen += np.bincount(info.pile_codes, minlength=N_KINDS)
     for s in range(info.rules.sides):
         md = _meld_plan(info, s).astype(np.int64)
-        seen[L.BLACK_THREE : L.LAST_NATURAL + 1] += md[L.BLACK_THREE : L.LAST_NATURAL + 1, 0]
-        seen[L.DEUCE] += md[:, L.M_DEUCES].sum()
-        seen[L.JOKER] += md[:, L.M_JOKERS].sum()
-    seen[L.RED_THREE] += sum(info.red_threes)
+        seen[BLACK_THREE : LAST_NATURAL + 1] += md[BLACK_THREE : LAST_NATURAL + 1, 0]
+        seen[DEUCE] += md[:, MeldCol.deuces].sum()
+        seen[JOKER] += md[:, MeldCol.jokers].sum()
+    seen[RED_THREE] += sum(info.red_threes)
     return seen
 
 
@@ -571,8 +576,8 @@ def _validate(info: InfoSet) -> None:
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules, not {rules!r}")
     players, sides = rules.players, rules.sides
-    _check_int("seat", info.seat, 0, players - 1)
-    _check_int("current", info.current, 0, players - 1)
+    check_int("seat", info.seat, 0, players - 1)
+    check_int("current", info.current, 0, players - 1)
     if info.phase not in PHASES:
         raise ValueError(
             f"phase={info.phase!r} has no decision to analyse; allowed: {', '.join(PHASES)}"
@@ -591,7 +596,7 @@ def _validate(info: InfoSet) -> None:
     if info.concealed_canastas and len(info.concealed_canastas) != sides:
         raise ValueError(f"concealed_canastas={info.concealed_canastas!r} needs one entry per side")
     hand = C.parse_cards(info.hand)
-    if hand[L.RED_THREE]:
+    if hand[RED_THREE]:
         raise ValueError(
             f"hand={info.hand!r} holds a red three; red threes are laid out (R-15), give them "
             f"as red_threes"
@@ -605,29 +610,29 @@ def _validate(info: InfoSet) -> None:
         counts = C.parse_cards(text)
         if p == info.seat and counts.any():
             raise ValueError(f"known[{p}]={text!r}: the observer's own hand is given as hand")
-        if counts[L.RED_THREE]:
+        if counts[RED_THREE]:
             raise ValueError(f"known[{p}]={text!r} holds a red three; red threes are never held")
         size = info.hand_sizes[p]
-        _check_int(f"hand_sizes[{p}]", size, 0, rules.n_cards)
+        check_int(f"hand_sizes[{p}]", size, 0, rules.n_cards)
         if counts.sum() > size:
             raise ValueError(
                 f"known[{p}]={text!r} has {counts.sum()} cards but hand_sizes[{p}]={size}"
             )
     for s in range(sides):
-        _check_int(f"red_threes[{s}]", info.red_threes[s], 0, rules.n_cards // 27)
-        _check_int(f"scores[{s}]", info.scores[s], -(2**31), 2**31 - 1)
+        check_int(f"red_threes[{s}]", info.red_threes[s], 0, rules.n_cards // 27)
+        check_int(f"scores[{s}]", info.scores[s], -(2**31), 2**31 - 1)
         md = _meld_plan(info, s)
         for rank in np.nonzero(md.any(axis=1))[0]:
-            counts = np.zeros(L.N_KINDS, np.int8)
-            counts[[int(rank), L.DEUCE, L.JOKER]] = md[rank]
+            counts = np.zeros(N_KINDS, np.int8)
+            counts[[int(rank), DEUCE, JOKER]] = md[rank]
             if not is_legal_meld(counts, rules):
                 raise ValueError(
                     f"melds[{s}]: {C.format_cards(counts)!r} is not a legal meld on the "
                     f"table (R-60, R-61, R-63)"
                 )
-    _check_int("stock_size", info.stock_size, 0, rules.n_cards)
-    _check_int("turn", info.turn, 0, rules.max_turns - 1)
-    _check_int("upcard_cards", info.upcard_cards, 0, rules.n_cards)
+    check_int("stock_size", info.stock_size, 0, rules.n_cards)
+    check_int("turn", info.turn, 0, rules.max_turns - 1)
+    check_int("upcard_cards", info.upcard_cards, 0, rules.n_cards)
     seen = _seen(info)
     pack = _pack(rules)
     for k in np.nonzero(seen > pack)[0]:
@@ -644,9 +649,9 @@ def _validate(info: InfoSet) -> None:
             f"(other hands' unknown cards plus the stock), but {unseen.sum()} of the "
             f"{rules.n_cards} cards are not in view"
         )
-    if unseen[L.RED_THREE] > info.stock_size:
+    if unseen[RED_THREE] > info.stock_size:
         raise ValueError(
-            f"{unseen[L.RED_THREE]} red threes are not in view but the stock holds only "
+            f"{unseen[RED_THREE]} red threes are not in view but the stock holds only "
             f"{info.stock_size} cards; red threes are never held (R-15, R-16): give them as "
             f"red_threes"
         )
@@ -711,17 +716,17 @@ def _public_state(info: InfoSet) -> np.ndarray:
     pile = info.pile_codes
     state["pile"][: len(pile)] = pile
     g = state["g"]
-    g[L.G_PILE_LEN] = len(pile)
-    g[L.G_PILE_FREEZE] = sum(bool(freezes_pile_nb(int(k), r)) for k in pile)
-    g[L.G_STOCK_POS] = rules.n_cards - info.stock_size
-    g[L.G_CURRENT] = info.current
-    g[L.G_PHASE] = PHASES.index(info.phase)
-    g[L.G_TURN] = turn
-    g[L.G_DEALER] = info.dealer
-    g[L.G_UPCARD_CARDS] = info.upcard_cards
-    g[L.G_TOUCHED_OLD] = int(info.touched_old)
-    g[L.G_LAST_RED_THREE] = int(info.last_red_three)
-    g[L.G_PILE_CARDS : L.G_PILE_CARDS + L.N_KINDS] = C.parse_cards(info.from_pile)
+    g[DealSlot.pile_len] = len(pile)
+    g[DealSlot.pile_freeze] = sum(bool(freezes_pile_nb(int(k), r)) for k in pile)
+    g[DealSlot.stock_pos] = rules.n_cards - info.stock_size
+    g[DealSlot.current] = info.current
+    g[DealSlot.phase] = PHASES.index(info.phase)
+    g[DealSlot.turn] = turn
+    g[DealSlot.dealer] = info.dealer
+    g[DealSlot.upcard_cards] = info.upcard_cards
+    g[DealSlot.touched_old] = int(info.touched_old)
+    g[DealSlot.last_red_three] = int(info.last_red_three)
+    g[DealSlot.pile_cards : DealSlot.pile_cards + N_KINDS] = C.parse_cards(info.from_pile)
     sd = state["sides"]
     minimums = [int(minimum_count(s, rules)) for s in info.scores]
     cur_side = info.current % sides
@@ -734,22 +739,16 @@ def _public_state(info: InfoSet) -> np.ndarray:
             new = s == cur_side and k in this_turn
             state["meld_turn"][s, k] = turn if new else turn - 1
             if s == cur_side and k in pile_melds:
-                state["meld_flags"][s, k] |= L.FLAG_PILE_CARDS
+                state["meld_flags"][s, k] |= MeldFlag.pile_cards
         for text in info.concealed_canastas[s] if info.concealed_canastas else ():
-            state["meld_flags"][s, C.kind_index(text)] |= L.FLAG_CONCEALED
-        sd[s, L.S_MELDED] = int(md.any())
-        sd[s, L.S_R3_DEALT] = info.red_threes[s]
-        sd[s, L.S_MINIMUM] = minimums[s]
+            state["meld_flags"][s, C.kind_index(text)] |= MeldFlag.concealed
+        sd[s, SideSlot.melded] = int(md.any())
+        sd[s, SideSlot.r3_dealt] = info.red_threes[s]
+        sd[s, SideSlot.minimum] = minimums[s]
     if info.first_meld_turns:
-        state["seats"][:players, L.P_FIRST_MELD_TURN] = info.first_meld_turns
+        state["seats"][:players, SeatSlot.first_meld_turn] = info.first_meld_turns
     if any(md.sum() >= 7 for s in range(sides) for md in _meld_plan(info, s)):
-        g[L.G_FIRST_CANASTA_TURN] = max(turn - 1, 0)
+        g[DealSlot.first_canasta_turn] = max(turn - 1, 0)
     recount_nb(state, r)
     state["hand_sizes"][:players] = info.hand_sizes
     return np.array([state])
-
-
-def _minimum(rules: Rules, score: int) -> int:
-    from .deal import minimum_count
-
-    return minimum_count(score, rules)

@@ -8,36 +8,18 @@ starts from the same cards and the same bots' random stream (common random numbe
 differences between candidates are paired.
 """
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numba as nb
 import numpy as np
 
+from .bots.turn import play_turn_nb
+from .engine.melds import plan_rows_nb
+from .engine.moves import discard_nb, draw_nb, meld_nb, take_pile_nb
+from .engine.rng import below_nb, mix64_nb
+from .engine.score import side_score_nb
+from .engine.state import STATE_DTYPE
+from .enums import EV_LEN, N_KINDS, RED_THREE, DealSlot, MoveError, Phase, RuleSlot, ScorePart
 from .jit import inline_kernel
-from .layout import (
-    EV_LEN,
-    G_END,
-    G_OUT_SEAT,
-    G_PHASE,
-    G_STOCK_POS,
-    G_TURN,
-    N_KINDS,
-    OK,
-    PHASE_OVER,
-    PHASE_PLAY,
-    R_DRAW_COUNT,
-    R_PLAYERS,
-    R_SIDES,
-    RED_THREE,
-    SC_LEN,
-    SC_TOTAL,
-)
-from .melds import plan_rows_nb
-from .moves import discard_nb, draw_nb, meld_nb, take_pile_nb
-from .policy import play_turn_nb
-from .rng import below_nb, mix64_nb
-from .score import score_side_nb
-from .state import STATE_DTYPE
+from .play import run_blocks
 
 #: ``first_kind`` of a world whose next stock card is not stratified.
 STRATA_OFF = -1
@@ -49,8 +31,8 @@ CAND_PLAY = 2  # meld ``cand_plan`` (if any cards), then discard ``cand_discard`
 
 #: Columns of a rollout's ``info`` row.
 RO_OUT_SEAT = 0  # seat that went out, or -1
-RO_END = 1  # end reason (layout.END_*)
-RO_ERROR = 2  # 0, or the rule id the candidate broke in this world (never expected)
+RO_END = 1  # end reason (EndReason)
+RO_ERROR = 2  # MoveError.ok, or the error of the candidate's move here (never expected)
 RO_TURNS = 3  # turns played in the rollout
 RO_LEN = 4
 
@@ -180,8 +162,8 @@ def copy3_nb(dst, src):
 def load_world_nb(state, public, rules, hands, stock, seed, shift):
     """Copy the public state into ``state`` and write one world's hands and stock (top card
     first, its first ``shift`` cards moved to the bottom) into it; the bots' random stream
-    starts from ``mix64(seed)``. The bots' scratch
-    fields are left as they are: they are written before they are read."""
+    starts from ``mix64(seed)``. Every field is copied, the bots' working plans included, so
+    a rollout does not depend on which rollouts its block played before."""
     copy2_nb(state.hands, public.hands)
     copy1_nb(state.pile, public.pile)
     copy3_nb(state.melds, public.melds)
@@ -194,12 +176,15 @@ def load_world_nb(state, public, rules, hands, stock, seed, shift):
     copy1_nb(state.pile_counts, public.pile_counts)
     copy1_nb(state.melded, public.melded)
     copy2_nb(state.known, public.known)
+    copy3_nb(state.candidates, public.candidates)
+    copy2_nb(state.take_plan, public.take_plan)
+    copy2_nb(state.meld_plan, public.meld_plan)
+    copy2_nb(state.out_plan, public.out_plan)
     copy2_nb(state.zero_plan, public.zero_plan)
-    copy3_nb(state.scratch, public.scratch)
     copy1_nb(state.powers, public.powers)
-    for p in range(rules[R_PLAYERS]):
+    for p in range(rules[RuleSlot.players]):
         copy1_nb(state.hands[p], hands[p])
-    pos = state.g[G_STOCK_POS]
+    pos = state.g[DealSlot.stock_pos]
     s = stock.shape[0]
     for j in range(s):
         state.stock[pos + j] = stock[(j + shift) % s]
@@ -208,18 +193,19 @@ def load_world_nb(state, public, rules, hands, stock, seed, shift):
 
 @inline_kernel
 def apply_candidate_nb(state, rules, kind, plan, discard, log):
-    """Make a candidate's moves (``CAND_*``); returns 0 or the rule id a move broke."""
+    """Make a candidate's moves (``CAND_*``); returns ``MoveError.ok`` or the move's
+    :data:`~canasta_sim.nb.enums.MoveError`."""
     if kind == CAND_DRAW:
         return draw_nb(state, rules, log)
     if kind == CAND_TAKE:
         return take_pile_nb(state, rules, plan, log)
     if plan_rows_nb(plan, np.int64(-1)) != 0:
         err = meld_nb(state, rules, plan, log)
-        if err != OK:
+        if err != MoveError.ok:
             return err
-    if discard >= 0 and state.g[G_PHASE] == PHASE_PLAY:
+    if discard >= 0 and state.g[DealSlot.phase] == Phase.play:
         return discard_nb(state, rules, np.int64(discard), log)
-    return OK
+    return MoveError.ok
 
 
 @nb.njit(cache=True, _nrt=False, nogil=True)
@@ -239,7 +225,6 @@ def rollout_block_nb(
     cand_discard,
     policies,
     params,
-    parts,
     scores,
     info,
     log,
@@ -247,7 +232,6 @@ def rollout_block_nb(
     """Play rollouts ``block * n // n_blocks .. (block + 1) * n // n_blocks - 1`` (see
     :func:`rollouts`) one after another in ``states[block]``. Releases the GIL."""
     state = states[block]
-    row = parts[block]
     n = world_of.shape[0]
     g = state.g
     for i in range(block * n // n_blocks, (block + 1) * n // n_blocks):
@@ -256,20 +240,19 @@ def rollout_block_nb(
         # a pickup leaves the stock's top cards to the next players: moving the cards the draw
         # would have taken to the bottom lets every later draw match the draw candidate's
         # (closer pairs; still a uniform world, as any fixed reordering of one is)
-        shift = rules[R_DRAW_COUNT] if cand_kind[c] == CAND_TAKE else 0
+        shift = rules[RuleSlot.draw_count] if cand_kind[c] == CAND_TAKE else 0
         load_world_nb(state, public, rules, hands[w], stock[w], seeds[w], shift)
-        turn0 = g[G_TURN]
+        turn0 = g[DealSlot.turn]
         err = apply_candidate_nb(state, rules, cand_kind[c], cand_plan[c], cand_discard[c], log)
         info[i, RO_ERROR] = err
-        if err == OK:
-            while g[G_PHASE] != PHASE_OVER:
+        if err == MoveError.ok:
+            while g[DealSlot.phase] != Phase.over:
                 play_turn_nb(state, rules, policies, params, log)
-        for side in range(rules[R_SIDES]):
-            score_side_nb(state, rules, side, row)
-            scores[i, side] = row[SC_TOTAL]
-        info[i, RO_OUT_SEAT] = g[G_OUT_SEAT]
-        info[i, RO_END] = g[G_END]
-        info[i, RO_TURNS] = g[G_TURN] - turn0
+        for side in range(rules[RuleSlot.sides]):
+            scores[i, side] = side_score_nb(state, rules, side)[ScorePart.total]
+        info[i, RO_OUT_SEAT] = g[DealSlot.out_seat]
+        info[i, RO_END] = g[DealSlot.end]
+        info[i, RO_TURNS] = g[DealSlot.turn] - turn0
 
 
 def rollouts(
@@ -318,17 +301,17 @@ def rollouts(
     scores : ndarray(int32, (n, n_sides))
         Each side's deal score (points, R-50..R-54).
     info : ndarray(int32, (n, RO_LEN))
-        Seat that went out (-1), end reason, the candidate's error code, turns played.
+        Seat that went out (-1), end reason (EndReason), the candidate's MoveError, turns
+        played.
     """
     n = world_of.shape[0]
-    n_sides = int(rules[R_SIDES])
+    n_sides = int(rules[RuleSlot.sides])
     scores = np.zeros((n, n_sides), np.int32)
     info = np.zeros((n, RO_LEN), np.int32)
     if n == 0:
         return scores, info
     n_blocks = max(1, min(n, 8 * threads))
     states = np.zeros(n_blocks, STATE_DTYPE)
-    parts = np.zeros((n_blocks, SC_LEN), np.int32)
     no_log = np.zeros((0, EV_LEN), np.int32)
 
     def block(b):
@@ -348,20 +331,10 @@ def rollouts(
             cand_discard,
             policies,
             params,
-            parts,
             scores,
             info,
             no_log,
         )
 
-    if threads == 1 or n_blocks == 1:
-        for b in range(n_blocks):
-            block(b)
-        return scores, info
-    pool = ThreadPoolExecutor(min(threads, n_blocks))
-    try:
-        for future in [pool.submit(block, b) for b in range(n_blocks)]:
-            future.result()
-    finally:
-        pool.shutdown(cancel_futures=True)
+    run_blocks(block, n_blocks, threads)
     return scores, info
