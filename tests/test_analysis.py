@@ -9,6 +9,7 @@ import pandas as pd
 import pytest
 
 from canasta_sim import InfoSet, analyse
+from canasta_sim import cards as C
 from canasta_sim.candidates import candidates
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "positions"
@@ -136,6 +137,125 @@ def test_taking_a_pile_that_completes_two_canastas_beats_drawing():
     )
     result = analyse(InfoSet.from_dict(position), worlds=2000, seed=4)
     ranks_first(result, "take the pile with 9 9")
+
+
+def rest_in_pile(position, hidden):
+    """``position`` with every card of the 108-card pack that is not in view (hand, melds,
+    known cards, red threes) in the discard pile, a deuce at its bottom (frozen, R-31), except
+    ``hidden`` cards (wild cards and high cards, the last in kind order) left for the other
+    hands: a position at an exhausted stock, where the pile holds the rest of the pack."""
+    seen = C.parse_cards(position["hand"]).astype(int)
+    for side in position["melds"]:
+        for meld in side:
+            seen += C.parse_cards(meld)
+    for text in position.get("known", []):
+        seen += C.parse_cards(text)
+    seen[C.RED_THREE] += sum(position.get("red_threes", []))
+    rest = C.KIND_COUNTS_108 - seen
+    codes = [k for k in range(C.BLACK_THREE, C.N_KINDS) for _ in range(rest[k])]
+    codes.remove(C.DEUCE)
+    pile = [C.DEUCE] + codes[: len(codes) - hidden]
+    return {**position, "pile": C.format_sequence(pile)}
+
+
+def test_going_out_at_an_exhausted_stock_is_worth_exactly_125_points():
+    # 2 players, the stock is empty, the side has its two canastas (R-40: 2 players need 2).
+    # Every 7 is in view (3 in hand, 5 in the pile), so after "discard 7" the next player
+    # cannot take the frozen pile (R-32: no natural pair; no 7 meld) and the deal ends at
+    # once (R-44); going out melds 7 7 7 (15 points, R-53) and scores the going-out bonus
+    # (100, R-52), where discarding keeps 7 7 in hand (-10, R-54): 125 points in every world,
+    # the other side's score the same. Own score going out: K and Q natural canastas
+    # (2 x 500, R-51) + 70 + 70 + 15 (R-53) + 100 = 1255.
+    position = rest_in_pile(
+        dict(
+            players=2,
+            seat=0,
+            phase="play",
+            turn=60,
+            hand="7 7 7",
+            stock=0,
+            hand_sizes=[3, 12],
+            red_threes=[0, 4],
+            melds=[["K K K K K K K", "Q Q Q Q Q Q Q"], ["A A A"]],
+        ),
+        hidden=12,
+    )
+    result = analyse(InfoSet.from_dict(position), worlds=500, seed=6)
+    ranks_first(result, "go out: meld 7 7 7")
+    out, stay = row(result, "go out: meld 7 7 7"), row(result, "discard 7")
+    assert out["own_score"] == 1255 and out["own_score_sd"] == 0
+    assert stay["vs_best"] == stay["vs_best_lo"] == stay["vs_best_hi"] == -125
+    assert stay["p_other_out"] == 0.0
+
+
+def test_going_out_concealed_at_an_exhausted_stock_is_worth_exactly_935_points():
+    # 4 players, the stock is empty, the observer's side has no meld yet. Going out concealed
+    # (R-42) with the seven 8s: a concealed natural canasta (500 + 100, R-51, R-66), 70 points
+    # of cards (R-53), the concealed going-out bonus (200, R-52), the 5 discarded. Discarding
+    # an 8 instead (all eight 8s in view: the next player cannot take the pile, R-32, R-44)
+    # ends the deal with 8 x6 and 5 in hand (-65, R-54). Both end the deal at once, so the
+    # other side and the partner's hand are the same in both: 870 + 65 = 935 in every world.
+    position = rest_in_pile(
+        dict(
+            players=4,
+            seat=0,
+            phase="play",
+            turn=50,
+            hand="8 8 8 8 8 8 8 5",
+            stock=0,
+            hand_sizes=[8, 10, 10, 10],
+            red_threes=[0, 4],
+            melds=[[], ["A A A", "K K K"]],
+        ),
+        hidden=30,
+    )
+    out = "go out: meld 8 8 8 8 8 8 8, discard 5"
+    result = analyse(InfoSet.from_dict(position), [out, "discard 8"], worlds=500, seed=7)
+    ranks_first(result, out)
+    stay = row(result, "discard 8")
+    assert stay["vs_best"] == stay["vs_best_lo"] == stay["vs_best_hi"] == -935
+
+
+def test_discarding_a_dead_card_beats_one_the_next_player_is_known_to_pair():
+    # 2 players, a 20-card pile frozen by its deuce (R-31). Seat 1 took a pile with K K in it
+    # and still holds them (known cards): a discarded K lets them take the whole pile with
+    # that natural pair (R-32). Every 5 is in view (seven melded, one in hand), so nobody can
+    # ever pair a discarded 5: the pile stays where it is.
+    position = dict(
+        players=2,
+        seat=0,
+        phase="play",
+        turn=30,
+        hand="K 5 6 7",
+        pile="4 6 7 8 9 10 J Q 2 4 6 7 8 9 10 J Q A 4 9",
+        stock=58,
+        hand_sizes=[4, 10],
+        known=["", "K K"],
+        melds=[["5 5 5 5 5 5 5", "A A A"], ["Q Q Q", "J J J"]],
+    )
+    result = analyse(InfoSet.from_dict(position), ["discard 5", "discard K"], worlds=2000, seed=8)
+    ranks_first(result, "discard 5")
+    assert row(result, "discard K")["p_other_out"] > row(result, "discard 5")["p_other_out"]
+
+
+def test_discarding_a_wild_card_beats_feeding_the_other_sides_meld():
+    # 2 players, an unfrozen 20-card pile (no wild card, R-31). The other side has six Ks on
+    # the table: a discarded K goes onto that meld and takes the pile (R-33 c), making their
+    # canasta (R-65) and 20 cards more. A discarded deuce on top bars the next player (R-24,
+    # R-30) and freezes the pile for everyone (R-31): they would need a natural pair.
+    position = dict(
+        players=2,
+        seat=0,
+        phase="play",
+        turn=30,
+        hand="2 K 6 7",
+        pile="4 5 6 7 8 9 10 J Q A 4 5 6 7 8 9 10 J Q 4",
+        stock=65,
+        hand_sizes=[4, 10],
+        melds=[["A A A"], ["K K K K K K"]],
+    )
+    result = analyse(InfoSet.from_dict(position), ["discard 2", "discard K"], worlds=2000, seed=9)
+    ranks_first(result, "discard 2")
 
 
 # --- the API -------------------------------------------------------------------------------------
