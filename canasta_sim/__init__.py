@@ -4,6 +4,7 @@ The rule book is RULES.md (rule ids R-xx); the kernels live in :mod:`canasta_sim
 """
 
 from ._version import BOTS_VERSION, RULES_VERSION, __version__  # noqa: E402
+from .address import deal_from_run, info_set_from_run  # noqa: E402
 from .analysis import AnalysisResult, analyse  # noqa: E402
 from .cards import KINDS, N_KINDS, format_cards, parse_cards  # noqa: E402
 from .compare import compare, sweep  # noqa: E402
@@ -27,7 +28,9 @@ __all__ = [
     "Worlds",
     "analyse",
     "compare",
+    "deal_from_run",
     "format_cards",
+    "info_set_from_run",
     "is_legal_meld",
     "minimum_count",
     "parse_cards",

@@ -158,18 +158,12 @@ def find_candidate(found: list[Candidate], label: str) -> Candidate:
 
 # --- enumeration -------------------------------------------------------------------------------
 def _legal(deal: Deal, cand: Candidate) -> bool:
-    trial = _copy(deal)
+    trial = deal.copy()
     try:
         cand.apply(trial)
     except IllegalMove:
         return False
     return not cand.going_out or trial.went_out == deal.current_player
-
-
-def _copy(deal: Deal) -> Deal:
-    state = np.zeros(1, STATE_DTYPE)
-    state[0] = deal._state
-    return Deal(deal.rules, state[0])
 
 
 def _draw_phase(info: InfoSet, deal: Deal) -> list[Candidate]:
@@ -226,7 +220,7 @@ def _out_plan(deal: Deal, seat: int, keep_kind: int):
     """A plan melding the whole hand but one card of ``keep_kind`` (-1: the whole hand), from
     the engine's plan builder (black threes, naturals, then wild cards); ``None`` if the plan
     leaves other cards or is empty."""
-    trial = _copy(deal)
+    trial = deal.copy()
     state = trial._state
     if keep_kind >= 0:
         state["hands"][seat, keep_kind] -= 1

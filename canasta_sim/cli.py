@@ -737,7 +737,15 @@ def verify(deals, players, rules_opt, settings, bots, seed, show):
 
 # --- analyse: one decision, its candidates rolled out (docs/analysis.md) ---------------------
 @main.command("analyse")
-@click.argument("position", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("position", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--from-run",
+    "address",
+    default=None,
+    metavar="RUN_FOLDER:DEAL[:TURN[:DECISION]]",
+    help="Analyse a decision of a run's deal instead (decision 0: draw or take the pile; "
+    "1: discard or go out).",
+)
 @click.option(
     "--worlds",
     type=click.IntRange(1, 10_000_000),
@@ -794,18 +802,36 @@ def verify(deals, players, rules_opt, settings, bots, seed, show):
     help="New folder for analysis.json and per_world.parquet.",
 )
 def analyse_command(
-    position, worlds, min_worlds, max_worlds, target_se, seed, rollout, chosen, objective, out
+    position,
+    address,
+    worlds,
+    min_worlds,
+    max_worlds,
+    target_se,
+    seed,
+    rollout,
+    chosen,
+    objective,
+    out,
 ):
     """Rank the candidates at the decision in POSITION (a TOML or JSON position file,
-    docs/analysis.md) by rolling each out in the same sampled worlds."""
+    docs/analysis.md), or at a decision of a run (--from-run), by rolling each out in the
+    same sampled worlds."""
+    from .address import info_set_from_run
     from .analysis import analyse
     from .candidates import candidates, find_candidate
     from .infoset import InfoSet
     from .outdir import prepare_out
 
-    if not position.is_file():
+    if (position is None) == (address is None):
+        raise click.UsageError("give either POSITION (a position file) or --from-run, not both")
+    if address is not None:
+        info = _api(lambda: info_set_from_run(address), "--from-run")
+        click.echo(f"position: {address}, seat {info.seat} to play ({info.phase} phase)")
+    elif not position.is_file():
         raise click.BadParameter(f"{str(position)!r} is not a file", param_hint="POSITION")
-    info = _api(lambda: InfoSet.from_file(position), "POSITION")
+    else:
+        info = _api(lambda: InfoSet.from_file(position), "POSITION")
     _bots(rollout, info.rules, "--rollout")
     found = _api(lambda: candidates(info), "POSITION")
     picked = [_api(lambda c=c: find_candidate(found, c), "--candidate") for c in chosen]

@@ -18,7 +18,7 @@ from .nb.engine.deal import freezes_pile_nb, start_deal_nb
 from .nb.engine.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
 from .nb.engine.rng import deal_seed_nb
 from .nb.engine.score import score_nb
-from .nb.engine.state import StateView, new_state, recount_nb, state_view
+from .nb.engine.state import STATE_DTYPE, StateView, new_state, recount_nb, state_view
 from .nb.enums import (
     BLACK_THREE,
     DEUCE,
@@ -333,6 +333,16 @@ class Deal:
         scores = dict(self._scores or {})
         per_side = [int(scores.get(s, 0)) for s in range(self.rules.sides)]
         return info_set_from_state(self.rules, self._state, seat, per_side)
+
+    def copy(self) -> Deal:
+        """An independent copy of the deal (state and trace so far): moves on one do not
+        change the other."""
+        state = np.zeros(1, STATE_DTYPE)
+        state[0] = self._state
+        other = Deal(self.rules, state[0], seed=self._seed, minimums=self._minimums)
+        other._scores = self._scores
+        other._log = self._log.copy()
+        return other
 
     # --- moves -------------------------------------------------------------------------------
     def draw(self) -> None:
