@@ -896,3 +896,127 @@ def verify(deals, players, rules_opt, settings, bots, seed, show):
         click.echo(f"  deal {k}: {verdict}")
     if failures:
         sys.exit(1)
+
+
+# --- analyse: one decision, its candidates rolled out (docs/analysis.md) ---------------------
+@main.command("analyse")
+@click.argument("position", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--from-run",
+    "address",
+    default=None,
+    metavar="RUN_FOLDER:DEAL[:TURN[:DECISION]]",
+    help="Analyse a decision of a run's deal instead (decision 0: draw or take the pile; "
+    "1: discard or go out).",
+)
+@click.option(
+    "--worlds",
+    type=click.IntRange(1, 10_000_000),
+    default=None,
+    help="Play exactly this many worlds per candidate (no race).",
+)
+@click.option(
+    "--min-worlds",
+    type=click.IntRange(1, 10_000_000),
+    default=1000,
+    show_default=True,
+    help="Worlds before a candidate may be dropped.",
+)
+@click.option(
+    "--max-worlds",
+    type=click.IntRange(1, 10_000_000),
+    default=200_000,
+    show_default=True,
+    help="Most worlds per candidate.",
+)
+@click.option(
+    "--target-se",
+    type=click.FloatRange(min=0, min_open=True),
+    default=5.0,
+    show_default=True,
+    help="Stop when every paired standard error is below this (points).",
+)
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed of the worlds.")
+@click.option(
+    "--rollout",
+    default="expert",
+    show_default=True,
+    metavar="SPEC[,SPEC...]",
+    help="Bot that plays the rest of the deal (one for every side or one per side).",
+)
+@click.option(
+    "--candidate",
+    "chosen",
+    multiple=True,
+    metavar="LABEL",
+    help="Analyse only this candidate, e.g. 'discard K' (repeatable; default: all legal).",
+)
+@click.option(
+    "--objective",
+    type=click.Choice(["score_diff", "own_score", "win_deal"]),
+    default="score_diff",
+    show_default=True,
+    help="What the race ranks.",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="New folder for analysis.json and per_world.parquet.",
+)
+def analyse_command(
+    position,
+    address,
+    worlds,
+    min_worlds,
+    max_worlds,
+    target_se,
+    seed,
+    rollout,
+    chosen,
+    objective,
+    out,
+):
+    """Rank the candidates at the decision in POSITION (a TOML or JSON position file,
+    docs/analysis.md), or at a decision of a run (--from-run), by rolling each out in the
+    same sampled worlds."""
+    from .address import info_set_from_run
+    from .analysis import analyse
+    from .candidates import candidates, find_candidate
+    from .infoset import InfoSet
+    from .outdir import prepare_out
+
+    if (position is None) == (address is None):
+        raise click.UsageError("give either POSITION (a position file) or --from-run, not both")
+    if address is not None:
+        info = _api(lambda: info_set_from_run(address), "--from-run")
+        click.echo(f"position: {address}, seat {info.seat} to play ({info.phase} phase)")
+    elif not position.is_file():
+        raise click.BadParameter(f"{str(position)!r} is not a file", param_hint="POSITION")
+    else:
+        info = _api(lambda: InfoSet.from_file(position), "POSITION")
+    _bots(rollout, info.rules, "--rollout")
+    found = _api(lambda: candidates(info), "POSITION")
+    picked = [_api(lambda c=c: find_candidate(found, c), "--candidate") for c in chosen]
+    if worlds is None and max_worlds < min_worlds:
+        raise click.BadParameter(
+            f"--max-worlds {max_worlds} is below --min-worlds {min_worlds}",
+            param_hint="--max-worlds",
+        )
+    if out is not None:
+        _api(lambda: prepare_out(out, overwrite=False), "--out")
+    result = analyse(
+        info,
+        picked or None,
+        worlds=worlds,
+        min_worlds=min_worlds,
+        max_worlds=max_worlds,
+        target_se=target_se,
+        rollout=rollout,
+        seed=seed,
+        objective=objective,
+    )
+    click.echo(str(result))
+    if out is not None:
+        result.write(out)
+        click.echo(f"wrote {out}")

@@ -15,11 +15,10 @@ from .errors import IllegalMove, illegal_move
 from .nb.bots.pickups import pickup_candidates_nb
 from .nb.bots.turn import play_turn
 from .nb.engine.deal import freezes_pile_nb, start_deal_nb
-from .nb.engine.melds import minimum_count_nb
 from .nb.engine.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
 from .nb.engine.rng import deal_seed_nb
 from .nb.engine.score import score_nb
-from .nb.engine.state import StateView, new_state, recount_nb, state_view
+from .nb.engine.state import STATE_DTYPE, StateView, new_state, recount_nb, state_view
 from .nb.enums import (
     BLACK_THREE,
     DEUCE,
@@ -38,6 +37,14 @@ from .nb.enums import (
     ScorePart,
     SideSlot,
     label,
+)
+from .notation import (
+    as_rules,
+    check_int,
+    is_legal_meld,
+    meld_plan,
+    minimum_count,
+    text_list,
 )
 from .rules import Rules
 from .trace import trace_from_log
@@ -61,6 +68,7 @@ class Deal:
         self._state = state  # what the kernels take and change
         self._view = state_view(state, self._r)  # views of it that Python code reads
         self._minimums = minimums
+        self._scores: Mapping[int, int] | None = None  # cumulative scores before the deal (side -> points), if given
         self._seed = seed
         rows = 30 * rules.max_turns + 1000 if trace else 0
         self._log = np.zeros((rows, EV_LEN), np.int32)
@@ -103,16 +111,17 @@ class Deal:
         TypeError
             For ``rules`` that are not a Rules or a preset name.
         """
-        rules = _rules(rules)
-        _check_int("seed", seed, 0, 2**64 - 1)
-        _check_int("deal", deal, 0, 2**63 - 1)
+        rules = as_rules(rules)
+        check_int("seed", seed, 0, 2**64 - 1)
+        check_int("deal", deal, 0, 2**63 - 1)
         if dealer is None:
             dealer = deal % rules.players
-        _check_int("dealer", dealer, 0, rules.players - 1)
+        check_int("dealer", dealer, 0, rules.players - 1)
         minimums = _minimums(rules, scores)
         r = rules.to_array()
         state = new_state()
         self = cls(rules, state, trace=trace, seed=seed, minimums=minimums)
+        self._scores = scores
         self._deal_seed = np.uint64(deal_seed_nb(np.uint64(seed), np.int64(deal)))
         start_deal_nb(state, r, self._deal_seed, np.int32(dealer), minimums, self._log)
         return self
@@ -160,13 +169,13 @@ class Deal:
             For ``hands`` that is not a list of card texts, or ``melds`` that is not a mapping
             of sides to lists of meld texts.
         """
-        rules = _rules(rules)
-        hands = _texts("hands", hands, "one card text per seat, e.g. ['4 5 6', ...]")
+        rules = as_rules(rules)
+        hands = text_list("hands", hands, "one card text per seat, e.g. ['4 5 6', ...]")
         if len(hands) != rules.players:
             raise ValueError(
                 f"hands: {len(hands)} given, {rules.players} players need {rules.players}"
             )
-        _check_int("current", current, 0, rules.players - 1)
+        check_int("current", current, 0, rules.players - 1)
         r = rules.to_array()
         state = new_state()
         view = state_view(state, r)
@@ -192,8 +201,8 @@ class Deal:
         g[DealSlot.pile_freeze] = sum(bool(freezes_pile_nb(k, r)) for k in pseq)
         _check_mapping("melds", melds, "{0: ['K K K']}")
         for side, texts in (melds or {}).items():
-            _check_int("melds side", side, 0, rules.sides - 1)
-            md[side] = _plan(texts)  # the texts of one rank add up to one meld
+            check_int("melds side", side, 0, rules.sides - 1)
+            md[side] = meld_plan(texts)  # the texts of one rank add up to one meld
             for rank in np.nonzero(md[side].any(axis=1))[0]:
                 counts = np.zeros(N_KINDS, np.int8)
                 counts[[rank, DEUCE, JOKER]] = md[side, rank]
@@ -206,15 +215,17 @@ class Deal:
                 sd[side, SideSlot.melded] = 1
         _check_mapping("red_threes", red_threes, "{0: 1}")
         for side, count in (red_threes or {}).items():
-            _check_int("red_threes side", side, 0, rules.sides - 1)
-            _check_int(f"red_threes[{side}]", count, 0, rules.n_cards // 27)
+            check_int("red_threes side", side, 0, rules.sides - 1)
+            check_int(f"red_threes[{side}]", count, 0, rules.n_cards // 27)
             sd[side, SideSlot.r3_dealt] = count
         minimums = _minimums(rules, scores)
         sd[:, SideSlot.minimum] = minimums
         g[DealSlot.current] = current
         _check_pack(rules, view)
         recount_nb(state, r)
-        return cls(rules, state, minimums=minimums)
+        self = cls(rules, state, minimums=minimums)
+        self._scores = scores
+        return self
 
     # --- reading the position ------------------------------------------------------------------
     @property
@@ -255,7 +266,7 @@ class Deal:
 
     def hand(self, seat: int) -> str:
         """Cards in ``seat``'s hand as card text."""
-        _check_int("seat", seat, 0, self.rules.players - 1)
+        check_int("seat", seat, 0, self.rules.players - 1)
         return C.format_cards(self._view.hands[seat])
 
     @property
@@ -279,7 +290,7 @@ class Deal:
 
     def melds(self, side: int) -> dict[str, str]:
         """The side's melds: rank name -> cards (card text, naturals then wild cards)."""
-        _check_int("side", side, 0, self.rules.sides - 1)
+        check_int("side", side, 0, self.rules.sides - 1)
         out = {}
         md = self._view.melds
         for r in range(BLACK_THREE, LAST_NATURAL + 1):
@@ -289,11 +300,11 @@ class Deal:
         return out
 
     def canastas(self, side: int) -> int:
-        _check_int("side", side, 0, self.rules.sides - 1)
+        check_int("side", side, 0, self.rules.sides - 1)
         return int(self._view.sides[side, SideSlot.canastas])
 
     def red_threes(self, side: int) -> int:
-        _check_int("side", side, 0, self.rules.sides - 1)
+        check_int("side", side, 0, self.rules.sides - 1)
         sd = self._view.sides
         return int(
             sd[side, SideSlot.r3_dealt] + sd[side, SideSlot.r3_drawn] + sd[side, SideSlot.r3_pile]
@@ -308,6 +319,32 @@ class Deal:
             return False
         cands = np.zeros((4, N_KINDS, 3), np.int8)
         return pickup_candidates_nb(self._state, self._r, self.current_player, cands) > 0
+
+    def info_set(self, seat: int):
+        """What ``seat`` knows now: its hand and the public state (an
+        :class:`~canasta_sim.InfoSet`, see :mod:`canasta_sim.infoset`).
+
+        Raises
+        ------
+        ValueError
+            For a seat out of range, or a deal that is over (no decision left).
+        """
+        from .infoset import info_set_from_state
+
+        check_int("seat", seat, 0, self.rules.players - 1)
+        scores: dict[int, int] = dict(self._scores or {})
+        per_side = [int(scores.get(s, 0)) for s in range(self.rules.sides)]
+        return info_set_from_state(self.rules, self._state, seat, per_side)
+
+    def copy(self) -> Deal:
+        """An independent copy of the deal (state and trace so far): moves on one do not
+        change the other."""
+        state = np.zeros(1, STATE_DTYPE)
+        state[0] = self._state
+        other = Deal(self.rules, state[0], seed=self._seed, minimums=self._minimums)
+        other._scores = self._scores
+        other._log = self._log.copy()
+        return other
 
     # --- moves -------------------------------------------------------------------------------
     def draw(self) -> None:
@@ -338,7 +375,7 @@ class Deal:
         IllegalMove
             If the pickup breaks a rule (the message names it).
         """
-        plan = _plan(melds)
+        plan = meld_plan(melds)
         top = (
             int(self._view.pile[self._g[DealSlot.pile_len] - 1])
             if self._g[DealSlot.pile_len]
@@ -370,7 +407,7 @@ class Deal:
         IllegalMove
             If the melds break a rule (the message names it).
         """
-        self._run(meld_nb(self._state, self._r, _plan(texts), self._log))
+        self._run(meld_nb(self._state, self._r, meld_plan(texts), self._log))
 
     def discard(self, card: str) -> None:
         """Discard one card, ending the turn; the last card goes out (R-40).
@@ -485,147 +522,20 @@ class Deal:
         )
 
 
-# --- public helpers --------------------------------------------------------------------------
-def is_legal_meld(cards, rules: Rules | None = None, *, going_out: bool = False) -> bool:
-    """Whether ``cards`` form a legal new meld on their own (R-60, R-63).
-
-    Parameters
-    ----------
-    cards : str or ndarray(int8, (N_KINDS,))
-        Card text or a count array.
-    rules : Rules, optional
-        ``wilds_at_most_naturals`` decides 9-9-2-2-2 (R-60).
-    going_out : bool
-        Black threes (3 or 4, no wild cards) may be melded only when going out (R-63).
-    """
-    from .nb.engine.melds import meld_ok_nb
-
-    rules = _rules(rules)
-    counts = C.parse_cards(cards) if isinstance(cards, str) else np.asarray(cards)
-    naturals = [k for k in range(FIRST_NATURAL, LAST_NATURAL + 1) if counts[k]]
-    wilds = int(counts[DEUCE]) + int(counts[JOKER])
-    if counts[RED_THREE] or len(naturals) > 1:
-        return False
-    if counts[BLACK_THREE]:
-        return bool(going_out and not naturals and wilds == 0 and 3 <= counts[BLACK_THREE] <= 4)
-    if not naturals:
-        return False
-    return bool(
-        meld_ok_nb(
-            int(counts[naturals[0]]), int(counts[DEUCE]), int(counts[JOKER]), rules.to_array()
-        )
-    )
-
-
-def minimum_count(score: int, rules: Rules | None = None) -> int:
-    """The minimum count in points for a side whose cumulative score is ``score`` (R-64).
-
-    Raises
-    ------
-    ValueError
-        For a score that is not an integer from -2**31 to 2**31 - 1 (points).
-    """
-    _check_int("score", score, -(2**31), 2**31 - 1)
-    rules = _rules(rules)
-    return int(minimum_count_nb(np.int64(score), rules.to_array()))
-
-
-# --- parsing helpers -------------------------------------------------------------------------
-def _meld_row(text: str) -> tuple[int, np.ndarray]:
-    """Parse one meld text into (rank kind, [naturals, deuces, jokers]); an optional
-    ``"RANK:"`` prefix names the rank of a text of wild cards only."""
-    rank = None
-    if ":" in text:
-        prefix, text = text.split(":", 1)
-        rank = C.kind_index(prefix)
-    text = text.strip()
-    counts = C.parse_cards(text)
-    kinds = [k for k in range(BLACK_THREE, LAST_NATURAL + 1) if counts[k]]
-    if counts[RED_THREE]:
-        raise IllegalMove("R-63", f"red threes are never melded: {text!r}")
-    if len(kinds) > 1 or (rank is not None and kinds and kinds[0] != rank):
-        raise IllegalMove("R-62", f"a meld holds cards of one rank only: {text!r}")
-    if not counts.any():
-        raise IllegalMove("R-60", f"a meld needs cards: {text!r}")
-    if rank is None:
-        if not kinds:
-            raise IllegalMove(
-                "R-60", f"a meld of wild cards only must name its rank, e.g. 'K: {text.strip()}'"
-            )
-        rank = kinds[0]
-    if not (BLACK_THREE <= rank <= LAST_NATURAL):
-        raise IllegalMove("R-60", f"melds are of ranks 4..A (or black threes): {text!r}")
-    return rank, np.array([counts[rank], counts[DEUCE], counts[JOKER]], np.int8)
-
-
-def _texts(name: str, texts, what: str) -> list[str]:
-    """``texts`` as a list of str; a single str (whose characters iteration would read as the
-    texts) or anything else is a TypeError naming ``name`` and ``what`` is allowed."""
-    if isinstance(texts, str):
-        raise TypeError(
-            f"{name} must be a list of texts ({what}), not the str {texts!r}; write [{texts!r}]"
-        )
-    if isinstance(texts, Mapping):
-        raise TypeError(f"{name} must be a list of texts ({what}), not the mapping {texts!r}")
-    try:
-        texts = list(texts)
-    except TypeError:
-        raise TypeError(f"{name} must be a list of texts ({what}), not {texts!r}") from None
-    for i, text in enumerate(texts):
-        if not isinstance(text, str):
-            raise TypeError(f"{name}[{i}] must be a card text ({what}), not {text!r}")
-    return texts
-
-
-def _plan(texts: Iterable[str]) -> np.ndarray:
-    plan = np.zeros((N_KINDS, 3), np.int64)  # summed wide: int8 would wrap round silently
-    for text in _texts("melds", texts, "meld texts such as 'K K K' or 'K: 2'"):
-        rank, row = _meld_row(text)
-        plan[rank] += row
-        if plan[rank].max() > 127:
-            raise ValueError(
-                f"melds: {plan[rank].max()} cards of one kind in the {C.KINDS[rank]} "
-                f"meld; a count array holds at most 127"
-            )
-    return plan.astype(np.int8)
-
-
 def _minimums(rules: Rules, scores) -> np.ndarray:
     _check_mapping("scores", scores, "{0: 1500}")
     scores = dict(scores or {})
     for side, score in scores.items():
-        _check_int("scores side", side, 0, rules.sides - 1)
-        _check_int(f"scores[{side}]", score, -(2**31), 2**31 - 1)
+        check_int("scores side", side, 0, rules.sides - 1)
+        check_int(f"scores[{side}]", score, -(2**31), 2**31 - 1)
     return np.array(
         [minimum_count(int(scores.get(s, 0)), rules) for s in range(rules.sides)], np.int32
     )
 
 
-def _rules(rules) -> Rules:
-    """``rules`` as a :class:`Rules`: ``None`` is the classic default, a str names a preset."""
-    if rules is None:
-        return Rules()
-    if isinstance(rules, str):
-        return Rules.preset(rules)
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a Rules or a preset name, not {rules!r}")
-    return rules
-
-
 def _check_mapping(name: str, value, example: str) -> None:
     if value is not None and not isinstance(value, Mapping):
         raise TypeError(f"{name} must map each side to its value, e.g. {example}, not {value!r}")
-
-
-def _check_int(name: str, value, low: int, high: int) -> None:
-    if (
-        not isinstance(value, (int, np.integer))
-        or isinstance(value, bool)
-        or not (low <= value <= high)
-    ):
-        raise ValueError(
-            f"{name}={value!r} is not allowed; allowed: an integer from {low} to {high}"
-        )
 
 
 def _check_pack(rules: Rules, view: StateView) -> None:

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+from .analysis import analyse
 from .deal import Deal, is_legal_meld, minimum_count
 from .rules import Rules
 from .simulate import simulate
 
 
 def warm_up() -> None:
-    """Compile the chunk kernel (through a tiny run) and every kernel a :class:`Deal` calls
-    (each move, scoring, traces). Kernels take one dtype per argument, so one call each
-    covers every player count and rules variant."""
+    """Compile the chunk kernel (through a tiny run), every kernel a :class:`Deal` calls
+    (each move, scoring, traces) and the analysis kernels (worlds, rollouts). Kernels take
+    one dtype per argument, so one call each covers every player count and rules variant."""
     simulate(8, rules=Rules(), records=True)
     deal = Deal.new(Rules(), 0, trace=True)
     deal.can_take_pile()
@@ -33,3 +34,5 @@ def warm_up() -> None:
         pass
     is_legal_meld("5 5 2")
     minimum_count(0)
+    start = Deal.new(Rules(), 0)
+    analyse(start.info_set(start.current_player), worlds=2)  # worlds, candidates, rollouts

@@ -180,6 +180,13 @@ def play_chunk(
             no_log,
         )
 
+    run_blocks(block, n_blocks, threads)
+
+
+def run_blocks(block, n_blocks: int, threads: int) -> None:
+    """Call ``block(b)`` for ``b`` in ``0 .. n_blocks - 1`` on up to ``threads`` Python
+    threads (the block kernels release the GIL); in this thread when ``threads`` is 1.
+    An exception in a block is raised here, and the blocks not yet started are cancelled."""
     if threads == 1 or n_blocks == 1:
         for b in range(n_blocks):
             block(b)

@@ -25,7 +25,7 @@ from ..enums import (
     SideSlot,
 )
 from ..jit import inline_kernel, kernel
-from .state import log_event_nb
+from .state import forget_known_nb, log_event_nb
 
 
 @kernel
@@ -252,6 +252,9 @@ def apply_plan_nb(state, rules, seat, plan, top, log):
         hand[r] -= a
         hand[DEUCE] -= d
         hand[JOKER] -= j
+        forget_known_nb(state.known[seat], r, a)
+        forget_known_nb(state.known[seat], DEUCE, d)
+        forget_known_nb(state.known[seat], JOKER, j)
         state.hand_sizes[seat] -= a + d + j
         melds[side, r, MeldCol.naturals] += a + t
         melds[side, r, MeldCol.deuces] += d

@@ -28,7 +28,7 @@ from ..enums import (
 from ..jit import inline_kernel, kernel
 from .deal import freezes_pile_nb
 from .melds import apply_plan_nb, canasta_started_nb, check_plan_nb, meld_size_nb
-from .state import log_event_nb
+from .state import forget_known_nb, log_event_nb
 
 
 # --- ending the turn and the deal -------------------------------------------------------------
@@ -226,6 +226,7 @@ def take_pile_nb(state, rules, with_plan, log):
             hands[seat, kind] += 1
             state.hand_sizes[seat] += 1
             g[DealSlot.pile_cards + kind] += 1
+            state.known[seat, kind] += 1
     g[DealSlot.pile_len] = 0
     state.pile_counts[:] = 0
     g[DealSlot.pile_freeze] = 0
@@ -266,6 +267,7 @@ def discard_nb(state, rules, kind, log):
     g[DealSlot.move] += 1
     hands[seat, kind] -= 1
     state.hand_sizes[seat] -= 1
+    forget_known_nb(state.known[seat], kind, np.int64(1))
     pile[g[DealSlot.pile_len]] = kind
     g[DealSlot.pile_len] += 1
     state.pile_counts[kind] += 1

@@ -26,6 +26,9 @@ field is sized for the largest table (6 players, 3 sides, 162 cards); kernels us
     hand_sizes  int16[P]              cards in each hand (running count of ``hands``)
     pile_counts int16[N_KINDS]        cards per kind in the discard pile (running count)
     melded      int16[N_KINDS]        cards per kind in all sides' melds (running count)
+    known       int8[P, N_KINDS]      cards per kind every player knows to be in each hand: taken
+                                      with the pile and not since melded or discarded (a lower
+                                      bound: a meld or discard of a kind uses the known cards first)
 
 Why a record and not a tuple of arrays: numba passes a record as one pointer, but a tuple of
 eleven arrays as about 95 machine words, which costs a deal about a third of its time in calls.
@@ -91,6 +94,7 @@ STATE_DTYPE = np.dtype(
         ("hand_sizes", np.int16, (MAX_PLAYERS,)),
         ("pile_counts", np.int16, (N_KINDS,)),
         ("melded", np.int16, (N_KINDS,)),
+        ("known", np.int8, (MAX_PLAYERS, N_KINDS)),
     ],
     align=True,
 )
@@ -173,6 +177,7 @@ def reset_state_nb(state):
     state.hand_sizes[:] = 0
     state.pile_counts[:] = 0
     state.melded[:] = 0
+    state.known[:] = 0
     g = state.g
     g[:] = 0
     g[DealSlot.first_canasta_turn] = -1
@@ -216,6 +221,14 @@ def recount_nb(state, rules):
             state.melded[r] += melds[s, r, MeldCol.naturals]
             state.melded[DEUCE] += melds[s, r, MeldCol.deuces]
             state.melded[JOKER] += melds[s, r, MeldCol.jokers]
+
+
+@inline_kernel
+def forget_known_nb(known, kind, used):
+    """``used`` cards of ``kind`` left a hand: every player still knows of ``known[kind]``
+    less ``used`` (at least 0) of them, since the cards taken with the pile may be those that
+    left."""
+    known[kind] = known[kind] - used if known[kind] > used else 0
 
 
 @inline_kernel

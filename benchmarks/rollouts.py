@@ -1,0 +1,171 @@
+"""Rollouts: rollouts per second from mid-deal 4-player positions next to full deals per second
+in the same run, the time of ``canasta_sim.analyse`` (3 candidates x 10,000 worlds) and of the
+``canasta-sim analyse`` command, and the variance shrink of the pairing over the positions.
+
+Run: ``python benchmarks/rollouts.py [--positions N] [--worlds W] [--repeats R]``; writes
+``results/bench/rollouts.csv`` and ``rollouts.md``. Timings alternate the two calls they
+compare (A B A B ...) and report the median of the per-round ratios.
+"""
+
+import argparse
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import paired_seconds, write_table  # noqa: E402
+from throughput import deal_call  # noqa: E402
+
+from canasta_sim import Deal, InfoSet, Rules, analyse  # noqa: E402
+from canasta_sim.bots import seat_arrays, side_bots  # noqa: E402
+from canasta_sim.candidates import candidates  # noqa: E402
+from canasta_sim.nb.rollout import rollouts  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+POSITION = ROOT / "docs" / "positions" / "take_or_draw.toml"
+
+
+def mid_deal_positions(n: int, rules: Rules, discard: bool = False) -> list[InfoSet]:
+    """Information sets of the seat to play after 8 to 23 expert turns of deals 0, 1, ...: at
+    its draw, or (``discard``) after it drew, facing the discard."""
+    out: list = []
+    seed = 0
+    while len(out) < n:
+        deal = Deal.new(rules, 7, deal=seed, dealer=seed % rules.players)
+        for _ in range(8 + seed % 16):
+            if deal.is_over:
+                break
+            deal.play_turn("expert")
+        if not deal.is_over and discard:
+            deal.draw()
+        if not deal.is_over:
+            out.append(deal.info_set(deal.current_player))
+        seed += 1
+    return out
+
+
+def rollout_call(infos: list[InfoSet], worlds: int, threads: int):
+    """One call rolling out the draw candidate of every position in ``worlds`` worlds each
+    (worlds sampled beforehand), as a function of no arguments."""
+    rules = infos[0].rules
+    r = rules.to_array()
+    policies, params = seat_arrays(side_bots("expert", rules.sides), rules.players)
+    jobs = []
+    for info in infos:
+        w = info.sample_worlds(worlds, 1)
+        draw = candidates(info)[0]
+        kind, plan, discard = draw.kernel_row(0)
+        jobs.append(
+            (
+                np.array([info.public_state()]),
+                w,
+                np.array([kind], np.int64),
+                plan[None],
+                np.array([discard], np.int64),
+            )
+        )
+    world_of = np.arange(worlds, dtype=np.int64)
+    cand_of = np.zeros(worlds, np.int64)
+
+    def call():
+        for public, w, kind, plan, discard in jobs:
+            rollouts(
+                public,
+                r,
+                w.hands,
+                w.stock,
+                w.seeds,
+                world_of,
+                cand_of,
+                kind,
+                plan,
+                discard,
+                policies,
+                params,
+                threads,
+            )
+
+    return call
+
+
+def cli_seconds(repeats: int) -> float:
+    """Median wall seconds of ``canasta-sim analyse POSITION --worlds 10000`` (warm cache)."""
+    cmd = [sys.executable, "-m", "canasta_sim", "analyse", str(POSITION), "--worlds", "10000"]
+    subprocess.run(cmd, check=True, capture_output=True)
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        subprocess.run(cmd, check=True, capture_output=True)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--positions", type=int, default=20)
+    parser.add_argument("--worlds", type=int, default=5000, help="worlds per position")
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args(argv)
+    threads = numba.config.NUMBA_NUM_THREADS
+    rules = Rules(players=4)
+    infos = mid_deal_positions(args.positions, rules)
+    n_rollouts = args.positions * args.worlds
+    calls = {
+        "rollouts": rollout_call(infos, args.worlds, threads),
+        "deals": deal_call(rules, "expert", n_rollouts),
+    }
+    numba.set_num_threads(threads)
+    times = paired_seconds(calls, args.repeats)
+    ratio = statistics.median(
+        d / r for r, d in zip(times["rollouts"], times["deals"])
+    )  # rollouts per second over deals per second
+    info = InfoSet.from_file(POSITION)
+    analyse(info, worlds=10_000)
+    analyse_s = statistics.median(
+        analyse(info, worlds=10_000).meta["elapsed_seconds"] for _ in range(args.repeats)
+    )
+    shrinks = [
+        analyse(i, worlds=2000, seed=3).meta["variance_shrink"]
+        for i in mid_deal_positions(args.positions, rules, discard=True)
+        if len(candidates(i)) > 1
+    ]
+    shrinks = [s for s in shrinks if s is not None]
+    rows = [
+        ("threads", threads, ""),
+        (
+            "rollouts/s (expert, 4 players, mid-deal)",
+            n_rollouts / statistics.median(times["rollouts"]),
+            "median of rounds",
+        ),
+        ("full deals/s (expert, 4 players)", n_rollouts / statistics.median(times["deals"]), ""),
+        ("rollouts per full deal (paired ratio)", ratio, "median of per-round ratios"),
+        ("analyse, 3 candidates x 10,000 worlds (s)", analyse_s, "in-process, compiled"),
+        ("canasta-sim analyse --worlds 10000 (s)", cli_seconds(args.repeats), "wall, warm cache"),
+        (
+            "variance shrink of pairing, median",
+            statistics.median(shrinks) if shrinks else float("nan"),
+            f"discard decisions of {len(shrinks)} positions",
+        ),
+        ("variance shrink of pairing, max", max(shrinks) if shrinks else float("nan"), ""),
+    ]
+    frame = pd.DataFrame(rows, columns=["figure", "value", "note"])
+    print(frame.to_string(index=False))
+    md = write_table(
+        "rollouts",
+        frame,
+        "Rollouts and decision analysis",
+        f"python benchmarks/rollouts.py --positions {args.positions} --worlds {args.worlds} "
+        f"--repeats {args.repeats}",
+    )
+    print(md.read_text())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,457 @@
+"""Decision analysis: every candidate at a decision rolled out in sampled worlds, on common
+random numbers, with paired intervals and racing (docs/analysis.md).
+
+Each world (the hidden hands, the stock order and the bots' random stream, from
+:meth:`InfoSet.sample_worlds`) is played once per candidate still in the race, so the
+difference between two candidates in a world is paired: the luck of the world cancels.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numba
+import numpy as np
+import pandas as pd
+
+from .bots import seat_arrays, side_bots
+from .candidates import Candidate, find_candidate
+from .candidates import candidates as legal_candidates
+from .infoset import InfoSet
+from .nb.rollout import RO_END, RO_ERROR, RO_OUT_SEAT, rollouts
+
+#: Objectives the race can be run on, and the column of the table holding each.
+OBJECTIVES = {
+    "score_diff": "the deal score of the own side minus the best other side's (points)",
+    "own_score": "the own side's deal score (points)",
+    "win_deal": "1 if the own side scores more than every other side this deal, else 0",
+}
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+DROP_Z = 2.33  # a candidate this many paired standard errors behind the best leaves the race
+BATCH = 1000  # worlds added per round of the race after the first min_worlds
+
+
+@dataclass(frozen=True)
+class AnalysisResult:
+    """The outcome of :func:`analyse`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per candidate, best first (by the objective): ``candidate`` (label),
+        ``score_diff`` with ``score_diff_lo``/``score_diff_hi`` (95% interval, points),
+        ``vs_best`` with ``vs_best_lo``/``vs_best_hi`` (the paired difference of the objective
+        to the best candidate over the worlds both played, 95% interval), ``p_win_deal``,
+        ``own_score`` and ``own_score_sd`` (points), ``p_own_out``, ``p_other_out`` (a seat
+        of another side went out), ``worlds``.
+    settings : str
+        One line: seed, worlds, rollout bots, stratification, elapsed seconds, how much the
+        pairing shrank the variance of the differences, why the race stopped.
+    per_world : pandas.DataFrame
+        One row per rollout: ``world``, ``candidate``, ``own_score``, ``other_score`` (the
+        best other side's), ``out_seat`` (-1: nobody went out), ``end`` (end reason code).
+    info_set : InfoSet
+    candidates : list of Candidate
+        In the table's order.
+    meta : dict
+        The settings as values (JSON-able).
+    """
+
+    table: pd.DataFrame
+    settings: str
+    per_world: pd.DataFrame
+    info_set: InfoSet
+    candidates: list
+    meta: dict = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return format_table(self.table) + "\n" + self.settings
+
+    def write(self, out) -> Path:
+        """Write ``analysis.json`` (settings, table, position) and ``per_world.parquet`` into
+        the new folder ``out``, complete or not at all (staged, then renamed).
+
+        Raises
+        ------
+        ValueError
+            If ``out`` exists or cannot be written.
+        """
+        from .outdir import commit_out, json_text, prepare_out, staging_folder, write_text, writing
+
+        target = prepare_out(out, overwrite=False)
+        with staging_folder(target) as tmp:
+            doc = {
+                "settings": self.settings,
+                "meta": self.meta,
+                "position": _position(self.info_set),
+                "table": json.loads(self.table.to_json(orient="records")),
+            }
+            write_text(tmp / "analysis.json", json_text(doc))
+            with writing(tmp / "per_world.parquet"):
+                self.per_world.to_parquet(tmp / "per_world.parquet", index=False)
+            commit_out(tmp, target)
+        return target.path
+
+
+def analyse(
+    info_set: InfoSet,
+    candidates=None,
+    *,
+    worlds: int | None = None,
+    min_worlds: int = 1000,
+    max_worlds: int = 200_000,
+    target_se: float = 5.0,
+    rollout="expert",
+    seed: int = 0,
+    objective: str = "score_diff",
+    stratify: bool = True,
+    threads: int | None = None,
+) -> AnalysisResult:
+    """Roll out each candidate of the decision in shared sampled worlds and rank them.
+
+    The race: every candidate plays the first ``min_worlds`` worlds; after that, rounds of
+    :data:`BATCH` worlds; a candidate whose objective is more than :data:`DROP_Z` (2.33)
+    standard errors of the paired difference behind the best candidate's leaves the race.
+    The race stops when every remaining paired standard error is below ``target_se`` (with a
+    single candidate: its own standard error) or at ``max_worlds``.
+
+    Parameters
+    ----------
+    info_set : InfoSet
+        The decision; its seat must be the seat to play.
+    candidates : list of str or Candidate, optional
+        Labels (as :func:`canasta_sim.candidates.candidates` writes them) or candidates; all
+        legal candidates when ``None``.
+    worlds : int, optional
+        Play exactly this many worlds for every candidate (no race).
+    min_worlds, max_worlds : int
+        Worlds before any candidate is dropped; the most worlds a candidate plays.
+    target_se : float
+        Standard error of the paired differences at which the race stops, in the objective's
+        unit (points; a probability for ``win_deal``).
+    rollout : str or list of str
+        Bot spec for every side, or one per side (``canasta_sim.bots``); plays the rest of
+        the deal, the analysed seat's turn included.
+    seed : int
+        Master seed of the worlds (0 .. 2**64 - 1).
+    objective : str
+        What the race ranks: a key of :data:`OBJECTIVES`.
+    stratify : bool
+        Stratify the next stock card over the worlds (:meth:`InfoSet.sample_worlds`).
+    threads : int, optional
+        Threads for the rollouts (all cores by default).
+
+    Returns
+    -------
+    AnalysisResult
+
+    Raises
+    ------
+    ValueError
+        For an unknown candidate label, bot spec or objective, counts out of range, or an
+        information set whose seat is not to play.
+    """
+    t0 = time.perf_counter()
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective={objective!r}; allowed: {', '.join(OBJECTIVES)}")
+    if worlds is not None:
+        _check_count("worlds", worlds)
+        min_worlds = max_worlds = worlds
+    _check_count("min_worlds", min_worlds)
+    _check_count("max_worlds", max_worlds)
+    if max_worlds < min_worlds:
+        raise ValueError(f"max_worlds={max_worlds} is below min_worlds={min_worlds}")
+    if not (isinstance(target_se, (int, float)) and target_se > 0):
+        raise ValueError(f"target_se={target_se!r}; allowed: a positive number")
+    rules = info_set.rules
+    bots = side_bots(rollout, rules.sides)
+    policies, params = seat_arrays(bots, rules.players)
+    threads = (
+        numba.config.NUMBA_NUM_THREADS
+        if threads is None
+        else _check_count("threads", threads)
+    )
+    cands = _chosen(info_set, candidates)
+    top = int(info_set.pile_codes[-1]) if len(info_set.pile_codes) else 0
+    rows = [c.kernel_row(top) for c in cands]
+    kinds = np.array([r[0] for r in rows], np.int64)
+    plans = np.stack([r[1] for r in rows]).astype(np.int8)
+    discards = np.array([r[2] for r in rows], np.int64)
+    public = np.array([info_set.public_state()])
+    r = rules.to_array()
+    side = info_set.side
+
+    n_c = len(cands)
+    active = np.ones(n_c, bool)
+    played = np.zeros(n_c, np.int64)
+    own: list[list[np.ndarray]] = [[] for _ in range(n_c)]
+    other: list[list[np.ndarray]] = [[] for _ in range(n_c)]
+    outs: list[list[np.ndarray]] = [[] for _ in range(n_c)]
+    ends: list[list[np.ndarray]] = [[] for _ in range(n_c)]
+    done = 0
+    reason = ""
+    while True:
+        m = min(min_worlds if done == 0 else BATCH, max_worlds - done)
+        w = info_set.sample_worlds(m, seed, start=done, stratify=stratify)
+        live = np.nonzero(active)[0]
+        world_of = np.repeat(np.arange(m, dtype=np.int64), len(live))
+        cand_of = np.tile(live.astype(np.int64), m)
+        scores, info = rollouts(
+            public,
+            r,
+            w.hands,
+            w.stock,
+            w.seeds,
+            world_of,
+            cand_of,
+            kinds,
+            plans,
+            discards,
+            policies,
+            params,
+            threads,
+        )
+        bad = np.nonzero(info[:, RO_ERROR])[0]
+        if len(bad):  # legality reads only public cards and the own hand: never expected
+            c = cands[cand_of[bad[0]]]
+            raise RuntimeError(f"candidate {c.label!r} broke rule {info[bad[0], RO_ERROR]}")
+        mine = scores[:, side].astype(np.int64)
+        best_other = np.delete(scores, side, axis=1).max(axis=1).astype(np.int64)
+        for j, c in enumerate(live):
+            sel = slice(j, None, len(live))
+            own[c].append(mine[sel])
+            other[c].append(best_other[sel])
+            outs[c].append(info[sel, RO_OUT_SEAT])
+            ends[c].append(info[sel, RO_END])
+        played[live] += m
+        done += m
+        values = [
+            _objective(objective, np.concatenate(own[c]), np.concatenate(other[c]))
+            for c in range(n_c)
+        ]
+        best = max(np.nonzero(active)[0], key=lambda c: values[c].mean())
+        ses = {}
+        for c in np.nonzero(active)[0]:
+            if c == best:
+                continue
+            d = values[c] - values[best][: len(values[c])]
+            se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
+            if d.mean() < -DROP_Z * se or (se == 0 and d.mean() < 0):
+                active[c] = False
+            else:
+                ses[c] = se
+        if done >= max_worlds:
+            reason = "worlds given" if worlds is not None else "max_worlds"
+            break
+        if n_c == 1:
+            x = values[best]
+            ses = {best: x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else np.inf}
+        elif active.sum() == 1:
+            reason = "one candidate left"
+            break
+        if all(se < target_se for se in ses.values()):
+            reason = "target standard error reached"
+            break
+    elapsed = time.perf_counter() - t0
+    return _result(
+        info_set,
+        cands,
+        objective,
+        own,
+        other,
+        outs,
+        ends,
+        played,
+        active,
+        seed,
+        bots,
+        stratify,
+        elapsed,
+        reason,
+        min_worlds,
+        max_worlds,
+        target_se,
+    )
+
+
+def _objective(name: str, own: np.ndarray, other: np.ndarray) -> np.ndarray:
+    if name == "score_diff":
+        return (own - other).astype(np.float64)
+    if name == "own_score":
+        return own.astype(np.float64)
+    return (own > other).astype(np.float64)
+
+
+def _result(
+    info,
+    cands,
+    objective,
+    own,
+    other,
+    outs,
+    ends,
+    played,
+    active,
+    seed,
+    bots,
+    stratify,
+    elapsed,
+    reason,
+    min_worlds,
+    max_worlds,
+    target_se,
+) -> AnalysisResult:
+    """The table and settings of a finished race: candidates still in the race first (the
+    best has played every world), then the dropped ones, each group by the objective."""
+    n_c = len(cands)
+    own = [np.concatenate(x) for x in own]
+    other = [np.concatenate(x) for x in other]
+    outs = [np.concatenate(x) for x in outs]
+    ends = [np.concatenate(x) for x in ends]
+    values = [_objective(objective, own[c], other[c]) for c in range(n_c)]
+    order = sorted(range(n_c), key=lambda c: (not active[c], -values[c].mean(), c))
+    best = order[0]
+    sides = info.rules.sides
+    records = []
+    unpaired, paired = 0.0, 0.0
+    for c in order:
+        diff = (own[c] - other[c]).astype(np.float64)
+        n = len(diff)
+        lo, hi = _interval(diff)
+        d = values[c] - values[best][:n]
+        vlo, vhi = _interval(d)
+        if c != best and n > 1:
+            unpaired += values[c].var(ddof=1) + values[best][:n].var(ddof=1)
+            paired += d.var(ddof=1)
+        out_side = np.where(outs[c] >= 0, outs[c] % sides, -1)
+        records.append(
+            {
+                "candidate": cands[c].label,
+                "score_diff": diff.mean(),
+                "score_diff_lo": lo,
+                "score_diff_hi": hi,
+                "vs_best": d.mean(),
+                "vs_best_lo": vlo,
+                "vs_best_hi": vhi,
+                "p_win_deal": float((own[c] > other[c]).mean()),
+                "own_score": float(own[c].mean()),
+                "own_score_sd": float(own[c].std(ddof=1)) if n > 1 else 0.0,
+                "p_own_out": float((out_side == info.side).mean()),
+                "p_other_out": float(((out_side >= 0) & (out_side != info.side)).mean()),
+                "worlds": int(n),
+            }
+        )
+    table = pd.DataFrame.from_records(records)
+    shrink = unpaired / paired if paired > 0 else float("inf") if unpaired > 0 else float("nan")
+    spec = ", ".join(dict.fromkeys(b.spec for b in bots))
+    worlds = int(played.max())
+    settings = (
+        f"seed {seed}, {worlds} worlds (min {min_worlds}, max {max_worlds}, target SE "
+        f"{target_se:g}), objective {objective}, rollout {spec}, "
+        f"{'stratified next stock card' if stratify else 'no stratification'}, common random "
+        f"numbers, {elapsed:.2f} s, pairing shrank the variance of differences "
+        f"{shrink:.1f}x, stopped: {reason}"
+    )
+    per_world = pd.DataFrame(
+        {
+            "world": np.concatenate([np.arange(len(own[c])) for c in range(n_c)]),
+            "candidate": np.concatenate([[cands[c].label] * len(own[c]) for c in range(n_c)]),
+            "own_score": np.concatenate(own).astype(np.int32),
+            "other_score": np.concatenate(other).astype(np.int32),
+            "out_seat": np.concatenate(outs).astype(np.int8),
+            "end": np.concatenate(ends).astype(np.int8),
+        }
+    )
+    meta = {
+        "seed": seed,
+        "worlds": worlds,
+        "min_worlds": min_worlds,
+        "max_worlds": max_worlds,
+        "target_se": target_se,
+        "objective": objective,
+        "rollout": [b.spec for b in bots],
+        "stratify": stratify,
+        "elapsed_seconds": elapsed,
+        "variance_shrink": shrink if np.isfinite(shrink) else None,
+        "stopped": reason,
+    }
+    return AnalysisResult(table, settings, per_world, info, [cands[c] for c in order], meta)
+
+
+def _interval(x: np.ndarray) -> tuple[float, float]:
+    if len(x) < 2:
+        return float("nan"), float("nan")
+    half = Z95 * x.std(ddof=1) / np.sqrt(len(x))
+    return float(x.mean() - half), float(x.mean() + half)
+
+
+def _chosen(info: InfoSet, chosen) -> list[Candidate]:
+    found = legal_candidates(info)
+    if chosen is None:
+        return found
+    if isinstance(chosen, (str, Candidate)):
+        chosen = [chosen]
+    out = []
+    for c in chosen:
+        c = find_candidate(found, c) if isinstance(c, str) else c
+        if not isinstance(c, Candidate):
+            raise ValueError(f"candidates: {c!r} is neither a label nor a Candidate")
+        if c not in found:
+            raise ValueError(f"candidate {c.label!r} is not legal here")
+        if c not in out:
+            out.append(c)
+    if not out:
+        raise ValueError("candidates: an empty list; give at least one label")
+    return out
+
+
+def _check_count(name: str, value, low: int = 1, high: int = 10_000_000) -> int:
+    if (
+        not isinstance(value, (int, np.integer))
+        or isinstance(value, bool)
+        or not (low <= value <= high)
+    ):
+        raise ValueError(f"{name}={value!r}; allowed: an integer from {low:,} to {high:,}")
+    return int(value)
+
+
+def _position(info: InfoSet) -> dict:
+    return {
+        "players": info.rules.players,
+        "rules": info.rules.to_dict(),
+        "seat": info.seat,
+        "phase": info.phase,
+        "hand": info.hand,
+        "pile": info.pile,
+        "melds": [list(m) for m in info.melds],
+        "red_threes": list(info.red_threes),
+        "scores": list(info.scores),
+        "hand_sizes": list(info.hand_sizes),
+        "stock": info.stock_size,
+        "known": list(info.known),
+        "turn": info.turn,
+    }
+
+
+def format_table(table: pd.DataFrame) -> str:
+    """The ranked table as text: intervals in brackets, probabilities as percentages."""
+    lines = []
+    width = max([len("candidate")] + [len(c) for c in table["candidate"]])
+    head = (
+        f"{'candidate':<{width}}  {'score diff [95%]':>24}  {'vs best [95%]':>24}  "
+        f"{'P(win deal)':>11}  {'own score':>9}  {'P(we out)':>9}  {'P(they out)':>11}  "
+        f"{'worlds':>7}"
+    )
+    lines.append(head)
+    for row in table.itertuples():
+        diff = f"{row.score_diff:+.1f} [{row.score_diff_lo:+.1f}, {row.score_diff_hi:+.1f}]"
+        vs = f"{row.vs_best:+.1f} [{row.vs_best_lo:+.1f}, {row.vs_best_hi:+.1f}]"
+        lines.append(
+            f"{row.candidate:<{width}}  {diff:>24}  {vs:>24}  {row.p_win_deal:>11.1%}  "
+            f"{row.own_score:>9.1f}  {row.p_own_out:>9.1%}  {row.p_other_out:>11.1%}  "
+            f"{row.worlds:>7,}"
+        )
+    return "\n".join(lines)

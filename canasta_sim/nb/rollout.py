@@ -1,0 +1,340 @@
+"""Sampled worlds and rollouts: the hidden cards filled in, and a decision's candidates played
+to the end of the deal by the bots, in blocks on parallel threads (like :mod:`.play`).
+
+A rollout starts from the public state of an information set (a record of ``STATE_DTYPE``
+built by :mod:`canasta_sim.infoset`), writes one world's hands and stock into it, applies one
+candidate and lets the seats' policies play the rest of the deal. Every candidate of a world
+starts from the same cards and the same bots' random stream (common random numbers), so the
+differences between candidates are paired.
+"""
+
+import numba as nb
+import numpy as np
+
+from .bots.turn import play_turn_nb
+from .engine.melds import plan_rows_nb
+from .engine.moves import discard_nb, draw_nb, meld_nb, take_pile_nb
+from .engine.rng import below_nb, mix64_nb
+from .engine.score import side_score_nb
+from .engine.state import STATE_DTYPE
+from .enums import EV_LEN, N_KINDS, RED_THREE, DealSlot, MoveError, Phase, RuleSlot, ScorePart
+from .jit import inline_kernel
+from .play import run_blocks
+
+#: ``first_kind`` of a world whose next stock card is not stratified.
+STRATA_OFF = -1
+
+#: Candidate kinds (``cand_kind``): what the candidate's first move is.
+CAND_DRAW = 0  # draw from the stock (R-20)
+CAND_TAKE = 1  # take the pile with ``cand_plan`` (R-30..R-35)
+CAND_PLAY = 2  # meld ``cand_plan`` (if any cards), then discard ``cand_discard`` (if >= 0)
+
+#: Columns of a rollout's ``info`` row.
+RO_OUT_SEAT = 0  # seat that went out, or -1
+RO_END = 1  # end reason (EndReason)
+RO_ERROR = 2  # MoveError.ok, or the error of the candidate's move here (never expected)
+RO_TURNS = 3  # turns played in the rollout
+RO_LEN = 4
+
+
+@nb.njit(cache=True)
+def strata_nb(weights, start, out):
+    """The kinds of the next stock card for worlds ``start .. start + len(out) - 1``
+    (``out``: ``int8[n]``, written).
+
+    The sequence is the chairman assignment (Tijdeman): world ``t`` takes the kind furthest
+    behind its share, ``argmax_k ((t + 1) * weights[k] - count_k)``, so every prefix of the
+    sequence holds each kind within one world of ``t * weights[k]``. It depends only on
+    ``weights`` (``float64[N_KINDS]``, summing to 1), not on ``start`` or ``len(out)``.
+    """
+    counts = np.zeros(N_KINDS, np.float64)
+    n = out.shape[0]
+    for t in range(start + n):
+        best = -1
+        lag = -1e300
+        for k in range(N_KINDS):
+            if weights[k] > 0.0:
+                d = (t + 1) * weights[k] - counts[k]
+                if d > lag:
+                    lag = d
+                    best = k
+        counts[best] += 1.0
+        if t >= start:
+            out[t - start] = best
+
+
+@nb.njit(cache=True)
+def worlds_nb(unseen, slots, base, first, seeds, hands, stock):
+    """Fill the hidden cards of ``len(seeds)`` worlds, exactly and without rejection.
+
+    Parameters
+    ----------
+    unseen : ndarray(int64, (N_KINDS,))
+        Cards of each kind the observer cannot place.
+    slots : ndarray(int64, (players,))
+        Unknown cards in each hand (0 for the observer).
+    base : ndarray(int8, (players, N_KINDS))
+        The cards each hand is known to hold (the observer's whole hand).
+    first : ndarray(int8, (n,))
+        Kind put on top of the stock in each world, or ``STRATA_OFF``.
+    seeds : ndarray(uint64, (n,))
+        Each world's seed: its splitmix64 stream shuffles the cards.
+    hands : ndarray(int8, (n, players, N_KINDS)), written
+    stock : ndarray(int8, (n, stock_size)), written; top card first.
+
+    Red threes are never held (R-15, R-16): they go to stock places chosen uniformly; the other
+    unseen cards are shuffled uniformly over the remaining places (the hands' unknown cards,
+    then the stock), which is the uniform distribution over the deals the observer cannot
+    tell apart.
+    """
+    s = stock.shape[1]
+    players = slots.shape[0]
+    pool0 = np.empty(max(unseen.sum(), 1), np.int8)
+    m0 = 0
+    for k in range(N_KINDS):
+        if k != RED_THREE:
+            for _ in range(unseen[k]):
+                pool0[m0] = k
+                m0 += 1
+    pool = np.empty_like(pool0)
+    places = np.empty(max(s, 1), np.int64)
+    rng = np.empty(1, np.uint64)
+    for i in range(seeds.shape[0]):
+        rng[0] = seeds[i]
+        pool[:m0] = pool0[:m0]
+        m = m0
+        reds = unseen[RED_THREE]
+        top = 0
+        k = first[i]
+        if k != STRATA_OFF:
+            stock[i, 0] = k
+            top = 1
+            if k == RED_THREE:
+                reds -= 1
+            else:
+                for q in range(m):  # take one card of kind k out of the pool
+                    if pool[q] == k:
+                        pool[q] = pool[m - 1]
+                        m -= 1
+                        break
+        free = s - top
+        for j in range(free):
+            places[j] = top + j
+        for j in range(reds):  # partial Fisher-Yates: the red threes' stock places
+            t = j + below_nb(rng, free - j)
+            places[j], places[t] = places[t], places[j]
+            stock[i, places[j]] = RED_THREE
+        for j in range(m - 1, 0, -1):
+            t = below_nb(rng, j + 1)
+            pool[j], pool[t] = pool[t], pool[j]
+        q = 0
+        for p in range(players):
+            hands[i, p, :] = base[p]
+            for _ in range(slots[p]):
+                hands[i, p, pool[q]] += 1
+                q += 1
+        for j in range(reds, free):
+            stock[i, places[j]] = pool[q]
+            q += 1
+
+
+@inline_kernel
+def copy1_nb(dst, src):
+    """``dst[:] = src`` for 1-d arrays of one shape, without the temporary copy numba makes
+    for a slice assignment (it cannot rule out overlap, and these kernels do not allocate)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@inline_kernel
+def copy2_nb(dst, src):
+    for i in range(src.shape[0]):
+        copy1_nb(dst[i], src[i])
+
+
+@inline_kernel
+def copy3_nb(dst, src):
+    for i in range(src.shape[0]):
+        copy2_nb(dst[i], src[i])
+
+
+@inline_kernel
+def load_world_nb(state, public, rules, hands, stock, seed, shift):
+    """Copy the public state into ``state`` and write one world's hands and stock (top card
+    first, its first ``shift`` cards moved to the bottom) into it; the bots' random stream
+    starts from ``mix64(seed)``. Every field is copied, the bots' working plans included, so
+    a rollout does not depend on which rollouts its block played before."""
+    copy2_nb(state.hands, public.hands)
+    copy1_nb(state.pile, public.pile)
+    copy3_nb(state.melds, public.melds)
+    copy2_nb(state.meld_turn, public.meld_turn)
+    copy2_nb(state.meld_flags, public.meld_flags)
+    copy2_nb(state.sides, public.sides)
+    copy2_nb(state.seats, public.seats)
+    copy1_nb(state.g, public.g)
+    copy1_nb(state.hand_sizes, public.hand_sizes)
+    copy1_nb(state.pile_counts, public.pile_counts)
+    copy1_nb(state.melded, public.melded)
+    copy2_nb(state.known, public.known)
+    copy3_nb(state.candidates, public.candidates)
+    copy2_nb(state.take_plan, public.take_plan)
+    copy2_nb(state.meld_plan, public.meld_plan)
+    copy2_nb(state.out_plan, public.out_plan)
+    copy2_nb(state.zero_plan, public.zero_plan)
+    copy1_nb(state.powers, public.powers)
+    for p in range(rules[RuleSlot.players]):
+        copy1_nb(state.hands[p], hands[p])
+    pos = state.g[DealSlot.stock_pos]
+    s = stock.shape[0]
+    for j in range(s):
+        state.stock[pos + j] = stock[(j + shift) % s]
+    state.rng[0] = mix64_nb(seed)
+
+
+@inline_kernel
+def apply_candidate_nb(state, rules, kind, plan, discard, log):
+    """Make a candidate's moves (``CAND_*``); returns ``MoveError.ok`` or the move's
+    :data:`~canasta_sim.nb.enums.MoveError`."""
+    if kind == CAND_DRAW:
+        return draw_nb(state, rules, log)
+    if kind == CAND_TAKE:
+        return take_pile_nb(state, rules, plan, log)
+    if plan_rows_nb(plan, np.int64(-1)) != 0:
+        err = meld_nb(state, rules, plan, log)
+        if err != MoveError.ok:
+            return err
+    if discard >= 0 and state.g[DealSlot.phase] == Phase.play:
+        return discard_nb(state, rules, np.int64(discard), log)
+    return MoveError.ok
+
+
+@nb.njit(cache=True, _nrt=False, nogil=True)
+def rollout_block_nb(
+    states,
+    block,
+    n_blocks,
+    public,
+    rules,
+    hands,
+    stock,
+    seeds,
+    world_of,
+    cand_of,
+    cand_kind,
+    cand_plan,
+    cand_discard,
+    policies,
+    params,
+    scores,
+    info,
+    log,
+):
+    """Play rollouts ``block * n // n_blocks .. (block + 1) * n // n_blocks - 1`` (see
+    :func:`rollouts`) one after another in ``states[block]``. Releases the GIL."""
+    state = states[block]
+    n = world_of.shape[0]
+    g = state.g
+    for i in range(block * n // n_blocks, (block + 1) * n // n_blocks):
+        w = world_of[i]
+        c = cand_of[i]
+        # a pickup leaves the stock's top cards to the next players: moving the cards the draw
+        # would have taken to the bottom lets every later draw match the draw candidate's
+        # (closer pairs; still a uniform world, as any fixed reordering of one is)
+        shift = rules[RuleSlot.draw_count] if cand_kind[c] == CAND_TAKE else 0
+        load_world_nb(state, public, rules, hands[w], stock[w], seeds[w], shift)
+        turn0 = g[DealSlot.turn]
+        err = apply_candidate_nb(state, rules, cand_kind[c], cand_plan[c], cand_discard[c], log)
+        info[i, RO_ERROR] = err
+        if err == MoveError.ok:
+            while g[DealSlot.phase] != Phase.over:
+                play_turn_nb(state, rules, policies, params, log)
+        for side in range(rules[RuleSlot.sides]):
+            scores[i, side] = side_score_nb(state, rules, side)[ScorePart.total]
+        info[i, RO_OUT_SEAT] = g[DealSlot.out_seat]
+        info[i, RO_END] = g[DealSlot.end]
+        info[i, RO_TURNS] = g[DealSlot.turn] - turn0
+
+
+def rollouts(
+    public,
+    rules,
+    hands,
+    stock,
+    seeds,
+    world_of,
+    cand_of,
+    cand_kind,
+    cand_plan,
+    cand_discard,
+    policies,
+    params,
+    threads,
+):
+    """Play rollouts (world ``world_of[i]``, candidate ``cand_of[i]``) to the end of the deal on
+    ``threads`` threads.
+
+    Parameters
+    ----------
+    public : ndarray(STATE_DTYPE, (1,))
+        The information set's public state (``InfoSet.public_state``).
+    rules : ndarray(int32, (RULES_LEN,))
+    hands : ndarray(int8, (n_worlds, players, N_KINDS))
+    stock : ndarray(int8, (n_worlds, stock_size))
+        Top card first.
+    seeds : ndarray(uint64, (n_worlds,))
+        World seeds; the bots' stream of world ``w`` is ``mix64(seeds[w])`` for every
+        candidate.
+    world_of, cand_of : ndarray(int64, (n,))
+        Each rollout's world (row of ``hands``) and candidate (row of ``cand_*``).
+    cand_kind : ndarray(int64, (n_cands,))
+        ``CAND_DRAW``, ``CAND_TAKE`` or ``CAND_PLAY``.
+    cand_plan : ndarray(int8, (n_cands, N_KINDS, 3))
+        The pickup's or the meld's plan (naturals, deuces, jokers per rank).
+    cand_discard : ndarray(int64, (n_cands,))
+        Kind discarded after the meld (``CAND_PLAY``), or -1.
+    policies : ndarray(int32, (players,))
+    params : ndarray(float64, (players, n_params))
+    threads : int
+
+    Returns
+    -------
+    scores : ndarray(int32, (n, n_sides))
+        Each side's deal score (points, R-50..R-54).
+    info : ndarray(int32, (n, RO_LEN))
+        Seat that went out (-1), end reason (EndReason), the candidate's MoveError, turns
+        played.
+    """
+    n = world_of.shape[0]
+    n_sides = int(rules[RuleSlot.sides])
+    scores = np.zeros((n, n_sides), np.int32)
+    info = np.zeros((n, RO_LEN), np.int32)
+    if n == 0:
+        return scores, info
+    n_blocks = max(1, min(n, 8 * threads))
+    states = np.zeros(n_blocks, STATE_DTYPE)
+    no_log = np.zeros((0, EV_LEN), np.int32)
+
+    def block(b):
+        rollout_block_nb(
+            states,
+            np.int64(b),
+            np.int64(n_blocks),
+            public[0],
+            rules,
+            hands,
+            stock,
+            seeds,
+            world_of,
+            cand_of,
+            cand_kind,
+            cand_plan,
+            cand_discard,
+            policies,
+            params,
+            scores,
+            info,
+            no_log,
+        )
+
+    run_blocks(block, n_blocks, threads)
+    return scores, info
