@@ -170,9 +170,7 @@ def analyse(
     bots = side_bots(rollout, rules.sides)
     policies, params = seat_arrays(bots, rules.players)
     threads = (
-        numba.config.NUMBA_NUM_THREADS
-        if threads is None
-        else _check_count("threads", threads)
+        numba.config.NUMBA_NUM_THREADS if threads is None else _check_count("threads", threads)
     )
     cands = _chosen(info_set, candidates)
     top = int(info_set.pile_codes[-1]) if len(info_set.pile_codes) else 0

@@ -68,7 +68,8 @@ class Deal:
         self._state = state  # what the kernels take and change
         self._view = state_view(state, self._r)  # views of it that Python code reads
         self._minimums = minimums
-        self._scores: Mapping[int, int] | None = None  # cumulative scores before the deal (side -> points), if given
+        # cumulative scores before the deal (side -> points), if given
+        self._scores: Mapping[int, int] | None = None
         self._seed = seed
         rows = 30 * rules.max_turns + 1000 if trace else 0
         self._log = np.zeros((rows, EV_LEN), np.int32)
