@@ -14,9 +14,8 @@ from . import cards as C
 from .errors import IllegalMove, illegal_move
 from .nb import layout as L
 from .nb.melds import minimum_count_nb
-from .nb.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
+from .nb.moves import check_take_nb, discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
 from .nb.policy import play_turn
-from .nb.policy_common import pickup_candidates_nb
 from .nb.rng import deal_seed_nb
 from .nb.score import score_nb
 from .nb.state import freezes_pile_nb, new_state, recount_nb, start_deal_nb, state_arrays
@@ -283,14 +282,123 @@ class Deal:
         return int(sd[side, L.S_R3_DEALT] + sd[side, L.S_R3_DRAWN] + sd[side, L.S_R3_PILE])
 
     def can_take_pile(self) -> bool:
-        """Whether the current player may take the pile now in one of the standard ways (top
-        card onto the side's meld, with a natural pair, with a natural and a wild card), adding
-        the best melds from hand when the side still needs its minimum count (R-30..R-35,
-        R-44, R-64)."""
+        """Whether the current player may take the pile now: whether some :meth:`take_pile`
+        call is legal (R-30..R-35, R-40, R-44, R-64).
+
+        Exact: it asks the engine's own pickup check (the one :meth:`take_pile` runs) about
+        every way of taking the pile that can make a difference, on the unchanged state:
+
+        - the four smallest ways (the top card onto the side's meld, with a natural pair, with
+          a natural and a deuce, with a natural and a joker), which settle a side that has made
+          its initial meld and keeps two cards or more;
+        - for a side without its initial meld, the melds from hand of the most points that
+          keep two cards in hand (R-64), for every choice of the cards kept;
+        - when the pickup can leave at most one card in hand (going out, R-40), every way of
+          melding the whole hand (or all but one card) with the top card.
+        """
         if self.phase != "draw":
             return False
-        cands = np.zeros((4, L.N_KINDS, 3), np.int8)
-        return pickup_candidates_nb(self._state, self._r, self.current_player, cands) > 0
+        return any(self._pickup_legal(plan) for plan in self._pickup_plans())
+
+    def _pickup_legal(self, plan: np.ndarray) -> bool:
+        err, _out, _concealed = check_take_nb(self._state, self._r, self.current_player, plan)
+        return int(err) == L.OK
+
+    def _pickup_plans(self) -> Iterable[np.ndarray]:
+        """The ways of taking the pile :meth:`can_take_pile` tries (meld plans, see
+        ``nb.melds``)."""
+        g = self._g
+        if g[L.G_PILE_LEN] == 0:
+            return
+        pile = self._arrays[2][: int(g[L.G_PILE_LEN])]
+        top = int(pile[-1])
+        if not L.FIRST_NATURAL <= top <= L.LAST_NATURAL:
+            return  # R-30
+        seat = self.current_player
+        side = seat % self.rules.sides
+        hand = self._arrays[0][seat].astype(np.int64)
+        incoming = int(np.count_nonzero(pile[:-1] != L.RED_THREE))
+        for n, d, j in ((0, 0, 0), (2, 0, 0), (1, 1, 0), (1, 0, 1)):
+            plan = np.zeros((L.N_KINDS, 3), np.int8)
+            plan[top] = (n, d, j)
+            yield plan
+        if not self._arrays[6][side, L.S_MELDED]:
+            keep = max(0, 2 - incoming)
+            for kept in _choices(hand, keep):
+                plan = self._richest_melds(hand - kept, top)
+                if plan is not None:
+                    yield plan
+        if incoming <= 1:  # the pickup may leave one card or none: every hand card is melded
+            lefts = _choices(hand, 0) + (_choices(hand, 1) if incoming == 0 else [])
+            for left in lefts:
+                yield from self._whole_hand_plans(hand, left, top)
+
+    def _richest_melds(self, cards: np.ndarray, top: int) -> np.ndarray | None:
+        """Melds from ``cards`` (counts) with the top card of the most points (R-64) for a side
+        without melds: every rank of three or more, the pairs of the highest values that wild
+        cards complete, and the wild cards of the highest values as far as the melds take
+        them (R-60). None when the top card's rank lacks a natural pair (R-32)."""
+        if cards[top] < 2:
+            return None
+        values = self.rules.to_array()[L.R_VALUES : L.R_VALUES + L.N_KINDS]
+        at_most_naturals = self.rules.wilds_at_most_naturals
+        naturals = {r: int(cards[r]) for r in range(L.FIRST_NATURAL, L.LAST_NATURAL + 1)}
+        naturals[top] += 1  # the top card
+        full = [r for r, n in naturals.items() if n >= 3]
+        pairs = sorted((r for r, n in naturals.items() if n == 2), key=lambda r: -values[r])
+        wilds = sorted(
+            [L.DEUCE] * int(cards[L.DEUCE]) + [L.JOKER] * int(cards[L.JOKER]),
+            key=lambda k: -values[k],
+        )
+        pairs = pairs[: len(wilds)]
+        plan = np.zeros((L.N_KINDS, 3), np.int8)
+        for r in full + pairs:
+            plan[r, L.M_NATURALS] = naturals[r] - (r == top)
+        rows = pairs + full
+        room = {r: min(3, naturals[r]) if at_most_naturals else 3 for r in rows}
+        for i, wild in enumerate(wilds):
+            # each pair takes one wild card first, then any meld with room takes the rest
+            r = pairs[i] if i < len(pairs) else next((r for r in rows if room[r] > 0), None)
+            if r is None:
+                break
+            plan[r, L.M_DEUCES if wild == L.DEUCE else L.M_JOKERS] += 1
+            room[r] -= 1
+        return plan
+
+    def _whole_hand_plans(
+        self, hand: np.ndarray, left: np.ndarray, top: int
+    ) -> Iterable[np.ndarray]:
+        """Every way of melding all of ``hand`` but the cards ``left`` together with the top
+        card: each rank's naturals (and the black threes) on their own row, the wild cards
+        spread over the rows as R-60/R-61 allow."""
+        cards = hand - left
+        side = self.current_player % self.rules.sides
+        table = self._arrays[3][side].astype(np.int64)  # naturals, deuces, jokers per rank
+        base = np.zeros((L.N_KINDS, 3), np.int8)
+        base[L.BLACK_THREE, L.M_NATURALS] = cards[L.BLACK_THREE]
+        rows, low, high = [], [], []
+        for r in range(L.FIRST_NATURAL, L.LAST_NATURAL + 1):
+            base[r, L.M_NATURALS] = cards[r]
+            naturals = int(table[r, 0] + cards[r] + (r == top))
+            on_table = int(table[r].sum())
+            if naturals == table[r, 0] and on_table == 0:
+                continue  # no meld of this rank, and none starts
+            if naturals < 2:
+                return  # a meld needs two naturals (R-60)
+            wild_room = 3 if not self.rules.wilds_at_most_naturals else min(3, naturals)
+            rows.append(r)
+            low.append(max(0, 3 - naturals - int(table[r, 1] + table[r, 2])))
+            high.append(max(0, wild_room - int(table[r, 1] + table[r, 2])))
+        deuces, jokers = int(cards[L.DEUCE]), int(cards[L.JOKER])
+        for spread in _spreads(deuces + jokers, low, high):
+            plan = base.copy()
+            jokers_left = jokers
+            for r, n in zip(rows, spread):
+                j = min(n, jokers_left)
+                jokers_left -= j
+                plan[r, L.M_JOKERS] = j
+                plan[r, L.M_DEUCES] = n - j
+            yield plan
 
     # --- moves -------------------------------------------------------------------------------
     def draw(self) -> None:
@@ -509,6 +617,42 @@ def minimum_count(score: int, rules: Rules | None = None) -> int:
     _check_int("score", score, -(2**31), 2**31 - 1)
     rules = _rules(rules)
     return int(minimum_count_nb(np.int64(score), rules.to_array()))
+
+
+# --- search helpers (can_take_pile) ----------------------------------------------------------
+def _choices(hand: np.ndarray, n: int) -> list[np.ndarray]:
+    """Every multiset of ``n`` cards (n = 0, 1 or 2) from ``hand`` (counts), as counts."""
+    out = []
+    kinds = [k for k in range(L.N_KINDS) if hand[k] > 0]
+    if n == 0:
+        return [np.zeros_like(hand)]
+    for i, a in enumerate(kinds):
+        if n == 1:
+            pick = np.zeros_like(hand)
+            pick[a] = 1
+            out.append(pick)
+            continue
+        for b in kinds[i:]:
+            if a == b and hand[a] < 2:
+                continue
+            pick = np.zeros_like(hand)
+            pick[a] += 1
+            pick[b] += 1
+            out.append(pick)
+    return out
+
+
+def _spreads(total: int, low: list[int], high: list[int]) -> Iterable[tuple[int, ...]]:
+    """Every way of writing ``total`` as a sum with the i-th term from low[i] to high[i]."""
+    if not low:
+        if total == 0:
+            yield ()
+        return
+    rest_low, rest_high = sum(low[1:]), sum(high[1:])
+    for n in range(low[0], min(high[0], total) + 1):
+        if rest_low <= total - n <= rest_high:
+            for tail in _spreads(total - n, low[1:], high[1:]):
+                yield (n, *tail)
 
 
 # --- parsing helpers -------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from .layout import (
     M_DEUCES,
     M_JOKERS,
     M_NATURALS,
+    N_KINDS,
     OK,
     P_FIRST_MELD_TURN,
     R_CANASTAS_TO_GO_OUT,
@@ -86,6 +87,41 @@ def plan_rows_nb(plan, top):
     if top >= 0:
         rows |= 1 << top
     return rows
+
+
+@inline_kernel
+def last_card_meld_nb(state, rules, side, hand, plan, top, deuces, jokers):
+    """R-40 judged on the whole turn: the rank of the side's meld that the one card left in
+    hand after ``plan`` (with a pickup, ``top`` >= 0, the rest of the pile included) turns into
+    a canasta when added to it, or -1. Adding it empties the hand, so the player goes out.
+
+    ``deuces`` and ``jokers`` are the wild cards ``plan`` takes from the hand.
+    """
+    melds = state.melds
+    last = -1
+    for k in range(BLACK_THREE, N_KINDS):
+        if k == DEUCE:
+            n = hand[k] - deuces
+        elif k == JOKER:
+            n = hand[k] - jokers
+        else:
+            n = hand[k] - plan[k, M_NATURALS]
+        if top >= 0:
+            n += state.pile_counts[k] - (1 if k == top else 0)
+        if n > 0:
+            last = k
+    if last < FIRST_NATURAL:
+        return -1  # a black three never goes onto a meld that can become a canasta
+    for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        if last <= LAST_NATURAL and r != last:
+            continue
+        n = melds[side, r, M_NATURALS] + plan[r, M_NATURALS] + (1 if r == top else 0)
+        n += 1 if r == last else 0
+        d = melds[side, r, M_DEUCES] + plan[r, M_DEUCES] + (1 if last == DEUCE else 0)
+        j = melds[side, r, M_JOKERS] + plan[r, M_JOKERS] + (1 if last == JOKER else 0)
+        if n + d + j == 7 and meld_ok_nb(n, d, j, rules):
+            return r
+    return -1
 
 
 @kernel
@@ -185,8 +221,15 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
     if black_threes and not going_out:
         return 63, False, False
     if going_out and canastas < rules[R_CANASTAS_TO_GO_OUT]:
-        # keeping fewer than two cards is going out (R-22), which needs canastas (R-40)
-        return 40, False, False
+        # keeping fewer than two cards is going out (R-22), which needs canastas (R-40); judged
+        # on the whole turn, one card left may still complete the last canasta needed
+        if left != 1 or canastas + 1 < rules[R_CANASTAS_TO_GO_OUT]:
+            return 40, False, False
+        r = last_card_meld_nb(state, rules, side, hand, plan, top, deuces, jokers)
+        if r < 0:
+            return 40, False, False
+        if meld_size_nb(melds, side, r) == 0 or meld_turn[side, r] == turn:
+            own_canasta = True
     first = seats[seat, P_FIRST_MELD_TURN]
     concealed_out = (
         going_out
@@ -196,7 +239,8 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
         and (own_canasta or canasta_started_nb(state, side, turn))
     )
     if sides[side, S_MELDED] == 0 and points < sides[side, S_MINIMUM]:
-        waived = concealed_out and rules[R_CONCEALED_OUT_NEEDS_MINIMUM] == 0
+        # R-42 waives the minimum for melds from the hand only: a pickup reaches it (R-64)
+        waived = concealed_out and top < 0 and rules[R_CONCEALED_OUT_NEEDS_MINIMUM] == 0
         if not waived:
             return 64, False, False
     return OK, going_out, concealed_out

@@ -68,7 +68,13 @@ from .layout import (
     SOURCE_DRAWN,
     SOURCE_PILE,
 )
-from .melds import canasta_started_nb, check_plan_nb, meld_size_nb, plan_rows_nb
+from .melds import (
+    canasta_started_nb,
+    check_plan_nb,
+    last_card_meld_nb,
+    meld_size_nb,
+    plan_rows_nb,
+)
 from .state import freezes_pile_nb, log_event_nb
 
 
@@ -197,6 +203,34 @@ def meld_nb(state, rules, plan, log):
     return OK
 
 
+@kernel
+def meld_last_card_nb(state, rules, log):
+    """R-40 judged on the whole turn: when the current player holds one card that the side
+    cannot discard yet (too few canastas) but that completes the canasta it lacks on one of
+    its melds, add it there and go out. Returns True if it did.
+
+    A legal turn can leave this position (a pickup whose rest of the pile leaves one card, or
+    melds down to one card): the move kernels allow it only when this move exists.
+    """
+    g = state.g
+    if g[G_PHASE] != PHASE_PLAY or g[G_LAST_RED_THREE] != 0:
+        return False
+    seat = g[G_CURRENT]
+    side = rules[R_SIDE_OF + seat]
+    if state.hand_sizes[seat] != 1 or state.sides[side, S_CANASTAS] >= rules[R_CANASTAS_TO_GO_OUT]:
+        return False
+    hand = state.hands[seat]
+    plan = state.zero_plan  # kernels cannot allocate: the empty plan is borrowed, then emptied
+    r = last_card_meld_nb(state, rules, side, hand, plan, np.int64(-1), np.int64(0), np.int64(0))
+    if r < 0:
+        return False
+    col = M_DEUCES if hand[DEUCE] > 0 else (M_JOKERS if hand[JOKER] > 0 else M_NATURALS)
+    plan[r, col] = 1
+    err = meld_nb(state, rules, plan, log)
+    plan[r, col] = 0
+    return err == OK
+
+
 # --- drawing --------------------------------------------------------------------------------
 @kernel
 def pile_top_nb(state):
@@ -245,6 +279,9 @@ def draw_nb(state, rules, log):
             log_event_nb(g, log, E_RED_THREE, seat, RED_THREE, 0, 0, 0, SOURCE_DRAWN)
             if g[G_STOCK_POS] >= n_cards:  # R-45
                 if rules[R_MELD_AFTER_LAST_RED_THREE] == 0:
+                    # the turn ends at once, without a discard: a turn like any other
+                    log_event_nb(g, log, E_END_TURN, seat, 0, 0, 0, 0, 0)
+                    g[G_TURN] += 1
                     end_deal_nb(state, np.int64(END_LAST_RED_THREE), log)
                     return OK
                 g[G_LAST_RED_THREE] = 1

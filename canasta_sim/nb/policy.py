@@ -10,7 +10,8 @@ from .careful import careful_turn_nb
 from .expert import expert_turn_nb
 from .greedy import greedy_turn_nb
 from .jit import inline_kernel
-from .layout import G_CURRENT
+from .layout import G_CURRENT, G_PHASE, PHASE_PLAY
+from .moves import meld_last_card_nb
 from .random_bot import random_turn_nb
 
 POLICY_RANDOM = 0
@@ -40,6 +41,8 @@ def play_turn_nb(state, rules, policies, params, log):
         careful_turn_nb(state, rules, log)
     else:
         random_turn_nb(state, rules, log)
+    if state.g[G_PHASE] == PHASE_PLAY and state.g[G_CURRENT] == seat:
+        meld_last_card_nb(state, rules, log)  # the policies discard, which R-40 refuses here
 
 
 def play_turn(state, rules, policies, params, log):
@@ -53,6 +56,8 @@ def play_turn(state, rules, policies, params, log):
         expert_turn_nb(state, rules, params[seat], log)
     else:
         _TURN_KERNELS[code](state, rules, log)
+    if state["g"][G_PHASE] == PHASE_PLAY and state["g"][G_CURRENT] == seat:
+        meld_last_card_nb(state, rules, log)  # as in play_turn_nb
 
 
 _TURN_KERNELS = {
