@@ -626,14 +626,14 @@ class Replay:
         if sum(cards) == 0:
             self.fail("R-60", "a meld event with no cards")
         rank = _card(_field(ev, "rank"))
-        self._remove_from_hand(seat, cards, "meld")
-        from_pile = self._book_pile_cards(seat, cards)
         move = _field(ev, "move")
         if self.move is None or self.move.id != move or self.move.seat != seat:
-            self._close_move()
+            self._close_move()  # judged by the hand it leaves, before this meld's cards go
             side = self.sides[self.side_of(seat)]
             self.move = Move(move, seat, self.index, needs_minimum=not side.melded)
             side.melded = True
+        self._remove_from_hand(seat, cards, "meld")
+        from_pile = self._book_pile_cards(seat, cards)
         self._lay(seat, rank, cards, from_pile)
 
     def _book_pile_cards(self, seat: int, cards: list[int]) -> int:
