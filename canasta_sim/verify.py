@@ -9,6 +9,7 @@ same for any number of workers, chunk size or scheduler.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import NamedTuple
@@ -57,6 +58,14 @@ def verify_chunk(
         if not verdict.ok:
             failures.append(Failure(k, verdict.rule, str(verdict)))
     return failures
+
+
+def _worker_init() -> None:
+    """Worker processes stop at SIGTERM and leave Ctrl-C to the parent, which cancels the
+    chunks not started (a worker would otherwise report the signal as a failed chunk and go
+    on with the next one)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def chunk_size(deals: int, workers: int) -> int:
@@ -116,9 +125,12 @@ def verify(
             failures += verify_chunk(*args)
             done(args[-1])
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_init)
+        try:
             futures = {pool.submit(verify_chunk, *args): args for args in chunks}
             for future in as_completed(futures):
                 failures += future.result()
                 done(futures[future][-1])
+        finally:  # on Ctrl-C or SIGTERM, no chunk that has not started starts
+            pool.shutdown(wait=False, cancel_futures=True)
     return sorted(failures)
