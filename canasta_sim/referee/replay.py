@@ -12,7 +12,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NoReturn
 
 from canasta_sim.cards import KINDS, N_KINDS, format_cards, kind_index, parse_sequence
 
@@ -211,13 +211,13 @@ class Replay:
         self.turn: Turn = None  # type: ignore[assignment]  # set when play starts
         self.turns = 0
         self.move: Move | None = None
-        self.expected_end: str | None = None
+        self.expected_end = ""  # set when the deal is over
         self.out_seat: int | None = None
         self.out_concealed = False
         self.expected_scores: dict[int, dict[str, int]] = {}
 
     # --- reporting ---------------------------------------------------------------------------
-    def fail(self, rule: str, what: str, seat: int | None = None) -> None:
+    def fail(self, rule: str, what: str, seat: int | None = None) -> NoReturn:
         """Raise :class:`RuleViolation` for the current event with a position description."""
         raise self.violation(rule, what, seat)
 
@@ -343,7 +343,7 @@ class Replay:
                     "out (R-40), expected go_out",
                 )
 
-    def refuse(self, name: str, ev: dict) -> None:
+    def refuse(self, name: str, ev: dict) -> NoReturn:
         """Report an event the phase does not take, with the rule it breaks."""
         phase = self.phase
         if phase is Phase.START:
@@ -351,7 +351,7 @@ class Replay:
         if phase is Phase.DONE:
             raise TraceFormatError(f"{name} event after the last score event")
         if phase is Phase.LAY_RED_THREE:
-            p = self.pending
+            p = self._pending()
             self.fail(
                 p.rule,
                 f"{name} event, but seat {p.seat} must first lay out a red three "
@@ -469,12 +469,17 @@ class Replay:
             self.pending = PendingRedThrees(seat, "drawn", 1, "R-15", Phase.SETUP)
             self.phase = Phase.LAY_RED_THREE
 
+    def _pending(self) -> PendingRedThrees:
+        if self.pending is None:  # the phase LAY_RED_THREE always has one
+            raise AssertionError("no red three pending")
+        return self.pending
+
     def _lay_red_three(self, seat: int) -> None:
         self.sides[self.side_of(seat)].red_threes += 1
 
     def _on_pending_red_three(self, ev: dict) -> None:
         """A drawn red three (R-15/R-16) or the pile's red threes (R-34) are laid out now."""
-        p = self.pending
+        p = self._pending()
         if ev.get("seat") != p.seat or ev.get("source") != p.source:
             self.refuse("red_three", ev)
         self._lay_red_three(p.seat)
@@ -687,9 +692,12 @@ class Replay:
             meld.concealed = meld.created_turn == self.turn.index and not meld.pile_cards
         if self.first_meld_turn[seat] is None:
             self.first_meld_turn[seat] = self.turn.index
-        if rank == BLACK_THREE and self.move.black_threes_event is None:
-            self.move.black_threes_event = self.index
-        self.move.value += self.rules.value(cards)
+        move = self.move
+        if move is None:  # _on_meld and _on_take_pile open the laying-down first
+            raise AssertionError("a meld outside a laying-down")
+        if rank == BLACK_THREE and move.black_threes_event is None:
+            move.black_threes_event = self.index
+        move.value += self.rules.value(cards)
 
     def _close_move(self) -> None:
         """Judge the laying-down that ends here by what it leaves in hand: black threes only
@@ -820,7 +828,7 @@ class Replay:
 
     def _expected_end_reason(self, reason: str) -> str:
         if self.phase is Phase.OVER:
-            return self.expected_end  # type: ignore[return-value]
+            return self.expected_end
         if self.phase is Phase.DRAW and self.stock_left == 0:
             seat = self.turn.seat
             side = self.side_of(seat)
