@@ -294,6 +294,9 @@ def turn_events(d: Deal, calls: list[tuple], concealed: bool) -> list[dict]:
         if name == "take_pile":
             with_, melds = args
             texts = [dict(zip(("rank", "cards"), t.split(": "))) for t in melds]
+            # as Deal.take_pile: cards of the top card's rank among ``melds`` join ``with``
+            with_ = " ".join([with_] + [t["cards"] for t in texts if t["rank"] == pile[-1]])
+            texts = [t for t in texts if t["rank"] != pile[-1]]
             events.append({"event": "take_pile", "seat": seat, "move": move, "top": pile[-1],
                            "with": with_, "melds": texts})  # fmt: skip
             hand -= parse_cards(with_) + sum((parse_cards(t["cards"]) for t in texts), 0 * hand)
