@@ -6,5 +6,5 @@ when a bot decides differently. Each bump goes with regenerated goldens
 """
 
 __version__ = "0.2.0"
-RULES_VERSION = 1
+RULES_VERSION = 2
 BOTS_VERSION = 2

@@ -873,27 +873,40 @@ def tune(
 @click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
 @click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes: the referee is pure Python, so it runs in processes, not "
+    "threads; the verdicts do not depend on it.",
+)
+@SCHEDULER
+@click.option(
     "--show", type=click.IntRange(min=1), default=5, show_default=True, help="Failures to print."
 )
-def verify(deals, players, rules_opt, settings, bots, seed, show):
+def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, show):
     """Referee DEALS deals with the independent rules checker; exit code 1 if any fails."""
-    from .deal import trace_deal
-    from .referee import check_trace
+    from .verify import verify as run
 
+    if scheduler is not None and workers != 1:
+        raise click.UsageError("--workers and --scheduler exclude each other")
     rules = build_rules(players, rules_opt, settings)
     specs = [b.spec for b in _bots(bots, rules)]
-    failures = []
-    with click.progressbar(range(deals), label="refereeing", file=sys.stderr) as bar:
-        for k in bar:
-            verdict = check_trace(trace_deal(rules, specs, seed, k))
-            if not verdict.ok:
-                failures.append((k, verdict))
+    start = time.perf_counter()
+    with click.progressbar(length=deals, label="refereeing", file=sys.stderr) as bar:
+        try:
+            failures = run(
+                rules, specs, seed, deals, workers=workers, scheduler=scheduler, progress=bar.update
+            )
+        except ValueError as exc:  # a Dask scheduler that cannot be reached
+            raise click.UsageError(str(exc)) from None
+    seconds = time.perf_counter() - start
     click.echo(
         f"{deals - len(failures):,} of {deals:,} deals passed ({rules.players} players, "
-        f"bots {', '.join(specs)}, seed {seed})"
+        f"bots {', '.join(specs)}, seed {seed}) in {seconds:.1f} s"
     )
-    for k, verdict in failures[:show]:
-        click.echo(f"  deal {k}: {verdict}")
+    for failure in failures[:show]:
+        click.echo(f"  deal {failure.deal}: {failure.verdict}")
     if failures:
         sys.exit(1)
 

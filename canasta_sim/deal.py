@@ -12,10 +12,16 @@ import numpy as np
 
 from . import cards as C
 from .errors import IllegalMove, illegal_move
-from .nb.bots.pickups import pickup_candidates_nb
 from .nb.bots.turn import play_turn
 from .nb.engine.deal import freezes_pile_nb, start_deal_nb
-from .nb.engine.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
+from .nb.engine.moves import (
+    check_take_nb,
+    discard_nb,
+    draw_nb,
+    end_turn_nb,
+    meld_nb,
+    take_pile_nb,
+)
 from .nb.engine.rng import deal_seed_nb
 from .nb.engine.score import score_nb
 from .nb.engine.state import STATE_DTYPE, StateView, new_state, recount_nb, state_view
@@ -34,6 +40,7 @@ from .nb.enums import (
     MeldCol,
     MoveError,
     Phase,
+    RuleSlot,
     ScorePart,
     SideSlot,
     label,
@@ -312,14 +319,124 @@ class Deal:
         )
 
     def can_take_pile(self) -> bool:
-        """Whether the current player may take the pile now in one of the standard ways (top
-        card onto the side's meld, with a natural pair, with a natural and a wild card), adding
-        the best melds from hand when the side still needs its minimum count (R-30..R-35,
-        R-44, R-64)."""
+        """Whether the current player may take the pile now: whether some :meth:`take_pile`
+        call is legal (R-30..R-35, R-40, R-44, R-64).
+
+        Exact: it asks the engine's own pickup check (the one :meth:`take_pile` runs) about
+        every way of taking the pile that can make a difference, on the unchanged state:
+
+        - the four smallest ways (the top card onto the side's meld, with a natural pair, with
+          a natural and a deuce, with a natural and a joker), which settle a side that has made
+          its initial meld and keeps two cards or more;
+        - for a side without its initial meld, the melds from hand of the most points that
+          keep two cards in hand (R-64), for every choice of the cards kept;
+        - when the pickup can leave at most one card in hand (going out, R-40), every way of
+          melding the whole hand (or all but one card) with the top card.
+        """
         if self.phase != "draw":
             return False
-        cands = np.zeros((4, N_KINDS, 3), np.int8)
-        return pickup_candidates_nb(self._state, self._r, self.current_player, cands) > 0
+        return any(self._pickup_legal(plan) for plan in self._pickup_plans())
+
+    def _pickup_legal(self, plan: np.ndarray) -> bool:
+        err, _out, _concealed = check_take_nb(self._state, self._r, self.current_player, plan)
+        return int(err) == MoveError.ok
+
+    def _pickup_plans(self) -> Iterable[np.ndarray]:
+        """The ways of taking the pile :meth:`can_take_pile` tries (meld plans, see
+        ``nb.melds``)."""
+        g = self._g
+        if g[DealSlot.pile_len] == 0:
+            return
+        pile = self._view.pile[: int(g[DealSlot.pile_len])]
+        top = int(pile[-1])
+        if not FIRST_NATURAL <= top <= LAST_NATURAL:
+            return  # R-30
+        seat = self.current_player
+        side = seat % self.rules.sides
+        hand = self._view.hands[seat].astype(np.int64)
+        incoming = int(np.count_nonzero(pile[:-1] != RED_THREE))
+        for n, d, j in ((0, 0, 0), (2, 0, 0), (1, 1, 0), (1, 0, 1)):
+            plan = np.zeros((N_KINDS, 3), np.int8)
+            plan[top] = (n, d, j)
+            yield plan
+        if not self._view.sides[side, SideSlot.melded]:
+            keep = max(0, 2 - incoming)
+            for kept in _choices(hand, keep):
+                richest = self._richest_melds(hand - kept, top)
+                if richest is not None:
+                    yield richest
+        if incoming <= 1:  # the pickup may leave one card or none: every hand card is melded
+            lefts = _choices(hand, 0) + (_choices(hand, 1) if incoming == 0 else [])
+            for left in lefts:
+                yield from self._whole_hand_plans(hand, left, top)
+
+    def _richest_melds(self, cards: np.ndarray, top: int) -> np.ndarray | None:
+        """Melds from ``cards`` (counts) with the top card of the most points (R-64) for a side
+        without melds: every rank of three or more, the pairs of the highest values that wild
+        cards complete, and the wild cards of the highest values as far as the melds take
+        them (R-60). None when the top card's rank lacks a natural pair (R-32)."""
+        if cards[top] < 2:
+            return None
+        values = self.rules.to_array()[RuleSlot.values : RuleSlot.values + N_KINDS]
+        at_most_naturals = self.rules.wilds_at_most_naturals
+        naturals = {r: int(cards[r]) for r in range(FIRST_NATURAL, LAST_NATURAL + 1)}
+        naturals[top] += 1  # the top card
+        full = [r for r, n in naturals.items() if n >= 3]
+        pairs = sorted((r for r, n in naturals.items() if n == 2), key=lambda r: -values[r])
+        wilds = sorted(
+            [DEUCE] * int(cards[DEUCE]) + [JOKER] * int(cards[JOKER]),
+            key=lambda k: -values[k],
+        )
+        pairs = pairs[: len(wilds)]
+        plan = np.zeros((N_KINDS, 3), np.int8)
+        for r in full + pairs:
+            plan[r, MeldCol.naturals] = naturals[r] - (r == top)
+        rows = pairs + full
+        room = {r: min(3, naturals[r]) if at_most_naturals else 3 for r in rows}
+        for i, wild in enumerate(wilds):
+            # each pair takes one wild card first, then any meld with room takes the rest
+            row = pairs[i] if i < len(pairs) else next((r for r in rows if room[r] > 0), None)
+            if row is None:
+                break
+            r = row
+            plan[r, MeldCol.deuces if wild == DEUCE else MeldCol.jokers] += 1
+            room[r] -= 1
+        return plan
+
+    def _whole_hand_plans(
+        self, hand: np.ndarray, left: np.ndarray, top: int
+    ) -> Iterable[np.ndarray]:
+        """Every way of melding all of ``hand`` but the cards ``left`` together with the top
+        card: each rank's naturals (and the black threes) on their own row, the wild cards
+        spread over the rows as R-60/R-61 allow."""
+        cards = hand - left
+        side = self.current_player % self.rules.sides
+        table = self._view.melds[side].astype(np.int64)  # naturals, deuces, jokers per rank
+        base = np.zeros((N_KINDS, 3), np.int8)
+        base[BLACK_THREE, MeldCol.naturals] = cards[BLACK_THREE]
+        rows, low, high = [], [], []
+        for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
+            base[r, MeldCol.naturals] = cards[r]
+            naturals = int(table[r, 0] + cards[r] + (r == top))
+            on_table = int(table[r].sum())
+            if naturals == table[r, 0] and on_table == 0:
+                continue  # no meld of this rank, and none starts
+            if naturals < 2:
+                return  # a meld needs two naturals (R-60)
+            wild_room = 3 if not self.rules.wilds_at_most_naturals else min(3, naturals)
+            rows.append(r)
+            low.append(max(0, 3 - naturals - int(table[r, 1] + table[r, 2])))
+            high.append(max(0, wild_room - int(table[r, 1] + table[r, 2])))
+        deuces, jokers = int(cards[DEUCE]), int(cards[JOKER])
+        for spread in _spreads(deuces + jokers, low, high):
+            plan = base.copy()
+            jokers_left = jokers
+            for r, n in zip(rows, spread):
+                j = min(n, jokers_left)
+                jokers_left -= j
+                plan[r, MeldCol.jokers] = j
+                plan[r, MeldCol.deuces] = n - j
+            yield plan
 
     def info_set(self, seat: int):
         """What ``seat`` knows now: its hand and the public state (an
@@ -556,6 +673,70 @@ def _check_pack(rules: Rules, view: StateView) -> None:
             f"the position has {counts[k]} cards of kind {C.KINDS[k]}, the "
             f"{rules.n_cards}-card pack has {pack[k]}"
         )
+
+
+# --- search helpers (can_take_pile) ----------------------------------------------------------
+def _choices(hand: np.ndarray, n: int) -> list[np.ndarray]:
+    """Every multiset of ``n`` cards (n = 0, 1 or 2) from ``hand`` (counts), as counts."""
+    out = []
+    kinds = [k for k in range(N_KINDS) if hand[k] > 0]
+    if n == 0:
+        return [np.zeros_like(hand)]
+    for i, a in enumerate(kinds):
+        if n == 1:
+            pick = np.zeros_like(hand)
+            pick[a] = 1
+            out.append(pick)
+            continue
+        for b in kinds[i:]:
+            if a == b and hand[a] < 2:
+                continue
+            pick = np.zeros_like(hand)
+            pick[a] += 1
+            pick[b] += 1
+            out.append(pick)
+    return out
+
+
+def _spreads(total: int, low: list[int], high: list[int]) -> Iterable[tuple[int, ...]]:
+    """Every way of writing ``total`` as a sum with the i-th term from low[i] to high[i]."""
+    if not low:
+        if total == 0:
+            yield ()
+        return
+    rest_low, rest_high = sum(low[1:]), sum(high[1:])
+    for n in range(low[0], min(high[0], total) + 1):
+        if rest_low <= total - n <= rest_high:
+            for tail in _spreads(total - n, low[1:], high[1:]):
+                yield (n, *tail)
+
+
+# --- parsing helpers -------------------------------------------------------------------------
+def _meld_row(text: str) -> tuple[int, np.ndarray]:
+    """Parse one meld text into (rank kind, [naturals, deuces, jokers]); an optional
+    ``"RANK:"`` prefix names the rank of a text of wild cards only."""
+    rank = None
+    if ":" in text:
+        prefix, text = text.split(":", 1)
+        rank = C.kind_index(prefix)
+    text = text.strip()
+    counts = C.parse_cards(text)
+    kinds = [k for k in range(BLACK_THREE, LAST_NATURAL + 1) if counts[k]]
+    if counts[RED_THREE]:
+        raise IllegalMove("R-63", f"red threes are never melded: {text!r}")
+    if len(kinds) > 1 or (rank is not None and kinds and kinds[0] != rank):
+        raise IllegalMove("R-62", f"a meld holds cards of one rank only: {text!r}")
+    if not counts.any():
+        raise IllegalMove("R-60", f"a meld needs cards: {text!r}")
+    if rank is None:
+        if not kinds:
+            raise IllegalMove(
+                "R-60", f"a meld of wild cards only must name its rank, e.g. 'K: {text.strip()}'"
+            )
+        rank = kinds[0]
+    if not (BLACK_THREE <= rank <= LAST_NATURAL):
+        raise IllegalMove("R-60", f"melds are of ranks 4..A (or black threes): {text!r}")
+    return rank, np.array([counts[rank], counts[DEUCE], counts[JOKER]], np.int8)
 
 
 def trace_deal(rules: Rules, bots, seed: int, deal: int) -> list[dict]:

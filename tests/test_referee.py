@@ -228,13 +228,18 @@ def test_check_trace_file(tmp_path):
 
 
 def test_referee_imports_only_the_card_notation():
-    source = Path(__file__).parents[1] / "canasta_sim" / "referee.py"
+    package = Path(__file__).parents[1] / "canasta_sim" / "referee"
+    modules = {path.stem for path in package.glob("*.py")}
     imported = set()
-    for node in ast.walk(ast.parse(source.read_text())):
-        if isinstance(node, ast.ImportFrom):
-            imported.add(("." * node.level) + (node.module or ""))
-        elif isinstance(node, ast.Import):
-            imported.update(alias.name for alias in node.names)
+    for source in package.glob("*.py"):
+        for node in ast.walk(ast.parse(source.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                if node.level == 1:  # a module of the referee package itself
+                    assert (node.module or "") in modules | {""}, node.module
+                    continue
+                imported.add(("." * node.level) + (node.module or ""))
+            elif isinstance(node, ast.Import):
+                imported.update(alias.name for alias in node.names)
     ours = {name for name in imported if "canasta_sim" in name or name.startswith(".")}
     assert ours == {"canasta_sim.cards"}
 
@@ -363,6 +368,33 @@ def test_concealed_going_out_needs_minimum_when_switched_on():
     assert_fails(trace, "R-64", find(trace, "meld", rank="K"))
 
 
+def test_concealed_going_out_minimum_counts_per_laying_down():
+    """R-64: the seven kings (70 points, side minimum 120) laid down alone leave five cards:
+    that laying-down does not go out, so R-42 does not waive the minimum, although the turn
+    then goes out concealed."""
+    trace = concealed_out(minimums=(120, 50))
+    trace[find(trace, "meld", rank="B3")]["move"] = 2
+    assert_fails(trace, "R-64", find(trace, "meld", rank="K"))
+
+
+def test_concealed_going_out_after_a_pickup_needs_the_minimum():
+    """Issue 15's example: 4 players, side 0 at 3,000 (minimum 120); seat 0 takes the frozen
+    pile 2 7 with 7 7 (7-7-7 is 15 points), then melds 6 x 6 + 2 and 5 5 5 and goes out
+    concealed. R-42 waives the minimum for melds from the hand only: the pickup reaches it
+    (R-64), so the turn is refused at the take_pile event.
+
+    Scores had it been legal: side 0: mixed canasta 300 (the 2 came from the pile, R-66),
+    going out concealed 200, melds 15 + 50 + 15 = 80, seat 2 holds 120: total 460;
+    side 1: -230.
+    """
+    hands = {**BASE_HANDS, 0: "7 7 6 6 6 6 6 6 5 5 5"}
+    t = Trace(hands, "2 7", "K", minimums=(120, 50))
+    t.take(0, 1, "7", "7 7").meld(0, 2, "6", "6 6 6 6 6 6 2").meld(0, 2, "5", "5 5 5")
+    t.go_out(0, concealed=True).end("went_out", 1)
+    t.score(0, 0, 300, 200, 80, 120, 460).score(1, 0, 0, 0, 0, 230, -230)
+    assert_fails(t, "R-64", find(t, "take_pile"))
+
+
 def test_going_out_flag_must_match_concealed():
     trace = concealed_out()
     i = find(trace, "go_out")
@@ -482,7 +514,7 @@ def test_end_event_turn_count_and_reason():
 
 
 # --- stock exhausted (R-44..R-46) ----------------------------------------------------------------
-def last_red_three_deal():
+def last_red_three_deal(**switches):
     """Nobody melds; every player discards the card just drawn, until the last stock card, a red
     three, goes to seat 3 (60 stock cards, turns 0..59): R-45 ends the deal without a discard.
 
@@ -491,7 +523,7 @@ def last_red_three_deal():
     total -330.
     """
     hands = {**BASE_HANDS, 0: "K K K K K K 9 9 5 6 4"}
-    t = Trace(hands, "R3 R3 R3 8")  # three red threes covered: the pile is frozen (R-13)
+    t = Trace(hands, "R3 R3 R3 8", **switches)  # red threes covered: the pile is frozen (R-13)
     stock = t.deck[44 + 4 :]
     assert len(stock) == 60 and stock[-1] == "R3" and "R3" not in stock[:-1]
     for turn, card in enumerate(stock[:-1]):
@@ -505,6 +537,19 @@ def test_last_card_red_three_ends_the_deal():
     t.score(0, 0, 0, 0, 0, 215, -215).score(1, -100, 0, 0, 0, 230, -330)
     verdict = check_trace(t)
     assert verdict, str(verdict)
+
+
+def test_last_card_red_three_ends_a_turn_with_the_switch_off():
+    """R-45 with meld_after_last_red_three off: the turn ends with end_turn and counts, 60
+    turns as with the switch on; a meld is refused."""
+    t = last_red_three_deal(meld_after_last_red_three=False).red_three(3, "drawn")
+    t.add("end_turn", seat=3).end("last_red_three", 60)
+    t.score(0, 0, 0, 0, 0, 215, -215).score(1, -100, 0, 0, 0, 230, -330)
+    verdict = check_trace(t)
+    assert verdict, str(verdict)
+    t = last_red_three_deal(meld_after_last_red_three=False).red_three(3, "drawn")
+    t.meld(3, 99, "7", "7 7 7")
+    assert_fails(t, "R-45", len(t) - 1)
 
 
 def test_no_discard_after_a_last_card_red_three():

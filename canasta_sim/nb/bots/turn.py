@@ -6,7 +6,8 @@ seat's float parameters. Every move goes through the checked move kernels, so a 
 make an illegal move.
 """
 
-from ..enums import DealSlot
+from ..engine.moves import meld_last_card_nb
+from ..enums import DealSlot, Phase
 from ..jit import inline_kernel
 from .careful import careful_turn_nb
 from .expert import expert_turn_nb
@@ -36,6 +37,8 @@ def play_turn_nb(state, rules, policies, params, log):
         careful_turn_nb(state, rules, log)
     else:
         random_turn_nb(state, rules, log)
+    if state.g[DealSlot.phase] == Phase.play and state.g[DealSlot.current] == seat:
+        meld_last_card_nb(state, rules, log)  # the policies discard, which R-40 refuses here
 
 
 def play_turn(state, rules, policies, params, log):
@@ -49,6 +52,8 @@ def play_turn(state, rules, policies, params, log):
         expert_turn_nb(state, rules, params[seat], log)
     else:
         _TURN_KERNELS[code](state, rules, log)
+    if state["g"][DealSlot.phase] == Phase.play and state["g"][DealSlot.current] == seat:
+        meld_last_card_nb(state, rules, log)  # as in play_turn_nb
 
 
 _TURN_KERNELS = {

@@ -15,6 +15,7 @@ from ..enums import (
     FIRST_NATURAL,
     JOKER,
     LAST_NATURAL,
+    N_KINDS,
     DealSlot,
     Event,
     MeldCol,
@@ -83,6 +84,41 @@ def plan_rows_nb(plan, top):
     if top >= 0:
         rows |= 1 << top
     return rows
+
+
+@inline_kernel
+def last_card_meld_nb(state, rules, side, hand, plan, top, deuces, jokers):
+    """R-40 judged on the whole turn: the rank of the side's meld that the one card left in
+    hand after ``plan`` (with a pickup, ``top`` >= 0, the rest of the pile included) turns into
+    a canasta when added to it, or -1. Adding it empties the hand, so the player goes out.
+
+    ``deuces`` and ``jokers`` are the wild cards ``plan`` takes from the hand.
+    """
+    melds = state.melds
+    last = -1
+    for k in range(BLACK_THREE, N_KINDS):
+        if k == DEUCE:
+            n = hand[k] - deuces
+        elif k == JOKER:
+            n = hand[k] - jokers
+        else:
+            n = hand[k] - plan[k, MeldCol.naturals]
+        if top >= 0:
+            n += state.pile_counts[k] - (1 if k == top else 0)
+        if n > 0:
+            last = k
+    if last < FIRST_NATURAL:
+        return -1  # a black three never goes onto a meld that can become a canasta
+    for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        if last <= LAST_NATURAL and r != last:
+            continue
+        n = melds[side, r, MeldCol.naturals] + plan[r, MeldCol.naturals] + (1 if r == top else 0)
+        n += 1 if r == last else 0
+        d = melds[side, r, MeldCol.deuces] + plan[r, MeldCol.deuces] + (1 if last == DEUCE else 0)
+        j = melds[side, r, MeldCol.jokers] + plan[r, MeldCol.jokers] + (1 if last == JOKER else 0)
+        if n + d + j == 7 and meld_ok_nb(n, d, j, rules):
+            return r
+    return -1
 
 
 @kernel
@@ -186,8 +222,15 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
     if black_threes and not going_out:
         return MoveError.black_threes, False, False
     if going_out and canastas < rules[RuleSlot.canastas_to_go_out]:
-        # keeping fewer than two cards is going out (R-22), which needs canastas (R-40)
-        return MoveError.going_out, False, False
+        # keeping fewer than two cards is going out (R-22), which needs canastas (R-40); judged
+        # on the whole turn, one card left may still complete the last canasta needed
+        if left != 1 or canastas + 1 < rules[RuleSlot.canastas_to_go_out]:
+            return MoveError.going_out, False, False
+        r = last_card_meld_nb(state, rules, side, hand, plan, top, deuces, jokers)
+        if r < 0:
+            return MoveError.going_out, False, False
+        if meld_size_nb(melds, side, r) == 0 or meld_turn[side, r] == turn:
+            own_canasta = True
     first = seats[seat, SeatSlot.first_meld_turn]
     concealed_out = (
         going_out
@@ -197,7 +240,8 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
         and (own_canasta or canasta_started_nb(state, side, turn))
     )
     if sides[side, SideSlot.melded] == 0 and points < sides[side, SideSlot.minimum]:
-        waived = concealed_out and rules[RuleSlot.concealed_out_needs_minimum] == 0
+        # R-42 waives the minimum for melds from the hand only: a pickup reaches it (R-64)
+        waived = concealed_out and top < 0 and rules[RuleSlot.concealed_out_needs_minimum] == 0
         if not waived:
             return MoveError.minimum_count, False, False
     return MoveError.ok, going_out, concealed_out

@@ -27,7 +27,13 @@ from ..enums import (
 )
 from ..jit import inline_kernel, kernel
 from .deal import freezes_pile_nb
-from .melds import apply_plan_nb, canasta_started_nb, check_plan_nb, meld_size_nb
+from .melds import (
+    apply_plan_nb,
+    canasta_started_nb,
+    check_plan_nb,
+    last_card_meld_nb,
+    meld_size_nb,
+)
 from .state import forget_known_nb, log_event_nb
 
 
@@ -88,6 +94,42 @@ def meld_nb(state, rules, plan, log):
     return MoveError.ok
 
 
+@kernel
+def meld_last_card_nb(state, rules, log):
+    """R-40 judged on the whole turn: when the current player holds one card that the side
+    cannot discard yet (too few canastas) but that completes the canasta it lacks on one of
+    its melds, add it there and go out. Returns True if it did.
+
+    A legal turn can leave this position (a pickup whose rest of the pile leaves one card, or
+    melds down to one card): the move kernels allow it only when this move exists.
+    """
+    g = state.g
+    if g[DealSlot.phase] != Phase.play or g[DealSlot.last_red_three] != 0:
+        return False
+    seat = g[DealSlot.current]
+    side = rules[RuleSlot.side_of + seat]
+    if (
+        state.hand_sizes[seat] != 1
+        or state.sides[side, SideSlot.canastas] >= rules[RuleSlot.canastas_to_go_out]
+    ):
+        return False
+    hand = state.hands[seat]
+    plan = state.zero_plan  # kernels cannot allocate: the empty plan is borrowed, then emptied
+    r = last_card_meld_nb(state, rules, side, hand, plan, np.int64(-1), np.int64(0), np.int64(0))
+    if r < 0:
+        return False
+    if hand[DEUCE] > 0:
+        col = MeldCol.deuces
+    elif hand[JOKER] > 0:
+        col = MeldCol.jokers
+    else:
+        col = MeldCol.naturals
+    plan[r, col] = 1
+    err = meld_nb(state, rules, plan, log)
+    plan[r, col] = 0
+    return err == MoveError.ok
+
+
 # --- drawing --------------------------------------------------------------------------------
 @kernel
 def pile_top_nb(state):
@@ -136,6 +178,9 @@ def draw_nb(state, rules, log):
             log_event_nb(g, log, Event.red_three, seat, RED_THREE, 0, 0, 0, Source.drawn)
             if g[DealSlot.stock_pos] >= n_cards:  # R-45
                 if rules[RuleSlot.meld_after_last_red_three] == 0:
+                    # the turn ends at once, without a discard: a turn like any other
+                    log_event_nb(g, log, Event.end_turn, seat, 0, 0, 0, 0, 0)
+                    g[DealSlot.turn] += 1
                     end_deal_nb(state, np.int64(EndReason.last_red_three), log)
                     return MoveError.ok
                 g[DealSlot.last_red_three] = 1
