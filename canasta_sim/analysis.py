@@ -20,6 +20,7 @@ import pandas as pd
 from .bots import seat_arrays, side_bots
 from .candidates import Candidate, find_candidate
 from .candidates import candidates as legal_candidates
+from .equity import p_win_game
 from .infoset import InfoSet
 from .nb.rollout import RO_END, RO_ERROR, RO_OUT_SEAT, rollouts
 
@@ -45,6 +46,8 @@ class AnalysisResult:
         ``score_diff`` with ``score_diff_lo``/``score_diff_hi`` (95% interval, points),
         ``vs_best`` with ``vs_best_lo``/``vs_best_hi`` (the paired difference of the objective
         to the best candidate over the worlds both played, 95% interval), ``p_win_deal``,
+        ``p_win_game`` (from the scores after the deal and the game-equity table,
+        :mod:`canasta_sim.equity`; NaN where the table does not cover the rules),
         ``own_score`` and ``own_score_sd`` (points), ``p_own_out``, ``p_other_out`` (a seat
         of another side went out), ``worlds``.
     settings : str
@@ -313,6 +316,7 @@ def _result(
     order = sorted(range(n_c), key=lambda c: (not active[c], -values[c].mean(), c))
     best = order[0]
     sides = info.rules.sides
+    before = info.scores[info.side], max(x for s, x in enumerate(info.scores) if s != info.side)
     records = []
     unpaired, paired = 0.0, 0.0
     for c in order:
@@ -325,6 +329,7 @@ def _result(
             unpaired += values[c].var(ddof=1) + values[best][:n].var(ddof=1)
             paired += d.var(ddof=1)
         out_side = np.where(outs[c] >= 0, outs[c] % sides, -1)
+        game = p_win_game(info.rules, before[0] + own[c], before[1] + other[c])
         records.append(
             {
                 "candidate": cands[c].label,
@@ -335,6 +340,7 @@ def _result(
                 "vs_best_lo": vlo,
                 "vs_best_hi": vhi,
                 "p_win_deal": float((own[c] > other[c]).mean()),
+                "p_win_game": float("nan") if game is None else float(game.mean()),
                 "own_score": float(own[c].mean()),
                 "own_score_sd": float(own[c].std(ddof=1)) if n > 1 else 0.0,
                 "p_own_out": float((out_side == info.side).mean()),
@@ -440,16 +446,17 @@ def format_table(table: pd.DataFrame) -> str:
     width = max([len("candidate")] + [len(c) for c in table["candidate"]])
     head = (
         f"{'candidate':<{width}}  {'score diff [95%]':>24}  {'vs best [95%]':>24}  "
-        f"{'P(win deal)':>11}  {'own score':>9}  {'P(we out)':>9}  {'P(they out)':>11}  "
-        f"{'worlds':>7}"
+        f"{'P(win deal)':>11}  {'P(win game)':>11}  {'own score':>9}  {'P(we out)':>9}  "
+        f"{'P(they out)':>11}  {'worlds':>7}"
     )
     lines.append(head)
     for row in table.itertuples():
         diff = f"{row.score_diff:+.1f} [{row.score_diff_lo:+.1f}, {row.score_diff_hi:+.1f}]"
         vs = f"{row.vs_best:+.1f} [{row.vs_best_lo:+.1f}, {row.vs_best_hi:+.1f}]"
+        game = "n/a" if np.isnan(row.p_win_game) else f"{row.p_win_game:.1%}"
         lines.append(
             f"{row.candidate:<{width}}  {diff:>24}  {vs:>24}  {row.p_win_deal:>11.1%}  "
-            f"{row.own_score:>9.1f}  {row.p_own_out:>9.1%}  {row.p_other_out:>11.1%}  "
+            f"{game:>11}  {row.own_score:>9.1f}  {row.p_own_out:>9.1%}  {row.p_other_out:>11.1%}  "
             f"{row.worlds:>7,}"
         )
     return "\n".join(lines)

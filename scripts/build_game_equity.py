@@ -1,0 +1,37 @@
+"""Build the game-equity table shipped with the package (canasta_sim/data/game_equity.npz).
+
+    python scripts/build_game_equity.py [--deals 20000] [--games 1000] [--seed 0]
+
+Run again after a change of RULES_VERSION or BOTS_VERSION (the table's scope names both); see
+canasta_sim/equity.py for what the table is and how it is built.
+"""
+
+import argparse
+import time
+
+from canasta_sim.equity import PLAYERS, build_table, save_tables
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--deals", type=int, default=20_000, help="deals per minimum-count pair")
+    parser.add_argument("--games", type=int, default=1000, help="games per grid cell (6p: half)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    start = time.perf_counter()
+    tables = {}
+    for players in PLAYERS:
+        games = args.games // 2 if players == 6 else args.games
+        tables[players] = build_table(players, args.deals, games, args.seed)
+        print(f"{players} players: {tables[players].shape} grid, {games} games per cell")
+    meta = {
+        "deals_per_minimum_pair": args.deals,
+        "games_per_cell": {p: args.games // 2 if p == 6 else args.games for p in PLAYERS},
+        "seed": args.seed,
+    }
+    save_tables(tables, meta)
+    print(f"built in {time.perf_counter() - start:.0f} s")
+
+
+if __name__ == "__main__":
+    main()
