@@ -15,6 +15,7 @@ from canasta_sim.studies import (
     GameRedThree,
     canasta_timing,
     cell_regression,
+    game_red_three,
     red_three_value,
     timing_curves,
 )
@@ -212,10 +213,9 @@ def test_game_red_three_cells_equal_the_first_deals():
             wins[mine[g], other[g]] += int(won[g])
         assert (cells.cells[side] == expected).all()
         assert (cells.wins[side] == wins).all()
-    merged = GameRedThree.empty(2)
-    merged += cells
-    merged += cells
-    assert (merged.cells == 2 * cells.cells).all()
+    # the chunked, reduced-where-played path gives the same cells (merged across chunks)
+    chunked = game_red_three(60, rules=Rules(players=4), bots="greedy", seed=5, chunk_size=25)
+    assert (chunked.cells == cells.cells).all() and (chunked.wins == cells.wins).all()
 
 
 def test_aggregates_merge_exactly_across_chunks():
