@@ -73,14 +73,14 @@ def write_report(run_dir) -> Path:
     manifest, agg, rules = _load(folder)
     table = summary(agg, rules)
     caption = _caption(manifest, rules)
-    plots = {
+    figures = {
         "score_distribution.png": _plot_scores(agg),
         "red_threes_by_source.png": _plot_red_threes(agg, table),
         "canastas_per_side.png": _plot_canastas(agg),
         "canasta_timing.png": _plot_timing(agg, rules),
         "red_three_value.png": _plot_red_three_value(agg, rules),
     }
-    plots = {name: _png(fig, caption) for name, fig in plots.items()}
+    plots = {name: _png(fig, caption) for name, fig in figures.items()}
     for name, png in plots.items():
         _write_atomic(folder / name, png)
     text = _markdown(folder, manifest, rules, table)
@@ -139,7 +139,7 @@ def _caption(manifest: dict, rules: Rules) -> str:
 def _png(fig: Figure, caption: str) -> bytes:
     """The figure as PNG bytes, with ``caption`` (the run's seed and size) under it."""
     fig.text(0.005, 0.002, caption, fontsize=7, ha="left", va="bottom", color="dimgrey")
-    fig.get_layout_engine().set(h_pad=0.12)
+    fig.set_layout_engine("constrained", h_pad=0.12)  # room for the caption
     FigureCanvasAgg(fig)
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=110)

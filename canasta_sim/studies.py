@@ -350,12 +350,11 @@ def timing_curves(done: np.ndarray, censored: np.ndarray) -> dict[str, np.ndarra
 
 def _by_round(hist: np.ndarray, players: int, shift: int, rounds: int) -> np.ndarray:
     """Turn histogram (last axis, index = turn + ``shift``) -> round histogram: turn ``t``
-    (0-based) is in round ``t // players`` (0-based); index ``shift - 1`` and below drop."""
-    turns = np.arange(hist.shape[-1]) - shift
-    keep = turns >= 0
-    out = np.zeros(hist.shape[:-1] + (rounds,), np.int64)
-    np.add.at(out, (..., turns[keep] // players), hist[..., keep])
-    return out
+    (0-based) is in round ``t // players`` (0-based); indices below ``shift`` drop."""
+    turns = hist[..., shift:]
+    pad = rounds * players - turns.shape[-1]
+    turns = np.concatenate([turns, np.zeros(turns.shape[:-1] + (pad,), np.int64)], axis=-1)
+    return turns.reshape(turns.shape[:-1] + (rounds, players)).sum(axis=-1)
 
 
 def canasta_timing(agg: Aggregates, rules: Rules) -> pd.DataFrame:
