@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .records import END_REASONS, deals_frame, sides_frame
+from .records import CANASTA_TIMING, END_REASONS, deals_frame, sides_frame
 from .rules import Rules
 
 SCORE_OFFSET = 32765  # score histogram range: -32765 .. 32765 points; beyond it, the edge
@@ -22,6 +22,8 @@ SCORE_BINS = 2 * SCORE_OFFSET // SCORE_STEP + 1
 MAX_COUNT = 16  # histogram length for per-side counts (canastas, melds, red threes)
 N_RANKS = 11  # ranks 4 .. A
 OUTCOMES = ("win", "tie", "loss")
+RED_CELLS = 7  # red threes dealt to a side, and to the other sides together: 0 .. 6 (162 cards)
+TIMED_CANASTAS = len(CANASTA_TIMING)  # the 1st, 2nd and 3rd canasta of a side are timed
 
 
 @dataclass
@@ -88,6 +90,20 @@ class Aggregates:
             "bot_outcome": (B, 3),
             "bot_score_sum": (B,),
             "bot_score_sumsq": (B,),
+            # canasta timing (R-65): [side, k-th canasta - 1, mixed when completed, turn] the
+            # turn (0-based) it was completed; deals without it: [side, k - 1, turns played]
+            "canasta_done": (S, TIMED_CANASTAS, 2, T),
+            "canasta_censored": (S, TIMED_CANASTAS, T),
+            # red threes dealt (R-15) as a natural experiment: [side, dealt to the side, dealt
+            # to the other sides] deals, and sums over them of the side's lead (S - 1 times its
+            # score minus the others', so an integer), gross and net of every side's
+            # red-three score (R-50), with squares, and of its sole wins of the deal
+            "r3_cells": (S, RED_CELLS, RED_CELLS),
+            "r3_lead_sum": (S, RED_CELLS, RED_CELLS),
+            "r3_lead_sumsq": (S, RED_CELLS, RED_CELLS),
+            "r3_net_sum": (S, RED_CELLS, RED_CELLS),
+            "r3_net_sumsq": (S, RED_CELLS, RED_CELLS),
+            "r3_wins": (S, RED_CELLS, RED_CELLS),
         }
         counts = {k: np.zeros(s, np.int64) for k, s in shapes.items()}
         return cls(players, sides, max_turns, list(bots), counts)
@@ -138,6 +154,14 @@ class Aggregates:
         diff = n_sides * first - score.sum(axis=1)
         c["position_diff_sum"][0] = diff.sum()
         c["position_diff_sumsq"][0] = (diff**2).sum()
+        own = side_rows["red_threes_dealt"].astype(np.int64)
+        red_cell = np.minimum(own, RED_CELLS - 1) * RED_CELLS + np.minimum(
+            dealt[:, None] - own, RED_CELLS - 1
+        )
+        lead = n_sides * score - score.sum(axis=1, keepdims=True)
+        net_score = score - side_rows["red_three_score"]
+        net = n_sides * net_score - net_score.sum(axis=1, keepdims=True)
+        played = deal_rows["turns"].astype(np.int64)
         bot = bot_codes.astype(np.int64)
         n_bots = len(bots)
         rank_bits = np.arange(N_RANKS)
@@ -170,6 +194,23 @@ class Aggregates:
             for key in ("meld_points", "canasta_bonus", "going_out_bonus", "hand_penalty"):
                 c[key + "_sum"][s] = rows[key].astype(np.int64).sum()
             c["went_out"][s] = int(rows["went_out"].sum())
+            for k, (turn_key, mixed_key) in enumerate(CANASTA_TIMING):
+                turn = rows[turn_key].astype(np.int64)
+                done = turn >= 0
+                c["canasta_done"][s, k] += _hist2(
+                    rows[mixed_key][done], np.minimum(turn[done], max_turns + 1), 2, max_turns + 2
+                )
+                c["canasta_censored"][s, k] += _hist(played[~done], max_turns + 2)
+            cells = red_cell[:, s]
+            c["r3_cells"][s] += _hist(cells, RED_CELLS**2).reshape(RED_CELLS, RED_CELLS)
+            for key, values in (
+                ("r3_lead_sum", lead[:, s]),
+                ("r3_lead_sumsq", lead[:, s] ** 2),
+                ("r3_net_sum", net[:, s]),
+                ("r3_net_sumsq", net[:, s] ** 2),
+                ("r3_wins", (outcome[:, s] == 0).astype(np.int64)),
+            ):
+                np.add.at(c[key][s].reshape(-1), cells, values)  # exact int64 sums
             # by position: 0 = the side of the player who plays first
             pos = (first_side + s) % n_sides
             pos_score = score[deal, pos]

@@ -1033,3 +1033,85 @@ def analyse_command(
     if out is not None:
         result.write(out)
         click.echo(f"wrote {out}")
+
+
+@main.command()
+@click.option(
+    "--axis",
+    "axes",
+    multiple=True,
+    required=True,
+    metavar="NAME=V1|V2|...",
+    help="A grid axis (repeatable; the axes are crossed): players=2|3|4|6, "
+    "preset=classic|hoyle, switch:SWITCH=V1|V2 (any rules switch; commas stay inside a "
+    "value, e.g. card_values), bots=SPEC|SPEC;SPEC (';' separates one spec per side).",
+)
+@click.option("--deals", type=COUNT, required=True, help="Deals per cell.")
+@click.option(
+    "--baseline",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Number of the cell the others are compared with (grid order, first axis slowest).",
+)
+@_common_run_options
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Study folder: manifest.json, cells/ (one run folder per cell), study.csv and "
+    "study.png [default: results/study-AXES].",
+)
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue an interrupted study in --out: play only the missing cells.",
+)
+@click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
+def study(axes, deals, baseline, seed, workers, quiet, out, resume, overwrite):
+    """Run a grid of variants (one run per cell, the same seed) and compare the cells."""
+    from .grid import format_study, grid_cells, parse_axis, run_study, study_folder
+
+    parsed = []
+    for text in axes:
+        try:
+            parsed.append(parse_axis(text))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--axis") from None
+    try:
+        cells = grid_cells(parsed)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--axis") from None
+    if baseline >= len(cells):
+        raise click.BadParameter(
+            f"{baseline} is not a cell; allowed: 0 to {len(cells) - 1}", param_hint="--baseline"
+        )
+    if resume and overwrite:
+        raise click.UsageError("--resume and --overwrite exclude each other; give one")
+    _check_workers(workers)
+    out = out or study_folder(list(axes))
+    if not resume:
+        _new_out(out, overwrite)
+
+    def done(cell, played):
+        how = "played" if played else "read from its folder"
+        click.echo(f"cell {cell.index + 1}/{len(cells)} {cell.name}: {how}", err=True)
+
+    table = _api(
+        lambda: run_study(
+            parsed,
+            deals=deals,
+            out=out,
+            seed=seed,
+            baseline=baseline,
+            resume=resume,
+            overwrite=overwrite,
+            workers=workers,
+            progress=not quiet,
+            on_cell=done,
+        ),
+        "--out" if resume else "--axis",
+    )
+    click.echo(f"study of {len(cells)} cells, {deals:,} deals per cell, seed {seed}")
+    click.echo(format_study(table))
+    click.echo(f"results written to {out}")

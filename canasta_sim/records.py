@@ -48,7 +48,17 @@ _SIDE_FIELDS = (
     ("hand_penalty", "int32", "card values left in hand, subtracted (R-54)"),
     ("score", "int32", "the side's deal score"),
     ("went_out", "bool", "a player of this side went out"),
+    # canasta timing: the side's first three canastas in the order completed
+    ("canasta_1_turn", "int16", "turn (0-based) the side completed its 1st canasta, -1 if none"),
+    ("canasta_2_turn", "int16", "turn (0-based) of the side's 2nd canasta, -1 if none"),
+    ("canasta_3_turn", "int16", "turn (0-based) of the side's 3rd canasta, -1 if none"),
+    ("canasta_1_mixed", "bool", "the 1st canasta was mixed when completed (R-67)"),
+    ("canasta_2_mixed", "bool", "the 2nd canasta was mixed when completed"),
+    ("canasta_3_mixed", "bool", "the 3rd canasta was mixed when completed"),
 )
+
+#: Side columns of the canasta timing: (turn, mixed) of the 1st, 2nd and 3rd canasta.
+CANASTA_TIMING = tuple((f"canasta_{k}_turn", f"canasta_{k}_mixed") for k in (1, 2, 3))
 
 #: A deal's record row as the chunk kernel writes it (``end_reason``: the EndReason code).
 deal_dtype = np.dtype([(name, dtype) for name, dtype, _ in _DEAL_FIELDS])

@@ -6,7 +6,8 @@ histograms), so it works for runs made with ``records=False``. One row per stati
 =========  ====================================================================================
 column     meaning
 =========  ====================================================================================
-group      "red threes", "canastas", "canasta ranks", "end", "score", "seat" or "bot"
+group      "red threes", "canastas", "canasta ranks", "end", "score", "seat", "red-three value",
+           "canasta timing" or "bot"
 statistic  readable name, e.g. ``"red threes dealt per side per deal"``
 value      the estimate (a rate in 0..1, a mean in its unit, or a quantile in points)
 ci_low     lower end of the 95% interval (NaN when the aggregates cannot give one)
@@ -67,12 +68,13 @@ from fractions import Fraction
 
 import numpy as np
 import pandas as pd
-from scipy.special import bdtr, bdtrik, ndtri  # not scipy.stats (about 1 s of start-up)
+from scipy.special import bdtr, bdtrik  # not scipy.stats (about 1 s of start-up)
 
-from .aggregate import N_RANKS, SCORE_OFFSET, SCORE_STEP, Aggregates
+from .aggregate import N_RANKS, SCORE_OFFSET, SCORE_STEP, TIMED_CANASTAS, Aggregates
 from .cards import BLACK_THREE, DEUCE, JOKER, KIND_COUNTS_108, RED_THREE
 from .records import END_REASONS
 from .rules import Rules
+from .studies import KINDS, Z95, canasta_timing, red_three_value
 
 __all__ = [
     "COLUMNS",
@@ -97,8 +99,10 @@ __all__ = [
 COLUMNS = ("group", "statistic", "value", "ci_low", "ci_high", "n", "exact")
 #: Score quantiles reported, in percent.
 QUANTILES = (5, 25, 50, 75, 95)
-#: Two-sided 95% normal quantile (1.959964...).
-Z95 = float(ndtri(0.975))
+#: Rounds (1-based; a round: every player one turn) at which the summary gives the canasta
+#: timing curves of :func:`canasta_sim.studies.canasta_timing`.
+TIMING_ROUNDS = (5, 10, 20)
+ORDINALS = ("first", "second", "third")
 RANK_NAMES = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 _NAN = float("nan")
 #: Name of the seat-advantage score difference (its interval is conservative, see above).
@@ -533,6 +537,36 @@ def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
         int(c["position_diff_sum"][0]), int(c["position_diff_sumsq"][0]), deals
     )
     out.add(g, SEAT_DIFF, mean_d / k, low_d / k, high_d / k, deals)
+
+    # the causal value of red threes dealt: see canasta_sim.studies
+    g = "red-three value"
+    for r in red_three_value(agg, rules).itertuples(index=False):
+        out.add(g, r.effect, r.value, r.ci_low, r.ci_high, r.n)
+
+    # canasta timing (R-65..R-67): Kaplan-Meier / Aalen-Johansen, see canasta_sim.studies
+    g = "canasta timing"
+    for k in range(TIMED_CANASTAS):
+        out.mean(
+            g,
+            f"turn of a side's {ORDINALS[k]} canasta (0-based, sides with one)",
+            c["canasta_done"][:, k].sum(axis=(0, 1)),
+        )
+    timing = canasta_timing(agg, rules).set_index(["canasta", "kind", "round"])
+    for k in range(1, TIMED_CANASTAS + 1):
+        for kind in KINDS:
+            for t in TIMING_ROUNDS:
+                if (k, kind, t) not in timing.index:
+                    continue
+                r = timing.loc[(k, kind, t)]
+                what = "" if kind == "any" else f", {kind},"
+                out.add(
+                    g,
+                    f"P(side's {ORDINALS[k - 1]} canasta{what} by round {t})",
+                    r["value"],
+                    r["ci_low"],
+                    r["ci_high"],
+                    side_deals,
+                )
 
     # bots
     g = "bot"

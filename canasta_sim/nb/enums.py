@@ -200,6 +200,12 @@ class _SideSlot(NamedTuple):
     minimum: int = 4  # minimum count for this deal (points), R-64
     canastas: int = 5  # running count: melds of 7 or more cards
     meld_ranks: int = 6  # running count: bit r set while the side has a meld of rank r
+    # canasta timing: turn in which the side completed its 1st, 2nd, 3rd canasta (-1: not
+    # yet); consecutive slots, so the k-th (0-based) is canasta_turn_1 + k
+    canasta_turn_1: int = 7
+    canasta_turn_2: int = 8
+    canasta_turn_3: int = 9
+    canasta_mixed: int = 10  # bit k set if the (k+1)-th canasta was mixed when completed
 
 
 #: Slots of the side scalars: ``sides``, ``ndarray(int32, (n_sides, S_LEN))``.

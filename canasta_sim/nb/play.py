@@ -88,6 +88,13 @@ def record_deal_nb(state, rules, deal_row, side_rows):
         row.went_out = (
             g[DealSlot.out_seat] >= 0 and g[DealSlot.out_seat] % rules[RuleSlot.sides] == side
         )
+        mixed = sides[side, SideSlot.canasta_mixed]
+        row.canasta_1_turn = sides[side, SideSlot.canasta_turn_1]
+        row.canasta_2_turn = sides[side, SideSlot.canasta_turn_2]
+        row.canasta_3_turn = sides[side, SideSlot.canasta_turn_3]
+        row.canasta_1_mixed = mixed & 1 != 0
+        row.canasta_2_mixed = mixed & 2 != 0
+        row.canasta_3_mixed = mixed & 4 != 0
 
 
 @nb.njit(cache=True, _nrt=False, nogil=True)

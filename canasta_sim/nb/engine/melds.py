@@ -307,6 +307,11 @@ def apply_plan_nb(state, rules, seat, plan, top, log):
         melded[DEUCE] += d
         melded[JOKER] += j
         if old < 7 and old + a + d + j + t >= 7 and r != BLACK_THREE:
+            k = sides[side, SideSlot.canastas]  # canastas completed before this one
+            if k < 3:  # canasta timing: the turn and kind (when completed) of the first three
+                sides[side, SideSlot.canasta_turn_1 + k] = turn
+                if melds[side, r, MeldCol.deuces] + melds[side, r, MeldCol.jokers] > 0:
+                    sides[side, SideSlot.canasta_mixed] |= 1 << k
             sides[side, SideSlot.canastas] += 1
             if meld_turn[side, r] == turn and not meld_flags[side, r] & MeldFlag.pile_cards:
                 meld_flags[side, r] |= MeldFlag.concealed

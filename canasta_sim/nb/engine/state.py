@@ -166,6 +166,7 @@ def reset_state_nb(state):
     state.meld_turn[:] = -1
     state.meld_flags[:] = 0
     state.sides[:] = 0
+    state.sides[:, SideSlot.canasta_turn_1 : SideSlot.canasta_turn_3 + 1] = -1
     state.seats[:] = -1
     state.rng[:] = 0
     state.candidates[:] = 0

@@ -1,0 +1,53 @@
+"""Measure the causal value of a red three dealt for 2, 3, 4 and 6 players (docs/studies.md).
+
+Usage: ``python scripts/red_three_value.py [--deals 1000000] [--games 20000] [--seed 0]``.
+Prints a Markdown table: per player count, the lead per red three dealt (gross and net of the
+red-three scores), P(win the deal) and P(win the game) per red three dealt, and the all-red-
+threes bonus effect, each with its 95% interval (:mod:`canasta_sim.studies`).
+"""
+
+from __future__ import annotations
+
+import time
+
+import click
+
+from canasta_sim import Rules, simulate
+from canasta_sim.studies import all_red_threes, game_red_three, red_three_value
+
+
+def _ci(row, digits: int) -> str:
+    return f"{row['value']:.{digits}f} [{row['ci_low']:.{digits}f}, {row['ci_high']:.{digits}f}]"
+
+
+@click.command()
+@click.option("--deals", type=int, default=1_000_000, show_default=True)
+@click.option("--games", type=int, default=20_000, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--bots", default="expert", show_default=True)
+def main(deals: int, games: int, seed: int, bots: str) -> None:
+    lines = [
+        "| players | lead per red three (points) | net of red-three scores (points) | "
+        "P(win deal) per red three | P(win game) per red three | all-red-threes step "
+        "(points) | deals / games | seconds |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for players in (2, 3, 4, 6):
+        start = time.perf_counter()
+        rules = Rules(players=players)
+        run = simulate(deals, rules=rules, bots=bots, seed=seed, records=False)
+        v = red_three_value(run.aggregates, rules).set_index("key")
+        g = game_red_three(games, rules=rules, bots=bots, seed=seed).value()
+        game = f"{g[0]:.4f} [{g[1]:.4f}, {g[2]:.4f}]"
+        top = all_red_threes(rules)
+        lines.append(
+            f"| {players} | {_ci(v.loc['lead'], 1)} | {_ci(v.loc['lead_net'], 1)} | "
+            f"{_ci(v.loc['win'], 4)} | {game} | {top}: {_ci(v.loc['all_bonus'], 0)} | "
+            f"{deals:,} / {games:,} | {time.perf_counter() - start:.0f} |"
+        )
+        click.echo(lines[-1], err=True)
+    click.echo("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()

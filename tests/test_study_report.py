@@ -1,0 +1,35 @@
+"""``report`` of a run folder adds canasta timing and the red-three value; of a study folder,
+the study table and its plots."""
+
+import pandas as pd
+
+from canasta_sim import Rules, simulate
+from canasta_sim.grid import parse_axis, run_study
+from canasta_sim.report import PLOTS, STUDY_PLOTS, write_report
+from canasta_sim.studies import red_three_value
+
+
+def test_run_report_has_timing_and_red_three_value(tmp_path):
+    res = simulate(400, rules=Rules(players=2), seed=4, out=tmp_path / "r", records=False)
+    text = write_report(tmp_path / "r").read_text()
+    for name in ("canasta_timing.png", "red_three_value.png"):
+        assert name in PLOTS and (tmp_path / "r" / name).stat().st_size > 10_000
+        assert f"]({name})" in text
+    lead = red_three_value(res.aggregates, res.rules).set_index("key").loc["lead"]
+    row = next(line for line in text.splitlines() if "| lead per red three dealt (points)" in line)
+    assert f"{lead['value']:,.1f}" in row or f"{lead['value']:.4f}" in row
+    assert "### canasta timing" in text and "### red-three value" in text
+
+
+def test_study_report_lists_every_cell(tmp_path):
+    axes = [parse_axis("players=2|4")]
+    table = run_study(axes, deals=200, out=tmp_path / "s", seed=3, workers=1)
+    text = write_report(tmp_path / "s").read_text()
+    for name in STUDY_PLOTS:
+        assert (tmp_path / "s" / name).is_file() and f"]({name})" in text
+    assert "| players=2 (baseline) |" in text and "| players=4 |" in text
+    # the 4-player row shows its difference to the baseline from study.csv
+    csv = pd.read_csv(tmp_path / "s" / "study.csv")
+    assert list(csv["name"]) == list(table["name"])
+    diff = csv.loc[1, "turns_diff"]
+    assert f"diff {diff:.4f}" in text
