@@ -1,4 +1,9 @@
-"""Bot specs: ``"random"``, ``"expert"``, ``"expert:pile_threshold=6,hold_wilds=1"``.
+"""Bot specs: ``"random"``, ``"expert"``, ``"expert:pile_threshold=6,hold_wilds=1"``,
+``"pimc:worlds=64,top=4,rollout=expert@1,rollout.safety=80"``.
+
+The search bot's ``rollout`` names its rollout bot (the expert or one of its presets, which sets
+the defaults of the ``rollout.NAME`` parameters); ``rollout.NAME=value`` sets one of the rollout
+expert's parameters (a spec cannot nest ``:``).
 
 A bot is a policy code the kernels branch on plus a float parameter vector (no jitted
 callbacks). The policies and their parameters are those of the table in
@@ -116,10 +121,14 @@ def spec_params(spec: str) -> tuple[Policy, dict[str, float]]:
     if policy is None:
         raise ValueError(f"unknown bot {name!r}; allowed: {bot_names()}")
     given: dict[str, float] = {}
+    preset: dict[str, float] = {}
     for item in filter(None, (s.strip() for s in rest.split(","))):
         key, eq, text = item.partition("=")
         key = key.strip()
-        value = _param_value(policy, key, text, eq)
+        if key == "rollout" and policy.name == "pimc":
+            value, preset = _rollout_bot(text, spec)
+        else:
+            value = _param_value(policy, key, text, eq)
         if given.get(key, value) != value:
             raise ValueError(
                 f"bot parameter {key} is given twice with different values "
@@ -127,7 +136,20 @@ def spec_params(spec: str) -> tuple[Policy, dict[str, float]]:
                 f"each parameter once"
             )
         given[key] = value
-    return policy, given
+    return policy, {**preset, **given}
+
+
+def _rollout_bot(text: str, spec: str) -> tuple[float, dict[str, float]]:
+    """The search bot's ``rollout=NAME``: the rollout policy's code, and the ``rollout.NAME``
+    parameter values its preset sets."""
+    rollout = find_policy(text)
+    if rollout is None or rollout.code != POLICIES["expert"].code:
+        names = ", ".join(n for n in [*POLICIES, *PRESETS] if n.partition("@")[0] == "expert")
+        raise ValueError(
+            f"rollout bot {text.strip()!r} in {spec!r} is not allowed; allowed: {names} "
+            f"(parameters as rollout.NAME=value)"
+        )
+    return float(rollout.code), {"rollout." + p.name: p.default for p in rollout.params}
 
 
 def _param_value(policy: Policy, key: str, text: str, eq: str) -> float:

@@ -30,7 +30,7 @@ from .nb.bots.pickups import pickup_candidates_nb
 from .nb.bots.plans import black_three_plan_nb, fill_plan_nb
 from .nb.engine.state import STATE_DTYPE
 from .nb.enums import BLACK_THREE, DEUCE, JOKER, LAST_NATURAL, N_KINDS
-from .nb.rollout import CAND_DRAW, CAND_PLAY, CAND_TAKE
+from .nb.worlds import CAND_DRAW, CAND_PLAY, CAND_TAKE
 from .notation import meld_plan
 
 MOVES = ("draw", "take", "play")
@@ -84,7 +84,7 @@ class Candidate:
                 deal.discard(self.discard)
 
     def kernel_row(self, pile_top: int) -> tuple[int, np.ndarray, int]:
-        """``(kind, plan, discard)`` for the rollout kernel (``nb.rollout.CAND_*``;
+        """``(kind, plan, discard)`` for the rollout kernel (``nb.worlds.CAND_*``;
         ``int8[N_KINDS, 3]``; kind code or -1); ``pile_top`` is the pile's top kind."""
         plan = meld_plan(self.melds).astype(np.int64)
         if self.move == "take":

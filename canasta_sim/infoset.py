@@ -39,7 +39,8 @@ from .nb.enums import (
     SeatSlot,
     SideSlot,
 )
-from .nb.rollout import STRATA_OFF, strata_nb, worlds_nb
+from .nb.rollout import strata_nb, worlds_nb
+from .nb.worlds import STRATA_OFF
 from .notation import check_int, is_legal_meld, meld_plan, minimum_count
 from .rules import Rules
 

@@ -5,7 +5,8 @@ from concurrent.futures import ThreadPoolExecutor
 import numba as nb
 import numpy as np
 
-from .bots.turn import play_turn_nb
+from .bots.pimc import WORK_DTYPE
+from .bots.turn import search_turn_nb
 from .engine.deal import start_deal_nb
 from .engine.melds import meld_size_nb
 from .engine.score import side_score_nb
@@ -26,12 +27,13 @@ from .jit import inline_kernel
 
 
 @inline_kernel
-def play_deal_nb(state, rules, seed, dealer, minimums, policies, params, log):
-    """Play one deal to its end with the seats' policies (see :func:`.bots.turn.play_turn_nb`)."""
+def play_deal_nb(state, rules, seed, dealer, minimums, policies, params, rstate, work, log):
+    """Play one deal to its end with the seats' policies (see
+    :func:`.bots.turn.search_turn_nb`; ``rstate`` and ``work`` are the search bot's)."""
     g = state.g
     start_deal_nb(state, rules, seed, dealer, minimums, log)
     while g[DealSlot.phase] != Phase.over:
-        play_turn_nb(state, rules, policies, params, log)
+        search_turn_nb(state, rules, policies, params, rstate, work, log)
 
 
 @inline_kernel
@@ -111,10 +113,13 @@ def play_block_nb(
     n_blocks,
     deal_rows,
     side_rows,
+    rstates,
+    works,
     log,
 ):
     """Play and record block ``block`` of a chunk's deals (see :func:`play_chunk`) one after
-    another in ``states[block]``. Releases the GIL, so blocks run in parallel threads."""
+    another in ``states[block]`` (the search bot's rollouts in ``rstates[block]`` with
+    ``works[block]``). Releases the GIL, so blocks run in parallel threads."""
     state = states[block]
     n = seeds.shape[0]
     for i in range(block * n // n_blocks, (block + 1) * n // n_blocks):
@@ -126,6 +131,8 @@ def play_block_nb(
             minimums[i],
             policies[seatings[i]],
             params[seatings[i]],
+            rstates[block],
+            works[block],
             log,
         )
         record_deal_nb(state, rules, deal_rows[i], side_rows[i])
@@ -168,6 +175,8 @@ def play_chunk(
     n = seeds.shape[0]
     n_blocks = max(1, min(n, 8 * threads))
     states = np.empty(n_blocks, STATE_DTYPE)  # cleared by start_deal_nb
+    rstates = np.zeros(n_blocks, STATE_DTYPE)  # the search bot's rollout states
+    works = np.zeros(n_blocks, WORK_DTYPE)
     no_log = np.zeros((0, EV_LEN), np.int32)
 
     def block(b):
@@ -184,6 +193,8 @@ def play_chunk(
             np.int64(n_blocks),
             deal_rows,
             side_rows,
+            rstates,
+            works,
             no_log,
         )
 

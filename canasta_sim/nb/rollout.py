@@ -12,22 +12,17 @@ import numba as nb
 import numpy as np
 
 from .bots.turn import play_turn_nb
-from .engine.melds import plan_rows_nb
-from .engine.moves import discard_nb, draw_nb, meld_nb, take_pile_nb
-from .engine.rng import below_nb, mix64_nb
 from .engine.score import side_score_nb
 from .engine.state import STATE_DTYPE
 from .enums import EV_LEN, N_KINDS, RED_THREE, DealSlot, MoveError, Phase, RuleSlot, ScorePart
-from .jit import inline_kernel
 from .play import run_blocks
-
-#: ``first_kind`` of a world whose next stock card is not stratified.
-STRATA_OFF = -1
-
-#: Candidate kinds (``cand_kind``): what the candidate's first move is.
-CAND_DRAW = 0  # draw from the stock (R-20)
-CAND_TAKE = 1  # take the pile with ``cand_plan`` (R-30..R-35)
-CAND_PLAY = 2  # meld ``cand_plan`` (if any cards), then discard ``cand_discard`` (if >= 0)
+from .worlds import (
+    CAND_TAKE,
+    apply_candidate_nb,
+    load_world_nb,
+    unseen_pool_nb,
+    world_nb,
+)
 
 #: Columns of a rollout's ``info`` row.
 RO_OUT_SEAT = 0  # seat that went out, or -1
@@ -87,125 +82,26 @@ def worlds_nb(unseen, slots, base, first, seeds, hands, stock):
     then the stock), which is the uniform distribution over the deals the observer cannot
     tell apart.
     """
-    s = stock.shape[1]
-    players = slots.shape[0]
     pool0 = np.empty(max(unseen.sum(), 1), np.int8)
-    m0 = 0
-    for k in range(N_KINDS):
-        if k != RED_THREE:
-            for _ in range(unseen[k]):
-                pool0[m0] = k
-                m0 += 1
+    m0 = unseen_pool_nb(unseen, pool0)
     pool = np.empty_like(pool0)
-    places = np.empty(max(s, 1), np.int64)
+    places = np.empty(max(stock.shape[1], 1), np.int64)
     rng = np.empty(1, np.uint64)
     for i in range(seeds.shape[0]):
         rng[0] = seeds[i]
-        pool[:m0] = pool0[:m0]
-        m = m0
-        reds = unseen[RED_THREE]
-        top = 0
-        k = first[i]
-        if k != STRATA_OFF:
-            stock[i, 0] = k
-            top = 1
-            if k == RED_THREE:
-                reds -= 1
-            else:
-                for q in range(m):  # take one card of kind k out of the pool
-                    if pool[q] == k:
-                        pool[q] = pool[m - 1]
-                        m -= 1
-                        break
-        free = s - top
-        for j in range(free):
-            places[j] = top + j
-        for j in range(reds):  # partial Fisher-Yates: the red threes' stock places
-            t = j + below_nb(rng, free - j)
-            places[j], places[t] = places[t], places[j]
-            stock[i, places[j]] = RED_THREE
-        for j in range(m - 1, 0, -1):
-            t = below_nb(rng, j + 1)
-            pool[j], pool[t] = pool[t], pool[j]
-        q = 0
-        for p in range(players):
-            hands[i, p, :] = base[p]
-            for _ in range(slots[p]):
-                hands[i, p, pool[q]] += 1
-                q += 1
-        for j in range(reds, free):
-            stock[i, places[j]] = pool[q]
-            q += 1
-
-
-@inline_kernel
-def copy1_nb(dst, src):
-    """``dst[:] = src`` for 1-d arrays of one shape, without the temporary copy numba makes
-    for a slice assignment (it cannot rule out overlap, and these kernels do not allocate)."""
-    for i in range(src.shape[0]):
-        dst[i] = src[i]
-
-
-@inline_kernel
-def copy2_nb(dst, src):
-    for i in range(src.shape[0]):
-        copy1_nb(dst[i], src[i])
-
-
-@inline_kernel
-def copy3_nb(dst, src):
-    for i in range(src.shape[0]):
-        copy2_nb(dst[i], src[i])
-
-
-@inline_kernel
-def load_world_nb(state, public, rules, hands, stock, seed, shift):
-    """Copy the public state into ``state`` and write one world's hands and stock (top card
-    first, its first ``shift`` cards moved to the bottom) into it; the bots' random stream
-    starts from ``mix64(seed)``. Every field is copied, the bots' working plans included, so
-    a rollout does not depend on which rollouts its block played before."""
-    copy2_nb(state.hands, public.hands)
-    copy1_nb(state.pile, public.pile)
-    copy3_nb(state.melds, public.melds)
-    copy2_nb(state.meld_turn, public.meld_turn)
-    copy2_nb(state.meld_flags, public.meld_flags)
-    copy2_nb(state.sides, public.sides)
-    copy2_nb(state.seats, public.seats)
-    copy1_nb(state.g, public.g)
-    copy1_nb(state.hand_sizes, public.hand_sizes)
-    copy1_nb(state.pile_counts, public.pile_counts)
-    copy1_nb(state.melded, public.melded)
-    copy2_nb(state.known, public.known)
-    copy3_nb(state.candidates, public.candidates)
-    copy2_nb(state.take_plan, public.take_plan)
-    copy2_nb(state.meld_plan, public.meld_plan)
-    copy2_nb(state.out_plan, public.out_plan)
-    copy2_nb(state.zero_plan, public.zero_plan)
-    copy1_nb(state.powers, public.powers)
-    for p in range(rules[RuleSlot.players]):
-        copy1_nb(state.hands[p], hands[p])
-    pos = state.g[DealSlot.stock_pos]
-    s = stock.shape[0]
-    for j in range(s):
-        state.stock[pos + j] = stock[(j + shift) % s]
-    state.rng[0] = mix64_nb(seed)
-
-
-@inline_kernel
-def apply_candidate_nb(state, rules, kind, plan, discard, log):
-    """Make a candidate's moves (``CAND_*``); returns ``MoveError.ok`` or the move's
-    :data:`~canasta_sim.nb.enums.MoveError`."""
-    if kind == CAND_DRAW:
-        return draw_nb(state, rules, log)
-    if kind == CAND_TAKE:
-        return take_pile_nb(state, rules, plan, log)
-    if plan_rows_nb(plan, np.int64(-1)) != 0:
-        err = meld_nb(state, rules, plan, log)
-        if err != MoveError.ok:
-            return err
-    if discard >= 0 and state.g[DealSlot.phase] == Phase.play:
-        return discard_nb(state, rules, np.int64(discard), log)
-    return MoveError.ok
+        world_nb(
+            pool0,
+            m0,
+            unseen[RED_THREE],
+            slots,
+            base,
+            first[i],
+            rng,
+            pool,
+            places,
+            hands[i],
+            stock[i],
+        )
 
 
 @nb.njit(cache=True, _nrt=False, nogil=True)

@@ -143,6 +143,59 @@ ExpertParam = namedtuple("ExpertParam", [p.name for p in EXPERT_PARAMS])(*range(
 #: against expert@1, careful and greedy (docs/tune.md).
 EXPERT_DEFAULTS = tuple(p.default for p in EXPERT_PARAMS)
 
+PIMC_PARAMS = (
+    Param(
+        "worlds",
+        32.0,
+        1,
+        10000,
+        "Worlds sampled at each decision; every kept candidate is rolled out in the same "
+        "worlds (common random numbers). Cost grows linearly with it.",
+    ),
+    Param(
+        "top",
+        3.0,
+        1,
+        14,
+        "Discard candidates kept: the kinds the rollout bot's discard heuristic ranks highest. "
+        "The draw decision always rolls out the draw and every legal pickup (at most five).",
+    ),
+    Param(
+        "see_hidden",
+        0.0,
+        0,
+        1,
+        "1: roll out the true hidden cards (the other hands and the stock order) instead of "
+        "sampled worlds. Cheating, for measurement only: the gap to 0 is what reading the "
+        "hidden cards is worth.",
+    ),
+    Param(
+        "rollout",
+        3.0,
+        3,
+        3,
+        "Policy code of the rollout bot, which plays every seat in the rollouts and makes the "
+        "search bot's melding decisions; given by name in a spec (rollout=expert or "
+        "rollout=expert@1; only the expert and its presets), its parameters as "
+        "rollout.NAME=value.",
+    ),
+    *(
+        Param(
+            "rollout." + p.name,
+            p.default,
+            p.low,
+            p.high,
+            "The rollout expert's " + p.name + ".",
+            p.integer,
+        )
+        for p in EXPERT_PARAMS
+    ),
+)
+
+#: Slots of the search bot's parameter vector; the rollout expert's parameters follow
+#: ``PimcParam.rollout`` in the expert's order.
+PimcParam = namedtuple("PimcParam", ["worlds", "top", "see_hidden", "rollout", "expert"])(*range(5))
+
 _ENTRIES = (  # (name, parameters, summary); the kernel code is the position
     (
         "random",
@@ -173,6 +226,19 @@ _ENTRIES = (  # (name, parameters, summary); the kernel code is the position
         "discards safely against the next opponent's melds and the cards they may hold; "
         "blocks with black threes and freezes big piles; goes out when ahead, holds back to "
         "build canastas when behind; prefers natural canastas.",
+    ),
+    (
+        "pimc",
+        PIMC_PARAMS,
+        "Search bot (perfect-information Monte Carlo with policy rollouts): at its draw decision "
+        "(draw or each legal pickup) and its discard decision (the top kinds of the rollout "
+        "bot's discard ranking) it samples worlds from its own information set (its hand, the "
+        "public cards and the cards known to be in other hands; the unseen cards shuffled into "
+        "the other hands' unknown places and the stock, from the deal's random stream), plays "
+        "each candidate to the end of the deal in the same worlds with the rollout bot in every "
+        "seat, and plays the best mean score difference (own side minus the mean of the others). "
+        "Melding and going out are the rollout bot's. With see_hidden=1 it rolls out the true "
+        "cards: cheating, for measurement only.",
     ),
 )
 

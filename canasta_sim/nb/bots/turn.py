@@ -2,16 +2,22 @@
 
 Policies are never passed as function objects (numba would recompile jitted callbacks in every
 process): :func:`play_turn_nb` branches on the seat's policy code and hands the policy the
-seat's float parameters. Every move goes through the checked move kernels, so a bot cannot
-make an illegal move.
+seat's float parameters. The search bot (:mod:`.pimc`) needs a rollout state and work arrays
+and plays the expert in its rollouts, so it has its own entry, :func:`search_turn_nb`, which
+the deal loops call; rollouts call :func:`play_turn_nb`, which holds no search bot. Every move
+goes through the checked move kernels, so a bot cannot make an illegal move.
 """
 
+import numpy as np
+
 from ..engine.moves import meld_last_card_nb
+from ..engine.state import STATE_DTYPE
 from ..enums import DealSlot, Phase
 from ..jit import inline_kernel
 from .careful import careful_turn_nb
 from .expert import expert_turn_nb
 from .greedy import greedy_turn_nb
+from .pimc import WORK_DTYPE, pimc_turn_nb
 from .policies import PolicyCode
 from .random import random_turn_nb
 
@@ -41,6 +47,20 @@ def play_turn_nb(state, rules, policies, params, log):
         meld_last_card_nb(state, rules, log)  # the policies discard, which R-40 refuses here
 
 
+@inline_kernel
+def search_turn_nb(state, rules, policies, params, rstate, work, log):
+    """:func:`play_turn_nb`, or the search bot's turn (:func:`.pimc.pimc_turn_nb`) with the
+    rollout state ``rstate`` (record of ``STATE_DTYPE``) and work record ``work``
+    (:data:`.pimc.WORK_DTYPE`) for a seat whose code is ``PolicyCode.pimc``."""
+    seat = state.g[DealSlot.current]
+    if policies[seat] == PolicyCode.pimc:
+        pimc_turn_nb(state, rules, params[seat], rstate, work, log)
+        if state.g[DealSlot.phase] == Phase.play and state.g[DealSlot.current] == seat:
+            meld_last_card_nb(state, rules, log)  # as in play_turn_nb
+    else:
+        play_turn_nb(state, rules, policies, params, log)
+
+
 def play_turn(state, rules, policies, params, log):
     """:func:`play_turn_nb` for Python callers (the ``Deal`` API): the branch on the policy
     code runs in Python and calls the policy's own turn kernel. Called from Python,
@@ -50,6 +70,10 @@ def play_turn(state, rules, policies, params, log):
     code = int(policies[seat])
     if code == PolicyCode.expert:
         expert_turn_nb(state, rules, params[seat], log)
+    elif code == PolicyCode.pimc:
+        rstate = np.zeros(1, STATE_DTYPE)
+        work = np.zeros(1, WORK_DTYPE)
+        pimc_turn_nb(state, rules, params[seat], rstate[0], work[0], log)
     else:
         _TURN_KERNELS[code](state, rules, log)
     if state["g"][DealSlot.phase] == Phase.play and state["g"][DealSlot.current] == seat:

@@ -1,0 +1,256 @@
+"""The search bot ``pimc``: perfect-information Monte Carlo with policy rollouts.
+
+At its two decisions of a turn (draw or take the pile, R-20 and R-30..R-35; which kind to
+discard, R-20 step 3) the bot samples ``worlds`` deals it cannot tell apart from the real one
+(its own hand, the public cards and the cards known to be in other hands fixed; the unseen
+cards shuffled into the other hands' unknown places and the stock, exactly as
+:func:`canasta_sim.nb.rollout.worlds_nb` does), plays every kept candidate to the end of the
+deal in each world with the rollout expert in every seat, and makes the move with the best
+mean score difference (own side's deal score minus the mean of the other sides', points).
+Melding, going out and R-45's end are the rollout expert's.
+
+The worlds' seeds come from the deal's random stream (``state.rng``), whose position depends
+only on the deal seed and the moves made, not on where the hidden cards lie; with
+``see_hidden`` 0 the bot reads no hidden card (the other hands' unknown cards and the stock
+are overwritten in every rollout). With ``see_hidden`` 1 it rolls out the true cards instead:
+a cheating bot, for measurement only.
+
+The kernels do not allocate: the rollout state and the work arrays (:data:`WORK_DTYPE`) are
+passed in by the caller, one of each per thread.
+"""
+
+import numpy as np
+
+from ..engine.deal import pack_count_nb
+from ..engine.moves import discard_nb, draw_nb, take_pile_nb
+from ..engine.rng import mix64_nb, next_u64_nb
+from ..engine.score import side_score_nb
+from ..engine.state import MAX_CANDIDATES, MAX_CARDS, MAX_PLAYERS
+from ..enums import N_KINDS, RED_THREE, DealSlot, MoveError, Phase, RuleSlot, ScorePart, SideSlot
+from ..jit import inline_kernel, kernel
+from ..worlds import (
+    CAND_DRAW,
+    CAND_PLAY,
+    CAND_TAKE,
+    STRATA_OFF,
+    apply_candidate_nb,
+    load_world_nb,
+    unseen_pool_nb,
+    world_nb,
+)
+from .discards import choose_discard_nb, discard_safe_nb
+from .expert import PAIR_KEEP, expert_melds_nb, expert_turn_nb, param_nb
+from .pickups import pickup_candidates_nb, take_forced_pile_nb
+from .policies import EXPERT_PARAMS, N_PARAMS, ExpertParam, PimcParam
+
+N_EXPERT = len(EXPERT_PARAMS)  # the rollout expert's parameters, after PimcParam.expert
+
+#: The search bot's work arrays (one record per thread).
+WORK_DTYPE = np.dtype(
+    [
+        ("rparams", np.float64, (N_PARAMS,)),  # the rollout expert's parameters
+        ("hands", np.int8, (MAX_PLAYERS, N_KINDS)),  # one world's hands
+        ("base", np.int8, (MAX_PLAYERS, N_KINDS)),  # cards known in each hand
+        ("stock", np.int8, (MAX_CARDS,)),  # one world's stock, top first
+        ("pool0", np.int8, (MAX_CARDS,)),
+        ("pool", np.int8, (MAX_CARDS,)),
+        ("places", np.int64, (MAX_CARDS,)),
+        ("slots", np.int64, (MAX_PLAYERS,)),
+        ("unseen", np.int64, (N_KINDS,)),
+        ("rng", np.uint64, (1,)),
+        ("plans", np.int8, (MAX_CANDIDATES, N_KINDS, 3)),  # candidates' pickup plans
+        ("kind", np.int64, (MAX_CANDIDATES,)),  # CAND_*
+        ("discard", np.int64, (MAX_CANDIDATES,)),  # kind discarded (CAND_PLAY)
+        ("total", np.float64, (MAX_CANDIDATES,)),  # summed score differences
+        ("ok", np.int64, (MAX_CANDIDATES,)),  # 1 while every rollout's first move was legal
+    ]
+)
+
+
+@inline_kernel
+def score_diff_nb(state, rules, side):
+    """Own side's deal score minus the mean of the other sides' (points)."""
+    n_sides = rules[RuleSlot.sides]
+    own = 0.0
+    others = 0.0
+    for s in range(n_sides):
+        v = side_score_nb(state, rules, s)[ScorePart.total]
+        if s == side:
+            own = v
+        else:
+            others += v
+    return own - others / max(n_sides - 1, 1)
+
+
+@kernel
+def search_nb(state, rules, params, rstate, work, n_cands, log):
+    """Roll out candidates ``0 .. n_cands - 1`` of ``work`` in the same worlds and return the
+    best one's index (ties: the lower index, the rollout bot's own choice comes first)."""
+    g = state.g
+    seat = g[DealSlot.current]
+    side = rules[RuleSlot.side_of + seat]
+    players = rules[RuleSlot.players]
+    n_worlds = int(params[PimcParam.worlds])
+    see = params[PimcParam.see_hidden] != 0.0
+    rparams = work.rparams
+    s = rules[RuleSlot.n_cards] - g[DealSlot.stock_pos]
+    pos = g[DealSlot.stock_pos]
+    hands = work.hands[:players]
+    stock = work.stock[:s]
+    slots = work.slots[:players]
+    base = work.base[:players]
+    m0 = 0
+    if see:
+        for p in range(players):
+            for k in range(N_KINDS):
+                hands[p, k] = state.hands[p, k]
+        for j in range(s):
+            stock[j] = state.stock[pos + j]
+    else:
+        # the unseen cards: the pack less own hand, the known cards, pile, melds, red threes
+        unseen = work.unseen
+        for k in range(N_KINDS):
+            unseen[k] = (
+                pack_count_nb(rules[RuleSlot.n_cards], k)
+                - state.hands[seat, k]
+                - state.pile_counts[k]
+                - state.melded[k]
+            )
+        for p in range(players):
+            n_known = 0
+            for k in range(N_KINDS):
+                if p == seat:
+                    base[p, k] = state.hands[p, k]
+                else:
+                    base[p, k] = state.known[p, k]
+                    unseen[k] -= state.known[p, k]
+                    n_known += state.known[p, k]
+            slots[p] = 0 if p == seat else state.hand_sizes[p] - n_known
+        for sd in range(rules[RuleSlot.sides]):
+            unseen[RED_THREE] -= (
+                state.sides[sd, SideSlot.r3_dealt]
+                + state.sides[sd, SideSlot.r3_drawn]
+                + state.sides[sd, SideSlot.r3_pile]
+            )
+        m0 = unseen_pool_nb(unseen, work.pool0)
+    for c in range(n_cands):
+        work.total[c] = 0.0
+        work.ok[c] = 1
+    base_seed = next_u64_nb(state.rng)  # the worlds' seeds: the deal's stream, not the cards
+    rg = rstate.g
+    for w in range(n_worlds):
+        seed = mix64_nb(base_seed + np.uint64(w))
+        if not see:
+            work.rng[0] = seed
+            world_nb(
+                work.pool0,
+                m0,
+                work.unseen[RED_THREE],
+                slots,
+                base,
+                np.int64(STRATA_OFF),
+                work.rng,
+                work.pool,
+                work.places,
+                hands,
+                stock,
+            )
+        for c in range(n_cands):
+            if work.ok[c] == 0:
+                continue
+            # a pickup leaves the stock's top cards to the next players (as in
+            # rollout_block_nb); the true stock is played as it lies
+            shift = rules[RuleSlot.draw_count] if work.kind[c] == CAND_TAKE and not see else 0
+            load_world_nb(rstate, state, rules, hands, stock, seed, shift)
+            err = apply_candidate_nb(
+                rstate, rules, work.kind[c], work.plans[c], work.discard[c], log
+            )
+            if err != MoveError.ok:
+                work.ok[c] = 0
+                continue
+            while rg[DealSlot.phase] != Phase.over:
+                expert_turn_nb(rstate, rules, rparams, log)
+            work.total[c] += score_diff_nb(rstate, rules, side)
+    best = -1
+    for c in range(n_cands):
+        if work.ok[c] != 0 and (best < 0 or work.total[c] > work.total[best]):
+            best = c
+    return best
+
+
+@kernel
+def pimc_turn_nb(state, rules, params, rstate, work, log):
+    """One whole turn of the search bot with parameters ``params`` (``float64[N_PARAMS]``,
+    slots :data:`~.policies.PimcParam`), using the rollout state ``rstate`` (a record of
+    ``STATE_DTYPE``) and the work record ``work`` (:data:`WORK_DTYPE`)."""
+    g = state.g
+    seat = g[DealSlot.current]
+    rparams = work.rparams
+    for i in range(N_EXPERT):
+        rparams[i] = params[PimcParam.expert + i]
+    top = int(params[PimcParam.top])
+    if g[DealSlot.phase] == Phase.draw:
+        n = pickup_candidates_nb(state, rules, seat, work.plans[:])
+        can_draw = g[DealSlot.stock_pos] < rules[RuleSlot.n_cards]
+        if n == 0 or not can_draw:
+            if draw_nb(state, rules, log) != MoveError.ok:
+                take_forced_pile_nb(state, rules, log)
+        else:
+            for c in range(n):
+                work.kind[c] = CAND_TAKE
+                work.discard[c] = -1
+            work.kind[n] = CAND_DRAW
+            work.discard[n] = -1
+            best = search_nb(state, rules, params, rstate, work, n + 1, log)
+            if best < 0 or best == n:
+                draw_nb(state, rules, log)
+            elif take_pile_nb(state, rules, work.plans[best], log) != MoveError.ok:
+                draw_nb(state, rules, log)
+    if g[DealSlot.phase] == Phase.play:
+        expert_melds_nb(state, rules, rparams, log)
+    if g[DealSlot.phase] == Phase.play:
+        if g[DealSlot.last_red_three] != 0:
+            discard_safe_nb(state, rules, log, 0.0, np.int64(0), 0.0, np.int64(0), PAIR_KEEP)
+            return
+        # the rollout expert's discard ranking: its choice, then its choice without that kind
+        hand = state.hands[seat]
+        n = 0
+        while n < top:
+            k = choose_discard_nb(
+                state,
+                rules,
+                seat,
+                param_nb(rparams, ExpertParam.safety),
+                int(param_nb(rparams, ExpertParam.block_at)),
+                param_nb(rparams, ExpertParam.freeze_risk),
+                np.int64(0),
+                PAIR_KEEP,
+            )
+            if k < 0:
+                break
+            work.kind[n] = CAND_PLAY
+            work.discard[n] = k
+            work.plans[n, :, :] = 0
+            work.ok[n] = hand[k]  # the count, restored below
+            hand[k] = 0
+            n += 1
+        for c in range(n):
+            hand[work.discard[c]] = work.ok[c]
+        best = 0
+        if n > 1:
+            best = search_nb(state, rules, params, rstate, work, n, log)
+        if (
+            n == 0
+            or best < 0
+            or discard_nb(state, rules, np.int64(work.discard[best]), log) != MoveError.ok
+        ):
+            discard_safe_nb(
+                state,
+                rules,
+                log,
+                param_nb(rparams, ExpertParam.safety),
+                int(param_nb(rparams, ExpertParam.block_at)),
+                param_nb(rparams, ExpertParam.freeze_risk),
+                np.int64(0),
+                PAIR_KEEP,
+            )

@@ -1,0 +1,148 @@
+"""One world's hidden cards, a world loaded into a rollout state, and a candidate's first
+moves: the pieces shared by the rollouts of :mod:`.rollout` and the search bot
+(:mod:`.bots.pimc`). No bot is imported here, so the bots may use them.
+"""
+
+import numpy as np
+
+from .engine.melds import plan_rows_nb
+from .engine.moves import discard_nb, draw_nb, meld_nb, take_pile_nb
+from .engine.rng import below_nb, mix64_nb
+from .enums import N_KINDS, RED_THREE, DealSlot, MoveError, Phase, RuleSlot
+from .jit import inline_kernel
+
+#: ``first_kind`` of a world whose next stock card is not stratified.
+STRATA_OFF = -1
+
+#: Candidate kinds (``cand_kind``): what the candidate's first move is.
+CAND_DRAW = 0  # draw from the stock (R-20)
+CAND_TAKE = 1  # take the pile with ``cand_plan`` (R-30..R-35)
+CAND_PLAY = 2  # meld ``cand_plan`` (if any cards), then discard ``cand_discard`` (if >= 0)
+
+
+@inline_kernel
+def unseen_pool_nb(unseen, pool0):
+    """Write the unseen cards other than red threes (``unseen``: ``int64[N_KINDS]``) into
+    ``pool0`` (``int8[>= their number]``) in kind order; returns their number."""
+    m0 = 0
+    for k in range(N_KINDS):
+        if k != RED_THREE:
+            for _ in range(unseen[k]):
+                pool0[m0] = k
+                m0 += 1
+    return m0
+
+
+@inline_kernel
+def world_nb(pool0, m0, reds, slots, base, k, rng, pool, places, hands, stock):
+    """Fill one world's hidden cards (see :func:`worlds_nb`): ``hands``
+    (``int8[players, N_KINDS]``) and ``stock`` (``int8[stock_size]``, top card first), written,
+    from the stream ``rng`` (``uint64[1]``); ``k`` is the kind put on top of the stock or
+    ``STRATA_OFF``; ``pool`` and ``places`` are scratch (``int8``/``int64``, at least
+    ``m0`` and ``stock_size`` long)."""
+    s = stock.shape[0]
+    for q in range(m0):
+        pool[q] = pool0[q]
+    m = m0
+    top = 0
+    if k != STRATA_OFF:
+        stock[0] = k
+        top = 1
+        if k == RED_THREE:
+            reds -= 1
+        else:
+            for q in range(m):  # take one card of kind k out of the pool
+                if pool[q] == k:
+                    pool[q] = pool[m - 1]
+                    m -= 1
+                    break
+    free = s - top
+    for j in range(free):
+        places[j] = top + j
+    for j in range(reds):  # partial Fisher-Yates: the red threes' stock places
+        t = j + below_nb(rng, free - j)
+        places[j], places[t] = places[t], places[j]
+        stock[places[j]] = RED_THREE
+    for j in range(m - 1, 0, -1):
+        t = below_nb(rng, j + 1)
+        pool[j], pool[t] = pool[t], pool[j]
+    q = 0
+    for p in range(slots.shape[0]):
+        for kk in range(N_KINDS):
+            hands[p, kk] = base[p, kk]
+        for _ in range(slots[p]):
+            hands[p, pool[q]] += 1
+            q += 1
+    for j in range(reds, free):
+        stock[places[j]] = pool[q]
+        q += 1
+
+
+@inline_kernel
+def copy1_nb(dst, src):
+    """``dst[:] = src`` for 1-d arrays of one shape, without the temporary copy numba makes
+    for a slice assignment (it cannot rule out overlap, and these kernels do not allocate)."""
+    for i in range(src.shape[0]):
+        dst[i] = src[i]
+
+
+@inline_kernel
+def copy2_nb(dst, src):
+    for i in range(src.shape[0]):
+        copy1_nb(dst[i], src[i])
+
+
+@inline_kernel
+def copy3_nb(dst, src):
+    for i in range(src.shape[0]):
+        copy2_nb(dst[i], src[i])
+
+
+@inline_kernel
+def load_world_nb(state, public, rules, hands, stock, seed, shift):
+    """Copy the public state into ``state`` and write one world's hands and stock (top card
+    first, its first ``shift`` cards moved to the bottom) into it; the bots' random stream
+    starts from ``mix64(seed)``. Every field is copied, the bots' working plans included, so
+    a rollout does not depend on which rollouts its block played before."""
+    copy2_nb(state.hands, public.hands)
+    copy1_nb(state.pile, public.pile)
+    copy3_nb(state.melds, public.melds)
+    copy2_nb(state.meld_turn, public.meld_turn)
+    copy2_nb(state.meld_flags, public.meld_flags)
+    copy2_nb(state.sides, public.sides)
+    copy2_nb(state.seats, public.seats)
+    copy1_nb(state.g, public.g)
+    copy1_nb(state.hand_sizes, public.hand_sizes)
+    copy1_nb(state.pile_counts, public.pile_counts)
+    copy1_nb(state.melded, public.melded)
+    copy2_nb(state.known, public.known)
+    copy3_nb(state.candidates, public.candidates)
+    copy2_nb(state.take_plan, public.take_plan)
+    copy2_nb(state.meld_plan, public.meld_plan)
+    copy2_nb(state.out_plan, public.out_plan)
+    copy2_nb(state.zero_plan, public.zero_plan)
+    copy1_nb(state.powers, public.powers)
+    for p in range(rules[RuleSlot.players]):
+        copy1_nb(state.hands[p], hands[p])
+    pos = state.g[DealSlot.stock_pos]
+    s = stock.shape[0]
+    for j in range(s):
+        state.stock[pos + j] = stock[(j + shift) % s]
+    state.rng[0] = mix64_nb(seed)
+
+
+@inline_kernel
+def apply_candidate_nb(state, rules, kind, plan, discard, log):
+    """Make a candidate's moves (``CAND_*``); returns ``MoveError.ok`` or the move's
+    :data:`~canasta_sim.nb.enums.MoveError`."""
+    if kind == CAND_DRAW:
+        return draw_nb(state, rules, log)
+    if kind == CAND_TAKE:
+        return take_pile_nb(state, rules, plan, log)
+    if plan_rows_nb(plan, np.int64(-1)) != 0:
+        err = meld_nb(state, rules, plan, log)
+        if err != MoveError.ok:
+            return err
+    if discard >= 0 and state.g[DealSlot.phase] == Phase.play:
+        return discard_nb(state, rules, np.int64(discard), log)
+    return MoveError.ok

@@ -1,0 +1,85 @@
+"""The search bot ``pimc``: legal deals, no reading of hidden cards, its bot-spec grammar."""
+
+import numpy as np
+import pytest
+
+from canasta_sim.bots import parse_bot
+from canasta_sim.deal import Deal, trace_deal
+from canasta_sim.nb.bots.policies import EXPERT_PARAMS, PimcParam
+from canasta_sim.referee import check_trace
+from canasta_sim.rules import Rules
+
+SEARCH = "pimc:worlds=4,top=2"
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_referee_accepts_pimc_deals(players):
+    """Every deal a search bot plays passes the referee (R-10..R-66), at 2 and 4 players,
+    with the search bot on side 0 and on every side."""
+    rules = Rules(players=players)
+    for deal in range(12):
+        bots = [SEARCH, "expert"] if deal % 2 == 0 else [SEARCH]
+        verdict = check_trace(trace_deal(rules, bots, seed=7, deal=deal))
+        assert verdict.ok, (deal, str(verdict))
+
+
+# seat 0 (side 0, its initial meld made) can take the open pile with its pair of sevens or draw;
+# the other seats' cards and the stock are laid out in three ways seat 0 cannot tell apart
+OWN = "7 7 8 9 J Q 5 6 4 4 A"
+HIDDEN = "5 5 6 6 8 8 9 9 10 10 J J Q Q A A 4 4 6 8 9 10 J Q A K K 5 10 J 8 9 Q B3 4 5 6 8 9"
+STOCK_EXTRA = "10 J Q 4 5 6 8 9 10 J Q 2 JK R3"
+
+
+def _position(order: list[str]) -> Deal:
+    cards = order + STOCK_EXTRA.split()
+    hands = [OWN] + [" ".join(cards[11 * i : 11 * (i + 1)]) for i in range(3)]
+    stock = " ".join(cards[33:])
+    return Deal.from_position(
+        Rules(players=4),
+        hands=hands,
+        stock=stock,
+        pile="5 10 7",
+        melds={0: ["K K K"], 1: ["A A A"]},
+        current=0,
+    )
+
+
+def _decisions(search: str) -> list[tuple]:
+    hidden = HIDDEN.split()
+    turns = []
+    for order in [hidden, hidden[::-1], hidden[20:] + hidden[:20]]:
+        d = _position(order)
+        d.play_turn([search, "expert"])
+        took = len(d.pile.split()) == 1  # a pickup leaves only the new discard
+        turns.append((took, d.hand(0) if took else None, d.pile if took else None))
+    return turns
+
+
+@pytest.mark.parametrize("search", [SEARCH, "pimc:worlds=16,top=3"])
+def test_pimc_reads_no_hidden_card(search):
+    """Positions that differ only in the cards hidden from seat 0 (the other hands and the
+    stock order) give the same decision: taking the pile or drawing, and after a pickup (all
+    of whose cards are public) the same hand and discard. A search that read the hidden cards
+    would see different futures in the three layouts, as ``see_hidden=1`` does: it draws in
+    the first layout and takes the pile in the second."""
+    turns = _decisions(search)
+    assert turns[0] == turns[1] == turns[2]
+    cheat = _decisions("pimc:worlds=16,top=3,see_hidden=1")
+    assert (cheat[0][0], cheat[1][0]) == (False, True)
+
+
+def test_pimc_spec_grammar():
+    """``rollout=expert@1`` sets the rollout expert's parameters to the preset's values and
+    ``rollout.NAME`` overrides one; the vector holds them after ``PimcParam.expert``."""
+    bot = parse_bot("pimc:worlds=64,top=4,rollout=expert@1,rollout.safety=80")
+    v = bot.vector()
+    assert (v[PimcParam.worlds], v[PimcParam.top], v[PimcParam.see_hidden]) == (64, 4, 0)
+    names = [p.name for p in EXPERT_PARAMS]
+    rollout = v[PimcParam.expert : PimcParam.expert + len(names)]
+    assert rollout[names.index("meld_keep")] == 8  # expert@1's meld_keep
+    assert rollout[names.index("safety")] == 80
+    assert np.array_equal(parse_bot("pimc").vector()[PimcParam.expert :][:1], [6.0])
+    with pytest.raises(ValueError, match="rollout bot 'greedy'"):
+        parse_bot("pimc:rollout=greedy")
+    with pytest.raises(ValueError, match="unknown parameter 'rollout.nope'"):
+        parse_bot("pimc:rollout.nope=1")
