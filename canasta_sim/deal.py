@@ -711,34 +711,6 @@ def _spreads(total: int, low: list[int], high: list[int]) -> Iterable[tuple[int,
                 yield (n, *tail)
 
 
-# --- parsing helpers -------------------------------------------------------------------------
-def _meld_row(text: str) -> tuple[int, np.ndarray]:
-    """Parse one meld text into (rank kind, [naturals, deuces, jokers]); an optional
-    ``"RANK:"`` prefix names the rank of a text of wild cards only."""
-    rank = None
-    if ":" in text:
-        prefix, text = text.split(":", 1)
-        rank = C.kind_index(prefix)
-    text = text.strip()
-    counts = C.parse_cards(text)
-    kinds = [k for k in range(BLACK_THREE, LAST_NATURAL + 1) if counts[k]]
-    if counts[RED_THREE]:
-        raise IllegalMove("R-63", f"red threes are never melded: {text!r}")
-    if len(kinds) > 1 or (rank is not None and kinds and kinds[0] != rank):
-        raise IllegalMove("R-62", f"a meld holds cards of one rank only: {text!r}")
-    if not counts.any():
-        raise IllegalMove("R-60", f"a meld needs cards: {text!r}")
-    if rank is None:
-        if not kinds:
-            raise IllegalMove(
-                "R-60", f"a meld of wild cards only must name its rank, e.g. 'K: {text.strip()}'"
-            )
-        rank = kinds[0]
-    if not (BLACK_THREE <= rank <= LAST_NATURAL):
-        raise IllegalMove("R-60", f"melds are of ranks 4..A (or black threes): {text!r}")
-    return rank, np.array([counts[rank], counts[DEUCE], counts[JOKER]], np.int8)
-
-
 def trace_deal(rules: Rules, bots, seed: int, deal: int) -> list[dict]:
     """Replay deal number ``deal`` of a run with master seed ``seed`` (same dealer, seeding
     and bots as :func:`canasta_sim.simulate`) and return its trace (docs/trace.md).
