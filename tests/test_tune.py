@@ -74,6 +74,42 @@ def test_wild_factor_sets_the_wild_card_pickup_threshold():
 #: golden cell ``4p-classic-expert`` (tests/data/goldens.json at bots version 1), every column
 #: but the bot's name
 V1_EXPERT_CELL = "63df28e1ca96d1fc9a917867652d79a7"
+#: The record columns of bots version 1 (later versions add columns, which are not behaviour)
+V1_COLUMNS = {
+    "deals": {
+        "concealed_out",
+        "deal",
+        "dealer",
+        "end_reason",
+        "first_canasta_turn",
+        "pile_frozen_at_start",
+        "players",
+        "seed",
+        "turns",
+        "upcard_cards",
+        "went_out_seat",
+    },
+    "sides": {
+        "canasta_bonus",
+        "canasta_ranks",
+        "concealed_canastas",
+        "deal",
+        "going_out_bonus",
+        "hand_penalty",
+        "meld_points",
+        "melds",
+        "mixed_canastas",
+        "natural_canastas",
+        "red_three_score",
+        "red_threes",
+        "red_threes_dealt",
+        "red_threes_drawn",
+        "red_threes_from_pile",
+        "score",
+        "side",
+        "went_out",
+    },
+}
 
 
 def test_expert_at_1_plays_as_bots_version_1():
@@ -84,7 +120,7 @@ def test_expert_at_1_plays_as_bots_version_1():
         f"{frame}.{column}:{digest}"
         for frame in ("deals", "sides")
         for column, digest in sorted(now[frame].items())
-        if column != "bot"
+        if column in V1_COLUMNS[frame]
     ]
     assert hashlib.sha256("\n".join(lines).encode()).hexdigest()[:32] == V1_EXPERT_CELL
 
@@ -107,7 +143,7 @@ def test_expert_at_1_is_a_spec_like_a_policy():
     assert bot.policy.code == parse_bot("expert").policy.code
     assert parse_bot("expert@1:meld_keep=8").spec == "expert@1"
     assert parse_bot(bot.spec) == bot
-    with pytest.raises(ValueError, match="'expert@2'.*allowed: .*expert, expert@1"):
+    with pytest.raises(ValueError, match="'expert@2'.*allowed: .*expert.*expert@1"):
         parse_bot("expert@2")
 
 
