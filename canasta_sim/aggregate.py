@@ -242,36 +242,37 @@ def _outcomes(score: np.ndarray) -> np.ndarray:
     return np.where(at_best, np.where(shared, 1, 0), 2).astype(np.int64)
 
 
-def chunk_outputs(
-    rules: Rules,
-    bots: list[str],
-    first_deal: int,
-    seeds: np.ndarray,
-    deal_rows: np.ndarray,
-    side_rows: np.ndarray,
-    bot_codes: np.ndarray,
-    records: bool,
-):
+def chunk_outputs(table, first_deal: int, seeds, seatings, deal_rows, side_rows, records: bool):
     """What a run keeps of one chunk: ``(deals, sides, aggregates)``, the frames ``None``
     unless ``records`` (the aggregates never need them, :meth:`Aggregates.from_rows`).
 
     Parameters
     ----------
-    rules : Rules
-    bots : list of str
-        Bot specs of the run (the frames' ``bot`` categories; ``bot_codes`` index it).
+    table : canasta_sim.runner.Table
+        Rules and seatings of the run (its side labels are the aggregates' bots and the
+        frames' ``bot`` categories).
     first_deal : int
         Index of the chunk's first deal in the run.
     seeds : ndarray(uint64, (n,))
+    seatings : ndarray(int32, (n,))
+        Seating of each deal.
     deal_rows : ndarray(deal_dtype, (n,))
     side_rows : ndarray(side_dtype, (n, sides))
-    bot_codes : ndarray(int8, (n, sides))
     records : bool
         Build the ``deals`` and ``sides`` frames (:mod:`canasta_sim.records`).
     """
+    rules, bots = table.rules, list(table.bot_specs)
+    bot_codes = table.bot_codes[seatings]
     agg = Aggregates.from_rows(rules, bots, deal_rows, side_rows, bot_codes)
     if not records:
         return None, None, agg
-    deals = deals_frame(first_deal, seeds, rules.players, deal_rows)
+    deals = deals_frame(
+        first_deal,
+        seeds,
+        rules.players,
+        deal_rows,
+        list(table.seat_bot_specs),
+        table.seat_codes[seatings],
+    )
     sides = sides_frame(first_deal, side_rows, bots, bot_codes)
     return deals, sides, agg

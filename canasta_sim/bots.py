@@ -157,12 +157,73 @@ def split_bot_list(text: str) -> list[str]:
     return specs
 
 
-def seat_arrays(bots: list[Bot], players: int) -> tuple[np.ndarray, np.ndarray]:
+def seat_bots(seats, players: int) -> list[Bot]:
+    """One :class:`Bot` per seat from ``players`` specs in seat order (a list, or one comma
+    text as :func:`split_bot_list` splits it). Seat ``s`` plays for side ``s % sides``
+    (R-10): with 4 players ``["expert", "careful", "expert", "careful"]`` seats expert at 0
+    and 2 (side 0) and careful at 1 and 3 (side 1).
+
+    Raises
+    ------
+    ValueError
+        For a bad spec, or a number of specs other than ``players``.
+    """
+    if isinstance(seats, str):
+        seats = split_bot_list(seats)
+    elif isinstance(seats, Bot):
+        seats = [seats]
+    elif not isinstance(seats, (list, tuple)):
+        raise ValueError(
+            f"seats: {seats!r} is not a list of bot specs; give one spec per seat, "
+            f"e.g. 'expert,careful,expert,careful'"
+        )
+    bots = [b if isinstance(b, Bot) else parse_bot(b) for b in seats]
+    if len(bots) != players:
+        raise ValueError(
+            f"seats: {len(bots)} specs given; give {players} (one per seat, seat 0 first)"
+        )
+    return bots
+
+
+def table_bots(bots, seats, rules) -> tuple[Bot, ...]:
+    """The bots of one seating: per side from ``bots`` (:func:`side_bots`), or per seat from
+    ``seats`` (:func:`seat_bots`); at most one of them may be given.
+
+    Raises
+    ------
+    ValueError
+        When both are given, or as :func:`side_bots` / :func:`seat_bots`.
+    """
+    if seats is None:
+        return tuple(side_bots(bots, rules.sides))
+    if bots is not None:
+        raise ValueError(
+            "bots and seats are both given; allowed: one of them (bots per side, or seats "
+            "with one bot per seat)"
+        )
+    return tuple(seat_bots(seats, rules.players))
+
+
+def per_seat(bots, players: int) -> list[Bot]:
+    """The bot of every seat of a seating given per side (``sides`` bots: seat ``s`` plays
+    side ``s % sides``) or per seat (``players`` bots)."""
+    return [bots[s % len(bots)] for s in range(players)]
+
+
+def side_label(bots, players: int, sides: int, side: int) -> str:
+    """The label of ``side``'s bots in a seating (as :func:`per_seat` reads it): their spec
+    when the side's players share one bot, else their specs in seat order joined by ``/``
+    (``"expert/careful"``: seat ``side`` plays expert, seat ``side + sides`` careful)."""
+    specs = [b.spec for b in per_seat(bots, players)[side::sides]]
+    return specs[0] if len(set(specs)) == 1 else "/".join(specs)
+
+
+def seat_arrays(bots, players: int) -> tuple[np.ndarray, np.ndarray]:
     """Kernel arrays for one seating: ``policies`` int32[players] and ``params``
-    float64[players, N_PARAMS]; seat ``s`` plays for side ``s % len(bots)``."""
-    sides = len(bots)
-    policies = np.array([bots[s % sides].policy.code for s in range(players)], np.int32)
-    params = np.stack([bots[s % sides].vector() for s in range(players)])
+    float64[players, N_PARAMS]; ``bots`` per side or per seat (:func:`per_seat`)."""
+    seated = per_seat(bots, players)
+    policies = np.array([b.policy.code for b in seated], np.int32)
+    params = np.stack([b.vector() for b in seated])
     return policies, params
 
 

@@ -97,6 +97,29 @@ def _bots(text: str | None, rules: Rules, hint: str = "--bots"):
         raise click.BadParameter(str(exc), param_hint=hint) from None
 
 
+def _seating(bots: str | None, seats: str | None, rules: Rules) -> list[str]:
+    """The bot specs of ``--bots`` (per side) or ``--seats`` (per seat), checked."""
+    from .bots import table_bots
+
+    if bots is not None and seats is not None:
+        raise click.UsageError("give --bots (one bot per side) or --seats (one per seat), not both")
+    try:
+        return [b.spec for b in table_bots(bots, seats, rules)]
+    except ValueError as exc:
+        raise click.BadParameter(
+            str(exc), param_hint="--seats" if seats is not None else "--bots"
+        ) from None
+
+
+SEATS = click.option(
+    "--seats",
+    default=None,
+    metavar="SPEC,SPEC,...",
+    help="One bot spec per seat instead of --bots (seat 0 first; seat s plays for side "
+    "s % sides), e.g. expert,careful,expert,careful.",
+)
+
+
 def _api(call, hint: str):
     """Run an API call; a ValueError (bad input found while running) is a usage error, and
     a results folder written by another run meanwhile is one of ``--out``."""
@@ -209,6 +232,7 @@ def _terminated(signum, frame):
     metavar="SPEC[,SPEC...]",
     help="One bot spec for every side, or one per side (side 0 first).",
 )
+@SEATS
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
 @click.option(
     "--first-deal",
@@ -253,6 +277,7 @@ def simulate(
     rules_opt,
     settings,
     bots,
+    seats,
     seed,
     first_deal,
     workers,
@@ -269,7 +294,7 @@ def simulate(
     from .stats import format_summary
 
     rules = build_rules(players, rules_opt, settings)
-    side_bots = _bots(bots, rules)
+    specs = _seating(bots, seats, rules)
     _check_workers(workers, scheduler)
     if parts and (scheduler is None or out is None or no_records):
         raise click.UsageError("--parts needs --scheduler, --out and records (not --no-records)")
@@ -278,7 +303,8 @@ def simulate(
         lambda: run(
             deals,
             rules=rules,
-            bots=[b.spec for b in side_bots],
+            bots=None if seats else specs,
+            seats=specs if seats else None,
             seed=seed,
             first_deal=first_deal,
             workers=workers,
@@ -466,6 +492,7 @@ def _no_records_option(f):
 @click.option("--games", type=COUNT, required=True, help="Games to play.")
 @rules_options
 @click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")
+@SEATS
 @_common_run_options
 @click.option(
     "--out",
@@ -482,6 +509,7 @@ def games(
     rules_opt,
     settings,
     bots,
+    seats,
     seed,
     workers,
     quiet,
@@ -495,14 +523,15 @@ def games(
     from .stats import wilson_interval
 
     rules = build_rules(players, rules_opt, settings)
-    side_bots = _bots(bots, rules)
+    specs = _seating(bots, seats, rules)
     _check_workers(workers, scheduler)
     _new_out(out, overwrite)
     result = _api(
         lambda: play_games(
             games,
             rules=rules,
-            bots=[b.spec for b in side_bots],
+            bots=None if seats else specs,
+            seats=specs if seats else None,
             seed=seed,
             workers=workers,
             progress=not quiet,
@@ -523,7 +552,7 @@ def games(
         wins = t.wins[side]
         low, high = wilson_interval(wins, games)
         click.echo(
-            f"  side {side} ({side_bots[side].spec}): {wins} wins, win rate "
+            f"  side {side} ({result.manifest['bots'][0][side]}): {wins} wins, win rate "
             f"{wins / games:.4f} [{low:.4f}, {high:.4f}], mean final score "
             f"{t.score_sum[side] / games:.1f}"
         )
@@ -538,8 +567,16 @@ def games(
 
 
 @main.command()
-@click.argument("bot_a")
-@click.argument("bot_b")
+@click.argument("bot_a", required=False)
+@click.argument("bot_b", required=False)
+@click.option(
+    "--seats",
+    default=None,
+    metavar="SPEC,SPEC,...",
+    help="Instead of BOT_A BOT_B: one bot spec per seat; team A plays side 0's seats, team B "
+    "side 1's (partners may differ). The rotation moves whole sides; a side's seats keep "
+    "their order.",
+)
 @click.option("--deals", type=COUNT, default=None, help="Deals to play.")
 @click.option("--games", type=COUNT, default=None, help="Play full games instead of deals.")
 @rules_options
@@ -562,6 +599,7 @@ def games(
 def compare(
     bot_a,
     bot_b,
+    seats,
     deals,
     games,
     players,
@@ -576,20 +614,25 @@ def compare(
     overwrite,
     scheduler,
 ):
-    """Compare BOT_A with BOT_B: bots rotate over the sides on shared deals."""
+    """Compare BOT_A with BOT_B (or the two teams of --seats): bots rotate over the sides
+    on shared deals."""
     from .compare import compare as run
     from .compare import rotation_table, table_notes
 
     if (deals is None) == (games is None):
         raise click.UsageError("give exactly one of --deals N and --games N")
+    if (seats is None) == (bot_a is None or bot_b is None) or (seats and bot_a is not None):
+        raise click.UsageError("give two bots BOT_A BOT_B, or --seats (one bot per seat)")
     rules = build_rules(players, rules_opt, settings)
-    _api(lambda: rotation_table(bot_a, bot_b, rules), "BOT_A/BOT_B")  # two different bots
+    hint = "--seats" if seats else "BOT_A/BOT_B"
+    _api(lambda: rotation_table(bot_a, bot_b, rules, seats), hint)  # two different bots
     _check_workers(workers, scheduler)
     _new_out(out, overwrite)
     table, _ = _api(
         lambda: run(
             bot_a,
             bot_b,
+            seats=seats,
             deals=deals,
             games=games,
             rules=rules,

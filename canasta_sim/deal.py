@@ -392,7 +392,7 @@ class Deal:
         """
         self._run(end_turn_nb(self._state, self._r, self._log))
 
-    def play_turn(self, bots=None) -> None:
+    def play_turn(self, bots=None, *, seats=None) -> None:
         """Let the bots play the current player's whole turn.
 
         Parameters
@@ -400,23 +400,25 @@ class Deal:
         bots : str or list of str, optional
             One bot spec for every side or one per side, as for :func:`canasta_sim.simulate`
             (default ``"expert"``).
+        seats : str or list of str, optional
+            One bot spec per seat instead of ``bots`` (partners may differ).
 
         Raises
         ------
         IllegalMove
             If the deal is over.
         ValueError
-            For a bad bot spec.
+            For a bad bot spec, or both ``bots`` and ``seats``.
         RuntimeError
             If the bot made no move (a position built by hand that no legal turn can end).
         """
         if self.is_over:
             raise IllegalMove("R-20", "the deal is over")
-        self._bot_turn(*self._bot_arrays(bots))
+        self._bot_turn(*self._bot_arrays(bots, seats))
 
-    def play_out(self, bots=None) -> None:
+    def play_out(self, bots=None, *, seats=None) -> None:
         """Play turns with the bots (see :meth:`play_turn`) until the deal is over."""
-        policies, params = self._bot_arrays(bots)
+        policies, params = self._bot_arrays(bots, seats)
         while not self.is_over:
             self._bot_turn(policies, params)
 
@@ -430,13 +432,14 @@ class Deal:
                 f"this position: {self!r}"
             )
 
-    def _bot_arrays(self, bots):
-        from .bots import seat_arrays, side_bots
+    def _bot_arrays(self, bots, seats):
+        from .bots import seat_arrays, table_bots
 
-        key = tuple(bots) if isinstance(bots, (list, tuple)) else bots  # side_bots checks it
+        key = tuple(tuple(x) if isinstance(x, (list, tuple)) else x for x in (bots, seats))
         if getattr(self, "_bots_key", object()) != key:
+            seated = table_bots(bots, seats, self.rules)  # checks them
             self._bots_key = key
-            self._bots = seat_arrays(side_bots(bots, self.rules.sides), self.rules.players)
+            self._bots = seat_arrays(seated, self.rules.players)
         return self._bots
 
     # --- results -----------------------------------------------------------------------------

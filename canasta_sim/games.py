@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .bots import side_bots
+from .bots import table_bots
 from .nb.engine.rng import sub_seeds_nb
 from .outdir import (
     RecordFiles,
@@ -189,7 +189,14 @@ def play_game_chunk(
         seatings = (game_ids[active] % len(table.seatings)).astype(np.int32)
         deal_rows, side_rows = play_deals(table, seeds, dealers, minimums, seatings)
         if records:
-            d = deals_frame(j, seeds, rules.players, deal_rows)
+            d = deals_frame(
+                j,
+                seeds,
+                rules.players,
+                deal_rows,
+                list(table.seat_bot_specs),
+                table.seat_codes[seatings],
+            )
             d["deal"] = np.int64(j)
             d.insert(0, "game", game_ids[active])
             s = sides_frame(j, side_rows, list(table.bot_specs), table.bot_codes[seatings])
@@ -218,10 +225,11 @@ def play_game_chunk(
     return games, deals, sides
 
 
-def game_table(rules, bots) -> Table:
-    """The one-seating :class:`~canasta_sim.runner.Table` of ``rules`` and side ``bots``."""
+def game_table(rules, bots, seats=None) -> Table:
+    """The one-seating :class:`~canasta_sim.runner.Table` of ``rules`` and side ``bots`` (or
+    per-seat ``seats``, :func:`canasta_sim.bots.table_bots`)."""
     rules = resolve_rules(rules)
-    return Table(rules, (tuple(side_bots(bots, rules.sides)),))
+    return Table(rules, (table_bots(bots, seats, rules),))
 
 
 def play_games(
@@ -229,6 +237,7 @@ def play_games(
     *,
     rules=None,
     bots=None,
+    seats=None,
     seed: int = 0,
     workers: int | None = None,
     chunk_size: int | None = None,
@@ -246,7 +255,7 @@ def play_games(
     ----------
     games : int
         Number of games, >= 1.
-    rules, bots, seed, workers, progress, scheduler, overwrite
+    rules, bots, seats, seed, workers, progress, scheduler, overwrite
         As for :func:`canasta_sim.simulate`.
     chunk_size : int, optional
         Games per chunk (default 10,000); results do not depend on it.
@@ -278,7 +287,7 @@ def play_games(
     seed = check_count("seed", seed, 0, 2**64 - 1)
     check_flags(records=records, progress=progress, overwrite=overwrite)
     if table is None:
-        table = game_table(rules, bots)
+        table = game_table(rules, bots, seats)
     chunk = check_count("chunk_size", chunk_size or min(games, 10_000))
     if records and out is None:
         per_game = DEALS_PER_GAME_ESTIMATE * record_bytes(table.rules.sides)

@@ -71,15 +71,25 @@ DEAL_COLUMNS = {
 SIDE_COLUMNS = {
     "deal": ("int64", "deal index in the run"),
     "side": ("int8", "side number (R-10)"),
-    "bot": ("category", "bot spec of the side's players"),
+    "bot": (
+        "category",
+        "bot spec of the side's players; partners with different bots: their specs in "
+        "seat order joined by '/'",
+    ),
     **{name: (dtype, doc) for name, dtype, doc in _SIDE_FIELDS},
 }
 
 
 def deals_frame(
-    first_deal: int, seeds: np.ndarray, players: int, deal_rows: np.ndarray
+    first_deal: int,
+    seeds: np.ndarray,
+    players: int,
+    deal_rows: np.ndarray,
+    seat_bots: list[str],
+    seat_codes: np.ndarray,
 ) -> pd.DataFrame:
-    """Build the ``deals`` frame of one chunk (columns :data:`DEAL_COLUMNS`).
+    """Build the ``deals`` frame of one chunk (columns :data:`DEAL_COLUMNS`, then
+    ``bot_seat_0`` .. ``bot_seat_{players-1}``: the bot spec of each seat).
 
     Parameters
     ----------
@@ -88,6 +98,10 @@ def deals_frame(
     seeds : ndarray(uint64, (n,))
     players : int
     deal_rows : ndarray(deal_dtype, (n,))
+    seat_bots : list of str
+        Every seat's bot spec of the run (the categories of the ``bot_seat_*`` columns).
+    seat_codes : ndarray(int8, (n, players))
+        Index into ``seat_bots`` of each deal's seats.
     """
     n = deal_rows.shape[0]
     frame = pd.DataFrame(deal_rows)
@@ -97,6 +111,10 @@ def deals_frame(
     frame.insert(0, "deal", np.arange(first_deal, first_deal + n, dtype=np.int64))
     frame.insert(1, "seed", seeds)
     frame.insert(2, "players", np.full(n, players, np.int8))
+    for seat in range(players):
+        frame[f"bot_seat_{seat}"] = pd.Categorical.from_codes(
+            seat_codes[:, seat], categories=seat_bots
+        )
     return frame
 
 

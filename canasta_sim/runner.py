@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from .bots import Bot, seat_arrays
+from .bots import Bot, per_seat, seat_arrays, side_label
 from .deal import minimum_count
 from .nb.engine.rng import deal_seeds_nb
 from .nb.play import play_chunk
@@ -108,28 +108,38 @@ def numba_threads(workers: int | None):
         numba.set_num_threads(before)
 
 
-def _bot_specs(seatings) -> tuple[str, ...]:
-    specs: list[str] = []
+def _labels(seatings, players: int, sides: int) -> tuple[str, ...]:
+    labels: list[str] = []
     for seating in seatings:
-        for bot in seating:
-            if bot.spec not in specs:
-                specs.append(bot.spec)
-    return tuple(specs)
+        for side in range(sides):
+            label = side_label(seating, players, sides, side)
+            if label not in labels:
+                labels.append(label)
+    return tuple(labels)
 
 
 @dataclass(frozen=True)
 class Table:
-    """Who sits where: one tuple of side bots per seating; deal ``k`` uses seating
-    ``k % len(seatings)`` (bots rotating over seats, for fair comparisons; see
-    :func:`play_rows` for how the seatings share boards).
+    """Who sits where: one tuple of bots per seating, one bot per side or one per seat; deal
+    ``k`` uses seating ``k % len(seatings)`` (bots rotating over sides, for fair
+    comparisons; see :func:`play_rows` for how the seatings share boards).
 
     Attributes
     ----------
     rules : Rules
     seatings : tuple of tuple of Bot
-        ``R`` seatings, each one bot per side.
+        ``R`` seatings, each one bot per side (seat ``s`` plays side ``s % sides``'s bot) or
+        one bot per seat (``players`` bots, seat 0 first).
     bot_specs : tuple of str
-        Every bot spec of the seatings, in order of first appearance.
+        Every side label of the seatings (:func:`canasta_sim.bots.side_label`: the spec of
+        the side's bot, ``"A/B"`` for partners with different bots), in order of first
+        appearance.
+    seat_specs : tuple of tuple of str, (R, players)
+        The spec of every seat's bot per seating.
+    seat_bot_specs : tuple of str
+        Every seat's spec, in order of first appearance.
+    seat_codes : ndarray(int8, (R, players))
+        Index into :attr:`seat_bot_specs` of each seating's seats (the records' ``bot_seat_*``).
     rules_array : ndarray(int64)
         ``rules.to_array()``, the kernels' rules argument.
     policies : ndarray(int32, (R, players))
@@ -137,23 +147,42 @@ class Table:
     params : ndarray(float64, (R, players, N_PARAMS))
         Bot parameters per seating and seat.
     bot_codes : ndarray(int8, (R, sides))
-        Index into :attr:`bot_specs` of each seating's side bots.
+        Index into :attr:`bot_specs` of each seating's side labels.
     """
 
     rules: Rules
     seatings: tuple[tuple[Bot, ...], ...]
     bot_specs: tuple[str, ...] = field(init=False, compare=False)
+    seat_specs: tuple[tuple[str, ...], ...] = field(init=False, compare=False)
+    seat_bot_specs: tuple[str, ...] = field(init=False, compare=False)
+    seat_codes: np.ndarray = field(init=False, repr=False, compare=False)
     rules_array: np.ndarray = field(init=False, repr=False, compare=False)
     policies: np.ndarray = field(init=False, repr=False, compare=False)
     params: np.ndarray = field(init=False, repr=False, compare=False)
     bot_codes: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
-        arrays = [seat_arrays(list(s), self.rules.players) for s in self.seatings]
-        specs = _bot_specs(self.seatings)
-        codes = [[specs.index(b.spec) for b in s] for s in self.seatings]
+        players, sides = self.rules.players, self.rules.sides
+        for seating in self.seatings:
+            if len(seating) not in (sides, players):
+                raise ValueError(
+                    f"a seating of {len(seating)} bots; allowed: {sides} (one per side) or "
+                    f"{players} (one per seat)"
+                )
+        arrays = [seat_arrays(list(s), players) for s in self.seatings]
+        labels = _labels(self.seatings, players, sides)
+        codes = [
+            [labels.index(side_label(s, players, sides, side)) for side in range(sides)]
+            for s in self.seatings
+        ]
+        seats = tuple(tuple(b.spec for b in per_seat(s, players)) for s in self.seatings)
+        seat_specs = tuple(dict.fromkeys(spec for specs in seats for spec in specs))
+        seat_codes = [[seat_specs.index(spec) for spec in specs] for specs in seats]
+        object.__setattr__(self, "seat_bot_specs", seat_specs)
+        object.__setattr__(self, "seat_codes", np.array(seat_codes, np.int8))
         # a frozen dataclass sets its derived fields once, here
-        object.__setattr__(self, "bot_specs", specs)
+        object.__setattr__(self, "bot_specs", labels)
+        object.__setattr__(self, "seat_specs", seats)
         object.__setattr__(self, "rules_array", self.rules.to_array())
         object.__setattr__(self, "policies", np.stack([a[0] for a in arrays]))
         object.__setattr__(self, "params", np.stack([a[1] for a in arrays]))
