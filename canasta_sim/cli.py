@@ -111,6 +111,26 @@ def _seating(bots: str | None, seats: str | None, rules: Rules) -> list[str]:
         ) from None
 
 
+def _scores(ctx, param, value):
+    if value is None:
+        return None
+    try:
+        return [int(v) for v in value.split(",")]
+    except ValueError:
+        raise click.BadParameter(
+            f"{value!r} is not a comma list of integers (one cumulative score per side)"
+        ) from None
+
+
+SCORES = click.option(
+    "--scores",
+    default=None,
+    callback=_scores,
+    metavar="S0,S1[,S2]",
+    help="Each side's cumulative score before every deal (games: before the game), points; "
+    "sets the minimum counts (R-64), and the bots read it [default: 0 each].",
+)
+
 SEATS = click.option(
     "--seats",
     default=None,
@@ -233,6 +253,7 @@ def _terminated(signum, frame):
     help="One bot spec for every side, or one per side (side 0 first).",
 )
 @SEATS
+@SCORES
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
 @click.option(
     "--first-deal",
@@ -278,6 +299,7 @@ def simulate(
     settings,
     bots,
     seats,
+    scores,
     seed,
     first_deal,
     workers,
@@ -305,6 +327,7 @@ def simulate(
             rules=rules,
             bots=None if seats else specs,
             seats=specs if seats else None,
+            scores=scores,
             seed=seed,
             first_deal=first_deal,
             workers=workers,
@@ -316,7 +339,7 @@ def simulate(
             scheduler=scheduler,
             parts=parts,
         ),
-        "--first-deal" if first_deal else "--scheduler/--out",
+        "--first-deal/--scores/--scheduler/--out",
     )
     m = result.manifest
     deal_range = f" (deals {first_deal:,} to {first_deal + deals - 1:,})" if first_deal else ""
@@ -493,6 +516,7 @@ def _no_records_option(f):
 @rules_options
 @click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")
 @SEATS
+@SCORES
 @_common_run_options
 @click.option(
     "--out",
@@ -510,6 +534,7 @@ def games(
     settings,
     bots,
     seats,
+    scores,
     seed,
     workers,
     quiet,
@@ -532,6 +557,7 @@ def games(
             rules=rules,
             bots=None if seats else specs,
             seats=specs if seats else None,
+            scores=scores,
             seed=seed,
             workers=workers,
             progress=not quiet,
@@ -540,7 +566,7 @@ def games(
             out=out,
             overwrite=overwrite,
         ),
-        "--scheduler",
+        "--scores/--scheduler",
     )
     t = result.totals
     click.echo(
@@ -577,6 +603,7 @@ def games(
     "side 1's (partners may differ). The rotation moves whole sides; a side's seats keep "
     "their order.",
 )
+@SCORES
 @click.option("--deals", type=COUNT, default=None, help="Deals to play.")
 @click.option("--games", type=COUNT, default=None, help="Play full games instead of deals.")
 @rules_options
@@ -600,6 +627,7 @@ def compare(
     bot_a,
     bot_b,
     seats,
+    scores,
     deals,
     games,
     players,
@@ -626,6 +654,7 @@ def compare(
     rules = build_rules(players, rules_opt, settings)
     hint = "--seats" if seats else "BOT_A/BOT_B"
     _api(lambda: rotation_table(bot_a, bot_b, rules, seats), hint)  # two different bots
+    _api(lambda: rotation_table(bot_a, bot_b, rules, seats, scores), "--scores")
     _check_workers(workers, scheduler)
     _new_out(out, overwrite)
     table, _ = _api(
@@ -633,6 +662,7 @@ def compare(
             bot_a,
             bot_b,
             seats=seats,
+            scores=scores,
             deals=deals,
             games=games,
             rules=rules,

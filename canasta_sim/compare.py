@@ -117,7 +117,7 @@ def seat_teams(seats, rules) -> tuple[tuple[Bot, ...], tuple[Bot, ...]]:
     return teams[0], teams[1]
 
 
-def rotation_table(bot_a, bot_b, rules, seats=None) -> Table:
+def rotation_table(bot_a, bot_b, rules, seats=None, scores=None) -> Table:
     """The :class:`~canasta_sim.runner.Table` of :func:`rotations` for two bot specs (or
     :class:`Bot`), or for the two teams of ``seats`` (:func:`seat_teams`), and rules.
 
@@ -145,7 +145,7 @@ def rotation_table(bot_a, bot_b, rules, seats=None) -> Table:
         )
     if len(a) == 1:
         a, b = a[0], b[0]
-    return Table(rules, rotations(a, b, rules))
+    return Table(rules, rotations(a, b, rules), scores)
 
 
 @dataclass
@@ -381,6 +381,7 @@ def compare(
     bot_b=None,
     *,
     seats=None,
+    scores=None,
     deals: int | None = None,
     games: int | None = None,
     rules=None,
@@ -405,6 +406,10 @@ def compare(
         (``["expert", "careful", "careful", "careful"]``: A is expert at its first seat and
         careful at its second, B careful). The rotation moves whole sides; a side's seats
         keep their order (:func:`rotations`).
+    scores : list of int, optional
+        Each side's cumulative score (points) before every deal or game (default 0):
+        minimum counts (R-64) and what the bots read. Scores stay with the sides while the
+        bots rotate, so each bot plays from every side's score equally often.
     deals, games : int
         Exactly one of them: independent deals, or games to the target score (R-55; dealer
         rotates, minimum counts follow each side's score). A multiple of the sides.
@@ -436,7 +441,7 @@ def compare(
     """
     if (deals is None) == (games is None):
         raise ValueError("give exactly one of deals and games")
-    table = rotation_table(bot_a, bot_b, rules, seats)
+    table = rotation_table(bot_a, bot_b, rules, seats, scores)
     return _compare(
         table,
         deals=deals,

@@ -90,7 +90,8 @@ class Deal:
             Dealer's seat; the player to the dealer's left plays first. Default
             ``deal % players``, the dealer of deal ``deal`` of a simulation run.
         scores : mapping side -> points, optional
-            Cumulative scores before the deal; they set the minimum counts (R-64).
+            Cumulative scores before the deal; they set the minimum counts (R-64), and the
+            bots read them (``expert`` goes out when that wins the game, R-55).
         trace : bool
             Record the deal's events (see :meth:`trace`).
 
@@ -113,6 +114,7 @@ class Deal:
         self = cls(rules, state, trace=trace, seed=seed, minimums=minimums)
         self._deal_seed = np.uint64(deal_seed_nb(np.uint64(seed), np.int64(deal)))
         start_deal_nb(state, r, self._deal_seed, np.int32(dealer), minimums, self._log)
+        self._view.sides[:, SideSlot.score] = _scores(rules, scores)  # what the seats read
         return self
 
     @classmethod
@@ -146,7 +148,7 @@ class Deal:
         current : int
             Seat to play.
         scores : mapping side -> points, optional
-            Cumulative scores before the deal (minimum counts, R-64).
+            Cumulative scores before the deal (minimum counts, R-64; the bots read them).
 
         Raises
         ------
@@ -209,6 +211,7 @@ class Deal:
             sd[side, SideSlot.r3_dealt] = count
         minimums = _minimums(rules, scores)
         sd[:, SideSlot.minimum] = minimums
+        sd[:, SideSlot.score] = _scores(rules, scores)
         g[DealSlot.current] = current
         _check_pack(rules, view)
         recount_nb(state, r)
@@ -591,15 +594,18 @@ def _plan(texts: Iterable[str]) -> np.ndarray:
     return plan.astype(np.int8)
 
 
-def _minimums(rules: Rules, scores) -> np.ndarray:
+def _scores(rules: Rules, scores) -> np.ndarray:
+    """The cumulative score of every side (0 where ``scores`` names none), checked."""
     _check_mapping("scores", scores, "{0: 1500}")
     scores = dict(scores or {})
     for side, score in scores.items():
         _check_int("scores side", side, 0, rules.sides - 1)
         _check_int(f"scores[{side}]", score, -(2**31), 2**31 - 1)
-    return np.array(
-        [minimum_count(int(scores.get(s, 0)), rules) for s in range(rules.sides)], np.int32
-    )
+    return np.array([int(scores.get(s, 0)) for s in range(rules.sides)], np.int32)
+
+
+def _minimums(rules: Rules, scores) -> np.ndarray:
+    return np.array([minimum_count(int(x), rules) for x in _scores(rules, scores)], np.int32)
 
 
 def _rules(rules) -> Rules:
@@ -648,7 +654,7 @@ def _check_pack(rules: Rules, view: StateView) -> None:
         )
 
 
-def trace_deal(rules: Rules, bots, seed: int, deal: int) -> list[dict]:
+def trace_deal(rules: Rules, bots, seed: int, deal: int, *, seats=None, scores=None) -> list[dict]:
     """Replay deal number ``deal`` of a run with master seed ``seed`` (same dealer, seeding
     and bots as :func:`canasta_sim.simulate`) and return its trace (docs/trace.md).
 
@@ -658,7 +664,13 @@ def trace_deal(rules: Rules, bots, seed: int, deal: int) -> list[dict]:
     bots : str or list of str
         As for :func:`canasta_sim.simulate`.
     seed, deal : int
+    seats : str or list of str, optional
+        One bot per seat instead of ``bots``, as for :func:`canasta_sim.simulate`.
+    scores : list of int, optional
+        Each side's cumulative score before the deal (points), as for
+        :func:`canasta_sim.simulate`.
     """
-    d = Deal.new(rules, seed, deal=deal, dealer=deal % rules.players, trace=True)
-    d.play_out(bots)
+    given = None if scores is None else dict(enumerate(scores))
+    d = Deal.new(rules, seed, deal=deal, dealer=deal % rules.players, scores=given, trace=True)
+    d.play_out(bots, seats=seats)
     return d.trace()

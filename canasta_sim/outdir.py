@@ -439,6 +439,7 @@ def make_manifest(
         "rules": table.rules.to_dict(),
         "bots": [[table.bot_specs[c] for c in codes] for codes in table.bot_codes.tolist()],
         "seats": [list(specs) for specs in table.seat_specs],
+        "scores": list(table.scores),
         "bot_parameters": {b.spec: b.parameters for seating in table.seatings for b in seating},
         "workers": how["workers"],
         "threads_per_worker": how["threads_per_worker"],

@@ -48,6 +48,7 @@ _SIDE_FIELDS = (
     ("hand_penalty", "int32", "card values left in hand, subtracted (R-54)"),
     ("score", "int32", "the side's deal score"),
     ("went_out", "bool", "a player of this side went out"),
+    ("score_before", "int32", "the side's cumulative score before the deal (points; R-64)"),
 )
 
 #: A deal's record row as the chunk kernel writes it (``end_reason``: the EndReason code).

@@ -27,7 +27,6 @@ import numba
 import numpy as np
 
 from .bots import Bot, per_seat, seat_arrays, side_label
-from .deal import minimum_count
 from .nb.engine.rng import deal_seeds_nb
 from .nb.play import play_chunk
 from .records import deal_dtype, side_dtype
@@ -148,10 +147,15 @@ class Table:
         Bot parameters per seating and seat.
     bot_codes : ndarray(int8, (R, sides))
         Index into :attr:`bot_specs` of each seating's side labels.
+    scores : tuple of int, (sides,)
+        Each side's cumulative score (points) before every deal (games: before the game),
+        which sets its minimum count (R-64) and which the bots read; default 0. Scores
+        belong to sides, not bots: in a rotated comparison each bot plays each side's score.
     """
 
     rules: Rules
     seatings: tuple[tuple[Bot, ...], ...]
+    scores: tuple[int, ...] | None = None
     bot_specs: tuple[str, ...] = field(init=False, compare=False)
     seat_specs: tuple[tuple[str, ...], ...] = field(init=False, compare=False)
     seat_bot_specs: tuple[str, ...] = field(init=False, compare=False)
@@ -163,6 +167,7 @@ class Table:
 
     def __post_init__(self):
         players, sides = self.rules.players, self.rules.sides
+        object.__setattr__(self, "scores", check_scores(self.scores, self.rules))
         for seating in self.seatings:
             if len(seating) not in (sides, players):
                 raise ValueError(
@@ -189,6 +194,42 @@ class Table:
         object.__setattr__(self, "bot_codes", np.array(codes, np.int8))
 
 
+#: Largest cumulative score (points, either sign) a run may start from.
+MAX_SCORE = 10**9
+
+
+def check_scores(scores, rules: Rules) -> tuple[int, ...]:
+    """Starting scores: ``None`` (0 for every side) or one integer per side (points).
+
+    Raises
+    ------
+    ValueError
+        Naming the bad value: not a list of ``sides`` integers from -10**9 to 10**9.
+    """
+    if scores is None:
+        return (0,) * rules.sides
+    if isinstance(scores, str):
+        try:
+            scores = [int(x) for x in scores.split(",")]
+        except ValueError:
+            raise ValueError(f"scores={scores!r} is not a comma list of integers") from None
+    if not isinstance(scores, (list, tuple, np.ndarray)) or len(scores) != rules.sides:
+        raise ValueError(
+            f"scores={scores!r} is not allowed; allowed: one cumulative score per side "
+            f"({rules.sides} integers, points, side 0 first)"
+        )
+    return tuple(check_count("scores", v, -MAX_SCORE, MAX_SCORE) for v in scores)
+
+
+def minimum_counts(scores: np.ndarray, rules: Rules) -> np.ndarray:
+    """R-64 for an array of cumulative scores (points) -> minimum counts (points, int32)."""
+    table = rules.minimum_table()
+    thresholds = np.array([t for t, _ in table])
+    values = np.array([m for _, m in table], np.int32)
+    idx = np.clip(np.searchsorted(thresholds, scores, side="right") - 1, 0, len(values) - 1)
+    return np.where(scores < 0, rules.negative_minimum, values[idx]).astype(np.int32)
+
+
 def board_seeds(seed: int, boards: np.ndarray) -> np.ndarray:
     """Seeds (uint64) of consecutive boards ``boards`` (int64, non-decreasing by at most 1)."""
     first = int(boards[0]) if len(boards) else 0
@@ -198,18 +239,22 @@ def board_seeds(seed: int, boards: np.ndarray) -> np.ndarray:
     return unique[boards - first]
 
 
-def play_deals(table: Table, seeds, dealers, minimums, seatings):
-    """Play one deal per seed with the kernel; returns ``deal_rows`` (``deal_dtype``, ``(n,)``)
-    and ``side_rows`` (``side_dtype``, ``(n, sides)``), see :mod:`canasta_sim.records`."""
+def play_deals(table: Table, seeds, dealers, scores, seatings):
+    """Play one deal per seed with the kernel, each side starting from ``scores``
+    (``(n, sides)`` cumulative points: minimum counts, R-64, and what the bots read); returns
+    ``deal_rows`` (``deal_dtype``, ``(n,)``) and ``side_rows`` (``side_dtype``,
+    ``(n, sides)``), see :mod:`canasta_sim.records`."""
     rules = table.rules
     n = len(seeds)
     deal_rows = np.zeros(n, deal_dtype)
     side_rows = np.zeros((n, rules.sides), side_dtype)
+    scores = np.ascontiguousarray(scores, np.int32)
     play_chunk(
         table.rules_array,
         seeds,
         dealers,
-        minimums,
+        minimum_counts(scores, rules),
+        scores,
         seatings,
         table.policies,
         table.params,
@@ -242,9 +287,9 @@ def play_rows(table: Table, seed: int, first: int, n: int):
     board = index // n_seatings
     seeds = board_seeds(seed, board)
     dealers = (board % rules.players).astype(np.int32)
-    minimums = np.full((n, rules.sides), minimum_count(0, rules), np.int32)
+    scores = np.tile(np.array(table.scores, np.int32), (n, 1))
     seatings = (index % n_seatings).astype(np.int32)
-    deal_rows, side_rows = play_deals(table, seeds, dealers, minimums, seatings)
+    deal_rows, side_rows = play_deals(table, seeds, dealers, scores, seatings)
     return seeds, seatings, deal_rows, side_rows
 
 

@@ -135,6 +135,7 @@ def simulate(
     rules=None,
     bots=None,
     seats=None,
+    scores=None,
     seed: int = 0,
     first_deal: int = 0,
     workers: int | None = None,
@@ -161,6 +162,10 @@ def simulate(
         One bot spec per seat instead of ``bots`` (seat 0 first; seat ``s`` plays for side
         ``s % sides``), so partners may play different bots. Records then label a side
         ``"A/B"`` when its players differ, and ``deals`` has the bot of each seat.
+    scores : list of int, optional
+        Each side's cumulative score (points) before every deal (default 0): it sets the
+        side's minimum count (R-64: 120 from 3,000) and the bots read it (``expert`` goes
+        out when that wins the game, R-55).
     seed : int
         Master seed, 0 .. 2**64-1. Deal ``k`` is seeded from ``(seed, k)``.
     first_deal : int
@@ -205,13 +210,14 @@ def simulate(
     Raises
     ------
     ValueError
-        For a bad count, seed, first deal, rules, bot spec (or both ``bots`` and ``seats``),
+        For a bad count, seed, first deal, rules, scores, bot spec (or both ``bots`` and
+        ``seats``),
         scheduler (or Dask missing), an ``out`` that exists (without ``overwrite``), cannot
         be written or is written by another run meanwhile, or records that cannot fit in
         memory.
     """
     rules = resolve_rules(rules)
-    table = Table(rules, (table_bots(bots, seats, rules),))
+    table = Table(rules, (table_bots(bots, seats, rules),), scores)
     return run_table(
         table,
         deals,

@@ -200,6 +200,7 @@ class _SideSlot(NamedTuple):
     minimum: int = 4  # minimum count for this deal (points), R-64
     canastas: int = 5  # running count: melds of 7 or more cards
     meld_ranks: int = 6  # running count: bit r set while the side has a meld of rank r
+    score: int = 7  # cumulative score before the deal (points, public)
 
 
 #: Slots of the side scalars: ``sides``, ``ndarray(int32, (n_sides, S_LEN))``.

@@ -26,10 +26,14 @@ from .jit import inline_kernel
 
 
 @inline_kernel
-def play_deal_nb(state, rules, seed, dealer, minimums, policies, params, log):
-    """Play one deal to its end with the seats' policies (see :func:`.bots.turn.play_turn_nb`)."""
+def play_deal_nb(state, rules, seed, dealer, minimums, scores, policies, params, log):
+    """Play one deal to its end with the seats' policies (see :func:`.bots.turn.play_turn_nb`);
+    ``scores`` (``int32[n_sides]``, points) are the sides' cumulative scores before the deal,
+    which every seat may read (``SideSlot.score``)."""
     g = state.g
     start_deal_nb(state, rules, seed, dealer, minimums, log)
+    for s in range(rules[RuleSlot.sides]):
+        state.sides[s, SideSlot.score] = scores[s]
     while g[DealSlot.phase] != Phase.over:
         play_turn_nb(state, rules, policies, params, log)
 
@@ -88,6 +92,7 @@ def record_deal_nb(state, rules, deal_row, side_rows):
         row.went_out = (
             g[DealSlot.out_seat] >= 0 and g[DealSlot.out_seat] % rules[RuleSlot.sides] == side
         )
+        row.score_before = sides[side, SideSlot.score]
 
 
 @nb.njit(cache=True, _nrt=False, nogil=True)
@@ -98,6 +103,7 @@ def play_block_nb(
     seeds,
     dealers,
     minimums,
+    scores,
     seatings,
     policies,
     params,
@@ -117,6 +123,7 @@ def play_block_nb(
             seeds[i],
             dealers[i],
             minimums[i],
+            scores[i],
             policies[seatings[i]],
             params[seatings[i]],
             log,
@@ -125,7 +132,17 @@ def play_block_nb(
 
 
 def play_chunk(
-    rules, seeds, dealers, minimums, seatings, policies, params, threads, deal_rows, side_rows
+    rules,
+    seeds,
+    dealers,
+    minimums,
+    scores,
+    seatings,
+    policies,
+    params,
+    threads,
+    deal_rows,
+    side_rows,
 ):
     """Play a chunk of independent deals (one per element of ``seeds``) on ``threads``
     threads.
@@ -144,6 +161,8 @@ def play_chunk(
     dealers : ndarray(int32, (n,))
     minimums : ndarray(int32, (n, n_sides))
         Minimum count per deal and side (points, R-64).
+    scores : ndarray(int32, (n, n_sides))
+        Cumulative score per deal and side before the deal (points), which the seats read.
     seatings : ndarray(int32, (n,))
         Row of ``policies``/``params`` each deal uses.
     policies : ndarray(int32, (n_seatings, players))
@@ -171,6 +190,7 @@ def play_chunk(
             seeds,
             dealers,
             minimums,
+            scores,
             seatings,
             policies,
             params,
