@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .records import END_REASONS, deals_frame, sides_frame
+from .records import END_REASONS, PICKUP_SIZE_FIELDS, deals_frame, sides_frame
 from .rules import Rules
 
 SCORE_OFFSET = 32765  # score histogram range: -32765 .. 32765 points; beyond it, the edge
@@ -22,6 +22,8 @@ SCORE_BINS = 2 * SCORE_OFFSET // SCORE_STEP + 1
 MAX_COUNT = 16  # histogram length for per-side counts (canastas, melds, red threes)
 N_RANKS = 11  # ranks 4 .. A
 OUTCOMES = ("win", "tie", "loss")
+#: Side fields summed per kind of pickup (columns of ``pickups_sum``), in this order.
+PICKUP_KINDS = ("pickups", "pickups_pair", "pickups_wild", "pickups_onto_meld")
 
 
 @dataclass
@@ -88,6 +90,19 @@ class Aggregates:
             "bot_outcome": (B, 3),
             "bot_score_sum": (B,),
             "bot_score_sumsq": (B,),
+            # the discard pile per side and deal: sums (and squares) of the pickups by kind
+            # (PICKUP_KINDS), of the cards taken and of cards x pickups (ratio intervals)
+            "pickups_sum": (S, len(PICKUP_KINDS)),
+            "pickups_sumsq": (S, len(PICKUP_KINDS)),
+            "pile_taken_sum": (S,),
+            "pile_taken_sumsq": (S,),
+            "pile_taken_cross": (S,),
+            "pickup_size": (S, len(PICKUP_SIZE_FIELDS)),
+            "wild_freezes_sum": (S,),
+            "wild_freezes_sumsq": (S,),
+            "black_three_blocks_sum": (S,),
+            "black_three_blocks_sumsq": (S,),
+            "initial_meld_turn": (S, T),  # index = turn + 1; 0 = no initial meld
         }
         counts = {k: np.zeros(s, np.int64) for k, s in shapes.items()}
         return cls(players, sides, max_turns, list(bots), counts)
@@ -170,6 +185,7 @@ class Aggregates:
             for key in ("meld_points", "canasta_bonus", "going_out_bonus", "hand_penalty"):
                 c[key + "_sum"][s] = rows[key].astype(np.int64).sum()
             c["went_out"][s] = int(rows["went_out"].sum())
+            _pile_counts(c, s, rows, max_turns)
             # by position: 0 = the side of the player who plays first
             pos = (first_side + s) % n_sides
             pos_score = score[deal, pos]
@@ -220,6 +236,27 @@ class Aggregates:
         for k, v in d["counts"].items():
             agg.counts[k] = np.asarray(v, np.int64).reshape(agg.counts[k].shape)
         return agg
+
+
+def _pile_counts(c: dict, s: int, rows: np.ndarray, max_turns: int) -> None:
+    """Add side ``s``'s pile and timeline fields of ``rows`` (``side_dtype``, ``(n,)``)."""
+    for i, key in enumerate(PICKUP_KINDS):
+        v = rows[key].astype(np.int64)
+        c["pickups_sum"][s, i] = v.sum()
+        c["pickups_sumsq"][s, i] = (v * v).sum()
+    cards = rows["pile_cards_taken"].astype(np.int64)
+    c["pile_taken_sum"][s] = cards.sum()
+    c["pile_taken_sumsq"][s] = (cards * cards).sum()
+    c["pile_taken_cross"][s] = (cards * rows["pickups"].astype(np.int64)).sum()
+    for i, key in enumerate(PICKUP_SIZE_FIELDS):
+        c["pickup_size"][s, i] = rows[key].astype(np.int64).sum()
+    for key in ("wild_freezes", "black_three_blocks"):
+        v = rows[key].astype(np.int64)
+        c[key + "_sum"][s] = v.sum()
+        c[key + "_sumsq"][s] = (v * v).sum()
+    c["initial_meld_turn"][s] += _hist(
+        rows["initial_meld_turn"].astype(np.int64) + 1, max_turns + 2
+    )
 
 
 def _hist(values, length: int) -> np.ndarray:

@@ -49,6 +49,31 @@ _SIDE_FIELDS = (
     ("score", "int32", "the side's deal score"),
     ("went_out", "bool", "a player of this side went out"),
     ("score_before", "int32", "the side's cumulative score before the deal (points; R-64)"),
+    ("pickups", "int8", "discard piles the side took (R-30..R-35)"),
+    ("pickups_pair", "int8", "... with a natural pair or more of the top card's rank"),
+    ("pickups_wild", "int8", "... with one natural and wild cards (R-33 b)"),
+    ("pickups_onto_meld", "int8", "... putting the top card on the side's meld (R-33 c)"),
+    ("pile_cards_taken", "int16", "cards in the piles the side took, top cards included"),
+    ("pickups_0_4", "int8", "pickups of a pile of 0 to 4 cards"),
+    ("pickups_5_9", "int8", "pickups of 5 to 9 cards"),
+    ("pickups_10_14", "int8", "pickups of 10 to 14 cards"),
+    ("pickups_15_19", "int8", "pickups of 15 to 19 cards"),
+    ("pickups_20_24", "int8", "pickups of 20 to 24 cards"),
+    ("pickups_25_up", "int8", "pickups of 25 cards or more"),
+    ("wild_freezes", "int8", "wild cards discarded onto a pile not yet frozen (R-24, R-31)"),
+    ("black_three_blocks", "int8", "black threes discarded, not going out (R-23)"),
+    ("initial_meld_turn", "int16", "turn (0-based) of the side's initial meld, -1 if none"),
+)
+
+#: The side fields counting pickups by pile size, in bin order (bins of
+#: :data:`~canasta_sim.nb.enums.PICKUP_BIN` cards, the last open).
+PICKUP_SIZE_FIELDS = (
+    "pickups_0_4",
+    "pickups_5_9",
+    "pickups_10_14",
+    "pickups_15_19",
+    "pickups_20_24",
+    "pickups_25_up",
 )
 
 #: A deal's record row as the chunk kernel writes it (``end_reason``: the EndReason code).

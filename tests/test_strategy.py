@@ -158,3 +158,105 @@ def test_expert_goes_out_when_that_wins_the_game():
     d = _out_position(0)  # the same hand at 0 points holds back to build canastas
     d.play_turn("expert")
     assert not d.is_over and d.went_out == -1
+
+
+# --- pile and timeline statistics ------------------------------------------------------------
+def pile_counts(trace: list[dict], rules) -> dict[int, dict[str, int]]:
+    """The pile and timeline fields of each side, counted by hand from a trace: the pile grows
+    by each upcard and discard and empties at a pickup; a pile is frozen while it holds a wild
+    card (or a red three upcard with ``red_three_upcard_freezes``, R-13, R-31); a turn ends
+    with a discard, going out or R-45's end."""
+    sides = rules.sides
+    out = {
+        s: dict.fromkeys(
+            (
+                "pickups",
+                "pickups_pair",
+                "pickups_wild",
+                "pickups_onto_meld",
+                "pile_cards_taken",
+                "pickups_0_4",
+                "pickups_5_9",
+                "pickups_10_14",
+                "pickups_15_19",
+                "pickups_20_24",
+                "pickups_25_up",
+                "wild_freezes",
+                "black_three_blocks",
+            ),
+            0,
+        )
+        for s in range(sides)
+    }
+    for s in out:
+        out[s]["initial_meld_turn"] = -1
+    freezing = {"2", "JK"} | ({"R3"} if rules.red_three_upcard_freezes else set())
+    bins = ("0_4", "5_9", "10_14", "15_19", "20_24", "25_up")
+    pile: list[str] = []
+    turn = 0
+    for i, e in enumerate(trace):
+        kind = e["event"]
+        if kind == "upcard":
+            pile.append(e["card"])
+        elif kind in ("meld", "take_pile"):
+            side = out[e["seat"] % sides]
+            if side["initial_meld_turn"] < 0:
+                side["initial_meld_turn"] = turn
+        if kind == "take_pile":
+            side = out[e["seat"] % sides]
+            naturals = e["with"].split().count(e["top"])
+            how = "pair" if naturals >= 2 else "wild" if naturals == 1 else "onto_meld"
+            side["pickups"] += 1
+            side[f"pickups_{how}"] += 1
+            side["pile_cards_taken"] += len(pile)
+            side[f"pickups_{bins[min(len(pile) // 5, 5)]}"] += 1
+            pile = []
+        elif kind == "discard":
+            side = out[e["seat"] % sides]
+            going_out = trace[i + 1]["event"] == "go_out"
+            if e["card"] in ("2", "JK") and not freezing & set(pile) and not going_out:
+                side["wild_freezes"] += 1
+            if e["card"] == "B3" and not going_out:
+                side["black_three_blocks"] += 1
+            pile.append(e["card"])
+            turn += 1
+        elif kind in ("end_turn",) or (kind == "go_out" and trace[i - 1]["event"] != "discard"):
+            turn += 1
+    return out
+
+
+@pytest.mark.parametrize(("players", "bots"), [(4, "expert"), (2, "greedy"), (3, "careful")])
+def test_pile_statistics_match_hand_counted_traces(players, bots):
+    rules = cs.Rules(players=players)
+    n = 6
+    res = cs.simulate(n, rules=rules, bots=bots, seed=7, workers=1)
+    sides = res.sides
+    fields = list(pile_counts([], rules)[0])
+    seen = dict.fromkeys(fields, 0)
+    for k in range(n):
+        counted = pile_counts(cs.trace_deal(rules, bots, 7, k), rules)
+        for s in range(rules.sides):
+            row = sides.query(f"deal == {k} and side == {s}").iloc[0]
+            assert {f: int(row[f]) for f in fields} == counted[s], (k, s)
+            for f in fields:
+                seen[f] += counted[s][f] > 0
+    assert seen["pickups"] and seen["black_three_blocks"]  # the check counted something
+
+
+def test_pile_aggregates_merge_exactly_and_give_intervals():
+    from canasta_sim.aggregate import Aggregates
+
+    whole = cs.simulate(40, bots="greedy", seed=3, workers=1, chunk_size=40)
+    parts = cs.simulate(40, bots="greedy", seed=3, workers=1, chunk_size=7)
+    for key in ("pickups_sum", "pile_taken_cross", "pickup_size", "initial_meld_turn"):
+        assert (whole.aggregates.counts[key] == parts.aggregates.counts[key]).all()
+    sides = whole.sides
+    table = whole.summary().set_index("statistic")
+    row = table.loc["pile size at a pickup (cards, top card included)"]
+    assert row["value"] == pytest.approx(sides["pile_cards_taken"].sum() / sides["pickups"].sum())
+    assert row["ci_low"] < row["value"] < row["ci_high"]
+    row = table.loc["pile pickups per side per deal"]
+    assert row["value"] == pytest.approx(sides["pickups"].mean())
+    assert row["n"] == 80
+    agg = Aggregates.from_json(whole.aggregates.to_json())
+    assert (agg.counts["pickup_size"] == whole.aggregates.counts["pickup_size"]).all()

@@ -20,6 +20,7 @@ from .enums import (
     MeldFlag,
     Phase,
     RuleSlot,
+    SeatSlot,
     SideSlot,
 )
 from .jit import inline_kernel
@@ -93,6 +94,35 @@ def record_deal_nb(state, rules, deal_row, side_rows):
             g[DealSlot.out_seat] >= 0 and g[DealSlot.out_seat] % rules[RuleSlot.sides] == side
         )
         row.score_before = sides[side, SideSlot.score]
+        record_pile_nb(state, rules, side, row)
+
+
+@inline_kernel
+def record_pile_nb(state, rules, side, row):
+    """The pile and timeline fields of ``side``'s record ``row`` (see
+    :data:`canasta_sim.records.side_dtype`): its pickups by kind and pile size, wild-card
+    freezes, black-three blocks and the turn of its initial meld (its players' first melds,
+    the earliest; -1 if none)."""
+    sides = state.sides
+    row.pickups = sides[side, SideSlot.pickups]
+    row.pickups_pair = sides[side, SideSlot.pickups_pair]
+    row.pickups_wild = sides[side, SideSlot.pickups_wild]
+    row.pickups_onto_meld = sides[side, SideSlot.pickups_meld]
+    row.pile_cards_taken = sides[side, SideSlot.pile_taken]
+    row.pickups_0_4 = sides[side, SideSlot.pickup_sizes]
+    row.pickups_5_9 = sides[side, SideSlot.pickup_sizes + 1]
+    row.pickups_10_14 = sides[side, SideSlot.pickup_sizes + 2]
+    row.pickups_15_19 = sides[side, SideSlot.pickup_sizes + 3]
+    row.pickups_20_24 = sides[side, SideSlot.pickup_sizes + 4]
+    row.pickups_25_up = sides[side, SideSlot.pickup_sizes + 5]
+    row.wild_freezes = sides[side, SideSlot.wild_freezes]
+    row.black_three_blocks = sides[side, SideSlot.black_three_blocks]
+    first = -1
+    for p in range(side, rules[RuleSlot.players], rules[RuleSlot.sides]):
+        t = state.seats[p, SeatSlot.first_meld_turn]
+        if t >= 0 and (first < 0 or t < first):
+            first = t
+    row.initial_meld_turn = first
 
 
 @nb.njit(cache=True, _nrt=False, nogil=True)
