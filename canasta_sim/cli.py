@@ -389,6 +389,7 @@ def report(run_dir):
 
 
 @main.command()
+@click.argument("run_folder", required=False, type=click.Path(path_type=Path))
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed of the run.")
 @click.option(
     "--deal",
@@ -396,19 +397,83 @@ def report(run_dir):
     type=click.IntRange(0, 2**63 - 1),
     default=0,
     show_default=True,
-    help="Deal index within the run.",
+    help="Deal index within the run (within the game with --game).",
+)
+@click.option(
+    "--game",
+    type=click.IntRange(0, 2**63 - 1),
+    default=None,
+    help="With a games folder (games, compare --games): the game whose deal to replay.",
+)
+@click.option(
+    "--value",
+    type=float,
+    default=None,
+    help="With a sweep folder: the swept value whose comparison to replay.",
 )
 @rules_options
 @click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")
+@SEATS
+@SCORES
+@click.option(
+    "--hands",
+    "show_hands",
+    is_flag=True,
+    help="Show every hand at the deal and before each turn.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON lines.")
 @click.option("--check", is_flag=True, help="Referee the deal; exit code 1 if it fails.")
-def replay(seed, deal_index, players, rules_opt, settings, bots, as_json, check):
-    """Replay deal DEAL of a run with seed SEED, move by move in card notation."""
-    from .deal import trace_deal
+@click.pass_context
+def replay(
+    ctx,
+    run_folder,
+    seed,
+    deal_index,
+    game,
+    value,
+    players,
+    rules_opt,
+    settings,
+    bots,
+    seats,
+    scores,
+    show_hands,
+    as_json,
+    check,
+):
+    """Replay deal DEAL move by move in card notation: of the run in RUN_FOLDER (its
+    manifest gives rules, bots, seed and scores), or of a run with seed SEED and the given
+    rules and bots."""
+    from .replay import RunDeal, deal_of_run, replay_deal
     from .trace import format_trace
 
-    rules = build_rules(players, rules_opt, settings)
-    trace = trace_deal(rules, [b.spec for b in _bots(bots, rules)], seed, deal_index)
+    if run_folder is not None:
+        given = [
+            f"--{name.replace('_opt', '').replace('_', '-')}"
+            for name in ("seed", "players", "rules_opt", "settings", "bots", "seats", "scores")
+            if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT
+        ]
+        if given:
+            raise click.UsageError(
+                f"{', '.join(given)}: with RUN_FOLDER the rules, bots, seed and scores come "
+                f"from its manifest (other bots would replay a deal the run never played); "
+                f"give RUN_FOLDER or these options, not both"
+            )
+        run = _api(
+            lambda: deal_of_run(run_folder, deal_index, game=game, value=value),
+            "RUN_FOLDER/--deal/--game/--value",
+        )
+    else:
+        if game is not None or value is not None:
+            raise click.UsageError("--game and --value need RUN_FOLDER")
+        rules = build_rules(players, rules_opt, settings)
+        from .bots import parse_bot, per_seat
+
+        specs = _seating(bots, seats, rules)  # per side or per seat
+        seated = [b.spec for b in per_seat([parse_bot(x) for x in specs], rules.players)]
+        start = _api(lambda: _check_scores(scores, rules), "--scores")
+        run = RunDeal(rules, seed, deal_index, deal_index % rules.players, tuple(seated), start)
+    trace = _api(lambda: replay_deal(run, hands=show_hands), "--bots/--seats")
     if as_json:
         for event in trace:
             click.echo(json.dumps(event))
@@ -417,10 +482,16 @@ def replay(seed, deal_index, players, rules_opt, settings, bots, as_json, check)
     if check:
         from .referee import check_trace
 
-        verdict = check_trace(trace)
+        verdict = check_trace([e for e in trace if e["event"] != "hands"])
         click.echo(f"referee: {verdict}", err=as_json)  # keep --json output pure JSON lines
         if not verdict.ok:
             sys.exit(1)
+
+
+def _check_scores(scores, rules):
+    from .runner import check_scores
+
+    return check_scores(scores, rules)
 
 
 @main.command()
