@@ -1,4 +1,5 @@
-"""Bot specs: ``"random"``, ``"expert"``, ``"expert:pile_threshold=6,hold_wilds=1"``.
+"""Bot specs: ``"random"``, ``"expert"``, ``"expert:pile_threshold=6,hold_wilds=1"``, and
+``"py:FILE.py:CLASS"`` for a bot written in Python (:mod:`canasta_sim.pybot`).
 
 A bot is a policy code the kernels branch on plus a float parameter vector (no jitted
 callbacks). The policies and their parameters are those of the table in
@@ -22,17 +23,37 @@ POLICIES: dict[str, Policy] = {p.name: p for p in _TABLE}
 
 DEFAULT_BOT = "expert"
 
+#: The policy of a bot written in Python: code -1, which no kernel plays (runs with such a
+#: bot play their deals in Python, :func:`canasta_sim.runner.play_deals`).
+PYTHON_POLICY = Policy(
+    "py", -1, (), "A bot written in Python: py:FILE.py:CLASS (docs/strategy.md)."
+)
+
 
 @dataclass(frozen=True)
 class Bot:
-    """A parsed bot spec."""
+    """A parsed bot spec; ``source`` is ``FILE.py:CLASS`` for a bot written in Python."""
 
     policy: Policy
     values: tuple[float, ...]
+    source: str = ""
+
+    @property
+    def is_python(self) -> bool:
+        return bool(self.source)
+
+    def player(self):
+        """A new instance of a Python bot's class (:func:`canasta_sim.pybot.load_class`)."""
+        from .pybot import load_class
+
+        return load_class(self.source)()
 
     @property
     def spec(self) -> str:
-        """Canonical spec: the policy name, then the parameters that differ from defaults."""
+        """Canonical spec: the policy name, then the parameters that differ from defaults
+        (``py:FILE.py:CLASS`` for a Python bot)."""
+        if self.source:
+            return f"py:{self.source}"
         changed = [
             f"{p.name}={_fmt(v)}" for p, v in zip(self.policy.params, self.values) if v != p.default
         ]
@@ -59,6 +80,12 @@ def parse_bot(spec: str) -> Bot:
         For an unknown policy or parameter (the message lists the allowed ones), a value out
         of the parameter's range, or a parameter given twice with different values.
     """
+    if isinstance(spec, str) and spec.strip().startswith("py:"):
+        from .pybot import load_class
+
+        source = spec.strip()[3:]
+        load_class(source)  # a bad file or class is a bad spec, found now
+        return Bot(PYTHON_POLICY, (), source)
     policy, given = spec_params(spec)
     values = {p.name: given.get(p.name, p.default) for p in policy.params}
     return Bot(policy, tuple(values[p.name] for p in policy.params))
@@ -78,7 +105,10 @@ def spec_params(spec: str) -> tuple[Policy, dict[str, float]]:
     name, _, rest = spec.strip().partition(":")
     policy = POLICIES.get(name.strip().lower())
     if policy is None:
-        raise ValueError(f"unknown bot {name!r}; allowed: {', '.join(POLICIES)}")
+        raise ValueError(
+            f"unknown bot {name!r}; allowed: {', '.join(POLICIES)}, or py:FILE.py:CLASS "
+            f"(a bot written in Python)"
+        )
     given: dict[str, float] = {}
     for item in filter(None, (s.strip() for s in rest.split(","))):
         key, eq, text = item.partition("=")
@@ -150,7 +180,7 @@ def split_bot_list(text: str) -> list[str]:
     item holding ``=`` but no ``:`` continues the previous bot's parameters."""
     specs: list[str] = []
     for item in (s.strip() for s in text.split(",")):
-        if specs and "=" in item and ":" not in item:
+        if specs and "=" in item and ":" not in item and not specs[-1].startswith("py:"):
             specs[-1] += "," + item
         else:
             specs.append(item)

@@ -143,8 +143,8 @@ def rotation_table(bot_a, bot_b, rules, seats=None, scores=None) -> Table:
         raise ValueError(
             f"compare needs two different bots; got {'/'.join(x.spec for x in a)!r} twice"
         )
-    if len(a) == 1:
-        a, b = a[0], b[0]
+    if len(a) == 1:  # one bot per side: its spec labels the side
+        return Table(rules, rotations(a[0], b[0], rules), scores)
     return Table(rules, rotations(a, b, rules), scores)
 
 
@@ -477,6 +477,7 @@ def _compare(
     count = check_count(unit, deals if games is None else games)
     seed = check_count("seed", seed, 0, 2**64 - 1)
     check_flags(records=records, progress=progress, overwrite=overwrite)
+    table.check_scheduler(scheduler)
     if count % sides:
         raise ValueError(
             f"{unit}={count} is not a multiple of the {sides} sides: the bots "

@@ -428,7 +428,10 @@ class Deal:
     def _bot_turn(self, policies, params) -> None:
         g = self._g
         before = (g[DealSlot.move], g[DealSlot.turn], g[DealSlot.phase])
-        play_turn(self._state, self._r, policies, params, self._log)
+        if self._seated is not None:  # a bot written in Python sits at the table
+            self._seated.play_turn(self._state, self._r, self._log)
+        else:
+            play_turn(self._state, self._r, policies, params, self._log)
         if (g[DealSlot.move], g[DealSlot.turn], g[DealSlot.phase]) == before:  # would loop for ever
             raise RuntimeError(
                 f"the bot of seat {self.current_player} found no legal move in "
@@ -443,6 +446,11 @@ class Deal:
             seated = table_bots(bots, seats, self.rules)  # checks them
             self._bots_key = key
             self._bots = seat_arrays(seated, self.rules.players)
+            self._seated = None
+            if any(b.is_python for b in seated):
+                from .pybot import Seated
+
+                self._seated = Seated(seated, self.rules.players)
         return self._bots
 
     # --- results -----------------------------------------------------------------------------

@@ -283,6 +283,7 @@ def play_games(
     check_flags(records=records, progress=progress, overwrite=overwrite)
     if table is None:
         table = game_table(rules, bots, seats, scores)
+    table.check_scheduler(scheduler)
     chunk = check_count("chunk_size", chunk_size or min(games, 10_000))
     if records and out is None:
         per_game = DEALS_PER_GAME_ESTIMATE * record_bytes(table.rules.sides)

@@ -193,6 +193,26 @@ class Table:
         object.__setattr__(self, "params", np.stack([a[1] for a in arrays]))
         object.__setattr__(self, "bot_codes", np.array(codes, np.int8))
 
+    @property
+    def has_python_bots(self) -> bool:
+        """Whether a seat plays a bot written in Python (its deals play in Python)."""
+        return any(b.is_python for seating in self.seatings for b in seating)
+
+    def check_scheduler(self, scheduler) -> None:
+        """Refuse a Dask run of a table with a Python bot.
+
+        Raises
+        ------
+        ValueError
+            Naming the bot: Python bots run in this process only.
+        """
+        if scheduler is not None and self.has_python_bots:
+            python = next(b.spec for s in self.seatings for b in s if b.is_python)
+            raise ValueError(
+                f"{python} is a bot written in Python: it plays in this Python process only, "
+                f"not on Dask workers; allowed: a run without a scheduler, or kernel bots"
+            )
+
 
 #: Largest cumulative score (points, either sign) a run may start from.
 MAX_SCORE = 10**9
@@ -249,6 +269,12 @@ def play_deals(table: Table, seeds, dealers, scores, seatings):
     deal_rows = np.zeros(n, deal_dtype)
     side_rows = np.zeros((n, rules.sides), side_dtype)
     scores = np.ascontiguousarray(scores, np.int32)
+    if table.has_python_bots:
+        from .pybot import play_python_deals
+
+        minimums = minimum_counts(scores, rules)
+        play_python_deals(table, seeds, dealers, minimums, scores, seatings, deal_rows, side_rows)
+        return deal_rows, side_rows
     play_chunk(
         table.rules_array,
         seeds,

@@ -255,6 +255,7 @@ def run_table(
     seed = check_count("seed", seed, 0, 2**64 - 1)
     first_deal = check_count("first_deal", first_deal, 0, DEAL_LIMIT - deals)
     check_flags(records=records, progress=progress, overwrite=overwrite, parts=parts)
+    table.check_scheduler(scheduler)
     board = len(table.seatings)
     if first_deal % board:
         raise ValueError(

@@ -347,3 +347,92 @@ def test_replay_hands_show_each_hand_before_each_turn():
             assert trace[i + 1]["seat"] == e["seat"]
     pickups = [e for e in trace if e["event"] == "take_pile"]
     assert all(e["cards"] >= 1 for e in pickups)
+
+
+# --- bots written in Python ------------------------------------------------------------------
+RECORDER = """
+from canasta_sim.pybot import Draw, Stop
+
+class Recorder:
+    seen = []
+
+    def choose(self, view, choices):
+        Recorder.seen.append((view, list(choices)))
+        if view.decision == "draw":
+            return choices[-1]
+        if view.decision == "meld":
+            return Stop()
+        return choices[0]
+
+class Nonsense:
+    def choose(self, view, choices):
+        return "take everything"
+"""
+
+
+@pytest.fixture
+def bot_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my_bots.py").write_text(RECORDER)
+    return "my_bots.py"
+
+
+def test_python_bot_sees_its_view_and_the_legal_choices(bot_file):
+    from canasta_sim.bots import parse_bot
+    from canasta_sim.pybot import Draw, TakePile
+
+    bot = parse_bot(f"py:{bot_file}:Recorder")
+    cls = type(bot.player())
+    cls.seen.clear()
+    d = _pickup_position(0)
+    d.play_turn(seats=[bot.spec, "random", "random", "random"])
+    view, choices = cls.seen[0]
+    assert view.decision == "draw" and view.seat == 0 and view.side == 0
+    assert sorted(view.hand.split()) == sorted("9 2 4 6 8 10 J".split())
+    assert view.pile == "5 9" and not view.pile_frozen
+    assert view.melds == ({"K": "K K K"}, {}) and view.melded == (True, False)
+    assert view.hand_sizes == (7, 7, 7, 7) and view.stock == 6
+    # R-33: the 9 on top goes with a natural and a wild card (one 9, one deuce); no pair,
+    # no joker, no 9s meld on the table
+    assert choices == [Draw(), TakePile("9 2", (), 2)]
+    # the recorder took the pile (its last choice): 9 9 2 melded, the 5 in hand
+    assert d.stock_size == 6 and "5" in d.hand(0).split()
+    decisions = [v.decision for v, _ in cls.seen]
+    assert decisions[0] == "draw" and decisions[-1] == "discard"
+
+
+def test_python_bot_answer_outside_the_choices_is_refused(bot_file):
+    from canasta_sim.pybot import BadChoice
+
+    d = _pickup_position(0)
+    with pytest.raises(BadChoice) as info:
+        d.play_turn(seats=[f"py:{bot_file}:Nonsense", "random", "random", "random"])
+    message = str(info.value)
+    assert "draw decision" in message and "'take everything'" in message
+    assert "Draw()" in message and "TakePile(with_='9 2'" in message
+
+
+def test_python_bot_specs_are_checked(bot_file):
+    with pytest.raises(ValueError, match="has no class Missing"):
+        cs.simulate(2, bots=f"py:{bot_file}:Missing", workers=1)
+    with pytest.raises(ValueError, match="does not exist"):
+        cs.simulate(2, bots="py:nowhere.py:Bot", workers=1)
+    with pytest.raises(ValueError, match="not on Dask workers"):
+        cs.simulate(2, bots=f"py:{bot_file}:Recorder", workers=1, scheduler="local:1")
+
+
+def test_example_bots_play_legal_deals_that_the_referee_accepts(monkeypatch):
+    from pathlib import Path
+
+    from canasta_sim.referee import check_trace
+
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    hoarder, eager = "py:docs/example_bots.py:PileHoarder", "py:docs/example_bots.py:EagerMelder"
+    for players, bots in ((4, [hoarder, eager]), (2, [eager, "expert"]), (3, [hoarder])):
+        rules = cs.Rules(players=players)
+        res = cs.simulate(6, rules=rules, bots=bots, seed=8, workers=1)
+        for k in range(6):
+            trace = cs.trace_deal(rules, bots, 8, k)
+            assert check_trace(trace).ok
+            scores = [e["total"] for e in trace if e["event"] == "score"]
+            assert scores == res.sides.query(f"deal == {k}")["score"].tolist()
