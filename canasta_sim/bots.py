@@ -9,7 +9,10 @@ arrays the kernels take.
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 
@@ -43,9 +46,7 @@ class Bot:
         return bool(self.source)
 
     def player(self):
-        """A new instance of a Python bot's class (:func:`canasta_sim.pybot.load_class`)."""
-        from .pybot import load_class
-
+        """A new instance of a Python bot's class (:func:`load_class`)."""
         return load_class(self.source)()
 
     @property
@@ -81,8 +82,6 @@ def parse_bot(spec: str) -> Bot:
         of the parameter's range, or a parameter given twice with different values.
     """
     if isinstance(spec, str) and spec.strip().startswith("py:"):
-        from .pybot import load_class
-
         source = spec.strip()[3:]
         load_class(source)  # a bad file or class is a bad spec, found now
         return Bot(PYTHON_POLICY, (), source)
@@ -255,6 +254,47 @@ def seat_arrays(bots, players: int) -> tuple[np.ndarray, np.ndarray]:
     policies = np.array([b.policy.code for b in seated], np.int32)
     params = np.stack([b.vector() for b in seated])
     return policies, params
+
+
+_MODULES: dict = {}  # bot files loaded, by absolute path: each runs once per process
+
+
+def load_class(source: str):
+    """The bot class of ``FILE.py:CLASS`` (the part after ``py:`` of a spec). A file runs
+    once per process (later changes to it need a new process).
+
+    Raises
+    ------
+    ValueError
+        Naming the file or class when the file cannot be read or run, the class is missing,
+        or it has no ``choose`` method.
+    """
+    path_text, colon, name = source.rpartition(":")
+    if not colon or not path_text.endswith(".py") or not name.isidentifier():
+        raise ValueError(
+            f"py:{source}: not a Python bot spec; allowed: py:FILE.py:CLASS, e.g. "
+            f"py:my_bots.py:PileHoarder"
+        )
+    path = Path(path_text)
+    if not path.is_file():
+        raise ValueError(f"py:{source}: the file {path_text!r} does not exist")
+    resolved = str(path.resolve())
+    module = _MODULES.get(resolved)
+    if module is None:
+        key = hashlib.sha1(resolved.encode()).hexdigest()[:12]
+        spec = importlib.util.spec_from_file_location(f"canasta_pybot_{key}", path)
+        module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+        try:
+            spec.loader.exec_module(module)  # type: ignore[union-attr]
+        except Exception as exc:  # the user's file: any error is a bad spec
+            raise ValueError(f"py:{source}: {path_text} fails to load ({exc!r})") from None
+        _MODULES[resolved] = module
+    cls = getattr(module, name, None)
+    if cls is None or not callable(getattr(cls, "choose", None)):
+        raise ValueError(
+            f"py:{source}: {path_text} has no class {name} with a choose(view, choices) method"
+        )
+    return cls
 
 
 def _fmt(v: float) -> str:

@@ -18,7 +18,8 @@ returns one of them:
   R-40).
 
 An answer that is not one of the choices raises :class:`BadChoice` naming the decision and
-the choices. The bot is loaded from a spec ``py:FILE.py:CLASS`` (:func:`load_class`) and
+the choices. The bot is loaded from a spec ``py:FILE.py:CLASS``
+(:func:`canasta_sim.bots.load_class`) and
 instantiated once per seat for each chunk of deals; it runs in this Python process only (not
 on Dask workers, and never inside the kernels), so it plays far fewer deals per second than
 the kernel bots (docs/strategy.md gives the figures).
@@ -26,11 +27,8 @@ the kernel bots (docs/strategy.md gives the figures).
 
 from __future__ import annotations
 
-import hashlib
-import importlib.util
 import itertools
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -143,48 +141,6 @@ class SeatView:
 
 class BadChoice(ValueError):
     """A Python bot answered something that is not one of the choices offered."""
-
-
-# --- loading ------------------------------------------------------------------------------------
-_MODULES: dict = {}  # bot files loaded, by absolute path: each runs once per process
-
-
-def load_class(source: str):
-    """The bot class of ``FILE.py:CLASS`` (the part after ``py:`` of a spec). A file runs
-    once per process (later changes to it need a new process).
-
-    Raises
-    ------
-    ValueError
-        Naming the file or class when the file cannot be read or run, the class is missing,
-        or it has no ``choose`` method.
-    """
-    path_text, colon, name = source.rpartition(":")
-    if not colon or not path_text.endswith(".py") or not name.isidentifier():
-        raise ValueError(
-            f"py:{source}: not a Python bot spec; allowed: py:FILE.py:CLASS, e.g. "
-            f"py:my_bots.py:PileHoarder"
-        )
-    path = Path(path_text)
-    if not path.is_file():
-        raise ValueError(f"py:{source}: the file {path_text!r} does not exist")
-    resolved = str(path.resolve())
-    module = _MODULES.get(resolved)
-    if module is None:
-        key = hashlib.sha1(resolved.encode()).hexdigest()[:12]
-        spec = importlib.util.spec_from_file_location(f"canasta_pybot_{key}", path)
-        module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
-        try:
-            spec.loader.exec_module(module)  # type: ignore[union-attr]
-        except Exception as exc:  # the user's file: any error is a bad spec
-            raise ValueError(f"py:{source}: {path_text} fails to load ({exc!r})") from None
-        _MODULES[resolved] = module
-    cls = getattr(module, name, None)
-    if cls is None or not callable(getattr(cls, "choose", None)):
-        raise ValueError(
-            f"py:{source}: {path_text} has no class {name} with a choose(view, choices) method"
-        )
-    return cls
 
 
 # --- a turn -------------------------------------------------------------------------------------
