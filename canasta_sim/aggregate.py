@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .records import CANASTA_TIMING, END_REASONS, deals_frame, sides_frame
+from .records import CANASTA_TIMING, END_REASONS, PICKUP_SIZE_FIELDS, deals_frame, sides_frame
 from .rules import Rules
 
 SCORE_OFFSET = 32765  # score histogram range: -32765 .. 32765 points; beyond it, the edge
@@ -24,6 +24,8 @@ N_RANKS = 11  # ranks 4 .. A
 OUTCOMES = ("win", "tie", "loss")
 RED_CELLS = 7  # red threes dealt to a side, and to the other sides together: 0 .. 6 (162 cards)
 TIMED_CANASTAS = len(CANASTA_TIMING)  # the 1st, 2nd and 3rd canasta of a side are timed
+#: Side fields summed per kind of pickup (columns of ``pickups_sum``), in this order.
+PICKUP_KINDS = ("pickups", "pickups_pair", "pickups_wild", "pickups_onto_meld")
 
 
 @dataclass
@@ -104,6 +106,19 @@ class Aggregates:
             "r3_net_sum": (S, RED_CELLS, RED_CELLS),
             "r3_net_sumsq": (S, RED_CELLS, RED_CELLS),
             "r3_wins": (S, RED_CELLS, RED_CELLS),
+            # the discard pile per side and deal: sums (and squares) of the pickups by kind
+            # (PICKUP_KINDS), of the cards taken and of cards x pickups (ratio intervals)
+            "pickups_sum": (S, len(PICKUP_KINDS)),
+            "pickups_sumsq": (S, len(PICKUP_KINDS)),
+            "pile_taken_sum": (S,),
+            "pile_taken_sumsq": (S,),
+            "pile_taken_cross": (S,),
+            "pickup_size": (S, len(PICKUP_SIZE_FIELDS)),
+            "wild_freezes_sum": (S,),
+            "wild_freezes_sumsq": (S,),
+            "black_three_blocks_sum": (S,),
+            "black_three_blocks_sumsq": (S,),
+            "initial_meld_turn": (S, T),  # index = turn + 1; 0 = no initial meld
         }
         counts = {k: np.zeros(s, np.int64) for k, s in shapes.items()}
         return cls(players, sides, max_turns, list(bots), counts)
@@ -211,6 +226,7 @@ class Aggregates:
                 ("r3_wins", (outcome[:, s] == 0).astype(np.int64)),
             ):
                 np.add.at(c[key][s].reshape(-1), cells, values)  # exact int64 sums
+            _pile_counts(c, s, rows, max_turns)
             # by position: 0 = the side of the player who plays first
             pos = (first_side + s) % n_sides
             pos_score = score[deal, pos]
@@ -263,6 +279,27 @@ class Aggregates:
         return agg
 
 
+def _pile_counts(c: dict, s: int, rows: np.ndarray, max_turns: int) -> None:
+    """Add side ``s``'s pile and timeline fields of ``rows`` (``side_dtype``, ``(n,)``)."""
+    for i, key in enumerate(PICKUP_KINDS):
+        v = rows[key].astype(np.int64)
+        c["pickups_sum"][s, i] = v.sum()
+        c["pickups_sumsq"][s, i] = (v * v).sum()
+    cards = rows["pile_cards_taken"].astype(np.int64)
+    c["pile_taken_sum"][s] = cards.sum()
+    c["pile_taken_sumsq"][s] = (cards * cards).sum()
+    c["pile_taken_cross"][s] = (cards * rows["pickups"].astype(np.int64)).sum()
+    for i, key in enumerate(PICKUP_SIZE_FIELDS):
+        c["pickup_size"][s, i] = rows[key].astype(np.int64).sum()
+    for key in ("wild_freezes", "black_three_blocks"):
+        v = rows[key].astype(np.int64)
+        c[key + "_sum"][s] = v.sum()
+        c[key + "_sumsq"][s] = (v * v).sum()
+    c["initial_meld_turn"][s] += _hist(
+        rows["initial_meld_turn"].astype(np.int64) + 1, max_turns + 2
+    )
+
+
 def _hist(values, length: int) -> np.ndarray:
     values = np.asarray(values, np.int64)
     return np.bincount(np.clip(values, 0, length - 1), minlength=length)[:length]
@@ -283,36 +320,37 @@ def _outcomes(score: np.ndarray) -> np.ndarray:
     return np.where(at_best, np.where(shared, 1, 0), 2).astype(np.int64)
 
 
-def chunk_outputs(
-    rules: Rules,
-    bots: list[str],
-    first_deal: int,
-    seeds: np.ndarray,
-    deal_rows: np.ndarray,
-    side_rows: np.ndarray,
-    bot_codes: np.ndarray,
-    records: bool,
-):
+def chunk_outputs(table, first_deal: int, seeds, seatings, deal_rows, side_rows, records: bool):
     """What a run keeps of one chunk: ``(deals, sides, aggregates)``, the frames ``None``
     unless ``records`` (the aggregates never need them, :meth:`Aggregates.from_rows`).
 
     Parameters
     ----------
-    rules : Rules
-    bots : list of str
-        Bot specs of the run (the frames' ``bot`` categories; ``bot_codes`` index it).
+    table : canasta_sim.runner.Table
+        Rules and seatings of the run (its side labels are the aggregates' bots and the
+        frames' ``bot`` categories).
     first_deal : int
         Index of the chunk's first deal in the run.
     seeds : ndarray(uint64, (n,))
+    seatings : ndarray(int32, (n,))
+        Seating of each deal.
     deal_rows : ndarray(deal_dtype, (n,))
     side_rows : ndarray(side_dtype, (n, sides))
-    bot_codes : ndarray(int8, (n, sides))
     records : bool
         Build the ``deals`` and ``sides`` frames (:mod:`canasta_sim.records`).
     """
+    rules, bots = table.rules, list(table.bot_specs)
+    bot_codes = table.bot_codes[seatings]
     agg = Aggregates.from_rows(rules, bots, deal_rows, side_rows, bot_codes)
     if not records:
         return None, None, agg
-    deals = deals_frame(first_deal, seeds, rules.players, deal_rows)
+    deals = deals_frame(
+        first_deal,
+        seeds,
+        rules.players,
+        deal_rows,
+        list(table.seat_bot_specs),
+        table.seat_codes[seatings],
+    )
     sides = sides_frame(first_deal, side_rows, bots, bot_codes)
     return deals, sides, agg

@@ -1,5 +1,6 @@
 """Bot specs: ``"random"``, ``"expert"``, ``"expert:pile_threshold=6,hold_wilds=1"``,
-``"pimc:worlds=64,top=4,rollout=expert@1,rollout.safety=80"``.
+``"pimc:worlds=64,top=4,rollout=expert@1,rollout.safety=80"``, and ``"py:FILE.py:CLASS"`` for a
+bot written in Python (:mod:`canasta_sim.pybot`).
 
 The search bot's ``rollout`` names its rollout bot (the expert or one of its presets, which sets
 the defaults of the ``rollout.NAME`` parameters); ``rollout.NAME=value`` sets one of the rollout
@@ -13,7 +14,10 @@ arrays the kernels take.
 
 from __future__ import annotations
 
+import hashlib
+import importlib.util
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 import numpy as np
 
@@ -64,16 +68,35 @@ def bot_names() -> str:
     return ", ".join([*POLICIES, *PRESETS])
 
 
+#: The policy of a bot written in Python: code -1, which no kernel plays (runs with such a
+#: bot play their deals in Python, :func:`canasta_sim.runner.play_deals`).
+PYTHON_POLICY = Policy(
+    "py", -1, (), "A bot written in Python: py:FILE.py:CLASS (docs/strategy.md)."
+)
+
+
 @dataclass(frozen=True)
 class Bot:
-    """A parsed bot spec."""
+    """A parsed bot spec; ``source`` is ``FILE.py:CLASS`` for a bot written in Python."""
 
     policy: Policy
     values: tuple[float, ...]
+    source: str = ""
+
+    @property
+    def is_python(self) -> bool:
+        return bool(self.source)
+
+    def player(self):
+        """A new instance of a Python bot's class (:func:`load_class`)."""
+        return load_class(self.source)()
 
     @property
     def spec(self) -> str:
-        """Canonical spec: the policy name, then the parameters that differ from defaults."""
+        """Canonical spec: the policy name, then the parameters that differ from defaults
+        (``py:FILE.py:CLASS`` for a Python bot)."""
+        if self.source:
+            return f"py:{self.source}"
         changed = [
             f"{p.name}={_fmt(v)}" for p, v in zip(self.policy.params, self.values) if v != p.default
         ]
@@ -100,6 +123,10 @@ def parse_bot(spec: str) -> Bot:
         For an unknown policy or parameter (the message lists the allowed ones), a value out
         of the parameter's range, or a parameter given twice with different values.
     """
+    if isinstance(spec, str) and spec.strip().startswith("py:"):
+        source = spec.strip()[3:]
+        load_class(source)  # a bad file or class is a bad spec, found now
+        return Bot(PYTHON_POLICY, (), source)
     policy, given = spec_params(spec)
     values = {p.name: given.get(p.name, p.default) for p in policy.params}
     return Bot(policy, tuple(values[p.name] for p in policy.params))
@@ -119,7 +146,10 @@ def spec_params(spec: str) -> tuple[Policy, dict[str, float]]:
     name, _, rest = spec.strip().partition(":")
     policy = find_policy(name)
     if policy is None:
-        raise ValueError(f"unknown bot {name!r}; allowed: {bot_names()}")
+        raise ValueError(
+            f"unknown bot {name!r}; allowed: {bot_names()}, or py:FILE.py:CLASS "
+            f"(a bot written in Python)"
+        )
     given: dict[str, float] = {}
     preset: dict[str, float] = {}
     for item in filter(None, (s.strip() for s in rest.split(","))):
@@ -208,20 +238,122 @@ def split_bot_list(text: str) -> list[str]:
     item holding ``=`` but no ``:`` continues the previous bot's parameters."""
     specs: list[str] = []
     for item in (s.strip() for s in text.split(",")):
-        if specs and "=" in item and ":" not in item:
+        if specs and "=" in item and ":" not in item and not specs[-1].startswith("py:"):
             specs[-1] += "," + item
         else:
             specs.append(item)
     return specs
 
 
-def seat_arrays(bots: list[Bot], players: int) -> tuple[np.ndarray, np.ndarray]:
+def seat_bots(seats, players: int) -> list[Bot]:
+    """One :class:`Bot` per seat from ``players`` specs in seat order (a list, or one comma
+    text as :func:`split_bot_list` splits it). Seat ``s`` plays for side ``s % sides``
+    (R-10): with 4 players ``["expert", "careful", "expert", "careful"]`` seats expert at 0
+    and 2 (side 0) and careful at 1 and 3 (side 1).
+
+    Raises
+    ------
+    ValueError
+        For a bad spec, or a number of specs other than ``players``.
+    """
+    if isinstance(seats, str):
+        seats = split_bot_list(seats)
+    elif isinstance(seats, Bot):
+        seats = [seats]
+    elif not isinstance(seats, (list, tuple)):
+        raise ValueError(
+            f"seats: {seats!r} is not a list of bot specs; give one spec per seat, "
+            f"e.g. 'expert,careful,expert,careful'"
+        )
+    bots = [b if isinstance(b, Bot) else parse_bot(b) for b in seats]
+    if len(bots) != players:
+        raise ValueError(
+            f"seats: {len(bots)} specs given; give {players} (one per seat, seat 0 first)"
+        )
+    return bots
+
+
+def table_bots(bots, seats, rules) -> tuple[Bot, ...]:
+    """The bots of one seating: per side from ``bots`` (:func:`side_bots`), or per seat from
+    ``seats`` (:func:`seat_bots`); at most one of them may be given.
+
+    Raises
+    ------
+    ValueError
+        When both are given, or as :func:`side_bots` / :func:`seat_bots`.
+    """
+    if seats is None:
+        return tuple(side_bots(bots, rules.sides))
+    if bots is not None:
+        raise ValueError(
+            "bots and seats are both given; allowed: one of them (bots per side, or seats "
+            "with one bot per seat)"
+        )
+    return tuple(seat_bots(seats, rules.players))
+
+
+def per_seat(bots, players: int) -> list[Bot]:
+    """The bot of every seat of a seating given per side (``sides`` bots: seat ``s`` plays
+    side ``s % sides``) or per seat (``players`` bots)."""
+    return [bots[s % len(bots)] for s in range(players)]
+
+
+def side_label(bots, players: int, sides: int, side: int) -> str:
+    """The label of ``side``'s bots in a seating (as :func:`per_seat` reads it): their spec
+    when the side's players share one bot, else their specs in seat order joined by ``/``
+    (``"expert/careful"``: seat ``side`` plays expert, seat ``side + sides`` careful)."""
+    specs = [b.spec for b in per_seat(bots, players)[side::sides]]
+    return specs[0] if len(set(specs)) == 1 else "/".join(specs)
+
+
+def seat_arrays(bots, players: int) -> tuple[np.ndarray, np.ndarray]:
     """Kernel arrays for one seating: ``policies`` int32[players] and ``params``
-    float64[players, N_PARAMS]; seat ``s`` plays for side ``s % len(bots)``."""
-    sides = len(bots)
-    policies = np.array([bots[s % sides].policy.code for s in range(players)], np.int32)
-    params = np.stack([bots[s % sides].vector() for s in range(players)])
+    float64[players, N_PARAMS]; ``bots`` per side or per seat (:func:`per_seat`)."""
+    seated = per_seat(bots, players)
+    policies = np.array([b.policy.code for b in seated], np.int32)
+    params = np.stack([b.vector() for b in seated])
     return policies, params
+
+
+_MODULES: dict = {}  # bot files loaded, by absolute path: each runs once per process
+
+
+def load_class(source: str):
+    """The bot class of ``FILE.py:CLASS`` (the part after ``py:`` of a spec). A file runs
+    once per process (later changes to it need a new process).
+
+    Raises
+    ------
+    ValueError
+        Naming the file or class when the file cannot be read or run, the class is missing,
+        or it has no ``choose`` method.
+    """
+    path_text, colon, name = source.rpartition(":")
+    if not colon or not path_text.endswith(".py") or not name.isidentifier():
+        raise ValueError(
+            f"py:{source}: not a Python bot spec; allowed: py:FILE.py:CLASS, e.g. "
+            f"py:my_bots.py:PileHoarder"
+        )
+    path = Path(path_text)
+    if not path.is_file():
+        raise ValueError(f"py:{source}: the file {path_text!r} does not exist")
+    resolved = str(path.resolve())
+    module = _MODULES.get(resolved)
+    if module is None:
+        key = hashlib.sha1(resolved.encode()).hexdigest()[:12]
+        spec = importlib.util.spec_from_file_location(f"canasta_pybot_{key}", path)
+        module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
+        try:
+            spec.loader.exec_module(module)  # type: ignore[union-attr]
+        except Exception as exc:  # the user's file: any error is a bad spec
+            raise ValueError(f"py:{source}: {path_text} fails to load ({exc!r})") from None
+        _MODULES[resolved] = module
+    cls = getattr(module, name, None)
+    if cls is None or not callable(getattr(cls, "choose", None)):
+        raise ValueError(
+            f"py:{source}: {path_text} has no class {name} with a choose(view, choices) method"
+        )
+    return cls
 
 
 def _fmt(v: float) -> str:

@@ -99,6 +99,49 @@ def _bots(text: str | None, rules: Rules, hint: str = "--bots"):
         raise click.BadParameter(str(exc), param_hint=hint) from None
 
 
+def _seating(bots: str | None, seats: str | None, rules: Rules) -> list[str]:
+    """The bot specs of ``--bots`` (per side) or ``--seats`` (per seat), checked."""
+    from .bots import table_bots
+
+    if bots is not None and seats is not None:
+        raise click.UsageError("give --bots (one bot per side) or --seats (one per seat), not both")
+    try:
+        return [b.spec for b in table_bots(bots, seats, rules)]
+    except ValueError as exc:
+        raise click.BadParameter(
+            str(exc), param_hint="--seats" if seats is not None else "--bots"
+        ) from None
+
+
+def _scores(ctx, param, value):
+    if value is None:
+        return None
+    try:
+        return [int(v) for v in value.split(",")]
+    except ValueError:
+        raise click.BadParameter(
+            f"{value!r} is not a comma list of integers (one cumulative score per side)"
+        ) from None
+
+
+SCORES = click.option(
+    "--scores",
+    default=None,
+    callback=_scores,
+    metavar="S0,S1[,S2]",
+    help="Each side's cumulative score before every deal (games: before the game), points; "
+    "sets the minimum counts (R-64), and the bots read it [default: 0 each].",
+)
+
+SEATS = click.option(
+    "--seats",
+    default=None,
+    metavar="SPEC,SPEC,...",
+    help="One bot spec per seat instead of --bots (seat 0 first; seat s plays for side "
+    "s % sides), e.g. expert,careful,expert,careful.",
+)
+
+
 def _api(call, hint: str):
     """Run an API call; a ValueError (bad input found while running) is a usage error, and
     a results folder written by another run meanwhile is one of ``--out``."""
@@ -211,6 +254,8 @@ def _terminated(signum, frame):
     metavar="SPEC[,SPEC...]",
     help="One bot spec for every side, or one per side (side 0 first).",
 )
+@SEATS
+@SCORES
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
 @click.option(
     "--first-deal",
@@ -255,6 +300,8 @@ def simulate(
     rules_opt,
     settings,
     bots,
+    seats,
+    scores,
     seed,
     first_deal,
     workers,
@@ -271,7 +318,7 @@ def simulate(
     from .stats import format_summary
 
     rules = build_rules(players, rules_opt, settings)
-    side_bots = _bots(bots, rules)
+    specs = _seating(bots, seats, rules)
     _check_workers(workers, scheduler)
     if parts and (scheduler is None or out is None or no_records):
         raise click.UsageError("--parts needs --scheduler, --out and records (not --no-records)")
@@ -280,7 +327,9 @@ def simulate(
         lambda: run(
             deals,
             rules=rules,
-            bots=[b.spec for b in side_bots],
+            bots=None if seats else specs,
+            seats=specs if seats else None,
+            scores=scores,
             seed=seed,
             first_deal=first_deal,
             workers=workers,
@@ -292,7 +341,7 @@ def simulate(
             scheduler=scheduler,
             parts=parts,
         ),
-        "--first-deal" if first_deal else "--scheduler/--out",
+        "--first-deal/--scores/--scheduler/--out",
     )
     m = result.manifest
     deal_range = f" (deals {first_deal:,} to {first_deal + deals - 1:,})" if first_deal else ""
@@ -342,6 +391,7 @@ def report(run_dir):
 
 
 @main.command()
+@click.argument("run_folder", required=False, type=click.Path(path_type=Path))
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed of the run.")
 @click.option(
     "--deal",
@@ -349,19 +399,83 @@ def report(run_dir):
     type=click.IntRange(0, 2**63 - 1),
     default=0,
     show_default=True,
-    help="Deal index within the run.",
+    help="Deal index within the run (within the game with --game).",
+)
+@click.option(
+    "--game",
+    type=click.IntRange(0, 2**63 - 1),
+    default=None,
+    help="With a games folder (games, compare --games): the game whose deal to replay.",
+)
+@click.option(
+    "--value",
+    type=float,
+    default=None,
+    help="With a sweep folder: the swept value whose comparison to replay.",
 )
 @rules_options
 @click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")
+@SEATS
+@SCORES
+@click.option(
+    "--hands",
+    "show_hands",
+    is_flag=True,
+    help="Show every hand at the deal and before each turn.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON lines.")
 @click.option("--check", is_flag=True, help="Referee the deal; exit code 1 if it fails.")
-def replay(seed, deal_index, players, rules_opt, settings, bots, as_json, check):
-    """Replay deal DEAL of a run with seed SEED, move by move in card notation."""
-    from .deal import trace_deal
+@click.pass_context
+def replay(
+    ctx,
+    run_folder,
+    seed,
+    deal_index,
+    game,
+    value,
+    players,
+    rules_opt,
+    settings,
+    bots,
+    seats,
+    scores,
+    show_hands,
+    as_json,
+    check,
+):
+    """Replay deal DEAL move by move in card notation: of the run in RUN_FOLDER (its
+    manifest gives rules, bots, seed and scores), or of a run with seed SEED and the given
+    rules and bots."""
+    from .replay import RunDeal, deal_of_run, replay_deal
     from .trace import format_trace
 
-    rules = build_rules(players, rules_opt, settings)
-    trace = trace_deal(rules, [b.spec for b in _bots(bots, rules)], seed, deal_index)
+    if run_folder is not None:
+        given = [
+            f"--{name.replace('_opt', '').replace('_', '-')}"
+            for name in ("seed", "players", "rules_opt", "settings", "bots", "seats", "scores")
+            if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT
+        ]
+        if given:
+            raise click.UsageError(
+                f"{', '.join(given)}: with RUN_FOLDER the rules, bots, seed and scores come "
+                f"from its manifest (other bots would replay a deal the run never played); "
+                f"give RUN_FOLDER or these options, not both"
+            )
+        run = _api(
+            lambda: deal_of_run(run_folder, deal_index, game=game, value=value),
+            "RUN_FOLDER/--deal/--game/--value",
+        )
+    else:
+        if game is not None or value is not None:
+            raise click.UsageError("--game and --value need RUN_FOLDER")
+        rules = build_rules(players, rules_opt, settings)
+        from .bots import parse_bot, per_seat
+
+        specs = _seating(bots, seats, rules)  # per side or per seat
+        seated = [b.spec for b in per_seat([parse_bot(x) for x in specs], rules.players)]
+        start = _api(lambda: _check_scores(scores, rules), "--scores")
+        run = RunDeal(rules, seed, deal_index, deal_index % rules.players, tuple(seated), start)
+    trace = _api(lambda: replay_deal(run, hands=show_hands), "--bots/--seats")
     if as_json:
         for event in trace:
             click.echo(json.dumps(event))
@@ -370,10 +484,16 @@ def replay(seed, deal_index, players, rules_opt, settings, bots, as_json, check)
     if check:
         from .referee import check_trace
 
-        verdict = check_trace(trace)
+        verdict = check_trace([e for e in trace if e["event"] != "hands"])
         click.echo(f"referee: {verdict}", err=as_json)  # keep --json output pure JSON lines
         if not verdict.ok:
             sys.exit(1)
+
+
+def _check_scores(scores, rules):
+    from .runner import check_scores
+
+    return check_scores(scores, rules)
 
 
 @main.command()
@@ -468,6 +588,8 @@ def _no_records_option(f):
 @click.option("--games", type=COUNT, required=True, help="Games to play.")
 @rules_options
 @click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")
+@SEATS
+@SCORES
 @_common_run_options
 @click.option(
     "--out",
@@ -484,6 +606,8 @@ def games(
     rules_opt,
     settings,
     bots,
+    seats,
+    scores,
     seed,
     workers,
     quiet,
@@ -497,14 +621,16 @@ def games(
     from .stats import wilson_interval
 
     rules = build_rules(players, rules_opt, settings)
-    side_bots = _bots(bots, rules)
+    specs = _seating(bots, seats, rules)
     _check_workers(workers, scheduler)
     _new_out(out, overwrite)
     result = _api(
         lambda: play_games(
             games,
             rules=rules,
-            bots=[b.spec for b in side_bots],
+            bots=None if seats else specs,
+            seats=specs if seats else None,
+            scores=scores,
             seed=seed,
             workers=workers,
             progress=not quiet,
@@ -513,7 +639,7 @@ def games(
             out=out,
             overwrite=overwrite,
         ),
-        "--scheduler",
+        "--scores/--scheduler",
     )
     t = result.totals
     click.echo(
@@ -525,7 +651,7 @@ def games(
         wins = t.wins[side]
         low, high = wilson_interval(wins, games)
         click.echo(
-            f"  side {side} ({side_bots[side].spec}): {wins} wins, win rate "
+            f"  side {side} ({result.manifest['bots'][0][side]}): {wins} wins, win rate "
             f"{wins / games:.4f} [{low:.4f}, {high:.4f}], mean final score "
             f"{t.score_sum[side] / games:.1f}"
         )
@@ -540,8 +666,17 @@ def games(
 
 
 @main.command()
-@click.argument("bot_a")
-@click.argument("bot_b")
+@click.argument("bot_a", required=False)
+@click.argument("bot_b", required=False)
+@click.option(
+    "--seats",
+    default=None,
+    metavar="SPEC,SPEC,...",
+    help="Instead of BOT_A BOT_B: one bot spec per seat; team A plays side 0's seats, team B "
+    "side 1's (partners may differ). The rotation moves whole sides; a side's seats keep "
+    "their order.",
+)
+@SCORES
 @click.option("--deals", type=COUNT, default=None, help="Deals to play.")
 @click.option("--games", type=COUNT, default=None, help="Play full games instead of deals.")
 @rules_options
@@ -564,6 +699,8 @@ def games(
 def compare(
     bot_a,
     bot_b,
+    seats,
+    scores,
     deals,
     games,
     players,
@@ -578,20 +715,27 @@ def compare(
     overwrite,
     scheduler,
 ):
-    """Compare BOT_A with BOT_B: bots rotate over the sides on shared deals."""
+    """Compare BOT_A with BOT_B (or the two teams of --seats): bots rotate over the sides
+    on shared deals."""
     from .compare import compare as run
     from .compare import rotation_table, table_notes
 
     if (deals is None) == (games is None):
         raise click.UsageError("give exactly one of --deals N and --games N")
+    if (seats is None) == (bot_a is None or bot_b is None) or (seats and bot_a is not None):
+        raise click.UsageError("give two bots BOT_A BOT_B, or --seats (one bot per seat)")
     rules = build_rules(players, rules_opt, settings)
-    _api(lambda: rotation_table(bot_a, bot_b, rules), "BOT_A/BOT_B")  # two different bots
+    hint = "--seats" if seats else "BOT_A/BOT_B"
+    _api(lambda: rotation_table(bot_a, bot_b, rules, seats), hint)  # two different bots
+    _api(lambda: rotation_table(bot_a, bot_b, rules, seats, scores), "--scores")
     _check_workers(workers, scheduler)
     _new_out(out, overwrite)
     table, _ = _api(
         lambda: run(
             bot_a,
             bot_b,
+            seats=seats,
+            scores=scores,
             deals=deals,
             games=games,
             rules=rules,

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .bots import Bot, parse_bot, spec_params
+from .bots import Bot, parse_bot, seat_bots, spec_params
 from .games import MAX_DEALS, play_game_chunk
 from .outdir import (
     RecordFiles,
@@ -72,29 +72,80 @@ COLUMNS = (
 )
 
 
-def rotations(bot_a: Bot, bot_b: Bot, sides: int) -> tuple[tuple[Bot, ...], ...]:
-    """Seatings in which ``bot_a`` takes each side once and ``bot_b`` the others."""
-    return tuple(tuple(bot_a if s == r else bot_b for s in range(sides)) for r in range(sides))
+def rotations(team_a, team_b, rules) -> tuple[tuple[Bot, ...], ...]:
+    """Seatings in which team A takes each side once and team B the others.
+
+    A team is one :class:`Bot` (every player of its side) or one bot per player of a side
+    (``players // sides`` bots, in seat order). The rotation moves whole sides: in seating
+    ``r`` team A sits on side ``r``, its first player at seat ``r``, its second at seat
+    ``r + sides``, and so on, so a side's seats keep their order. Returns per-seat seatings.
+    """
+    members = rules.players // rules.sides
+
+    def team(t):
+        return (t,) * members if isinstance(t, Bot) else tuple(t)
+
+    a, b = team(team_a), team(team_b)
+    return tuple(
+        tuple((a if s % rules.sides == r else b)[s // rules.sides] for s in range(rules.players))
+        for r in range(rules.sides)
+    )
 
 
 def _bot(spec) -> Bot:
     return spec if isinstance(spec, Bot) else parse_bot(spec)
 
 
-def rotation_table(bot_a, bot_b, rules) -> Table:
-    """The :class:`~canasta_sim.runner.Table` of :func:`rotations` for two bot specs (or
-    :class:`Bot`) and rules.
+def seat_teams(seats, rules) -> tuple[tuple[Bot, ...], tuple[Bot, ...]]:
+    """Teams A and B of a comparison given by seat: A plays side 0's seats, B side 1's; every
+    other side (3 sides) must hold team B.
 
     Raises
     ------
     ValueError
-        For a bad bot spec or rules, or the same bot twice.
+        For a bad seat list, a side beyond 1 that differs from side 1, or A equal to B.
+    """
+    seated = seat_bots(seats, rules.players)
+    teams = [tuple(seated[side :: rules.sides]) for side in range(rules.sides)]
+    for side in range(2, rules.sides):
+        if [x.spec for x in teams[side]] != [x.spec for x in teams[1]]:
+            raise ValueError(
+                f"seats: side {side} holds {'/'.join(x.spec for x in teams[side])}, side 1 "
+                f"{'/'.join(x.spec for x in teams[1])}; allowed: team A on side 0 and team B "
+                f"on every other side (the comparison rotates them)"
+            )
+    return teams[0], teams[1]
+
+
+def rotation_table(bot_a, bot_b, rules, seats=None, scores=None) -> Table:
+    """The :class:`~canasta_sim.runner.Table` of :func:`rotations` for two bot specs (or
+    :class:`Bot`), or for the two teams of ``seats`` (:func:`seat_teams`), and rules.
+
+    Raises
+    ------
+    ValueError
+        For a bad bot spec, seat list or rules, bots given together with ``seats``, or the
+        same bot (team) twice.
     """
     rules = resolve_rules(rules)
-    a, b = _bot(bot_a), _bot(bot_b)
-    if a.spec == b.spec:
-        raise ValueError(f"compare needs two different bots; got {a.spec!r} twice")
-    return Table(rules, rotations(a, b, rules.sides))
+    if seats is not None:
+        if bot_a is not None or bot_b is not None:
+            raise ValueError(
+                "bot_a/bot_b and seats are both given; allowed: two bots, or seats (team A "
+                "on side 0's seats, team B on the others)"
+            )
+        a, b = seat_teams(seats, rules)
+    elif bot_a is None or bot_b is None:
+        raise ValueError("compare needs two bots (bot_a and bot_b) or seats")
+    else:
+        a, b = (_bot(bot_a),), (_bot(bot_b),)
+    if [x.spec for x in a] == [x.spec for x in b]:
+        raise ValueError(
+            f"compare needs two different bots; got {'/'.join(x.spec for x in a)!r} twice"
+        )
+    if len(a) == 1:  # one bot per side: its spec labels the side
+        return Table(rules, rotations(a[0], b[0], rules), scores)
+    return Table(rules, rotations(a, b, rules), scores)
 
 
 @dataclass
@@ -326,9 +377,11 @@ def _winners(scores: np.ndarray) -> np.ndarray:
 
 
 def compare(
-    bot_a,
-    bot_b,
+    bot_a=None,
+    bot_b=None,
     *,
+    seats=None,
+    scores=None,
     deals: int | None = None,
     games: int | None = None,
     rules=None,
@@ -346,7 +399,17 @@ def compare(
     Parameters
     ----------
     bot_a, bot_b : str or Bot
-        Bot specs (:mod:`canasta_sim.bots`).
+        Bot specs (:mod:`canasta_sim.bots`); not with ``seats``.
+    seats : str or list of str, optional
+        One spec per seat instead of two bots: team A is side 0's seats, team B side 1's
+        (with 3 sides, sides 1 and 2 must hold the same team). Partners may differ
+        (``["expert", "careful", "careful", "careful"]``: A is expert at its first seat and
+        careful at its second, B careful). The rotation moves whole sides; a side's seats
+        keep their order (:func:`rotations`).
+    scores : list of int, optional
+        Each side's cumulative score (points) before every deal or game (default 0):
+        minimum counts (R-64) and what the bots read. Scores stay with the sides while the
+        bots rotate, so each bot plays from every side's score equally often.
     deals, games : int
         Exactly one of them: independent deals, or games to the target score (R-55; dealer
         rotates, minimum counts follow each side's score). A multiple of the sides.
@@ -378,7 +441,7 @@ def compare(
     """
     if (deals is None) == (games is None):
         raise ValueError("give exactly one of deals and games")
-    table = rotation_table(bot_a, bot_b, rules)
+    table = rotation_table(bot_a, bot_b, rules, seats, scores)
     return _compare(
         table,
         deals=deals,
@@ -414,6 +477,7 @@ def _compare(
     count = check_count(unit, deals if games is None else games)
     seed = check_count("seed", seed, 0, 2**64 - 1)
     check_flags(records=records, progress=progress, overwrite=overwrite)
+    table.check_scheduler(scheduler)
     if count % sides:
         raise ValueError(
             f"{unit}={count} is not a multiple of the {sides} sides: the bots "
@@ -425,7 +489,7 @@ def _compare(
     if records and out is None:
         check_memory(count, record_bytes(sides), f"{unit}={count}")
     target = prepare_out(out, overwrite) if out is not None else None
-    specs = (table.seatings[0][0].spec, table.seatings[0][1].spec)
+    specs = (table.bot_specs[table.bot_codes[0, 0]], table.bot_specs[table.bot_codes[0, 1]])
     fn = compare_deal_chunk if games is None else compare_game_chunk
     with staging_folder(target) if target else nullcontext() as tmp:
         if scheduler is None:
@@ -600,7 +664,7 @@ def sweep(
     opponent = parse_bot(vs)
     rows, manifests = [], []
     for value, spec in zip(values, sweep_specs(bot, param, values)):
-        table = Table(rules, rotations(parse_bot(spec), opponent, rules.sides))
+        table = Table(rules, rotations(parse_bot(spec), opponent, rules))
         frame, _ = _compare(
             table,
             deals=deals,

@@ -108,7 +108,8 @@ class Deal:
             Dealer's seat; the player to the dealer's left plays first. Default
             ``deal % players``, the dealer of deal ``deal`` of a simulation run.
         scores : mapping side -> points, optional
-            Cumulative scores before the deal; they set the minimum counts (R-64).
+            Cumulative scores before the deal; they set the minimum counts (R-64), and the
+            bots read them (``expert`` goes out when that wins the game, R-55).
         trace : bool
             Record the deal's events (see :meth:`trace`).
 
@@ -132,6 +133,7 @@ class Deal:
         self._scores = scores
         self._deal_seed = np.uint64(deal_seed_nb(np.uint64(seed), np.int64(deal)))
         start_deal_nb(state, r, self._deal_seed, np.int32(dealer), minimums, self._log)
+        self._view.sides[:, SideSlot.score] = _scores(rules, scores)  # what the seats read
         return self
 
     @classmethod
@@ -165,7 +167,7 @@ class Deal:
         current : int
             Seat to play.
         scores : mapping side -> points, optional
-            Cumulative scores before the deal (minimum counts, R-64).
+            Cumulative scores before the deal (minimum counts, R-64; the bots read them).
 
         Raises
         ------
@@ -228,6 +230,7 @@ class Deal:
             sd[side, SideSlot.r3_dealt] = count
         minimums = _minimums(rules, scores)
         sd[:, SideSlot.minimum] = minimums
+        sd[:, SideSlot.score] = _scores(rules, scores)
         g[DealSlot.current] = current
         _check_pack(rules, view)
         recount_nb(state, r)
@@ -549,7 +552,7 @@ class Deal:
         """
         self._run(end_turn_nb(self._state, self._r, self._log))
 
-    def play_turn(self, bots=None) -> None:
+    def play_turn(self, bots=None, *, seats=None) -> None:
         """Let the bots play the current player's whole turn.
 
         Parameters
@@ -557,43 +560,54 @@ class Deal:
         bots : str or list of str, optional
             One bot spec for every side or one per side, as for :func:`canasta_sim.simulate`
             (default ``"expert"``).
+        seats : str or list of str, optional
+            One bot spec per seat instead of ``bots`` (partners may differ).
 
         Raises
         ------
         IllegalMove
             If the deal is over.
         ValueError
-            For a bad bot spec.
+            For a bad bot spec, or both ``bots`` and ``seats``.
         RuntimeError
             If the bot made no move (a position built by hand that no legal turn can end).
         """
         if self.is_over:
             raise IllegalMove("R-20", "the deal is over")
-        self._bot_turn(*self._bot_arrays(bots))
+        self._bot_turn(*self._bot_arrays(bots, seats))
 
-    def play_out(self, bots=None) -> None:
+    def play_out(self, bots=None, *, seats=None) -> None:
         """Play turns with the bots (see :meth:`play_turn`) until the deal is over."""
-        policies, params = self._bot_arrays(bots)
+        policies, params = self._bot_arrays(bots, seats)
         while not self.is_over:
             self._bot_turn(policies, params)
 
     def _bot_turn(self, policies, params) -> None:
         g = self._g
         before = (g[DealSlot.move], g[DealSlot.turn], g[DealSlot.phase])
-        play_turn(self._state, self._r, policies, params, self._log)
+        if self._seated is not None:  # a bot written in Python sits at the table
+            self._seated.play_turn(self._state, self._r, self._log)
+        else:
+            play_turn(self._state, self._r, policies, params, self._log)
         if (g[DealSlot.move], g[DealSlot.turn], g[DealSlot.phase]) == before:  # would loop for ever
             raise RuntimeError(
                 f"the bot of seat {self.current_player} found no legal move in "
                 f"this position: {self!r}"
             )
 
-    def _bot_arrays(self, bots):
-        from .bots import seat_arrays, side_bots
+    def _bot_arrays(self, bots, seats):
+        from .bots import seat_arrays, table_bots
 
-        key = tuple(bots) if isinstance(bots, (list, tuple)) else bots  # side_bots checks it
+        key = tuple(tuple(x) if isinstance(x, (list, tuple)) else x for x in (bots, seats))
         if getattr(self, "_bots_key", object()) != key:
+            seated = table_bots(bots, seats, self.rules)  # checks them
             self._bots_key = key
-            self._bots = seat_arrays(side_bots(bots, self.rules.sides), self.rules.players)
+            self._bots = seat_arrays(seated, self.rules.players)
+            self._seated = None
+            if any(b.is_python for b in seated):
+                from .pybot import Seated
+
+                self._seated = Seated(seated, self.rules.players)
         return self._bots
 
     # --- results -----------------------------------------------------------------------------
@@ -640,15 +654,18 @@ class Deal:
         )
 
 
-def _minimums(rules: Rules, scores) -> np.ndarray:
+def _scores(rules: Rules, scores) -> np.ndarray:
+    """The cumulative score of every side (0 where ``scores`` names none), checked."""
     _check_mapping("scores", scores, "{0: 1500}")
     scores = dict(scores or {})
     for side, score in scores.items():
         check_int("scores side", side, 0, rules.sides - 1)
         check_int(f"scores[{side}]", score, -(2**31), 2**31 - 1)
-    return np.array(
-        [minimum_count(int(scores.get(s, 0)), rules) for s in range(rules.sides)], np.int32
-    )
+    return np.array([int(scores.get(s, 0)) for s in range(rules.sides)], np.int32)
+
+
+def _minimums(rules: Rules, scores) -> np.ndarray:
+    return np.array([minimum_count(int(x), rules) for x in _scores(rules, scores)], np.int32)
 
 
 def _check_mapping(name: str, value, example: str) -> None:
@@ -711,7 +728,7 @@ def _spreads(total: int, low: list[int], high: list[int]) -> Iterable[tuple[int,
                 yield (n, *tail)
 
 
-def trace_deal(rules: Rules, bots, seed: int, deal: int) -> list[dict]:
+def trace_deal(rules: Rules, bots, seed: int, deal: int, *, seats=None, scores=None) -> list[dict]:
     """Replay deal number ``deal`` of a run with master seed ``seed`` (same dealer, seeding
     and bots as :func:`canasta_sim.simulate`) and return its trace (docs/trace.md).
 
@@ -721,7 +738,13 @@ def trace_deal(rules: Rules, bots, seed: int, deal: int) -> list[dict]:
     bots : str or list of str
         As for :func:`canasta_sim.simulate`.
     seed, deal : int
+    seats : str or list of str, optional
+        One bot per seat instead of ``bots``, as for :func:`canasta_sim.simulate`.
+    scores : list of int, optional
+        Each side's cumulative score before the deal (points), as for
+        :func:`canasta_sim.simulate`.
     """
-    d = Deal.new(rules, seed, deal=deal, dealer=deal % rules.players, trace=True)
-    d.play_out(bots)
+    given = None if scores is None else dict(enumerate(scores))
+    d = Deal.new(rules, seed, deal=deal, dealer=deal % rules.players, scores=given, trace=True)
+    d.play_out(bots, seats=seats)
     return d.trace()

@@ -9,9 +9,11 @@ The table is built once (``scripts/build_game_equity.py``) and ships with the pa
 - expert bots for every side in every later deal, at the file's ``bots_version`` and
   ``rules_version``.
 
-How it is built: a deal's outcome depends on the sides' cumulative scores only through their
-minimum counts (R-64; the kernels see nothing else of the scores), so for each pair of minimum
-counts a few thousand deals are played with the simulator's kernels (dealers rotating).
+How it is built: a deal's outcome depends on the sides' cumulative scores mostly through their
+minimum counts (R-64), so for each pair of minimum counts a few thousand deals are played with
+the simulator's kernels (dealers rotating), each side at the lowest score of its minimum-count
+band. The expert also reads the scores to go out when that wins the game; the table does not
+model that choice (it plays every deal from the band's lowest score).
 From every cell of a grid of score pairs (every ``step`` points from ``low`` to just below the
 game target) many games are then played on, each deal drawn from the deals of the two sides'
 current minimum counts, until R-55 ends the game (:func:`canasta_sim.games.game_over`).
@@ -29,9 +31,9 @@ from pathlib import Path
 import numpy as np
 
 from ._version import BOTS_VERSION, RULES_VERSION
-from .games import MAX_DEALS, game_over, game_table, minimum_counts
+from .games import MAX_DEALS, game_over, game_table
 from .rules import Rules
-from .runner import board_seeds, play_deals
+from .runner import board_seeds, minimum_counts, play_deals
 
 EQUITY_FILE = Path(__file__).parent / "data" / "game_equity.npz"
 PLAYERS = (2, 4, 6)
@@ -46,6 +48,11 @@ def minimum_levels(rules: Rules) -> list[int]:
     return [rules.negative_minimum] + [m for _, m in rules.minimum_table()]
 
 
+def level_scores(rules: Rules) -> list[int]:
+    """The lowest cumulative score (points) of each band of :func:`minimum_levels`."""
+    return [-1] + [t for t, _ in rules.minimum_table()]
+
+
 def deal_samples(rules: Rules, deals: int, seed: int) -> dict[tuple[int, int], np.ndarray]:
     """Deal scores of expert bots for every pair of minimum counts.
 
@@ -57,14 +64,15 @@ def deal_samples(rules: Rules, deals: int, seed: int) -> dict[tuple[int, int], n
     """
     table = game_table(rules, BOTS)
     levels = minimum_levels(rules)
+    at = level_scores(rules)
     out = {}
     for i, a in enumerate(levels):
         for j, b in enumerate(levels):
             boards = np.arange(deals, dtype=np.int64) + (i * len(levels) + j) * deals
             seeds = board_seeds(seed, boards)
             dealers = (boards % rules.players).astype(np.int32)
-            minimums = np.tile(np.array([a, b], np.int32), (deals, 1))
-            _, side_rows = play_deals(table, seeds, dealers, minimums, np.zeros(deals, np.int32))
+            scores = np.tile(np.array([at[i], at[j]], np.int32), (deals, 1))
+            _, side_rows = play_deals(table, seeds, dealers, scores, np.zeros(deals, np.int32))
             out[(a, b)] = side_rows["score"].astype(np.int64)
     return out
 

@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .bots import side_bots
+from .bots import table_bots
 from .nb.engine.rng import sub_seeds_nb
 from .outdir import (
     RecordFiles,
@@ -30,7 +30,6 @@ from .outdir import (
     write_text,
 )
 from .records import deals_frame, sides_frame
-from .rules import Rules
 from .runner import (
     Table,
     board_seeds,
@@ -148,15 +147,6 @@ class GamesResult:
         return None
 
 
-def minimum_counts(scores: np.ndarray, rules: Rules) -> np.ndarray:
-    """R-64 for an array of cumulative scores (points) -> minimum counts (points)."""
-    table = rules.minimum_table()
-    thresholds = np.array([t for t, _ in table])
-    values = np.array([m for _, m in table], np.int32)
-    idx = np.clip(np.searchsorted(thresholds, scores, side="right") - 1, 0, len(values) - 1)
-    return np.where(scores < 0, rules.negative_minimum, values[idx]).astype(np.int32)
-
-
 def game_over(scores: np.ndarray, target: int) -> tuple[np.ndarray, np.ndarray]:
     """R-55 per game: ``(over, winner)``; a game is over when a side reached ``target`` and
     the highest total is not shared (an exact tie plays another deal)."""
@@ -175,7 +165,7 @@ def play_game_chunk(
     game_ids = np.arange(first, first + n, dtype=np.int64)
     # with R seatings, games g of one board (g // R) share their deals' cards (duplicate play)
     game_seeds = board_seeds(seed, game_ids // len(table.seatings))
-    scores = np.zeros((n, rules.sides), np.int64)
+    scores = np.tile(np.array(table.scores, np.int64), (n, 1))
     winner = np.full(n, -1, np.int64)
     played = np.zeros(n, np.int64)
     active = np.arange(n)
@@ -185,11 +175,17 @@ def play_game_chunk(
             break
         seeds = sub_seeds_nb(game_seeds[active], np.int64(j))
         dealers = ((game_ids[active] // len(table.seatings) + j) % rules.players).astype(np.int32)
-        minimums = minimum_counts(scores[active], rules)
         seatings = (game_ids[active] % len(table.seatings)).astype(np.int32)
-        deal_rows, side_rows = play_deals(table, seeds, dealers, minimums, seatings)
+        deal_rows, side_rows = play_deals(table, seeds, dealers, scores[active], seatings)
         if records:
-            d = deals_frame(j, seeds, rules.players, deal_rows)
+            d = deals_frame(
+                j,
+                seeds,
+                rules.players,
+                deal_rows,
+                list(table.seat_bot_specs),
+                table.seat_codes[seatings],
+            )
             d["deal"] = np.int64(j)
             d.insert(0, "game", game_ids[active])
             s = sides_frame(j, side_rows, list(table.bot_specs), table.bot_codes[seatings])
@@ -218,10 +214,11 @@ def play_game_chunk(
     return games, deals, sides
 
 
-def game_table(rules, bots) -> Table:
-    """The one-seating :class:`~canasta_sim.runner.Table` of ``rules`` and side ``bots``."""
+def game_table(rules, bots, seats=None, scores=None) -> Table:
+    """The one-seating :class:`~canasta_sim.runner.Table` of ``rules`` and side ``bots`` (or
+    per-seat ``seats``, :func:`canasta_sim.bots.table_bots`), starting from ``scores``."""
     rules = resolve_rules(rules)
-    return Table(rules, (tuple(side_bots(bots, rules.sides)),))
+    return Table(rules, (table_bots(bots, seats, rules),), scores)
 
 
 def play_games(
@@ -229,6 +226,8 @@ def play_games(
     *,
     rules=None,
     bots=None,
+    seats=None,
+    scores=None,
     seed: int = 0,
     workers: int | None = None,
     chunk_size: int | None = None,
@@ -240,18 +239,23 @@ def play_games(
     out=None,
     overwrite: bool = False,
 ) -> GamesResult:
-    """Play ``games`` full games to the target score (R-55).
+    """Play ``games`` full games to the target score (R-55), from 0-0 or from ``scores``.
 
     Parameters
     ----------
     games : int
         Number of games, >= 1.
-    rules, bots, seed, workers, progress, scheduler, overwrite
+    rules, bots, seats, seed, workers, progress, scheduler, overwrite
         As for :func:`canasta_sim.simulate`.
+    scores : list of int, optional
+        Each side's cumulative score (points) when the games start (default 0-0): a game
+        continued from the middle. It sets the first deal's minimum counts (R-64); the
+        game ends when a side reaches the target (R-55) as usual.
     chunk_size : int, optional
         Games per chunk (default 10,000); results do not depend on it.
     table : Table, optional
-        Several seatings (bots rotating over seats); overrides ``rules`` and ``bots``.
+        Several seatings (bots rotating over seats); overrides ``rules``, ``bots``,
+        ``seats`` and ``scores``.
     max_deals : int
         Safety bound on deals per game.
     records : bool
@@ -278,7 +282,8 @@ def play_games(
     seed = check_count("seed", seed, 0, 2**64 - 1)
     check_flags(records=records, progress=progress, overwrite=overwrite)
     if table is None:
-        table = game_table(rules, bots)
+        table = game_table(rules, bots, seats, scores)
+    table.check_scheduler(scheduler)
     chunk = check_count("chunk_size", chunk_size or min(games, 10_000))
     if records and out is None:
         per_game = DEALS_PER_GAME_ESTIMATE * record_bytes(table.rules.sides)

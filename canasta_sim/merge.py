@@ -23,7 +23,7 @@ from .outdir import (
 from .simulate import SimulationResult, write_run_files
 
 #: Manifest entries that must be equal in every merged run.
-SAME = ("rules", "bots", "bot_parameters", "rules_version", "bots_version")
+SAME = ("rules", "bots", "seats", "scores", "bot_parameters", "rules_version", "bots_version")
 
 
 def deal_ranges(manifest: dict) -> list[tuple[int, int, int]]:

@@ -55,6 +55,32 @@ _SIDE_FIELDS = (
     ("canasta_1_mixed", "bool", "the 1st canasta was mixed when completed (R-67)"),
     ("canasta_2_mixed", "bool", "the 2nd canasta was mixed when completed"),
     ("canasta_3_mixed", "bool", "the 3rd canasta was mixed when completed"),
+    ("score_before", "int32", "the side's cumulative score before the deal (points; R-64)"),
+    ("pickups", "int8", "discard piles the side took (R-30..R-35)"),
+    ("pickups_pair", "int8", "... with a natural pair or more of the top card's rank"),
+    ("pickups_wild", "int8", "... with one natural and wild cards (R-33 b)"),
+    ("pickups_onto_meld", "int8", "... putting the top card on the side's meld (R-33 c)"),
+    ("pile_cards_taken", "int16", "cards in the piles the side took, top cards included"),
+    ("pickups_0_4", "int8", "pickups of a pile of 0 to 4 cards"),
+    ("pickups_5_9", "int8", "pickups of 5 to 9 cards"),
+    ("pickups_10_14", "int8", "pickups of 10 to 14 cards"),
+    ("pickups_15_19", "int8", "pickups of 15 to 19 cards"),
+    ("pickups_20_24", "int8", "pickups of 20 to 24 cards"),
+    ("pickups_25_up", "int8", "pickups of 25 cards or more"),
+    ("wild_freezes", "int8", "wild cards discarded onto a pile not yet frozen (R-24, R-31)"),
+    ("black_three_blocks", "int8", "black threes discarded, not going out (R-23)"),
+    ("initial_meld_turn", "int16", "turn (0-based) of the side's initial meld, -1 if none"),
+)
+
+#: The side fields counting pickups by pile size, in bin order (bins of
+#: :data:`~canasta_sim.nb.enums.PICKUP_BIN` cards, the last open).
+PICKUP_SIZE_FIELDS = (
+    "pickups_0_4",
+    "pickups_5_9",
+    "pickups_10_14",
+    "pickups_15_19",
+    "pickups_20_24",
+    "pickups_25_up",
 )
 
 #: Side columns of the canasta timing: (turn, mixed) of the 1st, 2nd and 3rd canasta.
@@ -81,15 +107,25 @@ DEAL_COLUMNS = {
 SIDE_COLUMNS = {
     "deal": ("int64", "deal index in the run"),
     "side": ("int8", "side number (R-10)"),
-    "bot": ("category", "bot spec of the side's players"),
+    "bot": (
+        "category",
+        "bot spec of the side's players; partners with different bots: their specs in "
+        "seat order joined by '/'",
+    ),
     **{name: (dtype, doc) for name, dtype, doc in _SIDE_FIELDS},
 }
 
 
 def deals_frame(
-    first_deal: int, seeds: np.ndarray, players: int, deal_rows: np.ndarray
+    first_deal: int,
+    seeds: np.ndarray,
+    players: int,
+    deal_rows: np.ndarray,
+    seat_bots: list[str],
+    seat_codes: np.ndarray,
 ) -> pd.DataFrame:
-    """Build the ``deals`` frame of one chunk (columns :data:`DEAL_COLUMNS`).
+    """Build the ``deals`` frame of one chunk (columns :data:`DEAL_COLUMNS`, then
+    ``bot_seat_0`` .. ``bot_seat_{players-1}``: the bot spec of each seat).
 
     Parameters
     ----------
@@ -98,6 +134,10 @@ def deals_frame(
     seeds : ndarray(uint64, (n,))
     players : int
     deal_rows : ndarray(deal_dtype, (n,))
+    seat_bots : list of str
+        Every seat's bot spec of the run (the categories of the ``bot_seat_*`` columns).
+    seat_codes : ndarray(int8, (n, players))
+        Index into ``seat_bots`` of each deal's seats.
     """
     n = deal_rows.shape[0]
     frame = pd.DataFrame(deal_rows)
@@ -107,6 +147,10 @@ def deals_frame(
     frame.insert(0, "deal", np.arange(first_deal, first_deal + n, dtype=np.int64))
     frame.insert(1, "seed", seeds)
     frame.insert(2, "players", np.full(n, players, np.int8))
+    for seat in range(players):
+        frame[f"bot_seat_{seat}"] = pd.Categorical.from_codes(
+            seat_codes[:, seat], categories=seat_bots
+        )
     return frame
 
 

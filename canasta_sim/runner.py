@@ -26,8 +26,7 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from .bots import Bot, seat_arrays
-from .deal import minimum_count
+from .bots import Bot, per_seat, seat_arrays, side_label
 from .nb.engine.rng import deal_seeds_nb
 from .nb.play import play_chunk
 from .records import deal_dtype, side_dtype
@@ -108,28 +107,38 @@ def numba_threads(workers: int | None):
         numba.set_num_threads(before)
 
 
-def _bot_specs(seatings) -> tuple[str, ...]:
-    specs: list[str] = []
+def _labels(seatings, players: int, sides: int) -> tuple[str, ...]:
+    labels: list[str] = []
     for seating in seatings:
-        for bot in seating:
-            if bot.spec not in specs:
-                specs.append(bot.spec)
-    return tuple(specs)
+        for side in range(sides):
+            label = side_label(seating, players, sides, side)
+            if label not in labels:
+                labels.append(label)
+    return tuple(labels)
 
 
 @dataclass(frozen=True)
 class Table:
-    """Who sits where: one tuple of side bots per seating; deal ``k`` uses seating
-    ``k % len(seatings)`` (bots rotating over seats, for fair comparisons; see
-    :func:`play_rows` for how the seatings share boards).
+    """Who sits where: one tuple of bots per seating, one bot per side or one per seat; deal
+    ``k`` uses seating ``k % len(seatings)`` (bots rotating over sides, for fair
+    comparisons; see :func:`play_rows` for how the seatings share boards).
 
     Attributes
     ----------
     rules : Rules
     seatings : tuple of tuple of Bot
-        ``R`` seatings, each one bot per side.
+        ``R`` seatings, each one bot per side (seat ``s`` plays side ``s % sides``'s bot) or
+        one bot per seat (``players`` bots, seat 0 first).
     bot_specs : tuple of str
-        Every bot spec of the seatings, in order of first appearance.
+        Every side label of the seatings (:func:`canasta_sim.bots.side_label`: the spec of
+        the side's bot, ``"A/B"`` for partners with different bots), in order of first
+        appearance.
+    seat_specs : tuple of tuple of str, (R, players)
+        The spec of every seat's bot per seating.
+    seat_bot_specs : tuple of str
+        Every seat's spec, in order of first appearance.
+    seat_codes : ndarray(int8, (R, players))
+        Index into :attr:`seat_bot_specs` of each seating's seats (the records' ``bot_seat_*``).
     rules_array : ndarray(int64)
         ``rules.to_array()``, the kernels' rules argument.
     policies : ndarray(int32, (R, players))
@@ -137,27 +146,108 @@ class Table:
     params : ndarray(float64, (R, players, N_PARAMS))
         Bot parameters per seating and seat.
     bot_codes : ndarray(int8, (R, sides))
-        Index into :attr:`bot_specs` of each seating's side bots.
+        Index into :attr:`bot_specs` of each seating's side labels.
+    scores : tuple of int, (sides,)
+        Each side's cumulative score (points) before every deal (games: before the game),
+        which sets its minimum count (R-64) and which the bots read; default 0. Scores
+        belong to sides, not bots: in a rotated comparison each bot plays each side's score.
     """
 
     rules: Rules
     seatings: tuple[tuple[Bot, ...], ...]
+    scores: tuple[int, ...] | None = None
     bot_specs: tuple[str, ...] = field(init=False, compare=False)
+    seat_specs: tuple[tuple[str, ...], ...] = field(init=False, compare=False)
+    seat_bot_specs: tuple[str, ...] = field(init=False, compare=False)
+    seat_codes: np.ndarray = field(init=False, repr=False, compare=False)
     rules_array: np.ndarray = field(init=False, repr=False, compare=False)
     policies: np.ndarray = field(init=False, repr=False, compare=False)
     params: np.ndarray = field(init=False, repr=False, compare=False)
     bot_codes: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
-        arrays = [seat_arrays(list(s), self.rules.players) for s in self.seatings]
-        specs = _bot_specs(self.seatings)
-        codes = [[specs.index(b.spec) for b in s] for s in self.seatings]
+        players, sides = self.rules.players, self.rules.sides
+        object.__setattr__(self, "scores", check_scores(self.scores, self.rules))
+        for seating in self.seatings:
+            if len(seating) not in (sides, players):
+                raise ValueError(
+                    f"a seating of {len(seating)} bots; allowed: {sides} (one per side) or "
+                    f"{players} (one per seat)"
+                )
+        arrays = [seat_arrays(list(s), players) for s in self.seatings]
+        labels = _labels(self.seatings, players, sides)
+        codes = [
+            [labels.index(side_label(s, players, sides, side)) for side in range(sides)]
+            for s in self.seatings
+        ]
+        seats = tuple(tuple(b.spec for b in per_seat(s, players)) for s in self.seatings)
+        seat_specs = tuple(dict.fromkeys(spec for specs in seats for spec in specs))
+        seat_codes = [[seat_specs.index(spec) for spec in specs] for specs in seats]
+        object.__setattr__(self, "seat_bot_specs", seat_specs)
+        object.__setattr__(self, "seat_codes", np.array(seat_codes, np.int8))
         # a frozen dataclass sets its derived fields once, here
-        object.__setattr__(self, "bot_specs", specs)
+        object.__setattr__(self, "bot_specs", labels)
+        object.__setattr__(self, "seat_specs", seats)
         object.__setattr__(self, "rules_array", self.rules.to_array())
         object.__setattr__(self, "policies", np.stack([a[0] for a in arrays]))
         object.__setattr__(self, "params", np.stack([a[1] for a in arrays]))
         object.__setattr__(self, "bot_codes", np.array(codes, np.int8))
+
+    @property
+    def has_python_bots(self) -> bool:
+        """Whether a seat plays a bot written in Python (its deals play in Python)."""
+        return any(b.is_python for seating in self.seatings for b in seating)
+
+    def check_scheduler(self, scheduler) -> None:
+        """Refuse a Dask run of a table with a Python bot.
+
+        Raises
+        ------
+        ValueError
+            Naming the bot: Python bots run in this process only.
+        """
+        if scheduler is not None and self.has_python_bots:
+            python = next(b.spec for s in self.seatings for b in s if b.is_python)
+            raise ValueError(
+                f"{python} is a bot written in Python: it plays in this Python process only, "
+                f"not on Dask workers; allowed: a run without a scheduler, or kernel bots"
+            )
+
+
+#: Largest cumulative score (points, either sign) a run may start from.
+MAX_SCORE = 10**9
+
+
+def check_scores(scores, rules: Rules) -> tuple[int, ...]:
+    """Starting scores: ``None`` (0 for every side) or one integer per side (points).
+
+    Raises
+    ------
+    ValueError
+        Naming the bad value: not a list of ``sides`` integers from -10**9 to 10**9.
+    """
+    if scores is None:
+        return (0,) * rules.sides
+    if isinstance(scores, str):
+        try:
+            scores = [int(x) for x in scores.split(",")]
+        except ValueError:
+            raise ValueError(f"scores={scores!r} is not a comma list of integers") from None
+    if not isinstance(scores, (list, tuple, np.ndarray)) or len(scores) != rules.sides:
+        raise ValueError(
+            f"scores={scores!r} is not allowed; allowed: one cumulative score per side "
+            f"({rules.sides} integers, points, side 0 first)"
+        )
+    return tuple(check_count("scores", v, -MAX_SCORE, MAX_SCORE) for v in scores)
+
+
+def minimum_counts(scores: np.ndarray, rules: Rules) -> np.ndarray:
+    """R-64 for an array of cumulative scores (points) -> minimum counts (points, int32)."""
+    table = rules.minimum_table()
+    thresholds = np.array([t for t, _ in table])
+    values = np.array([m for _, m in table], np.int32)
+    idx = np.clip(np.searchsorted(thresholds, scores, side="right") - 1, 0, len(values) - 1)
+    return np.where(scores < 0, rules.negative_minimum, values[idx]).astype(np.int32)
 
 
 def board_seeds(seed: int, boards: np.ndarray) -> np.ndarray:
@@ -169,18 +259,28 @@ def board_seeds(seed: int, boards: np.ndarray) -> np.ndarray:
     return unique[boards - first]
 
 
-def play_deals(table: Table, seeds, dealers, minimums, seatings):
-    """Play one deal per seed with the kernel; returns ``deal_rows`` (``deal_dtype``, ``(n,)``)
-    and ``side_rows`` (``side_dtype``, ``(n, sides)``), see :mod:`canasta_sim.records`."""
+def play_deals(table: Table, seeds, dealers, scores, seatings):
+    """Play one deal per seed with the kernel, each side starting from ``scores``
+    (``(n, sides)`` cumulative points: minimum counts, R-64, and what the bots read); returns
+    ``deal_rows`` (``deal_dtype``, ``(n,)``) and ``side_rows`` (``side_dtype``,
+    ``(n, sides)``), see :mod:`canasta_sim.records`."""
     rules = table.rules
     n = len(seeds)
     deal_rows = np.zeros(n, deal_dtype)
     side_rows = np.zeros((n, rules.sides), side_dtype)
+    scores = np.ascontiguousarray(scores, np.int32)
+    if table.has_python_bots:
+        from .pybot import play_python_deals
+
+        minimums = minimum_counts(scores, rules)
+        play_python_deals(table, seeds, dealers, minimums, scores, seatings, deal_rows, side_rows)
+        return deal_rows, side_rows
     play_chunk(
         table.rules_array,
         seeds,
         dealers,
-        minimums,
+        minimum_counts(scores, rules),
+        scores,
         seatings,
         table.policies,
         table.params,
@@ -213,9 +313,9 @@ def play_rows(table: Table, seed: int, first: int, n: int):
     board = index // n_seatings
     seeds = board_seeds(seed, board)
     dealers = (board % rules.players).astype(np.int32)
-    minimums = np.full((n, rules.sides), minimum_count(0, rules), np.int32)
+    scores = np.tile(np.array(table.scores, np.int32), (n, 1))
     seatings = (index % n_seatings).astype(np.int32)
-    deal_rows, side_rows = play_deals(table, seeds, dealers, minimums, seatings)
+    deal_rows, side_rows = play_deals(table, seeds, dealers, scores, seatings)
     return seeds, seatings, deal_rows, side_rows
 
 
@@ -490,9 +590,10 @@ def _is_terminal(stream) -> bool:
 # --- memory ---------------------------------------------------------------------------------
 def record_bytes(sides: int) -> int:
     """Bytes of memory the records of one deal take while a run collects them in memory:
-    a deal row (27 bytes) and ``sides`` side rows (45 bytes each), twice (the chunks' frames
-    and the frame they are joined into)."""
-    return 2 * (27 + 45 * sides)
+    a deal row (``deal_dtype`` plus deal index, seed, players and up to 6 seats' bots) and
+    ``sides`` side rows (``side_dtype`` plus deal index, side and bot), twice (the chunks'
+    frames and the frame they are joined into)."""
+    return 2 * (deal_dtype.itemsize + 23 + (side_dtype.itemsize + 10) * sides)
 
 
 def available_memory() -> int | None:

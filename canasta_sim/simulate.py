@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 from .aggregate import Aggregates, chunk_outputs
-from .bots import side_bots
+from .bots import table_bots
 from .outdir import (
     RecordFiles,
     Target,
@@ -116,12 +116,8 @@ def run_chunk(table: Table, seed: int, first: int, n: int, records: bool):
     """Play deals ``first .. first + n - 1`` of a run (see :func:`canasta_sim.runner.play_rows`)
     and return ``(deals, sides, aggregates)``; the frames are ``None`` unless ``records``.
     The unit of work of every scheduler."""
-    rules = table.rules
     seeds, seatings, deal_rows, side_rows = play_rows(table, seed, first, n)
-    codes = table.bot_codes[seatings]
-    return chunk_outputs(
-        rules, list(table.bot_specs), first, seeds, deal_rows, side_rows, codes, records
-    )
+    return chunk_outputs(table, first, seeds, seatings, deal_rows, side_rows, records)
 
 
 def run_chunk_to_parts(table: Table, seed: int, first: int, n: int, folder: str):
@@ -139,6 +135,8 @@ def simulate(
     *,
     rules=None,
     bots=None,
+    seats=None,
+    scores=None,
     seed: int = 0,
     first_deal: int = 0,
     workers: int | None = None,
@@ -161,6 +159,14 @@ def simulate(
     bots : str or list of str, optional
         One bot spec for every side, or one per side in side order (see
         :mod:`canasta_sim.bots`); default ``"expert"``.
+    seats : str or list of str, optional
+        One bot spec per seat instead of ``bots`` (seat 0 first; seat ``s`` plays for side
+        ``s % sides``), so partners may play different bots. Records then label a side
+        ``"A/B"`` when its players differ, and ``deals`` has the bot of each seat.
+    scores : list of int, optional
+        Each side's cumulative score (points) before every deal (default 0): it sets the
+        side's minimum count (R-64: 120 from 3,000) and the bots read it (``expert`` goes
+        out when that wins the game, R-55).
     seed : int
         Master seed, 0 .. 2**64-1. Deal ``k`` is seeded from ``(seed, k)``.
     first_deal : int
@@ -205,12 +211,14 @@ def simulate(
     Raises
     ------
     ValueError
-        For a bad count, seed, first deal, rules, bot spec, scheduler (or Dask missing), an
-        ``out`` that exists (without ``overwrite``), cannot be written or is written by
-        another run meanwhile, or records that cannot fit in memory.
+        For a bad count, seed, first deal, rules, scores, bot spec (or both ``bots`` and
+        ``seats``),
+        scheduler (or Dask missing), an ``out`` that exists (without ``overwrite``), cannot
+        be written or is written by another run meanwhile, or records that cannot fit in
+        memory.
     """
     rules = resolve_rules(rules)
-    table = Table(rules, (tuple(side_bots(bots, rules.sides)),))
+    table = Table(rules, (table_bots(bots, seats, rules),), scores)
     return run_table(
         table,
         deals,
@@ -248,6 +256,7 @@ def run_table(
     seed = check_count("seed", seed, 0, 2**64 - 1)
     first_deal = check_count("first_deal", first_deal, 0, DEAL_LIMIT - deals)
     check_flags(records=records, progress=progress, overwrite=overwrite, parts=parts)
+    table.check_scheduler(scheduler)
     board = len(table.seatings)
     if first_deal % board:
         raise ValueError(

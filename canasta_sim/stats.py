@@ -6,8 +6,8 @@ histograms), so it works for runs made with ``records=False``. One row per stati
 =========  ====================================================================================
 column     meaning
 =========  ====================================================================================
-group      "red threes", "canastas", "canasta ranks", "end", "score", "seat", "red-three value",
-           "canasta timing" or "bot"
+group      "red threes", "canastas", "canasta ranks", "pile", "timeline", "end", "score",
+           "seat", "red-three value", "canasta timing" or "bot"
 statistic  readable name, e.g. ``"red threes dealt per side per deal"``
 value      the estimate (a rate in 0..1, a mean in its unit, or a quantile in points)
 ci_low     lower end of the 95% interval (NaN when the aggregates cannot give one)
@@ -30,6 +30,11 @@ Intervals
   reaches ``p``; numpy's ``method="inverted_cdf"``).
 * Mean score difference of the side playing first minus the mean of the others: exact
   interval from the per-deal difference's own sum and sum of squares.
+* Mean pile size at a pickup: a ratio of sums over side-deals (cards taken over pickups), so
+  its interval treats the side-deal as the unit (pickups of one deal are not independent):
+  the delta-method (linearisation) interval :func:`ratio_interval`.
+* Shares of pickups by pile size: Wilson intervals over the pickups (they treat pickups as
+  independent trials, so they are somewhat narrow).
 
 Ties
 ----
@@ -72,6 +77,7 @@ from scipy.special import bdtr, bdtrik  # not scipy.stats (about 1 s of start-up
 
 from .aggregate import N_RANKS, SCORE_OFFSET, SCORE_STEP, TIMED_CANASTAS, Aggregates
 from .cards import BLACK_THREE, DEUCE, JOKER, KIND_COUNTS_108, RED_THREE
+from .nb.enums import PICKUP_BIN
 from .records import END_REASONS
 from .rules import Rules
 from .studies import KINDS, Z95, canasta_timing, red_three_value
@@ -91,6 +97,7 @@ __all__ = [
     "hist_quantile",
     "mean_interval",
     "pack_counts",
+    "ratio_interval",
     "summary",
     "wilson_interval",
 ]
@@ -190,6 +197,40 @@ def mean_interval(total: int, total_sq: int, n: int) -> tuple[float, float, floa
     var = Fraction(n * total_sq - total * total, n * (n - 1))
     half = Z95 * math.sqrt(max(float(var), 0.0) / n)
     return mean, mean - half, mean + half
+
+
+def ratio_interval(x: int, xx: int, n: int, nn: int, xn: int, m: int) -> tuple[float, float, float]:
+    """A ratio of sums ``R = sum(x_i) / sum(n_i)`` over ``m`` units (side-deals) with its 95%
+    interval by linearisation (the delta method for a ratio estimator)::
+
+        s2 = (sum x^2 - 2 R sum x n + R^2 sum n^2) / (m - 1)
+        half = z * sqrt(s2 / m) / mean(n)
+
+    Parameters
+    ----------
+    x, xx : int
+        Sum of ``x_i`` and of ``x_i ** 2``.
+    n, nn : int
+        Sum of ``n_i`` and of ``n_i ** 2``.
+    xn : int
+        Sum of ``x_i * n_i``.
+    m : int
+        Units.
+
+    Returns
+    -------
+    (ratio, ci_low, ci_high) : floats; all NaN when ``sum(n_i) == 0``, the interval NaN for
+    ``m < 2``.
+    """
+    x, xx, n, nn, xn, m = (int(v) for v in (x, xx, n, nn, xn, m))
+    if n == 0:
+        return _NAN, _NAN, _NAN
+    r = Fraction(x, n)
+    if m < 2:
+        return float(r), _NAN, _NAN
+    s2 = (xx - 2 * r * xn + r * r * nn) / (m - 1)
+    half = Z95 * math.sqrt(max(float(s2), 0.0) / m) / (n / m)
+    return float(r), float(r) - half, float(r) + half
 
 
 def _sd(total: int, total_sq: int, n: int) -> float:
@@ -466,6 +507,8 @@ def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
     for r in range(N_RANKS):
         out.rate(g, f"canasta of {RANK_NAMES[r]}s per side per deal", by_rank[r], side_deals)
 
+    _pile_rows(out, c, side_deals)
+
     # how deals start and end (R-12, R-13, R-40, R-44, R-45, R-47)
     g = "end"
     for i, reason in enumerate(END_REASONS):
@@ -580,6 +623,51 @@ def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
     frame = pd.DataFrame(out.rows, columns=list(COLUMNS))
     frame["n"] = frame["n"].astype(np.int64)
     return frame
+
+
+def _pile_rows(out: _Rows, c: dict, side_deals: int) -> None:
+    """The "pile" and "timeline" groups of :func:`summary` (all sides pooled)."""
+    g = "pile"
+    sums, sumsq = c["pickups_sum"].sum(axis=0), c["pickups_sumsq"].sum(axis=0)
+    for i, label in enumerate(
+        ("", " with a natural pair", " with a natural and wild cards", " onto a meld")
+    ):
+        out.mean_sums(g, f"pile pickups{label} per side per deal", sums[i], sumsq[i], side_deals)
+    size = ratio_interval(
+        c["pile_taken_sum"].sum(),
+        c["pile_taken_sumsq"].sum(),
+        sums[0],
+        sumsq[0],
+        c["pile_taken_cross"].sum(),
+        side_deals,
+    )
+    out.add(g, "pile size at a pickup (cards, top card included)", *size, int(sums[0]))
+    bins = c["pickup_size"].sum(axis=0)
+    for i, count in enumerate(bins):
+        low = i * PICKUP_BIN
+        cards = f"{low} to {low + PICKUP_BIN - 1}" if i < len(bins) - 1 else f"{low} or more"
+        out.rate(g, f"share of pickups of {cards} cards", count, bins.sum())
+    for key, label in (
+        ("wild_freezes", "wild cards discarded to freeze the pile"),
+        ("black_three_blocks", "black threes discarded to block"),
+    ):
+        out.mean_sums(
+            g,
+            f"{label} per side per deal",
+            c[key + "_sum"].sum(),
+            c[key + "_sumsq"].sum(),
+            side_deals,
+        )
+    g = "timeline"
+    first = c["initial_meld_turn"].sum(axis=0)  # index = turn + 1, 0 = none
+    out.rate(g, "P(side makes its initial meld)", first[1:].sum(), side_deals)
+    out.mean(g, "turn of the side's initial meld (0-based, sides that made one)", first[1:])
+    out.add(
+        g,
+        "median turn of the side's initial meld",
+        *hist_quantile(first[1:], 0.5),
+        n=int(first[1:].sum()),
+    )
 
 
 # --- terminal table -------------------------------------------------------------------------

@@ -75,6 +75,7 @@ def trace_from_log(rules, seed, view, log, minimums, scores) -> list[dict]:
                     "top": C.KINDS[kind],
                     "with": _cards(kind, nat, deu, jok),
                     "melds": melds,
+                    "cards": extra,
                 }
             )
         elif et == Event.meld:
@@ -114,8 +115,10 @@ def format_trace(trace: list[dict]) -> str:
     """A readable move-by-move listing of a trace in card notation.
 
     Cards added to a meld the side already has are shown as added to it ("adds 2 to the 8s
-    meld"), and the stock cards drawn in place of red threes (R-15, R-16) as replacements
-    ("draws a replacement: 7").
+    meld"), the stock cards drawn in place of red threes (R-15, R-16) as replacements
+    ("draws a replacement: 7"), a pickup with the pile's size ("takes the pile (12 cards)"),
+    and ``hands`` events (:func:`canasta_sim.replay.replay_deal` with ``hands=True``) as
+    every seat's hand before a turn.
 
     Parameters
     ----------
@@ -158,7 +161,8 @@ def format_trace(trace: list[dict]) -> str:
                 onto = _to_meld(m["rank"], side_melds)
                 text += f" + {m['cards']}{onto}" if onto else f" + meld {m['cards']}"
                 side_melds.add(m["rank"])
-            lines.append(f"  seat {e['seat']} takes the pile: {text}")
+            size = f" ({_count(e['cards'], 'card')})" if "cards" in e else ""
+            lines.append(f"  seat {e['seat']} takes the pile{size}: {text}")
         elif kind == "meld":
             onto = _to_meld(e["rank"], side_melds)
             verb = f"adds {e['cards']}{onto}" if onto else f"melds {e['cards']}"
@@ -172,10 +176,21 @@ def format_trace(trace: list[dict]) -> str:
             lines.append(f"  seat {e['seat']} goes out{' concealed' if e['concealed'] else ''}")
         elif kind == "end":
             lines.append(f"end: {e['reason']} after {e['turns']} turns")
+        elif kind == "hands":
+            when = "at the deal" if e["turn"] == 0 else f"before turn {e['turn']}"
+            lines.append(
+                f"  -- hands {when}: seat {e['seat']} to play; pile "
+                f"{_count(e['pile'], 'card')}, stock {_count(e['stock'], 'card')}"
+            )
+            lines += [f"       seat {s}: {cards}" for s, cards in enumerate(e["hands"])]
         elif kind == "score":
             parts = ", ".join(f"{k} {v}" for k, v in e.items() if k not in ("event", "side"))
             lines.append(f"side {e['side']}: {parts}")
     return "\n".join(lines)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
 def _to_meld(rank: str, side_melds: set[str]) -> str:

@@ -206,11 +206,24 @@ class _SideSlot(NamedTuple):
     canasta_turn_2: int = 8
     canasta_turn_3: int = 9
     canasta_mixed: int = 10  # bit k set if the (k+1)-th canasta was mixed when completed
+    score: int = 11  # cumulative score before the deal (points, public)
+    # pile and timeline tallies of the deal (records only; no rule reads them)
+    pickups: int = 12  # discard piles taken (R-30..R-35)
+    pickups_pair: int = 13  # ... with a natural pair (or more) of the top card's rank
+    pickups_wild: int = 14  # ... with one natural and wild cards (R-33 b)
+    pickups_meld: int = 15  # ... by putting the top card on the side's meld (R-33 c)
+    pile_taken: int = 16  # cards in the piles taken (top card included)
+    wild_freezes: int = 17  # wild cards discarded onto a pile not frozen before
+    black_three_blocks: int = 18  # black threes discarded without going out
+    pickup_sizes: int = 19  # PICKUP_BINS slots: piles taken of 0-4, 5-9, ..., 25+ cards
 
 
 #: Slots of the side scalars: ``sides``, ``ndarray(int32, (n_sides, S_LEN))``.
 SideSlot = _SideSlot()
-S_LEN = len(SideSlot)
+#: Bins of ``SideSlot.pickup_sizes``: bin ``min(cards // PICKUP_BIN, PICKUP_BINS - 1)``.
+PICKUP_BIN = 5
+PICKUP_BINS = 6
+S_LEN = SideSlot.pickup_sizes + PICKUP_BINS
 
 
 class _SeatSlot(NamedTuple):

@@ -21,17 +21,22 @@ from .enums import (
     MeldFlag,
     Phase,
     RuleSlot,
+    SeatSlot,
     SideSlot,
 )
 from .jit import inline_kernel
 
 
 @inline_kernel
-def play_deal_nb(state, rules, seed, dealer, minimums, policies, params, rstate, work, log):
+def play_deal_nb(state, rules, seed, dealer, minimums, scores, policies, params, rstate, work, log):
     """Play one deal to its end with the seats' policies (see
-    :func:`.bots.turn.search_turn_nb`; ``rstate`` and ``work`` are the search bot's)."""
+    :func:`.bots.turn.search_turn_nb`; ``rstate`` and ``work`` are the search bot's);
+    ``scores`` (``int32[n_sides]``, points) are the sides' cumulative scores before the deal,
+    which every seat may read (``SideSlot.score``)."""
     g = state.g
     start_deal_nb(state, rules, seed, dealer, minimums, log)
+    for s in range(rules[RuleSlot.sides]):
+        state.sides[s, SideSlot.score] = scores[s]
     while g[DealSlot.phase] != Phase.over:
         search_turn_nb(state, rules, policies, params, rstate, work, log)
 
@@ -97,6 +102,36 @@ def record_deal_nb(state, rules, deal_row, side_rows):
         row.canasta_1_mixed = mixed & 1 != 0
         row.canasta_2_mixed = mixed & 2 != 0
         row.canasta_3_mixed = mixed & 4 != 0
+        row.score_before = sides[side, SideSlot.score]
+        record_pile_nb(state, rules, side, row)
+
+
+@inline_kernel
+def record_pile_nb(state, rules, side, row):
+    """The pile and timeline fields of ``side``'s record ``row`` (see
+    :data:`canasta_sim.records.side_dtype`): its pickups by kind and pile size, wild-card
+    freezes, black-three blocks and the turn of its initial meld (its players' first melds,
+    the earliest; -1 if none)."""
+    sides = state.sides
+    row.pickups = sides[side, SideSlot.pickups]
+    row.pickups_pair = sides[side, SideSlot.pickups_pair]
+    row.pickups_wild = sides[side, SideSlot.pickups_wild]
+    row.pickups_onto_meld = sides[side, SideSlot.pickups_meld]
+    row.pile_cards_taken = sides[side, SideSlot.pile_taken]
+    row.pickups_0_4 = sides[side, SideSlot.pickup_sizes]
+    row.pickups_5_9 = sides[side, SideSlot.pickup_sizes + 1]
+    row.pickups_10_14 = sides[side, SideSlot.pickup_sizes + 2]
+    row.pickups_15_19 = sides[side, SideSlot.pickup_sizes + 3]
+    row.pickups_20_24 = sides[side, SideSlot.pickup_sizes + 4]
+    row.pickups_25_up = sides[side, SideSlot.pickup_sizes + 5]
+    row.wild_freezes = sides[side, SideSlot.wild_freezes]
+    row.black_three_blocks = sides[side, SideSlot.black_three_blocks]
+    first = -1
+    for p in range(side, rules[RuleSlot.players], rules[RuleSlot.sides]):
+        t = state.seats[p, SeatSlot.first_meld_turn]
+        if t >= 0 and (first < 0 or t < first):
+            first = t
+    row.initial_meld_turn = first
 
 
 @nb.njit(cache=True, _nrt=False, nogil=True)
@@ -107,6 +142,7 @@ def play_block_nb(
     seeds,
     dealers,
     minimums,
+    scores,
     seatings,
     policies,
     params,
@@ -129,6 +165,7 @@ def play_block_nb(
             seeds[i],
             dealers[i],
             minimums[i],
+            scores[i],
             policies[seatings[i]],
             params[seatings[i]],
             rstates[block],
@@ -139,7 +176,17 @@ def play_block_nb(
 
 
 def play_chunk(
-    rules, seeds, dealers, minimums, seatings, policies, params, threads, deal_rows, side_rows
+    rules,
+    seeds,
+    dealers,
+    minimums,
+    scores,
+    seatings,
+    policies,
+    params,
+    threads,
+    deal_rows,
+    side_rows,
 ):
     """Play a chunk of independent deals (one per element of ``seeds``) on ``threads``
     threads.
@@ -158,6 +205,8 @@ def play_chunk(
     dealers : ndarray(int32, (n,))
     minimums : ndarray(int32, (n, n_sides))
         Minimum count per deal and side (points, R-64).
+    scores : ndarray(int32, (n, n_sides))
+        Cumulative score per deal and side before the deal (points), which the seats read.
     seatings : ndarray(int32, (n,))
         Row of ``policies``/``params`` each deal uses.
     policies : ndarray(int32, (n_seatings, players))
@@ -187,6 +236,7 @@ def play_chunk(
             seeds,
             dealers,
             minimums,
+            scores,
             seatings,
             policies,
             params,

@@ -7,8 +7,9 @@ initial meld as soon as the minimum count allows (spending few wild cards), then
 hand: meld only what leaves ``meld_keep`` cards, never put loose wild cards down unless
 ``hold_wilds`` is 0, complete canastas with wild cards (melds that already hold one first).
 Go out only when an opponent threatens to go out, in the end game (the stock down to
-``ENDGAME_ROUNDS`` rounds of draws; then also shed cards down to ``THREAT_KEEP``), or when the
-side leads by ``out_lead`` points. Discard the card least useful to the next opponent
+``ENDGAME_ROUNDS`` rounds of draws; then also shed cards down to ``THREAT_KEEP``), when going
+out wins the game (the sides' cumulative scores are public, R-55), or when the side leads by
+``out_lead`` points. Discard the card least useful to the next opponent
 (:func:`.discards.choose_discard_nb`): black threes, ranks they cannot take the pile with, a wild
 card to freeze a pile that every other discard would hand them.
 
@@ -93,14 +94,20 @@ def param_nb(params, i):
 
 
 @kernel
-def lead_if_out_nb(state, rules, seat):
-    """Estimated deal score of ``seat``'s side if it went out now, minus the best opponent's
-    (R-50..R-54): table points, the going-out bonus, and hidden hands at
-    ``HAND_CARD_POINTS`` a card."""
+def out_outlook_nb(state, rules, seat):
+    """What going out now would bring ``seat``'s side: ``(lead, wins)``.
+
+    ``lead`` is its estimated deal score minus the best opponent's (points, R-50..R-54:
+    table points, the going-out bonus, hidden hands at ``HAND_CARD_POINTS`` a card);
+    ``wins`` whether that ends the game in its favour (R-55): its cumulative score
+    (``SideSlot.score``, public) plus its estimate reaches the game target and beats every
+    opponent's cumulative score plus theirs."""
     n_sides = rules[RuleSlot.sides]
     players = rules[RuleSlot.players]
+    sides = state.sides
     mine = rules[RuleSlot.side_of + seat]
     best_opp = -(1 << 30)
+    best_total = -(1 << 40)
     own = side_table_points_nb(state, rules, mine) + rules[RuleSlot.going_out_bonus]
     for s in range(n_sides):
         hidden = 0
@@ -111,18 +118,22 @@ def lead_if_out_nb(state, rules, seat):
             own -= HAND_CARD_POINTS * hidden
         else:
             est = side_table_points_nb(state, rules, s) - HAND_CARD_POINTS * hidden
-            if est > best_opp:
-                best_opp = est
-    return own - best_opp
+            best_opp = max(best_opp, est)
+            best_total = max(best_total, est + sides[s, SideSlot.score])
+    own_total = own + sides[mine, SideSlot.score]
+    wins = own_total >= rules[RuleSlot.game_target] and own_total > best_total
+    return own - best_opp, wins
 
 
 @inline_kernel
 def should_go_out_nb(state, rules, seat, params, threat):
-    """Go out when ``threat`` (an opponent may go out first, or the end game) or when ahead by
-    at least ``out_lead`` points (:func:`lead_if_out_nb`)."""
+    """Go out when ``threat`` (an opponent may go out first, or the end game), when going
+    out wins the game (R-55), or when ahead by at least ``out_lead`` points
+    (:func:`out_outlook_nb`)."""
     if threat:
         return True
-    return lead_if_out_nb(state, rules, seat) >= param_nb(params, ExpertParam.out_lead)
+    lead, wins = out_outlook_nb(state, rules, seat)
+    return wins or lead >= param_nb(params, ExpertParam.out_lead)
 
 
 @inline_kernel

@@ -105,8 +105,8 @@ EXPERT_PARAMS = (
         5000,
         "Go out only when the side's estimated deal score leads the best opponent's by "
         "at least this many points (negative: also when behind); otherwise hold back "
-        "to build more canastas, unless an opponent threatens to go out or the stock is "
-        "nearly empty.",
+        "to build more canastas, unless an opponent threatens to go out, the stock is "
+        "nearly empty, or going out wins the game (R-55).",
     ),
     Param(
         "natural_wait",
@@ -224,8 +224,9 @@ _ENTRIES = (  # (name, parameters, summary); the kernel code is the position
         "Parameterised heuristic after the strategy books: takes the pile with naturals, "
         "with a wild only when it is big; melds with few wild cards and keeps a fuller hand; "
         "discards safely against the next opponent's melds and the cards they may hold; "
-        "blocks with black threes and freezes big piles; goes out when ahead, holds back to "
-        "build canastas when behind; prefers natural canastas.",
+        "blocks with black threes and freezes big piles; goes out when that wins the game "
+        "(it reads the cumulative scores) or when ahead, holds back to build canastas when "
+        "behind; prefers natural canastas.",
     ),
     (
         "pimc",

@@ -13,6 +13,8 @@ from ..enums import (
     DEUCE,
     JOKER,
     N_KINDS,
+    PICKUP_BIN,
+    PICKUP_BINS,
     RED_THREE,
     DealSlot,
     EndReason,
@@ -237,6 +239,22 @@ def check_take_nb(state, rules, seat, with_plan):
     return check_plan_nb(state, rules, seat, with_plan, top, np.int64(incoming))
 
 
+@inline_kernel
+def tally_pickup_nb(sides, side, cards, naturals):
+    """Count a pickup of a pile of ``cards`` cards for ``side`` (records only): with a natural
+    pair or more (``naturals`` >= 2), with one natural and wild cards, or onto the side's
+    meld (no naturals from hand), and its size bin."""
+    sides[side, SideSlot.pickups] += 1
+    if naturals >= 2:
+        sides[side, SideSlot.pickups_pair] += 1
+    elif naturals == 1:
+        sides[side, SideSlot.pickups_wild] += 1
+    else:
+        sides[side, SideSlot.pickups_meld] += 1
+    sides[side, SideSlot.pile_taken] += cards
+    sides[side, SideSlot.pickup_sizes + min(cards // PICKUP_BIN, PICKUP_BINS - 1)] += 1
+
+
 @kernel
 def take_pile_nb(state, rules, with_plan, log):
     """Take the discard pile for the current player (R-34): meld the top card as
@@ -261,6 +279,7 @@ def take_pile_nb(state, rules, with_plan, log):
         with_plan[top, MeldCol.jokers],
         g[DealSlot.pile_len],
     )
+    tally_pickup_nb(sides, side, g[DealSlot.pile_len], with_plan[top, MeldCol.naturals])
     apply_plan_nb(state, rules, seat, with_plan, top, log)
     for i in range(g[DealSlot.pile_len] - 1):
         kind = pile[i]
@@ -310,6 +329,10 @@ def discard_nb(state, rules, kind, log):
     if last and state.sides[side, SideSlot.canastas] < rules[RuleSlot.canastas_to_go_out]:
         return MoveError.going_out
     g[DealSlot.move] += 1
+    if (kind == DEUCE or kind == JOKER) and g[DealSlot.pile_freeze] == 0 and not last:
+        state.sides[side, SideSlot.wild_freezes] += 1  # records only
+    if kind == BLACK_THREE and not last:
+        state.sides[side, SideSlot.black_three_blocks] += 1  # records only
     hands[seat, kind] -= 1
     state.hand_sizes[seat] -= 1
     forget_known_nb(state.known[seat], kind, np.int64(1))

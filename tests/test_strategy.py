@@ -1,0 +1,438 @@
+"""Strategy authoring: bots per seat, starting scores, pile statistics, replays of run folders
+and bots written in Python.
+
+Positions are built with ``Deal.from_position`` (4 players: side 0 = seats 0 and 2, side 1 =
+seats 1 and 3; the stock's first card is the top, the pile's last card the top).
+"""
+
+import pytest
+
+import canasta_sim as cs
+from canasta_sim import Deal
+
+
+# --- bots per seat ---------------------------------------------------------------------------
+def _pickup_position(current: int) -> Deal:
+    """Side 0 has made its initial meld (K K K); the pile (5 9, top 9) is not frozen. The
+    player to move holds one 9 and a deuce: greedy takes the pile with them (R-33 b, a
+    natural and a wild card), careful takes the pile only with naturals, so it draws."""
+    hand = "9 2 4 6 8 10 J"
+    other = "4 5 6 7 8 10 Q"
+    hands = [other] * 4
+    hands[current] = hand
+    return Deal.from_position(
+        hands=hands,
+        stock="7 7 7 Q Q Q",
+        pile="5 9",
+        melds={0: ["K K K"]},
+        current=current,
+    )
+
+
+def _took_pile(d: Deal) -> bool:
+    # a draw takes the stock's top card; a pickup leaves the stock and empties the pile
+    # before the player's discard
+    return d.stock_size == 6 and len(d.pile.split()) == 1
+
+
+@pytest.mark.parametrize("seats", [("greedy", "careful"), ("careful", "greedy")])
+def test_partners_play_their_own_bots(seats):
+    first, second = seats  # bots of seat 0 and seat 2, partners on side 0
+    spec = [first, "random", second, "random"]
+    for seat, bot in ((0, first), (2, second)):
+        d = _pickup_position(seat)
+        d.play_turn(seats=spec)
+        assert _took_pile(d) == (bot == "greedy"), (seat, bot)
+        if bot == "careful":
+            assert d.stock_size == 5  # drew the 7
+
+
+def test_bots_and_seats_are_exclusive_and_seats_need_one_spec_per_seat():
+    d = _pickup_position(0)
+    with pytest.raises(ValueError, match="one of them"):
+        d.play_turn("expert", seats=["expert"] * 4)
+    with pytest.raises(ValueError, match="give 4 \\(one per seat"):
+        d.play_turn(seats=["expert", "careful"])
+
+
+def test_seat_labels_and_records_carry_each_seat():
+    res = cs.simulate(8, seats="greedy,careful,expert,careful", seed=2, workers=1)
+    assert res.manifest["bots"] == [["greedy/expert", "careful"]]
+    assert res.manifest["seats"] == [["greedy", "careful", "expert", "careful"]]
+    deals = res.deals
+    assert list(deals["bot_seat_0"].unique()) == ["greedy"]
+    assert list(deals["bot_seat_2"].unique()) == ["expert"]
+    assert set(res.sides["bot"].unique()) == {"greedy/expert", "careful"}
+
+
+def test_compare_rotation_moves_sides_and_keeps_seat_order():
+    from canasta_sim.compare import rotation_table
+
+    table = rotation_table(None, None, cs.Rules(), seats="expert,careful,greedy,careful")
+    # team A = side 0's seats (expert at its first seat, greedy at its second), team B careful
+    assert table.seat_specs == (
+        ("expert", "careful", "greedy", "careful"),
+        ("careful", "expert", "careful", "greedy"),
+    )
+    assert table.bot_specs == ("expert/greedy", "careful")
+
+
+# --- starting scores -------------------------------------------------------------------------
+VALUES = {"JK": 50, "2": 20, "A": 20, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 10, "8": 10}
+
+
+def _points(cards: str) -> int:
+    """Card values (R-04): joker 50, deuce and ace 20, K..8 10, 7..4 and black three 5."""
+    return sum(VALUES.get(c, 5) for c in cards.split())
+
+
+def initial_meld_points(trace: list[dict], sides: int) -> dict[int, int]:
+    """Points of each side's initial meld, counted by hand from a trace: every card laid in
+    the move (``move``) of the side's first meld or pickup, the pile's top card included."""
+    first: dict[int, tuple[int, int]] = {}
+    points: dict[int, int] = {}
+    for e in trace:
+        if e["event"] not in ("meld", "take_pile"):
+            continue
+        side = e["seat"] % sides
+        first.setdefault(side, (e["seat"], e["move"]))
+        if first[side] != (e["seat"], e["move"]):
+            continue
+        if e["event"] == "meld":
+            points[side] = points.get(side, 0) + _points(e["cards"])
+        else:
+            laid = [e["top"], e["with"]] + [m["cards"] for m in e["melds"]]
+            points[side] = points.get(side, 0) + _points(" ".join(laid))
+    return points
+
+
+def test_a_side_at_3000_needs_120_for_its_initial_meld_in_simulate():
+    rules = cs.Rules()
+    res = cs.simulate(40, bots="greedy", scores=[3000, 0], seed=11, workers=1)
+    assert (res.sides.query("side == 0")["score_before"] == 3000).all()
+    low = {0: [], 1: []}
+    for k in range(40):
+        trace = cs.trace_deal(rules, "greedy", 11, k, scores=[3000, 0])
+        assert trace[0]["minimums"] == [120, 50]  # R-64: 3,000 and more needs 120
+        # the deal simulate played is this one
+        scores = [e["total"] for e in trace if e["event"] == "score"]
+        assert scores == res.sides.query(f"deal == {k}")["score"].tolist()
+        for side, pts in initial_meld_points(trace, 2).items():
+            low[side].append(pts)
+    assert low[0] and min(low[0]) >= 120
+    # greedy melds as soon as it may: side 1 (at 0) makes initial melds under 120 points
+    assert min(low[1]) < 120 and min(low[1]) >= 50
+
+
+def test_scores_are_checked():
+    with pytest.raises(ValueError, match="one cumulative score per side"):
+        cs.simulate(2, scores=[3000], workers=1)
+
+
+def test_games_from_4900_end_in_under_two_deals():
+    near = cs.play_games(600, scores=[4900, 0], seed=4, workers=1, records=False).totals
+    fresh = cs.play_games(600, seed=4, workers=1, records=False).totals
+    assert near.deals / near.games < 2
+    assert fresh.deals / fresh.games > 3
+    assert near.wins[0] > 0.75 * near.games  # 100 points more win side 0 the game
+
+
+def _out_position(score: int) -> Deal:
+    """Seat 0 (side 0, a natural canasta of kings on the table) holds 9 9 9 and draws a 4: it
+    may go out (meld 9 9 9, discard 4). Its estimated deal score if it goes out is about 700
+    points (kings 70 + 500, nines 30, going out 100, less its partner's 5 hidden cards at 8),
+    far below the expert's out_lead of 3,000, and no opponent threatens to go out."""
+    return Deal.from_position(
+        hands=["9 9 9", "4 5 6 7 8", "4 5 6 7 8", "4 5 6 7 8"],
+        stock="4 10 10 10 J J J Q Q Q A A A",
+        pile="6",
+        melds={0: ["K K K K K K K"], 1: ["Q Q Q"]},
+        scores={0: score},
+    )
+
+
+def test_expert_goes_out_when_that_wins_the_game():
+    d = _out_position(4500)  # 4,500 + about 700 reaches 5,000 (R-55)
+    d.play_turn("expert")
+    assert d.went_out == 0
+    d = _out_position(0)  # the same hand at 0 points holds back to build canastas
+    d.play_turn("expert")
+    assert not d.is_over and d.went_out == -1
+
+
+# --- pile and timeline statistics ------------------------------------------------------------
+def pile_counts(trace: list[dict], rules) -> dict[int, dict[str, int]]:
+    """The pile and timeline fields of each side, counted by hand from a trace: the pile grows
+    by each upcard and discard and empties at a pickup; a pile is frozen while it holds a wild
+    card (or a red three upcard with ``red_three_upcard_freezes``, R-13, R-31); a turn ends
+    with a discard, going out or R-45's end."""
+    sides = rules.sides
+    out = {
+        s: dict.fromkeys(
+            (
+                "pickups",
+                "pickups_pair",
+                "pickups_wild",
+                "pickups_onto_meld",
+                "pile_cards_taken",
+                "pickups_0_4",
+                "pickups_5_9",
+                "pickups_10_14",
+                "pickups_15_19",
+                "pickups_20_24",
+                "pickups_25_up",
+                "wild_freezes",
+                "black_three_blocks",
+            ),
+            0,
+        )
+        for s in range(sides)
+    }
+    for s in out:
+        out[s]["initial_meld_turn"] = -1
+    freezing = {"2", "JK"} | ({"R3"} if rules.red_three_upcard_freezes else set())
+    bins = ("0_4", "5_9", "10_14", "15_19", "20_24", "25_up")
+    pile: list[str] = []
+    turn = 0
+    for i, e in enumerate(trace):
+        kind = e["event"]
+        if kind == "upcard":
+            pile.append(e["card"])
+        elif kind in ("meld", "take_pile"):
+            side = out[e["seat"] % sides]
+            if side["initial_meld_turn"] < 0:
+                side["initial_meld_turn"] = turn
+        if kind == "take_pile":
+            side = out[e["seat"] % sides]
+            naturals = e["with"].split().count(e["top"])
+            how = "pair" if naturals >= 2 else "wild" if naturals == 1 else "onto_meld"
+            side["pickups"] += 1
+            side[f"pickups_{how}"] += 1
+            side["pile_cards_taken"] += len(pile)
+            side[f"pickups_{bins[min(len(pile) // 5, 5)]}"] += 1
+            pile = []
+        elif kind == "discard":
+            side = out[e["seat"] % sides]
+            going_out = trace[i + 1]["event"] == "go_out"
+            if e["card"] in ("2", "JK") and not freezing & set(pile) and not going_out:
+                side["wild_freezes"] += 1
+            if e["card"] == "B3" and not going_out:
+                side["black_three_blocks"] += 1
+            pile.append(e["card"])
+            turn += 1
+        elif kind in ("end_turn",) or (kind == "go_out" and trace[i - 1]["event"] != "discard"):
+            turn += 1
+    return out
+
+
+@pytest.mark.parametrize(("players", "bots"), [(4, "expert"), (2, "greedy"), (3, "careful")])
+def test_pile_statistics_match_hand_counted_traces(players, bots):
+    rules = cs.Rules(players=players)
+    n = 6
+    res = cs.simulate(n, rules=rules, bots=bots, seed=7, workers=1)
+    sides = res.sides
+    fields = list(pile_counts([], rules)[0])
+    seen = dict.fromkeys(fields, 0)
+    for k in range(n):
+        counted = pile_counts(cs.trace_deal(rules, bots, 7, k), rules)
+        for s in range(rules.sides):
+            row = sides.query(f"deal == {k} and side == {s}").iloc[0]
+            assert {f: int(row[f]) for f in fields} == counted[s], (k, s)
+            for f in fields:
+                seen[f] += counted[s][f] > 0
+    assert seen["pickups"] and seen["black_three_blocks"]  # the check counted something
+
+
+def test_pile_aggregates_merge_exactly_and_give_intervals():
+    from canasta_sim.aggregate import Aggregates
+
+    whole = cs.simulate(40, bots="greedy", seed=3, workers=1, chunk_size=40)
+    parts = cs.simulate(40, bots="greedy", seed=3, workers=1, chunk_size=7)
+    for key in ("pickups_sum", "pile_taken_cross", "pickup_size", "initial_meld_turn"):
+        assert (whole.aggregates.counts[key] == parts.aggregates.counts[key]).all()
+    sides = whole.sides
+    table = whole.summary().set_index("statistic")
+    row = table.loc["pile size at a pickup (cards, top card included)"]
+    assert row["value"] == pytest.approx(sides["pile_cards_taken"].sum() / sides["pickups"].sum())
+    assert row["ci_low"] < row["value"] < row["ci_high"]
+    row = table.loc["pile pickups per side per deal"]
+    assert row["value"] == pytest.approx(sides["pickups"].mean())
+    assert row["n"] == 80
+    agg = Aggregates.from_json(whole.aggregates.to_json())
+    assert (agg.counts["pickup_size"] == whole.aggregates.counts["pickup_size"]).all()
+
+
+# --- replaying run folders ---------------------------------------------------------------------
+def _totals(trace):
+    return [e["total"] for e in trace if e["event"] == "score"]
+
+
+def test_replay_of_a_simulate_folder_uses_its_seats_and_scores(tmp_path):
+    from canasta_sim.referee import check_trace
+    from canasta_sim.replay import deal_of_run, replay_deal
+
+    out = tmp_path / "run"
+    res = cs.simulate(
+        12, seats="greedy,careful,expert,careful", scores=[3000, 0], seed=5, workers=1, out=out
+    )
+    sides = res.sides
+    for k in (0, 7, 11):
+        run = deal_of_run(out, k)
+        assert run.seats == ("greedy", "careful", "expert", "careful")
+        trace = replay_deal(run)
+        assert trace[0]["minimums"] == [120, 50]
+        assert _totals(trace) == sides.query(f"deal == {k}")["score"].tolist()
+        assert check_trace(trace).ok
+    with pytest.raises(ValueError, match="holds deals 0 to 11"):
+        deal_of_run(out, 12)
+
+
+def test_replay_of_compare_and_games_folders(tmp_path):
+    from canasta_sim.replay import deal_of_run, replay_deal
+
+    cs.compare("greedy", "careful", deals=8, seed=2, workers=1, out=tmp_path / "c")
+    import pandas as pd
+
+    rows = pd.read_parquet(tmp_path / "c" / "deals.parquet")
+    for k in (2, 5):  # board k // 2, greedy on side k % 2
+        run = deal_of_run(tmp_path / "c", k)
+        assert run.seats[k % 2] == "greedy" and run.seats[1 - k % 2] == "careful"
+        assert _totals(replay_deal(run)) == rows.query(f"deal == {k}")["score"].tolist()
+    res = cs.play_games(3, bots="greedy", scores=[2000, 0], seed=3, workers=1, out=tmp_path / "g")
+    sides = res.sides
+    deals = int(res.games.query("game == 1")["deals"].iloc[0])
+    for j in range(deals):
+        run = deal_of_run(tmp_path / "g", j, game=1)
+        expected = sides.query(f"game == 1 and deal == {j}")
+        assert list(run.scores) == expected["score_before"].tolist()
+        assert _totals(replay_deal(run)) == expected["score"].tolist()
+    with pytest.raises(ValueError, match=f"game 1 has {deals} deals"):
+        deal_of_run(tmp_path / "g", deals, game=1)
+
+
+def test_replay_cli_refuses_bots_with_a_folder_and_a_version_mismatch(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from canasta_sim.cli import main
+
+    out = tmp_path / "run"
+    cs.simulate(4, bots="greedy", seed=1, workers=1, out=out)
+    r = CliRunner().invoke(main, ["replay", str(out), "--deal", "2", "--bots", "expert"])
+    assert r.exit_code == 2 and "--bots" in r.output and "manifest" in r.output
+    r = CliRunner().invoke(main, ["replay", str(out), "--deal", "2", "--hands", "--check"])
+    assert r.exit_code == 0, r.output
+    assert "-- hands at the deal: seat 3 to play" in r.output  # deal 2: dealer seat 2
+    assert "referee: OK" in r.output
+    m = json.loads((out / "manifest.json").read_text())
+    m["bots_version"] = 0
+    (out / "manifest.json").write_text(json.dumps(m))
+    r = CliRunner().invoke(main, ["replay", str(out), "--deal", "2"])
+    assert r.exit_code == 2 and "bots_version 0" in r.output
+
+
+def test_replay_hands_show_each_hand_before_each_turn():
+    from canasta_sim.replay import RunDeal, replay_deal
+
+    rules = cs.Rules()
+    trace = replay_deal(RunDeal(rules, 9, 0, 0, ("greedy",) * 4, (0, 0)), hands=True)
+    shows = [e for e in trace if e["event"] == "hands"]
+    # red threes are laid out and replaced (R-15): every hand holds the 11 cards dealt
+    assert [len(h.split()) for h in shows[0]["hands"]] == [rules.cards_dealt] * 4
+    assert [e["turn"] for e in shows] == list(range(len(shows)))
+    # one hands event before each turn, each followed by a move of the seat it names
+    for i, e in enumerate(trace):
+        if e["event"] == "hands":
+            assert trace[i + 1]["seat"] == e["seat"]
+    pickups = [e for e in trace if e["event"] == "take_pile"]
+    assert all(e["cards"] >= 1 for e in pickups)
+
+
+# --- bots written in Python ------------------------------------------------------------------
+RECORDER = """
+from canasta_sim.pybot import Draw, Stop
+
+class Recorder:
+    seen = []
+
+    def choose(self, view, choices):
+        Recorder.seen.append((view, list(choices)))
+        if view.decision == "draw":
+            return choices[-1]
+        if view.decision == "meld":
+            return Stop()
+        return choices[0]
+
+class Nonsense:
+    def choose(self, view, choices):
+        return "take everything"
+"""
+
+
+@pytest.fixture
+def bot_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my_bots.py").write_text(RECORDER)
+    return "my_bots.py"
+
+
+def test_python_bot_sees_its_view_and_the_legal_choices(bot_file):
+    from canasta_sim.bots import parse_bot
+    from canasta_sim.pybot import Draw, TakePile
+
+    bot = parse_bot(f"py:{bot_file}:Recorder")
+    cls = type(bot.player())
+    cls.seen.clear()
+    d = _pickup_position(0)
+    d.play_turn(seats=[bot.spec, "random", "random", "random"])
+    view, choices = cls.seen[0]
+    assert view.decision == "draw" and view.seat == 0 and view.side == 0
+    assert sorted(view.hand.split()) == sorted("9 2 4 6 8 10 J".split())
+    assert view.pile == "5 9" and not view.pile_frozen
+    assert view.melds == ({"K": "K K K"}, {}) and view.melded == (True, False)
+    assert view.hand_sizes == (7, 7, 7, 7) and view.stock == 6
+    # R-33: the 9 on top goes with a natural and a wild card (one 9, one deuce); no pair,
+    # no joker, no 9s meld on the table
+    assert choices == [Draw(), TakePile("9 2", (), 2)]
+    # the recorder took the pile (its last choice): 9 9 2 melded, the 5 in hand
+    assert d.stock_size == 6 and "5" in d.hand(0).split()
+    decisions = [v.decision for v, _ in cls.seen]
+    assert decisions[0] == "draw" and decisions[-1] == "discard"
+
+
+def test_python_bot_answer_outside_the_choices_is_refused(bot_file):
+    from canasta_sim.pybot import BadChoice
+
+    d = _pickup_position(0)
+    with pytest.raises(BadChoice) as info:
+        d.play_turn(seats=[f"py:{bot_file}:Nonsense", "random", "random", "random"])
+    message = str(info.value)
+    assert "draw decision" in message and "'take everything'" in message
+    assert "Draw()" in message and "TakePile(with_='9 2'" in message
+
+
+def test_python_bot_specs_are_checked(bot_file):
+    with pytest.raises(ValueError, match="has no class Missing"):
+        cs.simulate(2, bots=f"py:{bot_file}:Missing", workers=1)
+    with pytest.raises(ValueError, match="does not exist"):
+        cs.simulate(2, bots="py:nowhere.py:Bot", workers=1)
+    with pytest.raises(ValueError, match="not on Dask workers"):
+        cs.simulate(2, bots=f"py:{bot_file}:Recorder", workers=1, scheduler="local:1")
+
+
+def test_example_bots_play_legal_deals_that_the_referee_accepts(monkeypatch):
+    from pathlib import Path
+
+    from canasta_sim.referee import check_trace
+
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    hoarder, eager = "py:docs/example_bots.py:PileHoarder", "py:docs/example_bots.py:EagerMelder"
+    for players, bots in ((4, [hoarder, eager]), (2, [eager, "expert"]), (3, [hoarder])):
+        rules = cs.Rules(players=players)
+        res = cs.simulate(6, rules=rules, bots=bots, seed=8, workers=1)
+        for k in range(6):
+            trace = cs.trace_deal(rules, bots, 8, k)
+            assert check_trace(trace).ok
+            scores = [e["total"] for e in trace if e["event"] == "score"]
+            assert scores == res.sides.query(f"deal == {k}")["score"].tolist()
