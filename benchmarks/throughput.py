@@ -32,9 +32,9 @@ def deal_call(rules: Rules, bot: str, deals: int):
     index = np.arange(deals, dtype=np.int64)
     seeds = board_seeds(1, index)
     dealers = (index % rules.players).astype(np.int32)
-    minimums = np.full((deals, rules.sides), 50, np.int32)
+    scores = np.zeros((deals, rules.sides), np.int32)  # before the deal: minimum count 50
     seatings = np.zeros(deals, np.int32)
-    return lambda: play_deals(table, seeds, dealers, minimums, seatings)
+    return lambda: play_deals(table, seeds, dealers, scores, seatings)
 
 
 def simulate_call(rules: Rules, bot: str, deals: int):
