@@ -356,8 +356,13 @@ def _result(
         f"seed {seed}, {worlds} worlds (min {min_worlds}, max {max_worlds}, target SE "
         f"{target_se:g}), objective {objective}, rollout {spec}, "
         f"{'stratified next stock card' if stratify else 'no stratification'}, common random "
-        f"numbers, {elapsed:.2f} s, pairing shrank the variance of differences "
-        f"{shrink:.1f}x, stopped: {reason}"
+        f"numbers, {elapsed:.2f} s, "
+        + (
+            f"pairing shrank the variance of differences {shrink:.1f}x"
+            if np.isfinite(shrink)
+            else "pairing: no difference to measure (one candidate, or no spread)"
+        )
+        + f", stopped: {reason}"
     )
     per_world = pd.DataFrame(
         {

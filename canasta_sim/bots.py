@@ -143,7 +143,12 @@ def spec_params(spec: str) -> tuple[Policy, dict[str, float]]:
     """
     if not isinstance(spec, str):
         raise ValueError(f"bot spec {spec!r} is not a string; allowed: {bot_names()}")
-    name, _, rest = spec.strip().partition(":")
+    name, colon, rest = spec.strip().partition(":")
+    if colon and not rest.strip():
+        raise ValueError(
+            f"bot spec {spec!r} has a ':' but no parameters; write {name.strip()!r}, or "
+            f"NAME=VALUE pairs after the ':' (e.g. 'expert:meld_keep=12')"
+        )
     policy = find_policy(name)
     if policy is None:
         raise ValueError(

@@ -6,6 +6,7 @@ Bad input is a usage error (exit code 2) naming the value and what is allowed.
 from __future__ import annotations
 
 import json
+import math
 import os
 import signal
 import sys
@@ -1143,8 +1144,12 @@ def analyse_command(
     from .infoset import InfoSet
     from .outdir import prepare_out
 
-    if (position is None) == (address is None):
+    if position is None and address is None:
+        raise click.UsageError("give POSITION (a position file) or --from-run RUN:DEAL[:TURN]")
+    if position is not None and address is not None:
         raise click.UsageError("give either POSITION (a position file) or --from-run, not both")
+    if not math.isfinite(target_se):
+        raise click.BadParameter(f"{target_se} is not a number of points", param_hint="--target-se")
     if address is not None:
         info = _api(lambda: info_set_from_run(address), "--from-run")
         click.echo(f"position: {address}, seat {info.seat} to play ({info.phase} phase)")
@@ -1161,6 +1166,11 @@ def analyse_command(
             param_hint="--max-worlds",
         )
     if out is not None:
+        if out.exists():
+            raise click.BadParameter(
+                f"{str(out)!r} exists; analyse writes a new folder only: name another",
+                param_hint="--out",
+            )
         _api(lambda: prepare_out(out, overwrite=False), "--out")
     result = analyse(
         info,

@@ -596,6 +596,13 @@ def _validate(info: InfoSet) -> None:
         raise ValueError(f"first_meld_turns={info.first_meld_turns!r} needs one entry per seat")
     if info.concealed_canastas and len(info.concealed_canastas) != sides:
         raise ValueError(f"concealed_canastas={info.concealed_canastas!r} needs one entry per side")
+    for p, size in enumerate(info.hand_sizes):
+        check_int(f"hand_sizes[{p}]", size, 0, rules.n_cards)
+        if size == 0:
+            raise ValueError(
+                f"hand_sizes[{p}]=0: a player without cards has gone out (R-40) and the deal "
+                f"is over; allowed: 1 to {rules.n_cards} cards in every hand"
+            )
     hand = C.parse_cards(info.hand)
     if hand[RED_THREE]:
         raise ValueError(

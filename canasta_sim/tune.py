@@ -104,9 +104,11 @@ def search_space(
     """
     policy, fixed = spec_params(bot)
     names = [p.name for p in policy.params]
-    if not names:
-        tunable = ", ".join(p.name for p in POLICIES.values() if p.params)
-        raise ValueError(f"bot {policy.name!r} has no parameters to tune; allowed: {tunable}")
+    # the search bot's parameters include its rollout bot (a code, not a number) and each of
+    # its decisions costs whole rollouts: it is measured with compare, not tuned
+    tunable = ", ".join(p.name for p in POLICIES.values() if p.params and p.name != "pimc")
+    if not names or policy.name == "pimc":
+        raise ValueError(f"bot {policy.name!r} cannot be tuned; allowed: {tunable}")
     if params is None:
         params = [n for n in names if n not in fixed]
     params = list(params)

@@ -332,12 +332,29 @@ def write_position(tmp_path, **change):
         ({"phase": "over"}, [], "phase='over' has no decision"),
         ({}, ["--candidate", "discard K"], "unknown candidate 'discard K'"),
         ({}, ["--rollout", "wizard"], "unknown bot 'wizard'"),
+        # a hand without cards has gone out: no decision is left, and no rollout hangs
+        ({"hand": "", "hand_sizes": [0, 12]}, [], "hand_sizes[0]=0"),
+        ({"hand_sizes": [4, 0]}, [], "hand_sizes[1]=0"),
+        ({}, ["--target-se", "nan"], "nan is not a number of points"),
     ],
 )
 def test_cli_bad_input_is_a_usage_error_naming_the_value(tmp_path, change, extra, message):
     result = run_cli(write_position(tmp_path, **change), *extra)
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
+
+
+def test_cli_without_a_position_names_both_ways():
+    result = run_cli()
+    assert result.exit_code == 2
+    assert "give POSITION (a position file) or --from-run" in result.output
+
+
+def test_cli_refuses_an_existing_out_folder(tmp_path):
+    (tmp_path / "taken").mkdir()
+    result = run_cli(write_position(tmp_path), "--worlds", 10, "--out", tmp_path / "taken")
+    assert result.exit_code == 2
+    assert "exists; analyse writes a new folder only" in result.output
 
 
 def test_cli_prints_the_table_and_writes_the_results(tmp_path):

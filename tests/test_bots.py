@@ -213,3 +213,9 @@ def test_docs_bots_md_shows_the_policy_table():
         "## expert",
         "## pimc",
     ]
+
+
+@pytest.mark.parametrize("spec", ["expert:", "expert: ", "pimc:"])
+def test_a_colon_without_parameters_is_refused(spec):
+    with pytest.raises(ValueError, match="has a ':' but no parameters"):
+        side_bots(spec, 2)

@@ -331,7 +331,7 @@ def test_cli_tune_writes_history_and_final(tmp_path):
         (["--range", "meld_keep"], "'meld_keep' is not NAME=LOW:HIGH"),
         (["--param", "bogus"], "'bogus'"),
         (["--vs", "nobot"], "'nobot'"),
-        (["greedy"], "'greedy' has no parameters"),
+        (["greedy"], "'greedy' cannot be tuned; allowed: expert"),
         (["--trials", "0"], "0 is not in the range"),
         (["--start", "greedy"], "start 'greedy' is not a setting of expert"),
     ],
@@ -342,3 +342,9 @@ def test_cli_tune_bad_input_is_a_usage_error(tmp_path, args, match):
     assert res.exit_code == 2
     assert re.search(match, res.output.replace("\n", " ")), res.output
     assert "Traceback" not in res.output and not out.exists()
+
+
+def test_the_search_bot_is_not_tuned():
+    """pimc's rollout parameter is a bot, not a number, and its decisions cost rollouts."""
+    with pytest.raises(ValueError, match="'pimc' cannot be tuned; allowed: expert"):
+        tune("pimc", trials=2, deals=4, final_deals=4)
