@@ -12,6 +12,7 @@ from .deal import Deal, is_legal_meld, minimum_count, trace_deal  # noqa: E402
 from .errors import IllegalMove  # noqa: E402
 from .games import GamesResult, play_games  # noqa: E402
 from .infoset import InfoSet, Worlds  # noqa: E402
+from .review import ReviewResult, review  # noqa: E402
 from .rules import Rules  # noqa: E402
 from .simulate import SimulationResult, simulate  # noqa: E402
 from .tune import TuneResult, tune  # noqa: E402
@@ -24,6 +25,7 @@ __all__ = [
     "GamesResult",
     "IllegalMove",
     "InfoSet",
+    "ReviewResult",
     "Rules",
     "SimulationResult",
     "TuneResult",
@@ -36,6 +38,7 @@ __all__ = [
     "is_legal_meld",
     "minimum_count",
     "parse_cards",
+    "review",
     "play_games",
     "simulate",
     "sweep",

@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 
 from .bots import seat_arrays, side_bots
-from .candidates import Candidate, find_candidate
+from .candidates import Candidate, decision_deal, find_candidate, is_legal
 from .candidates import candidates as legal_candidates
 from .equity import p_win_game
 from .infoset import InfoSet
@@ -408,7 +408,9 @@ def _chosen(info: InfoSet, chosen) -> list[Candidate]:
         c = find_candidate(found, c) if isinstance(c, str) else c
         if not isinstance(c, Candidate):
             raise ValueError(f"candidates: {c!r} is neither a label nor a Candidate")
-        if c not in found:
+        if c not in found and not is_legal(decision_deal(info), c):
+            # a Candidate built by the caller (a bot's own melds before its discard) is
+            # accepted when its moves are legal in the position
             raise ValueError(f"candidate {c.label!r} is not legal here")
         if c not in out:
             out.append(c)

@@ -136,7 +136,7 @@ def candidates(info: InfoSet) -> list[Candidate]:
     """
     deal = decision_deal(info)
     found = _draw_phase(info, deal) if info.phase == "draw" else _play_phase(info, deal)
-    return [c for c in found if _legal(deal, c)]
+    return [c for c in found if is_legal(deal, c)]
 
 
 def find_candidate(found: list[Candidate], label: str) -> Candidate:
@@ -157,7 +157,9 @@ def find_candidate(found: list[Candidate], label: str) -> Candidate:
 
 
 # --- enumeration -------------------------------------------------------------------------------
-def _legal(deal: Deal, cand: Candidate) -> bool:
+def is_legal(deal: Deal, cand: Candidate) -> bool:
+    """Whether ``cand``'s moves are legal on ``deal`` (tried on a copy; a going-out candidate
+    must end the deal by going out, R-40)."""
     trial = deal.copy()
     try:
         cand.apply(trial)

@@ -1269,3 +1269,163 @@ def study(axes, deals, baseline, seed, workers, quiet, out, resume, overwrite):
     click.echo(f"study of {len(cells)} cells, {deals:,} deals per cell, seed {seed}")
     click.echo(format_study(table))
     click.echo(f"results written to {out}")
+
+
+# --- review: where a bot loses points (docs/pimc.md, "Review") --------------------------------
+@main.command("review")
+@click.argument("run_folder", required=False, type=click.Path(path_type=Path))
+@click.option(
+    "--deals",
+    type=COUNT,
+    default=None,
+    help="Deals to play and review [default: 1], or the first deals of RUN_FOLDER [default: all].",
+)
+@rules_options
+@click.option(
+    "--bots",
+    default=None,
+    metavar="SPEC[,SPEC...]",
+    help="One bot spec for every side, or one per side [default: expert].",
+)
+@click.option("--seed", type=SEED, default=None, help="Master seed of the deals [default: 0].")
+@click.option(
+    "--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Seat reviewed."
+)
+@click.option(
+    "--worlds",
+    type=click.IntRange(1, 10_000_000),
+    default=200,
+    show_default=True,
+    help="Worlds per candidate at each decision.",
+)
+@click.option(
+    "--rescore-worlds",
+    type=click.IntRange(1, 10_000_000),
+    default=None,
+    help="Fresh worlds re-scoring the best candidate against the bot's choice [default: --worlds].",
+)
+@click.option(
+    "--rollout",
+    default=None,
+    metavar="SPEC[,SPEC...]",
+    help="Bots of the rollouts [default: the deal's own bots].",
+)
+@click.option(
+    "--analysis-seed",
+    type=click.IntRange(0, 2**32 - 1),
+    default=0,
+    show_default=True,
+    help="Master seed of the analysis worlds.",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(min=0),
+    default=10,
+    show_default=True,
+    help="Decisions with the largest regret to list.",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="New folder for decisions.parquet (one row per decision), summary.csv, review.json.",
+)
+@click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
+@click.option("--quiet", is_flag=True, help="No progress.")
+def review_command(
+    run_folder,
+    deals,
+    players,
+    rules_opt,
+    settings,
+    bots,
+    seed,
+    seat,
+    worlds,
+    rescore_worlds,
+    rollout,
+    analysis_seed,
+    top,
+    out,
+    overwrite,
+    quiet,
+):
+    """Analyse every decision of one seat in DEALS deals played by the bots (or in the deals
+    of RUN_FOLDER) and print the regret: the best candidate's mean score difference minus
+    the bot's choice's, re-scored on fresh worlds, per deal by decision type."""
+    from .review import format_summary, format_top, review
+
+    if run_folder is not None:
+        given = [
+            name
+            for name, value in (
+                ("--players", players),
+                ("--set", settings or None),
+                ("--bots", bots),
+                ("--seed", seed),
+                ("--rules", None if rules_opt == "classic" else rules_opt),
+            )
+            if value is not None
+        ]
+        if given:
+            raise click.UsageError(
+                f"{', '.join(given)}: RUN_FOLDER gives the deals, rules and bots; drop them"
+            )
+        if not run_folder.is_dir():
+            raise click.BadParameter(
+                f"{str(run_folder)!r} is not a folder", param_hint="RUN_FOLDER"
+            )
+        rules = None
+    else:
+        rules = build_rules(players, rules_opt, settings)
+        _bots(bots, rules)
+        if seat >= rules.players:
+            raise click.BadParameter(
+                f"{seat} is not a seat; allowed: 0 to {rules.players - 1}", param_hint="--seat"
+            )
+    if rollout is not None and rules is not None:
+        _bots(rollout, rules, "--rollout")
+    target = _new_out(out, overwrite)
+    bar = None
+    if not quiet:
+        from tqdm import tqdm
+
+        bar = tqdm(total=deals, unit="deal", file=sys.stderr, disable=deals is None)
+    result = _api(
+        lambda: review(
+            rules,
+            deals=deals,
+            bots=bots or "expert",
+            seed=seed or 0,
+            run=run_folder,
+            seat=seat,
+            worlds=worlds,
+            rescore_worlds=rescore_worlds,
+            rollout=rollout,
+            analysis_seed=analysis_seed,
+            progress=None if bar is None else (lambda _: bar.update()),
+        ),
+        "RUN_FOLDER/--seat/--rollout",
+    )
+    if bar is not None:
+        bar.close()
+    s = result.settings
+    click.echo(
+        f"review of seat {seat}: {s['deals']:,} deals, bots {', '.join(s['bots'])}, "
+        f"{worlds} worlds per candidate, re-scored on {s['rescore_worlds']} fresh worlds; "
+        f"regret in points per deal (score difference)"
+    )
+    click.echo(format_summary(result.summary))
+    if top:
+        click.echo(f"\nlargest re-scored regret ({min(top, len(result.decisions))} decisions):")
+        click.echo(format_top(result.top(top)))
+    if target is not None:
+        _write_frames(
+            target,
+            {
+                "decisions.parquet": result.decisions,
+                "summary.csv": result.summary,
+                "review.json": result.settings,
+            },
+        )
+        click.echo(f"wrote {out}")

@@ -1,0 +1,138 @@
+"""`review` (issue 19 item 3): the regret of a seat's decisions, checked against the rules of
+its construction (one row per decision of the seat, regret 0 where nothing else is legal, the
+best's own regret 0) and the command line's checks."""
+
+import pandas as pd
+import pytest
+from click.testing import CliRunner
+
+from canasta_sim import Rules, review, trace_deal
+from canasta_sim.cli import main
+from canasta_sim.review import COLUMNS, TYPES
+
+RULES = Rules(players=2)
+DEALS = 2
+
+
+@pytest.fixture(scope="module")
+def result():
+    return review(RULES, deals=DEALS, bots="expert", seed=4, worlds=6, rescore_worlds=6)
+
+
+def seat_turns(deal: int) -> tuple[int, int]:
+    """Seat 0's turns in deal ``deal`` of seed 4 (first moves), and those with a discard or a
+    going out (the second decision), counted from the deal's trace."""
+    turns = plays = 0
+    done = False
+    for e in trace_deal(RULES, "expert", 4, deal):
+        if e["event"] in ("discard", "go_out", "end_turn"):
+            if e["seat"] == 0 and not done:
+                turns += 1
+                plays += e["event"] != "end_turn"
+            done = True
+        elif e["event"] in ("draw", "take_pile"):
+            done = False
+    return turns, plays
+
+
+def test_one_row_per_decision_with_the_columns(result):
+    d = result.decisions
+    assert list(d.columns) == list(COLUMNS)
+    assert set(d["type"]) <= set(TYPES)
+    assert (d["seat"] == 0).all()
+    for deal in range(DEALS):
+        turns, plays = seat_turns(deal)
+        rows = d[d["deal"] == deal]
+        # every turn of seat 0 has its first move; the deal may end on seat 0's draw from an
+        # empty stock (a first move without a turn completed)
+        assert turns <= (rows["decision"] == 0).sum() <= turns + 1
+        assert (rows["decision"] == 1).sum() == plays
+        assert (rows[rows["decision"] == 0]["type"] == "pickup").all()
+        assert (rows[rows["decision"] == 1]["type"] != "pickup").all()
+    s = result.summary.set_index("type")
+    assert s.loc["all", "decisions"] == len(d)
+    for kind in TYPES:
+        assert s.loc[kind, "decisions"] == (d["type"] == kind).sum()
+        assert s.loc[kind, "per_deal"] == pytest.approx((d["type"] == kind).sum() / DEALS)
+        per_deal = d[d["type"] == kind].groupby("deal")["rescored"].sum()
+        assert s.loc[kind, "rescored"] == pytest.approx(per_deal.sum() / DEALS)
+
+
+def test_regret_is_zero_when_the_bot_has_no_other_choice(result):
+    d = result.decisions
+    forced = d[d["candidates"] == 1]
+    # a 2-player deal: seat 0's first draw with a pile it cannot take happens in every deal
+    assert len(forced) > 0
+    assert (forced["bot_choice"] == forced["best"]).all()
+    assert (forced[["regret", "rescored", "regret_lo", "rescored_hi"]] == 0).all().all()
+    assert (forced["worlds"] == 0).all()
+
+
+def test_regret_is_the_best_mean_minus_the_bot_mean(result):
+    d = result.decisions[result.decisions["candidates"] > 1]
+    assert (d["worlds"] == 6).all()
+    assert d["regret"].to_numpy() == pytest.approx((d["best_mean"] - d["bot_mean"]).to_numpy())
+    assert (d["regret"] >= 0).all()  # the best has the highest mean
+    assert (d["regret_lo"] <= d["regret"]).all() and (d["regret"] <= d["regret_hi"]).all()
+
+
+def test_a_bot_choice_that_is_the_best_has_no_regret_on_fresh_worlds(result):
+    d = result.decisions
+    same = d[(d["candidates"] > 1) & (d["bot_choice"] == d["best"])]
+    assert len(same) > 0
+    # the best against itself on the same fresh worlds: the paired difference is 0 in each
+    assert (same["regret"] == 0).all()
+    assert (same["rescored"] == 0).all()
+    assert ((same["rescored_lo"] <= 0) & (same["rescored_hi"] >= 0)).all()
+    other = d[(d["candidates"] > 1) & (d["bot_choice"] != d["best"])]
+    assert (other["rescored_lo"] <= other["rescored"]).all()
+    assert (other["rescored"] <= other["rescored_hi"]).all()
+
+
+def test_the_references_replay_to_the_decision(result):
+    row = result.decisions.iloc[1]
+    assert row["reference"] == f"seed 4 deal {row['deal']}:{row['turn']}:{row['decision']}"
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, ["review", *map(str, args)])
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--seat", "4"], ["--seat", "0 to 3"]),
+        (["--players", "2", "--seat", "2"], ["--seat", "0 to 1"]),
+        (["--bots", "nosuch"], ["--bots", "nosuch"]),
+        (["--rollout", "nosuch"], ["--rollout", "nosuch"]),
+        (["--worlds", "0"], ["--worlds"]),
+        (["--deals", "0"], ["--deals"]),
+        (["no/such/folder"], ["RUN_FOLDER", "not a folder"]),
+        ([".", "--bots", "expert"], ["--bots", "RUN_FOLDER"]),
+        ([".", "--seed", "3"], ["--seed", "RUN_FOLDER"]),
+    ],
+)
+def test_bad_input_is_a_usage_error(args, words):
+    r = invoke(*args)
+    assert r.exit_code == 2, r.output
+    for w in words:
+        assert w in r.output
+    assert "Traceback" not in r.output
+
+
+def test_an_existing_out_folder_is_refused(tmp_path):
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "f").write_text("")
+    r = invoke("--deals", "1", "--out", tmp_path / "x")
+    assert r.exit_code == 2 and "--out" in r.output
+
+
+def test_out_writes_one_row_per_decision(tmp_path):
+    r = invoke(
+        "--deals", "1", "--players", "2", "--worlds", "4", "--quiet", "--out", tmp_path / "r"
+    )
+    assert r.exit_code == 0, r.output
+    d = pd.read_parquet(tmp_path / "r" / "decisions.parquet")
+    assert list(d.columns) == list(COLUMNS)
+    summary = pd.read_csv(tmp_path / "r" / "summary.csv")
+    assert summary.set_index("type").loc["all", "decisions"] == len(d)
