@@ -29,9 +29,9 @@ from .infoset import InfoSet
 from .nb.bots.pickups import pickup_candidates_nb
 from .nb.bots.plans import black_three_plan_nb, fill_plan_nb
 from .nb.engine.state import STATE_DTYPE
-from .nb.enums import BLACK_THREE, DEUCE, JOKER, LAST_NATURAL, N_KINDS
+from .nb.enums import DEUCE, JOKER, N_KINDS
 from .nb.worlds import CAND_DRAW, CAND_PLAY, CAND_TAKE
-from .notation import meld_plan
+from .notation import meld_plan, plan_texts
 
 MOVES = ("draw", "take", "play")
 
@@ -178,7 +178,7 @@ def _draw_phase(info: InfoSet, deal: Deal) -> list[Candidate]:
         with_ = " ".join([C.KINDS[top]] * nat + ["2"] * deu + ["JK"] * jok)
         rest = plan.copy()
         rest[top] = 0
-        melds = _plan_texts(rest)
+        melds = plan_texts(rest)
         label = (
             f"take the pile with {with_}"
             if with_
@@ -207,7 +207,7 @@ def _play_phase(info: InfoSet, deal: Deal) -> list[Candidate]:
         plan = _out_plan(deal, info.seat, int(k))
         if plan is None:
             continue
-        melds = _plan_texts(plan)
+        melds = plan_texts(plan)
         label = f"go out: meld {', '.join(melds)}"
         if k >= 0:
             label += f", discard {C.KINDS[k]}"
@@ -235,15 +235,3 @@ def _out_plan(deal: Deal, seat: int, keep_kind: int):
     if left != 0 or not plan.any():
         return None
     return plan
-
-
-def _plan_texts(plan) -> tuple[str, ...]:
-    """A plan's rows as meld texts (a row without naturals names its rank: ``"K: 2"``)."""
-    texts = []
-    for r in range(BLACK_THREE, LAST_NATURAL + 1):
-        nat, deu, jok = (int(x) for x in plan[r])
-        if nat + deu + jok == 0:
-            continue
-        cards = " ".join([C.KINDS[r]] * nat + ["2"] * deu + ["JK"] * jok)
-        texts.append(cards if nat else f"{C.KINDS[r]}: {cards}")
-    return tuple(texts)

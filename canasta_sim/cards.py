@@ -166,3 +166,9 @@ def format_cards(counts) -> str:
             f"a count array has shape ({N_KINDS},) and no negative counts; got {counts!r}"
         )
     return " ".join(name for name, n in zip(KINDS, counts) for _ in range(int(n)))
+
+
+def meld_cards(rank: int, naturals: int, deuces: int, jokers: int) -> str:
+    """Card text of one meld row: ``naturals`` cards of kind ``rank``, then the deuces and
+    jokers (``meld_cards(11, 3, 1, 0) == "K K K 2"``; R-60)."""
+    return " ".join([KINDS[rank]] * naturals + ["2"] * deuces + ["JK"] * jokers)

@@ -307,7 +307,7 @@ class Deal:
         for r in range(BLACK_THREE, LAST_NATURAL + 1):
             nat, deu, jok = (int(x) for x in md[side, r])
             if nat + deu + jok:
-                out[C.KINDS[r]] = " ".join([C.KINDS[r]] * nat + ["2"] * deu + ["JK"] * jok)
+                out[C.KINDS[r]] = C.meld_cards(r, nat, deu, jok)
         return out
 
     def canastas(self, side: int) -> int:

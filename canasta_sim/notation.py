@@ -165,3 +165,17 @@ def check_int(name: str, value, low: int, high: int) -> None:
         raise ValueError(
             f"{name}={value!r} is not allowed; allowed: an integer from {low} to {high}"
         )
+
+
+def plan_texts(plan: np.ndarray, skip: int = -1) -> tuple[str, ...]:
+    """The meld texts of a plan's rows (``ndarray(int8, (N_KINDS, 3))``: naturals, deuces,
+    jokers per rank), one per rank, leaving out row ``skip``; a row without naturals names its
+    rank (``"K: 2"``), as :func:`meld_row` reads it."""
+    texts = []
+    for r in range(BLACK_THREE, LAST_NATURAL + 1):
+        nat, deu, jok = (int(x) for x in plan[r])
+        if r == skip or nat + deu + jok == 0:
+            continue
+        cards = C.meld_cards(r, nat, deu, jok)
+        texts.append(cards if nat else f"{C.KINDS[r]}: {cards}")
+    return tuple(texts)

@@ -51,6 +51,7 @@ from .nb.enums import (
     RuleSlot,
     SideSlot,
 )
+from .notation import plan_texts
 
 MAX_COMBO = 3  # melds laid together in one initial-meld choice
 NO_LOG = np.zeros((0, EV_LEN), np.int32)  # moves tried on a copy record no trace
@@ -150,24 +151,11 @@ def _copy(state):
     return box[0]
 
 
-def _cards(r: int, n: int, d: int, j: int) -> str:
-    return " ".join([C.KINDS[r]] * n + ["2"] * d + ["JK"] * j)
-
-
 def _part_text(r: int, n: int, d: int, j: int) -> str:
     """The meld text of ``n`` naturals of rank ``r`` with ``d`` deuces and ``j`` jokers
     (``"K: 2"`` names the rank of wild cards alone)."""
-    cards = _cards(r, n, d, j)
+    cards = C.meld_cards(r, n, d, j)
     return cards if n else f"{C.KINDS[r]}: {cards}"
-
-
-def _plan_texts(plan: np.ndarray, skip: int = -1) -> tuple[str, ...]:
-    """Meld texts of a plan's rows (one per rank), leaving out row ``skip``."""
-    return tuple(
-        _part_text(r, *(int(x) for x in plan[r]))
-        for r in range(BLACK_THREE, LAST_NATURAL + 1)
-        if r != skip and plan[r].any()
-    )
 
 
 def _plan(rows) -> np.ndarray:
@@ -186,7 +174,7 @@ def view_of(state, rules, decision: str) -> SeatView:
     pile = state["pile"][: int(g[DealSlot.pile_len])]
     melds = tuple(
         {
-            C.KINDS[r]: _cards(r, *(int(x) for x in state["melds"][s, r]))
+            C.KINDS[r]: C.meld_cards(r, *(int(x) for x in state["melds"][s, r]))
             for r in range(BLACK_THREE, LAST_NATURAL + 1)
             if state["melds"][s, r].any()
         }
@@ -225,8 +213,8 @@ def draw_choices(state, rules) -> list:
         plan = cands[i].copy()
         err, _, _ = check_take_nb(state, rules, seat, plan)
         if err == MoveError.ok:
-            with_ = _cards(top, *(int(x) for x in plan[top]))
-            choice = TakePile(with_, _plan_texts(plan, top), size)
+            with_ = C.meld_cards(top, *(int(x) for x in plan[top]))
+            choice = TakePile(with_, plan_texts(plan, top), size)
             out.append((choice, plan))
     return out
 

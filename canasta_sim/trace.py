@@ -10,10 +10,6 @@ from .nb.enums import DealSlot, EndReason, Event, EventCol, Source, label
 from .rules import Rules
 
 
-def _cards(kind: int, nat: int, deuces: int, jokers: int) -> str:
-    return " ".join([C.KINDS[kind]] * nat + ["2"] * deuces + ["JK"] * jokers)
-
-
 def trace_from_log(rules, seed, view, log, minimums, scores) -> list[dict]:
     """Convert a deal's event log into the trace format of docs/trace.md.
 
@@ -65,7 +61,7 @@ def trace_from_log(rules, seed, view, log, minimums, scores) -> list[dict]:
             melds = []
             while i < n and rows[i, EventCol.type] == Event.meld and rows[i, EventCol.move] == move:
                 _, _, _, k2, n2, d2, j2, _ = (int(x) for x in rows[i])
-                melds.append({"rank": C.KINDS[k2], "cards": _cards(k2, n2, d2, j2)})
+                melds.append({"rank": C.KINDS[k2], "cards": C.meld_cards(k2, n2, d2, j2)})
                 i += 1
             events.append(
                 {
@@ -73,7 +69,7 @@ def trace_from_log(rules, seed, view, log, minimums, scores) -> list[dict]:
                     "seat": seat,
                     "move": move,
                     "top": C.KINDS[kind],
-                    "with": _cards(kind, nat, deu, jok),
+                    "with": C.meld_cards(kind, nat, deu, jok),
                     "melds": melds,
                     "cards": extra,
                 }
@@ -85,7 +81,7 @@ def trace_from_log(rules, seed, view, log, minimums, scores) -> list[dict]:
                     "seat": seat,
                     "move": move,
                     "rank": C.KINDS[kind],
-                    "cards": _cards(kind, nat, deu, jok),
+                    "cards": C.meld_cards(kind, nat, deu, jok),
                 }
             )
         elif et == Event.discard:
