@@ -171,6 +171,12 @@ def analyse(
         raise ValueError(f"target_se={target_se!r}; allowed: a positive number")
     rules = info_set.rules
     bots = side_bots(rollout, rules.sides)
+    for bot in bots:
+        if bot.policy.code < 0:  # a bot written in Python plays outside the kernels
+            raise ValueError(
+                f"rollout bot {bot.spec!r} is written in Python and rollouts run in the "
+                f"kernels; allowed: random, greedy, careful, expert (or a preset), pimc"
+            )
     policies, params = seat_arrays(bots, rules.players)
     threads = (
         numba.config.NUMBA_NUM_THREADS if threads is None else _check_count("threads", threads)

@@ -358,6 +358,13 @@ def load_class(source: str):
         raise ValueError(
             f"py:{source}: {path_text} has no class {name} with a choose(view, choices) method"
         )
+    try:
+        cls()  # each seat plays its own instance, made without arguments
+    except Exception as exc:
+        raise ValueError(
+            f"py:{source}: class {name} cannot be made without arguments ({exc!r}); a bot "
+            f"class takes no constructor arguments"
+        ) from None
     return cls
 
 

@@ -103,6 +103,16 @@ def deal_of_run(folder, deal: int, *, game: int | None = None, value=None) -> Ru
         replayed as they were played).
     """
     manifest = read_manifest(Path(folder))
+    if "rules" not in manifest:
+        raise ValueError(
+            f"{str(folder)!r} is not a run folder of simulate, compare, sweep or games (a study "
+            f"folder? replay one of its cells/ folders)"
+        )
+    if manifest.get("seed") is None:
+        raise ValueError(
+            f"{str(folder)!r} merges runs of several seeds; replay the deal in the run folder "
+            f"it came from"
+        )
     check_run_versions(manifest, folder)
     rules = Rules.from_dict(manifest["rules"])
     seatings = _seatings(manifest, value)

@@ -436,3 +436,22 @@ def test_example_bots_play_legal_deals_that_the_referee_accepts(monkeypatch):
             assert check_trace(trace).ok
             scores = [e["total"] for e in trace if e["event"] == "score"]
             assert scores == res.sides.query(f"deal == {k}")["score"].tolist()
+
+
+def test_a_python_bot_class_needing_arguments_is_refused(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "needy.py").write_text(
+        "class Needy:\n    def __init__(self, a):\n        pass\n\n"
+        "    def choose(self, view, choices):\n        return choices[0]\n"
+    )
+    with pytest.raises(ValueError, match="class Needy cannot be made without arguments"):
+        cs.simulate(2, bots="py:needy.py:Needy", workers=1)
+
+
+def test_a_python_bot_is_not_a_rollout_bot(bot_file):
+    """Rollouts run in the kernels: a bot written in Python is refused, not replaced."""
+    from pathlib import Path
+
+    info = cs.InfoSet.from_file(Path(__file__).parent.parent / "docs/positions/go_out_2p.json")
+    with pytest.raises(ValueError, match="is written in Python and rollouts run in the kernels"):
+        cs.analyse(info, worlds=2, rollout=f"py:{bot_file}:Recorder")
