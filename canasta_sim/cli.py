@@ -1065,7 +1065,7 @@ def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, 
     default=None,
     metavar="RUN_FOLDER:DEAL[:TURN[:DECISION]]",
     help="Analyse a decision of a run's deal instead (decision 0: draw or take the pile; "
-    "1: discard or go out).",
+    "1: the melds, then the discard or going out).",
 )
 @click.option(
     "--worlds",
