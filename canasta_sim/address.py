@@ -7,8 +7,9 @@ rules and the bots of each seating. Deal ``DEAL`` of the run is replayed with
 
 - ``TURN`` (default 0): the turn, counted from 0 in the deal (R-47 counts them the same way);
 - ``DECISION`` (default 0): ``0`` is the turn's first move (draw from the stock or take the
-  pile, R-20 step 1), ``1`` the choice after it (discard or go out, R-20 steps 2 and 3), made
-  before the turn's melds, as the candidates of :mod:`canasta_sim.candidates` are.
+  pile, R-20 step 1), ``1`` the rest of the turn after it (the melds, then the discard or going
+  out, R-20 steps 2 and 3), before the turn's melds are laid, as the candidates of
+  :mod:`canasta_sim.candidates` are.
 
 The position is the seat to play's :class:`~canasta_sim.InfoSet`.
 """

@@ -23,6 +23,7 @@ from .candidates import candidates as legal_candidates
 from .equity import p_win_game
 from .infoset import InfoSet
 from .nb.rollout import RO_END, RO_ERROR, RO_OUT_SEAT, rollouts
+from .ranking import rank_candidates
 
 #: Objectives the race can be run on, and the column of the table holding each.
 OBJECTIVES = {
@@ -112,6 +113,7 @@ def analyse(
     objective: str = "score_diff",
     stratify: bool = True,
     threads: int | None = None,
+    top: int | None = None,
 ) -> AnalysisResult:
     """Roll out each candidate of the decision in shared sampled worlds and rank them.
 
@@ -146,6 +148,9 @@ def analyse(
         Stratify the next stock card over the worlds (:meth:`InfoSet.sample_worlds`).
     threads : int, optional
         Threads for the rollouts (all cores by default).
+    top : int, optional
+        Roll out only the ``top`` candidates the own side's rollout bot ranks first
+        (:func:`canasta_sim.ranking.rank_candidates`: its own choice first); all by default.
 
     Returns
     -------
@@ -182,6 +187,9 @@ def analyse(
         numba.config.NUMBA_NUM_THREADS if threads is None else _check_count("threads", threads)
     )
     cands = _chosen(info_set, candidates)
+    if top is not None:
+        _check_count("top", top)
+        cands = rank_candidates(info_set, cands, bots[info_set.side])[:top]
     top = int(info_set.pile_codes[-1]) if len(info_set.pile_codes) else 0
     rows = [c.kernel_row(top) for c in cands]
     kinds = np.array([r[0] for r in rows], np.int64)

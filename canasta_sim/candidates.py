@@ -6,14 +6,16 @@ A *decision* is the seat to play's next choice in its turn (R-20):
   pickup ways (the top card onto the side's meld, with a natural pair, with a natural and a
   deuce, with a natural and a joker; a side without its initial meld also lays the melds from
   hand the engine picks to reach the minimum count, R-64);
-- in the ``play`` phase: discard a card of one kind now (each kind in hand the rules allow), or
-  go out (R-40): meld the whole hand, or meld all but one card and discard that one.
+- in the ``play`` phase: the rest of the turn, a meld plan laid in one call (possibly none:
+  which melds, which wild cards, R-20, R-60..R-64) and then a discard of one kind, or going out
+  (R-40) by melding the whole hand or discarding the last card. The plans are those of
+  :func:`meld_plans` (pruned to a documented set when there are many), the candidates at most
+  :data:`MAX_CANDIDATES`.
 
-What happens after the candidate's moves (the rest of the turn: melds and the discard after a
-draw or a pickup; the other seats' turns) is left to the rollout bot. Meld choices short of going
-out are not candidates. Each candidate is tried on a copy of a deal built from the information
-set; its legality reads only the seat's own hand and the public state, so it holds in every
-world.
+What happens after the candidate's moves (after a draw or a pickup, the rest of that turn;
+then the other seats' turns) is left to the rollout bot. Each candidate is tried on a copy of a
+deal built from the information set; its legality reads only the seat's own hand and the
+public state, so it holds in every world.
 """
 
 from __future__ import annotations
@@ -27,13 +29,27 @@ from .deal import Deal
 from .errors import IllegalMove
 from .infoset import InfoSet
 from .nb.bots.pickups import pickup_candidates_nb
-from .nb.bots.plans import black_three_plan_nb, fill_plan_nb
+from .nb.bots.plans import black_three_plan_nb, fill_plan_nb, initial_plan_nb, plan_points_nb
+from .nb.engine.melds import check_plan_nb, meld_ok_nb
 from .nb.engine.state import STATE_DTYPE
-from .nb.enums import DEUCE, JOKER, N_KINDS
+from .nb.enums import (
+    BLACK_THREE,
+    DEUCE,
+    FIRST_NATURAL,
+    JOKER,
+    LAST_NATURAL,
+    N_KINDS,
+    MeldCol,
+    MoveError,
+    SideSlot,
+)
 from .nb.worlds import CAND_DRAW, CAND_PLAY, CAND_TAKE
-from .notation import meld_plan, plan_texts
+from .notation import check_int, meld_plan, plan_texts
 
 MOVES = ("draw", "take", "play")
+
+#: Most candidates listed at a play-phase decision (:func:`candidates`).
+MAX_CANDIDATES = 64
 
 
 @dataclass(frozen=True)
@@ -119,24 +135,34 @@ def decision_deal(info: InfoSet) -> Deal:
     return Deal(info.rules, state)
 
 
-def candidates(info: InfoSet) -> list[Candidate]:
+def candidates(info: InfoSet, cap: int = MAX_CANDIDATES) -> list[Candidate]:
     """The legal candidates at the information set's decision (module docstring), each tried
-    on a copy of :func:`decision_deal`.
+    on a copy of :func:`decision_deal` (``is_legal``).
+
+    Parameters
+    ----------
+    info : InfoSet
+    cap : int
+        Play phase: the most candidates listed (at least 1): the plans of :func:`meld_plans`
+        are taken in their order, each with all its discards, while the count stays within
+        ``cap``; the empty plan's discards always.
 
     Returns
     -------
     list of Candidate
-        Draw phase: ``draw`` first, then the pickups; play phase: the discards by kind, then the
-        ways to go out.
+        Draw phase: ``draw`` first, then the pickups; play phase: for each plan in the order of
+        :func:`meld_plans` (the empty plan first), its discards by kind, or its going out.
 
     Raises
     ------
     ValueError
-        When the observer is not the seat to play.
+        When the observer is not the seat to play, or for a ``cap`` below 1.
     """
+    check_int("cap", cap, 1, 10_000)
     deal = decision_deal(info)
-    found = _draw_phase(info, deal) if info.phase == "draw" else _play_phase(info, deal)
-    return [c for c in found if is_legal(deal, c)]
+    if info.phase == "draw":
+        return [c for c in _draw_phase(info, deal) if is_legal(deal, c)]
+    return _play_phase(deal, cap)
 
 
 def find_candidate(found: list[Candidate], label: str) -> Candidate:
@@ -190,35 +216,217 @@ def _draw_phase(info: InfoSet, deal: Deal) -> list[Candidate]:
     return found
 
 
-def _play_phase(info: InfoSet, deal: Deal) -> list[Candidate]:
-    hand = info.hand_counts
-    last = int(hand.sum()) == 1
-    found = [
-        Candidate(
-            f"go out: discard {C.KINDS[k]}" if last else f"discard {C.KINDS[k]}",
-            "play",
-            discard=C.KINDS[k],
-            going_out=last,
-        )
-        for k in np.nonzero(hand)[0]
-    ]
-    outs: dict[str, Candidate] = {}
-    for k in [-1, *np.nonzero(hand)[0]]:  # meld the whole hand, or all but one card of kind k
-        plan = _out_plan(deal, info.seat, int(k))
-        if plan is None:
+def _play_phase(deal: Deal, cap: int) -> list[Candidate]:
+    """The play-phase candidates: each plan of :func:`meld_plans` in its order with its
+    discards (kind order), a plan taken whole while the count stays within ``cap`` (the empty
+    plan always)."""
+    found: list[Candidate] = []
+    for plan in meld_plans(deal):
+        new = _plan_candidates(deal, plan)
+        if found and len(found) + len(new) > cap:
+            break
+        found += new
+    return found
+
+
+def _plan_candidates(deal: Deal, plan: np.ndarray) -> list[Candidate]:
+    """The legal candidates that lay ``plan`` in one call (R-20, R-64): then a discard of each
+    kind left in hand, going out when it is the last card (R-40), or going out with no
+    discard when the plan melds the whole hand."""
+    left = deal._view.hands[deal.current_player].astype(np.int64) - _plan_cards(plan)
+    kinds = np.nonzero(left)[0] if left.any() else [-1]
+    found = [play_candidate(plan, int(k), int(left.sum())) for k in kinds]
+    return [c for c in found if is_legal(deal, c)]
+
+
+def play_candidate(plan: np.ndarray, discard: int, left: int) -> Candidate:
+    """The play-phase candidate laying ``plan`` (``ndarray(int8, (N_KINDS, 3))``, possibly
+    empty) then discarding a card of kind ``discard`` (-1: none), with ``left`` cards in hand
+    after the plan: ``"meld K K K, 5 5 5 2, discard 9"``, ``"discard 9"``; ``"go out: ..."``
+    when it empties the hand (R-40)."""
+    melds = plan_texts(plan)
+    parts = [f"meld {', '.join(melds)}"] if melds else []
+    if discard >= 0:
+        parts.append(f"discard {C.KINDS[discard]}")
+    out = left == 0 or (left == 1 and discard >= 0)
+    label = ("go out: " if out else "") + ", ".join(parts)
+    text = C.KINDS[discard] if discard >= 0 else ""
+    return Candidate(label, "play", melds=melds, discard=text, going_out=out)
+
+
+def _plan_cards(plan: np.ndarray) -> np.ndarray:
+    """The cards a plan takes from hand, ``ndarray(int64, (N_KINDS,))``."""
+    cards = plan[:, MeldCol.naturals].astype(np.int64)
+    cards[DEUCE] += int(plan[:, MeldCol.deuces].sum())
+    cards[JOKER] += int(plan[:, MeldCol.jokers].sum())
+    return cards
+
+
+# --- meld plans ------------------------------------------------------------------------------
+def meld_plans(deal: Deal) -> list[np.ndarray]:
+    """The meld plans of the current seat's play-phase decision, in priority order
+    (docs/analysis.md, "Decisions and candidates"), each ``ndarray(int8, (N_KINDS, 3))``.
+
+    The *plan space*: per rank 4..A, the rank's naturals in hand laid all or none (onto the
+    side's meld, or as a new meld), with any numbers of the hand's deuces and jokers that keep
+    the meld legal (R-60, R-61); the black threes (3 or 4) only in a plan that goes out
+    (R-41, R-63). When the space holds at most :data:`SPACE_LIMIT` plans, every plan of it is
+    listed; otherwise the engine's plans, every plan of a single meld, and every sub-plan (set
+    of rows) of the engine's plan that melds all it can.
+
+    Order: the empty plan; the engine's going-out plans; its initial meld (R-64; a side
+    without melds), the plan that melds all it can keeping two cards, the same without wild
+    cards; then the others by the meld points they lay (R-04), most first, ties in enumeration
+    order (ranks from the ace down). Only plans the engine's own check accepts
+    (``check_plan_nb``: R-22, R-40..R-42, R-60..R-64) are kept.
+    """
+    seat = deal.current_player
+    state, r = deal._state, deal._r
+    hand = state["hands"][seat].astype(np.int64)
+    table = state["melds"][seat % deal.rules.sides].astype(np.int64)
+    full = _full_plan(deal)
+    first = [np.zeros((N_KINDS, 3), np.int8), *_out_plans(deal), *_initial_plan(deal), full]
+    first.append(_full_plan(deal, wilds=False))
+    space = _space(hand, table, r)
+    if space is None:
+        space = [*_singles(hand, table, r), *_subsets(full)]
+    rest = sorted(space, key=lambda p: -int(plan_points_nb(r, p, np.int64(-1))))
+    out, seen = [], set()
+    for plan in [*first, *rest]:
+        key = plan.tobytes()
+        if key in seen:
             continue
-        melds = plan_texts(plan)
-        label = f"go out: meld {', '.join(melds)}"
-        if k >= 0:
-            label += f", discard {C.KINDS[k]}"
-        discard = C.KINDS[k] if k >= 0 else ""
-        outs.setdefault(
-            label, Candidate(label, "play", melds=melds, discard=discard, going_out=True)
-        )
-    return found + list(outs.values())
+        seen.add(key)
+        if not plan.any() or _accepted(deal, plan):
+            out.append(plan)
+    return out
 
 
-def _out_plan(deal: Deal, seat: int, keep_kind: int):
+#: Most plans in a plan space listed whole (:func:`meld_plans`); a larger space is pruned.
+SPACE_LIMIT = 512
+
+
+def _row_options(rank: int, hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> list:
+    """What a plan may lay on the row of ``rank`` (natural ranks): ``(naturals, deuces,
+    jokers)`` from hand, nothing first, then the naturals (all of them) with the fewest wild
+    cards first, then wild cards alone onto the side's meld; each leaves a legal meld (R-60,
+    R-61)."""
+    tn, td, tj = (int(x) for x in table[rank])
+    options = [(0, 0, 0)]
+    for naturals in (int(hand[rank]), 0) if hand[rank] else (0,):
+        if tn + naturals == 0:
+            continue
+        for wilds in range(4):
+            for jokers in range(min(wilds, int(hand[JOKER])) + 1):
+                deuces = wilds - jokers
+                if (naturals, deuces, jokers) == (0, 0, 0) or deuces > hand[DEUCE]:
+                    continue
+                if meld_ok_nb(tn + naturals, td + deuces, tj + jokers, r):
+                    options.append((naturals, deuces, jokers))
+    return options
+
+
+def _space(hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> list[np.ndarray] | None:
+    """Every plan of the plan space (:func:`meld_plans`), ranks from the ace down, or
+    ``None`` when it holds more than :data:`SPACE_LIMIT` plans."""
+    rows = [
+        (k, opts)
+        for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1)
+        if len(opts := _row_options(k, hand, table, r)) > 1
+    ]
+    threes = int(hand[BLACK_THREE]) if hand[BLACK_THREE] >= 3 else 0
+    plans: list[np.ndarray] = []
+    plan = np.zeros((N_KINDS, 3), np.int8)
+
+    def walk(i: int, deuces: int, jokers: int) -> bool:
+        if i == len(rows):
+            plans.append(plan.copy())
+            if threes:  # R-63: only a plan that goes out keeps them; the check decides
+                plans.append(plan.copy())
+                plans[-1][BLACK_THREE, MeldCol.naturals] = threes
+            return len(plans) <= SPACE_LIMIT
+        k, opts = rows[i]
+        for n, d, j in opts:
+            if d <= deuces and j <= jokers:
+                plan[k] = (n, d, j)
+                if not walk(i + 1, deuces - d, jokers - j):
+                    return False
+        plan[k] = 0
+        return True
+
+    return plans if walk(0, int(hand[DEUCE]), int(hand[JOKER])) else None
+
+
+def _singles(hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> list[np.ndarray]:
+    """Every plan of one row option (:func:`_row_options`): one meld laid or extended."""
+    plans = []
+    for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
+        for option in _row_options(k, hand, table, r)[1:]:
+            plan = np.zeros((N_KINDS, 3), np.int8)
+            plan[k] = option
+            plans.append(plan)
+    return plans
+
+
+def _subsets(plan: np.ndarray) -> list[np.ndarray]:
+    """Every plan made of some of ``plan``'s rows (at most 2**11)."""
+    rows = [k for k in range(N_KINDS) if plan[k].any()]
+    out = []
+    for mask in range(1, 1 << len(rows)):
+        sub = np.zeros((N_KINDS, 3), np.int8)
+        for i, k in enumerate(rows):
+            if mask >> i & 1:
+                sub[k] = plan[k]
+        out.append(sub)
+    return out
+
+
+def _accepted(deal: Deal, plan: np.ndarray) -> bool:
+    """The engine's check of a meld from hand (R-22, R-40..R-42, R-60..R-64)."""
+    err, _out, _concealed = check_plan_nb(
+        deal._state, deal._r, deal.current_player, plan, np.int64(-1), np.int64(0)
+    )
+    return int(err) == MoveError.ok
+
+
+def _full_plan(deal: Deal, wilds: bool = True) -> np.ndarray:
+    """The engine's plan that melds all it can keeping two cards (R-22): naturals onto the
+    side's melds and new melds of three, then (``wilds``) natural pairs with a wild card and
+    the spare wild cards, jokers first."""
+    plan = np.zeros((N_KINDS, 3), np.int8)
+    fill_plan_nb(
+        deal._state,
+        deal._r,
+        deal.current_player,
+        plan,
+        np.int64(-1),
+        np.int64(0),
+        np.int64(2),
+        np.bool_(wilds),
+    )
+    return plan
+
+
+def _initial_plan(deal: Deal) -> list[np.ndarray]:
+    """For a side without its initial meld, the engine's initial meld from hand (R-64: the
+    minimum count with as few wild cards as it can, two cards kept); else nothing."""
+    seat = deal.current_player
+    if deal._view.sides[seat % deal.rules.sides, SideSlot.melded]:
+        return []
+    plan = np.zeros((N_KINDS, 3), np.int8)
+    initial_plan_nb(deal._state, deal._r, seat, plan, np.int64(-1), np.int64(0), np.int64(2))
+    return [plan]
+
+
+def _out_plans(deal: Deal) -> list[np.ndarray]:
+    """The engine's plans melding the whole hand, or all but one card of each kind in hand
+    (R-40)."""
+    hand = deal._view.hands[deal.current_player]
+    plans = (_out_plan(deal, deal.current_player, int(k)) for k in [-1, *np.nonzero(hand)[0]])
+    return [p for p in plans if p is not None]
+
+
+def _out_plan(deal: Deal, seat: int, keep_kind: int) -> np.ndarray | None:
     """A plan melding the whole hand but one card of ``keep_kind`` (-1: the whole hand), from
     the engine's plan builder (black threes, naturals, then wild cards); ``None`` if the plan
     leaves other cards or is empty."""

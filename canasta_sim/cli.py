@@ -1065,7 +1065,7 @@ def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, 
     default=None,
     metavar="RUN_FOLDER:DEAL[:TURN[:DECISION]]",
     help="Analyse a decision of a run's deal instead (decision 0: draw or take the pile; "
-    "1: discard or go out).",
+    "1: the melds, then the discard or going out).",
 )
 @click.option(
     "--worlds",
@@ -1110,6 +1110,12 @@ def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, 
     help="Analyse only this candidate, e.g. 'discard K' (repeatable; default: all legal).",
 )
 @click.option(
+    "--top",
+    type=click.IntRange(1, 10_000),
+    default=None,
+    help="Analyse only the K candidates the rollout bot ranks first (its own choice first).",
+)
+@click.option(
     "--objective",
     type=click.Choice(["score_diff", "own_score", "win_deal"]),
     default="score_diff",
@@ -1132,6 +1138,7 @@ def analyse_command(
     seed,
     rollout,
     chosen,
+    top,
     objective,
     out,
 ):
@@ -1182,6 +1189,7 @@ def analyse_command(
         rollout=rollout,
         seed=seed,
         objective=objective,
+        top=top,
     )
     click.echo(str(result))
     if out is not None:
@@ -1325,6 +1333,13 @@ def study(axes, deals, baseline, seed, workers, quiet, out, resume, overwrite):
     help="Decisions with the largest regret to list.",
 )
 @click.option(
+    "--top-candidates",
+    type=click.IntRange(1, 10_000),
+    default=None,
+    help="Analyse at most K candidates per decision, the reviewed bot's first-ranked (its own "
+    "choice always) [default: all].",
+)
+@click.option(
     "--out",
     type=click.Path(path_type=Path),
     default=None,
@@ -1346,6 +1361,7 @@ def review_command(
     rollout,
     analysis_seed,
     top,
+    top_candidates,
     out,
     overwrite,
     quiet,
@@ -1353,7 +1369,7 @@ def review_command(
     """Analyse every decision of one seat in DEALS deals played by the bots (or in the deals
     of RUN_FOLDER) and print the regret: the best candidate's mean score difference minus
     the bot's choice's, re-scored on fresh worlds, per deal by decision type."""
-    from .review import format_summary, format_top, review
+    from .review import format_summary, format_top, review, run_rules
 
     if run_folder is not None:
         given = [
@@ -1375,25 +1391,36 @@ def review_command(
             raise click.BadParameter(
                 f"{str(run_folder)!r} is not a folder", param_hint="RUN_FOLDER"
             )
-        rules = None
+        rules, total = _api(lambda: run_rules(run_folder), "RUN_FOLDER")
+        if deals is not None and deals > total:
+            raise click.BadParameter(
+                f"{deals} deals; RUN_FOLDER holds {total:,}: allowed 1 to {total:,}",
+                param_hint="--deals",
+            )
     else:
         rules = build_rules(players, rules_opt, settings)
         _bots(bots, rules)
-        if seat >= rules.players:
-            raise click.BadParameter(
-                f"{seat} is not a seat; allowed: 0 to {rules.players - 1}", param_hint="--seat"
-            )
-    if rollout is not None and rules is not None:
+    if seat >= rules.players:
+        raise click.BadParameter(
+            f"{seat} is not a seat; allowed: 0 to {rules.players - 1}", param_hint="--seat"
+        )
+    if rollout is not None:
         _bots(rollout, rules, "--rollout")
     target = _new_out(out, overwrite)
     bar = None
-    if not quiet:
-        from tqdm import tqdm
 
-        bar = tqdm(total=deals, unit="deal", file=sys.stderr, disable=deals is None)
+    def tick(done, total):
+        nonlocal bar
+        if bar is None:  # the input is checked: the bar starts
+            from tqdm import tqdm
+
+            bar = tqdm(total=total, unit="deal", file=sys.stderr)
+        else:
+            bar.update()
+
     result = _api(
         lambda: review(
-            rules,
+            None if run_folder is not None else rules,
             deals=deals,
             bots=bots or "expert",
             seed=seed or 0,
@@ -1403,9 +1430,10 @@ def review_command(
             rescore_worlds=rescore_worlds,
             rollout=rollout,
             analysis_seed=analysis_seed,
-            progress=None if bar is None else (lambda _: bar.update()),
+            top_candidates=top_candidates,
+            progress=None if quiet else tick,
         ),
-        "RUN_FOLDER/--seat/--rollout",
+        "RUN_FOLDER",
     )
     if bar is not None:
         bar.close()

@@ -6,16 +6,21 @@ score difference minus the mean of the bot's own choice (points, paired over the
 Picking the best of noisy means inflates that figure, so the regret is re-scored on fresh
 worlds (another analysis seed) for the two candidates only: the best and the bot's choice.
 
-The decisions of a turn (R-20):
+The decisions of a turn (R-20), with the candidates of :func:`canasta_sim.candidates.candidates`
+(bounded by ``top_candidates`` with :func:`canasta_sim.ranking.rank_candidates`, the bot's own
+choice always kept):
 
-- ``pickup``: the turn's first move, draw from the stock or take the discard pile (R-30..R-35),
-  with the candidates of :func:`canasta_sim.candidates.candidates`;
-- ``discard`` and ``going_out``: the choice after the first move. The candidates are those of
-  :func:`~canasta_sim.candidates.candidates` at that point (discard a kind now, go out with
-  the engine's melds) and, for each kind left in hand after the bot's own melds of the turn,
-  those melds then a discard of that kind; the bot's choice is its melds and its discard (or
-  its going out). The decision is ``going_out`` when a candidate goes out (R-40), else
-  ``discard``. A turn that ends by R-45 (no discard) has no second decision.
+- decision 0, the turn's first move: draw from the stock or take the discard pile
+  (R-30..R-35);
+- decision 1, the rest of the turn after it: a meld plan laid in one call (possibly none) and a
+  discard, or going out (R-40). The bot's choice is the melds it laid in the turn and its
+  discard. A turn that ends by R-45 (no discard) has no second decision.
+
+Each decision's type (:data:`TYPES`, :func:`decision_type`) compares the bot's choice with the
+best candidate (with the runner-up when they are the same): ``pickup`` for decision 0;
+``going_out`` when either goes out; ``meld_timing`` when they lay different naturals (other
+melds, or melds against none); ``wild_cards`` when they lay the same naturals with other wild
+cards; ``discard`` when they lay the same plan and discard other kinds.
 
 The rest of every rollout is played by the deal's own bots unless ``rollout`` is given.
 """
@@ -34,10 +39,11 @@ from .analysis import Z95, analyse
 from .bots import side_bots
 from .candidates import Candidate, candidates
 from .deal import Deal
-from .notation import as_rules
+from .notation import as_rules, meld_plan
+from .ranking import played_candidate, rank_candidates
 
-#: Decision types, in the order of the summary.
-TYPES = ("pickup", "discard", "going_out")
+#: Decision types, in the order of the summary (:func:`decision_type`).
+TYPES = ("pickup", "meld_timing", "wild_cards", "discard", "going_out")
 
 #: Columns of :attr:`ReviewResult.decisions`.
 COLUMNS = (
@@ -115,6 +121,7 @@ def review(
     rescore_worlds: int | None = None,
     rollout=None,
     analysis_seed: int = 0,
+    top_candidates: int | None = None,
     progress=None,
 ) -> ReviewResult:
     """Analyse every decision of ``seat`` in ``deals`` deals and measure the bot's regret.
@@ -144,8 +151,12 @@ def review(
     analysis_seed : int
         Master seed of the analysis worlds (0 .. 2**32 - 1); each decision's worlds and its
         re-scoring worlds come from it, the deal and the decision.
+    top_candidates : int, optional
+        Analyse at most this many candidates per decision: the reviewed bot's ranking
+        (:func:`canasta_sim.ranking.rank_candidates`, its own choice first); all by default.
     progress : callable, optional
-        Called with the deal index after each deal.
+        Called as ``progress(done, total)`` (deals) once the input is checked, then after
+        each deal.
 
     Returns
     -------
@@ -154,12 +165,15 @@ def review(
     Raises
     ------
     ValueError
-        For a bad count, seat, bot spec or seed, ``run`` given with ``rules``, ``bots`` other
-        than the default or ``seed``, or a run folder :func:`canasta_sim.deal_from_run` refuses.
+        For a bad count, seat, bot spec or seed, ``top_candidates`` below 1, ``run`` given
+        with ``rules``, ``bots`` other than the default or ``seed``, or a run folder
+        :func:`canasta_sim.deal_from_run` refuses.
     """
     _count("worlds", worlds)
     rescore_worlds = worlds if rescore_worlds is None else _count("rescore_worlds", rescore_worlds)
     _count("analysis_seed", analysis_seed, 0, 2**32 - 1)
+    if top_candidates is not None:
+        _count("top_candidates", top_candidates)
     if run is not None:
         if rules is not None or seed != 0 or bots != "expert":
             raise ValueError(
@@ -179,21 +193,22 @@ def review(
     if rollout is not None:
         side_bots(rollout, rules.sides)  # checks the spec before any rollout
     rows = []
-    used = set()
+    used: dict[str, None] = {}  # the bots in the order given
+    if progress is not None:
+        progress(0, n)
+    budget = (worlds, rescore_worlds, top_candidates)
     for index, (name, deal, specs) in enumerate(boards):
-        used.update(specs)
+        used.update(dict.fromkeys(specs))
         plays = rollout if rollout is not None else specs
         while not deal.is_over:
             if deal.current_player == seat:
-                for row in _review_turn(
-                    deal, specs, plays, worlds, rescore_worlds, (analysis_seed, index)
-                ):
+                for row in _review_turn(deal, specs, plays, budget, (analysis_seed, index)):
                     row.update(deal=index, seat=seat, bot=specs[seat % rules.sides])
                     row["reference"] = f"{name}:{row['turn']}:{row['decision']}"
                     rows.append(row)
             deal.play_turn(specs)
         if progress is not None:
-            progress(index)
+            progress(index + 1, n)
     decisions = pd.DataFrame.from_records(rows, columns=list(COLUMNS))
     settings = {
         "deals": n,
@@ -201,8 +216,9 @@ def review(
         "worlds": worlds,
         "rescore_worlds": rescore_worlds,
         "analysis_seed": analysis_seed,
+        "top_candidates": top_candidates,
         "rules": rules.to_dict(),
-        "bots": sorted(used),
+        "bots": list(used),
         "rollout": rollout,
         "objective": "score_diff",
         **({"run": str(run)} if run is not None else {"seed": seed}),
@@ -267,62 +283,53 @@ def format_top(top: pd.DataFrame) -> str:
 
 
 # --- one turn ----------------------------------------------------------------------------------
-def _review_turn(deal: Deal, specs, plays, worlds, rescore_worlds, key) -> list[dict]:
+def _review_turn(deal: Deal, specs, plays, budget, key) -> list[dict]:
     """The rows of the current seat's turn on ``deal`` (left unchanged): its first move, then
-    the choice after it."""
+    the rest of the turn."""
     trial = deal.copy()
     start = len(trial.trace())
     trial.play_turn(specs)
     events = trial.trace()[start:]
     seat, turn = deal.current_player, deal.turns
+    bot = specs[seat % deal.rules.sides]
     info = deal.info_set(seat)
     found = candidates(info)
-    firsts = [e for e in events if e["event"] in ("draw", "take_pile")]
-    if not firsts or firsts[0]["event"] == "draw":
+    e = next((e for e in events if e["event"] in ("draw", "take_pile")), None)
+    if e is None or e["event"] == "draw":  # None: the deal ended at an empty stock (R-44)
         chosen = Candidate("draw", "draw")
     else:
-        e = firsts[0]
         melds = tuple(f"{m['rank']}: {m['cards']}" for m in e["melds"])
         chosen = Candidate(f"take the pile with {e['with']}", "take", with_=e["with"], melds=melds)
-    rows = [_row(info, found, chosen, turn, 0, "pickup", plays, worlds, rescore_worlds, key)]
+    chosen = _same(found, chosen, info)
+    rows = [_row(deal, info, found, chosen, bot, turn, 0, plays, budget, key)]
     work = deal.copy()
-    _same(found, chosen, info).apply(work)
+    chosen.apply(work)
     if work.is_over or work.current_player != seat or work.phase != "play":
         return rows
-    if any(e["event"] == "end_turn" for e in events):  # R-45: no discard decision
+    rest = played_candidate(work, trial)
+    if rest is None:  # R-45: no discard decision
         return rows
-    after = [e for e in events if e["event"] in ("meld", "discard")]
-    melds = tuple(f"{e['rank']}: {e['cards']}" for e in after if e["event"] == "meld")
-    thrown = next((e["card"] for e in after if e["event"] == "discard"), "")
     info = work.info_set(seat)
-    melded = work.copy()
-    if melds:
-        melded.meld(*melds)
-    left = C.parse_cards(melded.hand(seat))
-    prefix = f"meld {', '.join(melds)}, " if melds else ""
-    found = list(candidates(info))
-    out = trial.went_out == seat
-    own = [
-        Candidate(
-            ("go out: " if left.sum() == 1 else "") + f"{prefix}discard {C.KINDS[k]}",
-            "play",
-            melds=melds,
-            discard=C.KINDS[k],
-            going_out=bool(left.sum() == 1),
-        )
-        for k in np.nonzero(left)[0]
-    ]
-    if left.sum() == 0:
-        own.append(
-            Candidate(f"go out: meld {', '.join(melds)}", "play", melds=melds, going_out=True)
-        )
-    for c in own:
-        if not any(_key(c, info) == _key(f, info) for f in found):
-            found.append(c)
-    chosen = Candidate("", "play", melds=melds, discard=thrown, going_out=out)
-    kind = "going_out" if any(c.going_out for c in found) else "discard"
-    rows.append(_row(info, found, chosen, turn, 1, kind, plays, worlds, rescore_worlds, key))
+    found = candidates(info)
+    rows.append(_row(work, info, found, _same(found, rest, info), bot, turn, 1, plays, budget, key))
     return rows
+
+
+def decision_type(chosen: Candidate, best: Candidate) -> str:
+    """The type of a decision (:data:`TYPES`) from the bot's choice and the best candidate
+    (module docstring): ``pickup`` when either is a draw or a pickup; ``going_out`` when
+    either goes out (R-40); ``meld_timing`` when their plans lay different naturals;
+    ``wild_cards`` when they lay the same naturals and other wild cards; else ``discard``."""
+    if chosen.move != "play" or best.move != "play":
+        return "pickup"
+    if chosen.going_out or best.going_out:
+        return "going_out"
+    a, b = meld_plan(chosen.melds), meld_plan(best.melds)
+    if (a[:, 0] != b[:, 0]).any():
+        return "meld_timing"
+    if (a != b).any():
+        return "wild_cards"
+    return "discard"
 
 
 def _key(c: Candidate, info) -> tuple:
@@ -335,22 +342,27 @@ def _same(found: list[Candidate], chosen: Candidate, info) -> Candidate:
     return next((c for c in found if _key(c, info) == _key(chosen, info)), chosen)
 
 
-def _row(info, found, chosen, turn, decision, kind, plays, worlds, rescore_worlds, key) -> dict:
-    chosen = _same(found, chosen, info)
+def _row(deal, info, found, chosen, bot, turn, decision, plays, budget, key) -> dict:
+    """One decision's row: ``found`` (bounded by the bot's ranking, ``chosen`` kept) analysed
+    with ``plays`` as the rollout bots."""
+    worlds, rescore_worlds, top = budget
+    if top is not None and len(found) > top:
+        found = rank_candidates(deal, found, bot)[:top]
     if chosen not in found:
         found = [*found, chosen]
     row = {
         "turn": turn,
         "decision": decision,
-        "type": kind,
         "hand": info.hand,
         "pile_top": C.KINDS[int(info.pile_codes[-1])] if len(info.pile_codes) else "",
         "candidates": len(found),
         "bot_choice": chosen.label,
     }
     if len(found) == 1:
+        kind = "pickup" if decision == 0 else decision_type(chosen, chosen)
         return {
             **row,
+            "type": kind,
             "best": chosen.label,
             "best_mean": np.nan,
             "bot_mean": np.nan,
@@ -367,7 +379,10 @@ def _row(info, found, chosen, turn, decision, kind, plays, worlds, rescore_world
     table = result.table.set_index("candidate")
     best = result.candidates[0]
     mine = table.loc[chosen.label]
+    # the nearest alternative names the decision when the bot's choice is the best
+    other = result.candidates[1] if best == chosen else best
     row.update(
+        type="pickup" if decision == 0 else decision_type(chosen, other),
         best=best.label,
         best_mean=float(table["score_diff"].iloc[0]),
         bot_mean=float(mine["score_diff"]),
@@ -394,23 +409,35 @@ def _row(info, found, chosen, turn, decision, kind, plays, worlds, rescore_world
     }
 
 
-def _run_deals(run, deals) -> tuple:
-    """The rules of ``run`` and a generator of ``(name, deal at its start, bots per side)``
-    for its first ``deals`` deals (default: all)."""
+def run_rules(run) -> tuple:
+    """The rules of the run folder ``run`` and its number of deals.
+
+    Raises
+    ------
+    ValueError
+        For a folder :func:`canasta_sim.deal_from_run` refuses.
+    """
     from .outdir import read_manifest
 
     folder = Path(run)
     manifest = read_manifest(folder)
-    total = int(manifest.get("deals", 0))
+    first, _bots = deal_from_run(RunAddress(folder, 0))  # checks the folder and its versions
+    return first.rules, int(manifest.get("deals", 0))
+
+
+def _run_deals(run, deals) -> tuple:
+    """The rules of ``run`` and a generator of ``(name, deal at its start, bots per side)``
+    for its first ``deals`` deals (default: all)."""
+    folder = Path(run)
+    rules, total = run_rules(folder)
     n = total if deals is None else _count("deals", deals, 1, max(total, 1))
-    first, bots = deal_from_run(RunAddress(folder, 0))  # checks the folder and its versions
 
     def boards():
         for k in range(n):
             deal, bots = deal_from_run(RunAddress(folder, k))
             yield f"{folder}:{k}", deal, bots
 
-    return first.rules, n, boards()
+    return rules, n, boards()
 
 
 def _count(name: str, value, low: int = 1, high: int = 10_000_000) -> int:

@@ -366,3 +366,17 @@ def test_cli_prints_the_table_and_writes_the_results(tmp_path):
     assert lines[4].startswith("seed 3, 200 worlds")
     assert sorted(p.name for p in out.iterdir()) == ["analysis.json", "per_world.parquet"]
     assert len(pd.read_parquet(out / "per_world.parquet")) == 3 * 200
+
+
+def test_cli_top_keeps_the_rollout_bot_first_ranked_candidates():
+    from canasta_sim.candidates import candidates
+    from canasta_sim.ranking import rank_candidates
+
+    info = InfoSet.from_file(GO_OUT)
+    first = rank_candidates(info, candidates(info), "expert")[0].label
+    result = run_cli(GO_OUT, "--worlds", 50, "--top", 1)
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert len(lines) == 3 and lines[1].startswith(first)
+    bad = run_cli(GO_OUT, "--top", 0)
+    assert bad.exit_code == 2 and "--top" in bad.output

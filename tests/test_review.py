@@ -108,6 +108,7 @@ def invoke(*args):
         (["--worlds", "0"], ["--worlds"]),
         (["--deals", "0"], ["--deals"]),
         (["no/such/folder"], ["RUN_FOLDER", "not a folder"]),
+        (["--top-candidates", "0"], ["--top-candidates"]),
         ([".", "--bots", "expert"], ["--bots", "RUN_FOLDER"]),
         ([".", "--seed", "3"], ["--seed", "RUN_FOLDER"]),
     ],
@@ -118,6 +119,43 @@ def test_bad_input_is_a_usage_error(args, words):
     for w in words:
         assert w in r.output
     assert "Traceback" not in r.output
+
+
+@pytest.fixture(scope="module")
+def run_folder(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("run") / "run"
+    r = CliRunner().invoke(
+        main, ["simulate", "--deals", "3", "--players", "2", "--quiet", "--out", str(folder)]
+    )
+    assert r.exit_code == 0, r.output
+    return folder
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--deals", "9"], ["--deals", "holds 3"]),
+        (["--seat", "2"], ["--seat", "0 to 1"]),
+        (["--rollout", "nosuch"], ["--rollout", "nosuch"]),
+    ],
+)
+def test_bad_input_with_a_run_folder_names_the_option(run_folder, args, words):
+    r = invoke(run_folder, *args)
+    assert r.exit_code == 2, r.output
+    for w in words:
+        assert w in r.output
+    assert "RUN_FOLDER/" not in r.output
+
+
+def test_a_folder_that_is_no_run_is_refused_before_any_progress(tmp_path):
+    r = invoke(tmp_path, "--deals", "3")
+    assert r.exit_code == 2 and "RUN_FOLDER" in r.output and "manifest.json" in r.output
+    assert "deal/s" not in r.output  # no progress bar was started
+
+
+def test_the_bots_keep_the_order_given():
+    result = review(RULES, deals=1, bots="greedy,expert", seed=4, worlds=2)
+    assert result.settings["bots"] == ["greedy", "expert"]
 
 
 def test_an_existing_out_folder_is_refused(tmp_path):
