@@ -586,7 +586,7 @@ class Deal:
         g = self._g
         before = (g[DealSlot.move], g[DealSlot.turn], g[DealSlot.phase])
         if self._seated is not None:  # a bot written in Python sits at the table
-            self._seated.play_turn(self._state, self._r, self._log)
+            self._seated.play_turn(self)
         else:
             play_turn(self._state, self._r, policies, params, self._log)
         if (g[DealSlot.move], g[DealSlot.turn], g[DealSlot.phase]) == before:  # would loop for ever
