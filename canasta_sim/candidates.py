@@ -112,7 +112,7 @@ class Candidate:
     def kernel_row(self, pile_top: int) -> tuple[int, np.ndarray, int]:
         """``(kind, plan, discard)`` for the rollout kernel (``nb.worlds.CAND_*``;
         ``int8[N_KINDS, 3]``; kind code or -1); ``pile_top`` is the pile's top kind. An
-        ``end_deal`` candidate is its melds alone: the rollout bot then ends the deal (R-45)."""
+        ``end_deal`` candidate has no discard: the kernel ends the deal after its melds (R-45)."""
         plan = meld_plan(self.melds).astype(np.int64)
         if self.move == "take":
             counts = C.parse_cards(self.with_)
