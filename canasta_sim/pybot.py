@@ -179,6 +179,9 @@ class Seated:
             kernel_turn(deal._state, deal._r, self.policies, self.params, deal._log)
 
 
+Deal.python_seating = Seated  # Deal.play_turn seats bots written in Python with it
+
+
 def play_python_deals(table, seeds, dealers, minimums, scores, seatings, deal_rows, side_rows):
     """:func:`canasta_sim.runner.play_deals` for a table with Python bots: every deal is
     dealt and recorded by the same kernels as the chunk kernel's, and its turns are played

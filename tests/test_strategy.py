@@ -496,6 +496,23 @@ def test_example_bots_play_legal_deals_that_the_referee_accepts(monkeypatch, dea
             assert scores == res.sides.query(f"deal == {k}")["score"].tolist()
 
 
+def test_the_minimal_bot_of_strategy_md_plays_deals_the_referee_accepts(tmp_path, monkeypatch):
+    import re
+    from pathlib import Path
+
+    from canasta_sim.referee import check_trace
+
+    doc = (Path(__file__).resolve().parent.parent / "docs/strategy.md").read_text()
+    code = re.search(r"```python\n(class Minimal:.*?)```", doc, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "minimal.py").write_text(code)
+    bots = ["py:minimal.py:Minimal", "careful"]
+    trace = cs.trace_deal(cs.Rules(), bots, 4, 0)
+    assert check_trace(trace).ok
+    takes = [e for e in trace if e["event"] == "take_pile" and e["seat"] % 2 == 0]
+    assert takes and all(e["cards"] >= 10 for e in takes)  # only piles of 10 cards or more
+
+
 def test_example_bots_express_their_strategies(monkeypatch):
     """The pile hoarder lays melds only in a pickup or when going out; the eager melder lays
     the plan with the most cards at every play decision (going out first)."""
