@@ -3,8 +3,10 @@
 A golden is a digest per named column of a run's ``deals`` and ``sides`` records, taken in a
 canonical form (integers as int64, booleans as 0/1, categories as their labels), so that a new
 column or a narrower dtype is not a behaviour change, while any changed value is. The readable
-playthroughs are formatted traces of one deal per player count. ``scripts/regen_goldens.py``
-rewrites ``tests/data/goldens.json`` and ``tests/data/playthrough_*.txt``.
+playthroughs are formatted traces of one deal per player count; the analysis goldens digest the
+per-world results of fixed-seed decision analyses. ``scripts/regen_goldens.py`` rewrites
+``tests/data/goldens.json``, ``tests/data/analysis_goldens.json`` and
+``tests/data/playthrough_*.txt``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import pandas as pd
 
 DATA = Path(__file__).parent / "data"
 GOLDENS = DATA / "goldens.json"
+ANALYSIS_GOLDENS = DATA / "analysis_goldens.json"
+POSITIONS = Path(__file__).resolve().parent.parent / "docs" / "positions"
 DEALS = 2000  # deals per cell
 SEED = 20261201
 BOTS = ("random", "greedy", "careful", "expert")
@@ -85,7 +89,7 @@ def cell_rules(cell: dict):
 
 def canonical(column: pd.Series) -> bytes:
     """The bytes a column's digest is taken over (independent of its dtype)."""
-    if isinstance(column.dtype, pd.CategoricalDtype) or column.dtype == object:
+    if isinstance(column.dtype, pd.CategoricalDtype) or pd.api.types.is_string_dtype(column):
         return "\n".join(map(str, column.tolist())).encode()
     return np.ascontiguousarray(column.to_numpy().astype(np.int64)).astype("<i8").tobytes()
 
@@ -113,3 +117,25 @@ def playthrough(players: int) -> str:
 
 def playthrough_path(players: int) -> Path:
     return DATA / f"playthrough_{players}p.txt"
+
+
+#: Fixed-seed analyses whose per-world results pin the rollouts (worlds, candidates' moves,
+#: the bots' play to the end of the deal): a draw decision with two pickups (racing from
+#: ``min_worlds``), and a play decision with a meld and a discard.
+ANALYSES = (
+    {
+        "name": "4p-take-or-draw",
+        "position": "take_or_draw.toml",
+        "kwargs": {"min_worlds": 1000, "max_worlds": 3000, "target_se": 1.0, "seed": 7},
+    },
+    {"name": "2p-go-out", "position": "go_out_2p.json", "kwargs": {"worlds": 1500, "seed": 8}},
+)
+
+
+def run_analysis(case: dict, threads: int) -> dict[str, str]:
+    """Analyse a case of :data:`ANALYSES` on ``threads`` threads and return
+    ``{"per_world": digest}`` of its per-world results (:func:`digest`)."""
+    from canasta_sim import InfoSet, analyse
+
+    res = analyse(InfoSet.from_file(POSITIONS / case["position"]), threads=threads, **case["kwargs"])
+    return {"per_world": digest(res.per_world)}
