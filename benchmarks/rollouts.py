@@ -26,20 +26,21 @@ from throughput import deal_call  # noqa: E402
 from canasta_sim import Deal, InfoSet, Rules, analyse  # noqa: E402
 from canasta_sim.bots import seat_arrays, side_bots  # noqa: E402
 from canasta_sim.candidates import candidates  # noqa: E402
-from canasta_sim.nb.rollout import rollouts  # noqa: E402
+from canasta_sim.nb.rollout import RO_TURNS, rollouts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 POSITION = ROOT / "docs" / "positions" / "take_or_draw.toml"
 
 
 def mid_deal_positions(n: int, rules: Rules, discard: bool = False) -> list[InfoSet]:
-    """Information sets of the seat to play after 8 to 23 expert turns of deals 0, 1, ...: at
-    its draw, or (``discard``) after it drew, facing the discard."""
+    """Information sets of the seat to play after 8 to 23 expert turns of deals 0, 1, ...
+    (spread evenly over that range whatever ``n``): at its draw, or (``discard``) after it
+    drew, facing the discard."""
     out: list = []
     seed = 0
     while len(out) < n:
         deal = Deal.new(rules, 7, deal=seed, dealer=seed % rules.players)
-        for _ in range(8 + seed % 16):
+        for _ in range(8 + 16 * len(out) // n):
             if deal.is_over:
                 break
             deal.play_turn("expert")
@@ -51,21 +52,21 @@ def mid_deal_positions(n: int, rules: Rules, discard: bool = False) -> list[Info
     return out
 
 
-def rollout_call(infos: list[InfoSet], worlds: int, threads: int):
-    """One call rolling out the draw candidate of every position in ``worlds`` worlds each
-    (worlds sampled beforehand), as a function of no arguments."""
+def rollout_call(infos: list[InfoSet], worlds: int, threads: int, turns: list):
+    """One call rolling out the draw candidate of every position in ``worlds`` worlds each,
+    the worlds sampled in the call (as a full deal's time includes its shuffle), as a
+    function of no arguments; appends the mean turns a rollout played to ``turns``."""
     rules = infos[0].rules
     r = rules.to_array()
     policies, params = seat_arrays(side_bots("expert", rules.sides), rules.players)
     jobs = []
     for info in infos:
-        w = info.sample_worlds(worlds, 1)
         draw = candidates(info)[0]
         kind, plan, discard = draw.kernel_row(0)
         jobs.append(
             (
+                info,
                 np.array([info.public_state()]),
-                w,
                 np.array([kind], np.int64),
                 plan[None],
                 np.array([discard], np.int64),
@@ -75,8 +76,10 @@ def rollout_call(infos: list[InfoSet], worlds: int, threads: int):
     cand_of = np.zeros(worlds, np.int64)
 
     def call():
-        for public, w, kind, plan, discard in jobs:
-            rollouts(
+        played = 0
+        for info, public, kind, plan, discard in jobs:
+            w = info.sample_worlds(worlds, 1)
+            _, out = rollouts(
                 public,
                 r,
                 w.hands,
@@ -91,8 +94,16 @@ def rollout_call(infos: list[InfoSet], worlds: int, threads: int):
                 params,
                 threads,
             )
+            played += int(out[:, RO_TURNS].sum())
+        turns.append(played / (len(jobs) * worlds))
 
     return call
+
+
+def deal_turns(rules: Rules, deals: int) -> float:
+    """Mean turns of the full deals :func:`throughput.deal_call` plays."""
+    deal_rows, _ = deal_call(rules, "expert", deals)()
+    return float(deal_rows["turns"].mean())
 
 
 def cli_seconds(repeats: int) -> float:
@@ -117,8 +128,9 @@ def main(argv=None):
     rules = Rules(players=4)
     infos = mid_deal_positions(args.positions, rules)
     n_rollouts = args.positions * args.worlds
+    turns: list[float] = []
     calls = {
-        "rollouts": rollout_call(infos, args.worlds, threads),
+        "rollouts": rollout_call(infos, args.worlds, threads, turns),
         "deals": deal_call(rules, "expert", n_rollouts),
     }
     numba.set_num_threads(threads)
@@ -146,6 +158,9 @@ def main(argv=None):
         ),
         ("full deals/s (expert, 4 players)", n_rollouts / statistics.median(times["deals"]), ""),
         ("rollouts per full deal (paired ratio)", ratio, "median of per-round ratios"),
+        ("expert turns before the positions, mean", np.mean([i.turn for i in infos]), ""),
+        ("turns per rollout, mean", turns[-1], "from the positions to the end of the deal"),
+        ("turns per full deal, mean", deal_turns(rules, n_rollouts), ""),
         ("analyse, 3 candidates x 10,000 worlds (s)", analyse_s, "in-process, compiled"),
         ("canasta-sim analyse --worlds 10000 (s)", cli_seconds(args.repeats), "wall, warm cache"),
         (
