@@ -137,5 +137,7 @@ def run_analysis(case: dict, threads: int) -> dict[str, str]:
     ``{"per_world": digest}`` of its per-world results (:func:`digest`)."""
     from canasta_sim import InfoSet, analyse
 
-    res = analyse(InfoSet.from_file(POSITIONS / case["position"]), threads=threads, **case["kwargs"])
+    res = analyse(
+        InfoSet.from_file(POSITIONS / case["position"]), threads=threads, **case["kwargs"]
+    )
     return {"per_world": digest(res.per_world)}
