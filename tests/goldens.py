@@ -91,6 +91,8 @@ def canonical(column: pd.Series) -> bytes:
     """The bytes a column's digest is taken over (independent of its dtype)."""
     if isinstance(column.dtype, pd.CategoricalDtype) or pd.api.types.is_string_dtype(column):
         return "\n".join(map(str, column.tolist())).encode()
+    if pd.api.types.is_float_dtype(column):
+        return np.ascontiguousarray(column.to_numpy().astype(np.float64)).astype("<f8").tobytes()
     return np.ascontiguousarray(column.to_numpy().astype(np.int64)).astype("<i8").tobytes()
 
 
@@ -121,7 +123,9 @@ def playthrough_path(players: int) -> Path:
 
 #: Fixed-seed analyses whose per-world results pin the rollouts (worlds, candidates' moves,
 #: the bots' play to the end of the deal): a draw decision with two pickups (racing from
-#: ``min_worlds``), and a play decision with a meld and a discard.
+#: ``min_worlds``), a play decision with a meld and a discard, and a 3-player play decision
+#: whose games are played out after the deal (P(win the game)). ``position``: a file of
+#: ``docs/positions`` or a position's keys.
 ANALYSES = (
     {
         "name": "4p-take-or-draw",
@@ -129,6 +133,22 @@ ANALYSES = (
         "kwargs": {"min_worlds": 1000, "max_worlds": 3000, "target_se": 1.0, "seed": 7},
     },
     {"name": "2p-go-out", "position": "go_out_2p.json", "kwargs": {"worlds": 1500, "seed": 8}},
+    {
+        "name": "3p-play-out",
+        "position": {
+            "players": 3,
+            "seat": 0,
+            "phase": "play",
+            "turn": 20,
+            "hand": "7 7 7 B3",
+            "pile": "5 6 4 9 J 8 10 7 4 6",
+            "stock": 59,
+            "hand_sizes": [4, 9, 12],
+            "scores": [2000, 2500, 1500],
+            "melds": [["K K K K K K 2"], ["J J J J J J 2"], []],
+        },
+        "kwargs": {"worlds": 500, "seed": 9},
+    },
 )
 
 
@@ -137,7 +157,11 @@ def run_analysis(case: dict, threads: int) -> dict[str, str]:
     ``{"per_world": digest}`` of its per-world results (:func:`digest`)."""
     from canasta_sim import InfoSet, analyse
 
-    res = analyse(
-        InfoSet.from_file(POSITIONS / case["position"]), threads=threads, **case["kwargs"]
+    position = case["position"]
+    info = (
+        InfoSet.from_dict(position)
+        if isinstance(position, dict)
+        else InfoSet.from_file(POSITIONS / position)
     )
+    res = analyse(info, threads=threads, **case["kwargs"])
     return {"per_world": digest(res.per_world)}
