@@ -1,6 +1,7 @@
 """Rollouts: rollouts per second from mid-deal 4-player positions next to full deals per second
 in the same run, the time of ``canasta_sim.analyse`` (3 candidates x 10,000 worlds) and of the
-``canasta-sim analyse`` command, and the variance shrink of the pairing over the positions.
+``canasta-sim analyse`` command, the variance shrink of the pairing over the positions, and the
+cost of P(win the game) played out after the deal from mid-deal 3-player positions.
 
 Run: ``python benchmarks/rollouts.py [--positions N] [--worlds W] [--repeats R]``; writes
 ``results/bench/rollouts.csv`` and ``rollouts.md``. Timings alternate the two calls they
@@ -106,6 +107,38 @@ def deal_turns(rules: Rules, deals: int) -> float:
     return float(deal_rows["turns"].mean())
 
 
+def one_thread_cpu(infos: list[InfoSet], worlds: int, repeats: int) -> tuple[float, float]:
+    """Median CPU seconds of this thread (``time.thread_time``: little moved by other jobs on
+    the machine) per rollout (world sampled) and per full deal, both on one thread."""
+    rules = infos[0].rules
+    n = len(infos) * worlds
+    numba.set_num_threads(1)
+    calls = {"rollouts": rollout_call(infos, worlds, 1, []), "deals": deal_call(rules, "expert", n)}
+    cpu: dict[str, list[float]] = {name: [] for name in calls}
+    for fn in calls.values():
+        fn()
+    for _ in range(repeats):
+        for name, fn in calls.items():
+            start = time.thread_time()
+            fn()
+            cpu[name].append((time.thread_time() - start) / n)
+    return statistics.median(cpu["rollouts"]), statistics.median(cpu["deals"])
+
+
+def play_out_cost(positions: int, worlds: int) -> tuple[float, float, float]:
+    """Mean over mid-deal 3-player positions (the first deal of a game) of the play-out's
+    seconds per world, its deals per world, and the seconds of the same analysis without it,
+    per world (the draw candidate, ``worlds`` worlds)."""
+    per_world, deals, without = [], [], []
+    for info in mid_deal_positions(positions, Rules(players=3)):
+        played = analyse(info, ["draw"], worlds=worlds, win_game="play-out").meta
+        per_world.append(played["play_out_seconds"] / worlds)
+        deals.append(played["play_out_deals"])
+        plain = analyse(info, ["draw"], worlds=worlds, win_game="table").meta
+        without.append(plain["elapsed_seconds"] / worlds)
+    return float(np.mean(per_world)), float(np.mean(deals)), float(np.mean(without))
+
+
 def cli_seconds(repeats: int) -> float:
     """Median wall seconds of ``canasta-sim analyse POSITION --worlds 10000`` (warm cache)."""
     cmd = [sys.executable, "-m", "canasta_sim", "analyse", str(POSITION), "--worlds", "10000"]
@@ -138,6 +171,8 @@ def main(argv=None):
     ratio = statistics.median(
         d / r for r, d in zip(times["rollouts"], times["deals"])
     )  # rollouts per second over deals per second
+    cpu_rollout, cpu_deal = one_thread_cpu(infos, args.worlds, args.repeats)
+    numba.set_num_threads(threads)
     info = InfoSet.from_file(POSITION)
     analyse(info, worlds=10_000)
     analyse_s = statistics.median(
@@ -149,6 +184,7 @@ def main(argv=None):
         if len(candidates(i)) > 1
     ]
     shrinks = [s for s in shrinks if s is not None]
+    play_out_s, play_out_deals, plain_s = play_out_cost(args.positions, args.worlds)
     rows = [
         ("threads", threads, ""),
         (
@@ -158,6 +194,9 @@ def main(argv=None):
         ),
         ("full deals/s (expert, 4 players)", n_rollouts / statistics.median(times["deals"]), ""),
         ("rollouts per full deal (paired ratio)", ratio, "median of per-round ratios"),
+        ("1 thread, CPU us per rollout (world sampled)", cpu_rollout * 1e6, "thread_time"),
+        ("1 thread, CPU us per full deal", cpu_deal * 1e6, ""),
+        ("1 thread, rollouts per full deal (CPU)", cpu_deal / cpu_rollout, ""),
         ("expert turns before the positions, mean", np.mean([i.turn for i in infos]), ""),
         ("turns per rollout, mean", turns[-1], "from the positions to the end of the deal"),
         ("turns per full deal, mean", deal_turns(rules, n_rollouts), ""),
@@ -169,6 +208,9 @@ def main(argv=None):
             f"discard decisions of {len(shrinks)} positions",
         ),
         ("variance shrink of pairing, max", max(shrinks) if shrinks else float("nan"), ""),
+        ("3-player play-out, deals a world", play_out_deals, "mid-deal positions, first deal"),
+        ("3-player play-out, us a world", play_out_s * 1e6, "P(win game), draw candidate"),
+        ("3-player analyse without it, us a world", plain_s * 1e6, "the rollout and the rest"),
     ]
     frame = pd.DataFrame(rows, columns=["figure", "value", "note"])
     print(frame.to_string(index=False))
