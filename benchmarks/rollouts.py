@@ -1,6 +1,7 @@
 """Rollouts: rollouts per second from mid-deal 4-player positions next to full deals per second
 in the same run, the time of ``canasta_sim.analyse`` (3 candidates x 10,000 worlds) and of the
-``canasta-sim analyse`` command, and the variance shrink of the pairing over the positions.
+``canasta-sim analyse`` command, the variance shrink of the pairing over the positions, and the
+cost of P(win the game) played out after the deal from mid-deal 3-player positions.
 
 Run: ``python benchmarks/rollouts.py [--positions N] [--worlds W] [--repeats R]``; writes
 ``results/bench/rollouts.csv`` and ``rollouts.md``. Timings alternate the two calls they
@@ -26,20 +27,21 @@ from throughput import deal_call  # noqa: E402
 from canasta_sim import Deal, InfoSet, Rules, analyse  # noqa: E402
 from canasta_sim.bots import seat_arrays, side_bots  # noqa: E402
 from canasta_sim.candidates import candidates  # noqa: E402
-from canasta_sim.nb.rollout import rollouts  # noqa: E402
+from canasta_sim.nb.rollout import RO_TURNS, rollouts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 POSITION = ROOT / "docs" / "positions" / "take_or_draw.toml"
 
 
 def mid_deal_positions(n: int, rules: Rules, discard: bool = False) -> list[InfoSet]:
-    """Information sets of the seat to play after 8 to 23 expert turns of deals 0, 1, ...: at
-    its draw, or (``discard``) after it drew, facing the discard."""
+    """Information sets of the seat to play after 8 to 23 expert turns of deals 0, 1, ...
+    (spread evenly over that range whatever ``n``): at its draw, or (``discard``) after it
+    drew, facing the discard."""
     out: list = []
     seed = 0
     while len(out) < n:
         deal = Deal.new(rules, 7, deal=seed, dealer=seed % rules.players)
-        for _ in range(8 + seed % 16):
+        for _ in range(8 + 16 * len(out) // n):
             if deal.is_over:
                 break
             deal.play_turn("expert")
@@ -51,21 +53,21 @@ def mid_deal_positions(n: int, rules: Rules, discard: bool = False) -> list[Info
     return out
 
 
-def rollout_call(infos: list[InfoSet], worlds: int, threads: int):
-    """One call rolling out the draw candidate of every position in ``worlds`` worlds each
-    (worlds sampled beforehand), as a function of no arguments."""
+def rollout_call(infos: list[InfoSet], worlds: int, threads: int, turns: list):
+    """One call rolling out the draw candidate of every position in ``worlds`` worlds each,
+    the worlds sampled in the call (as a full deal's time includes its shuffle), as a
+    function of no arguments; appends the mean turns a rollout played to ``turns``."""
     rules = infos[0].rules
     r = rules.to_array()
     policies, params = seat_arrays(side_bots("expert", rules.sides), rules.players)
     jobs = []
     for info in infos:
-        w = info.sample_worlds(worlds, 1)
         draw = candidates(info)[0]
         kind, plan, discard = draw.kernel_row(0)
         jobs.append(
             (
+                info,
                 np.array([info.public_state()]),
-                w,
                 np.array([kind], np.int64),
                 plan[None],
                 np.array([discard], np.int64),
@@ -75,8 +77,10 @@ def rollout_call(infos: list[InfoSet], worlds: int, threads: int):
     cand_of = np.zeros(worlds, np.int64)
 
     def call():
-        for public, w, kind, plan, discard in jobs:
-            rollouts(
+        played = 0
+        for info, public, kind, plan, discard in jobs:
+            w = info.sample_worlds(worlds, 1)
+            _, out = rollouts(
                 public,
                 r,
                 w.hands,
@@ -91,8 +95,48 @@ def rollout_call(infos: list[InfoSet], worlds: int, threads: int):
                 params,
                 threads,
             )
+            played += int(out[:, RO_TURNS].sum())
+        turns.append(played / (len(jobs) * worlds))
 
     return call
+
+
+def deal_turns(rules: Rules, deals: int) -> float:
+    """Mean turns of the full deals :func:`throughput.deal_call` plays."""
+    deal_rows, _ = deal_call(rules, "expert", deals)()
+    return float(deal_rows["turns"].mean())
+
+
+def one_thread_cpu(infos: list[InfoSet], worlds: int, repeats: int) -> tuple[float, float]:
+    """Median CPU seconds of this thread (``time.thread_time``: little moved by other jobs on
+    the machine) per rollout (world sampled) and per full deal, both on one thread."""
+    rules = infos[0].rules
+    n = len(infos) * worlds
+    numba.set_num_threads(1)
+    calls = {"rollouts": rollout_call(infos, worlds, 1, []), "deals": deal_call(rules, "expert", n)}
+    cpu: dict[str, list[float]] = {name: [] for name in calls}
+    for fn in calls.values():
+        fn()
+    for _ in range(repeats):
+        for name, fn in calls.items():
+            start = time.thread_time()
+            fn()
+            cpu[name].append((time.thread_time() - start) / n)
+    return statistics.median(cpu["rollouts"]), statistics.median(cpu["deals"])
+
+
+def play_out_cost(positions: int, worlds: int) -> tuple[float, float, float]:
+    """Mean over mid-deal 3-player positions (the first deal of a game) of the play-out's
+    seconds per world, its deals per world, and the seconds of the same analysis without it,
+    per world (the draw candidate, ``worlds`` worlds)."""
+    per_world, deals, without = [], [], []
+    for info in mid_deal_positions(positions, Rules(players=3)):
+        played = analyse(info, ["draw"], worlds=worlds, win_game="play-out").meta
+        per_world.append(played["play_out_seconds"] / worlds)
+        deals.append(played["play_out_deals"])
+        plain = analyse(info, ["draw"], worlds=worlds, win_game="table").meta
+        without.append(plain["elapsed_seconds"] / worlds)
+    return float(np.mean(per_world)), float(np.mean(deals)), float(np.mean(without))
 
 
 def cli_seconds(repeats: int) -> float:
@@ -117,8 +161,9 @@ def main(argv=None):
     rules = Rules(players=4)
     infos = mid_deal_positions(args.positions, rules)
     n_rollouts = args.positions * args.worlds
+    turns: list[float] = []
     calls = {
-        "rollouts": rollout_call(infos, args.worlds, threads),
+        "rollouts": rollout_call(infos, args.worlds, threads, turns),
         "deals": deal_call(rules, "expert", n_rollouts),
     }
     numba.set_num_threads(threads)
@@ -126,6 +171,8 @@ def main(argv=None):
     ratio = statistics.median(
         d / r for r, d in zip(times["rollouts"], times["deals"])
     )  # rollouts per second over deals per second
+    cpu_rollout, cpu_deal = one_thread_cpu(infos, args.worlds, args.repeats)
+    numba.set_num_threads(threads)
     info = InfoSet.from_file(POSITION)
     analyse(info, worlds=10_000)
     analyse_s = statistics.median(
@@ -137,6 +184,7 @@ def main(argv=None):
         if len(candidates(i)) > 1
     ]
     shrinks = [s for s in shrinks if s is not None]
+    play_out_s, play_out_deals, plain_s = play_out_cost(args.positions, args.worlds)
     rows = [
         ("threads", threads, ""),
         (
@@ -146,6 +194,12 @@ def main(argv=None):
         ),
         ("full deals/s (expert, 4 players)", n_rollouts / statistics.median(times["deals"]), ""),
         ("rollouts per full deal (paired ratio)", ratio, "median of per-round ratios"),
+        ("1 thread, CPU us per rollout (world sampled)", cpu_rollout * 1e6, "thread_time"),
+        ("1 thread, CPU us per full deal", cpu_deal * 1e6, ""),
+        ("1 thread, rollouts per full deal (CPU)", cpu_deal / cpu_rollout, ""),
+        ("expert turns before the positions, mean", np.mean([i.turn for i in infos]), ""),
+        ("turns per rollout, mean", turns[-1], "from the positions to the end of the deal"),
+        ("turns per full deal, mean", deal_turns(rules, n_rollouts), ""),
         ("analyse, 3 candidates x 10,000 worlds (s)", analyse_s, "in-process, compiled"),
         ("canasta-sim analyse --worlds 10000 (s)", cli_seconds(args.repeats), "wall, warm cache"),
         (
@@ -154,6 +208,9 @@ def main(argv=None):
             f"discard decisions of {len(shrinks)} positions",
         ),
         ("variance shrink of pairing, max", max(shrinks) if shrinks else float("nan"), ""),
+        ("3-player play-out, deals a world", play_out_deals, "mid-deal positions, first deal"),
+        ("3-player play-out, us a world", play_out_s * 1e6, "P(win game), draw candidate"),
+        ("3-player analyse without it, us a world", plain_s * 1e6, "the rollout and the rest"),
     ]
     frame = pd.DataFrame(rows, columns=["figure", "value", "note"])
     print(frame.to_string(index=False))

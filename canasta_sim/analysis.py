@@ -20,7 +20,7 @@ import pandas as pd
 from .bots import seat_arrays, side_bots
 from .candidates import Candidate, decision_deal, find_candidate, is_legal
 from .candidates import candidates as legal_candidates
-from .equity import p_win_game
+from .equity import in_scope, p_win_game, play_out
 from .infoset import InfoSet
 from .nb.rollout import RO_END, RO_ERROR, RO_OUT_SEAT, rollouts
 from .ranking import rank_candidates
@@ -30,6 +30,12 @@ OBJECTIVES = {
     "score_diff": "the deal score of the own side minus the best other side's (points)",
     "own_score": "the own side's deal score (points)",
     "win_deal": "1 if the own side scores more than every other side this deal, else 0",
+}
+#: How P(win the game) is found (docs/analysis.md, "P(win the game)").
+WIN_GAME = {
+    "auto": "the game-equity table where it covers the rules, else playing the game out",
+    "table": "the game-equity table (n/a where it does not cover the rules)",
+    "play-out": "every world's game played out after the deal by the rollout bots",
 }
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 DROP_Z = 2.33  # a candidate this many paired standard errors behind the best leaves the race
@@ -47,8 +53,9 @@ class AnalysisResult:
         ``score_diff`` with ``score_diff_lo``/``score_diff_hi`` (95% interval, points),
         ``vs_best`` with ``vs_best_lo``/``vs_best_hi`` (the paired difference of the objective
         to the best candidate over the worlds both played, 95% interval), ``p_win_deal``,
-        ``p_win_game`` (from the scores after the deal and the game-equity table,
-        :mod:`canasta_sim.equity`; NaN where the table does not cover the rules),
+        ``p_win_game`` (from the scores after the deal: the game-equity table, or the game
+        played out, :mod:`canasta_sim.equity` and ``win_game``; NaN where neither was
+        used),
         ``own_score`` and ``own_score_sd`` (points), ``p_own_out``, ``p_other_out`` (a seat
         of another side went out), ``worlds``.
     settings : str
@@ -56,7 +63,9 @@ class AnalysisResult:
         pairing shrank the variance of the differences, why the race stopped.
     per_world : pandas.DataFrame
         One row per rollout: ``world``, ``candidate``, ``own_score``, ``other_score`` (the
-        best other side's), ``out_seat`` (-1: nobody went out), ``end`` (end reason code).
+        best other side's), ``out_seat`` (-1: nobody went out), ``end`` (end reason code),
+        ``win_game`` (the world's P(win the game): the table's value, 1 or 0 from the game
+        played out, NaN).
     info_set : InfoSet
     candidates : list of Candidate
         In the table's order.
@@ -114,6 +123,7 @@ def analyse(
     stratify: bool = True,
     threads: int | None = None,
     top: int | None = None,
+    win_game: str = "auto",
 ) -> AnalysisResult:
     """Roll out each candidate of the decision in shared sampled worlds and rank them.
 
@@ -151,6 +161,11 @@ def analyse(
     top : int, optional
         Roll out only the ``top`` candidates the own side's rollout bot ranks first
         (:func:`canasta_sim.ranking.rank_candidates`: its own choice first); all by default.
+    win_game : str
+        How P(win the game) is found, a key of :data:`WIN_GAME`: ``"auto"`` (the
+        game-equity table where it covers the rules, else the play-out), ``"table"`` or
+        ``"play-out"`` (each world's game played on after the deal by the rollout bots to
+        R-55's end, :func:`canasta_sim.equity.play_out`: slower, several deals a world).
 
     Returns
     -------
@@ -165,6 +180,8 @@ def analyse(
     t0 = time.perf_counter()
     if objective not in OBJECTIVES:
         raise ValueError(f"objective={objective!r}; allowed: {', '.join(OBJECTIVES)}")
+    if win_game not in WIN_GAME:
+        raise ValueError(f"win_game={win_game!r}; allowed: {', '.join(WIN_GAME)}")
     if worlds is not None:
         _check_count("worlds", worlds)
         min_worlds = max_worlds = worlds
@@ -206,6 +223,8 @@ def analyse(
     other: list[list[np.ndarray]] = [[] for _ in range(n_c)]
     outs: list[list[np.ndarray]] = [[] for _ in range(n_c)]
     ends: list[list[np.ndarray]] = [[] for _ in range(n_c)]
+    deal_scores: list[list[np.ndarray]] = [[] for _ in range(n_c)]  # every side's
+    world_seeds = []
     done = 0
     reason = ""
     while True:
@@ -241,6 +260,8 @@ def analyse(
             other[c].append(best_other[sel])
             outs[c].append(info[sel, RO_OUT_SEAT])
             ends[c].append(info[sel, RO_END])
+            deal_scores[c].append(scores[sel])
+        world_seeds.append(w.seeds)
         played[live] += m
         done += m
         values = [
@@ -270,6 +291,9 @@ def analyse(
         if all(se < target_se for se in ses.values()):
             reason = "target standard error reached"
             break
+    games, game_meta = _win_game(
+        info_set, bots, win_game, own, other, deal_scores, world_seeds, threads
+    )
     elapsed = time.perf_counter() - t0
     return _result(
         info_set,
@@ -289,7 +313,41 @@ def analyse(
         min_worlds,
         max_worlds,
         target_se,
+        games,
+        game_meta,
     )
+
+
+def _win_game(info, bots, how, own, other, deal_scores, world_seeds, threads):
+    """Each candidate's per-world P(win the game) after its deal (``float64[worlds]``), and
+    the meta entries saying how it was found (``win_game``, ``play_out_deals``,
+    ``play_out_seconds``)."""
+    rules = info.rules
+    side = info.side
+    if how == "table" or (how == "auto" and in_scope(rules)):
+        before = info.scores[side], max(x for s, x in enumerate(info.scores) if s != side)
+        games = [
+            p_win_game(rules, before[0] + np.concatenate(a), before[1] + np.concatenate(b))
+            for a, b in zip(own, other)
+        ]
+        if games[0] is None:
+            nan = [np.full(sum(map(len, a)), np.nan) for a in own]
+            return nan, {"win_game": None, "play_out_deals": None, "play_out_seconds": None}
+        return games, {"win_game": "table", "play_out_deals": None, "play_out_seconds": None}
+    # one play-out of every candidate's worlds together (fewer rounds of kernel calls); a
+    # world's later deals are shuffled alike for every candidate (common random numbers)
+    start = time.perf_counter()
+    after = [np.array(info.scores, np.int64) + np.concatenate(x) for x in deal_scores]
+    seeds = np.concatenate(world_seeds)
+    masters = np.concatenate([seeds[: len(x)] for x in after])
+    winner, deals = play_out(rules, bots, np.concatenate(after), masters, info.dealer, threads)
+    cut = np.cumsum([len(x) for x in after])[:-1]
+    games = [(w == side).astype(np.float64) for w in np.split(winner, cut)]
+    return games, {
+        "win_game": "play-out",
+        "play_out_deals": float(deals.mean()),
+        "play_out_seconds": time.perf_counter() - start,
+    }
 
 
 def _objective(name: str, own: np.ndarray, other: np.ndarray) -> np.ndarray:
@@ -318,6 +376,8 @@ def _result(
     min_worlds,
     max_worlds,
     target_se,
+    games,
+    game_meta,
 ) -> AnalysisResult:
     """The table and settings of a finished race: candidates still in the race first (the
     best has played every world), then the dropped ones, each group by the objective."""
@@ -330,7 +390,6 @@ def _result(
     order = sorted(range(n_c), key=lambda c: (not active[c], -values[c].mean(), c))
     best = order[0]
     sides = info.rules.sides
-    before = info.scores[info.side], max(x for s, x in enumerate(info.scores) if s != info.side)
     records = []
     unpaired, paired = 0.0, 0.0
     for c in order:
@@ -343,7 +402,6 @@ def _result(
             unpaired += values[c].var(ddof=1) + values[best][:n].var(ddof=1)
             paired += d.var(ddof=1)
         out_side = np.where(outs[c] >= 0, outs[c] % sides, -1)
-        game = p_win_game(info.rules, before[0] + own[c], before[1] + other[c])
         records.append(
             {
                 "candidate": cands[c].label,
@@ -354,7 +412,7 @@ def _result(
                 "vs_best_lo": vlo,
                 "vs_best_hi": vhi,
                 "p_win_deal": float((own[c] > other[c]).mean()),
-                "p_win_game": float("nan") if game is None else float(game.mean()),
+                "p_win_game": float(games[c].mean()),
                 "own_score": float(own[c].mean()),
                 "own_score_sd": float(own[c].std(ddof=1)) if n > 1 else 0.0,
                 "p_own_out": float((out_side == info.side).mean()),
@@ -376,7 +434,7 @@ def _result(
             if np.isfinite(shrink)
             else "pairing: no difference to measure (one candidate, or no spread)"
         )
-        + f", stopped: {reason}"
+        + f", {_win_game_note(game_meta)}, stopped: {reason}"
     )
     per_world = pd.DataFrame(
         {
@@ -386,6 +444,7 @@ def _result(
             "other_score": np.concatenate(other).astype(np.int32),
             "out_seat": np.concatenate(outs).astype(np.int8),
             "end": np.concatenate(ends).astype(np.int8),
+            "win_game": np.concatenate(games),
         }
     )
     meta = {
@@ -400,8 +459,21 @@ def _result(
         "elapsed_seconds": elapsed,
         "variance_shrink": shrink if np.isfinite(shrink) else None,
         "stopped": reason,
+        **game_meta,
     }
     return AnalysisResult(table, settings, per_world, info, [cands[c] for c in order], meta)
+
+
+def _win_game_note(meta: dict) -> str:
+    """The settings line's words on where P(win the game) came from."""
+    if meta["win_game"] == "table":
+        return "P(win game) from the game-equity table"
+    if meta["win_game"] == "play-out":
+        return (
+            f"P(win game) from playing the game out ({meta['play_out_deals']:.1f} more deals "
+            f"a world, {meta['play_out_seconds']:.2f} s)"
+        )
+    return "P(win game) n/a (outside the game-equity table's scope)"
 
 
 def _interval(x: np.ndarray) -> tuple[float, float]:

@@ -1123,6 +1123,15 @@ def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, 
     help="What the race ranks.",
 )
 @click.option(
+    "--win-game",
+    type=click.Choice(["auto", "table", "play-out"]),
+    default="auto",
+    show_default=True,
+    help="P(win game) from the game-equity table, or by playing each world's game out with "
+    "the rollout bots (slower); auto: the table where it covers the rules (2, 4, 6 players, "
+    "classic), else the play-out.",
+)
+@click.option(
     "--out",
     type=click.Path(path_type=Path),
     default=None,
@@ -1140,6 +1149,7 @@ def analyse_command(
     chosen,
     top,
     objective,
+    win_game,
     out,
 ):
     """Rank the candidates at the decision in POSITION (a TOML or JSON position file,
@@ -1190,6 +1200,7 @@ def analyse_command(
         seed=seed,
         objective=objective,
         top=top,
+        win_game=win_game,
     )
     click.echo(str(result))
     if out is not None:

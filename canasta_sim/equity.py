@@ -1,5 +1,7 @@
 """Game equity: the probability that a side wins the game given both sides' scores before a
-deal (R-55), for tables of two sides, so that analysis rollouts can stop at the end of the deal.
+deal (R-55), for tables of two sides, so that analysis rollouts can stop at the end of the deal;
+and, where the table does not reach (3 players, other rules, other versions), whether a side
+wins a game played out (:func:`play_out`).
 
 The table is built once (``scripts/build_game_equity.py``) and ships with the package
 (``canasta_sim/data/game_equity.npz``). Its scope, stored in the file and checked on use:
@@ -28,12 +30,13 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
+import numba
 import numpy as np
 
 from ._version import BOTS_VERSION, RULES_VERSION
-from .games import MAX_DEALS, game_over, game_table
+from .games import MAX_DEALS, game_over, game_table, play_on
 from .rules import Rules
-from .runner import board_seeds, minimum_counts, play_deals
+from .runner import Table, board_seeds, minimum_counts, numba_threads, play_deals
 
 EQUITY_FILE = Path(__file__).parent / "data" / "game_equity.npz"
 PLAYERS = (2, 4, 6)
@@ -187,3 +190,51 @@ def p_win_game(rules: Rules, own: np.ndarray, other: np.ndarray) -> np.ndarray |
         + table[i + 1, j + 1] * fx * fy
     )
     return np.where(over, (win == 0).astype(np.float64), inside).reshape(own.shape)
+
+
+def play_out(
+    rules: Rules, bots, scores, masters, dealer: int, threads: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The winner of each game after a deal, the games the deal did not end played out.
+
+    A game over by R-55 after the deal (:func:`canasta_sim.games.game_over`: a side at the
+    target or above with the highest total alone) is decided; every other game is played
+    on by ``bots`` (:func:`canasta_sim.games.play_on`), deal ``j`` after this one seeded by
+    ``(masters[g], j)``, the first dealt by the seat left of ``dealer`` (R-11), each side's
+    minimum count from its new score (R-64), until R-55 ends it.
+
+    Parameters
+    ----------
+    rules : Rules
+    bots : list of Bot
+        One per side (:func:`canasta_sim.bots.side_bots`), bots of the kernels.
+    scores : ndarray(int64, (n, sides))
+        Each side's cumulative score after the deal (points).
+    masters : ndarray(uint64, (n,))
+        Each game's seed.
+    dealer : int
+        The dealer of the deal just played.
+    threads : int
+        Threads for the kernels (at most numba's ``NUMBA_NUM_THREADS`` are used); the winners
+        do not depend on it.
+
+    Returns
+    -------
+    winner : ndarray(int64, (n,))
+        The winning side, or -1 for a game still open after
+        :data:`~canasta_sim.games.MAX_DEALS` more deals.
+    deals : ndarray(int64, (n,))
+        Deals played after this one (0 where the deal ended the game).
+    """
+    scores = np.asarray(scores, np.int64)
+    over, winner = game_over(scores, rules.game_target)
+    deals = np.zeros(len(scores), np.int64)
+    rest = np.nonzero(~over)[0]
+    if rest.size:
+        table = Table(rules, (tuple(bots),))
+        first = np.full(rest.size, (dealer + 1) % rules.players, np.int64)
+        with numba_threads(min(threads, numba.config.NUMBA_NUM_THREADS)):
+            _, winner[rest], deals[rest] = play_on(
+                table, masters[rest], first, scores[rest], np.zeros(rest.size, np.int32)
+            )
+    return winner, deals

@@ -156,6 +156,70 @@ def game_over(scores: np.ndarray, target: int) -> tuple[np.ndarray, np.ndarray]:
     return over, np.where(over, scores.argmax(axis=1), -1)
 
 
+def play_on(
+    table: Table, masters, dealers, scores, seatings, max_deals: int = MAX_DEALS, on_deal=None
+):
+    """Play games on from the cumulative ``scores`` until R-55 ends each (or ``max_deals``
+    deals), one round of deals per kernel call.
+
+    Parameters
+    ----------
+    table : Table
+    masters : ndarray(uint64, (n,))
+        Game ``g``'s deal ``j`` (from 0) is seeded by ``(masters[g], j)``
+        (:func:`~canasta_sim.nb.engine.rng.sub_seeds_nb`).
+    dealers : ndarray(int64, (n,))
+        The dealer of each game's next deal; the deal passes to the left after each deal
+        (R-11): deal ``j`` has dealer ``(dealers[g] + j) % players``.
+    scores : ndarray(int64, (n, sides))
+        Each side's cumulative score before the next deal (points); sets the minimum counts
+        (R-64) and is what the bots read.
+    seatings : ndarray(int32, (n,))
+        Each game's seating of ``table``.
+    max_deals : int
+        Safety bound on the deals played.
+    on_deal : callable, optional
+        Called after every round as ``on_deal(j, games, seeds, deal_rows, side_rows)``:
+        the round's deal number, the games it played (int64 indices) and their seeds and
+        records.
+
+    Returns
+    -------
+    scores : ndarray(int64, (n, sides))
+        Final cumulative scores (points).
+    winner : ndarray(int64, (n,))
+        The side that won (R-55, :func:`game_over`), or -1 for a game still open after
+        ``max_deals`` deals.
+    played : ndarray(int64, (n,))
+        Deals played.
+    """
+    rules = table.rules
+    masters = np.asarray(masters, np.uint64)
+    dealers = np.asarray(dealers, np.int64)
+    seatings = np.asarray(seatings, np.int32)
+    scores = np.array(scores, np.int64)
+    n = len(masters)
+    winner = np.full(n, -1, np.int64)
+    played = np.zeros(n, np.int64)
+    active = np.arange(n)
+    for j in range(max_deals):
+        if active.size == 0:
+            break
+        seeds = sub_seeds_nb(masters[active], np.int64(j))
+        round_dealers = ((dealers[active] + j) % rules.players).astype(np.int32)
+        deal_rows, side_rows = play_deals(
+            table, seeds, round_dealers, scores[active], seatings[active]
+        )
+        if on_deal is not None:
+            on_deal(j, active, seeds, deal_rows, side_rows)
+        scores[active] += side_rows["score"]
+        played[active] += 1
+        over, win = game_over(scores[active], rules.game_target)
+        winner[active[over]] = win[over]
+        active = active[~over]
+    return scores, winner, played
+
+
 def play_game_chunk(
     table: Table, seed: int, first: int, n: int, max_deals: int = MAX_DEALS, records: bool = True
 ):
@@ -164,45 +228,41 @@ def play_game_chunk(
     rules = table.rules
     game_ids = np.arange(first, first + n, dtype=np.int64)
     # with R seatings, games g of one board (g // R) share their deals' cards (duplicate play)
-    game_seeds = board_seeds(seed, game_ids // len(table.seatings))
-    scores = np.tile(np.array(table.scores, np.int64), (n, 1))
-    winner = np.full(n, -1, np.int64)
-    played = np.zeros(n, np.int64)
-    active = np.arange(n)
+    boards = game_ids // len(table.seatings)
+    seatings = (game_ids % len(table.seatings)).astype(np.int32)
     deal_frames, side_frames = [], []
-    for j in range(max_deals):
-        if active.size == 0:
-            break
-        seeds = sub_seeds_nb(game_seeds[active], np.int64(j))
-        dealers = ((game_ids[active] // len(table.seatings) + j) % rules.players).astype(np.int32)
-        seatings = (game_ids[active] % len(table.seatings)).astype(np.int32)
-        deal_rows, side_rows = play_deals(table, seeds, dealers, scores[active], seatings)
-        if records:
-            d = deals_frame(
-                j,
-                seeds,
-                rules.players,
-                deal_rows,
-                list(table.seat_bot_specs),
-                table.seat_codes[seatings],
-            )
-            d["deal"] = np.int64(j)
-            d.insert(0, "game", game_ids[active])
-            s = sides_frame(j, side_rows, list(table.bot_specs), table.bot_codes[seatings])
-            s["deal"] = np.int64(j)
-            s.insert(0, "game", np.repeat(game_ids[active], rules.sides))
-            deal_frames.append(d)
-            side_frames.append(s)
-        scores[active] += side_rows["score"]
-        played[active] += 1
-        over, win = game_over(scores[active], rules.game_target)
-        winner[active[over]] = win[over]
-        active = active[~over]
+
+    def record(j, games, seeds, deal_rows, side_rows):
+        d = deals_frame(
+            j,
+            seeds,
+            rules.players,
+            deal_rows,
+            list(table.seat_bot_specs),
+            table.seat_codes[seatings[games]],
+        )
+        d["deal"] = np.int64(j)
+        d.insert(0, "game", game_ids[games])
+        s = sides_frame(j, side_rows, list(table.bot_specs), table.bot_codes[seatings[games]])
+        s["deal"] = np.int64(j)
+        s.insert(0, "game", np.repeat(game_ids[games], rules.sides))
+        deal_frames.append(d)
+        side_frames.append(s)
+
+    scores, winner, played = play_on(
+        table,
+        board_seeds(seed, boards),
+        boards,
+        np.tile(np.array(table.scores, np.int64), (n, 1)),
+        seatings,
+        max_deals,
+        record if records else None,
+    )
     games = pd.DataFrame({"game": game_ids, "deals": played.astype(np.int16)})
     for side in range(rules.sides):
         games[f"score_{side}"] = scores[:, side].astype(np.int32)
     games["winner"] = winner.astype(np.int8)
-    games["seating"] = (game_ids % len(table.seatings)).astype(np.int16)
+    games["seating"] = seatings.astype(np.int16)
     if not records:
         return games, None, None
     deals = pd.concat(deal_frames, ignore_index=True).sort_values(

@@ -1,4 +1,5 @@
-"""Rewrite the goldens: ``tests/data/goldens.json`` and the readable playthroughs.
+"""Rewrite the goldens: ``tests/data/goldens.json``, ``tests/data/analysis_goldens.json`` and the
+readable playthroughs.
 
 Usage: ``python scripts/regen_goldens.py [--force]``. A digest that changes while
 ``RULES_VERSION`` and ``BOTS_VERSION`` (``canasta_sim/_version.py``) stay the same is refused
@@ -22,30 +23,41 @@ from canasta_sim._version import BOTS_VERSION, RULES_VERSION  # noqa: E402
 @click.command()
 @click.option("--force", is_flag=True, help="Write even if digests change without a version bump.")
 def main(force: bool) -> None:
-    new = {
-        "rules_version": RULES_VERSION,
-        "bots_version": BOTS_VERSION,
-        "deals": G.DEALS,
-        "seed": G.SEED,
-        "cells": {},
-    }
+    versions = {"rules_version": RULES_VERSION, "bots_version": BOTS_VERSION}
+    new = {**versions, "deals": G.DEALS, "seed": G.SEED, "cells": {}}
     for cell in G.cells():
         new["cells"][cell["name"]] = {"cell": cell, **G.run_cell(cell)}
         click.echo(f"{cell['name']}: done", err=True)
-    if G.GOLDENS.exists() and not force:
-        old = json.loads(G.GOLDENS.read_text())
-        same_versions = (old["rules_version"], old["bots_version"]) == (RULES_VERSION, BOTS_VERSION)
-        changed = [n for n, c in new["cells"].items() if old["cells"].get(n, c) != c]
-        if changed and same_versions:
-            raise click.ClickException(
-                f"digests changed for {', '.join(changed)} but rules_version and bots_version "
-                "did not: bump a version (and say why in CHANGELOG.md) or pass --force"
-            )
+    analyses: dict = {**versions, "cases": {}}
+    for case in G.ANALYSES:
+        analyses["cases"][case["name"]] = {"case": case, **G.run_analysis(case, threads=1)}
+        click.echo(f"analysis {case['name']}: done", err=True)
+    if not force:
+        refuse_silent_change(G.GOLDENS, new, "cells")
+        refuse_silent_change(G.ANALYSIS_GOLDENS, analyses, "cases")
     G.DATA.mkdir(exist_ok=True)
     G.GOLDENS.write_text(json.dumps(new, indent=1, sort_keys=True) + "\n")
+    G.ANALYSIS_GOLDENS.write_text(json.dumps(analyses, indent=1, sort_keys=True) + "\n")
     for players in G.PLAYERS:
         G.playthrough_path(players).write_text(G.playthrough(players))
-    click.echo(f"wrote {G.GOLDENS} and {len(G.PLAYERS)} playthroughs", err=True)
+    click.echo(
+        f"wrote {G.GOLDENS}, {G.ANALYSIS_GOLDENS} and {len(G.PLAYERS)} playthroughs", err=True
+    )
+
+
+def refuse_silent_change(path: Path, new: dict, key: str) -> None:
+    """Refuse to overwrite ``path`` when an entry of ``new[key]`` changed while the rules and
+    bots versions stayed the same (entries new to the file are accepted)."""
+    if not path.exists():
+        return
+    old = json.loads(path.read_text())
+    same_versions = (old["rules_version"], old["bots_version"]) == (RULES_VERSION, BOTS_VERSION)
+    changed = [n for n, c in new[key].items() if old[key].get(n, c) != c]
+    if changed and same_versions:
+        raise click.ClickException(
+            f"digests changed for {', '.join(changed)} but rules_version and bots_version "
+            "did not: bump a version (and say why in CHANGELOG.md) or pass --force"
+        )
 
 
 if __name__ == "__main__":

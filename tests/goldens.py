@@ -3,8 +3,10 @@
 A golden is a digest per named column of a run's ``deals`` and ``sides`` records, taken in a
 canonical form (integers as int64, booleans as 0/1, categories as their labels), so that a new
 column or a narrower dtype is not a behaviour change, while any changed value is. The readable
-playthroughs are formatted traces of one deal per player count. ``scripts/regen_goldens.py``
-rewrites ``tests/data/goldens.json`` and ``tests/data/playthrough_*.txt``.
+playthroughs are formatted traces of one deal per player count; the analysis goldens digest the
+per-world results of fixed-seed decision analyses. ``scripts/regen_goldens.py`` rewrites
+``tests/data/goldens.json``, ``tests/data/analysis_goldens.json`` and
+``tests/data/playthrough_*.txt``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import pandas as pd
 
 DATA = Path(__file__).parent / "data"
 GOLDENS = DATA / "goldens.json"
+ANALYSIS_GOLDENS = DATA / "analysis_goldens.json"
+POSITIONS = Path(__file__).resolve().parent.parent / "docs" / "positions"
 DEALS = 2000  # deals per cell
 SEED = 20261201
 BOTS = ("random", "greedy", "careful", "expert")
@@ -85,8 +89,10 @@ def cell_rules(cell: dict):
 
 def canonical(column: pd.Series) -> bytes:
     """The bytes a column's digest is taken over (independent of its dtype)."""
-    if isinstance(column.dtype, pd.CategoricalDtype) or column.dtype == object:
+    if isinstance(column.dtype, pd.CategoricalDtype) or pd.api.types.is_string_dtype(column):
         return "\n".join(map(str, column.tolist())).encode()
+    if pd.api.types.is_float_dtype(column):
+        return np.ascontiguousarray(column.to_numpy().astype(np.float64)).astype("<f8").tobytes()
     return np.ascontiguousarray(column.to_numpy().astype(np.int64)).astype("<i8").tobytes()
 
 
@@ -113,3 +119,49 @@ def playthrough(players: int) -> str:
 
 def playthrough_path(players: int) -> Path:
     return DATA / f"playthrough_{players}p.txt"
+
+
+#: Fixed-seed analyses whose per-world results pin the rollouts (worlds, candidates' moves,
+#: the bots' play to the end of the deal): a draw decision with two pickups (racing from
+#: ``min_worlds``), a play decision with a meld and a discard, and a 3-player play decision
+#: whose games are played out after the deal (P(win the game)). ``position``: a file of
+#: ``docs/positions`` or a position's keys.
+ANALYSES = (
+    {
+        "name": "4p-take-or-draw",
+        "position": "take_or_draw.toml",
+        "kwargs": {"min_worlds": 1000, "max_worlds": 3000, "target_se": 1.0, "seed": 7},
+    },
+    {"name": "2p-go-out", "position": "go_out_2p.json", "kwargs": {"worlds": 1500, "seed": 8}},
+    {
+        "name": "3p-play-out",
+        "position": {
+            "players": 3,
+            "seat": 0,
+            "phase": "play",
+            "turn": 20,
+            "hand": "7 7 7 B3",
+            "pile": "5 6 4 9 J 8 10 7 4 6",
+            "stock": 59,
+            "hand_sizes": [4, 9, 12],
+            "scores": [2000, 2500, 1500],
+            "melds": [["K K K K K K 2"], ["J J J J J J 2"], []],
+        },
+        "kwargs": {"worlds": 500, "seed": 9},
+    },
+)
+
+
+def run_analysis(case: dict, threads: int) -> dict[str, str]:
+    """Analyse a case of :data:`ANALYSES` on ``threads`` threads and return
+    ``{"per_world": digest}`` of its per-world results (:func:`digest`)."""
+    from canasta_sim import InfoSet, analyse
+
+    position = case["position"]
+    info = (
+        InfoSet.from_dict(position)
+        if isinstance(position, dict)
+        else InfoSet.from_file(POSITIONS / position)
+    )
+    res = analyse(info, threads=threads, **case["kwargs"])
+    return {"per_world": digest(res.per_world)}

@@ -63,9 +63,14 @@ def test_going_out_to_the_target_wins_the_game():
     assert row(result, "discard 7")["p_win_game"] < 1.0
 
 
-def test_three_players_have_no_table():
+def test_three_players_have_no_table_and_play_the_game_out():
     deal = Deal.new(Rules(players=3), 1)
     deal.play_turn("expert")
-    result = analyse(deal.info_set(deal.current_player), worlds=20)
+    info = deal.info_set(deal.current_player)
+    result = analyse(info, worlds=20, win_game="table")
     assert result.table["p_win_game"].isna().all()
     assert "n/a" in str(result).splitlines()[1]
+    # by default the game is played out instead (tests/test_win_game.py)
+    played = analyse(info, worlds=20)
+    assert played.table["p_win_game"].between(0, 1).all()
+    assert played.meta["win_game"] == "play-out"

@@ -46,3 +46,21 @@ def test_digest_ignores_dtype_but_not_values():
     c = pd.DataFrame({"x": pd.Series([1, 2, 4], dtype="int8")})
     assert G.digest(a) == G.digest(b)
     assert G.digest(a) != G.digest(c)
+
+
+ANALYSES = json.loads(G.ANALYSIS_GOLDENS.read_text())
+
+
+def test_analysis_goldens_carry_the_package_versions_and_every_case():
+    assert (ANALYSES["rules_version"], ANALYSES["bots_version"]) == (RULES_VERSION, BOTS_VERSION)
+    assert sorted(ANALYSES["cases"]) == sorted(c["name"] for c in G.ANALYSES)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("case", G.ANALYSES, ids=lambda c: c["name"])
+def test_analysis_per_world_results_equal_goldens(case, threads):
+    # the rollouts' results depend on neither the threads nor the blocks they run in
+    stored = ANALYSES["cases"][case["name"]]["per_world"]
+    now = G.run_analysis(case, threads)["per_world"]
+    changed = [c for c, d in stored.items() if now.get(c) != d]
+    assert not changed, f"{case['name']}: per-world columns changed: {changed}"

@@ -1,6 +1,6 @@
 """Whole deals, and chunks of deals played in blocks on parallel threads."""
 
-from concurrent.futures import ThreadPoolExecutor
+import threading
 
 import numba as nb
 import numpy as np
@@ -252,16 +252,33 @@ def play_chunk(
 
 
 def run_blocks(block, n_blocks: int, threads: int) -> None:
-    """Call ``block(b)`` for ``b`` in ``0 .. n_blocks - 1`` on up to ``threads`` Python
-    threads (the block kernels release the GIL); in this thread when ``threads`` is 1.
-    An exception in a block is raised here, and the blocks not yet started are cancelled."""
-    if threads == 1 or n_blocks == 1:
-        for b in range(n_blocks):
-            block(b)
-        return
-    pool = ThreadPoolExecutor(min(threads, n_blocks))
-    try:
-        for future in [pool.submit(block, b) for b in range(n_blocks)]:
-            future.result()
-    finally:
-        pool.shutdown(cancel_futures=True)
+    """Call ``block(b)`` for ``b`` in ``0 .. n_blocks - 1`` on up to ``threads`` threads (the
+    block kernels release the GIL): this thread and ``threads - 1`` more, each taking the next
+    block not yet started until none is left; in this thread alone when ``threads`` is 1.
+    The first exception in a block is raised here once the running blocks are done, and the
+    blocks not yet started are not run.
+
+    Plain threads, not a ``ThreadPoolExecutor``: making and shutting down a pool and a future
+    per block cost a call about 1 ms, a twentieth of a 3,000-rollout call of an analysis.
+    """
+    todo = iter(range(n_blocks))  # next() on a range iterator holds the GIL: no block twice
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        for b in todo:
+            if errors:
+                return
+            try:
+                block(b)
+            except BaseException as exc:  # raised in the calling thread below
+                errors.append(exc)
+                return
+
+    helpers = [threading.Thread(target=work) for _ in range(min(threads, n_blocks) - 1)]
+    for t in helpers:
+        t.start()
+    work()
+    for t in helpers:
+        t.join()
+    if errors:
+        raise errors[0]

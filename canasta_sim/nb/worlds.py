@@ -8,6 +8,7 @@ import numpy as np
 from .engine.melds import plan_rows_nb
 from .engine.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
 from .engine.rng import below_nb, mix64_nb
+from .engine.state import copy_state_nb
 from .enums import N_KINDS, RED_THREE, DealSlot, MoveError, Phase, RuleSlot
 from .jit import inline_kernel
 
@@ -80,55 +81,24 @@ def world_nb(pool0, m0, reds, slots, base, k, rng, pool, places, hands, stock):
 
 
 @inline_kernel
-def copy1_nb(dst, src):
-    """``dst[:] = src`` for 1-d arrays of one shape, without the temporary copy numba makes
-    for a slice assignment (it cannot rule out overlap, and these kernels do not allocate)."""
-    for i in range(src.shape[0]):
-        dst[i] = src[i]
-
-
-@inline_kernel
-def copy2_nb(dst, src):
-    for i in range(src.shape[0]):
-        copy1_nb(dst[i], src[i])
-
-
-@inline_kernel
-def copy3_nb(dst, src):
-    for i in range(src.shape[0]):
-        copy2_nb(dst[i], src[i])
-
-
-@inline_kernel
 def load_world_nb(state, public, rules, hands, stock, seed, shift):
     """Copy the public state into ``state`` and write one world's hands and stock (top card
     first, its first ``shift`` cards moved to the bottom) into it; the bots' random stream
-    starts from ``mix64(seed)``. Every field is copied, the bots' working plans included, so
-    a rollout does not depend on which rollouts its block played before."""
-    copy2_nb(state.hands, public.hands)
-    copy1_nb(state.pile, public.pile)
-    copy3_nb(state.melds, public.melds)
-    copy2_nb(state.meld_turn, public.meld_turn)
-    copy2_nb(state.meld_flags, public.meld_flags)
-    copy2_nb(state.sides, public.sides)
-    copy2_nb(state.seats, public.seats)
-    copy1_nb(state.g, public.g)
-    copy1_nb(state.hand_sizes, public.hand_sizes)
-    copy1_nb(state.pile_counts, public.pile_counts)
-    copy1_nb(state.melded, public.melded)
-    copy2_nb(state.known, public.known)
-    copy3_nb(state.candidates, public.candidates)
-    copy2_nb(state.take_plan, public.take_plan)
-    copy2_nb(state.meld_plan, public.meld_plan)
-    copy2_nb(state.out_plan, public.out_plan)
-    copy2_nb(state.zero_plan, public.zero_plan)
-    copy1_nb(state.powers, public.powers)
+    starts from ``mix64(seed)``. The whole record is copied, the bots' working plans included,
+    so a rollout does not depend on which rollouts its state played before (the stock below
+    ``g[stock_pos]``, dealt or drawn before the position, is never read)."""
+    copy_state_nb(state, public)
     for p in range(rules[RuleSlot.players]):
-        copy1_nb(state.hands[p], hands[p])
+        for k in range(N_KINDS):
+            state.hands[p, k] = hands[p, k]
     pos = state.g[DealSlot.stock_pos]
     s = stock.shape[0]
-    for j in range(s):
-        state.stock[pos + j] = stock[(j + shift) % s]
+    if s > 0:
+        shift %= s
+    for j in range(s - shift):  # two loops rather than a division per card
+        state.stock[pos + j] = stock[j + shift]
+    for j in range(shift):
+        state.stock[pos + s - shift + j] = stock[j]
     state.rng[0] = mix64_nb(seed)
 
 

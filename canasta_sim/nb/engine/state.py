@@ -48,6 +48,8 @@ stays the deck order of the whole deal (what a trace records).
 from typing import NamedTuple
 
 import numpy as np
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 from ..enums import (
     BLACK_THREE,
@@ -183,6 +185,23 @@ def reset_state_nb(state):
     g[:] = 0
     g[DealSlot.first_canasta_turn] = -1
     g[DealSlot.out_seat] = -1
+
+
+@intrinsic
+def copy_state_nb(typingctx, dst, src):
+    """``dst = src`` for two records of one dtype (``STATE_DTYPE``): one ``memcpy`` of the
+    whole record. numba has no record-to-record assignment, and copying field by field and
+    element by element took a rollout 1.4 us (about a tenth of a mid-deal 4-player rollout).
+    Typed only for two records of the same record type."""
+    if not (isinstance(dst, types.Record) and dst == src):
+        return None
+
+    def codegen(context, builder, signature, args):
+        size = context.get_constant(types.intp, dst.size)
+        cgutils.raw_memcpy(builder, args[0], args[1], size, 1)
+        return context.get_dummy_value()
+
+    return types.void(dst, src), codegen
 
 
 @kernel
