@@ -147,6 +147,8 @@ def play_turn(deal: Deal, bot) -> None:
     ------
     BadChoice
         When the bot answers something that is not one of the candidates.
+    RuntimeError
+        For a position with no legal candidate (one built by hand that no legal turn ends).
     """
     if deal.phase == "draw":
         _ask(bot, deal).apply(deal)
