@@ -3,6 +3,7 @@
 The rule book is RULES.md (rule ids R-xx); the kernels live in :mod:`canasta_sim.nb`.
 """
 
+from . import pybot as pybot  # noqa: E402  (registers Deal.python_seating)
 from ._version import BOTS_VERSION, RULES_VERSION, __version__  # noqa: E402
 from .address import deal_from_run, info_set_from_run  # noqa: E402
 from .analysis import AnalysisResult, analyse  # noqa: E402

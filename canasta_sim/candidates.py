@@ -8,14 +8,17 @@ A *decision* is the seat to play's next choice in its turn (R-20):
   hand the engine picks to reach the minimum count, R-64);
 - in the ``play`` phase: the rest of the turn, a meld plan laid in one call (possibly none:
   which melds, which wild cards, R-20, R-60..R-64) and then a discard of one kind, or going out
-  (R-40) by melding the whole hand or discarding the last card. The plans are those of
+  (R-40) by melding the whole hand or discarding the last card; after a last-card red three,
+  the plan and then the end of the deal without a discard (R-45). The plans are those of
   :func:`meld_plans` (pruned to a documented set when there are many), the candidates at most
   :data:`MAX_CANDIDATES`.
 
 What happens after the candidate's moves (after a draw or a pickup, the rest of that turn;
-then the other seats' turns) is left to the rollout bot. Each candidate is tried on a copy of a
-deal built from the information set; its legality reads only the seat's own hand and the
-public state, so it holds in every world.
+then the other seats' turns) is left to the rollout bot. Each candidate is tried on a copy of the
+deal (a live :class:`~canasta_sim.Deal`, or one built from an information set); its legality
+reads only the seat's own hand and the public state, so it holds in every world, and a deal
+and its seat's information set list the same candidates. Bots written in Python choose among
+exactly these candidates (:mod:`canasta_sim.pybot`).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from .nb.enums import (
     JOKER,
     LAST_NATURAL,
     N_KINDS,
+    DealSlot,
     MeldCol,
     MoveError,
     SideSlot,
@@ -72,6 +76,9 @@ class Candidate:
         Play: the card discarded, or ``""``.
     going_out : bool
         The candidate ends the deal by going out (R-40).
+    end_deal : bool
+        Play, after a last-card red three: the candidate ends the deal without a discard
+        (``Deal.end_turn()`` after the melds, R-45).
     """
 
     label: str
@@ -80,6 +87,7 @@ class Candidate:
     melds: tuple[str, ...] = ()
     discard: str = ""
     going_out: bool = False
+    end_deal: bool = False
 
     def apply(self, deal: Deal) -> None:
         """Make the candidate's moves on ``deal``.
@@ -98,10 +106,13 @@ class Candidate:
                 deal.meld(*self.melds)
             if self.discard:
                 deal.discard(self.discard)
+            if self.end_deal:
+                deal.end_turn()
 
     def kernel_row(self, pile_top: int) -> tuple[int, np.ndarray, int]:
         """``(kind, plan, discard)`` for the rollout kernel (``nb.worlds.CAND_*``;
-        ``int8[N_KINDS, 3]``; kind code or -1); ``pile_top`` is the pile's top kind."""
+        ``int8[N_KINDS, 3]``; kind code or -1); ``pile_top`` is the pile's top kind. An
+        ``end_deal`` candidate has no discard: the kernel ends the deal after its melds (R-45)."""
         plan = meld_plan(self.melds).astype(np.int64)
         if self.move == "take":
             counts = C.parse_cards(self.with_)
@@ -135,13 +146,15 @@ def decision_deal(info: InfoSet) -> Deal:
     return Deal(info.rules, state)
 
 
-def candidates(info: InfoSet, cap: int = MAX_CANDIDATES) -> list[Candidate]:
-    """The legal candidates at the information set's decision (module docstring), each tried
-    on a copy of :func:`decision_deal` (``is_legal``).
+def candidates(position: Deal | InfoSet, cap: int = MAX_CANDIDATES) -> list[Candidate]:
+    """The legal candidates at the decision of the seat to play (module docstring), each tried
+    on a copy of the deal (``is_legal``).
 
     Parameters
     ----------
-    info : InfoSet
+    position : Deal or InfoSet
+        A live deal (the decision of its current player, the deal unchanged), or an
+        information set, played on :func:`decision_deal`; both give the same candidates.
     cap : int
         Play phase: the most candidates listed (at least 1): the plans of :func:`meld_plans`
         are taken in their order, each with all its discards, while the count stays within
@@ -156,12 +169,15 @@ def candidates(info: InfoSet, cap: int = MAX_CANDIDATES) -> list[Candidate]:
     Raises
     ------
     ValueError
-        When the observer is not the seat to play, or for a ``cap`` below 1.
+        When the observer is not the seat to play, for a deal that is over, or for a ``cap``
+        below 1.
     """
     check_int("cap", cap, 1, 10_000)
-    deal = decision_deal(info)
-    if info.phase == "draw":
-        return [c for c in _draw_phase(info, deal) if is_legal(deal, c)]
+    deal = decision_deal(position) if isinstance(position, InfoSet) else position
+    if deal.phase == "draw":
+        return [c for c in _draw_phase(deal) if is_legal(deal, c)]
+    if deal.phase != "play":
+        raise ValueError("phase 'over': the deal is over, no seat has a decision")
     return _play_phase(deal, cap)
 
 
@@ -194,11 +210,12 @@ def is_legal(deal: Deal, cand: Candidate) -> bool:
     return not cand.going_out or trial.went_out == deal.current_player
 
 
-def _draw_phase(info: InfoSet, deal: Deal) -> list[Candidate]:
+def _draw_phase(deal: Deal) -> list[Candidate]:
     found = [Candidate("draw", "draw")]
     cands = np.zeros((4, N_KINDS, 3), np.int8)
-    n = pickup_candidates_nb(deal._state, deal._r, info.seat, cands)
-    top = int(info.pile_codes[-1]) if len(info.pile_codes) else -1
+    n = pickup_candidates_nb(deal._state, deal._r, deal.current_player, cands)
+    size = int(deal._g[DealSlot.pile_len])
+    top = int(deal._view.pile[size - 1]) if size else -1
     for plan in cands[:n]:
         nat, deu, jok = (int(x) for x in plan[top])
         with_ = " ".join([C.KINDS[top]] * nat + ["2"] * deu + ["JK"] * jok)
@@ -232,26 +249,32 @@ def _play_phase(deal: Deal, cap: int) -> list[Candidate]:
 def _plan_candidates(deal: Deal, plan: np.ndarray) -> list[Candidate]:
     """The legal candidates that lay ``plan`` in one call (R-20, R-64): then a discard of each
     kind left in hand, going out when it is the last card (R-40), or going out with no
-    discard when the plan melds the whole hand."""
+    discard when the plan melds the whole hand; after a last-card red three, the end of the
+    deal instead of a discard (R-45)."""
     left = deal._view.hands[deal.current_player].astype(np.int64) - _plan_cards(plan)
-    kinds = np.nonzero(left)[0] if left.any() else [-1]
-    found = [play_candidate(plan, int(k), int(left.sum())) for k in kinds]
+    last_red_three = bool(deal._g[DealSlot.last_red_three])
+    kinds = np.nonzero(left)[0] if left.any() and not last_red_three else [-1]
+    found = [play_candidate(plan, int(k), int(left.sum()), last_red_three) for k in kinds]
     return [c for c in found if is_legal(deal, c)]
 
 
-def play_candidate(plan: np.ndarray, discard: int, left: int) -> Candidate:
+def play_candidate(plan: np.ndarray, discard: int, left: int, end_deal: bool = False) -> Candidate:
     """The play-phase candidate laying ``plan`` (``ndarray(int8, (N_KINDS, 3))``, possibly
     empty) then discarding a card of kind ``discard`` (-1: none), with ``left`` cards in hand
     after the plan: ``"meld K K K, 5 5 5 2, discard 9"``, ``"discard 9"``; ``"go out: ..."``
-    when it empties the hand (R-40)."""
+    when it empties the hand (R-40); with ``end_deal`` (after a last-card red three, R-45) and
+    cards left, ``"meld K K K, end the deal"`` or ``"end the deal"``."""
     melds = plan_texts(plan)
     parts = [f"meld {', '.join(melds)}"] if melds else []
     if discard >= 0:
         parts.append(f"discard {C.KINDS[discard]}")
     out = left == 0 or (left == 1 and discard >= 0)
+    ends = end_deal and not out
+    if ends:
+        parts.append("end the deal")
     label = ("go out: " if out else "") + ", ".join(parts)
     text = C.KINDS[discard] if discard >= 0 else ""
-    return Candidate(label, "play", melds=melds, discard=text, going_out=out)
+    return Candidate(label, "play", melds=melds, discard=text, going_out=out, end_deal=ends)
 
 
 def _plan_cards(plan: np.ndarray) -> np.ndarray:

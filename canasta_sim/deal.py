@@ -6,7 +6,8 @@ an illegal move raises :class:`~canasta_sim.errors.IllegalMove` and leaves the d
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -66,6 +67,12 @@ class Deal:
     """
 
     _deal_seed: np.uint64  # set by :meth:`new`
+
+    #: How a table with bots written in Python plays its turns
+    #: (:class:`canasta_sim.pybot.Seated`), registered by :mod:`canasta_sim.pybot` when the
+    #: package is imported: pybot builds on Deal through the candidate layer, so Deal cannot
+    #: import it.
+    python_seating: ClassVar[Callable[..., Any] | None] = None
 
     def __init__(
         self, rules: Rules, state: np.void, *, trace: bool = False, seed: int = 0, minimums=None
@@ -586,7 +593,7 @@ class Deal:
         g = self._g
         before = (g[DealSlot.move], g[DealSlot.turn], g[DealSlot.phase])
         if self._seated is not None:  # a bot written in Python sits at the table
-            self._seated.play_turn(self._state, self._r, self._log)
+            self._seated.play_turn(self)
         else:
             play_turn(self._state, self._r, policies, params, self._log)
         if (g[DealSlot.move], g[DealSlot.turn], g[DealSlot.phase]) == before:  # would loop for ever
@@ -605,9 +612,8 @@ class Deal:
             self._bots = seat_arrays(seated, self.rules.players)
             self._seated = None
             if any(b.is_python for b in seated):
-                from .pybot import Seated
-
-                self._seated = Seated(seated, self.rules.players)
+                assert Deal.python_seating is not None  # the package imports pybot
+                self._seated = Deal.python_seating(seated, self.rules.players)
         return self._bots
 
     # --- results -----------------------------------------------------------------------------

@@ -72,8 +72,7 @@ def policy_choice(deal: Deal, found: list[Candidate], bot) -> Candidate | None:
     of ``found`` that, followed by the same policy for the rest of that turn, leaves the same
     hands, melds, pile and stock. In the play phase a choice not in ``found`` is built from
     the melds it laid and its discard (:func:`~canasta_sim.candidates.play_candidate`).
-    ``None`` when nothing matches: a draw-phase choice outside ``found``, or a turn that ends
-    without a discard (R-45).
+    ``None`` when nothing matches: a draw-phase choice outside ``found``.
     """
     spec = bot.spec if isinstance(bot, Bot) else bot
     played = deal.copy()
@@ -92,17 +91,19 @@ def policy_choice(deal: Deal, found: list[Candidate], bot) -> Candidate | None:
 
 def played_candidate(before: Deal, after: Deal) -> Candidate | None:
     """The play-phase candidate that took ``before`` to ``after`` (the end of the same turn):
-    the melds the side gained, then the card the pile gained; ``None`` for a turn that ended
-    without a discard or going out (R-45)."""
+    the melds the side gained, then the card the pile gained, or the end of the deal after a
+    last-card red three (R-45); ``None`` for any other turn that ended without a discard or
+    going out."""
     seat = before.current_player
     side = seat % before.rules.sides
     plan = (after._view.melds[side] - before._view.melds[side]).astype(np.int8)
     n = int(before._g[DealSlot.pile_len])
     discard = int(after._view.pile[n]) if int(after._g[DealSlot.pile_len]) == n + 1 else -1
     left = int(before._view.hands[seat].sum()) - int(plan.sum())
-    if discard < 0 and after.went_out != seat:
+    end_deal = after.end_reason == "last_red_three"
+    if discard < 0 and after.went_out != seat and not end_deal:
         return None
-    return play_candidate(plan, discard, left)
+    return play_candidate(plan, discard, left, end_deal)
 
 
 def _same_board(a: Deal, b: Deal) -> bool:

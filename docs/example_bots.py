@@ -6,29 +6,38 @@ Play them with a spec ``py:FILE.py:CLASS``, e.g.::
     canasta-sim compare py:docs/example_bots.py:EagerMelder careful --deals 100
 
 Each class has one method, ``choose(view, choices)``: ``view`` is a
-:class:`canasta_sim.pybot.SeatView` (``view.decision`` is ``"draw"``, ``"meld"`` or
-``"discard"``), ``choices`` the legal choices; it returns one of them.
+:class:`canasta_sim.pybot.SeatView` (``view.decision`` is ``"draw"`` or ``"play"``),
+``choices`` the legal :class:`canasta_sim.candidates.Candidate` list of that decision (the
+same candidates ``canasta-sim analyse`` lists); it returns one of them.
 """
-
-from canasta_sim.pybot import Discard, Draw, Meld, Stop, TakePile
 
 #: Card values (R-04), to keep the points and shed the rest.
 VALUES = {"JK": 50, "2": 20, "A": 20, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 10, "8": 10}
 
 
-def cheapest_discard(view, choices):
-    """A black three if it has one (it blocks the next player, R-23), else the card of the
-    rank it holds fewest of, the cheaper first; wild cards last."""
+def cards_laid(c) -> int:
+    """Cards a candidate lays from hand: a pickup's cards with the top card and its melds, a
+    play's melds (``"A: 2"`` names the rank of a wild card laid alone)."""
+    texts = [c.with_, *c.melds]
+    return sum(1 for text in texts for token in text.split() if not token.endswith(":"))
+
+
+def cheapest_discard(view, plays):
+    """Of the play candidates ``plays``, the discard of a black three if it has one (it blocks
+    the next player, R-23), else of the rank it holds fewest of, the cheaper first; wild
+    cards last. A candidate without a discard (the end of the deal after a last-card red
+    three, R-45) when there is nothing to discard."""
     hand = view.hand.split()
 
-    def cost(choice: Discard):
-        card = choice.card
-        if card == "B3":
-            return (-1, 0)
-        wild = card in ("2", "JK")
-        return (wild, hand.count(card), VALUES.get(card, 5))
+    def cost(c):
+        if not c.discard:
+            return (True, 0, 0)
+        if c.discard == "B3":
+            return (-1, 0, 0)
+        wild = c.discard in ("2", "JK")
+        return (wild, hand.count(c.discard), VALUES.get(c.discard, 5))
 
-    return min(choices, key=cost)
+    return min(plays, key=cost)
 
 
 class PileHoarder:
@@ -37,26 +46,22 @@ class PileHoarder:
 
     def choose(self, view, choices):
         if view.decision == "draw":
-            takes = [c for c in choices if isinstance(c, TakePile)]
+            takes = [c for c in choices if c.move == "take"]
             # the pickup that lays the fewest cards from hand keeps the most for later
-            return min(takes, key=lambda c: len(" ".join(c.melds).split())) if takes else Draw()
-        if view.decision == "meld":
-            out = [c for c in choices if isinstance(c, Meld) and c.out]
-            return out[0] if out else Stop()
-        return cheapest_discard(view, choices)
+            return min(takes, key=cards_laid) if takes else choices[0]  # "draw" comes first
+        out = [c for c in choices if c.going_out]
+        if out:
+            return out[0]
+        return cheapest_discard(view, [c for c in choices if not c.melds])
 
 
 class EagerMelder:
-    """Draws unless the pile holds 8 cards or more, lays down the meld with the most cards
-    at every chance (going out as soon as it can), discards cheap singles."""
+    """Draws unless the pile holds 8 cards or more, lays down the plan with the most cards
+    (going out as soon as it can), discards cheap singles."""
 
     def choose(self, view, choices):
         if view.decision == "draw":
-            takes = [c for c in choices if isinstance(c, TakePile) and c.cards >= 8]
-            return takes[0] if takes else Draw()
-        if view.decision == "meld":
-            melds = [c for c in choices if isinstance(c, Meld)]
-            if not melds:
-                return Stop()
-            return max(melds, key=lambda c: (c.out, len(" ".join(c.melds).split())))
-        return cheapest_discard(view, choices)
+            takes = [c for c in choices if c.move == "take" and len(view.pile.split()) >= 8]
+            return takes[0] if takes else choices[0]
+        most = max((c.going_out, cards_laid(c)) for c in choices)
+        return cheapest_discard(view, [c for c in choices if (c.going_out, cards_laid(c)) == most])

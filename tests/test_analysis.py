@@ -188,6 +188,37 @@ def test_going_out_at_an_exhausted_stock_is_worth_exactly_125_points():
     assert stay["p_other_out"] == 0.0
 
 
+def test_melding_after_a_last_card_red_three_is_worth_exactly_60_points():
+    # 2 players; seat 0 drew the last stock card, a red three: it may meld, not
+    # discard, and the deal ends. Own score ending the deal at once: the Q natural canasta
+    # 500 (R-51) + Q x7 70 + A A A 60 (R-53) + two red threes 200 (R-50) - K K K 5 6 in hand
+    # 40 (R-54) = 790; melding K K K first adds 30 and removes 30 of penalty: 850. The other
+    # side's hand and melds are the same in both, so the difference is 60 in every world.
+    position = rest_in_pile(
+        dict(
+            players=2,
+            seat=0,
+            phase="play",
+            turn=60,
+            hand="K K K 5 6",
+            stock=0,
+            hand_sizes=[5, 12],
+            red_threes=[2, 2],
+            melds=[["Q Q Q Q Q Q Q", "A A A"], ["J J J"]],
+            last_red_three=True,
+        ),
+        hidden=12,
+    )
+    info = InfoSet.from_dict(position)
+    assert [c.label for c in candidates(info)] == ["end the deal", "meld K K K, end the deal"]
+    result = analyse(info, worlds=300, seed=8)
+    ranks_first(result, "meld K K K, end the deal")
+    meld, end = row(result, "meld K K K, end the deal"), row(result, "end the deal")
+    assert meld["own_score"] == 850 and meld["own_score_sd"] == 0
+    assert end["own_score"] == 790
+    assert end["vs_best"] == end["vs_best_lo"] == end["vs_best_hi"] == -60
+
+
 def test_going_out_concealed_at_an_exhausted_stock_is_worth_exactly_935_points():
     # 4 players, the stock is empty, the observer's side has no meld yet. Going out concealed
     # with the seven 8s: a concealed natural canasta (500 + 100, R-51, R-66), 70 points

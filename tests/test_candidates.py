@@ -205,6 +205,25 @@ def test_laying_the_seventh_king_before_a_going_out_threat_wins():
     assert -520 <= table.loc["discard 9", "vs_best"] < 0
 
 
+# --- after a last-card red three (R-45) ---------------------------------------------------------
+def test_after_a_last_card_red_three_each_plan_ends_the_deal_without_a_discard():
+    """R-45: the player who draws a red three as the last stock card may meld (switch on by
+    default) but not discard, and the deal ends. Seat 0 holds K K K 5 6 (side 0 has melded
+    Q Q Q): its plans are none and K K K (keeping 5 6, R-22), each ending the deal."""
+    from canasta_sim import Deal
+
+    d = Deal.from_position(
+        hands=["K K K 5 6"] + ["4 5 6 7 8 9 10"] * 3, stock="R3", pile="J", melds={0: ["Q Q Q"]}
+    )
+    d.draw()
+    found = candidates(d)  # a live deal (part of a pack) lists its candidates directly
+    assert [c.label for c in found] == ["end the deal", "meld K K K, end the deal"]
+    assert all(c.end_deal and not c.discard and not c.going_out for c in found)
+    found[1].apply(d)
+    assert d.end_reason == "last_red_three" and d.melds(0) == {"Q": "Q Q Q", "K": "K K K"}
+    assert d.hand(0) == "5 6"
+
+
 # --- review's decision types -------------------------------------------------------------------
 @pytest.mark.parametrize(
     "a, b, kind",

@@ -351,22 +351,38 @@ def test_replay_hands_show_each_hand_before_each_turn():
 
 # --- bots written in Python ------------------------------------------------------------------
 RECORDER = """
-from canasta_sim.pybot import Draw, Stop
+import random
 
 class Recorder:
     seen = []
 
     def choose(self, view, choices):
         Recorder.seen.append((view, list(choices)))
-        if view.decision == "draw":
-            return choices[-1]
-        if view.decision == "meld":
-            return Stop()
-        return choices[0]
+        return choices[-1] if view.decision == "draw" else choices[0]
+
+class Wanderer:
+    \"\"\"Any candidate, from its own seeded stream, so the deal visits varied positions.\"\"\"
+    seen = []
+
+    def __init__(self):
+        self.rng = random.Random(7)
+
+    def choose(self, view, choices):
+        answer = self.rng.choice(choices)
+        Wanderer.seen.append((view, list(choices), answer))
+        return answer
 
 class Nonsense:
     def choose(self, view, choices):
         return "take everything"
+
+class Stale:
+    \"\"\"Answers the play decision with the draw decision's first candidate.\"\"\"
+    def choose(self, view, choices):
+        if view.decision == "draw":
+            self.first = choices[0]
+            return choices[0]
+        return self.first
 """
 
 
@@ -377,39 +393,78 @@ def bot_file(tmp_path, monkeypatch):
     return "my_bots.py"
 
 
-def test_python_bot_sees_its_view_and_the_legal_choices(bot_file):
+def _bot_class(spec: str):
     from canasta_sim.bots import parse_bot
-    from canasta_sim.pybot import Draw, TakePile
 
-    bot = parse_bot(f"py:{bot_file}:Recorder")
-    cls = type(bot.player())
+    cls = type(parse_bot(spec).player())
     cls.seen.clear()
-    d = _pickup_position(0)
-    d.play_turn(seats=[bot.spec, "random", "random", "random"])
+    return cls
+
+
+def test_python_bot_sees_its_view_and_the_candidates(bot_file):
+    cls = _bot_class(f"py:{bot_file}:Recorder")
+    d = _pickup_position(0)  # a position built by hand: part of a pack
+    d.play_turn(seats=[f"py:{bot_file}:Recorder", "random", "random", "random"])
     view, choices = cls.seen[0]
     assert view.decision == "draw" and view.seat == 0 and view.side == 0
     assert sorted(view.hand.split()) == sorted("9 2 4 6 8 10 J".split())
     assert view.pile == "5 9" and not view.pile_frozen
     assert view.melds == ({"K": "K K K"}, {}) and view.melded == (True, False)
     assert view.hand_sizes == (7, 7, 7, 7) and view.stock == 6
+    assert view.known == ("", "", "", "")
     # R-33: the 9 on top goes with a natural and a wild card (one 9, one deuce); no pair,
     # no joker, no 9s meld on the table
-    assert choices == [Draw(), TakePile("9 2", (), 2)]
-    # the recorder took the pile (its last choice): 9 9 2 melded, the 5 in hand
-    assert d.stock_size == 6 and "5" in d.hand(0).split()
-    decisions = [v.decision for v, _ in cls.seen]
-    assert decisions[0] == "draw" and decisions[-1] == "discard"
+    assert [c.label for c in choices] == ["draw", "take the pile with 9 2"]
+    assert (choices[1].move, choices[1].with_, choices[1].melds) == ("take", "9 2", ())
+    # the recorder took the pile (its last choice): 9 9 2 melded, the 5 in hand; its one
+    # play decision offers the empty plan's discards, one per kind (no 9 or wild card left to
+    # meld, no K to add to the K meld)
+    assert len(cls.seen) == 2
+    view, choices = cls.seen[1]
+    assert view.decision == "play" and sorted(view.hand.split()) == sorted("4 5 6 8 10 J".split())
+    assert view.melds[0] == {"9": "9 9 2", "K": "K K K"}
+    assert [c.label for c in choices] == [f"discard {k}" for k in "4 5 6 8 10 J".split()]
+    assert d.pile == "4" and d.current_player == 1
 
 
-def test_python_bot_answer_outside_the_choices_is_refused(bot_file):
+def test_python_bot_is_offered_exactly_the_candidates_of_its_information_set(bot_file):
+    """At each of the first 40 decisions of a dealt deal (four Python bots), the bot is offered
+    the list ``candidates`` gives for the seat's information set (a world with other hidden
+    cards), in the same order."""
+    from canasta_sim.candidates import candidates
+
+    spec = f"py:{bot_file}:Wanderer"
+    cls = _bot_class(spec)
+    d = cs.Deal.new(seed=5)
+    while len(cls.seen) < 40 and not d.is_over:
+        d.play_turn(spec)
+    replay = cs.Deal.new(seed=5)  # the same deal, its decisions replayed one by one
+    for view, offered, answer in cls.seen:
+        assert view.seat == replay.current_player and view.decision == replay.phase
+        expected = candidates(replay.info_set(replay.current_player))
+        assert [c.label for c in offered] == [c.label for c in expected]
+        assert offered == expected  # the same moves, not only the same labels
+        answer.apply(replay)
+    assert replay.hands == d.hands and replay.pile == d.pile
+    moves = {c.move for _, offered, _ in cls.seen for c in offered}
+    assert moves == {"draw", "take", "play"} and len(cls.seen) >= 40
+
+
+def test_python_bot_answer_outside_the_candidates_is_refused(bot_file):
     from canasta_sim.pybot import BadChoice
 
     d = _pickup_position(0)
     with pytest.raises(BadChoice) as info:
         d.play_turn(seats=[f"py:{bot_file}:Nonsense", "random", "random", "random"])
     message = str(info.value)
-    assert "draw decision" in message and "'take everything'" in message
-    assert "Draw()" in message and "TakePile(with_='9 2'" in message
+    assert "Nonsense of seat 0" in message and "'take everything' to the draw decision" in message
+    assert message.endswith("allowed: one of the candidates 'draw', 'take the pile with 9 2'")
+    d = _pickup_position(0)
+    with pytest.raises(BadChoice) as info:  # a candidate of another decision
+        d.play_turn(seats=[f"py:{bot_file}:Stale", "random", "random", "random"])
+    message = str(info.value)
+    assert "to the play decision" in message and "'discard 4'" in message
+    assert "'draw'" not in message.split("allowed")[1]
 
 
 def test_python_bot_specs_are_checked(bot_file):
@@ -421,7 +476,10 @@ def test_python_bot_specs_are_checked(bot_file):
         cs.simulate(2, bots=f"py:{bot_file}:Recorder", workers=1, scheduler="local:1")
 
 
-def test_example_bots_play_legal_deals_that_the_referee_accepts(monkeypatch):
+@pytest.mark.parametrize(
+    "deals", [2, pytest.param(12, id="slow", marks=pytest.mark.slow)], ids=lambda n: f"{n}"
+)
+def test_example_bots_play_legal_deals_that_the_referee_accepts(monkeypatch, deals):
     from pathlib import Path
 
     from canasta_sim.referee import check_trace
@@ -430,12 +488,60 @@ def test_example_bots_play_legal_deals_that_the_referee_accepts(monkeypatch):
     hoarder, eager = "py:docs/example_bots.py:PileHoarder", "py:docs/example_bots.py:EagerMelder"
     for players, bots in ((4, [hoarder, eager]), (2, [eager, "expert"]), (3, [hoarder])):
         rules = cs.Rules(players=players)
-        res = cs.simulate(6, rules=rules, bots=bots, seed=8, workers=1)
-        for k in range(6):
+        res = cs.simulate(deals, rules=rules, bots=bots, seed=8, workers=1)
+        for k in range(deals):
             trace = cs.trace_deal(rules, bots, 8, k)
             assert check_trace(trace).ok
             scores = [e["total"] for e in trace if e["event"] == "score"]
             assert scores == res.sides.query(f"deal == {k}")["score"].tolist()
+
+
+def test_the_minimal_bot_of_strategy_md_plays_deals_the_referee_accepts(tmp_path, monkeypatch):
+    import re
+    from pathlib import Path
+
+    from canasta_sim.referee import check_trace
+
+    doc = (Path(__file__).resolve().parent.parent / "docs/strategy.md").read_text()
+    code = re.search(r"```python\n(class Minimal:.*?)```", doc, re.S).group(1)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "minimal.py").write_text(code)
+    bots = ["py:minimal.py:Minimal", "careful"]
+    trace = cs.trace_deal(cs.Rules(), bots, 4, 0)
+    assert check_trace(trace).ok
+    takes = [e for e in trace if e["event"] == "take_pile" and e["seat"] % 2 == 0]
+    assert takes and all(e["cards"] >= 10 for e in takes)  # only piles of 10 cards or more
+
+
+def test_example_bots_express_their_strategies(monkeypatch):
+    """The pile hoarder lays melds only in a pickup or when going out; the eager melder lays
+    the plan with the most cards at every play decision (going out first)."""
+    from pathlib import Path
+
+    from canasta_sim.candidates import candidates
+    from canasta_sim.pybot import view_of
+
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "docs"))
+    import example_bots as ex
+
+    d = cs.Deal.new(seed=3)
+    hoarder, eager = ex.PileHoarder(), ex.EagerMelder()
+    plays = 0
+    while not d.is_over and d.turns < 60:
+        bot = hoarder if d.current_player % 2 == 0 else eager
+        found = candidates(d)
+        choice = bot.choose(view_of(d), found)
+        if d.phase == "play":
+            plays += 1
+            if bot is hoarder:
+                assert not choice.melds or choice.going_out
+            else:
+                best = max((c.going_out, ex.cards_laid(c)) for c in found)
+                assert (choice.going_out, ex.cards_laid(choice)) == best
+        elif bot is hoarder and any(c.move == "take" for c in found):
+            assert choice.move == "take"
+        choice.apply(d)
+    assert plays >= 20
 
 
 def test_a_python_bot_class_needing_arguments_is_refused(tmp_path, monkeypatch):

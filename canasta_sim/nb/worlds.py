@@ -6,7 +6,7 @@ moves: the pieces shared by the rollouts of :mod:`.rollout` and the search bot
 import numpy as np
 
 from .engine.melds import plan_rows_nb
-from .engine.moves import discard_nb, draw_nb, meld_nb, take_pile_nb
+from .engine.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
 from .engine.rng import below_nb, mix64_nb
 from .engine.state import copy_state_nb
 from .enums import N_KINDS, RED_THREE, DealSlot, MoveError, Phase, RuleSlot
@@ -18,7 +18,8 @@ STRATA_OFF = -1
 #: Candidate kinds (``cand_kind``): what the candidate's first move is.
 CAND_DRAW = 0  # draw from the stock
 CAND_TAKE = 1  # take the pile with ``cand_plan`` (R-30..R-35)
-CAND_PLAY = 2  # meld ``cand_plan`` (if any cards), then discard ``cand_discard`` (if >= 0)
+CAND_PLAY = 2  # meld ``cand_plan`` (if any cards), then discard ``cand_discard`` (if >= 0);
+# after a last-card red three, no discard: the deal ends
 
 
 @inline_kernel
@@ -113,6 +114,10 @@ def apply_candidate_nb(state, rules, kind, plan, discard, log):
         err = meld_nb(state, rules, plan, log)
         if err != MoveError.ok:
             return err
-    if discard >= 0 and state.g[DealSlot.phase] == Phase.play:
+    if state.g[DealSlot.phase] != Phase.play:
+        return MoveError.ok
+    if discard >= 0:
         return discard_nb(state, rules, np.int64(discard), log)
+    if state.g[DealSlot.last_red_three] != 0:  # the play ends the deal
+        return end_turn_nb(state, rules, log)
     return MoveError.ok
