@@ -46,6 +46,7 @@ PRESETS: dict[str, dict[str, float]] = {
         "natural_wait": 7,
         "wild_factor": 3,
         "meld_pile": 0,
+        "initial_keep": 2,
     },
 }
 

@@ -251,11 +251,14 @@ def expert_melds_nb(state, rules, params, log):
     ):
         return
     melded = sides[side, SideSlot.melded] != 0
-    keep = 2
     if melded:
         keep = max(2, int(param_nb(params, ExpertParam.meld_keep)))
         if threat or endgame:  # shed the cards that would count against the side
             keep = min(keep, THREAT_KEEP)
+    elif threat or endgame:  # the melds would count against the side: lay them now
+        keep = 2
+    else:  # a fuller hand keeps its melds back to take the pile with them
+        keep = max(2, int(param_nb(params, ExpertParam.initial_keep)))
     if state.hand_sizes[seat] <= keep or not meld_material_nb(
         hand, sides[side, SideSlot.meld_ranks]
     ):
@@ -263,7 +266,7 @@ def expert_melds_nb(state, rules, params, log):
     plan = state.meld_plan[:]
     clear_plan_nb(plan)
     if not melded:
-        left = initial_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(2))
+        left = initial_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(keep))
     else:
         left = fill_plan_nb(
             state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(keep), np.bool_(False)

@@ -134,6 +134,16 @@ EXPERT_PARAMS = (
         "Smallest discard pile (cards) taken by laying its top card onto one of the "
         "side's melds (R-33 c; spends no card of the hand); 0: pile_threshold.",
     ),
+    Param(
+        "initial_keep",
+        2.0,
+        2,
+        100,
+        "Cards the hand keeps when laying the side's initial meld from hand (R-64) without "
+        "going out: a hand that would keep fewer waits, holding its melds back to take the "
+        "pile with them (the rules' floor is 2, R-22). Under a threat or in the end game it "
+        "keeps 2.",
+    ),
 )
 
 #: Slots of the expert's parameter vector (``params[ExpertParam.meld_keep]``).
