@@ -79,8 +79,11 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("case", CASES)
-def test_each_world_of_a_rollout_equals_its_replay(case):
+@pytest.mark.parametrize(
+    "case, rollout", [(case, BOTS) for case in CASES] + [("191:16:0 pickup", "random")]
+)
+def test_each_world_of_a_rollout_equals_its_replay(case, rollout):
+    """``expert`` draws no random numbers; ``random`` checks the bots' stream too."""
     where, labels = CASES[case]
     d = position(*where)
     info = d.info_set(d.current_player)
@@ -89,7 +92,7 @@ def test_each_world_of_a_rollout_equals_its_replay(case):
     if where[2] == 1 and not cands[0].going_out:
         cands.append(bots_choice(d))  # the initial meld and a discard: one move of melds
         assert cands[-1].melds and cands[-1].discard
-    result = analyse(info, cands, worlds=WORLDS, rollout=BOTS, seed=SEED)
+    result = analyse(info, cands, worlds=WORLDS, rollout=rollout, seed=SEED)
     per = result.per_world
     worlds = info.sample_worlds(WORLDS, SEED)
     for cand in cands:
@@ -100,7 +103,7 @@ def test_each_world_of_a_rollout_equals_its_replay(case):
         for w in range(WORLDS):
             deal = board(info, worlds.hands[w], worlds.stock[w], worlds.seeds[w], shift)
             cand.apply(deal)
-            deal.play_out(BOTS)
+            deal.play_out(rollout)
             replay.append(own_other(info, deal))
         assert kernel == replay, cand.label
     # the check compares something: the candidates' worlds do not all end alike
