@@ -32,7 +32,8 @@ POLICIES: dict[str, Policy] = {p.name: p for p in _TABLE}
 DEFAULT_BOT = "expert"
 
 #: Earlier defaults of a policy, played by the spec ``NAME@BOTS_VERSION``: ``expert@1`` is
-#: ``expert`` as bots version 1 set it (before the tuning of docs/tune.md), for comparisons
+#: ``expert`` as bots version 1 set it (before the tuning of docs/tune.md), ``expert@2`` as
+#: version 2 set it (before ``initial_cards`` held the initial meld back), for comparisons
 #: with today's defaults. Parameters given in a spec change a preset as they change a policy.
 PRESETS: dict[str, dict[str, float]] = {
     "expert@1": {
@@ -46,6 +47,20 @@ PRESETS: dict[str, dict[str, float]] = {
         "natural_wait": 7,
         "wild_factor": 3,
         "meld_pile": 0,
+        "initial_cards": 100,
+    },
+    "expert@2": {
+        "pile_threshold": 6,
+        "meld_keep": 53,
+        "hold_wilds": 1,
+        "freeze_risk": 0.263,
+        "safety": 90.82,
+        "block_at": 40,
+        "out_lead": 1958,
+        "natural_wait": 7,
+        "wild_factor": 7.936,
+        "meld_pile": 0,
+        "initial_cards": 100,
     },
 }
 

@@ -22,6 +22,7 @@ PAIRS = (
     ("careful", "greedy"),
     ("greedy", "random"),
     ("expert", "careful"),
+    ("expert", "expert@2"),
     ("expert", "expert@1"),
 )
 

@@ -165,9 +165,9 @@ def test_two_processes_racing_to_one_out_exactly_one_wins(tmp_path, overwrite):
 
 # --- 4. Deal.new(deal=k) is deal k of a run ---------------------------------------------------
 def test_deal_new_is_deal_k_of_a_run():
-    run13 = simulate(14, bots="expert,greedy", seed=0)
+    run13 = simulate(14, bots="expert@2,greedy", seed=0)  # scores of bots version 2's expert
     deal = Deal.new(Rules(), 0, deal=13)  # dealer 13 % 4 = 1, as in the run
-    deal.play_out(["expert", "greedy"])
+    deal.play_out(["expert@2", "greedy"])
     rows = run13.sides[run13.sides["deal"] == 13]
     assert [deal.score()[s]["total"] for s in (0, 1)] == list(rows["score"]) == [1450, 855]
     assert run13.deals.loc[13, "dealer"] == 1

@@ -58,15 +58,49 @@ def test_meld_pile_leaves_pair_pickups_alone():
 
 
 def test_wild_factor_sets_the_wild_card_pickup_threshold():
-    """A pile of 6 with a nine on top, one nine and a deuce in hand (R-33 b): the default factor
-    3 needs 15 cards (draws); factor 1 needs 5 (takes); factor 1.3 needs ceil(6.5) = 7 (draws);
-    factor 1.2 with pile_threshold 4 needs ceil(4.8) = 5 (takes)."""
+    """A pile of 6 with a nine on top, one nine and a deuce in hand (R-33 b), pile_threshold 6:
+    factor 3 needs 18 cards (draws); factor 1 needs 6 (takes); factor 1.3 needs ceil(7.8) = 8
+    (draws); factor 1.2 with pile_threshold 4 needs ceil(4.8) = 5 (takes)."""
     hand, pile, melds = "9 2 4 5 K", "7 J 8 6 5 9", ["A A A"]
-    assert _turn("expert", hand, pile, melds).stock_size == 19
+    assert _turn("expert:wild_factor=3", hand, pile, melds).stock_size == 19
     taken = _turn("expert:wild_factor=1", hand, pile, melds)
     assert taken.stock_size == 20 and "9" in taken.melds(0)
     assert _turn("expert:wild_factor=1.3", hand, pile, melds).stock_size == 19
     assert _turn("expert:wild_factor=1.2,pile_threshold=4", hand, pile, melds).stock_size == 20
+
+
+# --- the initial meld's wait (initial_cards) --------------------------------------------------
+def _first_turn(spec: str, hand: str, scores=None) -> Deal:
+    """Seat 0 (side 0 without melds) plays one turn: it draws the stock's J (the pile's 6 on
+    top matches no pair of the hand) and has 12 cards, the deal's 11 plus one draw."""
+    d = Deal.from_position(hands=[hand, *OTHERS], stock=STOCK, pile="7 5 6", scores=scores)
+    d.play_turn(spec)
+    assert d.stock_size == 19
+    return d
+
+
+def test_initial_cards_holds_back_a_big_initial_meld():
+    """K K K Q Q Q is 60 points, the minimum count 50 (R-64) needs both (6 cards): the default
+    allows 3 * 50 / 50 = 3 cards from a 12-card hand and waits; 6 cards per 50 points, or 100
+    (expert@2's no wait), lay it. A A A alone (60 points, 3 cards) is laid at once."""
+    hand = "K K K Q Q Q 4 5 7 8 9"
+    assert _first_turn("expert", hand).melds(0) == {}
+    assert set(_first_turn("expert:initial_cards=6", hand).melds(0)) == {"K", "Q"}
+    assert set(_first_turn("expert@2", hand).melds(0)) == {"K", "Q"}
+    assert set(_first_turn("expert", "A A A Q 4 5 7 8 9 10 K").melds(0)) == {"A"}
+
+
+def test_initial_cards_grows_with_the_minimum_count():
+    """At 1,500 points the minimum count is 90 (R-64): A A A K K K (90 points, 6 cards) is
+    within 4 * 90 / 50 = 7.2 cards but not the default's 3 * 90 / 50 = 5.4; at 0 points the
+    minimum 50 needs A A A only (3 cards), laid with the default."""
+    hand = "A A A K K K 4 5 7 8 9"
+    assert _first_turn("expert", hand, scores={0: 1500}).melds(0) == {}
+    assert set(_first_turn("expert:initial_cards=4", hand, scores={0: 1500}).melds(0)) == {
+        "A",
+        "K",
+    }
+    assert set(_first_turn("expert", hand).melds(0)) == {"A"}
 
 
 # --- the earlier defaults, as a preset ----------------------------------------------------------
@@ -139,12 +173,25 @@ def test_expert_at_1_is_a_spec_like_a_policy():
         "natural_wait": 7,
         "wild_factor": 3,
         "meld_pile": 0,
+        "initial_cards": 100,
     }
     assert bot.policy.code == parse_bot("expert").policy.code
     assert parse_bot("expert@1:meld_keep=8").spec == "expert@1"
     assert parse_bot(bot.spec) == bot
-    with pytest.raises(ValueError, match="'expert@2'.*allowed: .*expert.*expert@1"):
-        parse_bot("expert@2")
+    with pytest.raises(ValueError, match="'expert@3'.*allowed: .*expert.*expert@1.*expert@2"):
+        parse_bot("expert@3")
+
+
+def test_expert_at_2_plays_as_bots_version_2():
+    """``expert@2`` reproduces every record column of bots version 2's ``expert`` golden cells
+    (``tests/data/goldens_expert_v2.json``: the digests of tests/data/goldens.json at bots
+    version 2, the bot-name columns left out)."""
+    old = json.loads((G.DATA / "goldens_expert_v2.json").read_text())
+    assert old["bots_version"] == 2 and (old["deals"], old["seed"]) == (G.DEALS, G.SEED)
+    for name, kept in old["cells"].items():
+        now = G.run_cell({**kept["cell"], "bots": ["expert@2"]})
+        for frame in ("deals", "sides"):
+            assert {c: now[frame][c] for c in kept[frame]} == kept[frame], (name, frame)
 
 
 # --- the tuner ---------------------------------------------------------------------------------

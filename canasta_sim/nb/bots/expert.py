@@ -2,9 +2,10 @@
 Hoyle, pagat.com's strategy pages), its defaults tuned against a field of bots (docs/tune.md).
 
 A turn: take the pile when it holds at least ``pile_threshold`` cards and the hand can take it
-with naturals (a natural pair, or the top card onto the side's meld); draw otherwise. Meld the
-initial meld as soon as the minimum count allows (spending few wild cards), then hold a full
-hand: meld only what leaves ``meld_keep`` cards, never put loose wild cards down unless
+with naturals (a natural pair, or the top card onto the side's meld); draw otherwise. Lay the
+initial meld from hand (spending few wild cards) once it needs at most ``initial_cards`` cards
+per 50 points of the minimum count, else hold its cards back to take the pile with them; then
+hold a full hand: meld only what leaves ``meld_keep`` cards, never put loose wild cards down unless
 ``hold_wilds`` is 0, complete canastas with wild cards (melds that already hold one first).
 Go out only when an opponent threatens to go out, in the end game (the stock down to
 ``ENDGAME_ROUNDS`` rounds of draws; then also shed cards down to ``THREAT_KEEP``), when going
@@ -38,6 +39,9 @@ ranges, defaults and docs in :data:`~.policies.EXPERT_PARAMS`):
   canastas.
 - ``natural_wait``: a wild-free meld of at least this many naturals gets no
   wild card except when going out (it can become, or stay, a natural canasta, R-51).
+- ``initial_cards``: the most cards the initial meld from hand may lay (R-64), per 50 points
+  of the side's minimum count, counted from a hand of the deal's size after one draw; a
+  bigger meld waits unless under a threat or in the end game (``NO_WAIT``: never waits).
 
 It reads only public information and its own hand (see :mod:`.knowledge`), tests cheaply whether a
 pickup or a meld is possible before building anything, builds one plan per step in the state's
@@ -82,6 +86,7 @@ THREAT_CARDS = 5  # an opponent side with its canastas and a player this short m
 ENDGAME_ROUNDS = 2  # stock left for this many rounds of draws: the end game
 THREAT_KEEP = 3  # cards kept when melding under a threat or in the end game
 HAND_CARD_POINTS = 8  # estimated points of a hidden card (deal score estimate)
+NO_WAIT = 100  # initial_cards from which the initial meld from hand never waits
 
 
 @inline_kernel
@@ -230,8 +235,9 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
 
 @kernel
 def expert_melds_nb(state, rules, params, log):
-    """Go out if allowed and :func:`should_go_out_nb` agrees; else make the initial meld as soon
-    as the minimum count allows (few wild cards), or add naturals to the melds, start melds of
+    """Go out if allowed and :func:`should_go_out_nb` agrees; else make the initial meld (few
+    wild cards) when it keeps the cards ``initial_cards`` asks for (two under a threat or in
+    the end game), or add naturals to the melds, start melds of
     three naturals and place wild cards (:func:`add_wilds_nb`), keeping ``meld_keep`` cards
     (``THREAT_KEEP`` under a threat or in the end game)."""
     hands, sides, g = state.hands, state.sides, state.g
@@ -251,11 +257,18 @@ def expert_melds_nb(state, rules, params, log):
     ):
         return
     melded = sides[side, SideSlot.melded] != 0
-    keep = 2
     if melded:
         keep = max(2, int(param_nb(params, ExpertParam.meld_keep)))
         if threat or endgame:  # shed the cards that would count against the side
             keep = min(keep, THREAT_KEEP)
+    else:
+        keep = 2
+        per_50 = param_nb(params, ExpertParam.initial_cards)
+        if not (threat or endgame) and per_50 < NO_WAIT:
+            # a fuller hand keeps its melds back to take the pile with them; a higher minimum
+            # count needs more cards, from hand or with the pile (R-64)
+            full = rules[RuleSlot.deal_size] + rules[RuleSlot.draw_count]
+            keep = max(2, full - int(per_50 * sides[side, SideSlot.minimum] / 50.0))
     if state.hand_sizes[seat] <= keep or not meld_material_nb(
         hand, sides[side, SideSlot.meld_ranks]
     ):
@@ -263,7 +276,7 @@ def expert_melds_nb(state, rules, params, log):
     plan = state.meld_plan[:]
     clear_plan_nb(plan)
     if not melded:
-        left = initial_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(2))
+        left = initial_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(keep))
     else:
         left = fill_plan_nb(
             state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(keep), np.bool_(False)

@@ -119,7 +119,7 @@ EXPERT_PARAMS = (
     ),
     Param(
         "wild_factor",
-        7.936,
+        1.0,
         0,
         20,
         "A pickup spending a wild card (one natural and a wild, R-33 b) needs this many "
@@ -134,13 +134,26 @@ EXPERT_PARAMS = (
         "Smallest discard pile (cards) taken by laying its top card onto one of the "
         "side's melds (R-33 c; spends no card of the hand); 0: pile_threshold.",
     ),
+    Param(
+        "initial_cards",
+        3.0,
+        0,
+        100,
+        "Most cards the side's initial meld from hand (R-64) may lay, per 50 points of the "
+        "side's minimum count, from a hand of the deal's size after one draw (cards dealt "
+        "plus cards drawn a turn; a hand grown larger may lay as many more): a bigger initial "
+        "meld waits, its cards held back to take the pile with them (R-32). Under a threat, "
+        "in the end game or to go out the initial meld is laid at once; 100: no wait.",
+        integer=False,
+    ),
 )
 
 #: Slots of the expert's parameter vector (``params[ExpertParam.meld_keep]``).
 ExpertParam = namedtuple("ExpertParam", [p.name for p in EXPERT_PARAMS])(*range(len(EXPERT_PARAMS)))
 
-#: The expert's default parameter values in kernel order: the best setting of a joint search
-#: against expert@1, careful and greedy (docs/tune.md).
+#: The expert's default parameter values in kernel order: bots version 2's best setting of a
+#: joint search against expert@1, careful and greedy (docs/tune.md), with version 3's
+#: ``initial_cards`` and ``wild_factor`` measured against it (docs/bots.md).
 EXPERT_DEFAULTS = tuple(p.default for p in EXPERT_PARAMS)
 
 PIMC_PARAMS = (
