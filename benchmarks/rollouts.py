@@ -3,9 +3,9 @@ in the same run, the time of ``canasta_sim.analyse`` (3 candidates x 10,000 worl
 ``canasta-sim analyse`` command, the variance shrink of the pairing over the positions, and the
 cost of P(win the game) played out after the deal from mid-deal 3-player positions.
 
-Run: ``python benchmarks/rollouts.py [--positions N] [--worlds W] [--repeats R]``; writes
-``results/bench/rollouts.csv`` and ``rollouts.md``. Timings alternate the two calls they
-compare (A B A B ...) and report the median of the per-round ratios.
+Run: ``python benchmarks/rollouts.py [--positions N] [--worlds W] [--repeats R]
+[--turns A:B]``; writes ``results/bench/rollouts.csv`` and ``rollouts.md``. Timings alternate
+the two calls they compare (A B A B ...) and report the median of the per-round ratios.
 """
 
 import argparse
@@ -33,15 +33,23 @@ ROOT = Path(__file__).resolve().parent.parent
 POSITION = ROOT / "docs" / "positions" / "take_or_draw.toml"
 
 
-def mid_deal_positions(n: int, rules: Rules, discard: bool = False) -> list[InfoSet]:
-    """Information sets of the seat to play after 8 to 23 expert turns of deals 0, 1, ...
-    (spread evenly over that range whatever ``n``): at its draw, or (``discard``) after it
-    drew, facing the discard."""
+#: Default ``--turns``: a quarter to three quarters of a 4-player expert deal's 56 turns (the
+#: middle half of the deal; ``8:23``, the range of earlier runs, gives rollouts of 42 turns).
+MID_DEAL = (14, 42)
+
+
+def mid_deal_positions(
+    n: int, rules: Rules, discard: bool = False, turns: tuple[int, int] = MID_DEAL
+) -> list[InfoSet]:
+    """Information sets of the seat to play after ``turns[0]`` to ``turns[1]`` expert turns of
+    deals 0, 1, ... (spread evenly over that range whatever ``n``; a deal over before its turn
+    is passed over): at its draw, or (``discard``) after it drew, facing the discard."""
+    first, last = turns
     out: list = []
     seed = 0
     while len(out) < n:
         deal = Deal.new(rules, 7, deal=seed, dealer=seed % rules.players)
-        for _ in range(8 + 16 * len(out) // n):
+        for _ in range(first + (last - first + 1) * len(out) // n):
             if deal.is_over:
                 break
             deal.play_turn("expert")
@@ -156,10 +164,17 @@ def main(argv=None):
     parser.add_argument("--positions", type=int, default=20)
     parser.add_argument("--worlds", type=int, default=5000, help="worlds per position")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument(
+        "--turns",
+        default=f"{MID_DEAL[0]}:{MID_DEAL[1]}",
+        help="FIRST:LAST expert turns played before the positions (default: the middle half "
+        "of a 4-player deal)",
+    )
     args = parser.parse_args(argv)
+    turn_range = tuple(int(t) for t in args.turns.split(":"))
     threads = numba.config.NUMBA_NUM_THREADS
     rules = Rules(players=4)
-    infos = mid_deal_positions(args.positions, rules)
+    infos = mid_deal_positions(args.positions, rules, turns=turn_range)
     n_rollouts = args.positions * args.worlds
     turns: list[float] = []
     calls = {
@@ -219,7 +234,7 @@ def main(argv=None):
         frame,
         "Rollouts and decision analysis",
         f"python benchmarks/rollouts.py --positions {args.positions} --worlds {args.worlds} "
-        f"--repeats {args.repeats}",
+        f"--repeats {args.repeats} --turns {args.turns}",
     )
     print(md.read_text())
 
