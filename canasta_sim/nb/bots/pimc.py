@@ -166,9 +166,7 @@ def search_nb(state, rules, params, rstate, work, n_cands, log):
             # rollout_block_nb); the true stock is played as it lies
             shift = rules[RuleSlot.draw_count] if work.kind[c] == CAND_TAKE and not see else 0
             load_world_nb(rstate, state, rules, hands, stock, seed, shift)
-            err = apply_candidate_nb(
-                rstate, rules, work.kind[c], plans[c], work.discard[c], log
-            )
+            err = apply_candidate_nb(rstate, rules, work.kind[c], plans[c], work.discard[c], log)
             if err != MoveError.ok:
                 work.ok[c] = 0
                 continue
