@@ -1,7 +1,9 @@
-"""Compile time and start-up: wall seconds of ``canasta-sim warmup`` and of
-``canasta-sim simulate --deals 1000`` with an empty numba cache (cold) and a filled one
-(cached). Memory: peak RSS of a 1,000,000-deal run with records and of a 10,000,000-deal run
-without (``--no-records``), and the in-memory bytes per deal-side row of the records.
+"""Compile time and start-up: wall seconds and CPU seconds (user and system, the command's
+worker processes included; they do not depend on the machine's load as wall seconds do) of
+``canasta-sim warmup`` and of ``canasta-sim simulate --deals 1000`` with an empty numba cache
+(cold) and a filled one (cached). Memory: peak RSS of a 1,000,000-deal run with records and
+of a 10,000,000-deal run without (``--no-records``), and the in-memory bytes per deal-side row
+of the records.
 
 Run: ``python benchmarks/startup.py [--skip-memory]``; writes ``results/bench/startup.csv``
 and ``startup.md``.
@@ -24,19 +26,20 @@ from common import write_table  # noqa: E402
 CLI = [sys.executable, "-m", "canasta_sim"]
 
 
-def timed(args, env) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MiB) of one command, measured by GNU time."""
+def timed(args, env) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds and peak RSS (MiB) of one command, measured by GNU time."""
     with tempfile.NamedTemporaryFile("r", suffix=".rss") as rss:
         start = time.perf_counter()
         subprocess.run(
-            ["/usr/bin/time", "-f", "%M", "-o", rss.name, *args],
+            ["/usr/bin/time", "-f", "%U %S %M", "-o", rss.name, *args],
             env=env,
             check=True,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
         wall = time.perf_counter() - start
-        return wall, int(rss.read().strip().splitlines()[-1]) / 1024
+        user, system, kib = rss.read().strip().splitlines()[-1].split()
+        return wall, float(user) + float(system), int(kib) / 1024
 
 
 def record_bytes_per_row(deals: int = 100_000) -> float:
@@ -68,27 +71,38 @@ def main(argv=None):
             ("canasta-sim warmup", warmup, "cached", env),
             ("canasta-sim simulate --deals 1000", small, "cached", env),
         ):
-            wall, rss = timed(cmd, environ)
-            rows.append({"what": what, "cache": state, "seconds": wall, "peak_rss_mib": rss})
+            wall, cpu, rss = timed(cmd, environ)
+            rows.append(
+                {"what": what, "cache": state, "seconds": wall, "cpu_s": cpu, "peak_rss_mib": rss}
+            )
             print(rows[-1], flush=True)
         if not args.skip_memory:
             for what, extra in (
                 ("simulate --deals 1000000 (records)", ["--deals", "1000000"]),
                 ("simulate --deals 10000000 --no-records", ["--deals", "10000000", "--no-records"]),
             ):
-                wall, rss = timed(
+                wall, cpu, rss = timed(
                     CLI
                     + ["simulate", "--quiet", "--out", str(Path(work) / what.split()[2])]
                     + extra,
                     env,
                 )
-                rows.append({"what": what, "cache": "cached", "seconds": wall, "peak_rss_mib": rss})
+                rows.append(
+                    {
+                        "what": what,
+                        "cache": "cached",
+                        "seconds": wall,
+                        "cpu_s": cpu,
+                        "peak_rss_mib": rss,
+                    }
+                )
                 print(rows[-1], flush=True)
             rows.append(
                 {
                     "what": "records: bytes per deal-side row in memory",
                     "cache": "",
                     "seconds": float("nan"),
+                    "cpu_s": float("nan"),
                     "peak_rss_mib": float("nan"),
                     "bytes_per_row": record_bytes_per_row(),
                 }

@@ -498,12 +498,19 @@ def _check_scores(scores, rules):
 
 
 @main.command()
-def warmup():
+@click.option(
+    "--processes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Processes compiling independent kernels side by side (default: 2, or 1 on one "
+    "core; more gain nothing).",
+)
+def warmup(processes):
     """Compile every kernel (into numba's cache) and report the seconds it took."""
     from .warmup import warm_up
 
     start = time.perf_counter()
-    warm_up()
+    warm_up(processes)
     click.echo(f"kernels ready in {time.perf_counter() - start:.1f} s")
 
 

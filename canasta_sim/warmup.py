@@ -1,18 +1,59 @@
-"""Compile every kernel once so later runs start from numba's on-disk cache."""
+"""Compile every kernel once so later runs start from numba's on-disk cache.
+
+numba compiles a kernel after the kernels it calls (it links them into it), so a cold start
+is mostly one long sequence. Two parts of it are independent until the chunk kernel joins
+them (:data:`CHAINS`): the expert, then the search bot that rolls the expert out, then the
+chunk kernel; and the other three bots, then the analysis rollouts. :func:`warm_up` compiles
+each chain in its own worker process; both fill the one on-disk cache (numba writes each
+cache file whole, under a temporary name first), and a process that needs a kernel the other
+has cached loads it instead of compiling it. Then the calling process makes every call of
+the chains itself, loading each kernel from the cache and compiling only what the workers
+did not leave there.
+"""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 from .analysis import analyse
 from .deal import Deal, is_legal_meld, minimum_count
+from .nb.play import play_block_nb
 from .rules import Rules
 from .simulate import simulate
 
 
-def warm_up() -> None:
-    """Compile the chunk kernel (through a tiny run), every kernel a :class:`Deal` calls
-    (each move, scoring, traces) and the analysis kernels (worlds, rollouts). Kernels take
-    one dtype per argument, so one call each covers every player count and rules variant."""
+def _expert() -> None:
+    """The expert's kernels and the move kernels it calls (a deal played by ``Deal``)."""
+    Deal.new(Rules(), 0).play_out("expert")
+
+
+def _pimc() -> None:
+    """The search bot's kernels (they call the expert's)."""
+    Deal.new(Rules(), 0).play_out(["pimc:worlds=1", "expert"])
+
+
+def _chunk() -> None:
+    """The chunk kernel (every policy, the search bot's included) and the record kernels."""
     simulate(8, rules=Rules(), records=True)
+
+
+def _bots() -> None:
+    """The other bots' turn kernels, each on its own (as ``Deal`` calls them)."""
+    for bot in ("greedy", "careful", "random"):
+        Deal.new(Rules(), 0).play_out(bot)
+
+
+def _analysis() -> None:
+    """Worlds, candidates and rollouts (every policy but the search bot's)."""
+    start = Deal.new(Rules(), 0)
+    analyse(start.info_set(start.current_player), worlds=2)
+
+
+def _deal_api() -> None:
+    """The single-move kernels a :class:`Deal` calls (each move, traces, scoring)."""
     deal = Deal.new(Rules(), 0, trace=True)
     deal.can_take_pile()
     deal.draw()
@@ -24,15 +65,85 @@ def warm_up() -> None:
     deal.play_out()
     deal.trace()
     deal.score()
-    try:
-        deal.discard("4")
-    except ValueError:
-        pass
-    try:
-        deal.end_turn()
-    except ValueError:
-        pass
+    for move in (lambda: deal.discard("4"), deal.end_turn):
+        try:
+            move()
+        except ValueError:
+            pass
     is_legal_meld("5 5 2")
     minimum_count(0)
-    start = Deal.new(Rules(), 0)
-    analyse(start.info_set(start.current_player), worlds=2)  # worlds, candidates, rollouts
+
+
+#: Calls that compile independent groups of kernels, each chain in dependency order.
+CHAINS = ((_expert, _pimc, _chunk), (_bots, _analysis, _deal_api))
+
+
+def _run_chain(chain: int) -> None:
+    for step in CHAINS[chain]:
+        step()
+
+
+def _run_chains_apart(chains: range) -> None:
+    """Run each chain of ``chains`` in its own Python process (``python -m
+    canasta_sim.warmup CHAIN``) at once, and wait for all. Plain subprocesses, not
+    multiprocessing: they import nothing of the caller's script.
+
+    Raises RuntimeError naming the chain and its error output when a worker fails."""
+    workers = [
+        subprocess.Popen(
+            [sys.executable, "-m", "canasta_sim.warmup", str(chain)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for chain in chains
+    ]
+    errors = [(chain, w.communicate()[1], w.returncode) for chain, w in zip(chains, workers)]
+    for chain, err, code in errors:
+        if code != 0:
+            names = ", ".join(step.__name__ for step in CHAINS[chain])
+            raise RuntimeError(f"warm-up worker for {names} failed (exit {code}):\n{err}")
+
+
+def _chunk_kernel_cached() -> bool:
+    """Whether numba's cache holds the chunk kernel, the last kernel of a cold start (its
+    cache index file exists; numba has no public call for this)."""
+    try:
+        return Path(play_block_nb._cache._cache_file._index_path).exists()
+    except AttributeError:  # another numba's internals: start the workers as if cold
+        return False
+
+
+def warm_up(processes: int | None = None) -> None:
+    """Compile every kernel into numba's on-disk cache (or load it from there): the chunk
+    kernel through a tiny run, every kernel a :class:`Deal` calls (each move, each bot,
+    scoring, traces) and the analysis kernels (worlds, rollouts). Kernels take one dtype per
+    argument, so one call each covers every player count and rules variant.
+
+    Parameters
+    ----------
+    processes : int, optional
+        Worker processes compiling the independent chains of :data:`CHAINS` side by side
+        (default: one per chain, at most the machine's cores; 1: all in this process). More
+        than ``len(CHAINS)`` gain nothing. None are started when the cache already holds the
+        chunk kernel.
+
+    Raises
+    ------
+    ValueError
+        For ``processes`` below 1.
+    RuntimeError
+        When a worker process fails (its error output is in the message).
+    """
+    if processes is None:
+        processes = min(len(CHAINS), os.cpu_count() or 1)
+    if processes < 1:
+        raise ValueError(f"processes={processes!r}; allowed: 1 or more")
+    if processes > 1 and not _chunk_kernel_cached():
+        _run_chains_apart(range(len(CHAINS)))
+    for chain in range(len(CHAINS)):
+        _run_chain(chain)
+
+
+if __name__ == "__main__":  # a worker of _run_chains_apart
+    _run_chain(int(sys.argv[1]))

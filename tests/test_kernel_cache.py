@@ -1,6 +1,10 @@
-"""The kernels' numba cache folder (canasta_sim/nb/__init__.py)."""
+"""The kernels' numba cache: its folder (canasta_sim/nb/__init__.py) and filling it
+(canasta_sim/warmup.py)."""
 
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import numba
@@ -33,3 +37,38 @@ def test_kernel_digest_names_files_by_their_path(tmp_path):
     before = kernels.kernel_digest(tmp_path)
     (tmp_path / "a" / "k.py").rename(tmp_path / "b" / "k.py")
     assert kernels.kernel_digest(tmp_path) != before
+
+
+_COMPILES = """
+import numba.core.event as ev
+compiled = []
+class Compiles(ev.Listener):
+    def on_start(self, event):
+        compiled.append(event.data["dispatcher"].py_func.__qualname__)
+    def on_end(self, event):
+        pass
+ev.register("numba:compile", Compiles())
+from canasta_sim.warmup import warm_up
+warm_up(1)
+print(sorted(set(compiled)))
+"""
+
+
+@pytest.mark.slow
+def test_warm_up_in_two_processes_leaves_every_kernel_in_the_cache(tmp_path):
+    """The two worker processes of a cold ``canasta-sim warmup`` fill one cache between them;
+    a later process making every warm-up call then loads each kernel and compiles none."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    cli = [sys.executable, "-m", "canasta_sim", "warmup", "--processes", "2"]
+    subprocess.run(cli, env=env, check=True, capture_output=True)
+    probe = subprocess.run(
+        [sys.executable, "-c", _COMPILES], env=env, check=True, capture_output=True, text=True
+    )
+    assert probe.stdout.strip() == "[]"
+
+
+def test_warm_up_refuses_zero_processes():
+    from canasta_sim.warmup import warm_up
+
+    with pytest.raises(ValueError, match="processes=0"):
+        warm_up(0)

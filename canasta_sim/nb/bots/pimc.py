@@ -92,7 +92,11 @@ def search_nb(state, rules, params, rstate, work, n_cands, log):
     players = rules[RuleSlot.players]
     n_worlds = int(params[PimcParam.worlds])
     see = params[PimcParam.see_hidden] != 0.0
-    rparams = work.rparams
+    # slices: numba types a record's array field as a nested array and a slice of it as a
+    # plain C array, the type the other callers pass, so the callees compile only once
+    rparams = work.rparams[:]
+    plans = work.plans[:]
+    rng = work.rng[:]
     s = rules[RuleSlot.n_cards] - g[DealSlot.stock_pos]
     pos = g[DealSlot.stock_pos]
     hands = work.hands[:players]
@@ -141,7 +145,7 @@ def search_nb(state, rules, params, rstate, work, n_cands, log):
     for w in range(n_worlds):
         seed = mix64_nb(base_seed + np.uint64(w))
         if not see:
-            work.rng[0] = seed
+            rng[0] = seed
             world_nb(
                 work.pool0,
                 m0,
@@ -149,7 +153,7 @@ def search_nb(state, rules, params, rstate, work, n_cands, log):
                 slots,
                 base,
                 np.int64(STRATA_OFF),
-                work.rng,
+                rng,
                 work.pool,
                 work.places,
                 hands,
@@ -162,9 +166,7 @@ def search_nb(state, rules, params, rstate, work, n_cands, log):
             # rollout_block_nb); the true stock is played as it lies
             shift = rules[RuleSlot.draw_count] if work.kind[c] == CAND_TAKE and not see else 0
             load_world_nb(rstate, state, rules, hands, stock, seed, shift)
-            err = apply_candidate_nb(
-                rstate, rules, work.kind[c], work.plans[c], work.discard[c], log
-            )
+            err = apply_candidate_nb(rstate, rules, work.kind[c], plans[c], work.discard[c], log)
             if err != MoveError.ok:
                 work.ok[c] = 0
                 continue
@@ -185,12 +187,13 @@ def pimc_turn_nb(state, rules, params, rstate, work, log):
     ``STATE_DTYPE``) and the work record ``work`` (:data:`WORK_DTYPE`)."""
     g = state.g
     seat = g[DealSlot.current]
-    rparams = work.rparams
+    rparams = work.rparams[:]  # plain C arrays, as in search_nb
+    plans = work.plans[:]
     for i in range(N_EXPERT):
         rparams[i] = params[PimcParam.expert + i]
     top = int(params[PimcParam.top])
     if g[DealSlot.phase] == Phase.draw:
-        n = pickup_candidates_nb(state, rules, seat, work.plans[:])
+        n = pickup_candidates_nb(state, rules, seat, plans)
         can_draw = g[DealSlot.stock_pos] < rules[RuleSlot.n_cards]
         if n == 0 or not can_draw:
             if draw_nb(state, rules, log) != MoveError.ok:
@@ -204,7 +207,7 @@ def pimc_turn_nb(state, rules, params, rstate, work, log):
             best = search_nb(state, rules, params, rstate, work, n + 1, log)
             if best < 0 or best == n:
                 draw_nb(state, rules, log)
-            elif take_pile_nb(state, rules, work.plans[best], log) != MoveError.ok:
+            elif take_pile_nb(state, rules, plans[best], log) != MoveError.ok:
                 draw_nb(state, rules, log)
     if g[DealSlot.phase] == Phase.play:
         expert_melds_nb(state, rules, rparams, log)
@@ -230,7 +233,7 @@ def pimc_turn_nb(state, rules, params, rstate, work, log):
                 break
             work.kind[n] = CAND_PLAY
             work.discard[n] = k
-            work.plans[n, :, :] = 0
+            plans[n, :, :] = 0
             work.ok[n] = hand[k]  # the count, restored below
             hand[k] = 0
             n += 1
