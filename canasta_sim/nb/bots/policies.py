@@ -204,9 +204,9 @@ PIMC_PARAMS = (
 
 #: Slots of the search bot's parameter vector; the rollout expert's parameters follow
 #: ``PimcParam.rollout`` in the expert's order.
-PimcParam = namedtuple(
-    "PimcParam", ["worlds", "top", "see_hidden", "melds", "rollout", "expert"]
-)(*range(6))
+PimcParam = namedtuple("PimcParam", ["worlds", "top", "see_hidden", "melds", "rollout", "expert"])(
+    *range(6)
+)
 
 _ENTRIES = (  # (name, parameters, summary); the kernel code is the position
     (
