@@ -185,7 +185,8 @@ PIMC_PARAMS = (
         3,
         3,
         "Policy code of the rollout bot, which plays every seat in the rollouts and makes the "
-        "search bot's melding decisions; given by name in a spec (rollout=expert or "
+        "search bot's melding decisions (with melds=1, the melds it would lay are weighed "
+        "against holding them); given by name in a spec (rollout=expert or "
         "rollout=expert@1; only the expert and its presets), its parameters as "
         "rollout.NAME=value.",
     ),
