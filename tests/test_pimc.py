@@ -141,8 +141,13 @@ def test_meld_search_melds_when_the_deal_ends_at_once():
     -30 in hand (R-54), so melding wins by 60 points in every world and the search must meld."""
     hidden = HIDDEN.split()
     hands = ["K K K B3 B3 9"] + [" ".join(hidden[11 * i : 11 * (i + 1)]) for i in range(3)]
-    d = Deal.from_position(
-        Rules(players=4), hands=hands, stock="4", pile="5 10 6", melds={0: ["A A A"]}
+    d = Deal.from_position(  # the red threes laid out: the one-card stock can hold none
+        Rules(players=4),
+        hands=hands,
+        stock="4",
+        pile="5 10 6",
+        melds={0: ["A A A"]},
+        red_threes={0: 2, 1: 2},
     )
     d.play_turn(["pimc:worlds=8,top=1,melds=1", "expert"])
     assert d.melds(0) == {"K": "K K K", "A": "A A A"}
