@@ -1,4 +1,5 @@
-"""The search bot ``pimc``: legal deals, no reading of hidden cards, its bot-spec grammar."""
+"""The search bot ``pimc``: legal deals, no reading of hidden cards, its bot-spec grammar, and
+the meld-or-hold search (``melds=1``)."""
 
 import numpy as np
 import pytest
@@ -20,6 +21,22 @@ def test_referee_accepts_pimc_deals(players):
     for deal in range(12):
         bots = [SEARCH, "expert"] if deal % 2 == 0 else [SEARCH]
         verdict = check_trace(trace_deal(rules, bots, seed=7, deal=deal))
+        assert verdict.ok, (deal, str(verdict))
+
+
+MELD_SEARCH = "pimc:worlds=4,top=2,melds=1"
+
+
+@pytest.mark.parametrize("preset", ["classic", "hoyle"])
+@pytest.mark.parametrize("players", [2, 4])
+def test_referee_accepts_meld_search_deals(players, preset):
+    """Every deal of the meld-or-hold search passes the referee (R-10..R-66; R-64's minimum
+    count, R-40's going out and R-45's end among them), under both presets, with the search
+    bot on side 0 and on every side."""
+    rules = Rules.preset(preset, players)
+    for deal in range(6):
+        bots = [MELD_SEARCH, "expert"] if deal % 2 == 0 else [MELD_SEARCH]
+        verdict = check_trace(trace_deal(rules, bots, seed=11, deal=deal))
         assert verdict.ok, (deal, str(verdict))
 
 
@@ -83,3 +100,56 @@ def test_pimc_spec_grammar():
         parse_bot("pimc:rollout=greedy")
     with pytest.raises(ValueError, match="unknown parameter 'rollout.nope'"):
         parse_bot("pimc:rollout.nope=1")
+
+
+# seat 0, side 0 not yet melded, holds A A A (60 points: the minimum count of 50, R-64), so the
+# rollout expert would lay its initial meld: the search weighs that against holding. The stock's
+# top card (drawn by seat 0 unless it takes the pile) is the same in the three layouts.
+MELD_OWN = "A A A 7 7 8 9 J Q 5 6"
+
+
+def _meld_position(order: list[str]) -> Deal:
+    extra = STOCK_EXTRA.split()
+    hands = [MELD_OWN] + [" ".join(order[11 * i : 11 * (i + 1)]) for i in range(3)]
+    stock = " ".join(extra[:1] + order[33:] + extra[1:])
+    return Deal.from_position(
+        Rules(players=4), hands=hands, stock=stock, pile="5 10 7", melds={1: ["K K K"]}
+    )
+
+
+@pytest.mark.parametrize("search", [MELD_SEARCH, "pimc:worlds=16,top=3,melds=1"])
+def test_meld_search_reads_no_hidden_card(search):
+    """Positions that differ only in the cards hidden from seat 0 give the same whole turn
+    with the meld-or-hold search: the same hand, melds and pile afterwards."""
+    hidden = HIDDEN.split()
+    turns = []
+    for order in [hidden, hidden[::-1], hidden[20:] + hidden[:20]]:
+        d = _meld_position(order)
+        d.play_turn([search, "expert"])
+        turns.append((d.hand(0), d.melds(0), d.pile))
+    assert turns[0] == turns[1] == turns[2]
+
+
+def test_meld_search_melds_when_the_deal_ends_at_once():
+    """A position whose deal ends after seat 0's turn in every world, so that melding is worth
+    a known amount. Seat 0 (side 0 melded, no canasta, so it cannot go out, R-40) draws the
+    stock's last card, a 4. The rollout expert, in the end game, melds K K K and discards a
+    black three (two in hand always go); held, the K K K stay in hand and the same black three
+    goes (``top=1``: one discard per plan). Seat 1 then must draw from the empty stock but
+    cannot take the pile, blocked by the black three (R-23, R-44): the deal ends. Only side 0's
+    score differs between the two candidates: the K K K count +30 on the table (R-53) against
+    -30 in hand (R-54), so melding wins by 60 points in every world and the search must meld."""
+    hidden = HIDDEN.split()
+    hands = ["K K K B3 B3 9"] + [" ".join(hidden[11 * i : 11 * (i + 1)]) for i in range(3)]
+    d = Deal.from_position(  # the red threes laid out: the one-card stock can hold none
+        Rules(players=4),
+        hands=hands,
+        stock="4",
+        pile="5 10 6",
+        melds={0: ["A A A"]},
+        red_threes={0: 2, 1: 2},
+    )
+    d.play_turn(["pimc:worlds=8,top=1,melds=1", "expert"])
+    assert d.melds(0) == {"K": "K K K", "A": "A A A"}
+    assert sorted(d.hand(0).split()) == sorted("B3 9 4".split())
+    assert d.pile.split()[-1] == "B3"

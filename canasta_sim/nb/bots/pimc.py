@@ -7,7 +7,9 @@ cards shuffled into the other hands' unknown places and the stock, exactly as
 :func:`canasta_sim.nb.rollout.worlds_nb` does), plays every kept candidate to the end of the
 deal in each world with the rollout expert in every seat, and makes the move with the best
 mean score difference (own side's deal score minus the mean of the other sides', points).
-Melding, going out and R-45's end are the rollout expert's.
+Melding, going out and R-45's end are the rollout expert's; with ``melds`` 1 the play phase
+is one decision instead (:func:`meld_search_nb`): the rollout expert's melds of the turn (or
+its going out) and holding them, each followed by the top discards ranked after it.
 
 The worlds' seeds come from the deal's random stream (``state.rng``), whose position depends
 only on the deal seed and the moves made, not on where the hidden cards lie; with
@@ -22,6 +24,7 @@ passed in by the caller, one of each per thread.
 import numpy as np
 
 from ..engine.deal import pack_count_nb
+from ..engine.melds import plan_rows_nb
 from ..engine.moves import discard_nb, draw_nb, take_pile_nb
 from ..engine.rng import mix64_nb, next_u64_nb
 from ..engine.score import side_score_nb
@@ -34,6 +37,7 @@ from ..worlds import (
     CAND_TAKE,
     STRATA_OFF,
     apply_candidate_nb,
+    copy2_nb,
     load_world_nb,
     unseen_pool_nb,
     world_nb,
@@ -181,6 +185,103 @@ def search_nb(state, rules, params, rstate, work, n_cands, log):
 
 
 @kernel
+def discard_candidates_nb(state, rules, rparams, plan, work, n, top):
+    """Write candidates ``n, n + 1, ...`` of ``work``: the meld plan ``plan``
+    (``int8[N_KINDS, 3]``, already laid in ``state``; empty for none), then each of the ``top``
+    kinds the rollout expert's discard heuristic ranks first for the current player (its
+    choice, then its choice without that kind, and so on; R-20 step 3). Stops at
+    ``MAX_CANDIDATES``; returns the number of candidates written so far."""
+    seat = state.g[DealSlot.current]
+    hand = state.hands[seat]
+    plans = work.plans[:]  # a plain C array, as in search_nb
+    first = n
+    end = min(n + top, MAX_CANDIDATES)
+    while n < end:
+        k = choose_discard_nb(
+            state,
+            rules,
+            seat,
+            param_nb(rparams, ExpertParam.safety),
+            int(param_nb(rparams, ExpertParam.block_at)),
+            param_nb(rparams, ExpertParam.freeze_risk),
+            np.int64(0),
+            PAIR_KEEP,
+        )
+        if k < 0:
+            break
+        work.kind[n] = CAND_PLAY
+        work.discard[n] = k
+        copy2_nb(plans[n], plan)
+        work.ok[n] = hand[k]  # the count, restored below
+        hand[k] = 0
+        n += 1
+    for c in range(first, n):
+        hand[work.discard[c]] = work.ok[c]
+    return n
+
+
+@kernel
+def expert_plan_nb(state, rules, rparams, rstate, plan, log):
+    """Lay the rollout expert's melds of the turn (:func:`.expert.expert_melds_nb`, going out
+    included) on ``rstate``, a copy of ``state``, and write them into ``plan``
+    (``int8[N_KINDS, 3]``, the side's melds gained: one plan, as the expert melds once a turn).
+    The expert reads only its own hand and the public cards, so the copy's hidden cards are
+    never read. Returns whether the plan holds cards."""
+    g = state.g
+    side = rules[RuleSlot.side_of + g[DealSlot.current]]
+    pos = g[DealSlot.stock_pos]
+    stock = state.stock[pos : rules[RuleSlot.n_cards]]
+    load_world_nb(rstate, state, rules, state.hands, stock, np.uint64(0), np.int64(0))
+    expert_melds_nb(rstate, rules, rparams, log)
+    for r in range(N_KINDS):
+        for col in range(3):
+            plan[r, col] = rstate.melds[side, r, col] - state.melds[side, r, col]
+    return plan_rows_nb(plan, np.int64(-1)) != 0
+
+
+@kernel
+def meld_search_nb(state, rules, params, rstate, work, log):
+    """The play phase with ``melds`` 1 (R-20 steps 2 and 3): roll out, in the same worlds, the
+    rollout expert's melds of the turn followed by each of the ``top`` discards it ranks first
+    after them (or its going out, R-40: one candidate), then holding every meld (always legal,
+    R-64) followed by the ``top`` discards ranked without melding; make the best one. The
+    expert's candidates come first, so ties keep its choice. Without a candidate legal in
+    every world the rollout expert plays the phase; R-45's end is :func:`pimc_turn_nb`'s."""
+    rparams = work.rparams[:]  # plain C arrays, as in search_nb
+    plans = work.plans[:]
+    top = int(params[PimcParam.top])
+    n = 0
+    if expert_plan_nb(state, rules, rparams, rstate, plans[0], log):
+        if rstate.g[DealSlot.phase] != Phase.play:  # its melds went out without a discard
+            work.kind[0] = CAND_PLAY
+            work.discard[0] = -1
+            n = 1
+        else:  # ranked on the copy, where the melds are laid
+            n = discard_candidates_nb(rstate, rules, rparams, plans[0], work, 0, top)
+    n = discard_candidates_nb(state, rules, rparams, state.zero_plan[:], work, n, top)
+    best = 0
+    if n > 1:
+        best = search_nb(state, rules, params, rstate, work, n, log)
+    if n > 0 and best >= 0:
+        kind, plan, discard = work.kind[best], plans[best], work.discard[best]
+        if apply_candidate_nb(state, rules, kind, plan, discard, log) == MoveError.ok:
+            return
+    else:
+        expert_melds_nb(state, rules, rparams, log)
+    if state.g[DealSlot.phase] == Phase.play:  # a failed candidate or the expert's melds
+        discard_safe_nb(
+            state,
+            rules,
+            log,
+            param_nb(rparams, ExpertParam.safety),
+            int(param_nb(rparams, ExpertParam.block_at)),
+            param_nb(rparams, ExpertParam.freeze_risk),
+            np.int64(0),
+            PAIR_KEEP,
+        )
+
+
+@kernel
 def pimc_turn_nb(state, rules, params, rstate, work, log):
     """One whole turn of the search bot with parameters ``params`` (``float64[N_PARAMS]``,
     slots :data:`~.policies.PimcParam`), using the rollout state ``rstate`` (a record of
@@ -209,36 +310,20 @@ def pimc_turn_nb(state, rules, params, rstate, work, log):
                 draw_nb(state, rules, log)
             elif take_pile_nb(state, rules, plans[best], log) != MoveError.ok:
                 draw_nb(state, rules, log)
+    if (
+        g[DealSlot.phase] == Phase.play
+        and params[PimcParam.melds] != 0.0
+        and g[DealSlot.last_red_three] == 0
+    ):
+        meld_search_nb(state, rules, params, rstate, work, log)
+        return
     if g[DealSlot.phase] == Phase.play:
         expert_melds_nb(state, rules, rparams, log)
     if g[DealSlot.phase] == Phase.play:
         if g[DealSlot.last_red_three] != 0:
             discard_safe_nb(state, rules, log, 0.0, np.int64(0), 0.0, np.int64(0), PAIR_KEEP)
             return
-        # the rollout expert's discard ranking: its choice, then its choice without that kind
-        hand = state.hands[seat]
-        n = 0
-        while n < top:
-            k = choose_discard_nb(
-                state,
-                rules,
-                seat,
-                param_nb(rparams, ExpertParam.safety),
-                int(param_nb(rparams, ExpertParam.block_at)),
-                param_nb(rparams, ExpertParam.freeze_risk),
-                np.int64(0),
-                PAIR_KEEP,
-            )
-            if k < 0:
-                break
-            work.kind[n] = CAND_PLAY
-            work.discard[n] = k
-            plans[n, :, :] = 0
-            work.ok[n] = hand[k]  # the count, restored below
-            hand[k] = 0
-            n += 1
-        for c in range(n):
-            hand[work.discard[c]] = work.ok[c]
+        n = discard_candidates_nb(state, rules, rparams, state.zero_plan[:], work, 0, top)
         best = 0
         if n > 1:
             best = search_nb(state, rules, params, rstate, work, n, log)

@@ -183,12 +183,23 @@ PIMC_PARAMS = (
         "hidden cards is worth.",
     ),
     Param(
+        "melds",
+        0.0,
+        0,
+        1,
+        "1: the play phase is searched too: the rollout expert's melds of the turn (going out "
+        "where they go out, R-40) and holding them, each followed by the top discards ranked "
+        "after it, in the same worlds; 0: the rollout expert melds and only the discard is "
+        "searched.",
+    ),
+    Param(
         "rollout",
         3.0,
         3,
         3,
         "Policy code of the rollout bot, which plays every seat in the rollouts and makes the "
-        "search bot's melding decisions; given by name in a spec (rollout=expert or "
+        "search bot's melding decisions (with melds=1, the melds it would lay are weighed "
+        "against holding them); given by name in a spec (rollout=expert or "
         "rollout=expert@1; only the expert and its presets), its parameters as "
         "rollout.NAME=value.",
     ),
@@ -207,7 +218,9 @@ PIMC_PARAMS = (
 
 #: Slots of the search bot's parameter vector; the rollout expert's parameters follow
 #: ``PimcParam.rollout`` in the expert's order.
-PimcParam = namedtuple("PimcParam", ["worlds", "top", "see_hidden", "rollout", "expert"])(*range(5))
+PimcParam = namedtuple("PimcParam", ["worlds", "top", "see_hidden", "melds", "rollout", "expert"])(
+    *range(6)
+)
 
 _ENTRIES = (  # (name, parameters, summary); the kernel code is the position
     (
@@ -251,8 +264,9 @@ _ENTRIES = (  # (name, parameters, summary); the kernel code is the position
         "the other hands' unknown places and the stock, from the deal's random stream), plays "
         "each candidate to the end of the deal in the same worlds with the rollout bot in every "
         "seat, and plays the best mean score difference (own side minus the mean of the others). "
-        "Melding and going out are the rollout bot's. With see_hidden=1 it rolls out the true "
-        "cards: cheating, for measurement only.",
+        "Melding and going out are the rollout bot's, unless melds=1 also searches the rollout "
+        "bot's melds of the turn (or its going out) against holding them. With see_hidden=1 it "
+        "rolls out the true cards: cheating, for measurement only.",
     ),
 )
 
