@@ -221,7 +221,7 @@ def _draw_phase(deal: Deal) -> list[Candidate]:
     plans = np.zeros((5, N_KINDS, 3), np.int8)  # the draw's (empty), then the pickups'
     n = pickup_candidates_nb(deal._state, deal._r, deal.current_player, plans[1:])
     kinds = np.array([CAND_DRAW] + [CAND_TAKE] * n, np.int64)
-    legal = _try(deal, kinds, plans[: n + 1], np.full(n + 1, -1), np.zeros(n + 1, bool))
+    legal = _try(deal, kinds, plans, np.arange(n + 1), np.full(n + 1, -1), np.zeros(n + 1, bool))
     found = [Candidate("draw", "draw")]
     size = int(deal._g[DealSlot.pile_len])
     top = int(deal._view.pile[size - 1]) if size else -1
@@ -252,14 +252,12 @@ def _play_phase(deal: Deal, cap: int) -> list[Candidate]:
     groups, column = np.nonzero(np.column_stack([~discarded.any(axis=1), discarded]))
     discards = column - 1
     sizes = left.sum(axis=1)[groups]
-    rows = list(zip(groups.tolist(), discards.tolist(), sizes.tolist()))
-    going_out = np.array([_goes_out(size, k) for _p, k, size in rows], bool)
-    kinds = np.full(len(rows), CAND_PLAY, np.int64)
-    legal = _try(deal, kinds, plans[groups], discards, going_out, groups, cap)
+    going_out = _goes_out(sizes, discards)
+    kinds = np.full(len(groups), CAND_PLAY, np.int64)
+    legal = _try(deal, kinds, plans, groups, discards, going_out, cap)
     by_plan: list[list[tuple[int, int]]] = [[] for _ in plans]  # the legal (discard, left)
-    for (p, k, left), ok in zip(rows, legal):
-        if ok:
-            by_plan[p].append((k, left))
+    for i in np.nonzero(legal)[0].tolist():
+        by_plan[groups[i]].append((int(discards[i]), int(sizes[i])))
     found: list[Candidate] = []
     for plan, mine in zip(plans, by_plan):
         if found and len(found) + len(mine) > cap:
@@ -269,22 +267,22 @@ def _play_phase(deal: Deal, cap: int) -> list[Candidate]:
     return found
 
 
-def _try(deal: Deal, kinds, plans, discards, going_out, groups=None, cap: int = 10_000):
-    """Which candidates (as rows of :func:`try_candidates_nb`) are legal on ``deal``,
-    ``ndarray(bool, (n,))``: tried on a copy of its state (``is_legal``'s test); with
-    ``groups``, the plans after more than ``cap`` legal candidates are left untried (False)."""
+def _try(deal: Deal, kinds, plans, groups, discards, going_out, cap: int = 10_000):
+    """Which candidates (as rows of :func:`try_candidates_nb`: candidate ``i`` lays
+    ``plans[groups[i]]``) are legal on ``deal``, ``ndarray(bool, (n,))``: tried on a copy of
+    its state (``is_legal``'s test); the plans after more than ``cap`` legal candidates are
+    left untried (False)."""
     states = np.zeros(2, STATE_DTYPE)
     states[0] = deal._state
     legal = np.zeros(len(kinds), bool)
-    groups = np.arange(len(kinds), dtype=np.int64) if groups is None else groups
     try_candidates_nb(
         states,
         deal._r,
         kinds,
         np.ascontiguousarray(plans, np.int8),
+        groups.astype(np.int64),
         discards.astype(np.int64),
         going_out,
-        groups,
         np.int64(cap),
         NO_LOG,
         legal,
@@ -306,7 +304,7 @@ def _play(melds: tuple[str, ...], discard: int, left: int, end_deal: bool) -> Ca
     parts = [f"meld {', '.join(melds)}"] if melds else []
     if discard >= 0:
         parts.append(f"discard {C.KINDS[discard]}")
-    out = _goes_out(left, discard)
+    out = bool(_goes_out(left, discard))
     ends = end_deal and not out
     if ends:
         parts.append("end the deal")
@@ -315,10 +313,10 @@ def _play(melds: tuple[str, ...], discard: int, left: int, end_deal: bool) -> Ca
     return Candidate(label, "play", melds=melds, discard=text, going_out=out, end_deal=ends)
 
 
-def _goes_out(left: int, discard: int) -> bool:
+def _goes_out(left, discard):
     """Whether a play with ``left`` cards in hand after its plan and then ``discard`` (-1:
-    none) empties the hand (R-40)."""
-    return left == 0 or (left == 1 and discard >= 0)
+    none) empties the hand (R-40): a bool, or for arrays of int an array of bool."""
+    return (left == 0) | ((left == 1) & (discard >= 0))
 
 
 def _plan_cards(plans: np.ndarray) -> np.ndarray:

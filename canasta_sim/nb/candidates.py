@@ -15,7 +15,7 @@ from .worlds import apply_candidate_nb
 
 
 @kernel
-def try_candidates_nb(states, rules, kinds, plans, discards, going_out, groups, cap, log, legal):
+def try_candidates_nb(states, rules, kinds, plans, groups, discards, going_out, cap, log, legal):
     """Make each candidate's moves on a fresh copy of ``states[0]`` (in ``states[1]``): it is
     legal when the move kernels accept them all (``MoveError.ok``) and, for a candidate that
     goes out, the seat to play went out (R-40).
@@ -27,16 +27,16 @@ def try_candidates_nb(states, rules, kinds, plans, discards, going_out, groups, 
     rules : ndarray(int64)
     kinds : ndarray(int64, (n,))
         ``CAND_*`` of :mod:`.worlds`.
-    plans : ndarray(int8, (n, N_KINDS, 3))
-        Each candidate's meld plan (a pickup's: with the top card's row).
+    plans : ndarray(int8, (m, N_KINDS, 3))
+        The meld plans (a pickup's: with the top card's row).
+    groups : ndarray(int64, (n,))
+        Each candidate's plan (a row of ``plans``), non-decreasing: the trials stop at the
+        first change of plan after more than ``cap`` legal candidates (the candidate layer
+        lists no later plan), leaving the rest of ``legal`` as it was.
     discards : ndarray(int64, (n,))
         Each candidate's discard kind, -1 for none.
     going_out : ndarray(bool, (n,))
         The candidate must go out.
-    groups : ndarray(int64, (n,))
-        Each candidate's plan number, non-decreasing: the trials stop at the first change of
-        plan after more than ``cap`` legal candidates (the candidate layer lists no later
-        plan), leaving the rest of ``legal`` as it was.
     cap : int64
     log : ndarray(int32, (0, EV_LEN))
         No rows: the trials record no events.
@@ -53,7 +53,7 @@ def try_candidates_nb(states, rules, kinds, plans, discards, going_out, groups, 
         if i > 0 and groups[i] != groups[i - 1] and found > cap:
             return i
         copy_state_nb(states[1], states[0])
-        err = apply_candidate_nb(states[1], rules, kinds[i], plans[i], discards[i], log)
+        err = apply_candidate_nb(states[1], rules, kinds[i], plans[groups[i]], discards[i], log)
         legal[i] = err == MoveError.ok and (
             not going_out[i] or states[1].g[DealSlot.out_seat] == seat
         )
