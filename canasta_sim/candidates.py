@@ -502,15 +502,16 @@ def _out_plan(deal: Deal, seat: int, keep_kind: int) -> np.ndarray | None:
     """A plan melding the whole hand but one card of ``keep_kind`` (-1: the whole hand), from
     the engine's plan builder (black threes, naturals, then wild cards); ``None`` if the plan
     leaves other cards or is empty."""
-    trial = deal.copy()
-    state = trial._state
+    trial = np.zeros(1, STATE_DTYPE)  # a copy of the state (a Deal's copy costs far more)
+    trial[0] = deal._state
+    state = trial[0]
     if keep_kind >= 0:
         state["hands"][seat, keep_kind] -= 1
         state["hand_sizes"][seat] -= 1
     plan = np.zeros((N_KINDS, 3), np.int8)
     black_three_plan_nb(state["hands"][seat], plan)
     left = fill_plan_nb(
-        state, trial._r, seat, plan, np.int64(-1), np.int64(0), np.int64(0), np.bool_(True)
+        state, deal._r, seat, plan, np.int64(-1), np.int64(0), np.int64(0), np.bool_(True)
     )
     if left != 0 or not plan.any():
         return None
