@@ -15,7 +15,9 @@ A *decision* is the seat to play's next choice in its turn (R-20):
 
 What happens after the candidate's moves (after a draw or a pickup, the rest of that turn;
 then the other seats' turns) is left to the rollout bot. Each candidate is tried on a copy of the
-deal (a live :class:`~canasta_sim.Deal`, or one built from an information set); its legality
+deal's state (a live :class:`~canasta_sim.Deal`, or one built from an information set) by the
+engine's move kernels, all of a decision's candidates in one kernel call
+(:mod:`canasta_sim.nb.candidates`), as :func:`is_legal` tries one; its legality
 reads only the seat's own hand and the public state, so it holds in every world, and a deal
 and its seat's information set list the same candidates. Bots written in Python choose among
 exactly these candidates (:mod:`canasta_sim.pybot`).
@@ -32,8 +34,8 @@ from .deal import Deal
 from .errors import IllegalMove
 from .infoset import InfoSet
 from .nb.bots.pickups import pickup_candidates_nb
-from .nb.bots.plans import black_three_plan_nb, fill_plan_nb, initial_plan_nb
-from .nb.candidates import check_plans_nb, try_candidates_nb
+from .nb.bots.plans import fill_plan_nb, initial_plan_nb
+from .nb.candidates import check_plans_nb, out_plans_nb, try_candidates_nb
 from .nb.engine.melds import meld_ok_nb
 from .nb.engine.state import STATE_DTYPE
 from .nb.enums import (
@@ -492,27 +494,10 @@ def _initial_plan(deal: Deal) -> list[np.ndarray]:
 
 def _out_plans(deal: Deal) -> list[np.ndarray]:
     """The engine's plans melding the whole hand, or all but one card of each kind in hand
-    (R-40)."""
-    hand = deal._view.hands[deal.current_player]
-    plans = (_out_plan(deal, deal.current_player, int(k)) for k in [-1, *np.nonzero(hand)[0]])
-    return [p for p in plans if p is not None]
-
-
-def _out_plan(deal: Deal, seat: int, keep_kind: int) -> np.ndarray | None:
-    """A plan melding the whole hand but one card of ``keep_kind`` (-1: the whole hand), from
-    the engine's plan builder (black threes, naturals, then wild cards); ``None`` if the plan
-    leaves other cards or is empty."""
-    trial = np.zeros(1, STATE_DTYPE)  # a copy of the state (a Deal's copy costs far more)
-    trial[0] = deal._state
-    state = trial[0]
-    if keep_kind >= 0:
-        state["hands"][seat, keep_kind] -= 1
-        state["hand_sizes"][seat] -= 1
-    plan = np.zeros((N_KINDS, 3), np.int8)
-    black_three_plan_nb(state["hands"][seat], plan)
-    left = fill_plan_nb(
-        state, deal._r, seat, plan, np.int64(-1), np.int64(0), np.int64(0), np.bool_(True)
-    )
-    if left != 0 or not plan.any():
-        return None
-    return plan
+    (R-40; :func:`~canasta_sim.nb.candidates.out_plans_nb`), the non-empty ones that do."""
+    states = np.zeros(2, STATE_DTYPE)
+    states[0] = deal._state
+    plans = np.zeros((N_KINDS + 1, N_KINDS, 3), np.int8)
+    ok = np.zeros(N_KINDS + 1, bool)
+    n = out_plans_nb(states, deal._r, plans, ok)
+    return [plans[i] for i in range(n) if ok[i]]

@@ -2,14 +2,15 @@
 Python call per plan or move: the legality of its candidates (each candidate's moves made on a
 copy of the state by the engine's own move kernels, the rollouts'
 :func:`~.worlds.apply_candidate_nb`, as ``Candidate.apply`` makes them on a copy of a
-``Deal``), and the engine's check and the points of its meld plans."""
+``Deal``), the engine's check and the points of its meld plans, and the engine's plans that
+go out."""
 
 import numpy as np
 
-from .bots.plans import plan_points_nb
-from .engine.melds import check_plan_nb
+from .bots.plans import black_three_plan_nb, fill_plan_nb, plan_points_nb
+from .engine.melds import check_plan_nb, plan_rows_nb
 from .engine.state import copy_state_nb
-from .enums import DealSlot, MoveError
+from .enums import N_KINDS, DealSlot, MoveError
 from .jit import kernel
 from .worlds import apply_candidate_nb
 
@@ -83,3 +84,43 @@ def check_plans_nb(states, rules, plans, points, errors):
             states[0], rules, seat, plans[i], np.int64(-1), np.int64(0)
         )
         errors[i] = err
+
+
+@kernel
+def out_plans_nb(states, rules, plans, ok):
+    """The engine's plans melding the whole hand (``keep`` = -1) or all of it but one card of
+    ``keep`` (each kind in hand, in kind order), R-40: the black threes (R-63), then what
+    ``fill_plan_nb`` melds keeping no card, built on a copy of ``states[0]`` (in
+    ``states[1]``) whose hand lacks the kept card.
+
+    Parameters
+    ----------
+    states : ndarray(STATE_DTYPE, (2,))
+        The decision's state, then the scratch record.
+    rules : ndarray(int64)
+    plans : ndarray(int8, (N_KINDS + 1, N_KINDS, 3)), zero, written
+        The plans, one per ``keep`` tried.
+    ok : ndarray(bool, (N_KINDS + 1,)), written
+        The plan melds every card but the kept one and is not empty.
+
+    Returns
+    -------
+    int
+        Plans written.
+    """
+    seat = states[0].g[DealSlot.current]
+    n = 0
+    for keep in range(-1, N_KINDS):
+        if keep >= 0 and states[0].hands[seat, keep] == 0:
+            continue
+        copy_state_nb(states[1], states[0])
+        if keep >= 0:
+            states[1].hands[seat, keep] -= 1
+            states[1].hand_sizes[seat] -= 1
+        black_three_plan_nb(states[1].hands[seat], plans[n])
+        left = fill_plan_nb(
+            states[1], rules, seat, plans[n], np.int64(-1), np.int64(0), np.int64(0), np.bool_(True)
+        )
+        ok[n] = left == 0 and plan_rows_nb(plans[n], np.int64(-1)) != 0
+        n += 1
+    return n
