@@ -360,10 +360,13 @@ def _plan_array(deal: Deal) -> np.ndarray:
     full = _full_plan(deal)
     first = [np.zeros((N_KINDS, 3), np.int8), *_out_plans(deal), *_initial_plan(deal), full]
     first.append(_full_plan(deal, wilds=False))
-    space = _space(hand, table, r)
-    if space is None:
-        space = np.concatenate([_singles(hand, table, r), _subsets(full)])
-    plans = np.concatenate([np.stack(first), np.array(space, np.int8).reshape(-1, N_KINDS, 3)])
+    listed = _space(hand, table, r)
+    space = (
+        np.array(listed, np.int8).reshape(-1, N_KINDS, 3)
+        if listed is not None
+        else np.concatenate([_singles(hand, table, r), _subsets(full)])
+    )
+    plans = np.concatenate([np.stack(first), space])
     points, errors = _checked(deal, plans)
     rest = len(first) + np.argsort(-points[len(first) :], kind="stable")  # ties: enumeration
     order = np.concatenate([np.arange(len(first)), rest])
