@@ -15,7 +15,9 @@ A *decision* is the seat to play's next choice in its turn (R-20):
 
 What happens after the candidate's moves (after a draw or a pickup, the rest of that turn;
 then the other seats' turns) is left to the rollout bot. Each candidate is tried on a copy of the
-deal (a live :class:`~canasta_sim.Deal`, or one built from an information set); its legality
+deal's state (a live :class:`~canasta_sim.Deal`, or one built from an information set) by the
+engine's move kernels, all of a decision's candidates in one kernel call
+(:mod:`canasta_sim.nb.candidates`), as :func:`is_legal` tries one; its legality
 reads only the seat's own hand and the public state, so it holds in every world, and a deal
 and its seat's information set list the same candidates. Bots written in Python choose among
 exactly these candidates (:mod:`canasta_sim.pybot`).
@@ -32,12 +34,14 @@ from .deal import Deal
 from .errors import IllegalMove
 from .infoset import InfoSet
 from .nb.bots.pickups import pickup_candidates_nb
-from .nb.bots.plans import black_three_plan_nb, fill_plan_nb, initial_plan_nb, plan_points_nb
-from .nb.engine.melds import check_plan_nb, meld_ok_nb
+from .nb.bots.plans import fill_plan_nb, initial_plan_nb
+from .nb.candidates import check_plans_nb, out_plans_nb, try_candidates_nb
+from .nb.engine.melds import meld_ok_nb
 from .nb.engine.state import STATE_DTYPE
 from .nb.enums import (
     BLACK_THREE,
     DEUCE,
+    EV_LEN,
     FIRST_NATURAL,
     JOKER,
     LAST_NATURAL,
@@ -54,6 +58,9 @@ MOVES = ("draw", "take", "play")
 
 #: Most candidates listed at a play-phase decision (:func:`candidates`).
 MAX_CANDIDATES = 64
+
+#: The trials' event log: no rows, they record nothing.
+NO_LOG = np.zeros((0, EV_LEN), np.int32)
 
 
 @dataclass(frozen=True)
@@ -148,7 +155,8 @@ def decision_deal(info: InfoSet) -> Deal:
 
 def candidates(position: Deal | InfoSet, cap: int = MAX_CANDIDATES) -> list[Candidate]:
     """The legal candidates at the decision of the seat to play (module docstring), each tried
-    on a copy of the deal (``is_legal``).
+    on a copy of the deal as :func:`is_legal` tries it (all in one kernel call,
+    :func:`~canasta_sim.nb.candidates.try_candidates_nb`).
 
     Parameters
     ----------
@@ -175,7 +183,7 @@ def candidates(position: Deal | InfoSet, cap: int = MAX_CANDIDATES) -> list[Cand
     check_int("cap", cap, 1, 10_000)
     deal = decision_deal(position) if isinstance(position, InfoSet) else position
     if deal.phase == "draw":
-        return [c for c in _draw_phase(deal) if is_legal(deal, c)]
+        return _draw_phase(deal)
     if deal.phase != "play":
         raise ValueError("phase 'over': the deal is over, no seat has a decision")
     return _play_phase(deal, cap)
@@ -211,17 +219,18 @@ def is_legal(deal: Deal, cand: Candidate) -> bool:
 
 
 def _draw_phase(deal: Deal) -> list[Candidate]:
+    """``draw``, then the engine's pickups (:func:`pickup_candidates_nb`), the legal ones."""
+    plans = np.zeros((5, N_KINDS, 3), np.int8)  # the draw's (empty), then the pickups'
+    n = pickup_candidates_nb(deal._state, deal._r, deal.current_player, plans[1:])
+    kinds = np.array([CAND_DRAW] + [CAND_TAKE] * n, np.int64)
+    legal = _try(deal, kinds, plans, np.arange(n + 1), np.full(n + 1, -1), np.zeros(n + 1, bool))
     found = [Candidate("draw", "draw")]
-    cands = np.zeros((4, N_KINDS, 3), np.int8)
-    n = pickup_candidates_nb(deal._state, deal._r, deal.current_player, cands)
     size = int(deal._g[DealSlot.pile_len])
     top = int(deal._view.pile[size - 1]) if size else -1
-    for plan in cands[:n]:
+    for plan in plans[1 : n + 1]:
         nat, deu, jok = (int(x) for x in plan[top])
         with_ = " ".join([C.KINDS[top]] * nat + ["2"] * deu + ["JK"] * jok)
-        rest = plan.copy()
-        rest[top] = 0
-        melds = plan_texts(rest)
+        melds = plan_texts(plan, skip=top)
         label = (
             f"take the pile with {with_}"
             if with_
@@ -230,32 +239,57 @@ def _draw_phase(deal: Deal) -> list[Candidate]:
         if melds:
             label += f", meld {', '.join(melds)}"
         found.append(Candidate(label, "take", with_=with_, melds=melds))
-    return found
+    return [c for c, ok in zip(found, legal) if ok]
 
 
 def _play_phase(deal: Deal, cap: int) -> list[Candidate]:
     """The play-phase candidates: each plan of :func:`meld_plans` in its order with its
     discards (kind order), a plan taken whole while the count stays within ``cap`` (the empty
     plan always)."""
+    plans = _plan_array(deal)
+    left = deal._view.hands[deal.current_player].astype(np.int64) - _plan_cards(plans)
+    last_red_three = bool(deal._g[DealSlot.last_red_three])
+    discarded = left > 0 if not last_red_three else np.zeros_like(left, bool)
+    # per plan, its discards by kind, or one row without a discard (column 0: kind -1)
+    groups, column = np.nonzero(np.column_stack([~discarded.any(axis=1), discarded]))
+    discards = column - 1
+    sizes = left.sum(axis=1)[groups]
+    going_out = _goes_out(sizes, discards)
+    kinds = np.full(len(groups), CAND_PLAY, np.int64)
+    legal = _try(deal, kinds, plans, groups, discards, going_out, cap)
+    by_plan: list[list[tuple[int, int]]] = [[] for _ in plans]  # the legal (discard, left)
+    for i in np.nonzero(legal)[0].tolist():
+        by_plan[groups[i]].append((int(discards[i]), int(sizes[i])))
     found: list[Candidate] = []
-    for plan in meld_plans(deal):
-        new = _plan_candidates(deal, plan)
-        if found and len(found) + len(new) > cap:
+    for plan, mine in zip(plans, by_plan):
+        if found and len(found) + len(mine) > cap:
             break
-        found += new
+        melds = plan_texts(plan)
+        found += [_play(melds, k, left, last_red_three) for k, left in mine]
     return found
 
 
-def _plan_candidates(deal: Deal, plan: np.ndarray) -> list[Candidate]:
-    """The legal candidates that lay ``plan`` in one call (R-20, R-64): then a discard of each
-    kind left in hand, going out when it is the last card (R-40), or going out with no
-    discard when the plan melds the whole hand; after a last-card red three, the end of the
-    deal instead of a discard (R-45)."""
-    left = deal._view.hands[deal.current_player].astype(np.int64) - _plan_cards(plan)
-    last_red_three = bool(deal._g[DealSlot.last_red_three])
-    kinds = np.nonzero(left)[0] if left.any() and not last_red_three else [-1]
-    found = [play_candidate(plan, int(k), int(left.sum()), last_red_three) for k in kinds]
-    return [c for c in found if is_legal(deal, c)]
+def _try(deal: Deal, kinds, plans, groups, discards, going_out, cap: int = 10_000):
+    """Which candidates (as rows of :func:`try_candidates_nb`: candidate ``i`` lays
+    ``plans[groups[i]]``) are legal on ``deal``, ``ndarray(bool, (n,))``: tried on a copy of
+    its state (``is_legal``'s test); the plans after more than ``cap`` legal candidates are
+    left untried (False)."""
+    states = np.zeros(2, STATE_DTYPE)
+    states[0] = deal._state
+    legal = np.zeros(len(kinds), bool)
+    try_candidates_nb(
+        states,
+        deal._r,
+        kinds,
+        np.ascontiguousarray(plans, np.int8),
+        groups.astype(np.int64),
+        discards.astype(np.int64),
+        going_out,
+        np.int64(cap),
+        NO_LOG,
+        legal,
+    )
+    return legal
 
 
 def play_candidate(plan: np.ndarray, discard: int, left: int, end_deal: bool = False) -> Candidate:
@@ -264,11 +298,15 @@ def play_candidate(plan: np.ndarray, discard: int, left: int, end_deal: bool = F
     after the plan: ``"meld K K K, 5 5 5 2, discard 9"``, ``"discard 9"``; ``"go out: ..."``
     when it empties the hand (R-40); with ``end_deal`` (after a last-card red three, R-45) and
     cards left, ``"meld K K K, end the deal"`` or ``"end the deal"``."""
-    melds = plan_texts(plan)
+    return _play(plan_texts(plan), discard, left, end_deal)
+
+
+def _play(melds: tuple[str, ...], discard: int, left: int, end_deal: bool) -> Candidate:
+    """:func:`play_candidate` for a plan whose meld texts are ``melds``."""
     parts = [f"meld {', '.join(melds)}"] if melds else []
     if discard >= 0:
         parts.append(f"discard {C.KINDS[discard]}")
-    out = left == 0 or (left == 1 and discard >= 0)
+    out = bool(_goes_out(left, discard))
     ends = end_deal and not out
     if ends:
         parts.append("end the deal")
@@ -277,11 +315,18 @@ def play_candidate(plan: np.ndarray, discard: int, left: int, end_deal: bool = F
     return Candidate(label, "play", melds=melds, discard=text, going_out=out, end_deal=ends)
 
 
-def _plan_cards(plan: np.ndarray) -> np.ndarray:
-    """The cards a plan takes from hand, ``ndarray(int64, (N_KINDS,))``."""
-    cards = plan[:, MeldCol.naturals].astype(np.int64)
-    cards[DEUCE] += int(plan[:, MeldCol.deuces].sum())
-    cards[JOKER] += int(plan[:, MeldCol.jokers].sum())
+def _goes_out(left, discard):
+    """Whether a play with ``left`` cards in hand after its plan and then ``discard`` (-1:
+    none) empties the hand (R-40): a bool, or for arrays of int an array of bool."""
+    return (left == 0) | ((left == 1) & (discard >= 0))
+
+
+def _plan_cards(plans: np.ndarray) -> np.ndarray:
+    """The cards each plan (``ndarray(int8, (n, N_KINDS, 3))``) takes from hand,
+    ``ndarray(int64, (n, N_KINDS))``."""
+    cards = plans[:, :, MeldCol.naturals].astype(np.int64)
+    cards[:, DEUCE] += plans[:, :, MeldCol.deuces].sum(axis=1)
+    cards[:, JOKER] += plans[:, :, MeldCol.jokers].sum(axis=1)
     return cards
 
 
@@ -303,6 +348,11 @@ def meld_plans(deal: Deal) -> list[np.ndarray]:
     order (ranks from the ace down). Only plans the engine's own check accepts
     (``check_plan_nb``: R-22, R-40..R-42, R-60..R-64) are kept.
     """
+    return list(_plan_array(deal))
+
+
+def _plan_array(deal: Deal) -> np.ndarray:
+    """:func:`meld_plans` as one ``ndarray(int8, (n, N_KINDS, 3))``."""
     seat = deal.current_player
     state, r = deal._state, deal._r
     hand = state["hands"][seat].astype(np.int64)
@@ -310,19 +360,32 @@ def meld_plans(deal: Deal) -> list[np.ndarray]:
     full = _full_plan(deal)
     first = [np.zeros((N_KINDS, 3), np.int8), *_out_plans(deal), *_initial_plan(deal), full]
     first.append(_full_plan(deal, wilds=False))
-    space = _space(hand, table, r)
-    if space is None:
-        space = [*_singles(hand, table, r), *_subsets(full)]
-    rest = sorted(space, key=lambda p: -int(plan_points_nb(r, p, np.int64(-1))))
-    out, seen = [], set()
-    for plan in [*first, *rest]:
-        key = plan.tobytes()
-        if key in seen:
-            continue
-        seen.add(key)
-        if not plan.any() or _accepted(deal, plan):
-            out.append(plan)
-    return out
+    listed = _space(hand, table, r)
+    space = (
+        np.array(listed, np.int8).reshape(-1, N_KINDS, 3)
+        if listed is not None
+        else np.concatenate([_singles(hand, table, r), _subsets(full)])
+    )
+    plans = np.concatenate([np.stack(first), space])
+    points, errors = _checked(deal, plans)
+    rest = len(first) + np.argsort(-points[len(first) :], kind="stable")  # ties: enumeration
+    order = np.concatenate([np.arange(len(first)), rest])
+    rows = np.ascontiguousarray(plans[order]).reshape(len(order), -1)
+    _keys, firsts = np.unique(rows.view(np.dtype((np.void, rows.shape[1]))), return_index=True)
+    kept = np.sort(firsts)  # each plan once, where it first comes
+    kept = kept[(errors[order[kept]] == MoveError.ok) | ~rows[kept].any(axis=1)]
+    return plans[order[kept]]
+
+
+def _checked(deal: Deal, plans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The meld points (R-04) of each plan and the engine's check of melding it now
+    (``check_plan_nb``: R-22, R-40..R-42, R-60..R-64), ``ndarray(int64, (n,))`` each."""
+    states = np.zeros(1, STATE_DTYPE)
+    states[0] = deal._state
+    points = np.zeros(len(plans), np.int64)
+    errors = np.zeros(len(plans), np.int64)
+    check_plans_nb(states, deal._r, np.ascontiguousarray(plans, np.int8), points, errors)
+    return points, errors
 
 
 #: Most plans in a plan space listed whole (:func:`meld_plans`); a larger space is pruned.
@@ -380,36 +443,27 @@ def _space(hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> list[np.ndarra
     return plans if walk(0, int(hand[DEUCE]), int(hand[JOKER])) else None
 
 
-def _singles(hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> list[np.ndarray]:
-    """Every plan of one row option (:func:`_row_options`): one meld laid or extended."""
+def _singles(hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """Every plan of one row option (:func:`_row_options`): one meld laid or extended,
+    ``ndarray(int8, (n, N_KINDS, 3))``."""
     plans = []
     for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         for option in _row_options(k, hand, table, r)[1:]:
             plan = np.zeros((N_KINDS, 3), np.int8)
             plan[k] = option
             plans.append(plan)
-    return plans
+    return np.array(plans, np.int8).reshape(-1, N_KINDS, 3)
 
 
-def _subsets(plan: np.ndarray) -> list[np.ndarray]:
-    """Every plan made of some of ``plan``'s rows (at most 2**11)."""
-    rows = [k for k in range(N_KINDS) if plan[k].any()]
-    out = []
-    for mask in range(1, 1 << len(rows)):
-        sub = np.zeros((N_KINDS, 3), np.int8)
-        for i, k in enumerate(rows):
-            if mask >> i & 1:
-                sub[k] = plan[k]
-        out.append(sub)
+def _subsets(plan: np.ndarray) -> np.ndarray:
+    """Every plan made of some of ``plan``'s rows (at most 2**11), ``ndarray(int8, (n,
+    N_KINDS, 3))``, in the order of the masks 1, 2, 3, ... over its rows (row i: bit i)."""
+    rows = np.nonzero(plan.any(axis=1))[0]
+    masks = np.arange(1, 1 << len(rows))
+    bits = (masks[:, None] >> np.arange(len(rows))) & 1  # (mask, row) -> row taken
+    out = np.zeros((len(masks), N_KINDS, 3), np.int8)
+    out[:, rows] = bits[:, :, None] * plan[rows][None]
     return out
-
-
-def _accepted(deal: Deal, plan: np.ndarray) -> bool:
-    """The engine's check of a meld from hand (R-22, R-40..R-42, R-60..R-64)."""
-    err, _out, _concealed = check_plan_nb(
-        deal._state, deal._r, deal.current_player, plan, np.int64(-1), np.int64(0)
-    )
-    return int(err) == MoveError.ok
 
 
 def _full_plan(deal: Deal, wilds: bool = True) -> np.ndarray:
@@ -443,26 +497,10 @@ def _initial_plan(deal: Deal) -> list[np.ndarray]:
 
 def _out_plans(deal: Deal) -> list[np.ndarray]:
     """The engine's plans melding the whole hand, or all but one card of each kind in hand
-    (R-40)."""
-    hand = deal._view.hands[deal.current_player]
-    plans = (_out_plan(deal, deal.current_player, int(k)) for k in [-1, *np.nonzero(hand)[0]])
-    return [p for p in plans if p is not None]
-
-
-def _out_plan(deal: Deal, seat: int, keep_kind: int) -> np.ndarray | None:
-    """A plan melding the whole hand but one card of ``keep_kind`` (-1: the whole hand), from
-    the engine's plan builder (black threes, naturals, then wild cards); ``None`` if the plan
-    leaves other cards or is empty."""
-    trial = deal.copy()
-    state = trial._state
-    if keep_kind >= 0:
-        state["hands"][seat, keep_kind] -= 1
-        state["hand_sizes"][seat] -= 1
-    plan = np.zeros((N_KINDS, 3), np.int8)
-    black_three_plan_nb(state["hands"][seat], plan)
-    left = fill_plan_nb(
-        state, trial._r, seat, plan, np.int64(-1), np.int64(0), np.int64(0), np.bool_(True)
-    )
-    if left != 0 or not plan.any():
-        return None
-    return plan
+    (R-40; :func:`~canasta_sim.nb.candidates.out_plans_nb`), the non-empty ones that do."""
+    states = np.zeros(2, STATE_DTYPE)
+    states[0] = deal._state
+    plans = np.zeros((N_KINDS + 1, N_KINDS, 3), np.int8)
+    ok = np.zeros(N_KINDS + 1, bool)
+    n = out_plans_nb(states, deal._r, plans, ok)
+    return [plans[i] for i in range(n) if ok[i]]

@@ -172,8 +172,9 @@ def plan_texts(plan: np.ndarray, skip: int = -1) -> tuple[str, ...]:
     jokers per rank), one per rank, leaving out row ``skip``; a row without naturals names its
     rank (``"K: 2"``), as :func:`meld_row` reads it."""
     texts = []
+    rows = plan.tolist()  # Python ints: reading the array element by element costs more
     for r in range(BLACK_THREE, LAST_NATURAL + 1):
-        nat, deu, jok = (int(x) for x in plan[r])
+        nat, deu, jok = rows[r]
         if r == skip or nat + deu + jok == 0:
             continue
         cards = C.meld_cards(r, nat, deu, jok)

@@ -92,11 +92,12 @@ def view_of(deal: Deal) -> SeatView:
     seat = int(g[DealSlot.current])
     side = seat % n_sides
     pile = state["pile"][: int(g[DealSlot.pile_len])]
+    rows = state["melds"][:n_sides].tolist()  # Python ints: numpy element reads cost more
     melds = tuple(
         {
-            C.KINDS[r]: C.meld_cards(r, *(int(x) for x in state["melds"][s, r]))
+            C.KINDS[r]: C.meld_cards(r, *rows[s][r])
             for r in range(BLACK_THREE, LAST_NATURAL + 1)
-            if state["melds"][s, r].any()
+            if any(rows[s][r])
         }
         for s in range(n_sides)
     )

@@ -165,3 +165,123 @@ def run_analysis(case: dict, threads: int) -> dict[str, str]:
     )
     res = analyse(info, threads=threads, **case["kwargs"])
     return {"per_world": digest(res.per_world)}
+
+
+# --- candidate goldens ---------------------------------------------------------------------------
+CANDIDATE_GOLDENS = DATA / "candidate_goldens.json"
+
+#: Per table, fixed-seed deals played by kernel bots (``expert`` deals for pickups, initial
+#: melds and going out; ``random`` deals, which seldom go out, for the stock's end and R-45's
+#: last red three), starting from scores that raise the minimum count (R-64).
+CANDIDATE_TABLES = tuple((p, preset) for p in PLAYERS for preset in PRESETS)
+CANDIDATE_DEALS = {"expert": 6, "random": 40}
+CANDIDATE_SCORES = (0, 1600, 3100)
+CANDIDATES_PER_TABLE = 45  # decisions kept per table, the rare kinds first
+
+
+def candidate_row(c) -> list:
+    """One candidate as stored: label, move, with_, melds, discard, going_out, end_deal."""
+    return [c.label, c.move, c.with_, list(c.melds), c.discard, c.going_out, c.end_deal]
+
+
+def state_text(state) -> str:
+    """A deal state record (``STATE_DTYPE``) as compressed base64 text."""
+    import base64
+    import zlib
+
+    return base64.b64encode(zlib.compress(state.tobytes(), 9)).decode()
+
+
+def state_from_text(text: str):
+    """The state record stored by :func:`state_text`."""
+    import base64
+    import zlib
+
+    from canasta_sim.nb.engine.state import STATE_DTYPE
+
+    raw = zlib.decompress(base64.b64decode(text))
+    return np.frombuffer(bytearray(raw), STATE_DTYPE)[0]
+
+
+def state_layout() -> str:
+    """A digest of ``STATE_DTYPE``: stored states are read back only with the same layout."""
+    from canasta_sim.nb.engine.state import STATE_DTYPE
+
+    return hashlib.sha256(str(STATE_DTYPE.descr).encode()).hexdigest()[:16]
+
+
+def _features(found) -> set[str]:
+    """The rare kinds of position a decision's candidates show (which positions to keep)."""
+    out = set()
+    for c in found:
+        if c.move == "take":
+            out.add("pickup" if not c.melds else "pickup_initial_meld")
+        if c.going_out:
+            out.add("going_out")
+        if c.end_deal:
+            out.add("last_red_three")
+        if any(m.startswith("B3") for m in c.melds):
+            out.add("black_threes")
+    if len(found) >= 60:
+        out.add("capped")
+    return out
+
+
+def candidate_decisions() -> list[dict]:
+    """The pinned decisions: per table of :data:`CANDIDATE_TABLES`, the decisions of its
+    fixed-seed deals (live ``Deal`` play: the draw phase takes the pile on even turns when it
+    may, the bot plays the rest of each turn), every one of a rare kind (:func:`_features`) and
+    then every seventh other one, :data:`CANDIDATES_PER_TABLE` at most; each with its state
+    and the candidates :func:`canasta_sim.candidates.candidates` lists."""
+    from canasta_sim import Deal, Rules
+    from canasta_sim.candidates import candidates
+    from canasta_sim.nb.enums import SideSlot
+
+    out = []
+    for players, preset in CANDIDATE_TABLES:
+        rules = Rules.preset(preset, players=players)
+        rare, common = [], []
+        for bot, n in CANDIDATE_DEALS.items():
+            for i in range(n):
+                score = CANDIDATE_SCORES[i % len(CANDIDATE_SCORES)]
+                deal = Deal.new(rules, SEED, deal=i, scores={0: score})
+                step = 0
+                while not deal.is_over:
+                    found = candidates(deal)
+                    row = {
+                        "players": players,
+                        "preset": preset,
+                        "bot": bot,
+                        "deal": i,
+                        "step": step,
+                        "phase": deal.phase,
+                        "initial_meld": not bool(
+                            deal._view.sides[deal.current_player % rules.sides, SideSlot.melded]
+                        ),
+                        "features": sorted(_features(found)),
+                        "state": state_text(deal._state),
+                        "candidates": [candidate_row(c) for c in found],
+                    }
+                    (rare if row["features"] else common).append(row)
+                    takes = [c for c in found if c.move == "take"]
+                    if deal.phase == "draw":  # take the pile on even turns when it may
+                        (takes[-1] if takes and deal.turns % 2 == 0 else found[0]).apply(deal)
+                    else:  # the rest of the turn is the bot's
+                        deal.play_turn(bot)
+                    step += 1
+        kept = _spread(rare, CANDIDATES_PER_TABLE * 2 // 3)
+        out += kept + common[::7][: CANDIDATES_PER_TABLE - len(kept)]
+    return out
+
+
+def _spread(rows: list[dict], n: int) -> list[dict]:
+    """At most ``n`` of ``rows``, every feature represented: round robin over the features."""
+    by_feature: dict[str, list[dict]] = {}
+    for row in rows:
+        by_feature.setdefault(",".join(row["features"]), []).append(row)
+    kept: list[dict] = []
+    while len(kept) < n and any(by_feature.values()):
+        for group in by_feature.values():
+            if group and len(kept) < n:
+                kept.append(group.pop(0))
+    return kept

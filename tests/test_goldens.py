@@ -64,3 +64,65 @@ def test_analysis_per_world_results_equal_goldens(case, threads):
     now = G.run_analysis(case, threads)["per_world"]
     changed = [c for c, d in stored.items() if now.get(c) != d]
     assert not changed, f"{case['name']}: per-world columns changed: {changed}"
+
+
+# --- the candidate layer -------------------------------------------------------------------------
+CANDIDATES = json.loads(G.CANDIDATE_GOLDENS.read_text())
+
+
+def test_candidate_goldens_cover_every_table_and_the_rare_positions():
+    decisions = CANDIDATES["decisions"]
+    assert {(d["players"], d["preset"]) for d in decisions} == set(G.CANDIDATE_TABLES)
+    features = {f for d in decisions for f in d["features"]}
+    assert features == {
+        "pickup",
+        "pickup_initial_meld",
+        "going_out",
+        "last_red_three",
+        "black_threes",
+        "capped",
+    }
+    assert any(d["initial_meld"] and d["phase"] == "play" for d in decisions)  # R-64
+
+
+@pytest.mark.parametrize("table", G.CANDIDATE_TABLES, ids=lambda t: f"{t[0]}p-{t[1]}")
+def test_candidates_equal_goldens(table):
+    """The candidates at stored states (independent of how the bots play now) equal the
+    stored ones, field by field, in order, leave the deal unchanged, pass ``is_legal``, and a
+    smaller cap cuts them by whole plans (the empty plan's always). A failure after a speed-up
+    is a bug; a deliberate change of the candidate layer reruns
+    ``scripts/regen_candidates.py``."""
+    from canasta_sim import Deal, Rules
+    from canasta_sim.candidates import candidates, is_legal
+
+    assert CANDIDATES["state_layout"] == G.state_layout(), "rerun scripts/regen_candidates.py"
+    rules = Rules.preset(table[1], players=table[0])
+    for d in CANDIDATES["decisions"]:
+        if (d["players"], d["preset"]) == table:
+            where = f"{d['bot']} deal {d['deal']} step {d['step']}"
+            deal = Deal(rules, G.state_from_text(d["state"]))
+            before = deal._state.tobytes()
+            found = candidates(deal)
+            assert [G.candidate_row(c) for c in found] == d["candidates"], where
+            assert deal._state.tobytes() == before, where  # tried on copies only
+            assert all(is_legal(deal, c) for c in found[:3]), where  # the public check agrees
+            if d["phase"] == "play":
+                small = [G.candidate_row(c) for c in candidates(deal, cap=8)]
+                assert small == _capped(d["candidates"], 8), where
+
+
+def _capped(rows: list, cap: int) -> list:
+    """The stored play-phase candidates cut as ``cap`` cuts them: each plan's candidates (one
+    run of equal melds) taken whole while the count stays within ``cap``, the first always."""
+    runs: list[list] = []
+    for row in rows:
+        if runs and runs[-1][0][3] == row[3]:
+            runs[-1].append(row)
+        else:
+            runs.append([row])
+    out = list(runs[0])
+    for run in runs[1:]:
+        if len(out) + len(run) > cap:
+            break
+        out += run
+    return out
