@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from .analysis import analyse
+from .candidates import candidates
 from .deal import Deal, is_legal_meld, minimum_count
 from .nb.play import play_block_nb
 from .rules import Rules
@@ -47,9 +48,11 @@ def _bots() -> None:
 
 
 def _analysis() -> None:
-    """Worlds, candidates and rollouts (every policy but the search bot's)."""
+    """Worlds, candidates of both phases and rollouts (every policy but the search bot's)."""
     start = Deal.new(Rules(), 0)
     analyse(start.info_set(start.current_player), worlds=2)
+    start.draw()
+    candidates(start)  # the play phase's candidate kernels
 
 
 def _deal_api() -> None:

@@ -37,7 +37,6 @@ from ..worlds import (
     CAND_TAKE,
     STRATA_OFF,
     apply_candidate_nb,
-    copy2_nb,
     load_world_nb,
     unseen_pool_nb,
     world_nb,
@@ -211,7 +210,9 @@ def discard_candidates_nb(state, rules, rparams, plan, work, n, top):
             break
         work.kind[n] = CAND_PLAY
         work.discard[n] = k
-        copy2_nb(plans[n], plan)
+        for r in range(N_KINDS):  # element by element: the kernels run without NRT
+            for col in range(3):
+                plans[n, r, col] = plan[r, col]
         work.ok[n] = hand[k]  # the count, restored below
         hand[k] = 0
         n += 1
