@@ -45,7 +45,7 @@ def duplicate() -> str:
         "|---|---|---|---|---|---|---|",
     ]
     for players in (4, 2):
-        command, r, wall, n = compared("pimc", "expert", deals=4000, players=players)
+        command, r, wall, n = compared("pimc", "expert", deals=12000, players=players)
         lines.append(
             f"| `{command}` | {players} | {n:,} | "
             f"**{interval(r.mean_diff, r.diff_low, r.diff_high)}** | "
