@@ -171,10 +171,10 @@ def main(argv=None):
         "of a 4-player deal)",
     )
     args = parser.parse_args(argv)
-    turn_range = tuple(int(t) for t in args.turns.split(":"))
+    first, last = (int(t) for t in args.turns.split(":"))
     threads = numba.config.NUMBA_NUM_THREADS
     rules = Rules(players=4)
-    infos = mid_deal_positions(args.positions, rules, turns=turn_range)
+    infos = mid_deal_positions(args.positions, rules, turns=(first, last))
     n_rollouts = args.positions * args.worlds
     turns: list[float] = []
     calls = {
