@@ -485,8 +485,9 @@ def _full_plan(deal: Deal, wilds: bool = True) -> np.ndarray:
 
 
 def _initial_plan(deal: Deal) -> list[np.ndarray]:
-    """For a side without its initial meld, the engine's initial meld from hand (R-64: the
-    minimum count with as few wild cards as it can, two cards kept); else nothing."""
+    """For a side without its initial meld, the engine's initial meld from hand (R-64; two
+    cards kept): its naturals, then wild cards, deuces first, only while short of the minimum
+    count (not always the fewest wild cards, docs/analysis.md); else nothing."""
     seat = deal.current_player
     if deal._view.sides[seat % deal.rules.sides, SideSlot.melded]:
         return []

@@ -14,6 +14,7 @@ only ever go to the stock. The sampler reads only the information set.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from pathlib import Path
 import numpy as np
 
 from . import cards as C
-from .nb.engine.deal import freezes_pile_nb
+from .nb.engine.deal import freezes_pile_nb, is_upcard_cover_nb
 from .nb.engine.rng import deal_seeds_nb
 from .nb.engine.state import STATE_DTYPE, new_state, recount_nb
 from .nb.enums import (
@@ -42,7 +43,7 @@ from .nb.enums import (
 from .nb.rollout import strata_nb, worlds_nb
 from .nb.worlds import STRATA_OFF
 from .notation import check_int, is_legal_meld, meld_plan, minimum_count
-from .rules import Rules
+from .rules import PLAYER_TABLE, Rules
 
 try:
     import tomllib
@@ -103,7 +104,8 @@ class InfoSet:
     last_red_three : bool
         Play phase: the player drew a red three as the last stock card (R-45).
     upcard_cards : int
-        Cards turned to start the pile (R-12); bots read the pile's history with it.
+        The count of cards turned to start the pile (R-12): while the pile has not been
+        taken, its bottom cards; bots read the pile's history with it.
     """
 
     rules: Rules
@@ -423,7 +425,7 @@ _KEYS = {
     "touched_old": "play phase: added to a meld made before this turn",
     "from_pile": "play phase: cards taken with the pile this turn, still in hand",
     "last_red_three": "play phase: drew a red three as the last stock card",
-    "upcard_cards": "cards turned to start the pile",
+    "upcard_cards": "the count of cards at the bottom of the pile turned to start it",
 }
 _REQUIRED = ("players", "seat", "phase", "hand", "pile", "hand_sizes", "stock")
 
@@ -437,21 +439,21 @@ def _from_dict(data) -> InfoSet:
     missing = [k for k in _REQUIRED if k not in data]
     if missing:
         raise ValueError(f"position key {missing[0]!r} is missing ({_KEYS[missing[0]]})")
-    switches = data.get("switches", {})
-    if not isinstance(switches, Mapping):
-        raise ValueError(f"switches must be a table of rules switches, not {switches!r}")
     players = data["players"]
-    check_int("players", players, 2, 6)
-    rules = Rules.preset(_str(data, "rules", "classic"), players=players, **switches)
+    if not isinstance(players, int) or isinstance(players, bool) or players not in PLAYER_TABLE:
+        raise ValueError(f"players={players!r} is not allowed; allowed: 2, 3, 4 or 6")
+    rules = Rules.preset(_str(data, "rules", "classic"), players=players, **_switches(data))
     sides = rules.sides
     seat = data["seat"]
     check_int("seat", seat, 0, players - 1)
-    phase = _str(data, "phase", "draw")
+    # in any case, as rules presets are
+    phase = _str(data, "phase", "draw").strip().lower()
     if phase not in PHASES:
         raise ValueError(
-            f"phase={phase!r} has no decision to analyse; allowed: draw (the turn's first "
-            f"move), play (meld, discard or go out)"
+            f"phase={data['phase']!r} has no decision to analyse; allowed: draw (the turn's "
+            f"first move), play (meld, discard or go out), in any case"
         )
+    check_int("stock", data["stock"], 0, rules.n_cards)
     melds = tuple(
         tuple(_card_texts(f"melds[{s}]", m))
         for s, m in enumerate(_per(data, "melds", sides, [], list))
@@ -476,7 +478,7 @@ def _from_dict(data) -> InfoSet:
     if this_turn and first[current] < 0:
         first[current] = turn
     known = _per(data, "known", players, "", str, per="seat")
-    return InfoSet(
+    info = InfoSet(
         rules=rules,
         seat=seat,
         current=current,
@@ -502,6 +504,48 @@ def _from_dict(data) -> InfoSet:
         last_red_three=_bool(data, "last_red_three"),
         upcard_cards=data.get("upcard_cards", 0),
     )
+    _check_upcard(info)
+    return info
+
+
+def _switches(data) -> dict:
+    """The ``switches`` table: rules switches only (``players`` is a position key)."""
+    switches = data.get("switches", {})
+    if not isinstance(switches, Mapping):
+        raise ValueError(f"switches must be a table of rules switches, not {switches!r}")
+    if "players" in switches:
+        raise ValueError(
+            f"switches.players={switches['players']!r}: players is a top-level key of the "
+            f"position (players = {switches['players']!r}), not a rules switch"
+        )
+    allowed = sorted(f.name for f in dataclasses.fields(Rules) if f.name != "players")
+    unknown = sorted(set(switches) - set(allowed))
+    if unknown:
+        raise ValueError(
+            f"unknown rules switch {unknown[0]!r} in switches; allowed: {', '.join(allowed)}"
+        )
+    return dict(switches)
+
+
+def _check_upcard(info: InfoSet) -> None:
+    """In a position file the pile's bottom ``upcard_cards`` cards are those turned to start
+    it (R-12): covers, then one card that is not a cover. (A live deal keeps the count after
+    the pile is taken, so this is not checked in :func:`_validate`.)"""
+    n, codes = info.upcard_cards, info.pile_codes
+    if n > len(codes):
+        raise ValueError(
+            f"upcard_cards={n} but the pile holds {len(codes)} cards; allowed: 0 to "
+            f"{len(codes)} (the count of cards at the bottom of the pile turned to start it)"
+        )
+    r = info.rules.to_array()
+    for i, k in enumerate(codes[:n]):
+        if bool(is_upcard_cover_nb(int(k), r)) != (i < n - 1):
+            raise ValueError(
+                f"upcard_cards={n} with the pile {info.pile!r}: card {i + 1} from the bottom, "
+                f"{C.KINDS[k]!r}, cannot be turned there (R-12: wild cards, red threes and "
+                f"black threes with upcard_covers_black_three are covered by the next card "
+                f"turned, and the last card turned is none of them)"
+            )
 
 
 def _str(data, key, default) -> str:
@@ -638,9 +682,12 @@ def _validate(info: InfoSet) -> None:
                     f"melds[{s}]: {C.format_cards(counts)!r} is not a legal meld on the "
                     f"table (R-60, R-61, R-63)"
                 )
-    check_int("stock_size", info.stock_size, 0, rules.n_cards)
+    check_int("stock", info.stock_size, 0, rules.n_cards)
     check_int("turn", info.turn, 0, rules.max_turns - 1)
     check_int("upcard_cards", info.upcard_cards, 0, rules.n_cards)
+    _check_pile_red_threes(info)
+    for s, ranks in enumerate(info.concealed_canastas):
+        _check_concealed(info, s, ranks)
     seen = _seen(info)
     pack = _pack(rules)
     for k in np.nonzero(seen > pack)[0]:
@@ -679,6 +726,37 @@ def _validate(info: InfoSet) -> None:
             raise ValueError(f"{attr}=true is only allowed in the play phase")
     if info.from_pile and info.phase != "play":
         raise ValueError(f"from_pile={info.from_pile!r} is only allowed in the play phase")
+
+
+def _check_pile_red_threes(info: InfoSet) -> None:
+    """R-12, R-14: a red three is in the pile only as one of the cards turned to start it,
+    under the upcard (red threes drawn are laid out, R-15, R-16, so none is discarded)."""
+    for i in np.nonzero(info.pile_codes == RED_THREE)[0]:
+        if i >= info.upcard_cards - 1:
+            raise ValueError(
+                f"pile={info.pile!r} has a red three at place {i + 1} from the bottom but "
+                f"upcard_cards={info.upcard_cards}: a red three is in the pile only among the "
+                f"cards turned to start it, under the upcard (R-12, R-14); give upcard_cards"
+            )
+
+
+def _check_concealed(info: InfoSet, side: int, ranks) -> None:
+    """Each concealed canasta (R-66) is a meld of the side with at least 7 cards (R-65)."""
+    md = _meld_plan(info, side)
+    for text in ranks:
+        try:
+            rows = md[C.kind_index(text)]
+        except ValueError as exc:
+            raise ValueError(f"concealed_canastas[{side}]: {exc}") from None
+        if not rows.any():
+            raise ValueError(
+                f"concealed_canastas[{side}]: side {side} has no meld of rank {text!r}"
+            )
+        if rows.sum() < 7:
+            raise ValueError(
+                f"concealed_canastas[{side}]: side {side}'s meld of rank {text!r} has "
+                f"{rows.sum()} cards; a canasta has at least 7 (R-65)"
+            )
 
 
 def _meld_texts(plan) -> tuple[str, ...]:

@@ -112,6 +112,34 @@ def test_an_unmelded_side_lays_only_plans_that_reach_the_minimum_count():
     ]
 
 
+def test_the_engine_initial_meld_adds_wild_cards_deuces_first_until_the_minimum():
+    # 3 players, side 0 unmelded at 1,800 points: minimum 90. The engine lays its
+    # naturals, K K K + 5 5 5 = 45, short of 90; it adds a deuce (65), still short, then the
+    # joker (115): two wild cards, the meld-all plan too, so it is listed once, first after
+    # the empty plan. The one-wild plans (95) come last: fewer points (docs/analysis.md)
+    hand, pile = "K K K 2 5 5 5 9 7 JK 4 Q", "4 7 8"
+    info = InfoSet.from_dict(
+        dict(
+            players=3,
+            seat=0,
+            phase="play",
+            turn=4,
+            hand=hand,
+            pile=pile,
+            stock=108 - 12 - 3 - 13 - 13,
+            hand_sizes=[12, 13, 13],
+            scores=[1800, 0, 0],
+        )
+    )
+    plans = []
+    for c in candidates(info):
+        plan = c.label.rsplit(", discard", 1)[0]
+        if plan.startswith("meld") and plan not in plans:
+            plans.append(plan)
+    assert plans[0] == "meld 5 5 5, K K K 2 JK"
+    assert plans[-2:] == ["meld 5 5 5 JK, K K K", "meld 5 5 5, K K K JK"]
+
+
 def test_the_cap_takes_whole_plans_in_the_documented_order():
     info = position(HAND, CANASTA)
     # the empty plan (4), the going out (1), then the plan that melds all it can keeping two

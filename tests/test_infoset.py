@@ -126,11 +126,44 @@ def test_the_documented_positions_load():
         ({"melds": [["K K"], []]}, "not a legal meld"),
         ({"seat": 4}, "seat=4"),
         ({"red_threes": [1, 0], "hand": "R3 9 K K 5 7 A A J 2 4"}, "red three"),
+        # players is a position key, not a rules switch; a name that is no switch is refused
+        ({"switches": {"players": 2}}, "switches.players.*players is a top-level key"),
+        ({"switches": {"colour": 1}}, "unknown rules switch 'colour' in switches"),
+        # side 0's K meld is K K K: 3 cards, a canasta needs 7 (R-65); side 0 has no 9 meld
+        ({"concealed_canastas": [["K"], []]}, r"concealed_canastas\[0\].*'K'.*3 cards"),
+        ({"concealed_canastas": [["9"], []]}, r"concealed_canastas\[0\].*no meld of rank '9'"),
+        # a red three is in the pile only among the cards turned to start it (R-12, R-14)
+        ({"pile": "4 7 8 R3 J 6 5 Q 9"}, r"pile.*red three at place 4.*upcard_cards=0"),
+        ({"pile": "R3 7 8 9 J 6 5 Q 9", "upcard_cards": 1}, "red three at place 1"),
+        ({"upcard_cards": 50}, r"upcard_cards=50.*9 cards; allowed: 0 to 9"),
+        # R-12: the cards turned before the upcard are covers, the last one is not
+        ({"upcard_cards": 2}, r"upcard_cards=2.*'4'.*R-12"),
+        ({"pile": "JK 7 8 9 J 6 5 Q 9", "upcard_cards": 1}, r"upcard_cards=1.*'JK'.*R-12"),
+        ({"players": "four"}, r"players='four' is not allowed; allowed: 2, 3, 4 or 6$"),
+        ({"players": 5}, r"players=5 is not allowed; allowed: 2, 3, 4 or 6$"),
+        ({"phase": "drawing"}, "phase='drawing'.*allowed: draw .*play "),
+        ({"stock": -1}, r"^stock=-1 is not allowed"),
     ],
 )
 def test_bad_positions_name_the_value(change, message):
     with pytest.raises(ValueError, match=message):
         InfoSet.from_dict({**take_dict(), **change})
+
+
+def test_a_red_three_turned_to_start_the_pile_stays_in_it():
+    # R-12, R-14: R3 then 4 turned at the start; the R3 stays in the (frozen, R-13) pile
+    info = InfoSet.from_dict({**take_dict(), "pile": "R3 4 8 9 J 6 5 Q 9", "upcard_cards": 2})
+    assert info.upcard_cards == 2 and info.frozen
+
+
+def test_phase_is_read_in_any_case():
+    assert InfoSet.from_dict({**take_dict(), "phase": " Draw"}) == InfoSet.from_file(TAKE)
+
+
+def test_a_concealed_canasta_of_seven_cards_is_accepted():
+    data = json.loads(GO_OUT.read_text())
+    info = InfoSet.from_dict({**data, "concealed_canastas": [["K", "8"], []]})
+    assert info.concealed_canastas == (("K", "8"), ())
 
 
 def test_red_threes_not_in_view_must_fit_in_the_stock():
