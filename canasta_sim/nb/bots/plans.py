@@ -222,12 +222,12 @@ def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
 
 @kernel
 def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
-    """Add to ``plan`` an initial meld (R-64) that spends as few wild cards as it can: every
-    natural of the ranks in the plan (and of ``top``), new melds of three or more naturals, then,
-    only while the count is short of the side's minimum, natural pairs with a wild card (deuces
-    before jokers) and single wild cards on the planned melds. Leaves at least ``keep`` cards in
-    hand (``incoming``: cards reaching the hand in the same move). Returns the cards the hand
-    keeps after the plan, ``incoming`` included.
+    """Add to ``plan`` an initial meld (R-64): every natural of the ranks in the plan (and of
+    ``top``), new melds of three or more naturals, then, only while the count is short of the
+    side's minimum, natural pairs with a wild card (deuces before jokers) and single wild cards
+    on the planned melds (so not always the fewest wild cards that reach the minimum). Leaves at
+    least ``keep`` cards in hand (``incoming``: cards reaching the hand in the same move).
+    Returns the cards the hand keeps after the plan, ``incoming`` included.
 
     The side has no meld yet (``SideSlot.melded`` is 0), so its melds are those of the plan."""
     hands, melds, sides = state.hands, state.melds, state.sides
