@@ -17,12 +17,12 @@ import numba
 import numpy as np
 import pandas as pd
 
-from .bots import seat_arrays, side_bots
+from .bots import POLICIES, Bot, seat_arrays, side_bots
 from .candidates import Candidate, decision_deal, find_candidate, is_legal
 from .candidates import candidates as legal_candidates
 from .equity import in_scope, p_win_game, play_out
 from .infoset import InfoSet
-from .nb.rollout import RO_END, RO_ERROR, RO_OUT_SEAT, rollouts
+from .nb.rollout import RO_END, RO_ERROR, RO_OUT_SEAT, ROLLOUT_CODES, rollouts
 from .ranking import rank_candidates
 
 #: Objectives the race can be run on, and the column of the table holding each.
@@ -109,6 +109,33 @@ class AnalysisResult:
         return target.path
 
 
+def rollout_bots(rollout, sides: int) -> list[Bot]:
+    """The rollout bots of a spec for every side or one per side (:func:`side_bots`): the
+    policies the rollout kernel plays (random, greedy, careful, expert and its presets).
+
+    Raises
+    ------
+    ValueError
+        For a bad spec (as :func:`side_bots`), a bot written in Python (it plays outside the
+        kernels) or the search bot ``pimc`` (the rollouts hold no search; docs/pimc.md).
+    """
+    bots = side_bots(rollout, sides)
+    for bot in bots:
+        if bot.policy.code not in ROLLOUT_CODES:
+            why = (
+                "is written in Python, and the rollouts run in the kernels"
+                if bot.is_python
+                else "is the search bot, which cannot be a rollout bot (docs/pimc.md)"
+            )
+            allowed = [p.name for p in POLICIES.values() if p.code in ROLLOUT_CODES]
+            raise ValueError(
+                f"rollout bot {bot.spec!r} {why}; pass an expert spec (e.g. 'expert', "
+                f"'expert@1', 'expert:safety=80'); allowed: {', '.join(allowed)} (or an "
+                f"expert preset)"
+            )
+    return bots
+
+
 def analyse(
     info_set: InfoSet,
     candidates=None,
@@ -192,13 +219,7 @@ def analyse(
     if not (isinstance(target_se, (int, float)) and target_se > 0):
         raise ValueError(f"target_se={target_se!r}; allowed: a positive number")
     rules = info_set.rules
-    bots = side_bots(rollout, rules.sides)
-    for bot in bots:
-        if bot.policy.code < 0:  # a bot written in Python plays outside the kernels
-            raise ValueError(
-                f"rollout bot {bot.spec!r} is written in Python and rollouts run in the "
-                f"kernels; allowed: random, greedy, careful, expert (or a preset), pimc"
-            )
+    bots = rollout_bots(rollout, rules.sides)
     policies, params = seat_arrays(bots, rules.players)
     threads = (
         numba.config.NUMBA_NUM_THREADS if threads is None else _check_count("threads", threads)
