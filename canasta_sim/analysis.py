@@ -556,21 +556,39 @@ def _position(info: InfoSet) -> dict:
 
 def format_table(table: pd.DataFrame) -> str:
     """The ranked table as text: intervals in brackets, probabilities as percentages."""
-    lines = []
-    width = max([len("candidate")] + [len(c) for c in table["candidate"]])
-    head = (
-        f"{'candidate':<{width}}  {'score diff [95%]':>24}  {'vs best [95%]':>24}  "
-        f"{'P(win deal)':>11}  {'P(win game)':>11}  {'own score':>9}  {'P(we out)':>9}  "
-        f"{'P(they out)':>11}  {'worlds':>7}"
+    head = [
+        "candidate",
+        "score diff [95%]",
+        "vs best [95%]",
+        "P(win deal)",
+        "P(win game)",
+        "own score",
+        "P(we out)",
+        "P(they out)",
+        "worlds",
+    ]
+    rows = [
+        [
+            row.candidate,
+            f"{row.score_diff:+.1f} [{row.score_diff_lo:+.1f}, {row.score_diff_hi:+.1f}]",
+            f"{row.vs_best:+.1f} [{row.vs_best_lo:+.1f}, {row.vs_best_hi:+.1f}]",
+            f"{row.p_win_deal:.1%}",
+            "n/a" if np.isnan(row.p_win_game) else f"{row.p_win_game:.1%}",
+            f"{row.own_score:.1f}",
+            f"{row.p_own_out:.1%}",
+            f"{row.p_other_out:.1%}",
+            f"{row.worlds:,}",
+        ]
+        for row in table.itertuples()
+    ]
+    return align_columns([head, *rows], sep="  ")
+
+
+def align_columns(rows: list[list[str]], sep: str) -> str:
+    """Text rows as a table: every column as wide as its widest cell (header included), the
+    first left-aligned and the others right-aligned, columns joined by ``sep``."""
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    return "\n".join(
+        sep.join([r[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(r[1:], widths[1:]))])
+        for r in rows
     )
-    lines.append(head)
-    for row in table.itertuples():
-        diff = f"{row.score_diff:+.1f} [{row.score_diff_lo:+.1f}, {row.score_diff_hi:+.1f}]"
-        vs = f"{row.vs_best:+.1f} [{row.vs_best_lo:+.1f}, {row.vs_best_hi:+.1f}]"
-        game = "n/a" if np.isnan(row.p_win_game) else f"{row.p_win_game:.1%}"
-        lines.append(
-            f"{row.candidate:<{width}}  {diff:>24}  {vs:>24}  {row.p_win_deal:>11.1%}  "
-            f"{game:>11}  {row.own_score:>9.1f}  {row.p_own_out:>9.1%}  {row.p_other_out:>11.1%}  "
-            f"{row.worlds:>7,}"
-        )
-    return "\n".join(lines)

@@ -36,7 +36,7 @@ import pandas as pd
 
 from . import cards as C
 from .address import RunAddress, deal_from_run
-from .analysis import Z95, analyse, rollout_bots
+from .analysis import Z95, align_columns, analyse, rollout_bots
 from .bots import parse_bot, search_rollout_bot, side_bots
 from .candidates import Candidate, candidates
 from .deal import Deal
@@ -281,18 +281,27 @@ def summarise(decisions: pd.DataFrame, deals: int) -> pd.DataFrame:
 
 
 def format_summary(summary: pd.DataFrame) -> str:
-    """The summary as text: regret per deal in points, intervals in brackets."""
-    lines = [
-        f"{'decision':<10} {'count':>7} {'per deal':>8} {'not best':>8} {'raw regret':>10} "
-        f"{'re-scored regret per deal [95%]':>32}"
+    """The summary as text: regret per deal in points, intervals in brackets, ``-`` for a share
+    of no decisions or the interval of a single deal."""
+    head = ["decision", "count", "per deal", "not best", "raw regret"]
+    rows = [
+        [
+            r.type,
+            f"{r.decisions:,}",
+            f"{r.per_deal:.2f}",
+            _or_dash(r.not_best, ".1%"),
+            f"{r.regret:+.2f}",
+            f"{r.rescored:+.2f} [{_or_dash(r.rescored_lo, '+.2f')}, "
+            f"{_or_dash(r.rescored_hi, '+.2f')}]",
+        ]
+        for r in summary.itertuples()
     ]
-    for r in summary.itertuples():
-        ci = f"{r.rescored:+.2f} [{r.rescored_lo:+.2f}, {r.rescored_hi:+.2f}]"
-        lines.append(
-            f"{r.type:<10} {r.decisions:>7,} {r.per_deal:>8.2f} {r.not_best:>8.1%} "
-            f"{r.regret:>+10.2f} {ci:>32}"
-        )
-    return "\n".join(lines)
+    return align_columns([[*head, "re-scored regret per deal [95%]"], *rows], sep=" ")
+
+
+def _or_dash(value: float, spec: str) -> str:
+    """``value`` formatted with ``spec``, or ``-`` when it is NaN (nothing to measure)."""
+    return "-" if np.isnan(value) else format(value, spec)
 
 
 def format_top(top: pd.DataFrame) -> str:

@@ -433,3 +433,34 @@ def test_cli_top_keeps_the_rollout_bot_first_ranked_candidates():
     assert len(lines) == 3 and lines[1].startswith(first)
     bad = run_cli(GO_OUT, "--top", 0)
     assert bad.exit_code == 2 and "--top" in bad.output
+
+
+def test_the_table_header_lines_up_with_rows_wider_than_the_titles():
+    from canasta_sim.analysis import format_table
+
+    table = pd.DataFrame(
+        {
+            "candidate": ["take the pile with 9 9", "draw"],
+            "score_diff": [1388.4, 892.1],  # intervals of 26 characters
+            "score_diff_lo": [1173.9, 644.2],
+            "score_diff_hi": [1602.9, 1140.1],
+            "vs_best": [0.0, -496.2],
+            "vs_best_lo": [0.0, -798.9],
+            "vs_best_hi": [0.0, -193.6],
+            "p_win_deal": [0.81, 0.695],
+            "p_win_game": [0.548, float("nan")],
+            "own_score": [2209.6, 1857.0],
+            "p_own_out": [0.635, 0.595],
+            "p_other_out": [0.08, 0.21],
+            "worlds": [200, 200],
+        }
+    )
+    lines = format_table(table).splitlines()
+    assert len({len(line) for line in lines}) == 1
+    for title, cell in [
+        ("score diff [95%]", "+1140.1]"),
+        ("P(win game)", "n/a"),
+        ("worlds", "200"),
+    ]:
+        end = lines[0].index(title) + len(title)
+        assert lines[2][:end].endswith(cell)  # the draw row's cell ends under its title

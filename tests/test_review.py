@@ -190,3 +190,28 @@ def test_out_writes_one_row_per_decision(tmp_path):
     assert list(d.columns) == list(COLUMNS)
     summary = pd.read_csv(tmp_path / "r" / "summary.csv")
     assert summary.set_index("type").loc["all", "decisions"] == len(d)
+
+
+def test_the_summary_prints_a_dash_for_nothing_measured_and_aligns_its_columns():
+    from canasta_sim.review import format_summary
+
+    nan = float("nan")
+    summary = pd.DataFrame(
+        {
+            "type": ["pickup", "meld_timing", "all"],
+            "decisions": [14, 0, 14],
+            "per_deal": [14.0, 0.0, 14.0],
+            "not_best": [0.143, nan, 0.143],  # no meld_timing decision: no share
+            "regret": [1066.0, 0.0, 1066.0],
+            "rescored": [775.5, 0.0, 775.5],
+            "rescored_lo": [nan, nan, nan],  # one deal: no interval
+            "rescored_hi": [nan, nan, nan],
+        }
+    )
+    lines = format_summary(summary).splitlines()
+    assert "nan" not in "\n".join(lines)
+    assert lines[2].split() == ["meld_timing", "0", "0.00", "-", "+0.00", "+0.00", "[-,", "-]"]
+    assert len({len(line) for line in lines}) == 1  # every row as wide as the header
+    # each column's cells end where its header ends ('count' right-aligned after the types)
+    end = lines[0].index("count") + len("count")
+    assert [line[:end].split()[-1] for line in lines[1:]] == ["14", "0", "14"]
