@@ -593,5 +593,7 @@ def test_a_python_bot_is_not_a_rollout_bot(bot_file):
     from pathlib import Path
 
     info = cs.InfoSet.from_file(Path(__file__).parent.parent / "docs/positions/go_out_2p.json")
-    with pytest.raises(ValueError, match="is written in Python and rollouts run in the kernels"):
+    with pytest.raises(
+        ValueError, match="is written in Python, and the rollouts run in the kernels"
+    ):
         cs.analyse(info, worlds=2, rollout=f"py:{bot_file}:Recorder")
