@@ -1111,7 +1111,8 @@ def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, 
     default="expert",
     show_default=True,
     metavar="SPEC[,SPEC...]",
-    help="Bot that plays the rest of the deal (one for every side or one per side).",
+    help="Bot that plays the rest of the deal (one for every side or one per side): random, "
+    "greedy, careful or an expert spec; not pimc or a bot written in Python.",
 )
 @click.option(
     "--candidate",
