@@ -17,12 +17,12 @@ import numba
 import numpy as np
 import pandas as pd
 
-from .bots import seat_arrays, side_bots
+from .bots import POLICIES, Bot, seat_arrays, side_bots
 from .candidates import Candidate, decision_deal, find_candidate, is_legal
 from .candidates import candidates as legal_candidates
 from .equity import in_scope, p_win_game, play_out
 from .infoset import InfoSet
-from .nb.rollout import RO_END, RO_ERROR, RO_OUT_SEAT, rollouts
+from .nb.rollout import RO_END, RO_ERROR, RO_OUT_SEAT, ROLLOUT_CODES, rollouts
 from .ranking import rank_candidates
 
 #: Objectives the race can be run on, and the column of the table holding each.
@@ -109,6 +109,33 @@ class AnalysisResult:
         return target.path
 
 
+def rollout_bots(rollout, sides: int) -> list[Bot]:
+    """The rollout bots of a spec for every side or one per side (:func:`side_bots`): the
+    policies the rollout kernel plays (random, greedy, careful, expert and its presets).
+
+    Raises
+    ------
+    ValueError
+        For a bad spec (as :func:`side_bots`), a bot written in Python (it plays outside the
+        kernels) or the search bot ``pimc`` (the rollouts hold no search; docs/pimc.md).
+    """
+    bots = side_bots(rollout, sides)
+    for bot in bots:
+        if bot.policy.code not in ROLLOUT_CODES:
+            why = (
+                "is written in Python, and the rollouts run in the kernels"
+                if bot.is_python
+                else "is the search bot, which cannot be a rollout bot (docs/pimc.md)"
+            )
+            allowed = [p.name for p in POLICIES.values() if p.code in ROLLOUT_CODES]
+            raise ValueError(
+                f"rollout bot {bot.spec!r} {why}; pass an expert spec (e.g. 'expert', "
+                f"'expert@1', 'expert:safety=80'); allowed: {', '.join(allowed)} (or an "
+                f"expert preset)"
+            )
+    return bots
+
+
 def analyse(
     info_set: InfoSet,
     candidates=None,
@@ -192,13 +219,7 @@ def analyse(
     if not (isinstance(target_se, (int, float)) and target_se > 0):
         raise ValueError(f"target_se={target_se!r}; allowed: a positive number")
     rules = info_set.rules
-    bots = side_bots(rollout, rules.sides)
-    for bot in bots:
-        if bot.policy.code < 0:  # a bot written in Python plays outside the kernels
-            raise ValueError(
-                f"rollout bot {bot.spec!r} is written in Python and rollouts run in the "
-                f"kernels; allowed: random, greedy, careful, expert (or a preset), pimc"
-            )
+    bots = rollout_bots(rollout, rules.sides)
     policies, params = seat_arrays(bots, rules.players)
     threads = (
         numba.config.NUMBA_NUM_THREADS if threads is None else _check_count("threads", threads)
@@ -535,21 +556,39 @@ def _position(info: InfoSet) -> dict:
 
 def format_table(table: pd.DataFrame) -> str:
     """The ranked table as text: intervals in brackets, probabilities as percentages."""
-    lines = []
-    width = max([len("candidate")] + [len(c) for c in table["candidate"]])
-    head = (
-        f"{'candidate':<{width}}  {'score diff [95%]':>24}  {'vs best [95%]':>24}  "
-        f"{'P(win deal)':>11}  {'P(win game)':>11}  {'own score':>9}  {'P(we out)':>9}  "
-        f"{'P(they out)':>11}  {'worlds':>7}"
+    head = [
+        "candidate",
+        "score diff [95%]",
+        "vs best [95%]",
+        "P(win deal)",
+        "P(win game)",
+        "own score",
+        "P(we out)",
+        "P(they out)",
+        "worlds",
+    ]
+    rows = [
+        [
+            row.candidate,
+            f"{row.score_diff:+.1f} [{row.score_diff_lo:+.1f}, {row.score_diff_hi:+.1f}]",
+            f"{row.vs_best:+.1f} [{row.vs_best_lo:+.1f}, {row.vs_best_hi:+.1f}]",
+            f"{row.p_win_deal:.1%}",
+            "n/a" if np.isnan(row.p_win_game) else f"{row.p_win_game:.1%}",
+            f"{row.own_score:.1f}",
+            f"{row.p_own_out:.1%}",
+            f"{row.p_other_out:.1%}",
+            f"{row.worlds:,}",
+        ]
+        for row in table.itertuples()
+    ]
+    return align_columns([head, *rows], sep="  ")
+
+
+def align_columns(rows: list[list[str]], sep: str) -> str:
+    """Text rows as a table: every column as wide as its widest cell (header included), the
+    first left-aligned and the others right-aligned, columns joined by ``sep``."""
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    return "\n".join(
+        sep.join([r[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(r[1:], widths[1:]))])
+        for r in rows
     )
-    lines.append(head)
-    for row in table.itertuples():
-        diff = f"{row.score_diff:+.1f} [{row.score_diff_lo:+.1f}, {row.score_diff_hi:+.1f}]"
-        vs = f"{row.vs_best:+.1f} [{row.vs_best_lo:+.1f}, {row.vs_best_hi:+.1f}]"
-        game = "n/a" if np.isnan(row.p_win_game) else f"{row.p_win_game:.1%}"
-        lines.append(
-            f"{row.candidate:<{width}}  {diff:>24}  {vs:>24}  {row.p_win_deal:>11.1%}  "
-            f"{game:>11}  {row.own_score:>9.1f}  {row.p_own_out:>9.1%}  {row.p_other_out:>11.1%}  "
-            f"{row.worlds:>7,}"
-        )
-    return "\n".join(lines)

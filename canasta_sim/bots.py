@@ -202,6 +202,23 @@ def _rollout_bot(text: str, spec: str) -> tuple[float, dict[str, float]]:
     return float(rollout.code), {"rollout." + p.name: p.default for p in rollout.params}
 
 
+def search_rollout_bot(bot: Bot) -> Bot:
+    """The rollout bot of a search bot (``pimc``): the expert with the spec's ``rollout.NAME``
+    values, under the name of the expert preset it is closest to (the shortest spec).
+
+    Raises
+    ------
+    ValueError
+        For a bot that is not the search bot.
+    """
+    if bot.policy.name != "pimc":
+        raise ValueError(f"bot {bot.spec!r} is not the search bot; allowed: pimc specs")
+    names = [n for n in [*POLICIES, *PRESETS] if n.partition("@")[0] == "expert"]
+    values = tuple(bot.parameters["rollout." + p.name] for p in POLICIES["expert"].params)
+    bots = [Bot(find_policy(n), values) for n in names]
+    return min(bots, key=lambda b: len(b.spec))
+
+
 def _param_value(policy: Policy, key: str, text: str, eq: str) -> float:
     """The value of one ``key=text`` item of a spec, checked against the parameter's range."""
     param = next((p for p in policy.params if p.name == key), None)

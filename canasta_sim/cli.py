@@ -144,14 +144,18 @@ SEATS = click.option(
 
 
 def _api(call, hint: str):
-    """Run an API call; a ValueError (bad input found while running) is a usage error, and
-    a results folder written by another run meanwhile is one of ``--out``."""
+    """Run an API call; a ValueError (bad input found while running) is a usage error of
+    ``hint``, a results folder written by another run meanwhile is one of ``--out``, and a
+    Python bot's answer outside the candidates one of the bots."""
     from .outdir import OutConflict
+    from .pybot import BadChoice
 
     try:
         return call()
     except OutConflict as exc:
         raise click.BadParameter(str(exc), param_hint="--out") from None
+    except BadChoice as exc:
+        raise click.BadParameter(str(exc), param_hint="--bots/--seats") from None
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint=hint) from None
 
@@ -1046,12 +1050,12 @@ def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, 
     specs = [b.spec for b in _bots(bots, rules)]
     start = time.perf_counter()
     with click.progressbar(length=deals, label="refereeing", file=sys.stderr) as bar:
-        try:
-            failures = run(
+        failures = _api(
+            lambda: run(
                 rules, specs, seed, deals, workers=workers, scheduler=scheduler, progress=bar.update
-            )
-        except ValueError as exc:  # a Dask scheduler that cannot be reached
-            raise click.UsageError(str(exc)) from None
+            ),
+            "--scheduler",  # a Dask scheduler that cannot be reached
+        )
     seconds = time.perf_counter() - start
     click.echo(
         f"{deals - len(failures):,} of {deals:,} deals passed ({rules.players} players, "
@@ -1107,7 +1111,8 @@ def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, 
     default="expert",
     show_default=True,
     metavar="SPEC[,SPEC...]",
-    help="Bot that plays the rest of the deal (one for every side or one per side).",
+    help="Bot that plays the rest of the deal (one for every side or one per side): random, "
+    "greedy, careful or an expert spec; not pimc or a bot written in Python.",
 )
 @click.option(
     "--candidate",
@@ -1163,7 +1168,7 @@ def analyse_command(
     docs/analysis.md), or at a decision of a run (--from-run), by rolling each out in the
     same sampled worlds."""
     from .address import info_set_from_run
-    from .analysis import analyse
+    from .analysis import analyse, rollout_bots
     from .candidates import candidates, find_candidate
     from .infoset import InfoSet
     from .outdir import prepare_out
@@ -1181,7 +1186,7 @@ def analyse_command(
         raise click.BadParameter(f"{str(position)!r} is not a file", param_hint="POSITION")
     else:
         info = _api(lambda: InfoSet.from_file(position), "POSITION")
-    _bots(rollout, info.rules, "--rollout")
+    _api(lambda: rollout_bots(rollout, info.rules.sides), "--rollout")
     found = _api(lambda: candidates(info), "POSITION")
     picked = [_api(lambda c=c: find_candidate(found, c), "--candidate") for c in chosen]
     if worlds is None and max_worlds < min_worlds:
@@ -1334,7 +1339,7 @@ def study(axes, deals, baseline, seed, workers, quiet, out, resume, overwrite):
     "--rollout",
     default=None,
     metavar="SPEC[,SPEC...]",
-    help="Bots of the rollouts [default: the deal's own bots].",
+    help="Bots of the rollouts [default: the deal's own bots; for pimc, its own rollout bot].",
 )
 @click.option(
     "--analysis-seed",
@@ -1387,7 +1392,8 @@ def review_command(
     """Analyse every decision of one seat in DEALS deals played by the bots (or in the deals
     of RUN_FOLDER) and print the regret: the best candidate's mean score difference minus
     the bot's choice's, re-scored on fresh worlds, per deal by decision type."""
-    from .review import format_summary, format_top, review, run_rules
+    from .analysis import rollout_bots
+    from .review import format_summary, format_top, own_rollout, review, run_rules
 
     if run_folder is not None:
         given = [
@@ -1417,13 +1423,15 @@ def review_command(
             )
     else:
         rules = build_rules(players, rules_opt, settings)
-        _bots(bots, rules)
+        specs = [b.spec for b in _bots(bots, rules)]
+        if rollout is None:  # the rollouts play the deal's own bots
+            _api(lambda: own_rollout(specs, rules.sides), "--bots/--rollout")
     if seat >= rules.players:
         raise click.BadParameter(
             f"{seat} is not a seat; allowed: 0 to {rules.players - 1}", param_hint="--seat"
         )
     if rollout is not None:
-        _bots(rollout, rules, "--rollout")
+        _api(lambda: rollout_bots(rollout, rules.sides), "--rollout")
     target = _new_out(out, overwrite)
     bar = None
 
@@ -1451,7 +1459,7 @@ def review_command(
             top_candidates=top_candidates,
             progress=None if quiet else tick,
         ),
-        "RUN_FOLDER",
+        "RUN_FOLDER/--rollout" if run_folder is not None else "--bots/--rollout",
     )
     if bar is not None:
         bar.close()

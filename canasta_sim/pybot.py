@@ -132,9 +132,14 @@ def _ask(bot, deal: Deal) -> Candidate:
     answer = bot.choose(view, list(offered))
     if answer in offered:
         return answer
+    what = (
+        "a Candidate not offered at this decision"
+        if isinstance(answer, Candidate)
+        else f"a {type(answer).__name__}, not a Candidate"
+    )
     raise BadChoice(
-        f"the Python bot {type(bot).__name__} of seat {view.seat} answered {answer!r} to the "
-        f"{view.decision} decision; allowed: one of the candidates "
+        f"the Python bot {type(bot).__name__} of seat {view.seat} answered {answer!r} ({what}) "
+        f"to the {view.decision} decision; allowed: one of the candidates "
         f"{', '.join(repr(c.label) for c in offered)}"
     )
 

@@ -22,7 +22,8 @@ best candidate (with the runner-up when they are the same): ``pickup`` for decis
 melds, or melds against none); ``wild_cards`` when they lay the same naturals with other wild
 cards; ``discard`` when they lay the same plan and discard other kinds.
 
-The rest of every rollout is played by the deal's own bots unless ``rollout`` is given.
+The rest of every rollout is played by the deal's own bots (a search bot's by its own rollout
+bot, :func:`own_rollout`) unless ``rollout`` is given.
 """
 
 from __future__ import annotations
@@ -35,8 +36,8 @@ import pandas as pd
 
 from . import cards as C
 from .address import RunAddress, deal_from_run
-from .analysis import Z95, analyse
-from .bots import side_bots
+from .analysis import Z95, align_columns, analyse, rollout_bots
+from .bots import parse_bot, search_rollout_bot, side_bots
 from .candidates import Candidate, candidates
 from .deal import Deal
 from .notation import as_rules, meld_plan
@@ -147,7 +148,7 @@ def review(
         Worlds for the re-scoring of the best candidate and the bot's choice (default
         ``worlds``).
     rollout : str or list of str, optional
-        Bots of the rollouts (default: the deal's own bots).
+        Bots of the rollouts (default: the deal's own bots, :func:`own_rollout`).
     analysis_seed : int
         Master seed of the analysis worlds (0 .. 2**32 - 1); each decision's worlds and its
         re-scoring worlds come from it, the deal and the decision.
@@ -185,13 +186,15 @@ def review(
         n = _count("deals", 1 if deals is None else deals)
         _count("seed", seed, 0, 2**64 - 1)
         specs = [b.spec for b in side_bots(bots, rules.sides)]
+        if rollout is None:
+            own_rollout(specs, rules.sides)  # checks the default before any rollout
         boards = (
             (f"seed {seed} deal {k}", Deal.new(rules, seed, deal=k, trace=True), specs)
             for k in range(n)
         )
     _count("seat", seat, 0, rules.players - 1)
     if rollout is not None:
-        side_bots(rollout, rules.sides)  # checks the spec before any rollout
+        rollout_bots(rollout, rules.sides)  # checks the spec before any rollout
     rows = []
     used: dict[str, None] = {}  # the bots in the order given
     if progress is not None:
@@ -199,7 +202,7 @@ def review(
     budget = (worlds, rescore_worlds, top_candidates)
     for index, (name, deal, specs) in enumerate(boards):
         used.update(dict.fromkeys(specs))
-        plays = rollout if rollout is not None else specs
+        plays = rollout if rollout is not None else own_rollout(specs, rules.sides)
         while not deal.is_over:
             if deal.current_player == seat:
                 for row in _review_turn(deal, specs, plays, budget, (analysis_seed, index)):
@@ -224,6 +227,30 @@ def review(
         **({"run": str(run)} if run is not None else {"seed": seed}),
     }
     return ReviewResult(decisions, summarise(decisions, n), settings)
+
+
+def own_rollout(specs, sides: int) -> list[str]:
+    """Review's default rollout bots: each side's own bot of ``specs`` (one spec per side), a
+    search bot's (``pimc``) replaced by its own rollout bot
+    (:func:`canasta_sim.bots.search_rollout_bot`: its ``rollout=`` preset and
+    ``rollout.NAME`` parameters), which plays its rollouts too.
+
+    Raises
+    ------
+    ValueError
+        For a bot written in Python, which plays no rollouts (give ``rollout``).
+    """
+    bots = [parse_bot(s) for s in specs]
+    for bot in bots:
+        if bot.is_python:
+            raise ValueError(
+                f"the deal's bot {bot.spec!r} is written in Python and plays no rollouts "
+                f"(by default the rollouts play the deal's own bots); give the rollout bots "
+                f"(--rollout), e.g. 'expert'"
+            )
+    plays = [search_rollout_bot(b).spec if b.policy.name == "pimc" else b.spec for b in bots]
+    rollout_bots(plays, sides)
+    return plays
 
 
 def summarise(decisions: pd.DataFrame, deals: int) -> pd.DataFrame:
@@ -254,18 +281,27 @@ def summarise(decisions: pd.DataFrame, deals: int) -> pd.DataFrame:
 
 
 def format_summary(summary: pd.DataFrame) -> str:
-    """The summary as text: regret per deal in points, intervals in brackets."""
-    lines = [
-        f"{'decision':<10} {'count':>7} {'per deal':>8} {'not best':>8} {'raw regret':>10} "
-        f"{'re-scored regret per deal [95%]':>32}"
+    """The summary as text: regret per deal in points, intervals in brackets, ``-`` for a share
+    of no decisions or the interval of a single deal."""
+    head = ["decision", "count", "per deal", "not best", "raw regret"]
+    rows = [
+        [
+            r.type,
+            f"{r.decisions:,}",
+            f"{r.per_deal:.2f}",
+            _or_dash(r.not_best, ".1%"),
+            f"{r.regret:+.2f}",
+            f"{r.rescored:+.2f} [{_or_dash(r.rescored_lo, '+.2f')}, "
+            f"{_or_dash(r.rescored_hi, '+.2f')}]",
+        ]
+        for r in summary.itertuples()
     ]
-    for r in summary.itertuples():
-        ci = f"{r.rescored:+.2f} [{r.rescored_lo:+.2f}, {r.rescored_hi:+.2f}]"
-        lines.append(
-            f"{r.type:<10} {r.decisions:>7,} {r.per_deal:>8.2f} {r.not_best:>8.1%} "
-            f"{r.regret:>+10.2f} {ci:>32}"
-        )
-    return "\n".join(lines)
+    return align_columns([[*head, "re-scored regret per deal [95%]"], *rows], sep=" ")
+
+
+def _or_dash(value: float, spec: str) -> str:
+    """``value`` formatted with ``spec``, or ``-`` when it is NaN (nothing to measure)."""
+    return "-" if np.isnan(value) else format(value, spec)
 
 
 def format_top(top: pd.DataFrame) -> str:

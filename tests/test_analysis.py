@@ -14,6 +14,7 @@ from canasta_sim.candidates import candidates
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "positions"
 GO_OUT = DOCS / "go_out_2p.json"
+EXAMPLE_BOTS = DOCS.parent / "example_bots.py"
 
 
 def row(result, label):
@@ -314,6 +315,11 @@ def test_racing_drops_a_clearly_worse_candidate_after_min_worlds():
     [
         ({"candidates": ["discard K"]}, "unknown candidate 'discard K'"),
         ({"rollout": "wizard"}, "wizard"),
+        # the search bot and a Python bot play no rollouts (play_turn_nb has no branch for
+        # them: they would be played as random)
+        ({"rollout": "pimc"}, "rollout bot 'pimc' is the search bot.*pass an expert spec"),
+        ({"rollout": "expert,pimc:melds=1"}, "rollout bot 'pimc:melds=1' is the search bot"),
+        ({"rollout": f"py:{EXAMPLE_BOTS}:EagerMelder"}, "is written in Python"),
         ({"objective": "fun"}, "objective='fun'"),
         ({"worlds": 0}, "worlds=0"),
         ({"min_worlds": 10, "max_worlds": 5}, "max_worlds=5"),
@@ -322,6 +328,19 @@ def test_racing_drops_a_clearly_worse_candidate_after_min_worlds():
 def test_bad_arguments_name_the_value(kwargs, message):
     with pytest.raises(ValueError, match=message):
         analyse(InfoSet.from_file(GO_OUT), **kwargs)
+
+
+def test_the_rollout_kernel_refuses_codes_it_does_not_play():
+    from canasta_sim.nb.bots.policies import PolicyCode
+    from canasta_sim.nb.rollout import rollouts
+
+    policies = np.array([PolicyCode.expert, PolicyCode.pimc], np.int32)
+    none = np.zeros(0, np.int64)
+    with pytest.raises(ValueError, match=f"policy code {PolicyCode.pimc} is no rollout bot"):
+        rollouts(None, None, None, None, None, none, none, none, none, none, policies, None, 1)
+    with pytest.raises(ValueError, match="policy code -1 is no rollout bot"):
+        policies[1] = -1  # a bot written in Python
+        rollouts(None, None, None, None, None, none, none, none, none, none, policies, None, 1)
 
 
 def test_chosen_candidates_only_and_result_files(tmp_path):
@@ -363,6 +382,9 @@ def write_position(tmp_path, **change):
         ({"phase": "over"}, [], "phase='over' has no decision"),
         ({}, ["--candidate", "discard K"], "unknown candidate 'discard K'"),
         ({}, ["--rollout", "wizard"], "unknown bot 'wizard'"),
+        ({}, ["--rollout", "pimc"], "--rollout: rollout bot 'pimc' is the search bot"),
+        ({}, ["--rollout", "pimc:melds=1"], "--rollout: rollout bot 'pimc:melds=1' is the"),
+        ({}, ["--rollout", f"py:{EXAMPLE_BOTS}:EagerMelder"], "--rollout: rollout bot 'py:"),
         # a hand without cards has gone out (R-40): no decision is left, and no rollout hangs
         ({"hand": "", "hand_sizes": [0, 12]}, [], "hand_sizes[0]=0"),
         ({"hand_sizes": [4, 0]}, [], "hand_sizes[1]=0"),
@@ -411,3 +433,34 @@ def test_cli_top_keeps_the_rollout_bot_first_ranked_candidates():
     assert len(lines) == 3 and lines[1].startswith(first)
     bad = run_cli(GO_OUT, "--top", 0)
     assert bad.exit_code == 2 and "--top" in bad.output
+
+
+def test_the_table_header_lines_up_with_rows_wider_than_the_titles():
+    from canasta_sim.analysis import format_table
+
+    table = pd.DataFrame(
+        {
+            "candidate": ["take the pile with 9 9", "draw"],
+            "score_diff": [1388.4, 892.1],  # intervals of 26 characters
+            "score_diff_lo": [1173.9, 644.2],
+            "score_diff_hi": [1602.9, 1140.1],
+            "vs_best": [0.0, -496.2],
+            "vs_best_lo": [0.0, -798.9],
+            "vs_best_hi": [0.0, -193.6],
+            "p_win_deal": [0.81, 0.695],
+            "p_win_game": [0.548, float("nan")],
+            "own_score": [2209.6, 1857.0],
+            "p_own_out": [0.635, 0.595],
+            "p_other_out": [0.08, 0.21],
+            "worlds": [200, 200],
+        }
+    )
+    lines = format_table(table).splitlines()
+    assert len({len(line) for line in lines}) == 1
+    for title, cell in [
+        ("score diff [95%]", "+1140.1]"),
+        ("P(win game)", "n/a"),
+        ("worlds", "200"),
+    ]:
+        end = lines[0].index(title) + len(title)
+        assert lines[2][:end].endswith(cell)  # the draw row's cell ends under its title

@@ -2,15 +2,18 @@
 its construction (one row per decision of the seat, regret 0 where nothing else is legal, the
 best's own regret 0) and the command line's checks."""
 
+from pathlib import Path
+
 import pandas as pd
 import pytest
 from click.testing import CliRunner
 
 from canasta_sim import Rules, review, trace_deal
 from canasta_sim.cli import main
-from canasta_sim.review import COLUMNS, TYPES
+from canasta_sim.review import COLUMNS, TYPES, own_rollout
 
 RULES = Rules(players=2)
+EXAMPLE_BOTS = Path(__file__).resolve().parent.parent / "docs" / "example_bots.py"
 DEALS = 2
 
 
@@ -105,6 +108,12 @@ def invoke(*args):
         (["--players", "2", "--seat", "2"], ["--seat", "0 to 1"]),
         (["--bots", "nosuch"], ["--bots", "nosuch"]),
         (["--rollout", "nosuch"], ["--rollout", "nosuch"]),
+        (["--rollout", "pimc"], ["--rollout", "'pimc' is the search bot", "expert spec"]),
+        (["--rollout", "pimc:melds=1"], ["--rollout", "'pimc:melds=1' is the search bot"]),
+        (  # a bot written in Python plays no rollouts: the default needs --rollout
+            ["--bots", f"py:{EXAMPLE_BOTS}:EagerMelder,expert"],
+            ["--bots/--rollout", "EagerMelder' is written in Python", "(--rollout)"],
+        ),
         (["--worlds", "0"], ["--worlds"]),
         (["--deals", "0"], ["--deals"]),
         (["no/such/folder"], ["RUN_FOLDER", "not a folder"]),
@@ -153,6 +162,13 @@ def test_a_folder_that_is_no_run_is_refused_before_any_progress(tmp_path):
     assert "deal/s" not in r.output  # no progress bar was started
 
 
+def test_a_search_bot_rolls_out_with_its_own_rollout_bot():
+    # pimc cannot be a rollout bot (docs/pimc.md): its rollouts are its rollout= expert's
+    specs = ["pimc:worlds=8,rollout=expert@1,rollout.safety=80", "careful"]
+    assert own_rollout(specs, 2) == ["expert@1:safety=80", "careful"]
+    assert own_rollout(["pimc:melds=1", "pimc:rollout=expert@2"], 2) == ["expert", "expert@2"]
+
+
 def test_the_bots_keep_the_order_given():
     result = review(RULES, deals=1, bots="greedy,expert", seed=4, worlds=2)
     assert result.settings["bots"] == ["greedy", "expert"]
@@ -174,3 +190,28 @@ def test_out_writes_one_row_per_decision(tmp_path):
     assert list(d.columns) == list(COLUMNS)
     summary = pd.read_csv(tmp_path / "r" / "summary.csv")
     assert summary.set_index("type").loc["all", "decisions"] == len(d)
+
+
+def test_the_summary_prints_a_dash_for_nothing_measured_and_aligns_its_columns():
+    from canasta_sim.review import format_summary
+
+    nan = float("nan")
+    summary = pd.DataFrame(
+        {
+            "type": ["pickup", "meld_timing", "all"],
+            "decisions": [14, 0, 14],
+            "per_deal": [14.0, 0.0, 14.0],
+            "not_best": [0.143, nan, 0.143],  # no meld_timing decision: no share
+            "regret": [1066.0, 0.0, 1066.0],
+            "rescored": [775.5, 0.0, 775.5],
+            "rescored_lo": [nan, nan, nan],  # one deal: no interval
+            "rescored_hi": [nan, nan, nan],
+        }
+    )
+    lines = format_summary(summary).splitlines()
+    assert "nan" not in "\n".join(lines)
+    assert lines[2].split() == ["meld_timing", "0", "0.00", "-", "+0.00", "+0.00", "[-,", "-]"]
+    assert len({len(line) for line in lines}) == 1  # every row as wide as the header
+    # each column's cells end where its header ends ('count' right-aligned after the types)
+    end = lines[0].index("count") + len("count")
+    assert [line[:end].split()[-1] for line in lines[1:]] == ["14", "0", "14"]

@@ -376,6 +376,11 @@ class Nonsense:
     def choose(self, view, choices):
         return "take everything"
 
+class Label:
+    \"\"\"Answers a candidate's label, not the candidate.\"\"\"
+    def choose(self, view, choices):
+        return choices[0].label
+
 class Stale:
     \"\"\"Answers the play decision with the draw decision's first candidate.\"\"\"
     def choose(self, view, choices):
@@ -457,14 +462,43 @@ def test_python_bot_answer_outside_the_candidates_is_refused(bot_file):
     with pytest.raises(BadChoice) as info:
         d.play_turn(seats=[f"py:{bot_file}:Nonsense", "random", "random", "random"])
     message = str(info.value)
-    assert "Nonsense of seat 0" in message and "'take everything' to the draw decision" in message
+    assert "Nonsense of seat 0" in message
+    assert "'take everything' (a str, not a Candidate) to the draw decision" in message
     assert message.endswith("allowed: one of the candidates 'draw', 'take the pile with 9 2'")
     d = _pickup_position(0)
     with pytest.raises(BadChoice) as info:  # a candidate of another decision
         d.play_turn(seats=[f"py:{bot_file}:Stale", "random", "random", "random"])
     message = str(info.value)
-    assert "to the play decision" in message and "'discard 4'" in message
+    assert "(a Candidate not offered at this decision) to the play decision" in message
+    assert "'discard 4'" in message
     assert "'draw'" not in message.split("allowed")[1]
+
+
+LABEL = "py:my_bots.py:Label"
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--deals", "2", "--bots", f"{LABEL},expert"],
+        ["simulate", "--deals", "2", "--seats", f"{LABEL},expert,expert,expert"],
+        ["compare", LABEL, "expert", "--deals", "2", "--quiet"],
+        ["games", "--games", "1", "--bots", f"{LABEL},expert", "--quiet"],
+        ["review", "--bots", f"{LABEL},expert", "--rollout", "expert", "--worlds", "2"],
+        ["replay", "--deal", "0", "--bots", f"{LABEL},expert"],
+        ["verify", "--deals", "2", "--bots", f"{LABEL},expert"],
+    ],
+)
+def test_an_answer_outside_the_candidates_is_a_usage_error_of_the_bots(bot_file, args):
+    from click.testing import CliRunner
+
+    from canasta_sim.cli import main
+
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2, r.output
+    assert "Invalid value for --bots/--seats: the Python bot Label of seat" in r.output
+    assert "answered 'draw' (a str, not a Candidate) to the draw decision" in r.output
+    assert "Traceback" not in r.output
 
 
 def test_python_bot_specs_are_checked(bot_file):
@@ -559,5 +593,7 @@ def test_a_python_bot_is_not_a_rollout_bot(bot_file):
     from pathlib import Path
 
     info = cs.InfoSet.from_file(Path(__file__).parent.parent / "docs/positions/go_out_2p.json")
-    with pytest.raises(ValueError, match="is written in Python and rollouts run in the kernels"):
+    with pytest.raises(
+        ValueError, match="is written in Python, and the rollouts run in the kernels"
+    ):
         cs.analyse(info, worlds=2, rollout=f"py:{bot_file}:Recorder")

@@ -11,6 +11,7 @@ differences between candidates are paired.
 import numba as nb
 import numpy as np
 
+from .bots.policies import PolicyCode
 from .bots.turn import play_turn_nb
 from .engine.score import side_score_nb
 from .engine.state import STATE_DTYPE
@@ -23,6 +24,10 @@ from .worlds import (
     unseen_pool_nb,
     world_nb,
 )
+
+#: The policy codes :func:`play_turn_nb` plays, so the rollouts' bots: not the search bot
+#: (it needs its own work arrays) nor a bot written in Python (code -1, outside the kernels).
+ROLLOUT_CODES = (PolicyCode.random, PolicyCode.greedy, PolicyCode.careful, PolicyCode.expert)
 
 #: Columns of a rollout's ``info`` row.
 RO_OUT_SEAT = 0  # seat that went out, or -1
@@ -189,6 +194,7 @@ def rollouts(
     cand_discard : ndarray(int64, (n_cands,))
         Kind discarded after the meld (``CAND_PLAY``), or -1.
     policies : ndarray(int32, (players,))
+        Policy codes, each one of :data:`ROLLOUT_CODES`.
     params : ndarray(float64, (players, n_params))
     threads : int
 
@@ -199,7 +205,17 @@ def rollouts(
     info : ndarray(int32, (n, RO_LEN))
         Seat that went out (-1), end reason (EndReason), the candidate's MoveError, turns
         played.
+
+    Raises
+    ------
+    ValueError
+        For a policy code not in :data:`ROLLOUT_CODES` (the kernel would play it as random).
     """
+    bad = [int(c) for c in policies if c not in ROLLOUT_CODES]
+    if bad:  # play_turn_nb would play them as random
+        raise ValueError(
+            f"policy code {bad[0]} is no rollout bot; allowed: {', '.join(map(str, ROLLOUT_CODES))}"
+        )
     n = world_of.shape[0]
     n_sides = int(rules[RuleSlot.sides])
     scores = np.zeros((n, n_sides), np.int32)
