@@ -195,3 +195,26 @@ def test_worlds_with_more_unseen_red_threes_than_stock_places():
     run = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr[-2000:]
     assert run.stdout.split("\n")[:3] == ["True 0 " + str([[0, 3, 3, 3]] * 5), "1 7 1 2", ""]
+
+
+def test_meld_search_plays_the_deal_that_stalled():
+    """Deal 910 of ``compare pimc:melds=1 pimc`` (seed 0, 4 players: board 455 with team A,
+    ``pimc:melds=1``, on side 0) never ended on the meld-search branch before it was merged:
+    seat 0's turn 52 (two cards in hand) never returned. The whole deal must end by going
+    out, an exhausted stock or a last-card red three (R-40, R-44, R-45), not by R-47's turn
+    bound; the chunk kernel plays it as compare does. A child process with a time limit, so
+    that a stall fails rather than hangs."""
+    child = textwrap.dedent(
+        """
+        from canasta_sim.compare import rotation_table
+        from canasta_sim.rules import Rules
+        from canasta_sim.runner import play_rows
+        table = rotation_table("pimc:melds=1", "pimc", Rules(players=4))
+        seeds, seatings, deal_rows, side_rows = play_rows(table, 0, 910, 1)
+        print(seatings[0], deal_rows[0]["end_reason"], deal_rows[0]["turns"] < Rules().max_turns)
+        """
+    )
+    run = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    seating, end, bounded = run.stdout.split()
+    assert seating == "0" and end in ("1", "2", "3") and bounded == "True"
