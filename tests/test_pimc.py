@@ -1,6 +1,10 @@
 """The search bot ``pimc``: legal deals, no reading of hidden cards, its bot-spec grammar, and
 the meld-or-hold search (``melds=1``)."""
 
+import subprocess
+import sys
+import textwrap
+
 import numpy as np
 import pytest
 
@@ -153,3 +157,64 @@ def test_meld_search_melds_when_the_deal_ends_at_once():
     assert d.melds(0) == {"K": "K K K", "A": "A A A"}
     assert sorted(d.hand(0).split()) == sorted("B3 9 4".split())
     assert d.pile.split()[-1] == "B3"
+
+
+def test_worlds_with_more_unseen_red_threes_than_stock_places():
+    """A hand-built position may leave cards out (they are out of play), red threes too: here
+    all four, with a two-card stock. Red threes are never held (R-15, R-16), so the sampler
+    fills both stock places with red threes and none goes to a hand; it used to write the
+    other two beyond the stock (a segmentation fault), hence the child process. The search bot
+    then plays seat 0's turn: it draws the 4 (the true stock is played as it lies) and
+    discards, leaving 7 cards in hand, one in the stock and two in the pile."""
+    child = textwrap.dedent(
+        """
+        import numpy as np
+        from canasta_sim import Deal
+        from canasta_sim.nb.enums import N_KINDS, RED_THREE
+        from canasta_sim.nb.rollout import worlds_nb
+        from canasta_sim.nb.worlds import STRATA_OFF
+        unseen = np.zeros(N_KINDS, np.int64)
+        unseen[RED_THREE] = 4
+        unseen[RED_THREE + 1 :] = 2  # two of every other kind: more than the places
+        slots = np.array([0, 3, 3, 3], np.int64)
+        base = np.zeros((4, N_KINDS), np.int8)
+        hands = np.zeros((5, 4, N_KINDS), np.int8)
+        stock = np.zeros((5, 2), np.int8)
+        first = np.full(5, STRATA_OFF, np.int8)
+        worlds_nb(unseen, slots, base, first, np.arange(5, dtype=np.uint64), hands, stock)
+        print((stock == RED_THREE).all(), hands[:, :, RED_THREE].sum(), hands.sum(axis=2).tolist())
+        d = Deal.from_position(
+            hands=["5 5 6 7 8 9 K", "4 4 6 7 8 Q", "9 9 J J Q", "5 6 10 10 A"],
+            stock="4 A",
+            pile="7",
+        )
+        d.play_turn(seats=["pimc:worlds=4"] * 4)
+        print(d.turns, len(d.hand(0).split()), d.stock_size, len(d.pile.split()))
+        """
+    )
+    run = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert run.stdout.split("\n")[:3] == ["True 0 " + str([[0, 3, 3, 3]] * 5), "1 7 1 2", ""]
+
+
+def test_meld_search_plays_the_deal_that_stalled():
+    """Deal 910 of ``compare pimc:melds=1 pimc`` (seed 0, 4 players: board 455 with team A,
+    ``pimc:melds=1``, on side 0) never ended on the meld-search branch before it was merged:
+    seat 0's turn 52 (two cards in hand) never returned. The whole deal must end by going
+    out, an exhausted stock or a last-card red three (R-40, R-44, R-45), not by R-47's turn
+    bound; the chunk kernel plays it as compare does. A child process with a time limit, so
+    that a stall fails rather than hangs."""
+    child = textwrap.dedent(
+        """
+        from canasta_sim.compare import rotation_table
+        from canasta_sim.rules import Rules
+        from canasta_sim.runner import play_rows
+        table = rotation_table("pimc:melds=1", "pimc", Rules(players=4))
+        seeds, seatings, deal_rows, side_rows = play_rows(table, 0, 910, 1)
+        print(seatings[0], deal_rows[0]["end_reason"], deal_rows[0]["turns"] < Rules().max_turns)
+        """
+    )
+    run = subprocess.run([sys.executable, "-c", child], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-2000:]
+    seating, end, bounded = run.stdout.split()
+    assert seating == "0" and end in ("1", "2", "3") and bounded == "True"

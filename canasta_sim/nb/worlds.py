@@ -41,7 +41,9 @@ def world_nb(pool0, m0, reds, slots, base, k, rng, pool, places, hands, stock):
     (``int8[players, N_KINDS]``) and ``stock`` (``int8[stock_size]``, top card first), written,
     from the stream ``rng`` (``uint64[1]``); ``k`` is the kind put on top of the stock or
     ``STRATA_OFF``; ``pool`` and ``places`` are scratch (``int8``/``int64``, at least
-    ``m0`` and ``stock_size`` long)."""
+    ``m0`` and ``stock_size`` long). Red threes are never held (R-15, R-16): the ``reds``
+    unseen red threes go to the stock, at most as many as it has places (only a position built
+    by hand, :meth:`canasta_sim.Deal.from_position`, can leave more unplaced)."""
     s = stock.shape[0]
     for q in range(m0):
         pool[q] = pool0[q]
@@ -59,6 +61,9 @@ def world_nb(pool0, m0, reds, slots, base, k, rng, pool, places, hands, stock):
                     m -= 1
                     break
     free = s - top
+    # a position built by hand may leave out cards (they are out of play), red threes too:
+    # more unseen red threes than stock places then fill the stock, the rest are out of play
+    reds = min(reds, free)
     for j in range(free):
         places[j] = top + j
     for j in range(reds):  # partial Fisher-Yates: the red threes' stock places
