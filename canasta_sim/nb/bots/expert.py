@@ -296,6 +296,22 @@ def expert_melds_nb(state, rules, params, log):
         meld_nb(state, rules, plan, log)  # validated there (R-22, R-60..R-64)
 
 
+@inline_kernel
+def expert_discard_nb(state, rules, params, log):
+    """The expert's discard (R-20 step 3) with parameters ``params`` (``float64[N_PARAMS]``):
+    :func:`.discards.discard_safe_nb` with its safety, blocking and freezing knobs."""
+    discard_safe_nb(
+        state,
+        rules,
+        log,
+        param_nb(params, ExpertParam.safety),
+        int(param_nb(params, ExpertParam.block_at)),
+        param_nb(params, ExpertParam.freeze_risk),
+        np.int64(0),
+        PAIR_KEEP,
+    )
+
+
 @kernel
 def expert_turn_nb(state, rules, params, log):
     """One whole turn of the expert policy with parameters ``params`` (``float64[N_PARAMS]``;
@@ -316,13 +332,4 @@ def expert_turn_nb(state, rules, params, log):
     if g[DealSlot.phase] == Phase.play:
         expert_melds_nb(state, rules, params, log)
     if g[DealSlot.phase] == Phase.play:
-        discard_safe_nb(
-            state,
-            rules,
-            log,
-            param_nb(params, ExpertParam.safety),
-            int(param_nb(params, ExpertParam.block_at)),
-            param_nb(params, ExpertParam.freeze_risk),
-            np.int64(0),
-            PAIR_KEEP,
-        )
+        expert_discard_nb(state, rules, params, log)

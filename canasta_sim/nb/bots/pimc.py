@@ -42,7 +42,7 @@ from ..worlds import (
     world_nb,
 )
 from .discards import choose_discard_nb, discard_safe_nb
-from .expert import PAIR_KEEP, expert_melds_nb, expert_turn_nb, param_nb
+from .expert import PAIR_KEEP, expert_discard_nb, expert_melds_nb, expert_turn_nb, param_nb
 from .pickups import pickup_candidates_nb, take_forced_pile_nb
 from .policies import EXPERT_PARAMS, N_PARAMS, ExpertParam, PimcParam
 
@@ -270,16 +270,7 @@ def meld_search_nb(state, rules, params, rstate, work, log):
     else:
         expert_melds_nb(state, rules, rparams, log)
     if state.g[DealSlot.phase] == Phase.play:  # a failed candidate or the expert's melds
-        discard_safe_nb(
-            state,
-            rules,
-            log,
-            param_nb(rparams, ExpertParam.safety),
-            int(param_nb(rparams, ExpertParam.block_at)),
-            param_nb(rparams, ExpertParam.freeze_risk),
-            np.int64(0),
-            PAIR_KEEP,
-        )
+        expert_discard_nb(state, rules, rparams, log)
 
 
 @kernel
@@ -333,13 +324,4 @@ def pimc_turn_nb(state, rules, params, rstate, work, log):
             or best < 0
             or discard_nb(state, rules, np.int64(work.discard[best]), log) != MoveError.ok
         ):
-            discard_safe_nb(
-                state,
-                rules,
-                log,
-                param_nb(rparams, ExpertParam.safety),
-                int(param_nb(rparams, ExpertParam.block_at)),
-                param_nb(rparams, ExpertParam.freeze_risk),
-                np.int64(0),
-                PAIR_KEEP,
-            )
+            expert_discard_nb(state, rules, rparams, log)
