@@ -61,7 +61,7 @@ def worlds() -> str:
     ]
     for w in (8, 32, 128):
         bot = f"pimc:worlds={w}"
-        command, r, wall, n = compared(bot, "expert", deals=1000)
+        command, r, wall, n = compared(bot, "expert", deals=3000)
         lines.append(
             f"| `{command}` | {w} | {n:,} | {interval(r.mean_diff, r.diff_low, r.diff_high)} | "
             f"{wall:.1f} | {n / wall:.1f} |"
