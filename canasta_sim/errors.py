@@ -72,3 +72,31 @@ def illegal_move(code: int, **context) -> IllegalMove:
 class _Default(dict):
     def __missing__(self, key):
         return "?"
+
+
+class BadArgument(ValueError):
+    """A bad value of one argument; ``argument`` is its keyword name (``"scores"``), so the
+    command line can name the one option at fault (``--scores``)."""
+
+    def __init__(self, argument: str, message: str):
+        super().__init__(message)
+        self.argument = argument
+
+    def __reduce__(self):
+        return type(self), (self.argument, str(self))
+
+
+class BotError(Exception):
+    """An exception raised inside a bot written in Python (``py:FILE.py:CLASS``), or an answer
+    of it that is not a candidate: the bot's fault, not the input's.
+
+    ``spec`` is the bot's spec; the message names it, the seat and decision, the exception and
+    the bot's own frames (file and line), and the original exception is the ``__cause__``.
+    """
+
+    def __init__(self, spec: str, message: str):
+        super().__init__(f"the Python bot {spec} {message}")
+        self.spec = spec
+
+    def __reduce__(self):
+        return type(self), (self.spec, str(self).removeprefix(f"the Python bot {self.spec} "))

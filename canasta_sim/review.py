@@ -40,6 +40,7 @@ from .analysis import Z95, align_columns, analyse, rollout_bots
 from .bots import parse_bot, search_rollout_bot, side_bots
 from .candidates import Candidate, candidates
 from .deal import Deal
+from .errors import BadArgument
 from .notation import as_rules, meld_plan
 from .ranking import played_candidate, rank_candidates
 
@@ -482,5 +483,5 @@ def _count(name: str, value, low: int = 1, high: int = 10_000_000) -> int:
         or isinstance(value, bool)
         or not (low <= value <= high)
     ):
-        raise ValueError(f"{name}={value!r}; allowed: an integer from {low:,} to {high:,}")
+        raise BadArgument(name, f"{name}={value!r}; allowed: an integer from {low:,} to {high:,}")
     return int(value)
