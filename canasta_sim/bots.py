@@ -172,7 +172,12 @@ def spec_params(spec: str) -> tuple[Policy, dict[str, float]]:
         )
     given: dict[str, float] = {}
     preset: dict[str, float] = {}
-    for item in filter(None, (s.strip() for s in rest.split(","))):
+    for item in (s.strip() for s in rest.split(",") if colon):
+        if not item:  # a doubled or trailing comma: a parameter left out by mistake
+            raise ValueError(
+                f"bot spec {spec!r} has an empty parameter (two commas in a row, or a comma "
+                f"at the end); allowed: NAME=VALUE pairs separated by single commas"
+            )
         key, eq, text = item.partition("=")
         key = key.strip()
         if key == "rollout" and policy.name == "pimc":
