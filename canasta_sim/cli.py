@@ -37,7 +37,7 @@ def _parse_switch_value(text: str):
 def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) -> Rules:
     """Rules from ``--players``, ``--rules classic|hoyle|FILE.json`` and ``--set K=V``; a bad
     switch is a usage error of the option that set it."""
-    from .errors import BadArgument
+    from .errors import BadSwitch
 
     switches: dict[str, Any] = {}
     given: dict[str, str] = {}
@@ -59,8 +59,8 @@ def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) 
         if preset_name(rules_opt) is not None:
             return Rules.preset(rules_opt, **switches)
         return Rules.from_dict({**_rules_file(rules_opt), **switches})
-    except BadArgument as exc:  # the switch at fault: the option that set it, else the rules
-        option = given.get(exc.argument, "--rules").split()[0]
+    except BadSwitch as exc:  # the switch at fault: the option that set it, else the rules
+        option = given.get(exc.switch, "--rules").split()[0]
         raise click.BadParameter(str(exc), param_hint=option) from None
     except (ValueError, TypeError) as exc:
         raise click.BadParameter(str(exc), param_hint="--rules") from None

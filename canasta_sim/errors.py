@@ -86,6 +86,18 @@ class BadArgument(ValueError):
         return type(self), (self.argument, str(self))
 
 
+class BadSwitch(ValueError):
+    """A rules switch (RULES.md section 8) that is unknown or has a value it does not allow;
+    ``switch`` is its name, so the command line can name the option that set it."""
+
+    def __init__(self, switch: str, message: str):
+        super().__init__(message)
+        self.switch = switch
+
+    def __reduce__(self):
+        return type(self), (self.switch, str(self))
+
+
 class BotError(Exception):
     """An exception raised inside a bot written in Python (``py:FILE.py:CLASS``), or an answer
     of it that is not a candidate: the bot's fault, not the input's.
