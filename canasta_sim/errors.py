@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import traceback
+
 from .nb.enums import MOVE_ERROR_RULES, MoveError
 
 
@@ -109,6 +111,17 @@ class BotError(Exception):
     def __init__(self, spec: str, message: str):
         super().__init__(f"the Python bot {spec} {message}")
         self.spec = spec
+
+    @classmethod
+    def raised(cls, spec: str, when: str, exc: BaseException, frames) -> BotError:
+        """The error for ``exc``, raised by the bot's own code ``when`` (``"of seat 0 at the
+        draw decision"``), with the traceback ``frames`` (a traceback object from the bot's
+        first frame on, or ``None``) as file, line and source."""
+        text = "".join(traceback.format_exception_only(type(exc), exc)).rstrip()
+        if "\n" in text:  # a syntax error: its file, line and caret, then its message
+            text = f"{type(exc).__name__}:\n{text}"
+        where = "".join(traceback.format_list(traceback.extract_tb(frames))).rstrip()
+        return cls(spec, f"{when} raised {text}" + (f":\n{where}" if where else ""))
 
     def __reduce__(self):
         return type(self), (self.spec, str(self).removeprefix(f"the Python bot {self.spec} "))

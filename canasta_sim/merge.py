@@ -179,8 +179,8 @@ def _keep_records(folders, manifests, records: bool) -> bool:
         raise ValueError(
             f"{', '.join(repr(f) for f in without)} kept no records (simulate --no-records) "
             f"while the other runs did: the merged folder would lose their records; allowed: "
-            f"merge records=False (--no-records: the aggregates only), or runs that all kept "
-            f"records"
+            f"runs that all kept records, or a merge of the aggregates only (merge "
+            f"--no-records, records=False)"
         )
     return True
 

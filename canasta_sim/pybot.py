@@ -23,7 +23,6 @@ no rollout bot), so it plays far fewer deals per second than the kernel bots
 from __future__ import annotations
 
 import sys
-import traceback
 from dataclasses import dataclass
 
 from . import cards as C
@@ -136,12 +135,10 @@ def _ask(bot, deal: Deal, spec: str) -> Candidate:
     view = view_of(deal)
     try:
         answer = bot.choose(view, list(offered))
-    except Exception as exc:  # the user's code: its error, told with its own frames only
-        raise BotError(
-            spec,
-            f"of seat {view.seat} raised {_exception_text(exc)} at the {view.decision} "
-            f"decision:\n{_own_frames(exc)}",
-        ) from exc
+    except Exception as exc:  # the user's code: its error, with its own frames, not ours
+        when = f"of seat {view.seat} at the {view.decision} decision"
+        frames = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
+        raise BotError.raised(spec, when, exc, frames) from exc
     if answer in offered:
         return answer
     what = (
@@ -154,17 +151,6 @@ def _ask(bot, deal: Deal, spec: str) -> Candidate:
         f"of seat {view.seat} answered {answer!r} ({what}) to the {view.decision} decision; "
         f"allowed: one of the candidates {', '.join(repr(c.label) for c in offered)}",
     )
-
-
-def _exception_text(exc: BaseException) -> str:
-    return "".join(traceback.format_exception_only(type(exc), exc)).strip()
-
-
-def _own_frames(exc: BaseException) -> str:
-    """The frames of ``exc`` below :func:`_ask`'s call of ``choose``: the bot's own code (and
-    what it calls), not the package's frames above it."""
-    tb = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
-    return "".join(traceback.format_list(traceback.extract_tb(tb))).rstrip()
 
 
 def _spec_of(bot) -> str:

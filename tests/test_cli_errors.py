@@ -281,3 +281,40 @@ def test_the_sigterm_handler_is_restored_after_the_command(monkeypatch):
     assert signal.getsignal(signal.SIGTERM) is before
     r = CliRunner().invoke(main, ["simulate", "--deals", "0"])  # a usage error restores it too
     assert r.exit_code == 2 and signal.getsignal(signal.SIGTERM) is before
+
+
+# --- a bot whose own code fails while it is loaded or made ----------------------------------
+@pytest.mark.parametrize(
+    "source, error, where",
+    [
+        ("import os\n\nx = undefined + 1\n", "NameError: name 'undefined' is not defined", 3),
+        (
+            "class C:\n    def __init__(self):\n        self.t = {}\n        self.t['a'] += 1\n\n"
+            "    def choose(self, v, c):\n        pass\n",
+            "KeyError: 'a'",
+            4,
+        ),
+    ],
+    ids=["loading", "making"],
+)
+def test_an_exception_while_loading_or_making_a_bot_is_the_bots_error(
+    tmp_path, monkeypatch, source, error, where
+):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "b.py").write_text(
+        source + "\n\nclass D:\n    def choose(self, v, c):\n        pass\n"
+    )
+    name = "C" if "class C" in source else "D"
+    r = run("simulate", "--deals", 2, "--bots", f"py:b.py:{name}", "--quiet")
+    assert r.exit_code == 1, r.output
+    assert f"the Python bot py:b.py:{name}" in r.output and error in r.output
+    assert f'b.py", line {where}' in r.output
+    assert "Invalid value" not in r.output and "canasta_sim" not in r.output
+
+
+def test_a_syntax_error_in_a_bot_file_names_its_line(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "b.py").write_text("class C:\n    def choose(self, v, c)\n        pass\n")
+    r = run("simulate", "--deals", 2, "--bots", "py:b.py:C", "--quiet")
+    assert r.exit_code == 1, r.output
+    assert "SyntaxError" in r.output and 'b.py", line 2' in r.output
