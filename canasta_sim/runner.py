@@ -20,7 +20,7 @@ import os
 import sys
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 
 import numba
@@ -402,7 +402,11 @@ def map_chunks(fn, chunks, *, workers: int | None = None, scheduler: str | None 
         return
     from .cluster import connect
 
-    with connect(scheduler) as (client, threads):
+    with ExitStack() as stack:
+        try:
+            client, threads = stack.enter_context(connect(scheduler))
+        except ValueError as exc:  # no Dask, or no scheduler there: the option's fault
+            raise BadArgument("scheduler", str(exc)) from None
         threads = workers or threads
         n_workers = len(client.scheduler_info()["workers"])
         window = max(2, 2 * sum(client.nthreads().values()))

@@ -163,6 +163,22 @@ def test_a_python_bot_on_dask_names_the_scheduler(bots):
     assert r.exit_code == 2 and "Invalid value for --scheduler:" in r.output
 
 
+def test_an_unreachable_scheduler_names_the_scheduler(monkeypatch):
+    pytest.importorskip("distributed")
+
+    def unreachable(scheduler):
+        raise ValueError(f"cannot reach the Dask scheduler at {scheduler!r}: refused")
+
+    monkeypatch.setattr("canasta_sim.cluster.connect", unreachable)
+    args = ["simulate", "--deals", "2", "--scheduler", "tcp://nowhere:1", "--quiet"]
+    r = CliRunner().invoke(main, args)
+    assert r.exit_code == 2
+    assert (
+        "Invalid value for --scheduler: cannot reach the Dask scheduler at 'tcp://nowhere:1'"
+        in (r.output)
+    )
+
+
 def test_replay_names_the_deal_or_the_folder(runs):
     r = CliRunner().invoke(main, ["replay", str(runs / "a"), "--deal", "20"])
     assert r.exit_code == 2 and "Invalid value for --deal: deal=20" in r.output
