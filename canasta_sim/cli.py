@@ -782,7 +782,7 @@ def compare(
     if (seats is None) == (bot_a is None or bot_b is None) or (seats and bot_a is not None):
         raise click.UsageError("give two bots BOT_A BOT_B, or --seats (one bot per seat)")
     rules = build_rules(players, rules_opt, settings)
-    _api(lambda: rotation_table(bot_a, bot_b, rules, seats))  # two different bots
+    _api(lambda: rotation_table(bot_a, bot_b, rules, seats), "--seats" if seats else None)
     _api(lambda: rotation_table(bot_a, bot_b, rules, seats, scores), "--scores")
     _check_workers(workers, scheduler)
     _new_out(out, overwrite)

@@ -140,6 +140,9 @@ def runs(tmp_path_factory):
         (["tune", "expert", "--start", "greedy", "--trials", 1], "--start"),
         (["tune", "expert", "--deals", 3, "--trials", 1], "--deals"),
         (["review", "--deals", 1, "--seat", 9], "--seat"),
+        (["compare", "--seats", "expert,greedy,expert", "--deals", 4], "--seats"),
+        (["compare", "expert,greedy", "random", "--deals", 4], "BOT_A"),
+        (["compare", "expert", "expert", "--deals", 4], "BOT_B"),
     ],
 )
 def test_a_usage_error_names_the_one_option_at_fault(args, option):
