@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .deal import Deal
 from .infoset import InfoSet
-from .outdir import check_run_versions, read_manifest
+from .outdir import check_entries, check_run_versions, read_manifest
 from .rules import Rules
 
 _ADDRESS = re.compile(
@@ -104,11 +104,14 @@ def deal_from_run(address) -> tuple[Deal, list[str]]:
     folder = address.folder
     manifest = read_manifest(folder)
     check_run_versions(manifest, folder)
-    if "deals" not in manifest or "bots" not in manifest:
+    if "games" in manifest:
         raise ValueError(
             f"{str(folder)!r} holds games, not deals; positions address the deals of a "
             f"simulate or compare run"
         )
+    check_entries(
+        manifest, folder, ("rules", "deals", "bots", "ranges" if "ranges" in manifest else "seed")
+    )
     ranges = manifest.get("ranges") or [
         (manifest["seed"], manifest.get("first_deal", 0), manifest["deals"])
     ]

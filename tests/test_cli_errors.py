@@ -261,13 +261,18 @@ def test_corrupt_aggregates_are_named_by_report_and_merge(runs, tmp_path):
         assert str(bad / "aggregates.json") in " ".join(r.output.split())
 
 
-@pytest.mark.parametrize("command", ["replay", "merge", "report"])
+@pytest.mark.parametrize("command", ["replay", "merge", "report", "analyse"])
 def test_a_partial_manifest_is_refused_with_the_file_named(runs, tmp_path, command):
     bad = _copy(runs / "a", tmp_path / "bad")
     manifest = json.loads((bad / "manifest.json").read_text())
     del manifest["deals"], manifest["bots"]
     (bad / "manifest.json").write_text(json.dumps(manifest))
-    args = {"replay": [bad], "merge": [bad, runs / "b", "--out", tmp_path / "m"], "report": [bad]}
+    args = {
+        "replay": [bad],
+        "merge": [bad, runs / "b", "--out", tmp_path / "m"],
+        "report": [bad],
+        "analyse": ["--from-run", f"{bad}:0"],
+    }
     r = CliRunner().invoke(main, [command] + [str(a) for a in args[command]])
     assert r.exit_code == 2, r.output
     assert str(bad / "manifest.json") in " ".join(r.output.split())
