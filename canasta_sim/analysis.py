@@ -442,20 +442,14 @@ def _result(
             }
         )
     table = pd.DataFrame.from_records(records)
-    shrink = unpaired / paired if paired > 0 else float("inf") if unpaired > 0 else float("nan")
     spec = ", ".join(dict.fromkeys(b.spec for b in bots))
     worlds = int(played.max())
     settings = (
         f"seed {seed}, {worlds} worlds (min {min_worlds}, max {max_worlds}, target SE "
         f"{target_se:g}), objective {objective}, rollout {spec}, "
         f"{'stratified next stock card' if stratify else 'no stratification'}, common random "
-        f"numbers, {elapsed:.2f} s, "
-        + (
-            f"pairing shrank the variance of differences {shrink:.1f}x"
-            if np.isfinite(shrink)
-            else "pairing: no difference to measure (one candidate, or no spread)"
-        )
-        + f", {_win_game_note(game_meta)}, stopped: {reason}"
+        f"numbers, {elapsed:.2f} s, {pairing_note(n_c, unpaired, paired)}, "
+        f"{_win_game_note(game_meta)}, stopped: {reason}"
     )
     per_world = pd.DataFrame(
         {
@@ -478,11 +472,40 @@ def _result(
         "rollout": [b.spec for b in bots],
         "stratify": stratify,
         "elapsed_seconds": elapsed,
-        "variance_shrink": shrink if np.isfinite(shrink) else None,
+        "variance_shrink": unpaired / paired if paired > 0 else None,
         "stopped": reason,
         **game_meta,
     }
     return AnalysisResult(table, settings, per_world, info, [cands[c] for c in order], meta)
+
+
+def pairing_note(candidates: int, unpaired: float, paired: float) -> str:
+    """What pairing did to the variance of the differences to the best candidate, for the
+    settings line.
+
+    Parameters
+    ----------
+    candidates : int
+        Candidates compared.
+    unpaired, paired : float
+        Sums over the candidates other than the best of the variance of the difference
+        without pairing (the two variances added) and with it (the variance of the paired
+        differences), points squared.
+
+    Returns
+    -------
+    str
+        The shrink factor; or, with no paired variance, whether the differences are exact
+        (the same in every world: nothing for pairing to shrink), there is nothing to compare
+        (one candidate), or no world's score differs at all.
+    """
+    if candidates < 2:
+        return "pairing: one candidate, no difference to measure"
+    if paired > 0:
+        return f"pairing shrank the variance of differences {unpaired / paired:.1f}x"
+    if unpaired > 0:
+        return "pairing: the differences are exact (the same in every world)"
+    return "pairing: no spread to measure (one world, or every world scores the same)"
 
 
 def _win_game_note(meta: dict) -> str:

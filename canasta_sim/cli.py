@@ -5,11 +5,13 @@ Bad input is a usage error (exit code 2) naming the value and what is allowed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -33,7 +35,10 @@ def _parse_switch_value(text: str):
 
 
 def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) -> Rules:
-    """Rules from ``--players``, ``--rules classic|hoyle|FILE.json`` and ``--set K=V``."""
+    """Rules from ``--players``, ``--rules classic|hoyle|FILE.json`` and ``--set K=V``; a bad
+    switch is a usage error of the option that set it."""
+    from .errors import BadSwitch
+
     switches: dict[str, Any] = {}
     given: dict[str, str] = {}
     for item in settings:
@@ -54,8 +59,11 @@ def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) 
         if preset_name(rules_opt) is not None:
             return Rules.preset(rules_opt, **switches)
         return Rules.from_dict({**_rules_file(rules_opt), **switches})
+    except BadSwitch as exc:  # the switch at fault: the option that set it, else the rules
+        option = given.get(exc.switch, "--rules").split()[0]
+        raise click.BadParameter(str(exc), param_hint=option) from None
     except (ValueError, TypeError) as exc:
-        raise click.BadParameter(str(exc), param_hint="--rules/--set/--players") from None
+        raise click.BadParameter(str(exc), param_hint="--rules") from None
 
 
 def _set_once(switches: dict, given: dict, key: str, value, option: str) -> None:
@@ -143,21 +151,35 @@ SEATS = click.option(
 )
 
 
-def _api(call, hint: str):
-    """Run an API call; a ValueError (bad input found while running) is a usage error of
-    ``hint``, a results folder written by another run meanwhile is one of ``--out``, and a
-    Python bot's answer outside the candidates one of the bots."""
+def _api(call, hint: str | None = None):
+    """Run an API call. A bad argument (:class:`~canasta_sim.errors.BadArgument`) is a usage
+    error of the command's option or argument of that name; any other ValueError (bad input
+    found while running) one of ``hint``, the one option or argument the call reads (or, with
+    none, a usage error naming no option); a results folder written by another run meanwhile
+    is one of ``--out``."""
+    from .errors import BadArgument
     from .outdir import OutConflict
-    from .pybot import BadChoice
 
     try:
         return call()
     except OutConflict as exc:
         raise click.BadParameter(str(exc), param_hint="--out") from None
-    except BadChoice as exc:
-        raise click.BadParameter(str(exc), param_hint="--bots/--seats") from None
     except ValueError as exc:
+        if isinstance(exc, BadArgument):
+            hint = _option_named(exc.argument) or hint
+        if hint is None:
+            raise click.UsageError(str(exc)) from None
         raise click.BadParameter(str(exc), param_hint=hint) from None
+
+
+def _option_named(argument: str) -> str | None:
+    """How the running command spells its parameter ``argument`` (``--first-deal`` for
+    ``first_deal``, ``BOT_A`` for ``bot_a``), or ``None`` when it has none of that name."""
+    ctx = click.get_current_context(silent=True)
+    for param in ctx.command.params if ctx is not None else ():
+        if param.name == argument:
+            return param.opts[0] if isinstance(param, click.Option) else param.human_readable_name
+    return None
 
 
 def rules_options(f):
@@ -215,17 +237,24 @@ SCHEDULER = click.option(
 
 
 class _Main(click.Group):
-    """The command group; a failed write (disk full, read-only folder, naming the file) and
-    Ctrl-C (exit code 130) are reported in one line, without a traceback (the run's staging
-    folder is already removed by then)."""
+    """The command group. For the time of a command, SIGTERM (kill, a batch system's time
+    limit) unwinds like Ctrl-C, so a run's staging folder is removed and no half-written
+    results stay behind; the previous handler is restored after it. A failed write (disk
+    full, read-only folder, naming the file), Ctrl-C (exit code 130) and an error inside a
+    bot written in Python (exit code 1, the bot's own frames) are reported without the
+    package's traceback (the run's staging folder is already removed by then)."""
 
     def invoke(self, ctx):
+        with _sigterm_unwinds():
+            return self._invoke(ctx)
+
+    def _invoke(self, ctx):
+        from .errors import BotError
+
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
-            # Ctrl-C: the shell's convention 128 + SIGINT, one line (the staging folder is
-            # already removed by then)
-            click.echo("Interrupted.", err=True)
+            click.echo("Interrupted.", err=True)  # the shell's convention 128 + SIGINT
             raise SystemExit(128 + signal.SIGINT) from None
         except BrokenPipeError:
             # the reader of our output went away (``| head``): stop quietly, as Unix tools do
@@ -234,6 +263,27 @@ class _Main(click.Group):
         except OSError as exc:
             where = f": {exc.filename}" if exc.filename else ""
             raise click.ClickException(f"{exc.strerror or exc}{where}") from None
+        except BotError as exc:  # the user's bot failed, not the command's input
+            raise click.ClickException(str(exc)) from None
+
+
+@contextlib.contextmanager
+def _sigterm_unwinds():
+    """SIGTERM raises ``SystemExit(143)`` inside the block; the handler before it comes back
+    after it. Only the main thread may set handlers: elsewhere (a command called from a
+    thread) the block runs with the handler it finds."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+
+
+def _terminated(signum, frame):
+    raise SystemExit(128 + signum)
 
 
 # --- commands -------------------------------------------------------------------------------
@@ -241,13 +291,6 @@ class _Main(click.Group):
 @click.version_option(__version__, prog_name="canasta-sim")
 def main():
     """Rule-exact Canasta simulation: millions of bot-vs-bot deals, statistics, reports."""
-    # SIGTERM (kill, a batch system's time limit) unwinds like Ctrl-C, so a run's staging
-    # folder is removed and no half-written results stay behind
-    signal.signal(signal.SIGTERM, _terminated)
-
-
-def _terminated(signum, frame):
-    raise SystemExit(128 + signum)
 
 
 @main.command()
@@ -345,8 +388,7 @@ def simulate(
             overwrite=overwrite,
             scheduler=scheduler,
             parts=parts,
-        ),
-        "--first-deal/--scores/--scheduler/--out",
+        )
     )
     m = result.manifest
     deal_range = f" (deals {first_deal:,} to {first_deal + deals - 1:,})" if first_deal else ""
@@ -365,13 +407,21 @@ def simulate(
     "--out", type=click.Path(path_type=Path), required=True, help="The merged results folder."
 )
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
-def merge(runs, out, overwrite):
+@click.option(
+    "--no-records",
+    is_flag=True,
+    help="Write the aggregates only: the way to merge runs of which some kept records and "
+    "some did not (without it such runs are refused: no records are dropped silently).",
+)
+def merge(runs, out, overwrite, no_records):
     """Merge simulate run folders RUNS (same rules, bots and versions; no deal twice) into one."""
     from .merge import merge_runs
     from .stats import format_summary
 
     _new_out(out, overwrite)
-    result = _api(lambda: merge_runs(runs, out, overwrite=overwrite), "RUNS")
+    result = _api(
+        lambda: merge_runs(runs, out, overwrite=overwrite, records=not no_records), "RUNS"
+    )
     ranges = ", ".join(
         f"seed {s}: deals {f:,} to {f + n - 1:,}" for s, f, n in result.manifest["ranges"]
     )
@@ -400,7 +450,6 @@ def report(run_dir):
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed of the run.")
 @click.option(
     "--deal",
-    "deal_index",
     type=click.IntRange(0, 2**63 - 1),
     default=0,
     show_default=True,
@@ -435,7 +484,7 @@ def replay(
     ctx,
     run_folder,
     seed,
-    deal_index,
+    deal,
     game,
     value,
     players,
@@ -466,10 +515,7 @@ def replay(
                 f"from its manifest (other bots would replay a deal the run never played); "
                 f"give RUN_FOLDER or these options, not both"
             )
-        run = _api(
-            lambda: deal_of_run(run_folder, deal_index, game=game, value=value),
-            "RUN_FOLDER/--deal/--game/--value",
-        )
+        run = _api(lambda: deal_of_run(run_folder, deal, game=game, value=value), "RUN_FOLDER")
     else:
         if game is not None or value is not None:
             raise click.UsageError("--game and --value need RUN_FOLDER")
@@ -479,8 +525,8 @@ def replay(
         specs = _seating(bots, seats, rules)  # per side or per seat
         seated = [b.spec for b in per_seat([parse_bot(x) for x in specs], rules.players)]
         start = _api(lambda: _check_scores(scores, rules), "--scores")
-        run = RunDeal(rules, seed, deal_index, deal_index % rules.players, tuple(seated), start)
-    trace = _api(lambda: replay_deal(run, hands=show_hands), "--bots/--seats")
+        run = RunDeal(rules, seed, deal, deal % rules.players, tuple(seated), start)
+    trace = _api(lambda: replay_deal(run, hands=show_hands), "--seats" if seats else "--bots")
     if as_json:
         for event in trace:
             click.echo(json.dumps(event))
@@ -650,8 +696,7 @@ def games(
             records=out is not None and not no_records,
             out=out,
             overwrite=overwrite,
-        ),
-        "--scores/--scheduler",
+        )
     )
     t = result.totals
     click.echo(
@@ -737,8 +782,7 @@ def compare(
     if (seats is None) == (bot_a is None or bot_b is None) or (seats and bot_a is not None):
         raise click.UsageError("give two bots BOT_A BOT_B, or --seats (one bot per seat)")
     rules = build_rules(players, rules_opt, settings)
-    hint = "--seats" if seats else "BOT_A/BOT_B"
-    _api(lambda: rotation_table(bot_a, bot_b, rules, seats), hint)  # two different bots
+    _api(lambda: rotation_table(bot_a, bot_b, rules, seats), "--seats" if seats else None)
     _api(lambda: rotation_table(bot_a, bot_b, rules, seats, scores), "--scores")
     _check_workers(workers, scheduler)
     _new_out(out, overwrite)
@@ -759,8 +803,7 @@ def compare(
             out=out,
             overwrite=overwrite,
             scheduler=scheduler,
-        ),
-        "--games" if games else "--deals",
+        )
     )  # the bots are checked above
     unit = "games" if games else "deals"
     click.echo(f"{games or deals:,} {unit}, {rules.players} players, seed {seed}")
@@ -973,7 +1016,7 @@ def tune(
         bounds = parse_ranges(ranges)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--range") from None
-    _api(lambda: search_space(bot, list(params) or None, bounds), "BOT/--param/--range")
+    _api(lambda: search_space(bot, list(params) or None, bounds))
     field = list(field) or list(DEFAULT_FIELD)
     for spec in field:
         _api(lambda spec=spec: parse_bot(spec), "--vs")  # one bot per --vs
@@ -998,8 +1041,7 @@ def tune(
             seed=seed,
             workers=workers,
             progress=not quiet,
-        ),
-        "--start/--deals/--games/--final-deals/--final-games",
+        )
     )  # bot, params, ranges and field are checked above
     info = result.manifest["tune"]
     click.echo(
@@ -1425,7 +1467,7 @@ def review_command(
         rules = build_rules(players, rules_opt, settings)
         specs = [b.spec for b in _bots(bots, rules)]
         if rollout is None:  # the rollouts play the deal's own bots
-            _api(lambda: own_rollout(specs, rules.sides), "--bots/--rollout")
+            _api(lambda: own_rollout(specs, rules.sides), "--bots")
     if seat >= rules.players:
         raise click.BadParameter(
             f"{seat} is not a seat; allowed: 0 to {rules.players - 1}", param_hint="--seat"
@@ -1459,7 +1501,7 @@ def review_command(
             top_candidates=top_candidates,
             progress=None if quiet else tick,
         ),
-        "RUN_FOLDER/--rollout" if run_folder is not None else "--bots/--rollout",
+        "RUN_FOLDER" if run_folder is not None else None,
     )
     if bar is not None:
         bar.close()

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from .bots import Bot, parse_bot, seat_bots, spec_params
+from .errors import BadArgument
 from .games import MAX_DEALS, play_game_chunk
 from .outdir import (
     RecordFiles,
@@ -96,6 +97,14 @@ def _bot(spec) -> Bot:
     return spec if isinstance(spec, Bot) else parse_bot(spec)
 
 
+def _named_bot(argument: str, spec) -> Bot:
+    """:func:`_bot`, its error naming ``argument``."""
+    try:
+        return _bot(spec)
+    except ValueError as exc:
+        raise BadArgument(argument, str(exc)) from None
+
+
 def seat_teams(seats, rules) -> tuple[tuple[Bot, ...], tuple[Bot, ...]]:
     """Teams A and B of a comparison given by seat: A plays side 0's seats, B side 1's; every
     other side (3 sides) must hold team B.
@@ -138,10 +147,11 @@ def rotation_table(bot_a, bot_b, rules, seats=None, scores=None) -> Table:
     elif bot_a is None or bot_b is None:
         raise ValueError("compare needs two bots (bot_a and bot_b) or seats")
     else:
-        a, b = (_bot(bot_a),), (_bot(bot_b),)
+        a, b = (_named_bot("bot_a", bot_a),), (_named_bot("bot_b", bot_b),)
     if [x.spec for x in a] == [x.spec for x in b]:
-        raise ValueError(
-            f"compare needs two different bots; got {'/'.join(x.spec for x in a)!r} twice"
+        raise BadArgument(
+            "bot_b" if seats is None else "seats",
+            f"compare needs two different bots; got {'/'.join(x.spec for x in a)!r} twice",
         )
     if len(a) == 1:  # one bot per side: its spec labels the side
         return Table(rules, rotations(a[0], b[0], rules), scores)
@@ -479,10 +489,11 @@ def _compare(
     check_flags(records=records, progress=progress, overwrite=overwrite)
     table.check_scheduler(scheduler)
     if count % sides:
-        raise ValueError(
+        raise BadArgument(
+            unit,
             f"{unit}={count} is not a multiple of the {sides} sides: the bots "
             f"rotate over the sides, each {unit[:-1]} one step, so every bot "
-            f"plays each side equally often"
+            f"plays each side equally often",
         )
     default = DEFAULT_CHUNK if games is None else 10_000
     chunk = check_count("chunk_size", chunk_size or min(count, default), 1, MAX_CHUNK)

@@ -86,6 +86,17 @@ STATISTICS = {
     ),
     "score": ("score", "mean score per side (points)", "mean score per side (points)"),
 }
+#: Decimals each statistic is printed with in the study table (its value, interval and
+#: difference alike): a tenth of a point, a hundredth of a turn, a thousandth of a canasta
+#: or of a probability.
+DECIMALS = {
+    "canastas": 3,
+    "red_three_value": 1,
+    "turns": 2,
+    "going_out": 3,
+    "first_canasta_turn": 2,
+    "score": 1,
+}
 
 
 @dataclass(frozen=True)
@@ -419,20 +430,19 @@ def study_table(results: list[tuple[Cell, Aggregates]], baseline: int) -> pd.Dat
 
 def format_study(table: pd.DataFrame) -> str:
     """The study table for the terminal: per cell its axis values and, per statistic, the
-    value and the difference to the baseline with its 95% interval."""
+    value and the difference to the baseline with its 95% interval, each statistic with its
+    own fixed decimals (:data:`DECIMALS`)."""
     lines = []
     axis_cols = [c for c in table.columns if c in AXIS_NAMES or c.startswith("switch:")]
     for d in table.to_dict("records"):
         head = ", ".join(f"{c.removeprefix('switch:')}={d[c]}" for c in axis_cols)
         lines.append(f"[{d['cell']}] {head}" + ("  (baseline)" if d["baseline"] else ""))
         for key, (_, _, label) in STATISTICS.items():
-            v, dl, dh = d[key], d[f"{key}_diff_low"], d[f"{key}_diff_high"]
-            diff = (
-                "" if d["baseline"] else (f"  diff {d[f'{key}_diff']:+.4g} [{dl:+.4g}, {dh:+.4g}]")
-            )
-            lines.append(
-                f"    {label:<36} {v:10.4g} [{d[f'{key}_low']:.4g}, {d[f'{key}_high']:.4g}]{diff}"
-            )
+            n = DECIMALS[key]
+            v, lo, hi = d[key], d[f"{key}_low"], d[f"{key}_high"]
+            dv, dl, dh = d[f"{key}_diff"], d[f"{key}_diff_low"], d[f"{key}_diff_high"]
+            diff = "" if d["baseline"] else f"  diff {dv:+.{n}f} [{dl:+.{n}f}, {dh:+.{n}f}]"
+            lines.append(f"    {label:<36} {v:10.{n}f} [{lo:.{n}f}, {hi:.{n}f}]{diff}")
     return "\n".join(lines)
 
 

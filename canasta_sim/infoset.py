@@ -616,6 +616,18 @@ def _seen(info: InfoSet) -> np.ndarray:
     return seen
 
 
+def _check_card_texts(info: InfoSet) -> None:
+    """Each card text parses; a bad token is named with its key (``hand='9 X': ...``)."""
+    texts = [("hand", info.hand, C.parse_cards), ("pile", info.pile, C.parse_sequence)]
+    texts += [(f"known[{p}]", t, C.parse_cards) for p, t in enumerate(info.known)]
+    texts.append(("from_pile", info.from_pile, C.parse_cards))
+    for key, text, parse in texts:
+        try:
+            parse(text)
+        except ValueError as exc:
+            raise ValueError(f"{key}={text!r}: {exc}") from None
+
+
 def _validate(info: InfoSet) -> None:
     rules = info.rules
     if not isinstance(rules, Rules):
@@ -640,6 +652,7 @@ def _validate(info: InfoSet) -> None:
         raise ValueError(f"first_meld_turns={info.first_meld_turns!r} needs one entry per seat")
     if info.concealed_canastas and len(info.concealed_canastas) != sides:
         raise ValueError(f"concealed_canastas={info.concealed_canastas!r} needs one entry per side")
+    _check_card_texts(info)
     for p, size in enumerate(info.hand_sizes):
         check_int(f"hand_sizes[{p}]", size, 0, rules.n_cards)
         if size == 0:

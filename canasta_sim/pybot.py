@@ -10,8 +10,10 @@ each hand, the stock's size) and offers the :class:`~canasta_sim.candidates.Cand
 ``review`` use; the bot returns one of them and the engine applies it
 (:meth:`Candidate.apply`, the deal's own move kernels).
 
-An answer that is not one of the candidates raises :class:`BadChoice` naming the decision and
-the legal labels. The bot is loaded from a spec ``py:FILE.py:CLASS``
+An exception raised inside the bot is re-raised as :class:`~canasta_sim.errors.BotError`
+naming the bot's spec, the seat, the decision and the bot's own frames (file and line); an
+answer that is not one of the candidates raises :class:`BadChoice`, a ``BotError`` naming the
+decision and the legal labels. The bot is loaded from a spec ``py:FILE.py:CLASS``
 (:func:`canasta_sim.bots.load_class`) and instantiated once per seat for each chunk of deals; it
 runs in this Python process only (not on Dask workers, and never inside the kernels, so it is
 no rollout bot), so it plays far fewer deals per second than the kernel bots
@@ -20,11 +22,13 @@ no rollout bot), so it plays far fewer deals per second than the kernel bots
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 
 from . import cards as C
 from .candidates import Candidate, candidates
 from .deal import Deal
+from .errors import BotError
 from .nb.enums import BLACK_THREE, LAST_NATURAL, DealSlot, Phase, RuleSlot, SideSlot
 
 
@@ -80,7 +84,7 @@ class SeatView:
     stock: int
 
 
-class BadChoice(ValueError):
+class BadChoice(BotError):
     """A Python bot answered something that is not one of the candidates offered."""
 
 
@@ -123,13 +127,18 @@ def view_of(deal: Deal) -> SeatView:
     )
 
 
-def _ask(bot, deal: Deal) -> Candidate:
-    """The candidate ``bot`` chooses at ``deal``'s decision."""
+def _ask(bot, deal: Deal, spec: str) -> Candidate:
+    """The candidate ``bot`` (of spec ``spec``) chooses at ``deal``'s decision."""
     offered = candidates(deal)
     if not offered:  # every legal position has a candidate (R-20, R-45)
         raise RuntimeError(f"no legal candidate for seat {deal.current_player}: {deal!r}")
     view = view_of(deal)
-    answer = bot.choose(view, list(offered))
+    try:
+        answer = bot.choose(view, list(offered))
+    except Exception as exc:  # the user's code: its error, with its own frames, not ours
+        when = f"of seat {view.seat} at the {view.decision} decision"
+        frames = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
+        raise BotError.raised(spec, when, exc, frames) from exc
     if answer in offered:
         return answer
     what = (
@@ -138,28 +147,38 @@ def _ask(bot, deal: Deal) -> Candidate:
         else f"a {type(answer).__name__}, not a Candidate"
     )
     raise BadChoice(
-        f"the Python bot {type(bot).__name__} of seat {view.seat} answered {answer!r} ({what}) "
-        f"to the {view.decision} decision; allowed: one of the candidates "
-        f"{', '.join(repr(c.label) for c in offered)}"
+        spec,
+        f"of seat {view.seat} answered {answer!r} ({what}) to the {view.decision} decision; "
+        f"allowed: one of the candidates {', '.join(repr(c.label) for c in offered)}",
     )
 
 
-def play_turn(deal: Deal, bot) -> None:
+def _spec_of(bot) -> str:
+    """``py:FILE.py:CLASS`` of a bot instance (for a bot played without its spec)."""
+    cls = type(bot)
+    return f"py:{getattr(sys.modules.get(cls.__module__), '__file__', '?')}:{cls.__name__}"
+
+
+def play_turn(deal: Deal, bot, spec: str | None = None) -> None:
     """Play the current seat's whole turn with the Python ``bot``: its draw-phase candidate,
     then (unless that ended the turn) its play-phase candidate, each applied to ``deal``
-    (changed) with the deal's move kernels.
+    (changed) with the deal's move kernels. ``spec`` names the bot in errors [default:
+    ``py:FILE.py:CLASS`` of its class].
 
     Raises
     ------
+    canasta_sim.errors.BotError
+        When the bot raises an exception (the message holds the bot's own frames).
     BadChoice
         When the bot answers something that is not one of the candidates.
     RuntimeError
         For a position with no legal candidate (one built by hand that no legal turn ends).
     """
+    spec = spec or _spec_of(bot)
     if deal.phase == "draw":
-        _ask(bot, deal).apply(deal)
+        _ask(bot, deal, spec).apply(deal)
     if deal.phase == "play":  # the same seat: a draw or pickup that ends the turn ends the deal
-        _ask(bot, deal).apply(deal)
+        _ask(bot, deal, spec).apply(deal)
 
 
 # --- whole deals --------------------------------------------------------------------------------
@@ -182,7 +201,7 @@ class Seated:
 
         seat = deal.current_player
         if seat in self.players:
-            play_turn(deal, self.players[seat])
+            play_turn(deal, self.players[seat], self.bots[seat].spec)
         else:
             kernel_turn(deal._state, deal._r, self.policies, self.params, deal._log)
 

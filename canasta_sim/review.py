@@ -40,6 +40,7 @@ from .analysis import Z95, align_columns, analyse, rollout_bots
 from .bots import parse_bot, search_rollout_bot, side_bots
 from .candidates import Candidate, candidates
 from .deal import Deal
+from .errors import BadArgument
 from .notation import as_rules, meld_plan
 from .ranking import played_candidate, rank_candidates
 
@@ -95,7 +96,9 @@ class ReviewResult:
         ``rescored_lo``/``rescored_hi`` (mean re-scored regret per deal, 95% interval over
         the deals, points).
     settings : dict
-        What made the review (JSON-able).
+        What made the review (JSON-able); ``rollout`` is the spec of the rollout bots that
+        played (by default each side's own bot: ``"expert"``, ``"greedy,expert"``; ``"; "``
+        between the seatings of a run whose deals had different bots).
     """
 
     decisions: pd.DataFrame
@@ -197,12 +200,14 @@ def review(
         rollout_bots(rollout, rules.sides)  # checks the spec before any rollout
     rows = []
     used: dict[str, None] = {}  # the bots in the order given
+    rolled: dict[str, None] = {}  # the rollout bots that played, in order
     if progress is not None:
         progress(0, n)
     budget = (worlds, rescore_worlds, top_candidates)
     for index, (name, deal, specs) in enumerate(boards):
         used.update(dict.fromkeys(specs))
         plays = rollout if rollout is not None else own_rollout(specs, rules.sides)
+        rolled[_spec_text(plays)] = None
         while not deal.is_over:
             if deal.current_player == seat:
                 for row in _review_turn(deal, specs, plays, budget, (analysis_seed, index)):
@@ -222,11 +227,18 @@ def review(
         "top_candidates": top_candidates,
         "rules": rules.to_dict(),
         "bots": list(used),
-        "rollout": rollout,
+        "rollout": "; ".join(rolled),
         "objective": "score_diff",
         **({"run": str(run)} if run is not None else {"seed": seed}),
     }
     return ReviewResult(decisions, summarise(decisions, n), settings)
+
+
+def _spec_text(plays) -> str:
+    """Rollout bots as one spec text: ``"expert"`` when every side's is the same, else the
+    specs of the sides joined by commas (side 0 first)."""
+    specs = [plays] if isinstance(plays, str) else list(plays)
+    return specs[0] if len(set(specs)) == 1 else ",".join(specs)
 
 
 def own_rollout(specs, sides: int) -> list[str]:
@@ -482,5 +494,5 @@ def _count(name: str, value, low: int = 1, high: int = 10_000_000) -> int:
         or isinstance(value, bool)
         or not (low <= value <= high)
     ):
-        raise ValueError(f"{name}={value!r}; allowed: an integer from {low:,} to {high:,}")
+        raise BadArgument(name, f"{name}={value!r}; allowed: an integer from {low:,} to {high:,}")
     return int(value)

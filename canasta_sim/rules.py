@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from .cards import KINDS, N_KINDS
+from .errors import BadSwitch
 from .nb.enums import RULES_LEN, RuleSlot
 
 #: Section 2's table, by player count: (sides, cards dealt, cards drawn, canastas to go out,
@@ -259,8 +260,9 @@ class Rules:
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise ValueError(
-                f"unknown rules switch {unknown[0]!r}; allowed: {', '.join(sorted(known))}"
+            raise BadSwitch(
+                unknown[0],
+                f"unknown rules switch {unknown[0]!r}; allowed: {', '.join(sorted(known))}",
             )
         return cls(**data)
 
@@ -327,4 +329,6 @@ def _is_int(value) -> bool:
 
 def _require(ok: bool, switch: str, value, allowed: str) -> None:
     if not ok:
-        raise ValueError(f"rules switch {switch}={value!r} is not allowed; allowed: {allowed}")
+        raise BadSwitch(
+            switch, f"rules switch {switch}={value!r} is not allowed; allowed: {allowed}"
+        )

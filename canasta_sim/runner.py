@@ -20,13 +20,14 @@ import os
 import sys
 import threading
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 
 import numba
 import numpy as np
 
 from .bots import Bot, per_seat, seat_arrays, side_label
+from .errors import BadArgument
 from .nb.engine.rng import deal_seeds_nb
 from .nb.play import play_chunk
 from .records import deal_dtype, side_dtype
@@ -75,8 +76,8 @@ def check_count(name: str, value, low: int = 1, high: int = 10**12) -> int:
         or not isinstance(value, (int, np.integer))
         or not (low <= value <= high)
     ):
-        raise ValueError(
-            f"{name}={value!r} is not allowed; allowed: an integer from {low} to {high}"
+        raise BadArgument(
+            name, f"{name}={value!r} is not allowed; allowed: an integer from {low} to {high}"
         )
     return int(value)
 
@@ -91,7 +92,7 @@ def check_flags(**flags) -> None:
     """
     for name, flag in flags.items():
         if not isinstance(flag, (bool, np.bool_)):
-            raise ValueError(f"{name}={flag!r} is not allowed; allowed: True or False")
+            raise BadArgument(name, f"{name}={flag!r} is not allowed; allowed: True or False")
 
 
 @contextmanager
@@ -208,9 +209,10 @@ class Table:
         """
         if scheduler is not None and self.has_python_bots:
             python = next(b.spec for s in self.seatings for b in s if b.is_python)
-            raise ValueError(
+            raise BadArgument(
+                "scheduler",
                 f"{python} is a bot written in Python: it plays in this Python process only, "
-                f"not on Dask workers; allowed: a run without a scheduler, or kernel bots"
+                f"not on Dask workers; allowed: a run without a scheduler, or kernel bots",
             )
 
 
@@ -232,11 +234,14 @@ def check_scores(scores, rules: Rules) -> tuple[int, ...]:
         try:
             scores = [int(x) for x in scores.split(",")]
         except ValueError:
-            raise ValueError(f"scores={scores!r} is not a comma list of integers") from None
+            raise BadArgument(
+                "scores", f"scores={scores!r} is not a comma list of integers"
+            ) from None
     if not isinstance(scores, (list, tuple, np.ndarray)) or len(scores) != rules.sides:
-        raise ValueError(
+        raise BadArgument(
+            "scores",
             f"scores={scores!r} is not allowed; allowed: one cumulative score per side "
-            f"({rules.sides} integers, points, side 0 first)"
+            f"({rules.sides} integers, points, side 0 first)",
         )
     return tuple(check_count("scores", v, -MAX_SCORE, MAX_SCORE) for v in scores)
 
@@ -397,7 +402,11 @@ def map_chunks(fn, chunks, *, workers: int | None = None, scheduler: str | None 
         return
     from .cluster import connect
 
-    with connect(scheduler) as (client, threads):
+    with ExitStack() as stack:
+        try:
+            client, threads = stack.enter_context(connect(scheduler))
+        except ValueError as exc:  # no Dask, or no scheduler there: the option's fault
+            raise BadArgument("scheduler", str(exc)) from None
         threads = workers or threads
         n_workers = len(client.scheduler_info()["workers"])
         window = max(2, 2 * sum(client.nthreads().values()))

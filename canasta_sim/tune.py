@@ -27,6 +27,7 @@ import pandas as pd
 
 from .bots import POLICIES, Bot, Param, Policy, parse_bot, spec_params
 from .compare import compare
+from .errors import BadArgument
 from .outdir import make_manifest
 from .runner import Table, resolve_rules
 from .stats import wilson_interval
@@ -192,11 +193,12 @@ def _count(name: str, value, sides: int) -> int:
     """A deal or game count: a whole number >= ``sides``, a multiple of ``sides`` (seat
     rotation)."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name}={value!r} is not a whole number")
+        raise BadArgument(name, f"{name}={value!r} is not a whole number")
     if value < sides or value % sides or value > 10**12:
-        raise ValueError(
+        raise BadArgument(
+            name,
             f"{name}={value} is not allowed: a multiple of the {sides} sides (bots rotate "
-            f"over the sides), from {sides} to 10**12"
+            f"over the sides), from {sides} to 10**12",
         )
     return int(value)
 
@@ -356,10 +358,14 @@ def tune(
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
         raise ValueError(f"seed={seed!r} is not allowed: a whole number from 0 to 2**64 - 1")
 
-    start_bot = parse_bot(bot if start is None else start)
+    try:
+        start_bot = parse_bot(bot if start is None else start)
+    except ValueError as exc:
+        raise BadArgument("start", str(exc)) from None
     if start_bot.policy.code != policy.code:
-        raise ValueError(
-            f"start {start!r} is not a setting of {policy.name}; allowed: a {policy.name} spec"
+        raise BadArgument(
+            "start",
+            f"start {start!r} is not a setting of {policy.name}; allowed: a {policy.name} spec",
         )
     start_values = start_bot.parameters
     search_seeds = stage_seeds(seed, SEARCH, len(field_bots))
@@ -373,9 +379,10 @@ def tune(
     baseline = {p.name: start_values[p.name] for p in searched}
     outside = [n for n, v in baseline.items() if not bounds[n][0] <= v <= bounds[n][1]]
     if start is not None and outside:
-        raise ValueError(
+        raise BadArgument(
+            "start",
             f"start {start!r} sets {outside[0]} outside its search range "
-            f"{bounds[outside[0]][0]:g} to {bounds[outside[0]][1]:g}"
+            f"{bounds[outside[0]][0]:g} to {bounds[outside[0]][1]:g}",
         )
     if not outside:
         study.enqueue_trial(baseline)

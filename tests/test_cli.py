@@ -180,9 +180,10 @@ def test_rules_file(tmp_path):
             ],
             "the swept parameter safety is also set in the bot spec 'expert:safety=3'",
         ),
-        # compare's bot errors name the bot arguments, not --deals
-        (["compare", "expert", "expert", "--deals", "4"], "Invalid value for BOT_A/BOT_B"),
-        (["compare", "expert,greedy", "random", "--deals", "4"], "Invalid value for BOT_A/BOT_B"),
+        # compare's bot errors name the bot argument at fault, not --deals
+        (["compare", "expert", "expert", "--deals", "4"], "Invalid value for BOT_B: compare"),
+        (["compare", "expert,greedy", "random", "--deals", "4"], "Invalid value for BOT_A:"),
+        (["compare", "random", "expert,greedy", "--deals", "4"], "Invalid value for BOT_B:"),
         (
             ["sweep", "expert", "--param", "hold_wilds=0,1,1", "--vs", "greedy", "--deals", "4"],
             "'0,1,1' repeats a value",

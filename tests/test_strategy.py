@@ -489,14 +489,16 @@ LABEL = "py:my_bots.py:Label"
         ["verify", "--deals", "2", "--bots", f"{LABEL},expert"],
     ],
 )
-def test_an_answer_outside_the_candidates_is_a_usage_error_of_the_bots(bot_file, args):
+def test_an_answer_outside_the_candidates_is_the_bots_error(bot_file, args):
+    """The spec was good, the bot's answer was not: exit code 1, no option blamed."""
     from click.testing import CliRunner
 
     from canasta_sim.cli import main
 
     r = CliRunner().invoke(main, args)
-    assert r.exit_code == 2, r.output
-    assert "Invalid value for --bots/--seats: the Python bot Label of seat" in r.output
+    assert r.exit_code == 1, r.output
+    assert f"Error: the Python bot {LABEL} of seat" in r.output
+    assert "Invalid value" not in r.output
     assert "answered 'draw' (a str, not a Candidate) to the draw decision" in r.output
     assert "Traceback" not in r.output
 
