@@ -43,6 +43,7 @@ from .nb.enums import (
 from .nb.rollout import strata_nb, worlds_nb
 from .nb.worlds import STRATA_OFF
 from .notation import check_int, is_legal_meld, meld_plan, minimum_count
+from .observation import Observation, observe
 from .rules import PLAYER_TABLE, Rules
 
 try:
@@ -152,6 +153,20 @@ class InfoSet:
         return _from_dict(data)
 
     @classmethod
+    def from_observation(cls, observation: Observation) -> InfoSet:
+        """The information set of an observation (:meth:`canasta_sim.Deal.observation`): the
+        same knowledge in card text, in seat and side order; ``from_observation(info
+        .observation()) == info``.
+
+        Raises
+        ------
+        ValueError
+            For an observation of a deal that is over (no decision left), or one that breaks
+            the pack (as the constructor).
+        """
+        return _from_observation(observation)
+
+    @classmethod
     def from_file(cls, path) -> InfoSet:
         """Read a position file: TOML (``.toml``) or JSON (``.json``).
 
@@ -216,6 +231,15 @@ class InfoSet:
     def dealer(self) -> int:
         """The dealer's seat: the player to the dealer's left played turn 0 (R-11)."""
         return (self.current - 1 - self.turn) % self.rules.players
+
+    def observation(self) -> Observation:
+        """The observation of this information set: the kernel's array
+        (:func:`~canasta_sim.nb.engine.observation.observe_nb`) over :meth:`public_state` with
+        the scores. ``InfoSet.from_observation(info.observation()) == info``, and for a live
+        deal ``deal.info_set(seat).observation() == deal.observation(seat)``."""
+        state = self.public_state()
+        state["sides"][: self.rules.sides, SideSlot.score] = self.scores
+        return Observation(self.rules, self.seat, observe(state, self.rules, self.seat))
 
     def public_state(self) -> np.void:
         """A kernel state (record of ``STATE_DTYPE``) holding this information set: the public
@@ -329,75 +353,50 @@ def top_card_weights(unseen: np.ndarray, stock_size: int) -> np.ndarray | None:
     return w
 
 
-# --- from a live deal -------------------------------------------------------------------------
-def info_set_from_state(rules: Rules, state: np.void, seat: int, scores) -> InfoSet:
-    """The information set of ``seat`` in a kernel state (what :meth:`Deal.info_set` calls).
-
-    Parameters
-    ----------
-    rules : Rules
-    state : record of STATE_DTYPE
-    seat : int
-    scores : sequence of int
-        Cumulative scores before the deal, per side (points).
-
-    Raises
-    ------
-    ValueError
-        When the deal is over (no decision is left).
-    """
-    g = state["g"]
-    if g[DealSlot.phase] == Phase.over:
-        raise ValueError("phase 'over': the deal is over, no seat has a decision to analyse")
+# --- from and to the observation -------------------------------------------------------------
+def _from_observation(obs: Observation) -> InfoSet:
+    """The information set of an observation (:meth:`InfoSet.from_observation`): the
+    seat-relative rows of the array put back in seat and side order."""
+    rules, seat = obs.rules, obs.seat
     players, sides = rules.players, rules.sides
-    turn = int(g[DealSlot.turn])
-    melds, meld_turn, flags = state["melds"], state["meld_turn"], state["meld_flags"]
-    current = int(g[DealSlot.current])
-    cur_side = current % sides
-    sd = state["sides"]
+    if obs.phase == Phase.over:
+        raise ValueError("phase 'over': the deal is over, no seat has a decision to analyse")
+    by_seat = [(p - seat) % players for p in range(players)]  # row of each seat
+    by_side = [(s - obs.side) % sides for s in range(sides)]
+    current = obs.seat_of(obs.current)
+    cur_row = obs.current % sides  # the side to play, counted from the observer's
 
-    def ranks(s, test):
-        return tuple(
-            C.KINDS[r]
-            for r in range(BLACK_THREE, LAST_NATURAL + 1)
-            if melds[s, r].sum() > 0 and test(r)
-        )
+    def plan(j: int) -> np.ndarray:
+        md = np.zeros((N_KINDS, 3), np.int64)
+        md[BLACK_THREE : LAST_NATURAL + 1] = obs.melds[j]
+        return md
 
-    play = g[DealSlot.phase] == Phase.play
-    this_turn = ranks(cur_side, lambda r: meld_turn[cur_side, r] == turn) if play else ()
-    known = [C.format_cards(state["known"][p]) for p in range(players)]
-    known[seat] = ""
+    def ranks(flags) -> tuple[str, ...]:
+        return tuple(C.KINDS[BLACK_THREE + int(i)] for i in np.nonzero(flags)[0])
+
+    known = [C.format_cards(obs.known[i]) for i in by_seat]
     return InfoSet(
         rules=rules,
         seat=seat,
         current=current,
-        phase=PHASES[int(g[DealSlot.phase])],
-        hand=C.format_cards(state["hands"][seat]),
-        pile=C.format_sequence(state["pile"][: int(g[DealSlot.pile_len])]),
-        melds=tuple(_meld_texts(melds[s]) for s in range(sides)),
-        red_threes=tuple(
-            int(sd[s, SideSlot.r3_dealt] + sd[s, SideSlot.r3_drawn] + sd[s, SideSlot.r3_pile])
-            for s in range(sides)
-        ),
-        scores=tuple(int(x) for x in scores),
-        hand_sizes=tuple(int(x) for x in state["hand_sizes"][:players]),
-        stock_size=int(rules.n_cards - g[DealSlot.stock_pos]),
+        phase=PHASES[obs.phase],
+        hand=C.format_cards(obs.hand),
+        pile=C.format_sequence(obs.pile),
+        melds=tuple(_meld_texts(plan(j)) for j in by_side),
+        red_threes=tuple(int(obs.red_threes[j]) for j in by_side),
+        scores=tuple(int(obs.scores[j]) for j in by_side),
+        hand_sizes=tuple(int(obs.hand_sizes[i]) for i in by_seat),
+        stock_size=obs.stock_size,
         known=tuple(known),
-        turn=turn,
-        first_meld_turns=tuple(int(x) for x in state["seats"][:players, SeatSlot.first_meld_turn]),
-        melds_this_turn=this_turn,
-        pile_melds=tuple(
-            k for k in this_turn if flags[cur_side, C.kind_index(k)] & MeldFlag.pile_cards
-        ),
-        concealed_canastas=tuple(
-            ranks(s, lambda r, s=s: flags[s, r] & MeldFlag.concealed) for s in range(sides)
-        ),
-        touched_old=bool(play and g[DealSlot.touched_old]),
-        from_pile=C.format_cards(g[DealSlot.pile_cards : DealSlot.pile_cards + N_KINDS])
-        if play
-        else "",
-        last_red_three=bool(play and g[DealSlot.last_red_three]),
-        upcard_cards=int(g[DealSlot.upcard_cards]),
+        turn=obs.turn,
+        first_meld_turns=tuple(int(obs.first_meld_turn[i]) for i in by_seat),
+        melds_this_turn=ranks(obs.melds_this_turn[cur_row]),
+        pile_melds=ranks(obs.pile_melds[cur_row]),
+        concealed_canastas=tuple(ranks(obs.concealed_canastas[j]) for j in by_side),
+        touched_old=bool(obs.touched_old),
+        from_pile=C.format_cards(obs.from_pile),
+        last_red_three=bool(obs.last_red_three),
+        upcard_cards=obs.upcard_cards,
     )
 
 

@@ -1,0 +1,123 @@
+"""The observation in readable form: what one seat knows, as named numpy fields.
+
+The kernel :func:`canasta_sim.nb.engine.observation.observe_nb` writes a seat's knowledge as one
+fixed-length ``int32`` array (layout :data:`canasta_sim.nb.enums.OBS_LAYOUT`, documented in
+``docs/observation.md``); :class:`Observation` wraps it with the rules and the observer's seat,
+and reads each block of the layout by name. :class:`~canasta_sim.InfoSet` is built from it
+(:meth:`InfoSet.from_observation`) and back (:meth:`InfoSet.observation`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from .nb.engine.observation import observe_nb
+from .nb.enums import OBS_LAYOUT, OBS_LEN, ObsField, ObsSlot
+from .rules import Rules
+
+_FIELDS = {f.name: f for f in OBS_LAYOUT}
+
+
+def observe(state: np.void, rules: Rules, seat: int) -> np.ndarray:
+    """What ``seat`` knows in the kernel state ``state``: the observation array.
+
+    Parameters
+    ----------
+    state : record of STATE_DTYPE
+        Read only; the other hands' unknown cards and the stock order are not read.
+    rules : Rules
+    seat : int
+        The observer, ``0 .. players - 1`` (not checked here: callers check it).
+
+    Returns
+    -------
+    ndarray(int32, (OBS_LEN,))
+    """
+    out = np.empty(OBS_LEN, np.int32)
+    observe_nb(state, rules.to_array(), np.int64(seat), out)
+    return out
+
+
+@dataclass(frozen=True, eq=False)
+class Observation:
+    """What seat ``seat`` knows: the observation array with its rules, read by field name.
+
+    Every name of :data:`~canasta_sim.nb.enums.OBS_LAYOUT` is an attribute
+    (``docs/observation.md`` lists them with their rule ids): a one-slot field as an ``int``
+    (``obs.turn``, ``obs.stock_size``), the others as read-only ``int32`` arrays cut to the
+    table: per-seat fields have ``players`` rows and per-side fields ``sides`` rows, counted
+    from the observer's (``obs.hand_sizes[1]`` is the next player's), and ``pile`` holds the
+    ``pile_size`` cards of the discard pile, bottom first.
+
+    Attributes
+    ----------
+    rules : Rules
+    seat : int
+        The observer's seat (the array itself is seat-relative and does not hold it).
+    array : ndarray(int32, (OBS_LEN,))
+        The kernel's array (read-only), for learning code that wants the whole vector.
+    """
+
+    rules: Rules
+    seat: int
+    array: np.ndarray
+
+    def __post_init__(self):
+        array = np.array(self.array, np.int32)  # a private copy: the observation is a value
+        if array.shape != (OBS_LEN,):
+            raise ValueError(
+                f"array of shape {array.shape}: an observation has shape ({OBS_LEN},)"
+            )
+        array.flags.writeable = False
+        object.__setattr__(self, "array", array)
+
+    def __getattr__(self, name: str) -> Any:
+        f = _FIELDS.get(name)
+        if f is None:
+            raise AttributeError(
+                f"an Observation has no field {name!r}; fields: {', '.join(_FIELDS)}"
+            )
+        return self._read(f)
+
+    def _read(self, f: ObsField) -> Any:
+        block = self.array[f.offset : f.offset + f.length].reshape(f.shape)
+        if f.shape == (1,):
+            return int(block[0])
+        rows = {
+            "seat": self.rules.players,
+            "side": self.rules.sides,
+            "pile": int(self.array[ObsSlot.pile_size]),
+        }.get(f.rows, f.shape[0])
+        return block[:rows]
+
+    @property
+    def side(self) -> int:
+        """The observer's side (R-10)."""
+        return self.seat % self.rules.sides
+
+    def seat_of(self, i: int) -> int:
+        """The seat ``i`` places after the observer in turn order (R-11)."""
+        return (self.seat + i) % self.rules.players
+
+    def side_of(self, j: int) -> int:
+        """The side ``j`` places after the observer's (R-10)."""
+        return (self.side + j) % self.rules.sides
+
+    def fields(self) -> dict[str, Any]:
+        """Every field by name, in layout order (values as the attributes give them)."""
+        return {f.name: self._read(f) for f in OBS_LAYOUT}
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Observation):
+            return NotImplemented
+        return (
+            self.rules == other.rules
+            and self.seat == other.seat
+            and bool(np.array_equal(self.array, other.array))
+        )
+
+    def __hash__(self) -> int:
+        return hash((self.rules, self.seat, self.array.tobytes()))
