@@ -68,9 +68,7 @@ class Observation:
     def __post_init__(self):
         array = np.array(self.array, np.int32)  # a private copy: the observation is a value
         if array.shape != (OBS_LEN,):
-            raise ValueError(
-                f"array of shape {array.shape}: an observation has shape ({OBS_LEN},)"
-            )
+            raise ValueError(f"array of shape {array.shape}: an observation has shape ({OBS_LEN},)")
         array.flags.writeable = False
         object.__setattr__(self, "array", array)
 
