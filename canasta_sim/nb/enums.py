@@ -350,7 +350,10 @@ _OBS_FIELDS = (
         "R-31, R-32",
     ),
     ObsField(
-        "pile_blocked", (1,), "1 if a black three is on top: nobody may take the pile", "R-23, R-30"
+        "pile_blocked",
+        (1,),
+        "1 if a black three is on top: the pile cannot be taken (the next player is blocked)",
+        "R-23, R-30",
     ),
     ObsField(
         "upcard_cards",
