@@ -488,7 +488,7 @@ class Deal:
         if missing.any():
             raise ValueError(
                 f"the position leaves {missing.sum()} cards of the {self.rules.n_cards}-card "
-                f"pack out ({C.format_cards(missing)}); an information set places every card "
+                f"pack out ({C.format_tally(missing)}); an information set places every card "
                 f"of the pack: add them to the stock (Deal.from_position(..., stock=...)) or to "
                 f"the hands"
             )

@@ -14,16 +14,13 @@ only ever go to the stock. The sampler reads only the information set.
 
 from __future__ import annotations
 
-import dataclasses
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 
 from . import cards as C
-from .nb.engine.deal import freezes_pile_nb, is_upcard_cover_nb
+from .nb.engine.deal import freezes_pile_nb
 from .nb.engine.rng import deal_seeds_nb
 from .nb.engine.state import STATE_DTYPE, new_state, recount_nb
 from .nb.enums import (
@@ -44,14 +41,8 @@ from .nb.rollout import strata_nb, worlds_nb
 from .nb.worlds import STRATA_OFF
 from .notation import check_int, is_legal_meld, meld_plan, minimum_count
 from .observation import Observation, observe
-from .rules import PLAYER_TABLE, Rules
-
-try:
-    import tomllib
-except ImportError:  # Python 3.10: positions in JSON only
-    tomllib = None  # type: ignore[assignment,unused-ignore]
-
-PHASES = ("draw", "play")
+from .positions import PHASES, check_upcard, position_fields, read_position
+from .rules import Rules
 
 
 @dataclass(frozen=True)
@@ -141,16 +132,18 @@ class InfoSet:
     @classmethod
     def from_dict(cls, data: Mapping) -> InfoSet:
         """An information set from a position mapping (the parsed TOML or JSON of a position
-        file; keys in ``docs/analysis.md``).
+        file; keys in ``docs/analysis.md``; parsed by :mod:`canasta_sim.positions`).
 
         Raises
         ------
         ValueError
-            On an unknown or missing key, a bad card text, a position that breaks the pack,
-            hand sizes that disagree with the stock size, or a phase with no decision; the
-            message names the value.
+            On an unknown or missing key, a bad card text, a position that breaks the pack or
+            leaves part of it out (the message names the cards and how to complete it), or a
+            phase with no decision; the message names the value.
         """
-        return _from_dict(data)
+        info = cls(**position_fields(data))
+        check_upcard(info)
+        return info
 
     @classmethod
     def from_observation(cls, observation: Observation) -> InfoSet:
@@ -168,7 +161,8 @@ class InfoSet:
 
     @classmethod
     def from_file(cls, path) -> InfoSet:
-        """Read a position file: TOML (``.toml``) or JSON (``.json``).
+        """Read a position file: TOML (``.toml``) or JSON (``.json``)
+        (:func:`canasta_sim.positions.read_position`).
 
         Raises
         ------
@@ -176,16 +170,7 @@ class InfoSet:
             As :meth:`from_dict`, or for a file that is not valid TOML/JSON (the message names
             the file).
         """
-        path = Path(path)
-        text = path.read_text()
-        is_json = path.suffix.lower() == ".json"
-        if not is_json and tomllib is None:
-            raise ValueError(f"{path}: TOML positions need Python 3.11 or later; use JSON")
-        try:
-            data = json.loads(text) if is_json else tomllib.loads(text)
-        except (ValueError, json.JSONDecodeError) as exc:  # TOMLDecodeError is a ValueError
-            raise ValueError(f"{path}: not a valid position file: {exc}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(read_position(path))
 
     # --- derived values ----------------------------------------------------------------------
     @property
@@ -400,195 +385,6 @@ def _from_observation(obs: Observation) -> InfoSet:
     )
 
 
-# --- from a position mapping ------------------------------------------------------------------
-_KEYS = {
-    "players": "number of players (2, 3, 4 or 6)",
-    "rules": "rules preset name (classic, hoyle)",
-    "switches": "table of rules switches",
-    "seat": "the observer's seat",
-    "current": "seat to play (default: seat)",
-    "phase": "draw or play",
-    "hand": "the observer's hand (card text)",
-    "pile": "discard pile, bottom first (card text)",
-    "melds": "per side, a list of meld texts",
-    "red_threes": "per side, red threes laid out",
-    "scores": "per side, cumulative score before the deal",
-    "hand_sizes": "per seat, cards in hand",
-    "stock": "cards left in the stock",
-    "known": "per seat, cards known to be in its hand (card text)",
-    "turn": "completed turns",
-    "melded_seats": "seats that made a meld before this turn",
-    "melds_this_turn": "play phase: ranks melded for the first time this turn",
-    "pile_melds": "play phase: those of them holding cards from the pile",
-    "concealed_canastas": "per side, ranks of concealed canastas",
-    "touched_old": "play phase: added to a meld made before this turn",
-    "from_pile": "play phase: cards taken with the pile this turn, still in hand",
-    "last_red_three": "play phase: drew a red three as the last stock card",
-    "upcard_cards": "the count of cards at the bottom of the pile turned to start it",
-}
-_REQUIRED = ("players", "seat", "phase", "hand", "pile", "hand_sizes", "stock")
-
-
-def _from_dict(data) -> InfoSet:
-    if not isinstance(data, Mapping):
-        raise ValueError(f"a position is a table of keys, not {data!r}")
-    unknown = sorted(set(data) - set(_KEYS))
-    if unknown:
-        raise ValueError(f"unknown position key {unknown[0]!r}; allowed: {', '.join(_KEYS)}")
-    missing = [k for k in _REQUIRED if k not in data]
-    if missing:
-        raise ValueError(f"position key {missing[0]!r} is missing ({_KEYS[missing[0]]})")
-    players = data["players"]
-    if not isinstance(players, int) or isinstance(players, bool) or players not in PLAYER_TABLE:
-        raise ValueError(f"players={players!r} is not allowed; allowed: 2, 3, 4 or 6")
-    rules = Rules.preset(_str(data, "rules", "classic"), players=players, **_switches(data))
-    sides = rules.sides
-    seat = data["seat"]
-    check_int("seat", seat, 0, players - 1)
-    # in any case, as rules presets are
-    phase = _str(data, "phase", "draw").strip().lower()
-    if phase not in PHASES:
-        raise ValueError(
-            f"phase={data['phase']!r} has no decision to analyse; allowed: draw (the turn's "
-            f"first move), play (meld, discard or go out), in any case"
-        )
-    check_int("stock", data["stock"], 0, rules.n_cards)
-    melds = tuple(
-        tuple(_card_texts(f"melds[{s}]", m))
-        for s, m in enumerate(_per(data, "melds", sides, [], list))
-    )
-    melded = tuple(s for s in range(sides) if melds[s])
-    this_turn = tuple(_str_list(data, "melds_this_turn"))
-    default_melded = [p for p in range(players) if p % sides in melded]
-    melded_seats = data.get("melded_seats", default_melded)
-    if not isinstance(melded_seats, list):
-        raise ValueError(f"melded_seats must be a list of seats, not {melded_seats!r}")
-    for p in melded_seats:
-        check_int("melded_seats item", p, 0, players - 1)
-    turn = data.get("turn", 1 if melded_seats else 0)
-    check_int("turn", turn, 0, rules.max_turns - 1)
-    if melded_seats and turn == 0:
-        raise ValueError(
-            f"turn=0 with melded_seats={melded_seats}: a meld made before this turn needs turn >= 1"
-        )
-    current = data.get("current", seat)
-    check_int("current", current, 0, players - 1)
-    first = [turn - 1 if p in melded_seats else -1 for p in range(players)]
-    if this_turn and first[current] < 0:
-        first[current] = turn
-    known = _per(data, "known", players, "", str, per="seat")
-    info = InfoSet(
-        rules=rules,
-        seat=seat,
-        current=current,
-        phase=phase,
-        hand=_str(data, "hand", ""),
-        pile=_str(data, "pile", ""),
-        melds=melds,
-        red_threes=tuple(_per(data, "red_threes", sides, 0, int)),
-        scores=tuple(_per(data, "scores", sides, 0, int)),
-        hand_sizes=tuple(_per(data, "hand_sizes", players, None, int, per="seat")),
-        stock_size=data["stock"],
-        known=tuple(known),
-        turn=turn,
-        first_meld_turns=tuple(first),
-        melds_this_turn=this_turn,
-        pile_melds=tuple(_str_list(data, "pile_melds")),
-        concealed_canastas=tuple(
-            tuple(_card_texts(f"concealed_canastas[{s}]", c))
-            for s, c in enumerate(_per(data, "concealed_canastas", sides, [], list))
-        ),
-        touched_old=_bool(data, "touched_old"),
-        from_pile=_str(data, "from_pile", ""),
-        last_red_three=_bool(data, "last_red_three"),
-        upcard_cards=data.get("upcard_cards", 0),
-    )
-    _check_upcard(info)
-    return info
-
-
-def _switches(data) -> dict:
-    """The ``switches`` table: rules switches only (``players`` is a position key)."""
-    switches = data.get("switches", {})
-    if not isinstance(switches, Mapping):
-        raise ValueError(f"switches must be a table of rules switches, not {switches!r}")
-    if "players" in switches:
-        raise ValueError(
-            f"switches.players={switches['players']!r}: players is a top-level key of the "
-            f"position (players = {switches['players']!r}), not a rules switch"
-        )
-    allowed = sorted(f.name for f in dataclasses.fields(Rules) if f.name != "players")
-    unknown = sorted(set(switches) - set(allowed))
-    if unknown:
-        raise ValueError(
-            f"unknown rules switch {unknown[0]!r} in switches; allowed: {', '.join(allowed)}"
-        )
-    return dict(switches)
-
-
-def _check_upcard(info: InfoSet) -> None:
-    """In a position file the pile's bottom ``upcard_cards`` cards are those turned to start
-    it (R-12): covers, then one card that is not a cover. (A live deal keeps the count after
-    the pile is taken, so this is not checked in :func:`_validate`.)"""
-    n, codes = info.upcard_cards, info.pile_codes
-    if n > len(codes):
-        raise ValueError(
-            f"upcard_cards={n} but the pile holds {len(codes)} cards; allowed: 0 to "
-            f"{len(codes)} (the count of cards at the bottom of the pile turned to start it)"
-        )
-    r = info.rules.to_array()
-    for i, k in enumerate(codes[:n]):
-        if bool(is_upcard_cover_nb(int(k), r)) != (i < n - 1):
-            raise ValueError(
-                f"upcard_cards={n} with the pile {info.pile!r}: card {i + 1} from the bottom, "
-                f"{C.KINDS[k]!r}, cannot be turned there (R-12: wild cards, red threes and "
-                f"black threes with upcard_covers_black_three are covered by the next card "
-                f"turned, and the last card turned is none of them)"
-            )
-
-
-def _str(data, key, default) -> str:
-    value = data.get(key, default)
-    if not isinstance(value, str):
-        raise ValueError(f"{key}={value!r} must be a text ({_KEYS[key]})")
-    return value
-
-
-def _bool(data, key) -> bool:
-    value = data.get(key, False)
-    if not isinstance(value, bool):
-        raise ValueError(f"{key}={value!r} must be true or false ({_KEYS[key]})")
-    return value
-
-
-def _str_list(data, key) -> list[str]:
-    value = data.get(key, [])
-    return _card_texts(key, value)
-
-
-def _card_texts(name, value) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ValueError(f"{name}={value!r} must be a list of card texts")
-    return value
-
-
-def _per(data, key, n, default, kind, per="side") -> list:
-    value = data.get(key)
-    if value is None:
-        if default is None:
-            raise ValueError(f"position key {key!r} is missing ({_KEYS[key]})")
-        return [default] * n
-    if not isinstance(value, list) or len(value) != n:
-        raise ValueError(f"{key}={value!r} must be a list with one entry per {per} ({n})")
-    for i, v in enumerate(value):
-        if kind is int:
-            if not isinstance(v, int) or isinstance(v, bool):
-                raise ValueError(f"{key}[{i}]={v!r} must be an integer ({_KEYS[key]})")
-        elif not isinstance(v, kind):
-            raise ValueError(f"{key}[{i}]={v!r} has the wrong type ({_KEYS[key]})")
-    return value
-
-
 # --- validation and the kernel state ---------------------------------------------------------
 def _pack(rules: Rules) -> np.ndarray:
     return C.KIND_COUNTS_108.astype(np.int64) * rules.n_cards // 108
@@ -697,12 +493,7 @@ def _validate(info: InfoSet) -> None:
     unseen = pack - seen
     hidden = sum(info.hand_sizes) - info.hand_sizes[info.seat] - info.known_counts.sum()
     if hidden + info.stock_size != unseen.sum():
-        raise ValueError(
-            f"hand sizes {list(info.hand_sizes)} and stock size {info.stock_size} disagree "
-            f"with the pack: they leave {hidden + info.stock_size} places for unseen cards "
-            f"(other hands' unknown cards plus the stock), but {unseen.sum()} of the "
-            f"{rules.n_cards} cards are not in view"
-        )
+        raise ValueError(_places_message(info, unseen, hidden))
     if unseen[RED_THREE] > info.stock_size:
         raise ValueError(
             f"{unseen[RED_THREE]} red threes are not in view but the stock holds only "
@@ -725,6 +516,35 @@ def _validate(info: InfoSet) -> None:
             raise ValueError(f"{attr}=true is only allowed in the play phase")
     if info.from_pile and info.phase != "play":
         raise ValueError(f"from_pile={info.from_pile!r} is only allowed in the play phase")
+
+
+def _places_message(info: InfoSet, unseen: np.ndarray, hidden: int) -> str:
+    """Why the places out of view (the other hands' unknown cards plus the stock) do not
+    match the cards of the pack out of view, and how to complete the pack."""
+    n, stock = int(unseen.sum()), info.stock_size
+    short = n - (hidden + stock)  # > 0: cards of the pack with no place
+    if short > 0:
+        fix = f"it leaves {_cards(short)} of the pack out: give stock = {stock + short}"
+    elif stock + short >= 0:
+        fix = f"it has {_places(-short)} too many: give stock = {stock + short}"
+    else:
+        fix = f"it has {_places(-short)} too many: give stock = 0 and "
+        fix += f"{_cards(-short - stock)} fewer in the other hands"
+    return (
+        f"hand sizes {list(info.hand_sizes)} and stock size {stock} disagree with the pack: "
+        f"{n} of the {info.rules.n_cards} cards are not in view ({C.format_tally(unseen)}), "
+        f"but the other hands' unknown cards plus the stock make {hidden + stock} places; "
+        f"{fix} (or change the other hands' sizes by the difference), so that every card of "
+        f"the pack has a place"
+    )
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _places(n: int) -> str:
+    return f"{n} place" if n == 1 else f"{n} places"
 
 
 def _check_pile_red_threes(info: InfoSet) -> None:
