@@ -353,33 +353,33 @@ def _from_observation(obs: Observation) -> InfoSet:
 
     def plan(j: int) -> np.ndarray:
         md = np.zeros((N_KINDS, 3), np.int64)
-        md[BLACK_THREE : LAST_NATURAL + 1] = obs.melds[j]
+        md[BLACK_THREE : LAST_NATURAL + 1] = obs.side_melds[j]
         return md
 
     def ranks(flags) -> tuple[str, ...]:
         return tuple(C.KINDS[BLACK_THREE + int(i)] for i in np.nonzero(flags)[0])
 
-    known = [C.format_cards(obs.known[i]) for i in by_seat]
+    known = [C.format_cards(obs.seat_known_counts[i]) for i in by_seat]
     return InfoSet(
         rules=rules,
         seat=seat,
         current=current,
         phase=PHASES[obs.phase],
-        hand=C.format_cards(obs.hand),
-        pile=C.format_sequence(obs.pile),
+        hand=C.format_cards(obs.hand_counts),
+        pile=C.format_sequence(obs.pile_codes),
         melds=tuple(_meld_texts(plan(j)) for j in by_side),
-        red_threes=tuple(int(obs.red_threes[j]) for j in by_side),
-        scores=tuple(int(obs.scores[j]) for j in by_side),
-        hand_sizes=tuple(int(obs.hand_sizes[i]) for i in by_seat),
+        red_threes=tuple(int(obs.side_red_threes[j]) for j in by_side),
+        scores=tuple(int(obs.side_scores[j]) for j in by_side),
+        hand_sizes=tuple(int(obs.seat_hand_sizes[i]) for i in by_seat),
         stock_size=obs.stock_size,
         known=tuple(known),
         turn=obs.turn,
-        first_meld_turns=tuple(int(obs.first_meld_turn[i]) for i in by_seat),
-        melds_this_turn=ranks(obs.melds_this_turn[cur_row]),
-        pile_melds=ranks(obs.pile_melds[cur_row]),
-        concealed_canastas=tuple(ranks(obs.concealed_canastas[j]) for j in by_side),
+        first_meld_turns=tuple(int(obs.seat_first_meld_turns[i]) for i in by_seat),
+        melds_this_turn=ranks(obs.side_melds_this_turn[cur_row]),
+        pile_melds=ranks(obs.side_pile_melds[cur_row]),
+        concealed_canastas=tuple(ranks(obs.side_concealed_canastas[j]) for j in by_side),
         touched_old=bool(obs.touched_old),
-        from_pile=C.format_cards(obs.from_pile),
+        from_pile=C.format_cards(obs.from_pile_counts),
         last_red_three=bool(obs.last_red_three),
         upcard_cards=obs.upcard_cards,
     )

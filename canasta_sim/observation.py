@@ -48,9 +48,10 @@ class Observation:
     Every name of :data:`~canasta_sim.nb.enums.OBS_LAYOUT` is an attribute
     (``docs/observation.md`` lists them with their rule ids): a one-slot field as an ``int``
     (``obs.turn``, ``obs.stock_size``), the others as read-only ``int32`` arrays cut to the
-    table: per-seat fields have ``players`` rows and per-side fields ``sides`` rows, counted
-    from the observer's (``obs.hand_sizes[1]`` is the next player's), and ``pile`` holds the
-    ``pile_size`` cards of the discard pile, bottom first.
+    table. The ``seat_*`` fields have ``players`` rows and the ``side_*`` fields ``sides``
+    rows, counted from the observer's (``obs.seat_hand_sizes[1]`` is the next player's,
+    ``obs.side_scores[0]`` the observer's side's); ``pile_codes`` holds the ``pile_size``
+    cards of the discard pile, bottom first; ``*_counts`` are count arrays by kind (R-02).
 
     Attributes
     ----------

@@ -59,7 +59,7 @@ def test_docs_observation_md_is_written_from_the_layout():
     """``python scripts/observation_doc.py`` rewrites the page."""
     text = (ROOT / "docs" / "observation.md").read_text()
     assert text == layout_markdown()
-    assert "| `pile` | 394 | 162 | 162 |" in text
+    assert "| `pile_codes` | 394 | 162 | 162 |" in text
 
 
 # --- values by hand ---------------------------------------------------------------------------
@@ -82,30 +82,33 @@ def test_seat_one_sees_itself_first_and_its_own_side_first():
     assert (obs.players, obs.sides, obs.phase, obs.turn) == (4, 2, 0, 0)
     assert obs.current == 3  # seat 0 plays: three places after seat 1 in turn order
     assert obs.dealer == 2  # seat 3 dealt (seat 0 plays turn 0, R-11)
-    assert obs.hand_sizes.tolist() == [5, 5, 5, 5]
-    assert C.format_cards(obs.hand) == "4 4 6 6 7"
+    assert obs.seat_hand_sizes.tolist() == [5, 5, 5, 5]
+    assert C.format_cards(obs.hand_counts) == "4 4 6 6 7"
     # row 0 is side 1 (A A A 2, one red three, score -20: minimum 15), row 1 side 0
-    assert obs.melds[0, K["A"] - 1].tolist() == [3, 1, 0]
-    assert obs.melds[1, K["K"] - 1].tolist() == [3, 0, 0]
-    assert obs.melds.sum() == 7
-    assert obs.red_threes.tolist() == [1, 0]
-    assert obs.scores.tolist() == [-20, 1600]
-    assert obs.minimums.tolist() == [15, 90]  # R-64
-    assert obs.melded.tolist() == [1, 1]
-    assert obs.pile.tolist() == [K["4"], K["J"], K["9"]]
+    assert obs.side_melds[0, K["A"] - 1].tolist() == [3, 1, 0]
+    assert obs.side_melds[1, K["K"] - 1].tolist() == [3, 0, 0]
+    assert obs.side_melds.sum() == 7
+    assert obs.side_red_threes.tolist() == [1, 0]
+    assert obs.side_scores.tolist() == [-20, 1600]
+    assert obs.side_minimums.tolist() == [15, 90]  # R-64
+    assert obs.side_melded.tolist() == [1, 1]
+    assert obs.pile_codes.tolist() == [K["4"], K["J"], K["9"]]
     assert (obs.pile_size, obs.pile_top, obs.pile_freeze, obs.pile_frozen) == (3, K["9"], 0, 0)
     assert obs.stock_size == 108 - 20 - 3 - 7 - 1
     # unseen: the pack less the hand, pile, melds and the red three
-    assert obs.unseen.sum() == 108 - 5 - 3 - 7 - 1
-    assert obs.unseen[K["4"]] == 8 - 2 - 1
-    assert obs.unseen[K["A"]] == 8 - 3
-    assert obs.unseen[K["2"]] == 8 - 1
-    assert obs.unseen[K["R3"]] == 4 - 1
+    assert obs.unseen_counts.sum() == 108 - 5 - 3 - 7 - 1
+    assert obs.unseen_counts[K["4"]] == 8 - 2 - 1
+    assert obs.unseen_counts[K["A"]] == 8 - 3
+    assert obs.unseen_counts[K["2"]] == 8 - 1
+    assert obs.unseen_counts[K["R3"]] == 4 - 1
     # the padding of a 4-player table
     arr = obs.array
-    assert arr[ObsSlot.hand_sizes + 4 : ObsSlot.hand_sizes + 6].tolist() == [0, 0]
-    assert arr[ObsSlot.first_meld_turn + 4 : ObsSlot.first_meld_turn + 6].tolist() == [-1, -1]
-    assert (arr[ObsSlot.pile + 3 : ObsSlot.pile + MAX_CARDS] == -1).all()
+    assert arr[ObsSlot.seat_hand_sizes + 4 : ObsSlot.seat_hand_sizes + 6].tolist() == [0, 0]
+    assert arr[ObsSlot.seat_first_meld_turns + 4 : ObsSlot.seat_first_meld_turns + 6].tolist() == [
+        -1,
+        -1,
+    ]
+    assert (arr[ObsSlot.pile_codes + 3 : ObsSlot.pile_codes + MAX_CARDS] == -1).all()
 
 
 def test_a_pickup_shows_the_known_cards_and_this_turns_meld():
@@ -113,15 +116,15 @@ def test_a_pickup_shows_the_known_cards_and_this_turns_meld():
     d.take_pile("9 9")  # seat 0 (side 0, melded): 9 9 9 on the table, 4 J to the hand (R-34)
     obs = d.observation(1)
     assert obs.phase == 1 and obs.current == 3
-    assert C.format_cards(obs.known[3]) == "4 J"  # seat 0 is row 3 from seat 1
-    assert C.format_cards(obs.from_pile) == "4 J"  # R-66: still in the hand
-    assert obs.melds_this_turn[1].tolist() == [int(r == K["9"] - 1) for r in range(12)]
-    assert obs.pile_melds.sum() == 0  # the top card and the player's own nines
-    assert obs.hand_sizes.tolist() == [5, 5, 5, 2 + 3]  # K K 5 left, 4 J taken
+    assert C.format_cards(obs.seat_known_counts[3]) == "4 J"  # seat 0 is row 3 from seat 1
+    assert C.format_cards(obs.from_pile_counts) == "4 J"  # R-66: still in the hand
+    assert obs.side_melds_this_turn[1].tolist() == [int(r == K["9"] - 1) for r in range(12)]
+    assert obs.side_pile_melds.sum() == 0  # the top card and the player's own nines
+    assert obs.seat_hand_sizes.tolist() == [5, 5, 5, 2 + 3]  # K K 5 left, 4 J taken
     assert obs.pile_size == 0 and obs.pile_top == -1
     own = d.observation(0)
-    assert own.known.sum() == 0  # the observer's own hand is in hand, not in known
-    assert C.format_cards(own.hand) == "4 5 J K K"
+    assert own.seat_known_counts.sum() == 0  # the observer's own hand is in hand, not in known
+    assert C.format_cards(own.hand_counts) == "4 5 J K K"
 
 
 def test_a_black_three_on_top_blocks_the_pile():

@@ -375,38 +375,38 @@ _OBS_FIELDS = (
         "concealed going out)",
         "R-42",
     ),
-    ObsField("hand", (N_KINDS,), "the observer's hand: cards per kind", "R-02"),
+    ObsField("hand_counts", (N_KINDS,), "the observer's hand: cards per kind", "R-02"),
     ObsField(
-        "from_pile",
+        "from_pile_counts",
         (N_KINDS,),
         "play phase: cards per kind taken with the pile this turn and still in the hand of the "
         "player to play",
         "R-66",
     ),
     ObsField(
-        "unseen",
+        "unseen_counts",
         (N_KINDS,),
         "cards per kind the observer cannot place: in the stock or among the unknown cards of "
         "other hands (the pack less the hand, known cards, pile, melds and red threes)",
         "R-01, R-02",
     ),
     ObsField(
-        "hand_sizes",
+        "seat_hand_sizes",
         (MAX_PLAYERS,),
         "per seat from the observer: cards in hand",
         "R-22, R-40",
         rows="seat",
     ),
     ObsField(
-        "known",
+        "seat_known_counts",
         (MAX_PLAYERS, N_KINDS),
         "per seat from the observer: cards per kind known to be in its hand, taken with the "
-        "pile and not since melded or discarded (0 for the observer, whose hand is in hand)",
+        "pile and not since melded or discarded (0 for the observer, whose hand is hand_counts)",
         "R-34",
         rows="seat",
     ),
     ObsField(
-        "first_meld_turn",
+        "seat_first_meld_turns",
         (MAX_PLAYERS,),
         "per seat from the observer: turn of its first meld in this deal, -1 if none",
         "R-42",
@@ -414,7 +414,7 @@ _OBS_FIELDS = (
         pad=-1,
     ),
     ObsField(
-        "melds",
+        "side_melds",
         (MAX_SIDES, OBS_RANKS, 3),
         "per side from the observer's, per rank black three .. ace: naturals, deuces, jokers "
         "in its meld",
@@ -422,50 +422,58 @@ _OBS_FIELDS = (
         rows="side",
     ),
     ObsField(
-        "canastas", (MAX_SIDES,), "per side: melds of 7 or more cards", "R-40, R-65", rows="side"
+        "side_canastas",
+        (MAX_SIDES,),
+        "per side: melds of 7 or more cards",
+        "R-40, R-65",
+        rows="side",
     ),
     ObsField(
-        "concealed_canastas",
+        "side_concealed_canastas",
         (MAX_SIDES, OBS_RANKS),
         "per side and rank: 1 if the meld is a concealed canasta",
         "R-51, R-66",
         rows="side",
     ),
     ObsField(
-        "melds_this_turn",
+        "side_melds_this_turn",
         (MAX_SIDES, OBS_RANKS),
         "play phase, per side and rank: 1 if the meld was started this turn",
         "R-42, R-66",
         rows="side",
     ),
     ObsField(
-        "pile_melds",
+        "side_pile_melds",
         (MAX_SIDES, OBS_RANKS),
         "play phase, per side and rank: 1 if the meld was started this turn and holds cards "
         "taken with the pile (it cannot become a concealed canasta)",
         "R-66",
         rows="side",
     ),
-    ObsField("red_threes", (MAX_SIDES,), "per side: red threes laid out", "R-50", rows="side"),
+    ObsField("side_red_threes", (MAX_SIDES,), "per side: red threes laid out", "R-50", rows="side"),
     ObsField(
-        "scores",
+        "side_scores",
         (MAX_SIDES,),
         "per side: cumulative score before this deal (points)",
         "R-55, R-64",
         rows="side",
     ),
     ObsField(
-        "minimums",
+        "side_minimums",
         (MAX_SIDES,),
         "per side: minimum count of the initial meld (points)",
         "R-64",
         rows="side",
     ),
     ObsField(
-        "melded", (MAX_SIDES,), "per side: 1 once it has made its initial meld", "R-64", rows="side"
+        "side_melded",
+        (MAX_SIDES,),
+        "per side: 1 once it has made its initial meld",
+        "R-64",
+        rows="side",
     ),
     ObsField(
-        "pile",
+        "pile_codes",
         (MAX_CARDS,),
         "the discard pile's kinds, bottom first (the top card at pile_size - 1), -1 beyond it",
         "R-20, R-30",

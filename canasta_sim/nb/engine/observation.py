@@ -83,15 +83,15 @@ def observe_nb(state, rules, seat, out):
         out[ObsSlot.last_red_three] = 1 if g[DealSlot.last_red_three] != 0 else 0
         out[ObsSlot.touched_old] = 1 if g[DealSlot.touched_old] != 0 else 0
         for k in range(N_KINDS):
-            out[ObsSlot.from_pile + k] = g[DealSlot.pile_cards + k]
+            out[ObsSlot.from_pile_counts + k] = g[DealSlot.pile_cards + k]
     for k in range(N_KINDS):
-        out[ObsSlot.hand + k] = state.hands[seat, k]
-        out[ObsSlot.unseen + k] = pack_count_nb(n_cards, k) - state.hands[seat, k]
+        out[ObsSlot.hand_counts + k] = state.hands[seat, k]
+        out[ObsSlot.unseen_counts + k] = pack_count_nb(n_cards, k) - state.hands[seat, k]
     for i in range(pile_len):
-        out[ObsSlot.pile + i] = state.pile[i]
-        out[ObsSlot.unseen + state.pile[i]] -= 1
+        out[ObsSlot.pile_codes + i] = state.pile[i]
+        out[ObsSlot.unseen_counts + state.pile[i]] -= 1
     for i in range(pile_len, MAX_CARDS):
-        out[ObsSlot.pile + i] = -1
+        out[ObsSlot.pile_codes + i] = -1
     observe_seats_nb(state, rules, seat, out)
     observe_sides_nb(state, rules, side, out)
 
@@ -103,15 +103,15 @@ def observe_seats_nb(state, rules, seat, out):
     players = rules[RuleSlot.players]
     for i in range(MAX_PLAYERS):
         if i >= players:
-            out[ObsSlot.first_meld_turn + i] = -1
+            out[ObsSlot.seat_first_meld_turns + i] = -1
             continue
         p = (seat + i) % players
-        out[ObsSlot.hand_sizes + i] = state.hand_sizes[p]
-        out[ObsSlot.first_meld_turn + i] = state.seats[p, SeatSlot.first_meld_turn]
-        if i > 0:  # the observer's whole hand is in the hand block
+        out[ObsSlot.seat_hand_sizes + i] = state.hand_sizes[p]
+        out[ObsSlot.seat_first_meld_turns + i] = state.seats[p, SeatSlot.first_meld_turn]
+        if i > 0:  # the observer's whole hand is in hand_counts
             for k in range(N_KINDS):
-                out[ObsSlot.known + i * N_KINDS + k] = state.known[p, k]
-                out[ObsSlot.unseen + k] -= state.known[p, k]
+                out[ObsSlot.seat_known_counts + i * N_KINDS + k] = state.known[p, k]
+                out[ObsSlot.unseen_counts + k] -= state.known[p, k]
 
 
 @inline_kernel
@@ -125,32 +125,32 @@ def observe_sides_nb(state, rules, side, out):
     turn = g[DealSlot.turn]
     for j in range(n_sides):
         s = (side + j) % n_sides
-        out[ObsSlot.canastas + j] = sides[s, SideSlot.canastas]
+        out[ObsSlot.side_canastas + j] = sides[s, SideSlot.canastas]
         red_threes = (
             sides[s, SideSlot.r3_dealt] + sides[s, SideSlot.r3_drawn] + sides[s, SideSlot.r3_pile]
         )
-        out[ObsSlot.red_threes + j] = red_threes
-        out[ObsSlot.unseen + RED_THREE] -= red_threes
-        out[ObsSlot.scores + j] = sides[s, SideSlot.score]
-        out[ObsSlot.minimums + j] = sides[s, SideSlot.minimum]
-        out[ObsSlot.melded + j] = 1 if sides[s, SideSlot.melded] != 0 else 0
+        out[ObsSlot.side_red_threes + j] = red_threes
+        out[ObsSlot.unseen_counts + RED_THREE] -= red_threes
+        out[ObsSlot.side_scores + j] = sides[s, SideSlot.score]
+        out[ObsSlot.side_minimums + j] = sides[s, SideSlot.minimum]
+        out[ObsSlot.side_melded + j] = 1 if sides[s, SideSlot.melded] != 0 else 0
         for r in range(BLACK_THREE, LAST_NATURAL + 1):
             nat = melds[s, r, MeldCol.naturals]
             deu = melds[s, r, MeldCol.deuces]
             jok = melds[s, r, MeldCol.jokers]
             if nat + deu + jok == 0:
                 continue
-            out[ObsSlot.unseen + r] -= nat
-            out[ObsSlot.unseen + DEUCE] -= deu
-            out[ObsSlot.unseen + JOKER] -= jok
+            out[ObsSlot.unseen_counts + r] -= nat
+            out[ObsSlot.unseen_counts + DEUCE] -= deu
+            out[ObsSlot.unseen_counts + JOKER] -= jok
             row = j * OBS_RANKS + r - BLACK_THREE
-            out[ObsSlot.melds + 3 * row + MeldCol.naturals] = nat
-            out[ObsSlot.melds + 3 * row + MeldCol.deuces] = deu
-            out[ObsSlot.melds + 3 * row + MeldCol.jokers] = jok
+            out[ObsSlot.side_melds + 3 * row + MeldCol.naturals] = nat
+            out[ObsSlot.side_melds + 3 * row + MeldCol.deuces] = deu
+            out[ObsSlot.side_melds + 3 * row + MeldCol.jokers] = jok
             flags = state.meld_flags[s, r]
             if flags & MeldFlag.concealed:
-                out[ObsSlot.concealed_canastas + row] = 1
+                out[ObsSlot.side_concealed_canastas + row] = 1
             if play and state.meld_turn[s, r] == turn:
-                out[ObsSlot.melds_this_turn + row] = 1
+                out[ObsSlot.side_melds_this_turn + row] = 1
                 if flags & MeldFlag.pile_cards:
-                    out[ObsSlot.pile_melds + row] = 1
+                    out[ObsSlot.side_pile_melds + row] = 1
