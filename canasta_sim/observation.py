@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from .nb.engine.observation import observe_nb
-from .nb.enums import OBS_LAYOUT, OBS_LEN, ObsField, ObsSlot
+from .nb.enums import OBS_LAYOUT, OBS_LEN, ObsField, ObsSlot, Phase, label
 from .rules import Rules
 
 _FIELDS = {f.name: f for f in OBS_LAYOUT}
@@ -91,6 +91,11 @@ class Observation:
             "pile": int(self.array[ObsSlot.pile_size]),
         }.get(f.rows, f.shape[0])
         return block[:rows]
+
+    @property
+    def phase_label(self) -> str:
+        """``"draw"``, ``"play"`` or ``"over"``: the label of :attr:`phase` (R-20)."""
+        return label(Phase, self.phase)
 
     @property
     def side(self) -> int:
