@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -178,20 +179,22 @@ class InfoSet:
         """The observer's side (R-10)."""
         return self.seat % self.rules.sides
 
-    @property
+    # the card texts are parsed once (building an information set reads them a few dozen
+    # times); the arrays are read-only, since the information set is a value
+    @cached_property
     def hand_counts(self) -> np.ndarray:
-        """The observer's hand, ``ndarray(int8, (N_KINDS,))``."""
-        return C.parse_cards(self.hand)
+        """The observer's hand, ``ndarray(int8, (N_KINDS,))``, read-only."""
+        return _read_only(C.parse_cards(self.hand))
 
-    @property
+    @cached_property
     def pile_codes(self) -> np.ndarray:
-        """The pile's kind codes, bottom first, ``ndarray(int8, (pile size,))``."""
-        return C.parse_sequence(self.pile)
+        """The pile's kind codes, bottom first, ``ndarray(int8, (pile size,))``, read-only."""
+        return _read_only(C.parse_sequence(self.pile))
 
-    @property
+    @cached_property
     def known_counts(self) -> np.ndarray:
-        """Known cards per seat, ``ndarray(int8, (players, N_KINDS))``."""
-        return np.stack([C.parse_cards(t) for t in self.known])
+        """Known cards per seat, ``ndarray(int8, (players, N_KINDS))``, read-only."""
+        return _read_only(np.stack([C.parse_cards(t) for t in self.known]))
 
     @property
     def unseen_counts(self) -> np.ndarray:
@@ -390,11 +393,21 @@ def _pack(rules: Rules) -> np.ndarray:
     return C.KIND_COUNTS_108.astype(np.int64) * rules.n_cards // 108
 
 
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
 def _meld_plan(info: InfoSet, side: int) -> np.ndarray:
-    try:
-        return meld_plan(info.melds[side])
-    except ValueError as exc:
-        raise ValueError(f"melds[{side}]: {exc}") from None
+    """The side's melds as a plan (``int8[N_KINDS, 3]``, read-only), parsed once per
+    information set."""
+    plans = info.__dict__.setdefault("_meld_plans", {})  # beside the frozen fields
+    if side not in plans:
+        try:
+            plans[side] = _read_only(meld_plan(info.melds[side]))
+        except ValueError as exc:
+            raise ValueError(f"melds[{side}]: {exc}") from None
+    return plans[side]
 
 
 def _seen(info: InfoSet) -> np.ndarray:
@@ -442,7 +455,7 @@ def _validate(info: InfoSet) -> None:
                 f"hand_sizes[{p}]=0: a player without cards has gone out (R-40) and the deal "
                 f"is over; allowed: 1 to {rules.n_cards} cards in every hand"
             )
-    hand = C.parse_cards(info.hand)
+    hand = info.hand_counts
     if hand[RED_THREE]:
         raise ValueError(
             f"hand={info.hand!r} holds a red three; red threes are laid out (R-15), give them "
@@ -453,8 +466,7 @@ def _validate(info: InfoSet) -> None:
             f"hand={info.hand!r} has {hand.sum()} cards but hand_sizes[{info.seat}]="
             f"{info.hand_sizes[info.seat]}"
         )
-    for p, text in enumerate(info.known):
-        counts = C.parse_cards(text)
+    for p, (text, counts) in enumerate(zip(info.known, info.known_counts)):
         if p == info.seat and counts.any():
             raise ValueError(f"known[{p}]={text!r}: the observer's own hand is given as hand")
         if counts[RED_THREE]:
@@ -616,8 +628,7 @@ def _public_state(info: InfoSet) -> np.ndarray:
     state = new_state()
     players, sides, turn = rules.players, rules.sides, info.turn
     state["hands"][info.seat] = info.hand_counts
-    for p, text in enumerate(info.known):
-        state["known"][p] = C.parse_cards(text)
+    state["known"][:players] = info.known_counts
     pile = info.pile_codes
     state["pile"][: len(pile)] = pile
     g = state["g"]
@@ -652,7 +663,7 @@ def _public_state(info: InfoSet) -> np.ndarray:
         sd[s, SideSlot.minimum] = minimums[s]
     if info.first_meld_turns:
         state["seats"][:players, SeatSlot.first_meld_turn] = info.first_meld_turns
-    if any(md.sum() >= 7 for s in range(sides) for md in _meld_plan(info, s)):
+    if any((_meld_plan(info, s).sum(axis=1) >= 7).any() for s in range(sides)):
         g[DealSlot.first_canasta_turn] = max(turn - 1, 0)
     recount_nb(state, r)
     state["hand_sizes"][:players] = info.hand_sizes
