@@ -169,6 +169,10 @@ def layout_markdown() -> str:
             "14 joker. Meld rows run over the ranks black three (row 0) to ace (row 11); "
             "meld columns are naturals, deuces, jokers.",
             "- Fields marked *play phase* are 0 in the draw phase.",
+            "- The rules switches (section 8 of the rules) are not in the array: they are "
+            "fixed for a table and travel with it (`Observation.rules`, the kernels' `rules` "
+            "argument); the array holds the two a table's layout needs (`players`, `sides`) "
+            "and the turn limit.",
             "",
             "| field | offset | slots | shape | meaning | rules |",
             "|---|---|---|---|---|---|",
