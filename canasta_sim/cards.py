@@ -168,6 +168,24 @@ def format_cards(counts) -> str:
     return " ".join(name for name, n in zip(KINDS, counts) for _ in range(int(n)))
 
 
+def format_tally(counts) -> str:
+    """Format a count array as a tally, kinds in :data:`KINDS` order: ``"R3 x2, K x3"`` (the
+    short form of many cards, for messages).
+
+    Parameters
+    ----------
+    counts : array_like of int, shape (N_KINDS,)
+        Non-negative card counts.
+
+    Raises
+    ------
+    ValueError
+        As :func:`format_cards`.
+    """
+    format_cards(counts)  # the same checks
+    return ", ".join(f"{name} x{int(n)}" for name, n in zip(KINDS, counts) if n > 0)
+
+
 def meld_cards(rank: int, naturals: int, deuces: int, jokers: int) -> str:
     """Card text of one meld row: ``naturals`` cards of kind ``rank``, then the deuces and
     jokers (``meld_cards(11, 3, 1, 0) == "K K K 2"``; R-60)."""

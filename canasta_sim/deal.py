@@ -54,6 +54,7 @@ from .notation import (
     minimum_count,
     text_list,
 )
+from .observation import Observation, observe
 from .rules import Rules
 from .trace import trace_from_log
 
@@ -448,21 +449,50 @@ class Deal:
                 plan[r, MeldCol.deuces] = n - j
             yield plan
 
-    def info_set(self, seat: int):
-        """What ``seat`` knows now: its hand and the public state (an
-        :class:`~canasta_sim.InfoSet`, see :mod:`canasta_sim.infoset`).
+    def observation(self, seat: int | None = None) -> Observation:
+        """What ``seat`` knows now, as the observation array in readable form (an
+        :class:`~canasta_sim.observation.Observation`; layout in ``docs/observation.md``).
+
+        Parameters
+        ----------
+        seat : int, optional
+            The observer (default: the seat to play).
 
         Raises
         ------
         ValueError
-            For a seat out of range, or a deal that is over (no decision left).
+            For a seat out of range.
         """
-        from .infoset import info_set_from_state
+        seat = self.current_player if seat is None else seat
+        check_int("seat", seat, 0, self.rules.players - 1)
+        return Observation(self.rules, seat, observe(self._state, self.rules, seat))
+
+    def info_set(self, seat: int):
+        """What ``seat`` knows now: its hand and the public state (an
+        :class:`~canasta_sim.InfoSet`, see :mod:`canasta_sim.infoset`), built from
+        :meth:`observation`.
+
+        Raises
+        ------
+        ValueError
+            For a seat out of range, a deal that is over (no decision left), or a position
+            that leaves part of the pack out (the message names the missing cards: an
+            information set places every card of the pack).
+        """
+        from .infoset import InfoSet
 
         check_int("seat", seat, 0, self.rules.players - 1)
-        scores: dict[int, int] = dict(self._scores or {})
-        per_side = [int(scores.get(s, 0)) for s in range(self.rules.sides)]
-        return info_set_from_state(self.rules, self._state, seat, per_side)
+        if self.is_over:
+            raise ValueError("phase 'over': the deal is over, no seat has a decision to analyse")
+        missing = _pack(self.rules) - _card_counts(self._view)
+        if missing.any():
+            raise ValueError(
+                f"the position leaves {missing.sum()} cards of the {self.rules.n_cards}-card "
+                f"pack out ({C.format_tally(missing)}); an information set places every card "
+                f"of the pack: add them to the stock (Deal.from_position(..., stock=...)) or to "
+                f"the hands"
+            )
+        return InfoSet.from_observation(self.observation(seat))
 
     def copy(self) -> Deal:
         """An independent copy of the deal (state and trace so far): moves on one do not
@@ -679,7 +709,14 @@ def _check_mapping(name: str, value, example: str) -> None:
         raise TypeError(f"{name} must map each side to its value, e.g. {example}, not {value!r}")
 
 
-def _check_pack(rules: Rules, view: StateView) -> None:
+def _pack(rules: Rules) -> np.ndarray:
+    """Cards of each kind in the pack (R-01, R-02), ``ndarray(int64, (N_KINDS,))``."""
+    return C.KIND_COUNTS_108.astype(np.int64) * rules.n_cards // 108
+
+
+def _card_counts(view: StateView) -> np.ndarray:
+    """Cards of each kind anywhere in the deal: hands, stock, pile, melds and red threes laid
+    out, ``ndarray(int64, (N_KINDS,))``."""
     h, st, pl, md, sd, g = view.hands, view.stock, view.pile, view.melds, view.sides, view.g
     counts = h.sum(axis=0).astype(np.int64)
     counts += np.bincount(st[g[DealSlot.stock_pos] :], minlength=N_KINDS)
@@ -689,8 +726,12 @@ def _check_pack(rules: Rules, view: StateView) -> None:
     ].sum(axis=0)
     counts[DEUCE] += md[:, :, MeldCol.deuces].sum()
     counts[JOKER] += md[:, :, MeldCol.jokers].sum()
-    counts[RED_THREE] += sd[:, SideSlot.r3_dealt].sum()
-    pack = C.KIND_COUNTS_108.astype(np.int64) * rules.n_cards // 108
+    counts[RED_THREE] += sd[:, SideSlot.r3_dealt : SideSlot.r3_pile + 1].sum()
+    return counts
+
+
+def _check_pack(rules: Rules, view: StateView) -> None:
+    counts, pack = _card_counts(view), _pack(rules)
     for k in np.nonzero(counts > pack)[0]:
         raise ValueError(
             f"the position has {counts[k]} cards of kind {C.KINDS[k]}, the "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -268,7 +269,12 @@ class Rules:
 
     def to_array(self) -> np.ndarray:
         """The integer form the kernels take: ``ndarray(int32, (RULES_LEN,))``, slots
-        :data:`~canasta_sim.nb.enums.RuleSlot`."""
+        :data:`~canasta_sim.nb.enums.RuleSlot` (a fresh copy on every call)."""
+        return self._array.copy()
+
+    @cached_property
+    def _array(self) -> np.ndarray:
+        # built once per Rules (frozen): building an information set asks for it five times
         a = np.zeros(RULES_LEN, dtype=np.int32)
         a[RuleSlot.players] = self.players
         a[RuleSlot.sides] = self.sides

@@ -57,6 +57,9 @@ from ..enums import (
     G_LEN,
     JOKER,
     LAST_NATURAL,
+    MAX_CARDS,
+    MAX_PLAYERS,
+    MAX_SIDES,
     N_KINDS,
     P_LEN,
     S_LEN,
@@ -68,9 +71,6 @@ from ..enums import (
 )
 from ..jit import inline_kernel, kernel
 
-MAX_PLAYERS = 6
-MAX_SIDES = 3
-MAX_CARDS = 162
 MAX_POWERS = 6 * (MAX_CARDS // 54) + 1  # exponents 0 .. the wild cards in the largest pack
 MAX_CANDIDATES = 40  # candidate pickups or melds a bot can hold at once
 
