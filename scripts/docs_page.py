@@ -63,3 +63,10 @@ def measured_on() -> str:
         f"measured {time.strftime('%Y-%m-%d')} on {platform.node()} ({platform.machine()}, "
         f"{os.cpu_count()} cores), load average {load:.2f}"
     )
+
+
+def made_by(command: str, machine: bool = False) -> str:
+    """The first line of a block that a slow script writes: its command line and, when the
+    block has machine-dependent figures (times, rates, memory), where they were measured."""
+    line = f"Made by `{command}` (too slow for `python scripts/figures.py --check` to rerun)"
+    return line + (f"; times {measured_on()}." if machine else ".")

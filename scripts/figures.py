@@ -207,7 +207,7 @@ FIGURES: tuple[Figure, ...] = (
         "studies-timing-rows",
         STUDIES,
         (
-            "canasta-sim simulate --deals 20000 --seed 0 | grep \"first canasta by round\"",
+            'canasta-sim simulate --deals 20000 --seed 0 | grep "first canasta by round"',
             "canasta-sim simulate --deals 20000 --seed 0 --players 2 "
             '| grep "first canasta by round"',
         ),
