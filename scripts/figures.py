@@ -113,6 +113,13 @@ FIGURES: tuple[Figure, ...] = (
             "canasta-sim compare expert greedy --games 2000 --seed 0",
         ),
     ),
+    # docs/analysis.md
+    Command(
+        "analysis-take-or-draw",
+        "docs/analysis.md",
+        (f"{TAKE_OR_DRAW} --worlds 3000",),
+        (ANALYSE_TIME,),
+    ),
     # docs/recipes.md
     Command(
         "recipes-pile-threshold",
