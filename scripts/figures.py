@@ -11,7 +11,7 @@ Every figure sits in a block ``<!-- figure: NAME -->`` ... ``<!-- /figure -->`` 
 
 - a *command* figure (:class:`Command`) lists the exact commands a user types (seed, deals,
   bots) and holds their output. ``--write`` and ``--check`` run them as a user would, in a
-  fresh folder holding a link to ``docs/`` (``canasta-sim`` and ``python`` are this checkout
+  fresh folder holding links to ``docs/`` and ``scripts/`` (``canasta-sim`` and ``python`` are this checkout
   and this interpreter), each under a minute. ``--check`` compares the output exactly, except
   the parts matched by ``machine`` (times, rates), which the block marks as measured with the
   date, the machine and its load average.
@@ -45,6 +45,8 @@ PROMPT = "$ "
 MEASURED = re.compile(r"measured \d{4}-\d\d-\d\d on .*?, load average [\d.]+")
 #: Wall time and rate of a run's first line (``simulate``, ``games``).
 RUN_TIME = r"[\d.,]+ s \([\d,.]+ deals/s\)"
+#: The last column of a Markdown table row, when it is seconds.
+SECONDS_COLUMN = r"(?<=\| )\d+(?= \|$)"
 #: Wall time of an ``analyse`` result line.
 ANALYSE_TIME = r"[\d.]+ s(?=, pairing)"
 
@@ -148,6 +150,12 @@ FIGURES: tuple[Figure, ...] = (
         ("canasta-sim simulate --deals 200000 --seed 2 | grep -A 9 '^\\[red-three value\\]'",),
     ),
     Command(
+        "recipes-red-three-players",
+        RECIPES,
+        ("python scripts/red_three_value.py --deals 200000 --games 4000 --seed 2",),
+        (SECONDS_COLUMN,),
+    ),
+    Command(
         "recipes-freeze",
         RECIPES,
         (
@@ -222,7 +230,7 @@ FIGURES: tuple[Figure, ...] = (
     Script(
         "studies-red-three",
         STUDIES,
-        "python scripts/red_three_value.py --deals 1000000 --games 20000 --seed 0",
+        "python scripts/red_three_value.py --deals 1000000 --games 20000 --seed 0 --docs",
     ),
     # the pages of the measurement scripts
     Script(
@@ -282,7 +290,8 @@ def run(figure: Command) -> list[str]:
             shim = bin_ / name
             shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" {prefix}"$@"\n')
             shim.chmod(0o755)
-        (Path(folder) / "docs").symlink_to(ROOT / "docs")
+        for linked in ("docs", "scripts"):
+            (Path(folder) / linked).symlink_to(ROOT / linked)
         path = f"{bin_}{os.pathsep}{os.environ['PATH']}"
         python_path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
         env = {**os.environ, "PATH": path, "PYTHONPATH": python_path}
@@ -308,7 +317,7 @@ def masked(text: str, figure: Command) -> str:
     """``text`` with the machine-dependent parts replaced by a placeholder."""
     text = MEASURED.sub("measured ...", text)
     for pattern in figure.machine:
-        text = re.sub(pattern, "<machine>", text)
+        text = re.sub(pattern, "<machine>", text, flags=re.MULTILINE)
     return text
 
 
