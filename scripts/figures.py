@@ -11,8 +11,9 @@ Every figure sits in a block ``<!-- figure: NAME -->`` ... ``<!-- /figure -->`` 
 
 - a *command* figure (:class:`Command`) lists the exact commands a user types (seed, deals,
   bots) and holds their output. ``--write`` and ``--check`` run them as a user would, in a
-  fresh folder holding links to ``docs/`` and ``scripts/`` (``canasta-sim`` and ``python`` are this checkout
-  and this interpreter), each under a minute. ``--check`` compares the output exactly, except
+  fresh folder holding links to ``docs/`` and ``scripts/`` (``canasta-sim`` and ``python``
+  are this checkout and this interpreter), each under a minute on an idle 2-core machine.
+  ``--check`` compares the output exactly, except
   the parts matched by ``machine`` (times, rates), which the block marks as measured with the
   date, the machine and its load average.
 - a *script* figure (:class:`Script`) is written by a slower script (minutes to hours), named in
