@@ -218,6 +218,12 @@ FIGURES: tuple[Figure, ...] = (
         (RUN_TIME,),
     ),
     Command("recipes-analyse", RECIPES, (TAKE_OR_DRAW,), (ANALYSE_TIME,)),
+    # docs/trace.md
+    Command(
+        "trace-replay",
+        "docs/trace.md",
+        ("canasta-sim replay --seed 1 --deal 7 --players 2 --bots greedy | sed -n 1,20p",),
+    ),
     # docs/studies.md
     Command(
         "studies-timing-rows",
