@@ -101,3 +101,20 @@ def test_render_shows_each_command_after_the_prompt_then_its_output():
 def test_an_unknown_figure_name_is_refused_naming_it():
     with pytest.raises(SystemExit, match="unknown figure.*nope.*allowed: readme-analyse"):
         figures.select(["nope"])
+
+
+def test_readmes_partners_differ_example_seats_two_bots_on_each_side():
+    """README's ``--seats ... # partners differ``: partners are seats ``p`` and ``p + sides``
+    (R-10, ``Rules.side_of``), so each side must hold two different bots."""
+    from canasta_sim import Rules
+
+    (line,) = [
+        line
+        for line in (figures.ROOT / "README.md").read_text().splitlines()
+        if "# partners differ" in line
+    ]
+    seats = line.split("--seats ")[1].split()[0].split(",")
+    rules = Rules(players=len(seats))
+    for side in range(rules.sides):
+        partners = {bot for seat, bot in enumerate(seats) if rules.side_of(seat) == side}
+        assert len(partners) == 2, (side, partners)
