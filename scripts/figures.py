@@ -13,9 +13,8 @@ Every figure sits in a block ``<!-- figure: NAME -->`` ... ``<!-- /figure -->`` 
   bots) and holds their output. ``--write`` and ``--check`` run them as a user would, in a
   fresh folder holding links to ``docs/`` and ``scripts/`` (``canasta-sim`` and ``python``
   are this checkout and this interpreter), each under a minute on an idle 2-core machine.
-  ``--check`` compares the output exactly, except
-  the parts matched by ``machine`` (times, rates), which the block marks as measured with the
-  date, the machine and its load average.
+  ``--check`` compares the output exactly, except the parts matched by ``machine`` (times,
+  rates), which the block marks as measured with the date, the machine and its load average.
 - a *script* figure (:class:`Script`) is written by a slower script (minutes to hours), named in
   the block; ``--write NAME`` runs the script, ``--check`` does not.
 
@@ -265,6 +264,7 @@ def pages() -> list[Path]:
 
 
 def versions() -> str:
+    """The behaviour versions a figure is made at."""
     return f"rules version {RULES_VERSION}, bots version {BOTS_VERSION}"
 
 
@@ -333,15 +333,17 @@ def check(figure: Command, content: str) -> list[str]:
     found = MEASURED.search(content)
     fresh = render(figure, run(figure), found.group(0) if found else "")
     old, new = masked(content, figure).strip(), masked(fresh, figure).strip()
-    return list(difflib.unified_diff(old.splitlines(), new.splitlines(), "page", "rerun", n=1))
+    return list(
+        difflib.unified_diff(old.splitlines(), new.splitlines(), "page", "rerun", n=1, lineterm="")
+    )
 
 
 def select(names: list[str]) -> list[Figure]:
-    """The figures named (all when none are). Raises SystemExit naming an unknown name."""
+    """The figures named (all when none are). Raises ValueError naming an unknown name."""
     by_name = {f.name: f for f in FIGURES}
     unknown = [n for n in names if n not in by_name]
     if unknown:
-        raise SystemExit(f"unknown figure(s) {', '.join(unknown)}; allowed: {', '.join(by_name)}")
+        raise ValueError(f"unknown figure(s) {', '.join(unknown)}; allowed: {', '.join(by_name)}")
     return [by_name[n] for n in names] if names else list(FIGURES)
 
 
@@ -363,7 +365,10 @@ def main(argv: list[str] | None = None) -> int:
     mode.add_argument("--check", action="store_true", help="rerun and compare blocks")
     parser.add_argument("names", nargs="*", metavar="NAME", help="figures (default: all)")
     args = parser.parse_args(argv)
-    figures = select(args.names)
+    try:
+        figures = select(args.names)
+    except ValueError as error:
+        parser.error(str(error))  # exits with 2
     failed = []
     started = time.perf_counter()
     for figure in figures:
@@ -374,7 +379,10 @@ def main(argv: list[str] | None = None) -> int:
             continue
         if args.write:
             write(figure, bool(args.names))
-        elif isinstance(figure, Command):
+        elif isinstance(figure, Script):
+            print(f"{figure.name}: not rerun, made by `{figure.script}`")
+            continue
+        else:
             found = blocks(ROOT / figure.page)
             diff = check(figure, found[figure.name]) if figure.name in found else ["no block"]
             if diff:

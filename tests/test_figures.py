@@ -98,9 +98,11 @@ def test_render_shows_each_command_after_the_prompt_then_its_output():
     assert figures.shown_commands(PAGE) == ["canasta-sim a", "canasta-sim b"]
 
 
-def test_an_unknown_figure_name_is_refused_naming_it():
-    with pytest.raises(SystemExit, match="unknown figure.*nope.*allowed: readme-analyse"):
-        figures.select(["nope"])
+def test_an_unknown_figure_name_is_a_usage_error_naming_it(capsys):
+    with pytest.raises(SystemExit) as exit_:
+        figures.main(["--check", "readme-analyse", "nope"])
+    assert exit_.value.code == 2
+    assert "unknown figure(s) nope; allowed: readme-analyse," in capsys.readouterr().err
 
 
 def test_readmes_partners_differ_example_seats_two_bots_on_each_side():
