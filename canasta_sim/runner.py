@@ -18,12 +18,12 @@ import collections
 import math
 import os
 import sys
-import threading
 import time
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 
 import numba
+import numba.core.event
 import numpy as np
 
 from .bots import Bot, per_seat, seat_arrays, side_label
@@ -324,20 +324,34 @@ def play_rows(table: Table, seed: int, first: int, n: int):
     return seeds, seatings, deal_rows, side_rows
 
 
+#: Said on stderr when a run starts compiling kernels (a cold cache, measured in
+#: docs/performance.md: about a minute on an idle 2-core machine, minutes on a busy one).
+COMPILE_NOTE = "compiling the kernels (first use only, one to a few minutes; then cached)..."
+
+
+class _CompileNote(numba.core.event.Listener):
+    """Prints :data:`COMPILE_NOTE` once, at the first kernel numba actually compiles: the
+    ``numba:compile`` event starts only for a compile, never for a kernel loaded from the
+    cache, however long loading takes on a busy machine."""
+
+    def __init__(self) -> None:
+        self.said = False
+
+    def on_start(self, event) -> None:
+        if not self.said:
+            self.said = True
+            print(COMPILE_NOTE, file=sys.stderr, flush=True)
+
+    def on_end(self, event) -> None:
+        """Nothing: the note is said when compiling starts."""
+
+
 def load_kernels(table: Table, note: bool) -> None:
     """Compile the chunk kernel (first use) or load it from numba's cache, so that a run's
-    wall time counts playing only. With ``note``, say so on stderr if it takes over a second."""
-    timer = threading.Timer(
-        1.0,
-        lambda: print(
-            "compiling the kernels (first use only, about a minute; then cached)...",
-            file=sys.stderr,
-            flush=True,
-        ),
-    )
-    if note:
-        timer.start()
-    try:
+    wall time counts playing only. With ``note``, say on stderr when kernels are compiled."""
+    with ExitStack() as stack:
+        if note:
+            stack.enter_context(numba.core.event.install_listener("numba:compile", _CompileNote()))
         play_deals(
             table,
             np.empty(0, np.uint64),
@@ -345,8 +359,6 @@ def load_kernels(table: Table, note: bool) -> None:
             np.empty((0, table.rules.sides), np.int32),
             np.empty(0, np.int32),
         )
-    finally:
-        timer.cancel()
 
 
 def chunk_starts(first: int, count: int, chunk: int, board: int = 1):
