@@ -9,7 +9,7 @@ import importlib.util
 from collections import Counter
 from pathlib import Path
 
-import yaml
+import yaml  # with the test extra (a dependency of dask)
 
 import canasta_sim
 
