@@ -15,7 +15,6 @@ import re
 
 import numpy as np
 
-#: Kind names in count-array order (R-02): red 3, black 3, 4 .. A, deuce, joker.
 KINDS: tuple[str, ...] = (
     "R3",
     "B3",
@@ -33,7 +32,9 @@ KINDS: tuple[str, ...] = (
     "2",
     "JK",
 )
+"""Kind names in count-array order (R-02): red 3, black 3, 4 .. A, deuce, joker."""
 N_KINDS = len(KINDS)
+"""Number of card kinds (15): the length of every count array."""
 
 RED_THREE = 0
 BLACK_THREE = 1

@@ -655,6 +655,21 @@ def sweep(
     """Compare ``bot`` with ``param`` set to each of ``values`` against ``vs`` (constant
     memory: each comparison keeps only its sums).
 
+    Parameters
+    ----------
+    bot : str
+        The swept bot's spec (:mod:`canasta_sim.bots`), without ``param``.
+    param : str
+        The parameter to sweep (docs/bots.md lists each bot's parameters and their ranges).
+    values : sequence of float
+        The parameter's values, one comparison each, in this order.
+    vs : str
+        The opponent's spec.
+    deals : int
+        Deals per comparison (per value), as for :func:`compare`.
+    rules, seed, workers, progress, scheduler
+        As for :func:`canasta_sim.simulate`; every comparison plays the same deals (``seed``).
+
     Returns
     -------
     pandas.DataFrame

@@ -161,6 +161,8 @@ class Deal:
 
         Parameters
         ----------
+        rules : Rules or str, optional
+            As for :meth:`new`.
         hands : list of str
             One card text per seat.
         stock : str
