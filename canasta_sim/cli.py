@@ -1209,8 +1209,10 @@ def tune(
 @click.option(
     "--show", type=click.IntRange(min=1), default=5, show_default=True, help="Failures to print."
 )
-def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, show):
+@click.option("--quiet", is_flag=True, help="No progress.")
+def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, show, quiet):
     """Referee DEALS deals with the independent rules checker; exit code 1 if any fails."""
+    from .runner import Progress
     from .verify import verify as run
 
     if scheduler is not None and workers != 1:
@@ -1218,10 +1220,17 @@ def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, 
     rules = build_rules(players, rules_opt, settings)
     specs = [b.spec for b in _bots(bots, rules)]
     start = time.perf_counter()
-    with click.progressbar(length=deals, label="refereeing", file=sys.stderr) as bar:
+    with Progress(deals, "deal", not quiet) as bar:
+        done = 0
+
+        def tick(n):
+            nonlocal done
+            done += n
+            bar.update(done)
+
         failures = _api(
             lambda: run(
-                rules, specs, seed, deals, workers=workers, scheduler=scheduler, progress=bar.update
+                rules, specs, seed, deals, workers=workers, scheduler=scheduler, progress=tick
             ),
             "--scheduler",  # a Dask scheduler that cannot be reached
         )

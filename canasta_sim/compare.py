@@ -583,7 +583,7 @@ def _compare(
             f"rotate over the sides, each {unit[:-1]} one step, so every bot "
             f"plays each side equally often",
         )
-    default = DEFAULT_CHUNK if games is None else 10_000
+    default = table.default_chunk(DEFAULT_CHUNK if games is None else 10_000, unit[:-1])
     chunk = check_count("chunk_size", chunk_size or min(count, default), 1, MAX_CHUNK)
     if records and out is None:
         check_memory(count, record_bytes(sides), f"{unit}={count}")
@@ -803,11 +803,12 @@ def sweep_title(frame: pd.DataFrame) -> str:
 
 def format_sweep(frame: pd.DataFrame) -> str:
     """A sweep (:func:`sweep`) for people: one aligned row per value of the parameter (the
-    baseline marked), with the swept bot's win rate, mean score and score difference against
-    the opponent per deal, each with its 95% interval."""
+    baseline, if any, marked), with the swept bot's win rate, mean score and score difference
+    against the opponent per deal, each with its 95% interval."""
+    marked = bool(frame["baseline"].any())
     head = [
         frame["param"].iloc[0],
-        "baseline",
+        *(["baseline"] if marked else []),
         "deals",
         "win rate [95%]",
         "score, points per deal [95%]",
@@ -816,7 +817,7 @@ def format_sweep(frame: pd.DataFrame) -> str:
     rows = [
         [
             f"{r.value:g}",
-            "yes" if r.baseline else "",
+            *(["yes" if r.baseline else ""] if marked else []),
             f"{r.n:,}",
             interval(r.win_rate, r.win_low, r.win_high, ".1%"),
             interval(r.mean_score, r.score_low, r.score_high, "+,.1f"),
@@ -824,7 +825,7 @@ def format_sweep(frame: pd.DataFrame) -> str:
         ]
         for r in frame.itertuples()
     ]
-    return align_columns([head, *rows], left=2)
+    return align_columns([head, *rows], left=2 if marked else 1)
 
 
 def sweep_settings(frame: pd.DataFrame) -> dict:

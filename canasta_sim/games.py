@@ -397,7 +397,7 @@ def play_games(
     if table is None:
         table = game_table(rules, bots, seats, scores)
     table.check_scheduler(scheduler)
-    chunk = check_count("chunk_size", chunk_size or min(games, 10_000))
+    chunk = check_count("chunk_size", chunk_size or min(games, table.default_chunk(10_000, "game")))
     if records and out is None:
         per_game = DEALS_PER_GAME_ESTIMATE * record_bytes(table.rules.sides)
         check_memory(games, per_game, f"games={games}")
