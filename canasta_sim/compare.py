@@ -338,11 +338,17 @@ def table_notes(frame: pd.DataFrame) -> list[str]:
     corr = frame.attrs.get("rotation_correlation", math.nan)
     half = (frame["diff_high"].iloc[0] - frame["diff_low"].iloc[0]) / 2
     unpaired = frame.attrs.get("unpaired_halfwidth", math.nan)
-    lines = [
-        f"difference intervals are per board (the {n_sides} rotations of one shuffle "
-        f"averaged); rotations correlate at {number(corr, '+.3f')}, so pairing gives "
-        f"+-{number(half, '.4g')} instead of +-{number(unpaired, '.4g')} points"
-    ]
+    per_board = (
+        f"difference intervals are per board (the {n_sides} rotations of one shuffle averaged)"
+    )
+    if math.isnan(half):
+        pairing = "one board gives none"
+    else:
+        pairing = (
+            f"rotations correlate at {number(corr, '+.3f')}, so pairing gives +-{half:.4g} "
+            f"instead of +-{number(unpaired, '.4g')} points"
+        )
+    lines = [f"{per_board}; {pairing}"]
     if n_sides > 2:
         b = frame["bot"].iloc[1]
         lines.append(
