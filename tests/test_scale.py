@@ -201,9 +201,11 @@ def test_three_player_compare_shows_fair_share_and_per_side_rates():
     assert b["win_rate_per_side"] == pytest.approx(b["wins"] / 300 / 2)
     assert table.iloc[0]["win_rate_per_side"] == table.iloc[0]["win_rate"]
     r = run("compare", "expert", "greedy", "--deals", 300, "--players", 3, "--quiet")
-    assert "greedy holds 2 of the 3 sides in every deal: its fair share of wins is 0.667" in (
+    assert "greedy holds 2 of the 3 sides in every deal: its fair share of wins is 66.7%" in (
         r.output
     )
+    header = r.output.splitlines()[1]
+    assert "  fair share  win rate per side  " in header
 
 
 # --- 7. sweep ---------------------------------------------------------------------------------
