@@ -721,7 +721,8 @@ def games(
     fmt,
 ):
     """Play GAMES full games to the target score (R-55) and print win rates."""
-    from .games import MAX_DEALS, format_side_table, play_games
+    from .games import MAX_DEALS, play_games
+    from .stats import format_game_sides, game_sides
     from .tables import json_document
 
     rules = build_rules(players, rules_opt, settings)
@@ -751,10 +752,10 @@ def games(
         f"{games:,} games, {rules.players} players, target {rules.game_target}, seed "
         f"{seed}: {wall:.1f} s; mean {t.deals / t.games:.2f} deals per game",
     )
-    sides = t.side_table(result.manifest["bots"][0])
+    sides = game_sides(t, result.manifest["bots"][0])
     _emit(
         fmt,
-        lambda: format_side_table(sides),
+        lambda: format_game_sides(sides),
         lambda: sides,
         lambda: json_document(
             "games",

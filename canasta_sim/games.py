@@ -43,7 +43,6 @@ from .runner import (
     resolve_rules,
     run_chunks,
 )
-from .tables import align_columns, interval
 
 MAX_DEALS = 200  # safety bound on deals per game; a game reaching it has winner -1
 #: Deals per game assumed when estimating the memory of records kept in memory.
@@ -104,52 +103,6 @@ class GameTotals:
         self.score_sum = [a + b for a, b in zip(self.score_sum, other.score_sum)]
         self.score_sumsq = [a + b for a, b in zip(self.score_sumsq, other.score_sumsq)]
         return self
-
-    def side_table(self, bots) -> pd.DataFrame:
-        """Each side's results: ``side``, ``bot`` (spec), ``games``, ``wins``, ``win_rate``
-        with its 95% Wilson interval ``win_low``/``win_high``, and ``mean_final_score`` with
-        its 95% interval ``score_low``/``score_high`` (points). ``bots``: one spec per side."""
-        from .stats import mean_interval, wilson_interval  # stats imports this module
-
-        rows = []
-        for side, bot in enumerate(bots):
-            wins = self.wins[side]
-            low, high = wilson_interval(wins, self.games)
-            mean, s_low, s_high = mean_interval(
-                self.score_sum[side], self.score_sumsq[side], self.games
-            )
-            rows.append(
-                {
-                    "side": side,
-                    "bot": bot,
-                    "games": self.games,
-                    "wins": wins,
-                    "win_rate": wins / self.games,
-                    "win_low": low,
-                    "win_high": high,
-                    "mean_final_score": mean,
-                    "score_low": s_low,
-                    "score_high": s_high,
-                }
-            )
-        return pd.DataFrame(rows)
-
-
-def format_side_table(frame: pd.DataFrame) -> str:
-    """A games side table (:meth:`GameTotals.side_table`) for people: per side its bot, wins,
-    game win rate and mean final score, each with its 95% interval."""
-    head = ["side", "bot", "wins", "game win rate [95%]", "mean final score, points [95%]"]
-    rows = [
-        [
-            str(r.side),
-            r.bot,
-            f"{r.wins:,}",
-            interval(r.win_rate, r.win_low, r.win_high, ".1%"),
-            interval(r.mean_final_score, r.score_low, r.score_high, ",.1f"),
-        ]
-        for r in frame.itertuples()
-    ]
-    return align_columns([head, *rows], left=2)
 
 
 @dataclass
