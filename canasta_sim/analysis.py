@@ -24,6 +24,7 @@ from .equity import in_scope, p_win_game, play_out
 from .infoset import InfoSet
 from .nb.rollout import RO_END, RO_ERROR, RO_OUT_SEAT, ROLLOUT_CODES, rollouts
 from .ranking import rank_candidates
+from .tables import align_columns, interval
 
 #: Objectives the race can be run on, and the column of the table holding each.
 OBJECTIVES = {
@@ -578,7 +579,8 @@ def _position(info: InfoSet) -> dict:
 
 
 def format_table(table: pd.DataFrame) -> str:
-    """The ranked table as text: intervals in brackets, probabilities as percentages."""
+    """The ranked table as text: intervals in brackets (a dash for a bound not measured),
+    probabilities as percentages."""
     head = [
         "candidate",
         "score diff [95%]",
@@ -593,8 +595,8 @@ def format_table(table: pd.DataFrame) -> str:
     rows = [
         [
             row.candidate,
-            f"{row.score_diff:+.1f} [{row.score_diff_lo:+.1f}, {row.score_diff_hi:+.1f}]",
-            f"{row.vs_best:+.1f} [{row.vs_best_lo:+.1f}, {row.vs_best_hi:+.1f}]",
+            interval(row.score_diff, row.score_diff_lo, row.score_diff_hi, "+.1f"),
+            interval(row.vs_best, row.vs_best_lo, row.vs_best_hi, "+.1f"),
             f"{row.p_win_deal:.1%}",
             "n/a" if np.isnan(row.p_win_game) else f"{row.p_win_game:.1%}",
             f"{row.own_score:.1f}",
@@ -605,13 +607,3 @@ def format_table(table: pd.DataFrame) -> str:
         for row in table.itertuples()
     ]
     return align_columns([head, *rows], sep="  ")
-
-
-def align_columns(rows: list[list[str]], sep: str) -> str:
-    """Text rows as a table: every column as wide as its widest cell (header included), the
-    first left-aligned and the others right-aligned, columns joined by ``sep``."""
-    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
-    return "\n".join(
-        sep.join([r[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(r[1:], widths[1:]))])
-        for r in rows
-    )

@@ -236,6 +236,17 @@ SCHEDULER = click.option(
 )
 
 
+FORMAT = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "csv", "json"]),
+    default="table",
+    show_default=True,
+    help="table: aligned text with units and 95% intervals; csv: the main table; json: the "
+    "settings and every table (fields in docs/cli.md). Notes go to stderr with csv and json.",
+)
+
+
 class _Main(click.Group):
     """The command group. For the time of a command, SIGTERM (kill, a batch system's time
     limit) unwinds like Ctrl-C, so a run's staging folder is removed and no half-written
@@ -336,6 +347,7 @@ def main():
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
 @click.option("--quiet", is_flag=True, help="No progress.")
 @SCHEDULER
+@FORMAT
 @click.option(
     "--parts",
     is_flag=True,
@@ -359,11 +371,13 @@ def simulate(
     overwrite,
     quiet,
     scheduler,
+    fmt,
     parts,
 ):
     """Play DEALS independent deals and print their statistics."""
     from .simulate import simulate as run
     from .stats import format_summary
+    from .tables import json_document
 
     rules = build_rules(players, rules_opt, settings)
     specs = _seating(bots, seats, rules)
@@ -392,13 +406,32 @@ def simulate(
     )
     m = result.manifest
     deal_range = f" (deals {first_deal:,} to {first_deal + deals - 1:,})" if first_deal else ""
-    click.echo(
+    _note(
+        fmt,
         f"{deals:,} deals{deal_range}, {rules.players} players, bots {', '.join(m['bots'][0])}, "
-        f"seed {seed}: {m['wall_seconds']:.1f} s ({m['deals_per_second']:,.0f} deals/s)"
+        f"seed {seed}: {m['wall_seconds']:.1f} s ({m['deals_per_second']:,.0f} deals/s)",
     )
-    click.echo(format_summary(result.summary()))
+    table = result.summary()
+    _emit(
+        fmt,
+        lambda: format_summary(table),
+        lambda: table,
+        lambda: json_document(
+            "simulate",
+            {
+                "deals": deals,
+                "first_deal": first_deal,
+                "players": rules.players,
+                "bots": m["bots"][0],
+                "seed": seed,
+                "wall_seconds": m["wall_seconds"],
+                "deals_per_second": m["deals_per_second"],
+            },
+            summary=table,
+        ),
+    )
     if out is not None:
-        click.echo(f"results written to {out}")
+        _note(fmt, f"results written to {out}")
 
 
 @main.command()
@@ -625,13 +658,24 @@ def _write_frames(target, files: dict) -> None:
         commit_out(tmp, target)
 
 
-def _print_table(frame) -> None:
-    import pandas as pd
+def _emit(fmt: str, text, main_table, document) -> None:
+    """Print a command's result in ``--format`` ``fmt``: ``text()`` (aligned tables for
+    people), the frame ``main_table()`` as CSV, or the JSON text ``document()``. Callables,
+    so only the output asked for is built."""
+    from .tables import csv_text
 
-    with pd.option_context(
-        "display.width", 200, "display.max_columns", 30, "display.float_format", "{:.4g}".format
-    ):
-        click.echo(frame.to_string(index=False))
+    if fmt == "table":
+        click.echo(text())
+    elif fmt == "csv":
+        click.echo(csv_text(main_table()), nl=False)
+    else:
+        click.echo(document())
+
+
+def _note(fmt: str, line: str) -> None:
+    """A line about the run (what ran, where results went): on stdout beside a table, on
+    stderr beside CSV or JSON so that stdout stays one parseable document."""
+    click.echo(line, err=fmt != "table")
 
 
 def _no_records_option(f):
@@ -658,6 +702,7 @@ def _no_records_option(f):
 @_no_records_option
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
 @SCHEDULER
+@FORMAT
 def games(
     games,
     players,
@@ -673,10 +718,12 @@ def games(
     no_records,
     overwrite,
     scheduler,
+    fmt,
 ):
     """Play GAMES full games to the target score (R-55) and print win rates."""
     from .games import MAX_DEALS, play_games
-    from .stats import wilson_interval
+    from .stats import format_game_sides, game_sides
+    from .tables import json_document
 
     rules = build_rules(players, rules_opt, settings)
     specs = _seating(bots, seats, rules)
@@ -699,27 +746,41 @@ def games(
         )
     )
     t = result.totals
-    click.echo(
+    wall = result.manifest["wall_seconds"]
+    _note(
+        fmt,
         f"{games:,} games, {rules.players} players, target {rules.game_target}, seed "
-        f"{seed}: {result.manifest['wall_seconds']:.1f} s; mean {t.deals / t.games:.2f} "
-        f"deals per game"
+        f"{seed}: {wall:.1f} s; mean {t.deals / t.games:.2f} deals per game",
     )
-    for side in range(rules.sides):
-        wins = t.wins[side]
-        low, high = wilson_interval(wins, games)
-        click.echo(
-            f"  side {side} ({result.manifest['bots'][0][side]}): {wins} wins, win rate "
-            f"{wins / games:.4f} [{low:.4f}, {high:.4f}], mean final score "
-            f"{t.score_sum[side] / games:.1f}"
-        )
+    sides = game_sides(t, result.manifest["bots"][0])
+    _emit(
+        fmt,
+        lambda: format_game_sides(sides),
+        lambda: sides,
+        lambda: json_document(
+            "games",
+            {
+                "games": games,
+                "players": rules.players,
+                "target": rules.game_target,
+                "seed": seed,
+                "deals": t.deals,
+                "deals_per_game": t.deals / t.games,
+                "unfinished": t.unfinished,
+                "wall_seconds": wall,
+            },
+            sides=sides,
+        ),
+    )
     if t.unfinished:
-        click.echo(
-            f"  {t.unfinished} of {games:,} games ended unfinished at the bound of "
+        _note(
+            fmt,
+            f"{t.unfinished} of {games:,} games ended unfinished at the bound of "
             f"{MAX_DEALS} deals per game (no side reached {rules.game_target} points); "
-            f"they count as no win"
+            f"they count as no win",
         )
     if out is not None:
-        click.echo(f"results written to {out}")
+        _note(fmt, f"results written to {out}")
 
 
 @main.command()
@@ -753,6 +814,7 @@ def games(
 @_no_records_option
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
 @SCHEDULER
+@FORMAT
 def compare(
     bot_a,
     bot_b,
@@ -771,11 +833,20 @@ def compare(
     no_records,
     overwrite,
     scheduler,
+    fmt,
 ):
     """Compare BOT_A with BOT_B (or the two teams of --seats): bots rotate over the sides
-    on shared deals."""
+    on shared deals. Under the table, one line says how to read it: points decide games,
+    so the points per deal say which bot is stronger; the deal win rate ignores margins."""
     from .compare import compare as run
-    from .compare import rotation_table, table_notes
+    from .compare import (
+        comparison_reading,
+        comparison_settings,
+        format_comparison,
+        rotation_table,
+        table_notes,
+    )
+    from .tables import json_document
 
     if (deals is None) == (games is None):
         raise click.UsageError("give exactly one of --deals N and --games N")
@@ -806,12 +877,18 @@ def compare(
         )
     )  # the bots are checked above
     unit = "games" if games else "deals"
-    click.echo(f"{games or deals:,} {unit}, {rules.players} players, seed {seed}")
-    _print_table(table)
-    for line in table_notes(table):
-        click.echo(line)
+    reading = comparison_reading(table, unit)
+    _note(fmt, f"{games or deals:,} {unit}, {rules.players} players, seed {seed}")
+    _emit(
+        fmt,
+        lambda: "\n".join([format_comparison(table, unit), reading, *table_notes(table)]),
+        lambda: table,
+        lambda: json_document(
+            "compare", {**comparison_settings(table), "reading": reading}, table=table
+        ),
+    )
     if out is not None:
-        click.echo(f"results written to {out}")
+        _note(fmt, f"results written to {out}")
 
 
 @main.command()
@@ -832,11 +909,12 @@ def compare(
     "--out",
     type=click.Path(path_type=Path),
     default=None,
-    help="Folder for sweep.csv, sweep.parquet and sweep.png "
-    "[default: results/sweep-BOT-PARAM-VALUES-vs-VS].",
+    help="Folder for sweep.csv, sweep.parquet, sweep.png and manifest.json. Without it the "
+    "sweep is printed and nothing is written.",
 )
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
 @SCHEDULER
+@FORMAT
 def sweep(
     bot,
     param,
@@ -851,11 +929,20 @@ def sweep(
     out,
     overwrite,
     scheduler,
+    fmt,
 ):
     """Sweep one parameter of BOT against the --vs bot: one comparison per value."""
     from .bots import parse_bot
-    from .compare import parse_range, plot_sweep, sweep_folder, sweep_specs, sweep_title
+    from .compare import (
+        format_sweep,
+        parse_range,
+        plot_sweep,
+        sweep_settings,
+        sweep_specs,
+        sweep_title,
+    )
     from .compare import sweep as run
+    from .tables import json_document
 
     name, eq, spec = param.partition("=")
     name, spec = name.strip(), spec.strip()
@@ -869,7 +956,6 @@ def sweep(
     rules = build_rules(players, rules_opt, settings)
     opponent = _api(lambda: parse_bot(vs).spec, "--vs")  # one bot, not a list per side
     _check_workers(workers, scheduler)
-    out = out or sweep_folder(bot, name, spec, opponent)
     target = _new_out(out, overwrite)
     frame = _api(
         lambda: run(
@@ -886,10 +972,23 @@ def sweep(
         ),
         "--deals",
     )
-    click.echo(sweep_title(frame))
-    _print_table(frame.drop(columns=["param"]))
-    if frame["baseline"].any():
-        click.echo("baseline: the row whose bot equals the opponent (a difference of 0 is even)")
+    _note(fmt, sweep_title(frame))
+    rows = frame.drop(columns=["param"])
+    _emit(
+        fmt,
+        lambda: (
+            format_sweep(frame)
+            + (
+                "\nbaseline: the row whose bot equals the opponent (a difference of 0 is even)"
+                if frame["baseline"].any()
+                else ""
+            )
+        ),
+        lambda: rows,
+        lambda: json_document("sweep", sweep_settings(frame), table=rows),
+    )
+    if target is None:
+        return
     _api(
         lambda: _write_frames(
             target,
@@ -902,7 +1001,7 @@ def sweep(
         ),
         "--out",
     )
-    click.echo(f"results written to {out}")
+    _note(fmt, f"results written to {out}")
 
 
 @main.command()
@@ -982,9 +1081,11 @@ def sweep(
     "--out",
     type=click.Path(path_type=Path),
     default=None,
-    help="Folder for history.csv, final.csv and manifest.json [default: results/tune-BOT].",
+    help="Folder for history.csv, final.csv and manifest.json. Without it the result is "
+    "printed and nothing is written.",
 )
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
+@FORMAT
 def tune(
     bot,
     field,
@@ -1005,11 +1106,13 @@ def tune(
     quiet,
     out,
     overwrite,
+    fmt,
 ):
     """Tune BOT's parameters jointly against a field of bots (docs/tune.md): a seeded TPE
     search on seat-rotated duplicate deals, then the best setting on fresh seeds."""
     from .bots import parse_bot
-    from .tune import DEFAULT_FIELD, parse_ranges, search_space
+    from .tables import json_document
+    from .tune import DEFAULT_FIELD, format_final, format_history, parse_ranges, search_space
     from .tune import tune as run
 
     try:
@@ -1022,7 +1125,6 @@ def tune(
         _api(lambda spec=spec: parse_bot(spec), "--vs")  # one bot per --vs
     rules = build_rules(players, rules_opt, settings)
     _check_workers(workers)
-    out = out or Path("results") / f"tune-{bot.split(':')[0]}"
     target = _new_out(out, overwrite)
     result = _api(
         lambda: run(
@@ -1044,16 +1146,42 @@ def tune(
         )
     )  # bot, params, ranges and field are checked above
     info = result.manifest["tune"]
-    click.echo(
+    _note(
+        fmt,
         f"{trials} trials, objective {objective} ({info['objective_doc']}), field "
         f"{', '.join(result.manifest['bots']['field'])}, {rules.players} players, seed {seed}: "
-        f"{result.manifest['wall_seconds']:.1f} s"
+        f"{result.manifest['wall_seconds']:.1f} s",
     )
-    click.echo("best trials of the search (search seeds):")
-    _print_table(result.history.nlargest(5, "objective").drop(columns=["spec"]))
-    click.echo(f"best: {result.best.spec} (trial {info['best_trial']})")
-    click.echo("on fresh seeds (95% intervals):")
-    _print_table(result.final)
+    _emit(
+        fmt,
+        lambda: "\n".join(
+            [
+                "best trials of the search (search seeds):",
+                format_history(result.history.nlargest(5, "objective"), objective),
+                f"best: {result.best.spec} (trial {info['best_trial']})",
+                "on fresh seeds (95% intervals):",
+                format_final(result.final),
+            ]
+        ),
+        lambda: result.final,
+        lambda: json_document(
+            "tune",
+            {
+                "bot": bot,
+                "best": result.best.spec,
+                "best_trial": info["best_trial"],
+                "objective": objective,
+                "trials": trials,
+                "field": result.manifest["bots"]["field"],
+                "players": rules.players,
+                "seed": seed,
+            },
+            history=result.history,
+            final=result.final,
+        ),
+    )
+    if target is None:
+        return
     _write_frames(
         target,
         {
@@ -1062,7 +1190,7 @@ def tune(
             "manifest.json": result.manifest,
         },
     )
-    click.echo(f"results written to {out}")
+    _note(fmt, f"results written to {out}")
 
 
 @main.command()
@@ -1082,8 +1210,10 @@ def tune(
 @click.option(
     "--show", type=click.IntRange(min=1), default=5, show_default=True, help="Failures to print."
 )
-def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, show):
+@click.option("--quiet", is_flag=True, help="No progress.")
+def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, show, quiet):
     """Referee DEALS deals with the independent rules checker; exit code 1 if any fails."""
+    from .runner import Progress
     from .verify import verify as run
 
     if scheduler is not None and workers != 1:
@@ -1091,10 +1221,17 @@ def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, 
     rules = build_rules(players, rules_opt, settings)
     specs = [b.spec for b in _bots(bots, rules)]
     start = time.perf_counter()
-    with click.progressbar(length=deals, label="refereeing", file=sys.stderr) as bar:
+    with Progress(deals, "deal", not quiet) as bar:
+        done = 0
+
+        def tick(n):
+            nonlocal done
+            done += n
+            bar.update(done)
+
         failures = _api(
             lambda: run(
-                rules, specs, seed, deals, workers=workers, scheduler=scheduler, progress=bar.update
+                rules, specs, seed, deals, workers=workers, scheduler=scheduler, progress=tick
             ),
             "--scheduler",  # a Dask scheduler that cannot be reached
         )
@@ -1191,6 +1328,7 @@ def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, 
     default=None,
     help="New folder for analysis.json and per_world.parquet.",
 )
+@FORMAT
 def analyse_command(
     position,
     address,
@@ -1205,6 +1343,7 @@ def analyse_command(
     objective,
     win_game,
     out,
+    fmt,
 ):
     """Rank the candidates at the decision in POSITION (a TOML or JSON position file,
     docs/analysis.md), or at a decision of a run (--from-run), by rolling each out in the
@@ -1214,6 +1353,7 @@ def analyse_command(
     from .candidates import candidates, find_candidate
     from .infoset import InfoSet
     from .outdir import prepare_out
+    from .tables import json_document
 
     if position is None and address is None:
         raise click.UsageError("give POSITION (a position file) or --from-run RUN:DEAL[:TURN]")
@@ -1223,7 +1363,7 @@ def analyse_command(
         raise click.BadParameter(f"{target_se} is not a number of points", param_hint="--target-se")
     if address is not None:
         info = _api(lambda: info_set_from_run(address), "--from-run")
-        click.echo(f"position: {address}, seat {info.seat} to play ({info.phase} phase)")
+        _note(fmt, f"position: {address}, seat {info.seat} to play ({info.phase} phase)")
     elif not position.is_file():
         raise click.BadParameter(f"{str(position)!r} is not a file", param_hint="POSITION")
     else:
@@ -1256,10 +1396,17 @@ def analyse_command(
         top=top,
         win_game=win_game,
     )
-    click.echo(str(result))
+    _emit(
+        fmt,
+        lambda: str(result),
+        lambda: result.table,
+        lambda: json_document(
+            "analyse", {"line": result.settings, **result.meta}, candidates=result.table
+        ),
+    )
     if out is not None:
         result.write(out)
-        click.echo(f"wrote {out}")
+        _note(fmt, f"wrote {out}")
 
 
 @main.command()
@@ -1287,7 +1434,7 @@ def analyse_command(
     type=click.Path(path_type=Path),
     default=None,
     help="Study folder: manifest.json, cells/ (one run folder per cell), study.csv and "
-    "study.png [default: results/study-AXES].",
+    "study.png. Without it the study is printed and nothing is written.",
 )
 @click.option(
     "--resume",
@@ -1297,7 +1444,7 @@ def analyse_command(
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
 def study(axes, deals, baseline, seed, workers, quiet, out, resume, overwrite):
     """Run a grid of variants (one run per cell, the same seed) and compare the cells."""
-    from .grid import format_study, grid_cells, parse_axis, run_study, study_folder
+    from .grid import format_study, grid_cells, parse_axis, run_study
 
     parsed = []
     for text in axes:
@@ -1315,8 +1462,9 @@ def study(axes, deals, baseline, seed, workers, quiet, out, resume, overwrite):
         )
     if resume and overwrite:
         raise click.UsageError("--resume and --overwrite exclude each other; give one")
+    if resume and out is None:
+        raise click.UsageError("--resume needs --out, the folder of the study to continue")
     _check_workers(workers)
-    out = out or study_folder(list(axes))
     if not resume:
         _new_out(out, overwrite)
 
@@ -1341,7 +1489,8 @@ def study(axes, deals, baseline, seed, workers, quiet, out, resume, overwrite):
     )
     click.echo(f"study of {len(cells)} cells, {deals:,} deals per cell, seed {seed}")
     click.echo(format_study(table))
-    click.echo(f"results written to {out}")
+    if out is not None:
+        click.echo(f"results written to {out}")
 
 
 # --- review: where a bot loses points (docs/pimc.md, "Review") --------------------------------
@@ -1412,6 +1561,7 @@ def study(axes, deals, baseline, seed, workers, quiet, out, resume, overwrite):
 )
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
 @click.option("--quiet", is_flag=True, help="No progress.")
+@FORMAT
 def review_command(
     run_folder,
     deals,
@@ -1430,12 +1580,14 @@ def review_command(
     out,
     overwrite,
     quiet,
+    fmt,
 ):
     """Analyse every decision of one seat in DEALS deals played by the bots (or in the deals
     of RUN_FOLDER) and print the regret: the best candidate's mean score difference minus
     the bot's choice's, re-scored on fresh worlds, per deal by decision type."""
     from .analysis import rollout_bots
     from .review import format_summary, format_top, own_rollout, review, run_rules
+    from .tables import json_document
 
     if run_folder is not None:
         given = [
@@ -1506,15 +1658,22 @@ def review_command(
     if bar is not None:
         bar.close()
     s = result.settings
-    click.echo(
+    _note(
+        fmt,
         f"review of seat {seat}: {s['deals']:,} deals, bots {', '.join(s['bots'])}, "
         f"{worlds} worlds per candidate, re-scored on {s['rescore_worlds']} fresh worlds; "
-        f"regret in points per deal (score difference)"
+        f"regret in points per deal (score difference)",
     )
-    click.echo(format_summary(result.summary))
+    worst = result.top(top)
+    text = format_summary(result.summary)
     if top:
-        click.echo(f"\nlargest re-scored regret ({min(top, len(result.decisions))} decisions):")
-        click.echo(format_top(result.top(top)))
+        text += f"\n\nlargest re-scored regret ({len(worst)} decisions):\n{format_top(worst)}"
+    _emit(
+        fmt,
+        lambda: text,
+        lambda: result.summary,
+        lambda: json_document("review", s, summary=result.summary, top=worst),
+    )
     if target is not None:
         _write_frames(
             target,
@@ -1524,4 +1683,4 @@ def review_command(
                 "review.json": result.settings,
             },
         )
-        click.echo(f"wrote {out}")
+        _note(fmt, f"wrote {out}")

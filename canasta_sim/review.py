@@ -36,13 +36,14 @@ import pandas as pd
 
 from . import cards as C
 from .address import RunAddress, deal_from_run
-from .analysis import Z95, align_columns, analyse, rollout_bots
+from .analysis import Z95, analyse, rollout_bots
 from .bots import parse_bot, search_rollout_bot, side_bots
 from .candidates import Candidate, candidates
 from .deal import Deal
 from .errors import BadArgument
 from .notation import as_rules, meld_plan
 from .ranking import played_candidate, rank_candidates
+from .tables import DASH, align_columns, interval, number
 
 #: Decision types, in the order of the summary (:func:`decision_type`).
 TYPES = ("pickup", "meld_timing", "wild_cards", "discard", "going_out")
@@ -295,37 +296,34 @@ def summarise(decisions: pd.DataFrame, deals: int) -> pd.DataFrame:
 def format_summary(summary: pd.DataFrame) -> str:
     """The summary as text: regret per deal in points, intervals in brackets, ``-`` for a share
     of no decisions or the interval of a single deal."""
-    head = ["decision", "count", "per deal", "not best", "raw regret"]
+    head = ["decision", "count", "per deal", "not best", "raw regret, points"]
     rows = [
         [
             r.type,
             f"{r.decisions:,}",
             f"{r.per_deal:.2f}",
-            _or_dash(r.not_best, ".1%"),
-            f"{r.regret:+.2f}",
-            f"{r.rescored:+.2f} [{_or_dash(r.rescored_lo, '+.2f')}, "
-            f"{_or_dash(r.rescored_hi, '+.2f')}]",
+            number(r.not_best, ".1%"),
+            number(r.regret, "+.2f"),
+            interval(r.rescored, r.rescored_lo, r.rescored_hi, "+.2f"),
         ]
         for r in summary.itertuples()
     ]
-    return align_columns([[*head, "re-scored regret per deal [95%]"], *rows], sep=" ")
-
-
-def _or_dash(value: float, spec: str) -> str:
-    """``value`` formatted with ``spec``, or ``-`` when it is NaN (nothing to measure)."""
-    return "-" if np.isnan(value) else format(value, spec)
+    return align_columns([[*head, "re-scored regret, points per deal [95%]"], *rows], sep=" ")
 
 
 def format_top(top: pd.DataFrame) -> str:
-    """The largest-regret decisions, one block each: reference, hand, pile top, choices."""
+    """The largest-regret decisions, one block each: reference, hand, pile top, choices
+    (points; a dash where a decision had nothing to measure, as one with a single
+    candidate)."""
     lines = []
     for r in top.itertuples():
         lines.append(
-            f"{r.reference}  {r.type}  re-scored regret {r.rescored:+.1f} "
-            f"[{r.rescored_lo:+.1f}, {r.rescored_hi:+.1f}] (raw {r.regret:+.1f})\n"
-            f"    hand {r.hand} | pile top {r.pile_top or '-'}\n"
-            f"    bot: {r.bot_choice}  ({r.bot_mean:+.1f})\n"
-            f"    best: {r.best}  ({r.best_mean:+.1f})"
+            f"{r.reference}  {r.type}  re-scored regret "
+            f"{interval(r.rescored, r.rescored_lo, r.rescored_hi, '+.1f')} "
+            f"(raw {number(r.regret, '+.1f')})\n"
+            f"    hand {r.hand} | pile top {r.pile_top or DASH}\n"
+            f"    bot: {r.bot_choice}  ({number(r.bot_mean, '+.1f')})\n"
+            f"    best: {r.best}  ({number(r.best_mean, '+.1f')})"
         )
     return "\n".join(lines)
 

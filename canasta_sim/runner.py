@@ -34,6 +34,8 @@ from .records import deal_dtype, side_dtype
 from .rules import PRESETS, Rules
 
 DEFAULT_CHUNK = 50_000
+#: Least default chunk (deals) of a table with a slow bot (:attr:`Table.slow`).
+SLOW_DEALS = 64
 MAX_CHUNK = 1_000_000  # a chunk's records are held in memory at once (about 150 MB)
 #: Seconds of estimated run time above which a run warns (a day).
 LONG_RUN = 86_400.0
@@ -198,6 +200,23 @@ class Table:
     def has_python_bots(self) -> bool:
         """Whether a seat plays a bot written in Python (its deals play in Python)."""
         return any(b.is_python for seating in self.seatings for b in seating)
+
+    @property
+    def slow(self) -> bool:
+        """Whether a seat plays a slow bot: the search bot ``pimc`` or a bot written in
+        Python (tens of deals a second rather than tens of thousands)."""
+        return any(
+            b.is_python or b.policy.name == "pimc" for seating in self.seatings for b in seating
+        )
+
+    def default_chunk(self, fast: int, unit: str = "deal") -> int:
+        """Chunk size (``unit``\\ s) when none is given: ``fast`` for kernel bots; for a
+        :attr:`slow` table a few deals per core (one game per core), so that progress moves
+        every few seconds rather than once at the end."""
+        if not self.slow:
+            return fast
+        cores = numba.config.NUMBA_NUM_THREADS
+        return max(SLOW_DEALS, 4 * cores) if unit == "deal" else max(SLOW_DEALS // 8, cores)
 
     def check_scheduler(self, scheduler) -> None:
         """Refuse a Dask run of a table with a Python bot.

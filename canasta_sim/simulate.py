@@ -266,7 +266,10 @@ def run_table(
             f"seatings (a board's rotations stay together)",
         )
     chunk = check_count(
-        "chunk_size", min(deals, DEFAULT_CHUNK) if chunk_size is None else chunk_size, 1, MAX_CHUNK
+        "chunk_size",
+        min(deals, table.default_chunk(DEFAULT_CHUNK)) if chunk_size is None else chunk_size,
+        1,
+        MAX_CHUNK,
     )
     if parts and (scheduler is None or out is None or not records):
         raise ValueError("parts=True needs a scheduler, an out folder and records")

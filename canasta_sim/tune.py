@@ -31,6 +31,7 @@ from .errors import BadArgument
 from .outdir import make_manifest
 from .runner import Table, resolve_rules
 from .stats import wilson_interval
+from .tables import align_columns, interval, number
 
 DEFAULT_FIELD = ("expert", "careful")
 OBJECTIVES = {
@@ -499,6 +500,54 @@ def _final(best, field_bots, deals, games, seeds, rules, workers) -> pd.DataFram
         }
     )
     return pd.DataFrame(rows)
+
+
+def format_history(history: pd.DataFrame, objective: str) -> str:
+    """Trials of a search (rows of :attr:`TuneResult.history`) for people: the trial, the
+    value of each searched parameter, the field objective with its 95% interval and the
+    objective against each field bot (points per deal, or a win rate in games)."""
+    spec = "+,.1f" if objective == "diff" else ".1%"
+    unit = "points per deal" if objective == "diff" else "win rate"
+    fixed = {"trial", "spec", "objective", "low", "high", "seconds"}
+    params = [c for c in history.columns if c not in fixed and not c.startswith("vs_")]
+    versus = [c for c in history.columns if c.startswith("vs_")]
+    head = ["trial", *params, f"objective, {unit} [95%]", *(f"vs {c[3:]}" for c in versus)]
+    rows = [
+        [
+            str(r["trial"]),
+            *(f"{r[p]:g}" for p in params),
+            interval(r["objective"], r["low"], r["high"], spec),
+            *(number(r[c], spec) for c in versus),
+        ]
+        for _, r in history.iterrows()
+    ]
+    return align_columns([head, *rows])
+
+
+def format_final(final: pd.DataFrame) -> str:
+    """The best setting on fresh seeds (:attr:`TuneResult.final`) for people: per field bot
+    (and the whole field) the score difference per deal and the game win rate, each with its
+    95% interval."""
+    head = [
+        "opponent",
+        "deals",
+        "difference, points per deal [95%]",
+        "games",
+        "wins",
+        "game win rate [95%]",
+    ]
+    rows = [
+        [
+            r.opponent,
+            f"{r.deals:,}",
+            interval(r.mean_diff, r.diff_low, r.diff_high, "+,.1f"),
+            f"{r.games:,}",
+            f"{r.wins:,}",
+            interval(r.win_rate, r.win_low, r.win_high, ".1%"),
+        ]
+        for r in final.itertuples()
+    ]
+    return align_columns([head, *rows])
 
 
 def _bar(total: int, enabled: bool):
