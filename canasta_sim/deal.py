@@ -24,7 +24,7 @@ from .nb.engine.legal import (
     check_meld_step_nb,
     check_pickup_nb,
     legal_pickups_nb,
-    way_plan_nb,
+    way_alone_nb,
 )
 from .nb.engine.moves import (
     discard_nb,
@@ -403,7 +403,7 @@ class Deal:
             plan = plans[way]
             nat, deu, jok = (int(x) for x in plan[top])
             alone = np.zeros_like(plan)
-            way_plan_nb(np.int64(way), np.int64(top), alone, alone)
+            way_alone_nb(np.int64(way), np.int64(top), alone)
             found.append(
                 LegalPickup(
                     way=label(PickupWay, way),

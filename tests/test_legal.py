@@ -20,7 +20,7 @@ import pytest
 from canasta_sim import Deal, Rules
 from canasta_sim.candidates import Candidate, candidates
 from canasta_sim.cards import parse_cards
-from canasta_sim.nb.engine.legal import check_pickup_nb, legal_pickups_nb, way_plan_nb
+from canasta_sim.nb.engine.legal import check_pickup_nb, legal_pickups_nb, way_alone_nb
 from canasta_sim.nb.engine.moves import check_take_nb, take_pile_nb
 from canasta_sim.nb.enums import (
     BLACK_THREE,
@@ -48,7 +48,7 @@ def pile_top(d: Deal) -> int:
 def way_cards(d: Deal, way: int) -> np.ndarray:
     """The way's cards alone as a pickup plan."""
     plan = np.zeros((N_KINDS, 3), np.int8)
-    way_plan_nb(np.int64(way), np.int64(pile_top(d)), plan, plan)
+    way_alone_nb(np.int64(way), np.int64(pile_top(d)), plan)
     return plan
 
 

@@ -49,22 +49,39 @@ from .state import copy_state_nb
 
 # --- taking the pile: one way, given staged melds ---------------------------------------------
 @inline_kernel
+def way_cards_nb(way):
+    """The cards from hand of pickup way ``way`` (a PickupWay): naturals of the top card's
+    rank, deuces, jokers."""
+    if way == PickupWay.natural_pair:
+        return 2, 0, 0
+    if way == PickupWay.natural_deuce:
+        return 1, 1, 0
+    if way == PickupWay.natural_joker:
+        return 1, 0, 1
+    return 0, 0, 0
+
+
+@inline_kernel
 def way_plan_nb(way, top, staged, plan):
     """Write into ``plan`` the staged melds plus the cards of pickup way ``way`` on the row of
-    ``top`` (a natural rank; any other ``top`` leaves the staged melds alone)."""
+    ``top`` (a natural rank; any other ``top`` leaves the staged melds alone). ``staged`` may
+    be ``plan`` itself."""
     for k in range(N_KINDS):  # an element loop: numba copies a whole-array assignment first
         for c in range(3):
             plan[k, c] = staged[k, c]
     if top < FIRST_NATURAL or top > LAST_NATURAL:
         return
-    if way == PickupWay.natural_pair:
-        plan[top, MeldCol.naturals] += 2
-    elif way == PickupWay.natural_deuce:
-        plan[top, MeldCol.naturals] += 1
-        plan[top, MeldCol.deuces] += 1
-    elif way == PickupWay.natural_joker:
-        plan[top, MeldCol.naturals] += 1
-        plan[top, MeldCol.jokers] += 1
+    naturals, deuces, jokers = way_cards_nb(way)
+    plan[top, MeldCol.naturals] += naturals
+    plan[top, MeldCol.deuces] += deuces
+    plan[top, MeldCol.jokers] += jokers
+
+
+@inline_kernel
+def way_alone_nb(way, top, plan):
+    """Write into ``plan`` the cards of pickup way ``way`` alone (no staged melds)."""
+    plan[:] = 0
+    way_plan_nb(way, top, plan, plan)
 
 
 @kernel
@@ -93,8 +110,7 @@ def check_pickup_nb(state, rules, way, staged, plan):
     """
     seat = state.g[DealSlot.current]
     top = pile_top_nb(state)
-    plan[:] = 0
-    way_plan_nb(way, top, plan, plan)
+    way_alone_nb(way, top, plan)
     err, _out, _concealed = check_take_nb(state, rules, seat, plan)
     if err != MoveError.ok and err != MoveError.minimum_count and err != MoveError.going_out:
         return err
@@ -111,7 +127,7 @@ def legal_pickups_nb(state, rules, plans, errors):
     A way is legal when some staged melds make :func:`check_pickup_nb` accept it: its cards
     alone, or, when they are short of the minimum count (R-64) or leave at most one card
     without the canastas to go out (R-22, R-40), melds from hand laid in the same move that
-    mend that. The search for those melds is exact (module ``_melds_for_way_nb``), so the
+    mend that. The search for those melds is exact (:func:`_melds_for_way_nb`), so the
     legal ways cover every legal pickup: the pile may be taken iff one way is legal.
 
     Parameters
@@ -135,31 +151,17 @@ def legal_pickups_nb(state, rules, plans, errors):
     n = 0
     for way in range(N_PICKUP_WAYS):
         plan = plans[way]
-        plan[:] = 0
-        way_plan_nb(way, top, plan, plan)  # the way's cards alone
+        way_alone_nb(way, top, plan)
         err, _out, _concealed = check_take_nb(state, rules, seat, plan)
         if err == MoveError.minimum_count or err == MoveError.going_out:
             if _melds_for_way_nb(state, rules, seat, top, way, plan):
                 err = MoveError.ok
             else:
-                plan[:] = 0
-                way_plan_nb(way, top, plan, plan)
+                way_alone_nb(way, top, plan)
         errors[way] = err
         if err == MoveError.ok:
             n += 1
     return n
-
-
-@inline_kernel
-def _way_cards_nb(way):
-    """The naturals, deuces and jokers from hand of pickup way ``way``."""
-    if way == PickupWay.natural_pair:
-        return 2, 0, 0
-    if way == PickupWay.natural_deuce:
-        return 1, 1, 0
-    if way == PickupWay.natural_joker:
-        return 1, 0, 1
-    return 0, 0, 0
 
 
 @kernel
@@ -180,7 +182,7 @@ def _melds_for_way_nb(state, rules, seat, top, way, plan):
     Every plan built is judged by ``check_take_nb``.
     """
     hand = state.hands[seat]
-    tn, td, tj = _way_cards_nb(way)
+    tn, td, tj = way_cards_nb(way)
     incoming = state.g[DealSlot.pile_len] - 1 - state.pile_counts[RED_THREE]
     keep = 2 - incoming if incoming < 2 else 0  # cards of the hand kept so two stay
     for a in range(-1 if keep == 0 else 0, 0 if keep == 0 else N_KINDS):
