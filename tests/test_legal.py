@@ -20,7 +20,12 @@ import pytest
 from canasta_sim import Deal, Rules
 from canasta_sim.candidates import Candidate, candidates
 from canasta_sim.cards import parse_cards
-from canasta_sim.nb.engine.legal import check_pickup_nb, legal_pickups_nb, way_alone_nb
+from canasta_sim.nb.engine.legal import (
+    check_meld_row_nb,
+    check_pickup_nb,
+    legal_pickups_nb,
+    way_alone_nb,
+)
 from canasta_sim.nb.engine.moves import check_take_nb, take_pile_nb
 from canasta_sim.nb.enums import (
     BLACK_THREE,
@@ -441,3 +446,25 @@ def test_meld_plan_rows_count_together_in_a_step():
     d.draw()
     assert d.step_error("meld", melds=["6 6 6", "K K K 2"]).rule == "R-64"
     assert d.step_error("meld", melds=["6 6 6", "K K K 2", "5 5 2"]) is None  # 95
+
+
+def test_r64_one_meld_at_a_time_counts_with_the_staged_melds():
+    # at a score of 1600 (minimum 90): K K K 2 alone is 50; staged with 6 6 6 and 5 5 2, 95
+    d = Deal.from_position(
+        hands=["6 6 6 K K K 2 2 5 9 9", "4", "4", "4"], stock="5 5", pile="7", scores={0: 1600}
+    )
+    d.draw()
+    K, SIX, FIVE = (parse_cards(k).argmax() for k in ("K", "6", "5"))
+    staged = np.zeros((N_KINDS, 3), np.int8)
+    plan = np.zeros_like(staged)
+
+    def row(rank, n, deuces=0, jokers=0):
+        args = (np.int64(rank), np.int64(n), np.int64(deuces), np.int64(jokers), staged, plan)
+        return check_meld_row_nb(d._state, d._r, *args)
+
+    assert row(K, 3, 1) == MoveError.minimum_count
+    staged[SIX, MeldCol.naturals] = 3
+    staged[FIVE] = (2, 1, 0)
+    assert row(K, 3, 1) == MoveError.ok
+    assert row(K, 3, 2) == MoveError.not_in_hand  # the second deuce is staged on the fives
+    assert row(K, 1, 0) == MoveError.new_meld  # K alone is no meld

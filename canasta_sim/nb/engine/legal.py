@@ -391,6 +391,41 @@ def check_meld_step_nb(state, rules, plan):
 
 
 @kernel
+def check_meld_row_nb(state, rules, rank, naturals, deuces, jokers, staged, plan):
+    """One meld from hand on top of the staged melds: ``naturals`` of ``rank`` with ``deuces``
+    and ``jokers``, a new meld or cards added to the side's meld of that rank, laid with
+    ``staged`` in one call (:func:`check_meld_step_nb` of the sum, written into ``plan``).
+
+    Parameters
+    ----------
+    state : record of STATE_DTYPE
+        Read only.
+    rules : ndarray(int32, (RULES_LEN,))
+    rank : int64
+        A rank row (black three, 4 .. A); any other kind is refused as ``not_in_hand``.
+    naturals, deuces, jokers : int64
+    staged : ndarray(int8, (N_KINDS, 3))
+        Melds from hand already staged this turn (may be all zero).
+    plan : ndarray(int8, (N_KINDS, 3)), written
+
+    Returns
+    -------
+    int
+        MoveError.
+    """
+    if rank < BLACK_THREE or rank > LAST_NATURAL:
+        return MoveError.not_in_hand
+    for k in range(N_KINDS):
+        for c in range(3):
+            plan[k, c] = staged[k, c]
+    plan[rank, MeldCol.naturals] += naturals
+    plan[rank, MeldCol.deuces] += deuces
+    plan[rank, MeldCol.jokers] += jokers
+    err, _out, _concealed = check_meld_nb(state, rules, plan)
+    return err
+
+
+@kernel
 def check_discard_step_nb(state, rules, kind):
     """Discarding a card of ``kind`` (R-20 step 3, R-40, R-45): ``discard_nb``'s check.
     Returns a MoveError."""
