@@ -35,7 +35,6 @@ from .deal import Deal
 from .errors import IllegalMove
 from .infoset import InfoSet
 from .nb.bots.pickups import pickup_candidates_nb
-from .nb.bots.plans import fill_plan_nb, initial_plan_nb
 from .nb.candidates import check_plans_nb, out_plans_nb, try_candidates_nb
 from .nb.engine.melds import meld_ok_nb
 from .nb.engine.state import STATE_DTYPE
@@ -52,6 +51,7 @@ from .nb.enums import (
     MoveError,
     SideSlot,
 )
+from .nb.plans import fill_plan_nb, initial_plan_nb
 from .nb.worlds import CAND_DRAW, CAND_PLAY, CAND_TAKE
 from .notation import check_int, meld_plan, plan_texts
 
