@@ -185,6 +185,7 @@ def _melds_for_way_nb(state, rules, seat, top, way, plan):
     tn, td, tj = way_cards_nb(way)
     incoming = state.g[DealSlot.pile_len] - 1 - state.pile_counts[RED_THREE]
     keep = 2 - incoming if incoming < 2 else 0  # cards of the hand kept so two stay
+    # (a, b): the kinds of the cards kept, -1 for none; a <= b when two are kept
     for a in range(-1 if keep == 0 else 0, 0 if keep == 0 else N_KINDS):
         for b in range(-1 if keep < 2 else a, 0 if keep < 2 else N_KINDS):
             if a >= 0 and _spare_nb(hand, a, top, tn, td, tj, -1, b) < 1:
@@ -230,7 +231,7 @@ def _spare_nb(hand, kind, top, tn, td, tj, kept_a, kept_b):
 
 
 @inline_kernel
-def _row_nb(state, rules, side, plan, top, r):
+def _row_nb(state, side, plan, top, r):
     """The side's meld of rank ``r`` with ``plan``'s cards and the top card: naturals, wild
     cards, and whether it exists (on the table, in the plan, or the top card's row)."""
     melds = state.melds
@@ -276,7 +277,7 @@ def _richest_plan_nb(state, rules, seat, top, tn, td, tj, kept_a, kept_b, plan):
         if r == top or s <= 0:
             continue
         plan[r, MeldCol.naturals] = s
-        n, w, _open = _row_nb(state, rules, side, plan, top, r)
+        n, w, _open = _row_nb(state, side, plan, top, r)
         if not meld_ok_nb(n, w, 0, rules):
             plan[r, MeldCol.naturals] = 0
     jokers = _spare_nb(hand, JOKER, top, tn, td, tj, kept_a, kept_b)
@@ -288,7 +289,7 @@ def _richest_plan_nb(state, rules, seat, top, tn, td, tj, kept_a, kept_b, plan):
             s = _spare_nb(hand, r, top, tn, td, tj, kept_a, kept_b)
             if r == top or s <= 0 or plan[r, MeldCol.naturals] > 0:
                 continue
-            n, w, _open = _row_nb(state, rules, side, plan, top, r)
+            n, w, _open = _row_nb(state, side, plan, top, r)
             if meld_ok_nb(n + s, w + 1, 0, rules) and (
                 best < 0 or rules[values + r] > rules[values + best]
             ):
@@ -299,7 +300,7 @@ def _richest_plan_nb(state, rules, seat, top, tn, td, tj, kept_a, kept_b, plan):
         jokers = _add_wild_nb(plan, best, jokers)
         wilds -= 1
     for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
-        n, w, is_open = _row_nb(state, rules, side, plan, top, r)
+        n, w, is_open = _row_nb(state, side, plan, top, r)
         while wilds > 0 and is_open and meld_ok_nb(n, w + 1, 0, rules):
             jokers = _add_wild_nb(plan, r, jokers)
             wilds -= 1
@@ -330,7 +331,7 @@ def _whole_plan_nb(state, rules, seat, top, tn, td, tj, kept, target, plan):
     jokers = _spare_nb(hand, JOKER, top, tn, td, tj, kept, -1)
     wilds = jokers + _spare_nb(hand, DEUCE, top, tn, td, tj, kept, -1)
     for r in range(FIRST_NATURAL, LAST_NATURAL + 1):  # the fewest wild cards each meld needs
-        n, w, is_open = _row_nb(state, rules, side, plan, top, r)
+        n, w, is_open = _row_nb(state, side, plan, top, r)
         if not is_open:
             continue
         while not meld_ok_nb(n, w, 0, rules):
@@ -340,7 +341,7 @@ def _whole_plan_nb(state, rules, seat, top, tn, td, tj, kept, target, plan):
             wilds -= 1
             w += 1
     if target >= 0:
-        n, w, is_open = _row_nb(state, rules, side, plan, top, target)
+        n, w, is_open = _row_nb(state, side, plan, top, target)
         if not is_open or n + w > 6 or n + w + wilds < 6:
             return False
         while n + w < 6:
@@ -353,7 +354,7 @@ def _whole_plan_nb(state, rules, seat, top, tn, td, tj, kept, target, plan):
         best = -1
         best_need = 0
         for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
-            n, w, is_open = _row_nb(state, rules, side, plan, top, r)
+            n, w, is_open = _row_nb(state, side, plan, top, r)
             need = 7 - n - w
             if r == target or not is_open or need <= 0 or need > wilds:
                 continue
@@ -365,7 +366,7 @@ def _whole_plan_nb(state, rules, seat, top, tn, td, tj, kept, target, plan):
             jokers = _add_wild_nb(plan, best, jokers)
         wilds -= best_need
     for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
-        n, w, is_open = _row_nb(state, rules, side, plan, top, r)
+        n, w, is_open = _row_nb(state, side, plan, top, r)
         while wilds > 0 and r != target and is_open and meld_ok_nb(n, w + 1, 0, rules):
             jokers = _add_wild_nb(plan, r, jokers)
             wilds -= 1
