@@ -16,6 +16,7 @@ import random
 
 import numpy as np
 import pytest
+from test_imports import import_graph
 
 from canasta_sim import Deal, Rules
 from canasta_sim.candidates import Candidate, candidates
@@ -468,3 +469,16 @@ def test_r64_one_meld_at_a_time_counts_with_the_staged_melds():
     assert row(K, 3, 1) == MoveError.ok
     assert row(K, 3, 2) == MoveError.not_in_hand  # the second deuce is staged on the fives
     assert row(K, 1, 0) == MoveError.new_meld  # K alone is no meld
+
+
+@pytest.mark.parametrize("module", ["canasta_sim.nb.engine.legal", "canasta_sim.nb.candidates"])
+def test_the_legal_moves_and_the_candidate_kernels_import_no_bot_code(module):
+    graph = import_graph()
+    seen, todo = set(), [module]
+    while todo:  # every module it imports, directly or not
+        name = todo.pop()
+        if name not in seen:
+            seen.add(name)
+            todo.extend(graph[name])
+    assert not [m for m in seen if m.startswith("canasta_sim.nb.bots")]
+    assert "canasta_sim.nb.engine.moves" in seen  # it asks the move kernels
