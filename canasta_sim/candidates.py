@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from . import cards as C
-from .deal import Deal
+from .deal import NO_LOG, Deal
 from .errors import IllegalMove
 from .infoset import InfoSet
 from .nb.bots.pickups import pickup_candidates_nb
@@ -41,7 +41,6 @@ from .nb.engine.state import STATE_DTYPE
 from .nb.enums import (
     BLACK_THREE,
     DEUCE,
-    EV_LEN,
     FIRST_NATURAL,
     JOKER,
     LAST_NATURAL,
@@ -57,11 +56,9 @@ from .notation import check_int, meld_plan, plan_texts
 
 MOVES = ("draw", "take", "play")
 
-#: Most candidates listed at a play-phase decision (:func:`candidates`).
+#: Most candidates listed at a play-phase decision by default (the cap of :func:`candidates`,
+#: ``max_candidates`` of ``analyse`` and ``review``; docs/analysis.md).
 MAX_CANDIDATES = 64
-
-#: The trials' event log: no rows, they record nothing.
-NO_LOG = np.zeros((0, EV_LEN), np.int32)
 
 
 @dataclass(frozen=True)
