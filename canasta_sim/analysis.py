@@ -18,8 +18,14 @@ import numpy as np
 import pandas as pd
 
 from .bots import POLICIES, Bot, seat_arrays, side_bots
-from .candidates import Candidate, decision_deal, find_candidate, is_legal
-from .candidates import candidates as legal_candidates
+from .candidates import (
+    MAX_CANDIDATES,
+    Candidate,
+    decision_deal,
+    find_candidate,
+    is_legal,
+    list_candidates,
+)
 from .equity import in_scope, p_win_game, play_out
 from .infoset import InfoSet
 from .nb.rollout import RO_END, RO_ERROR, RO_OUT_SEAT, ROLLOUT_CODES, rollouts
@@ -152,6 +158,7 @@ def analyse(
     threads: int | None = None,
     top: int | None = None,
     win_game: str = "auto",
+    max_candidates: int = MAX_CANDIDATES,
 ) -> AnalysisResult:
     """Roll out each candidate of the decision in shared sampled worlds and rank them.
 
@@ -194,6 +201,10 @@ def analyse(
         game-equity table where it covers the rules, else the play-out), ``"table"`` or
         ``"play-out"`` (each world's game played on after the deal by the rollout bots to
         R-55's end, :func:`canasta_sim.equity.play_out`: slower, several deals a world).
+    max_candidates : int
+        The candidate layer's cap (``cap`` of :func:`canasta_sim.candidates.candidates`, 64 by
+        default): the most play-phase candidates listed, meld plans taken whole in their
+        order; the settings and ``meta["plans_left_out"]`` say how many plans it left out.
 
     Returns
     -------
@@ -225,7 +236,7 @@ def analyse(
     threads = (
         numba.config.NUMBA_NUM_THREADS if threads is None else _check_count("threads", threads)
     )
-    cands = _chosen(info_set, candidates)
+    cands, left_out = _chosen(info_set, candidates, max_candidates)
     if top is not None:
         _check_count("top", top)
         cands = rank_candidates(info_set, cands, bots[info_set.side])[:top]
@@ -316,6 +327,7 @@ def analyse(
     games, game_meta = _win_game(
         info_set, bots, win_game, own, other, deal_scores, world_seeds, threads
     )
+    notes = {**game_meta, "max_candidates": max_candidates, "plans_left_out": left_out}
     elapsed = time.perf_counter() - t0
     return _result(
         info_set,
@@ -336,7 +348,7 @@ def analyse(
         max_worlds,
         target_se,
         games,
-        game_meta,
+        notes,
     )
 
 
@@ -399,10 +411,11 @@ def _result(
     max_worlds,
     target_se,
     games,
-    game_meta,
+    notes,
 ) -> AnalysisResult:
     """The table and settings of a finished race: candidates still in the race first (the
-    best has played every world), then the dropped ones, each group by the objective."""
+    best has played every world), then the dropped ones, each group by the objective;
+    ``notes``: how P(win the game) was found (:func:`_win_game`) and the candidates' cap."""
     n_c = len(cands)
     own = [np.concatenate(x) for x in own]
     other = [np.concatenate(x) for x in other]
@@ -450,7 +463,7 @@ def _result(
         f"{target_se:g}), objective {objective}, rollout {spec}, "
         f"{'stratified next stock card' if stratify else 'no stratification'}, common random "
         f"numbers, {elapsed:.2f} s, {pairing_note(n_c, unpaired, paired)}, "
-        f"{_win_game_note(game_meta)}, stopped: {reason}"
+        f"{_win_game_note(notes)}{_cap_note(notes)}, stopped: {reason}"
     )
     per_world = pd.DataFrame(
         {
@@ -475,7 +488,7 @@ def _result(
         "elapsed_seconds": elapsed,
         "variance_shrink": unpaired / paired if paired > 0 else None,
         "stopped": reason,
-        **game_meta,
+        **notes,
     }
     return AnalysisResult(table, settings, per_world, info, [cands[c] for c in order], meta)
 
@@ -521,6 +534,17 @@ def _win_game_note(meta: dict) -> str:
     return "P(win game) n/a (outside the game-equity table's scope)"
 
 
+def _cap_note(notes: dict) -> str:
+    """The settings line's words on the meld plans the candidates' cap left out, if any."""
+    left_out = notes["plans_left_out"]
+    if not left_out:
+        return ""
+    return (
+        f", {left_out} meld plan{'s' if left_out > 1 else ''} left out by the cap of "
+        f"{notes['max_candidates']} candidates (max_candidates)"
+    )
+
+
 def _interval(x: np.ndarray) -> tuple[float, float]:
     if len(x) < 2:
         return float("nan"), float("nan")
@@ -528,10 +552,12 @@ def _interval(x: np.ndarray) -> tuple[float, float]:
     return float(x.mean() - half), float(x.mean() + half)
 
 
-def _chosen(info: InfoSet, chosen) -> list[Candidate]:
-    found = legal_candidates(info)
+def _chosen(info: InfoSet, chosen, cap: int) -> tuple[list[Candidate], int]:
+    """The candidates to roll out (the ``chosen`` ones, or all the layer lists within
+    ``cap``) and the meld plans the cap left out of the listing."""
+    found, left_out = list_candidates(info, cap)
     if chosen is None:
-        return found
+        return found, left_out
     if isinstance(chosen, (str, Candidate)):
         chosen = [chosen]
     out = []
@@ -547,7 +573,7 @@ def _chosen(info: InfoSet, chosen) -> list[Candidate]:
             out.append(c)
     if not out:
         raise ValueError("candidates: an empty list; give at least one label")
-    return out
+    return out, left_out
 
 
 def _check_count(name: str, value, low: int = 1, high: int = 10_000_000) -> int:

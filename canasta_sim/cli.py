@@ -1307,6 +1307,14 @@ def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, 
     help="Analyse only the K candidates the rollout bot ranks first (its own choice first).",
 )
 @click.option(
+    "--max-candidates",
+    type=click.IntRange(1, 10_000),
+    default=64,
+    show_default=True,
+    help="The candidate layer's cap: the most play-phase candidates listed, meld plans taken "
+    "whole in their order (docs/analysis.md); the settings line says how many plans it left out.",
+)
+@click.option(
     "--objective",
     type=click.Choice(["score_diff", "own_score", "win_deal"]),
     default="score_diff",
@@ -1340,6 +1348,7 @@ def analyse_command(
     rollout,
     chosen,
     top,
+    max_candidates,
     objective,
     win_game,
     out,
@@ -1369,7 +1378,7 @@ def analyse_command(
     else:
         info = _api(lambda: InfoSet.from_file(position), "POSITION")
     _api(lambda: rollout_bots(rollout, info.rules.sides), "--rollout")
-    found = _api(lambda: candidates(info), "POSITION")
+    found = _api(lambda: candidates(info, max_candidates), "POSITION")
     picked = [_api(lambda c=c: find_candidate(found, c), "--candidate") for c in chosen]
     if worlds is None and max_worlds < min_worlds:
         raise click.BadParameter(
@@ -1395,6 +1404,7 @@ def analyse_command(
         objective=objective,
         top=top,
         win_game=win_game,
+        max_candidates=max_candidates,
     )
     _emit(
         fmt,
@@ -1554,6 +1564,14 @@ def study(axes, deals, baseline, seed, workers, quiet, out, resume, overwrite):
     "choice always) [default: all].",
 )
 @click.option(
+    "--max-candidates",
+    type=click.IntRange(1, 10_000),
+    default=64,
+    show_default=True,
+    help="The candidate layer's cap per decision (docs/analysis.md); the output says where it "
+    "left meld plans out.",
+)
+@click.option(
     "--out",
     type=click.Path(path_type=Path),
     default=None,
@@ -1577,6 +1595,7 @@ def review_command(
     analysis_seed,
     top,
     top_candidates,
+    max_candidates,
     out,
     overwrite,
     quiet,
@@ -1586,7 +1605,7 @@ def review_command(
     of RUN_FOLDER) and print the regret: the best candidate's mean score difference minus
     the bot's choice's, re-scored on fresh worlds, per deal by decision type."""
     from .analysis import rollout_bots
-    from .review import format_summary, format_top, own_rollout, review, run_rules
+    from .review import cap_note, format_summary, format_top, own_rollout, review, run_rules
     from .tables import json_document
 
     if run_folder is not None:
@@ -1651,6 +1670,7 @@ def review_command(
             rollout=rollout,
             analysis_seed=analysis_seed,
             top_candidates=top_candidates,
+            max_candidates=max_candidates,
             progress=None if quiet else tick,
         ),
         "RUN_FOLDER" if run_folder is not None else None,
@@ -1674,6 +1694,9 @@ def review_command(
         lambda: result.summary,
         lambda: json_document("review", s, summary=result.summary, top=worst),
     )
+    note = cap_note(result.decisions, max_candidates)
+    if note:
+        _note(fmt, note.lstrip("\n"))
     if target is not None:
         _write_frames(
             target,

@@ -38,7 +38,7 @@ from . import cards as C
 from .address import RunAddress, deal_from_run
 from .analysis import Z95, analyse, rollout_bots
 from .bots import parse_bot, search_rollout_bot, side_bots
-from .candidates import Candidate, candidates
+from .candidates import MAX_CANDIDATES, Candidate, list_candidates
 from .deal import Deal
 from .errors import BadArgument
 from .notation import as_rules, meld_plan
@@ -59,6 +59,7 @@ COLUMNS = (
     "hand",
     "pile_top",
     "candidates",
+    "plans_left_out",
     "bot_choice",
     "best",
     "best_mean",
@@ -84,11 +85,13 @@ class ReviewResult:
         One row per decision (:data:`COLUMNS`): ``deal``, ``turn`` (from 0 in the deal),
         ``decision`` (0: first move, 1: after it), ``type`` (:data:`TYPES`), ``seat``, ``bot``
         (spec), ``hand`` and ``pile_top`` (card notation, at the decision), ``candidates``
-        (count), ``bot_choice`` and ``best`` (labels), ``best_mean`` and ``bot_mean`` (mean
-        score difference, points), ``regret`` with ``regret_lo``/``regret_hi`` (best minus the
-        bot's choice in the analysis worlds, paired 95% interval, points), ``rescored`` with
-        ``rescored_lo``/``rescored_hi`` (the same difference on fresh worlds), ``worlds`` (per
-        candidate), ``reference`` (where to replay it). A decision with one candidate has
+        (count), ``plans_left_out`` (meld plans the candidates' cap left out,
+        ``max_candidates`` of :func:`review`), ``bot_choice`` and ``best`` (labels),
+        ``best_mean`` and ``bot_mean`` (mean score difference, points), ``regret`` with
+        ``regret_lo``/``regret_hi`` (best minus the bot's choice in the analysis worlds,
+        paired 95% interval, points), ``rescored`` with ``rescored_lo``/``rescored_hi`` (the
+        same difference on fresh worlds), ``worlds`` (per candidate), ``reference`` (where to
+        replay it). A decision with one candidate has
         regret 0 and no rollouts.
     summary : pandas.DataFrame
         One row per decision type and ``all``: ``decisions`` (count), ``per_deal`` (decisions
@@ -111,7 +114,20 @@ class ReviewResult:
         return self.decisions.sort_values("rescored", ascending=False, kind="stable").head(k)
 
     def __str__(self) -> str:
-        return format_summary(self.summary) + "\n\n" + format_top(self.top())
+        text = format_summary(self.summary) + "\n\n" + format_top(self.top())
+        return text + cap_note(self.decisions, self.settings["max_candidates"])
+
+
+def cap_note(decisions: pd.DataFrame, cap: int) -> str:
+    """A closing line on the meld plans the candidates' cap left out, if any."""
+    cut = decisions["plans_left_out"] > 0
+    if not cut.any():
+        return ""
+    return (
+        f"\n\nThe cap of {cap} candidates left out meld plans at {int(cut.sum())} of "
+        f"{len(decisions)} decisions ({int(decisions['plans_left_out'].sum())} plans in all; "
+        "max_candidates raises it)."
+    )
 
 
 def review(
@@ -127,6 +143,7 @@ def review(
     rollout=None,
     analysis_seed: int = 0,
     top_candidates: int | None = None,
+    max_candidates: int = MAX_CANDIDATES,
     progress=None,
 ) -> ReviewResult:
     """Analyse every decision of ``seat`` in ``deals`` deals and measure the bot's regret.
@@ -159,6 +176,10 @@ def review(
     top_candidates : int, optional
         Analyse at most this many candidates per decision: the reviewed bot's ranking
         (:func:`canasta_sim.ranking.rank_candidates`, its own choice first); all by default.
+    max_candidates : int
+        The candidate layer's cap (``cap`` of :func:`canasta_sim.candidates.candidates`, 64 by
+        default): the most play-phase candidates listed per decision, meld plans taken whole;
+        the column ``plans_left_out`` and the printed result say where it left plans out.
     progress : callable, optional
         Called as ``progress(done, total)`` (deals) once the input is checked, then after
         each deal.
@@ -170,15 +191,16 @@ def review(
     Raises
     ------
     ValueError
-        For a bad count, seat, bot spec or seed, ``top_candidates`` below 1, ``run`` given
-        with ``rules``, ``bots`` other than the default or ``seed``, or a run folder
-        :func:`canasta_sim.deal_from_run` refuses.
+        For a bad count, seat, bot spec or seed, ``top_candidates`` or ``max_candidates``
+        below 1, ``run`` given with ``rules``, ``bots`` other than the default or ``seed``, or
+        a run folder :func:`canasta_sim.deal_from_run` refuses.
     """
     _count("worlds", worlds)
     rescore_worlds = worlds if rescore_worlds is None else _count("rescore_worlds", rescore_worlds)
     _count("analysis_seed", analysis_seed, 0, 2**32 - 1)
     if top_candidates is not None:
         _count("top_candidates", top_candidates)
+    _count("max_candidates", max_candidates, 1, 10_000)
     if run is not None:
         if rules is not None or seed != 0 or bots != "expert":
             raise ValueError(
@@ -204,7 +226,7 @@ def review(
     rolled: dict[str, None] = {}  # the rollout bots that played, in order
     if progress is not None:
         progress(0, n)
-    budget = (worlds, rescore_worlds, top_candidates)
+    budget = (worlds, rescore_worlds, top_candidates, max_candidates)
     for index, (name, deal, specs) in enumerate(boards):
         used.update(dict.fromkeys(specs))
         plays = rollout if rollout is not None else own_rollout(specs, rules.sides)
@@ -226,6 +248,7 @@ def review(
         "rescore_worlds": rescore_worlds,
         "analysis_seed": analysis_seed,
         "top_candidates": top_candidates,
+        "max_candidates": max_candidates,
         "rules": rules.to_dict(),
         "bots": list(used),
         "rollout": "; ".join(rolled),
@@ -338,8 +361,9 @@ def _review_turn(deal: Deal, specs, plays, budget, key) -> list[dict]:
     events = trial.trace()[start:]
     seat, turn = deal.current_player, deal.turns
     bot = specs[seat % deal.rules.sides]
+    cap = budget[3]
     info = deal.info_set(seat)
-    found = candidates(info)
+    found, left_out = list_candidates(info, cap)
     e = next((e for e in events if e["event"] in ("draw", "take_pile")), None)
     if e is None or e["event"] == "draw":  # None: the deal ended at an empty stock (R-44)
         chosen = Candidate("draw", "draw")
@@ -348,6 +372,7 @@ def _review_turn(deal: Deal, specs, plays, budget, key) -> list[dict]:
         chosen = Candidate(f"take the pile with {e['with']}", "take", with_=e["with"], melds=melds)
     chosen = _same(found, chosen, info)
     rows = [_row(deal, info, found, chosen, bot, turn, 0, plays, budget, key)]
+    rows[0]["plans_left_out"] = left_out
     work = deal.copy()
     chosen.apply(work)
     if work.is_over or work.current_player != seat or work.phase != "play":
@@ -356,8 +381,9 @@ def _review_turn(deal: Deal, specs, plays, budget, key) -> list[dict]:
     if rest is None:  # R-45: no discard decision
         return rows
     info = work.info_set(seat)
-    found = candidates(info)
+    found, left_out = list_candidates(info, cap)
     rows.append(_row(work, info, found, _same(found, rest, info), bot, turn, 1, plays, budget, key))
+    rows[1]["plans_left_out"] = left_out
     return rows
 
 
@@ -391,7 +417,7 @@ def _same(found: list[Candidate], chosen: Candidate, info) -> Candidate:
 def _row(deal, info, found, chosen, bot, turn, decision, plays, budget, key) -> dict:
     """One decision's row: ``found`` (bounded by the bot's ranking, ``chosen`` kept) analysed
     with ``plays`` as the rollout bots."""
-    worlds, rescore_worlds, top = budget
+    worlds, rescore_worlds, top, cap = budget
     if top is not None and len(found) > top:
         found = rank_candidates(deal, found, bot)[:top]
     if chosen not in found:
@@ -421,7 +447,15 @@ def _row(deal, info, found, chosen, bot, turn, decision, plays, budget, key) -> 
             "worlds": 0,
         }
     seeds = np.random.SeedSequence([*key, turn, decision]).generate_state(2, np.uint64)
-    result = analyse(info, found, worlds=worlds, rollout=plays, seed=int(seeds[0]), threads=None)
+    result = analyse(
+        info,
+        found,
+        worlds=worlds,
+        rollout=plays,
+        seed=int(seeds[0]),
+        threads=None,
+        max_candidates=cap,
+    )
     table = result.table.set_index("candidate")
     best = result.candidates[0]
     mine = table.loc[chosen.label]
@@ -439,7 +473,14 @@ def _row(deal, info, found, chosen, bot, turn, decision, plays, budget, key) -> 
     )
     if best == chosen:
         return {**row, "rescored": 0.0, "rescored_lo": 0.0, "rescored_hi": 0.0}
-    fresh = analyse(info, [best, chosen], worlds=rescore_worlds, rollout=plays, seed=int(seeds[1]))
+    fresh = analyse(
+        info,
+        [best, chosen],
+        worlds=rescore_worlds,
+        rollout=plays,
+        seed=int(seeds[1]),
+        max_candidates=cap,
+    )
     per = fresh.per_world
     value = (per["own_score"] - per["other_score"]).to_numpy(float)
     d = (

@@ -7,11 +7,11 @@ go out."""
 
 import numpy as np
 
-from .bots.plans import black_three_plan_nb, fill_plan_nb, plan_points_nb
 from .engine.melds import check_plan_nb, plan_rows_nb
 from .engine.state import copy_state_nb
 from .enums import N_KINDS, DealSlot, MoveError
 from .jit import kernel
+from .plans import black_three_plan_nb, fill_plan_nb, plan_points_nb
 from .worlds import apply_candidate_nb
 
 

@@ -134,6 +134,19 @@ MOVE_ERROR_RULES = {
 }
 
 
+class _PickupWay(NamedTuple):
+    onto_meld: int = 0  # the top card onto the side's meld of its rank (R-33 c)
+    natural_pair: int = 1  # with two naturals of its rank from hand (R-32, R-33 a)
+    natural_deuce: int = 2  # with one natural and a deuce (R-33 b)
+    natural_joker: int = 3  # with one natural and a joker (R-33 b)
+
+
+#: How the top card of the discard pile is used when it is taken
+#: (:mod:`canasta_sim.nb.engine.legal`): the fewest cards from hand that use of it needs.
+PickupWay = _PickupWay()
+N_PICKUP_WAYS = len(PickupWay)
+
+
 # --- slots of the state's integer arrays --------------------------------------------------
 class _RuleSlot(NamedTuple):
     players: int = 0

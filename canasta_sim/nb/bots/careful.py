@@ -13,11 +13,11 @@ import numpy as np
 from ..engine.moves import meld_nb
 from ..enums import DealSlot, Phase, RuleSlot, SideSlot
 from ..jit import kernel
+from ..plans import clear_plan_nb, fill_plan_nb, initial_plan_nb
 from .discards import discard_safe_nb
 from .knowledge import opponents_threaten_nb, stock_left_nb
 from .melding import meld_material_nb, try_go_out_nb
 from .pickups import draw_or_take_forced_nb, take_possible_nb, try_take_nb
-from .plans import clear_plan_nb, fill_plan_nb, initial_plan_nb
 
 
 @kernel

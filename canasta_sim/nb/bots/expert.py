@@ -66,11 +66,7 @@ from ..enums import (
     SideSlot,
 )
 from ..jit import inline_kernel, kernel
-from .discards import discard_safe_nb
-from .knowledge import opponents_threaten_nb, side_table_points_nb, stock_left_nb
-from .melding import can_go_out_nb, meld_material_nb
-from .pickups import take_forced_pile_nb, take_possible_nb, try_take_nb
-from .plans import (
+from ..plans import (
     NO_LIMIT,
     add_pairs_nb,
     clear_plan_nb,
@@ -79,6 +75,10 @@ from .plans import (
     place_wilds_nb,
     row_total_nb,
 )
+from .discards import discard_safe_nb
+from .knowledge import opponents_threaten_nb, side_table_points_nb, stock_left_nb
+from .melding import can_go_out_nb, meld_material_nb
+from .pickups import take_forced_pile_nb, take_possible_nb, try_take_nb
 from .policies import EXPERT_DEFAULTS, ExpertParam
 
 PAIR_KEEP = 0.6  # keep value of a natural pair in the discard choice (careful: never break)

@@ -17,9 +17,9 @@ from ..enums import (
     SideSlot,
 )
 from ..jit import inline_kernel, kernel
+from ..plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb
 from .melding import out_blocked_nb
 from .pickups import pickup_candidates_nb
-from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb
 
 
 @inline_kernel

@@ -18,7 +18,7 @@ from ..enums import (
     SideSlot,
 )
 from ..jit import inline_kernel, kernel
-from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb, out_plan_nb
+from ..plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb, out_plan_nb
 
 NATURAL_RANKS = ((1 << (LAST_NATURAL + 1)) - 1) ^ ((1 << FIRST_NATURAL) - 1)  # bits 4 .. A
 

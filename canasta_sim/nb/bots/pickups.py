@@ -18,7 +18,7 @@ from ..enums import (
     SideSlot,
 )
 from ..jit import inline_kernel, kernel
-from .plans import clear_plan_nb, fill_plan_nb, initial_plan_nb
+from ..plans import clear_plan_nb, fill_plan_nb, initial_plan_nb
 
 
 @inline_kernel

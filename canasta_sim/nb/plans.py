@@ -1,4 +1,7 @@
-"""Building meld plans from a hand: the candidate moves bots choose among.
+"""Building meld plans from a hand: the plans the bots and the candidate layer choose among.
+
+Shared by the bots (:mod:`canasta_sim.nb.bots`) and the candidate layer
+(:mod:`canasta_sim.nb.candidates`), so the candidate layer imports no bot code.
 
 A meld plan is ``ndarray(int8, (N_KINDS, 3))``: per rank row the naturals, deuces and jokers
 (:data:`~canasta_sim.nb.enums.MeldCol`) a player adds from hand (see
@@ -10,8 +13,8 @@ of a natural pair and a wild card) and :func:`place_wilds_nb` (single wild cards
 
 import numpy as np
 
-from ..engine.melds import meld_ok_nb
-from ..enums import (
+from .engine.melds import meld_ok_nb
+from .enums import (
     BLACK_THREE,
     DEUCE,
     FIRST_NATURAL,
@@ -22,7 +25,7 @@ from ..enums import (
     RuleSlot,
     SideSlot,
 )
-from ..jit import inline_kernel, kernel
+from .jit import inline_kernel, kernel
 
 NO_LIMIT = 1 << 30  # a room or a points target that never binds
 
