@@ -27,7 +27,8 @@ from throughput import deal_call  # noqa: E402
 from canasta_sim import Deal, InfoSet, Rules, analyse  # noqa: E402
 from canasta_sim.bots import seat_arrays, side_bots  # noqa: E402
 from canasta_sim.candidates import candidates  # noqa: E402
-from canasta_sim.nb.rollout import RO_TURNS, rollouts  # noqa: E402
+from canasta_sim.nb.enums import RolloutCol  # noqa: E402
+from canasta_sim.nb.rollout import rollouts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 POSITION = ROOT / "docs" / "positions" / "take_or_draw.toml"
@@ -103,7 +104,7 @@ def rollout_call(infos: list[InfoSet], worlds: int, threads: int, turns: list):
                 params,
                 threads,
             )
-            played += int(out[:, RO_TURNS].sum())
+            played += int(out[:, RolloutCol.turns].sum())
         turns.append(played / (len(jobs) * worlds))
 
     return call

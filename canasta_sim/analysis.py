@@ -22,7 +22,8 @@ from .candidates import Candidate, decision_deal, find_candidate, is_legal
 from .candidates import candidates as legal_candidates
 from .equity import in_scope, p_win_game, play_out
 from .infoset import InfoSet
-from .nb.rollout import RO_END, RO_ERROR, RO_OUT_SEAT, ROLLOUT_CODES, rollouts
+from .nb.enums import RolloutCol
+from .nb.rollout import ROLLOUT_CODES, rollouts
 from .ranking import rank_candidates
 
 #: Objectives the race can be run on, and the column of the table holding each.
@@ -269,18 +270,18 @@ def analyse(
             params,
             threads,
         )
-        bad = np.nonzero(info[:, RO_ERROR])[0]
+        bad = np.nonzero(info[:, RolloutCol.error])[0]
         if len(bad):  # legality reads only public cards and the own hand: never expected
             c = cands[cand_of[bad[0]]]
-            raise RuntimeError(f"candidate {c.label!r} broke rule {info[bad[0], RO_ERROR]}")
+            raise RuntimeError(f"candidate {c.label!r} broke rule {info[bad[0], RolloutCol.error]}")
         mine = scores[:, side].astype(np.int64)
         best_other = np.delete(scores, side, axis=1).max(axis=1).astype(np.int64)
         for j, c in enumerate(live):
             sel = slice(j, None, len(live))
             own[c].append(mine[sel])
             other[c].append(best_other[sel])
-            outs[c].append(info[sel, RO_OUT_SEAT])
-            ends[c].append(info[sel, RO_END])
+            outs[c].append(info[sel, RolloutCol.out_seat])
+            ends[c].append(info[sel, RolloutCol.end])
             deal_scores[c].append(scores[sel])
         world_seeds.append(w.seeds)
         played[live] += m

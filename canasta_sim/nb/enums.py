@@ -288,3 +288,32 @@ class _StateFault(NamedTuple):
 
 #: What :func:`canasta_sim.nb.engine.validate.check_state_nb` finds wrong with a state.
 StateFault = _StateFault()
+
+
+# --- sampled worlds, candidates and rollouts -------------------------------------------------
+#: ``first`` kind of a world whose next stock card is not stratified (:func:`~.rollout.worlds_nb`).
+STRATA_OFF = -1
+
+
+class _CandKind(NamedTuple):
+    draw: int = 0  # draw from the stock
+    take: int = 1  # take the pile with the candidate's plan (R-30..R-35)
+    # meld the candidate's plan (if any cards), then discard its kind (if >= 0); after a
+    # last-card red three, no discard: the deal ends
+    play: int = 2
+
+
+#: What a candidate's first move is (``cand_kind`` of the rollouts, the search bot's ``kind``).
+CandKind = _CandKind()
+
+
+class _RolloutCol(NamedTuple):
+    out_seat: int = 0  # seat that went out, or -1
+    end: int = 1  # end reason (EndReason)
+    error: int = 2  # MoveError.ok, or the error of the candidate's move (never expected)
+    turns: int = 3  # turns played in the rollout
+
+
+#: Columns of a rollout's ``info`` row: ``ndarray(int32, (n, RO_LEN))``.
+RolloutCol = _RolloutCol()
+RO_LEN = len(RolloutCol)

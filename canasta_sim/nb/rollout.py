@@ -15,26 +15,25 @@ from .bots.policies import PolicyCode
 from .bots.turn import play_turn_nb
 from .engine.score import side_score_nb
 from .engine.state import STATE_DTYPE
-from .enums import EV_LEN, N_KINDS, RED_THREE, DealSlot, MoveError, Phase, RuleSlot, ScorePart
-from .play import run_blocks
-from .worlds import (
-    CAND_TAKE,
-    apply_candidate_nb,
-    load_world_nb,
-    unseen_pool_nb,
-    world_nb,
+from .enums import (
+    EV_LEN,
+    N_KINDS,
+    RED_THREE,
+    RO_LEN,
+    CandKind,
+    DealSlot,
+    MoveError,
+    Phase,
+    RolloutCol,
+    RuleSlot,
+    ScorePart,
 )
+from .play import run_blocks
+from .worlds import apply_candidate_nb, load_world_nb, unseen_pool_nb, world_nb
 
 #: The policy codes :func:`play_turn_nb` plays, so the rollouts' bots: not the search bot
 #: (it needs its own work arrays) nor a bot written in Python (code -1, outside the kernels).
 ROLLOUT_CODES = (PolicyCode.random, PolicyCode.greedy, PolicyCode.careful, PolicyCode.expert)
-
-#: Columns of a rollout's ``info`` row.
-RO_OUT_SEAT = 0  # seat that went out, or -1
-RO_END = 1  # end reason (EndReason)
-RO_ERROR = 2  # MoveError.ok, or the error of the candidate's move here (never expected)
-RO_TURNS = 3  # turns played in the rollout
-RO_LEN = 4
 
 
 @nb.njit(cache=True)
@@ -141,19 +140,19 @@ def rollout_block_nb(
         # a pickup leaves the stock's top cards to the next players: moving the cards the draw
         # would have taken to the bottom lets every later draw match the draw candidate's
         # (closer pairs; still a uniform world, as any fixed reordering of one is)
-        shift = rules[RuleSlot.draw_count] if cand_kind[c] == CAND_TAKE else 0
+        shift = rules[RuleSlot.draw_count] if cand_kind[c] == CandKind.take else 0
         load_world_nb(state, public, rules, hands[w], stock[w], seeds[w], shift)
         turn0 = g[DealSlot.turn]
         err = apply_candidate_nb(state, rules, cand_kind[c], cand_plan[c], cand_discard[c], log)
-        info[i, RO_ERROR] = err
+        info[i, RolloutCol.error] = err
         if err == MoveError.ok:
             while g[DealSlot.phase] != Phase.over:
                 play_turn_nb(state, rules, policies, params, log)
         for side in range(rules[RuleSlot.sides]):
             scores[i, side] = side_score_nb(state, rules, side)[ScorePart.total]
-        info[i, RO_OUT_SEAT] = g[DealSlot.out_seat]
-        info[i, RO_END] = g[DealSlot.end]
-        info[i, RO_TURNS] = g[DealSlot.turn] - turn0
+        info[i, RolloutCol.out_seat] = g[DealSlot.out_seat]
+        info[i, RolloutCol.end] = g[DealSlot.end]
+        info[i, RolloutCol.turns] = g[DealSlot.turn] - turn0
 
 
 def rollouts(
@@ -188,11 +187,11 @@ def rollouts(
     world_of, cand_of : ndarray(int64, (n,))
         Each rollout's world (row of ``hands``) and candidate (row of ``cand_*``).
     cand_kind : ndarray(int64, (n_cands,))
-        ``CAND_DRAW``, ``CAND_TAKE`` or ``CAND_PLAY``.
+        :data:`~.enums.CandKind`.
     cand_plan : ndarray(int8, (n_cands, N_KINDS, 3))
         The pickup's or the meld's plan (naturals, deuces, jokers per rank).
     cand_discard : ndarray(int64, (n_cands,))
-        Kind discarded after the meld (``CAND_PLAY``), or -1.
+        Kind discarded after the meld (``CandKind.play``), or -1.
     policies : ndarray(int32, (players,))
         Policy codes, each one of :data:`ROLLOUT_CODES`.
     params : ndarray(float64, (players, n_params))
@@ -203,8 +202,8 @@ def rollouts(
     scores : ndarray(int32, (n, n_sides))
         Each side's deal score (points, R-50..R-54).
     info : ndarray(int32, (n, RO_LEN))
-        Seat that went out (-1), end reason (EndReason), the candidate's MoveError, turns
-        played.
+        Columns :data:`~.enums.RolloutCol`: seat that went out (-1), end reason (EndReason),
+        the candidate's MoveError, turns played.
 
     Raises
     ------

@@ -29,18 +29,20 @@ from ..engine.moves import discard_nb, draw_nb, take_pile_nb
 from ..engine.rng import mix64_nb, next_u64_nb
 from ..engine.score import side_score_nb
 from ..engine.state import MAX_CANDIDATES, MAX_CARDS, MAX_PLAYERS
-from ..enums import N_KINDS, RED_THREE, DealSlot, MoveError, Phase, RuleSlot, ScorePart, SideSlot
-from ..jit import inline_kernel, kernel
-from ..worlds import (
-    CAND_DRAW,
-    CAND_PLAY,
-    CAND_TAKE,
+from ..enums import (
+    N_KINDS,
+    RED_THREE,
     STRATA_OFF,
-    apply_candidate_nb,
-    load_world_nb,
-    unseen_pool_nb,
-    world_nb,
+    CandKind,
+    DealSlot,
+    MoveError,
+    Phase,
+    RuleSlot,
+    ScorePart,
+    SideSlot,
 )
+from ..jit import inline_kernel, kernel
+from ..worlds import apply_candidate_nb, load_world_nb, unseen_pool_nb, world_nb
 from .discards import choose_discard_nb, discard_safe_nb
 from .expert import PAIR_KEEP, expert_discard_nb, expert_melds_nb, expert_turn_nb, param_nb
 from .pickups import pickup_candidates_nb, take_forced_pile_nb
@@ -62,8 +64,8 @@ WORK_DTYPE = np.dtype(
         ("unseen", np.int64, (N_KINDS,)),
         ("rng", np.uint64, (1,)),
         ("plans", np.int8, (MAX_CANDIDATES, N_KINDS, 3)),  # candidates' pickup plans
-        ("kind", np.int64, (MAX_CANDIDATES,)),  # CAND_*
-        ("discard", np.int64, (MAX_CANDIDATES,)),  # kind discarded (CAND_PLAY)
+        ("kind", np.int64, (MAX_CANDIDATES,)),  # CandKind
+        ("discard", np.int64, (MAX_CANDIDATES,)),  # kind discarded (CandKind.play)
         ("total", np.float64, (MAX_CANDIDATES,)),  # summed score differences
         ("ok", np.int64, (MAX_CANDIDATES,)),  # 1 while every rollout's first move was legal
     ]
@@ -167,7 +169,7 @@ def search_nb(state, rules, params, rstate, work, n_cands, log):
                 continue
             # a pickup leaves the stock's top cards to the next players (as in
             # rollout_block_nb); the true stock is played as it lies
-            shift = rules[RuleSlot.draw_count] if work.kind[c] == CAND_TAKE and not see else 0
+            shift = rules[RuleSlot.draw_count] if work.kind[c] == CandKind.take and not see else 0
             load_world_nb(rstate, state, rules, hands, stock, seed, shift)
             err = apply_candidate_nb(rstate, rules, work.kind[c], plans[c], work.discard[c], log)
             if err != MoveError.ok:
@@ -208,7 +210,7 @@ def discard_candidates_nb(state, rules, rparams, plan, work, n, top):
         )
         if k < 0:
             break
-        work.kind[n] = CAND_PLAY
+        work.kind[n] = CandKind.play
         work.discard[n] = k
         for r in range(N_KINDS):  # element by element: the kernels run without NRT
             for col in range(3):
@@ -254,7 +256,7 @@ def meld_search_nb(state, rules, params, rstate, work, log):
     n = 0
     if expert_plan_nb(state, rules, rparams, rstate, plans[0], log):
         if rstate.g[DealSlot.phase] != Phase.play:  # its melds went out without a discard
-            work.kind[0] = CAND_PLAY
+            work.kind[0] = CandKind.play
             work.discard[0] = -1
             n = 1
         else:  # ranked on the copy, where the melds are laid
@@ -293,9 +295,9 @@ def pimc_turn_nb(state, rules, params, rstate, work, log):
                 take_forced_pile_nb(state, rules, log)
         else:
             for c in range(n):
-                work.kind[c] = CAND_TAKE
+                work.kind[c] = CandKind.take
                 work.discard[c] = -1
-            work.kind[n] = CAND_DRAW
+            work.kind[n] = CandKind.draw
             work.discard[n] = -1
             best = search_nb(state, rules, params, rstate, work, n + 1, log)
             if best < 0 or best == n:
