@@ -290,6 +290,15 @@ class _StateFault(NamedTuple):
 StateFault = _StateFault()
 
 
+# --- masks and bounds the bots share ------------------------------------------------------
+#: Bit ``r`` set for every natural rank ``r`` (4 .. A): the natural ranks of a ``meld_ranks``
+#: mask (``SideSlot.meld_ranks``).
+NATURAL_RANKS = ((1 << (LAST_NATURAL + 1)) - 1) ^ ((1 << FIRST_NATURAL) - 1)
+
+#: A room (cards) or a points target that never binds, for the bots' plan builders.
+NO_LIMIT = 1 << 30
+
+
 # --- sampled worlds, candidates and rollouts -------------------------------------------------
 #: ``first`` kind of a world whose next stock card is not stratified (:func:`~.rollout.worlds_nb`).
 STRATA_OFF = -1

@@ -34,7 +34,7 @@ from .enums import (
     RuleSlot,
     ScorePart,
 )
-from .play import new_blocks, run_blocks
+from .play import Seating, new_blocks, run_blocks
 from .worlds import apply_candidate_nb, load_world_nb, unseen_pool_nb, world_nb
 
 
@@ -179,7 +179,7 @@ def rollout_block_nb(
 
 
 def rollouts(
-    public, rules, worlds: WorldCards, cands: CandidateRows, pairs: Pairs, seating, threads
+    public, rules, worlds: WorldCards, cands: CandidateRows, pairs: Pairs, seating: Seating, threads
 ):
     """Play rollouts (world ``pairs.world[i]``, candidate ``pairs.cand[i]``) to the end of the
     deal on ``threads`` threads.

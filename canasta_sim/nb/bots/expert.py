@@ -59,6 +59,7 @@ from ..enums import (
     FIRST_NATURAL,
     JOKER,
     LAST_NATURAL,
+    NO_LIMIT,
     DealSlot,
     MeldCol,
     MoveError,
@@ -72,7 +73,6 @@ from .knowledge import opponents_threaten_nb, side_table_points_nb, stock_left_n
 from .melding import can_go_out_nb, meld_material_nb
 from .pickups import take_forced_pile_nb, take_possible_nb, try_take_nb
 from .plans import (
-    NO_LIMIT,
     add_pairs_nb,
     clear_plan_nb,
     fill_plan_nb,

@@ -11,6 +11,7 @@ from ..enums import (
     FIRST_NATURAL,
     JOKER,
     LAST_NATURAL,
+    NATURAL_RANKS,
     DealSlot,
     MeldCol,
     MoveError,
@@ -19,8 +20,6 @@ from ..enums import (
 )
 from ..jit import inline_kernel, kernel
 from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb, out_plan_nb
-
-NATURAL_RANKS = ((1 << (LAST_NATURAL + 1)) - 1) ^ ((1 << FIRST_NATURAL) - 1)  # bits 4 .. A
 
 
 @kernel
