@@ -80,9 +80,10 @@ def world_nb(pool0, m0, reds, slots, base, k, rng, pool, places, hands, stock):
 def load_world_nb(state, public, rules, hands, stock, seed, shift):
     """Copy the public state into ``state`` and write one world's hands and stock (top card
     first, its first ``shift`` cards moved to the bottom) into it; the bots' random stream
-    starts from ``mix64(seed)``. The whole record is copied, the bots' working plans included,
-    so a rollout does not depend on which rollouts its state played before (the stock below
-    ``g[stock_pos]``, dealt or drawn before the position, is never read)."""
+    starts from ``mix64(seed)``. The whole record is copied, so a rollout does not depend on
+    which rollouts its state played before (the stock below ``g[stock_pos]``, dealt or drawn
+    before the position, is never read; the bots' working record is written before it is
+    read, :mod:`.bots.memory`)."""
     copy_state_nb(state, public)
     for p in range(rules[RuleSlot.players]):
         for k in range(N_KINDS):
