@@ -28,7 +28,10 @@ from .candidates import (
 )
 from .equity import in_scope, p_win_game, play_out
 from .infoset import InfoSet
-from .nb.rollout import RO_END, RO_ERROR, RO_OUT_SEAT, ROLLOUT_CODES, rollouts
+from .nb.bots.policies import ROLLOUT_CODES
+from .nb.enums import RolloutCol
+from .nb.play import Seating
+from .nb.rollout import CandidateRows, Pairs, WorldCards, rollouts
 from .ranking import rank_candidates
 from .tables import align_columns, interval
 
@@ -241,10 +244,13 @@ def analyse(
         _check_count("top", top)
         cands = rank_candidates(info_set, cands, bots[info_set.side])[:top]
     top = int(info_set.pile_codes[-1]) if len(info_set.pile_codes) else 0
-    rows = [c.kernel_row(top) for c in cands]
-    kinds = np.array([r[0] for r in rows], np.int64)
-    plans = np.stack([r[1] for r in rows]).astype(np.int8)
-    discards = np.array([r[2] for r in rows], np.int64)
+    kernel_rows = [c.kernel_row(top) for c in cands]
+    rows = CandidateRows(
+        np.array([k for k, _, _ in kernel_rows], np.int64),
+        np.stack([plan for _, plan, _ in kernel_rows]).astype(np.int8),
+        np.array([d for _, _, d in kernel_rows], np.int64),
+    )
+    seating = Seating(policies[None], params[None])
     public = np.array([info_set.public_state()])
     r = rules.to_array()
     side = info_set.side
@@ -269,30 +275,24 @@ def analyse(
         scores, info = rollouts(
             public,
             r,
-            w.hands,
-            w.stock,
-            w.seeds,
-            world_of,
-            cand_of,
-            kinds,
-            plans,
-            discards,
-            policies,
-            params,
+            WorldCards(w.hands, w.stock, w.seeds),
+            rows,
+            Pairs(world_of, cand_of),
+            seating,
             threads,
         )
-        bad = np.nonzero(info[:, RO_ERROR])[0]
+        bad = np.nonzero(info[:, RolloutCol.error])[0]
         if len(bad):  # legality reads only public cards and the own hand: never expected
             c = cands[cand_of[bad[0]]]
-            raise RuntimeError(f"candidate {c.label!r} broke rule {info[bad[0], RO_ERROR]}")
+            raise RuntimeError(f"candidate {c.label!r} broke rule {info[bad[0], RolloutCol.error]}")
         mine = scores[:, side].astype(np.int64)
         best_other = np.delete(scores, side, axis=1).max(axis=1).astype(np.int64)
         for j, c in enumerate(live):
             sel = slice(j, None, len(live))
             own[c].append(mine[sel])
             other[c].append(best_other[sel])
-            outs[c].append(info[sel, RO_OUT_SEAT])
-            ends[c].append(info[sel, RO_END])
+            outs[c].append(info[sel, RolloutCol.out_seat])
+            ends[c].append(info[sel, RolloutCol.end])
             deal_scores[c].append(scores[sel])
         world_seeds.append(w.seeds)
         played[live] += m
@@ -329,27 +329,9 @@ def analyse(
     )
     notes = {**game_meta, "max_candidates": max_candidates, "plans_left_out": left_out}
     elapsed = time.perf_counter() - t0
-    return _result(
-        info_set,
-        cands,
-        objective,
-        own,
-        other,
-        outs,
-        ends,
-        played,
-        active,
-        seed,
-        bots,
-        stratify,
-        elapsed,
-        reason,
-        min_worlds,
-        max_worlds,
-        target_se,
-        games,
-        notes,
-    )
+    settings = _Settings(seed, objective, bots, stratify, min_worlds, max_worlds, target_se)
+    race = _Race(own, other, outs, ends, played, active, reason, elapsed)
+    return _result(info_set, cands, settings, race, games, notes)
 
 
 def _win_game(info, bots, how, own, other, deal_scores, world_seeds, threads):
@@ -392,35 +374,45 @@ def _objective(name: str, own: np.ndarray, other: np.ndarray) -> np.ndarray:
     return (own > other).astype(np.float64)
 
 
-def _result(
-    info,
-    cands,
-    objective,
-    own,
-    other,
-    outs,
-    ends,
-    played,
-    active,
-    seed,
-    bots,
-    stratify,
-    elapsed,
-    reason,
-    min_worlds,
-    max_worlds,
-    target_se,
-    games,
-    notes,
-) -> AnalysisResult:
+@dataclass(frozen=True)
+class _Settings:
+    """What an analysis was asked for (see :func:`analyse`)."""
+
+    seed: int
+    objective: str
+    bots: list
+    stratify: bool
+    min_worlds: int
+    max_worlds: int
+    target_se: float
+
+
+@dataclass(frozen=True)
+class _Race:
+    """A finished race, per candidate: the batches' own side's and best other side's deal
+    scores (points), seats that went out and end reasons; worlds played, still in the race;
+    and why it stopped, after how many seconds."""
+
+    own: list
+    other: list
+    outs: list
+    ends: list
+    played: np.ndarray
+    active: np.ndarray
+    reason: str
+    elapsed: float
+
+
+def _result(info, cands, settings: _Settings, race: _Race, games, notes) -> AnalysisResult:
     """The table and settings of a finished race: candidates still in the race first (the
     best has played every world), then the dropped ones, each group by the objective;
     ``notes``: how P(win the game) was found (:func:`_win_game`) and the candidates' cap."""
     n_c = len(cands)
-    own = [np.concatenate(x) for x in own]
-    other = [np.concatenate(x) for x in other]
-    outs = [np.concatenate(x) for x in outs]
-    ends = [np.concatenate(x) for x in ends]
+    own = [np.concatenate(x) for x in race.own]
+    other = [np.concatenate(x) for x in race.other]
+    outs = [np.concatenate(x) for x in race.outs]
+    ends = [np.concatenate(x) for x in race.ends]
+    objective, active, bots = settings.objective, race.active, settings.bots
     values = [_objective(objective, own[c], other[c]) for c in range(n_c)]
     order = sorted(range(n_c), key=lambda c: (not active[c], -values[c].mean(), c))
     best = order[0]
@@ -457,13 +449,14 @@ def _result(
         )
     table = pd.DataFrame.from_records(records)
     spec = ", ".join(dict.fromkeys(b.spec for b in bots))
-    worlds = int(played.max())
-    settings = (
-        f"seed {seed}, {worlds} worlds (min {min_worlds}, max {max_worlds}, target SE "
-        f"{target_se:g}), objective {objective}, rollout {spec}, "
-        f"{'stratified next stock card' if stratify else 'no stratification'}, common random "
-        f"numbers, {elapsed:.2f} s, {pairing_note(n_c, unpaired, paired)}, "
-        f"{_win_game_note(notes)}{_cap_note(notes)}, stopped: {reason}"
+    worlds = int(race.played.max())
+    line = (
+        f"seed {settings.seed}, {worlds} worlds (min {settings.min_worlds}, max "
+        f"{settings.max_worlds}, target SE {settings.target_se:g}), objective {objective}, "
+        f"rollout {spec}, "
+        f"{'stratified next stock card' if settings.stratify else 'no stratification'}, "
+        f"common random numbers, {race.elapsed:.2f} s, {pairing_note(n_c, unpaired, paired)}, "
+        f"{_win_game_note(notes)}{_cap_note(notes)}, stopped: {race.reason}"
     )
     per_world = pd.DataFrame(
         {
@@ -477,20 +470,20 @@ def _result(
         }
     )
     meta = {
-        "seed": seed,
+        "seed": settings.seed,
         "worlds": worlds,
-        "min_worlds": min_worlds,
-        "max_worlds": max_worlds,
-        "target_se": target_se,
+        "min_worlds": settings.min_worlds,
+        "max_worlds": settings.max_worlds,
+        "target_se": settings.target_se,
         "objective": objective,
         "rollout": [b.spec for b in bots],
-        "stratify": stratify,
-        "elapsed_seconds": elapsed,
+        "stratify": settings.stratify,
+        "elapsed_seconds": race.elapsed,
         "variance_shrink": unpaired / paired if paired > 0 else None,
-        "stopped": reason,
+        "stopped": race.reason,
         **notes,
     }
-    return AnalysisResult(table, settings, per_world, info, [cands[c] for c in order], meta)
+    return AnalysisResult(table, line, per_world, info, [cands[c] for c in order], meta)
 
 
 def pairing_note(candidates: int, unpaired: float, paired: float) -> str:

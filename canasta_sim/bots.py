@@ -87,7 +87,7 @@ def bot_names() -> str:
 #: The policy of a bot written in Python: code -1, which no kernel plays (runs with such a
 #: bot play their deals in Python, :func:`canasta_sim.runner.play_deals`).
 PYTHON_POLICY = Policy(
-    "py", -1, (), "A bot written in Python: py:FILE.py:CLASS (docs/strategy.md)."
+    "py", -1, "", (), "A bot written in Python: py:FILE.py:CLASS (docs/strategy.md)."
 )
 
 

@@ -45,13 +45,13 @@ from .nb.enums import (
     JOKER,
     LAST_NATURAL,
     N_KINDS,
+    CandKind,
     DealSlot,
     MeldCol,
     MoveError,
     SideSlot,
 )
 from .nb.plans import fill_plan_nb, initial_plan_nb
-from .nb.worlds import CAND_DRAW, CAND_PLAY, CAND_TAKE
 from .notation import check_int, meld_plan, plan_texts
 
 MOVES = ("draw", "take", "play")
@@ -115,14 +115,14 @@ class Candidate:
                 deal.end_turn()
 
     def kernel_row(self, pile_top: int) -> tuple[int, np.ndarray, int]:
-        """``(kind, plan, discard)`` for the rollout kernel (``nb.worlds.CAND_*``;
+        """``(kind, plan, discard)`` for the rollout kernel (:data:`~canasta_sim.nb.enums.CandKind`;
         ``int8[N_KINDS, 3]``; kind code or -1); ``pile_top`` is the pile's top kind. An
         ``end_deal`` candidate has no discard: the kernel ends the deal after its melds (R-45)."""
         plan = meld_plan(self.melds).astype(np.int64)
         if self.move == "take":
             counts = C.parse_cards(self.with_)
             plan[pile_top] += [counts[pile_top], counts[DEUCE], counts[JOKER]]
-        kind = {"draw": CAND_DRAW, "take": CAND_TAKE, "play": CAND_PLAY}[self.move]
+        kind = getattr(CandKind, self.move)
         discard = C.kind_index(self.discard) if self.discard else -1
         return kind, plan.astype(np.int8), discard
 
@@ -244,7 +244,7 @@ def _draw_phase(deal: Deal) -> list[Candidate]:
     """``draw``, then the engine's pickups (:func:`pickup_candidates_nb`), the legal ones."""
     plans = np.zeros((5, N_KINDS, 3), np.int8)  # the draw's (empty), then the pickups'
     n = pickup_candidates_nb(deal._state, deal._r, deal.current_player, plans[1:])
-    kinds = np.array([CAND_DRAW] + [CAND_TAKE] * n, np.int64)
+    kinds = np.array([CandKind.draw] + [CandKind.take] * n, np.int64)
     legal = _try(deal, kinds, plans, np.arange(n + 1), np.full(n + 1, -1), np.zeros(n + 1, bool))
     found = [Candidate("draw", "draw")]
     size = int(deal._g[DealSlot.pile_len])
@@ -277,7 +277,7 @@ def _play_phase(deal: Deal, cap: int) -> Listing:
     discards = column - 1
     sizes = left.sum(axis=1)[groups]
     going_out = _goes_out(sizes, discards)
-    kinds = np.full(len(groups), CAND_PLAY, np.int64)
+    kinds = np.full(len(groups), CandKind.play, np.int64)
     legal = _try(deal, kinds, plans, groups, discards, going_out, cap)
     by_plan: list[list[tuple[int, int]]] = [[] for _ in plans]  # the legal (discard, left)
     for i in np.nonzero(legal)[0].tolist():

@@ -284,7 +284,7 @@ def own_rollout(specs, sides: int) -> list[str]:
                 f"(by default the rollouts play the deal's own bots); give the rollout bots "
                 f"(--rollout), e.g. 'expert'"
             )
-    plays = [search_rollout_bot(b).spec if b.policy.name == "pimc" else b.spec for b in bots]
+    plays = [search_rollout_bot(b).spec if b.policy.search else b.spec for b in bots]
     rollout_bots(plays, sides)
     return plays
 

@@ -106,10 +106,10 @@ def search_space(
     """
     policy, fixed = spec_params(bot)
     names = [p.name for p in policy.params]
-    # the search bot's parameters include its rollout bot (a code, not a number) and each of
+    # a search bot's parameters include its rollout bot (a code, not a number) and each of
     # its decisions costs whole rollouts: it is measured with compare, not tuned
-    tunable = ", ".join(p.name for p in POLICIES.values() if p.params and p.name != "pimc")
-    if not names or policy.name == "pimc":
+    tunable = ", ".join(p.name for p in POLICIES.values() if p.params and not p.search)
+    if not names or policy.search:
         raise ValueError(f"bot {policy.name!r} cannot be tuned; allowed: {tunable}")
     if params is None:
         params = [n for n in names if n not in fixed]

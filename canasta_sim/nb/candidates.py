@@ -27,7 +27,7 @@ def try_candidates_nb(states, rules, kinds, plans, groups, discards, going_out, 
         The decision's state, then the scratch record the moves are made on.
     rules : ndarray(int64)
     kinds : ndarray(int64, (n,))
-        ``CAND_*`` of :mod:`.worlds`.
+        :data:`~.enums.CandKind`.
     plans : ndarray(int8, (m, N_KINDS, 3))
         The meld plans (a pickup's: with the top card's row).
     groups : ndarray(int64, (n,))

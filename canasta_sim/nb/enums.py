@@ -513,3 +513,41 @@ OBS_LAYOUT = _with_offsets(_OBS_FIELDS)
 ObsSlot: Any = namedtuple("ObsSlot", [f.name for f in OBS_LAYOUT])(*(f.offset for f in OBS_LAYOUT))
 #: Length of the observation array (``ndarray(int32, (OBS_LEN,))``), the same for every table.
 OBS_LEN = OBS_LAYOUT[-1].offset + OBS_LAYOUT[-1].length
+
+
+# --- masks and bounds the bots share ------------------------------------------------------
+#: Bit ``r`` set for every natural rank ``r`` (4 .. A): the natural ranks of a ``meld_ranks``
+#: mask (``SideSlot.meld_ranks``).
+NATURAL_RANKS = ((1 << (LAST_NATURAL + 1)) - 1) ^ ((1 << FIRST_NATURAL) - 1)
+
+#: A room (cards) or a points target that never binds, for the bots' plan builders.
+NO_LIMIT = 1 << 30
+
+
+# --- sampled worlds, candidates and rollouts -------------------------------------------------
+#: ``first`` kind of a world whose next stock card is not stratified (:func:`~.rollout.worlds_nb`).
+STRATA_OFF = -1
+
+
+class _CandKind(NamedTuple):
+    draw: int = 0  # draw from the stock (R-20)
+    take: int = 1  # take the pile with the candidate's plan (R-30..R-35)
+    # meld the candidate's plan (if any cards), then discard its kind (if >= 0); after a
+    # last-card red three, no discard: the deal ends (R-45)
+    play: int = 2
+
+
+#: What a candidate's first move is (``cand_kind`` of the rollouts, the search bot's ``kind``).
+CandKind = _CandKind()
+
+
+class _RolloutCol(NamedTuple):
+    out_seat: int = 0  # seat that went out, or -1
+    end: int = 1  # end reason (EndReason)
+    error: int = 2  # MoveError.ok, or the error of the candidate's move (never expected)
+    turns: int = 3  # turns played in the rollout
+
+
+#: Columns of a rollout's ``info`` row: ``ndarray(int32, (n, RO_LEN))``.
+RolloutCol = _RolloutCol()
+RO_LEN = len(RolloutCol)

@@ -70,7 +70,9 @@ def keep_value_nb(count, u, own_meld, points, pair_keep):
 
 
 @kernel
-def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_pile, pair_keep):
+def choose_discard_nb(
+    state, rules, bot, seat, safety, block_at, freeze_risk, freeze_pile, pair_keep
+):
     """Pick the card to discard (R-20 step 3): the lowest ``keep value + safety * danger``,
     where danger is :func:`take_chance_nb` times the cards the next player would take (the
     expected cards handed to them) and the keep value is :func:`keep_value_nb`.
@@ -81,15 +83,16 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
     otherwise it is kept back with keep value ``BLACK_THREE_KEEP``. A wild card, which freezes
     the pile (R-24, R-31), counts ``WILD_KEEP + safety * freeze_risk``: it goes when the safest
     other discard would hand the next player about ``freeze_risk`` expected cards or more, and
-    only on a pile of at least ``freeze_pile`` cards. Returns the kind."""
-    hands, sides, g, powers = state.hands, state.sides, state.g, state.powers
+    only on a pile of at least ``freeze_pile`` cards. ``bot`` is the working record
+    (:data:`.memory.BOT_DTYPE`). Returns the kind."""
+    hands, sides, g, powers = state.hands, state.sides, state.g, bot.powers
     hand = hands[seat]
     plen = g[DealSlot.pile_len]
     if hand[BLACK_THREE] > 0:
         if plen >= block_at or hand[BLACK_THREE] >= 2 or state.hand_sizes[seat] <= 3:
             return BLACK_THREE
     passed, discarded = pile_memory_nb(state, rules)
-    q, p_wild = next_player_odds_nb(state, rules, seat)
+    q, p_wild = next_player_odds_nb(state, rules, bot, seat)
     side = rules[RuleSlot.side_of + seat]
     opp = rules[RuleSlot.side_of + rules[RuleSlot.next_seat + seat]]
     opp_melded = sides[opp, SideSlot.melded] != 0
@@ -139,7 +142,7 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
 
 
 @kernel
-def discard_safe_nb(state, rules, log, safety, block_at, freeze_risk, freeze_pile, pair_keep):
+def discard_safe_nb(state, rules, bot, log, safety, block_at, freeze_risk, freeze_pile, pair_keep):
     """Discard the card :func:`choose_discard_nb` picks (falling back to any card the move
     kernel accepts); after a last-card red three the deal ends instead (R-45)."""
     hands, g = state.hands, state.g
@@ -147,7 +150,9 @@ def discard_safe_nb(state, rules, log, safety, block_at, freeze_risk, freeze_pil
         end_turn_nb(state, rules, log)
         return
     seat = g[DealSlot.current]
-    k = choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_pile, pair_keep)
+    k = choose_discard_nb(
+        state, rules, bot, seat, safety, block_at, freeze_risk, freeze_pile, pair_keep
+    )
     if k >= 0 and discard_nb(state, rules, np.int64(k), log) == MoveError.ok:
         return
     for k in range(N_KINDS):

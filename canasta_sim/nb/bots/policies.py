@@ -1,12 +1,16 @@
 """The table of policies: one entry per bot, from which everything else derives.
 
 Each :class:`Policy` gives the bot's name, its kernel code (its position in
-:data:`POLICIES`), its parameters in kernel order (name, default, range, meaning) and a
-plain-words summary. From this table come the policy codes the kernels branch on
-(:data:`PolicyCode`, used by :mod:`.turn`), the expert's parameter slots
-(:data:`ExpertParam`) and defaults, :data:`canasta_sim.bots.POLICIES` and the policy
-section of ``docs/bots.md`` (``scripts/bots_doc.py``). Adding a bot: a policy file with its
-turn kernel, an entry here, and its branch in :mod:`.turn`.
+:data:`POLICIES`), its turn kernel (by name), whether it searches (needs the search work
+arrays), its parameters in kernel order (name, default, range, meaning) and a plain-words
+summary. From this table come the policy codes the kernels branch on (:data:`PolicyCode`,
+used by :mod:`.turn`), the turn kernel each code calls from Python (:func:`.turn.play_turn`),
+which codes may play rollouts (:data:`ROLLOUT_CODES`) and which need the search work arrays
+(:data:`SEARCH_CODES`), the expert's parameter slots (:data:`ExpertParam`) and defaults,
+:data:`canasta_sim.bots.POLICIES` and the policy section of ``docs/bots.md``
+(``scripts/bots_doc.py``). Adding a bot: a policy file with its turn kernel, an entry here,
+and its branch in :func:`.turn.play_turn_nb` (numba cannot call through a table of kernels
+without compiling them as callbacks in every process).
 
 Pure data: no kernels are imported here.
 """
@@ -32,12 +36,21 @@ class Param:
 
 @dataclass(frozen=True)
 class Policy:
-    """A policy: its kernel code, parameters in kernel order, and a plain-words summary."""
+    """A policy: its kernel code, its turn kernel (``"module.function"`` in
+    :mod:`canasta_sim.nb.bots`), parameters in kernel order, a plain-words summary, and whether
+    it searches.
+
+    A searching policy's turn kernel takes the search work arrays too (``(state, rules, bot,
+    params, rstate, work, log)``), and it plays no rollouts (its own rollouts would need them);
+    the others take ``(state, rules, bot, params, log)`` with parameters and
+    ``(state, rules, bot, log)`` without."""
 
     name: str
     code: int
+    turn: str
     params: tuple[Param, ...]
     doc: str
+    search: bool = False
 
 
 EXPERT_PARAMS = (
@@ -222,30 +235,37 @@ PimcParam = namedtuple("PimcParam", ["worlds", "top", "see_hidden", "melds", "ro
     *range(6)
 )
 
-_ENTRIES = (  # (name, parameters, summary); the kernel code is the position
+_ENTRIES = (  # (name, turn kernel, parameters, summary, searches); the kernel code is the position
     (
         "random",
+        "random.random_turn_nb",
         (),
         "Uniform over the legal choices at each decision: draw or one of the legal pickups; "
         "each legal meld or stop; any kind of card in hand to discard.",
+        False,
     ),
     (
         "greedy",
+        "greedy.greedy_turn_nb",
         (),
         "Takes the pile whenever it legally can (the way that spends fewest wild cards), melds "
         "everything it can at once and goes out as soon as it may, discards its least useful "
         "card (black threes first, then single low cards; wild cards last).",
+        False,
     ),
     (
         "careful",
+        "careful.careful_turn_nb",
         (),
         "Keeps natural pairs for pile pickups and takes the pile only with naturals; melds late "
         "(when it can go out, an opponent threatens to go out, the stock is down to a quarter "
         "or its hand holds 14 cards); discards the card the next opponent is least likely to "
         "use, black threes to block, and freezes a pile of 10 or more cards with a wild card.",
+        False,
     ),
     (
         "expert",
+        "expert.expert_turn_nb",
         EXPERT_PARAMS,
         "Parameterised heuristic after the strategy books: takes the pile with naturals, "
         "with a wild only when it is big; melds with few wild cards and keeps a fuller hand; "
@@ -253,9 +273,11 @@ _ENTRIES = (  # (name, parameters, summary); the kernel code is the position
         "blocks with black threes and freezes big piles; goes out when that wins the game "
         "(it reads the cumulative scores) or when ahead, holds back to build canastas when "
         "behind; prefers natural canastas.",
+        False,
     ),
     (
         "pimc",
+        "pimc.pimc_turn_nb",
         PIMC_PARAMS,
         "Search bot (perfect-information Monte Carlo with policy rollouts): at its draw decision "
         "(draw or each legal pickup) and its discard decision (the top kinds of the rollout "
@@ -267,16 +289,26 @@ _ENTRIES = (  # (name, parameters, summary); the kernel code is the position
         "Melding and going out are the rollout bot's, unless melds=1 also searches the rollout "
         "bot's melds of the turn (or its going out) against holding them. With see_hidden=1 it "
         "rolls out the true cards: cheating, for measurement only.",
+        True,
     ),
 )
 
 #: Every policy, in kernel-code order.
 POLICIES = tuple(
-    Policy(name, code, params, doc) for code, (name, params, doc) in enumerate(_ENTRIES)
+    Policy(name, code, turn, params, doc, search)
+    for code, (name, turn, params, doc, search) in enumerate(_ENTRIES)
 )
 
 #: The policy codes the kernels branch on (``PolicyCode.expert``); the labels are the names.
 PolicyCode = namedtuple("PolicyCode", [p.name for p in POLICIES])(*(p.code for p in POLICIES))
+
+#: The codes of the searching policies, whose seats need the search work arrays.
+SEARCH_CODES = tuple(p.code for p in POLICIES if p.search)
+
+#: The codes :func:`.turn.play_turn_nb` plays, so the rollouts' bots: every policy but the
+#: searching ones (their turns need work arrays of their own); a bot written in Python (code
+#: -1) plays outside the kernels.
+ROLLOUT_CODES = tuple(p.code for p in POLICIES if not p.search)
 
 #: Width of the kernels' parameter vector: the most parameters of any policy.
 N_PARAMS = max(len(p.params) for p in POLICIES)

@@ -33,6 +33,7 @@ from .melds import (
     apply_plan_nb,
     canasta_started_nb,
     check_plan_nb,
+    empty_plan_nb,
     last_card_meld_nb,
     meld_size_nb,
 )
@@ -128,7 +129,7 @@ def meld_last_card_nb(state, rules, log):
     ):
         return False
     hand = state.hands[seat]
-    plan = state.zero_plan[:]  # kernels cannot allocate: the empty plan is borrowed, then emptied
+    plan = empty_plan_nb()
     r = last_card_meld_nb(state, rules, side, hand, plan, np.int64(-1), np.int64(0), np.int64(0))
     if r < 0:
         return False
@@ -139,9 +140,7 @@ def meld_last_card_nb(state, rules, log):
     else:
         col = MeldCol.naturals
     plan[r, col] = 1
-    err = meld_nb(state, rules, plan, log)
-    plan[r, col] = 0
-    return err == MoveError.ok
+    return meld_nb(state, rules, plan, log) == MoveError.ok
 
 
 # --- drawing --------------------------------------------------------------------------------
@@ -159,7 +158,7 @@ def must_take_pile_nb(state, rules, seat):
     on the side's meld is a legal pickup (unfrozen for them, a meld of its rank, R-33 c, and
     the rest of the move legal, R-35, R-40). Otherwise the player cannot take it and the deal
     ends, rather than leaving them no legal move."""
-    err, _out, _conc = check_take_nb(state, rules, seat, state.zero_plan[:])
+    err, _out, _conc = check_take_nb(state, rules, seat, empty_plan_nb())
     return err == MoveError.ok
 
 
