@@ -3,21 +3,24 @@
 The rule book is RULES.md (rule ids R-xx); the kernels live in :mod:`canasta_sim.nb`.
 """
 
-from . import pybot as pybot  # noqa: E402  (registers Deal.python_seating)
+from . import _moved
 from ._version import BOTS_VERSION, RULES_VERSION, __version__  # noqa: E402
-from .address import deal_from_run, info_set_from_run  # noqa: E402
-from .analysis import AnalysisResult, analyse  # noqa: E402
 from .cards import KINDS, N_KINDS, format_cards, parse_cards  # noqa: E402
-from .compare import compare, sweep  # noqa: E402
-from .deal import Deal, is_legal_meld, minimum_count, trace_deal  # noqa: E402
 from .errors import IllegalMove  # noqa: E402
-from .games import GamesResult, play_games  # noqa: E402
-from .infoset import InfoSet, Worlds  # noqa: E402
-from .observation import Observation  # noqa: E402
-from .review import ReviewResult, review  # noqa: E402
-from .rules import Rules  # noqa: E402
-from .simulate import SimulationResult, simulate  # noqa: E402
-from .tune import TuneResult, tune  # noqa: E402
+from .game.deals import Deal, is_legal_meld, minimum_count, trace_deal  # noqa: E402
+from .game.infoset import InfoSet, Worlds  # noqa: E402
+from .game.observe import Observation  # noqa: E402
+from .game.rules import Rules  # noqa: E402
+from .players import pybot as pybot  # noqa: E402  (registers Deal.python_seating)
+from .run.address import deal_from_run, info_set_from_run  # noqa: E402
+from .run.compare import compare, sweep  # noqa: E402
+from .run.games import GamesResult, play_games  # noqa: E402
+from .run.simulate import SimulationResult, simulate  # noqa: E402
+from .search.analysis import AnalysisResult, analyse  # noqa: E402
+from .search.review import ReviewResult, review  # noqa: E402
+from .search.tune import TuneResult, tune  # noqa: E402
+
+_moved.install(__name__)  # the flat package's module paths still import, with a warning
 
 __all__ = [
     "AnalysisResult",

@@ -4,7 +4,7 @@ and the share of their time spent listing candidates, for docs/strategy.md.
 Usage: ``python scripts/pybot_speed.py [--rounds 3]`` from the repository root. Each round
 times every table once, one thread, in alternation (A B C ... A B C ...); the table gives the
 median deals per second, the median ratio to the kernel table of the same round, and the
-share of a Python table's time spent in :func:`canasta_sim.candidates.candidates` (timed
+share of a Python table's time spent in :func:`canasta_sim.players.choices.candidates` (timed
 around the calls the Python bots' turns make) with the mean milliseconds per call.
 """
 
@@ -16,7 +16,7 @@ import time
 import click
 
 import canasta_sim as cs
-from canasta_sim import pybot
+from canasta_sim.players import pybot
 
 HOARDER = "py:docs/example_bots.py:PileHoarder"
 EAGER = "py:docs/example_bots.py:EagerMelder"

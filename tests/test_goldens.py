@@ -93,7 +93,7 @@ def test_candidates_equal_goldens(table):
     is a bug; a deliberate change of the candidate layer reruns
     ``scripts/regen_candidates.py``."""
     from canasta_sim import Deal, Rules
-    from canasta_sim.candidates import candidates, is_legal
+    from canasta_sim.players.choices import candidates, is_legal
 
     rules = Rules.preset(table[1], players=table[0])
     for d in CANDIDATES["decisions"]:

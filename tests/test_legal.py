@@ -16,10 +16,9 @@ import random
 
 import numpy as np
 import pytest
-from test_imports import import_graph
+from test_architecture import import_graph
 
 from canasta_sim import Deal, Rules
-from canasta_sim.candidates import Candidate, candidates
 from canasta_sim.cards import parse_cards
 from canasta_sim.nb.engine.legal import (
     check_meld_row_nb,
@@ -41,6 +40,7 @@ from canasta_sim.nb.enums import (
     MoveError,
     PickupWay,
 )
+from canasta_sim.players.choices import Candidate, candidates
 
 NO_LOG = np.zeros((0, EV_LEN), np.int32)
 MENDABLE = (MoveError.ok, MoveError.minimum_count, MoveError.going_out)

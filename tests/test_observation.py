@@ -8,10 +8,10 @@ import pytest
 
 from canasta_sim import Deal, InfoSet, Rules
 from canasta_sim import cards as C
-from canasta_sim.candidates import candidates
+from canasta_sim.game.observe import Observation, layout_markdown
 from canasta_sim.nb.engine.state import MAX_CARDS, MAX_PLAYERS, MAX_SIDES
 from canasta_sim.nb.enums import OBS_LAYOUT, OBS_LEN, RED_THREE, DealSlot, ObsSlot
-from canasta_sim.observation import Observation, layout_markdown
+from canasta_sim.players.choices import candidates
 
 ROOT = Path(__file__).resolve().parent.parent
 K = {name: i for i, name in enumerate(C.KINDS)}

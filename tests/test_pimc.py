@@ -8,11 +8,11 @@ import textwrap
 import numpy as np
 import pytest
 
-from canasta_sim.bots import parse_bot
-from canasta_sim.deal import Deal, trace_deal
+from canasta_sim.game.deals import Deal, trace_deal
+from canasta_sim.game.rules import Rules
 from canasta_sim.nb.bots.policies import EXPERT_PARAMS, PimcParam
+from canasta_sim.players.specs import parse_bot
 from canasta_sim.referee import check_trace
-from canasta_sim.rules import Rules
 
 SEARCH = "pimc:worlds=4,top=2"
 
@@ -206,9 +206,9 @@ def test_meld_search_plays_the_deal_that_stalled():
     that a stall fails rather than hangs."""
     child = textwrap.dedent(
         """
-        from canasta_sim.compare import rotation_table
-        from canasta_sim.rules import Rules
-        from canasta_sim.runner import play_rows
+        from canasta_sim.run.compare import rotation_table
+        from canasta_sim.game.rules import Rules
+        from canasta_sim.run.runner import play_rows
         table = rotation_table("pimc:melds=1", "pimc", Rules(players=4))
         seeds, seatings, deal_rows, side_rows = play_rows(table, 0, 910, 1)
         print(seatings[0], deal_rows[0]["end_reason"], deal_rows[0]["turns"] < Rules().max_turns)

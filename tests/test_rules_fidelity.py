@@ -18,14 +18,14 @@ from click.testing import CliRunner
 
 from canasta_sim.cards import KINDS, parse_cards
 from canasta_sim.cli import main
-from canasta_sim.deal import Deal, trace_deal
 from canasta_sim.errors import IllegalMove
+from canasta_sim.game.deals import Deal, trace_deal
+from canasta_sim.game.rules import Rules
 from canasta_sim.nb import enums as L
 from canasta_sim.nb.engine.moves import check_take_nb
 from canasta_sim.nb.engine.state import STATE_DTYPE
 from canasta_sim.referee import check_trace
-from canasta_sim.rules import Rules
-from canasta_sim.verify import verify
+from canasta_sim.run.verify import verify
 
 
 # --- item 1: R-45 with meld_after_last_red_three off ------------------------------------------
@@ -425,7 +425,7 @@ def test_verify_cli_workers_and_scheduler_exclusive():
 
 
 def test_verify_cli_reports_failures_in_deal_order(monkeypatch):
-    import canasta_sim.verify as V
+    import canasta_sim.run.verify as V
 
     real = V.verify_chunk
 
