@@ -264,11 +264,26 @@ def _draw_phase(deal: Deal) -> list[Candidate]:
     return [c for c, ok in zip(found, legal) if ok]
 
 
+def empty_plan_candidates(deal: Deal) -> list[Candidate]:
+    """The legal play-phase candidates of the empty plan (no melds) at ``deal``'s decision:
+    its discards by kind, or its going out, or after a last-card red three its end of the deal
+    (R-20, R-40, R-45). They are the first candidates :func:`candidates` lists there (the
+    empty plan comes first and is always listed whole), found without building the other meld
+    plans; ``deal`` is a live deal in the play phase (not checked here).
+    """
+    return _play_listing(deal, np.zeros((1, N_KINDS, 3), np.int8), MAX_CANDIDATES).candidates
+
+
 def _play_phase(deal: Deal, cap: int) -> Listing:
     """The play-phase candidates: each plan of :func:`meld_plans` in its order with its
     discards (kind order), a plan taken whole while the count stays within ``cap`` (the empty
     plan always), and the number of plans left out."""
-    plans = _plan_array(deal)
+    return _play_listing(deal, _plan_array(deal), cap)
+
+
+def _play_listing(deal: Deal, plans: np.ndarray, cap: int) -> Listing:
+    """:func:`_play_phase` for the meld plans ``plans`` (``ndarray(int8, (n, N_KINDS, 3))``,
+    the empty plan first)."""
     left = deal._view.hands[deal.current_player].astype(np.int64) - _plan_cards(plans)
     last_red_three = bool(deal._g[DealSlot.last_red_three])
     discarded = left > 0 if not last_red_three else np.zeros_like(left, bool)

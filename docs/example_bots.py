@@ -67,3 +67,15 @@ class EagerMelder:
             return takes[0] if takes else choices[0]
         most = max((c.going_out, cards_laid(c)) for c in choices)
         return cheapest_discard(view, [c for c in choices if (c.going_out, cards_laid(c)) == most])
+
+
+class Minimal:
+    """The smallest bot of docs/strategy.md: draws unless the pile holds 10 cards or more,
+    then takes it the first way listed; plays the first candidate (the empty plan's first
+    discard, when it has one)."""
+
+    def choose(self, view, choices):
+        if view.phase_label == "draw":
+            takes = [c for c in choices if c.move == "take"]
+            return takes[0] if takes and view.pile_size >= 10 else choices[0]
+        return choices[0]  # the empty plan's first discard, when it has one
