@@ -36,10 +36,8 @@ from .errors import IllegalMove
 from .infoset import InfoSet
 from .nb.bots.pickups import pickup_candidates_nb
 from .nb.candidates import check_plans_nb, out_plans_nb, try_candidates_nb
-from .nb.engine.melds import meld_ok_nb
 from .nb.engine.state import STATE_DTYPE
 from .nb.enums import (
-    BLACK_THREE,
     DEUCE,
     FIRST_NATURAL,
     JOKER,
@@ -50,6 +48,7 @@ from .nb.enums import (
     MoveError,
     SideSlot,
 )
+from .nb.plan_space import ROW_OPTIONS, plan_space_nb, row_options_nb
 from .nb.plans import fill_plan_nb, initial_plan_nb
 from .nb.worlds import CAND_DRAW, CAND_PLAY, CAND_TAKE
 from .notation import check_int, meld_plan, plan_texts
@@ -399,9 +398,7 @@ def _plan_array(deal: Deal) -> np.ndarray:
     first.append(_full_plan(deal, wilds=False))
     listed = _space(hand, table, r)
     space = (
-        np.array(listed, np.int8).reshape(-1, N_KINDS, 3)
-        if listed is not None
-        else np.concatenate([_singles(hand, table, r), _subsets(full)])
+        listed if listed is not None else np.concatenate([_singles(hand, table, r), _subsets(full)])
     )
     plans = np.concatenate([np.stack(first), space])
     points, errors = _checked(deal, plans)
@@ -429,55 +426,30 @@ def _checked(deal: Deal, plans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 SPACE_LIMIT = 512
 
 
-def _row_options(rank: int, hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> list:
-    """What a plan may lay on the row of ``rank`` (natural ranks): ``(naturals, deuces,
-    jokers)`` from hand, nothing first, then the naturals (all of them) with the fewest wild
-    cards first, then wild cards alone onto the side's meld; each leaves a legal meld (R-60,
-    R-61)."""
-    tn, td, tj = (int(x) for x in table[rank])
-    options = [(0, 0, 0)]
-    for naturals in (int(hand[rank]), 0) if hand[rank] else (0,):
-        if tn + naturals == 0:
-            continue
-        for wilds in range(4):
-            for jokers in range(min(wilds, int(hand[JOKER])) + 1):
-                deuces = wilds - jokers
-                if (naturals, deuces, jokers) == (0, 0, 0) or deuces > hand[DEUCE]:
-                    continue
-                if meld_ok_nb(tn + naturals, td + deuces, tj + jokers, r):
-                    options.append((naturals, deuces, jokers))
-    return options
+def _row_options(rank: int, hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """What a plan may lay on the row of ``rank`` (natural ranks), ``ndarray(int64, (n, 3))``
+    of (naturals, deuces, jokers) from hand: :func:`~canasta_sim.nb.plan_space.row_options_nb`
+    (nothing first; each leaves a legal meld, R-60, R-61)."""
+    out = np.zeros((ROW_OPTIONS, 3), np.int64)
+    return out[: row_options_nb(np.int64(rank), hand, table, r, out)]
 
 
-def _space(hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> list[np.ndarray] | None:
-    """Every plan of the plan space (:func:`meld_plans`), ranks from the ace down, or
-    ``None`` when it holds more than :data:`SPACE_LIMIT` plans."""
-    rows = [
-        (k, opts)
-        for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1)
-        if len(opts := _row_options(k, hand, table, r)) > 1
-    ]
-    threes = int(hand[BLACK_THREE]) if hand[BLACK_THREE] >= 3 else 0
-    plans: list[np.ndarray] = []
-    plan = np.zeros((N_KINDS, 3), np.int8)
-
-    def walk(i: int, deuces: int, jokers: int) -> bool:
-        if i == len(rows):
-            plans.append(plan.copy())
-            if threes:  # R-63: only a plan that goes out keeps them; the check decides
-                plans.append(plan.copy())
-                plans[-1][BLACK_THREE, MeldCol.naturals] = threes
-            return len(plans) <= SPACE_LIMIT
-        k, opts = rows[i]
-        for n, d, j in opts:
-            if d <= deuces and j <= jokers:
-                plan[k] = (n, d, j)
-                if not walk(i + 1, deuces - d, jokers - j):
-                    return False
-        plan[k] = 0
-        return True
-
-    return plans if walk(0, int(hand[DEUCE]), int(hand[JOKER])) else None
+def _space(hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> np.ndarray | None:
+    """Every plan of the plan space (:func:`meld_plans`), ranks from the ace down,
+    ``ndarray(int8, (n, N_KINDS, 3))``, or ``None`` when it holds more than
+    :data:`SPACE_LIMIT` plans (:func:`~canasta_sim.nb.plan_space.plan_space_nb`)."""
+    plans = np.zeros((SPACE_LIMIT + 2, N_KINDS, 3), np.int8)
+    n = plan_space_nb(
+        hand,
+        table,
+        r,
+        np.int64(SPACE_LIMIT),
+        np.zeros((N_KINDS, ROW_OPTIONS, 3), np.int64),
+        np.zeros((5, N_KINDS + 1), np.int64),
+        np.zeros((N_KINDS, 3), np.int8),
+        plans,
+    )
+    return plans[:n] if n >= 0 else None
 
 
 def _singles(hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> np.ndarray:
@@ -485,7 +457,7 @@ def _singles(hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> np.ndarray:
     ``ndarray(int8, (n, N_KINDS, 3))``."""
     plans = []
     for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-        for option in _row_options(k, hand, table, r)[1:]:
+        for option in _row_options(k, hand, table, r)[1:].tolist():
             plan = np.zeros((N_KINDS, 3), np.int8)
             plan[k] = option
             plans.append(plan)

@@ -630,3 +630,25 @@ def test_a_python_bot_is_not_a_rollout_bot(bot_file):
         ValueError, match="is written in Python, and the rollouts run in the kernels"
     ):
         cs.analyse(info, worlds=2, rollout=f"py:{bot_file}:Recorder")
+
+
+def test_choices_are_the_candidates_listed_only_as_far_as_the_bot_reads(monkeypatch):
+    """A bot that reads only the first play-phase choice (the empty plan's first discard, kind
+    order: R-02, R-20) is not made to wait for the meld plans; any further reading gives the
+    whole list of its decision, even after the deal has moved on."""
+    from canasta_sim import pybot
+    from canasta_sim.candidates import candidates
+
+    d = _pickup_position(0)
+    d.draw()
+    expected = candidates(d)
+    listings = []
+    monkeypatch.setattr(pybot, "candidates", lambda deal: listings.append(1) or candidates(deal))
+    offered = pybot.Choices(d)
+    first = offered[0]
+    assert (first.label, listings) == ("discard 4", [])
+    assert first in offered and listings == []
+    d.discard("4")  # the decision is over; its choices stay its own
+    assert list(offered) == expected and len(expected) > 8
+    assert offered[0] is first and listings == [1]
+    assert offered[-1] == expected[-1] and offered[1:3] == expected[1:3]
