@@ -25,8 +25,9 @@ exactly these candidates (:mod:`canasta_sim.pybot`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
 import numpy as np
 
@@ -227,6 +228,70 @@ def find_candidate(found: list[Candidate], label: str) -> Candidate:
     )
 
 
+class Choices(Sequence[Candidate]):
+    """The candidates offered to a Python bot at one decision (:mod:`canasta_sim.pybot`): a
+    read-only sequence (index, slice, iterate, ``len``, ``in``, ``index``, ``count``) of
+    exactly the :class:`Candidate` list :func:`candidates` gives for the decision, in its
+    order.
+
+    Listed as the bot reads it: at a play-phase decision, ``choices[i]`` for an ``i`` among
+    the empty plan's candidates (:func:`empty_plan_candidates`, which come first) needs only
+    those; anything else lists the other plans' candidates after them, on a copy of the
+    decision's state taken when the choices were made, so the choices stay those of their
+    decision after the deal moves on.
+
+    Parameters
+    ----------
+    deal : Deal
+        A live deal at a decision (draw or play phase), unchanged.
+    """
+
+    def __init__(self, deal: Deal):
+        self._rules = deal.rules
+        self._first: list[Candidate] = []
+        self._all: list[Candidate] | None = None
+        if deal.phase == "play":
+            self._first = empty_plan_candidates(deal)
+        if not self._first:  # draw phase (cheap), or an empty plan without a legal candidate
+            self._all = candidates(deal)
+            return
+        self._state = np.zeros(1, STATE_DTYPE)  # the decision, for a listing made later
+        self._state[0] = deal._state
+
+    def listed(self) -> list[Candidate]:
+        """Every candidate of the decision (listed now if not yet), in order."""
+        if self._all is None:  # the other plans' candidates after the empty plan's
+            deal = Deal(self._rules, self._state[0])
+            self._all = _play_listing(deal, _plan_array(deal)[1:], MAX_CANDIDATES, self._first)[0]
+        return self._all
+
+    @overload
+    def __getitem__(self, i: int) -> Candidate: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Candidate]: ...
+
+    def __getitem__(self, i):
+        if self._all is None and isinstance(i, int) and 0 <= i < len(self._first):
+            return self._first[i]
+        return self.listed()[i]
+
+    def __bool__(self) -> bool:
+        return bool(self._first) or bool(self.listed())
+
+    def __len__(self) -> int:
+        return len(self.listed())
+
+    def __iter__(self) -> Iterator[Candidate]:
+        return iter(self.listed())
+
+    def __contains__(self, answer: object) -> bool:
+        return any(answer is c for c in self._first) or answer in self.listed()
+
+    def __repr__(self) -> str:
+        return repr(self.listed())
+
+
 # --- enumeration -------------------------------------------------------------------------------
 def is_legal(deal: Deal, cand: Candidate) -> bool:
     """Whether ``cand``'s moves are legal on ``deal`` (tried on a copy; a going-out candidate
@@ -280,9 +345,12 @@ def _play_phase(deal: Deal, cap: int) -> Listing:
     return _play_listing(deal, _plan_array(deal), cap)
 
 
-def _play_listing(deal: Deal, plans: np.ndarray, cap: int) -> Listing:
+def _play_listing(
+    deal: Deal, plans: np.ndarray, cap: int, first: list[Candidate] | None = None
+) -> Listing:
     """:func:`_play_phase` for the meld plans ``plans`` (``ndarray(int8, (n, N_KINDS, 3))``,
-    the empty plan first)."""
+    the empty plan first), or after the candidates ``first`` of the plans before them."""
+    found: list[Candidate] = list(first or ())
     left = deal._view.hands[deal.current_player].astype(np.int64) - _plan_cards(plans)
     last_red_three = bool(deal._g[DealSlot.last_red_three])
     discarded = left > 0 if not last_red_three else np.zeros_like(left, bool)
@@ -292,16 +360,17 @@ def _play_listing(deal: Deal, plans: np.ndarray, cap: int) -> Listing:
     sizes = left.sum(axis=1)[groups]
     going_out = _goes_out(sizes, discards)
     kinds = np.full(len(groups), CAND_PLAY, np.int64)
-    legal = _try(deal, kinds, plans, groups, discards, going_out, cap)
+    legal = _try(deal, kinds, plans, groups, discards, going_out, cap - len(found))
     by_plan: list[list[tuple[int, int]]] = [[] for _ in plans]  # the legal (discard, left)
-    for i in np.nonzero(legal)[0].tolist():
-        by_plan[groups[i]].append((int(discards[i]), int(sizes[i])))
-    found: list[Candidate] = []
+    rows = zip(groups[legal].tolist(), discards[legal].tolist(), sizes[legal].tolist())
+    for group, discard, size in rows:
+        by_plan[group].append((discard, size))
     for taken, (plan, mine) in enumerate(zip(plans, by_plan)):
         if found and len(found) + len(mine) > cap:
             return Listing(found, len(plans) - taken)
-        melds = plan_texts(plan)
-        found += [_play(melds, k, left, last_red_three) for k, left in mine]
+        if mine:
+            melds = plan_texts(plan)
+            found += [_play(melds, k, left, last_red_three) for k, left in mine]
     return Listing(found, 0)
 
 

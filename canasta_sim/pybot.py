@@ -25,18 +25,15 @@ from __future__ import annotations
 
 import sys
 import warnings
-from collections.abc import Callable, Iterator, Sequence
-from typing import Any, overload
-
-import numpy as np
+from collections.abc import Callable
+from typing import Any
 
 from . import cards as C
-from .candidates import Candidate, candidates, empty_plan_candidates
+from .candidates import Candidate, Choices
 from .deal import Deal
 from .errors import BotError
-from .nb.engine.state import STATE_DTYPE
 from .nb.enums import BLACK_THREE, DealSlot, Phase, SideSlot
-from .observation import Observation
+from .observation import Observation, observe
 
 
 def _old_melds(view: Observation) -> tuple[dict, ...]:
@@ -110,74 +107,10 @@ class BadChoice(BotError):
     """A Python bot answered something that is not one of the candidates offered."""
 
 
-class Choices(Sequence[Candidate]):
-    """The candidates offered to a Python bot at one decision: a read-only sequence (index,
-    slice, iterate, ``len``, ``in``, ``index``, ``count``) of exactly the
-    :class:`~canasta_sim.candidates.Candidate` list :func:`~canasta_sim.candidates.candidates`
-    gives for the decision, in its order.
-
-    Listed as the bot reads it: at a play-phase decision, ``choices[i]`` for an ``i`` among
-    the empty plan's candidates (:func:`~canasta_sim.candidates.empty_plan_candidates`, which
-    come first) needs only those; anything else lists them all, on a copy of the decision's
-    state taken when the choices were made, so the choices stay those of their decision after
-    the deal moves on.
-
-    Parameters
-    ----------
-    deal : Deal
-        A live deal at a decision (draw or play phase), unchanged.
-    """
-
-    def __init__(self, deal: Deal):
-        self._rules = deal.rules
-        self._first: list[Candidate] = []
-        self._all: list[Candidate] | None = None
-        if deal.phase == "play":
-            self._first = empty_plan_candidates(deal)
-        if not self._first:  # draw phase (cheap), or an empty plan without a legal candidate
-            self._all = candidates(deal)
-            return
-        self._state = np.zeros(1, STATE_DTYPE)  # the decision, for a listing made later
-        self._state[0] = deal._state
-
-    def listed(self) -> list[Candidate]:
-        """Every candidate of the decision (listed now if not yet), in order."""
-        if self._all is None:
-            self._all = candidates(Deal(self._rules, self._state[0]))
-            self._all[: len(self._first)] = self._first  # the same objects the bot was given
-        return self._all
-
-    @overload
-    def __getitem__(self, i: int) -> Candidate: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> list[Candidate]: ...
-
-    def __getitem__(self, i):
-        if self._all is None and isinstance(i, int) and 0 <= i < len(self._first):
-            return self._first[i]
-        return self.listed()[i]
-
-    def __bool__(self) -> bool:
-        return bool(self._first) or bool(self.listed())
-
-    def __len__(self) -> int:
-        return len(self.listed())
-
-    def __iter__(self) -> Iterator[Candidate]:
-        return iter(self.listed())
-
-    def __contains__(self, answer: object) -> bool:
-        return any(answer is c for c in self._first) or answer in self.listed()
-
-    def __repr__(self) -> str:
-        return repr(self.listed())
-
-
 def view_of(deal: Deal) -> SeatView:
     """The :class:`SeatView` of the seat to play in ``deal`` (draw or play phase)."""
-    obs = deal.observation()
-    return SeatView(obs.rules, obs.seat, obs.array)
+    seat = deal.current_player
+    return SeatView(deal.rules, seat, observe(deal._state, deal.rules, seat))
 
 
 def _ask(bot, deal: Deal, spec: str) -> Candidate:

@@ -636,19 +636,19 @@ def test_choices_are_the_candidates_listed_only_as_far_as_the_bot_reads(monkeypa
     """A bot that reads only the first play-phase choice (the empty plan's first discard, kind
     order: R-02, R-20) is not made to wait for the meld plans; any further reading gives the
     whole list of its decision, even after the deal has moved on."""
-    from canasta_sim import pybot
-    from canasta_sim.candidates import candidates
+    from canasta_sim import candidates as layer
 
     d = _pickup_position(0)
     d.draw()
-    expected = candidates(d)
-    listings = []
-    monkeypatch.setattr(pybot, "candidates", lambda deal: listings.append(1) or candidates(deal))
-    offered = pybot.Choices(d)
+    expected = layer.candidates(d)
+    plans = []
+    built = layer._plan_array
+    monkeypatch.setattr(layer, "_plan_array", lambda deal: plans.append(1) or built(deal))
+    offered = layer.Choices(d)
     first = offered[0]
-    assert (first.label, listings) == ("discard 4", [])
-    assert first in offered and listings == []
+    assert (first.label, plans) == ("discard 4", [])
+    assert first in offered and plans == []
     d.discard("4")  # the decision is over; its choices stay its own
     assert list(offered) == expected and len(expected) > 8
-    assert offered[0] is first and listings == [1]
+    assert offered[0] is first and plans == [1]
     assert offered[-1] == expected[-1] and offered[1:3] == expected[1:3]
