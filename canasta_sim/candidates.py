@@ -228,6 +228,11 @@ def find_candidate(found: list[Candidate], label: str) -> Candidate:
     )
 
 
+class NoCandidate(RuntimeError):
+    """A decision without a legal candidate: a position built by hand that no legal turn
+    ends (every dealt position has one, R-20, R-45)."""
+
+
 class Choices(Sequence[Candidate]):
     """The candidates offered to a Python bot at one decision (:mod:`canasta_sim.pybot`): a
     read-only sequence (index, slice, iterate, ``len``, ``in``, ``index``, ``count``) of
@@ -235,10 +240,11 @@ class Choices(Sequence[Candidate]):
     order.
 
     Listed as the bot reads it: at a play-phase decision, ``choices[i]`` for an ``i`` among
-    the empty plan's candidates (:func:`empty_plan_candidates`, which come first) needs only
-    those; anything else lists the other plans' candidates after them, on a copy of the
-    decision's state taken when the choices were made, so the choices stay those of their
-    decision after the deal moves on.
+    the empty plan's candidates (:func:`empty_plan_candidates`, which come first) lists only
+    those; anything else lists them all (after the empty plan's, if listed). Listings are
+    made on a copy of the decision's state taken when the choices were made, so the choices
+    stay those of their decision after the deal moves on. Reading past the end of an empty
+    decision, or ``len``, ``in`` or iterating it, raises :class:`NoCandidate`.
 
     Parameters
     ----------
@@ -248,21 +254,29 @@ class Choices(Sequence[Candidate]):
 
     def __init__(self, deal: Deal):
         self._rules = deal.rules
-        self._first: list[Candidate] = []
-        self._all: list[Candidate] | None = None
-        if deal.phase == "play":
-            self._first = empty_plan_candidates(deal)
-        if not self._first:  # draw phase (cheap), or an empty plan without a legal candidate
-            self._all = candidates(deal)
-            return
-        self._state = np.zeros(1, STATE_DTYPE)  # the decision, for a listing made later
+        self._seat = deal.current_player
+        self._first: list[Candidate] | None = None  # the empty plan's, once read
+        self._all = candidates(deal) if deal.phase != "play" else None  # draw: few, listed now
+        self._state = np.zeros(1, STATE_DTYPE)  # the decision, for the listings made later
         self._state[0] = deal._state
 
     def listed(self) -> list[Candidate]:
-        """Every candidate of the decision (listed now if not yet), in order."""
-        if self._all is None:  # the other plans' candidates after the empty plan's
+        """Every candidate of the decision (listed now if not yet), in order.
+
+        Raises
+        ------
+        NoCandidate
+            When the decision has none (a position built by hand that no legal turn ends).
+        """
+        if self._all is None:
             deal = Deal(self._rules, self._state[0])
-            self._all = _play_listing(deal, _plan_array(deal)[1:], MAX_CANDIDATES, self._first)[0]
+            plans = _plan_array(deal)
+            if self._first is None:
+                self._all = _play_listing(deal, plans, MAX_CANDIDATES)[0]
+            else:  # the other plans' candidates after the empty plan's
+                self._all = _play_listing(deal, plans[1:], MAX_CANDIDATES, self._first)[0]
+        if not self._all:  # every legal position has a candidate (R-20, R-45)
+            raise NoCandidate(f"no legal candidate for seat {self._seat}")
         return self._all
 
     @overload
@@ -272,12 +286,12 @@ class Choices(Sequence[Candidate]):
     def __getitem__(self, i: slice) -> list[Candidate]: ...
 
     def __getitem__(self, i):
-        if self._all is None and isinstance(i, int) and 0 <= i < len(self._first):
-            return self._first[i]
+        if self._all is None and isinstance(i, int) and i >= 0:
+            if self._first is None:
+                self._first = empty_plan_candidates(Deal(self._rules, self._state[0]))
+            if i < len(self._first):
+                return self._first[i]
         return self.listed()[i]
-
-    def __bool__(self) -> bool:
-        return bool(self._first) or bool(self.listed())
 
     def __len__(self) -> int:
         return len(self.listed())
@@ -286,7 +300,7 @@ class Choices(Sequence[Candidate]):
         return iter(self.listed())
 
     def __contains__(self, answer: object) -> bool:
-        return any(answer is c for c in self._first) or answer in self.listed()
+        return any(answer is c for c in self._first or ()) or answer in self.listed()
 
     def __repr__(self) -> str:
         return repr(self.listed())

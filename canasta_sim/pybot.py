@@ -29,7 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from . import cards as C
-from .candidates import Candidate, Choices
+from .candidates import Candidate, Choices, NoCandidate
 from .deal import Deal
 from .errors import BotError
 from .nb.enums import BLACK_THREE, DealSlot, Phase, SideSlot
@@ -116,11 +116,11 @@ def view_of(deal: Deal) -> SeatView:
 def _ask(bot, deal: Deal, spec: str) -> Candidate:
     """The candidate ``bot`` (of spec ``spec``) chooses at ``deal``'s decision."""
     offered = Choices(deal)
-    if not offered:  # every legal position has a candidate (R-20, R-45)
-        raise RuntimeError(f"no legal candidate for seat {deal.current_player}: {deal!r}")
     view = view_of(deal)
     try:
         answer = bot.choose(view, offered)
+    except NoCandidate:  # the position's fault, not the bot's
+        raise
     except Exception as exc:  # the user's code: its error, with its own frames, not ours
         when = f"of seat {view.seat} at the {deal.phase} decision"
         frames = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
@@ -157,8 +157,9 @@ def play_turn(deal: Deal, bot, spec: str | None = None) -> None:
         When the bot raises an exception (the message holds the bot's own frames).
     BadChoice
         When the bot answers something that is not one of the candidates.
-    RuntimeError
-        For a position with no legal candidate (one built by hand that no legal turn ends).
+    canasta_sim.candidates.NoCandidate
+        A ``RuntimeError``, for a position with no legal candidate (one built by hand that
+        no legal turn ends).
     """
     spec = spec or _spec_of(bot)
     if deal.phase == "draw":
