@@ -6,10 +6,11 @@ phase, then the ``play`` phase, the rest of the turn) the engine builds the seat
 :class:`SeatView`, its :class:`~canasta_sim.observation.Observation` (what the player may
 know: its own hand, the discard pile, the melds, red threes, scores and minimum counts of
 every side, every hand's size, the cards known to be in each hand, the stock's size; layout in
-``docs/observation.md``) and offers the :class:`~canasta_sim.candidates.Candidate` list of
+``docs/observation.md``) and offers the candidates (:class:`~canasta_sim.candidates.Candidate`) of
 :func:`canasta_sim.candidates.candidates` at that decision, the same list ``analyse`` and
-``review`` use; the bot returns one of them and the engine applies it
-(:meth:`Candidate.apply`, the deal's own move kernels).
+``review`` use, as a :class:`~canasta_sim.candidates.Choices` sequence listed as the bot
+reads it; the bot returns one of them and the engine applies it (:meth:`Candidate.apply`, the
+deal's own move kernels).
 
 An exception raised inside the bot is re-raised as :class:`~canasta_sim.errors.BotError`
 naming the bot's spec, the seat, the decision and the bot's own frames (file and line); an

@@ -652,3 +652,16 @@ def test_choices_are_the_candidates_listed_only_as_far_as_the_bot_reads(monkeypa
     assert list(offered) == expected and len(expected) > 8
     assert offered[0] is first and plans == [1]
     assert offered[-1] == expected[-1] and offered[1:3] == expected[1:3]
+
+
+def test_a_decision_without_a_candidate_is_the_positions_error_not_the_bots(bot_file):
+    """R-40: a side without a canasta may not go out, so a hand built empty that draws one
+    card has no legal play (no meld, and discarding it would go out)."""
+    from canasta_sim.candidates import NoCandidate
+
+    d = Deal.from_position(
+        hands=["", "4 5 6", "4 5 6", "4 5 6"], stock="9 9 9 Q Q", pile="5 7", current=0
+    )
+    d.draw()
+    with pytest.raises(NoCandidate, match="no legal candidate for seat 0"):
+        d.play_turn(seats=[f"py:{bot_file}:Recorder", "random", "random", "random"])
