@@ -242,23 +242,32 @@ class Choices(Sequence[Candidate]):
     Listed as the bot reads it: at a play-phase decision, ``choices[i]`` for an ``i`` among
     the empty plan's candidates (:func:`empty_plan_candidates`, which come first) lists only
     those; anything else lists them all (after the empty plan's, if listed). Listings are
-    made on a copy of the decision's state taken when the choices were made, so the choices
-    stay those of their decision after the deal moves on. Reading past the end of an empty
+    made on ``deal`` until :meth:`close`, then on a copy of its state taken there: whoever
+    moves the deal on closes its choices first (:mod:`canasta_sim.pybot` does, when the bot
+    has answered), and they stay those of their decision. Reading past the end of an empty
     decision, or ``len``, ``in`` or iterating it, raises :class:`NoCandidate`.
 
     Parameters
     ----------
     deal : Deal
-        A live deal at a decision (draw or play phase), unchanged.
+        A live deal at a decision (draw or play phase), unchanged until :meth:`close`.
     """
 
     def __init__(self, deal: Deal):
-        self._rules = deal.rules
+        self._deal = deal
         self._seat = deal.current_player
         self._first: list[Candidate] | None = None  # the empty plan's, once read
         self._all = candidates(deal) if deal.phase != "play" else None  # draw: few, listed now
-        self._state = np.zeros(1, STATE_DTYPE)  # the decision, for the listings made later
-        self._state[0] = deal._state
+        self._closed = False
+
+    def close(self) -> None:
+        """Keep the decision for later reading: a copy of the deal's state, if a listing is
+        still to make (before the deal moves on)."""
+        if self._all is None and not self._closed:
+            state = np.zeros(1, STATE_DTYPE)
+            state[0] = self._deal._state
+            self._deal = Deal(self._deal.rules, state[0])
+            self._closed = True
 
     def listed(self) -> list[Candidate]:
         """Every candidate of the decision (listed now if not yet), in order.
@@ -269,12 +278,11 @@ class Choices(Sequence[Candidate]):
             When the decision has none (a position built by hand that no legal turn ends).
         """
         if self._all is None:
-            deal = Deal(self._rules, self._state[0])
-            plans = _plan_array(deal)
+            plans = _plan_array(self._deal)
             if self._first is None:
-                self._all = _play_listing(deal, plans, MAX_CANDIDATES)[0]
+                self._all = _play_listing(self._deal, plans, MAX_CANDIDATES)[0]
             else:  # the other plans' candidates after the empty plan's
-                self._all = _play_listing(deal, plans[1:], MAX_CANDIDATES, self._first)[0]
+                self._all = _play_listing(self._deal, plans[1:], MAX_CANDIDATES, self._first)[0]
         if not self._all:  # every legal position has a candidate (R-20, R-45)
             raise NoCandidate(f"no legal candidate for seat {self._seat}")
         return self._all
@@ -288,7 +296,7 @@ class Choices(Sequence[Candidate]):
     def __getitem__(self, i):
         if self._all is None and isinstance(i, int) and i >= 0:
             if self._first is None:
-                self._first = empty_plan_candidates(Deal(self._rules, self._state[0]))
+                self._first = empty_plan_candidates(self._deal)
             if i < len(self._first):
                 return self._first[i]
         return self.listed()[i]
@@ -365,7 +373,7 @@ def _play_listing(
     """:func:`_play_phase` for the meld plans ``plans`` (``ndarray(int8, (n, N_KINDS, 3))``,
     the empty plan first), or after the candidates ``first`` of the plans before them."""
     found: list[Candidate] = list(first or ())
-    left = deal._view.hands[deal.current_player].astype(np.int64) - _plan_cards(plans)
+    left = deal._view.hands[deal.current_player] - _plan_cards(plans)  # int64
     last_red_three = bool(deal._g[DealSlot.last_red_three])
     discarded = left > 0 if not last_red_three else np.zeros_like(left, bool)
     # per plan, its discards by kind, or one row without a discard (column 0: kind -1)

@@ -126,6 +126,8 @@ def _ask(bot, deal: Deal, spec: str) -> Candidate:
         when = f"of seat {view.seat} at the {deal.phase} decision"
         frames = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
         raise BotError.raised(spec, when, exc, frames) from exc
+    finally:
+        offered.close()  # before the deal moves on: a bot may keep its choices
     if answer in offered:
         return answer
     what = (

@@ -648,6 +648,7 @@ def test_choices_are_the_candidates_listed_only_as_far_as_the_bot_reads(monkeypa
     first = offered[0]
     assert (first.label, plans) == ("discard 4", [])
     assert first in offered and plans == []
+    offered.close()
     d.discard("4")  # the decision is over; its choices stay its own
     assert list(offered) == expected and len(expected) > 8
     assert offered[0] is first and plans == [1]
