@@ -258,16 +258,23 @@ class Choices(Sequence[Candidate]):
         self._seat = deal.current_player
         self._first: list[Candidate] | None = None  # the empty plan's, once read
         self._all = candidates(deal) if deal.phase != "play" else None  # draw: few, listed now
-        self._closed = False
+        self._kept: np.ndarray | None = None  # the decision's state, from close()
+        self._copy: Deal | None = None  # a deal over it, once read
 
     def close(self) -> None:
         """Keep the decision for later reading: a copy of the deal's state, if a listing is
         still to make (before the deal moves on)."""
-        if self._all is None and not self._closed:
-            state = np.zeros(1, STATE_DTYPE)
-            state[0] = self._deal._state
-            self._deal = Deal(self._deal.rules, state[0])
-            self._closed = True
+        if self._all is None and self._kept is None:
+            self._kept = np.zeros(1, STATE_DTYPE)  # the Deal over it is made if it is read
+            self._kept[0] = self._deal._state
+
+    def _position(self) -> Deal:
+        """The decision's deal: the live one until :meth:`close`, then one over its copy."""
+        if self._kept is None:
+            return self._deal
+        if self._copy is None:
+            self._copy = Deal(self._deal.rules, self._kept[0])
+        return self._copy
 
     def listed(self) -> list[Candidate]:
         """Every candidate of the decision (listed now if not yet), in order.
@@ -278,11 +285,12 @@ class Choices(Sequence[Candidate]):
             When the decision has none (a position built by hand that no legal turn ends).
         """
         if self._all is None:
-            plans = _plan_array(self._deal)
+            deal = self._position()
+            plans = _plan_array(deal)
             if self._first is None:
-                self._all = _play_listing(self._deal, plans, MAX_CANDIDATES)[0]
+                self._all = _play_listing(deal, plans, MAX_CANDIDATES)[0]
             else:  # the other plans' candidates after the empty plan's
-                self._all = _play_listing(self._deal, plans[1:], MAX_CANDIDATES, self._first)[0]
+                self._all = _play_listing(deal, plans[1:], MAX_CANDIDATES, self._first)[0]
         if not self._all:  # every legal position has a candidate (R-20, R-45)
             raise NoCandidate(f"no legal candidate for seat {self._seat}")
         return self._all
@@ -296,7 +304,7 @@ class Choices(Sequence[Candidate]):
     def __getitem__(self, i):
         if self._all is None and isinstance(i, int) and i >= 0:
             if self._first is None:
-                self._first = empty_plan_candidates(self._deal)
+                self._first = empty_plan_candidates(self._position())
             if i < len(self._first):
                 return self._first[i]
         return self.listed()[i]

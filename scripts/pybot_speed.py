@@ -6,7 +6,7 @@ times every table once, one thread, 4 players, in alternation (A B C ... A B C .
 gives the median deals per second, the median ratio to the kernel table of the same round,
 and the share of a Python table's time spent listing candidates (the
 :class:`canasta_sim.candidates.Choices` a Python bot's decisions are offered: made, and listed
-whole when the bot reads them all) with the mean milliseconds per decision.
+as the bot reads them) with the mean milliseconds per decision.
 """
 
 from __future__ import annotations
@@ -33,7 +33,8 @@ TABLES = (  # (bots per side, deals per timing)
 
 class Timed:
     """Running totals of the decisions offered to Python bots and the seconds spent listing
-    their candidates (:class:`~canasta_sim.candidates.Choices` made and listed)."""
+    their candidates (:class:`~canasta_sim.candidates.Choices` made, and listed in part or
+    whole)."""
 
     def __init__(self):
         self.seconds, self.calls = 0.0, 0
@@ -59,6 +60,7 @@ def main(rounds: int) -> None:
     # the decisions' listings, timed where the Python bots' turns make them
     pybot.Choices = timed.wrap(candidates.Choices, True)  # type: ignore[misc]
     candidates.Choices.listed = timed.wrap(candidates.Choices.listed, False)  # type: ignore[method-assign]
+    candidates.empty_plan_candidates = timed.wrap(candidates.empty_plan_candidates, False)
     rates: dict[int, list[float]] = {i: [] for i in range(len(TABLES))}
     shares: dict[int, list[float]] = {i: [] for i in range(len(TABLES))}
     per_call: dict[int, list[float]] = {i: [] for i in range(len(TABLES))}
