@@ -1,4 +1,4 @@
-"""Two example bots written in Python (docs/strategy.md).
+"""Example bots written in Python (docs/strategy.md): two fuller ones and ``Minimal``.
 
 Play them with a spec ``py:FILE.py:CLASS``, e.g.::
 
@@ -7,8 +7,9 @@ Play them with a spec ``py:FILE.py:CLASS``, e.g.::
 
 Each class has one method, ``choose(view, choices)``: ``view`` is the seat's
 :class:`canasta_sim.Observation` (``view.phase_label`` is ``"draw"`` or ``"play"``; fields in
-docs/observation.md), ``choices`` the legal :class:`canasta_sim.candidates.Candidate` list of
-that decision (the same candidates ``canasta-sim analyse`` lists); it returns one of them.
+docs/observation.md), ``choices`` the legal candidates of that decision
+(:class:`canasta_sim.candidates.Candidate`, the same ``canasta-sim analyse`` lists) in a
+read-only :class:`canasta_sim.candidates.Choices` sequence; it returns one of them.
 """
 
 from canasta_sim import KINDS
