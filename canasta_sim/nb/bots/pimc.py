@@ -241,16 +241,13 @@ def expert_plan_nb(state, rules, rparams, rstate, plan, log):
 
 
 @kernel
-def meld_search_nb(state, rules, params, rstate, work, log):
-    """The play phase with ``melds`` 1 (R-20 steps 2 and 3): roll out, in the same worlds, the
-    rollout expert's melds of the turn followed by each of the ``top`` discards it ranks first
-    after them (or its going out, R-40: one candidate), then holding every meld (always legal,
-    R-64) followed by the ``top`` discards ranked without melding; make the best one. The
-    expert's candidates come first, so ties keep its choice. Without a candidate legal in
-    every world the rollout expert plays the phase; R-45's end is :func:`pimc_turn_nb`'s."""
-    rparams = work.rparams[:]  # plain C arrays, as in search_nb
-    plans = work.plans[:]
-    top = int(params[PimcParam.top])
+def play_candidates_nb(state, rules, rparams, rstate, work, top, log):
+    """Write the play phase's candidates into ``work`` and return their number (R-20 steps 2
+    and 3): the rollout expert's melds of the turn (laid on ``rstate``, a copy) followed by
+    each of the ``top`` discards it ranks first after them (or its going out, R-40: one
+    candidate), then holding every meld (always legal, R-64) followed by the ``top`` discards
+    ranked without melding. The expert's own choice is candidate 0."""
+    plans = work.plans[:]  # plain C arrays, as in search_nb
     n = 0
     if expert_plan_nb(state, rules, rparams, rstate, plans[0], log):
         if rstate.g[DealSlot.phase] != Phase.play:  # its melds went out without a discard
@@ -259,7 +256,35 @@ def meld_search_nb(state, rules, params, rstate, work, log):
             n = 1
         else:  # ranked on the copy, where the melds are laid
             n = discard_candidates_nb(rstate, rules, rparams, plans[0], work, 0, top)
-    n = discard_candidates_nb(state, rules, rparams, state.zero_plan[:], work, n, top)
+    return discard_candidates_nb(state, rules, rparams, state.zero_plan[:], work, n, top)
+
+
+@kernel
+def draw_candidates_nb(state, rules, work):
+    """Write the draw decision's candidates into ``work`` (every legal way to take the pile,
+    R-30..R-35, then the draw, R-20) and return their number; 0 when there is no choice (no
+    legal pickup, or an empty stock, R-44)."""
+    g = state.g
+    n = pickup_candidates_nb(state, rules, g[DealSlot.current], work.plans[:])
+    if n == 0 or g[DealSlot.stock_pos] >= rules[RuleSlot.n_cards]:
+        return 0
+    for c in range(n):
+        work.kind[c] = CAND_TAKE
+        work.discard[c] = -1
+    work.kind[n] = CAND_DRAW
+    work.discard[n] = -1
+    return n + 1
+
+
+@kernel
+def meld_search_nb(state, rules, params, rstate, work, log):
+    """The play phase with ``melds`` 1 (R-20 steps 2 and 3): roll out the candidates of
+    :func:`play_candidates_nb` in the same worlds and make the best one. The expert's
+    candidates come first, so ties keep its choice. Without a candidate legal in every world
+    the rollout expert plays the phase; R-45's end is :func:`pimc_turn_nb`'s."""
+    rparams = work.rparams[:]  # plain C arrays, as in search_nb
+    plans = work.plans[:]
+    n = play_candidates_nb(state, rules, rparams, rstate, work, int(params[PimcParam.top]), log)
     best = 0
     if n > 1:
         best = search_nb(state, rules, params, rstate, work, n, log)
@@ -279,26 +304,19 @@ def pimc_turn_nb(state, rules, params, rstate, work, log):
     slots :data:`~.policies.PimcParam`), using the rollout state ``rstate`` (a record of
     ``STATE_DTYPE``) and the work record ``work`` (:data:`WORK_DTYPE`)."""
     g = state.g
-    seat = g[DealSlot.current]
     rparams = work.rparams[:]  # plain C arrays, as in search_nb
     plans = work.plans[:]
     for i in range(N_EXPERT):
         rparams[i] = params[PimcParam.expert + i]
     top = int(params[PimcParam.top])
     if g[DealSlot.phase] == Phase.draw:
-        n = pickup_candidates_nb(state, rules, seat, plans)
-        can_draw = g[DealSlot.stock_pos] < rules[RuleSlot.n_cards]
-        if n == 0 or not can_draw:
+        n = draw_candidates_nb(state, rules, work)
+        if n == 0:
             if draw_nb(state, rules, log) != MoveError.ok:
                 take_forced_pile_nb(state, rules, log)
         else:
-            for c in range(n):
-                work.kind[c] = CAND_TAKE
-                work.discard[c] = -1
-            work.kind[n] = CAND_DRAW
-            work.discard[n] = -1
-            best = search_nb(state, rules, params, rstate, work, n + 1, log)
-            if best < 0 or best == n:
+            best = search_nb(state, rules, params, rstate, work, n, log)
+            if best < 0 or work.kind[best] == CAND_DRAW:
                 draw_nb(state, rules, log)
             elif take_pile_nb(state, rules, plans[best], log) != MoveError.ok:
                 draw_nb(state, rules, log)

@@ -222,6 +222,52 @@ PimcParam = namedtuple("PimcParam", ["worlds", "top", "see_hidden", "melds", "ro
     *range(6)
 )
 
+APPRENTICE_PARAMS = (
+    Param(
+        "weights",
+        0.0,
+        0,
+        1000,
+        "Index of the weight set the seat scores with, among the run's weight files (set from "
+        "a spec's weights=PATH; the default is the shipped file for the player count).",
+    ),
+    Param(
+        "temperature",
+        0.0,
+        0,
+        10000,
+        "0: play the best-scored candidate; above 0: sample a candidate with probability "
+        "proportional to exp(score / temperature) (points), from the deal's random stream "
+        "(for data generation).",
+        integer=False,
+    ),
+    Param(
+        "top",
+        3.0,
+        1,
+        14,
+        "Discard candidates kept after each meld choice: the kinds the expert's discard "
+        "heuristic ranks highest (as pimc's top).",
+    ),
+    *(
+        Param(
+            "expert." + p.name,
+            p.default,
+            p.low,
+            p.high,
+            "The candidate-generating expert's " + p.name + ".",
+            p.integer,
+        )
+        for p in EXPERT_PARAMS
+    ),
+)
+
+#: Slots of the apprentice's parameter vector; the candidate expert's parameters follow
+#: ``ApprenticeParam.top`` in the expert's order.
+ApprenticeParam = namedtuple("ApprenticeParam", ["weights", "temperature", "top", "expert"])(
+    *range(4)
+)
+
 _ENTRIES = (  # (name, parameters, summary); the kernel code is the position
     (
         "random",
@@ -267,6 +313,17 @@ _ENTRIES = (  # (name, parameters, summary); the kernel code is the position
         "Melding and going out are the rollout bot's, unless melds=1 also searches the rollout "
         "bot's melds of the turn (or its going out) against holding them. With see_hidden=1 it "
         "rolls out the true cards: cheating, for measurement only.",
+    ),
+    (
+        "apprentice",
+        APPRENTICE_PARAMS,
+        "Learned bot distilled from pimc's search: at the draw decision (draw or each legal "
+        "pickup) and the play decision (the expert's melds of the turn or holding them, each "
+        "followed by the top discards the expert ranks; its going out) it scores pimc's own "
+        "candidates with a learned model of their rollout values (features of the seat's "
+        "information and of what each move changes, docs/learned.md) and plays the best one, "
+        "without rollouts. The weights come from a .npz file (weights=PATH; default: the one "
+        "shipped for the player count).",
     ),
 )
 
