@@ -92,11 +92,14 @@ PYTHON_POLICY = Policy(
 
 @dataclass(frozen=True)
 class Bot:
-    """A parsed bot spec; ``source`` is ``FILE.py:CLASS`` for a bot written in Python."""
+    """A parsed bot spec; ``source`` is ``FILE.py:CLASS`` for a bot written in Python;
+    ``weights`` the weight file (``.npz``) an ``apprentice`` spec names (empty: the shipped
+    one for the player count)."""
 
     policy: Policy
     values: tuple[float, ...]
     source: str = ""
+    weights: str = ""
 
     @property
     def is_python(self) -> bool:
@@ -115,6 +118,8 @@ class Bot:
         changed = [
             f"{p.name}={_fmt(v)}" for p, v in zip(self.policy.params, self.values) if v != p.default
         ]
+        if self.weights:
+            changed.append(f"weights={self.weights}")
         return self.policy.name + (":" + ",".join(changed) if changed else "")
 
     @property
@@ -142,9 +147,31 @@ def parse_bot(spec: str) -> Bot:
         source = spec.strip()[3:]
         load_class(source)  # a bad file or class is a bad spec, found now
         return Bot(PYTHON_POLICY, (), source)
+    spec, weights = _weights_item(spec)
     policy, given = spec_params(spec)
+    if weights and policy.name != "apprentice":
+        raise ValueError(
+            f"weights={weights} is a parameter of apprentice only, not of {policy.name}"
+        )
     values = {p.name: given.get(p.name, p.default) for p in policy.params}
-    return Bot(policy, tuple(values[p.name] for p in policy.params))
+    return Bot(policy, tuple(values[p.name] for p in policy.params), weights=weights)
+
+
+def _weights_item(spec):
+    """The spec without its ``weights=PATH`` item, and the path (checked: a weight file,
+    :func:`canasta_sim.weights.load_weights`); paths may not hold ``,`` or ``:``."""
+    if not isinstance(spec, str) or "weights=" not in spec:
+        return spec, ""
+    name, _, rest = spec.partition(":")
+    items = [s.strip() for s in rest.split(",")]
+    paths = [s.partition("=")[2].strip() for s in items if s.startswith("weights=")]
+    kept = [s for s in items if not s.startswith("weights=")]
+    if len(paths) != 1 or not paths[0]:
+        raise ValueError(f"bot spec {spec!r}: allowed: one weights=PATH (an .npz weight file)")
+    from .weights import load_weights
+
+    load_weights(paths[0])  # a bad file is a bad spec, found now
+    return name + (":" + ",".join(kept) if kept else ""), paths[0]
 
 
 def spec_params(spec: str) -> tuple[Policy, dict[str, float]]:

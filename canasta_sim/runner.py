@@ -27,10 +27,13 @@ import numba
 import numpy as np
 
 from .bots import Bot, per_seat, seat_arrays, side_label
+from .nb.bots.policies import ApprenticeParam
 from .nb.engine.rng import deal_seeds_nb
+from .nb.enums import N_CAND_FEAT, N_STATE_FEAT
 from .nb.play import play_chunk
 from .records import deal_dtype, side_dtype
 from .rules import PRESETS, Rules
+from .weights import default_weights_path, load_weights
 
 DEFAULT_CHUNK = 50_000
 MAX_CHUNK = 1_000_000  # a chunk's records are held in memory at once (about 150 MB)
@@ -147,6 +150,10 @@ class Table:
         Bot parameters per seating and seat.
     bot_codes : ndarray(int8, (R, sides))
         Index into :attr:`bot_specs` of each seating's side labels.
+    weight_files : tuple of str
+        The apprentice seats' weight files (each seat's ``weight_set`` indexes them).
+    weights : ndarray(float32, (n_sets, N_CAND_FEAT, N_STATE_FEAT))
+        Their scorers, the kernels' weights argument (one unused set without an apprentice).
     scores : tuple of int, (sides,)
         Each side's cumulative score (points) before every deal (games: before the game),
         which sets its minimum count (R-64) and which the bots read; default 0. Scores
@@ -164,6 +171,8 @@ class Table:
     policies: np.ndarray = field(init=False, repr=False, compare=False)
     params: np.ndarray = field(init=False, repr=False, compare=False)
     bot_codes: np.ndarray = field(init=False, repr=False, compare=False)
+    weight_files: tuple[str, ...] = field(init=False, compare=False)
+    weights: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         players, sides = self.rules.players, self.rules.sides
@@ -192,6 +201,9 @@ class Table:
         object.__setattr__(self, "policies", np.stack([a[0] for a in arrays]))
         object.__setattr__(self, "params", np.stack([a[1] for a in arrays]))
         object.__setattr__(self, "bot_codes", np.array(codes, np.int8))
+        files, weights = weight_sets(self.seatings, players, self.params)
+        object.__setattr__(self, "weight_files", files)
+        object.__setattr__(self, "weights", weights)
 
     @property
     def has_python_bots(self) -> bool:
@@ -212,6 +224,24 @@ class Table:
                 f"{python} is a bot written in Python: it plays in this Python process only, "
                 f"not on Dask workers; allowed: a run without a scheduler, or kernel bots"
             )
+
+
+def weight_sets(seatings, players: int, params: np.ndarray):
+    """The weight files of the apprentice seats of ``seatings`` (each seat's own
+    ``weights=PATH`` or the shipped file for ``players``) and their scorers stacked
+    (``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``); writes each such seat's index into
+    ``params[seating, seat, ApprenticeParam.weight_set]``."""
+    files: list[str] = []
+    for r, seating in enumerate(seatings):
+        for seat, bot in enumerate(per_seat(seating, players)):
+            if bot.policy.name == "apprentice":
+                path = bot.weights or str(default_weights_path(players))
+                if path not in files:
+                    files.append(path)
+                params[r, seat, ApprenticeParam.weight_set] = files.index(path)
+    if not files:
+        return (), np.zeros((1, N_CAND_FEAT, N_STATE_FEAT), np.float32)
+    return tuple(files), np.stack([load_weights(f) for f in files])
 
 
 #: Largest cumulative score (points, either sign) a run may start from.
@@ -284,6 +314,7 @@ def play_deals(table: Table, seeds, dealers, scores, seatings):
         seatings,
         table.policies,
         table.params,
+        table.weights,
         numba.get_num_threads(),
         deal_rows,
         side_rows,

@@ -5,6 +5,7 @@ import threading
 import numba as nb
 import numpy as np
 
+from .bots.features import FEATURE_WORK_DTYPE
 from .bots.pimc import WORK_DTYPE
 from .bots.turn import search_turn_nb
 from .engine.deal import start_deal_nb
@@ -28,9 +29,12 @@ from .jit import inline_kernel
 
 
 @inline_kernel
-def play_deal_nb(state, rules, seed, dealer, minimums, scores, policies, params, rstate, work, log):
+def play_deal_nb(
+    state, rules, seed, dealer, minimums, scores, policies, params, weights, scratch, log
+):
     """Play one deal to its end with the seats' policies (see
-    :func:`.bots.turn.search_turn_nb`; ``rstate`` and ``work`` are the search bot's);
+    :func:`.bots.turn.search_turn_nb`; ``weights`` are the apprentice's weight sets,
+    ``scratch`` the search bot's and the apprentice's ``(rstate, work, fwork)``);
     ``scores`` (``int32[n_sides]``, points) are the sides' cumulative scores before the deal,
     which every seat may read (``SideSlot.score``)."""
     g = state.g
@@ -38,7 +42,7 @@ def play_deal_nb(state, rules, seed, dealer, minimums, scores, policies, params,
     for s in range(rules[RuleSlot.sides]):
         state.sides[s, SideSlot.score] = scores[s]
     while g[DealSlot.phase] != Phase.over:
-        search_turn_nb(state, rules, policies, params, rstate, work, log)
+        search_turn_nb(state, rules, policies, params, weights, scratch, log)
 
 
 @inline_kernel
@@ -146,16 +150,19 @@ def play_block_nb(
     seatings,
     policies,
     params,
+    weights,
     n_blocks,
     deal_rows,
     side_rows,
     rstates,
     works,
+    fworks,
     log,
 ):
     """Play and record block ``block`` of a chunk's deals (see :func:`play_chunk`) one after
     another in ``states[block]`` (the search bot's rollouts in ``rstates[block]`` with
-    ``works[block]``). Releases the GIL, so blocks run in parallel threads."""
+    ``works[block]``, the apprentice's features in ``fworks[block]``). Releases the GIL, so
+    blocks run in parallel threads."""
     state = states[block]
     n = seeds.shape[0]
     for i in range(block * n // n_blocks, (block + 1) * n // n_blocks):
@@ -168,8 +175,8 @@ def play_block_nb(
             scores[i],
             policies[seatings[i]],
             params[seatings[i]],
-            rstates[block],
-            works[block],
+            weights,
+            (rstates[block], works[block], fworks[block]),
             log,
         )
         record_deal_nb(state, rules, deal_rows[i], side_rows[i])
@@ -184,6 +191,7 @@ def play_chunk(
     seatings,
     policies,
     params,
+    weights,
     threads,
     deal_rows,
     side_rows,
@@ -212,6 +220,8 @@ def play_chunk(
     policies : ndarray(int32, (n_seatings, players))
         Policy code per seat.
     params : ndarray(float64, (n_seatings, players, n_params))
+    weights : ndarray(float32, (n_sets, N_CAND_FEAT, N_STATE_FEAT))
+        The apprentice's weight sets (``ApprenticeParam.weight_set`` of a seat indexes them).
     threads : int
         Threads to run on. Deals are split into blocks of consecutive deals, a few per thread
         to balance the load, each reusing one state (no allocation per deal). Results do not
@@ -226,6 +236,7 @@ def play_chunk(
     states = np.empty(n_blocks, STATE_DTYPE)  # cleared by start_deal_nb
     rstates = np.zeros(n_blocks, STATE_DTYPE)  # the search bot's rollout states
     works = np.zeros(n_blocks, WORK_DTYPE)
+    fworks = np.zeros(n_blocks, FEATURE_WORK_DTYPE)
     no_log = np.zeros((0, EV_LEN), np.int32)
 
     def block(b):
@@ -240,11 +251,13 @@ def play_chunk(
             seatings,
             policies,
             params,
+            weights,
             np.int64(n_blocks),
             deal_rows,
             side_rows,
             rstates,
             works,
+            fworks,
             no_log,
         )
 

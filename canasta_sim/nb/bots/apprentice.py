@@ -9,7 +9,7 @@ scored by a bilinear model of the state features ``s`` and the candidate feature
 trained on pimc's rollout values (points); ``W s`` is computed once per decision.
 
 The weight sets are a kernel argument (``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``), each
-seat naming its set by index (``ApprenticeParam.weights``): never a module global.
+seat naming its set by index (``ApprenticeParam.weight_set``): never a module global.
 """
 
 import numpy as np
@@ -85,7 +85,7 @@ def pick_nb(state, fwork, n, temperature):
 def choose_nb(state, rules, params, weights, work, fwork, n):
     """Features, scores and the pick among candidates ``0 .. n - 1``."""
     decision_features_nb(state, rules, work, fwork, n)
-    score_candidates_nb(weights[int(params[ApprenticeParam.weights])], fwork, n)
+    score_candidates_nb(weights[int(params[ApprenticeParam.weight_set])], fwork, n)
     return pick_nb(state, fwork, n, params[ApprenticeParam.temperature])
 
 

@@ -224,12 +224,12 @@ PimcParam = namedtuple("PimcParam", ["worlds", "top", "see_hidden", "melds", "ro
 
 APPRENTICE_PARAMS = (
     Param(
-        "weights",
+        "weight_set",
         0.0,
         0,
         1000,
-        "Index of the weight set the seat scores with, among the run's weight files (set from "
-        "a spec's weights=PATH; the default is the shipped file for the player count).",
+        "Index of the seat's weight file among the run's (set by the run from the spec's "
+        "weights=PATH, a .npz file; without it the file shipped for the player count).",
     ),
     Param(
         "temperature",
@@ -264,7 +264,7 @@ APPRENTICE_PARAMS = (
 
 #: Slots of the apprentice's parameter vector; the candidate expert's parameters follow
 #: ``ApprenticeParam.top`` in the expert's order.
-ApprenticeParam = namedtuple("ApprenticeParam", ["weights", "temperature", "top", "expert"])(
+ApprenticeParam = namedtuple("ApprenticeParam", ["weight_set", "temperature", "top", "expert"])(
     *range(4)
 )
 

@@ -12,13 +12,15 @@ import numpy as np
 
 from ..engine.moves import meld_last_card_nb
 from ..engine.state import STATE_DTYPE
-from ..enums import DealSlot, Phase
+from ..enums import DealSlot, Phase, RuleSlot
 from ..jit import inline_kernel
+from .apprentice import apprentice_turn_nb
 from .careful import careful_turn_nb
 from .expert import expert_turn_nb
+from .features import FEATURE_WORK_DTYPE
 from .greedy import greedy_turn_nb
 from .pimc import WORK_DTYPE, pimc_turn_nb
-from .policies import PolicyCode
+from .policies import ApprenticeParam, PolicyCode
 from .random import random_turn_nb
 
 
@@ -48,13 +50,21 @@ def play_turn_nb(state, rules, policies, params, log):
 
 
 @inline_kernel
-def search_turn_nb(state, rules, policies, params, rstate, work, log):
-    """:func:`play_turn_nb`, or the search bot's turn (:func:`.pimc.pimc_turn_nb`) with the
-    rollout state ``rstate`` (record of ``STATE_DTYPE``) and work record ``work``
-    (:data:`.pimc.WORK_DTYPE`) for a seat whose code is ``PolicyCode.pimc``."""
+def search_turn_nb(state, rules, policies, params, weights, scratch, log):
+    """:func:`play_turn_nb`, or for a seat whose code is ``PolicyCode.pimc`` the search bot's
+    turn (:func:`.pimc.pimc_turn_nb`), for ``PolicyCode.apprentice`` the apprentice's
+    (:func:`.apprentice.apprentice_turn_nb`, with the weight sets ``weights``,
+    ``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``). ``scratch`` is ``(rstate, work,
+    fwork)``: a rollout state (record of ``STATE_DTYPE``), pimc's work record
+    (:data:`.pimc.WORK_DTYPE`) and the features' (:data:`.features.FEATURE_WORK_DTYPE`)."""
     seat = state.g[DealSlot.current]
-    if policies[seat] == PolicyCode.pimc:
-        pimc_turn_nb(state, rules, params[seat], rstate, work, log)
+    code = policies[seat]
+    rstate, work, fwork = scratch
+    if code == PolicyCode.pimc or code == PolicyCode.apprentice:
+        if code == PolicyCode.pimc:
+            pimc_turn_nb(state, rules, params[seat], rstate, work, log)
+        else:
+            apprentice_turn_nb(state, rules, params[seat], weights, rstate, work, fwork, log)
         if state.g[DealSlot.phase] == Phase.play and state.g[DealSlot.current] == seat:
             meld_last_card_nb(state, rules, log)  # as in play_turn_nb
     else:
@@ -74,6 +84,12 @@ def play_turn(state, rules, policies, params, log):
         rstate = np.zeros(1, STATE_DTYPE)
         work = np.zeros(1, WORK_DTYPE)
         pimc_turn_nb(state, rules, params[seat], rstate[0], work[0], log)
+    elif code == PolicyCode.apprentice:
+        rstate = np.zeros(1, STATE_DTYPE)
+        work = np.zeros(1, WORK_DTYPE)
+        fwork = np.zeros(1, FEATURE_WORK_DTYPE)
+        weights = seat_weights(int(rules[RuleSlot.players]), params[seat])
+        apprentice_turn_nb(state, rules, params[seat], weights, rstate[0], work[0], fwork[0], log)
     else:
         _TURN_KERNELS[code](state, rules, log)
     if state["g"][DealSlot.phase] == Phase.play and state["g"][DealSlot.current] == seat:
@@ -85,3 +101,12 @@ _TURN_KERNELS = {
     PolicyCode.greedy: greedy_turn_nb,
     PolicyCode.careful: careful_turn_nb,
 }
+
+
+def seat_weights(players: int, params):
+    """The weight sets a ``Deal``'s apprentice seat plays with: the shipped file for
+    ``players``, as set 0 (``params[ApprenticeParam.weight_set]`` set to 0 to match)."""
+    from ...weights import default_weights_path, load_weights  # the Python boundary
+
+    params[ApprenticeParam.weight_set] = 0
+    return load_weights(str(default_weights_path(players)))[None]
