@@ -49,9 +49,9 @@ def label(args) -> None:
 def fit(args) -> None:
     paths = sorted(glob.glob(f"{args.dir}/shard_*.npz"))
     lab = load_labels(paths)
-    keep = np.isin(lab["players"], _ints(args.players)) if args.players else slice(None)
     tr, te = train.split(lab, args.holdout)
     if args.players:
+        keep = np.isin(lab["players"], _ints(args.players))
         tr, te = tr[keep[tr]], te[keep[te]]
     t = time.time()
     w = train.fit(lab, tr, args.alpha)

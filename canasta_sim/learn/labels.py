@@ -150,7 +150,7 @@ def write_shard(path: Path, arrays: dict[str, np.ndarray]) -> None:
     folder, then renamed): a killed run leaves whole shards or none."""
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
-        np.savez(f, **arrays)
+        np.savez(f, **arrays)  # type: ignore[arg-type]
     os.replace(tmp, path)
 
 
