@@ -334,3 +334,30 @@ def test_hidden_cards_do_not_change_features(players):
         np.testing.assert_array_equal(a[0], b[0])
         np.testing.assert_array_equal(a[1], b[1])
     assert changed > 0
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_ranked_discards_repeat_the_expert_choice(players):
+    """ranked_discards_nb (pimc's and the apprentice's discard candidates, one pass) gives the
+    kinds choose_discard_nb gives when asked again with each choice taken out of the hand."""
+    from canasta_sim.nb.bots.discards import choose_discard_nb, ranked_discards_nb
+
+    seen_wild = 0
+    for s, r, _, _, _ in _decisions(players, seed=6):
+        seat = int(s["g"][DealSlot.current])
+        for safety, block_at, freeze_risk in ((90.82, 40, 0.263), (200.0, 0, 0.0)):
+            got = np.zeros(N_KINDS, np.int64)
+            vals = np.zeros(N_KINDS)
+            args = (np.float64(safety), np.int64(block_at), np.float64(freeze_risk), np.int64(0))
+            n = ranked_discards_nb(s, r, seat, *args, 0.6, np.int64(6), got, vals)
+            t = s.copy()
+            want = []
+            while len(want) < 6:
+                k = choose_discard_nb(t, r, np.int64(seat), *args, 0.6)
+                if k < 0:
+                    break
+                want.append(int(k))
+                t["hands"][seat, k] = 0
+            assert list(got[:n]) == want
+            seen_wild += any(k in (DEUCE, JOKER) for k in want[:-1])
+    assert seen_wild > 0  # a wild card chosen before other kinds was checked

@@ -41,7 +41,7 @@ from ..worlds import (
     unseen_pool_nb,
     world_nb,
 )
-from .discards import choose_discard_nb, discard_safe_nb
+from .discards import discard_safe_nb, ranked_discards_nb
 from .expert import PAIR_KEEP, expert_discard_nb, expert_melds_nb, expert_turn_nb, param_nb
 from .pickups import pickup_candidates_nb, take_forced_pile_nb
 from .policies import EXPERT_PARAMS, N_PARAMS, ExpertParam, PimcParam
@@ -66,6 +66,8 @@ WORK_DTYPE = np.dtype(
         ("discard", np.int64, (MAX_CANDIDATES,)),  # kind discarded (CAND_PLAY)
         ("total", np.float64, (MAX_CANDIDATES,)),  # summed score differences
         ("ok", np.int64, (MAX_CANDIDATES,)),  # 1 while every rollout's first move was legal
+        ("ranked", np.int64, (N_KINDS,)),  # discard kinds in the expert's order
+        ("dvals", np.float64, (N_KINDS,)),  # their discard scores (scratch)
     ]
 )
 
@@ -191,33 +193,28 @@ def discard_candidates_nb(state, rules, rparams, plan, work, n, top):
     choice, then its choice without that kind, and so on; R-20 step 3). Stops at
     ``MAX_CANDIDATES``; returns the number of candidates written so far."""
     seat = state.g[DealSlot.current]
-    hand = state.hands[seat]
     plans = work.plans[:]  # a plain C array, as in search_nb
-    first = n
-    end = min(n + top, MAX_CANDIDATES)
-    while n < end:
-        k = choose_discard_nb(
-            state,
-            rules,
-            seat,
-            param_nb(rparams, ExpertParam.safety),
-            int(param_nb(rparams, ExpertParam.block_at)),
-            param_nb(rparams, ExpertParam.freeze_risk),
-            np.int64(0),
-            PAIR_KEEP,
-        )
-        if k < 0:
-            break
+    ranked = work.ranked[:]
+    m = ranked_discards_nb(
+        state,
+        rules,
+        seat,
+        param_nb(rparams, ExpertParam.safety),
+        int(param_nb(rparams, ExpertParam.block_at)),
+        param_nb(rparams, ExpertParam.freeze_risk),
+        np.int64(0),
+        PAIR_KEEP,
+        min(top, MAX_CANDIDATES - n),
+        ranked,
+        work.dvals[:],
+    )
+    for i in range(m):
         work.kind[n] = CAND_PLAY
-        work.discard[n] = k
+        work.discard[n] = ranked[i]
         for r in range(N_KINDS):  # element by element: the kernels run without NRT
             for col in range(3):
                 plans[n, r, col] = plan[r, col]
-        work.ok[n] = hand[k]  # the count, restored below
-        hand[k] = 0
         n += 1
-    for c in range(first, n):
-        hand[work.discard[c]] = work.ok[c]
     return n
 
 
