@@ -28,7 +28,7 @@ from ..engine.melds import plan_rows_nb
 from ..engine.moves import discard_nb, draw_nb, take_pile_nb
 from ..engine.rng import mix64_nb, next_u64_nb
 from ..engine.score import side_score_nb
-from ..engine.state import MAX_CANDIDATES, MAX_CARDS, MAX_PLAYERS
+from ..engine.state import MAX_CANDIDATES, MAX_CARDS, MAX_PLAYERS, copy_state_nb
 from ..enums import N_KINDS, RED_THREE, DealSlot, MoveError, Phase, RuleSlot, ScorePart, SideSlot
 from ..jit import inline_kernel, kernel
 from ..worlds import (
@@ -225,11 +225,8 @@ def expert_plan_nb(state, rules, rparams, rstate, plan, log):
     (``int8[N_KINDS, 3]``, the side's melds gained: one plan, as the expert melds once a turn).
     The expert reads only its own hand and the public cards, so the copy's hidden cards are
     never read. Returns whether the plan holds cards."""
-    g = state.g
-    side = rules[RuleSlot.side_of + g[DealSlot.current]]
-    pos = g[DealSlot.stock_pos]
-    stock = state.stock[pos : rules[RuleSlot.n_cards]]
-    load_world_nb(rstate, state, rules, state.hands, stock, np.uint64(0), np.int64(0))
+    side = rules[RuleSlot.side_of + state.g[DealSlot.current]]
+    copy_state_nb(rstate, state)  # one memcpy; the expert draws no random number
     expert_melds_nb(rstate, rules, rparams, log)
     for r in range(N_KINDS):
         for col in range(3):
