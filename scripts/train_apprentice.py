@@ -42,7 +42,9 @@ def label(args) -> None:
         scores=args.scores,
     )
     t = time.time()
-    paths = make_labels(args.dir, plan, args.shards, threads=args.threads)
+    paths = make_labels(
+        args.dir, plan, args.shards, threads=args.threads, scheduler=args.scheduler or None
+    )
     print(f"{len(paths)} shards in {args.dir} ({time.time() - t:.0f} s this run)")
 
 
@@ -89,6 +91,7 @@ def main() -> None:
     la.add_argument("--follow", type=int, default=1)
     la.add_argument("--scores", type=float, default=0.25)
     la.add_argument("--threads", type=int, default=1)
+    la.add_argument("--scheduler", default="", help="Dask: local:N or tcp://HOST:8786")
     fi = sub.add_parser("fit")
     fi.add_argument("--dir", required=True)
     fi.add_argument("--players", default="")

@@ -112,3 +112,14 @@ def test_spec_weights(tmp_path):
         parse_bot(f"apprentice:weights={tmp_path / 'bad.npz'}")
     with pytest.raises(ValueError, match="apprentice only"):
         parse_bot(f"expert:weights={path}")
+
+
+def test_labels_on_dask_equal_threads(tmp_path):
+    """A labelling run on a local Dask cluster writes the same shards as one on threads."""
+    plan = LabelPlan(seed=4, deals=1, worlds=2, every=2, players=(2,))
+    here = make_labels(tmp_path / "here", plan, 2, progress=False)
+    dask = make_labels(tmp_path / "dask", plan, 2, progress=False, scheduler="local:1")
+    for a, b in zip(here, dask):
+        za, zb = np.load(a), np.load(b)
+        for k in ("state", "meta", "cands", "value"):
+            np.testing.assert_array_equal(za[k], zb[k])

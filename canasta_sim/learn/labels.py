@@ -5,6 +5,7 @@ files, resumable (a shard already on disk is skipped), on threads like ``simulat
 Shard ``i`` plays deals ``i * deals .. (i + 1) * deals - 1`` of the master seed (so shards
 never share a deal) under the ``i``-th of the (player count, preset) combinations, in turn;
 a share of its deals start from random cumulative scores (minimum counts 50 to 120, R-64).
+Shards run on threads here or as tasks on a Dask cluster (``scheduler``, as ``simulate``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from ..nb.enums import EV_LEN, LABEL_LEN, N_CAND_FEAT, N_STATE_FEAT
 from ..nb.labels import label_deals_nb
 from ..nb.play import run_blocks
 from ..rules import Rules
-from ..runner import minimum_counts
+from ..runner import map_chunks, minimum_counts
 
 #: Decisions labelled at most per deal and per ``every`` (a deal has about 120 decisions).
 DECISIONS_PER_DEAL = 160
@@ -155,16 +156,24 @@ def write_shard(path: Path, arrays: dict[str, np.ndarray]) -> None:
 
 
 def make_labels(
-    out, plan: LabelPlan, shards: int, *, threads: int = 1, progress: bool = True
+    out,
+    plan: LabelPlan,
+    shards: int,
+    *,
+    threads: int = 1,
+    progress: bool = True,
+    scheduler: str | None = None,
 ) -> list[Path]:
     """Label shards ``0 .. shards - 1`` of ``plan`` into the folder ``out`` on ``threads``
-    threads (the kernel releases the GIL), skipping shards already written; returns every
-    shard's path. Shows a tqdm progress bar of shards when ``progress``.
+    threads (the kernel releases the GIL), or as tasks on a Dask ``scheduler`` (``local:N``
+    or an address, as ``simulate --scheduler``; the shards are written here as they come
+    back), skipping shards already written; returns every shard's path. Shows a tqdm
+    progress bar of shards when ``progress``.
 
     Raises
     ------
     ValueError
-        For ``shards`` or ``threads`` below 1, or a bad plan (:func:`label_shard`).
+        For ``shards`` or ``threads`` below 1, a bad plan (:func:`label_shard`) or scheduler.
     """
     if shards < 1 or threads < 1:
         raise ValueError(f"shards={shards}, threads={threads}: both must be at least 1")
@@ -184,7 +193,17 @@ def make_labels(
             bar.update(1)
 
     try:
-        run_blocks(block, len(todo), threads)
+        if scheduler is None:
+            run_blocks(block, len(todo), threads)
+        else:
+            with map_chunks(label_shard, ((plan, i) for i in todo), scheduler=scheduler) as (
+                results,
+                _,
+            ):
+                for (_, i), arrays in results:
+                    write_shard(shard_path(out, i), arrays)
+                    if bar is not None:
+                        bar.update(1)
     finally:
         if bar is not None:
             bar.close()
