@@ -169,10 +169,12 @@ class Seated:
 
     def __init__(self, bots, players: int):
         from .bots import per_seat, seat_arrays
+        from .weights import weight_sets
 
         self.bots = per_seat(bots, players)
         self.players = {s: b.player() for s, b in enumerate(self.bots) if b.is_python}
         self.policies, self.params = seat_arrays(self.bots, players)
+        _, self.weights = weight_sets([self.bots], players, self.params[None])
 
     def play_turn(self, deal: Deal) -> None:
         """The current seat's whole turn on ``deal`` (its state and trace log): its Python
@@ -184,7 +186,7 @@ class Seated:
         if seat in self.players:
             play_turn(deal, self.players[seat])
         else:
-            kernel_turn(deal._state, deal._r, self.policies, self.params, deal._log)
+            kernel_turn(deal._state, deal._r, self.policies, self.params, self.weights, deal._log)
 
 
 Deal.python_seating = Seated  # Deal.play_turn seats bots written in Python with it

@@ -27,13 +27,11 @@ import numba
 import numpy as np
 
 from .bots import Bot, per_seat, seat_arrays, side_label
-from .nb.bots.policies import ApprenticeParam
 from .nb.engine.rng import deal_seeds_nb
-from .nb.enums import N_CAND_FEAT, N_STATE_FEAT
 from .nb.play import play_chunk
 from .records import deal_dtype, side_dtype
 from .rules import PRESETS, Rules
-from .weights import default_weights_path, load_weights
+from .weights import weight_sets
 
 DEFAULT_CHUNK = 50_000
 MAX_CHUNK = 1_000_000  # a chunk's records are held in memory at once (about 150 MB)
@@ -224,24 +222,6 @@ class Table:
                 f"{python} is a bot written in Python: it plays in this Python process only, "
                 f"not on Dask workers; allowed: a run without a scheduler, or kernel bots"
             )
-
-
-def weight_sets(seatings, players: int, params: np.ndarray):
-    """The weight files of the apprentice seats of ``seatings`` (each seat's own
-    ``weights=PATH`` or the shipped file for ``players``) and their scorers stacked
-    (``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``); writes each such seat's index into
-    ``params[seating, seat, ApprenticeParam.weight_set]``."""
-    files: list[str] = []
-    for r, seating in enumerate(seatings):
-        for seat, bot in enumerate(per_seat(seating, players)):
-            if bot.policy.name == "apprentice":
-                path = bot.weights or str(default_weights_path(players))
-                if path not in files:
-                    files.append(path)
-                params[r, seat, ApprenticeParam.weight_set] = files.index(path)
-    if not files:
-        return (), np.zeros((1, N_CAND_FEAT, N_STATE_FEAT), np.float32)
-    return tuple(files), np.stack([load_weights(f) for f in files])
 
 
 #: Largest cumulative score (points, either sign) a run may start from.

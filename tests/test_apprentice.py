@@ -123,3 +123,28 @@ def test_labels_on_dask_equal_threads(tmp_path):
         za, zb = np.load(a), np.load(b)
         for k in ("state", "meta", "cands", "value"):
             np.testing.assert_array_equal(za[k], zb[k])
+
+
+def test_deal_api_plays_the_named_weights_like_the_chunk_kernel(tmp_path):
+    """A ``Deal`` played with ``apprentice:weights=PATH`` scores as the same deal of a
+    simulation (the chunk kernel) with that spec; all-zero weights (every candidate ties, so
+    the first is played) play differently from the shipped ones in some deal."""
+    from canasta_sim import simulate
+    from canasta_sim.deal import Deal
+
+    zeros = tmp_path / "zeros.npz"
+    train.save(zeros, np.zeros((N_CAND_FEAT, N_STATE_FEAT), np.float32))
+    rules = Rules(players=4)
+    totals = {}
+    for spec in (f"apprentice:weights={zeros}", "apprentice"):
+        run = simulate(4, rules=rules, bots=[spec, "expert"], seed=9)
+        sides = run.sides.sort_values(["deal", "side"])
+        for deal in range(4):
+            d = Deal.new(rules, seed=9, deal=deal)
+            d.play_out([spec, "expert"])
+            got = [d.score()[s]["total"] for s in range(2)]
+            assert got == sides[sides.deal == deal].score.tolist(), (spec, deal)
+            totals[spec, deal] = got
+    assert any(
+        totals[f"apprentice:weights={zeros}", k] != totals["apprentice", k] for k in range(4)
+    )

@@ -12,7 +12,7 @@ import numpy as np
 
 from ..engine.moves import meld_last_card_nb
 from ..engine.state import STATE_DTYPE
-from ..enums import DealSlot, Phase, RuleSlot
+from ..enums import DealSlot, Phase
 from ..jit import inline_kernel
 from .apprentice import apprentice_turn_nb
 from .careful import careful_turn_nb
@@ -20,7 +20,7 @@ from .expert import expert_turn_nb
 from .features import FEATURE_WORK_DTYPE
 from .greedy import greedy_turn_nb
 from .pimc import WORK_DTYPE, pimc_turn_nb
-from .policies import ApprenticeParam, PolicyCode
+from .policies import PolicyCode
 from .random import random_turn_nb
 
 
@@ -71,7 +71,7 @@ def search_turn_nb(state, rules, policies, params, weights, scratch, log):
         play_turn_nb(state, rules, policies, params, log)
 
 
-def play_turn(state, rules, policies, params, log):
+def play_turn(state, rules, policies, params, weights, log):
     """:func:`play_turn_nb` for Python callers (the ``Deal`` API): the branch on the policy
     code runs in Python and calls the policy's own turn kernel. Called from Python,
     ``play_turn_nb`` would be compiled as one more copy of all four policies; this way a
@@ -88,7 +88,6 @@ def play_turn(state, rules, policies, params, log):
         rstate = np.zeros(1, STATE_DTYPE)
         work = np.zeros(1, WORK_DTYPE)
         fwork = np.zeros(1, FEATURE_WORK_DTYPE)
-        weights = seat_weights(int(rules[RuleSlot.players]), params[seat])
         apprentice_turn_nb(state, rules, params[seat], weights, rstate[0], work[0], fwork[0], log)
     else:
         _TURN_KERNELS[code](state, rules, log)
@@ -101,12 +100,3 @@ _TURN_KERNELS = {
     PolicyCode.greedy: greedy_turn_nb,
     PolicyCode.careful: careful_turn_nb,
 }
-
-
-def seat_weights(players: int, params):
-    """The weight sets a ``Deal``'s apprentice seat plays with: the shipped file for
-    ``players``, as set 0 (``params[ApprenticeParam.weight_set]`` set to 0 to match)."""
-    from ...weights import default_weights_path, load_weights  # the Python boundary
-
-    params[ApprenticeParam.weight_set] = 0
-    return load_weights(str(default_weights_path(players)))[None]
