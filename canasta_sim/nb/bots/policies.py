@@ -243,11 +243,12 @@ APPRENTICE_PARAMS = (
     ),
     Param(
         "top",
-        3.0,
+        4.0,
         1,
         14,
         "Discard candidates kept after each meld choice: the kinds the expert's discard "
-        "heuristic ranks highest (as pimc's top).",
+        "heuristic ranks highest (as pimc's top; the weights were fitted on pimc's 3, and 4 "
+        "plays best, docs/learned.md).",
     ),
     *(
         Param(
