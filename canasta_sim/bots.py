@@ -23,8 +23,10 @@ import numpy as np
 
 from .nb.bots.policies import N_PARAMS as N_PARAMS
 from .nb.bots.policies import POLICIES as _TABLE
+from .nb.bots.policies import ApprenticeParam, Policy
 from .nb.bots.policies import Param as Param
-from .nb.bots.policies import Policy
+from .nb.enums import N_CAND_FEAT, N_STATE_FEAT
+from .weights import default_weights_path, load_weights
 
 #: Every policy by name (the table of :mod:`canasta_sim.nb.bots.policies`).
 POLICIES: dict[str, Policy] = {p.name: p for p in _TABLE}
@@ -168,8 +170,6 @@ def _weights_item(spec):
     kept = [s for s in items if not s.startswith("weights=")]
     if len(paths) != 1 or not paths[0]:
         raise ValueError(f"bot spec {spec!r}: allowed: one weights=PATH (an .npz weight file)")
-    from .weights import load_weights
-
     load_weights(paths[0])  # a bad file is a bad spec, found now
     return name + (":" + ",".join(kept) if kept else ""), paths[0]
 
@@ -377,6 +377,24 @@ def seat_arrays(bots, players: int) -> tuple[np.ndarray, np.ndarray]:
     policies = np.array([b.policy.code for b in seated], np.int32)
     params = np.stack([b.vector() for b in seated])
     return policies, params
+
+
+def weight_sets(seatings, players: int, params: np.ndarray):
+    """The weight files of the apprentice seats of ``seatings`` (each seat's own
+    ``weights=PATH`` or the shipped file for ``players``) and their scorers stacked
+    (``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``); writes each such seat's index into
+    ``params[seating, seat, ApprenticeParam.weight_set]``."""
+    files: list[str] = []
+    for r, seating in enumerate(seatings):
+        for seat, bot in enumerate(per_seat(seating, players)):
+            if bot.policy.name == "apprentice":
+                path = bot.weights or str(default_weights_path(players))
+                if path not in files:
+                    files.append(path)
+                params[r, seat, ApprenticeParam.weight_set] = files.index(path)
+    if not files:
+        return (), np.zeros((1, N_CAND_FEAT, N_STATE_FEAT), np.float32)
+    return tuple(files), np.stack([load_weights(f) for f in files])
 
 
 _MODULES: dict = {}  # bot files loaded, by absolute path: each runs once per process

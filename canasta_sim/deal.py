@@ -603,8 +603,7 @@ class Deal:
             )
 
     def _bot_arrays(self, bots, seats):
-        from .bots import seat_arrays, table_bots
-        from .weights import weight_sets
+        from .bots import seat_arrays, table_bots, weight_sets
 
         key = tuple(tuple(x) if isinstance(x, (list, tuple)) else x for x in (bots, seats))
         if getattr(self, "_bots_key", object()) != key:

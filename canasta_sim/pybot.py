@@ -168,8 +168,7 @@ class Seated:
     instance of every Python bot (one per seat), and the kernel arrays for the others."""
 
     def __init__(self, bots, players: int):
-        from .bots import per_seat, seat_arrays
-        from .weights import weight_sets
+        from .bots import per_seat, seat_arrays, weight_sets
 
         self.bots = per_seat(bots, players)
         self.players = {s: b.player() for s, b in enumerate(self.bots) if b.is_python}

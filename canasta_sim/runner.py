@@ -26,12 +26,11 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from .bots import Bot, per_seat, seat_arrays, side_label
+from .bots import Bot, per_seat, seat_arrays, side_label, weight_sets
 from .nb.engine.rng import deal_seeds_nb
 from .nb.play import play_chunk
 from .records import deal_dtype, side_dtype
 from .rules import PRESETS, Rules
-from .weights import weight_sets
 
 DEFAULT_CHUNK = 50_000
 MAX_CHUNK = 1_000_000  # a chunk's records are held in memory at once (about 150 MB)

@@ -15,8 +15,6 @@ from pathlib import Path
 
 import numpy as np
 
-from .bots import per_seat
-from .nb.bots.policies import ApprenticeParam
 from .nb.enums import N_CAND_FEAT, N_STATE_FEAT
 
 #: Version of the feature table the weights were fitted on; a file of another version is
@@ -62,21 +60,3 @@ def load_weights(path: str) -> np.ndarray:
 def weights_hash(path) -> str:
     """The first 16 hex digits of the SHA-256 of a weight file's bytes (for manifests)."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
-
-
-def weight_sets(seatings, players: int, params: np.ndarray):
-    """The weight files of the apprentice seats of ``seatings`` (each seat's own
-    ``weights=PATH`` or the shipped file for ``players``) and their scorers stacked
-    (``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``); writes each such seat's index into
-    ``params[seating, seat, ApprenticeParam.weight_set]``."""
-    files: list[str] = []
-    for r, seating in enumerate(seatings):
-        for seat, bot in enumerate(per_seat(seating, players)):
-            if bot.policy.name == "apprentice":
-                path = bot.weights or str(default_weights_path(players))
-                if path not in files:
-                    files.append(path)
-                params[r, seat, ApprenticeParam.weight_set] = files.index(path)
-    if not files:
-        return (), np.zeros((1, N_CAND_FEAT, N_STATE_FEAT), np.float32)
-    return tuple(files), np.stack([load_weights(f) for f in files])

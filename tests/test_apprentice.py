@@ -148,3 +148,15 @@ def test_deal_api_plays_the_named_weights_like_the_chunk_kernel(tmp_path):
     assert any(
         totals[f"apprentice:weights={zeros}", k] != totals["apprentice", k] for k in range(4)
     )
+
+
+def test_temperature_samples_legal_moves():
+    """With a temperature the apprentice samples among its candidates (from the deal's random
+    stream): its deals pass the referee and some play differs from the argmax bot's."""
+    rules = Rules(players=4)
+    differ = 0
+    for deal in range(4):
+        hot = trace_deal(rules, ["apprentice:temperature=200", "expert"], seed=5, deal=deal)
+        assert check_trace(hot).ok
+        differ += hot != trace_deal(rules, ["apprentice", "expert"], seed=5, deal=deal)
+    assert differ > 0
