@@ -27,7 +27,9 @@ from throughput import deal_call  # noqa: E402
 from canasta_sim import Deal, InfoSet, Rules, analyse  # noqa: E402
 from canasta_sim.bots import seat_arrays, side_bots  # noqa: E402
 from canasta_sim.candidates import candidates  # noqa: E402
-from canasta_sim.nb.rollout import RO_TURNS, rollouts  # noqa: E402
+from canasta_sim.nb.enums import RolloutCol  # noqa: E402
+from canasta_sim.nb.play import Seating  # noqa: E402
+from canasta_sim.nb.rollout import CandidateRows, Pairs, WorldCards, rollouts  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 POSITION = ROOT / "docs" / "positions" / "take_or_draw.toml"
@@ -81,8 +83,8 @@ def rollout_call(infos: list[InfoSet], worlds: int, threads: int, turns: list):
                 np.array([discard], np.int64),
             )
         )
-    world_of = np.arange(worlds, dtype=np.int64)
-    cand_of = np.zeros(worlds, np.int64)
+    pairs = Pairs(np.arange(worlds, dtype=np.int64), np.zeros(worlds, np.int64))
+    seating = Seating(policies[None], params[None])
 
     def call():
         played = 0
@@ -91,19 +93,13 @@ def rollout_call(infos: list[InfoSet], worlds: int, threads: int, turns: list):
             _, out = rollouts(
                 public,
                 r,
-                w.hands,
-                w.stock,
-                w.seeds,
-                world_of,
-                cand_of,
-                kind,
-                plan,
-                discard,
-                policies,
-                params,
+                WorldCards(w.hands, w.stock, w.seeds),
+                CandidateRows(kind, plan, discard),
+                pairs,
+                seating,
                 threads,
             )
-            played += int(out[:, RO_TURNS].sum())
+            played += int(out[:, RolloutCol.turns].sum())
         turns.append(played / (len(jobs) * worlds))
 
     return call

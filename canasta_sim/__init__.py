@@ -13,6 +13,7 @@ from .deal import Deal, is_legal_meld, minimum_count, trace_deal  # noqa: E402
 from .errors import IllegalMove  # noqa: E402
 from .games import GamesResult, play_games  # noqa: E402
 from .infoset import InfoSet, Worlds  # noqa: E402
+from .observation import Observation  # noqa: E402
 from .review import ReviewResult, review  # noqa: E402
 from .rules import Rules  # noqa: E402
 from .simulate import SimulationResult, simulate  # noqa: E402
@@ -26,6 +27,7 @@ __all__ = [
     "GamesResult",
     "IllegalMove",
     "InfoSet",
+    "Observation",
     "ReviewResult",
     "Rules",
     "SimulationResult",

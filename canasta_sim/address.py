@@ -22,7 +22,7 @@ from pathlib import Path
 
 from .deal import Deal
 from .infoset import InfoSet
-from .outdir import check_run_versions, read_manifest
+from .outdir import check_entries, check_run_versions, read_manifest
 from .rules import Rules
 
 _ADDRESS = re.compile(
@@ -104,11 +104,14 @@ def deal_from_run(address) -> tuple[Deal, list[str]]:
     folder = address.folder
     manifest = read_manifest(folder)
     check_run_versions(manifest, folder)
-    if "deals" not in manifest or "bots" not in manifest:
+    if "games" in manifest:
         raise ValueError(
             f"{str(folder)!r} holds games, not deals; positions address the deals of a "
             f"simulate or compare run"
         )
+    check_entries(
+        manifest, folder, ("rules", "deals", "bots", "ranges" if "ranges" in manifest else "seed")
+    )
     ranges = manifest.get("ranges") or [
         (manifest["seed"], manifest.get("first_deal", 0), manifest["deals"])
     ]
@@ -127,12 +130,14 @@ def deal_from_run(address) -> tuple[Deal, list[str]]:
     bots = list(seatings[address.deal % len(seatings)])
     deal = Deal.new(rules, seeds.pop(), deal=board, dealer=board % rules.players, trace=True)
     where = f"deal {address.deal} of {str(folder)!r}"
+    last = deal.turns  # the last turn with a decision: the deal is not over at its start
     while deal.turns < address.turn and not deal.is_over:
         deal.play_turn(bots)
-    if deal.is_over:
+        last = last if deal.is_over else deal.turns
+    if deal.is_over:  # ended by going out (after turn `last`) or at a first move
         raise ValueError(
             f"{where} ended after {deal.turns} turns; turn {address.turn} is not played "
-            f"(allowed: 0 to {deal.turns - 1})"
+            f"(allowed: 0 to {last})"
         )
     if address.decision == 1:
         _first_move(deal, bots)

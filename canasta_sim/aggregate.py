@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 
@@ -269,6 +270,26 @@ class Aggregates:
                 "counts": {k: v.tolist() for k, v in self.counts.items()},
             }
         )
+
+    @classmethod
+    def read(cls, path) -> Aggregates:
+        """The aggregates of an ``aggregates.json`` file.
+
+        Raises
+        ------
+        ValueError
+            Naming the file when it is missing, not valid JSON or not aggregates (a truncated
+            or hand-edited file).
+        """
+        try:
+            return cls.from_json(Path(path).read_text())
+        except FileNotFoundError:
+            raise ValueError(f"{str(path)!r} is missing") from None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(
+                f"{str(path)!r} is not readable aggregates ({type(exc).__name__}: {exc}); "
+                f"allowed: the aggregates.json a run wrote"
+            ) from None
 
     @classmethod
     def from_json(cls, text: str) -> Aggregates:

@@ -18,12 +18,22 @@ import numpy as np
 import pandas as pd
 
 from .bots import POLICIES, Bot, seat_arrays, side_bots
-from .candidates import Candidate, decision_deal, find_candidate, is_legal
-from .candidates import candidates as legal_candidates
+from .candidates import (
+    MAX_CANDIDATES,
+    Candidate,
+    decision_deal,
+    find_candidate,
+    is_legal,
+    list_candidates,
+)
 from .equity import in_scope, p_win_game, play_out
 from .infoset import InfoSet
-from .nb.rollout import RO_END, RO_ERROR, RO_OUT_SEAT, ROLLOUT_CODES, rollouts
+from .nb.bots.policies import ROLLOUT_CODES
+from .nb.enums import RolloutCol
+from .nb.play import Seating
+from .nb.rollout import CandidateRows, Pairs, WorldCards, rollouts
 from .ranking import rank_candidates
+from .tables import align_columns, interval
 
 #: Objectives the race can be run on, and the column of the table holding each.
 OBJECTIVES = {
@@ -127,7 +137,7 @@ def rollout_bots(rollout, sides: int) -> list[Bot]:
                 "is written in Python, and the rollouts run in the kernels"
                 if bot.is_python
                 else "is the search bot, which cannot be a rollout bot (docs/pimc.md)"
-                if bot.policy.name == "pimc"
+                if bot.policy.search
                 else "is the learned bot, not a rollout bot yet (docs/learned.md)"
             )
             allowed = [p.name for p in POLICIES.values() if p.code in ROLLOUT_CODES]
@@ -154,6 +164,7 @@ def analyse(
     threads: int | None = None,
     top: int | None = None,
     win_game: str = "auto",
+    max_candidates: int = MAX_CANDIDATES,
 ) -> AnalysisResult:
     """Roll out each candidate of the decision in shared sampled worlds and rank them.
 
@@ -196,6 +207,10 @@ def analyse(
         game-equity table where it covers the rules, else the play-out), ``"table"`` or
         ``"play-out"`` (each world's game played on after the deal by the rollout bots to
         R-55's end, :func:`canasta_sim.equity.play_out`: slower, several deals a world).
+    max_candidates : int
+        The candidate layer's cap (``cap`` of :func:`canasta_sim.candidates.candidates`, 64 by
+        default): the most play-phase candidates listed, meld plans taken whole in their
+        order; the settings and ``meta["plans_left_out"]`` say how many plans it left out.
 
     Returns
     -------
@@ -227,15 +242,18 @@ def analyse(
     threads = (
         numba.config.NUMBA_NUM_THREADS if threads is None else _check_count("threads", threads)
     )
-    cands = _chosen(info_set, candidates)
+    cands, left_out = _chosen(info_set, candidates, max_candidates)
     if top is not None:
         _check_count("top", top)
         cands = rank_candidates(info_set, cands, bots[info_set.side])[:top]
     top = int(info_set.pile_codes[-1]) if len(info_set.pile_codes) else 0
-    rows = [c.kernel_row(top) for c in cands]
-    kinds = np.array([r[0] for r in rows], np.int64)
-    plans = np.stack([r[1] for r in rows]).astype(np.int8)
-    discards = np.array([r[2] for r in rows], np.int64)
+    kernel_rows = [c.kernel_row(top) for c in cands]
+    rows = CandidateRows(
+        np.array([k for k, _, _ in kernel_rows], np.int64),
+        np.stack([plan for _, plan, _ in kernel_rows]).astype(np.int8),
+        np.array([d for _, _, d in kernel_rows], np.int64),
+    )
+    seating = Seating(policies[None], params[None])
     public = np.array([info_set.public_state()])
     r = rules.to_array()
     side = info_set.side
@@ -260,30 +278,24 @@ def analyse(
         scores, info = rollouts(
             public,
             r,
-            w.hands,
-            w.stock,
-            w.seeds,
-            world_of,
-            cand_of,
-            kinds,
-            plans,
-            discards,
-            policies,
-            params,
+            WorldCards(w.hands, w.stock, w.seeds),
+            rows,
+            Pairs(world_of, cand_of),
+            seating,
             threads,
         )
-        bad = np.nonzero(info[:, RO_ERROR])[0]
+        bad = np.nonzero(info[:, RolloutCol.error])[0]
         if len(bad):  # legality reads only public cards and the own hand: never expected
             c = cands[cand_of[bad[0]]]
-            raise RuntimeError(f"candidate {c.label!r} broke rule {info[bad[0], RO_ERROR]}")
+            raise RuntimeError(f"candidate {c.label!r} broke rule {info[bad[0], RolloutCol.error]}")
         mine = scores[:, side].astype(np.int64)
         best_other = np.delete(scores, side, axis=1).max(axis=1).astype(np.int64)
         for j, c in enumerate(live):
             sel = slice(j, None, len(live))
             own[c].append(mine[sel])
             other[c].append(best_other[sel])
-            outs[c].append(info[sel, RO_OUT_SEAT])
-            ends[c].append(info[sel, RO_END])
+            outs[c].append(info[sel, RolloutCol.out_seat])
+            ends[c].append(info[sel, RolloutCol.end])
             deal_scores[c].append(scores[sel])
         world_seeds.append(w.seeds)
         played[live] += m
@@ -318,28 +330,11 @@ def analyse(
     games, game_meta = _win_game(
         info_set, bots, win_game, own, other, deal_scores, world_seeds, threads
     )
+    notes = {**game_meta, "max_candidates": max_candidates, "plans_left_out": left_out}
     elapsed = time.perf_counter() - t0
-    return _result(
-        info_set,
-        cands,
-        objective,
-        own,
-        other,
-        outs,
-        ends,
-        played,
-        active,
-        seed,
-        bots,
-        stratify,
-        elapsed,
-        reason,
-        min_worlds,
-        max_worlds,
-        target_se,
-        games,
-        game_meta,
-    )
+    settings = _Settings(seed, objective, bots, stratify, min_worlds, max_worlds, target_se)
+    race = _Race(own, other, outs, ends, played, active, reason, elapsed)
+    return _result(info_set, cands, settings, race, games, notes)
 
 
 def _win_game(info, bots, how, own, other, deal_scores, world_seeds, threads):
@@ -382,34 +377,45 @@ def _objective(name: str, own: np.ndarray, other: np.ndarray) -> np.ndarray:
     return (own > other).astype(np.float64)
 
 
-def _result(
-    info,
-    cands,
-    objective,
-    own,
-    other,
-    outs,
-    ends,
-    played,
-    active,
-    seed,
-    bots,
-    stratify,
-    elapsed,
-    reason,
-    min_worlds,
-    max_worlds,
-    target_se,
-    games,
-    game_meta,
-) -> AnalysisResult:
+@dataclass(frozen=True)
+class _Settings:
+    """What an analysis was asked for (see :func:`analyse`)."""
+
+    seed: int
+    objective: str
+    bots: list
+    stratify: bool
+    min_worlds: int
+    max_worlds: int
+    target_se: float
+
+
+@dataclass(frozen=True)
+class _Race:
+    """A finished race, per candidate: the batches' own side's and best other side's deal
+    scores (points), seats that went out and end reasons; worlds played, still in the race;
+    and why it stopped, after how many seconds."""
+
+    own: list
+    other: list
+    outs: list
+    ends: list
+    played: np.ndarray
+    active: np.ndarray
+    reason: str
+    elapsed: float
+
+
+def _result(info, cands, settings: _Settings, race: _Race, games, notes) -> AnalysisResult:
     """The table and settings of a finished race: candidates still in the race first (the
-    best has played every world), then the dropped ones, each group by the objective."""
+    best has played every world), then the dropped ones, each group by the objective;
+    ``notes``: how P(win the game) was found (:func:`_win_game`) and the candidates' cap."""
     n_c = len(cands)
-    own = [np.concatenate(x) for x in own]
-    other = [np.concatenate(x) for x in other]
-    outs = [np.concatenate(x) for x in outs]
-    ends = [np.concatenate(x) for x in ends]
+    own = [np.concatenate(x) for x in race.own]
+    other = [np.concatenate(x) for x in race.other]
+    outs = [np.concatenate(x) for x in race.outs]
+    ends = [np.concatenate(x) for x in race.ends]
+    objective, active, bots = settings.objective, race.active, settings.bots
     values = [_objective(objective, own[c], other[c]) for c in range(n_c)]
     order = sorted(range(n_c), key=lambda c: (not active[c], -values[c].mean(), c))
     best = order[0]
@@ -445,20 +451,15 @@ def _result(
             }
         )
     table = pd.DataFrame.from_records(records)
-    shrink = unpaired / paired if paired > 0 else float("inf") if unpaired > 0 else float("nan")
     spec = ", ".join(dict.fromkeys(b.spec for b in bots))
-    worlds = int(played.max())
-    settings = (
-        f"seed {seed}, {worlds} worlds (min {min_worlds}, max {max_worlds}, target SE "
-        f"{target_se:g}), objective {objective}, rollout {spec}, "
-        f"{'stratified next stock card' if stratify else 'no stratification'}, common random "
-        f"numbers, {elapsed:.2f} s, "
-        + (
-            f"pairing shrank the variance of differences {shrink:.1f}x"
-            if np.isfinite(shrink)
-            else "pairing: no difference to measure (one candidate, or no spread)"
-        )
-        + f", {_win_game_note(game_meta)}, stopped: {reason}"
+    worlds = int(race.played.max())
+    line = (
+        f"seed {settings.seed}, {worlds} worlds (min {settings.min_worlds}, max "
+        f"{settings.max_worlds}, target SE {settings.target_se:g}), objective {objective}, "
+        f"rollout {spec}, "
+        f"{'stratified next stock card' if settings.stratify else 'no stratification'}, "
+        f"common random numbers, {race.elapsed:.2f} s, {pairing_note(n_c, unpaired, paired)}, "
+        f"{_win_game_note(notes)}{_cap_note(notes)}, stopped: {race.reason}"
     )
     per_world = pd.DataFrame(
         {
@@ -472,20 +473,49 @@ def _result(
         }
     )
     meta = {
-        "seed": seed,
+        "seed": settings.seed,
         "worlds": worlds,
-        "min_worlds": min_worlds,
-        "max_worlds": max_worlds,
-        "target_se": target_se,
+        "min_worlds": settings.min_worlds,
+        "max_worlds": settings.max_worlds,
+        "target_se": settings.target_se,
         "objective": objective,
         "rollout": [b.spec for b in bots],
-        "stratify": stratify,
-        "elapsed_seconds": elapsed,
-        "variance_shrink": shrink if np.isfinite(shrink) else None,
-        "stopped": reason,
-        **game_meta,
+        "stratify": settings.stratify,
+        "elapsed_seconds": race.elapsed,
+        "variance_shrink": unpaired / paired if paired > 0 else None,
+        "stopped": race.reason,
+        **notes,
     }
-    return AnalysisResult(table, settings, per_world, info, [cands[c] for c in order], meta)
+    return AnalysisResult(table, line, per_world, info, [cands[c] for c in order], meta)
+
+
+def pairing_note(candidates: int, unpaired: float, paired: float) -> str:
+    """What pairing did to the variance of the differences to the best candidate, for the
+    settings line.
+
+    Parameters
+    ----------
+    candidates : int
+        Candidates compared.
+    unpaired, paired : float
+        Sums over the candidates other than the best of the variance of the difference
+        without pairing (the two variances added) and with it (the variance of the paired
+        differences), points squared.
+
+    Returns
+    -------
+    str
+        The shrink factor; or, with no paired variance, whether the differences are exact
+        (the same in every world: nothing for pairing to shrink), there is nothing to compare
+        (one candidate), or no world's score differs at all.
+    """
+    if candidates < 2:
+        return "pairing: one candidate, no difference to measure"
+    if paired > 0:
+        return f"pairing shrank the variance of differences {unpaired / paired:.1f}x"
+    if unpaired > 0:
+        return "pairing: the differences are exact (the same in every world)"
+    return "pairing: no spread to measure (one world, or every world scores the same)"
 
 
 def _win_game_note(meta: dict) -> str:
@@ -500,6 +530,17 @@ def _win_game_note(meta: dict) -> str:
     return "P(win game) n/a (outside the game-equity table's scope)"
 
 
+def _cap_note(notes: dict) -> str:
+    """The settings line's words on the meld plans the candidates' cap left out, if any."""
+    left_out = notes["plans_left_out"]
+    if not left_out:
+        return ""
+    return (
+        f", {left_out} meld plan{'s' if left_out > 1 else ''} left out by the cap of "
+        f"{notes['max_candidates']} candidates (max_candidates)"
+    )
+
+
 def _interval(x: np.ndarray) -> tuple[float, float]:
     if len(x) < 2:
         return float("nan"), float("nan")
@@ -507,10 +548,12 @@ def _interval(x: np.ndarray) -> tuple[float, float]:
     return float(x.mean() - half), float(x.mean() + half)
 
 
-def _chosen(info: InfoSet, chosen) -> list[Candidate]:
-    found = legal_candidates(info)
+def _chosen(info: InfoSet, chosen, cap: int) -> tuple[list[Candidate], int]:
+    """The candidates to roll out (the ``chosen`` ones, or all the layer lists within
+    ``cap``) and the meld plans the cap left out of the listing."""
+    found, left_out = list_candidates(info, cap)
     if chosen is None:
-        return found
+        return found, left_out
     if isinstance(chosen, (str, Candidate)):
         chosen = [chosen]
     out = []
@@ -526,7 +569,7 @@ def _chosen(info: InfoSet, chosen) -> list[Candidate]:
             out.append(c)
     if not out:
         raise ValueError("candidates: an empty list; give at least one label")
-    return out
+    return out, left_out
 
 
 def _check_count(name: str, value, low: int = 1, high: int = 10_000_000) -> int:
@@ -558,7 +601,8 @@ def _position(info: InfoSet) -> dict:
 
 
 def format_table(table: pd.DataFrame) -> str:
-    """The ranked table as text: intervals in brackets, probabilities as percentages."""
+    """The ranked table as text: intervals in brackets (a dash for a bound not measured),
+    probabilities as percentages."""
     head = [
         "candidate",
         "score diff [95%]",
@@ -573,8 +617,8 @@ def format_table(table: pd.DataFrame) -> str:
     rows = [
         [
             row.candidate,
-            f"{row.score_diff:+.1f} [{row.score_diff_lo:+.1f}, {row.score_diff_hi:+.1f}]",
-            f"{row.vs_best:+.1f} [{row.vs_best_lo:+.1f}, {row.vs_best_hi:+.1f}]",
+            interval(row.score_diff, row.score_diff_lo, row.score_diff_hi, "+.1f"),
+            interval(row.vs_best, row.vs_best_lo, row.vs_best_hi, "+.1f"),
             f"{row.p_win_deal:.1%}",
             "n/a" if np.isnan(row.p_win_game) else f"{row.p_win_game:.1%}",
             f"{row.own_score:.1f}",
@@ -585,13 +629,3 @@ def format_table(table: pd.DataFrame) -> str:
         for row in table.itertuples()
     ]
     return align_columns([head, *rows], sep="  ")
-
-
-def align_columns(rows: list[list[str]], sep: str) -> str:
-    """Text rows as a table: every column as wide as its widest cell (header included), the
-    first left-aligned and the others right-aligned, columns joined by ``sep``."""
-    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
-    return "\n".join(
-        sep.join([r[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(r[1:], widths[1:]))])
-        for r in rows
-    )

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
+from .errors import BotError
 from .nb.bots.policies import N_PARAMS as N_PARAMS
 from .nb.bots.policies import POLICIES as _TABLE
 from .nb.bots.policies import ApprenticeParam, Policy
@@ -88,7 +89,7 @@ def bot_names() -> str:
 #: The policy of a bot written in Python: code -1, which no kernel plays (runs with such a
 #: bot play their deals in Python, :func:`canasta_sim.runner.play_deals`).
 PYTHON_POLICY = Policy(
-    "py", -1, (), "A bot written in Python: py:FILE.py:CLASS (docs/strategy.md)."
+    "py", -1, "", (), "A bot written in Python: py:FILE.py:CLASS (docs/strategy.md)."
 )
 
 
@@ -144,6 +145,8 @@ def parse_bot(spec: str) -> Bot:
     ValueError
         For an unknown policy or parameter (the message lists the allowed ones), a value out
         of the parameter's range, or a parameter given twice with different values.
+    canasta_sim.errors.BotError
+        When the code of a bot written in Python fails as it is loaded (:func:`load_class`).
     """
     if isinstance(spec, str) and spec.strip().startswith("py:"):
         source = spec.strip()[3:]
@@ -151,7 +154,7 @@ def parse_bot(spec: str) -> Bot:
         return Bot(PYTHON_POLICY, (), source)
     spec, weights = _weights_item(spec)
     policy, given = spec_params(spec)
-    if weights and policy.name != "apprentice":
+    if weights and not policy.learned:
         raise ValueError(
             f"weights={weights} is a parameter of apprentice only, not of {policy.name}"
         )
@@ -199,7 +202,12 @@ def spec_params(spec: str) -> tuple[Policy, dict[str, float]]:
         )
     given: dict[str, float] = {}
     preset: dict[str, float] = {}
-    for item in filter(None, (s.strip() for s in rest.split(","))):
+    for item in (s.strip() for s in rest.split(",") if colon):
+        if not item:  # a doubled or trailing comma: a parameter left out by mistake
+            raise ValueError(
+                f"bot spec {spec!r} has an empty parameter (two commas in a row, or a comma "
+                f"at the end); allowed: NAME=VALUE pairs separated by single commas"
+            )
         key, eq, text = item.partition("=")
         key = key.strip()
         if key == "rollout" and policy.name == "pimc":
@@ -387,7 +395,7 @@ def weight_sets(seatings, players: int, params: np.ndarray):
     files: list[str] = []
     for r, seating in enumerate(seatings):
         for seat, bot in enumerate(per_seat(seating, players)):
-            if bot.policy.name == "apprentice":
+            if bot.policy.learned:
                 path = bot.weights or str(default_weights_path(players))
                 if path not in files:
                     files.append(path)
@@ -407,8 +415,11 @@ def load_class(source: str):
     Raises
     ------
     ValueError
-        Naming the file or class when the file cannot be read or run, the class is missing,
-        or it has no ``choose`` method.
+        Naming the file or class when the file does not exist, the class is missing, it has
+        no ``choose`` method or it cannot be made without arguments.
+    canasta_sim.errors.BotError
+        When the file's code, or the class's when an instance is made, raises an exception
+        (a syntax error included): the message holds the exception and the bot's own frames.
     """
     path_text, colon, name = source.rpartition(":")
     if not colon or not path_text.endswith(".py") or not name.isidentifier():
@@ -427,8 +438,9 @@ def load_class(source: str):
         module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
         try:
             spec.loader.exec_module(module)  # type: ignore[union-attr]
-        except Exception as exc:  # the user's file: any error is a bad spec
-            raise ValueError(f"py:{source}: {path_text} fails to load ({exc!r})") from None
+        except Exception as exc:  # the user's file failed: its error, from its own frames
+            frames = _frames_in(exc.__traceback__, resolved)
+            raise BotError.raised(f"py:{source}", "(loading its file)", exc, frames) from exc
         _MODULES[resolved] = module
     cls = getattr(module, name, None)
     if cls is None or not callable(getattr(cls, "choose", None)):
@@ -438,11 +450,22 @@ def load_class(source: str):
     try:
         cls()  # each seat plays its own instance, made without arguments
     except Exception as exc:
+        frames = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
+        if frames is not None:  # the class's own code failed
+            raise BotError.raised(f"py:{source}", "(making an instance)", exc, frames) from exc
         raise ValueError(
             f"py:{source}: class {name} cannot be made without arguments ({exc!r}); a bot "
             f"class takes no constructor arguments"
         ) from None
     return cls
+
+
+def _frames_in(tb, path: str):
+    """The traceback ``tb`` from its first frame in the file ``path`` on (``None`` when no
+    frame is: a syntax error, found before the file runs, names its own line)."""
+    while tb is not None and str(Path(tb.tb_frame.f_code.co_filename).resolve()) != path:
+        tb = tb.tb_next
+    return tb
 
 
 def _fmt(v: float) -> str:

@@ -26,41 +26,39 @@ exactly these candidates (:mod:`canasta_sim.pybot`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from . import cards as C
-from .deal import Deal
+from .deal import NO_LOG, Deal
 from .errors import IllegalMove
 from .infoset import InfoSet
 from .nb.bots.pickups import pickup_candidates_nb
-from .nb.bots.plans import fill_plan_nb, initial_plan_nb
 from .nb.candidates import check_plans_nb, out_plans_nb, try_candidates_nb
 from .nb.engine.melds import meld_ok_nb
 from .nb.engine.state import STATE_DTYPE
 from .nb.enums import (
     BLACK_THREE,
     DEUCE,
-    EV_LEN,
     FIRST_NATURAL,
     JOKER,
     LAST_NATURAL,
     N_KINDS,
+    CandKind,
     DealSlot,
     MeldCol,
     MoveError,
     SideSlot,
 )
-from .nb.worlds import CAND_DRAW, CAND_PLAY, CAND_TAKE
+from .nb.plans import fill_plan_nb, initial_plan_nb
 from .notation import check_int, meld_plan, plan_texts
 
 MOVES = ("draw", "take", "play")
 
-#: Most candidates listed at a play-phase decision (:func:`candidates`).
+#: Most candidates listed at a play-phase decision by default (the cap of :func:`candidates`,
+#: ``max_candidates`` of ``analyse`` and ``review``; docs/analysis.md).
 MAX_CANDIDATES = 64
-
-#: The trials' event log: no rows, they record nothing.
-NO_LOG = np.zeros((0, EV_LEN), np.int32)
 
 
 @dataclass(frozen=True)
@@ -117,14 +115,14 @@ class Candidate:
                 deal.end_turn()
 
     def kernel_row(self, pile_top: int) -> tuple[int, np.ndarray, int]:
-        """``(kind, plan, discard)`` for the rollout kernel (``nb.worlds.CAND_*``;
+        """``(kind, plan, discard)`` for the rollout kernel (:data:`~canasta_sim.nb.enums.CandKind`;
         ``int8[N_KINDS, 3]``; kind code or -1); ``pile_top`` is the pile's top kind. An
         ``end_deal`` candidate has no discard: the kernel ends the deal after its melds (R-45)."""
         plan = meld_plan(self.melds).astype(np.int64)
         if self.move == "take":
             counts = C.parse_cards(self.with_)
             plan[pile_top] += [counts[pile_top], counts[DEUCE], counts[JOKER]]
-        kind = {"draw": CAND_DRAW, "take": CAND_TAKE, "play": CAND_PLAY}[self.move]
+        kind = getattr(CandKind, self.move)
         discard = C.kind_index(self.discard) if self.discard else -1
         return kind, plan.astype(np.int8), discard
 
@@ -153,10 +151,33 @@ def decision_deal(info: InfoSet) -> Deal:
     return Deal(info.rules, state)
 
 
+class Listing(NamedTuple):
+    """The candidates at a decision (:func:`list_candidates`) and what the cap left out.
+
+    Attributes
+    ----------
+    candidates : list of Candidate
+    plans_left_out : int
+        Play phase: the meld plans of :func:`meld_plans` (each legal to lay, R-60..R-64) not
+        listed because the list reached the cap; 0 when every plan is listed, and in the
+        draw phase.
+    """
+
+    candidates: list[Candidate]
+    plans_left_out: int
+
+
 def candidates(position: Deal | InfoSet, cap: int = MAX_CANDIDATES) -> list[Candidate]:
+    """The legal candidates at the decision of the seat to play (module docstring):
+    :func:`list_candidates` without the count of plans the cap left out."""
+    return list_candidates(position, cap).candidates
+
+
+def list_candidates(position: Deal | InfoSet, cap: int = MAX_CANDIDATES) -> Listing:
     """The legal candidates at the decision of the seat to play (module docstring), each tried
     on a copy of the deal as :func:`is_legal` tries it (all in one kernel call,
-    :func:`~canasta_sim.nb.candidates.try_candidates_nb`).
+    :func:`~canasta_sim.nb.candidates.try_candidates_nb`), and how many meld plans the cap
+    left out.
 
     Parameters
     ----------
@@ -164,15 +185,16 @@ def candidates(position: Deal | InfoSet, cap: int = MAX_CANDIDATES) -> list[Cand
         A live deal (the decision of its current player, the deal unchanged), or an
         information set, played on :func:`decision_deal`; both give the same candidates.
     cap : int
-        Play phase: the most candidates listed (at least 1): the plans of :func:`meld_plans`
-        are taken in their order, each with all its discards, while the count stays within
-        ``cap``; the empty plan's discards always.
+        Play phase: the most candidates listed (at least 1; :data:`MAX_CANDIDATES`, 64, by
+        default): the plans of :func:`meld_plans` are taken in their order, each with all its
+        discards, while the count stays within ``cap``; the empty plan's discards always.
 
     Returns
     -------
-    list of Candidate
-        Draw phase: ``draw`` first, then the pickups; play phase: for each plan in the order of
-        :func:`meld_plans` (the empty plan first), its discards by kind, or its going out.
+    Listing
+        ``candidates``: draw phase: ``draw`` first, then the pickups; play phase: for each
+        plan in the order of :func:`meld_plans` (the empty plan first), its discards by kind,
+        or its going out. ``plans_left_out``: the plans after the cap.
 
     Raises
     ------
@@ -183,7 +205,7 @@ def candidates(position: Deal | InfoSet, cap: int = MAX_CANDIDATES) -> list[Cand
     check_int("cap", cap, 1, 10_000)
     deal = decision_deal(position) if isinstance(position, InfoSet) else position
     if deal.phase == "draw":
-        return _draw_phase(deal)
+        return Listing(_draw_phase(deal), 0)
     if deal.phase != "play":
         raise ValueError("phase 'over': the deal is over, no seat has a decision")
     return _play_phase(deal, cap)
@@ -222,7 +244,7 @@ def _draw_phase(deal: Deal) -> list[Candidate]:
     """``draw``, then the engine's pickups (:func:`pickup_candidates_nb`), the legal ones."""
     plans = np.zeros((5, N_KINDS, 3), np.int8)  # the draw's (empty), then the pickups'
     n = pickup_candidates_nb(deal._state, deal._r, deal.current_player, plans[1:])
-    kinds = np.array([CAND_DRAW] + [CAND_TAKE] * n, np.int64)
+    kinds = np.array([CandKind.draw] + [CandKind.take] * n, np.int64)
     legal = _try(deal, kinds, plans, np.arange(n + 1), np.full(n + 1, -1), np.zeros(n + 1, bool))
     found = [Candidate("draw", "draw")]
     size = int(deal._g[DealSlot.pile_len])
@@ -242,10 +264,10 @@ def _draw_phase(deal: Deal) -> list[Candidate]:
     return [c for c, ok in zip(found, legal) if ok]
 
 
-def _play_phase(deal: Deal, cap: int) -> list[Candidate]:
+def _play_phase(deal: Deal, cap: int) -> Listing:
     """The play-phase candidates: each plan of :func:`meld_plans` in its order with its
     discards (kind order), a plan taken whole while the count stays within ``cap`` (the empty
-    plan always)."""
+    plan always), and the number of plans left out."""
     plans = _plan_array(deal)
     left = deal._view.hands[deal.current_player].astype(np.int64) - _plan_cards(plans)
     last_red_three = bool(deal._g[DealSlot.last_red_three])
@@ -255,18 +277,18 @@ def _play_phase(deal: Deal, cap: int) -> list[Candidate]:
     discards = column - 1
     sizes = left.sum(axis=1)[groups]
     going_out = _goes_out(sizes, discards)
-    kinds = np.full(len(groups), CAND_PLAY, np.int64)
+    kinds = np.full(len(groups), CandKind.play, np.int64)
     legal = _try(deal, kinds, plans, groups, discards, going_out, cap)
     by_plan: list[list[tuple[int, int]]] = [[] for _ in plans]  # the legal (discard, left)
     for i in np.nonzero(legal)[0].tolist():
         by_plan[groups[i]].append((int(discards[i]), int(sizes[i])))
     found: list[Candidate] = []
-    for plan, mine in zip(plans, by_plan):
+    for taken, (plan, mine) in enumerate(zip(plans, by_plan)):
         if found and len(found) + len(mine) > cap:
-            break
+            return Listing(found, len(plans) - taken)
         melds = plan_texts(plan)
         found += [_play(melds, k, left, last_red_three) for k, left in mine]
-    return found
+    return Listing(found, 0)
 
 
 def _try(deal: Deal, kinds, plans, groups, discards, going_out, cap: int = 10_000):

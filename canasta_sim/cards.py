@@ -15,7 +15,6 @@ import re
 
 import numpy as np
 
-#: Kind names in count-array order (R-02): red 3, black 3, 4 .. A, deuce, joker.
 KINDS: tuple[str, ...] = (
     "R3",
     "B3",
@@ -33,7 +32,9 @@ KINDS: tuple[str, ...] = (
     "2",
     "JK",
 )
+"""Kind names in count-array order (R-02): red 3, black 3, 4 .. A, deuce, joker."""
 N_KINDS = len(KINDS)
+"""Number of card kinds (15): the length of every count array."""
 
 RED_THREE = 0
 BLACK_THREE = 1
@@ -166,6 +167,24 @@ def format_cards(counts) -> str:
             f"a count array has shape ({N_KINDS},) and no negative counts; got {counts!r}"
         )
     return " ".join(name for name, n in zip(KINDS, counts) for _ in range(int(n)))
+
+
+def format_tally(counts) -> str:
+    """Format a count array as a tally, kinds in :data:`KINDS` order: ``"R3 x2, K x3"`` (the
+    short form of many cards, for messages).
+
+    Parameters
+    ----------
+    counts : array_like of int, shape (N_KINDS,)
+        Non-negative card counts.
+
+    Raises
+    ------
+    ValueError
+        As :func:`format_cards`.
+    """
+    format_cards(counts)  # the same checks
+    return ", ".join(f"{name} x{int(n)}" for name, n in zip(KINDS, counts) if n > 0)
 
 
 def meld_cards(rank: int, naturals: int, deuces: int, jokers: int) -> str:

@@ -5,11 +5,13 @@ Bad input is a usage error (exit code 2) naming the value and what is allowed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
 import signal
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -33,7 +35,10 @@ def _parse_switch_value(text: str):
 
 
 def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) -> Rules:
-    """Rules from ``--players``, ``--rules classic|hoyle|FILE.json`` and ``--set K=V``."""
+    """Rules from ``--players``, ``--rules classic|hoyle|FILE.json`` and ``--set K=V``; a bad
+    switch is a usage error of the option that set it."""
+    from .errors import BadSwitch
+
     switches: dict[str, Any] = {}
     given: dict[str, str] = {}
     for item in settings:
@@ -54,8 +59,11 @@ def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) 
         if preset_name(rules_opt) is not None:
             return Rules.preset(rules_opt, **switches)
         return Rules.from_dict({**_rules_file(rules_opt), **switches})
+    except BadSwitch as exc:  # the switch at fault: the option that set it, else the rules
+        option = given.get(exc.switch, "--rules").split()[0]
+        raise click.BadParameter(str(exc), param_hint=option) from None
     except (ValueError, TypeError) as exc:
-        raise click.BadParameter(str(exc), param_hint="--rules/--set/--players") from None
+        raise click.BadParameter(str(exc), param_hint="--rules") from None
 
 
 def _set_once(switches: dict, given: dict, key: str, value, option: str) -> None:
@@ -143,21 +151,35 @@ SEATS = click.option(
 )
 
 
-def _api(call, hint: str):
-    """Run an API call; a ValueError (bad input found while running) is a usage error of
-    ``hint``, a results folder written by another run meanwhile is one of ``--out``, and a
-    Python bot's answer outside the candidates one of the bots."""
+def _api(call, hint: str | None = None):
+    """Run an API call. A bad argument (:class:`~canasta_sim.errors.BadArgument`) is a usage
+    error of the command's option or argument of that name; any other ValueError (bad input
+    found while running) one of ``hint``, the one option or argument the call reads (or, with
+    none, a usage error naming no option); a results folder written by another run meanwhile
+    is one of ``--out``."""
+    from .errors import BadArgument
     from .outdir import OutConflict
-    from .pybot import BadChoice
 
     try:
         return call()
     except OutConflict as exc:
         raise click.BadParameter(str(exc), param_hint="--out") from None
-    except BadChoice as exc:
-        raise click.BadParameter(str(exc), param_hint="--bots/--seats") from None
     except ValueError as exc:
+        if isinstance(exc, BadArgument):
+            hint = _option_named(exc.argument) or hint
+        if hint is None:
+            raise click.UsageError(str(exc)) from None
         raise click.BadParameter(str(exc), param_hint=hint) from None
+
+
+def _option_named(argument: str) -> str | None:
+    """How the running command spells its parameter ``argument`` (``--first-deal`` for
+    ``first_deal``, ``BOT_A`` for ``bot_a``), or ``None`` when it has none of that name."""
+    ctx = click.get_current_context(silent=True)
+    for param in ctx.command.params if ctx is not None else ():
+        if param.name == argument:
+            return param.opts[0] if isinstance(param, click.Option) else param.human_readable_name
+    return None
 
 
 def rules_options(f):
@@ -214,18 +236,36 @@ SCHEDULER = click.option(
 )
 
 
+FORMAT = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "csv", "json"]),
+    default="table",
+    show_default=True,
+    help="table: aligned text with units and 95% intervals; csv: the main table; json: the "
+    "settings and every table (fields in docs/cli.md). Notes go to stderr with csv and json.",
+)
+
+
 class _Main(click.Group):
-    """The command group; a failed write (disk full, read-only folder, naming the file) and
-    Ctrl-C (exit code 130) are reported in one line, without a traceback (the run's staging
-    folder is already removed by then)."""
+    """The command group. For the time of a command, SIGTERM (kill, a batch system's time
+    limit) unwinds like Ctrl-C, so a run's staging folder is removed and no half-written
+    results stay behind; the previous handler is restored after it. A failed write (disk
+    full, read-only folder, naming the file), Ctrl-C (exit code 130) and an error inside a
+    bot written in Python (exit code 1, the bot's own frames) are reported without the
+    package's traceback (the run's staging folder is already removed by then)."""
 
     def invoke(self, ctx):
+        with _sigterm_unwinds():
+            return self._invoke(ctx)
+
+    def _invoke(self, ctx):
+        from .errors import BotError
+
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
-            # Ctrl-C: the shell's convention 128 + SIGINT, one line (the staging folder is
-            # already removed by then)
-            click.echo("Interrupted.", err=True)
+            click.echo("Interrupted.", err=True)  # the shell's convention 128 + SIGINT
             raise SystemExit(128 + signal.SIGINT) from None
         except BrokenPipeError:
             # the reader of our output went away (``| head``): stop quietly, as Unix tools do
@@ -234,6 +274,27 @@ class _Main(click.Group):
         except OSError as exc:
             where = f": {exc.filename}" if exc.filename else ""
             raise click.ClickException(f"{exc.strerror or exc}{where}") from None
+        except BotError as exc:  # the user's bot failed, not the command's input
+            raise click.ClickException(str(exc)) from None
+
+
+@contextlib.contextmanager
+def _sigterm_unwinds():
+    """SIGTERM raises ``SystemExit(143)`` inside the block; the handler before it comes back
+    after it. Only the main thread may set handlers: elsewhere (a command called from a
+    thread) the block runs with the handler it finds."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL if previous is None else previous)
+
+
+def _terminated(signum, frame):
+    raise SystemExit(128 + signum)
 
 
 # --- commands -------------------------------------------------------------------------------
@@ -241,13 +302,6 @@ class _Main(click.Group):
 @click.version_option(__version__, prog_name="canasta-sim")
 def main():
     """Rule-exact Canasta simulation: millions of bot-vs-bot deals, statistics, reports."""
-    # SIGTERM (kill, a batch system's time limit) unwinds like Ctrl-C, so a run's staging
-    # folder is removed and no half-written results stay behind
-    signal.signal(signal.SIGTERM, _terminated)
-
-
-def _terminated(signum, frame):
-    raise SystemExit(128 + signum)
 
 
 @main.command()
@@ -293,6 +347,7 @@ def _terminated(signum, frame):
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
 @click.option("--quiet", is_flag=True, help="No progress.")
 @SCHEDULER
+@FORMAT
 @click.option(
     "--parts",
     is_flag=True,
@@ -316,11 +371,13 @@ def simulate(
     overwrite,
     quiet,
     scheduler,
+    fmt,
     parts,
 ):
     """Play DEALS independent deals and print their statistics."""
     from .simulate import simulate as run
     from .stats import format_summary
+    from .tables import json_document
 
     rules = build_rules(players, rules_opt, settings)
     specs = _seating(bots, seats, rules)
@@ -345,18 +402,36 @@ def simulate(
             overwrite=overwrite,
             scheduler=scheduler,
             parts=parts,
-        ),
-        "--first-deal/--scores/--scheduler/--out",
+        )
     )
     m = result.manifest
     deal_range = f" (deals {first_deal:,} to {first_deal + deals - 1:,})" if first_deal else ""
-    click.echo(
+    _note(
+        fmt,
         f"{deals:,} deals{deal_range}, {rules.players} players, bots {', '.join(m['bots'][0])}, "
-        f"seed {seed}: {m['wall_seconds']:.1f} s ({m['deals_per_second']:,.0f} deals/s)"
+        f"seed {seed}: {m['wall_seconds']:.1f} s ({m['deals_per_second']:,.0f} deals/s)",
     )
-    click.echo(format_summary(result.summary()))
+    table = result.summary()
+    _emit(
+        fmt,
+        lambda: format_summary(table),
+        lambda: table,
+        lambda: json_document(
+            "simulate",
+            {
+                "deals": deals,
+                "first_deal": first_deal,
+                "players": rules.players,
+                "bots": m["bots"][0],
+                "seed": seed,
+                "wall_seconds": m["wall_seconds"],
+                "deals_per_second": m["deals_per_second"],
+            },
+            summary=table,
+        ),
+    )
     if out is not None:
-        click.echo(f"results written to {out}")
+        _note(fmt, f"results written to {out}")
 
 
 @main.command()
@@ -365,13 +440,21 @@ def simulate(
     "--out", type=click.Path(path_type=Path), required=True, help="The merged results folder."
 )
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
-def merge(runs, out, overwrite):
+@click.option(
+    "--no-records",
+    is_flag=True,
+    help="Write the aggregates only: the way to merge runs of which some kept records and "
+    "some did not (without it such runs are refused: no records are dropped silently).",
+)
+def merge(runs, out, overwrite, no_records):
     """Merge simulate run folders RUNS (same rules, bots and versions; no deal twice) into one."""
     from .merge import merge_runs
     from .stats import format_summary
 
     _new_out(out, overwrite)
-    result = _api(lambda: merge_runs(runs, out, overwrite=overwrite), "RUNS")
+    result = _api(
+        lambda: merge_runs(runs, out, overwrite=overwrite, records=not no_records), "RUNS"
+    )
     ranges = ", ".join(
         f"seed {s}: deals {f:,} to {f + n - 1:,}" for s, f, n in result.manifest["ranges"]
     )
@@ -400,7 +483,6 @@ def report(run_dir):
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed of the run.")
 @click.option(
     "--deal",
-    "deal_index",
     type=click.IntRange(0, 2**63 - 1),
     default=0,
     show_default=True,
@@ -435,7 +517,7 @@ def replay(
     ctx,
     run_folder,
     seed,
-    deal_index,
+    deal,
     game,
     value,
     players,
@@ -466,10 +548,7 @@ def replay(
                 f"from its manifest (other bots would replay a deal the run never played); "
                 f"give RUN_FOLDER or these options, not both"
             )
-        run = _api(
-            lambda: deal_of_run(run_folder, deal_index, game=game, value=value),
-            "RUN_FOLDER/--deal/--game/--value",
-        )
+        run = _api(lambda: deal_of_run(run_folder, deal, game=game, value=value), "RUN_FOLDER")
     else:
         if game is not None or value is not None:
             raise click.UsageError("--game and --value need RUN_FOLDER")
@@ -479,8 +558,8 @@ def replay(
         specs = _seating(bots, seats, rules)  # per side or per seat
         seated = [b.spec for b in per_seat([parse_bot(x) for x in specs], rules.players)]
         start = _api(lambda: _check_scores(scores, rules), "--scores")
-        run = RunDeal(rules, seed, deal_index, deal_index % rules.players, tuple(seated), start)
-    trace = _api(lambda: replay_deal(run, hands=show_hands), "--bots/--seats")
+        run = RunDeal(rules, seed, deal, deal % rules.players, tuple(seated), start)
+    trace = _api(lambda: replay_deal(run, hands=show_hands), "--seats" if seats else "--bots")
     if as_json:
         for event in trace:
             click.echo(json.dumps(event))
@@ -579,13 +658,24 @@ def _write_frames(target, files: dict) -> None:
         commit_out(tmp, target)
 
 
-def _print_table(frame) -> None:
-    import pandas as pd
+def _emit(fmt: str, text, main_table, document) -> None:
+    """Print a command's result in ``--format`` ``fmt``: ``text()`` (aligned tables for
+    people), the frame ``main_table()`` as CSV, or the JSON text ``document()``. Callables,
+    so only the output asked for is built."""
+    from .tables import csv_text
 
-    with pd.option_context(
-        "display.width", 200, "display.max_columns", 30, "display.float_format", "{:.4g}".format
-    ):
-        click.echo(frame.to_string(index=False))
+    if fmt == "table":
+        click.echo(text())
+    elif fmt == "csv":
+        click.echo(csv_text(main_table()), nl=False)
+    else:
+        click.echo(document())
+
+
+def _note(fmt: str, line: str) -> None:
+    """A line about the run (what ran, where results went): on stdout beside a table, on
+    stderr beside CSV or JSON so that stdout stays one parseable document."""
+    click.echo(line, err=fmt != "table")
 
 
 def _no_records_option(f):
@@ -612,6 +702,7 @@ def _no_records_option(f):
 @_no_records_option
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
 @SCHEDULER
+@FORMAT
 def games(
     games,
     players,
@@ -627,10 +718,12 @@ def games(
     no_records,
     overwrite,
     scheduler,
+    fmt,
 ):
     """Play GAMES full games to the target score (R-55) and print win rates."""
     from .games import MAX_DEALS, play_games
-    from .stats import wilson_interval
+    from .stats import format_game_sides, game_sides
+    from .tables import json_document
 
     rules = build_rules(players, rules_opt, settings)
     specs = _seating(bots, seats, rules)
@@ -650,31 +743,44 @@ def games(
             records=out is not None and not no_records,
             out=out,
             overwrite=overwrite,
-        ),
-        "--scores/--scheduler",
+        )
     )
     t = result.totals
-    click.echo(
+    wall = result.manifest["wall_seconds"]
+    _note(
+        fmt,
         f"{games:,} games, {rules.players} players, target {rules.game_target}, seed "
-        f"{seed}: {result.manifest['wall_seconds']:.1f} s; mean {t.deals / t.games:.2f} "
-        f"deals per game"
+        f"{seed}: {wall:.1f} s; mean {t.deals / t.games:.2f} deals per game",
     )
-    for side in range(rules.sides):
-        wins = t.wins[side]
-        low, high = wilson_interval(wins, games)
-        click.echo(
-            f"  side {side} ({result.manifest['bots'][0][side]}): {wins} wins, win rate "
-            f"{wins / games:.4f} [{low:.4f}, {high:.4f}], mean final score "
-            f"{t.score_sum[side] / games:.1f}"
-        )
+    sides = game_sides(t, result.manifest["bots"][0])
+    _emit(
+        fmt,
+        lambda: format_game_sides(sides),
+        lambda: sides,
+        lambda: json_document(
+            "games",
+            {
+                "games": games,
+                "players": rules.players,
+                "target": rules.game_target,
+                "seed": seed,
+                "deals": t.deals,
+                "deals_per_game": t.deals / t.games,
+                "unfinished": t.unfinished,
+                "wall_seconds": wall,
+            },
+            sides=sides,
+        ),
+    )
     if t.unfinished:
-        click.echo(
-            f"  {t.unfinished} of {games:,} games ended unfinished at the bound of "
+        _note(
+            fmt,
+            f"{t.unfinished} of {games:,} games ended unfinished at the bound of "
             f"{MAX_DEALS} deals per game (no side reached {rules.game_target} points); "
-            f"they count as no win"
+            f"they count as no win",
         )
     if out is not None:
-        click.echo(f"results written to {out}")
+        _note(fmt, f"results written to {out}")
 
 
 @main.command()
@@ -708,6 +814,7 @@ def games(
 @_no_records_option
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
 @SCHEDULER
+@FORMAT
 def compare(
     bot_a,
     bot_b,
@@ -726,19 +833,27 @@ def compare(
     no_records,
     overwrite,
     scheduler,
+    fmt,
 ):
     """Compare BOT_A with BOT_B (or the two teams of --seats): bots rotate over the sides
-    on shared deals."""
+    on shared deals. Under the table, one line says how to read it: points decide games,
+    so the points per deal say which bot is stronger; the deal win rate ignores margins."""
     from .compare import compare as run
-    from .compare import rotation_table, table_notes
+    from .compare import (
+        comparison_reading,
+        comparison_settings,
+        format_comparison,
+        rotation_table,
+        table_notes,
+    )
+    from .tables import json_document
 
     if (deals is None) == (games is None):
         raise click.UsageError("give exactly one of --deals N and --games N")
     if (seats is None) == (bot_a is None or bot_b is None) or (seats and bot_a is not None):
         raise click.UsageError("give two bots BOT_A BOT_B, or --seats (one bot per seat)")
     rules = build_rules(players, rules_opt, settings)
-    hint = "--seats" if seats else "BOT_A/BOT_B"
-    _api(lambda: rotation_table(bot_a, bot_b, rules, seats), hint)  # two different bots
+    _api(lambda: rotation_table(bot_a, bot_b, rules, seats), "--seats" if seats else None)
     _api(lambda: rotation_table(bot_a, bot_b, rules, seats, scores), "--scores")
     _check_workers(workers, scheduler)
     _new_out(out, overwrite)
@@ -759,16 +874,21 @@ def compare(
             out=out,
             overwrite=overwrite,
             scheduler=scheduler,
-        ),
-        "--games" if games else "--deals",
+        )
     )  # the bots are checked above
     unit = "games" if games else "deals"
-    click.echo(f"{games or deals:,} {unit}, {rules.players} players, seed {seed}")
-    _print_table(table)
-    for line in table_notes(table):
-        click.echo(line)
+    reading = comparison_reading(table, unit)
+    _note(fmt, f"{games or deals:,} {unit}, {rules.players} players, seed {seed}")
+    _emit(
+        fmt,
+        lambda: "\n".join([format_comparison(table, unit), reading, *table_notes(table)]),
+        lambda: table,
+        lambda: json_document(
+            "compare", {**comparison_settings(table), "reading": reading}, table=table
+        ),
+    )
     if out is not None:
-        click.echo(f"results written to {out}")
+        _note(fmt, f"results written to {out}")
 
 
 @main.command()
@@ -789,11 +909,12 @@ def compare(
     "--out",
     type=click.Path(path_type=Path),
     default=None,
-    help="Folder for sweep.csv, sweep.parquet and sweep.png "
-    "[default: results/sweep-BOT-PARAM-VALUES-vs-VS].",
+    help="Folder for sweep.csv, sweep.parquet, sweep.png and manifest.json. Without it the "
+    "sweep is printed and nothing is written.",
 )
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
 @SCHEDULER
+@FORMAT
 def sweep(
     bot,
     param,
@@ -808,11 +929,20 @@ def sweep(
     out,
     overwrite,
     scheduler,
+    fmt,
 ):
     """Sweep one parameter of BOT against the --vs bot: one comparison per value."""
     from .bots import parse_bot
-    from .compare import parse_range, plot_sweep, sweep_folder, sweep_specs, sweep_title
+    from .compare import (
+        format_sweep,
+        parse_range,
+        plot_sweep,
+        sweep_settings,
+        sweep_specs,
+        sweep_title,
+    )
     from .compare import sweep as run
+    from .tables import json_document
 
     name, eq, spec = param.partition("=")
     name, spec = name.strip(), spec.strip()
@@ -826,7 +956,6 @@ def sweep(
     rules = build_rules(players, rules_opt, settings)
     opponent = _api(lambda: parse_bot(vs).spec, "--vs")  # one bot, not a list per side
     _check_workers(workers, scheduler)
-    out = out or sweep_folder(bot, name, spec, opponent)
     target = _new_out(out, overwrite)
     frame = _api(
         lambda: run(
@@ -843,10 +972,23 @@ def sweep(
         ),
         "--deals",
     )
-    click.echo(sweep_title(frame))
-    _print_table(frame.drop(columns=["param"]))
-    if frame["baseline"].any():
-        click.echo("baseline: the row whose bot equals the opponent (a difference of 0 is even)")
+    _note(fmt, sweep_title(frame))
+    rows = frame.drop(columns=["param"])
+    _emit(
+        fmt,
+        lambda: (
+            format_sweep(frame)
+            + (
+                "\nbaseline: the row whose bot equals the opponent (a difference of 0 is even)"
+                if frame["baseline"].any()
+                else ""
+            )
+        ),
+        lambda: rows,
+        lambda: json_document("sweep", sweep_settings(frame), table=rows),
+    )
+    if target is None:
+        return
     _api(
         lambda: _write_frames(
             target,
@@ -859,7 +1001,7 @@ def sweep(
         ),
         "--out",
     )
-    click.echo(f"results written to {out}")
+    _note(fmt, f"results written to {out}")
 
 
 @main.command()
@@ -939,9 +1081,11 @@ def sweep(
     "--out",
     type=click.Path(path_type=Path),
     default=None,
-    help="Folder for history.csv, final.csv and manifest.json [default: results/tune-BOT].",
+    help="Folder for history.csv, final.csv and manifest.json. Without it the result is "
+    "printed and nothing is written.",
 )
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
+@FORMAT
 def tune(
     bot,
     field,
@@ -962,24 +1106,25 @@ def tune(
     quiet,
     out,
     overwrite,
+    fmt,
 ):
     """Tune BOT's parameters jointly against a field of bots (docs/tune.md): a seeded TPE
     search on seat-rotated duplicate deals, then the best setting on fresh seeds."""
     from .bots import parse_bot
-    from .tune import DEFAULT_FIELD, parse_ranges, search_space
+    from .tables import json_document
+    from .tune import DEFAULT_FIELD, format_final, format_history, parse_ranges, search_space
     from .tune import tune as run
 
     try:
         bounds = parse_ranges(ranges)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--range") from None
-    _api(lambda: search_space(bot, list(params) or None, bounds), "BOT/--param/--range")
+    _api(lambda: search_space(bot, list(params) or None, bounds))
     field = list(field) or list(DEFAULT_FIELD)
     for spec in field:
         _api(lambda spec=spec: parse_bot(spec), "--vs")  # one bot per --vs
     rules = build_rules(players, rules_opt, settings)
     _check_workers(workers)
-    out = out or Path("results") / f"tune-{bot.split(':')[0]}"
     target = _new_out(out, overwrite)
     result = _api(
         lambda: run(
@@ -998,20 +1143,45 @@ def tune(
             seed=seed,
             workers=workers,
             progress=not quiet,
-        ),
-        "--start/--deals/--games/--final-deals/--final-games",
+        )
     )  # bot, params, ranges and field are checked above
     info = result.manifest["tune"]
-    click.echo(
+    _note(
+        fmt,
         f"{trials} trials, objective {objective} ({info['objective_doc']}), field "
         f"{', '.join(result.manifest['bots']['field'])}, {rules.players} players, seed {seed}: "
-        f"{result.manifest['wall_seconds']:.1f} s"
+        f"{result.manifest['wall_seconds']:.1f} s",
     )
-    click.echo("best trials of the search (search seeds):")
-    _print_table(result.history.nlargest(5, "objective").drop(columns=["spec"]))
-    click.echo(f"best: {result.best.spec} (trial {info['best_trial']})")
-    click.echo("on fresh seeds (95% intervals):")
-    _print_table(result.final)
+    _emit(
+        fmt,
+        lambda: "\n".join(
+            [
+                "best trials of the search (search seeds):",
+                format_history(result.history.nlargest(5, "objective"), objective),
+                f"best: {result.best.spec} (trial {info['best_trial']})",
+                "on fresh seeds (95% intervals):",
+                format_final(result.final),
+            ]
+        ),
+        lambda: result.final,
+        lambda: json_document(
+            "tune",
+            {
+                "bot": bot,
+                "best": result.best.spec,
+                "best_trial": info["best_trial"],
+                "objective": objective,
+                "trials": trials,
+                "field": result.manifest["bots"]["field"],
+                "players": rules.players,
+                "seed": seed,
+            },
+            history=result.history,
+            final=result.final,
+        ),
+    )
+    if target is None:
+        return
     _write_frames(
         target,
         {
@@ -1020,7 +1190,7 @@ def tune(
             "manifest.json": result.manifest,
         },
     )
-    click.echo(f"results written to {out}")
+    _note(fmt, f"results written to {out}")
 
 
 @main.command()
@@ -1040,8 +1210,10 @@ def tune(
 @click.option(
     "--show", type=click.IntRange(min=1), default=5, show_default=True, help="Failures to print."
 )
-def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, show):
+@click.option("--quiet", is_flag=True, help="No progress.")
+def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, show, quiet):
     """Referee DEALS deals with the independent rules checker; exit code 1 if any fails."""
+    from .runner import Progress
     from .verify import verify as run
 
     if scheduler is not None and workers != 1:
@@ -1049,10 +1221,17 @@ def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, 
     rules = build_rules(players, rules_opt, settings)
     specs = [b.spec for b in _bots(bots, rules)]
     start = time.perf_counter()
-    with click.progressbar(length=deals, label="refereeing", file=sys.stderr) as bar:
+    with Progress(deals, "deal", not quiet) as bar:
+        done = 0
+
+        def tick(n):
+            nonlocal done
+            done += n
+            bar.update(done)
+
         failures = _api(
             lambda: run(
-                rules, specs, seed, deals, workers=workers, scheduler=scheduler, progress=bar.update
+                rules, specs, seed, deals, workers=workers, scheduler=scheduler, progress=tick
             ),
             "--scheduler",  # a Dask scheduler that cannot be reached
         )
@@ -1128,6 +1307,14 @@ def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, 
     help="Analyse only the K candidates the rollout bot ranks first (its own choice first).",
 )
 @click.option(
+    "--max-candidates",
+    type=click.IntRange(1, 10_000),
+    default=64,
+    show_default=True,
+    help="The candidate layer's cap: the most play-phase candidates listed, meld plans taken "
+    "whole in their order (docs/analysis.md); the settings line says how many plans it left out.",
+)
+@click.option(
     "--objective",
     type=click.Choice(["score_diff", "own_score", "win_deal"]),
     default="score_diff",
@@ -1149,6 +1336,7 @@ def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, 
     default=None,
     help="New folder for analysis.json and per_world.parquet.",
 )
+@FORMAT
 def analyse_command(
     position,
     address,
@@ -1160,9 +1348,11 @@ def analyse_command(
     rollout,
     chosen,
     top,
+    max_candidates,
     objective,
     win_game,
     out,
+    fmt,
 ):
     """Rank the candidates at the decision in POSITION (a TOML or JSON position file,
     docs/analysis.md), or at a decision of a run (--from-run), by rolling each out in the
@@ -1172,6 +1362,7 @@ def analyse_command(
     from .candidates import candidates, find_candidate
     from .infoset import InfoSet
     from .outdir import prepare_out
+    from .tables import json_document
 
     if position is None and address is None:
         raise click.UsageError("give POSITION (a position file) or --from-run RUN:DEAL[:TURN]")
@@ -1181,13 +1372,13 @@ def analyse_command(
         raise click.BadParameter(f"{target_se} is not a number of points", param_hint="--target-se")
     if address is not None:
         info = _api(lambda: info_set_from_run(address), "--from-run")
-        click.echo(f"position: {address}, seat {info.seat} to play ({info.phase} phase)")
+        _note(fmt, f"position: {address}, seat {info.seat} to play ({info.phase} phase)")
     elif not position.is_file():
         raise click.BadParameter(f"{str(position)!r} is not a file", param_hint="POSITION")
     else:
         info = _api(lambda: InfoSet.from_file(position), "POSITION")
     _api(lambda: rollout_bots(rollout, info.rules.sides), "--rollout")
-    found = _api(lambda: candidates(info), "POSITION")
+    found = _api(lambda: candidates(info, max_candidates), "POSITION")
     picked = [_api(lambda c=c: find_candidate(found, c), "--candidate") for c in chosen]
     if worlds is None and max_worlds < min_worlds:
         raise click.BadParameter(
@@ -1213,11 +1404,19 @@ def analyse_command(
         objective=objective,
         top=top,
         win_game=win_game,
+        max_candidates=max_candidates,
     )
-    click.echo(str(result))
+    _emit(
+        fmt,
+        lambda: str(result),
+        lambda: result.table,
+        lambda: json_document(
+            "analyse", {"line": result.settings, **result.meta}, candidates=result.table
+        ),
+    )
     if out is not None:
         result.write(out)
-        click.echo(f"wrote {out}")
+        _note(fmt, f"wrote {out}")
 
 
 @main.command()
@@ -1245,7 +1444,7 @@ def analyse_command(
     type=click.Path(path_type=Path),
     default=None,
     help="Study folder: manifest.json, cells/ (one run folder per cell), study.csv and "
-    "study.png [default: results/study-AXES].",
+    "study.png. Without it the study is printed and nothing is written.",
 )
 @click.option(
     "--resume",
@@ -1255,7 +1454,7 @@ def analyse_command(
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
 def study(axes, deals, baseline, seed, workers, quiet, out, resume, overwrite):
     """Run a grid of variants (one run per cell, the same seed) and compare the cells."""
-    from .grid import format_study, grid_cells, parse_axis, run_study, study_folder
+    from .grid import format_study, grid_cells, parse_axis, run_study
 
     parsed = []
     for text in axes:
@@ -1273,8 +1472,9 @@ def study(axes, deals, baseline, seed, workers, quiet, out, resume, overwrite):
         )
     if resume and overwrite:
         raise click.UsageError("--resume and --overwrite exclude each other; give one")
+    if resume and out is None:
+        raise click.UsageError("--resume needs --out, the folder of the study to continue")
     _check_workers(workers)
-    out = out or study_folder(list(axes))
     if not resume:
         _new_out(out, overwrite)
 
@@ -1299,7 +1499,8 @@ def study(axes, deals, baseline, seed, workers, quiet, out, resume, overwrite):
     )
     click.echo(f"study of {len(cells)} cells, {deals:,} deals per cell, seed {seed}")
     click.echo(format_study(table))
-    click.echo(f"results written to {out}")
+    if out is not None:
+        click.echo(f"results written to {out}")
 
 
 # --- review: where a bot loses points (docs/pimc.md, "Review") --------------------------------
@@ -1363,6 +1564,14 @@ def study(axes, deals, baseline, seed, workers, quiet, out, resume, overwrite):
     "choice always) [default: all].",
 )
 @click.option(
+    "--max-candidates",
+    type=click.IntRange(1, 10_000),
+    default=64,
+    show_default=True,
+    help="The candidate layer's cap per decision (docs/analysis.md); the output says where it "
+    "left meld plans out.",
+)
+@click.option(
     "--out",
     type=click.Path(path_type=Path),
     default=None,
@@ -1370,6 +1579,7 @@ def study(axes, deals, baseline, seed, workers, quiet, out, resume, overwrite):
 )
 @click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
 @click.option("--quiet", is_flag=True, help="No progress.")
+@FORMAT
 def review_command(
     run_folder,
     deals,
@@ -1385,15 +1595,18 @@ def review_command(
     analysis_seed,
     top,
     top_candidates,
+    max_candidates,
     out,
     overwrite,
     quiet,
+    fmt,
 ):
     """Analyse every decision of one seat in DEALS deals played by the bots (or in the deals
     of RUN_FOLDER) and print the regret: the best candidate's mean score difference minus
     the bot's choice's, re-scored on fresh worlds, per deal by decision type."""
     from .analysis import rollout_bots
-    from .review import format_summary, format_top, own_rollout, review, run_rules
+    from .review import cap_note, format_summary, format_top, own_rollout, review, run_rules
+    from .tables import json_document
 
     if run_folder is not None:
         given = [
@@ -1425,7 +1638,7 @@ def review_command(
         rules = build_rules(players, rules_opt, settings)
         specs = [b.spec for b in _bots(bots, rules)]
         if rollout is None:  # the rollouts play the deal's own bots
-            _api(lambda: own_rollout(specs, rules.sides), "--bots/--rollout")
+            _api(lambda: own_rollout(specs, rules.sides), "--bots")
     if seat >= rules.players:
         raise click.BadParameter(
             f"{seat} is not a seat; allowed: 0 to {rules.players - 1}", param_hint="--seat"
@@ -1457,22 +1670,33 @@ def review_command(
             rollout=rollout,
             analysis_seed=analysis_seed,
             top_candidates=top_candidates,
+            max_candidates=max_candidates,
             progress=None if quiet else tick,
         ),
-        "RUN_FOLDER/--rollout" if run_folder is not None else "--bots/--rollout",
+        "RUN_FOLDER" if run_folder is not None else None,
     )
     if bar is not None:
         bar.close()
     s = result.settings
-    click.echo(
+    _note(
+        fmt,
         f"review of seat {seat}: {s['deals']:,} deals, bots {', '.join(s['bots'])}, "
         f"{worlds} worlds per candidate, re-scored on {s['rescore_worlds']} fresh worlds; "
-        f"regret in points per deal (score difference)"
+        f"regret in points per deal (score difference)",
     )
-    click.echo(format_summary(result.summary))
+    worst = result.top(top)
+    text = format_summary(result.summary)
     if top:
-        click.echo(f"\nlargest re-scored regret ({min(top, len(result.decisions))} decisions):")
-        click.echo(format_top(result.top(top)))
+        text += f"\n\nlargest re-scored regret ({len(worst)} decisions):\n{format_top(worst)}"
+    _emit(
+        fmt,
+        lambda: text,
+        lambda: result.summary,
+        lambda: json_document("review", s, summary=result.summary, top=worst),
+    )
+    note = cap_note(result.decisions, max_candidates)
+    if note:
+        _note(fmt, note.lstrip("\n"))
     if target is not None:
         _write_frames(
             target,
@@ -1482,4 +1706,4 @@ def review_command(
                 "review.json": result.settings,
             },
         )
-        click.echo(f"wrote {out}")
+        _note(fmt, f"wrote {out}")

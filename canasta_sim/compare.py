@@ -12,7 +12,6 @@ memory whatever their length.
 from __future__ import annotations
 
 import math
-import re
 import time
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -22,6 +21,7 @@ import numpy as np
 import pandas as pd
 
 from .bots import Bot, parse_bot, seat_bots, spec_params
+from .errors import BadArgument
 from .games import MAX_DEALS, play_game_chunk
 from .outdir import (
     RecordFiles,
@@ -49,6 +49,7 @@ from .runner import (
     run_chunks,
 )
 from .stats import mean_interval, wilson_interval
+from .tables import align_columns, interval, number
 
 MAX_SWEEP_VALUES = 100
 
@@ -96,6 +97,14 @@ def _bot(spec) -> Bot:
     return spec if isinstance(spec, Bot) else parse_bot(spec)
 
 
+def _named_bot(argument: str, spec) -> Bot:
+    """:func:`_bot`, its error naming ``argument``."""
+    try:
+        return _bot(spec)
+    except ValueError as exc:
+        raise BadArgument(argument, str(exc)) from None
+
+
 def seat_teams(seats, rules) -> tuple[tuple[Bot, ...], tuple[Bot, ...]]:
     """Teams A and B of a comparison given by seat: A plays side 0's seats, B side 1's; every
     other side (3 sides) must hold team B.
@@ -138,10 +147,11 @@ def rotation_table(bot_a, bot_b, rules, seats=None, scores=None) -> Table:
     elif bot_a is None or bot_b is None:
         raise ValueError("compare needs two bots (bot_a and bot_b) or seats")
     else:
-        a, b = (_bot(bot_a),), (_bot(bot_b),)
+        a, b = (_named_bot("bot_a", bot_a),), (_named_bot("bot_b", bot_b),)
     if [x.spec for x in a] == [x.spec for x in b]:
-        raise ValueError(
-            f"compare needs two different bots; got {'/'.join(x.spec for x in a)!r} twice"
+        raise BadArgument(
+            "bot_b" if seats is None else "seats",
+            f"compare needs two different bots; got {'/'.join(x.spec for x in a)!r} twice",
         )
     if len(a) == 1:  # one bot per side: its spec labels the side
         return Table(rules, rotations(a[0], b[0], rules), scores)
@@ -328,19 +338,113 @@ def table_notes(frame: pd.DataFrame) -> list[str]:
     corr = frame.attrs.get("rotation_correlation", math.nan)
     half = (frame["diff_high"].iloc[0] - frame["diff_low"].iloc[0]) / 2
     unpaired = frame.attrs.get("unpaired_halfwidth", math.nan)
-    lines = [
-        f"diff intervals are per board (the {n_sides} rotations of one shuffle averaged); "
-        f"rotations correlate at {corr:+.3f}, so pairing gives +-{half:.4g} instead of "
-        f"+-{unpaired:.4g} points"
-    ]
+    per_board = (
+        f"difference intervals are per board (the {n_sides} rotations of one shuffle averaged)"
+    )
+    if math.isnan(half):
+        pairing = "one board gives none"
+    else:
+        pairing = (
+            f"rotations correlate at {number(corr, '+.3f')}, so pairing gives +-{half:.4g} "
+            f"instead of +-{number(unpaired, '.4g')} points"
+        )
+    lines = [f"{per_board}; {pairing}"]
     if n_sides > 2:
         b = frame["bot"].iloc[1]
         lines.append(
             f"{b} holds {n_sides - 1} of the {n_sides} sides in every deal: its fair share "
-            f"of wins is {frame['fair_share'].iloc[1]:.3f}; win_rate_per_side compares the "
-            f"bots seat for seat"
+            f"of wins is {frame['fair_share'].iloc[1]:.1%}; the win rate per side compares "
+            f"the bots seat for seat"
         )
     return lines
+
+
+def format_comparison(frame: pd.DataFrame, unit: str = "deals") -> str:
+    """A comparison table (:func:`comparison_table`) for people: one aligned row per bot with
+    its win rate, mean score and score difference, each with its 95% interval; with 3 sides
+    also the fair share and the win rate per side held.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Columns :data:`COLUMNS`.
+    unit : {"deals", "games"}
+        What was played: scores are points per deal or final points per game.
+    """
+    per = unit[:-1]
+    three = round(1 / frame["fair_share"].iloc[0]) > 2
+    head = [
+        "bot",
+        unit,
+        "wins",
+        "losses",
+        "ties",
+        "win rate [95%]",
+        *(["fair share", "win rate per side"] if three else []),
+        f"score, points per {per} [95%]",
+        f"difference, points per {per} [95%]",
+    ]
+    rows = [
+        [
+            r.bot,
+            f"{r.n:,}",
+            f"{r.wins:,}",
+            f"{r.losses:,}",
+            f"{r.ties:,}",
+            interval(r.win_rate, r.win_low, r.win_high, ".1%"),
+            *([number(r.fair_share, ".1%"), number(r.win_rate_per_side, ".1%")] if three else []),
+            interval(r.mean_score, r.score_low, r.score_high, "+,.1f"),
+            interval(r.mean_diff, r.diff_low, r.diff_high, "+,.1f"),
+        ]
+        for r in frame.itertuples()
+    ]
+    return align_columns([head, *rows])
+
+
+def comparison_reading(frame: pd.DataFrame, unit: str = "deals") -> str:
+    """The one line under a comparison that says how to read it: bot A's points per deal (or
+    game) against B and its win rate, and which of the two to trust for what. Points decide
+    games, so over deals the score difference says which bot is stronger, while the deal win
+    rate counts wins and ignores their margins (a weak bot can win most deals by a little and
+    lose the game by a lot); over games the game win rate is the result itself."""
+    a, b = frame.iloc[0], frame.iloc[1]
+    diff = interval(a.mean_diff, a.diff_low, a.diff_high, "+,.1f")
+    wins = interval(a.win_rate, a.win_low, a.win_high, ".1%")
+    even = f"{a.fair_share:.1%}"
+    if unit == "games":
+        return (
+            f"reading: {a.bot} wins {wins} of games against {b.bot} (even: {even}) and scores "
+            f"{diff} points a game more: the game win rate is the result that counts, the "
+            f"points per game measure the margin"
+        )
+    ahead_on_points = a.diff_low > 0 or a.diff_high < 0
+    ahead_on_wins = a.win_low > a.fair_share or a.win_high < a.fair_share
+    disagree = (
+        ahead_on_points and ahead_on_wins and (a.mean_diff > 0) != (a.win_rate > a.fair_share)
+    )
+    return (
+        f"reading: {a.bot} scores {diff} points a deal more than {b.bot} and wins {wins} of "
+        f"deals (even: {even}); trust the points for strength (points decide games), the deal "
+        f"win rate ignores the margins"
+        + (" (here the two disagree: trust the points)" if disagree else "")
+    )
+
+
+def comparison_settings(frame: pd.DataFrame) -> dict:
+    """What a comparison's JSON output says of its run (from its manifest): ``unit``
+    (deals or games), ``count``, ``players``, ``seed``, ``bots`` (A, B),
+    ``rotation_correlation`` and ``unpaired_halfwidth`` (points)."""
+    m = frame.attrs["manifest"]
+    unit = "games" if "games" in m else "deals"
+    return {
+        "unit": unit,
+        "count": m[unit],
+        "players": m["rules"]["players"],
+        "seed": m["seed"],
+        "bots": list(frame["bot"]),
+        "rotation_correlation": frame.attrs["rotation_correlation"],
+        "unpaired_halfwidth": frame.attrs["unpaired_halfwidth"],
+    }
 
 
 # --- chunk functions (module level: Dask sends them to workers by name) --------------------
@@ -479,12 +583,13 @@ def _compare(
     check_flags(records=records, progress=progress, overwrite=overwrite)
     table.check_scheduler(scheduler)
     if count % sides:
-        raise ValueError(
+        raise BadArgument(
+            unit,
             f"{unit}={count} is not a multiple of the {sides} sides: the bots "
             f"rotate over the sides, each {unit[:-1]} one step, so every bot "
-            f"plays each side equally often"
+            f"plays each side equally often",
         )
-    default = DEFAULT_CHUNK if games is None else 10_000
+    default = table.default_chunk(DEFAULT_CHUNK if games is None else 10_000, unit[:-1])
     chunk = check_count("chunk_size", chunk_size or min(count, default), 1, MAX_CHUNK)
     if records and out is None:
         check_memory(count, record_bytes(sides), f"{unit}={count}")
@@ -620,14 +725,6 @@ def sweep_specs(bot: str, param: str, values) -> list[str]:
     return [parse_bot(f"{bot.strip()}{joiner}{param}={value:g}").spec for value in values]
 
 
-def sweep_folder(bot: str, param: str, values_text: str, vs: str) -> Path:
-    """The default results folder of a sweep: ``results/sweep-BOT-PARAM-VALUES-vs-VS``, with
-    every character other than letters, digits, ``.``, ``=`` and ``-`` turned into ``_``
-    (so a second sweep of the same parameter with other values or opponent gets its own)."""
-    name = f"sweep-{bot}-{param}-{values_text}-vs-{vs}"
-    return Path("results") / re.sub(r"[^A-Za-z0-9.=-]+", "_", name.replace(" ", ""))
-
-
 def sweep(
     bot: str,
     param: str,
@@ -643,6 +740,21 @@ def sweep(
 ) -> pd.DataFrame:
     """Compare ``bot`` with ``param`` set to each of ``values`` against ``vs`` (constant
     memory: each comparison keeps only its sums).
+
+    Parameters
+    ----------
+    bot : str
+        The swept bot's spec (:mod:`canasta_sim.bots`), without ``param``.
+    param : str
+        The parameter to sweep (docs/bots.md lists each bot's parameters and their ranges).
+    values : sequence of float
+        The parameter's values, one comparison each, in this order.
+    vs : str
+        The opponent's spec.
+    deals : int
+        Deals per comparison (per value), as for :func:`compare`.
+    rules, seed, workers, progress, scheduler
+        As for :func:`canasta_sim.simulate`; every comparison plays the same deals (``seed``).
 
     Returns
     -------
@@ -708,6 +820,48 @@ def sweep_title(frame: pd.DataFrame) -> str:
         f"sweep of {s['param']} for {s['bot']} against {s['vs']}: {m['deals']:,} deals per "
         f"value, {m['rules']['players']} players, seed {m['seed']}"
     )
+
+
+def format_sweep(frame: pd.DataFrame) -> str:
+    """A sweep (:func:`sweep`) for people: one aligned row per value of the parameter (the
+    baseline, if any, marked), with the swept bot's win rate, mean score and score difference
+    against the opponent per deal, each with its 95% interval."""
+    marked = bool(frame["baseline"].any())
+    head = [
+        frame["param"].iloc[0],
+        *(["baseline"] if marked else []),
+        "deals",
+        "win rate [95%]",
+        "score, points per deal [95%]",
+        "difference, points per deal [95%]",
+    ]
+    rows = [
+        [
+            f"{r.value:g}",
+            *(["yes" if r.baseline else ""] if marked else []),
+            f"{r.n:,}",
+            interval(r.win_rate, r.win_low, r.win_high, ".1%"),
+            interval(r.mean_score, r.score_low, r.score_high, "+,.1f"),
+            interval(r.mean_diff, r.diff_low, r.diff_high, "+,.1f"),
+        ]
+        for r in frame.itertuples()
+    ]
+    return align_columns([head, *rows], left=2 if marked else 1)
+
+
+def sweep_settings(frame: pd.DataFrame) -> dict:
+    """What a sweep's JSON output says of its run: ``bot``, ``param``, ``vs``, ``deals`` (per
+    value), ``players`` and ``seed``."""
+    m = frame.attrs["manifest"]
+    s = m["sweep"]
+    return {
+        "bot": s["bot"],
+        "param": s["param"],
+        "vs": s["vs"],
+        "deals": m["deals"],
+        "players": m["rules"]["players"],
+        "seed": m["seed"],
+    }
 
 
 def plot_sweep(frame: pd.DataFrame, path: Path) -> None:

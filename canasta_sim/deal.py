@@ -7,6 +7,7 @@ an illegal move raises :class:`~canasta_sim.errors.IllegalMove` and leaves the d
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
@@ -15,8 +16,17 @@ from . import cards as C
 from .errors import IllegalMove, illegal_move
 from .nb.bots.turn import play_turn
 from .nb.engine.deal import freezes_pile_nb, start_deal_nb
+from .nb.engine.legal import (
+    check_discard_step_nb,
+    check_draw_step_nb,
+    check_end_deal_step_nb,
+    check_go_out_nb,
+    check_meld_step_nb,
+    check_pickup_nb,
+    legal_pickups_nb,
+    way_alone_nb,
+)
 from .nb.engine.moves import (
-    check_take_nb,
     discard_nb,
     draw_nb,
     end_turn_nb,
@@ -34,6 +44,7 @@ from .nb.enums import (
     JOKER,
     LAST_NATURAL,
     N_KINDS,
+    N_PICKUP_WAYS,
     RED_THREE,
     SC_LEN,
     DealSlot,
@@ -41,7 +52,7 @@ from .nb.enums import (
     MeldCol,
     MoveError,
     Phase,
-    RuleSlot,
+    PickupWay,
     ScorePart,
     SideSlot,
     label,
@@ -52,10 +63,45 @@ from .notation import (
     is_legal_meld,
     meld_plan,
     minimum_count,
+    plan_texts,
     text_list,
 )
+from .observation import Observation, observe
 from .rules import Rules
 from .trace import trace_from_log
+
+#: The steps of a turn :meth:`Deal.step_error` checks.
+STEPS = ("draw", "take", "meld", "discard", "go_out", "end_deal")
+
+#: The trials' event log: no rows, they record nothing.
+NO_LOG = np.zeros((0, EV_LEN), np.int32)
+
+
+@dataclass(frozen=True)
+class LegalPickup:
+    """A legal way to take the discard pile (:meth:`Deal.legal_pickups`), with one legal
+    :meth:`Deal.take_pile` call that takes it that way.
+
+    Attributes
+    ----------
+    way : str
+        How the top card is used (:data:`~canasta_sim.nb.enums.PickupWay`): ``"onto_meld"``
+        (R-33 c), ``"natural_pair"`` (R-32, R-33 a), ``"natural_deuce"`` or
+        ``"natural_joker"`` (R-33 b).
+    with_ : str
+        The cards from hand melded with the top card (``""``: onto the side's meld).
+    melds : tuple of str
+        Further melds from hand laid in the same move.
+    needs_melds : bool
+        The way's cards alone are not legal: they fall short of the minimum count (R-64) or
+        leave too few cards without the canastas to go out (R-22, R-40); ``with_`` and
+        ``melds`` then hold cards from hand that mend it.
+    """
+
+    way: str
+    with_: str
+    melds: tuple[str, ...]
+    needs_melds: bool
 
 
 class Deal:
@@ -160,6 +206,8 @@ class Deal:
 
         Parameters
         ----------
+        rules : Rules or str, optional
+            As for :meth:`new`.
         hands : list of str
             One card text per seat.
         stock : str
@@ -330,139 +378,147 @@ class Deal:
 
     def can_take_pile(self) -> bool:
         """Whether the current player may take the pile now: whether some :meth:`take_pile`
-        call is legal (R-30..R-35, R-40, R-44, R-64).
+        call is legal (R-30..R-35, R-40, R-44, R-64), i.e. :meth:`legal_pickups` is not empty.
 
-        Exact: it asks the engine's own pickup check (the one :meth:`take_pile` runs) about
-        every way of taking the pile that can make a difference, on the unchanged state:
-
-        - the four smallest ways (the top card onto the side's meld, with a natural pair, with
-          a natural and a deuce, with a natural and a joker), which settle a side that has made
-          its initial meld and keeps two cards or more;
-        - for a side without its initial meld, the melds from hand of the most points that
-          keep two cards in hand (R-64), for every choice of the cards kept;
-        - when the pickup can leave at most one card in hand (going out, R-40), every way of
-          melding the whole hand (or all but one card) with the top card.
+        Exact: the engine lists every pickup way with the melds from hand it may need
+        (:func:`~canasta_sim.nb.engine.legal.legal_pickups_nb`), judged by the check
+        :meth:`take_pile` runs.
         """
-        if self.phase != "draw":
-            return False
-        return any(self._pickup_legal(plan) for plan in self._pickup_plans())
+        return bool(self.legal_pickups())
 
-    def _pickup_legal(self, plan: np.ndarray) -> bool:
-        err, _out, _concealed = check_take_nb(self._state, self._r, self.current_player, plan)
-        return int(err) == MoveError.ok
+    def legal_pickups(self) -> list[LegalPickup]:
+        """The legal ways for the current player to take the pile now (R-30..R-35, R-40, R-44,
+        R-64), in :data:`~canasta_sim.nb.enums.PickupWay` order: onto the side's meld, with a
+        natural pair, with a natural and a deuce, with a natural and a joker. Empty outside
+        the draw phase or when the pile cannot be taken.
 
-    def _pickup_plans(self) -> Iterable[np.ndarray]:
-        """The ways of taking the pile :meth:`can_take_pile` tries (meld plans, see
-        ``nb.melds``)."""
-        g = self._g
-        if g[DealSlot.pile_len] == 0:
-            return
-        pile = self._view.pile[: int(g[DealSlot.pile_len])]
-        top = int(pile[-1])
-        if not FIRST_NATURAL <= top <= LAST_NATURAL:
-            return  # R-30
-        seat = self.current_player
-        side = seat % self.rules.sides
-        hand = self._view.hands[seat].astype(np.int64)
-        incoming = int(np.count_nonzero(pile[:-1] != RED_THREE))
-        for n, d, j in ((0, 0, 0), (2, 0, 0), (1, 1, 0), (1, 0, 1)):
-            plan = np.zeros((N_KINDS, 3), np.int8)
-            plan[top] = (n, d, j)
-            yield plan
-        if not self._view.sides[side, SideSlot.melded]:
-            keep = max(0, 2 - incoming)
-            for kept in _choices(hand, keep):
-                richest = self._richest_melds(hand - kept, top)
-                if richest is not None:
-                    yield richest
-        if incoming <= 1:  # the pickup may leave one card or none: every hand card is melded
-            lefts = _choices(hand, 0) + (_choices(hand, 1) if incoming == 0 else [])
-            for left in lefts:
-                yield from self._whole_hand_plans(hand, left, top)
+        Each comes with one legal :meth:`take_pile` call (``take_pile(p.with_, p.melds)``):
+        the way's cards alone when they are legal, else with melds from hand that reach the
+        minimum count or go out (``needs_melds``).
+        """
+        plans = np.zeros((N_PICKUP_WAYS, N_KINDS, 3), np.int8)
+        errors = np.zeros(N_PICKUP_WAYS, np.int64)
+        if not legal_pickups_nb(self._state, self._r, plans, errors):
+            return []
+        top = int(self._view.pile[int(self._g[DealSlot.pile_len]) - 1])
+        found = []
+        for way in np.nonzero(errors == MoveError.ok)[0].tolist():
+            plan = plans[way]
+            nat, deu, jok = (int(x) for x in plan[top])
+            alone = np.zeros_like(plan)
+            way_alone_nb(np.int64(way), np.int64(top), alone)
+            found.append(
+                LegalPickup(
+                    way=label(PickupWay, way),
+                    with_=C.meld_cards(top, nat, deu, jok) if nat + deu + jok else "",
+                    melds=plan_texts(plan, skip=top),
+                    needs_melds=bool((plan != alone).any()),
+                )
+            )
+        return found
 
-    def _richest_melds(self, cards: np.ndarray, top: int) -> np.ndarray | None:
-        """Melds from ``cards`` (counts) with the top card of the most points (R-64) for a side
-        without melds: every rank of three or more, the pairs of the highest values that wild
-        cards complete, and the wild cards of the highest values as far as the melds take
-        them (R-60). None when the top card's rank lacks a natural pair (R-32)."""
-        if cards[top] < 2:
-            return None
-        values = self.rules.to_array()[RuleSlot.values : RuleSlot.values + N_KINDS]
-        at_most_naturals = self.rules.wilds_at_most_naturals
-        naturals = {r: int(cards[r]) for r in range(FIRST_NATURAL, LAST_NATURAL + 1)}
-        naturals[top] += 1  # the top card
-        full = [r for r, n in naturals.items() if n >= 3]
-        pairs = sorted((r for r, n in naturals.items() if n == 2), key=lambda r: -values[r])
-        wilds = sorted(
-            [DEUCE] * int(cards[DEUCE]) + [JOKER] * int(cards[JOKER]),
-            key=lambda k: -values[k],
-        )
-        pairs = pairs[: len(wilds)]
-        plan = np.zeros((N_KINDS, 3), np.int8)
-        for r in full + pairs:
-            plan[r, MeldCol.naturals] = naturals[r] - (r == top)
-        rows = pairs + full
-        room = {r: min(3, naturals[r]) if at_most_naturals else 3 for r in rows}
-        for i, wild in enumerate(wilds):
-            # each pair takes one wild card first, then any meld with room takes the rest
-            row = pairs[i] if i < len(pairs) else next((r for r in rows if room[r] > 0), None)
-            if row is None:
-                break
-            r = row
-            plan[r, MeldCol.deuces if wild == DEUCE else MeldCol.jokers] += 1
-            room[r] -= 1
-        return plan
+    def step_error(
+        self, step: str, *, way: str = "", melds: Iterable[str] = (), card: str = ""
+    ) -> IllegalMove | None:
+        """Whether one step of the current player's turn is legal now, without making it: the
+        error :meth:`draw`, :meth:`take_pile`, ... would raise (not raised), or None.
 
-    def _whole_hand_plans(
-        self, hand: np.ndarray, left: np.ndarray, top: int
-    ) -> Iterable[np.ndarray]:
-        """Every way of melding all of ``hand`` but the cards ``left`` together with the top
-        card: each rank's naturals (and the black threes) on their own row, the wild cards
-        spread over the rows as R-60/R-61 allow."""
-        cards = hand - left
-        side = self.current_player % self.rules.sides
-        table = self._view.melds[side].astype(np.int64)  # naturals, deuces, jokers per rank
-        base = np.zeros((N_KINDS, 3), np.int8)
-        base[BLACK_THREE, MeldCol.naturals] = cards[BLACK_THREE]
-        rows, low, high = [], [], []
-        for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
-            base[r, MeldCol.naturals] = cards[r]
-            naturals = int(table[r, 0] + cards[r] + (r == top))
-            on_table = int(table[r].sum())
-            if naturals == table[r, 0] and on_table == 0:
-                continue  # no meld of this rank, and none starts
-            if naturals < 2:
-                return  # a meld needs two naturals (R-60)
-            wild_room = 3 if not self.rules.wilds_at_most_naturals else min(3, naturals)
-            rows.append(r)
-            low.append(max(0, 3 - naturals - int(table[r, 1] + table[r, 2])))
-            high.append(max(0, wild_room - int(table[r, 1] + table[r, 2])))
-        deuces, jokers = int(cards[DEUCE]), int(cards[JOKER])
-        for spread in _spreads(deuces + jokers, low, high):
-            plan = base.copy()
-            jokers_left = jokers
-            for r, n in zip(rows, spread):
-                j = min(n, jokers_left)
-                jokers_left -= j
-                plan[r, MeldCol.jokers] = j
-                plan[r, MeldCol.deuces] = n - j
-            yield plan
+        Parameters
+        ----------
+        step : str
+            ``"draw"`` (R-20, R-44); ``"take"``: take the pile in pickup ``way`` with
+            ``melds`` from hand laid in the same move (R-30..R-35, R-64); ``"meld"``: lay
+            ``melds`` from hand, counted together (R-20, R-22, R-40..R-42, R-60..R-64);
+            ``"discard"``: discard ``card`` (R-20, R-40, R-45); ``"go_out"``: lay ``melds``
+            (may be none) then discard ``card`` (if given) and so go out (R-22, R-40..R-42,
+            R-63); ``"end_deal"``: end the deal without a discard after a last-card red three
+            (R-45).
+        way : str
+            For ``"take"``: ``"onto_meld"``, ``"natural_pair"``, ``"natural_deuce"`` or
+            ``"natural_joker"`` (:data:`~canasta_sim.nb.enums.PickupWay`).
+        melds : list of str
+            Meld texts as for :meth:`meld`.
+        card : str
+            One card, as for :meth:`discard`.
 
-    def info_set(self, seat: int):
-        """What ``seat`` knows now: its hand and the public state (an
-        :class:`~canasta_sim.InfoSet`, see :mod:`canasta_sim.infoset`).
+        Returns
+        -------
+        IllegalMove or None
+            The rule the step breaks (``.rule``, e.g. ``"R-64"``, and the message), or None
+            when it is legal.
 
         Raises
         ------
         ValueError
-            For a seat out of range, or a deal that is over (no decision left).
+            For an unknown step or way, or a bad card text.
         """
-        from .infoset import info_set_from_state
+        plan = meld_plan(melds)
+        if step == "draw":
+            code = check_draw_step_nb(self._state, self._r)
+        elif step == "take":
+            if way not in PickupWay._fields:
+                raise ValueError(f"way: {way!r} is not a pickup way; allowed: {PickupWay._fields}")
+            code = check_pickup_nb(
+                self._state, self._r, np.int64(getattr(PickupWay, way)), plan, np.zeros_like(plan)
+            )
+        elif step == "meld":
+            code = check_meld_step_nb(self._state, self._r, plan)
+        elif step == "discard":
+            code = check_discard_step_nb(self._state, self._r, np.int64(C.kind_index(card)))
+        elif step == "go_out":
+            kind = C.kind_index(card) if card else -1
+            scratch = np.zeros(1, STATE_DTYPE)[0]
+            code = check_go_out_nb(self._state, self._r, plan, np.int64(kind), scratch, NO_LOG)
+        elif step == "end_deal":
+            code = check_end_deal_step_nb(self._state)
+        else:
+            raise ValueError(f"step: {step!r} is not a step of a turn; allowed: {STEPS}")
+        return self._error(int(code))
+
+    def observation(self, seat: int | None = None) -> Observation:
+        """What ``seat`` knows now, as the observation array in readable form (an
+        :class:`~canasta_sim.observation.Observation`; layout in ``docs/observation.md``).
+
+        Parameters
+        ----------
+        seat : int, optional
+            The observer (default: the seat to play).
+
+        Raises
+        ------
+        ValueError
+            For a seat out of range.
+        """
+        seat = self.current_player if seat is None else seat
+        check_int("seat", seat, 0, self.rules.players - 1)
+        return Observation(self.rules, seat, observe(self._state, self.rules, seat))
+
+    def info_set(self, seat: int):
+        """What ``seat`` knows now: its hand and the public state (an
+        :class:`~canasta_sim.InfoSet`, see :mod:`canasta_sim.infoset`), built from
+        :meth:`observation`.
+
+        Raises
+        ------
+        ValueError
+            For a seat out of range, a deal that is over (no decision left), or a position
+            that leaves part of the pack out (the message names the missing cards: an
+            information set places every card of the pack).
+        """
+        from .infoset import InfoSet
 
         check_int("seat", seat, 0, self.rules.players - 1)
-        scores: dict[int, int] = dict(self._scores or {})
-        per_side = [int(scores.get(s, 0)) for s in range(self.rules.sides)]
-        return info_set_from_state(self.rules, self._state, seat, per_side)
+        if self.is_over:
+            raise ValueError("phase 'over': the deal is over, no seat has a decision to analyse")
+        missing = _pack(self.rules) - _card_counts(self._view)
+        if missing.any():
+            raise ValueError(
+                f"the position leaves {missing.sum()} cards of the {self.rules.n_cards}-card "
+                f"pack out ({C.format_tally(missing)}); an information set places every card "
+                f"of the pack: add them to the stock (Deal.from_position(..., stock=...)) or to "
+                f"the hands"
+            )
+        return InfoSet.from_observation(self.observation(seat))
 
     def copy(self) -> Deal:
         """An independent copy of the deal (state and trace so far): moves on one do not
@@ -643,17 +699,24 @@ class Deal:
         return self._view.g
 
     def _run(self, code: int) -> None:
-        if code != MoveError.ok:
-            side = self.current_player % self.rules.sides
-            raise illegal_move(
-                int(code),
-                phase=self.phase,
-                canastas=self.rules.canastas_to_go_out,
-                minimum=int(self._view.sides[side, SideSlot.minimum]),
-                wilds_rule=", never more wild cards than naturals"
-                if self.rules.wilds_at_most_naturals
-                else "",
-            )
+        error = self._error(code)
+        if error is not None:
+            raise error
+
+    def _error(self, code: int) -> IllegalMove | None:
+        """The :class:`IllegalMove` of a move kernel's MoveError ``code``, or None for ``ok``."""
+        if code == MoveError.ok:
+            return None
+        side = self.current_player % self.rules.sides
+        return illegal_move(
+            int(code),
+            phase=self.phase,
+            canastas=self.rules.canastas_to_go_out,
+            minimum=int(self._view.sides[side, SideSlot.minimum]),
+            wilds_rule=", never more wild cards than naturals"
+            if self.rules.wilds_at_most_naturals
+            else "",
+        )
 
     def __repr__(self) -> str:
         return (
@@ -681,7 +744,14 @@ def _check_mapping(name: str, value, example: str) -> None:
         raise TypeError(f"{name} must map each side to its value, e.g. {example}, not {value!r}")
 
 
-def _check_pack(rules: Rules, view: StateView) -> None:
+def _pack(rules: Rules) -> np.ndarray:
+    """Cards of each kind in the pack (R-01, R-02), ``ndarray(int64, (N_KINDS,))``."""
+    return C.KIND_COUNTS_108.astype(np.int64) * rules.n_cards // 108
+
+
+def _card_counts(view: StateView) -> np.ndarray:
+    """Cards of each kind anywhere in the deal: hands, stock, pile, melds and red threes laid
+    out, ``ndarray(int64, (N_KINDS,))``."""
     h, st, pl, md, sd, g = view.hands, view.stock, view.pile, view.melds, view.sides, view.g
     counts = h.sum(axis=0).astype(np.int64)
     counts += np.bincount(st[g[DealSlot.stock_pos] :], minlength=N_KINDS)
@@ -691,49 +761,17 @@ def _check_pack(rules: Rules, view: StateView) -> None:
     ].sum(axis=0)
     counts[DEUCE] += md[:, :, MeldCol.deuces].sum()
     counts[JOKER] += md[:, :, MeldCol.jokers].sum()
-    counts[RED_THREE] += sd[:, SideSlot.r3_dealt].sum()
-    pack = C.KIND_COUNTS_108.astype(np.int64) * rules.n_cards // 108
+    counts[RED_THREE] += sd[:, SideSlot.r3_dealt : SideSlot.r3_pile + 1].sum()
+    return counts
+
+
+def _check_pack(rules: Rules, view: StateView) -> None:
+    counts, pack = _card_counts(view), _pack(rules)
     for k in np.nonzero(counts > pack)[0]:
         raise ValueError(
             f"the position has {counts[k]} cards of kind {C.KINDS[k]}, the "
             f"{rules.n_cards}-card pack has {pack[k]}"
         )
-
-
-# --- search helpers (can_take_pile) ----------------------------------------------------------
-def _choices(hand: np.ndarray, n: int) -> list[np.ndarray]:
-    """Every multiset of ``n`` cards (n = 0, 1 or 2) from ``hand`` (counts), as counts."""
-    out = []
-    kinds = [k for k in range(N_KINDS) if hand[k] > 0]
-    if n == 0:
-        return [np.zeros_like(hand)]
-    for i, a in enumerate(kinds):
-        if n == 1:
-            pick = np.zeros_like(hand)
-            pick[a] = 1
-            out.append(pick)
-            continue
-        for b in kinds[i:]:
-            if a == b and hand[a] < 2:
-                continue
-            pick = np.zeros_like(hand)
-            pick[a] += 1
-            pick[b] += 1
-            out.append(pick)
-    return out
-
-
-def _spreads(total: int, low: list[int], high: list[int]) -> Iterable[tuple[int, ...]]:
-    """Every way of writing ``total`` as a sum with the i-th term from low[i] to high[i]."""
-    if not low:
-        if total == 0:
-            yield ()
-        return
-    rest_low, rest_high = sum(low[1:]), sum(high[1:])
-    for n in range(low[0], min(high[0], total) + 1):
-        if rest_low <= total - n <= rest_high:
-            for tail in _spreads(total - n, low[1:], high[1:]):
-                yield (n, *tail)
 
 
 def trace_deal(rules: Rules, bots, seed: int, deal: int, *, seats=None, scores=None) -> list[dict]:

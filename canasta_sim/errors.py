@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import traceback
+
 from .nb.enums import MOVE_ERROR_RULES, MoveError
 
 
@@ -72,3 +74,54 @@ def illegal_move(code: int, **context) -> IllegalMove:
 class _Default(dict):
     def __missing__(self, key):
         return "?"
+
+
+class BadArgument(ValueError):
+    """A bad value of one argument; ``argument`` is its keyword name (``"scores"``), so the
+    command line can name the one option at fault (``--scores``)."""
+
+    def __init__(self, argument: str, message: str):
+        super().__init__(message)
+        self.argument = argument
+
+    def __reduce__(self):
+        return type(self), (self.argument, str(self))
+
+
+class BadSwitch(ValueError):
+    """A rules switch (RULES.md section 8) that is unknown or has a value it does not allow;
+    ``switch`` is its name, so the command line can name the option that set it."""
+
+    def __init__(self, switch: str, message: str):
+        super().__init__(message)
+        self.switch = switch
+
+    def __reduce__(self):
+        return type(self), (self.switch, str(self))
+
+
+class BotError(Exception):
+    """An exception raised inside a bot written in Python (``py:FILE.py:CLASS``), or an answer
+    of it that is not a candidate: the bot's fault, not the input's.
+
+    ``spec`` is the bot's spec; the message names it, the seat and decision, the exception and
+    the bot's own frames (file and line), and the original exception is the ``__cause__``.
+    """
+
+    def __init__(self, spec: str, message: str):
+        super().__init__(f"the Python bot {spec} {message}")
+        self.spec = spec
+
+    @classmethod
+    def raised(cls, spec: str, when: str, exc: BaseException, frames) -> BotError:
+        """The error for ``exc``, raised by the bot's own code ``when`` (``"of seat 0 at the
+        draw decision"``), with the traceback ``frames`` (a traceback object from the bot's
+        first frame on, or ``None``) as file, line and source."""
+        text = "".join(traceback.format_exception_only(type(exc), exc)).rstrip()
+        if "\n" in text:  # a syntax error: its file, line and caret, then its message
+            text = f"{type(exc).__name__}:\n{text}"
+        where = "".join(traceback.format_list(traceback.extract_tb(frames))).rstrip()
+        return cls(spec, f"{when} raised {text}" + (f":\n{where}" if where else ""))
+
+    def __reduce__(self):
+        return type(self), (self.spec, str(self).removeprefix(f"the Python bot {self.spec} "))

@@ -66,6 +66,9 @@ class GameTotals:
         Games that reached ``MAX_DEALS`` without a winner.
     score_sum : list of int
         Sum of each side's final score (points).
+    score_sumsq : list of int
+        Sum of the squares of each side's final score (points squared; for the interval of
+        the mean).
     """
 
     games: int
@@ -73,10 +76,11 @@ class GameTotals:
     wins: list[int]
     unfinished: int
     score_sum: list[int]
+    score_sumsq: list[int]
 
     @classmethod
     def empty(cls, sides: int) -> GameTotals:
-        return cls(0, 0, [0] * sides, 0, [0] * sides)
+        return cls(0, 0, [0] * sides, 0, [0] * sides, [0] * sides)
 
     @classmethod
     def from_frame(cls, games: pd.DataFrame, sides: int) -> GameTotals:
@@ -88,6 +92,7 @@ class GameTotals:
             [int((winner == s).sum()) for s in range(sides)],
             int((winner < 0).sum()),
             [int(games[f"score_{s}"].astype(np.int64).sum()) for s in range(sides)],
+            [int((games[f"score_{s}"].astype(np.int64) ** 2).sum()) for s in range(sides)],
         )
 
     def __iadd__(self, other: GameTotals) -> GameTotals:
@@ -96,6 +101,7 @@ class GameTotals:
         self.wins = [a + b for a, b in zip(self.wins, other.wins)]
         self.unfinished += other.unfinished
         self.score_sum = [a + b for a, b in zip(self.score_sum, other.score_sum)]
+        self.score_sumsq = [a + b for a, b in zip(self.score_sumsq, other.score_sumsq)]
         return self
 
 
@@ -344,7 +350,7 @@ def play_games(
     if table is None:
         table = game_table(rules, bots, seats, scores)
     table.check_scheduler(scheduler)
-    chunk = check_count("chunk_size", chunk_size or min(games, 10_000))
+    chunk = check_count("chunk_size", chunk_size or min(games, table.default_chunk(10_000, "game")))
     if records and out is None:
         per_game = DEALS_PER_GAME_ESTIMATE * record_bytes(table.rules.sides)
         check_memory(games, per_game, f"games={games}")

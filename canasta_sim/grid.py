@@ -12,13 +12,14 @@ pack share their shuffles. Axis syntax (the command line's ``--axis``; values se
     bots=expert|careful;greedy              (a value: one spec for every side, or one per
                                              side separated by ';')
 
-A study folder (like ``sweep``'s) holds ``manifest.json`` (written first: the grid, seed,
-deals and versions), ``cells/NNN-NAME/`` (one :func:`~canasta_sim.simulate` results folder per
-cell, each committed atomically) and, written last, ``study.png`` and ``study.csv``: one row
-per cell with its key statistics and their differences to the baseline cell, with 95%
-intervals. ``resume`` continues an interrupted study: the cells whose folders exist are read,
-the others played; resuming is refused when the rules or bots versions, or the grid, seed or
-deals differ from the study's manifest.
+A study folder (written only when ``out`` is given, like ``sweep``'s) holds ``manifest.json``
+(written first: the grid, seed, deals and versions), ``cells/NNN-NAME/`` (one
+:func:`~canasta_sim.simulate` results folder per cell, each committed atomically) and,
+written last, ``study.png`` and ``study.csv``: one row per cell with its key statistics and
+their differences to the baseline cell, with 95% intervals. ``resume`` continues an
+interrupted study: the cells whose folders exist are read, the others played; resuming is
+refused when the rules or bots versions, or the grid, seed or deals differ from the study's
+manifest.
 """
 
 from __future__ import annotations
@@ -49,6 +50,7 @@ from .rules import PRESETS, Rules, preset_name
 from .simulate import simulate
 from .stats import summary
 from .studies import Z95
+from .tables import interval, number
 
 __all__ = [
     "AXIS_NAMES",
@@ -60,7 +62,6 @@ __all__ = [
     "parse_axis",
     "plot_study",
     "run_study",
-    "study_folder",
 ]
 
 #: Largest grid (cells).
@@ -85,6 +86,17 @@ STATISTICS = {
         "turn of a side's first canasta",
     ),
     "score": ("score", "mean score per side (points)", "mean score per side (points)"),
+}
+#: Decimals each statistic is printed with in the study table (its value, interval and
+#: difference alike): a tenth of a point, a hundredth of a turn, a thousandth of a canasta
+#: or of a probability.
+DECIMALS = {
+    "canastas": 3,
+    "red_three_value": 1,
+    "turns": 2,
+    "going_out": 3,
+    "first_canasta_turn": 2,
+    "score": 1,
 }
 
 
@@ -227,12 +239,6 @@ def grid_cells(axes: list[Axis]) -> list[Cell]:
     return cells
 
 
-def study_folder(axes_text: list[str]) -> Path:
-    """Default study folder: ``results/study-AXES`` (unsafe characters as ``_``)."""
-    name = "study-" + "-".join(t.replace("switch:", "") for t in axes_text)
-    return Path("results") / re.sub(r"[^A-Za-z0-9.=-]+", "_", name)[:120]
-
-
 def _study_spec(axes: list[Axis], deals: int, seed: int, baseline: int) -> dict:
     return {
         "axes": [{"name": a.name, "values": [_label(v) for v in a.values]} for a in axes],
@@ -263,14 +269,16 @@ def run_study(
     axes : list of Axis
     deals : int
         Deals per cell.
-    out : path
-        The study folder (see the module docstring).
+    out : path or None
+        The study folder (see the module docstring); ``None`` plays every cell in memory
+        and writes nothing.
     seed : int
         Master seed of every cell.
     baseline : int
         Number of the cell the others are compared with (0-based, grid order).
     resume : bool
-        Continue the study in ``out``: play only the cells whose folders are missing.
+        Continue the study in ``out``: play only the cells whose folders are missing (needs
+        ``out``).
     overwrite : bool
         Replace an existing study or results folder ``out`` (not with ``resume``).
     workers : int, optional
@@ -299,7 +307,41 @@ def run_study(
         raise ValueError(f"baseline={baseline} is not a cell; allowed: 0 to {len(cells) - 1}")
     if resume and overwrite:
         raise ValueError("resume and overwrite exclude each other; give one")
-    spec = _study_spec(axes, deals, seed, baseline)
+    folder = _study_folder(out, _study_spec(axes, deals, seed, baseline), resume, overwrite)
+    start = time.perf_counter()
+    results = []
+    for cell in cells:
+        cell_dir = None if folder is None else folder / "cells" / cell.name
+        saved = None if cell_dir is None else cell_dir / "aggregates.json"
+        played = saved is None or not saved.is_file()
+        agg = (
+            Aggregates.from_json(saved.read_text())
+            if saved is not None and not played
+            else _play_cell(cell, deals, seed, workers, progress, cell_dir)
+        )
+        results.append((cell, agg))
+        if on_cell is not None:
+            on_cell(cell, played)
+    table = study_table(results, baseline)
+    if folder is not None:
+        caption = f"seed {seed}, {deals:,} deals per cell, {len(cells)} cells"
+        png = folder / "study.png"
+        with writing(png):
+            tmp = png.with_name(".study.png.tmp")
+            plot_study(table, tmp, caption)
+            tmp.replace(png)
+        _atomic_text(folder / "study.csv", table.to_csv(index=False))
+    table.attrs["wall_seconds"] = round(time.perf_counter() - start, 3)
+    return table
+
+
+def _study_folder(out, spec: dict, resume: bool, overwrite: bool) -> Path | None:
+    """The study folder ``out``, checked (``resume``) or made with its manifest; ``None``
+    without ``out`` (a study that writes nothing)."""
+    if out is None:
+        if resume:
+            raise ValueError("resume needs out, the folder of the study to continue")
+        return None
     folder = Path(out).resolve()
     if resume:
         _check_resume(folder, spec)
@@ -308,38 +350,23 @@ def run_study(
         if target.replaces is not None:
             shutil.rmtree(folder)
         folder.mkdir(parents=True)
-        manifest = {**_fresh_manifest(), "study": spec}
-        _atomic_text(folder / "manifest.json", json_text(manifest))
-    start = time.perf_counter()
-    results = []
-    for cell in cells:
-        cell_dir = folder / "cells" / cell.name
-        played = not (cell_dir / "aggregates.json").is_file()
-        if played:
-            simulate(
-                deals,
-                rules=cell.rules,
-                bots=list(cell.bots),
-                seed=seed,
-                workers=workers,
-                out=cell_dir,
-                records=False,
-                progress=progress,
-            )
-        agg = Aggregates.from_json((cell_dir / "aggregates.json").read_text())
-        results.append((cell, agg))
-        if on_cell is not None:
-            on_cell(cell, played)
-    table = study_table(results, baseline)
-    caption = f"seed {seed}, {deals:,} deals per cell, {len(cells)} cells"
-    png = folder / "study.png"
-    with writing(png):
-        tmp = png.with_name(".study.png.tmp")
-        plot_study(table, tmp, caption)
-        tmp.replace(png)
-    _atomic_text(folder / "study.csv", table.to_csv(index=False))
-    table.attrs["wall_seconds"] = round(time.perf_counter() - start, 3)
-    return table
+        _atomic_text(folder / "manifest.json", json_text({**_fresh_manifest(), "study": spec}))
+    return folder
+
+
+def _play_cell(cell: Cell, deals: int, seed: int, workers, progress: bool, folder) -> Aggregates:
+    """Play one cell's deals (aggregates only), into its run folder ``folder`` or, with
+    ``None``, in memory."""
+    return simulate(
+        deals,
+        rules=cell.rules,
+        bots=list(cell.bots),
+        seed=seed,
+        workers=workers,
+        out=folder,
+        records=False,
+        progress=progress,
+    ).aggregates
 
 
 def _fresh_manifest() -> dict:
@@ -419,19 +446,21 @@ def study_table(results: list[tuple[Cell, Aggregates]], baseline: int) -> pd.Dat
 
 def format_study(table: pd.DataFrame) -> str:
     """The study table for the terminal: per cell its axis values and, per statistic, the
-    value and the difference to the baseline with its 95% interval."""
+    value and the difference to the baseline with its 95% interval, each statistic with its
+    own fixed decimals (:data:`DECIMALS`); a dash for what a cell could not measure."""
     lines = []
     axis_cols = [c for c in table.columns if c in AXIS_NAMES or c.startswith("switch:")]
     for d in table.to_dict("records"):
         head = ", ".join(f"{c.removeprefix('switch:')}={d[c]}" for c in axis_cols)
         lines.append(f"[{d['cell']}] {head}" + ("  (baseline)" if d["baseline"] else ""))
         for key, (_, _, label) in STATISTICS.items():
-            v, dl, dh = d[key], d[f"{key}_diff_low"], d[f"{key}_diff_high"]
-            diff = (
-                "" if d["baseline"] else (f"  diff {d[f'{key}_diff']:+.4g} [{dl:+.4g}, {dh:+.4g}]")
-            )
+            n = DECIMALS[key]
+            v, lo, hi = d[key], d[f"{key}_low"], d[f"{key}_high"]
+            dv, dl, dh = d[f"{key}_diff"], d[f"{key}_diff_low"], d[f"{key}_diff_high"]
+            diff = "" if d["baseline"] else f"  diff {interval(dv, dl, dh, f'+.{n}f')}"
+            value = number(v, f"10.{n}f").rjust(10)
             lines.append(
-                f"    {label:<36} {v:10.4g} [{d[f'{key}_low']:.4g}, {d[f'{key}_high']:.4g}]{diff}"
+                f"    {label:<36} {value} [{number(lo, f'.{n}f')}, {number(hi, f'.{n}f')}]{diff}"
             )
     return "\n".join(lines)
 

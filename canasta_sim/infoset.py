@@ -14,16 +14,14 @@ only ever go to the stock. The sampler reads only the information set.
 
 from __future__ import annotations
 
-import dataclasses
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
+from functools import cached_property
 
 import numpy as np
 
 from . import cards as C
-from .nb.engine.deal import freezes_pile_nb, is_upcard_cover_nb
+from .nb.engine.deal import freezes_pile_nb
 from .nb.engine.rng import deal_seeds_nb
 from .nb.engine.state import STATE_DTYPE, new_state, recount_nb
 from .nb.enums import (
@@ -33,6 +31,7 @@ from .nb.enums import (
     LAST_NATURAL,
     N_KINDS,
     RED_THREE,
+    STRATA_OFF,
     DealSlot,
     MeldCol,
     MeldFlag,
@@ -41,16 +40,10 @@ from .nb.enums import (
     SideSlot,
 )
 from .nb.rollout import strata_nb, worlds_nb
-from .nb.worlds import STRATA_OFF
 from .notation import check_int, is_legal_meld, meld_plan, minimum_count
-from .rules import PLAYER_TABLE, Rules
-
-try:
-    import tomllib
-except ImportError:  # Python 3.10: positions in JSON only
-    tomllib = None  # type: ignore[assignment,unused-ignore]
-
-PHASES = ("draw", "play")
+from .observation import Observation, observe
+from .positions import PHASES, check_upcard, position_fields, read_position
+from .rules import Rules
 
 
 @dataclass(frozen=True)
@@ -140,20 +133,37 @@ class InfoSet:
     @classmethod
     def from_dict(cls, data: Mapping) -> InfoSet:
         """An information set from a position mapping (the parsed TOML or JSON of a position
-        file; keys in ``docs/analysis.md``).
+        file; keys in ``docs/analysis.md``; parsed by :mod:`canasta_sim.positions`).
 
         Raises
         ------
         ValueError
-            On an unknown or missing key, a bad card text, a position that breaks the pack,
-            hand sizes that disagree with the stock size, or a phase with no decision; the
-            message names the value.
+            On an unknown or missing key, a bad card text, a position that breaks the pack or
+            leaves part of it out (the message names the cards and how to complete it), or a
+            phase with no decision; the message names the value.
         """
-        return _from_dict(data)
+        info = cls(**position_fields(data))
+        check_upcard(info)
+        return info
+
+    @classmethod
+    def from_observation(cls, observation: Observation) -> InfoSet:
+        """The information set of an observation (:meth:`canasta_sim.Deal.observation`): the
+        same knowledge in card text, in seat and side order; ``from_observation(info
+        .observation()) == info``.
+
+        Raises
+        ------
+        ValueError
+            For an observation of a deal that is over (no decision left), or one that breaks
+            the pack (as the constructor).
+        """
+        return _from_observation(observation)
 
     @classmethod
     def from_file(cls, path) -> InfoSet:
-        """Read a position file: TOML (``.toml``) or JSON (``.json``).
+        """Read a position file: TOML (``.toml``) or JSON (``.json``)
+        (:func:`canasta_sim.positions.read_position`).
 
         Raises
         ------
@@ -161,16 +171,7 @@ class InfoSet:
             As :meth:`from_dict`, or for a file that is not valid TOML/JSON (the message names
             the file).
         """
-        path = Path(path)
-        text = path.read_text()
-        is_json = path.suffix.lower() == ".json"
-        if not is_json and tomllib is None:
-            raise ValueError(f"{path}: TOML positions need Python 3.11 or later; use JSON")
-        try:
-            data = json.loads(text) if is_json else tomllib.loads(text)
-        except (ValueError, json.JSONDecodeError) as exc:  # TOMLDecodeError is a ValueError
-            raise ValueError(f"{path}: not a valid position file: {exc}") from None
-        return cls.from_dict(data)
+        return cls.from_dict(read_position(path))
 
     # --- derived values ----------------------------------------------------------------------
     @property
@@ -178,20 +179,22 @@ class InfoSet:
         """The observer's side (R-10)."""
         return self.seat % self.rules.sides
 
-    @property
+    # the card texts are parsed once (building an information set reads them a few dozen
+    # times); the arrays are read-only, since the information set is a value
+    @cached_property
     def hand_counts(self) -> np.ndarray:
-        """The observer's hand, ``ndarray(int8, (N_KINDS,))``."""
-        return C.parse_cards(self.hand)
+        """The observer's hand, ``ndarray(int8, (N_KINDS,))``, read-only."""
+        return _read_only(C.parse_cards(self.hand))
 
-    @property
+    @cached_property
     def pile_codes(self) -> np.ndarray:
-        """The pile's kind codes, bottom first, ``ndarray(int8, (pile size,))``."""
-        return C.parse_sequence(self.pile)
+        """The pile's kind codes, bottom first, ``ndarray(int8, (pile size,))``, read-only."""
+        return _read_only(C.parse_sequence(self.pile))
 
-    @property
+    @cached_property
     def known_counts(self) -> np.ndarray:
-        """Known cards per seat, ``ndarray(int8, (players, N_KINDS))``."""
-        return np.stack([C.parse_cards(t) for t in self.known])
+        """Known cards per seat, ``ndarray(int8, (players, N_KINDS))``, read-only."""
+        return _read_only(np.stack([C.parse_cards(t) for t in self.known]))
 
     @property
     def unseen_counts(self) -> np.ndarray:
@@ -216,6 +219,15 @@ class InfoSet:
     def dealer(self) -> int:
         """The dealer's seat: the player to the dealer's left played turn 0 (R-11)."""
         return (self.current - 1 - self.turn) % self.rules.players
+
+    def observation(self) -> Observation:
+        """The observation of this information set: the kernel's array
+        (:func:`~canasta_sim.nb.engine.observation.observe_nb`) over :meth:`public_state` with
+        the scores. ``InfoSet.from_observation(info.observation()) == info``, and for a live
+        deal ``deal.info_set(seat).observation() == deal.observation(seat)``."""
+        state = self.public_state()
+        state["sides"][: self.rules.sides, SideSlot.score] = self.scores
+        return Observation(self.rules, self.seat, observe(state, self.rules, self.seat))
 
     def public_state(self) -> np.void:
         """A kernel state (record of ``STATE_DTYPE``) holding this information set: the public
@@ -329,265 +341,51 @@ def top_card_weights(unseen: np.ndarray, stock_size: int) -> np.ndarray | None:
     return w
 
 
-# --- from a live deal -------------------------------------------------------------------------
-def info_set_from_state(rules: Rules, state: np.void, seat: int, scores) -> InfoSet:
-    """The information set of ``seat`` in a kernel state (what :meth:`Deal.info_set` calls).
-
-    Parameters
-    ----------
-    rules : Rules
-    state : record of STATE_DTYPE
-    seat : int
-    scores : sequence of int
-        Cumulative scores before the deal, per side (points).
-
-    Raises
-    ------
-    ValueError
-        When the deal is over (no decision is left).
-    """
-    g = state["g"]
-    if g[DealSlot.phase] == Phase.over:
-        raise ValueError("phase 'over': the deal is over, no seat has a decision to analyse")
+# --- from and to the observation -------------------------------------------------------------
+def _from_observation(obs: Observation) -> InfoSet:
+    """The information set of an observation (:meth:`InfoSet.from_observation`): the
+    seat-relative rows of the array put back in seat and side order."""
+    rules, seat = obs.rules, obs.seat
     players, sides = rules.players, rules.sides
-    turn = int(g[DealSlot.turn])
-    melds, meld_turn, flags = state["melds"], state["meld_turn"], state["meld_flags"]
-    current = int(g[DealSlot.current])
-    cur_side = current % sides
-    sd = state["sides"]
+    if obs.phase == Phase.over:
+        raise ValueError("phase 'over': the deal is over, no seat has a decision to analyse")
+    by_seat = [(p - seat) % players for p in range(players)]  # row of each seat
+    by_side = [(s - obs.side) % sides for s in range(sides)]
+    current = obs.seat_of(obs.current)
+    cur_row = obs.current % sides  # the side to play, counted from the observer's
 
-    def ranks(s, test):
-        return tuple(
-            C.KINDS[r]
-            for r in range(BLACK_THREE, LAST_NATURAL + 1)
-            if melds[s, r].sum() > 0 and test(r)
-        )
+    def plan(j: int) -> np.ndarray:
+        md = np.zeros((N_KINDS, 3), np.int64)
+        md[BLACK_THREE : LAST_NATURAL + 1] = obs.side_melds[j]
+        return md
 
-    play = g[DealSlot.phase] == Phase.play
-    this_turn = ranks(cur_side, lambda r: meld_turn[cur_side, r] == turn) if play else ()
-    known = [C.format_cards(state["known"][p]) for p in range(players)]
-    known[seat] = ""
+    def ranks(flags) -> tuple[str, ...]:
+        return tuple(C.KINDS[BLACK_THREE + int(i)] for i in np.nonzero(flags)[0])
+
+    known = [C.format_cards(obs.seat_known_counts[i]) for i in by_seat]
     return InfoSet(
         rules=rules,
         seat=seat,
         current=current,
-        phase=PHASES[int(g[DealSlot.phase])],
-        hand=C.format_cards(state["hands"][seat]),
-        pile=C.format_sequence(state["pile"][: int(g[DealSlot.pile_len])]),
-        melds=tuple(_meld_texts(melds[s]) for s in range(sides)),
-        red_threes=tuple(
-            int(sd[s, SideSlot.r3_dealt] + sd[s, SideSlot.r3_drawn] + sd[s, SideSlot.r3_pile])
-            for s in range(sides)
-        ),
-        scores=tuple(int(x) for x in scores),
-        hand_sizes=tuple(int(x) for x in state["hand_sizes"][:players]),
-        stock_size=int(rules.n_cards - g[DealSlot.stock_pos]),
+        phase=PHASES[obs.phase],
+        hand=C.format_cards(obs.hand_counts),
+        pile=C.format_sequence(obs.pile_codes),
+        melds=tuple(_meld_texts(plan(j)) for j in by_side),
+        red_threes=tuple(int(obs.side_red_threes[j]) for j in by_side),
+        scores=tuple(int(obs.side_scores[j]) for j in by_side),
+        hand_sizes=tuple(int(obs.seat_hand_sizes[i]) for i in by_seat),
+        stock_size=obs.stock_size,
         known=tuple(known),
-        turn=turn,
-        first_meld_turns=tuple(int(x) for x in state["seats"][:players, SeatSlot.first_meld_turn]),
-        melds_this_turn=this_turn,
-        pile_melds=tuple(
-            k for k in this_turn if flags[cur_side, C.kind_index(k)] & MeldFlag.pile_cards
-        ),
-        concealed_canastas=tuple(
-            ranks(s, lambda r, s=s: flags[s, r] & MeldFlag.concealed) for s in range(sides)
-        ),
-        touched_old=bool(play and g[DealSlot.touched_old]),
-        from_pile=C.format_cards(g[DealSlot.pile_cards : DealSlot.pile_cards + N_KINDS])
-        if play
-        else "",
-        last_red_three=bool(play and g[DealSlot.last_red_three]),
-        upcard_cards=int(g[DealSlot.upcard_cards]),
+        turn=obs.turn,
+        first_meld_turns=tuple(int(obs.seat_first_meld_turns[i]) for i in by_seat),
+        melds_this_turn=ranks(obs.side_melds_this_turn[cur_row]),
+        pile_melds=ranks(obs.side_pile_melds[cur_row]),
+        concealed_canastas=tuple(ranks(obs.side_concealed_canastas[j]) for j in by_side),
+        touched_old=bool(obs.touched_old),
+        from_pile=C.format_cards(obs.from_pile_counts),
+        last_red_three=bool(obs.last_red_three),
+        upcard_cards=obs.upcard_cards,
     )
-
-
-# --- from a position mapping ------------------------------------------------------------------
-_KEYS = {
-    "players": "number of players (2, 3, 4 or 6)",
-    "rules": "rules preset name (classic, hoyle)",
-    "switches": "table of rules switches",
-    "seat": "the observer's seat",
-    "current": "seat to play (default: seat)",
-    "phase": "draw or play",
-    "hand": "the observer's hand (card text)",
-    "pile": "discard pile, bottom first (card text)",
-    "melds": "per side, a list of meld texts",
-    "red_threes": "per side, red threes laid out",
-    "scores": "per side, cumulative score before the deal",
-    "hand_sizes": "per seat, cards in hand",
-    "stock": "cards left in the stock",
-    "known": "per seat, cards known to be in its hand (card text)",
-    "turn": "completed turns",
-    "melded_seats": "seats that made a meld before this turn",
-    "melds_this_turn": "play phase: ranks melded for the first time this turn",
-    "pile_melds": "play phase: those of them holding cards from the pile",
-    "concealed_canastas": "per side, ranks of concealed canastas",
-    "touched_old": "play phase: added to a meld made before this turn",
-    "from_pile": "play phase: cards taken with the pile this turn, still in hand",
-    "last_red_three": "play phase: drew a red three as the last stock card",
-    "upcard_cards": "the count of cards at the bottom of the pile turned to start it",
-}
-_REQUIRED = ("players", "seat", "phase", "hand", "pile", "hand_sizes", "stock")
-
-
-def _from_dict(data) -> InfoSet:
-    if not isinstance(data, Mapping):
-        raise ValueError(f"a position is a table of keys, not {data!r}")
-    unknown = sorted(set(data) - set(_KEYS))
-    if unknown:
-        raise ValueError(f"unknown position key {unknown[0]!r}; allowed: {', '.join(_KEYS)}")
-    missing = [k for k in _REQUIRED if k not in data]
-    if missing:
-        raise ValueError(f"position key {missing[0]!r} is missing ({_KEYS[missing[0]]})")
-    players = data["players"]
-    if not isinstance(players, int) or isinstance(players, bool) or players not in PLAYER_TABLE:
-        raise ValueError(f"players={players!r} is not allowed; allowed: 2, 3, 4 or 6")
-    rules = Rules.preset(_str(data, "rules", "classic"), players=players, **_switches(data))
-    sides = rules.sides
-    seat = data["seat"]
-    check_int("seat", seat, 0, players - 1)
-    # in any case, as rules presets are
-    phase = _str(data, "phase", "draw").strip().lower()
-    if phase not in PHASES:
-        raise ValueError(
-            f"phase={data['phase']!r} has no decision to analyse; allowed: draw (the turn's "
-            f"first move), play (meld, discard or go out), in any case"
-        )
-    check_int("stock", data["stock"], 0, rules.n_cards)
-    melds = tuple(
-        tuple(_card_texts(f"melds[{s}]", m))
-        for s, m in enumerate(_per(data, "melds", sides, [], list))
-    )
-    melded = tuple(s for s in range(sides) if melds[s])
-    this_turn = tuple(_str_list(data, "melds_this_turn"))
-    default_melded = [p for p in range(players) if p % sides in melded]
-    melded_seats = data.get("melded_seats", default_melded)
-    if not isinstance(melded_seats, list):
-        raise ValueError(f"melded_seats must be a list of seats, not {melded_seats!r}")
-    for p in melded_seats:
-        check_int("melded_seats item", p, 0, players - 1)
-    turn = data.get("turn", 1 if melded_seats else 0)
-    check_int("turn", turn, 0, rules.max_turns - 1)
-    if melded_seats and turn == 0:
-        raise ValueError(
-            f"turn=0 with melded_seats={melded_seats}: a meld made before this turn needs turn >= 1"
-        )
-    current = data.get("current", seat)
-    check_int("current", current, 0, players - 1)
-    first = [turn - 1 if p in melded_seats else -1 for p in range(players)]
-    if this_turn and first[current] < 0:
-        first[current] = turn
-    known = _per(data, "known", players, "", str, per="seat")
-    info = InfoSet(
-        rules=rules,
-        seat=seat,
-        current=current,
-        phase=phase,
-        hand=_str(data, "hand", ""),
-        pile=_str(data, "pile", ""),
-        melds=melds,
-        red_threes=tuple(_per(data, "red_threes", sides, 0, int)),
-        scores=tuple(_per(data, "scores", sides, 0, int)),
-        hand_sizes=tuple(_per(data, "hand_sizes", players, None, int, per="seat")),
-        stock_size=data["stock"],
-        known=tuple(known),
-        turn=turn,
-        first_meld_turns=tuple(first),
-        melds_this_turn=this_turn,
-        pile_melds=tuple(_str_list(data, "pile_melds")),
-        concealed_canastas=tuple(
-            tuple(_card_texts(f"concealed_canastas[{s}]", c))
-            for s, c in enumerate(_per(data, "concealed_canastas", sides, [], list))
-        ),
-        touched_old=_bool(data, "touched_old"),
-        from_pile=_str(data, "from_pile", ""),
-        last_red_three=_bool(data, "last_red_three"),
-        upcard_cards=data.get("upcard_cards", 0),
-    )
-    _check_upcard(info)
-    return info
-
-
-def _switches(data) -> dict:
-    """The ``switches`` table: rules switches only (``players`` is a position key)."""
-    switches = data.get("switches", {})
-    if not isinstance(switches, Mapping):
-        raise ValueError(f"switches must be a table of rules switches, not {switches!r}")
-    if "players" in switches:
-        raise ValueError(
-            f"switches.players={switches['players']!r}: players is a top-level key of the "
-            f"position (players = {switches['players']!r}), not a rules switch"
-        )
-    allowed = sorted(f.name for f in dataclasses.fields(Rules) if f.name != "players")
-    unknown = sorted(set(switches) - set(allowed))
-    if unknown:
-        raise ValueError(
-            f"unknown rules switch {unknown[0]!r} in switches; allowed: {', '.join(allowed)}"
-        )
-    return dict(switches)
-
-
-def _check_upcard(info: InfoSet) -> None:
-    """In a position file the pile's bottom ``upcard_cards`` cards are those turned to start
-    it (R-12): covers, then one card that is not a cover. (A live deal keeps the count after
-    the pile is taken, so this is not checked in :func:`_validate`.)"""
-    n, codes = info.upcard_cards, info.pile_codes
-    if n > len(codes):
-        raise ValueError(
-            f"upcard_cards={n} but the pile holds {len(codes)} cards; allowed: 0 to "
-            f"{len(codes)} (the count of cards at the bottom of the pile turned to start it)"
-        )
-    r = info.rules.to_array()
-    for i, k in enumerate(codes[:n]):
-        if bool(is_upcard_cover_nb(int(k), r)) != (i < n - 1):
-            raise ValueError(
-                f"upcard_cards={n} with the pile {info.pile!r}: card {i + 1} from the bottom, "
-                f"{C.KINDS[k]!r}, cannot be turned there (R-12: wild cards, red threes and "
-                f"black threes with upcard_covers_black_three are covered by the next card "
-                f"turned, and the last card turned is none of them)"
-            )
-
-
-def _str(data, key, default) -> str:
-    value = data.get(key, default)
-    if not isinstance(value, str):
-        raise ValueError(f"{key}={value!r} must be a text ({_KEYS[key]})")
-    return value
-
-
-def _bool(data, key) -> bool:
-    value = data.get(key, False)
-    if not isinstance(value, bool):
-        raise ValueError(f"{key}={value!r} must be true or false ({_KEYS[key]})")
-    return value
-
-
-def _str_list(data, key) -> list[str]:
-    value = data.get(key, [])
-    return _card_texts(key, value)
-
-
-def _card_texts(name, value) -> list[str]:
-    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-        raise ValueError(f"{name}={value!r} must be a list of card texts")
-    return value
-
-
-def _per(data, key, n, default, kind, per="side") -> list:
-    value = data.get(key)
-    if value is None:
-        if default is None:
-            raise ValueError(f"position key {key!r} is missing ({_KEYS[key]})")
-        return [default] * n
-    if not isinstance(value, list) or len(value) != n:
-        raise ValueError(f"{key}={value!r} must be a list with one entry per {per} ({n})")
-    for i, v in enumerate(value):
-        if kind is int:
-            if not isinstance(v, int) or isinstance(v, bool):
-                raise ValueError(f"{key}[{i}]={v!r} must be an integer ({_KEYS[key]})")
-        elif not isinstance(v, kind):
-            raise ValueError(f"{key}[{i}]={v!r} has the wrong type ({_KEYS[key]})")
-    return value
 
 
 # --- validation and the kernel state ---------------------------------------------------------
@@ -595,11 +393,21 @@ def _pack(rules: Rules) -> np.ndarray:
     return C.KIND_COUNTS_108.astype(np.int64) * rules.n_cards // 108
 
 
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
 def _meld_plan(info: InfoSet, side: int) -> np.ndarray:
-    try:
-        return meld_plan(info.melds[side])
-    except ValueError as exc:
-        raise ValueError(f"melds[{side}]: {exc}") from None
+    """The side's melds as a plan (``int8[N_KINDS, 3]``, read-only), parsed once per
+    information set."""
+    plans = info.__dict__.setdefault("_meld_plans", {})  # beside the frozen fields
+    if side not in plans:
+        try:
+            plans[side] = _read_only(meld_plan(info.melds[side]))
+        except ValueError as exc:
+            raise ValueError(f"melds[{side}]: {exc}") from None
+    return plans[side]
 
 
 def _seen(info: InfoSet) -> np.ndarray:
@@ -614,6 +422,18 @@ def _seen(info: InfoSet) -> np.ndarray:
         seen[JOKER] += md[:, MeldCol.jokers].sum()
     seen[RED_THREE] += sum(info.red_threes)
     return seen
+
+
+def _check_card_texts(info: InfoSet) -> None:
+    """Each card text parses; a bad token is named with its key (``hand='9 X': ...``)."""
+    texts = [("hand", info.hand, C.parse_cards), ("pile", info.pile, C.parse_sequence)]
+    texts += [(f"known[{p}]", t, C.parse_cards) for p, t in enumerate(info.known)]
+    texts.append(("from_pile", info.from_pile, C.parse_cards))
+    for key, text, parse in texts:
+        try:
+            parse(text)
+        except ValueError as exc:
+            raise ValueError(f"{key}={text!r}: {exc}") from None
 
 
 def _validate(info: InfoSet) -> None:
@@ -640,6 +460,7 @@ def _validate(info: InfoSet) -> None:
         raise ValueError(f"first_meld_turns={info.first_meld_turns!r} needs one entry per seat")
     if info.concealed_canastas and len(info.concealed_canastas) != sides:
         raise ValueError(f"concealed_canastas={info.concealed_canastas!r} needs one entry per side")
+    _check_card_texts(info)
     for p, size in enumerate(info.hand_sizes):
         check_int(f"hand_sizes[{p}]", size, 0, rules.n_cards)
         if size == 0:
@@ -647,7 +468,7 @@ def _validate(info: InfoSet) -> None:
                 f"hand_sizes[{p}]=0: a player without cards has gone out (R-40) and the deal "
                 f"is over; allowed: 1 to {rules.n_cards} cards in every hand"
             )
-    hand = C.parse_cards(info.hand)
+    hand = info.hand_counts
     if hand[RED_THREE]:
         raise ValueError(
             f"hand={info.hand!r} holds a red three; red threes are laid out (R-15), give them "
@@ -658,8 +479,7 @@ def _validate(info: InfoSet) -> None:
             f"hand={info.hand!r} has {hand.sum()} cards but hand_sizes[{info.seat}]="
             f"{info.hand_sizes[info.seat]}"
         )
-    for p, text in enumerate(info.known):
-        counts = C.parse_cards(text)
+    for p, (text, counts) in enumerate(zip(info.known, info.known_counts)):
         if p == info.seat and counts.any():
             raise ValueError(f"known[{p}]={text!r}: the observer's own hand is given as hand")
         if counts[RED_THREE]:
@@ -698,12 +518,7 @@ def _validate(info: InfoSet) -> None:
     unseen = pack - seen
     hidden = sum(info.hand_sizes) - info.hand_sizes[info.seat] - info.known_counts.sum()
     if hidden + info.stock_size != unseen.sum():
-        raise ValueError(
-            f"hand sizes {list(info.hand_sizes)} and stock size {info.stock_size} disagree "
-            f"with the pack: they leave {hidden + info.stock_size} places for unseen cards "
-            f"(other hands' unknown cards plus the stock), but {unseen.sum()} of the "
-            f"{rules.n_cards} cards are not in view"
-        )
+        raise ValueError(_places_message(info, unseen, hidden))
     if unseen[RED_THREE] > info.stock_size:
         raise ValueError(
             f"{unseen[RED_THREE]} red threes are not in view but the stock holds only "
@@ -726,6 +541,35 @@ def _validate(info: InfoSet) -> None:
             raise ValueError(f"{attr}=true is only allowed in the play phase")
     if info.from_pile and info.phase != "play":
         raise ValueError(f"from_pile={info.from_pile!r} is only allowed in the play phase")
+
+
+def _places_message(info: InfoSet, unseen: np.ndarray, hidden: int) -> str:
+    """Why the places out of view (the other hands' unknown cards plus the stock) do not
+    match the cards of the pack out of view, and how to complete the pack."""
+    n, stock = int(unseen.sum()), info.stock_size
+    short = n - (hidden + stock)  # > 0: cards of the pack with no place
+    if short > 0:
+        fix = f"it leaves {_cards(short)} of the pack out: give stock = {stock + short}"
+    elif stock + short >= 0:
+        fix = f"it has {_places(-short)} too many: give stock = {stock + short}"
+    else:
+        fix = f"it has {_places(-short)} too many: give stock = 0 and "
+        fix += f"{_cards(-short - stock)} fewer in the other hands"
+    return (
+        f"hand sizes {list(info.hand_sizes)} and stock size {stock} disagree with the pack: "
+        f"{n} of the {info.rules.n_cards} cards are not in view ({C.format_tally(unseen)}), "
+        f"but the other hands' unknown cards plus the stock make {hidden + stock} places; "
+        f"{fix} (or change the other hands' sizes by the difference), so that every card of "
+        f"the pack has a place"
+    )
+
+
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
+def _places(n: int) -> str:
+    return f"{n} place" if n == 1 else f"{n} places"
 
 
 def _check_pile_red_threes(info: InfoSet) -> None:
@@ -797,8 +641,7 @@ def _public_state(info: InfoSet) -> np.ndarray:
     state = new_state()
     players, sides, turn = rules.players, rules.sides, info.turn
     state["hands"][info.seat] = info.hand_counts
-    for p, text in enumerate(info.known):
-        state["known"][p] = C.parse_cards(text)
+    state["known"][:players] = info.known_counts
     pile = info.pile_codes
     state["pile"][: len(pile)] = pile
     g = state["g"]
@@ -833,7 +676,7 @@ def _public_state(info: InfoSet) -> np.ndarray:
         sd[s, SideSlot.minimum] = minimums[s]
     if info.first_meld_turns:
         state["seats"][:players, SeatSlot.first_meld_turn] = info.first_meld_turns
-    if any(md.sum() >= 7 for s in range(sides) for md in _meld_plan(info, s)):
+    if any((_meld_plan(info, s).sum(axis=1) >= 7).any() for s in range(sides)):
         g[DealSlot.first_canasta_turn] = max(turn - 1, 0)
     recount_nb(state, r)
     state["hand_sizes"][:players] = info.hand_sizes

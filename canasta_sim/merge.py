@@ -13,6 +13,8 @@ from pathlib import Path
 
 from .aggregate import Aggregates
 from .outdir import (
+    check_entries,
+    check_records,
     check_run_versions,
     commit_out,
     prepare_out,
@@ -43,18 +45,36 @@ def _coalesce(ranges):
     return out
 
 
-def _read_run(folder: Path) -> dict:
+def _read_run(folder: Path) -> tuple[dict, Aggregates]:
+    """A run folder's manifest and aggregates, its records checked (named when refused)."""
     manifest = read_manifest(folder)
-    if "deals" not in manifest or not (folder / "aggregates.json").is_file():
+    if not (folder / "aggregates.json").is_file():
         raise ValueError(
-            f"{str(folder)!r} is not a simulate run folder (no aggregates.json or no deals in "
-            f"its manifest); allowed: folders written by canasta-sim simulate --out"
+            f"{str(folder)!r} is not a simulate run folder (no aggregates.json); allowed: "
+            f"folders written by canasta-sim simulate --out"
         )
+    check_entries(manifest, folder, ("rules", "deals", "seed"))
     check_run_versions(manifest, folder)
-    return manifest
+    agg = Aggregates.read(folder / "aggregates.json")
+    check_records(folder, manifest, agg.sides)
+    return manifest, agg
 
 
-def merge_runs(runs, out, *, overwrite: bool = False) -> SimulationResult:
+def _differences(a, b, name: str) -> list[tuple[str, object, object]]:
+    """The entries in which manifest values ``a`` and ``b`` differ, as ``(path, a value, b
+    value)``: inside dicts down to the single entry (``rules.max_turns``), else whole."""
+    if a == b:
+        return []
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [
+            found
+            for key in dict.fromkeys([*a, *b])
+            for found in _differences(a.get(key), b.get(key), f"{name}.{key}")
+        ]
+    return [(name, a, b)]
+
+
+def merge_runs(runs, out, *, overwrite: bool = False, records: bool = True) -> SimulationResult:
     """Merge simulation run folders into the results folder ``out``.
 
     Parameters
@@ -64,10 +84,14 @@ def merge_runs(runs, out, *, overwrite: bool = False) -> SimulationResult:
     out : path
         The new results folder: ``aggregates.json`` (the sum of the runs'), ``summary.json``,
         ``manifest.json`` (the runs' deal ranges in ``ranges``, and ``merged_from``) and, when
-        every run kept records, ``deals.parquet`` and ``sides.parquet`` (the runs' rows in
-        order of seed and first deal, copied batch by batch). Written atomically.
+        records are kept, ``deals.parquet`` and ``sides.parquet`` (the runs' rows in order of
+        seed and first deal, copied batch by batch). Written atomically.
     overwrite : bool
         Replace an existing ``out`` results folder.
+    records : bool
+        Keep the runs' records (when none of them kept any, there are none to keep);
+        ``False`` writes the aggregates only, the way to merge runs of which some kept
+        records and some did not.
 
     Returns
     -------
@@ -76,24 +100,33 @@ def merge_runs(runs, out, *, overwrite: bool = False) -> SimulationResult:
     Raises
     ------
     ValueError
-        For fewer than two runs, a folder that is not a simulate run, runs made with other
-        behaviour versions than this package's, runs that differ in rules, bots or bot
-        parameters (the message names the entry, both values and both folders), or two runs
-        holding the same deals (same seed, overlapping deal ranges).
+        For fewer than two runs, a folder that is not a simulate run (its manifest partial,
+        its aggregates or records unreadable or short of rows: the message names the file),
+        runs made with other behaviour versions than this package's, runs that differ in
+        rules, bots or bot parameters (the message names each differing entry, with both
+        values in full, and both folders), two runs holding the same deals (same seed,
+        overlapping deal ranges), or records to keep that a run lacks (records would be
+        dropped silently).
     """
     folders = [Path(r) for r in runs]
     if len(folders) < 2:
         raise ValueError(f"merge needs two or more runs; got {len(folders)}")
-    manifests = [_read_run(f) for f in folders]
+    read = [_read_run(f) for f in folders]
+    manifests = [m for m, _ in read]
     first = manifests[0]
     for folder, m in zip(folders[1:], manifests[1:]):
-        for key in SAME:
-            if m.get(key) != first.get(key):
-                raise ValueError(
-                    f"{str(folder)!r} and {str(folders[0])!r} differ in {key}: "
-                    f"{_short(m.get(key))} and {_short(first.get(key))}; allowed: runs of "
-                    f"the same rules, bots and versions"
-                )
+        found = [d for key in SAME for d in _differences(first.get(key), m.get(key), key)]
+        if found:
+            what = "; ".join(
+                f"{path}: {json.dumps(a)} in {str(folders[0])!r}, {json.dumps(b)} in "
+                f"{str(folder)!r}"
+                for path, a, b in found
+            )
+            raise ValueError(
+                f"{str(folders[0])!r} and {str(folder)!r} differ in {what}; allowed: runs of "
+                f"the same rules, bots and versions"
+            )
+    records = _keep_records(folders, manifests, records)
     owned = sorted((r, str(f)) for f, m in zip(folders, manifests) for r in deal_ranges(m))
     for (a, fa), (b, fb) in zip(owned, owned[1:]):
         if a[0] == b[0] and a[1] + a[2] > b[1]:
@@ -103,17 +136,11 @@ def merge_runs(runs, out, *, overwrite: bool = False) -> SimulationResult:
                 f"twice; allowed: runs with different seeds or deal ranges (simulate "
                 f"--first-deal)"
             )
-    total = None
-    for folder in folders:
-        agg = Aggregates.from_json((folder / "aggregates.json").read_text())
-        if total is None:
-            total = agg
-        else:
-            total += agg
-    assert total is not None
+    total = read[0][1]
+    for _, agg in read[1:]:
+        total += agg
     ranges = _coalesce(r for r, _ in owned)
     seeds = {r[0] for r in ranges}
-    records = all(m.get("records") for m in manifests)
     manifest = {
         **first,
         "seed": next(iter(seeds)) if len(seeds) == 1 else None,
@@ -143,9 +170,19 @@ def merge_runs(runs, out, *, overwrite: bool = False) -> SimulationResult:
     return result
 
 
-def _short(value) -> str:
-    text = json.dumps(value, sort_keys=True)
-    return text if len(text) <= 200 else text[:197] + "..."
+def _keep_records(folders, manifests, records: bool) -> bool:
+    """Whether the merged folder keeps records; refuses to drop some silently."""
+    without = [str(f) for f, m in zip(folders, manifests) if not m.get("records")]
+    if not records or len(without) == len(folders):
+        return False
+    if without:
+        raise ValueError(
+            f"{', '.join(repr(f) for f in without)} kept no records (simulate --no-records) "
+            f"while the other runs did: the merged folder would lose their records; allowed: "
+            f"runs that all kept records, or a merge of the aggregates only (merge "
+            f"--no-records, records=False)"
+        )
+    return True
 
 
 def _concat_parquet(sources: list[Path], path: Path) -> None:

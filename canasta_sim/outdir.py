@@ -32,6 +32,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from ._version import BOTS_VERSION, RULES_VERSION, __version__
+from .errors import BadArgument
 
 try:
     import fcntl
@@ -100,16 +101,18 @@ def prepare_out(out, overwrite: bool) -> Target:
     replaces = None
     if path.exists():
         if not overwrite:
-            raise ValueError(
+            raise BadArgument(
+                "out",
                 f"out={str(out)!r} already exists; choose a new folder or pass "
-                f"overwrite=True (--overwrite on the command line)"
+                f"overwrite=True (--overwrite on the command line)",
             )
         if not path.is_dir():
-            raise ValueError(f"out={str(out)!r} exists and is not a folder")
+            raise BadArgument("out", f"out={str(out)!r} exists and is not a folder")
         if any(path.iterdir()) and not any((path / m).exists() for m in RUN_MARKERS):
-            raise ValueError(
+            raise BadArgument(
+                "out",
                 f"out={str(out)!r} is not a results folder of canasta-sim (no "
-                f"{' / '.join(RUN_MARKERS)}); refusing to replace it"
+                f"{' / '.join(RUN_MARKERS)}); refusing to replace it",
             )
         replaces = _folder_id(path)
     try:
@@ -119,7 +122,9 @@ def prepare_out(out, overwrite: bool) -> Target:
         finally:
             remove_empty_folders(created)
     except OSError as exc:
-        raise ValueError(f"out={str(out)!r} cannot be written ({exc.strerror or exc})") from None
+        raise BadArgument(
+            "out", f"out={str(out)!r} cannot be written ({exc.strerror or exc})"
+        ) from None
     return Target(path, replaces)
 
 
@@ -485,6 +490,57 @@ def read_manifest(folder: Path) -> dict:
     if not isinstance(manifest, dict):
         raise ValueError(f"{str(folder)!r}: manifest.json does not hold a JSON object")
     return manifest
+
+
+def check_entries(manifest: dict, folder, names) -> None:
+    """Check that a run folder's manifest holds every entry of ``names``.
+
+    Raises
+    ------
+    ValueError
+        Naming ``folder/manifest.json`` and the entries missing (a partial or hand-edited
+        manifest).
+    """
+    missing = [name for name in names if name not in manifest]
+    if missing:
+        raise ValueError(
+            f"{str(Path(folder) / 'manifest.json')!r} lacks {', '.join(missing)}: a partial or "
+            f"edited manifest; allowed: the manifest.json a run wrote"
+        )
+
+
+def check_records(folder, manifest: dict, sides: int) -> None:
+    """Check the Parquet records of a run folder whose manifest says it kept them:
+    ``deals.parquet`` holds one row per deal and ``sides.parquet`` one per deal and side
+    (either a file or a folder of parts). Reads the files' footers only.
+
+    Raises
+    ------
+    ValueError
+        Naming the file that is missing, not readable as Parquet (truncated, damaged) or
+        holding another number of rows than the manifest's deals need.
+    """
+    import pyarrow.dataset as ds
+
+    folder = Path(folder)
+    if not manifest.get("records", (folder / "deals.parquet").exists()):
+        return
+    deals = int(manifest["deals"])
+    for name, rows in (("deals.parquet", deals), ("sides.parquet", deals * sides)):
+        path = folder / name
+        if not path.exists():
+            raise ValueError(f"{str(path)!r} is missing; its run's manifest says it kept records")
+        try:
+            found = ds.dataset(path, format="parquet").count_rows()
+        except (OSError, ValueError) as exc:  # pyarrow's errors derive from these
+            raise ValueError(
+                f"{str(path)!r} is not a readable Parquet file (truncated or damaged: {exc})"
+            ) from None
+        if found != rows:
+            raise ValueError(
+                f"{str(path)!r} holds {found:,} rows; the manifest's {deals:,} deals need "
+                f"{rows:,} (a partial or damaged file)"
+            )
 
 
 def check_run_versions(manifest: dict, folder) -> None:

@@ -1,17 +1,20 @@
-"""Bots written in Python: a seat's view in card notation, the candidates, one answer.
+"""Bots written in Python: a seat's observation, the candidates, one answer.
 
 A Python bot is a class with a ``choose(view, choices)`` method (docs/strategy.md). At each of
 the two decisions of its turn (docs/analysis.md, "Decisions and candidates": the ``draw``
 phase, then the ``play`` phase, the rest of the turn) the engine builds the seat's
-:class:`SeatView` (what the player may know: its own hand, the discard pile, the melds, red
-threes, scores and minimum counts of every side, every hand's size, the cards known to be in
-each hand, the stock's size) and offers the :class:`~canasta_sim.candidates.Candidate` list of
+:class:`SeatView`, its :class:`~canasta_sim.observation.Observation` (what the player may
+know: its own hand, the discard pile, the melds, red threes, scores and minimum counts of
+every side, every hand's size, the cards known to be in each hand, the stock's size; layout in
+``docs/observation.md``) and offers the :class:`~canasta_sim.candidates.Candidate` list of
 :func:`canasta_sim.candidates.candidates` at that decision, the same list ``analyse`` and
 ``review`` use; the bot returns one of them and the engine applies it
 (:meth:`Candidate.apply`, the deal's own move kernels).
 
-An answer that is not one of the candidates raises :class:`BadChoice` naming the decision and
-the legal labels. The bot is loaded from a spec ``py:FILE.py:CLASS``
+An exception raised inside the bot is re-raised as :class:`~canasta_sim.errors.BotError`
+naming the bot's spec, the seat, the decision and the bot's own frames (file and line); an
+answer that is not one of the candidates raises :class:`BadChoice`, a ``BotError`` naming the
+decision and the legal labels. The bot is loaded from a spec ``py:FILE.py:CLASS``
 (:func:`canasta_sim.bots.load_class`) and instantiated once per seat for each chunk of deals; it
 runs in this Python process only (not on Dask workers, and never inside the kernels, so it is
 no rollout bot), so it plays far fewer deals per second than the kernel bots
@@ -20,116 +23,108 @@ no rollout bot), so it plays far fewer deals per second than the kernel bots
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import sys
+import warnings
+from collections.abc import Callable
+from typing import Any
 
 from . import cards as C
 from .candidates import Candidate, candidates
 from .deal import Deal
-from .nb.enums import BLACK_THREE, LAST_NATURAL, DealSlot, Phase, RuleSlot, SideSlot
+from .errors import BotError
+from .nb.enums import BLACK_THREE, DealSlot, Phase, SideSlot
+from .observation import Observation
 
 
-@dataclass(frozen=True)
-class SeatView:
-    """What a seat may know when it decides (all card texts in card notation).
+def _old_melds(view: Observation) -> tuple[dict, ...]:
+    rows = view.side_melds.tolist()
+    return tuple(
+        {
+            C.KINDS[BLACK_THREE + i]: C.meld_cards(BLACK_THREE + i, *row)
+            for i, row in enumerate(rows[(s - view.side) % view.rules.sides])
+            if any(row)
+        }
+        for s in range(view.rules.sides)
+    )
 
-    A subset of the seat's :class:`~canasta_sim.InfoSet`, read straight from the deal: it
-    needs no full pack (positions built by hand hold part of one) and costs far less to build.
 
-    Attributes
-    ----------
-    decision : str
-        ``"draw"`` (the turn's first move) or ``"play"`` (the rest of the turn).
-    seat, side, turn : int
-        The seat deciding, its side (``seat % sides``, R-10), turns completed.
-    hand : str
-        The seat's hand.
-    pile : str
-        The discard pile, bottom first (every discard is public, R-20).
-    pile_frozen : bool
-        Frozen for this seat (a wild card or red three in it, or no initial meld, R-31).
-    melds : tuple of dict
-        Per side: rank (``"K"``) -> the meld's cards.
-    red_threes, scores, minimums : tuple of int
-        Per side: red threes laid out; cumulative score before the deal (points, R-55);
-        minimum count (points, R-64).
-    melded : tuple of bool
-        Per side: made its initial meld.
-    hand_sizes : tuple of int
-        Per seat: cards in hand.
-    known : tuple of str
-        Per seat: cards known to be in its hand (taken with the pile and not since melded or
-        discarded; ``""`` for the seat deciding).
-    stock : int
-        Cards left in the stock.
+def _per_side(view: Observation, values, cast=int) -> tuple:
+    return tuple(cast(values[(s - view.side) % view.rules.sides]) for s in range(view.rules.sides))
+
+
+def _per_seat(view: Observation, values) -> tuple:
+    players = view.rules.players
+    return tuple(values[(p - view.seat) % players] for p in range(players))
+
+
+#: SeatView's card-text attributes before the observation (bots version 3): what each returns
+#: (the same values as then, sides and seats in table order) and what replaces it.
+_OLD_ATTRIBUTES: dict[str, tuple[Callable[[Observation], Any], str]] = {
+    "decision": (lambda v: v.phase_label, "phase_label"),
+    "hand": (lambda v: C.format_cards(v.hand_counts), "hand_counts"),
+    "pile": (lambda v: C.format_sequence(v.pile_codes), "pile_codes"),
+    "melds": (_old_melds, "side_melds"),
+    "red_threes": (lambda v: _per_side(v, v.side_red_threes), "side_red_threes"),
+    "scores": (lambda v: _per_side(v, v.side_scores), "side_scores"),
+    "minimums": (lambda v: _per_side(v, v.side_minimums), "side_minimums"),
+    "melded": (lambda v: _per_side(v, v.side_melded, bool), "side_melded"),
+    "hand_sizes": (lambda v: _per_seat(v, v.seat_hand_sizes.tolist()), "seat_hand_sizes"),
+    "known": (
+        lambda v: _per_seat(v, [C.format_cards(k) for k in v.seat_known_counts]),
+        "seat_known_counts",
+    ),
+    "stock": (lambda v: v.stock_size, "stock_size"),
+}
+
+
+class SeatView(Observation):
+    """What a Python bot's seat knows when it decides: the seat's
+    :class:`~canasta_sim.observation.Observation` (fields in ``docs/observation.md``; seats
+    and sides counted from the seat's own).
+
+    Deprecated: the card-text attributes of the view before the observation (``decision``,
+    ``hand``, ``pile``, ``melds``, ``red_threes``, ``scores``, ``minimums``, ``melded``,
+    ``hand_sizes``, ``known``, ``stock``; sides and seats in table order) still answer as
+    they did, each read with a :class:`DeprecationWarning` naming the field that replaces it.
+    ``seat``, ``side``, ``turn`` and ``pile_frozen`` (now 0 or 1) are observation fields.
     """
 
-    decision: str
-    seat: int
-    side: int
-    turn: int
-    hand: str
-    pile: str
-    pile_frozen: bool
-    melds: tuple[dict, ...]
-    red_threes: tuple[int, ...]
-    scores: tuple[int, ...]
-    minimums: tuple[int, ...]
-    melded: tuple[bool, ...]
-    hand_sizes: tuple[int, ...]
-    known: tuple[str, ...]
-    stock: int
+    def __getattr__(self, name: str) -> Any:
+        old = _OLD_ATTRIBUTES.get(name)
+        if old is None:
+            return super().__getattr__(name)
+        value, new = old
+        warnings.warn(
+            f"SeatView.{name} is deprecated; read the observation's {new} instead "
+            f"(docs/observation.md)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return value(self)
 
 
-class BadChoice(ValueError):
+class BadChoice(BotError):
     """A Python bot answered something that is not one of the candidates offered."""
 
 
 def view_of(deal: Deal) -> SeatView:
     """The :class:`SeatView` of the seat to play in ``deal`` (draw or play phase)."""
-    state, rules = deal._state, deal._r
-    g, sides = state["g"], state["sides"]
-    n_sides, players = int(rules[RuleSlot.sides]), int(rules[RuleSlot.players])
-    seat = int(g[DealSlot.current])
-    side = seat % n_sides
-    pile = state["pile"][: int(g[DealSlot.pile_len])]
-    rows = state["melds"][:n_sides].tolist()  # Python ints: numpy element reads cost more
-    melds = tuple(
-        {
-            C.KINDS[r]: C.meld_cards(r, *rows[s][r])
-            for r in range(BLACK_THREE, LAST_NATURAL + 1)
-            if any(rows[s][r])
-        }
-        for s in range(n_sides)
-    )
-    r3 = sides[:n_sides, SideSlot.r3_dealt : SideSlot.r3_pile + 1].sum(axis=1)
-    known = [C.format_cards(state["known"][p]) for p in range(players)]
-    known[seat] = ""
-    return SeatView(
-        decision=deal.phase,
-        seat=seat,
-        side=side,
-        turn=int(g[DealSlot.turn]),
-        hand=C.format_cards(state["hands"][seat]),
-        pile=C.format_sequence(pile),
-        pile_frozen=bool(g[DealSlot.pile_freeze] > 0 or sides[side, SideSlot.melded] == 0),
-        melds=melds,
-        red_threes=tuple(int(x) for x in r3),
-        scores=tuple(int(sides[s, SideSlot.score]) for s in range(n_sides)),
-        minimums=tuple(int(sides[s, SideSlot.minimum]) for s in range(n_sides)),
-        melded=tuple(bool(sides[s, SideSlot.melded]) for s in range(n_sides)),
-        hand_sizes=tuple(int(x) for x in state["hand_sizes"][:players]),
-        known=tuple(known),
-        stock=int(rules[RuleSlot.n_cards] - g[DealSlot.stock_pos]),
-    )
+    obs = deal.observation()
+    return SeatView(obs.rules, obs.seat, obs.array)
 
 
-def _ask(bot, deal: Deal) -> Candidate:
-    """The candidate ``bot`` chooses at ``deal``'s decision."""
+def _ask(bot, deal: Deal, spec: str) -> Candidate:
+    """The candidate ``bot`` (of spec ``spec``) chooses at ``deal``'s decision."""
     offered = candidates(deal)
     if not offered:  # every legal position has a candidate (R-20, R-45)
         raise RuntimeError(f"no legal candidate for seat {deal.current_player}: {deal!r}")
     view = view_of(deal)
-    answer = bot.choose(view, list(offered))
+    try:
+        answer = bot.choose(view, list(offered))
+    except Exception as exc:  # the user's code: its error, with its own frames, not ours
+        when = f"of seat {view.seat} at the {deal.phase} decision"
+        frames = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
+        raise BotError.raised(spec, when, exc, frames) from exc
     if answer in offered:
         return answer
     what = (
@@ -138,28 +133,38 @@ def _ask(bot, deal: Deal) -> Candidate:
         else f"a {type(answer).__name__}, not a Candidate"
     )
     raise BadChoice(
-        f"the Python bot {type(bot).__name__} of seat {view.seat} answered {answer!r} ({what}) "
-        f"to the {view.decision} decision; allowed: one of the candidates "
-        f"{', '.join(repr(c.label) for c in offered)}"
+        spec,
+        f"of seat {view.seat} answered {answer!r} ({what}) to the {deal.phase} decision; "
+        f"allowed: one of the candidates {', '.join(repr(c.label) for c in offered)}",
     )
 
 
-def play_turn(deal: Deal, bot) -> None:
+def _spec_of(bot) -> str:
+    """``py:FILE.py:CLASS`` of a bot instance (for a bot played without its spec)."""
+    cls = type(bot)
+    return f"py:{getattr(sys.modules.get(cls.__module__), '__file__', '?')}:{cls.__name__}"
+
+
+def play_turn(deal: Deal, bot, spec: str | None = None) -> None:
     """Play the current seat's whole turn with the Python ``bot``: its draw-phase candidate,
     then (unless that ended the turn) its play-phase candidate, each applied to ``deal``
-    (changed) with the deal's move kernels.
+    (changed) with the deal's move kernels. ``spec`` names the bot in errors [default:
+    ``py:FILE.py:CLASS`` of its class].
 
     Raises
     ------
+    canasta_sim.errors.BotError
+        When the bot raises an exception (the message holds the bot's own frames).
     BadChoice
         When the bot answers something that is not one of the candidates.
     RuntimeError
         For a position with no legal candidate (one built by hand that no legal turn ends).
     """
+    spec = spec or _spec_of(bot)
     if deal.phase == "draw":
-        _ask(bot, deal).apply(deal)
+        _ask(bot, deal, spec).apply(deal)
     if deal.phase == "play":  # the same seat: a draw or pickup that ends the turn ends the deal
-        _ask(bot, deal).apply(deal)
+        _ask(bot, deal, spec).apply(deal)
 
 
 # --- whole deals --------------------------------------------------------------------------------
@@ -183,7 +188,7 @@ class Seated:
 
         seat = deal.current_player
         if seat in self.players:
-            play_turn(deal, self.players[seat])
+            play_turn(deal, self.players[seat], self.bots[seat].spec)
         else:
             kernel_turn(deal._state, deal._r, self.policies, self.params, self.weights, deal._log)
 

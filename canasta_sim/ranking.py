@@ -26,6 +26,7 @@ from .deal import Deal
 from .infoset import InfoSet
 from .nb.bots.discards import choose_discard_nb
 from .nb.bots.expert import PAIR_KEEP
+from .nb.bots.memory import new_bot
 from .nb.bots.policies import EXPERT_DEFAULTS, ExpertParam, PimcParam, PolicyCode
 from .nb.enums import N_KINDS, DealSlot
 from .notation import meld_plan
@@ -156,11 +157,13 @@ def _ranked_discards(deal: Deal, group: list[Candidate], params) -> list[Candida
     state = trial._state
     seat = trial.current_player
     hand = state["hands"][seat]
+    bot = new_bot()
     order = []
     while True:
         k = choose_discard_nb(
             state,
             trial._r,
+            bot,
             seat,
             params[ExpertParam.safety],
             int(params[ExpertParam.block_at]),

@@ -24,8 +24,9 @@ from pathlib import Path
 import numpy as np
 
 from .deal import Deal
+from .errors import BadArgument
 from .nb.engine.rng import deal_seed_nb
-from .outdir import check_run_versions, read_manifest
+from .outdir import check_entries, check_run_versions, read_manifest
 from .rules import Rules
 
 
@@ -72,15 +73,16 @@ def _seatings(manifest: dict, value) -> list[list[str]]:
         s = manifest["sweep"]
         values = [float(v) for v in s["values"]]
         if value is None or float(value) not in values:
-            raise ValueError(
+            raise BadArgument(
+                "value",
                 f"value={value!r}: a sweep folder holds one comparison per value; allowed: "
-                f"one of {', '.join(f'{v:g}' for v in values)}"
+                f"one of {', '.join(f'{v:g}' for v in values)}",
             )
         spec = sweep_specs(s["bot"], s["param"], values)[values.index(float(value))]
         a, b = table_bots([spec, s["vs"]], None, rules)
         return [[x.spec for x in seating] for seating in rotations(a, b, rules)]
     if value is not None:
-        raise ValueError(f"value={value!r} is only for sweep folders")
+        raise BadArgument("value", f"value={value!r} is only for sweep folders")
     if "seats" in manifest:
         return [list(seating) for seating in manifest["seats"]]
     return [  # folders written before per-seat bots: one bot per side
@@ -96,8 +98,9 @@ def deal_of_run(folder, deal: int, *, game: int | None = None, value=None) -> Ru
     Raises
     ------
     ValueError
-        For a folder that is not a run folder, a deal (or game, or value) the run does not
-        hold, a game given for a deals folder or none for a games folder.
+        For a folder that is not a run folder (or whose manifest is partial), a deal (or
+        game, or value) the run does not hold, a game given for a deals folder or none for a
+        games folder.
     canasta_sim.outdir.VersionMismatch
         When the folder was made with other rules or bots versions (its deals would not be
         replayed as they were played).
@@ -108,6 +111,10 @@ def deal_of_run(folder, deal: int, *, game: int | None = None, value=None) -> Ru
             f"{str(folder)!r} is not a run folder of simulate, compare, sweep or games (a study "
             f"folder? replay one of its cells/ folders)"
         )
+    seating_entry = () if "sweep" in manifest or "seats" in manifest else ("bots",)
+    check_entries(
+        manifest, folder, ("seed", "games" if "games" in manifest else "deals", *seating_entry)
+    )
     if manifest.get("seed") is None:
         raise ValueError(
             f"{str(folder)!r} merges runs of several seeds; replay the deal in the run folder "
@@ -121,7 +128,7 @@ def deal_of_run(folder, deal: int, *, game: int | None = None, value=None) -> Ru
     _check_index("deal", deal)
     if "games" in manifest:
         if game is None:
-            raise ValueError(f"{str(folder)!r} holds games: give the game (and its deal)")
+            raise BadArgument("game", f"{str(folder)!r} holds games: give the game (and its deal)")
         _check_index("game", game, manifest["games"])
         board = game // boards
         seats = tuple(seatings[game % boards])
@@ -129,20 +136,24 @@ def deal_of_run(folder, deal: int, *, game: int | None = None, value=None) -> Ru
         run = RunDeal(rules, game_seed, 0, board % rules.players, seats, scores)
         for j in range(deal):  # the scores before deal j: the game's deals before it
             if j > 0 and _game_over(run.scores, rules):
-                raise ValueError(f"game {game} has {j} deals; allowed: deal 0 to {j - 1}")
+                raise BadArgument("deal", f"game {game} has {j} deals; allowed: deal 0 to {j - 1}")
             d = run.new_deal(trace=False)
             d.play_out(seats=list(seats))
             totals = tuple(run.scores[s] + d.score()[s]["total"] for s in range(rules.sides))
             run = RunDeal(rules, game_seed, j + 1, (board + j + 1) % rules.players, seats, totals)
         if deal and _game_over(run.scores, rules):
-            raise ValueError(f"game {game} has {deal} deals; allowed: deal 0 to {deal - 1}")
+            raise BadArgument(
+                "deal", f"game {game} has {deal} deals; allowed: deal 0 to {deal - 1}"
+            )
         return run
     if game is not None:
-        raise ValueError(f"{str(folder)!r} holds deals, not games: give the deal only")
+        raise BadArgument("game", f"{str(folder)!r} holds deals, not games: give the deal only")
     first = int(manifest.get("first_deal", 0))
     count = int(manifest["deals"])
     if not first <= deal < first + count:
-        raise ValueError(f"deal={deal}: {str(folder)!r} holds deals {first} to {first + count - 1}")
+        raise BadArgument(
+            "deal", f"deal={deal}: {str(folder)!r} holds deals {first} to {first + count - 1}"
+        )
     board = deal // boards
     return RunDeal(
         rules, seed, board, board % rules.players, tuple(seatings[deal % boards]), scores
@@ -156,7 +167,9 @@ def _check_index(name: str, value, count: int | None = None) -> None:
         or not isinstance(value, (int, np.integer))
         or not (0 <= value <= high)
     ):
-        raise ValueError(f"{name}={value!r} is not allowed; allowed: an integer from 0 to {high}")
+        raise BadArgument(
+            name, f"{name}={value!r} is not allowed; allowed: an integer from 0 to {high}"
+        )
 
 
 def _game_over(scores, rules: Rules) -> bool:

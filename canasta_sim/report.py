@@ -1,7 +1,8 @@
 """A run's report: ``report.md`` plus PNG plots, from the run folder's JSON files alone.
 
-:func:`write_report` reads only ``manifest.json`` and ``aggregates.json`` (never the Parquet
-records), so it works for runs made with ``records=False``; for a study folder
+:func:`write_report` reads ``manifest.json`` and ``aggregates.json``, and of the Parquet
+records only their footers (a run whose records are truncated or damaged is refused, naming
+the file), so it works for runs made with ``records=False``; for a study folder
 (:mod:`canasta_sim.grid`) it reads the study's manifest, ``study.csv`` and every cell's
 aggregates. Every plot carries a caption with the seed and the size of the run. Every file
 is written under a temporary name in the run folder and renamed into place when complete,
@@ -11,7 +12,6 @@ plots first and ``report.md`` last, so an interrupted report leaves no half-writ
 from __future__ import annotations
 
 import io
-import json
 import math
 import os
 from pathlib import Path
@@ -23,7 +23,7 @@ from matplotlib.figure import Figure
 
 from .aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
 from .grid import STATISTICS
-from .outdir import read_manifest, writing
+from .outdir import check_entries, check_records, read_manifest, writing
 from .rules import Rules
 from .stats import hist_mean, summary
 from .studies import KINDS, canasta_timing, red_three_value
@@ -65,7 +65,8 @@ def write_report(run_dir) -> Path:
     ------
     ValueError
         If ``run_dir`` is not a run folder (missing, not a folder, a required file missing or
-        unreadable); the message names the folder.
+        unreadable, its manifest partial, its records truncated or short of rows); the
+        message names the folder or the file.
     """
     folder = Path(run_dir)
     if (folder / "study.csv").is_file():
@@ -101,14 +102,14 @@ def _load(folder: Path):
             f"{str(folder)!r} is not a run folder: {', '.join(missing)} missing "
             f"(a run folder holds {' and '.join(_REQUIRED)})"
         )
+    manifest = read_manifest(folder)
+    check_entries(manifest, folder, ("rules", "deals"))
     try:
-        manifest = json.loads((folder / "manifest.json").read_text())
-        agg = Aggregates.from_json((folder / "aggregates.json").read_text())
         rules = Rules.from_dict(manifest["rules"])
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ValueError(
-            f"{str(folder)!r} is not a readable run folder: {type(exc).__name__}: {exc}"
-        ) from None
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"{str(folder / 'manifest.json')!r}: rules: {exc}") from None
+    agg = Aggregates.read(folder / "aggregates.json")
+    check_records(folder, manifest, rules.sides)
     return manifest, agg, rules
 
 

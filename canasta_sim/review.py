@@ -36,12 +36,14 @@ import pandas as pd
 
 from . import cards as C
 from .address import RunAddress, deal_from_run
-from .analysis import Z95, align_columns, analyse, rollout_bots
+from .analysis import Z95, analyse, rollout_bots
 from .bots import parse_bot, search_rollout_bot, side_bots
-from .candidates import Candidate, candidates
+from .candidates import MAX_CANDIDATES, Candidate, list_candidates
 from .deal import Deal
+from .errors import BadArgument
 from .notation import as_rules, meld_plan
 from .ranking import played_candidate, rank_candidates
+from .tables import DASH, align_columns, interval, number
 
 #: Decision types, in the order of the summary (:func:`decision_type`).
 TYPES = ("pickup", "meld_timing", "wild_cards", "discard", "going_out")
@@ -57,6 +59,7 @@ COLUMNS = (
     "hand",
     "pile_top",
     "candidates",
+    "plans_left_out",
     "bot_choice",
     "best",
     "best_mean",
@@ -82,11 +85,13 @@ class ReviewResult:
         One row per decision (:data:`COLUMNS`): ``deal``, ``turn`` (from 0 in the deal),
         ``decision`` (0: first move, 1: after it), ``type`` (:data:`TYPES`), ``seat``, ``bot``
         (spec), ``hand`` and ``pile_top`` (card notation, at the decision), ``candidates``
-        (count), ``bot_choice`` and ``best`` (labels), ``best_mean`` and ``bot_mean`` (mean
-        score difference, points), ``regret`` with ``regret_lo``/``regret_hi`` (best minus the
-        bot's choice in the analysis worlds, paired 95% interval, points), ``rescored`` with
-        ``rescored_lo``/``rescored_hi`` (the same difference on fresh worlds), ``worlds`` (per
-        candidate), ``reference`` (where to replay it). A decision with one candidate has
+        (count), ``plans_left_out`` (meld plans the candidates' cap left out,
+        ``max_candidates`` of :func:`review`), ``bot_choice`` and ``best`` (labels),
+        ``best_mean`` and ``bot_mean`` (mean score difference, points), ``regret`` with
+        ``regret_lo``/``regret_hi`` (best minus the bot's choice in the analysis worlds,
+        paired 95% interval, points), ``rescored`` with ``rescored_lo``/``rescored_hi`` (the
+        same difference on fresh worlds), ``worlds`` (per candidate), ``reference`` (where to
+        replay it). A decision with one candidate has
         regret 0 and no rollouts.
     summary : pandas.DataFrame
         One row per decision type and ``all``: ``decisions`` (count), ``per_deal`` (decisions
@@ -95,7 +100,9 @@ class ReviewResult:
         ``rescored_lo``/``rescored_hi`` (mean re-scored regret per deal, 95% interval over
         the deals, points).
     settings : dict
-        What made the review (JSON-able).
+        What made the review (JSON-able); ``rollout`` is the spec of the rollout bots that
+        played (by default each side's own bot: ``"expert"``, ``"greedy,expert"``; ``"; "``
+        between the seatings of a run whose deals had different bots).
     """
 
     decisions: pd.DataFrame
@@ -107,7 +114,20 @@ class ReviewResult:
         return self.decisions.sort_values("rescored", ascending=False, kind="stable").head(k)
 
     def __str__(self) -> str:
-        return format_summary(self.summary) + "\n\n" + format_top(self.top())
+        text = format_summary(self.summary) + "\n\n" + format_top(self.top())
+        return text + cap_note(self.decisions, self.settings["max_candidates"])
+
+
+def cap_note(decisions: pd.DataFrame, cap: int) -> str:
+    """A closing line on the meld plans the candidates' cap left out, if any."""
+    cut = decisions["plans_left_out"] > 0
+    if not cut.any():
+        return ""
+    return (
+        f"\n\nThe cap of {cap} candidates left out meld plans at {int(cut.sum())} of "
+        f"{len(decisions)} decisions ({int(decisions['plans_left_out'].sum())} plans in all; "
+        "max_candidates raises it)."
+    )
 
 
 def review(
@@ -123,6 +143,7 @@ def review(
     rollout=None,
     analysis_seed: int = 0,
     top_candidates: int | None = None,
+    max_candidates: int = MAX_CANDIDATES,
     progress=None,
 ) -> ReviewResult:
     """Analyse every decision of ``seat`` in ``deals`` deals and measure the bot's regret.
@@ -155,6 +176,10 @@ def review(
     top_candidates : int, optional
         Analyse at most this many candidates per decision: the reviewed bot's ranking
         (:func:`canasta_sim.ranking.rank_candidates`, its own choice first); all by default.
+    max_candidates : int
+        The candidate layer's cap (``cap`` of :func:`canasta_sim.candidates.candidates`, 64 by
+        default): the most play-phase candidates listed per decision, meld plans taken whole;
+        the column ``plans_left_out`` and the printed result say where it left plans out.
     progress : callable, optional
         Called as ``progress(done, total)`` (deals) once the input is checked, then after
         each deal.
@@ -166,15 +191,16 @@ def review(
     Raises
     ------
     ValueError
-        For a bad count, seat, bot spec or seed, ``top_candidates`` below 1, ``run`` given
-        with ``rules``, ``bots`` other than the default or ``seed``, or a run folder
-        :func:`canasta_sim.deal_from_run` refuses.
+        For a bad count, seat, bot spec or seed, ``top_candidates`` or ``max_candidates``
+        below 1, ``run`` given with ``rules``, ``bots`` other than the default or ``seed``, or
+        a run folder :func:`canasta_sim.deal_from_run` refuses.
     """
     _count("worlds", worlds)
     rescore_worlds = worlds if rescore_worlds is None else _count("rescore_worlds", rescore_worlds)
     _count("analysis_seed", analysis_seed, 0, 2**32 - 1)
     if top_candidates is not None:
         _count("top_candidates", top_candidates)
+    _count("max_candidates", max_candidates, 1, 10_000)
     if run is not None:
         if rules is not None or seed != 0 or bots != "expert":
             raise ValueError(
@@ -197,12 +223,14 @@ def review(
         rollout_bots(rollout, rules.sides)  # checks the spec before any rollout
     rows = []
     used: dict[str, None] = {}  # the bots in the order given
+    rolled: dict[str, None] = {}  # the rollout bots that played, in order
     if progress is not None:
         progress(0, n)
-    budget = (worlds, rescore_worlds, top_candidates)
+    budget = (worlds, rescore_worlds, top_candidates, max_candidates)
     for index, (name, deal, specs) in enumerate(boards):
         used.update(dict.fromkeys(specs))
         plays = rollout if rollout is not None else own_rollout(specs, rules.sides)
+        rolled[_spec_text(plays)] = None
         while not deal.is_over:
             if deal.current_player == seat:
                 for row in _review_turn(deal, specs, plays, budget, (analysis_seed, index)):
@@ -220,13 +248,21 @@ def review(
         "rescore_worlds": rescore_worlds,
         "analysis_seed": analysis_seed,
         "top_candidates": top_candidates,
+        "max_candidates": max_candidates,
         "rules": rules.to_dict(),
         "bots": list(used),
-        "rollout": rollout,
+        "rollout": "; ".join(rolled),
         "objective": "score_diff",
         **({"run": str(run)} if run is not None else {"seed": seed}),
     }
     return ReviewResult(decisions, summarise(decisions, n), settings)
+
+
+def _spec_text(plays) -> str:
+    """Rollout bots as one spec text: ``"expert"`` when every side's is the same, else the
+    specs of the sides joined by commas (side 0 first)."""
+    specs = [plays] if isinstance(plays, str) else list(plays)
+    return specs[0] if len(set(specs)) == 1 else ",".join(specs)
 
 
 def own_rollout(specs, sides: int) -> list[str]:
@@ -248,7 +284,7 @@ def own_rollout(specs, sides: int) -> list[str]:
                 f"(by default the rollouts play the deal's own bots); give the rollout bots "
                 f"(--rollout), e.g. 'expert'"
             )
-    plays = [search_rollout_bot(b).spec if b.policy.name == "pimc" else b.spec for b in bots]
+    plays = [search_rollout_bot(b).spec if b.policy.search else b.spec for b in bots]
     rollout_bots(plays, sides)
     return plays
 
@@ -283,37 +319,34 @@ def summarise(decisions: pd.DataFrame, deals: int) -> pd.DataFrame:
 def format_summary(summary: pd.DataFrame) -> str:
     """The summary as text: regret per deal in points, intervals in brackets, ``-`` for a share
     of no decisions or the interval of a single deal."""
-    head = ["decision", "count", "per deal", "not best", "raw regret"]
+    head = ["decision", "count", "per deal", "not best", "raw regret, points"]
     rows = [
         [
             r.type,
             f"{r.decisions:,}",
             f"{r.per_deal:.2f}",
-            _or_dash(r.not_best, ".1%"),
-            f"{r.regret:+.2f}",
-            f"{r.rescored:+.2f} [{_or_dash(r.rescored_lo, '+.2f')}, "
-            f"{_or_dash(r.rescored_hi, '+.2f')}]",
+            number(r.not_best, ".1%"),
+            number(r.regret, "+.2f"),
+            interval(r.rescored, r.rescored_lo, r.rescored_hi, "+.2f"),
         ]
         for r in summary.itertuples()
     ]
-    return align_columns([[*head, "re-scored regret per deal [95%]"], *rows], sep=" ")
-
-
-def _or_dash(value: float, spec: str) -> str:
-    """``value`` formatted with ``spec``, or ``-`` when it is NaN (nothing to measure)."""
-    return "-" if np.isnan(value) else format(value, spec)
+    return align_columns([[*head, "re-scored regret, points per deal [95%]"], *rows], sep=" ")
 
 
 def format_top(top: pd.DataFrame) -> str:
-    """The largest-regret decisions, one block each: reference, hand, pile top, choices."""
+    """The largest-regret decisions, one block each: reference, hand, pile top, choices
+    (points; a dash where a decision had nothing to measure, as one with a single
+    candidate)."""
     lines = []
     for r in top.itertuples():
         lines.append(
-            f"{r.reference}  {r.type}  re-scored regret {r.rescored:+.1f} "
-            f"[{r.rescored_lo:+.1f}, {r.rescored_hi:+.1f}] (raw {r.regret:+.1f})\n"
-            f"    hand {r.hand} | pile top {r.pile_top or '-'}\n"
-            f"    bot: {r.bot_choice}  ({r.bot_mean:+.1f})\n"
-            f"    best: {r.best}  ({r.best_mean:+.1f})"
+            f"{r.reference}  {r.type}  re-scored regret "
+            f"{interval(r.rescored, r.rescored_lo, r.rescored_hi, '+.1f')} "
+            f"(raw {number(r.regret, '+.1f')})\n"
+            f"    hand {r.hand} | pile top {r.pile_top or DASH}\n"
+            f"    bot: {r.bot_choice}  ({number(r.bot_mean, '+.1f')})\n"
+            f"    best: {r.best}  ({number(r.best_mean, '+.1f')})"
         )
     return "\n".join(lines)
 
@@ -328,8 +361,9 @@ def _review_turn(deal: Deal, specs, plays, budget, key) -> list[dict]:
     events = trial.trace()[start:]
     seat, turn = deal.current_player, deal.turns
     bot = specs[seat % deal.rules.sides]
+    cap = budget[3]
     info = deal.info_set(seat)
-    found = candidates(info)
+    found, left_out = list_candidates(info, cap)
     e = next((e for e in events if e["event"] in ("draw", "take_pile")), None)
     if e is None or e["event"] == "draw":  # None: the deal ended at an empty stock (R-44)
         chosen = Candidate("draw", "draw")
@@ -338,6 +372,7 @@ def _review_turn(deal: Deal, specs, plays, budget, key) -> list[dict]:
         chosen = Candidate(f"take the pile with {e['with']}", "take", with_=e["with"], melds=melds)
     chosen = _same(found, chosen, info)
     rows = [_row(deal, info, found, chosen, bot, turn, 0, plays, budget, key)]
+    rows[0]["plans_left_out"] = left_out
     work = deal.copy()
     chosen.apply(work)
     if work.is_over or work.current_player != seat or work.phase != "play":
@@ -346,8 +381,9 @@ def _review_turn(deal: Deal, specs, plays, budget, key) -> list[dict]:
     if rest is None:  # R-45: no discard decision
         return rows
     info = work.info_set(seat)
-    found = candidates(info)
+    found, left_out = list_candidates(info, cap)
     rows.append(_row(work, info, found, _same(found, rest, info), bot, turn, 1, plays, budget, key))
+    rows[1]["plans_left_out"] = left_out
     return rows
 
 
@@ -381,7 +417,7 @@ def _same(found: list[Candidate], chosen: Candidate, info) -> Candidate:
 def _row(deal, info, found, chosen, bot, turn, decision, plays, budget, key) -> dict:
     """One decision's row: ``found`` (bounded by the bot's ranking, ``chosen`` kept) analysed
     with ``plays`` as the rollout bots."""
-    worlds, rescore_worlds, top = budget
+    worlds, rescore_worlds, top, cap = budget
     if top is not None and len(found) > top:
         found = rank_candidates(deal, found, bot)[:top]
     if chosen not in found:
@@ -411,7 +447,15 @@ def _row(deal, info, found, chosen, bot, turn, decision, plays, budget, key) -> 
             "worlds": 0,
         }
     seeds = np.random.SeedSequence([*key, turn, decision]).generate_state(2, np.uint64)
-    result = analyse(info, found, worlds=worlds, rollout=plays, seed=int(seeds[0]), threads=None)
+    result = analyse(
+        info,
+        found,
+        worlds=worlds,
+        rollout=plays,
+        seed=int(seeds[0]),
+        threads=None,
+        max_candidates=cap,
+    )
     table = result.table.set_index("candidate")
     best = result.candidates[0]
     mine = table.loc[chosen.label]
@@ -429,7 +473,14 @@ def _row(deal, info, found, chosen, bot, turn, decision, plays, budget, key) -> 
     )
     if best == chosen:
         return {**row, "rescored": 0.0, "rescored_lo": 0.0, "rescored_hi": 0.0}
-    fresh = analyse(info, [best, chosen], worlds=rescore_worlds, rollout=plays, seed=int(seeds[1]))
+    fresh = analyse(
+        info,
+        [best, chosen],
+        worlds=rescore_worlds,
+        rollout=plays,
+        seed=int(seeds[1]),
+        max_candidates=cap,
+    )
     per = fresh.per_world
     value = (per["own_score"] - per["other_score"]).to_numpy(float)
     d = (
@@ -482,5 +533,5 @@ def _count(name: str, value, low: int = 1, high: int = 10_000_000) -> int:
         or isinstance(value, bool)
         or not (low <= value <= high)
     ):
-        raise ValueError(f"{name}={value!r}; allowed: an integer from {low:,} to {high:,}")
+        raise BadArgument(name, f"{name}={value!r}; allowed: an integer from {low:,} to {high:,}")
     return int(value)

@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from .cards import KINDS, N_KINDS
+from .errors import BadSwitch
 from .nb.enums import RULES_LEN, RuleSlot
 
 #: Section 2's table, by player count: (sides, cards dealt, cards drawn, canastas to go out,
@@ -259,14 +261,20 @@ class Rules:
         known = {f.name for f in dataclasses.fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise ValueError(
-                f"unknown rules switch {unknown[0]!r}; allowed: {', '.join(sorted(known))}"
+            raise BadSwitch(
+                unknown[0],
+                f"unknown rules switch {unknown[0]!r}; allowed: {', '.join(sorted(known))}",
             )
         return cls(**data)
 
     def to_array(self) -> np.ndarray:
         """The integer form the kernels take: ``ndarray(int32, (RULES_LEN,))``, slots
-        :data:`~canasta_sim.nb.enums.RuleSlot`."""
+        :data:`~canasta_sim.nb.enums.RuleSlot` (a fresh copy on every call)."""
+        return self._array.copy()
+
+    @cached_property
+    def _array(self) -> np.ndarray:
+        # built once per Rules (frozen): building an information set asks for it five times
         a = np.zeros(RULES_LEN, dtype=np.int32)
         a[RuleSlot.players] = self.players
         a[RuleSlot.sides] = self.sides
@@ -327,4 +335,6 @@ def _is_int(value) -> bool:
 
 def _require(ok: bool, switch: str, value, allowed: str) -> None:
     if not ok:
-        raise ValueError(f"rules switch {switch}={value!r} is not allowed; allowed: {allowed}")
+        raise BadSwitch(
+            switch, f"rules switch {switch}={value!r} is not allowed; allowed: {allowed}"
+        )

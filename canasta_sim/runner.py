@@ -18,21 +18,24 @@ import collections
 import math
 import os
 import sys
-import threading
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 
 import numba
+import numba.core.event
 import numpy as np
 
 from .bots import Bot, per_seat, seat_arrays, side_label, weight_sets
+from .errors import BadArgument
 from .nb.engine.rng import deal_seeds_nb
 from .nb.play import play_chunk
 from .records import deal_dtype, side_dtype
 from .rules import PRESETS, Rules
 
 DEFAULT_CHUNK = 50_000
+#: Least default chunk (deals) of a table with a slow bot (:attr:`Table.slow`).
+SLOW_DEALS = 64
 MAX_CHUNK = 1_000_000  # a chunk's records are held in memory at once (about 150 MB)
 #: Seconds of estimated run time above which a run warns (a day).
 LONG_RUN = 86_400.0
@@ -75,8 +78,8 @@ def check_count(name: str, value, low: int = 1, high: int = 10**12) -> int:
         or not isinstance(value, (int, np.integer))
         or not (low <= value <= high)
     ):
-        raise ValueError(
-            f"{name}={value!r} is not allowed; allowed: an integer from {low} to {high}"
+        raise BadArgument(
+            name, f"{name}={value!r} is not allowed; allowed: an integer from {low} to {high}"
         )
     return int(value)
 
@@ -91,7 +94,7 @@ def check_flags(**flags) -> None:
     """
     for name, flag in flags.items():
         if not isinstance(flag, (bool, np.bool_)):
-            raise ValueError(f"{name}={flag!r} is not allowed; allowed: True or False")
+            raise BadArgument(name, f"{name}={flag!r} is not allowed; allowed: True or False")
 
 
 @contextmanager
@@ -207,6 +210,23 @@ class Table:
         """Whether a seat plays a bot written in Python (its deals play in Python)."""
         return any(b.is_python for seating in self.seatings for b in seating)
 
+    @property
+    def slow(self) -> bool:
+        """Whether a seat plays a slow bot: the search bot ``pimc`` or a bot written in
+        Python (tens of deals a second rather than tens of thousands)."""
+        return any(
+            b.is_python or b.policy.name == "pimc" for seating in self.seatings for b in seating
+        )
+
+    def default_chunk(self, fast: int, unit: str = "deal") -> int:
+        """Chunk size (``unit``\\ s) when none is given: ``fast`` for kernel bots; for a
+        :attr:`slow` table a few deals per core (one game per core), so that progress moves
+        every few seconds rather than once at the end."""
+        if not self.slow:
+            return fast
+        cores = numba.config.NUMBA_NUM_THREADS
+        return max(SLOW_DEALS, 4 * cores) if unit == "deal" else max(SLOW_DEALS // 8, cores)
+
     def check_scheduler(self, scheduler) -> None:
         """Refuse a Dask run of a table with a Python bot.
 
@@ -217,9 +237,10 @@ class Table:
         """
         if scheduler is not None and self.has_python_bots:
             python = next(b.spec for s in self.seatings for b in s if b.is_python)
-            raise ValueError(
+            raise BadArgument(
+                "scheduler",
                 f"{python} is a bot written in Python: it plays in this Python process only, "
-                f"not on Dask workers; allowed: a run without a scheduler, or kernel bots"
+                f"not on Dask workers; allowed: a run without a scheduler, or kernel bots",
             )
 
 
@@ -241,11 +262,14 @@ def check_scores(scores, rules: Rules) -> tuple[int, ...]:
         try:
             scores = [int(x) for x in scores.split(",")]
         except ValueError:
-            raise ValueError(f"scores={scores!r} is not a comma list of integers") from None
+            raise BadArgument(
+                "scores", f"scores={scores!r} is not a comma list of integers"
+            ) from None
     if not isinstance(scores, (list, tuple, np.ndarray)) or len(scores) != rules.sides:
-        raise ValueError(
+        raise BadArgument(
+            "scores",
             f"scores={scores!r} is not allowed; allowed: one cumulative score per side "
-            f"({rules.sides} integers, points, side 0 first)"
+            f"({rules.sides} integers, points, side 0 first)",
         )
     return tuple(check_count("scores", v, -MAX_SCORE, MAX_SCORE) for v in scores)
 
@@ -329,20 +353,34 @@ def play_rows(table: Table, seed: int, first: int, n: int):
     return seeds, seatings, deal_rows, side_rows
 
 
+#: Said on stderr when a run starts compiling kernels (a cold cache, measured in
+#: docs/performance.md: about a minute on an idle 2-core machine, minutes on a busy one).
+COMPILE_NOTE = "compiling the kernels (first use only, one to a few minutes; then cached)..."
+
+
+class _CompileNote(numba.core.event.Listener):
+    """Prints :data:`COMPILE_NOTE` once, at the first kernel numba actually compiles: the
+    ``numba:compile`` event starts only for a compile, never for a kernel loaded from the
+    cache, however long loading takes on a busy machine."""
+
+    def __init__(self) -> None:
+        self.said = False
+
+    def on_start(self, event) -> None:
+        if not self.said:
+            self.said = True
+            print(COMPILE_NOTE, file=sys.stderr, flush=True)
+
+    def on_end(self, event) -> None:
+        """Nothing: the note is said when compiling starts."""
+
+
 def load_kernels(table: Table, note: bool) -> None:
     """Compile the chunk kernel (first use) or load it from numba's cache, so that a run's
-    wall time counts playing only. With ``note``, say so on stderr if it takes over a second."""
-    timer = threading.Timer(
-        1.0,
-        lambda: print(
-            "compiling the kernels (first use only, about a minute; then cached)...",
-            file=sys.stderr,
-            flush=True,
-        ),
-    )
-    if note:
-        timer.start()
-    try:
+    wall time counts playing only. With ``note``, say on stderr when kernels are compiled."""
+    with ExitStack() as stack:
+        if note:
+            stack.enter_context(numba.core.event.install_listener("numba:compile", _CompileNote()))
         play_deals(
             table,
             np.empty(0, np.uint64),
@@ -350,8 +388,6 @@ def load_kernels(table: Table, note: bool) -> None:
             np.empty((0, table.rules.sides), np.int32),
             np.empty(0, np.int32),
         )
-    finally:
-        timer.cancel()
 
 
 def chunk_starts(first: int, count: int, chunk: int, board: int = 1):
@@ -407,7 +443,11 @@ def map_chunks(fn, chunks, *, workers: int | None = None, scheduler: str | None 
         return
     from .cluster import connect
 
-    with connect(scheduler) as (client, threads):
+    with ExitStack() as stack:
+        try:
+            client, threads = stack.enter_context(connect(scheduler))
+        except ValueError as exc:  # no Dask, or no scheduler there: the option's fault
+            raise BadArgument("scheduler", str(exc)) from None
         threads = workers or threads
         n_workers = len(client.scheduler_info()["workers"])
         window = max(2, 2 * sum(client.nthreads().values()))

@@ -19,6 +19,7 @@ import pandas as pd
 
 from .aggregate import Aggregates, chunk_outputs
 from .bots import table_bots
+from .errors import BadArgument
 from .outdir import (
     RecordFiles,
     Target,
@@ -259,12 +260,16 @@ def run_table(
     table.check_scheduler(scheduler)
     board = len(table.seatings)
     if first_deal % board:
-        raise ValueError(
+        raise BadArgument(
+            "first_deal",
             f"first_deal={first_deal} is not allowed; allowed: a multiple of the {board} "
-            f"seatings (a board's rotations stay together)"
+            f"seatings (a board's rotations stay together)",
         )
     chunk = check_count(
-        "chunk_size", min(deals, DEFAULT_CHUNK) if chunk_size is None else chunk_size, 1, MAX_CHUNK
+        "chunk_size",
+        min(deals, table.default_chunk(DEFAULT_CHUNK)) if chunk_size is None else chunk_size,
+        1,
+        MAX_CHUNK,
     )
     if parts and (scheduler is None or out is None or not records):
         raise ValueError("parts=True needs a scheduler, an out folder and records")

@@ -77,10 +77,12 @@ from scipy.special import bdtr, bdtrik  # not scipy.stats (about 1 s of start-up
 
 from .aggregate import N_RANKS, SCORE_OFFSET, SCORE_STEP, TIMED_CANASTAS, Aggregates
 from .cards import BLACK_THREE, DEUCE, JOKER, KIND_COUNTS_108, RED_THREE
+from .games import GameTotals
 from .nb.enums import PICKUP_BIN
 from .records import END_REASONS
 from .rules import Rules
 from .studies import KINDS, Z95, canasta_timing, red_three_value
+from .tables import align_columns, interval
 
 __all__ = [
     "COLUMNS",
@@ -724,3 +726,61 @@ def format_summary(df: pd.DataFrame) -> str:
             f"{exact:>{widths[4]}}  {n:>{widths[5]}}"
         )
     return "\n".join(lines)
+
+
+# --- games ----------------------------------------------------------------------------------
+def game_sides(totals: GameTotals, bots) -> pd.DataFrame:
+    """Each side's results over games (:class:`~canasta_sim.games.GameTotals`).
+
+    Parameters
+    ----------
+    totals : GameTotals
+    bots : list of str
+        One bot spec per side.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per side: ``side``, ``bot``, ``games``, ``wins``, ``win_rate`` with its 95%
+        Wilson interval ``win_low``/``win_high``, and ``mean_final_score`` with its 95%
+        interval ``score_low``/``score_high`` (points).
+    """
+    rows = []
+    for side, bot in enumerate(bots):
+        wins = totals.wins[side]
+        low, high = wilson_interval(wins, totals.games)
+        mean, s_low, s_high = mean_interval(
+            totals.score_sum[side], totals.score_sumsq[side], totals.games
+        )
+        rows.append(
+            {
+                "side": side,
+                "bot": bot,
+                "games": totals.games,
+                "wins": wins,
+                "win_rate": wins / totals.games,
+                "win_low": low,
+                "win_high": high,
+                "mean_final_score": mean,
+                "score_low": s_low,
+                "score_high": s_high,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def format_game_sides(frame: pd.DataFrame) -> str:
+    """A games side table (:func:`game_sides`) for people: per side its bot, wins, game win
+    rate and mean final score, each with its 95% interval."""
+    head = ["side", "bot", "wins", "game win rate [95%]", "mean final score, points [95%]"]
+    rows = [
+        [
+            str(r.side),
+            r.bot,
+            f"{r.wins:,}",
+            interval(r.win_rate, r.win_low, r.win_high, ".1%"),
+            interval(r.mean_final_score, r.score_low, r.score_high, ",.1f"),
+        ]
+        for r in frame.itertuples()
+    ]
+    return align_columns([head, *rows], left=2)

@@ -275,6 +275,19 @@ def game_red_three(
     the same seed) and keep only their cells by the red threes dealt in the first deal
     (constant memory: each chunk's records are reduced where they are played).
 
+    Parameters
+    ----------
+    games : int
+        Games to play.
+    rules, bots, seed, workers, progress
+        As for :func:`canasta_sim.play_games`.
+    chunk_size : int
+        Games per chunk; results do not depend on it.
+
+    Returns
+    -------
+    GameRedThree
+
     Raises
     ------
     ValueError

@@ -27,9 +27,11 @@ import pandas as pd
 
 from .bots import POLICIES, Bot, Param, Policy, parse_bot, spec_params
 from .compare import compare
+from .errors import BadArgument
 from .outdir import make_manifest
 from .runner import Table, resolve_rules
 from .stats import wilson_interval
+from .tables import align_columns, interval, number
 
 DEFAULT_FIELD = ("expert", "careful")
 OBJECTIVES = {
@@ -104,10 +106,10 @@ def search_space(
     """
     policy, fixed = spec_params(bot)
     names = [p.name for p in policy.params]
-    # the search bot's parameters include its rollout bot (a code, not a number) and each of
+    # a search bot's parameters include its rollout bot (a code, not a number) and each of
     # its decisions costs whole rollouts: it is measured with compare, not tuned
-    tunable = ", ".join(p.name for p in POLICIES.values() if p.params and p.name != "pimc")
-    if not names or policy.name == "pimc":
+    tunable = ", ".join(p.name for p in POLICIES.values() if p.params and not p.search)
+    if not names or policy.search:
         raise ValueError(f"bot {policy.name!r} cannot be tuned; allowed: {tunable}")
     if params is None:
         params = [n for n in names if n not in fixed]
@@ -192,11 +194,12 @@ def _count(name: str, value, sides: int) -> int:
     """A deal or game count: a whole number >= ``sides``, a multiple of ``sides`` (seat
     rotation)."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name}={value!r} is not a whole number")
+        raise BadArgument(name, f"{name}={value!r} is not a whole number")
     if value < sides or value % sides or value > 10**12:
-        raise ValueError(
+        raise BadArgument(
+            name,
             f"{name}={value} is not allowed: a multiple of the {sides} sides (bots rotate "
-            f"over the sides), from {sides} to 10**12"
+            f"over the sides), from {sides} to 10**12",
         )
     return int(value)
 
@@ -356,10 +359,14 @@ def tune(
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
         raise ValueError(f"seed={seed!r} is not allowed: a whole number from 0 to 2**64 - 1")
 
-    start_bot = parse_bot(bot if start is None else start)
+    try:
+        start_bot = parse_bot(bot if start is None else start)
+    except ValueError as exc:
+        raise BadArgument("start", str(exc)) from None
     if start_bot.policy.code != policy.code:
-        raise ValueError(
-            f"start {start!r} is not a setting of {policy.name}; allowed: a {policy.name} spec"
+        raise BadArgument(
+            "start",
+            f"start {start!r} is not a setting of {policy.name}; allowed: a {policy.name} spec",
         )
     start_values = start_bot.parameters
     search_seeds = stage_seeds(seed, SEARCH, len(field_bots))
@@ -373,9 +380,10 @@ def tune(
     baseline = {p.name: start_values[p.name] for p in searched}
     outside = [n for n, v in baseline.items() if not bounds[n][0] <= v <= bounds[n][1]]
     if start is not None and outside:
-        raise ValueError(
+        raise BadArgument(
+            "start",
             f"start {start!r} sets {outside[0]} outside its search range "
-            f"{bounds[outside[0]][0]:g} to {bounds[outside[0]][1]:g}"
+            f"{bounds[outside[0]][0]:g} to {bounds[outside[0]][1]:g}",
         )
     if not outside:
         study.enqueue_trial(baseline)
@@ -492,6 +500,54 @@ def _final(best, field_bots, deals, games, seeds, rules, workers) -> pd.DataFram
         }
     )
     return pd.DataFrame(rows)
+
+
+def format_history(history: pd.DataFrame, objective: str) -> str:
+    """Trials of a search (rows of :attr:`TuneResult.history`) for people: the trial, the
+    value of each searched parameter, the field objective with its 95% interval and the
+    objective against each field bot (points per deal, or a win rate in games)."""
+    spec = "+,.1f" if objective == "diff" else ".1%"
+    unit = "points per deal" if objective == "diff" else "win rate"
+    fixed = {"trial", "spec", "objective", "low", "high", "seconds"}
+    params = [c for c in history.columns if c not in fixed and not c.startswith("vs_")]
+    versus = [c for c in history.columns if c.startswith("vs_")]
+    head = ["trial", *params, f"objective, {unit} [95%]", *(f"vs {c[3:]}" for c in versus)]
+    rows = [
+        [
+            str(r["trial"]),
+            *(f"{r[p]:g}" for p in params),
+            interval(r["objective"], r["low"], r["high"], spec),
+            *(number(r[c], spec) for c in versus),
+        ]
+        for _, r in history.iterrows()
+    ]
+    return align_columns([head, *rows])
+
+
+def format_final(final: pd.DataFrame) -> str:
+    """The best setting on fresh seeds (:attr:`TuneResult.final`) for people: per field bot
+    (and the whole field) the score difference per deal and the game win rate, each with its
+    95% interval."""
+    head = [
+        "opponent",
+        "deals",
+        "difference, points per deal [95%]",
+        "games",
+        "wins",
+        "game win rate [95%]",
+    ]
+    rows = [
+        [
+            r.opponent,
+            f"{r.deals:,}",
+            interval(r.mean_diff, r.diff_low, r.diff_high, "+,.1f"),
+            f"{r.games:,}",
+            f"{r.wins:,}",
+            interval(r.win_rate, r.win_low, r.win_high, ".1%"),
+        ]
+        for r in final.itertuples()
+    ]
+    return align_columns([head, *rows])
 
 
 def _bar(total: int, enabled: bool):

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .analysis import analyse
 from .candidates import candidates
-from .deal import Deal, is_legal_meld, minimum_count
+from .deal import STEPS, Deal, is_legal_meld, minimum_count
 from .nb.play import play_block_nb
 from .rules import Rules
 from .simulate import simulate
@@ -60,6 +60,8 @@ def _deal_api() -> None:
     """The single-move kernels a :class:`Deal` calls (each move, traces, scoring)."""
     deal = Deal.new(Rules(), 0, trace=True)
     deal.can_take_pile()
+    for step in STEPS:  # the engine's step checks (nb.engine.legal)
+        deal.step_error(step, way="onto_meld", card="4")
     deal.draw()
     for move in (lambda: deal.meld("4 4 4"), lambda: deal.take_pile("")):
         try:

@@ -5,11 +5,13 @@ Play them with a spec ``py:FILE.py:CLASS``, e.g.::
     canasta-sim simulate --deals 200 --bots py:docs/example_bots.py:PileHoarder,expert
     canasta-sim compare py:docs/example_bots.py:EagerMelder careful --deals 100
 
-Each class has one method, ``choose(view, choices)``: ``view`` is a
-:class:`canasta_sim.pybot.SeatView` (``view.decision`` is ``"draw"`` or ``"play"``),
-``choices`` the legal :class:`canasta_sim.candidates.Candidate` list of that decision (the
-same candidates ``canasta-sim analyse`` lists); it returns one of them.
+Each class has one method, ``choose(view, choices)``: ``view`` is the seat's
+:class:`canasta_sim.Observation` (``view.phase_label`` is ``"draw"`` or ``"play"``; fields in
+docs/observation.md), ``choices`` the legal :class:`canasta_sim.candidates.Candidate` list of
+that decision (the same candidates ``canasta-sim analyse`` lists); it returns one of them.
 """
+
+from canasta_sim import KINDS
 
 #: Card values (R-04), to keep the points and shed the rest.
 VALUES = {"JK": 50, "2": 20, "A": 20, "K": 10, "Q": 10, "J": 10, "10": 10, "9": 10, "8": 10}
@@ -27,7 +29,7 @@ def cheapest_discard(view, plays):
     the next player, R-23), else of the rank it holds fewest of, the cheaper first; wild
     cards last. A candidate without a discard (the end of the deal after a last-card red
     three, R-45) when there is nothing to discard."""
-    hand = view.hand.split()
+    hand = view.hand_counts  # cards per kind, in KINDS order
 
     def cost(c):
         if not c.discard:
@@ -35,7 +37,7 @@ def cheapest_discard(view, plays):
         if c.discard == "B3":
             return (-1, 0, 0)
         wild = c.discard in ("2", "JK")
-        return (wild, hand.count(c.discard), VALUES.get(c.discard, 5))
+        return (wild, hand[KINDS.index(c.discard)], VALUES.get(c.discard, 5))
 
     return min(plays, key=cost)
 
@@ -45,7 +47,7 @@ class PileHoarder:
     the table), melds only to go out, discards cheap singles."""
 
     def choose(self, view, choices):
-        if view.decision == "draw":
+        if view.phase_label == "draw":
             takes = [c for c in choices if c.move == "take"]
             # the pickup that lays the fewest cards from hand keeps the most for later
             return min(takes, key=cards_laid) if takes else choices[0]  # "draw" comes first
@@ -60,8 +62,8 @@ class EagerMelder:
     (going out as soon as it can), discards cheap singles."""
 
     def choose(self, view, choices):
-        if view.decision == "draw":
-            takes = [c for c in choices if c.move == "take" and len(view.pile.split()) >= 8]
+        if view.phase_label == "draw":
+            takes = [c for c in choices if c.move == "take" and view.pile_size >= 8]
             return takes[0] if takes else choices[0]
         most = max((c.going_out, cards_laid(c)) for c in choices)
         return cheapest_discard(view, [c for c in choices if (c.going_out, cards_laid(c)) == most])

@@ -26,10 +26,14 @@ from canasta_sim.candidates import candidates  # noqa: E402
 @click.command()
 @click.option("--rounds", type=click.IntRange(1, 50), default=5, show_default=True)
 def main(rounds: int) -> None:
-    stored = json.loads(G.CANDIDATE_GOLDENS.read_text())["decisions"]
+    data = json.loads(G.CANDIDATE_GOLDENS.read_text())
+    stored, layout = data["decisions"], data["state_layout"]
     for phase in ("draw", "play"):
         deals = [
-            Deal(Rules.preset(d["preset"], players=d["players"]), G.state_from_text(d["state"]))
+            Deal(
+                Rules.preset(d["preset"], players=d["players"]),
+                G.state_from_text(d["state"], layout),
+            )
             for d in stored
             if d["phase"] == phase
         ]

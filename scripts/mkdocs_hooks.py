@@ -5,7 +5,7 @@
   the site building. mkdocstrings reads such a path as a module path, and some public names are
   also module names (``canasta_sim.simulate`` is the function and the module defining it), so
   each line is rewritten to where the object the name holds at run time is defined, with the
-  public name as its heading.
+  public name as its heading (a constant keeps its public path).
 - A line ``<!-- cli-reference -->`` becomes the ``--help`` text of every command of the
   ``canasta-sim`` entry point, so the command-line page always matches the installed commands.
 - The docstrings cross-reference in Sphinx roles (``:func:`simulate```), which mkdocstrings
@@ -35,6 +35,10 @@ def defined_at(public: str) -> str:
         obj = importlib.import_module(public)  # a submodule not imported by its package
     if inspect.ismodule(obj):
         return obj.__name__
+    if not (inspect.isclass(obj) or inspect.isroutine(obj)):
+        # a constant (``canasta_sim.KINDS``) does not know its module; mkdocstrings follows
+        # the package's import of it to its assignment
+        return public
     return f"{obj.__module__}.{obj.__qualname__}"
 
 

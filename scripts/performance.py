@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from docs_page import DOCS, write_generated
+from docs_page import DOCS, made_by, write_generated
 
 SCRIPT = "scripts/performance.py"
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +38,9 @@ def main(argv: list[str] | None = None) -> None:
         (ROOT / "results" / "bench" / f"{name}.md").read_text()
         for name in ("throughput", "startup")
     ]
-    write_generated(DOCS / "performance.md", SCRIPT, "\n".join(tables))
+    command = " ".join(["python", SCRIPT, *(sys.argv[1:] if argv is None else argv)])
+    text = "\n\n".join([made_by(command, machine=True), *tables])
+    write_generated(DOCS / "performance.md", "performance-tables", text)
 
 
 if __name__ == "__main__":

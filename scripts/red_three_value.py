@@ -1,16 +1,19 @@
 """Measure the causal value of a red three dealt for 2, 3, 4 and 6 players (docs/studies.md).
 
-Usage: ``python scripts/red_three_value.py [--deals 1000000] [--games 20000] [--seed 0]``.
-Prints a Markdown table: per player count, the lead per red three dealt (gross and net of the
-red-three scores), P(win the deal) and P(win the game) per red three dealt, and the all-red-
-threes bonus effect, each with its 95% interval (:mod:`canasta_sim.studies`).
+Usage: ``python scripts/red_three_value.py [--deals 1000000] [--games 20000] [--seed 0] [--docs]``.
+Prints a Markdown table (with ``--docs`` also into its block of docs/studies.md): per player count,
+the lead per red three dealt (gross and net of the red-three scores), P(win the deal) and
+P(win the game) per red three dealt, and the all-red-threes bonus effect, each with its 95%
+interval (:mod:`canasta_sim.studies`).
 """
 
 from __future__ import annotations
 
+import sys
 import time
 
 import click
+from docs_page import DOCS, made_by, write_generated
 
 from canasta_sim import Rules, simulate
 from canasta_sim.studies import all_red_threes, game_red_three, red_three_value
@@ -25,7 +28,8 @@ def _ci(row, digits: int) -> str:
 @click.option("--games", type=int, default=20_000, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--bots", default="expert", show_default=True)
-def main(deals: int, games: int, seed: int, bots: str) -> None:
+@click.option("--docs", is_flag=True, help="Also write the table into docs/studies.md.")
+def main(deals: int, games: int, seed: int, bots: str, docs: bool) -> None:
     lines = [
         "| players | lead per red three (points) | net of red-three scores (points) | "
         "P(win deal) per red three | P(win game) per red three | all-red-threes step "
@@ -47,6 +51,11 @@ def main(deals: int, games: int, seed: int, bots: str) -> None:
         )
         click.echo(lines[-1], err=True)
     click.echo("\n".join(lines))
+    if not docs:
+        return
+    command = " ".join(["python", "scripts/red_three_value.py", *sys.argv[1:]])
+    text = made_by(command, machine=True) + "\n\n" + "\n".join(lines)
+    write_generated(DOCS / "studies.md", "studies-red-three", text)
 
 
 if __name__ == "__main__":

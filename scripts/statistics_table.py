@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from docs_page import DOCS, write_generated
+from docs_page import DOCS, made_by, write_generated
 
 SCRIPT = "scripts/statistics_table.py"
 
@@ -41,11 +41,13 @@ def main(argv: list[str] | None = None) -> None:
         line for line in done.stdout.strip().splitlines() if not line.startswith("results written")
     )
     shown = "canasta-sim " + " ".join(command) + " DIR"
+    script = " ".join(["python", SCRIPT, *(sys.argv[1:] if argv is None else argv)])
     text = (
+        f"{made_by(script, machine=True)}\n\n"
         f"`{shown}` on {platform.node()} ({platform.machine()}, {os.cpu_count()} cores), "
         f"{time.strftime('%Y-%m-%d')}:\n\n```text\n{printed}\n```"
     )
-    write_generated(DOCS / "statistics.md", SCRIPT, text)
+    write_generated(DOCS / "statistics.md", "statistics-table", text)
     print(printed)
 
 

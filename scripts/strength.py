@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pandas as pd
-from docs_page import DOCS, write_generated
+from docs_page import DOCS, made_by, write_generated
 
 from canasta_sim import Rules, compare, simulate
 
@@ -86,7 +86,7 @@ def main(argv=None):
     (OUT / "strength.md").write_text("\n".join(md) + "\n")
     command = "python scripts/strength.py " + " ".join(argv if argv is not None else sys.argv[1:])
     write_generated(
-        DOCS / "strength.md", "scripts/strength.py", f"`{command.strip()}`\n\n" + "\n".join(md)
+        DOCS / "strength.md", "strength-table", made_by(command.strip()) + "\n\n" + "\n".join(md)
     )
     print("\n".join(md))
 

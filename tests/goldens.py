@@ -192,22 +192,61 @@ def state_text(state) -> str:
     return base64.b64encode(zlib.compress(state.tobytes(), 9)).decode()
 
 
-def state_from_text(text: str):
-    """The state record stored by :func:`state_text`."""
+def _state_dtype_1() -> np.dtype:
+    """The state layout before the bots' working memory left the state (issue 24): today's
+    fields with the bots' plans and odds table after ``rng``, sizes as stored (15 kinds, 40
+    candidates, 19 powers). The pinned decisions' states were stored in it."""
+    from canasta_sim.nb.engine.state import STATE_DTYPE
+
+    fields = [(name, *STATE_DTYPE.fields[name][0].subdtype) for name in STATE_DTYPE.names]
+    at = STATE_DTYPE.names.index("rng") + 1
+    plans = [(name, np.int8, (15, 3)) for name in ("take_plan", "meld_plan", "out_plan")]
+    bots = [
+        ("candidates", np.int8, (40, 15, 3)),
+        *plans,
+        ("zero_plan", np.int8, (15, 3)),
+        ("powers", np.float64, (19,)),
+    ]
+    return np.dtype(fields[:at] + bots + fields[at:], align=True)
+
+
+def _layout(dtype: np.dtype) -> str:
+    return hashlib.sha256(str(dtype.descr).encode()).hexdigest()[:16]
+
+
+def state_from_text(text: str, layout: str):
+    """The state record stored by :func:`state_text` in ``layout`` (:func:`state_layout`
+    when it was stored, today's or the layout before issue 24's split, whose game fields are
+    copied by name into a state of today's layout).
+
+    Raises
+    ------
+    ValueError
+        For a layout neither of them has.
+    """
     import base64
     import zlib
 
     from canasta_sim.nb.engine.state import STATE_DTYPE
 
     raw = zlib.decompress(base64.b64decode(text))
-    return np.frombuffer(bytearray(raw), STATE_DTYPE)[0]
+    if layout == state_layout():
+        return np.frombuffer(bytearray(raw), STATE_DTYPE)[0]
+    old = _state_dtype_1()
+    if layout != _layout(old):
+        raise ValueError(f"state layout {layout!r}; allowed: {state_layout()}, {_layout(old)}")
+    stored = np.frombuffer(bytearray(raw), old)[0]
+    state = np.zeros(1, STATE_DTYPE)[0]
+    for name in STATE_DTYPE.names:
+        state[name] = stored[name]
+    return state
 
 
 def state_layout() -> str:
-    """A digest of ``STATE_DTYPE``: stored states are read back only with the same layout."""
+    """A digest of ``STATE_DTYPE``: stored states are read back only with a known layout."""
     from canasta_sim.nb.engine.state import STATE_DTYPE
 
-    return hashlib.sha256(str(STATE_DTYPE.descr).encode()).hexdigest()[:16]
+    return _layout(STATE_DTYPE)
 
 
 def _features(found) -> set[str]:

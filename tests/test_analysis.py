@@ -333,15 +333,16 @@ def test_bad_arguments_name_the_value(kwargs, message):
 
 def test_the_rollout_kernel_refuses_codes_it_does_not_play():
     from canasta_sim.nb.bots.policies import PolicyCode
+    from canasta_sim.nb.play import Seating
     from canasta_sim.nb.rollout import rollouts
 
-    policies = np.array([PolicyCode.expert, PolicyCode.pimc], np.int32)
-    none = np.zeros(0, np.int64)
+    policies = np.array([[PolicyCode.expert, PolicyCode.pimc]], np.int32)
+    seating = Seating(policies, None)
     with pytest.raises(ValueError, match=f"policy code {PolicyCode.pimc} is no rollout bot"):
-        rollouts(None, None, None, None, None, none, none, none, none, none, policies, None, 1)
+        rollouts(None, None, None, None, None, seating, 1)
     with pytest.raises(ValueError, match="policy code -1 is no rollout bot"):
-        policies[1] = -1  # a bot written in Python
-        rollouts(None, None, None, None, None, none, none, none, none, none, policies, None, 1)
+        policies[0, 1] = -1  # a bot written in Python
+        rollouts(None, None, None, None, None, seating, 1)
 
 
 def test_chosen_candidates_only_and_result_files(tmp_path):

@@ -7,7 +7,15 @@ from pathlib import Path
 import pytest
 
 from canasta_sim import InfoSet, analyse
-from canasta_sim.candidates import candidates, decision_deal
+from canasta_sim.candidates import (
+    MAX_CANDIDATES,
+    candidates,
+    decision_deal,
+    list_candidates,
+    meld_plans,
+)
+from canasta_sim.cli import main
+from canasta_sim.notation import plan_texts
 from canasta_sim.ranking import policy_choice, rank_candidates
 from canasta_sim.review import decision_type
 
@@ -165,6 +173,54 @@ def test_a_large_hand_is_pruned_within_64_and_keeps_the_engine_plan():
     assert len(found) <= 64
     assert found[:8] == [f"discard {k}" for k in "4 5 6 7 8 9 2 JK".split()]
     assert found[8] == "meld 4 4 4, 5 5 5, 6 6 6, 7 7 7, 8 8 8, 9 9 9, A: JK, discard 2"
+
+
+LARGE_HAND = "4 4 4 5 5 5 6 6 6 7 7 7 8 8 8 9 9 9 2 2 JK"
+
+
+def plans_of(found) -> list[tuple[str, ...]]:
+    """The meld plans of a play-phase listing, in order, each once."""
+    return list(dict.fromkeys(c.melds for c in found))
+
+
+def test_the_cap_counts_the_plans_it_leaves_out():
+    info = position(LARGE_HAND, ["A A A"])
+    listed = list_candidates(info)
+    full = list_candidates(info, cap=10_000)
+    assert full.plans_left_out == 0
+    assert listed.candidates == candidates(info) == full.candidates[: len(listed.candidates)]
+    assert len(listed.candidates) <= MAX_CANDIDATES < len(full.candidates)
+    # the plan that would overflow the cap is the first one not listed; it and every plan
+    # after it in meld_plans' order are left out
+    order = [plan_texts(p) for p in meld_plans(decision_deal(info))]
+    cut = plans_of(full.candidates)[len(plans_of(listed.candidates))]
+    assert listed.plans_left_out == len(order) - order.index(cut) > 0
+
+
+def test_a_listing_within_the_cap_leaves_nothing_out():
+    assert list_candidates(position(HAND, CANASTA)).plans_left_out == 0
+    info = position(HAND, CANASTA)
+    # 12 plans (counted above); a cap of 7 lists the first three (4 + 1 + 2 candidates)
+    assert len(meld_plans(decision_deal(info))) == 12
+    assert list_candidates(info, cap=7).plans_left_out == 12 - 3
+
+
+def test_analyse_says_how_many_plans_the_cap_left_out():
+    info = position(LARGE_HAND, ["A A A"])
+    left_out = list_candidates(info).plans_left_out
+    result = analyse(info, worlds=20, top=2, seed=1)
+    assert result.meta["max_candidates"] == MAX_CANDIDATES
+    assert result.meta["plans_left_out"] == left_out
+    assert f"{left_out} meld plans left out by the cap of 64 candidates" in result.settings
+    wide = analyse(info, worlds=20, top=2, seed=1, max_candidates=10_000)
+    assert wide.meta["plans_left_out"] == 0
+    assert "left out by the cap" not in wide.settings
+
+
+@pytest.mark.parametrize("command", ["analyse", "review"])
+def test_the_command_line_cap_defaults_to_the_candidate_layer_cap(command):
+    params = {p.name: p for p in main.commands[command].params}
+    assert params["max_candidates"].default == MAX_CANDIDATES
 
 
 # --- ranking -----------------------------------------------------------------------------------

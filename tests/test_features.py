@@ -8,23 +8,22 @@ import pytest
 from canasta_sim.cards import BLACK_THREE, DEUCE, FIRST_NATURAL, JOKER, LAST_NATURAL, RED_THREE
 from canasta_sim.deal import Deal
 from canasta_sim.nb.bots.apprentice import decision_features_nb
-from canasta_sim.nb.bots.features import FEATURE_WORK_DTYPE
-from canasta_sim.nb.bots.pimc import WORK_DTYPE, draw_candidates_nb, play_candidates_nb
-from canasta_sim.nb.engine.state import STATE_DTYPE
+from canasta_sim.nb.bots.features import feature_work
+from canasta_sim.nb.bots.memory import new_bot
+from canasta_sim.nb.bots.pimc import draw_candidates_nb, play_candidates_nb, search_work
 from canasta_sim.nb.enums import (
     EV_LEN,
     N_CAND_FEAT,
     N_KINDS,
     N_STATE_FEAT,
     CandFeat,
+    CandKind,
     DealSlot,
     MeldCol,
     RuleSlot,
     SideSlot,
     StateFeat,
 )
-from canasta_sim.nb.worlds import CAND_DRAW as CAND_DRAW_
-from canasta_sim.nb.worlds import CAND_TAKE as CAND_TAKE_
 from canasta_sim.rules import Rules
 
 NO_LOG = np.zeros((0, EV_LEN), np.int32)
@@ -171,7 +170,7 @@ def reference_candidate(s, r, kind, plan, discard):
         <= 2 * r[RuleSlot.draw_count] * r[RuleSlot.players]
     )
     laid_rows = plan.astype(int).copy()
-    if kind == CAND_TAKE_:
+    if kind == CandKind.take:
         laid_rows[s["pile"][plen - 1], MeldCol.naturals] += 1  # the top card
     f = np.zeros(N_CAND_FEAT)
     laid = int(plan.sum())
@@ -189,10 +188,10 @@ def reference_candidate(s, r, kind, plan, discard):
         elif 4 <= after <= 6:
             f[CandFeat.closer] += 1
     left = s["hand_sizes"][seat] - laid
-    if kind == CAND_DRAW_:
+    if kind == CandKind.draw:
         f[CandFeat.draw] = 1
         left += r[RuleSlot.draw_count]
-    elif kind == CAND_TAKE_:
+    elif kind == CandKind.take:
         pc = s["pile_counts"]
         f[CandFeat.take] = 1
         left += plen - 1 - pc[RED_THREE]
@@ -240,14 +239,16 @@ def _decisions(players, preset="classic", seed=3, deal=1, scores=None):
     d = Deal.new(Rules.preset(preset, players), seed=seed, deal=deal, scores=scores)
     r = d.rules.to_array()
     out = []
-    work = np.zeros(1, WORK_DTYPE)[0]
-    rstate = np.zeros(1, STATE_DTYPE)[0]
+    rstates, works = search_work(1)
+    rstate, work = rstates[0], works[0]
+    bot = new_bot()
     while not d.is_over:
         s = d._state
         if d.phase == "draw":
             n = draw_candidates_nb(s, r, work)
         else:
-            n = play_candidates_nb(s, r, work["rparams"][:0], rstate, work, np.int64(3), NO_LOG)
+            rparams = work["rparams"][:0]  # the expert's defaults
+            n = play_candidates_nb(s, r, bot, rparams, rstate, work, np.int64(3), NO_LOG)
         if n > 1:
             out.append(
                 (
@@ -266,8 +267,8 @@ def _decisions(players, preset="classic", seed=3, deal=1, scores=None):
 
 
 def _kernel_features(s, r, kinds, plans, discards):
-    work = np.zeros(1, WORK_DTYPE)[0]
-    fwork = np.zeros(1, FEATURE_WORK_DTYPE)[0]
+    work = search_work(1)[1][0]
+    fwork = feature_work(1)[0]
     n = len(kinds)
     work["kind"][:n], work["plans"][:n], work["discard"][:n] = kinds, plans, discards
     decision_features_nb(s, r, work, fwork, np.int64(n))
@@ -349,11 +350,11 @@ def test_ranked_discards_repeat_the_expert_choice(players):
             got = np.zeros(N_KINDS, np.int64)
             vals = np.zeros(N_KINDS)
             args = (np.float64(safety), np.int64(block_at), np.float64(freeze_risk), np.int64(0))
-            n = ranked_discards_nb(s, r, seat, *args, 0.6, np.int64(6), got, vals)
+            n = ranked_discards_nb(s, r, new_bot(), seat, *args, 0.6, np.int64(6), got, vals)
             t = s.copy()
             want = []
             while len(want) < 6:
-                k = choose_discard_nb(t, r, np.int64(seat), *args, 0.6)
+                k = choose_discard_nb(t, r, new_bot(), np.int64(seat), *args, 0.6)
                 if k < 0:
                     break
                 want.append(int(k))

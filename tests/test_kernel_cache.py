@@ -13,7 +13,7 @@ import pytest
 import canasta_sim.nb as kernels
 
 
-@pytest.mark.parametrize("source", ["play.py", "engine/moves.py", "bots/plans.py"])
+@pytest.mark.parametrize("source", ["play.py", "engine/moves.py", "plans.py"])
 def test_kernel_cache_folder_follows_every_kernel_source(tmp_path, source):
     """numba checks only a kernel's own file; the cache folder is keyed on all kernel sources,
     subfolders included, so changing a callee (here: a comment in ``source``) moves every

@@ -112,7 +112,7 @@ def invoke(*args):
         (["--rollout", "pimc:melds=1"], ["--rollout", "'pimc:melds=1' is the search bot"]),
         (  # a bot written in Python plays no rollouts: the default needs --rollout
             ["--bots", f"py:{EXAMPLE_BOTS}:EagerMelder,expert"],
-            ["--bots/--rollout", "EagerMelder' is written in Python", "(--rollout)"],
+            ["Invalid value for --bots:", "EagerMelder' is written in Python", "(--rollout)"],
         ),
         (["--worlds", "0"], ["--worlds"]),
         (["--deals", "0"], ["--deals"]),
@@ -172,6 +172,29 @@ def test_a_search_bot_rolls_out_with_its_own_rollout_bot():
 def test_the_bots_keep_the_order_given():
     result = review(RULES, deals=1, bots="greedy,expert", seed=4, worlds=2)
     assert result.settings["bots"] == ["greedy", "expert"]
+
+
+def test_the_plans_the_cap_left_out_are_counted_per_decision(result):
+    d = result.decisions
+    assert result.settings["max_candidates"] == 64
+    assert (d[d["decision"] == 0]["plans_left_out"] == 0).all()  # the draw phase lists all
+    small = review(RULES, deals=1, bots="expert", seed=4, worlds=2, max_candidates=2)
+    plays = small.decisions[small.decisions["decision"] == 1]
+    cut = plays[plays["plans_left_out"] > 0]
+    assert len(cut) > 0 and small.settings["max_candidates"] == 2
+    note = f"The cap of 2 candidates left out meld plans at {len(cut)} of {len(small.decisions)}"
+    assert note in str(small)
+    assert ("The cap of" in str(result)) == bool((d["plans_left_out"] > 0).any())
+
+
+def test_the_command_line_prints_where_the_cap_cut(tmp_path):
+    args = ["--deals", "1", "--players", "2", "--worlds", "2", "--max-candidates", "2"]
+    r = invoke(*args, "--quiet", "--out", tmp_path / "r")
+    assert r.exit_code == 0, r.output
+    assert "The cap of 2 candidates left out meld plans at" in r.output
+    d = pd.read_parquet(tmp_path / "r" / "decisions.parquet")
+    assert (d["plans_left_out"] > 0).any()
+    assert invoke("--deals", "1", "--max-candidates", "0").exit_code == 2
 
 
 def test_an_existing_out_folder_is_refused(tmp_path):

@@ -166,3 +166,55 @@ def test_an_illegal_move_returns_the_rule_by_name():
     plan[kind_index("9")] = [1, 1, 0]
     code = take_pile_nb(d._state, d.rules.to_array(), plan, np.zeros((0, EV_LEN), np.int32))
     assert code == MoveError.frozen_pile
+
+
+def test_the_state_holds_the_game_only():
+    """Issue 24: the bots' plans and odds table live in their own record, not in the state;
+    what every player knows of the hands (``known``, cards taken with the pile) is the game's."""
+    from canasta_sim.nb.bots.memory import BOT_DTYPE
+
+    game = {"hands", "stock", "pile", "melds", "meld_turn", "meld_flags", "sides", "seats", "g"}
+    game |= {"rng", "hand_sizes", "pile_counts", "melded", "known"}
+    assert set(STATE_DTYPE.names) == game
+    assert set(BOT_DTYPE.names) == {"candidates", "take_plan", "meld_plan", "out_plan", "powers"}
+
+
+@pytest.mark.parametrize("bot", ["random", "greedy", "careful", "expert", "pimc:worlds=2"])
+def test_a_bot_record_of_garbage_plays_like_a_zeroed_one(bot, monkeypatch):
+    """Every field of the bots' record is written before it is read, so the record a turn gets
+    (reused across turns, deals and rollouts, never cleared) cannot change its moves."""
+    from canasta_sim import Deal
+    from canasta_sim.nb.bots import turn
+    from canasta_sim.nb.bots.memory import BOT_DTYPE
+
+    def garbage():
+        raw = np.random.default_rng(3).bytes(BOT_DTYPE.itemsize)
+        return np.frombuffer(raw, BOT_DTYPE).copy()[0]
+
+    played = []
+    for fresh in (turn.new_bot, garbage):
+        monkeypatch.setattr(turn, "new_bot", fresh)
+        deal = Deal.new(Rules(), 5, deal=2, trace=True)
+        deal.play_out([bot, "expert"])
+        played.append((deal._state.tobytes(), deal.trace()))
+    assert played[0] == played[1]
+
+
+def test_an_empty_plan_is_zero_at_every_use():
+    """``empty_plan_nb`` gives a zeroed ``int8[N_KINDS, 3]`` on the stack each time it is
+    called, also in a loop whose previous pass wrote into it."""
+    import numba as nb
+
+    from canasta_sim.nb.engine.melds import empty_plan_nb
+
+    @nb.njit(_nrt=False)
+    def use(out):
+        for i in range(out.shape[0]):
+            plan = empty_plan_nb()
+            out[i, 0] = plan.sum()
+            out[i, 1] = plan.shape[0] * 10 + plan.shape[1]
+            plan[3, 1] = 7  # gone at the next call
+
+    out = np.full((3, 2), -1, np.int64)
+    use(out)
+    assert out.tolist() == [[0, N_KINDS * 10 + 3]] * 3

@@ -367,6 +367,6 @@ def test_report_bad_folder(tmp_path):
     bad.mkdir()
     (bad / "manifest.json").write_text("{not json")
     (bad / "aggregates.json").write_text("{}")
-    with pytest.raises(ValueError, match="not a readable run folder") as err:
+    with pytest.raises(ValueError, match="manifest.json is not readable") as err:
         write_report(bad)
     assert str(bad) in str(err.value)

@@ -358,7 +358,7 @@ class Recorder:
 
     def choose(self, view, choices):
         Recorder.seen.append((view, list(choices)))
-        return choices[-1] if view.decision == "draw" else choices[0]
+        return choices[-1] if view.phase_label == "draw" else choices[0]
 
 class Wanderer:
     \"\"\"Any candidate, from its own seeded stream, so the deal visits varied positions.\"\"\"
@@ -384,7 +384,7 @@ class Label:
 class Stale:
     \"\"\"Answers the play decision with the draw decision's first candidate.\"\"\"
     def choose(self, view, choices):
-        if view.decision == "draw":
+        if view.phase_label == "draw":
             self.first = choices[0]
             return choices[0]
         return self.first
@@ -411,12 +411,15 @@ def test_python_bot_sees_its_view_and_the_candidates(bot_file):
     d = _pickup_position(0)  # a position built by hand: part of a pack
     d.play_turn(seats=[f"py:{bot_file}:Recorder", "random", "random", "random"])
     view, choices = cls.seen[0]
-    assert view.decision == "draw" and view.seat == 0 and view.side == 0
-    assert sorted(view.hand.split()) == sorted("9 2 4 6 8 10 J".split())
-    assert view.pile == "5 9" and not view.pile_frozen
-    assert view.melds == ({"K": "K K K"}, {}) and view.melded == (True, False)
-    assert view.hand_sizes == (7, 7, 7, 7) and view.stock == 6
-    assert view.known == ("", "", "", "")
+    assert isinstance(view, cs.Observation)  # the seat's observation (docs/observation.md)
+    assert view.phase_label == "draw" and view.seat == 0 and view.side == 0
+    assert cs.format_cards(view.hand_counts) == "4 6 8 9 10 J 2"
+    assert view.pile_codes.tolist() == [cs.KINDS.index("5"), cs.KINDS.index("9")]
+    assert view.pile_frozen == 0  # side 0 has melded, no wild card in the pile (R-31)
+    assert view.side_melds[0, cs.KINDS.index("K") - 1].tolist() == [3, 0, 0]
+    assert view.side_melds[1].sum() == 0 and view.side_melded.tolist() == [1, 0]
+    assert view.seat_hand_sizes.tolist() == [7, 7, 7, 7] and view.stock_size == 6
+    assert view.seat_known_counts.sum() == 0
     # R-33: the 9 on top goes with a natural and a wild card (one 9, one deuce); no pair,
     # no joker, no 9s meld on the table
     assert [c.label for c in choices] == ["draw", "take the pile with 9 2"]
@@ -426,10 +429,38 @@ def test_python_bot_sees_its_view_and_the_candidates(bot_file):
     # meld, no K to add to the K meld)
     assert len(cls.seen) == 2
     view, choices = cls.seen[1]
-    assert view.decision == "play" and sorted(view.hand.split()) == sorted("4 5 6 8 10 J".split())
-    assert view.melds[0] == {"9": "9 9 2", "K": "K K K"}
+    assert view.phase_label == "play" and cs.format_cards(view.hand_counts) == "4 5 6 8 10 J"
+    # the 9 9 2 melded: the top card and the one 9 from hand, the deuce (R-33 b)
+    assert view.side_melds[0, cs.KINDS.index("9") - 1].tolist() == [2, 1, 0]
     assert [c.label for c in choices] == [f"discard {k}" for k in "4 5 6 8 10 J".split()]
     assert d.pile == "4" and d.current_player == 1
+
+
+def test_the_old_card_text_view_still_answers_with_a_deprecation_warning(bot_file):
+    """Bots written against SeatView's card-text attributes (bots version 3) keep running:
+    each old name gives the old value (sides and seats in table order) and warns."""
+    cls = _bot_class(f"py:{bot_file}:Recorder")
+    d = _pickup_position(1)  # seat 1 (side 1) decides: its rows come first in the observation
+    d.play_turn(seats=["random", f"py:{bot_file}:Recorder", "random", "random"])
+    view = cls.seen[0][0]
+    old = {
+        "decision": "draw",
+        "hand": "4 6 8 9 10 J 2",
+        "pile": "5 9",
+        "melds": ({"K": "K K K"}, {}),
+        "red_threes": (0, 0),
+        "scores": (0, 0),
+        "minimums": (50, 50),  # R-64 at score 0
+        "melded": (True, False),
+        "hand_sizes": (7, 7, 7, 7),
+        "known": ("", "", "", ""),
+        "stock": 6,
+    }
+    for name, value in old.items():
+        with pytest.warns(DeprecationWarning, match=f"SeatView.{name} is deprecated"):
+            assert getattr(view, name) == value
+    assert view.side_melded.tolist() == [0, 1]  # the observation: its own side first
+    assert (view.seat, view.side, view.turn, bool(view.pile_frozen)) == (1, 1, 0, True)
 
 
 def test_python_bot_is_offered_exactly_the_candidates_of_its_information_set(bot_file):
@@ -445,7 +476,7 @@ def test_python_bot_is_offered_exactly_the_candidates_of_its_information_set(bot
         d.play_turn(spec)
     replay = cs.Deal.new(seed=5)  # the same deal, its decisions replayed one by one
     for view, offered, answer in cls.seen:
-        assert view.seat == replay.current_player and view.decision == replay.phase
+        assert view.seat == replay.current_player and view.phase_label == replay.phase
         expected = candidates(replay.info_set(replay.current_player))
         assert [c.label for c in offered] == [c.label for c in expected]
         assert offered == expected  # the same moves, not only the same labels
@@ -489,14 +520,16 @@ LABEL = "py:my_bots.py:Label"
         ["verify", "--deals", "2", "--bots", f"{LABEL},expert"],
     ],
 )
-def test_an_answer_outside_the_candidates_is_a_usage_error_of_the_bots(bot_file, args):
+def test_an_answer_outside_the_candidates_is_the_bots_error(bot_file, args):
+    """The spec was good, the bot's answer was not: exit code 1, no option blamed."""
     from click.testing import CliRunner
 
     from canasta_sim.cli import main
 
     r = CliRunner().invoke(main, args)
-    assert r.exit_code == 2, r.output
-    assert "Invalid value for --bots/--seats: the Python bot Label of seat" in r.output
+    assert r.exit_code == 1, r.output
+    assert f"Error: the Python bot {LABEL} of seat" in r.output
+    assert "Invalid value" not in r.output
     assert "answered 'draw' (a str, not a Candidate) to the draw decision" in r.output
     assert "Traceback" not in r.output
 

@@ -17,8 +17,9 @@ from pathlib import Path
 import numpy as np
 
 from ..bots import parse_bot
-from ..nb.bots.features import FEATURE_WORK_DTYPE
-from ..nb.bots.pimc import WORK_DTYPE
+from ..nb.bots.features import feature_work
+from ..nb.bots.memory import new_bot
+from ..nb.bots.pimc import search_work
 from ..nb.engine.rng import deal_seeds_nb, mix64_nb
 from ..nb.engine.state import STATE_DTYPE
 from ..nb.enums import EV_LEN, LABEL_LEN, N_CAND_FEAT, N_STATE_FEAT
@@ -111,9 +112,11 @@ def label_shard(plan: LabelPlan, shard: int) -> dict[str, np.ndarray]:
     cand_feat = np.zeros((cap * 8, N_CAND_FEAT), np.float32)
     cand_value = np.zeros(cap * 8, np.float32)
     sampler = np.array([mix64_nb(np.uint64(plan.seed) + np.uint64(shard))], np.uint64)
+    rstates, works = search_work(1)
     nd, nc = label_deals_nb(
         np.zeros(1, STATE_DTYPE)[0],
         r,
+        new_bot(),
         seeds,
         deals,
         dealers,
@@ -123,9 +126,9 @@ def label_shard(plan: LabelPlan, shard: int) -> dict[str, np.ndarray]:
         np.int64(plan.every),
         np.int64(plan.follow),
         sampler,
-        np.zeros(1, STATE_DTYPE)[0],
-        np.zeros(1, WORK_DTYPE)[0],
-        np.zeros(1, FEATURE_WORK_DTYPE)[0],
+        rstates[0],
+        works[0],
+        feature_work(1)[0],
         dec_state,
         dec_meta,
         cand_feat,

@@ -7,11 +7,11 @@ go out."""
 
 import numpy as np
 
-from .bots.plans import black_three_plan_nb, fill_plan_nb, plan_points_nb
 from .engine.melds import check_plan_nb, plan_rows_nb
 from .engine.state import copy_state_nb
 from .enums import N_KINDS, DealSlot, MoveError
 from .jit import kernel
+from .plans import black_three_plan_nb, fill_plan_nb, plan_points_nb
 from .worlds import apply_candidate_nb
 
 
@@ -27,7 +27,7 @@ def try_candidates_nb(states, rules, kinds, plans, groups, discards, going_out, 
         The decision's state, then the scratch record the moves are made on.
     rules : ndarray(int64)
     kinds : ndarray(int64, (n,))
-        ``CAND_*`` of :mod:`.worlds`.
+        :data:`~.enums.CandKind`.
     plans : ndarray(int8, (m, N_KINDS, 3))
         The meld plans (a pickup's: with the top card's row).
     groups : ndarray(int64, (n,))

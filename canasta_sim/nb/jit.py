@@ -22,8 +22,8 @@
 - numba compiles a called kernel once more for every distinct constant ``int`` or ``bool``
   passed to it (it types constants as literals). Callers therefore pass constants to
   non-inlined kernels as ``np.int64(c)`` or ``np.bool_(c)``, so one compiled copy serves all.
-  Likewise numba types an array field of a record (``state.zero_plan``, ``work.rparams``) as a
-  nested array, another type than the plain C array of a slice of it (``state.zero_plan[:]``)
+  Likewise numba types an array field of a record (``bot.meld_plan``, ``work.rparams``) as a
+  nested array, another type than the plain C array of a slice of it (``bot.meld_plan[:]``)
   or of a row of an ordinary array: callers pass such fields as slices.
 """
 

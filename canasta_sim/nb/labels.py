@@ -12,15 +12,17 @@ import numpy as np
 
 from .bots.apprentice import decision_features_nb
 from .bots.expert import expert_draw_nb, expert_turn_nb
+from .bots.memory import MAX_CANDIDATES
 from .bots.pimc import N_EXPERT, draw_candidates_nb, play_candidates_nb, search_nb
 from .bots.policies import PimcParam
 from .engine.deal import start_deal_nb
 from .engine.moves import draw_nb, meld_last_card_nb, take_pile_nb
 from .engine.rng import below_nb
-from .engine.state import MAX_CANDIDATES, copy_state_nb
+from .engine.state import copy_state_nb
 from .enums import (
     N_CAND_FEAT,
     N_STATE_FEAT,
+    CandKind,
     DealSlot,
     LabelCol,
     MeldCol,
@@ -30,17 +32,17 @@ from .enums import (
     SideSlot,
 )
 from .jit import kernel
-from .worlds import CAND_DRAW, apply_candidate_nb
+from .worlds import apply_candidate_nb
 
 
 @kernel
-def expert_draw_choice_nb(state, rules, rparams, rstate, work, n, log):
+def expert_draw_choice_nb(state, rules, bot, rparams, rstate, work, n, log):
     """Which of the draw decision's ``n`` candidates (:func:`.bots.pimc.draw_candidates_nb`:
     pickups, then the draw) the expert plays: its draw step is made on ``rstate``, a copy,
     and a pickup is matched to the candidate that spends the same kinds of card from hand on
     the top card's meld (R-32, R-33); -1 if none matches."""
     copy_state_nb(rstate, state)
-    expert_draw_nb(rstate, rules, rparams, log)
+    expert_draw_nb(rstate, rules, bot, rparams, log)
     g = state.g
     plen = g[DealSlot.pile_len]
     if rstate.g[DealSlot.pile_len] != 0:
@@ -64,6 +66,7 @@ def expert_draw_choice_nb(state, rules, rparams, rstate, work, n, log):
 def label_decision_nb(
     state,
     rules,
+    bot,
     params,
     rstate,
     work,
@@ -89,7 +92,7 @@ def label_decision_nb(
     for c in range(n):
         for i in range(N_CAND_FEAT):
             cand_feat[nc + c, i] = fwork.cands[c, i]
-    best = search_nb(state, rules, params, rstate, work, n, log)
+    best = search_nb(state, rules, bot, params, rstate, work, n, log)
     worlds = params[PimcParam.worlds]
     for c in range(n):
         cand_value[nc + c] = work.total[c] / worlds if work.ok[c] != 0 else np.nan
@@ -109,6 +112,7 @@ def label_decision_nb(
 def label_deals_nb(
     state,
     rules,
+    bot,
     seeds,
     deals,
     dealers,
@@ -130,7 +134,8 @@ def label_deals_nb(
     """Play one deal per seed (``deals``: their indices in the run) with the expert (the
     rollout expert of ``params``, pimc's parameter vector) and label about one decision in
     ``every`` (chosen from the stream ``sampler``, ``uint64[1]``) that has two candidates or
-    more; ``rstate``, ``work`` and ``fwork`` are scratch (pimc's and the features'), the
+    more; ``bot`` (:data:`.bots.memory.BOT_DTYPE`), ``rstate``, ``work`` and ``fwork`` are
+    scratch (the bots' working record, pimc's and the features'), the
     labels go to :func:`label_decision_nb`'s arrays. Returns ``(decisions, candidates)``
     written."""
     g = state.g
@@ -153,10 +158,11 @@ def label_deals_nb(
                 if room and below_nb(sampler, every) == 0:
                     n = draw_candidates_nb(state, rules, work)
                 if n > 1:
-                    exp = expert_draw_choice_nb(state, rules, rparams, rstate, work, n, log)
+                    exp = expert_draw_choice_nb(state, rules, bot, rparams, rstate, work, n, log)
                     best = label_decision_nb(
                         state,
                         rules,
+                        bot,
                         params,
                         rstate,
                         work,
@@ -175,22 +181,23 @@ def label_deals_nb(
                     nd += 1
                     nc += n
                     c = best if follow != 0 or exp < 0 else exp
-                    if c < 0 or work.kind[c] == CAND_DRAW:
+                    if c < 0 or work.kind[c] == CandKind.draw:
                         draw_nb(state, rules, log)
                     elif take_pile_nb(state, rules, plans[c], log) != MoveError.ok:
                         draw_nb(state, rules, log)
                 else:
-                    expert_draw_nb(state, rules, rparams, log)
+                    expert_draw_nb(state, rules, bot, rparams, log)
             if g[DealSlot.phase] == Phase.play:
                 n = 0
                 room = nd < dec_meta.shape[0] and nc + MAX_CANDIDATES <= cand_value.shape[0]
                 if g[DealSlot.last_red_three] == 0 and room and below_nb(sampler, every) == 0:
-                    n = play_candidates_nb(state, rules, rparams, rstate, work, top, log)
+                    n = play_candidates_nb(state, rules, bot, rparams, rstate, work, top, log)
                 done = False
                 if n > 1:
                     best = label_decision_nb(
                         state,
                         rules,
+                        bot,
                         params,
                         rstate,
                         work,
@@ -214,7 +221,7 @@ def label_deals_nb(
                     )
                     done = err == MoveError.ok
                 if not done and g[DealSlot.phase] == Phase.play:
-                    expert_turn_nb(state, rules, rparams, log)
+                    expert_turn_nb(state, rules, bot, rparams, log)
             if g[DealSlot.phase] == Phase.play and g[DealSlot.current] == seat:
                 meld_last_card_nb(state, rules, log)
     return nd, nc

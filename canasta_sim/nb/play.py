@@ -1,17 +1,28 @@
-"""Whole deals, and chunks of deals played in blocks on parallel threads."""
+"""Whole deals, and chunks of deals played in blocks on parallel threads.
+
+The chunk kernel takes its arguments as a few named groups: the deals' inputs (one record of
+:data:`DEAL_INPUT_DTYPE` per deal), the seatings (:class:`Seating`), each block's records
+(:class:`Blocks`), the search bot's work arrays (:class:`Search`, empty when no seat of the
+run searches or plays the learned bot), the learned bot's weight sets and feature work
+(:class:`Learned`, the work empty when no seat plays it) and the records written
+(:class:`Rows`).
+"""
 
 import threading
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
 
-from .bots.features import FEATURE_WORK_DTYPE
-from .bots.pimc import WORK_DTYPE
+from .bots.features import feature_work
+from .bots.memory import new_bots
+from .bots.pimc import search_work
+from .bots.policies import LEARNED_CODES, WORK_CODES
 from .bots.turn import search_turn_nb
 from .engine.deal import start_deal_nb
 from .engine.melds import meld_size_nb
 from .engine.score import side_score_nb
-from .engine.state import STATE_DTYPE
+from .engine.state import MAX_SIDES, STATE_DTYPE
 from .enums import (
     BLACK_THREE,
     EV_LEN,
@@ -27,22 +38,83 @@ from .enums import (
 )
 from .jit import inline_kernel
 
+#: One deal's inputs to the chunk kernel: its seed (:func:`.engine.rng.deal_seed_nb`), dealer,
+#: seating (row of :class:`Seating`), and per side its minimum count (points, R-64) and
+#: cumulative score before the deal (points, which the seats read); sides past the table's
+#: are unused.
+DEAL_INPUT_DTYPE = np.dtype(
+    [
+        ("seed", np.uint64),
+        ("dealer", np.int32),
+        ("seating", np.int32),
+        ("minimums", np.int32, (MAX_SIDES,)),
+        ("scores", np.int32, (MAX_SIDES,)),
+    ],
+    align=True,
+)
+
+
+class Seating(NamedTuple):
+    """The seatings of a run: policy code and parameters per seat, one row per seating."""
+
+    policies: np.ndarray  # int32, (n_seatings, players): PolicyCode per seat
+    params: np.ndarray  # float64, (n_seatings, players, N_PARAMS)
+
+
+class Blocks(NamedTuple):
+    """One record of each kind per block of deals (or rollouts), reused by its deals."""
+
+    states: np.ndarray  # STATE_DTYPE, (n_blocks,): the deal states
+    bots: np.ndarray  # BOT_DTYPE, (n_blocks,): the bots' working records (.bots.memory)
+
+
+class Search(NamedTuple):
+    """The search bot's work arrays per block (:func:`.bots.pimc.search_work`): ``(n_blocks,)``
+    when a seat of the run searches or plays the learned bot (whose candidates are the search
+    bot's, :data:`~.bots.policies.WORK_CODES`), else ``(0,)``, never touched."""
+
+    rstates: np.ndarray  # STATE_DTYPE: rollout states
+    works: np.ndarray  # WORK_DTYPE
+
+
+class Learned(NamedTuple):
+    """The learned bot's weight sets (:func:`canasta_sim.bots.weight_sets`: a seat's
+    ``ApprenticeParam.weight_set`` indexes them; one unused set without a learned seat) and
+    its feature work records per block (:func:`.bots.features.feature_work`): ``(n_blocks,)``
+    when a seat of the run plays it, else ``(0,)``, never touched."""
+
+    weights: np.ndarray  # float32, (n_sets, N_CAND_FEAT, N_STATE_FEAT)
+    fworks: np.ndarray  # FEATURE_WORK_DTYPE
+
+
+class Rows(NamedTuple):
+    """The records a chunk writes (:mod:`canasta_sim.records`)."""
+
+    deals: np.ndarray  # deal_dtype, (n,)
+    sides: np.ndarray  # side_dtype, (n, n_sides)
+
+
+def new_blocks(n_blocks: int) -> Blocks:
+    """Records for ``n_blocks`` blocks: the states uncleared (every deal or rollout clears or
+    overwrites its state first), the bot records zeroed."""
+    return Blocks(np.empty(n_blocks, STATE_DTYPE), new_bots(n_blocks))
+
 
 @inline_kernel
-def play_deal_nb(
-    state, rules, seed, dealer, minimums, scores, policies, params, weights, scratch, log
-):
-    """Play one deal to its end with the seats' policies (see
-    :func:`.bots.turn.search_turn_nb`; ``weights`` are the apprentice's weight sets,
-    ``scratch`` the search bot's and the apprentice's ``(rstate, work, fwork)``);
-    ``scores`` (``int32[n_sides]``, points) are the sides' cumulative scores before the deal,
-    which every seat may read (``SideSlot.score``)."""
+def play_deal_nb(state, rules, bot, deal, seating, search, learned, block, log):
+    """Play one deal (``deal``, a record of :data:`DEAL_INPUT_DTYPE`) to its end with the
+    seats' policies (see :func:`.bots.turn.search_turn_nb`; ``bot`` is the bots' working
+    record, ``search`` the search bot's work arrays and ``learned`` the learned bot's weights
+    and work, used at index ``block``); the sides' cumulative scores before the deal are what
+    every seat may read (``SideSlot.score``)."""
     g = state.g
-    start_deal_nb(state, rules, seed, dealer, minimums, log)
+    policies = seating.policies[deal.seating]
+    params = seating.params[deal.seating]
+    start_deal_nb(state, rules, deal.seed, deal.dealer, deal.minimums[:], log)
     for s in range(rules[RuleSlot.sides]):
-        state.sides[s, SideSlot.score] = scores[s]
+        state.sides[s, SideSlot.score] = deal.scores[s]
     while g[DealSlot.phase] != Phase.over:
-        search_turn_nb(state, rules, policies, params, weights, scratch, log)
+        search_turn_nb(state, rules, bot, policies, params, search, learned, block, log)
 
 
 @inline_kernel
@@ -139,47 +211,18 @@ def record_pile_nb(state, rules, side, row):
 
 
 @nb.njit(cache=True, _nrt=False, nogil=True)
-def play_block_nb(
-    states,
-    block,
-    rules,
-    seeds,
-    dealers,
-    minimums,
-    scores,
-    seatings,
-    policies,
-    params,
-    weights,
-    n_blocks,
-    deal_rows,
-    side_rows,
-    rstates,
-    works,
-    fworks,
-    log,
-):
-    """Play and record block ``block`` of a chunk's deals (see :func:`play_chunk`) one after
-    another in ``states[block]`` (the search bot's rollouts in ``rstates[block]`` with
-    ``works[block]``, the apprentice's features in ``fworks[block]``). Releases the GIL, so
-    blocks run in parallel threads."""
-    state = states[block]
-    n = seeds.shape[0]
+def play_block_nb(block, n_blocks, rules, deals, seating, blocks, search, learned, rows, log):
+    """Play and record block ``block`` of ``n_blocks`` of a chunk's deals (``deals``:
+    ``ndarray(DEAL_INPUT_DTYPE, (n,))``, see :func:`play_chunk`) one after another in the
+    block's records of ``blocks`` (the search bot's rollouts in ``search``, the learned bot's
+    weights and features in ``learned``, at index ``block``), writing ``rows``. Releases the
+    GIL, so blocks run in parallel threads."""
+    state = blocks.states[block]
+    bot = blocks.bots[block]
+    n = deals.shape[0]
     for i in range(block * n // n_blocks, (block + 1) * n // n_blocks):
-        play_deal_nb(
-            state,
-            rules,
-            seeds[i],
-            dealers[i],
-            minimums[i],
-            scores[i],
-            policies[seatings[i]],
-            params[seatings[i]],
-            weights,
-            (rstates[block], works[block], fworks[block]),
-            log,
-        )
-        record_deal_nb(state, rules, deal_rows[i], side_rows[i])
+        play_deal_nb(state, rules, bot, deals[i], seating, search, learned, block, log)
+        record_deal_nb(state, rules, rows.deals[i], rows.sides[i])
 
 
 def play_chunk(
@@ -221,7 +264,7 @@ def play_chunk(
         Policy code per seat.
     params : ndarray(float64, (n_seatings, players, n_params))
     weights : ndarray(float32, (n_sets, N_CAND_FEAT, N_STATE_FEAT))
-        The apprentice's weight sets (``ApprenticeParam.weight_set`` of a seat indexes them).
+        The learned bot's weight sets (``ApprenticeParam.weight_set`` of a seat indexes them).
     threads : int
         Threads to run on. Deals are split into blocks of consecutive deals, a few per thread
         to balance the load, each reusing one state (no allocation per deal). Results do not
@@ -233,35 +276,44 @@ def play_chunk(
     """
     n = seeds.shape[0]
     n_blocks = max(1, min(n, 8 * threads))
-    states = np.empty(n_blocks, STATE_DTYPE)  # cleared by start_deal_nb
-    rstates = np.zeros(n_blocks, STATE_DTYPE)  # the search bot's rollout states
-    works = np.zeros(n_blocks, WORK_DTYPE)
-    fworks = np.zeros(n_blocks, FEATURE_WORK_DTYPE)
+    deals = deal_inputs(seeds, dealers, minimums, scores, seatings)
+    seating = Seating(policies, params)
+    blocks = new_blocks(n_blocks)
+    # the work arrays only when a seat needs them (the others never touch them)
+    search = Search(*search_work(n_blocks if np.isin(policies, WORK_CODES).any() else 0))
+    learned = Learned(
+        weights, feature_work(n_blocks if np.isin(policies, LEARNED_CODES).any() else 0)
+    )
+    rows = Rows(deal_rows, side_rows)
     no_log = np.zeros((0, EV_LEN), np.int32)
 
     def block(b):
         play_block_nb(
-            states,
             np.int64(b),
-            rules,
-            seeds,
-            dealers,
-            minimums,
-            scores,
-            seatings,
-            policies,
-            params,
-            weights,
             np.int64(n_blocks),
-            deal_rows,
-            side_rows,
-            rstates,
-            works,
-            fworks,
+            rules,
+            deals,
+            seating,
+            blocks,
+            search,
+            learned,
+            rows,
             no_log,
         )
 
     run_blocks(block, n_blocks, threads)
+
+
+def deal_inputs(seeds, dealers, minimums, scores, seatings) -> np.ndarray:
+    """The deals' inputs as records of :data:`DEAL_INPUT_DTYPE`, ``(n,)``, from one array
+    per field (``minimums`` and ``scores``: ``(n, n_sides)``; see :func:`play_chunk`)."""
+    deals = np.zeros(len(seeds), DEAL_INPUT_DTYPE)
+    deals["seed"] = seeds
+    deals["dealer"] = dealers
+    deals["seating"] = seatings
+    deals["minimums"][:, : minimums.shape[1]] = minimums
+    deals["scores"][:, : scores.shape[1]] = scores
+    return deals
 
 
 def run_blocks(block, n_blocks: int, threads: int) -> None:

@@ -6,35 +6,68 @@ built by :mod:`canasta_sim.infoset`), writes one world's hands and stock into it
 candidate and lets the seats' policies play the rest of the deal. Every candidate of a world
 starts from the same cards and the same bots' random stream (common random numbers), so the
 differences between candidates are paired.
+
+The rollout kernel takes its arguments as a few named groups: the worlds (:class:`WorldCards`),
+the candidates (:class:`CandidateRows`), which world and candidate each rollout plays
+(:class:`Pairs`), the seats' bots (:class:`.play.Seating`), each block's records
+(:class:`.play.Blocks`) and the results written (:class:`Results`).
 """
+
+from typing import NamedTuple
 
 import numba as nb
 import numpy as np
 
-from .bots.policies import PolicyCode
+from .bots.policies import ROLLOUT_CODES
 from .bots.turn import play_turn_nb
 from .engine.score import side_score_nb
-from .engine.state import STATE_DTYPE
-from .enums import EV_LEN, N_KINDS, RED_THREE, DealSlot, MoveError, Phase, RuleSlot, ScorePart
-from .play import run_blocks
-from .worlds import (
-    CAND_TAKE,
-    apply_candidate_nb,
-    load_world_nb,
-    unseen_pool_nb,
-    world_nb,
+from .enums import (
+    EV_LEN,
+    N_KINDS,
+    RED_THREE,
+    RO_LEN,
+    CandKind,
+    DealSlot,
+    MoveError,
+    Phase,
+    RolloutCol,
+    RuleSlot,
+    ScorePart,
 )
+from .play import Seating, new_blocks, run_blocks
+from .worlds import apply_candidate_nb, load_world_nb, unseen_pool_nb, world_nb
 
-#: The policy codes :func:`play_turn_nb` plays, so the rollouts' bots: not the search bot
-#: (it needs its own work arrays) nor a bot written in Python (code -1, outside the kernels).
-ROLLOUT_CODES = (PolicyCode.random, PolicyCode.greedy, PolicyCode.careful, PolicyCode.expert)
 
-#: Columns of a rollout's ``info`` row.
-RO_OUT_SEAT = 0  # seat that went out, or -1
-RO_END = 1  # end reason (EndReason)
-RO_ERROR = 2  # MoveError.ok, or the error of the candidate's move here (never expected)
-RO_TURNS = 3  # turns played in the rollout
-RO_LEN = 4
+class WorldCards(NamedTuple):
+    """The cards of sampled worlds: the hidden cards filled in (:func:`worlds_nb`; in Python,
+    :class:`canasta_sim.infoset.Worlds`)."""
+
+    hands: np.ndarray  # int8, (n_worlds, players, N_KINDS)
+    stock: np.ndarray  # int8, (n_worlds, stock_size): top card first
+    # uint64, (n_worlds,): the bots' stream of world w is mix64(seeds[w]) for every candidate
+    seeds: np.ndarray
+
+
+class CandidateRows(NamedTuple):
+    """A decision's candidates, one row each: what the first move is, its plan, its discard."""
+
+    kind: np.ndarray  # int64, (n_cands,): CandKind
+    plan: np.ndarray  # int8, (n_cands, N_KINDS, 3): the pickup's or the meld's plan
+    discard: np.ndarray  # int64, (n_cands,): kind discarded after the meld (CandKind.play) or -1
+
+
+class Pairs(NamedTuple):
+    """Which world and which candidate each rollout plays."""
+
+    world: np.ndarray  # int64, (n,): row of WorldCards
+    cand: np.ndarray  # int64, (n,): row of CandidateRows
+
+
+class Results(NamedTuple):
+    """What each rollout gives."""
+
+    scores: np.ndarray  # int32, (n, n_sides): each side's deal score (points, R-50..R-54)
+    info: np.ndarray  # int32, (n, RO_LEN): columns RolloutCol
 
 
 @nb.njit(cache=True)
@@ -111,142 +144,105 @@ def worlds_nb(unseen, slots, base, first, seeds, hands, stock):
 
 @nb.njit(cache=True, _nrt=False, nogil=True)
 def rollout_block_nb(
-    states,
-    block,
-    n_blocks,
-    public,
-    rules,
-    hands,
-    stock,
-    seeds,
-    world_of,
-    cand_of,
-    cand_kind,
-    cand_plan,
-    cand_discard,
-    policies,
-    params,
-    scores,
-    info,
-    log,
+    block, n_blocks, rules, public, worlds, cands, pairs, seating, blocks, out, log
 ):
     """Play rollouts ``block * n // n_blocks .. (block + 1) * n // n_blocks - 1`` (see
-    :func:`rollouts`) one after another in ``states[block]``. Releases the GIL."""
-    state = states[block]
-    n = world_of.shape[0]
+    :func:`rollouts`; ``seating``'s one row of policies and parameters) one after another in
+    the block's records of ``blocks``, writing ``out``. Releases the GIL."""
+    state = blocks.states[block]
+    bot = blocks.bots[block]
+    policies, params = seating.policies[0], seating.params[0]
+    scores, info = out.scores, out.info
+    n = pairs.world.shape[0]
     g = state.g
     for i in range(block * n // n_blocks, (block + 1) * n // n_blocks):
-        w = world_of[i]
-        c = cand_of[i]
+        w = pairs.world[i]
+        c = pairs.cand[i]
         # a pickup leaves the stock's top cards to the next players: moving the cards the draw
         # would have taken to the bottom lets every later draw match the draw candidate's
         # (closer pairs; still a uniform world, as any fixed reordering of one is)
-        shift = rules[RuleSlot.draw_count] if cand_kind[c] == CAND_TAKE else 0
-        load_world_nb(state, public, rules, hands[w], stock[w], seeds[w], shift)
+        shift = rules[RuleSlot.draw_count] if cands.kind[c] == CandKind.take else 0
+        load_world_nb(
+            state, public, rules, worlds.hands[w], worlds.stock[w], worlds.seeds[w], shift
+        )
         turn0 = g[DealSlot.turn]
-        err = apply_candidate_nb(state, rules, cand_kind[c], cand_plan[c], cand_discard[c], log)
-        info[i, RO_ERROR] = err
+        err = apply_candidate_nb(state, rules, cands.kind[c], cands.plan[c], cands.discard[c], log)
+        info[i, RolloutCol.error] = err
         if err == MoveError.ok:
             while g[DealSlot.phase] != Phase.over:
-                play_turn_nb(state, rules, policies, params, log)
+                play_turn_nb(state, rules, bot, policies, params, log)
         for side in range(rules[RuleSlot.sides]):
             scores[i, side] = side_score_nb(state, rules, side)[ScorePart.total]
-        info[i, RO_OUT_SEAT] = g[DealSlot.out_seat]
-        info[i, RO_END] = g[DealSlot.end]
-        info[i, RO_TURNS] = g[DealSlot.turn] - turn0
+        info[i, RolloutCol.out_seat] = g[DealSlot.out_seat]
+        info[i, RolloutCol.end] = g[DealSlot.end]
+        info[i, RolloutCol.turns] = g[DealSlot.turn] - turn0
 
 
 def rollouts(
-    public,
-    rules,
-    hands,
-    stock,
-    seeds,
-    world_of,
-    cand_of,
-    cand_kind,
-    cand_plan,
-    cand_discard,
-    policies,
-    params,
-    threads,
+    public, rules, worlds: WorldCards, cands: CandidateRows, pairs: Pairs, seating: Seating, threads
 ):
-    """Play rollouts (world ``world_of[i]``, candidate ``cand_of[i]``) to the end of the deal on
-    ``threads`` threads.
+    """Play rollouts (world ``pairs.world[i]``, candidate ``pairs.cand[i]``) to the end of the
+    deal on ``threads`` threads.
 
     Parameters
     ----------
     public : ndarray(STATE_DTYPE, (1,))
         The information set's public state (``InfoSet.public_state``).
     rules : ndarray(int32, (RULES_LEN,))
-    hands : ndarray(int8, (n_worlds, players, N_KINDS))
-    stock : ndarray(int8, (n_worlds, stock_size))
-        Top card first.
-    seeds : ndarray(uint64, (n_worlds,))
-        World seeds; the bots' stream of world ``w`` is ``mix64(seeds[w])`` for every
-        candidate.
-    world_of, cand_of : ndarray(int64, (n,))
-        Each rollout's world (row of ``hands``) and candidate (row of ``cand_*``).
-    cand_kind : ndarray(int64, (n_cands,))
-        ``CAND_DRAW``, ``CAND_TAKE`` or ``CAND_PLAY``.
-    cand_plan : ndarray(int8, (n_cands, N_KINDS, 3))
-        The pickup's or the meld's plan (naturals, deuces, jokers per rank).
-    cand_discard : ndarray(int64, (n_cands,))
-        Kind discarded after the meld (``CAND_PLAY``), or -1.
-    policies : ndarray(int32, (players,))
-        Policy codes, each one of :data:`ROLLOUT_CODES`.
-    params : ndarray(float64, (players, n_params))
+    worlds : WorldCards
+        The worlds' hands, stocks and seeds (dtypes and shapes in :class:`WorldCards`).
+    cands : CandidateRows
+        The candidates' kinds (:data:`~.enums.CandKind`), plans and discards.
+    pairs : Pairs
+        Each rollout's world (row of ``worlds``) and candidate (row of ``cands``).
+    seating : Seating
+        One seating: ``policies`` ``ndarray(int32, (1, players))``, each one of
+        :data:`~.bots.policies.ROLLOUT_CODES`, and ``params``
+        ``ndarray(float64, (1, players, n_params))``.
     threads : int
 
     Returns
     -------
-    scores : ndarray(int32, (n, n_sides))
-        Each side's deal score (points, R-50..R-54).
-    info : ndarray(int32, (n, RO_LEN))
-        Seat that went out (-1), end reason (EndReason), the candidate's MoveError, turns
-        played.
+    Results
+        ``scores``, ``ndarray(int32, (n, n_sides))``: each side's deal score (points,
+        R-50..R-54); ``info``, ``ndarray(int32, (n, RO_LEN))``, columns
+        :data:`~.enums.RolloutCol`: seat that went out (-1), end reason (EndReason), the
+        candidate's MoveError, turns played.
 
     Raises
     ------
     ValueError
-        For a policy code not in :data:`ROLLOUT_CODES` (the kernel would play it as random).
+        For a policy code not in :data:`~.bots.policies.ROLLOUT_CODES` (the kernel would play
+        it as random).
     """
-    bad = [int(c) for c in policies if c not in ROLLOUT_CODES]
+    bad = [int(c) for c in seating.policies.ravel() if c not in ROLLOUT_CODES]
     if bad:  # play_turn_nb would play them as random
         raise ValueError(
             f"policy code {bad[0]} is no rollout bot; allowed: {', '.join(map(str, ROLLOUT_CODES))}"
         )
-    n = world_of.shape[0]
+    n = pairs.world.shape[0]
     n_sides = int(rules[RuleSlot.sides])
-    scores = np.zeros((n, n_sides), np.int32)
-    info = np.zeros((n, RO_LEN), np.int32)
+    out = Results(np.zeros((n, n_sides), np.int32), np.zeros((n, RO_LEN), np.int32))
     if n == 0:
-        return scores, info
+        return out
     n_blocks = max(1, min(n, 8 * threads))
-    states = np.zeros(n_blocks, STATE_DTYPE)
+    blocks = new_blocks(n_blocks)  # load_world_nb overwrites each state whole
     no_log = np.zeros((0, EV_LEN), np.int32)
 
     def block(b):
         rollout_block_nb(
-            states,
             np.int64(b),
             np.int64(n_blocks),
-            public[0],
             rules,
-            hands,
-            stock,
-            seeds,
-            world_of,
-            cand_of,
-            cand_kind,
-            cand_plan,
-            cand_discard,
-            policies,
-            params,
-            scores,
-            info,
+            public[0],
+            worlds,
+            cands,
+            pairs,
+            seating,
+            blocks,
+            out,
             no_log,
         )
 
     run_blocks(block, n_blocks, threads)
-    return scores, info
+    return out

@@ -9,17 +9,8 @@ from .engine.melds import plan_rows_nb
 from .engine.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
 from .engine.rng import below_nb, mix64_nb
 from .engine.state import copy_state_nb
-from .enums import N_KINDS, RED_THREE, DealSlot, MoveError, Phase, RuleSlot
+from .enums import N_KINDS, RED_THREE, STRATA_OFF, CandKind, DealSlot, MoveError, Phase, RuleSlot
 from .jit import inline_kernel
-
-#: ``first_kind`` of a world whose next stock card is not stratified.
-STRATA_OFF = -1
-
-#: Candidate kinds (``cand_kind``): what the candidate's first move is.
-CAND_DRAW = 0  # draw from the stock (R-20)
-CAND_TAKE = 1  # take the pile with ``cand_plan`` (R-30..R-35)
-CAND_PLAY = 2  # meld ``cand_plan`` (if any cards), then discard ``cand_discard`` (if >= 0);
-# after a last-card red three, no discard: the deal ends (R-45)
 
 
 @inline_kernel
@@ -89,9 +80,10 @@ def world_nb(pool0, m0, reds, slots, base, k, rng, pool, places, hands, stock):
 def load_world_nb(state, public, rules, hands, stock, seed, shift):
     """Copy the public state into ``state`` and write one world's hands and stock (top card
     first, its first ``shift`` cards moved to the bottom) into it; the bots' random stream
-    starts from ``mix64(seed)``. The whole record is copied, the bots' working plans included,
-    so a rollout does not depend on which rollouts its state played before (the stock below
-    ``g[stock_pos]``, dealt or drawn before the position, is never read)."""
+    starts from ``mix64(seed)``. The whole record is copied, so a rollout does not depend on
+    which rollouts its state played before (the stock below ``g[stock_pos]``, dealt or drawn
+    before the position, is never read; the bots' working record is written before it is
+    read, :mod:`.bots.memory`)."""
     copy_state_nb(state, public)
     for p in range(rules[RuleSlot.players]):
         for k in range(N_KINDS):
@@ -109,11 +101,11 @@ def load_world_nb(state, public, rules, hands, stock, seed, shift):
 
 @inline_kernel
 def apply_candidate_nb(state, rules, kind, plan, discard, log):
-    """Make a candidate's moves (``CAND_*``); returns ``MoveError.ok`` or the move's
+    """Make a candidate's moves (:data:`~.enums.CandKind`); returns ``MoveError.ok`` or the move's
     :data:`~canasta_sim.nb.enums.MoveError`."""
-    if kind == CAND_DRAW:
+    if kind == CandKind.draw:
         return draw_nb(state, rules, log)
-    if kind == CAND_TAKE:
+    if kind == CandKind.take:
         return take_pile_nb(state, rules, plan, log)
     if plan_rows_nb(plan, np.int64(-1)) != 0:
         err = meld_nb(state, rules, plan, log)

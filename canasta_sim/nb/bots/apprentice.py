@@ -16,9 +16,9 @@ import numpy as np
 
 from ..engine.moves import draw_nb, take_pile_nb
 from ..engine.rng import next_u64_nb
-from ..enums import N_CAND_FEAT, N_STATE_FEAT, DealSlot, MoveError, Phase
+from ..enums import N_CAND_FEAT, N_STATE_FEAT, CandKind, DealSlot, MoveError, Phase
 from ..jit import inline_kernel, kernel
-from ..worlds import CAND_DRAW, apply_candidate_nb
+from ..worlds import apply_candidate_nb
 from .discards import discard_safe_nb
 from .expert import PAIR_KEEP, expert_discard_nb, expert_melds_nb
 from .features import candidate_features_nb, state_features_nb
@@ -90,8 +90,9 @@ def choose_nb(state, rules, params, weights, work, fwork, n):
 
 
 @kernel
-def apprentice_turn_nb(state, rules, params, weights, rstate, work, fwork, log):
-    """One whole turn of the apprentice with parameters ``params`` (``float64[N_PARAMS]``,
+def apprentice_turn_nb(state, rules, bot, params, weights, rstate, work, fwork, log):
+    """One whole turn of the apprentice with the bots' working record ``bot``
+    (:data:`.memory.BOT_DTYPE`), parameters ``params`` (``float64[N_PARAMS]``,
     slots :data:`~.policies.ApprenticeParam`) and weight sets ``weights``
     (``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``); ``rstate`` (a record of
     ``STATE_DTYPE``, where the expert's melds are tried), ``work``
@@ -106,26 +107,29 @@ def apprentice_turn_nb(state, rules, params, weights, rstate, work, fwork, log):
         n = draw_candidates_nb(state, rules, work)
         if n == 0:
             if draw_nb(state, rules, log) != MoveError.ok:
-                take_forced_pile_nb(state, rules, log)
+                take_forced_pile_nb(state, rules, bot, log)
         else:
             best = choose_nb(state, rules, params, weights, work, fwork, n)
-            if work.kind[best] == CAND_DRAW or take_pile_nb(state, rules, plans[best], log) != 0:
+            if (
+                work.kind[best] == CandKind.draw
+                or take_pile_nb(state, rules, plans[best], log) != MoveError.ok
+            ):
                 draw_nb(state, rules, log)
     if g[DealSlot.phase] != Phase.play:
         return
     if g[DealSlot.last_red_three] != 0:
-        expert_melds_nb(state, rules, rparams, log)
+        expert_melds_nb(state, rules, bot, rparams, log)
         if g[DealSlot.phase] == Phase.play:
-            discard_safe_nb(state, rules, log, 0.0, np.int64(0), 0.0, np.int64(0), PAIR_KEEP)
+            discard_safe_nb(state, rules, bot, log, 0.0, np.int64(0), 0.0, np.int64(0), PAIR_KEEP)
         return
     top = int(params[ApprenticeParam.top])
-    n = play_candidates_nb(state, rules, rparams, rstate, work, top, log)
+    n = play_candidates_nb(state, rules, bot, rparams, rstate, work, top, log)
     if n > 0:
         best = 0 if n == 1 else choose_nb(state, rules, params, weights, work, fwork, n)
         kind, discard = work.kind[best], work.discard[best]
         if apply_candidate_nb(state, rules, kind, plans[best], discard, log) == MoveError.ok:
             return
     else:
-        expert_melds_nb(state, rules, rparams, log)
+        expert_melds_nb(state, rules, bot, rparams, log)
     if g[DealSlot.phase] == Phase.play:  # a failed candidate or the expert's melds
-        expert_discard_nb(state, rules, rparams, log)
+        expert_discard_nb(state, rules, bot, rparams, log)

@@ -13,15 +13,15 @@ import numpy as np
 from ..engine.moves import meld_nb
 from ..enums import DealSlot, Phase, RuleSlot, SideSlot
 from ..jit import kernel
+from ..plans import clear_plan_nb, fill_plan_nb, initial_plan_nb
 from .discards import discard_safe_nb
 from .knowledge import opponents_threaten_nb, stock_left_nb
 from .melding import meld_material_nb, try_go_out_nb
 from .pickups import draw_or_take_forced_nb, take_possible_nb, try_take_nb
-from .plans import clear_plan_nb, fill_plan_nb, initial_plan_nb
 
 
 @kernel
-def careful_melds_nb(state, rules, log):
+def careful_melds_nb(state, rules, bot, log):
     """Go out when the rules allow it; otherwise meld only when there is a reason to: an
     opponent threatens to go out, the stock is down to a quarter of the pack, or the hand holds
     14 cards or more. It then melds what it can but keeps natural pairs and, unless threatened,
@@ -30,7 +30,7 @@ def careful_melds_nb(state, rules, log):
     seat = g[DealSlot.current]
     side = rules[RuleSlot.side_of + seat]
     hand = hands[seat]
-    if try_go_out_nb(state, rules, log):
+    if try_go_out_nb(state, rules, bot, log):
         return
     threat = opponents_threaten_nb(state, rules, seat, np.int64(4))
     low_stock = stock_left_nb(state, rules) * 4 <= rules[RuleSlot.n_cards]
@@ -39,7 +39,7 @@ def careful_melds_nb(state, rules, log):
     melded = sides[side, SideSlot.melded] != 0
     if state.hand_sizes[seat] <= 2 or not meld_material_nb(hand, sides[side, SideSlot.meld_ranks]):
         return
-    plan = state.meld_plan[:]
+    plan = bot.meld_plan[:]
     clear_plan_nb(plan)
     if not melded:
         left = initial_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(2))
@@ -52,19 +52,20 @@ def careful_melds_nb(state, rules, log):
 
 
 @kernel
-def careful_turn_nb(state, rules, log):
+def careful_turn_nb(state, rules, bot, log):
     """One whole turn of the careful policy: take the pile with naturals (never a wild card),
     else draw; meld late (:func:`careful_melds_nb`); discard the safest card, freezing a pile
-    of 10 or more cards with a wild card when every other discard is risky."""
+    of 10 or more cards with a wild card when every other discard is risky (``bot``: its
+    working record, :data:`.memory.BOT_DTYPE`)."""
     g = state.g
     if g[DealSlot.phase] == Phase.draw:
         seat = g[DealSlot.current]
         if not (
             take_possible_nb(state, rules, seat, 1, 1, 1 << 20)
-            and try_take_nb(state, rules, log, np.int64(1), np.int64(1), np.int64(1 << 20))
+            and try_take_nb(state, rules, bot, log, np.int64(1), np.int64(1), np.int64(1 << 20))
         ):
-            draw_or_take_forced_nb(state, rules, log)
+            draw_or_take_forced_nb(state, rules, bot, log)
     if g[DealSlot.phase] == Phase.play:
-        careful_melds_nb(state, rules, log)
+        careful_melds_nb(state, rules, bot, log)
     if g[DealSlot.phase] == Phase.play:
-        discard_safe_nb(state, rules, log, 100.0, np.int64(8), 0.005, np.int64(10), 1000.0)
+        discard_safe_nb(state, rules, bot, log, 100.0, np.int64(8), 0.005, np.int64(10), 1000.0)

@@ -70,14 +70,14 @@ def keep_value_nb(count, u, own_meld, points, pair_keep):
 
 
 @inline_kernel
-def discard_context_nb(state, rules, seat):
+def discard_context_nb(state, rules, bot, seat):
     """What :func:`choose_discard_nb` reads once per decision: the pile's memory of the next
-    player, their odds (:func:`.knowledge.next_player_odds_nb`, which fills
-    ``state.powers``), whether their side has melded and its meld ranks, the own side's meld
-    ranks, whether the pile is frozen for them, the cards of a rank in the pack."""
+    player, their odds (:func:`.knowledge.next_player_odds_nb`, which fills ``bot.powers``,
+    :data:`.memory.BOT_DTYPE`), whether their side has melded and its meld ranks, the own
+    side's meld ranks, whether the pile is frozen for them, the cards of a rank in the pack."""
     sides, g = state.sides, state.g
     passed, discarded = pile_memory_nb(state, rules)
-    q, p_wild = next_player_odds_nb(state, rules, seat)
+    q, p_wild = next_player_odds_nb(state, rules, bot, seat)
     side = rules[RuleSlot.side_of + seat]
     opp = rules[RuleSlot.side_of + rules[RuleSlot.next_seat + seat]]
     opp_melded = sides[opp, SideSlot.melded] != 0
@@ -93,6 +93,7 @@ def discard_context_nb(state, rules, seat):
 def discard_value_nb(
     state,
     rules,
+    bot,
     hand,
     k,
     frozen,
@@ -120,7 +121,7 @@ def discard_value_nb(
         (passed >> k) & 1 != 0,
         (discarded >> k) & 1 != 0,
         q,
-        state.powers,
+        bot.powers,
         p_wild,
     )
     own_meld = (own_ranks >> k) & 1 != 0
@@ -129,7 +130,9 @@ def discard_value_nb(
 
 
 @kernel
-def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_pile, pair_keep):
+def choose_discard_nb(
+    state, rules, bot, seat, safety, block_at, freeze_risk, freeze_pile, pair_keep
+):
     """Pick the card to discard (R-20 step 3): the lowest ``keep value + safety * danger``,
     where danger is :func:`take_chance_nb` times the cards the next player would take (the
     expected cards handed to them) and the keep value is :func:`keep_value_nb`.
@@ -140,14 +143,15 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
     otherwise it is kept back with keep value ``BLACK_THREE_KEEP``. A wild card, which freezes
     the pile (R-24, R-31), counts ``WILD_KEEP + safety * freeze_risk``: it goes when the safest
     other discard would hand the next player about ``freeze_risk`` expected cards or more, and
-    only on a pile of at least ``freeze_pile`` cards. Returns the kind."""
+    only on a pile of at least ``freeze_pile`` cards. ``bot`` is the working record
+    (:data:`.memory.BOT_DTYPE`). Returns the kind."""
     hand = state.hands[seat]
     plen = state.g[DealSlot.pile_len]
     if hand[BLACK_THREE] > 0:
         if plen >= block_at or hand[BLACK_THREE] >= 2 or state.hand_sizes[seat] <= 3:
             return BLACK_THREE
     passed, discarded, q, p_wild, opp_melded, opp_ranks, own_ranks, frozen, per_rank = (
-        discard_context_nb(state, rules, seat)
+        discard_context_nb(state, rules, bot, seat)
     )
     best = -1
     best_v = 1e18
@@ -162,6 +166,7 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
         v = discard_value_nb(
             state,
             rules,
+            bot,
             hand,
             k,
             frozen,
@@ -191,7 +196,7 @@ def choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_
 
 @kernel
 def ranked_discards_nb(
-    state, rules, seat, safety, block_at, freeze_risk, freeze_pile, pair_keep, top, out, vals
+    state, rules, bot, seat, safety, block_at, freeze_risk, freeze_pile, pair_keep, top, out, vals
 ):
     """The first ``top`` kinds of the sequence :func:`choose_discard_nb` gives when asked
     again and again with each chosen kind taken out of the hand (its choice, then its choice
@@ -216,13 +221,14 @@ def ranked_discards_nb(
             hand[DEUCE] = deuces if deuce else 0
             hand[JOKER] = jokers if joker else 0
             passed, discarded, q, p_wild, opp_melded, opp_ranks, own_ranks, frozen, per_rank = (
-                discard_context_nb(state, rules, seat)
+                discard_context_nb(state, rules, bot, seat)
             )
             for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
                 if vals[k] != np.inf:
                     vals[k] = discard_value_nb(
                         state,
                         rules,
+                        bot,
                         hand,
                         k,
                         frozen,
@@ -274,7 +280,7 @@ def ranked_discards_nb(
 
 
 @kernel
-def discard_safe_nb(state, rules, log, safety, block_at, freeze_risk, freeze_pile, pair_keep):
+def discard_safe_nb(state, rules, bot, log, safety, block_at, freeze_risk, freeze_pile, pair_keep):
     """Discard the card :func:`choose_discard_nb` picks (falling back to any card the move
     kernel accepts); after a last-card red three the deal ends instead (R-45)."""
     hands, g = state.hands, state.g
@@ -282,7 +288,9 @@ def discard_safe_nb(state, rules, log, safety, block_at, freeze_risk, freeze_pil
         end_turn_nb(state, rules, log)
         return
     seat = g[DealSlot.current]
-    k = choose_discard_nb(state, rules, seat, safety, block_at, freeze_risk, freeze_pile, pair_keep)
+    k = choose_discard_nb(
+        state, rules, bot, seat, safety, block_at, freeze_risk, freeze_pile, pair_keep
+    )
     if k >= 0 and discard_nb(state, rules, np.int64(k), log) == MoveError.ok:
         return
     for k in range(N_KINDS):

@@ -44,8 +44,9 @@ ranges, defaults and docs in :data:`~.policies.EXPERT_PARAMS`):
   bigger meld waits unless under a threat or in the end game (``NO_WAIT``: never waits).
 
 It reads only public information and its own hand (see :mod:`.knowledge`), tests cheaply whether a
-pickup or a meld is possible before building anything, builds one plan per step in the state's
-plan fields (``take_plan``, ``meld_plan``, ``out_plan``) and lets the move kernels validate it.
+pickup or a meld is possible before building anything, builds one plan per step in its
+working record's plan fields (:data:`.memory.BOT_DTYPE`: ``take_plan``, ``meld_plan``,
+``out_plan``) and lets the move kernels validate it.
 """
 
 import numpy as np
@@ -58,6 +59,7 @@ from ..enums import (
     FIRST_NATURAL,
     JOKER,
     LAST_NATURAL,
+    NO_LIMIT,
     DealSlot,
     MeldCol,
     MoveError,
@@ -66,12 +68,7 @@ from ..enums import (
     SideSlot,
 )
 from ..jit import inline_kernel, kernel
-from .discards import discard_safe_nb
-from .knowledge import opponents_threaten_nb, side_table_points_nb, stock_left_nb
-from .melding import can_go_out_nb, meld_material_nb
-from .pickups import take_forced_pile_nb, take_possible_nb, try_take_nb
-from .plans import (
-    NO_LIMIT,
+from ..plans import (
     add_pairs_nb,
     clear_plan_nb,
     fill_plan_nb,
@@ -79,6 +76,10 @@ from .plans import (
     place_wilds_nb,
     row_total_nb,
 )
+from .discards import discard_safe_nb
+from .knowledge import opponents_threaten_nb, side_table_points_nb, stock_left_nb
+from .melding import can_go_out_nb, meld_material_nb
+from .pickups import take_forced_pile_nb, take_possible_nb, try_take_nb
 from .policies import EXPERT_DEFAULTS, ExpertParam
 
 PAIR_KEEP = 0.6  # keep value of a natural pair in the discard choice (careful: never break)
@@ -234,7 +235,7 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
 
 
 @kernel
-def expert_melds_nb(state, rules, params, log):
+def expert_melds_nb(state, rules, bot, params, log):
     """Go out if allowed and :func:`should_go_out_nb` agrees; else make the initial meld (few
     wild cards) when it keeps the cards ``initial_cards`` asks for (two under a threat or in
     the end game), or add naturals to the melds, start melds of
@@ -251,9 +252,9 @@ def expert_melds_nb(state, rules, params, log):
         <= ENDGAME_ROUNDS * rules[RuleSlot.draw_count] * rules[RuleSlot.players]
     )
     if (
-        can_go_out_nb(state, rules, seat)
+        can_go_out_nb(state, rules, bot, seat)
         and should_go_out_nb(state, rules, seat, params, threat or endgame)
-        and meld_nb(state, rules, state.out_plan[:], log) == MoveError.ok
+        and meld_nb(state, rules, bot.out_plan[:], log) == MoveError.ok
     ):
         return
     melded = sides[side, SideSlot.melded] != 0
@@ -273,7 +274,7 @@ def expert_melds_nb(state, rules, params, log):
         hand, sides[side, SideSlot.meld_ranks]
     ):
         return
-    plan = state.meld_plan[:]
+    plan = bot.meld_plan[:]
     clear_plan_nb(plan)
     if not melded:
         left = initial_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(keep))
@@ -297,12 +298,13 @@ def expert_melds_nb(state, rules, params, log):
 
 
 @inline_kernel
-def expert_discard_nb(state, rules, params, log):
+def expert_discard_nb(state, rules, bot, params, log):
     """The expert's discard (R-20 step 3) with parameters ``params`` (``float64[N_PARAMS]``):
     :func:`.discards.discard_safe_nb` with its safety, blocking and freezing knobs."""
     discard_safe_nb(
         state,
         rules,
+        bot,
         log,
         param_nb(params, ExpertParam.safety),
         int(param_nb(params, ExpertParam.block_at)),
@@ -313,10 +315,10 @@ def expert_discard_nb(state, rules, params, log):
 
 
 @inline_kernel
-def expert_draw_nb(state, rules, params, log):
+def expert_draw_nb(state, rules, bot, params, log):
     """The expert's draw decision (R-20 step 1, R-30..R-35, R-44): take the pile when it is
     big enough for its thresholds and :func:`.pickups.try_take_nb` can take it, else draw
-    (or take the pile R-44 forces)."""
+    (or take the pile R-44 forces); ``bot`` is the working record (:data:`.memory.BOT_DTYPE`)."""
     g = state.g
     pile_min = int(param_nb(params, ExpertParam.pile_threshold))
     wild_min = int(np.ceil(param_nb(params, ExpertParam.wild_factor) * pile_min))
@@ -325,20 +327,21 @@ def expert_draw_nb(state, rules, params, log):
         meld_min = pile_min
     if not (
         take_possible_nb(state, rules, g[DealSlot.current], meld_min, pile_min, wild_min)
-        and try_take_nb(state, rules, log, meld_min, pile_min, wild_min)
+        and try_take_nb(state, rules, bot, log, meld_min, pile_min, wild_min)
     ):
         if draw_nb(state, rules, log) != MoveError.ok:
-            take_forced_pile_nb(state, rules, log)
+            take_forced_pile_nb(state, rules, bot, log)
 
 
 @kernel
-def expert_turn_nb(state, rules, params, log):
+def expert_turn_nb(state, rules, bot, params, log):
     """One whole turn of the expert policy with parameters ``params`` (``float64[N_PARAMS]``;
-    a shorter vector means the defaults): pickup or draw, melds, discard (or R-45's end)."""
+    a shorter vector means the defaults) and its working record ``bot``
+    (:data:`.memory.BOT_DTYPE`): pickup or draw, melds, discard (or R-45's end)."""
     g = state.g
     if g[DealSlot.phase] == Phase.draw:
-        expert_draw_nb(state, rules, params, log)
+        expert_draw_nb(state, rules, bot, params, log)
     if g[DealSlot.phase] == Phase.play:
-        expert_melds_nb(state, rules, params, log)
+        expert_melds_nb(state, rules, bot, params, log)
     if g[DealSlot.phase] == Phase.play:
-        expert_discard_nb(state, rules, params, log)
+        expert_discard_nb(state, rules, bot, params, log)

@@ -8,7 +8,7 @@ hand sizes, the stock size, the sides' cumulative scores and minimum counts, and
 other hands' unknown cards and the stock order are never read, so two positions that differ
 only in hidden cards give the same features (``tests/test_features.py``).
 
-A candidate is read as the search bot keeps it (:mod:`.pimc`): its kind (``CAND_*``), its plan
+A candidate is read as the search bot keeps it (:mod:`.pimc`): its kind (``CandKind``), its plan
 (``int8[N_KINDS, 3]``: cards from hand melded, with the pile's top card for a pickup) and its
 discard (a kind or -1). Its features say what the move changes, computed from the state and
 the plan without playing the move (no state copy per candidate); the kernels allocate
@@ -18,7 +18,6 @@ nothing: the feature arrays live in a work record (:data:`FEATURE_WORK_DTYPE`).
 import numpy as np
 
 from ..engine.deal import pack_count_nb
-from ..engine.state import MAX_CANDIDATES
 from ..enums import (
     BLACK_THREE,
     DEUCE,
@@ -31,6 +30,7 @@ from ..enums import (
     N_STATE_FEAT,
     RED_THREE,
     CandFeat,
+    CandKind,
     DealSlot,
     FeatCtx,
     MeldCol,
@@ -40,7 +40,6 @@ from ..enums import (
     StateFeat,
 )
 from ..jit import inline_kernel, kernel
-from ..worlds import CAND_DRAW, CAND_TAKE
 from .discards import take_chance_nb
 from .knowledge import (
     opponents_threaten_nb,
@@ -49,9 +48,7 @@ from .knowledge import (
     unknown_cards_nb,
     unseen_wilds_nb,
 )
-
-#: Entries of the ``(1 - q) ** i`` table: the most wild cards (or cards of a rank) of a pack.
-N_POWERS = 6 * 3 + 1
+from .memory import MAX_CANDIDATES, MAX_POWERS
 
 #: The learned bot's feature arrays (one record per thread).
 FEATURE_WORK_DTYPE = np.dtype(
@@ -61,9 +58,17 @@ FEATURE_WORK_DTYPE = np.dtype(
         ("half", np.float32, (N_CAND_FEAT,)),  # weights x state features (once a decision)
         ("scores", np.float32, (MAX_CANDIDATES,)),  # the model's score per candidate
         ("ctx", np.float64, (N_FEAT_CTX,)),  # FeatCtx: what the candidate features read
-        ("powers", np.float64, (N_POWERS,)),  # (1 - q) ** i for take_chance_nb
+        ("powers", np.float64, (MAX_POWERS,)),  # (1 - q) ** i for take_chance_nb
     ]
 )
+
+
+def feature_work(n: int) -> np.ndarray:
+    """``n`` feature work records (``ndarray(FEATURE_WORK_DTYPE, (n,))``), one per thread that
+    plays the learned bot; ``n`` = 0 for a run without one (the kernels then never touch
+    them)."""
+    return np.zeros(n, FEATURE_WORK_DTYPE)
+
 
 HAND_SCALE = 15.0
 PILE_SCALE = 20.0
@@ -151,11 +156,11 @@ def state_features_nb(state, rules, fwork):
     q = min(q, 1.0)
     powers = fwork.powers
     powers[0] = 1.0
-    for i in range(1, N_POWERS):
+    for i in range(1, MAX_POWERS):
         powers[i] = powers[i - 1] * (1.0 - q)
     passed, discarded = pile_memory_nb(state, rules)
     ctx[FeatCtx.q] = q
-    ctx[FeatCtx.p_wild] = 1.0 - powers[min(unseen_wilds_nb(state, rules, seat), N_POWERS - 1)]
+    ctx[FeatCtx.p_wild] = 1.0 - powers[min(unseen_wilds_nb(state, rules, seat), MAX_POWERS - 1)]
     ctx[FeatCtx.passed] = passed
     ctx[FeatCtx.discarded] = discarded
     ctx[FeatCtx.frozen_next] = (
@@ -179,7 +184,7 @@ def card_points_nb(rules, n, d, j, rank):
 
 @kernel
 def candidate_features_nb(state, rules, fwork, c, kind, plan, discard):
-    """Write candidate ``c``'s features into ``fwork.cands[c]``: ``kind`` (``CAND_*``), its
+    """Write candidate ``c``'s features into ``fwork.cands[c]``: ``kind`` (``CandKind``), its
     ``plan`` (``int8[N_KINDS, 3]``, cards from hand; a pickup's top card is added here) and
     ``discard`` (a kind, or -1). Reads ``fwork.ctx`` and ``fwork.powers`` from
     :func:`state_features_nb` (call it first). R-23 black threes, R-24 freezing, R-30..R-35
@@ -192,7 +197,7 @@ def candidate_features_nb(state, rules, fwork, c, kind, plan, discard):
     side = rules[RuleSlot.side_of + seat]
     nxt = rules[RuleSlot.next_seat + seat]
     plen = g[DealSlot.pile_len]
-    top = state.pile[plen - 1] if kind == CAND_TAKE and plen > 0 else -1
+    top = state.pile[plen - 1] if kind == CandKind.take and plen > 0 else -1
     laid = 0
     points = 0
     wilds = 0
@@ -220,10 +225,10 @@ def candidate_features_nb(state, rules, fwork, c, kind, plan, discard):
         elif 4 <= after <= 6:
             out[CandFeat.closer] += 1.0
     left = state.hand_sizes[seat] - laid
-    if kind == CAND_DRAW:
+    if kind == CandKind.draw:
         out[CandFeat.draw] = 1.0
         left += rules[RuleSlot.draw_count]
-    elif kind == CAND_TAKE:
+    elif kind == CandKind.take:
         out[CandFeat.take] = 1.0
         pile_points = 0
         pile_wilds = 0

@@ -17,28 +17,28 @@ from ..enums import (
     SideSlot,
 )
 from ..jit import inline_kernel, kernel
+from ..plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb
 from .melding import out_blocked_nb
 from .pickups import pickup_candidates_nb
-from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb
 
 
 @inline_kernel
-def greedy_draw_nb(state, rules, log):
+def greedy_draw_nb(state, rules, bot, log):
     """Take the pile in the first legal way (fewest wild cards), else draw."""
     g = state.g
-    if pickup_candidates_nb(state, rules, g[DealSlot.current], state.candidates[:]) > 0:
-        take_pile_nb(state, rules, state.candidates[0], log)
+    if pickup_candidates_nb(state, rules, g[DealSlot.current], bot.candidates[:]) > 0:
+        take_pile_nb(state, rules, bot.candidates[0], log)
     else:
         draw_nb(state, rules, log)
 
 
 @inline_kernel
-def meld_most_nb(state, rules, log):
+def meld_most_nb(state, rules, bot, log):
     """Meld as much of the hand as is legal in one move: going out if allowed, else
     everything but two cards. Returns True if it melded."""
     hands, sides, g = state.hands, state.sides, state.g
     seat = g[DealSlot.current]
-    plan = state.meld_plan[:]
+    plan = bot.meld_plan[:]
     # a hand with two or more cards no meld can take cannot go out: skip building that plan
     if not out_blocked_nb(hands[seat], sides[rules[RuleSlot.side_of + seat], SideSlot.meld_ranks]):
         clear_plan_nb(plan)
@@ -94,12 +94,13 @@ def discard_least_useful_nb(state, rules, log):
 
 
 @kernel
-def greedy_turn_nb(state, rules, log):
-    """One whole turn of the greedy policy."""
+def greedy_turn_nb(state, rules, bot, log):
+    """One whole turn of the greedy policy (``bot``: its working record,
+    :data:`.memory.BOT_DTYPE`)."""
     g = state.g
     if g[DealSlot.phase] == Phase.draw:
-        greedy_draw_nb(state, rules, log)
+        greedy_draw_nb(state, rules, bot, log)
     if g[DealSlot.phase] == Phase.play:
-        meld_most_nb(state, rules, log)
+        meld_most_nb(state, rules, bot, log)
     if g[DealSlot.phase] == Phase.play:
         discard_least_useful_nb(state, rules, log)

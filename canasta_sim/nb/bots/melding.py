@@ -11,6 +11,7 @@ from ..enums import (
     FIRST_NATURAL,
     JOKER,
     LAST_NATURAL,
+    NATURAL_RANKS,
     DealSlot,
     MeldCol,
     MoveError,
@@ -18,9 +19,7 @@ from ..enums import (
     SideSlot,
 )
 from ..jit import inline_kernel, kernel
-from .plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb, out_plan_nb
-
-NATURAL_RANKS = ((1 << (LAST_NATURAL + 1)) - 1) ^ ((1 << FIRST_NATURAL) - 1)  # bits 4 .. A
+from ..plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb, out_plan_nb
 
 
 @kernel
@@ -63,29 +62,30 @@ def meld_material_nb(hand, meld_ranks):
 
 
 @kernel
-def can_go_out_nb(state, rules, seat):
-    """Whether ``seat`` could meld out (or down to a final discard) right now."""
+def can_go_out_nb(state, rules, bot, seat):
+    """Whether ``seat`` could meld out (or down to a final discard) right now; the plan that
+    does is left in ``bot.out_plan``."""
     hands = state.hands
     side = rules[RuleSlot.side_of + seat]
     if state.sides[side, SideSlot.canastas] + 1 < rules[RuleSlot.canastas_to_go_out]:
         return False
     if out_blocked_nb(hands[seat], state.sides[side, SideSlot.meld_ranks]):
         return False
-    plan = state.out_plan[:]
+    plan = bot.out_plan[:]
     out_plan_nb(state, rules, seat, plan)
     err, out, conc = check_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0))
     return err == MoveError.ok and out
 
 
 @inline_kernel
-def try_go_out_nb(state, rules, log):
+def try_go_out_nb(state, rules, bot, log):
     """Meld out (or down to the final discard) if the rules allow it now (R-40, R-41).
-    The plan is the one :func:`can_go_out_nb` builds in ``state.out_plan``. Returns True if
+    The plan is the one :func:`can_go_out_nb` builds in ``bot.out_plan``. Returns True if
     it melded."""
     g = state.g
     seat = g[DealSlot.current]
-    if can_go_out_nb(state, rules, seat):
-        return meld_nb(state, rules, state.out_plan[:], log) == MoveError.ok
+    if can_go_out_nb(state, rules, bot, seat):
+        return meld_nb(state, rules, bot.out_plan[:], log) == MoveError.ok
     return False
 
 

@@ -18,7 +18,7 @@ from ..enums import (
     SideSlot,
 )
 from ..jit import inline_kernel, kernel
-from .plans import clear_plan_nb, fill_plan_nb, initial_plan_nb
+from ..plans import clear_plan_nb, fill_plan_nb, initial_plan_nb
 
 
 @inline_kernel
@@ -33,7 +33,7 @@ def pickup_candidates_nb(state, rules, seat, cands):
     card onto the side's meld, with a natural pair, with one natural and a deuce or a joker;
     a side without its initial meld adds its best melds from hand (R-64).
 
-    Kernels pass ``state.candidates[:]``, typed as a plain array like the
+    Kernels pass ``bot.candidates[:]``, typed as a plain array like the
     ``Deal`` API's own ``cands``, so numba compiles this kernel once for both."""
     hands, melds, sides, g = state.hands, state.melds, state.sides, state.g
     top = pile_top_nb(state)
@@ -96,7 +96,7 @@ def take_possible_nb(state, rules, seat, meld_pile, pair_pile, wild_pile):
 
 
 @kernel
-def try_take_nb(state, rules, log, meld_pile, pair_pile, wild_pile):
+def try_take_nb(state, rules, bot, log, meld_pile, pair_pile, wild_pile):
     """Take the discard pile if it can be done cheaply (R-30..R-35): the top card onto the side's
     meld (an open pile, at least ``meld_pile`` cards), with all natural cards of its rank in
     hand, two or more (at least ``pair_pile`` cards), or, on an open pile of at least
@@ -115,7 +115,7 @@ def try_take_nb(state, rules, log, meld_pile, pair_pile, wild_pile):
     plen = g[DealSlot.pile_len]
     melded = sides[side, SideSlot.melded] != 0
     frozen = g[DealSlot.pile_freeze] > 0 or not melded
-    plan = state.take_plan[:]
+    plan = bot.take_plan[:]
     if not frozen and meld_size_nb(melds, side, top) > 0 and plen >= meld_pile:
         clear_plan_nb(plan)
     elif n >= 2:
@@ -138,21 +138,21 @@ def try_take_nb(state, rules, log, meld_pile, pair_pile, wild_pile):
 
 
 @kernel
-def take_forced_pile_nb(state, rules, log):
+def take_forced_pile_nb(state, rules, bot, log):
     """R-44: the stock is empty and the player must take the pile: the top card onto the side's
     meld, or else the first legal way (:func:`pickup_candidates_nb`)."""
     g = state.g
-    plan = state.take_plan[:]
+    plan = bot.take_plan[:]
     clear_plan_nb(plan)
     if take_pile_nb(state, rules, plan, log) == MoveError.ok:
         return
-    if pickup_candidates_nb(state, rules, g[DealSlot.current], state.candidates[:]) > 0:
-        take_pile_nb(state, rules, state.candidates[0], log)
+    if pickup_candidates_nb(state, rules, g[DealSlot.current], bot.candidates[:]) > 0:
+        take_pile_nb(state, rules, bot.candidates[0], log)
 
 
 @inline_kernel
-def draw_or_take_forced_nb(state, rules, log):
+def draw_or_take_forced_nb(state, rules, bot, log):
     """Draw from the stock; when R-44 forces a pickup instead, take the pile
     (:func:`take_forced_pile_nb`)."""
     if draw_nb(state, rules, log) != MoveError.ok:
-        take_forced_pile_nb(state, rules, log)
+        take_forced_pile_nb(state, rules, bot, log)

@@ -18,31 +18,36 @@ are overwritten in every rollout). With ``see_hidden`` 1 it rolls out the true c
 a cheating bot, for measurement only.
 
 The kernels do not allocate: the rollout state and the work arrays (:data:`WORK_DTYPE`) are
-passed in by the caller, one of each per thread.
+passed in by the caller, one of each per thread, with the bots' working record
+(:data:`.memory.BOT_DTYPE`), which the search bot's own decisions and the rollout expert in its
+rollouts share (every field is written before it is read).
 """
 
 import numpy as np
 
 from ..engine.deal import pack_count_nb
-from ..engine.melds import plan_rows_nb
+from ..engine.melds import empty_plan_nb, plan_rows_nb
 from ..engine.moves import discard_nb, draw_nb, take_pile_nb
 from ..engine.rng import mix64_nb, next_u64_nb
 from ..engine.score import side_score_nb
-from ..engine.state import MAX_CANDIDATES, MAX_CARDS, MAX_PLAYERS, copy_state_nb
-from ..enums import N_KINDS, RED_THREE, DealSlot, MoveError, Phase, RuleSlot, ScorePart, SideSlot
-from ..jit import inline_kernel, kernel
-from ..worlds import (
-    CAND_DRAW,
-    CAND_PLAY,
-    CAND_TAKE,
+from ..engine.state import MAX_CARDS, MAX_PLAYERS, STATE_DTYPE, copy_state_nb
+from ..enums import (
+    N_KINDS,
+    RED_THREE,
     STRATA_OFF,
-    apply_candidate_nb,
-    load_world_nb,
-    unseen_pool_nb,
-    world_nb,
+    CandKind,
+    DealSlot,
+    MoveError,
+    Phase,
+    RuleSlot,
+    ScorePart,
+    SideSlot,
 )
+from ..jit import inline_kernel, kernel
+from ..worlds import apply_candidate_nb, load_world_nb, unseen_pool_nb, world_nb
 from .discards import discard_safe_nb, ranked_discards_nb
 from .expert import PAIR_KEEP, expert_discard_nb, expert_melds_nb, expert_turn_nb, param_nb
+from .memory import MAX_CANDIDATES
 from .pickups import pickup_candidates_nb, take_forced_pile_nb
 from .policies import EXPERT_PARAMS, N_PARAMS, ExpertParam, PimcParam
 
@@ -62,14 +67,21 @@ WORK_DTYPE = np.dtype(
         ("unseen", np.int64, (N_KINDS,)),
         ("rng", np.uint64, (1,)),
         ("plans", np.int8, (MAX_CANDIDATES, N_KINDS, 3)),  # candidates' pickup plans
-        ("kind", np.int64, (MAX_CANDIDATES,)),  # CAND_*
-        ("discard", np.int64, (MAX_CANDIDATES,)),  # kind discarded (CAND_PLAY)
+        ("kind", np.int64, (MAX_CANDIDATES,)),  # CandKind
+        ("discard", np.int64, (MAX_CANDIDATES,)),  # kind discarded (CandKind.play)
         ("total", np.float64, (MAX_CANDIDATES,)),  # summed score differences
         ("ok", np.int64, (MAX_CANDIDATES,)),  # 1 while every rollout's first move was legal
         ("ranked", np.int64, (N_KINDS,)),  # discard kinds in the expert's order
         ("dvals", np.float64, (N_KINDS,)),  # their discard scores (scratch)
     ]
 )
+
+
+def search_work(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``n`` rollout states (``ndarray(STATE_DTYPE, (n,))``) and work records
+    (``ndarray(WORK_DTYPE, (n,))``), one of each per thread that plays the search bot;
+    ``n`` = 0 for a run without one (the kernels then never touch them)."""
+    return np.zeros(n, STATE_DTYPE), np.zeros(n, WORK_DTYPE)
 
 
 @inline_kernel
@@ -88,7 +100,7 @@ def score_diff_nb(state, rules, side):
 
 
 @kernel
-def search_nb(state, rules, params, rstate, work, n_cands, log):
+def search_nb(state, rules, bot, params, rstate, work, n_cands, log):
     """Roll out candidates ``0 .. n_cands - 1`` of ``work`` in the same worlds and return the
     best one's index (ties: the lower index, the rollout bot's own choice comes first)."""
     g = state.g
@@ -169,14 +181,14 @@ def search_nb(state, rules, params, rstate, work, n_cands, log):
                 continue
             # a pickup leaves the stock's top cards to the next players (as in
             # rollout_block_nb); the true stock is played as it lies
-            shift = rules[RuleSlot.draw_count] if work.kind[c] == CAND_TAKE and not see else 0
+            shift = rules[RuleSlot.draw_count] if work.kind[c] == CandKind.take and not see else 0
             load_world_nb(rstate, state, rules, hands, stock, seed, shift)
             err = apply_candidate_nb(rstate, rules, work.kind[c], plans[c], work.discard[c], log)
             if err != MoveError.ok:
                 work.ok[c] = 0
                 continue
             while rg[DealSlot.phase] != Phase.over:
-                expert_turn_nb(rstate, rules, rparams, log)
+                expert_turn_nb(rstate, rules, bot, rparams, log)
             work.total[c] += score_diff_nb(rstate, rules, side)
     best = -1
     for c in range(n_cands):
@@ -186,7 +198,7 @@ def search_nb(state, rules, params, rstate, work, n_cands, log):
 
 
 @kernel
-def discard_candidates_nb(state, rules, rparams, plan, work, n, top):
+def discard_candidates_nb(state, rules, bot, rparams, plan, work, n, top):
     """Write candidates ``n, n + 1, ...`` of ``work``: the meld plan ``plan``
     (``int8[N_KINDS, 3]``, already laid in ``state``; empty for none), then each of the ``top``
     kinds the rollout expert's discard heuristic ranks first for the current player (its
@@ -198,6 +210,7 @@ def discard_candidates_nb(state, rules, rparams, plan, work, n, top):
     m = ranked_discards_nb(
         state,
         rules,
+        bot,
         seat,
         param_nb(rparams, ExpertParam.safety),
         int(param_nb(rparams, ExpertParam.block_at)),
@@ -209,7 +222,7 @@ def discard_candidates_nb(state, rules, rparams, plan, work, n, top):
         work.dvals[:],
     )
     for i in range(m):
-        work.kind[n] = CAND_PLAY
+        work.kind[n] = CandKind.play
         work.discard[n] = ranked[i]
         for r in range(N_KINDS):  # element by element: the kernels run without NRT
             for col in range(3):
@@ -219,7 +232,7 @@ def discard_candidates_nb(state, rules, rparams, plan, work, n, top):
 
 
 @kernel
-def expert_plan_nb(state, rules, rparams, rstate, plan, log):
+def expert_plan_nb(state, rules, bot, rparams, rstate, plan, log):
     """Lay the rollout expert's melds of the turn (:func:`.expert.expert_melds_nb`, going out
     included) on ``rstate``, a copy of ``state``, and write them into ``plan``
     (``int8[N_KINDS, 3]``, the side's melds gained: one plan, as the expert melds once a turn).
@@ -227,7 +240,7 @@ def expert_plan_nb(state, rules, rparams, rstate, plan, log):
     never read. Returns whether the plan holds cards."""
     side = rules[RuleSlot.side_of + state.g[DealSlot.current]]
     copy_state_nb(rstate, state)  # one memcpy; the expert draws no random number
-    expert_melds_nb(rstate, rules, rparams, log)
+    expert_melds_nb(rstate, rules, bot, rparams, log)
     for r in range(N_KINDS):
         for col in range(3):
             plan[r, col] = rstate.melds[side, r, col] - state.melds[side, r, col]
@@ -235,7 +248,7 @@ def expert_plan_nb(state, rules, rparams, rstate, plan, log):
 
 
 @kernel
-def play_candidates_nb(state, rules, rparams, rstate, work, top, log):
+def play_candidates_nb(state, rules, bot, rparams, rstate, work, top, log):
     """Write the play phase's candidates into ``work`` and return their number (R-20 steps 2
     and 3): the rollout expert's melds of the turn (laid on ``rstate``, a copy) followed by
     each of the ``top`` discards it ranks first after them (or its going out, R-40: one
@@ -243,14 +256,14 @@ def play_candidates_nb(state, rules, rparams, rstate, work, top, log):
     ranked without melding. The expert's own choice is candidate 0."""
     plans = work.plans[:]  # plain C arrays, as in search_nb
     n = 0
-    if expert_plan_nb(state, rules, rparams, rstate, plans[0], log):
+    if expert_plan_nb(state, rules, bot, rparams, rstate, plans[0], log):
         if rstate.g[DealSlot.phase] != Phase.play:  # its melds went out without a discard
-            work.kind[0] = CAND_PLAY
+            work.kind[0] = CandKind.play
             work.discard[0] = -1
             n = 1
         else:  # ranked on the copy, where the melds are laid
-            n = discard_candidates_nb(rstate, rules, rparams, plans[0], work, 0, top)
-    return discard_candidates_nb(state, rules, rparams, state.zero_plan[:], work, n, top)
+            n = discard_candidates_nb(rstate, rules, bot, rparams, plans[0], work, 0, top)
+    return discard_candidates_nb(state, rules, bot, rparams, empty_plan_nb(), work, n, top)
 
 
 @kernel
@@ -263,40 +276,43 @@ def draw_candidates_nb(state, rules, work):
     if n == 0 or g[DealSlot.stock_pos] >= rules[RuleSlot.n_cards]:
         return 0
     for c in range(n):
-        work.kind[c] = CAND_TAKE
+        work.kind[c] = CandKind.take
         work.discard[c] = -1
-    work.kind[n] = CAND_DRAW
+    work.kind[n] = CandKind.draw
     work.discard[n] = -1
     return n + 1
 
 
 @kernel
-def meld_search_nb(state, rules, params, rstate, work, log):
+def meld_search_nb(state, rules, bot, params, rstate, work, log):
     """The play phase with ``melds`` 1 (R-20 steps 2 and 3): roll out the candidates of
     :func:`play_candidates_nb` in the same worlds and make the best one. The expert's
     candidates come first, so ties keep its choice. Without a candidate legal in every world
     the rollout expert plays the phase; R-45's end is :func:`pimc_turn_nb`'s."""
     rparams = work.rparams[:]  # plain C arrays, as in search_nb
     plans = work.plans[:]
-    n = play_candidates_nb(state, rules, rparams, rstate, work, int(params[PimcParam.top]), log)
+    n = play_candidates_nb(
+        state, rules, bot, rparams, rstate, work, int(params[PimcParam.top]), log
+    )
     best = 0
     if n > 1:
-        best = search_nb(state, rules, params, rstate, work, n, log)
+        best = search_nb(state, rules, bot, params, rstate, work, n, log)
     if n > 0 and best >= 0:
         kind, plan, discard = work.kind[best], plans[best], work.discard[best]
         if apply_candidate_nb(state, rules, kind, plan, discard, log) == MoveError.ok:
             return
     else:
-        expert_melds_nb(state, rules, rparams, log)
+        expert_melds_nb(state, rules, bot, rparams, log)
     if state.g[DealSlot.phase] == Phase.play:  # a failed candidate or the expert's melds
-        expert_discard_nb(state, rules, rparams, log)
+        expert_discard_nb(state, rules, bot, rparams, log)
 
 
 @kernel
-def pimc_turn_nb(state, rules, params, rstate, work, log):
+def pimc_turn_nb(state, rules, bot, params, rstate, work, log):
     """One whole turn of the search bot with parameters ``params`` (``float64[N_PARAMS]``,
     slots :data:`~.policies.PimcParam`), using the rollout state ``rstate`` (a record of
-    ``STATE_DTYPE``) and the work record ``work`` (:data:`WORK_DTYPE`)."""
+    ``STATE_DTYPE``), the work record ``work`` (:data:`WORK_DTYPE`) and the bots' working record
+    ``bot`` (:data:`.memory.BOT_DTYPE`)."""
     g = state.g
     rparams = work.rparams[:]  # plain C arrays, as in search_nb
     plans = work.plans[:]
@@ -307,10 +323,10 @@ def pimc_turn_nb(state, rules, params, rstate, work, log):
         n = draw_candidates_nb(state, rules, work)
         if n == 0:
             if draw_nb(state, rules, log) != MoveError.ok:
-                take_forced_pile_nb(state, rules, log)
+                take_forced_pile_nb(state, rules, bot, log)
         else:
-            best = search_nb(state, rules, params, rstate, work, n, log)
-            if best < 0 or work.kind[best] == CAND_DRAW:
+            best = search_nb(state, rules, bot, params, rstate, work, n, log)
+            if best < 0 or work.kind[best] == CandKind.draw:
                 draw_nb(state, rules, log)
             elif take_pile_nb(state, rules, plans[best], log) != MoveError.ok:
                 draw_nb(state, rules, log)
@@ -319,21 +335,21 @@ def pimc_turn_nb(state, rules, params, rstate, work, log):
         and params[PimcParam.melds] != 0.0
         and g[DealSlot.last_red_three] == 0
     ):
-        meld_search_nb(state, rules, params, rstate, work, log)
+        meld_search_nb(state, rules, bot, params, rstate, work, log)
         return
     if g[DealSlot.phase] == Phase.play:
-        expert_melds_nb(state, rules, rparams, log)
+        expert_melds_nb(state, rules, bot, rparams, log)
     if g[DealSlot.phase] == Phase.play:
         if g[DealSlot.last_red_three] != 0:
-            discard_safe_nb(state, rules, log, 0.0, np.int64(0), 0.0, np.int64(0), PAIR_KEEP)
+            discard_safe_nb(state, rules, bot, log, 0.0, np.int64(0), 0.0, np.int64(0), PAIR_KEEP)
             return
-        n = discard_candidates_nb(state, rules, rparams, state.zero_plan[:], work, 0, top)
+        n = discard_candidates_nb(state, rules, bot, rparams, empty_plan_nb(), work, 0, top)
         best = 0
         if n > 1:
-            best = search_nb(state, rules, params, rstate, work, n, log)
+            best = search_nb(state, rules, bot, params, rstate, work, n, log)
         if (
             n == 0
             or best < 0
             or discard_nb(state, rules, np.int64(work.discard[best]), log) != MoveError.ok
         ):
-            expert_discard_nb(state, rules, rparams, log)
+            expert_discard_nb(state, rules, bot, rparams, log)

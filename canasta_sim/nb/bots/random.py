@@ -17,32 +17,32 @@ from .pickups import pickup_candidates_nb
 
 
 @inline_kernel
-def random_draw_nb(state, rules, log):
+def random_draw_nb(state, rules, bot, log):
     """Uniform over {draw} and the legal ways to take the pile (R-44 may remove the draw)."""
     g, rng = state.g, state.rng
     seat = g[DealSlot.current]
-    n = pickup_candidates_nb(state, rules, seat, state.candidates[:])
+    n = pickup_candidates_nb(state, rules, seat, bot.candidates[:])
     may_draw = not (
         g[DealSlot.stock_pos] >= rules[RuleSlot.n_cards] and must_take_pile_nb(state, rules, seat)
     )
     choice = below_nb(rng, n + (1 if may_draw else 0))
     if choice < n:
-        take_pile_nb(state, rules, state.candidates[choice], log)
+        take_pile_nb(state, rules, bot.candidates[choice], log)
     else:
         draw_nb(state, rules, log)
 
 
 @inline_kernel
-def random_melds_nb(state, rules, log):
+def random_melds_nb(state, rules, bot, log):
     """Repeatedly pick uniformly among the legal single meld moves and stopping."""
     g, rng = state.g, state.rng
     seat = g[DealSlot.current]
     while g[DealSlot.phase] == Phase.play:
-        n = meld_candidates_nb(state, rules, seat, state.candidates)
+        n = meld_candidates_nb(state, rules, seat, bot.candidates)
         choice = below_nb(rng, n + 1)
         if choice == n:
             return
-        meld_nb(state, rules, state.candidates[choice], log)
+        meld_nb(state, rules, bot.candidates[choice], log)
 
 
 @inline_kernel
@@ -67,12 +67,13 @@ def random_discard_nb(state, rules, log):
 
 
 @kernel
-def random_turn_nb(state, rules, log):
-    """One whole turn of the random policy."""
+def random_turn_nb(state, rules, bot, log):
+    """One whole turn of the random policy (``bot``: its working record,
+    :data:`.memory.BOT_DTYPE`)."""
     g = state.g
     if g[DealSlot.phase] == Phase.draw:
-        random_draw_nb(state, rules, log)
+        random_draw_nb(state, rules, bot, log)
     if g[DealSlot.phase] == Phase.play:
-        random_melds_nb(state, rules, log)
+        random_melds_nb(state, rules, bot, log)
     if g[DealSlot.phase] == Phase.play:
         random_discard_nb(state, rules, log)

@@ -2,101 +2,128 @@
 
 Policies are never passed as function objects (numba would recompile jitted callbacks in every
 process): :func:`play_turn_nb` branches on the seat's policy code and hands the policy the
-seat's float parameters. The search bot (:mod:`.pimc`) needs a rollout state and work arrays
-and plays the expert in its rollouts, so it has its own entry, :func:`search_turn_nb`, which
-the deal loops call; rollouts call :func:`play_turn_nb`, which holds no search bot. Every move
-goes through the checked move kernels, so a bot cannot make an illegal move.
+seat's float parameters and the bots' working record (:data:`.memory.BOT_DTYPE`). It is the
+one kernel if-chain over the policies; the search bot (:mod:`.pimc`) needs the search work
+arrays and plays the expert in its rollouts, and the learned bot (:mod:`.apprentice`) needs
+them for its candidates with its weight sets and feature work, so :func:`search_turn_nb`,
+which the deal loops call, adds their branches in front, and rollouts call
+:func:`play_turn_nb`, which holds neither. From Python, :func:`play_turn` calls each code's
+turn kernel as the policy table (:data:`~.policies.POLICIES`) names it. Every move goes
+through the checked move kernels, so a bot cannot make an illegal move.
 """
 
-import numpy as np
+from importlib import import_module
 
 from ..engine.moves import meld_last_card_nb
-from ..engine.state import STATE_DTYPE
 from ..enums import DealSlot, Phase
 from ..jit import inline_kernel
 from .apprentice import apprentice_turn_nb
 from .careful import careful_turn_nb
 from .expert import expert_turn_nb
-from .features import FEATURE_WORK_DTYPE
+from .features import feature_work
 from .greedy import greedy_turn_nb
-from .pimc import WORK_DTYPE, pimc_turn_nb
-from .policies import PolicyCode
+from .memory import new_bot
+from .pimc import pimc_turn_nb, search_work
+from .policies import POLICIES, PolicyCode
 from .random import random_turn_nb
 
 
 @inline_kernel
-def play_turn_nb(state, rules, policies, params, log):
+def play_turn_nb(state, rules, bot, policies, params, log):
     """Play the current player's whole turn with their policy.
 
     Parameters
     ----------
+    state : record of STATE_DTYPE
+    rules : ndarray(int32, (RULES_LEN,))
+    bot : record of BOT_DTYPE
+        The bots' working record (:mod:`.memory`).
     policies : ndarray(int32, (players,))
-        Policy code per seat (:data:`~.policies.PolicyCode`).
+        Policy code per seat (:data:`~.policies.PolicyCode`), each one of
+        :data:`~.policies.ROLLOUT_CODES`: another code plays as random.
     params : ndarray(float64, (players, N_PARAMS))
         Each seat's policy parameters (see :mod:`.policies`).
+    log : ndarray(int32, (max_events, EV_LEN))
     """
     seat = state.g[DealSlot.current]
     code = policies[seat]
     if code == PolicyCode.greedy:
-        greedy_turn_nb(state, rules, log)
+        greedy_turn_nb(state, rules, bot, log)
     elif code == PolicyCode.expert:
-        expert_turn_nb(state, rules, params[seat], log)
+        expert_turn_nb(state, rules, bot, params[seat], log)
     elif code == PolicyCode.careful:
-        careful_turn_nb(state, rules, log)
+        careful_turn_nb(state, rules, bot, log)
     else:
-        random_turn_nb(state, rules, log)
+        random_turn_nb(state, rules, bot, log)
     if state.g[DealSlot.phase] == Phase.play and state.g[DealSlot.current] == seat:
         meld_last_card_nb(state, rules, log)  # the policies discard, which R-40 refuses here
 
 
 @inline_kernel
-def search_turn_nb(state, rules, policies, params, weights, scratch, log):
+def search_turn_nb(state, rules, bot, policies, params, search, learned, block, log):
     """:func:`play_turn_nb`, or for a seat whose code is ``PolicyCode.pimc`` the search bot's
-    turn (:func:`.pimc.pimc_turn_nb`), for ``PolicyCode.apprentice`` the apprentice's
-    (:func:`.apprentice.apprentice_turn_nb`, with the weight sets ``weights``,
-    ``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``). ``scratch`` is ``(rstate, work,
-    fwork)``: a rollout state (record of ``STATE_DTYPE``), pimc's work record
-    (:data:`.pimc.WORK_DTYPE`) and the features' (:data:`.features.FEATURE_WORK_DTYPE`)."""
+    turn (:func:`.pimc.pimc_turn_nb`), for ``PolicyCode.apprentice`` the learned bot's
+    (:func:`.apprentice.apprentice_turn_nb`). ``search`` holds the search work arrays
+    (:class:`canasta_sim.nb.play.Search`: rollout states, records of ``STATE_DTYPE``, and work
+    records, :data:`.pimc.WORK_DTYPE`) of both, ``learned`` the learned bot's weight sets and
+    feature work records (:class:`canasta_sim.nb.play.Learned`), used at index ``block``. Only
+    those branches touch the work arrays, so a run without such a seat passes them empty."""
     seat = state.g[DealSlot.current]
     code = policies[seat]
-    rstate, work, fwork = scratch
     if code == PolicyCode.pimc or code == PolicyCode.apprentice:
+        rstate, work = search.rstates[block], search.works[block]
         if code == PolicyCode.pimc:
-            pimc_turn_nb(state, rules, params[seat], rstate, work, log)
+            pimc_turn_nb(state, rules, bot, params[seat], rstate, work, log)
         else:
-            apprentice_turn_nb(state, rules, params[seat], weights, rstate, work, fwork, log)
+            weights, fwork = learned.weights, learned.fworks[block]
+            apprentice_turn_nb(state, rules, bot, params[seat], weights, rstate, work, fwork, log)
         if state.g[DealSlot.phase] == Phase.play and state.g[DealSlot.current] == seat:
             meld_last_card_nb(state, rules, log)  # as in play_turn_nb
     else:
-        play_turn_nb(state, rules, policies, params, log)
+        play_turn_nb(state, rules, bot, policies, params, log)
 
 
 def play_turn(state, rules, policies, params, weights, log):
-    """:func:`play_turn_nb` for Python callers (the ``Deal`` API): the branch on the policy
-    code runs in Python and calls the policy's own turn kernel. Called from Python,
-    ``play_turn_nb`` would be compiled as one more copy of all four policies; this way a
-    ``Deal`` compiles only the policies it plays, and shares them with the chunk kernel."""
+    """The current player's whole turn for Python callers (the ``Deal`` API): the turn kernel
+    of the seat's policy (:func:`turn_kernel`) with a fresh bot record, for a searching
+    policy fresh search work arrays, for a learned one the weight sets, fresh search work
+    arrays and a fresh feature work record. Called from Python, :func:`play_turn_nb` would be
+    compiled as one more copy of all four policies; this way a ``Deal`` compiles only the
+    policies it plays, and shares them with the chunk kernel.
+
+    Parameters
+    ----------
+    state : record of STATE_DTYPE
+        Changed in place.
+    rules : ndarray(int32, (RULES_LEN,))
+    policies : ndarray(int32, (players,))
+        Policy code per seat, codes of :data:`~.policies.POLICIES`.
+    params : ndarray(float64, (players, N_PARAMS))
+    weights : ndarray(float32, (n_sets, N_CAND_FEAT, N_STATE_FEAT))
+        The learned bot's weight sets (its ``ApprenticeParam.weight_set`` indexes them).
+    log : ndarray(int32, (max_events, EV_LEN))
+    """
     seat = int(state["g"][DealSlot.current])
-    code = int(policies[seat])
-    if code == PolicyCode.expert:
-        expert_turn_nb(state, rules, params[seat], log)
-    elif code == PolicyCode.pimc:
-        rstate = np.zeros(1, STATE_DTYPE)
-        work = np.zeros(1, WORK_DTYPE)
-        pimc_turn_nb(state, rules, params[seat], rstate[0], work[0], log)
-    elif code == PolicyCode.apprentice:
-        rstate = np.zeros(1, STATE_DTYPE)
-        work = np.zeros(1, WORK_DTYPE)
-        fwork = np.zeros(1, FEATURE_WORK_DTYPE)
-        apprentice_turn_nb(state, rules, params[seat], weights, rstate[0], work[0], fwork[0], log)
+    policy = POLICIES[int(policies[seat])]
+    turn = turn_kernel(policy.code)
+    bot = new_bot()
+    if policy.search:
+        rstates, works = search_work(1)
+        turn(state, rules, bot, params[seat], rstates[0], works[0], log)
+    elif policy.learned:
+        rstates, works = search_work(1)
+        fwork = feature_work(1)[0]
+        turn(state, rules, bot, params[seat], weights, rstates[0], works[0], fwork, log)
+    elif policy.params:
+        turn(state, rules, bot, params[seat], log)
     else:
-        _TURN_KERNELS[code](state, rules, log)
+        turn(state, rules, bot, log)
     if state["g"][DealSlot.phase] == Phase.play and state["g"][DealSlot.current] == seat:
         meld_last_card_nb(state, rules, log)  # as in play_turn_nb
 
 
-_TURN_KERNELS = {
-    PolicyCode.random: random_turn_nb,
-    PolicyCode.greedy: greedy_turn_nb,
-    PolicyCode.careful: careful_turn_nb,
-}
+def turn_kernel(code: int):
+    """The turn kernel of policy ``code``, as the policy table names it
+    (``Policy.turn``, a kernel of a module of :mod:`canasta_sim.nb.bots`)."""
+    module, name = POLICIES[code].turn.split(".")
+    return getattr(import_module(f"{__package__}.{module}"), name)

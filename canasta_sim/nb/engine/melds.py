@@ -7,7 +7,11 @@ move kernel validates a plan with :func:`check_plan_nb` before :func:`apply_plan
 the state, so bots can only make legal moves.
 """
 
+from llvmlite import ir
+from numba.core import cgutils, types
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
+from numba.extending import intrinsic
+from numba.np.arrayobj import populate_array
 
 from ..enums import (
     BLACK_THREE,
@@ -27,6 +31,34 @@ from ..enums import (
 )
 from ..jit import inline_kernel, kernel
 from .state import forget_known_nb, log_event_nb
+
+_PLAN_TYPE = types.Array(types.int8, 2, "C")
+
+
+@intrinsic
+def empty_plan_nb(typingctx):
+    """An empty meld plan, ``ndarray(int8, (N_KINDS, 3))`` of zeros, on the calling kernel's
+    stack: the kernels cannot allocate (no NRT), and the state holds only the game. Typed as the
+    plain C array every other plan is, so its callees compile once. It lives as long as the
+    kernel that made it: never return or store it."""
+
+    def codegen(context, builder, signature, args):
+        byte = ir.IntType(8)
+        # alloca in the entry block (once per call, loops included), zeroed here at each use
+        data = cgutils.alloca_once(builder, ir.ArrayType(byte, N_KINDS * 3), zfill=True)
+        plan = context.make_array(_PLAN_TYPE)(context, builder)
+        intp = context.get_value_type(types.intp)
+        populate_array(
+            plan,
+            data=builder.bitcast(data, byte.as_pointer()),
+            shape=[ir.Constant(intp, N_KINDS), ir.Constant(intp, 3)],
+            strides=[ir.Constant(intp, 3), ir.Constant(intp, 1)],
+            itemsize=ir.Constant(intp, 1),
+            meminfo=None,
+        )
+        return plan._getvalue()
+
+    return _PLAN_TYPE(), codegen
 
 
 @kernel

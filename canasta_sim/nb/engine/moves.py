@@ -33,6 +33,7 @@ from .melds import (
     apply_plan_nb,
     canasta_started_nb,
     check_plan_nb,
+    empty_plan_nb,
     last_card_meld_nb,
     meld_size_nb,
 )
@@ -73,22 +74,34 @@ def next_turn_nb(state, rules, log):
 
 
 # --- melding ------------------------------------------------------------------------------
+@inline_kernel
+def check_meld_nb(state, rules, plan):
+    """The check of :func:`meld_nb` for the current player, state unchanged (R-20 step 2,
+    R-22, R-40..R-42, R-45, R-60..R-64).
+
+    Returns
+    -------
+    (int, bool, bool)
+        MoveError, whether laying ``plan`` goes out, and whether concealed (R-42).
+    """
+    g = state.g
+    if g[DealSlot.phase] != Phase.play:
+        return MoveError.phase, False, False
+    if g[DealSlot.last_red_three] != 0 and rules[RuleSlot.meld_after_last_red_three] == 0:
+        return MoveError.last_red_three, False, False
+    return check_plan_nb(state, rules, g[DealSlot.current], plan, np.int64(-1), np.int64(0))
+
+
 @kernel
 def meld_nb(state, rules, plan, log):
     """Meld from hand for the current player (R-20 step 2, R-60..R-64): every row of ``plan``
     creates or extends the side's meld of that rank; the rows count together toward the
     minimum count. Returns a MoveError (state unchanged unless ``ok``)."""
     g = state.g
-    if g[DealSlot.phase] != Phase.play:
-        return MoveError.phase
-    seat = g[DealSlot.current]
-    if g[DealSlot.last_red_three] != 0 and rules[RuleSlot.meld_after_last_red_three] == 0:
-        return MoveError.last_red_three
-    err, going_out, concealed_out = check_plan_nb(
-        state, rules, seat, plan, np.int64(-1), np.int64(0)
-    )
+    err, _going_out, concealed_out = check_meld_nb(state, rules, plan)
     if err != MoveError.ok:
         return err
+    seat = g[DealSlot.current]
     g[DealSlot.move] += 1
     apply_plan_nb(state, rules, seat, plan, np.int64(-1), log)
     if state.hand_sizes[seat] == 0:
@@ -116,7 +129,7 @@ def meld_last_card_nb(state, rules, log):
     ):
         return False
     hand = state.hands[seat]
-    plan = state.zero_plan[:]  # kernels cannot allocate: the empty plan is borrowed, then emptied
+    plan = empty_plan_nb()
     r = last_card_meld_nb(state, rules, side, hand, plan, np.int64(-1), np.int64(0), np.int64(0))
     if r < 0:
         return False
@@ -127,9 +140,7 @@ def meld_last_card_nb(state, rules, log):
     else:
         col = MeldCol.naturals
     plan[r, col] = 1
-    err = meld_nb(state, rules, plan, log)
-    plan[r, col] = 0
-    return err == MoveError.ok
+    return meld_nb(state, rules, plan, log) == MoveError.ok
 
 
 # --- drawing --------------------------------------------------------------------------------
@@ -147,8 +158,23 @@ def must_take_pile_nb(state, rules, seat):
     on the side's meld is a legal pickup (unfrozen for them, a meld of its rank, R-33 c, and
     the rest of the move legal, R-35, R-40). Otherwise the player cannot take it and the deal
     ends, rather than leaving them no legal move."""
-    err, _out, _conc = check_take_nb(state, rules, seat, state.zero_plan[:])
+    err, _out, _conc = check_take_nb(state, rules, seat, empty_plan_nb())
     return err == MoveError.ok
+
+
+@inline_kernel
+def check_draw_nb(state, rules):
+    """The check of :func:`draw_nb` for the current player, state unchanged (R-20, R-44):
+    ``phase`` outside the draw phase, ``forced_pickup`` when the stock is empty and the pile
+    must be taken, else ``ok`` (with the stock empty, drawing ends the deal)."""
+    g = state.g
+    if g[DealSlot.phase] != Phase.draw:
+        return MoveError.phase
+    if g[DealSlot.stock_pos] >= rules[RuleSlot.n_cards] and must_take_pile_nb(
+        state, rules, g[DealSlot.current]
+    ):
+        return MoveError.forced_pickup
+    return MoveError.ok
 
 
 @kernel
@@ -159,13 +185,12 @@ def draw_nb(state, rules, log):
     take the pile (error 44). A drawn red three is laid out and replaced; a red three as the
     last stock card leaves the player able to meld only (R-45). Returns a MoveError."""
     hands, stock, sides, g = state.hands, state.stock, state.sides, state.g
-    if g[DealSlot.phase] != Phase.draw:
-        return MoveError.phase
+    err = check_draw_nb(state, rules)
+    if err != MoveError.ok:
+        return err
     seat = g[DealSlot.current]
     n_cards = rules[RuleSlot.n_cards]
     if g[DealSlot.stock_pos] >= n_cards:
-        if must_take_pile_nb(state, rules, seat):
-            return MoveError.forced_pickup
         end_deal_nb(state, np.int64(EndReason.stock_exhausted), log)
         return MoveError.ok
     g[DealSlot.move] += 1
@@ -312,15 +337,16 @@ def concealed_now_nb(state, rules, seat):
     return canasta_started_nb(state, rules[RuleSlot.side_of + seat], turn)
 
 
-@kernel
-def discard_nb(state, rules, kind, log):
-    """Discard one card of ``kind`` (R-20 step 3, R-23, R-24); discarding the last card goes
-    out (R-40, needs the side's canastas). Returns a MoveError."""
-    hands, pile, g = state.hands, state.pile, state.g
+@inline_kernel
+def check_discard_nb(state, rules, kind):
+    """The check of :func:`discard_nb` for the current player, state unchanged (R-20 step 3,
+    R-40, R-45): the card in hand, no discard after a last-card red three, and discarding the
+    last card (going out) only with the side's canastas. Returns a MoveError."""
+    g = state.g
     if g[DealSlot.phase] != Phase.play:
         return MoveError.phase
     seat = g[DealSlot.current]
-    if kind < 0 or kind >= N_KINDS or hands[seat, kind] <= 0:
+    if kind < 0 or kind >= N_KINDS or state.hands[seat, kind] <= 0:
         return MoveError.not_in_hand
     if g[DealSlot.last_red_three] != 0:
         return MoveError.last_red_three
@@ -328,6 +354,20 @@ def discard_nb(state, rules, kind, log):
     last = state.hand_sizes[seat] == 1
     if last and state.sides[side, SideSlot.canastas] < rules[RuleSlot.canastas_to_go_out]:
         return MoveError.going_out
+    return MoveError.ok
+
+
+@kernel
+def discard_nb(state, rules, kind, log):
+    """Discard one card of ``kind`` (R-20 step 3, R-23, R-24); discarding the last card goes
+    out (R-40, needs the side's canastas). Returns a MoveError."""
+    hands, pile, g = state.hands, state.pile, state.g
+    err = check_discard_nb(state, rules, kind)
+    if err != MoveError.ok:
+        return err
+    seat = g[DealSlot.current]
+    side = rules[RuleSlot.side_of + seat]
+    last = state.hand_sizes[seat] == 1
     g[DealSlot.move] += 1
     if (kind == DEUCE or kind == JOKER) and g[DealSlot.pile_freeze] == 0 and not last:
         state.sides[side, SideSlot.wild_freezes] += 1  # records only
@@ -349,15 +389,26 @@ def discard_nb(state, rules, kind, log):
     return MoveError.ok
 
 
-@kernel
-def end_turn_nb(state, rules, log):
-    """R-45: after drawing a red three as the last stock card, end the deal without a
-    discard. Returns ``ok``, or ``last_red_three`` when the player is not in that position."""
+@inline_kernel
+def check_end_turn_nb(state):
+    """The check of :func:`end_turn_nb`, state unchanged (R-45): ``ok`` only in the play
+    phase of a player who drew a red three as the last stock card."""
     g = state.g
     if g[DealSlot.phase] != Phase.play:
         return MoveError.phase
     if g[DealSlot.last_red_three] == 0:
         return MoveError.last_red_three
+    return MoveError.ok
+
+
+@kernel
+def end_turn_nb(state, rules, log):
+    """R-45: after drawing a red three as the last stock card, end the deal without a
+    discard. Returns ``ok``, or ``last_red_three`` when the player is not in that position."""
+    g = state.g
+    err = check_end_turn_nb(state)
+    if err != MoveError.ok:
+        return err
     log_event_nb(g, log, Event.end_turn, g[DealSlot.current], 0, 0, 0, 0, 0)
     g[DealSlot.turn] += 1
     end_deal_nb(state, np.int64(EndReason.last_red_three), log)

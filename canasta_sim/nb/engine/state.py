@@ -16,19 +16,16 @@ field is sized for the largest table (6 players, 3 sides, 162 cards); kernels us
     seats       int32[P, P_LEN]       seat scalars (SeatSlot)
     g           int64[G_LEN]          deal scalars (DealSlot)
     rng         uint64[1]             the deal's random stream (bots that randomise)
-    candidates  int8[MAX_CANDIDATES, N_KINDS, 3]  legal pickups or melds a bot chooses among
-    take_plan   int8[N_KINDS, 3]      the pickup a bot builds (cards melded with the top card)
-    meld_plan   int8[N_KINDS, 3]      the melds a bot builds for this turn
-    out_plan    int8[N_KINDS, 3]      the melds that would go out (built by the test whether
-                                      a bot can go out, melded by the policy that decides to)
-    zero_plan   int8[N_KINDS, 3]      a plan that is always empty (the pickup onto a meld, R-44)
-    powers      float64[MAX_POWERS]   powers of one probability, for the bots' odds
     hand_sizes  int16[P]              cards in each hand (running count of ``hands``)
     pile_counts int16[N_KINDS]        cards per kind in the discard pile (running count)
     melded      int16[N_KINDS]        cards per kind in all sides' melds (running count)
     known       int8[P, N_KINDS]      cards per kind every player knows to be in each hand: taken
                                       with the pile and not since melded or discarded (a lower
                                       bound: a meld or discard of a kind uses the known cards first)
+
+The state holds the game and nothing else: the bots' working memory is a record of its own
+(:data:`canasta_sim.nb.bots.memory.BOT_DTYPE`), and the search bot's work arrays are its own
+(:mod:`canasta_sim.nb.bots.pimc`).
 
 Why a record and not a tuple of arrays: numba passes a record as one pointer, but a tuple of
 eleven arrays as about 95 machine words, which costs a deal about a third of its time in calls.
@@ -57,6 +54,9 @@ from ..enums import (
     G_LEN,
     JOKER,
     LAST_NATURAL,
+    MAX_CARDS,
+    MAX_PLAYERS,
+    MAX_SIDES,
     N_KINDS,
     P_LEN,
     S_LEN,
@@ -67,12 +67,6 @@ from ..enums import (
     SideSlot,
 )
 from ..jit import inline_kernel, kernel
-
-MAX_PLAYERS = 6
-MAX_SIDES = 3
-MAX_CARDS = 162
-MAX_POWERS = 6 * (MAX_CARDS // 54) + 1  # exponents 0 .. the wild cards in the largest pack
-MAX_CANDIDATES = 40  # candidate pickups or melds a bot can hold at once
 
 #: The deal state's record type (see the module docstring).
 STATE_DTYPE = np.dtype(
@@ -87,12 +81,6 @@ STATE_DTYPE = np.dtype(
         ("seats", np.int32, (MAX_PLAYERS, P_LEN)),
         ("g", np.int64, (G_LEN,)),
         ("rng", np.uint64, (1,)),
-        ("candidates", np.int8, (MAX_CANDIDATES, N_KINDS, 3)),
-        ("take_plan", np.int8, (N_KINDS, 3)),
-        ("meld_plan", np.int8, (N_KINDS, 3)),
-        ("out_plan", np.int8, (N_KINDS, 3)),
-        ("zero_plan", np.int8, (N_KINDS, 3)),
-        ("powers", np.float64, (MAX_POWERS,)),
         ("hand_sizes", np.int16, (MAX_PLAYERS,)),
         ("pile_counts", np.int16, (N_KINDS,)),
         ("melded", np.int16, (N_KINDS,)),
@@ -171,12 +159,6 @@ def reset_state_nb(state):
     state.sides[:, SideSlot.canasta_turn_1 : SideSlot.canasta_turn_3 + 1] = -1
     state.seats[:] = -1
     state.rng[:] = 0
-    state.candidates[:] = 0
-    state.take_plan[:] = 0
-    state.meld_plan[:] = 0
-    state.out_plan[:] = 0
-    state.zero_plan[:] = 0
-    state.powers[:] = 0.0
     state.hand_sizes[:] = 0
     state.pile_counts[:] = 0
     state.melded[:] = 0

@@ -1,4 +1,7 @@
-"""Building meld plans from a hand: the candidate moves bots choose among.
+"""Building meld plans from a hand: the plans the bots and the candidate layer choose among.
+
+Shared by the bots (:mod:`canasta_sim.nb.bots`) and the candidate layer
+(:mod:`canasta_sim.nb.candidates`), so the candidate layer imports no bot code.
 
 A meld plan is ``ndarray(int8, (N_KINDS, 3))``: per rank row the naturals, deuces and jokers
 (:data:`~canasta_sim.nb.enums.MeldCol`) a player adds from hand (see
@@ -10,21 +13,20 @@ of a natural pair and a wild card) and :func:`place_wilds_nb` (single wild cards
 
 import numpy as np
 
-from ..engine.melds import meld_ok_nb
-from ..enums import (
+from .engine.melds import meld_ok_nb
+from .enums import (
     BLACK_THREE,
     DEUCE,
     FIRST_NATURAL,
     JOKER,
     LAST_NATURAL,
     N_KINDS,
+    NO_LIMIT,
     MeldCol,
     RuleSlot,
     SideSlot,
 )
-from ..jit import inline_kernel, kernel
-
-NO_LIMIT = 1 << 30  # a room or a points target that never binds
+from .jit import inline_kernel, kernel
 
 
 @kernel
@@ -107,9 +109,9 @@ def add_pairs_nb(melds, side, hand, plan, top, deuces, jokers, room, short, joke
 
     Stops when no wild card is left (``deuces``, ``jokers``: those not yet planned), when
     ``room`` (cards the plan may still take) is under 3, or once the points added reach
-    ``short`` (the minimum count still missing, R-64; :data:`NO_LIMIT` for none). The wild card
-    is a joker first if ``jokers_first``, else a deuce first. Returns ``(deuces, jokers,
-    cards placed, points added)``."""
+    ``short`` (the minimum count still missing, R-64; :data:`~..enums.NO_LIMIT` for none).
+    The wild card is a joker first if ``jokers_first``, else a deuce first. Returns
+    ``(deuces, jokers, cards placed, points added)``."""
     placed = 0
     added = 0
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
@@ -128,10 +130,10 @@ def add_pairs_nb(melds, side, hand, plan, top, deuces, jokers, room, short, joke
 def place_wilds_nb(plan, r, n, d, j, deuces, jokers, room, short, jokers_first, rules):
     """Put wild cards one at a time on the meld of rank ``r`` (``n`` naturals, ``d`` deuces,
     ``j`` jokers once the plan is melded) while the meld stays legal (R-60, R-61): at most
-    ``room`` cards, and only until the points added reach ``short`` (R-64; :data:`NO_LIMIT`
-    for none). A joker before a deuce if ``jokers_first``, else a deuce before a joker.
-    ``deuces``, ``jokers``: wild cards of the hand not yet planned. Returns ``(deuces, jokers,
-    cards placed, points added)``."""
+    ``room`` cards, and only until the points added reach ``short`` (R-64;
+    :data:`~..enums.NO_LIMIT` for none). A joker before a deuce if ``jokers_first``, else a
+    deuce before a joker. ``deuces``, ``jokers``: wild cards of the hand not yet planned.
+    Returns ``(deuces, jokers, cards placed, points added)``."""
     placed = 0
     added = 0
     while placed < room and added < short and deuces + jokers > 0:
