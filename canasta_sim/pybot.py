@@ -177,11 +177,12 @@ class Seated:
     instance of every Python bot (one per seat), and the kernel arrays for the others."""
 
     def __init__(self, bots, players: int):
-        from .bots import per_seat, seat_arrays
+        from .bots import per_seat, seat_arrays, weight_sets
 
         self.bots = per_seat(bots, players)
         self.players = {s: b.player() for s, b in enumerate(self.bots) if b.is_python}
         self.policies, self.params = seat_arrays(self.bots, players)
+        _, self.weights = weight_sets([self.bots], players, self.params[None])
 
     def play_turn(self, deal: Deal) -> None:
         """The current seat's whole turn on ``deal`` (its state and trace log): its Python
@@ -193,7 +194,7 @@ class Seated:
         if seat in self.players:
             play_turn(deal, self.players[seat], self.bots[seat].spec)
         else:
-            kernel_turn(deal._state, deal._r, self.policies, self.params, deal._log)
+            kernel_turn(deal._state, deal._r, self.policies, self.params, self.weights, deal._log)
 
 
 Deal.python_seating = Seated  # Deal.play_turn seats bots written in Python with it
