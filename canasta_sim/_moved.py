@@ -51,6 +51,7 @@ MOVED = {
     "trace": "game.trace",
     "tune": "search.tune",
     "verify": "run.verify",
+    "weights": "players.weights",
 }
 
 

@@ -109,7 +109,7 @@ LAYERS = [
     {"game"},
     {"players"},
     {"run", "results"},
-    {"search"},
+    {"search", "learn"},
     {"cli", "warmup"},
     {"", "__main__"},
 ]

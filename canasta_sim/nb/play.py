@@ -3,7 +3,9 @@
 The chunk kernel takes its arguments as a few named groups: the deals' inputs (one record of
 :data:`DEAL_INPUT_DTYPE` per deal), the seatings (:class:`Seating`), each block's records
 (:class:`Blocks`), the search bot's work arrays (:class:`Search`, empty when no seat of the
-run searches) and the records written (:class:`Rows`).
+run searches or plays the learned bot), the learned bot's weight sets and feature work
+(:class:`Learned`, the work empty when no seat plays it) and the records written
+(:class:`Rows`).
 """
 
 import threading
@@ -12,9 +14,10 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from .bots.features import feature_work
 from .bots.memory import new_bots
 from .bots.pimc import search_work
-from .bots.policies import SEARCH_CODES
+from .bots.policies import LEARNED_CODES, WORK_CODES
 from .bots.turn import search_turn_nb
 from .engine.deal import start_deal_nb
 from .engine.melds import meld_size_nb
@@ -67,10 +70,21 @@ class Blocks(NamedTuple):
 
 class Search(NamedTuple):
     """The search bot's work arrays per block (:func:`.bots.pimc.search_work`): ``(n_blocks,)``
-    when a seat of the run plays it, else ``(0,)``, never touched."""
+    when a seat of the run searches or plays the learned bot (whose candidates are the search
+    bot's, :data:`~.bots.policies.WORK_CODES`), else ``(0,)``, never touched."""
 
     rstates: np.ndarray  # STATE_DTYPE: rollout states
     works: np.ndarray  # WORK_DTYPE
+
+
+class Learned(NamedTuple):
+    """The learned bot's weight sets (:func:`canasta_sim.bots.weight_sets`: a seat's
+    ``ApprenticeParam.weight_set`` indexes them; one unused set without a learned seat) and
+    its feature work records per block (:func:`.bots.features.feature_work`): ``(n_blocks,)``
+    when a seat of the run plays it, else ``(0,)``, never touched."""
+
+    weights: np.ndarray  # float32, (n_sets, N_CAND_FEAT, N_STATE_FEAT)
+    fworks: np.ndarray  # FEATURE_WORK_DTYPE
 
 
 class Rows(NamedTuple):
@@ -87,11 +101,12 @@ def new_blocks(n_blocks: int) -> Blocks:
 
 
 @inline_kernel
-def play_deal_nb(state, rules, bot, deal, seating, search, block, log):
+def play_deal_nb(state, rules, bot, deal, seating, search, learned, block, log):
     """Play one deal (``deal``, a record of :data:`DEAL_INPUT_DTYPE`) to its end with the
     seats' policies (see :func:`.bots.turn.search_turn_nb`; ``bot`` is the bots' working
-    record, ``search`` the search bot's work arrays, used at index ``block``); the sides'
-    cumulative scores before the deal are what every seat may read (``SideSlot.score``)."""
+    record, ``search`` the search bot's work arrays and ``learned`` the learned bot's weights
+    and work, used at index ``block``); the sides' cumulative scores before the deal are what
+    every seat may read (``SideSlot.score``)."""
     g = state.g
     policies = seating.policies[deal.seating]
     params = seating.params[deal.seating]
@@ -99,9 +114,7 @@ def play_deal_nb(state, rules, bot, deal, seating, search, block, log):
     for s in range(rules[RuleSlot.sides]):
         state.sides[s, SideSlot.score] = deal.scores[s]
     while g[DealSlot.phase] != Phase.over:
-        search_turn_nb(
-            state, rules, bot, policies, params, search.rstates, search.works, block, log
-        )
+        search_turn_nb(state, rules, bot, policies, params, search, learned, block, log)
 
 
 @inline_kernel
@@ -198,16 +211,17 @@ def record_pile_nb(state, rules, side, row):
 
 
 @nb.njit(cache=True, _nrt=False, nogil=True)
-def play_block_nb(block, n_blocks, rules, deals, seating, blocks, search, rows, log):
+def play_block_nb(block, n_blocks, rules, deals, seating, blocks, search, learned, rows, log):
     """Play and record block ``block`` of ``n_blocks`` of a chunk's deals (``deals``:
     ``ndarray(DEAL_INPUT_DTYPE, (n,))``, see :func:`play_chunk`) one after another in the
-    block's records of ``blocks`` (the search bot's rollouts in ``search``, at index
-    ``block``), writing ``rows``. Releases the GIL, so blocks run in parallel threads."""
+    block's records of ``blocks`` (the search bot's rollouts in ``search``, the learned bot's
+    weights and features in ``learned``, at index ``block``), writing ``rows``. Releases the
+    GIL, so blocks run in parallel threads."""
     state = blocks.states[block]
     bot = blocks.bots[block]
     n = deals.shape[0]
     for i in range(block * n // n_blocks, (block + 1) * n // n_blocks):
-        play_deal_nb(state, rules, bot, deals[i], seating, search, block, log)
+        play_deal_nb(state, rules, bot, deals[i], seating, search, learned, block, log)
         record_deal_nb(state, rules, rows.deals[i], rows.sides[i])
 
 
@@ -220,6 +234,7 @@ def play_chunk(
     seatings,
     policies,
     params,
+    weights,
     threads,
     deal_rows,
     side_rows,
@@ -248,6 +263,8 @@ def play_chunk(
     policies : ndarray(int32, (n_seatings, players))
         Policy code per seat.
     params : ndarray(float64, (n_seatings, players, n_params))
+    weights : ndarray(float32, (n_sets, N_CAND_FEAT, N_STATE_FEAT))
+        The learned bot's weight sets (``ApprenticeParam.weight_set`` of a seat indexes them).
     threads : int
         Threads to run on. Deals are split into blocks of consecutive deals, a few per thread
         to balance the load, each reusing one state (no allocation per deal). Results do not
@@ -262,14 +279,26 @@ def play_chunk(
     deals = deal_inputs(seeds, dealers, minimums, scores, seatings)
     seating = Seating(policies, params)
     blocks = new_blocks(n_blocks)
-    # the search bot's work arrays only when a seat plays it (the others never touch them)
-    search = Search(*search_work(n_blocks if np.isin(policies, SEARCH_CODES).any() else 0))
+    # the work arrays only when a seat needs them (the others never touch them)
+    search = Search(*search_work(n_blocks if np.isin(policies, WORK_CODES).any() else 0))
+    learned = Learned(
+        weights, feature_work(n_blocks if np.isin(policies, LEARNED_CODES).any() else 0)
+    )
     rows = Rows(deal_rows, side_rows)
     no_log = np.zeros((0, EV_LEN), np.int32)
 
     def block(b):
         play_block_nb(
-            np.int64(b), np.int64(n_blocks), rules, deals, seating, blocks, search, rows, no_log
+            np.int64(b),
+            np.int64(n_blocks),
+            rules,
+            deals,
+            seating,
+            blocks,
+            search,
+            learned,
+            rows,
+            no_log,
         )
 
     run_blocks(block, n_blocks, threads)
