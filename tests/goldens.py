@@ -295,10 +295,10 @@ def candidate_decisions() -> list[dict]:
                         "step": step,
                         "phase": deal.phase,
                         "initial_meld": not bool(
-                            deal._view.sides[deal.current_player % rules.sides, SideSlot.melded]
+                            deal.view.sides[deal.current_player % rules.sides, SideSlot.melded]
                         ),
                         "features": sorted(_features(found)),
-                        "state": state_text(deal._state),
+                        "state": state_text(deal.state),
                         "candidates": [candidate_row(c) for c in found],
                     }
                     (rare if row["features"] else common).append(row)

@@ -159,3 +159,34 @@ def test_no_two_modules_or_packages_share_a_name():
     # one name per idea: a module and a package of the same name (bots.py, nb/bots/) count too
     names = [m.rpartition(".")[2] for m in _modules() if m != "canasta_sim"]
     assert sorted({n for n in names if names.count(n) > 1}) == []
+
+
+#: Deal's private fields; its public accessors (state, rules_array, view, event_log) serve code
+#: outside the game's own subpackage.
+DEAL_PRIVATE = {"_state", "_r", "_view", "_g", "_log", "_seed", "_minimums", "_scores", "_seated"}
+
+
+def private_deal_reads(path: Path) -> list[str]:
+    """``name._field`` reads of :data:`DEAL_PRIVATE` fields on anything but ``self``."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr in DEAL_PRIVATE
+            and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+        ):
+            out.append(f"{path.name}:{node.lineno}: .{node.attr}")
+    return out
+
+
+def test_the_private_read_check_finds_one(tmp_path):
+    code = tmp_path / "x.py"
+    code.write_text("def f(deal):\n    return deal._state, deal.state, self._r\n")
+    assert private_deal_reads(code) == ["x.py:2: ._state"]
+
+
+def test_only_the_game_reads_deals_private_fields():
+    outside = [p for p in ROOT.rglob("*.py") if "game" not in p.relative_to(ROOT).parts[:1]]
+    outside += list((ROOT.parent / "tests").glob("*.py"))
+    found = [hit for p in outside for hit in private_deal_reads(p)]
+    assert found == []

@@ -243,7 +243,7 @@ def _decisions(players, preset="classic", seed=3, deal=1, scores=None):
     rstate, work = rstates[0], works[0]
     bot = new_bot()
     while not d.is_over:
-        s = d._state
+        s = d.state
         if d.phase == "draw":
             n = draw_candidates_nb(s, r, work)
         else:

@@ -100,10 +100,10 @@ def test_candidates_equal_goldens(table):
         if (d["players"], d["preset"]) == table:
             where = f"{d['bot']} deal {d['deal']} step {d['step']}"
             deal = Deal(rules, G.state_from_text(d["state"], CANDIDATES["state_layout"]))
-            before = deal._state.tobytes()
+            before = deal.state.tobytes()
             found = candidates(deal)
             assert [G.candidate_row(c) for c in found] == d["candidates"], where
-            assert deal._state.tobytes() == before, where  # tried on copies only
+            assert deal.state.tobytes() == before, where  # tried on copies only
             assert all(is_legal(deal, c) for c in found[:3]), where  # the public check agrees
             if d["phase"] == "play":
                 small = [G.candidate_row(c) for c in candidates(deal, cap=8)]

@@ -119,12 +119,12 @@ def test_the_public_state_with_the_true_cards_plays_as_the_deal(case):
     info = d.info_set(d.current_player)
     found = candidates(info)
     players = info.rules.players
-    stock = d._state["stock"][info.rules.n_cards - info.stock_size : info.rules.n_cards]
+    stock = d.state["stock"][info.rules.n_cards - info.stock_size : info.rules.n_cards]
     for k, label in enumerate(labels):
         cand = find_candidate(found, label)
         real = d.copy()
-        real._state["rng"][0] = mix64_nb(np.uint64(k))
-        rebuilt = board(info, d._state["hands"][:players], stock, k, 0)
+        real.state["rng"][0] = mix64_nb(np.uint64(k))
+        rebuilt = board(info, d.state["hands"][:players], stock, k, 0)
         for deal in (real, rebuilt):
             cand.apply(deal)
             deal.play_out(BOTS)

@@ -693,6 +693,33 @@ class Deal:
         scores = self.score() if self.is_over else None
         return trace_from_log(self.rules, self._seed, self._view, self._log, self._minimums, scores)
 
+    # --- the kernels' arrays ------------------------------------------------------------------
+    # For code that runs the kernels on this deal (the candidate layer, Python bots, tests):
+    # the same arrays the deal's own moves use, not copies, so a kernel move changes the deal.
+    @property
+    def state(self) -> np.void:
+        """The deal's state record (one ``STATE_DTYPE`` record,
+        :mod:`canasta_sim.nb.engine.state`): what the move kernels take and change."""
+        return self._state
+
+    @property
+    def rules_array(self) -> np.ndarray:
+        """The rules in the kernels' form: ``ndarray(int32, (RULES_LEN,))``, slots
+        :data:`~canasta_sim.nb.enums.RuleSlot` (:meth:`Rules.to_array`)."""
+        return self._r
+
+    @property
+    def view(self) -> StateView:
+        """Named NumPy views of :attr:`state` cut to the table's size (hands, stock, pile,
+        melds, sides, seats, ``g`` the deal slots :data:`~canasta_sim.nb.enums.DealSlot`)."""
+        return self._view
+
+    @property
+    def event_log(self) -> np.ndarray:
+        """The log the kernels write the deal's events to: ``ndarray(int32, (rows, EV_LEN))``,
+        no rows unless the deal was built with ``trace=True`` (docs/trace.md)."""
+        return self._log
+
     # --- internals ---------------------------------------------------------------------------
     @property
     def _g(self):

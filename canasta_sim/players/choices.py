@@ -266,7 +266,7 @@ class Choices(Sequence[Candidate]):
         still to make (before the deal moves on)."""
         if self._all is None and self._kept is None:
             self._kept = np.zeros(1, STATE_DTYPE)  # the Deal over it is made if it is read
-            self._kept[0] = self._deal._state
+            self._kept[0] = self._deal.state
 
     def _position(self) -> Deal:
         """The decision's deal: the live one until :meth:`close`, then one over its copy."""
@@ -337,12 +337,12 @@ def is_legal(deal: Deal, cand: Candidate) -> bool:
 def _draw_phase(deal: Deal) -> list[Candidate]:
     """``draw``, then the engine's pickups (:func:`pickup_candidates_nb`), the legal ones."""
     plans = np.zeros((5, N_KINDS, 3), np.int8)  # the draw's (empty), then the pickups'
-    n = pickup_candidates_nb(deal._state, deal._r, deal.current_player, plans[1:])
+    n = pickup_candidates_nb(deal.state, deal.rules_array, deal.current_player, plans[1:])
     kinds = np.array([CandKind.draw] + [CandKind.take] * n, np.int64)
     legal = _try(deal, kinds, plans, np.arange(n + 1), np.full(n + 1, -1), np.zeros(n + 1, bool))
     found = [Candidate("draw", "draw")]
-    size = int(deal._g[DealSlot.pile_len])
-    top = int(deal._view.pile[size - 1]) if size else -1
+    size = int(deal.view.g[DealSlot.pile_len])
+    top = int(deal.view.pile[size - 1]) if size else -1
     for plan in plans[1 : n + 1]:
         nat, deu, jok = (int(x) for x in plan[top])
         with_ = " ".join([C.KINDS[top]] * nat + ["2"] * deu + ["JK"] * jok)
@@ -381,8 +381,8 @@ def _play_listing(
     """:func:`_play_phase` for the meld plans ``plans`` (``ndarray(int8, (n, N_KINDS, 3))``,
     the empty plan first), or after the candidates ``first`` of the plans before them."""
     found: list[Candidate] = list(first or ())
-    left = deal._view.hands[deal.current_player] - _plan_cards(plans)  # int64
-    last_red_three = bool(deal._g[DealSlot.last_red_three])
+    left = deal.view.hands[deal.current_player] - _plan_cards(plans)  # int64
+    last_red_three = bool(deal.view.g[DealSlot.last_red_three])
     discarded = left > 0 if not last_red_three else np.zeros_like(left, bool)
     # per plan, its discards by kind, or one row without a discard (column 0: kind -1)
     groups, column = np.nonzero(np.column_stack([~discarded.any(axis=1), discarded]))
@@ -410,11 +410,11 @@ def _try(deal: Deal, kinds, plans, groups, discards, going_out, cap: int = 10_00
     its state (``is_legal``'s test); the plans after more than ``cap`` legal candidates are
     left untried (False)."""
     states = np.zeros(2, STATE_DTYPE)
-    states[0] = deal._state
+    states[0] = deal.state
     legal = np.zeros(len(kinds), bool)
     try_candidates_nb(
         states,
-        deal._r,
+        deal.rules_array,
         kinds,
         np.ascontiguousarray(plans, np.int8),
         groups.astype(np.int64),
@@ -489,7 +489,7 @@ def meld_plans(deal: Deal) -> list[np.ndarray]:
 def _plan_array(deal: Deal) -> np.ndarray:
     """:func:`meld_plans` as one ``ndarray(int8, (n, N_KINDS, 3))``."""
     seat = deal.current_player
-    state, r = deal._state, deal._r
+    state, r = deal.state, deal.rules_array
     hand = state["hands"][seat].astype(np.int64)
     table = state["melds"][seat % deal.rules.sides].astype(np.int64)
     full = _full_plan(deal)
@@ -514,10 +514,10 @@ def _checked(deal: Deal, plans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The meld points (R-04) of each plan and the engine's check of melding it now
     (``check_plan_nb``: R-22, R-40..R-42, R-60..R-64), ``ndarray(int64, (n,))`` each."""
     states = np.zeros(1, STATE_DTYPE)
-    states[0] = deal._state
+    states[0] = deal.state
     points = np.zeros(len(plans), np.int64)
     errors = np.zeros(len(plans), np.int64)
-    check_plans_nb(states, deal._r, np.ascontiguousarray(plans, np.int8), points, errors)
+    check_plans_nb(states, deal.rules_array, np.ascontiguousarray(plans, np.int8), points, errors)
     return points, errors
 
 
@@ -580,8 +580,8 @@ def _full_plan(deal: Deal, wilds: bool = True) -> np.ndarray:
     the spare wild cards, jokers first."""
     plan = np.zeros((N_KINDS, 3), np.int8)
     fill_plan_nb(
-        deal._state,
-        deal._r,
+        deal.state,
+        deal.rules_array,
         deal.current_player,
         plan,
         np.int64(-1),
@@ -597,10 +597,12 @@ def _initial_plan(deal: Deal) -> list[np.ndarray]:
     cards kept): its naturals, then wild cards, deuces first, only while short of the minimum
     count (not always the fewest wild cards, docs/analysis.md); else nothing."""
     seat = deal.current_player
-    if deal._view.sides[seat % deal.rules.sides, SideSlot.melded]:
+    if deal.view.sides[seat % deal.rules.sides, SideSlot.melded]:
         return []
     plan = np.zeros((N_KINDS, 3), np.int8)
-    initial_plan_nb(deal._state, deal._r, seat, plan, np.int64(-1), np.int64(0), np.int64(2))
+    initial_plan_nb(
+        deal.state, deal.rules_array, seat, plan, np.int64(-1), np.int64(0), np.int64(2)
+    )
     return [plan]
 
 
@@ -608,8 +610,8 @@ def _out_plans(deal: Deal) -> list[np.ndarray]:
     """The engine's plans melding the whole hand, or all but one card of each kind in hand
     (R-40; :func:`~canasta_sim.nb.candidates.out_plans_nb`), the non-empty ones that do."""
     states = np.zeros(2, STATE_DTYPE)
-    states[0] = deal._state
+    states[0] = deal.state
     plans = np.zeros((N_KINDS + 1, N_KINDS, 3), np.int8)
     ok = np.zeros(N_KINDS + 1, bool)
-    n = out_plans_nb(states, deal._r, plans, ok)
+    n = out_plans_nb(states, deal.rules_array, plans, ok)
     return [plans[i] for i in range(n) if ok[i]]

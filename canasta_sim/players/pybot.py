@@ -111,7 +111,7 @@ class BadChoice(BotError):
 def view_of(deal: Deal) -> SeatView:
     """The :class:`SeatView` of the seat to play in ``deal`` (draw or play phase)."""
     seat = deal.current_player
-    return SeatView(deal.rules, seat, observe(deal._state, deal.rules, seat))
+    return SeatView(deal.rules, seat, observe(deal.state, deal.rules, seat))
 
 
 def _ask(bot, deal: Deal, spec: str) -> Candidate:
@@ -194,7 +194,14 @@ class Seated:
         if seat in self.players:
             play_turn(deal, self.players[seat], self.bots[seat].spec)
         else:
-            kernel_turn(deal._state, deal._r, self.policies, self.params, self.weights, deal._log)
+            kernel_turn(
+                deal.state,
+                deal.rules_array,
+                self.policies,
+                self.params,
+                self.weights,
+                deal.event_log,
+            )
 
 
 Deal.python_seating = Seated  # Deal.play_turn seats bots written in Python with it
@@ -226,7 +233,7 @@ def play_python_deals(table, seeds, dealers, minimums, scores, seatings, deal_ro
     state = new_state()
     deal = Deal(table.rules, state)  # no trace: its log has no rows
     for i in range(len(seeds)):
-        start_deal_nb(state, rules, seeds[i], dealers[i], minimums[i], deal._log)
+        start_deal_nb(state, rules, seeds[i], dealers[i], minimums[i], deal.event_log)
         state["sides"][:n_sides, SideSlot.score] = scores[i]
         table_now = seated[int(seatings[i])]
         while state["g"][DealSlot.phase] != Phase.over:

@@ -97,10 +97,10 @@ def played_candidate(before: Deal, after: Deal) -> Candidate | None:
     going out."""
     seat = before.current_player
     side = seat % before.rules.sides
-    plan = (after._view.melds[side] - before._view.melds[side]).astype(np.int8)
-    n = int(before._g[DealSlot.pile_len])
-    discard = int(after._view.pile[n]) if int(after._g[DealSlot.pile_len]) == n + 1 else -1
-    left = int(before._view.hands[seat].sum()) - int(plan.sum())
+    plan = (after.view.melds[side] - before.view.melds[side]).astype(np.int8)
+    n = int(before.view.g[DealSlot.pile_len])
+    discard = int(after.view.pile[n]) if int(after.view.g[DealSlot.pile_len]) == n + 1 else -1
+    left = int(before.view.hands[seat].sum()) - int(plan.sum())
     end_deal = after.end_reason == "last_red_three"
     if discard < 0 and after.went_out != seat and not end_deal:
         return None
@@ -109,7 +109,7 @@ def played_candidate(before: Deal, after: Deal) -> Candidate | None:
 
 def _same_board(a: Deal, b: Deal) -> bool:
     """Whether two deals hold the same cards in the same places (hands, melds, pile, stock)."""
-    va, vb = a._view, b._view
+    va, vb = a.view, b.view
     return (
         np.array_equal(va.hands, vb.hands)
         and np.array_equal(va.melds, vb.melds)
@@ -154,7 +154,7 @@ def _ranked_discards(deal: Deal, group: list[Candidate], params) -> list[Candida
     trial = deal.copy()
     if group[0].melds:
         trial.meld(*group[0].melds)
-    state = trial._state
+    state = trial.state
     seat = trial.current_player
     hand = state["hands"][seat]
     bot = new_bot()
@@ -162,7 +162,7 @@ def _ranked_discards(deal: Deal, group: list[Candidate], params) -> list[Candida
     while True:
         k = choose_discard_nb(
             state,
-            trial._r,
+            trial.rules_array,
             bot,
             seat,
             params[ExpertParam.safety],
