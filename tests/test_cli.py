@@ -10,7 +10,8 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from canasta_sim.cli import _write_frames, main
+from canasta_sim.cli import main
+from canasta_sim.cli.options import _write_frames
 from canasta_sim.run.outdir import Target
 
 
@@ -580,7 +581,7 @@ def test_games_report_games_cut_off_at_the_deal_bound():
 
 def test_chunk_size_limit_matches_the_simulator():
     """The CLI's --chunk-size range is the simulator's own limit (runner.MAX_CHUNK)."""
-    from canasta_sim.cli import CHUNK
+    from canasta_sim.cli.options import CHUNK
     from canasta_sim.run.runner import MAX_CHUNK
 
     assert (CHUNK.min, CHUNK.max) == (1, MAX_CHUNK)
