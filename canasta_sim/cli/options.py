@@ -255,6 +255,12 @@ def _check_scores(scores, rules):
 SEED_OPTION = click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
 QUIET = click.option("--quiet", is_flag=True, help="No progress.")
 OVERWRITE = click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
+WORKERS = click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Threads (default: all cores); results do not depend on it.",
+)
 BOTS = click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")
 
 
@@ -265,14 +271,10 @@ def out_option(help: str):
 
 
 def _common_run_options(f):
+    """``--seed``, ``--workers`` and ``--quiet`` (its help says "bar") of the commands that
+    compare or search."""
     f = click.option("--quiet", is_flag=True, help="No progress bar.")(f)
-    f = click.option(
-        "--workers",
-        type=click.IntRange(min=1),
-        default=None,
-        help="Threads (default: all cores); results do not depend on it.",
-    )(f)
-    return SEED_OPTION(f)
+    return SEED_OPTION(WORKERS(f))
 
 
 def _check_workers(workers, scheduler=None):

@@ -20,6 +20,7 @@ from .options import (
     SCORES,
     SEATS,
     SEED_OPTION,
+    WORKERS,
     _bots,
     _check_workers,
     _common_run_options,
@@ -54,12 +55,7 @@ from .options import (
     show_default=True,
     help="Index of the first deal: extend a run with the same seed (then canasta-sim merge).",
 )
-@click.option(
-    "--workers",
-    type=click.IntRange(min=1),
-    default=None,
-    help="Threads (default: all cores); results do not depend on it.",
-)
+@WORKERS
 @click.option(
     "--chunk-size",
     type=CHUNK,
