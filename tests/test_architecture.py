@@ -190,3 +190,30 @@ def test_only_the_game_reads_deals_private_fields():
     outside += list((ROOT.parent / "tests").glob("*.py"))
     found = [hit for p in outside for hit in private_deal_reads(p)]
     assert found == []
+
+
+def test_no_module_imports_an_old_module_path():
+    # an old path still imports (canasta_sim._moved), with a warning: the package never uses one
+    from canasta_sim._moved import MOVED
+
+    old = {f"canasta_sim.{name}" for name in MOVED}
+    found = []
+    for name, path in _modules().items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                base = package
+                for _ in range(node.level - 1):
+                    base = base.rpartition(".")[0]
+                target = (
+                    (f"{base}.{node.module}" if node.module else base)
+                    if node.level
+                    else node.module
+                )
+                targets = [target] + [f"{target}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            found += [f"{name}: {t}" for t in targets if t in old]
+    assert found == []

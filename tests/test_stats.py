@@ -1,4 +1,4 @@
-"""canasta_sim.stats on hand-built aggregates, and canasta_sim.report on small real runs.
+"""canasta_sim.results.stats on hand-built aggregates, and canasta_sim.results.report on small real runs.
 
 Every expected value is worked out by hand in the comments (z = 1.959964 for 95%).
 """
@@ -129,7 +129,7 @@ def test_stats_does_not_import_scipy_stats():
     import sys
 
     code = (
-        "import sys, canasta_sim.cli, canasta_sim.stats, canasta_sim.compare; "
+        "import sys, canasta_sim.cli, canasta_sim.results.stats, canasta_sim.run.compare; "
         "print(sorted(m for m in sys.modules if m.startswith('scipy.stats')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -583,12 +583,12 @@ def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
     )
     out.add(g, SEAT_DIFF, mean_d / k, low_d / k, high_d / k, deals)
 
-    # the causal value of red threes dealt: see canasta_sim.studies
+    # the causal value of red threes dealt: see canasta_sim.results.study_stats
     g = "red-three value"
     for r in red_three_value(agg, rules).itertuples(index=False):
         out.add(g, r.effect, r.value, r.ci_low, r.ci_high, r.n)
 
-    # canasta timing (R-65..R-67): Kaplan-Meier / Aalen-Johansen, see canasta_sim.studies
+    # canasta timing (R-65..R-67): Kaplan-Meier / Aalen-Johansen, see canasta_sim.results.study_stats
     g = "canasta timing"
     for k in range(TIMED_CANASTAS):
         out.mean(

@@ -431,7 +431,7 @@ def make_manifest(
     import pandas
 
     from ..nb import kernel_digest
-    from ..weights import weights_hash
+    from ..players.weights import weights_hash
 
     return {
         "canasta_sim": __version__,
