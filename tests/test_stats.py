@@ -1,4 +1,5 @@
-"""canasta_sim.results.stats on hand-built aggregates, and canasta_sim.results.report on small real runs.
+"""canasta_sim.results.stats on hand-built aggregates, and canasta_sim.results.report on small real
+runs.
 
 Every expected value is worked out by hand in the comments (z = 1.959964 for 95%).
 """
