@@ -8,7 +8,8 @@ deal-side row of the records.
 
 Run: ``python benchmarks/startup.py [--skip-memory] [--name startup]``; writes
 ``results/bench/NAME.csv`` and ``NAME.md``. The commands run the ``canasta_sim`` that
-``PYTHONPATH`` selects (so a checkout of another commit can be measured with this script).
+``PYTHONPATH`` selects (they run in the temporary folder, as ``python -m`` imports from the
+current folder first), so a checkout of another commit can be measured with this script.
 """
 
 import argparse
@@ -45,6 +46,7 @@ def timed(args, env) -> tuple[float, float, float]:
         subprocess.run(
             ["/usr/bin/time", "-f", "%U %S %M", "-o", rss.name, *args],
             env=env,
+            cwd=tempfile.gettempdir(),  # not the checkout: python -m imports from the cwd first
             check=True,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
