@@ -46,8 +46,9 @@ def test_every_policy_plays_alike_in_the_chunk_kernel_and_from_python():
 
 @pytest.mark.parametrize("seats, searching", [("greedy", False), ("pimc:worlds=1", True)])
 def test_the_chunk_carries_search_work_only_when_a_seat_searches(seats, searching, monkeypatch):
-    """``play_chunk`` makes the search bot's rollout states and work records only for a run
-    with a search bot: zero of each otherwise (the kernel never touches them)."""
+    """``play_chunk`` makes the search bot's rollout states and work records (one per block)
+    only for a run with a search bot, and otherwise plays the block kernel without the search
+    bot."""
     from canasta_sim.nb import play
 
     sizes = []
@@ -59,4 +60,5 @@ def test_the_chunk_carries_search_work_only_when_a_seat_searches(seats, searchin
     real = play.search_work
     monkeypatch.setattr(play, "search_work", spy)
     simulate(4, seats=[seats, "expert", "expert", "expert"], seed=2, workers=1, chunk_size=4)
-    assert sizes and all((n > 0) == searching for n in sizes)
+    assert bool(sizes) == searching
+    assert all(n > 0 for n in sizes)

@@ -6,7 +6,9 @@ seat's float parameters and the bots' working record (:data:`.memory.BOT_DTYPE`)
 one kernel if-chain over the policies; the search bot (:mod:`.pimc`) needs the search work
 arrays and plays the expert in its rollouts, so :func:`search_turn_nb`, which the deal loops
 call, adds its branch in front, and rollouts call :func:`play_turn_nb`, which holds no search
-bot. From Python, :func:`play_turn` calls each code's turn kernel as the policy table
+bot. numba compiles every policy a kernel can branch to, so a table where every seat plays the
+expert (the default bots) has a turn of its own, :func:`expert_table_turn_nb`, that holds no
+other policy. From Python, :func:`play_turn` calls each code's turn kernel as the policy table
 (:data:`~.policies.POLICIES`) names it. Every move goes through the checked move kernels, so
 a bot cannot make an illegal move.
 """
@@ -52,8 +54,26 @@ def play_turn_nb(state, rules, bot, policies, params, log):
         careful_turn_nb(state, rules, bot, log)
     else:
         random_turn_nb(state, rules, bot, log)
+    finish_turn_nb(state, rules, seat, log)
+
+
+@inline_kernel
+def expert_table_turn_nb(state, rules, bot, params, log):
+    """:func:`play_turn_nb` for a table where every seat plays the expert (``params``:
+    ``ndarray(float64, (players, N_PARAMS))``, each seat's parameters), with no branch to
+    another policy."""
+    seat = state.g[DealSlot.current]
+    expert_turn_nb(state, rules, bot, params[seat], log)
+    finish_turn_nb(state, rules, seat, log)
+
+
+@inline_kernel
+def finish_turn_nb(state, rules, seat, log):
+    """Finish ``seat``'s turn when its policy left it in the play phase: its last card, which
+    R-40 does not let it discard, is melded if that completes the canasta it needs to go out
+    (:func:`~..engine.moves.meld_last_card_nb`; the policies only discard)."""
     if state.g[DealSlot.phase] == Phase.play and state.g[DealSlot.current] == seat:
-        meld_last_card_nb(state, rules, log)  # the policies discard, which R-40 refuses here
+        meld_last_card_nb(state, rules, log)
 
 
 @inline_kernel
@@ -66,8 +86,7 @@ def search_turn_nb(state, rules, bot, policies, params, rstates, works, block, l
     seat = state.g[DealSlot.current]
     if policies[seat] == PolicyCode.pimc:
         pimc_turn_nb(state, rules, bot, params[seat], rstates[block], works[block], log)
-        if state.g[DealSlot.phase] == Phase.play and state.g[DealSlot.current] == seat:
-            meld_last_card_nb(state, rules, log)  # as in play_turn_nb
+        finish_turn_nb(state, rules, seat, log)
     else:
         play_turn_nb(state, rules, bot, policies, params, log)
 
