@@ -127,7 +127,8 @@ def rollout_bots(rollout, sides: int) -> list[Bot]:
     ------
     ValueError
         For a bad spec (as :func:`side_bots`), a bot written in Python (it plays outside the
-        kernels) or the search bot ``pimc`` (the rollouts hold no search; docs/pimc.md).
+        kernels), the search bot ``pimc`` (the rollouts hold no search; docs/pimc.md) or the
+        learned bot ``apprentice`` (not a rollout bot yet; docs/learned.md).
     """
     bots = side_bots(rollout, sides)
     for bot in bots:
@@ -136,6 +137,8 @@ def rollout_bots(rollout, sides: int) -> list[Bot]:
                 "is written in Python, and the rollouts run in the kernels"
                 if bot.is_python
                 else "is the search bot, which cannot be a rollout bot (docs/pimc.md)"
+                if bot.policy.search
+                else "is the learned bot, not a rollout bot yet (docs/learned.md)"
             )
             allowed = [p.name for p in POLICIES.values() if p.code in ROLLOUT_CODES]
             raise ValueError(

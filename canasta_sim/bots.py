@@ -24,8 +24,10 @@ import numpy as np
 from .errors import BotError
 from .nb.bots.policies import N_PARAMS as N_PARAMS
 from .nb.bots.policies import POLICIES as _TABLE
+from .nb.bots.policies import ApprenticeParam, Policy
 from .nb.bots.policies import Param as Param
-from .nb.bots.policies import Policy
+from .nb.enums import N_CAND_FEAT, N_STATE_FEAT
+from .weights import default_weights_path, load_weights
 
 #: Every policy by name (the table of :mod:`canasta_sim.nb.bots.policies`).
 POLICIES: dict[str, Policy] = {p.name: p for p in _TABLE}
@@ -93,11 +95,14 @@ PYTHON_POLICY = Policy(
 
 @dataclass(frozen=True)
 class Bot:
-    """A parsed bot spec; ``source`` is ``FILE.py:CLASS`` for a bot written in Python."""
+    """A parsed bot spec; ``source`` is ``FILE.py:CLASS`` for a bot written in Python;
+    ``weights`` the weight file (``.npz``) an ``apprentice`` spec names (empty: the shipped
+    one for the player count)."""
 
     policy: Policy
     values: tuple[float, ...]
     source: str = ""
+    weights: str = ""
 
     @property
     def is_python(self) -> bool:
@@ -116,6 +121,8 @@ class Bot:
         changed = [
             f"{p.name}={_fmt(v)}" for p, v in zip(self.policy.params, self.values) if v != p.default
         ]
+        if self.weights:
+            changed.append(f"weights={self.weights}")
         return self.policy.name + (":" + ",".join(changed) if changed else "")
 
     @property
@@ -145,9 +152,29 @@ def parse_bot(spec: str) -> Bot:
         source = spec.strip()[3:]
         load_class(source)  # a bad file or class is a bad spec, found now
         return Bot(PYTHON_POLICY, (), source)
+    spec, weights = _weights_item(spec)
     policy, given = spec_params(spec)
+    if weights and not policy.learned:
+        raise ValueError(
+            f"weights={weights} is a parameter of apprentice only, not of {policy.name}"
+        )
     values = {p.name: given.get(p.name, p.default) for p in policy.params}
-    return Bot(policy, tuple(values[p.name] for p in policy.params))
+    return Bot(policy, tuple(values[p.name] for p in policy.params), weights=weights)
+
+
+def _weights_item(spec):
+    """The spec without its ``weights=PATH`` item, and the path (checked: a weight file,
+    :func:`canasta_sim.weights.load_weights`); paths may not hold ``,`` or ``:``."""
+    if not isinstance(spec, str) or "weights=" not in spec:
+        return spec, ""
+    name, _, rest = spec.partition(":")
+    items = [s.strip() for s in rest.split(",")]
+    paths = [s.partition("=")[2].strip() for s in items if s.startswith("weights=")]
+    kept = [s for s in items if not s.startswith("weights=")]
+    if len(paths) != 1 or not paths[0]:
+        raise ValueError(f"bot spec {spec!r}: allowed: one weights=PATH (an .npz weight file)")
+    load_weights(paths[0])  # a bad file is a bad spec, found now
+    return name + (":" + ",".join(kept) if kept else ""), paths[0]
 
 
 def spec_params(spec: str) -> tuple[Policy, dict[str, float]]:
@@ -358,6 +385,24 @@ def seat_arrays(bots, players: int) -> tuple[np.ndarray, np.ndarray]:
     policies = np.array([b.policy.code for b in seated], np.int32)
     params = np.stack([b.vector() for b in seated])
     return policies, params
+
+
+def weight_sets(seatings, players: int, params: np.ndarray):
+    """The weight files of the apprentice seats of ``seatings`` (each seat's own
+    ``weights=PATH`` or the shipped file for ``players``) and their scorers stacked
+    (``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``); writes each such seat's index into
+    ``params[seating, seat, ApprenticeParam.weight_set]``."""
+    files: list[str] = []
+    for r, seating in enumerate(seatings):
+        for seat, bot in enumerate(per_seat(seating, players)):
+            if bot.policy.learned:
+                path = bot.weights or str(default_weights_path(players))
+                if path not in files:
+                    files.append(path)
+                params[r, seat, ApprenticeParam.weight_set] = files.index(path)
+    if not files:
+        return (), np.zeros((1, N_CAND_FEAT, N_STATE_FEAT), np.float32)
+    return tuple(files), np.stack([load_weights(f) for f in files])
 
 
 _MODULES: dict = {}  # bot files loaded, by absolute path: each runs once per process

@@ -25,8 +25,9 @@ exactly these candidates (:mod:`canasta_sim.pybot`).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, overload
 
 import numpy as np
 
@@ -36,10 +37,8 @@ from .errors import IllegalMove
 from .infoset import InfoSet
 from .nb.bots.pickups import pickup_candidates_nb
 from .nb.candidates import check_plans_nb, out_plans_nb, try_candidates_nb
-from .nb.engine.melds import meld_ok_nb
 from .nb.engine.state import STATE_DTYPE
 from .nb.enums import (
-    BLACK_THREE,
     DEUCE,
     FIRST_NATURAL,
     JOKER,
@@ -51,6 +50,7 @@ from .nb.enums import (
     MoveError,
     SideSlot,
 )
+from .nb.plan_space import ROW_OPTIONS, plan_space_nb, row_options_nb
 from .nb.plans import fill_plan_nb, initial_plan_nb
 from .notation import check_int, meld_plan, plan_texts
 
@@ -228,6 +228,100 @@ def find_candidate(found: list[Candidate], label: str) -> Candidate:
     )
 
 
+class NoCandidate(RuntimeError):
+    """A decision without a legal candidate: a position built by hand that no legal turn
+    ends (every dealt position has one, R-20, R-45)."""
+
+
+class Choices(Sequence[Candidate]):
+    """The candidates offered to a Python bot at one decision (:mod:`canasta_sim.pybot`): a
+    read-only sequence (index, slice, iterate, ``len``, ``in``, ``index``, ``count``) of
+    exactly the :class:`Candidate` list :func:`candidates` gives for the decision, in its
+    order.
+
+    Listed as the bot reads it: at a play-phase decision, ``choices[i]`` for an ``i`` among
+    the empty plan's candidates (:func:`empty_plan_candidates`, which come first) lists only
+    those; anything else lists them all (after the empty plan's, if listed). Listings are
+    made on ``deal`` until :meth:`close`, then on a copy of its state taken there: whoever
+    moves the deal on closes its choices first (:mod:`canasta_sim.pybot` does, when the bot
+    has answered), and they stay those of their decision. Reading past the end of an empty
+    decision, or ``len``, ``in`` or iterating it, raises :class:`NoCandidate`.
+
+    Parameters
+    ----------
+    deal : Deal
+        A live deal at a decision (draw or play phase), unchanged until :meth:`close`.
+    """
+
+    def __init__(self, deal: Deal):
+        self._deal = deal
+        self._seat = deal.current_player
+        self._first: list[Candidate] | None = None  # the empty plan's, once read
+        self._all = candidates(deal) if deal.phase != "play" else None  # draw: few, listed now
+        self._kept: np.ndarray | None = None  # the decision's state, from close()
+        self._copy: Deal | None = None  # a deal over it, once read
+
+    def close(self) -> None:
+        """Keep the decision for later reading: a copy of the deal's state, if a listing is
+        still to make (before the deal moves on)."""
+        if self._all is None and self._kept is None:
+            self._kept = np.zeros(1, STATE_DTYPE)  # the Deal over it is made if it is read
+            self._kept[0] = self._deal._state
+
+    def _position(self) -> Deal:
+        """The decision's deal: the live one until :meth:`close`, then one over its copy."""
+        if self._kept is None:
+            return self._deal
+        if self._copy is None:
+            self._copy = Deal(self._deal.rules, self._kept[0])
+        return self._copy
+
+    def listed(self) -> list[Candidate]:
+        """Every candidate of the decision (listed now if not yet), in order.
+
+        Raises
+        ------
+        NoCandidate
+            When the decision has none (a position built by hand that no legal turn ends).
+        """
+        if self._all is None:
+            deal = self._position()
+            plans = _plan_array(deal)
+            if self._first is None:
+                self._all = _play_listing(deal, plans, MAX_CANDIDATES)[0]
+            else:  # the other plans' candidates after the empty plan's
+                self._all = _play_listing(deal, plans[1:], MAX_CANDIDATES, self._first)[0]
+        if not self._all:  # every legal position has a candidate (R-20, R-45)
+            raise NoCandidate(f"no legal candidate for seat {self._seat}")
+        return self._all
+
+    @overload
+    def __getitem__(self, i: int) -> Candidate: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Candidate]: ...
+
+    def __getitem__(self, i):
+        if self._all is None and isinstance(i, int) and i >= 0:
+            if self._first is None:
+                self._first = empty_plan_candidates(self._position())
+            if i < len(self._first):
+                return self._first[i]
+        return self.listed()[i]
+
+    def __len__(self) -> int:
+        return len(self.listed())
+
+    def __iter__(self) -> Iterator[Candidate]:
+        return iter(self.listed())
+
+    def __contains__(self, answer: object) -> bool:
+        return any(answer is c for c in self._first or ()) or answer in self.listed()
+
+    def __repr__(self) -> str:
+        return repr(self.listed())
+
+
 # --- enumeration -------------------------------------------------------------------------------
 def is_legal(deal: Deal, cand: Candidate) -> bool:
     """Whether ``cand``'s moves are legal on ``deal`` (tried on a copy; a going-out candidate
@@ -264,12 +358,30 @@ def _draw_phase(deal: Deal) -> list[Candidate]:
     return [c for c, ok in zip(found, legal) if ok]
 
 
+def empty_plan_candidates(deal: Deal) -> list[Candidate]:
+    """The legal play-phase candidates of the empty plan (no melds) at ``deal``'s decision:
+    its discards by kind, or its going out, or after a last-card red three its end of the deal
+    (R-20, R-40, R-45). They are the first candidates :func:`candidates` lists there (the
+    empty plan comes first and is always listed whole), found without building the other meld
+    plans; ``deal`` is a live deal in the play phase (not checked here).
+    """
+    return _play_listing(deal, np.zeros((1, N_KINDS, 3), np.int8), MAX_CANDIDATES).candidates
+
+
 def _play_phase(deal: Deal, cap: int) -> Listing:
     """The play-phase candidates: each plan of :func:`meld_plans` in its order with its
     discards (kind order), a plan taken whole while the count stays within ``cap`` (the empty
     plan always), and the number of plans left out."""
-    plans = _plan_array(deal)
-    left = deal._view.hands[deal.current_player].astype(np.int64) - _plan_cards(plans)
+    return _play_listing(deal, _plan_array(deal), cap)
+
+
+def _play_listing(
+    deal: Deal, plans: np.ndarray, cap: int, first: list[Candidate] | None = None
+) -> Listing:
+    """:func:`_play_phase` for the meld plans ``plans`` (``ndarray(int8, (n, N_KINDS, 3))``,
+    the empty plan first), or after the candidates ``first`` of the plans before them."""
+    found: list[Candidate] = list(first or ())
+    left = deal._view.hands[deal.current_player] - _plan_cards(plans)  # int64
     last_red_three = bool(deal._g[DealSlot.last_red_three])
     discarded = left > 0 if not last_red_three else np.zeros_like(left, bool)
     # per plan, its discards by kind, or one row without a discard (column 0: kind -1)
@@ -278,16 +390,17 @@ def _play_phase(deal: Deal, cap: int) -> Listing:
     sizes = left.sum(axis=1)[groups]
     going_out = _goes_out(sizes, discards)
     kinds = np.full(len(groups), CandKind.play, np.int64)
-    legal = _try(deal, kinds, plans, groups, discards, going_out, cap)
+    legal = _try(deal, kinds, plans, groups, discards, going_out, cap - len(found))
     by_plan: list[list[tuple[int, int]]] = [[] for _ in plans]  # the legal (discard, left)
-    for i in np.nonzero(legal)[0].tolist():
-        by_plan[groups[i]].append((int(discards[i]), int(sizes[i])))
-    found: list[Candidate] = []
+    rows = zip(groups[legal].tolist(), discards[legal].tolist(), sizes[legal].tolist())
+    for group, discard, size in rows:
+        by_plan[group].append((discard, size))
     for taken, (plan, mine) in enumerate(zip(plans, by_plan)):
         if found and len(found) + len(mine) > cap:
             return Listing(found, len(plans) - taken)
-        melds = plan_texts(plan)
-        found += [_play(melds, k, left, last_red_three) for k, left in mine]
+        if mine:
+            melds = plan_texts(plan)
+            found += [_play(melds, k, left, last_red_three) for k, left in mine]
     return Listing(found, 0)
 
 
@@ -384,9 +497,7 @@ def _plan_array(deal: Deal) -> np.ndarray:
     first.append(_full_plan(deal, wilds=False))
     listed = _space(hand, table, r)
     space = (
-        np.array(listed, np.int8).reshape(-1, N_KINDS, 3)
-        if listed is not None
-        else np.concatenate([_singles(hand, table, r), _subsets(full)])
+        listed if listed is not None else np.concatenate([_singles(hand, table, r), _subsets(full)])
     )
     plans = np.concatenate([np.stack(first), space])
     points, errors = _checked(deal, plans)
@@ -414,55 +525,30 @@ def _checked(deal: Deal, plans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 SPACE_LIMIT = 512
 
 
-def _row_options(rank: int, hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> list:
-    """What a plan may lay on the row of ``rank`` (natural ranks): ``(naturals, deuces,
-    jokers)`` from hand, nothing first, then the naturals (all of them) with the fewest wild
-    cards first, then wild cards alone onto the side's meld; each leaves a legal meld (R-60,
-    R-61)."""
-    tn, td, tj = (int(x) for x in table[rank])
-    options = [(0, 0, 0)]
-    for naturals in (int(hand[rank]), 0) if hand[rank] else (0,):
-        if tn + naturals == 0:
-            continue
-        for wilds in range(4):
-            for jokers in range(min(wilds, int(hand[JOKER])) + 1):
-                deuces = wilds - jokers
-                if (naturals, deuces, jokers) == (0, 0, 0) or deuces > hand[DEUCE]:
-                    continue
-                if meld_ok_nb(tn + naturals, td + deuces, tj + jokers, r):
-                    options.append((naturals, deuces, jokers))
-    return options
+def _row_options(rank: int, hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> np.ndarray:
+    """What a plan may lay on the row of ``rank`` (natural ranks), ``ndarray(int64, (n, 3))``
+    of (naturals, deuces, jokers) from hand: :func:`~canasta_sim.nb.plan_space.row_options_nb`
+    (nothing first; each leaves a legal meld, R-60, R-61)."""
+    out = np.zeros((ROW_OPTIONS, 3), np.int64)
+    return out[: row_options_nb(np.int64(rank), hand, table, r, out)]
 
 
-def _space(hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> list[np.ndarray] | None:
-    """Every plan of the plan space (:func:`meld_plans`), ranks from the ace down, or
-    ``None`` when it holds more than :data:`SPACE_LIMIT` plans."""
-    rows = [
-        (k, opts)
-        for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1)
-        if len(opts := _row_options(k, hand, table, r)) > 1
-    ]
-    threes = int(hand[BLACK_THREE]) if hand[BLACK_THREE] >= 3 else 0
-    plans: list[np.ndarray] = []
-    plan = np.zeros((N_KINDS, 3), np.int8)
-
-    def walk(i: int, deuces: int, jokers: int) -> bool:
-        if i == len(rows):
-            plans.append(plan.copy())
-            if threes:  # R-63: only a plan that goes out keeps them; the check decides
-                plans.append(plan.copy())
-                plans[-1][BLACK_THREE, MeldCol.naturals] = threes
-            return len(plans) <= SPACE_LIMIT
-        k, opts = rows[i]
-        for n, d, j in opts:
-            if d <= deuces and j <= jokers:
-                plan[k] = (n, d, j)
-                if not walk(i + 1, deuces - d, jokers - j):
-                    return False
-        plan[k] = 0
-        return True
-
-    return plans if walk(0, int(hand[DEUCE]), int(hand[JOKER])) else None
+def _space(hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> np.ndarray | None:
+    """Every plan of the plan space (:func:`meld_plans`), ranks from the ace down,
+    ``ndarray(int8, (n, N_KINDS, 3))``, or ``None`` when it holds more than
+    :data:`SPACE_LIMIT` plans (:func:`~canasta_sim.nb.plan_space.plan_space_nb`)."""
+    plans = np.zeros((SPACE_LIMIT + 2, N_KINDS, 3), np.int8)
+    n = plan_space_nb(
+        hand,
+        table,
+        r,
+        np.int64(SPACE_LIMIT),
+        np.zeros((N_KINDS, ROW_OPTIONS, 3), np.int64),
+        np.zeros((5, N_KINDS + 1), np.int64),
+        np.zeros((N_KINDS, 3), np.int8),
+        plans,
+    )
+    return plans[:n] if n >= 0 else None
 
 
 def _singles(hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> np.ndarray:
@@ -470,7 +556,7 @@ def _singles(hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> np.ndarray:
     ``ndarray(int8, (n, N_KINDS, 3))``."""
     plans = []
     for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-        for option in _row_options(k, hand, table, r)[1:]:
+        for option in _row_options(k, hand, table, r)[1:].tolist():
             plan = np.zeros((N_KINDS, 3), np.int8)
             plan[k] = option
             plans.append(plan)

@@ -641,17 +641,17 @@ class Deal:
 
     def play_out(self, bots=None, *, seats=None) -> None:
         """Play turns with the bots (see :meth:`play_turn`) until the deal is over."""
-        policies, params = self._bot_arrays(bots, seats)
+        policies, params, weights = self._bot_arrays(bots, seats)
         while not self.is_over:
-            self._bot_turn(policies, params)
+            self._bot_turn(policies, params, weights)
 
-    def _bot_turn(self, policies, params) -> None:
+    def _bot_turn(self, policies, params, weights) -> None:
         g = self._g
         before = (g[DealSlot.move], g[DealSlot.turn], g[DealSlot.phase])
         if self._seated is not None:  # a bot written in Python sits at the table
             self._seated.play_turn(self)
         else:
-            play_turn(self._state, self._r, policies, params, self._log)
+            play_turn(self._state, self._r, policies, params, weights, self._log)
         if (g[DealSlot.move], g[DealSlot.turn], g[DealSlot.phase]) == before:  # would loop for ever
             raise RuntimeError(
                 f"the bot of seat {self.current_player} found no legal move in "
@@ -659,13 +659,15 @@ class Deal:
             )
 
     def _bot_arrays(self, bots, seats):
-        from .bots import seat_arrays, table_bots
+        from .bots import seat_arrays, table_bots, weight_sets
 
         key = tuple(tuple(x) if isinstance(x, (list, tuple)) else x for x in (bots, seats))
         if getattr(self, "_bots_key", object()) != key:
             seated = table_bots(bots, seats, self.rules)  # checks them
             self._bots_key = key
-            self._bots = seat_arrays(seated, self.rules.players)
+            policies, params = seat_arrays(seated, self.rules.players)
+            _, weights = weight_sets([seated], self.rules.players, params[None])
+            self._bots = policies, params, weights  # the apprentice's weight sets too
             self._seated = None
             if any(b.is_python for b in seated):
                 assert Deal.python_seating is not None  # the package imports pybot

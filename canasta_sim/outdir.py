@@ -431,6 +431,7 @@ def make_manifest(
     import pandas
 
     from .nb import kernel_digest
+    from .weights import weights_hash
 
     return {
         "canasta_sim": __version__,
@@ -446,6 +447,8 @@ def make_manifest(
         "seats": [list(specs) for specs in table.seat_specs],
         "scores": list(table.scores),
         "bot_parameters": {b.spec: b.parameters for seating in table.seatings for b in seating},
+        # the apprentice's weight files and the SHA-256 of each (first 16 hex digits)
+        "weights": {f: weights_hash(f) for f in getattr(table, "weight_files", ())},
         "workers": how["workers"],
         "threads_per_worker": how["threads_per_worker"],
         "scheduler": how["scheduler"],

@@ -6,10 +6,11 @@ phase, then the ``play`` phase, the rest of the turn) the engine builds the seat
 :class:`SeatView`, its :class:`~canasta_sim.observation.Observation` (what the player may
 know: its own hand, the discard pile, the melds, red threes, scores and minimum counts of
 every side, every hand's size, the cards known to be in each hand, the stock's size; layout in
-``docs/observation.md``) and offers the :class:`~canasta_sim.candidates.Candidate` list of
+``docs/observation.md``) and offers the candidates (:class:`~canasta_sim.candidates.Candidate`) of
 :func:`canasta_sim.candidates.candidates` at that decision, the same list ``analyse`` and
-``review`` use; the bot returns one of them and the engine applies it
-(:meth:`Candidate.apply`, the deal's own move kernels).
+``review`` use, as a :class:`~canasta_sim.candidates.Choices` sequence listed as the bot
+reads it; the bot returns one of them and the engine applies it (:meth:`Candidate.apply`, the
+deal's own move kernels).
 
 An exception raised inside the bot is re-raised as :class:`~canasta_sim.errors.BotError`
 naming the bot's spec, the seat, the decision and the bot's own frames (file and line); an
@@ -29,11 +30,11 @@ from collections.abc import Callable
 from typing import Any
 
 from . import cards as C
-from .candidates import Candidate, candidates
+from .candidates import Candidate, Choices, NoCandidate
 from .deal import Deal
 from .errors import BotError
 from .nb.enums import BLACK_THREE, DealSlot, Phase, SideSlot
-from .observation import Observation
+from .observation import Observation, observe
 
 
 def _old_melds(view: Observation) -> tuple[dict, ...]:
@@ -109,22 +110,24 @@ class BadChoice(BotError):
 
 def view_of(deal: Deal) -> SeatView:
     """The :class:`SeatView` of the seat to play in ``deal`` (draw or play phase)."""
-    obs = deal.observation()
-    return SeatView(obs.rules, obs.seat, obs.array)
+    seat = deal.current_player
+    return SeatView(deal.rules, seat, observe(deal._state, deal.rules, seat))
 
 
 def _ask(bot, deal: Deal, spec: str) -> Candidate:
     """The candidate ``bot`` (of spec ``spec``) chooses at ``deal``'s decision."""
-    offered = candidates(deal)
-    if not offered:  # every legal position has a candidate (R-20, R-45)
-        raise RuntimeError(f"no legal candidate for seat {deal.current_player}: {deal!r}")
+    offered = Choices(deal)
     view = view_of(deal)
     try:
-        answer = bot.choose(view, list(offered))
+        answer = bot.choose(view, offered)
+    except NoCandidate:  # the position's fault, not the bot's
+        raise
     except Exception as exc:  # the user's code: its error, with its own frames, not ours
         when = f"of seat {view.seat} at the {deal.phase} decision"
         frames = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
         raise BotError.raised(spec, when, exc, frames) from exc
+    finally:
+        offered.close()  # before the deal moves on: a bot may keep its choices
     if answer in offered:
         return answer
     what = (
@@ -157,8 +160,9 @@ def play_turn(deal: Deal, bot, spec: str | None = None) -> None:
         When the bot raises an exception (the message holds the bot's own frames).
     BadChoice
         When the bot answers something that is not one of the candidates.
-    RuntimeError
-        For a position with no legal candidate (one built by hand that no legal turn ends).
+    canasta_sim.candidates.NoCandidate
+        A ``RuntimeError``, for a position with no legal candidate (one built by hand that
+        no legal turn ends).
     """
     spec = spec or _spec_of(bot)
     if deal.phase == "draw":
@@ -173,11 +177,12 @@ class Seated:
     instance of every Python bot (one per seat), and the kernel arrays for the others."""
 
     def __init__(self, bots, players: int):
-        from .bots import per_seat, seat_arrays
+        from .bots import per_seat, seat_arrays, weight_sets
 
         self.bots = per_seat(bots, players)
         self.players = {s: b.player() for s, b in enumerate(self.bots) if b.is_python}
         self.policies, self.params = seat_arrays(self.bots, players)
+        _, self.weights = weight_sets([self.bots], players, self.params[None])
 
     def play_turn(self, deal: Deal) -> None:
         """The current seat's whole turn on ``deal`` (its state and trace log): its Python
@@ -189,7 +194,7 @@ class Seated:
         if seat in self.players:
             play_turn(deal, self.players[seat], self.bots[seat].spec)
         else:
-            kernel_turn(deal._state, deal._r, self.policies, self.params, deal._log)
+            kernel_turn(deal._state, deal._r, self.policies, self.params, self.weights, deal._log)
 
 
 Deal.python_seating = Seated  # Deal.play_turn seats bots written in Python with it

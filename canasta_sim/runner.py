@@ -26,7 +26,7 @@ import numba
 import numba.core.event
 import numpy as np
 
-from .bots import Bot, per_seat, seat_arrays, side_label
+from .bots import Bot, per_seat, seat_arrays, side_label, weight_sets
 from .errors import BadArgument
 from .nb.engine.rng import deal_seeds_nb
 from .nb.play import play_chunk
@@ -150,6 +150,10 @@ class Table:
         Bot parameters per seating and seat.
     bot_codes : ndarray(int8, (R, sides))
         Index into :attr:`bot_specs` of each seating's side labels.
+    weight_files : tuple of str
+        The apprentice seats' weight files (each seat's ``weight_set`` indexes them).
+    weights : ndarray(float32, (n_sets, N_CAND_FEAT, N_STATE_FEAT))
+        Their scorers, the kernels' weights argument (one unused set without an apprentice).
     scores : tuple of int, (sides,)
         Each side's cumulative score (points) before every deal (games: before the game),
         which sets its minimum count (R-64) and which the bots read; default 0. Scores
@@ -167,6 +171,8 @@ class Table:
     policies: np.ndarray = field(init=False, repr=False, compare=False)
     params: np.ndarray = field(init=False, repr=False, compare=False)
     bot_codes: np.ndarray = field(init=False, repr=False, compare=False)
+    weight_files: tuple[str, ...] = field(init=False, compare=False)
+    weights: np.ndarray = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         players, sides = self.rules.players, self.rules.sides
@@ -195,6 +201,9 @@ class Table:
         object.__setattr__(self, "policies", np.stack([a[0] for a in arrays]))
         object.__setattr__(self, "params", np.stack([a[1] for a in arrays]))
         object.__setattr__(self, "bot_codes", np.array(codes, np.int8))
+        files, weights = weight_sets(self.seatings, players, self.params)
+        object.__setattr__(self, "weight_files", files)
+        object.__setattr__(self, "weights", weights)
 
     @property
     def has_python_bots(self) -> bool:
@@ -308,6 +317,7 @@ def play_deals(table: Table, seeds, dealers, scores, seatings):
         seatings,
         table.policies,
         table.params,
+        table.weights,
         numba.get_num_threads(),
         deal_rows,
         side_rows,

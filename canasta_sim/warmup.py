@@ -35,8 +35,9 @@ def _expert() -> None:
 
 
 def _pimc() -> None:
-    """The search bot's kernels (they call the expert's)."""
+    """The search bot's and the apprentice's kernels (they call the expert's)."""
     Deal.new(Rules(), 0).play_out(["pimc:worlds=1", "expert"])
+    Deal.new(Rules(), 0).play_out(["apprentice", "expert"])
 
 
 def _search_chunk() -> None:

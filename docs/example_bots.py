@@ -1,4 +1,4 @@
-"""Two example bots written in Python (docs/strategy.md).
+"""Example bots written in Python (docs/strategy.md): two fuller ones and ``Minimal``.
 
 Play them with a spec ``py:FILE.py:CLASS``, e.g.::
 
@@ -7,8 +7,9 @@ Play them with a spec ``py:FILE.py:CLASS``, e.g.::
 
 Each class has one method, ``choose(view, choices)``: ``view`` is the seat's
 :class:`canasta_sim.Observation` (``view.phase_label`` is ``"draw"`` or ``"play"``; fields in
-docs/observation.md), ``choices`` the legal :class:`canasta_sim.candidates.Candidate` list of
-that decision (the same candidates ``canasta-sim analyse`` lists); it returns one of them.
+docs/observation.md), ``choices`` the legal candidates of that decision
+(:class:`canasta_sim.candidates.Candidate`, the same ``canasta-sim analyse`` lists) in a
+read-only :class:`canasta_sim.candidates.Choices` sequence; it returns one of them.
 """
 
 from canasta_sim import KINDS
@@ -67,3 +68,15 @@ class EagerMelder:
             return takes[0] if takes else choices[0]
         most = max((c.going_out, cards_laid(c)) for c in choices)
         return cheapest_discard(view, [c for c in choices if (c.going_out, cards_laid(c)) == most])
+
+
+class Minimal:
+    """The smallest bot of docs/strategy.md: draws unless the pile holds 10 cards or more,
+    then takes it the first way listed; plays the first candidate (the empty plan's first
+    discard, when it has one)."""
+
+    def choose(self, view, choices):
+        if view.phase_label == "draw":
+            takes = [c for c in choices if c.move == "take"]
+            return takes[0] if takes and view.pile_size >= 10 else choices[0]
+        return choices[0]  # the empty plan's first discard, when it has one

@@ -2,10 +2,11 @@
 and the share of their time spent listing candidates, for docs/strategy.md.
 
 Usage: ``python scripts/pybot_speed.py [--rounds 3]`` from the repository root. Each round
-times every table once, one thread, in alternation (A B C ... A B C ...); the table gives the
-median deals per second, the median ratio to the kernel table of the same round, and the
-share of a Python table's time spent in :func:`canasta_sim.candidates.candidates` (timed
-around the calls the Python bots' turns make) with the mean milliseconds per call.
+times every table once, one thread, 4 players, in alternation (A B C ... A B C ...); the table
+gives the median deals per second, the median ratio to the kernel table of the same round,
+and the share of a Python table's time spent listing candidates (the
+:class:`canasta_sim.candidates.Choices` a Python bot's decisions are offered: made, and listed
+as the bot reads them) with the mean milliseconds per decision.
 """
 
 from __future__ import annotations
@@ -16,12 +17,14 @@ import time
 import click
 
 import canasta_sim as cs
-from canasta_sim import pybot
+from canasta_sim import candidates, pybot
 
+MINIMAL = "py:docs/example_bots.py:Minimal"
 HOARDER = "py:docs/example_bots.py:PileHoarder"
 EAGER = "py:docs/example_bots.py:EagerMelder"
 TABLES = (  # (bots per side, deals per timing)
     (["expert"], 20_000),
+    ([MINIMAL, "expert"], 100),
     ([HOARDER, "expert"], 20),
     ([EAGER, "careful"], 20),
     ([EAGER], 20),
@@ -29,18 +32,23 @@ TABLES = (  # (bots per side, deals per timing)
 
 
 class Timed:
-    """``pybot.candidates`` with running totals of its calls and the seconds spent in it."""
+    """Running totals of the decisions offered to Python bots and the seconds spent listing
+    their candidates (:class:`~canasta_sim.candidates.Choices` made, and listed in part or
+    whole)."""
 
-    def __init__(self, inner):
-        self.inner, self.seconds, self.calls = inner, 0.0, 0
+    def __init__(self):
+        self.seconds, self.calls = 0.0, 0
 
-    def __call__(self, *args, **kwargs):
-        self.calls += 1
-        start = time.perf_counter()
-        try:
-            return self.inner(*args, **kwargs)
-        finally:
-            self.seconds += time.perf_counter() - start
+    def wrap(self, inner, count: bool):
+        def timed(*args, **kwargs):
+            self.calls += count
+            start = time.perf_counter()
+            try:
+                return inner(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - start
+
+        return timed
 
 
 @click.command()
@@ -48,7 +56,11 @@ class Timed:
 def main(rounds: int) -> None:
     for bots, _ in TABLES:  # compile and load everything first
         cs.simulate(4, bots=bots, workers=1, records=False)
-    timed = pybot.candidates = Timed(pybot.candidates)
+    timed = Timed()
+    # the decisions' listings, timed where the Python bots' turns make them
+    pybot.Choices = timed.wrap(candidates.Choices, True)  # type: ignore[misc]
+    candidates.Choices.listed = timed.wrap(candidates.Choices.listed, False)  # type: ignore[method-assign]
+    candidates.empty_plan_candidates = timed.wrap(candidates.empty_plan_candidates, False)
     rates: dict[int, list[float]] = {i: [] for i in range(len(TABLES))}
     shares: dict[int, list[float]] = {i: [] for i in range(len(TABLES))}
     per_call: dict[int, list[float]] = {i: [] for i in range(len(TABLES))}
@@ -63,7 +75,7 @@ def main(rounds: int) -> None:
             per_call[i].append(1000 * timed.seconds / max(timed.calls, 1))
     click.echo(
         "| bots (per side) | deals per second (1 thread) | kernel table / this "
-        "| time in candidates() | ms per candidates() call |"
+        "| time listing candidates | ms per decision |"
     )
     click.echo("|---|---|---|---|---|")
     for i, (bots, _) in enumerate(TABLES):
@@ -71,7 +83,7 @@ def main(rounds: int) -> None:
         ratio = statistics.median(k / v for k, v in zip(rates[0], rates[i]))
         names = ", ".join(b.rsplit(":", 1)[-1] for b in bots)
         share = f"{statistics.median(shares[i]):.0%}" if i else "-"
-        ms = f"{statistics.median(per_call[i]):.1f}" if i else "-"
+        ms = f"{statistics.median(per_call[i]):.2f}" if i else "-"
         shown = f"{rate:,.0f}" if rate >= 100 else f"{rate:.1f}"
         click.echo(f"| {names} | {shown} | {ratio:,.0f} | {share} | {ms} |")
 

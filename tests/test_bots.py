@@ -212,6 +212,7 @@ def test_docs_bots_md_shows_the_policy_table():
         "## careful",
         "## expert",
         "## pimc",
+        "## apprentice",
     ]
 
 

@@ -331,3 +331,46 @@ def test_decision_types_from_the_bot_choice_and_the_best(a, b, kind):
     found.update({c.label: c for c in candidates(take)})
     assert decision_type(found[a], found[b]) == kind
     assert decision_type(found[b], found[a]) == kind
+
+
+def _space_of(text: str, limit: int = 512):
+    """The plan space kernel's plans for a hand ``text`` and a side without melds (standard
+    rules), as meld texts, or -1 when it holds more than ``limit`` plans."""
+    import numpy as np
+
+    from canasta_sim import Rules
+    from canasta_sim.cards import parse_cards
+    from canasta_sim.nb.enums import N_KINDS
+    from canasta_sim.nb.plan_space import ROW_OPTIONS, plan_space_nb
+
+    plans = np.zeros((limit + 2, N_KINDS, 3), np.int8)
+    n = plan_space_nb(
+        parse_cards(text).astype(np.int64),
+        np.zeros((N_KINDS, 3), np.int64),
+        Rules().to_array(),
+        np.int64(limit),
+        np.zeros((N_KINDS, ROW_OPTIONS, 3), np.int64),
+        np.zeros((5, N_KINDS + 1), np.int64),
+        np.zeros((N_KINDS, 3), np.int8),
+        plans,
+    )
+    return n if n < 0 else [plan_texts(p) for p in plans[:n]]
+
+
+def test_the_plan_space_takes_each_rank_all_or_none_ace_first_within_the_wild_cards():
+    """R-60, R-61: K K needs the one deuce to be a meld, 7 7 7 may take it too; both cannot.
+    Ranks from the ace down, a rank's options nothing first, then fewest wild cards first."""
+    assert _space_of("K K 7 7 7 2") == [
+        (),
+        ("7 7 7",),
+        ("7 7 7 2",),
+        ("K K 2",),
+        ("7 7 7", "K K 2"),
+    ]
+
+
+def test_the_plan_space_adds_black_threes_after_each_plan_and_stops_past_its_limit():
+    """R-63: three black threes may be melded only in going out, so each plan comes twice,
+    without and with them (the engine's check keeps the one that goes out)."""
+    assert _space_of("K K K B3 B3 B3") == [(), ("B3 B3 B3",), ("K K K",), ("B3 B3 B3", "K K K")]
+    assert _space_of("K K K B3 B3 B3", limit=3) == -1

@@ -25,6 +25,7 @@ KERNELS = ("play_block_nb", "play_expert_block_nb", "play_search_block_nb")
         (["expert", "greedy"] * 2, "play_block_nb"),
         (["random"] * 4, "play_block_nb"),
         (["pimc:worlds=1", "expert"] * 2, "play_search_block_nb"),
+        (["apprentice", "expert"] * 2, "play_block_nb"),
     ],
 )
 def test_a_run_calls_only_the_chunk_kernel_its_seats_need(seats, kernel, monkeypatch):
@@ -56,9 +57,9 @@ def test_the_expert_table_kernel_plays_as_the_general_one(players, monkeypatch):
 
 
 def test_the_search_kernel_plays_a_table_without_the_search_bot_alike(monkeypatch):
-    seats = ["expert", "greedy", "careful", "random"]
+    seats = ["expert", "greedy", "careful", "apprentice"]
     plain = _sides(seats)
-    monkeypatch.setattr(play, "SEARCH_CODES", tuple(range(5)))  # every code "searches"
+    monkeypatch.setattr(play, "SEARCH_CODES", tuple(range(6)))  # every code "searches"
     searching = _sides(seats)
     pd.testing.assert_frame_equal(plain, searching)
 

@@ -630,3 +630,39 @@ def test_a_python_bot_is_not_a_rollout_bot(bot_file):
         ValueError, match="is written in Python, and the rollouts run in the kernels"
     ):
         cs.analyse(info, worlds=2, rollout=f"py:{bot_file}:Recorder")
+
+
+def test_choices_are_the_candidates_listed_only_as_far_as_the_bot_reads(monkeypatch):
+    """A bot that reads only the first play-phase choice (the empty plan's first discard, kind
+    order: R-02, R-20) is not made to wait for the meld plans; any further reading gives the
+    whole list of its decision, even after the deal has moved on."""
+    from canasta_sim import candidates as layer
+
+    d = _pickup_position(0)
+    d.draw()
+    expected = layer.candidates(d)
+    plans = []
+    built = layer._plan_array
+    monkeypatch.setattr(layer, "_plan_array", lambda deal: plans.append(1) or built(deal))
+    offered = layer.Choices(d)
+    first = offered[0]
+    assert (first.label, plans) == ("discard 4", [])
+    assert first in offered and plans == []
+    offered.close()
+    d.discard("4")  # the decision is over; its choices stay its own
+    assert list(offered) == expected and len(expected) > 8
+    assert offered[0] is first and plans == [1]
+    assert offered[-1] == expected[-1] and offered[1:3] == expected[1:3]
+
+
+def test_a_decision_without_a_candidate_is_the_positions_error_not_the_bots(bot_file):
+    """R-40: a side without a canasta may not go out, so a hand built empty that draws one
+    card has no legal play (no meld, and discarding it would go out)."""
+    from canasta_sim.candidates import NoCandidate
+
+    d = Deal.from_position(
+        hands=["", "4 5 6", "4 5 6", "4 5 6"], stock="9 9 9 Q Q", pile="5 7", current=0
+    )
+    d.draw()
+    with pytest.raises(NoCandidate, match="no legal candidate for seat 0"):
+        d.play_turn(seats=[f"py:{bot_file}:Recorder", "random", "random", "random"])

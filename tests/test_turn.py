@@ -5,13 +5,23 @@
 import pytest
 
 from canasta_sim import Deal, Rules, simulate
-from canasta_sim.nb.bots.policies import POLICIES, ROLLOUT_CODES, SEARCH_CODES, PolicyCode
+from canasta_sim.nb.bots.policies import (
+    LEARNED_CODES,
+    POLICIES,
+    ROLLOUT_CODES,
+    SEARCH_CODES,
+    WORK_CODES,
+    PolicyCode,
+)
 from canasta_sim.nb.bots.turn import turn_kernel
 
 
 def test_the_table_says_which_codes_search_and_which_play_rollouts():
-    # the search bot alone needs work arrays; every other bot may play in rollouts
+    # the search bot searches and the apprentice is learned: both need the search work
+    # arrays (the apprentice for its candidates); every other bot may play in rollouts
     assert SEARCH_CODES == (PolicyCode.pimc,)
+    assert LEARNED_CODES == (PolicyCode.apprentice,)
+    assert WORK_CODES == (PolicyCode.pimc, PolicyCode.apprentice)
     assert ROLLOUT_CODES == (
         PolicyCode.random,
         PolicyCode.greedy,
@@ -30,9 +40,13 @@ def test_each_code_calls_the_turn_kernel_the_table_names(policy):
 def test_every_policy_plays_alike_in_the_chunk_kernel_and_from_python():
     """Deal ``k`` of a run plays the same in the chunk kernel (the kernel if-chain) and move by
     move from Python (:func:`turn.play_turn`, the table's turn kernels): same scores, turns
-    and end, for seats of all five policies."""
+    and end, for seats of all six policies."""
     rules = Rules()
-    for seats in (["random", "greedy", "careful", "expert"], ["pimc:worlds=2", "expert"] * 2):
+    for seats in (
+        ["random", "greedy", "careful", "expert"],
+        ["pimc:worlds=2", "expert"] * 2,
+        ["apprentice", "expert", "apprentice:top=2", "careful"],
+    ):
         run = simulate(3, seats=seats, seed=11)
         for k in range(3):
             deal = Deal.new(rules, 11, deal=k)
@@ -46,9 +60,8 @@ def test_every_policy_plays_alike_in_the_chunk_kernel_and_from_python():
 
 @pytest.mark.parametrize("seats, searching", [("greedy", False), ("pimc:worlds=1", True)])
 def test_the_chunk_carries_search_work_only_when_a_seat_searches(seats, searching, monkeypatch):
-    """``play_chunk`` makes the search bot's rollout states and work records (one per block)
-    only for a run with a search bot, and otherwise plays the block kernel without the search
-    bot."""
+    """``play_chunk`` makes the search bot's rollout states and work records only for a run
+    with a search bot: zero of each otherwise (the kernel never touches them)."""
     from canasta_sim.nb import play
 
     sizes = []
@@ -60,5 +73,31 @@ def test_the_chunk_carries_search_work_only_when_a_seat_searches(seats, searchin
     real = play.search_work
     monkeypatch.setattr(play, "search_work", spy)
     simulate(4, seats=[seats, "expert", "expert", "expert"], seed=2, workers=1, chunk_size=4)
-    assert bool(sizes) == searching
-    assert all(n > 0 for n in sizes)
+    assert sizes and all((n > 0) == searching for n in sizes)
+
+
+@pytest.mark.parametrize(
+    "seat, search, learned",
+    [("greedy", False, False), ("pimc:worlds=1", True, False), ("apprentice", True, True)],
+)
+def test_the_chunk_carries_feature_work_only_when_a_seat_plays_the_apprentice(
+    seat, search, learned, monkeypatch
+):
+    """The apprentice's feature work records are made only for a run with an apprentice seat,
+    the search work arrays (its candidates' too) for a run with a pimc or apprentice seat."""
+    from canasta_sim.nb import play
+
+    sizes: dict[str, list[int]] = {"search": [], "features": []}
+
+    def spy(name, real):
+        def call(n):
+            sizes[name].append(n)
+            return real(n)
+
+        return call
+
+    monkeypatch.setattr(play, "search_work", spy("search", play.search_work))
+    monkeypatch.setattr(play, "feature_work", spy("features", play.feature_work))
+    simulate(4, seats=[seat, "expert", "expert", "expert"], seed=2, workers=1, chunk_size=4)
+    assert sizes["search"] and all((n > 0) == search for n in sizes["search"])
+    assert sizes["features"] and all((n > 0) == learned for n in sizes["features"])

@@ -1,8 +1,10 @@
 """Whole deals, and chunks of deals played in blocks on parallel threads.
 
-The chunk kernels take their arguments as a few named groups: the deals' inputs (one record
-of :data:`DEAL_INPUT_DTYPE` per deal), the seatings (:class:`Seating`), each block's records
-(:class:`Blocks`), the search bot's work arrays (:class:`Search`) and the records written
+The chunk kernel takes its arguments as a few named groups: the deals' inputs (one record of
+:data:`DEAL_INPUT_DTYPE` per deal), the seatings (:class:`Seating`), each block's records
+(:class:`Blocks`), the search bot's work arrays (:class:`Search`, empty when no seat of the
+run searches or plays the learned bot), the learned bot's weight sets and feature work
+(:class:`Learned`, the work empty when no seat plays it) and the records written
 (:class:`Rows`).
 
 There are three block kernels, and :func:`play_chunk` picks one in Python: numba compiles a
@@ -21,10 +23,11 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from .bots.features import feature_work
 from .bots.memory import new_bots
 from .bots.pimc import search_work
-from .bots.policies import SEARCH_CODES, PolicyCode
-from .bots.turn import expert_table_turn_nb, play_turn_nb, search_turn_nb
+from .bots.policies import LEARNED_CODES, SEARCH_CODES, WORK_CODES, PolicyCode
+from .bots.turn import expert_table_turn_nb, learned_turn_nb, search_turn_nb
 from .engine.deal import start_deal_nb
 from .engine.melds import meld_size_nb
 from .engine.score import side_score_nb
@@ -75,11 +78,22 @@ class Blocks(NamedTuple):
 
 
 class Search(NamedTuple):
-    """The search bot's work arrays per block (:func:`.bots.pimc.search_work`), ``(n_blocks,)``:
-    made only for a run where a seat plays the search bot."""
+    """The search bot's work arrays per block (:func:`.bots.pimc.search_work`): ``(n_blocks,)``
+    when a seat of the run searches or plays the learned bot (whose candidates are the search
+    bot's, :data:`~.bots.policies.WORK_CODES`), else ``(0,)``, never touched."""
 
     rstates: np.ndarray  # STATE_DTYPE: rollout states
     works: np.ndarray  # WORK_DTYPE
+
+
+class Learned(NamedTuple):
+    """The learned bot's weight sets (:func:`canasta_sim.bots.weight_sets`: a seat's
+    ``ApprenticeParam.weight_set`` indexes them; one unused set without a learned seat) and
+    its feature work records per block (:func:`.bots.features.feature_work`): ``(n_blocks,)``
+    when a seat of the run plays it, else ``(0,)``, never touched."""
+
+    weights: np.ndarray  # float32, (n_sets, N_CAND_FEAT, N_STATE_FEAT)
+    fworks: np.ndarray  # FEATURE_WORK_DTYPE
 
 
 class Rows(NamedTuple):
@@ -106,15 +120,16 @@ def start_play_deal_nb(state, rules, deal, log):
 
 
 @inline_kernel
-def play_deal_nb(state, rules, bot, deal, seating, log):
+def play_deal_nb(state, rules, bot, deal, seating, search, learned, block, log):
     """Play one deal (``deal``, a record of :data:`DEAL_INPUT_DTYPE`) to its end with the
-    seats' policies, none of them the search bot (:func:`.bots.turn.play_turn_nb`; ``bot`` is
-    the bots' working record)."""
+    seats' policies, none of them the search bot (see :func:`.bots.turn.learned_turn_nb`;
+    ``bot`` is the bots' working record, ``search`` the search work arrays and ``learned`` the
+    learned bot's weights and work, used at index ``block``)."""
     policies = seating.policies[deal.seating]
     params = seating.params[deal.seating]
     start_play_deal_nb(state, rules, deal, log)
     while state.g[DealSlot.phase] != Phase.over:
-        play_turn_nb(state, rules, bot, policies, params, log)
+        learned_turn_nb(state, rules, bot, policies, params, search, learned, block, log)
 
 
 @inline_kernel
@@ -128,17 +143,14 @@ def play_expert_deal_nb(state, rules, bot, deal, seating, log):
 
 
 @inline_kernel
-def play_search_deal_nb(state, rules, bot, deal, seating, search, block, log):
+def play_search_deal_nb(state, rules, bot, deal, seating, search, learned, block, log):
     """:func:`play_deal_nb` for seats of every policy, the search bot's included
-    (:func:`.bots.turn.search_turn_nb`, with the search work arrays of ``search`` at index
-    ``block``)."""
+    (:func:`.bots.turn.search_turn_nb`)."""
     policies = seating.policies[deal.seating]
     params = seating.params[deal.seating]
     start_play_deal_nb(state, rules, deal, log)
     while state.g[DealSlot.phase] != Phase.over:
-        search_turn_nb(
-            state, rules, bot, policies, params, search.rstates, search.works, block, log
-        )
+        search_turn_nb(state, rules, bot, policies, params, search, learned, block, log)
 
 
 @inline_kernel
@@ -235,16 +247,17 @@ def record_pile_nb(state, rules, side, row):
 
 
 @nb.njit(cache=True, _nrt=False, nogil=True)
-def play_block_nb(block, n_blocks, rules, deals, seating, blocks, rows, log):
+def play_block_nb(block, n_blocks, rules, deals, seating, blocks, search, learned, rows, log):
     """Play and record block ``block`` of ``n_blocks`` of a chunk's deals (``deals``:
     ``ndarray(DEAL_INPUT_DTYPE, (n,))``, see :func:`play_chunk`; no seat the search bot) one
-    after another in the block's records of ``blocks``, writing ``rows``. Releases the GIL,
-    so blocks run in parallel threads."""
+    after another in the block's records of ``blocks`` (the learned bot's candidates in
+    ``search``, its weights and features in ``learned``, at index ``block``), writing
+    ``rows``. Releases the GIL, so blocks run in parallel threads."""
     state = blocks.states[block]
     bot = blocks.bots[block]
     n = deals.shape[0]
     for i in range(block * n // n_blocks, (block + 1) * n // n_blocks):
-        play_deal_nb(state, rules, bot, deals[i], seating, log)
+        play_deal_nb(state, rules, bot, deals[i], seating, search, learned, block, log)
         record_deal_nb(state, rules, rows.deals[i], rows.sides[i])
 
 
@@ -260,14 +273,16 @@ def play_expert_block_nb(block, n_blocks, rules, deals, seating, blocks, rows, l
 
 
 @nb.njit(cache=True, _nrt=False, nogil=True)
-def play_search_block_nb(block, n_blocks, rules, deals, seating, blocks, search, rows, log):
+def play_search_block_nb(
+    block, n_blocks, rules, deals, seating, blocks, search, learned, rows, log
+):
     """:func:`play_block_nb` for seatings with the search bot, whose rollouts use the work
     arrays of ``search`` at index ``block``."""
     state = blocks.states[block]
     bot = blocks.bots[block]
     n = deals.shape[0]
     for i in range(block * n // n_blocks, (block + 1) * n // n_blocks):
-        play_search_deal_nb(state, rules, bot, deals[i], seating, search, block, log)
+        play_search_deal_nb(state, rules, bot, deals[i], seating, search, learned, block, log)
         record_deal_nb(state, rules, rows.deals[i], rows.sides[i])
 
 
@@ -280,6 +295,7 @@ def play_chunk(
     seatings,
     policies,
     params,
+    weights,
     threads,
     deal_rows,
     side_rows,
@@ -309,6 +325,8 @@ def play_chunk(
     policies : ndarray(int32, (n_seatings, players))
         Policy code per seat.
     params : ndarray(float64, (n_seatings, players, n_params))
+    weights : ndarray(float32, (n_sets, N_CAND_FEAT, N_STATE_FEAT))
+        The learned bot's weight sets (``ApprenticeParam.weight_set`` of a seat indexes them).
     threads : int
         Threads to run on. Deals are split into blocks of consecutive deals, a few per thread
         to balance the load, each reusing one state (no allocation per deal). Results do not
@@ -323,23 +341,25 @@ def play_chunk(
     deals = deal_inputs(seeds, dealers, minimums, scores, seatings)
     seating = Seating(policies, params)
     blocks = new_blocks(n_blocks)
+    # the work arrays only when a seat needs them (the others never touch them)
+    search = Search(*search_work(n_blocks if np.isin(policies, WORK_CODES).any() else 0))
+    learned = Learned(
+        weights, feature_work(n_blocks if np.isin(policies, LEARNED_CODES).any() else 0)
+    )
     rows = Rows(deal_rows, side_rows)
     no_log = np.zeros((0, EV_LEN), np.int32)
     total = np.int64(n_blocks)
-    if np.isin(policies, SEARCH_CODES).any():
-        # the search bot's kernel and work arrays only when a seat plays it
-        search = Search(*search_work(n_blocks))
+    if (policies == PolicyCode.expert).all():
 
         def block(b):
-            play_search_block_nb(
-                np.int64(b), total, rules, deals, seating, blocks, search, rows, no_log
-            )
+            play_expert_block_nb(np.int64(b), total, rules, deals, seating, blocks, rows, no_log)
 
     else:
-        kernel = play_expert_block_nb if (policies == PolicyCode.expert).all() else play_block_nb
+        # the search bot's kernel only when a seat plays it
+        kernel = play_search_block_nb if np.isin(policies, SEARCH_CODES).any() else play_block_nb
 
         def block(b):
-            kernel(np.int64(b), total, rules, deals, seating, blocks, rows, no_log)
+            kernel(np.int64(b), total, rules, deals, seating, blocks, search, learned, rows, no_log)
 
     run_blocks(block, n_blocks, threads)
 

@@ -69,6 +69,66 @@ def keep_value_nb(count, u, own_meld, points, pair_keep):
     return v - 0.002 * points
 
 
+@inline_kernel
+def discard_context_nb(state, rules, bot, seat):
+    """What :func:`choose_discard_nb` reads once per decision: the pile's memory of the next
+    player, their odds (:func:`.knowledge.next_player_odds_nb`, which fills ``bot.powers``,
+    :data:`.memory.BOT_DTYPE`), whether their side has melded and its meld ranks, the own
+    side's meld ranks, whether the pile is frozen for them, the cards of a rank in the pack."""
+    sides, g = state.sides, state.g
+    passed, discarded = pile_memory_nb(state, rules)
+    q, p_wild = next_player_odds_nb(state, rules, bot, seat)
+    side = rules[RuleSlot.side_of + seat]
+    opp = rules[RuleSlot.side_of + rules[RuleSlot.next_seat + seat]]
+    opp_melded = sides[opp, SideSlot.melded] != 0
+    # every meld holds naturals (R-60), so "a meld of rank k" is "naturals of rank k melded"
+    opp_ranks = sides[opp, SideSlot.meld_ranks]
+    own_ranks = sides[side, SideSlot.meld_ranks]
+    frozen = g[DealSlot.pile_freeze] > 0 or not opp_melded
+    per_rank = 4 * (rules[RuleSlot.n_cards] // 54)
+    return passed, discarded, q, p_wild, opp_melded, opp_ranks, own_ranks, frozen, per_rank
+
+
+@inline_kernel
+def discard_value_nb(
+    state,
+    rules,
+    bot,
+    hand,
+    k,
+    frozen,
+    opp_ranks,
+    own_ranks,
+    opp_melded,
+    passed,
+    discarded,
+    q,
+    p_wild,
+    safety,
+    pair_keep,
+    per_rank,
+):
+    """The discard score of natural rank ``k`` held (lower: discard): its keep value
+    (:func:`keep_value_nb`) plus ``safety`` times the expected cards it hands the next
+    player (:func:`take_chance_nb` times the pile after the discard)."""
+    c = hand[k]
+    u = per_rank - c - state.pile_counts[k] - state.melded[k]
+    p = take_chance_nb(
+        u,
+        frozen,
+        (opp_ranks >> k) & 1 != 0,
+        opp_melded,
+        (passed >> k) & 1 != 0,
+        (discarded >> k) & 1 != 0,
+        q,
+        bot.powers,
+        p_wild,
+    )
+    own_meld = (own_ranks >> k) & 1 != 0
+    v = keep_value_nb(c, u, own_meld, rules[RuleSlot.values + k], pair_keep)
+    return v + safety * p * (state.g[DealSlot.pile_len] + 1)
+
+
 @kernel
 def choose_discard_nb(
     state, rules, bot, seat, safety, block_at, freeze_risk, freeze_pile, pair_keep
@@ -85,22 +145,14 @@ def choose_discard_nb(
     other discard would hand the next player about ``freeze_risk`` expected cards or more, and
     only on a pile of at least ``freeze_pile`` cards. ``bot`` is the working record
     (:data:`.memory.BOT_DTYPE`). Returns the kind."""
-    hands, sides, g, powers = state.hands, state.sides, state.g, bot.powers
-    hand = hands[seat]
-    plen = g[DealSlot.pile_len]
+    hand = state.hands[seat]
+    plen = state.g[DealSlot.pile_len]
     if hand[BLACK_THREE] > 0:
         if plen >= block_at or hand[BLACK_THREE] >= 2 or state.hand_sizes[seat] <= 3:
             return BLACK_THREE
-    passed, discarded = pile_memory_nb(state, rules)
-    q, p_wild = next_player_odds_nb(state, rules, bot, seat)
-    side = rules[RuleSlot.side_of + seat]
-    opp = rules[RuleSlot.side_of + rules[RuleSlot.next_seat + seat]]
-    opp_melded = sides[opp, SideSlot.melded] != 0
-    # every meld holds naturals (R-60), so "a meld of rank k" is "naturals of rank k melded"
-    opp_ranks = sides[opp, SideSlot.meld_ranks]
-    own_ranks = sides[side, SideSlot.meld_ranks]
-    frozen = g[DealSlot.pile_freeze] > 0 or not opp_melded
-    per_rank = 4 * (rules[RuleSlot.n_cards] // 54)
+    passed, discarded, q, p_wild, opp_melded, opp_ranks, own_ranks, frozen, per_rank = (
+        discard_context_nb(state, rules, bot, seat)
+    )
     best = -1
     best_v = 1e18
     # only the ranks held are scored, in rank order, walked as the set bits of a mask: a test
@@ -111,23 +163,24 @@ def choose_discard_nb(
     while held != 0:
         k = trailing_zeros(held)
         held &= held - 1
-        c = hand[k]
-        u = per_rank - c - state.pile_counts[k] - state.melded[k]
-        on_meld = (opp_ranks >> k) & 1 != 0
-        p = take_chance_nb(
-            u,
+        v = discard_value_nb(
+            state,
+            rules,
+            bot,
+            hand,
+            k,
             frozen,
-            on_meld,
+            opp_ranks,
+            own_ranks,
             opp_melded,
-            (passed >> k) & 1 != 0,
-            (discarded >> k) & 1 != 0,
+            passed,
+            discarded,
             q,
-            powers,
             p_wild,
+            safety,
+            pair_keep,
+            per_rank,
         )
-        own_meld = (own_ranks >> k) & 1 != 0
-        v = keep_value_nb(c, u, own_meld, rules[RuleSlot.values + k], pair_keep)
-        v += safety * p * (plen + 1)
         if v < best_v:
             best_v = v
             best = k
@@ -139,6 +192,91 @@ def choose_discard_nb(
         if best < 0 or (plen >= freeze_pile and WILD_KEEP + safety * freeze_risk < best_v):
             best = wild
     return best
+
+
+@kernel
+def ranked_discards_nb(
+    state, rules, bot, seat, safety, block_at, freeze_risk, freeze_pile, pair_keep, top, out, vals
+):
+    """The first ``top`` kinds of the sequence :func:`choose_discard_nb` gives when asked
+    again and again with each chosen kind taken out of the hand (its choice, then its choice
+    without that kind, ...; R-20 step 3, R-23, R-24), into ``out`` (``int64[>= top]``), in
+    one pass: the next player's odds and every held rank's score (``vals``,
+    ``float64[N_KINDS]`` scratch) are computed once, and again after a wild card is chosen
+    (the odds count the unseen wild cards). The hand is left as it was. Returns how
+    many were written."""
+    hand = state.hands[seat]
+    plen = state.g[DealSlot.pile_len]
+    for k in range(N_KINDS):
+        vals[k] = np.inf if k < FIRST_NATURAL or k > LAST_NATURAL or hand[k] == 0 else 0.0
+    black = hand[BLACK_THREE] > 0
+    deuces = hand[DEUCE]
+    jokers = hand[JOKER]
+    deuce = deuces > 0
+    joker = jokers > 0
+    n = 0
+    fresh = False
+    while n < top:
+        if not fresh:  # the odds read the own wild cards: again after one is chosen
+            hand[DEUCE] = deuces if deuce else 0
+            hand[JOKER] = jokers if joker else 0
+            passed, discarded, q, p_wild, opp_melded, opp_ranks, own_ranks, frozen, per_rank = (
+                discard_context_nb(state, rules, bot, seat)
+            )
+            for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+                if vals[k] != np.inf:
+                    vals[k] = discard_value_nb(
+                        state,
+                        rules,
+                        bot,
+                        hand,
+                        k,
+                        frozen,
+                        opp_ranks,
+                        own_ranks,
+                        opp_melded,
+                        passed,
+                        discarded,
+                        q,
+                        p_wild,
+                        safety,
+                        pair_keep,
+                        per_rank,
+                    )
+            hand[DEUCE] = deuces
+            hand[JOKER] = jokers
+            fresh = True
+        best = -1
+        if black and (plen >= block_at or hand[BLACK_THREE] >= 2 or state.hand_sizes[seat] <= 3):
+            best = BLACK_THREE
+        else:
+            best_v = 1e18
+            for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+                if vals[k] < best_v:
+                    best_v = vals[k]
+                    best = k
+            if black and (BLACK_THREE_KEEP < best_v or best < 0):
+                best_v = BLACK_THREE_KEEP
+                best = BLACK_THREE
+            wild = DEUCE if deuce else (JOKER if joker else -1)
+            if wild >= 0:
+                if best < 0 or (plen >= freeze_pile and WILD_KEEP + safety * freeze_risk < best_v):
+                    best = wild
+        if best < 0:
+            break
+        out[n] = best
+        n += 1
+        if best == BLACK_THREE:
+            black = False
+        elif best == DEUCE:
+            deuce = False
+            fresh = False
+        elif best == JOKER:
+            joker = False
+            fresh = False
+        else:
+            vals[best] = np.inf
+    return n
 
 
 @kernel

@@ -315,6 +315,25 @@ def expert_discard_nb(state, rules, bot, params, log):
     )
 
 
+@inline_kernel
+def expert_draw_nb(state, rules, bot, params, log):
+    """The expert's draw decision (R-20 step 1, R-30..R-35, R-44): take the pile when it is
+    big enough for its thresholds and :func:`.pickups.try_take_nb` can take it, else draw
+    (or take the pile R-44 forces); ``bot`` is the working record (:data:`.memory.BOT_DTYPE`)."""
+    g = state.g
+    pile_min = int(param_nb(params, ExpertParam.pile_threshold))
+    wild_min = int(np.ceil(param_nb(params, ExpertParam.wild_factor) * pile_min))
+    meld_min = int(param_nb(params, ExpertParam.meld_pile))
+    if meld_min <= 0:
+        meld_min = pile_min
+    if not (
+        take_possible_nb(state, rules, g[DealSlot.current], meld_min, pile_min, wild_min)
+        and try_take_nb(state, rules, bot, log, meld_min, pile_min, wild_min)
+    ):
+        if draw_nb(state, rules, log) != MoveError.ok:
+            take_forced_pile_nb(state, rules, bot, log)
+
+
 @kernel
 def expert_turn_nb(state, rules, bot, params, log):
     """One whole turn of the expert policy with parameters ``params`` (``float64[N_PARAMS]``;
@@ -322,17 +341,7 @@ def expert_turn_nb(state, rules, bot, params, log):
     (:data:`.memory.BOT_DTYPE`): pickup or draw, melds, discard (or R-45's end)."""
     g = state.g
     if g[DealSlot.phase] == Phase.draw:
-        pile_min = int(param_nb(params, ExpertParam.pile_threshold))
-        wild_min = int(np.ceil(param_nb(params, ExpertParam.wild_factor) * pile_min))
-        meld_min = int(param_nb(params, ExpertParam.meld_pile))
-        if meld_min <= 0:
-            meld_min = pile_min
-        if not (
-            take_possible_nb(state, rules, g[DealSlot.current], meld_min, pile_min, wild_min)
-            and try_take_nb(state, rules, bot, log, meld_min, pile_min, wild_min)
-        ):
-            if draw_nb(state, rules, log) != MoveError.ok:
-                take_forced_pile_nb(state, rules, bot, log)
+        expert_draw_nb(state, rules, bot, params, log)
     if g[DealSlot.phase] == Phase.play:
         expert_melds_nb(state, rules, bot, params, log)
     if g[DealSlot.phase] == Phase.play:

@@ -30,7 +30,7 @@ from ..engine.melds import empty_plan_nb, plan_rows_nb
 from ..engine.moves import discard_nb, draw_nb, take_pile_nb
 from ..engine.rng import mix64_nb, next_u64_nb
 from ..engine.score import side_score_nb
-from ..engine.state import MAX_CARDS, MAX_PLAYERS, STATE_DTYPE
+from ..engine.state import MAX_CARDS, MAX_PLAYERS, STATE_DTYPE, copy_state_nb
 from ..enums import (
     N_KINDS,
     RED_THREE,
@@ -45,7 +45,7 @@ from ..enums import (
 )
 from ..jit import inline_kernel, kernel
 from ..worlds import apply_candidate_nb, load_world_nb, unseen_pool_nb, world_nb
-from .discards import choose_discard_nb, discard_safe_nb
+from .discards import discard_safe_nb, ranked_discards_nb
 from .expert import PAIR_KEEP, expert_discard_nb, expert_melds_nb, expert_turn_nb, param_nb
 from .memory import MAX_CANDIDATES
 from .pickups import pickup_candidates_nb, take_forced_pile_nb
@@ -71,6 +71,8 @@ WORK_DTYPE = np.dtype(
         ("discard", np.int64, (MAX_CANDIDATES,)),  # kind discarded (CandKind.play)
         ("total", np.float64, (MAX_CANDIDATES,)),  # summed score differences
         ("ok", np.int64, (MAX_CANDIDATES,)),  # 1 while every rollout's first move was legal
+        ("ranked", np.int64, (N_KINDS,)),  # discard kinds in the expert's order
+        ("dvals", np.float64, (N_KINDS,)),  # their discard scores (scratch)
     ]
 )
 
@@ -203,34 +205,29 @@ def discard_candidates_nb(state, rules, bot, rparams, plan, work, n, top):
     choice, then its choice without that kind, and so on; R-20 step 3). Stops at
     ``MAX_CANDIDATES``; returns the number of candidates written so far."""
     seat = state.g[DealSlot.current]
-    hand = state.hands[seat]
     plans = work.plans[:]  # a plain C array, as in search_nb
-    first = n
-    end = min(n + top, MAX_CANDIDATES)
-    while n < end:
-        k = choose_discard_nb(
-            state,
-            rules,
-            bot,
-            seat,
-            param_nb(rparams, ExpertParam.safety),
-            int(param_nb(rparams, ExpertParam.block_at)),
-            param_nb(rparams, ExpertParam.freeze_risk),
-            np.int64(0),
-            PAIR_KEEP,
-        )
-        if k < 0:
-            break
+    ranked = work.ranked[:]
+    m = ranked_discards_nb(
+        state,
+        rules,
+        bot,
+        seat,
+        param_nb(rparams, ExpertParam.safety),
+        int(param_nb(rparams, ExpertParam.block_at)),
+        param_nb(rparams, ExpertParam.freeze_risk),
+        np.int64(0),
+        PAIR_KEEP,
+        min(top, MAX_CANDIDATES - n),
+        ranked,
+        work.dvals[:],
+    )
+    for i in range(m):
         work.kind[n] = CandKind.play
-        work.discard[n] = k
+        work.discard[n] = ranked[i]
         for r in range(N_KINDS):  # element by element: the kernels run without NRT
             for col in range(3):
                 plans[n, r, col] = plan[r, col]
-        work.ok[n] = hand[k]  # the count, restored below
-        hand[k] = 0
         n += 1
-    for c in range(first, n):
-        hand[work.discard[c]] = work.ok[c]
     return n
 
 
@@ -241,11 +238,8 @@ def expert_plan_nb(state, rules, bot, rparams, rstate, plan, log):
     (``int8[N_KINDS, 3]``, the side's melds gained: one plan, as the expert melds once a turn).
     The expert reads only its own hand and the public cards, so the copy's hidden cards are
     never read. Returns whether the plan holds cards."""
-    g = state.g
-    side = rules[RuleSlot.side_of + g[DealSlot.current]]
-    pos = g[DealSlot.stock_pos]
-    stock = state.stock[pos : rules[RuleSlot.n_cards]]
-    load_world_nb(rstate, state, rules, state.hands, stock, np.uint64(0), np.int64(0))
+    side = rules[RuleSlot.side_of + state.g[DealSlot.current]]
+    copy_state_nb(rstate, state)  # one memcpy; the expert draws no random number
     expert_melds_nb(rstate, rules, bot, rparams, log)
     for r in range(N_KINDS):
         for col in range(3):
@@ -254,16 +248,13 @@ def expert_plan_nb(state, rules, bot, rparams, rstate, plan, log):
 
 
 @kernel
-def meld_search_nb(state, rules, bot, params, rstate, work, log):
-    """The play phase with ``melds`` 1 (R-20 steps 2 and 3): roll out, in the same worlds, the
-    rollout expert's melds of the turn followed by each of the ``top`` discards it ranks first
-    after them (or its going out, R-40: one candidate), then holding every meld (always legal,
-    R-64) followed by the ``top`` discards ranked without melding; make the best one. The
-    expert's candidates come first, so ties keep its choice. Without a candidate legal in
-    every world the rollout expert plays the phase; R-45's end is :func:`pimc_turn_nb`'s."""
-    rparams = work.rparams[:]  # plain C arrays, as in search_nb
-    plans = work.plans[:]
-    top = int(params[PimcParam.top])
+def play_candidates_nb(state, rules, bot, rparams, rstate, work, top, log):
+    """Write the play phase's candidates into ``work`` and return their number (R-20 steps 2
+    and 3): the rollout expert's melds of the turn (laid on ``rstate``, a copy) followed by
+    each of the ``top`` discards it ranks first after them (or its going out, R-40: one
+    candidate), then holding every meld (always legal, R-64) followed by the ``top`` discards
+    ranked without melding. The expert's own choice is candidate 0."""
+    plans = work.plans[:]  # plain C arrays, as in search_nb
     n = 0
     if expert_plan_nb(state, rules, bot, rparams, rstate, plans[0], log):
         if rstate.g[DealSlot.phase] != Phase.play:  # its melds went out without a discard
@@ -272,7 +263,37 @@ def meld_search_nb(state, rules, bot, params, rstate, work, log):
             n = 1
         else:  # ranked on the copy, where the melds are laid
             n = discard_candidates_nb(rstate, rules, bot, rparams, plans[0], work, 0, top)
-    n = discard_candidates_nb(state, rules, bot, rparams, empty_plan_nb(), work, n, top)
+    return discard_candidates_nb(state, rules, bot, rparams, empty_plan_nb(), work, n, top)
+
+
+@kernel
+def draw_candidates_nb(state, rules, work):
+    """Write the draw decision's candidates into ``work`` (every legal way to take the pile,
+    R-30..R-35, then the draw, R-20) and return their number; 0 when there is no choice (no
+    legal pickup, or an empty stock, R-44)."""
+    g = state.g
+    n = pickup_candidates_nb(state, rules, g[DealSlot.current], work.plans[:])
+    if n == 0 or g[DealSlot.stock_pos] >= rules[RuleSlot.n_cards]:
+        return 0
+    for c in range(n):
+        work.kind[c] = CandKind.take
+        work.discard[c] = -1
+    work.kind[n] = CandKind.draw
+    work.discard[n] = -1
+    return n + 1
+
+
+@kernel
+def meld_search_nb(state, rules, bot, params, rstate, work, log):
+    """The play phase with ``melds`` 1 (R-20 steps 2 and 3): roll out the candidates of
+    :func:`play_candidates_nb` in the same worlds and make the best one. The expert's
+    candidates come first, so ties keep its choice. Without a candidate legal in every world
+    the rollout expert plays the phase; R-45's end is :func:`pimc_turn_nb`'s."""
+    rparams = work.rparams[:]  # plain C arrays, as in search_nb
+    plans = work.plans[:]
+    n = play_candidates_nb(
+        state, rules, bot, rparams, rstate, work, int(params[PimcParam.top]), log
+    )
     best = 0
     if n > 1:
         best = search_nb(state, rules, bot, params, rstate, work, n, log)
@@ -293,26 +314,19 @@ def pimc_turn_nb(state, rules, bot, params, rstate, work, log):
     ``STATE_DTYPE``), the work record ``work`` (:data:`WORK_DTYPE`) and the bots' working record
     ``bot`` (:data:`.memory.BOT_DTYPE`)."""
     g = state.g
-    seat = g[DealSlot.current]
     rparams = work.rparams[:]  # plain C arrays, as in search_nb
     plans = work.plans[:]
     for i in range(N_EXPERT):
         rparams[i] = params[PimcParam.expert + i]
     top = int(params[PimcParam.top])
     if g[DealSlot.phase] == Phase.draw:
-        n = pickup_candidates_nb(state, rules, seat, plans)
-        can_draw = g[DealSlot.stock_pos] < rules[RuleSlot.n_cards]
-        if n == 0 or not can_draw:
+        n = draw_candidates_nb(state, rules, work)
+        if n == 0:
             if draw_nb(state, rules, log) != MoveError.ok:
                 take_forced_pile_nb(state, rules, bot, log)
         else:
-            for c in range(n):
-                work.kind[c] = CandKind.take
-                work.discard[c] = -1
-            work.kind[n] = CandKind.draw
-            work.discard[n] = -1
-            best = search_nb(state, rules, bot, params, rstate, work, n + 1, log)
-            if best < 0 or best == n:
+            best = search_nb(state, rules, bot, params, rstate, work, n, log)
+            if best < 0 or work.kind[best] == CandKind.draw:
                 draw_nb(state, rules, log)
             elif take_pile_nb(state, rules, plans[best], log) != MoveError.ok:
                 draw_nb(state, rules, log)

@@ -2,11 +2,13 @@
 
 Each :class:`Policy` gives the bot's name, its kernel code (its position in
 :data:`POLICIES`), its turn kernel (by name), whether it searches (needs the search work
-arrays), its parameters in kernel order (name, default, range, meaning) and a plain-words
-summary. From this table come the policy codes the kernels branch on (:data:`PolicyCode`,
-used by :mod:`.turn`), the turn kernel each code calls from Python (:func:`.turn.play_turn`),
-which codes may play rollouts (:data:`ROLLOUT_CODES`) and which need the search work arrays
-(:data:`SEARCH_CODES`), the expert's parameter slots (:data:`ExpertParam`) and defaults,
+arrays), whether it is learned (needs weight sets and the feature work records too), its
+parameters in kernel order (name, default, range, meaning) and a plain-words summary. From this
+table come the policy codes the kernels branch on (:data:`PolicyCode`, used by :mod:`.turn`),
+the turn kernel each code calls from Python (:func:`.turn.play_turn`), which codes may play
+rollouts (:data:`ROLLOUT_CODES`), which need the search work arrays (:data:`WORK_CODES`:
+:data:`SEARCH_CODES` and :data:`LEARNED_CODES`) and which the feature work records
+(:data:`LEARNED_CODES`), the expert's parameter slots (:data:`ExpertParam`) and defaults,
 :data:`canasta_sim.bots.POLICIES` and the policy section of ``docs/bots.md``
 (``scripts/bots_doc.py``). Adding a bot: a policy file with its turn kernel, an entry here,
 and its branch in :func:`.turn.play_turn_nb` (numba cannot call through a table of kernels
@@ -37,13 +39,15 @@ class Param:
 @dataclass(frozen=True)
 class Policy:
     """A policy: its kernel code, its turn kernel (``"module.function"`` in
-    :mod:`canasta_sim.nb.bots`), parameters in kernel order, a plain-words summary, and whether
-    it searches.
+    :mod:`canasta_sim.nb.bots`), parameters in kernel order, a plain-words summary, whether
+    it searches and whether it is learned.
 
     A searching policy's turn kernel takes the search work arrays too (``(state, rules, bot,
     params, rstate, work, log)``), and it plays no rollouts (its own rollouts would need them);
-    the others take ``(state, rules, bot, params, log)`` with parameters and
-    ``(state, rules, bot, log)`` without."""
+    a learned policy's takes the weight sets, the search work arrays (for its candidates) and
+    a feature work record (``(state, rules, bot, params, weights, rstate, work, fwork,
+    log)``), and it plays no rollouts either; the others take ``(state, rules, bot, params,
+    log)`` with parameters and ``(state, rules, bot, log)`` without."""
 
     name: str
     code: int
@@ -51,6 +55,7 @@ class Policy:
     params: tuple[Param, ...]
     doc: str
     search: bool = False
+    learned: bool = False
 
 
 EXPERT_PARAMS = (
@@ -235,13 +240,62 @@ PimcParam = namedtuple("PimcParam", ["worlds", "top", "see_hidden", "melds", "ro
     *range(6)
 )
 
-_ENTRIES = (  # (name, turn kernel, parameters, summary, searches); the kernel code is the position
+APPRENTICE_PARAMS = (
+    Param(
+        "weight_set",
+        0.0,
+        0,
+        1000,
+        "Index of the seat's weight file among the run's (set by the run from the spec's "
+        "weights=PATH, a .npz file; without it the file shipped for the player count).",
+    ),
+    Param(
+        "temperature",
+        0.0,
+        0,
+        10000,
+        "0: play the best-scored candidate; above 0: sample a candidate with probability "
+        "proportional to exp(score / temperature) (points), from the deal's random stream "
+        "(for data generation).",
+        integer=False,
+    ),
+    Param(
+        "top",
+        4.0,
+        1,
+        14,
+        "Discard candidates kept after each meld choice: the kinds the expert's discard "
+        "heuristic ranks highest (as pimc's top; the weights were fitted on pimc's 3, and 4 "
+        "plays best, docs/learned.md).",
+    ),
+    *(
+        Param(
+            "expert." + p.name,
+            p.default,
+            p.low,
+            p.high,
+            "The candidate-generating expert's " + p.name + ".",
+            p.integer,
+        )
+        for p in EXPERT_PARAMS
+    ),
+)
+
+#: Slots of the apprentice's parameter vector; the candidate expert's parameters follow
+#: ``ApprenticeParam.top`` in the expert's order.
+ApprenticeParam = namedtuple("ApprenticeParam", ["weight_set", "temperature", "top", "expert"])(
+    *range(4)
+)
+
+# (name, turn kernel, parameters, summary, searches, learned); the kernel code is the position
+_ENTRIES = (
     (
         "random",
         "random.random_turn_nb",
         (),
         "Uniform over the legal choices at each decision: draw or one of the legal pickups; "
         "each legal meld or stop; any kind of card in hand to discard.",
+        False,
         False,
     ),
     (
@@ -252,6 +306,7 @@ _ENTRIES = (  # (name, turn kernel, parameters, summary, searches); the kernel c
         "everything it can at once and goes out as soon as it may, discards its least useful "
         "card (black threes first, then single low cards; wild cards last).",
         False,
+        False,
     ),
     (
         "careful",
@@ -261,6 +316,7 @@ _ENTRIES = (  # (name, turn kernel, parameters, summary, searches); the kernel c
         "(when it can go out, an opponent threatens to go out, the stock is down to a quarter "
         "or its hand holds 14 cards); discards the card the next opponent is least likely to "
         "use, black threes to block, and freezes a pile of 10 or more cards with a wild card.",
+        False,
         False,
     ),
     (
@@ -273,6 +329,7 @@ _ENTRIES = (  # (name, turn kernel, parameters, summary, searches); the kernel c
         "blocks with black threes and freezes big piles; goes out when that wins the game "
         "(it reads the cumulative scores) or when ahead, holds back to build canastas when "
         "behind; prefers natural canastas.",
+        False,
         False,
     ),
     (
@@ -290,25 +347,47 @@ _ENTRIES = (  # (name, turn kernel, parameters, summary, searches); the kernel c
         "bot's melds of the turn (or its going out) against holding them. With see_hidden=1 it "
         "rolls out the true cards: cheating, for measurement only.",
         True,
+        False,
+    ),
+    (
+        "apprentice",
+        "apprentice.apprentice_turn_nb",
+        APPRENTICE_PARAMS,
+        "Learned bot distilled from pimc's search: at the draw decision (draw or each legal "
+        "pickup) and the play decision (the expert's melds of the turn or holding them, each "
+        "followed by the top discards the expert ranks; its going out) it scores pimc's own "
+        "candidates with a learned model of their rollout values (features of the seat's "
+        "information and of what each move changes, docs/learned.md) and plays the best one, "
+        "without rollouts. The weights come from a .npz file (weights=PATH; default: the one "
+        "shipped for the player count).",
+        False,
+        True,
     ),
 )
 
 #: Every policy, in kernel-code order.
 POLICIES = tuple(
-    Policy(name, code, turn, params, doc, search)
-    for code, (name, turn, params, doc, search) in enumerate(_ENTRIES)
+    Policy(name, code, turn, params, doc, search, learned)
+    for code, (name, turn, params, doc, search, learned) in enumerate(_ENTRIES)
 )
 
 #: The policy codes the kernels branch on (``PolicyCode.expert``); the labels are the names.
 PolicyCode = namedtuple("PolicyCode", [p.name for p in POLICIES])(*(p.code for p in POLICIES))
 
-#: The codes of the searching policies, whose seats need the search work arrays.
+#: The codes of the searching policies.
 SEARCH_CODES = tuple(p.code for p in POLICIES if p.search)
 
+#: The codes of the learned policies, whose seats need weight sets and feature work records.
+LEARNED_CODES = tuple(p.code for p in POLICIES if p.learned)
+
+#: The codes whose seats need the search work arrays: the searching policies (their rollouts)
+#: and the learned ones (their candidates are the search bot's).
+WORK_CODES = SEARCH_CODES + LEARNED_CODES
+
 #: The codes :func:`.turn.play_turn_nb` plays, so the rollouts' bots: every policy but the
-#: searching ones (their turns need work arrays of their own); a bot written in Python (code
-#: -1) plays outside the kernels.
-ROLLOUT_CODES = tuple(p.code for p in POLICIES if not p.search)
+#: searching and the learned ones (their turns need work arrays of their own); a bot written
+#: in Python (code -1) plays outside the kernels.
+ROLLOUT_CODES = tuple(p.code for p in POLICIES if p.code not in WORK_CODES)
 
 #: Width of the kernels' parameter vector: the most parameters of any policy.
 N_PARAMS = max(len(p.params) for p in POLICIES)

@@ -4,13 +4,15 @@ Policies are never passed as function objects (numba would recompile jitted call
 process): :func:`play_turn_nb` branches on the seat's policy code and hands the policy the
 seat's float parameters and the bots' working record (:data:`.memory.BOT_DTYPE`). It is the
 one kernel if-chain over the policies; the search bot (:mod:`.pimc`) needs the search work
-arrays and plays the expert in its rollouts, so :func:`search_turn_nb`, which the deal loops
-call, adds its branch in front, and rollouts call :func:`play_turn_nb`, which holds no search
-bot. numba compiles every policy a kernel can branch to, so a table where every seat plays the
-expert (the default bots) has a turn of its own, :func:`expert_table_turn_nb`, that holds no
-other policy. From Python, :func:`play_turn` calls each code's turn kernel as the policy table
-(:data:`~.policies.POLICIES`) names it. Every move goes through the checked move kernels, so
-a bot cannot make an illegal move.
+arrays and plays the expert in its rollouts, and the learned bot (:mod:`.apprentice`) needs
+them for its candidates with its weight sets and feature work. numba compiles every policy a
+kernel can branch to, so each deal loop calls the turn that holds only what it may play:
+:func:`search_turn_nb` adds the search bot's branch in front of :func:`learned_turn_nb`,
+which adds the learned bot's in front of :func:`play_turn_nb` (the rollouts' turn, which
+holds neither), and a table where every seat plays the expert (the default bots) has
+:func:`expert_table_turn_nb`, which holds no other policy. From Python, :func:`play_turn`
+calls each code's turn kernel as the policy table (:data:`~.policies.POLICIES`) names it.
+Every move goes through the checked move kernels, so a bot cannot make an illegal move.
 """
 
 from importlib import import_module
@@ -18,8 +20,10 @@ from importlib import import_module
 from ..engine.moves import meld_last_card_nb
 from ..enums import DealSlot, Phase
 from ..jit import inline_kernel
+from .apprentice import apprentice_turn_nb
 from .careful import careful_turn_nb
 from .expert import expert_turn_nb
+from .features import feature_work
 from .greedy import greedy_turn_nb
 from .memory import new_bot
 from .pimc import pimc_turn_nb, search_work
@@ -77,26 +81,45 @@ def finish_turn_nb(state, rules, seat, log):
 
 
 @inline_kernel
-def search_turn_nb(state, rules, bot, policies, params, rstates, works, block, log):
-    """:func:`play_turn_nb`, or the search bot's turn (:func:`.pimc.pimc_turn_nb`) for a seat
-    whose code is ``PolicyCode.pimc``, with the rollout state ``rstates[block]`` (records of
-    ``STATE_DTYPE``) and the work record ``works[block]`` (:data:`.pimc.WORK_DTYPE`). Only
-    that branch touches ``rstates`` and ``works``, so a run without a search bot passes them
-    empty."""
+def learned_turn_nb(state, rules, bot, policies, params, search, learned, block, log):
+    """:func:`play_turn_nb`, or for a seat whose code is ``PolicyCode.apprentice`` the learned
+    bot's turn (:func:`.apprentice.apprentice_turn_nb`): every policy but the search bot.
+    ``search`` holds the search work arrays (:class:`canasta_sim.nb.play.Search`: rollout
+    states, records of ``STATE_DTYPE``, and work records, :data:`.pimc.WORK_DTYPE`), which the
+    learned bot's candidates use, ``learned`` its weight sets and feature work records
+    (:class:`canasta_sim.nb.play.Learned`), used at index ``block``. Only that branch touches
+    the work arrays, so a run without such a seat passes them empty."""
     seat = state.g[DealSlot.current]
-    if policies[seat] == PolicyCode.pimc:
-        pimc_turn_nb(state, rules, bot, params[seat], rstates[block], works[block], log)
+    if policies[seat] == PolicyCode.apprentice:
+        rstate, work = search.rstates[block], search.works[block]
+        weights, fwork = learned.weights, learned.fworks[block]
+        apprentice_turn_nb(state, rules, bot, params[seat], weights, rstate, work, fwork, log)
         finish_turn_nb(state, rules, seat, log)
     else:
         play_turn_nb(state, rules, bot, policies, params, log)
 
 
-def play_turn(state, rules, policies, params, log):
+@inline_kernel
+def search_turn_nb(state, rules, bot, policies, params, search, learned, block, log):
+    """:func:`learned_turn_nb`, or for a seat whose code is ``PolicyCode.pimc`` the search
+    bot's turn (:func:`.pimc.pimc_turn_nb`, with the work arrays of ``search`` at index
+    ``block``): every policy."""
+    seat = state.g[DealSlot.current]
+    if policies[seat] == PolicyCode.pimc:
+        rstate, work = search.rstates[block], search.works[block]
+        pimc_turn_nb(state, rules, bot, params[seat], rstate, work, log)
+        finish_turn_nb(state, rules, seat, log)
+    else:
+        learned_turn_nb(state, rules, bot, policies, params, search, learned, block, log)
+
+
+def play_turn(state, rules, policies, params, weights, log):
     """The current player's whole turn for Python callers (the ``Deal`` API): the turn kernel
-    of the seat's policy (:func:`turn_kernel`) with a fresh bot record, and for a searching
-    policy fresh search work arrays. Called from Python, :func:`play_turn_nb` would be compiled
-    as one more copy of all four policies; this way a ``Deal`` compiles only the policies it
-    plays, and shares them with the chunk kernel.
+    of the seat's policy (:func:`turn_kernel`) with a fresh bot record, for a searching
+    policy fresh search work arrays, for a learned one the weight sets, fresh search work
+    arrays and a fresh feature work record. Called from Python, :func:`play_turn_nb` would be
+    compiled as one more copy of all four policies; this way a ``Deal`` compiles only the
+    policies it plays, and shares them with the chunk kernel.
 
     Parameters
     ----------
@@ -106,6 +129,8 @@ def play_turn(state, rules, policies, params, log):
     policies : ndarray(int32, (players,))
         Policy code per seat, codes of :data:`~.policies.POLICIES`.
     params : ndarray(float64, (players, N_PARAMS))
+    weights : ndarray(float32, (n_sets, N_CAND_FEAT, N_STATE_FEAT))
+        The learned bot's weight sets (its ``ApprenticeParam.weight_set`` indexes them).
     log : ndarray(int32, (max_events, EV_LEN))
     """
     seat = int(state["g"][DealSlot.current])
@@ -115,6 +140,10 @@ def play_turn(state, rules, policies, params, log):
     if policy.search:
         rstates, works = search_work(1)
         turn(state, rules, bot, params[seat], rstates[0], works[0], log)
+    elif policy.learned:
+        rstates, works = search_work(1)
+        fwork = feature_work(1)[0]
+        turn(state, rules, bot, params[seat], weights, rstates[0], works[0], fwork, log)
     elif policy.params:
         turn(state, rules, bot, params[seat], log)
     else:

@@ -1,0 +1,127 @@
+"""Fitting the apprentice's scorer on labelled decisions (:mod:`.labels`), numpy only.
+
+The model is bilinear, ``score(c, s) = c . (W s)`` for candidate features ``c`` and state
+features ``s``: linear in the outer product ``c s^T``. It is fitted by ridge regression on
+the advantage of each candidate (its mean rollout value minus its decision's mean, points),
+with the features centred within each decision too, so only differences between the
+candidates of a decision are learned (what choosing needs). Candidates illegal in some world
+(value NaN) are left out. Deterministic: no random step.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from ..nb.enums import N_CAND_FEAT, N_STATE_FEAT, LabelCol
+from ..weights import FEATURE_VERSION
+
+#: Decisions per block of the design matrix.
+CHUNK = 4000
+
+
+def candidate_rows(labels: dict) -> tuple[np.ndarray, np.ndarray]:
+    """Per candidate row: its decision's index, and whether it is kept (a finite value)."""
+    meta = labels["meta"]
+    dec = np.repeat(np.arange(len(meta)), meta[:, LabelCol.n_cands])
+    return dec, np.isfinite(labels["value"])
+
+
+def design(labels: dict, decisions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Within-decision centred design ``X`` (``float64[rows, N_CAND_FEAT * N_STATE_FEAT]``),
+    advantages ``y`` (points) and the rows' decision indices, for ``decisions``."""
+    dec, ok = candidate_rows(labels)
+    rows = np.flatnonzero(np.isin(dec, decisions) & ok)
+    d = dec[rows]
+    c = labels["cands"][rows].astype(np.float64)
+    s = labels["state"][d].astype(np.float64)
+    x = (c[:, :, None] * s[:, None, :]).reshape(len(rows), -1)
+    y = labels["value"][rows].astype(np.float64)
+    _, inv, counts = np.unique(d, return_inverse=True, return_counts=True)
+    for a in (x, y):
+        sums = np.zeros((len(counts),) + a.shape[1:])
+        np.add.at(sums, inv, a)
+        a -= (sums.T / counts).T[inv]
+    return x, y, d
+
+
+def fit(labels: dict, decisions: np.ndarray, alpha: float = 1.0) -> np.ndarray:
+    """Ridge fit of ``W`` (``float32[N_CAND_FEAT, N_STATE_FEAT]``) on ``decisions``; ``alpha``
+    is the ridge penalty per labelled candidate (scale-free in the data size).
+
+    Raises
+    ------
+    ValueError
+        For no usable candidate or ``alpha`` below 0.
+    """
+    if alpha < 0:
+        raise ValueError(f"alpha={alpha} is not allowed; allowed: 0 or more")
+    dim = N_CAND_FEAT * N_STATE_FEAT
+    xtx = np.zeros((dim, dim))
+    xty = np.zeros(dim)
+    rows = 0
+    for start in range(0, len(decisions), CHUNK):  # bounded memory: about 100 MB a chunk
+        x, y, _ = design(labels, decisions[start : start + CHUNK])
+        xtx += x.T @ x
+        xty += x.T @ y
+        rows += len(y)
+    if rows == 0:
+        raise ValueError("no labelled candidate with a finite value among the decisions")
+    w = np.linalg.solve(xtx + alpha * rows * np.eye(dim), xty)
+    return w.reshape(N_CAND_FEAT, N_STATE_FEAT).astype(np.float32)
+
+
+def scores(w: np.ndarray, labels: dict) -> np.ndarray:
+    """The scorer's value of every labelled candidate (points), as the kernel computes it:
+    ``cands[i] . (W state[decision(i)])`` in float32."""
+    dec, _ = candidate_rows(labels)
+    half = labels["state"].astype(np.float32) @ w.T.astype(np.float32)  # (decisions, NC)
+    return np.einsum("ij,ij->i", labels["cands"].astype(np.float32), half[dec])
+
+
+def evaluate(w: np.ndarray | None, labels: dict, decisions: np.ndarray) -> dict[str, float]:
+    """How the scorer (or, with ``w`` None, the expert's choice) chooses on ``decisions``:
+    ``best`` (share of decisions where it picks a candidate with the best rollout value),
+    ``regret`` (mean points below the best), ``decisions`` counted. Decisions whose chosen
+    candidate has no value (the expert's pickup matched none, or an illegal candidate) are
+    left out."""
+    meta = labels["meta"]
+    value = labels["value"]
+    sc = scores(w, labels) if w is not None else None
+    hits = 0
+    regret = 0.0
+    n = 0
+    for d in decisions:
+        first, k = meta[d, LabelCol.first], meta[d, LabelCol.n_cands]
+        v = value[first : first + k]
+        if not np.isfinite(v).any():
+            continue
+        if sc is None:
+            choice = meta[d, LabelCol.expert]
+        else:
+            s = np.where(np.isfinite(v), sc[first : first + k], -np.inf)
+            choice = int(np.argmax(s))
+        if choice < 0 or not np.isfinite(v[choice]):
+            continue
+        best = np.nanmax(v)
+        hits += v[choice] >= best
+        regret += best - v[choice]
+        n += 1
+    return {"best": hits / max(n, 1), "regret": regret / max(n, 1), "decisions": n}
+
+
+def split(labels: dict, holdout: int = 5) -> tuple[np.ndarray, np.ndarray]:
+    """Decision indices for training and held-out testing: the deals whose index is a
+    multiple of ``holdout`` are held out (whole deals, so no deal is on both sides)."""
+    deal = labels["meta"][:, LabelCol.deal]
+    test = deal % holdout == 0
+    return np.flatnonzero(~test), np.flatnonzero(test)
+
+
+def save(path, w: np.ndarray, **notes) -> None:
+    """Write a weight file (:mod:`canasta_sim.weights`): ``W``, the feature version and
+    ``notes`` (training facts: decisions, alpha, players, ...)."""
+    Path(path).parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as f:
+        np.savez(f, W=w.astype(np.float32), feature_version=np.int64(FEATURE_VERSION), **notes)

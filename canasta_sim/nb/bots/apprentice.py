@@ -1,0 +1,135 @@
+"""The ``apprentice`` policy: pimc's candidates scored by a learned model instead of rollouts.
+
+At the draw decision the candidates are the draw and every legal pickup (R-20, R-30..R-35);
+at the play decision they are the expert's melds of the turn, or holding them, each followed
+by the top discards the expert ranks, and its going out (R-20 steps 2 and 3, R-40): the
+candidates of :func:`.pimc.draw_candidates_nb` and :func:`.pimc.play_candidates_nb`. Each is
+scored by a bilinear model of the state features ``s`` and the candidate features ``c``
+(:mod:`.features`), ``score = c . (W s)`` with ``W``: ``float32[N_CAND_FEAT, N_STATE_FEAT]``,
+trained on pimc's rollout values (points); ``W s`` is computed once per decision.
+
+The weight sets are a kernel argument (``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``), each
+seat naming its set by index (``ApprenticeParam.weight_set``): never a module global.
+"""
+
+import numpy as np
+
+from ..engine.moves import draw_nb, take_pile_nb
+from ..engine.rng import next_u64_nb
+from ..enums import N_CAND_FEAT, N_STATE_FEAT, CandKind, DealSlot, MoveError, Phase
+from ..jit import inline_kernel, kernel
+from ..worlds import apply_candidate_nb
+from .discards import discard_safe_nb
+from .expert import PAIR_KEEP, expert_discard_nb, expert_melds_nb
+from .features import candidate_features_nb, state_features_nb
+from .pickups import take_forced_pile_nb
+from .pimc import N_EXPERT, draw_candidates_nb, play_candidates_nb
+from .policies import ApprenticeParam
+
+
+@kernel
+def decision_features_nb(state, rules, work, fwork, n):
+    """State features and the features of candidates ``0 .. n - 1`` of ``work`` (a record of
+    :data:`.pimc.WORK_DTYPE`) into ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`)."""
+    plans = work.plans[:]  # a plain C array, as in pimc
+    state_features_nb(state, rules, fwork)
+    for c in range(n):
+        candidate_features_nb(
+            state, rules, fwork, c, work.kind[c], plans[c], np.int64(work.discard[c])
+        )
+
+
+@kernel
+def score_candidates_nb(weights, fwork, n):
+    """``fwork.scores[c] = fwork.cands[c] . (weights @ fwork.state)`` for ``c < n`` (points):
+    ``weights`` is one set, ``float32[N_CAND_FEAT, N_STATE_FEAT]``; the state half
+    ``weights @ state`` goes to ``fwork.half`` once."""
+    half, sf = fwork.half, fwork.state
+    for i in range(N_CAND_FEAT):
+        acc = np.float32(0.0)
+        for j in range(N_STATE_FEAT):
+            acc += weights[i, j] * sf[j]
+        half[i] = acc
+    for c in range(n):
+        acc = np.float32(0.0)
+        row = fwork.cands[c]
+        for i in range(N_CAND_FEAT):
+            acc += row[i] * half[i]
+        fwork.scores[c] = acc
+
+
+@inline_kernel
+def pick_nb(state, fwork, n, temperature):
+    """The candidate to play: the best score (ties: the lower index, the expert's own
+    candidates first), or with ``temperature`` > 0 (points) one drawn with probability
+    proportional to ``exp(score / temperature)`` from the deal's random stream."""
+    scores = fwork.scores
+    best = 0
+    for c in range(1, n):
+        if scores[c] > scores[best]:
+            best = c
+    if temperature <= 0.0 or n < 2:
+        return best
+    total = 0.0
+    for c in range(n):
+        total += np.exp((scores[c] - scores[best]) / temperature)
+    u = (next_u64_nb(state.rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0) * total
+    for c in range(n):
+        u -= np.exp((scores[c] - scores[best]) / temperature)
+        if u < 0.0:
+            return c
+    return n - 1
+
+
+@inline_kernel
+def choose_nb(state, rules, params, weights, work, fwork, n):
+    """Features, scores and the pick among candidates ``0 .. n - 1``."""
+    decision_features_nb(state, rules, work, fwork, n)
+    score_candidates_nb(weights[int(params[ApprenticeParam.weight_set])], fwork, n)
+    return pick_nb(state, fwork, n, params[ApprenticeParam.temperature])
+
+
+@kernel
+def apprentice_turn_nb(state, rules, bot, params, weights, rstate, work, fwork, log):
+    """One whole turn of the apprentice with the bots' working record ``bot``
+    (:data:`.memory.BOT_DTYPE`), parameters ``params`` (``float64[N_PARAMS]``,
+    slots :data:`~.policies.ApprenticeParam`) and weight sets ``weights``
+    (``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``); ``rstate`` (a record of
+    ``STATE_DTYPE``, where the expert's melds are tried), ``work``
+    (:data:`.pimc.WORK_DTYPE`) and ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`) are
+    scratch. R-45's end after a last-card red three is the expert's."""
+    g = state.g
+    rparams = work.rparams[:]  # plain C arrays, as in pimc
+    plans = work.plans[:]
+    for i in range(N_EXPERT):
+        rparams[i] = params[ApprenticeParam.expert + i]
+    if g[DealSlot.phase] == Phase.draw:
+        n = draw_candidates_nb(state, rules, work)
+        if n == 0:
+            if draw_nb(state, rules, log) != MoveError.ok:
+                take_forced_pile_nb(state, rules, bot, log)
+        else:
+            best = choose_nb(state, rules, params, weights, work, fwork, n)
+            if (
+                work.kind[best] == CandKind.draw
+                or take_pile_nb(state, rules, plans[best], log) != MoveError.ok
+            ):
+                draw_nb(state, rules, log)
+    if g[DealSlot.phase] != Phase.play:
+        return
+    if g[DealSlot.last_red_three] != 0:
+        expert_melds_nb(state, rules, bot, rparams, log)
+        if g[DealSlot.phase] == Phase.play:
+            discard_safe_nb(state, rules, bot, log, 0.0, np.int64(0), 0.0, np.int64(0), PAIR_KEEP)
+        return
+    top = int(params[ApprenticeParam.top])
+    n = play_candidates_nb(state, rules, bot, rparams, rstate, work, top, log)
+    if n > 0:
+        best = 0 if n == 1 else choose_nb(state, rules, params, weights, work, fwork, n)
+        kind, discard = work.kind[best], work.discard[best]
+        if apply_candidate_nb(state, rules, kind, plans[best], discard, log) == MoveError.ok:
+            return
+    else:
+        expert_melds_nb(state, rules, bot, rparams, log)
+    if g[DealSlot.phase] == Phase.play:  # a failed candidate or the expert's melds
+        expert_discard_nb(state, rules, bot, rparams, log)

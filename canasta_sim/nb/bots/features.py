@@ -1,0 +1,308 @@
+"""The learned bot's inputs: state features (once per decision) and candidate features (one
+vector per candidate), ``float32`` arrays whose slots are :data:`~..enums.StateFeat` and
+:data:`~..enums.CandFeat` (table and scales in ``docs/learned.md``).
+
+Only what the seat to play may know is read: its own hand, the melds, red threes and the
+discard pile (public), ``state.known`` (cards taken with the pile and not since shown), the
+hand sizes, the stock size, the sides' cumulative scores and minimum counts, and the turn. The
+other hands' unknown cards and the stock order are never read, so two positions that differ
+only in hidden cards give the same features (``tests/test_features.py``).
+
+A candidate is read as the search bot keeps it (:mod:`.pimc`): its kind (``CandKind``), its plan
+(``int8[N_KINDS, 3]``: cards from hand melded, with the pile's top card for a pickup) and its
+discard (a kind or -1). Its features say what the move changes, computed from the state and
+the plan without playing the move (no state copy per candidate); the kernels allocate
+nothing: the feature arrays live in a work record (:data:`FEATURE_WORK_DTYPE`).
+"""
+
+import numpy as np
+
+from ..engine.deal import pack_count_nb
+from ..enums import (
+    BLACK_THREE,
+    DEUCE,
+    FIRST_NATURAL,
+    JOKER,
+    LAST_NATURAL,
+    N_CAND_FEAT,
+    N_FEAT_CTX,
+    N_KINDS,
+    N_STATE_FEAT,
+    RED_THREE,
+    CandFeat,
+    CandKind,
+    DealSlot,
+    FeatCtx,
+    MeldCol,
+    Phase,
+    RuleSlot,
+    SideSlot,
+    StateFeat,
+)
+from ..jit import inline_kernel, kernel
+from .discards import take_chance_nb
+from .knowledge import (
+    opponents_threaten_nb,
+    pile_memory_nb,
+    side_table_points_nb,
+    unknown_cards_nb,
+    unseen_wilds_nb,
+)
+from .memory import MAX_CANDIDATES, MAX_POWERS
+
+#: The learned bot's feature arrays (one record per thread).
+FEATURE_WORK_DTYPE = np.dtype(
+    [
+        ("state", np.float32, (N_STATE_FEAT,)),  # the decision's state features
+        ("cands", np.float32, (MAX_CANDIDATES, N_CAND_FEAT)),  # candidate features
+        ("half", np.float32, (N_CAND_FEAT,)),  # weights x state features (once a decision)
+        ("scores", np.float32, (MAX_CANDIDATES,)),  # the model's score per candidate
+        ("ctx", np.float64, (N_FEAT_CTX,)),  # FeatCtx: what the candidate features read
+        ("powers", np.float64, (MAX_POWERS,)),  # (1 - q) ** i for take_chance_nb
+    ]
+)
+
+
+def feature_work(n: int) -> np.ndarray:
+    """``n`` feature work records (``ndarray(FEATURE_WORK_DTYPE, (n,))``), one per thread that
+    plays the learned bot; ``n`` = 0 for a run without one (the kernels then never touch
+    them)."""
+    return np.zeros(n, FEATURE_WORK_DTYPE)
+
+
+HAND_SCALE = 15.0
+PILE_SCALE = 20.0
+
+
+@inline_kernel
+def table_best_nb(state, rules, side):
+    """Own side's (canastas, table points) and the most of any other side's."""
+    n_sides = rules[RuleSlot.sides]
+    opp_c = 0
+    opp_t = -(1 << 30)
+    for s in range(n_sides):
+        if s != side:
+            opp_c = max(opp_c, state.sides[s, SideSlot.canastas])
+            opp_t = max(opp_t, side_table_points_nb(state, rules, s))
+    return opp_c, opp_t
+
+
+@kernel
+def state_features_nb(state, rules, fwork):
+    """Write the current player's state features into ``fwork.state`` and the values the
+    candidate features read into ``fwork.ctx`` and ``fwork.powers`` (R-10 sides, R-31 frozen
+    pile, R-40 going out, R-55 scores, R-64 minimum counts)."""
+    g, sides, out, ctx = state.g, state.sides, fwork.state, fwork.ctx
+    seat = g[DealSlot.current]
+    players = rules[RuleSlot.players]
+    n_sides = rules[RuleSlot.sides]
+    side = rules[RuleSlot.side_of + seat]
+    nxt = rules[RuleSlot.next_seat + seat]
+    nside = rules[RuleSlot.side_of + nxt]
+    stock = (rules[RuleSlot.n_cards] - g[DealSlot.stock_pos]) / rules[RuleSlot.n_cards]
+    endgame = (
+        rules[RuleSlot.n_cards] - g[DealSlot.stock_pos] <= 2 * rules[RuleSlot.draw_count] * players
+    )
+    partners = 0.0
+    n_partners = 0
+    opp_min = 1 << 20
+    for p in range(players):
+        if p == seat:
+            continue
+        if rules[RuleSlot.side_of + p] == side:
+            partners += state.hand_sizes[p]
+            n_partners += 1
+        else:
+            opp_min = min(opp_min, state.hand_sizes[p])
+    opp_c, opp_t = table_best_nb(state, rules, side)
+    opp_score = -(1 << 30)
+    for s in range(n_sides):
+        if s != side:
+            opp_score = max(opp_score, sides[s, SideSlot.score])
+    wilds = state.hands[seat, DEUCE] + state.hands[seat, JOKER]
+    known = 0
+    for k in range(N_KINDS):
+        known += state.known[nxt, k]
+    out[StateFeat.bias] = 1.0
+    out[StateFeat.stock] = stock
+    out[StateFeat.hand] = state.hand_sizes[seat] / HAND_SCALE
+    out[StateFeat.next_hand] = state.hand_sizes[nxt] / HAND_SCALE
+    out[StateFeat.partner_hand] = partners / max(n_partners, 1) / HAND_SCALE
+    out[StateFeat.opp_hand_min] = opp_min / HAND_SCALE
+    out[StateFeat.pile] = g[DealSlot.pile_len] / PILE_SCALE
+    out[StateFeat.frozen] = 1.0 if g[DealSlot.pile_freeze] > 0 else 0.0
+    out[StateFeat.melded] = 1.0 if sides[side, SideSlot.melded] != 0 else 0.0
+    out[StateFeat.next_melded] = 1.0 if sides[nside, SideSlot.melded] != 0 else 0.0
+    out[StateFeat.canastas] = sides[side, SideSlot.canastas] / 2.0
+    out[StateFeat.opp_canastas] = opp_c / 2.0
+    out[StateFeat.table] = side_table_points_nb(state, rules, side) / 1000.0
+    out[StateFeat.opp_table] = opp_t / 1000.0
+    out[StateFeat.minimum] = sides[side, SideSlot.minimum] / 100.0
+    out[StateFeat.score] = sides[side, SideSlot.score] / 5000.0
+    out[StateFeat.opp_score] = opp_score / 5000.0
+    out[StateFeat.wilds] = wilds / 4.0
+    out[StateFeat.threat] = 1.0 if opponents_threaten_nb(state, rules, seat, np.int64(5)) else 0.0
+    out[StateFeat.endgame] = 1.0 if endgame else 0.0
+    out[StateFeat.can_out] = (
+        1.0 if sides[side, SideSlot.canastas] >= rules[RuleSlot.canastas_to_go_out] else 0.0
+    )
+    out[StateFeat.next_known] = known / 5.0
+    out[StateFeat.play_phase] = 1.0 if g[DealSlot.phase] == Phase.play else 0.0
+    out[StateFeat.turn] = g[DealSlot.turn] / 100.0
+    # what the discard features read: the next player's odds (as the expert's discard reads
+    # them, without its table in the state) and what the pile tells of them
+    unknown = unknown_cards_nb(state, rules, seat)
+    q = state.hand_sizes[nxt] / unknown if unknown > 0 else 0.0
+    q = min(q, 1.0)
+    powers = fwork.powers
+    powers[0] = 1.0
+    for i in range(1, MAX_POWERS):
+        powers[i] = powers[i - 1] * (1.0 - q)
+    passed, discarded = pile_memory_nb(state, rules)
+    ctx[FeatCtx.q] = q
+    ctx[FeatCtx.p_wild] = 1.0 - powers[min(unseen_wilds_nb(state, rules, seat), MAX_POWERS - 1)]
+    ctx[FeatCtx.passed] = passed
+    ctx[FeatCtx.discarded] = discarded
+    ctx[FeatCtx.frozen_next] = (
+        1.0 if g[DealSlot.pile_freeze] > 0 or sides[nside, SideSlot.melded] == 0 else 0.0
+    )
+    ctx[FeatCtx.next_melded] = 1.0 if sides[nside, SideSlot.melded] != 0 else 0.0
+    ctx[FeatCtx.next_ranks] = sides[nside, SideSlot.meld_ranks]
+    ctx[FeatCtx.stock] = stock
+    ctx[FeatCtx.endgame] = 1.0 if endgame else 0.0
+    ctx[FeatCtx.minimum] = sides[side, SideSlot.minimum] / 100.0
+
+
+@inline_kernel
+def card_points_nb(rules, n, d, j, rank):
+    return (
+        n * rules[RuleSlot.values + rank]
+        + d * rules[RuleSlot.values + DEUCE]
+        + j * rules[RuleSlot.values + JOKER]
+    )
+
+
+@kernel
+def candidate_features_nb(state, rules, fwork, c, kind, plan, discard):
+    """Write candidate ``c``'s features into ``fwork.cands[c]``: ``kind`` (``CandKind``), its
+    ``plan`` (``int8[N_KINDS, 3]``, cards from hand; a pickup's top card is added here) and
+    ``discard`` (a kind, or -1). Reads ``fwork.ctx`` and ``fwork.powers`` from
+    :func:`state_features_nb` (call it first). R-23 black threes, R-24 freezing, R-30..R-35
+    pickups, R-51 canastas, R-64 the initial meld."""
+    g, sides, melds, ctx = state.g, state.sides, state.melds, fwork.ctx
+    out = fwork.cands[c]
+    for i in range(N_CAND_FEAT):
+        out[i] = 0.0
+    seat = g[DealSlot.current]
+    side = rules[RuleSlot.side_of + seat]
+    nxt = rules[RuleSlot.next_seat + seat]
+    plen = g[DealSlot.pile_len]
+    top = state.pile[plen - 1] if kind == CandKind.take and plen > 0 else -1
+    laid = 0
+    points = 0
+    wilds = 0
+    for r in range(BLACK_THREE, LAST_NATURAL + 1):
+        n = plan[r, MeldCol.naturals]
+        d = plan[r, MeldCol.deuces]
+        j = plan[r, MeldCol.jokers]
+        add = n + d + j + (1 if r == top else 0)
+        if add == 0:
+            continue
+        laid += n + d + j
+        wilds += d + j
+        points += card_points_nb(rules, n + (1 if r == top else 0), d, j, r)
+        before = melds[side, r, MeldCol.naturals] + melds[side, r, MeldCol.deuces]
+        before += melds[side, r, MeldCol.jokers]
+        after = before + add
+        wild_after = melds[side, r, MeldCol.deuces] + melds[side, r, MeldCol.jokers] + d + j
+        if before == 0:
+            out[CandFeat.new_melds] += 1.0
+        if r != BLACK_THREE and before < 7 <= after:
+            if wild_after == 0:
+                out[CandFeat.natural_made] += 1.0
+            else:
+                out[CandFeat.mixed_made] += 1.0
+        elif 4 <= after <= 6:
+            out[CandFeat.closer] += 1.0
+    left = state.hand_sizes[seat] - laid
+    if kind == CandKind.draw:
+        out[CandFeat.draw] = 1.0
+        left += rules[RuleSlot.draw_count]
+    elif kind == CandKind.take:
+        out[CandFeat.take] = 1.0
+        pile_points = 0
+        pile_wilds = 0
+        for k in range(N_KINDS):
+            if k != RED_THREE:  # red threes taken are laid out (R-14)
+                pile_points += state.pile_counts[k] * rules[RuleSlot.values + k]
+            if k == DEUCE or k == JOKER:
+                pile_wilds += state.pile_counts[k]
+        left += plen - 1 - state.pile_counts[RED_THREE]
+        out[CandFeat.pile_taken] = plen / PILE_SCALE
+        out[CandFeat.pile_points] = pile_points / 100.0
+        out[CandFeat.pile_wilds] = pile_wilds / 2.0
+        out[CandFeat.pile_frozen] = plen / PILE_SCALE if g[DealSlot.pile_freeze] > 0 else 0.0
+    else:
+        if laid == 0:
+            out[CandFeat.hold] = 1.0
+        if discard >= 0:
+            discard_features_nb(state, rules, fwork, out, plan, discard, nxt)
+            left -= 1
+        if left == 0:
+            out[CandFeat.going_out] = 1.0
+    initial = sides[side, SideSlot.melded] == 0 and laid + (1 if top >= 0 else 0) > 0
+    out[CandFeat.laid] = laid / 10.0
+    out[CandFeat.left] = left / HAND_SCALE
+    out[CandFeat.points] = points / 100.0
+    out[CandFeat.wilds_spent] = wilds / 2.0
+    out[CandFeat.initial] = 1.0 if initial else 0.0
+    out[CandFeat.stock_left] = ctx[FeatCtx.stock] * left / HAND_SCALE
+    out[CandFeat.endgame_left] = ctx[FeatCtx.endgame] * left / HAND_SCALE
+    out[CandFeat.initial_minimum] = ctx[FeatCtx.minimum] if initial else 0.0
+    out[CandFeat.points_stock] = points / 100.0 * ctx[FeatCtx.stock]
+
+
+@inline_kernel
+def discard_features_nb(state, rules, fwork, out, plan, k, nxt):
+    """The discard's features (kind ``k`` after the melds of ``plan``): the chance that the
+    next player can take the pile with it (:func:`.discards.take_chance_nb`, R-32, R-33;
+    a natural rank's unseen cards do not change with the own melds, which move cards from the
+    hand to the table), the pile handed to them, freezing (R-24), black threes (R-23)."""
+    ctx = fwork.ctx
+    seat = state.g[DealSlot.current]
+    plen = state.g[DealSlot.pile_len]
+    left_of_kind = state.hands[seat, k] - plan[k, MeldCol.naturals]
+    handed = (plen + 1) / PILE_SCALE
+    out[CandFeat.handed] = handed
+    out[CandFeat.discard_points] = rules[RuleSlot.values + k] / 50.0
+    out[CandFeat.next_known] = 1.0 if state.known[nxt, k] > 0 else 0.0
+    if k == DEUCE or k == JOKER:
+        out[CandFeat.wild_discard] = 1.0
+        out[CandFeat.freezes] = 1.0 if state.g[DealSlot.pile_freeze] == 0 else 0.0
+        return
+    if k == BLACK_THREE:
+        out[CandFeat.black_three] = 1.0
+        return
+    if k < FIRST_NATURAL or k > LAST_NATURAL:
+        return
+    per_rank = pack_count_nb(rules[RuleSlot.n_cards], k)
+    u = per_rank - state.hands[seat, k] - state.pile_counts[k] - state.melded[k]
+    passed = (int(ctx[FeatCtx.passed]) >> k) & 1 != 0
+    discarded = (int(ctx[FeatCtx.discarded]) >> k) & 1 != 0
+    on_meld = (int(ctx[FeatCtx.next_ranks]) >> k) & 1 != 0
+    p = take_chance_nb(
+        u,
+        ctx[FeatCtx.frozen_next] != 0.0,
+        on_meld,
+        ctx[FeatCtx.next_melded] != 0.0,
+        passed,
+        discarded,
+        ctx[FeatCtx.q],
+        fwork.powers,
+        ctx[FeatCtx.p_wild],
+    )
+    out[CandFeat.danger] = p
+    out[CandFeat.danger_handed] = p * handed
+    out[CandFeat.pair_break] = 1.0 if left_of_kind >= 2 else 0.0
+    out[CandFeat.next_meld] = 1.0 if on_meld else 0.0
+    out[CandFeat.passed] = 1.0 if passed else 0.0

@@ -1,0 +1,227 @@
+"""Labelled decisions for the apprentice: self-play deals in which sampled decisions get every
+candidate valued by pimc's paired rollouts (:func:`.bots.pimc.search_nb`, shared worlds, the
+rollout expert in every seat), with the state and candidate features of :mod:`.bots.features`.
+
+The deals are played by the expert; at a labelled decision the move played is pimc's best
+candidate (``follow`` 1) or the expert's own (``follow`` 0). The kernel writes into arrays
+it is given and stops labelling when they are full (it allocates nothing).
+"""
+
+import numba as nb
+import numpy as np
+
+from .bots.apprentice import decision_features_nb
+from .bots.expert import expert_draw_nb, expert_turn_nb
+from .bots.memory import MAX_CANDIDATES
+from .bots.pimc import N_EXPERT, draw_candidates_nb, play_candidates_nb, search_nb
+from .bots.policies import PimcParam
+from .engine.deal import start_deal_nb
+from .engine.moves import draw_nb, meld_last_card_nb, take_pile_nb
+from .engine.rng import below_nb
+from .engine.state import copy_state_nb
+from .enums import (
+    N_CAND_FEAT,
+    N_STATE_FEAT,
+    CandKind,
+    DealSlot,
+    LabelCol,
+    MeldCol,
+    MoveError,
+    Phase,
+    RuleSlot,
+    SideSlot,
+)
+from .jit import kernel
+from .worlds import apply_candidate_nb
+
+
+@kernel
+def expert_draw_choice_nb(state, rules, bot, rparams, rstate, work, n, log):
+    """Which of the draw decision's ``n`` candidates (:func:`.bots.pimc.draw_candidates_nb`:
+    pickups, then the draw) the expert plays: its draw step is made on ``rstate``, a copy,
+    and a pickup is matched to the candidate that spends the same kinds of card from hand on
+    the top card's meld (R-32, R-33); -1 if none matches."""
+    copy_state_nb(rstate, state)
+    expert_draw_nb(rstate, rules, bot, rparams, log)
+    g = state.g
+    plen = g[DealSlot.pile_len]
+    if rstate.g[DealSlot.pile_len] != 0:
+        return n - 1
+    top = state.pile[plen - 1]
+    side = rules[RuleSlot.side_of + g[DealSlot.current]]
+    en = rstate.melds[side, top, MeldCol.naturals] - state.melds[side, top, MeldCol.naturals] - 1
+    ed = rstate.melds[side, top, MeldCol.deuces] - state.melds[side, top, MeldCol.deuces]
+    ej = rstate.melds[side, top, MeldCol.jokers] - state.melds[side, top, MeldCol.jokers]
+    for c in range(n - 1):
+        pn = work.plans[c, top, MeldCol.naturals]
+        pd = work.plans[c, top, MeldCol.deuces]
+        pj = work.plans[c, top, MeldCol.jokers]
+        if (pd > 0) == (ed > 0) and (pj > 0) == (ej > 0) and (pn >= 2) == (en >= 2):
+            if (pn == 0) == (en == 0):
+                return c
+    return -1
+
+
+@kernel
+def label_decision_nb(
+    state,
+    rules,
+    bot,
+    params,
+    rstate,
+    work,
+    fwork,
+    n,
+    expert,
+    deal,
+    dec_state,
+    dec_meta,
+    cand_feat,
+    cand_value,
+    nd,
+    nc,
+    log,
+):
+    """Features of the decision's ``n`` candidates and their mean rollout values (points; NaN
+    for a candidate illegal in some world) into row ``nd`` of ``dec_state`` and ``dec_meta``
+    and rows ``nc ..`` of ``cand_feat`` and ``cand_value``; returns pimc's choice."""
+    g = state.g
+    decision_features_nb(state, rules, work, fwork, n)
+    for j in range(N_STATE_FEAT):
+        dec_state[nd, j] = fwork.state[j]
+    for c in range(n):
+        for i in range(N_CAND_FEAT):
+            cand_feat[nc + c, i] = fwork.cands[c, i]
+    best = search_nb(state, rules, bot, params, rstate, work, n, log)
+    worlds = params[PimcParam.worlds]
+    for c in range(n):
+        cand_value[nc + c] = work.total[c] / worlds if work.ok[c] != 0 else np.nan
+    row = dec_meta[nd]
+    row[LabelCol.deal] = deal
+    row[LabelCol.turn] = g[DealSlot.turn]
+    row[LabelCol.phase] = g[DealSlot.phase]
+    row[LabelCol.seat] = g[DealSlot.current]
+    row[LabelCol.n_cands] = n
+    row[LabelCol.first] = nc
+    row[LabelCol.expert] = expert
+    row[LabelCol.best] = best
+    return best
+
+
+@nb.njit(cache=True, _nrt=False, nogil=True)
+def label_deals_nb(
+    state,
+    rules,
+    bot,
+    seeds,
+    deals,
+    dealers,
+    minimums,
+    scores,
+    params,
+    every,
+    follow,
+    sampler,
+    rstate,
+    work,
+    fwork,
+    dec_state,
+    dec_meta,
+    cand_feat,
+    cand_value,
+    log,
+):
+    """Play one deal per seed (``deals``: their indices in the run) with the expert (the
+    rollout expert of ``params``, pimc's parameter vector) and label about one decision in
+    ``every`` (chosen from the stream ``sampler``, ``uint64[1]``) that has two candidates or
+    more; ``bot`` (:data:`.bots.memory.BOT_DTYPE`), ``rstate``, ``work`` and ``fwork`` are
+    scratch (the bots' working record, pimc's and the features'), the
+    labels go to :func:`label_decision_nb`'s arrays. Returns ``(decisions, candidates)``
+    written."""
+    g = state.g
+    rparams = work.rparams[:]  # a plain C array, as in pimc
+    plans = work.plans[:]
+    for i in range(N_EXPERT):
+        rparams[i] = params[PimcParam.expert + i]
+    top = int(params[PimcParam.top])
+    nd = 0
+    nc = 0
+    for i in range(seeds.shape[0]):
+        start_deal_nb(state, rules, seeds[i], dealers[i], minimums[i], log)
+        for s in range(rules[RuleSlot.sides]):
+            state.sides[s, SideSlot.score] = scores[i, s]
+        while g[DealSlot.phase] != Phase.over:
+            seat = g[DealSlot.current]
+            room = nd < dec_meta.shape[0] and nc + MAX_CANDIDATES <= cand_value.shape[0]
+            if g[DealSlot.phase] == Phase.draw:
+                n = 0
+                if room and below_nb(sampler, every) == 0:
+                    n = draw_candidates_nb(state, rules, work)
+                if n > 1:
+                    exp = expert_draw_choice_nb(state, rules, bot, rparams, rstate, work, n, log)
+                    best = label_decision_nb(
+                        state,
+                        rules,
+                        bot,
+                        params,
+                        rstate,
+                        work,
+                        fwork,
+                        n,
+                        exp,
+                        deals[i],
+                        dec_state,
+                        dec_meta,
+                        cand_feat,
+                        cand_value,
+                        nd,
+                        nc,
+                        log,
+                    )
+                    nd += 1
+                    nc += n
+                    c = best if follow != 0 or exp < 0 else exp
+                    if c < 0 or work.kind[c] == CandKind.draw:
+                        draw_nb(state, rules, log)
+                    elif take_pile_nb(state, rules, plans[c], log) != MoveError.ok:
+                        draw_nb(state, rules, log)
+                else:
+                    expert_draw_nb(state, rules, bot, rparams, log)
+            if g[DealSlot.phase] == Phase.play:
+                n = 0
+                room = nd < dec_meta.shape[0] and nc + MAX_CANDIDATES <= cand_value.shape[0]
+                if g[DealSlot.last_red_three] == 0 and room and below_nb(sampler, every) == 0:
+                    n = play_candidates_nb(state, rules, bot, rparams, rstate, work, top, log)
+                done = False
+                if n > 1:
+                    best = label_decision_nb(
+                        state,
+                        rules,
+                        bot,
+                        params,
+                        rstate,
+                        work,
+                        fwork,
+                        n,
+                        np.int64(0),
+                        deals[i],
+                        dec_state,
+                        dec_meta,
+                        cand_feat,
+                        cand_value,
+                        nd,
+                        nc,
+                        log,
+                    )
+                    nd += 1
+                    nc += n
+                    c = best if follow != 0 and best >= 0 else 0
+                    err = apply_candidate_nb(
+                        state, rules, work.kind[c], plans[c], work.discard[c], log
+                    )
+                    done = err == MoveError.ok
+                if not done and g[DealSlot.phase] == Phase.play:
+                    expert_turn_nb(state, rules, bot, rparams, log)
+            if g[DealSlot.phase] == Phase.play and g[DealSlot.current] == seat:
+                meld_last_card_nb(state, rules, log)
+    return nd, nc
