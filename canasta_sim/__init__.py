@@ -1,53 +1,94 @@
 """canasta_sim: high-throughput, rule-exact Canasta simulation.
 
 The rule book is RULES.md (rule ids R-xx); the kernels live in :mod:`canasta_sim.nb`.
+
+The public names are imported on first use (:data:`_HOMES`), so a command imports only the
+modules it uses: ``canasta-sim analyse`` does not load the comparison, statistics (scipy),
+review or tuning modules.
 """
 
-from . import pybot as pybot  # noqa: E402  (registers Deal.python_seating)
-from ._version import BOTS_VERSION, RULES_VERSION, __version__  # noqa: E402
-from .address import deal_from_run, info_set_from_run  # noqa: E402
-from .analysis import AnalysisResult, analyse  # noqa: E402
-from .cards import KINDS, N_KINDS, format_cards, parse_cards  # noqa: E402
-from .compare import compare, sweep  # noqa: E402
-from .deal import Deal, is_legal_meld, minimum_count, trace_deal  # noqa: E402
-from .errors import IllegalMove  # noqa: E402
-from .games import GamesResult, play_games  # noqa: E402
-from .infoset import InfoSet, Worlds  # noqa: E402
-from .observation import Observation  # noqa: E402
-from .review import ReviewResult, review  # noqa: E402
-from .rules import Rules  # noqa: E402
-from .simulate import SimulationResult, simulate  # noqa: E402
-from .tune import TuneResult, tune  # noqa: E402
+from __future__ import annotations
 
-__all__ = [
-    "AnalysisResult",
-    "KINDS",
-    "N_KINDS",
-    "Deal",
-    "GamesResult",
-    "IllegalMove",
-    "InfoSet",
-    "Observation",
-    "ReviewResult",
-    "Rules",
-    "SimulationResult",
-    "TuneResult",
-    "Worlds",
-    "analyse",
-    "compare",
-    "deal_from_run",
-    "format_cards",
-    "info_set_from_run",
-    "is_legal_meld",
-    "minimum_count",
-    "parse_cards",
-    "review",
-    "play_games",
-    "simulate",
-    "sweep",
-    "trace_deal",
-    "tune",
-    "__version__",
-    "RULES_VERSION",
-    "BOTS_VERSION",
-]
+import sys
+import types
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+from . import pybot as pybot  # (registers Deal.python_seating)
+from ._version import BOTS_VERSION, RULES_VERSION, __version__
+
+if TYPE_CHECKING:  # what the names of _HOMES are, for type checkers (F401: used lazily)
+    from .address import deal_from_run, info_set_from_run  # noqa: F401
+    from .analysis import AnalysisResult, analyse  # noqa: F401
+    from .cards import KINDS, N_KINDS, format_cards, parse_cards  # noqa: F401
+    from .compare import compare, sweep  # noqa: F401
+    from .deal import Deal, is_legal_meld, minimum_count, trace_deal  # noqa: F401
+    from .errors import IllegalMove  # noqa: F401
+    from .games import GamesResult, play_games  # noqa: F401
+    from .infoset import InfoSet, Worlds  # noqa: F401
+    from .observation import Observation  # noqa: F401
+    from .review import ReviewResult, review  # noqa: F401
+    from .rules import Rules  # noqa: F401
+    from .simulate import SimulationResult, simulate  # noqa: F401
+    from .tune import TuneResult, tune  # noqa: F401
+
+#: The module of this package that defines each public name.
+_HOMES = {
+    "deal_from_run": "address",
+    "info_set_from_run": "address",
+    "AnalysisResult": "analysis",
+    "analyse": "analysis",
+    "KINDS": "cards",
+    "N_KINDS": "cards",
+    "format_cards": "cards",
+    "parse_cards": "cards",
+    "compare": "compare",
+    "sweep": "compare",
+    "Deal": "deal",
+    "is_legal_meld": "deal",
+    "minimum_count": "deal",
+    "trace_deal": "deal",
+    "IllegalMove": "errors",
+    "GamesResult": "games",
+    "play_games": "games",
+    "InfoSet": "infoset",
+    "Worlds": "infoset",
+    "Observation": "observation",
+    "ReviewResult": "review",
+    "review": "review",
+    "Rules": "rules",
+    "SimulationResult": "simulate",
+    "simulate": "simulate",
+    "TuneResult": "tune",
+    "tune": "tune",
+}
+
+__all__ = [*_HOMES, "__version__", "RULES_VERSION", "BOTS_VERSION"]
+
+
+class _Package(types.ModuleType):
+    """This package's module type: a public name is imported from its module on first use;
+    importing a submodule of the same name (``canasta_sim.simulate``) leaves the public name
+    (the function ``simulate``) in place, as an eager import of it did."""
+
+    def __getattr__(self, name: str):
+        home = _HOMES.get(name)
+        if home is None:
+            raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
+        value = getattr(import_module(f"{self.__name__}.{home}"), name)
+        super().__setattr__(name, value)
+        return value
+
+    def __setattr__(self, name: str, value) -> None:
+        if name in _HOMES and isinstance(value, types.ModuleType):
+            return  # the import system binding a submodule: the public name wins
+        super().__setattr__(name, value)
+
+    def __dir__(self) -> list[str]:
+        return sorted({*super().__dir__(), *_HOMES})
+
+
+sys.modules[__name__].__class__ = _Package
+for _name in _HOMES:  # submodules imported above (by pybot) before the swap
+    if isinstance(globals().get(_name), types.ModuleType):
+        del globals()[_name]
