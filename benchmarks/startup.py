@@ -1,12 +1,15 @@
 """Compile time and start-up: wall seconds and CPU seconds (user and system, the command's
 worker processes included; they do not depend on the machine's load as wall seconds do) of
-``canasta-sim warmup`` and of ``canasta-sim simulate --deals 1000`` with an empty numba cache
-(cold) and a filled one (cached). Memory: peak RSS of a 1,000,000-deal run with records and
-of a 10,000,000-deal run without (``--no-records``), and the in-memory bytes per deal-side row
-of the records.
+each command of :data:`COMMANDS` (``simulate``, ``compare``, ``analyse``, ``warmup``), each
+with an empty numba cache of its own (cold: it compiles what it uses), then each again with
+the cache the cold ``warmup`` filled (cached). Memory: peak RSS of a 1,000,000-deal run with
+records and of a 10,000,000-deal run without (``--no-records``), and the in-memory bytes per
+deal-side row of the records.
 
-Run: ``python benchmarks/startup.py [--skip-memory]``; writes ``results/bench/startup.csv``
-and ``startup.md``.
+Run: ``python benchmarks/startup.py [--skip-memory] [--name startup]``; writes
+``results/bench/NAME.csv`` and ``NAME.md``. The commands run the ``canasta_sim`` that
+``PYTHONPATH`` selects (they run in the temporary folder, as ``python -m`` imports from the
+current folder first), so a checkout of another commit can be measured with this script.
 """
 
 import argparse
@@ -24,6 +27,16 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import write_table  # noqa: E402
 
 CLI = [sys.executable, "-m", "canasta_sim"]
+POSITION = str(Path(__file__).resolve().parent.parent / "docs" / "positions" / "take_or_draw.toml")
+
+#: The timed commands: a label and the arguments after ``canasta-sim``; ``warmup`` last, as
+#: its cold run fills the cache the cached rows use.
+COMMANDS = (
+    ("simulate --deals 1000", ["simulate", "--deals", "1000", "--quiet"]),
+    ("compare expert greedy --deals 1000", ["compare", "expert", "greedy", "--deals", "1000"]),
+    ("analyse take_or_draw.toml --worlds 1000", ["analyse", POSITION, "--worlds", "1000"]),
+    ("warmup", ["warmup"]),
+)
 
 
 def timed(args, env) -> tuple[float, float, float]:
@@ -33,6 +46,7 @@ def timed(args, env) -> tuple[float, float, float]:
         subprocess.run(
             ["/usr/bin/time", "-f", "%U %S %M", "-o", rss.name, *args],
             env=env,
+            cwd=tempfile.gettempdir(),  # not the checkout: python -m imports from the cwd first
             check=True,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
@@ -54,28 +68,27 @@ def record_bytes_per_row(deals: int = 100_000) -> float:
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skip-memory", action="store_true")
+    parser.add_argument("--name", default="startup", help="the tables' file name")
     args = parser.parse_args(argv)
     rows = []
-    warmup = CLI + ["warmup"]
-    small = CLI + ["simulate", "--deals", "1000", "--quiet"]
-    with (
-        tempfile.TemporaryDirectory() as cache,
-        tempfile.TemporaryDirectory() as cache2,
-        tempfile.TemporaryDirectory() as work,
-    ):
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache}  # empty: the first run compiles
-        env2 = {**os.environ, "NUMBA_CACHE_DIR": cache2}
-        for what, cmd, state, environ in (
-            ("canasta-sim warmup", warmup, "cold", env),
-            ("canasta-sim simulate --deals 1000", small, "cold", env2),
-            ("canasta-sim warmup", warmup, "cached", env),
-            ("canasta-sim simulate --deals 1000", small, "cached", env),
-        ):
-            wall, cpu, rss = timed(cmd, environ)
-            rows.append(
-                {"what": what, "cache": state, "seconds": wall, "cpu_s": cpu, "peak_rss_mib": rss}
-            )
-            print(rows[-1], flush=True)
+    with tempfile.TemporaryDirectory() as root, tempfile.TemporaryDirectory() as work:
+        cached = {**os.environ, "NUMBA_CACHE_DIR": str(Path(root) / "warmup")}
+        for state in ("cold", "cached"):
+            for what, args_ in COMMANDS:
+                fresh = {**os.environ, "NUMBA_CACHE_DIR": str(Path(root) / what.split()[0])}
+                env = cached if state == "cached" or what == "warmup" else fresh
+                wall, cpu, rss = timed(CLI + args_, env)
+                rows.append(
+                    {
+                        "what": f"canasta-sim {what}",
+                        "cache": state,
+                        "seconds": wall,
+                        "cpu_s": cpu,
+                        "peak_rss_mib": rss,
+                    }
+                )
+                print(rows[-1], flush=True)
+        env = cached
         if not args.skip_memory:
             for what, extra in (
                 ("simulate --deals 1000000 (records)", ["--deals", "1000000"]),
@@ -111,7 +124,7 @@ def main(argv=None):
     command = "python benchmarks/startup.py " + " ".join(argv or sys.argv[1:])
     print(
         write_table(
-            "startup", frame, "Start-up, compile time and memory", command.strip()
+            args.name, frame, "Start-up, compile time and memory", command.strip()
         ).read_text()
     )
 

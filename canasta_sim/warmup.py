@@ -1,14 +1,17 @@
 """Compile every kernel once so later runs start from numba's on-disk cache.
 
 numba compiles a kernel after the kernels it calls (it links them into it), so a cold start
-is mostly one long sequence. Two parts of it are independent until the chunk kernel joins
-them (:data:`CHAINS`): the expert, then the search bot that rolls the expert out, then the
-chunk kernel; and the other three bots, then the analysis rollouts. :func:`warm_up` compiles
-each chain in its own worker process; both fill the one on-disk cache (numba writes each
-cache file whole, under a temporary name first), and a process that needs a kernel the other
-has cached loads it instead of compiling it. Then the calling process makes every call of
-the chains itself, loading each kernel from the cache and compiling only what the workers
-did not leave there.
+is mostly one long sequence. There are three chunk kernels (:mod:`.nb.play`): for tables of
+experts only, for every policy but the search bot, and for the search bot too. Two parts of
+the work are independent (:data:`CHAINS`): the expert, the experts' chunk kernel, then the
+search bot that rolls the expert out and its chunk kernel; and the other three bots, the
+analysis rollouts, the ``Deal`` move kernels, then the chunk kernel of the other policies
+(which loads the expert the first chain has cached by then). :func:`warm_up` compiles each
+chain in its own worker process; both fill the one on-disk cache (numba writes each cache
+file whole, under a temporary name first), and a process that needs a kernel the other has
+cached loads it instead of compiling it. Then the calling process makes every call of the
+chains itself, loading each kernel from the cache and compiling only what the workers did
+not leave there.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from pathlib import Path
 
 from .game.deals import STEPS, Deal, is_legal_meld, minimum_count
 from .game.rules import Rules
-from .nb.play import play_block_nb
+from .nb.play import play_block_nb, play_expert_block_nb, play_search_block_nb
 from .players.choices import candidates
 from .run.simulate import simulate
 from .search.analysis import analyse
@@ -37,9 +40,19 @@ def _pimc() -> None:
     Deal.new(Rules(), 0).play_out(["apprentice", "expert"])
 
 
-def _chunk() -> None:
-    """The chunk kernel (every policy, the search bot's included) and the record kernels."""
+def _search_chunk() -> None:
+    """The chunk kernel of runs with the search bot (every policy) and the record kernels."""
+    simulate(2, bots=["pimc:worlds=1", "expert"], rules=Rules(), records=True)
+
+
+def _expert_chunk() -> None:
+    """The chunk kernel of runs where every seat plays the expert (the default bots)."""
     simulate(8, rules=Rules(), records=True)
+
+
+def _chunk() -> None:
+    """The chunk kernel of runs of the other policies, without the search bot."""
+    simulate(8, bots=["greedy", "expert"], rules=Rules(), records=True)
 
 
 def _bots() -> None:
@@ -81,7 +94,10 @@ def _deal_api() -> None:
 
 
 #: Calls that compile independent groups of kernels, each chain in dependency order.
-CHAINS = ((_expert, _pimc, _chunk), (_bots, _analysis, _deal_api))
+CHAINS = (
+    (_expert, _expert_chunk, _pimc, _search_chunk),
+    (_bots, _analysis, _deal_api, _chunk),
+)
 
 
 def _run_chain(chain: int) -> None:
@@ -111,18 +127,21 @@ def _run_chains_apart(chains: range) -> None:
             raise RuntimeError(f"warm-up worker for {names} failed (exit {code}):\n{err}")
 
 
-def _chunk_kernel_cached() -> bool:
-    """Whether numba's cache holds the chunk kernel, the last kernel of a cold start (its
-    cache index file exists; numba has no public call for this)."""
+def _chunk_kernels_cached() -> bool:
+    """Whether numba's cache holds the three chunk kernels, the last kernels of a cold start
+    (their cache index files exist; numba has no public call for this)."""
     try:
-        return Path(play_block_nb._cache._cache_file._index_path).exists()
+        return all(
+            Path(k._cache._cache_file._index_path).exists()
+            for k in (play_block_nb, play_expert_block_nb, play_search_block_nb)
+        )
     except AttributeError:  # another numba's internals: start the workers as if cold
         return False
 
 
 def warm_up(processes: int | None = None) -> None:
-    """Compile every kernel into numba's on-disk cache (or load it from there): the chunk
-    kernel through a tiny run, every kernel a :class:`Deal` calls (each move, each bot,
+    """Compile every kernel into numba's on-disk cache (or load it from there): the three
+    chunk kernels through tiny runs, every kernel a :class:`Deal` calls (each move, each bot,
     scoring, traces) and the analysis kernels (worlds, rollouts). Kernels take one dtype per
     argument, so one call each covers every player count and rules variant.
 
@@ -132,7 +151,7 @@ def warm_up(processes: int | None = None) -> None:
         Worker processes compiling the independent chains of :data:`CHAINS` side by side
         (default: one per chain, at most the machine's cores; 1: all in this process). More
         than ``len(CHAINS)`` gain nothing. None are started when the cache already holds the
-        chunk kernel.
+        three chunk kernels.
 
     Raises
     ------
@@ -145,7 +164,7 @@ def warm_up(processes: int | None = None) -> None:
         processes = min(len(CHAINS), os.cpu_count() or 1)
     if processes < 1:
         raise ValueError(f"processes={processes!r}; allowed: 1 or more")
-    if processes > 1 and not _chunk_kernel_cached():
+    if processes > 1 and not _chunk_kernels_cached():
         _run_chains_apart(range(len(CHAINS)))
     for chain in range(len(CHAINS)):
         _run_chain(chain)

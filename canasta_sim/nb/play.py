@@ -6,6 +6,15 @@ The chunk kernel takes its arguments as a few named groups: the deals' inputs (o
 run searches or plays the learned bot), the learned bot's weight sets and feature work
 (:class:`Learned`, the work empty when no seat plays it) and the records written
 (:class:`Rows`).
+
+There are three block kernels, and :func:`play_chunk` picks one in Python: numba compiles a
+kernel with everything it calls, so a run compiles only the policies its kernel can play. The
+one that can play the search bot (:func:`play_search_block_nb`) also compiles the search bot
+and its rollouts, which took about two thirds of a cold start's compile time; runs where no
+seat searches (``compare``, studies) use :func:`play_block_nb`, which plays every other
+policy; and runs where every seat plays the expert (the default bots) use
+:func:`play_expert_block_nb`, which compiles no other policy. All play a turn through the same
+turn kernels (:mod:`.bots.turn`), so they give the same deals.
 """
 
 import threading
@@ -17,8 +26,8 @@ import numpy as np
 from .bots.features import feature_work
 from .bots.memory import new_bots
 from .bots.pimc import search_work
-from .bots.policies import LEARNED_CODES, WORK_CODES
-from .bots.turn import search_turn_nb
+from .bots.policies import LEARNED_CODES, SEARCH_CODES, WORK_CODES, PolicyCode
+from .bots.turn import expert_table_turn_nb, learned_turn_nb, search_turn_nb
 from .engine.deal import start_deal_nb
 from .engine.melds import meld_size_nb
 from .engine.score import side_score_nb
@@ -101,19 +110,46 @@ def new_blocks(n_blocks: int) -> Blocks:
 
 
 @inline_kernel
-def play_deal_nb(state, rules, bot, deal, seating, search, learned, block, log):
-    """Play one deal (``deal``, a record of :data:`DEAL_INPUT_DTYPE`) to its end with the
-    seats' policies (see :func:`.bots.turn.search_turn_nb`; ``bot`` is the bots' working
-    record, ``search`` the search bot's work arrays and ``learned`` the learned bot's weights
-    and work, used at index ``block``); the sides' cumulative scores before the deal are what
-    every seat may read (``SideSlot.score``)."""
-    g = state.g
-    policies = seating.policies[deal.seating]
-    params = seating.params[deal.seating]
+def start_play_deal_nb(state, rules, deal, log):
+    """Deal ``deal`` (a record of :data:`DEAL_INPUT_DTYPE`) in ``state``: shuffle and deal it,
+    and set the sides' cumulative scores before it, which every seat may read
+    (``SideSlot.score``)."""
     start_deal_nb(state, rules, deal.seed, deal.dealer, deal.minimums[:], log)
     for s in range(rules[RuleSlot.sides]):
         state.sides[s, SideSlot.score] = deal.scores[s]
-    while g[DealSlot.phase] != Phase.over:
+
+
+@inline_kernel
+def play_deal_nb(state, rules, bot, deal, seating, search, learned, block, log):
+    """Play one deal (``deal``, a record of :data:`DEAL_INPUT_DTYPE`) to its end with the
+    seats' policies, none of them the search bot (see :func:`.bots.turn.learned_turn_nb`;
+    ``bot`` is the bots' working record, ``search`` the search work arrays and ``learned`` the
+    learned bot's weights and work, used at index ``block``)."""
+    policies = seating.policies[deal.seating]
+    params = seating.params[deal.seating]
+    start_play_deal_nb(state, rules, deal, log)
+    while state.g[DealSlot.phase] != Phase.over:
+        learned_turn_nb(state, rules, bot, policies, params, search, learned, block, log)
+
+
+@inline_kernel
+def play_expert_deal_nb(state, rules, bot, deal, seating, log):
+    """:func:`play_deal_nb` for a table where every seat plays the expert
+    (:func:`.bots.turn.expert_table_turn_nb`)."""
+    params = seating.params[deal.seating]
+    start_play_deal_nb(state, rules, deal, log)
+    while state.g[DealSlot.phase] != Phase.over:
+        expert_table_turn_nb(state, rules, bot, params, log)
+
+
+@inline_kernel
+def play_search_deal_nb(state, rules, bot, deal, seating, search, learned, block, log):
+    """:func:`play_deal_nb` for seats of every policy, the search bot's included
+    (:func:`.bots.turn.search_turn_nb`)."""
+    policies = seating.policies[deal.seating]
+    params = seating.params[deal.seating]
+    start_play_deal_nb(state, rules, deal, log)
+    while state.g[DealSlot.phase] != Phase.over:
         search_turn_nb(state, rules, bot, policies, params, search, learned, block, log)
 
 
@@ -213,15 +249,40 @@ def record_pile_nb(state, rules, side, row):
 @nb.njit(cache=True, _nrt=False, nogil=True)
 def play_block_nb(block, n_blocks, rules, deals, seating, blocks, search, learned, rows, log):
     """Play and record block ``block`` of ``n_blocks`` of a chunk's deals (``deals``:
-    ``ndarray(DEAL_INPUT_DTYPE, (n,))``, see :func:`play_chunk`) one after another in the
-    block's records of ``blocks`` (the search bot's rollouts in ``search``, the learned bot's
-    weights and features in ``learned``, at index ``block``), writing ``rows``. Releases the
-    GIL, so blocks run in parallel threads."""
+    ``ndarray(DEAL_INPUT_DTYPE, (n,))``, see :func:`play_chunk`; no seat the search bot) one
+    after another in the block's records of ``blocks`` (the learned bot's candidates in
+    ``search``, its weights and features in ``learned``, at index ``block``), writing
+    ``rows``. Releases the GIL, so blocks run in parallel threads."""
     state = blocks.states[block]
     bot = blocks.bots[block]
     n = deals.shape[0]
     for i in range(block * n // n_blocks, (block + 1) * n // n_blocks):
         play_deal_nb(state, rules, bot, deals[i], seating, search, learned, block, log)
+        record_deal_nb(state, rules, rows.deals[i], rows.sides[i])
+
+
+@nb.njit(cache=True, _nrt=False, nogil=True)
+def play_expert_block_nb(block, n_blocks, rules, deals, seating, blocks, rows, log):
+    """:func:`play_block_nb` for seatings where every seat plays the expert."""
+    state = blocks.states[block]
+    bot = blocks.bots[block]
+    n = deals.shape[0]
+    for i in range(block * n // n_blocks, (block + 1) * n // n_blocks):
+        play_expert_deal_nb(state, rules, bot, deals[i], seating, log)
+        record_deal_nb(state, rules, rows.deals[i], rows.sides[i])
+
+
+@nb.njit(cache=True, _nrt=False, nogil=True)
+def play_search_block_nb(
+    block, n_blocks, rules, deals, seating, blocks, search, learned, rows, log
+):
+    """:func:`play_block_nb` for seatings with the search bot, whose rollouts use the work
+    arrays of ``search`` at index ``block``."""
+    state = blocks.states[block]
+    bot = blocks.bots[block]
+    n = deals.shape[0]
+    for i in range(block * n // n_blocks, (block + 1) * n // n_blocks):
+        play_search_deal_nb(state, rules, bot, deals[i], seating, search, learned, block, log)
         record_deal_nb(state, rules, rows.deals[i], rows.sides[i])
 
 
@@ -243,7 +304,8 @@ def play_chunk(
     threads.
 
     The parallel loop runs in Python threads over blocks of deals (:func:`play_block_nb`,
-    which releases the GIL), not in a ``parallel=True`` kernel: numba links the whole program
+    :func:`play_expert_block_nb` or :func:`play_search_block_nb`, as the seats' policies
+    need; each releases the GIL), not in a ``parallel=True`` kernel: numba links the whole program
     into such a kernel and into each of its two loop wrappers and optimises and compiles it
     again each time, about 15 s more of a cold start.
 
@@ -286,20 +348,18 @@ def play_chunk(
     )
     rows = Rows(deal_rows, side_rows)
     no_log = np.zeros((0, EV_LEN), np.int32)
+    total = np.int64(n_blocks)
+    if (policies == PolicyCode.expert).all():
 
-    def block(b):
-        play_block_nb(
-            np.int64(b),
-            np.int64(n_blocks),
-            rules,
-            deals,
-            seating,
-            blocks,
-            search,
-            learned,
-            rows,
-            no_log,
-        )
+        def block(b):
+            play_expert_block_nb(np.int64(b), total, rules, deals, seating, blocks, rows, no_log)
+
+    else:
+        # the search bot's kernel only when a seat plays it
+        kernel = play_search_block_nb if np.isin(policies, SEARCH_CODES).any() else play_block_nb
+
+        def block(b):
+            kernel(np.int64(b), total, rules, deals, seating, blocks, search, learned, rows, no_log)
 
     run_blocks(block, n_blocks, threads)
 

@@ -164,7 +164,8 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
     hands, melds = state.hands, state.melds
     hand = hands[seat]
     side = rules[RuleSlot.side_of + seat]
-    deuces, jokers = hand[DEUCE], hand[JOKER]
+    # int64, as every caller of add_pairs_nb passes them: one compiled copy of it
+    deuces, jokers = np.int64(hand[DEUCE]), np.int64(hand[JOKER])
     if deuces + jokers == 0:
         return left
     # complete canastas: largest melds first, melds that already hold a wild card first; each

@@ -5,11 +5,14 @@ process): :func:`play_turn_nb` branches on the seat's policy code and hands the 
 seat's float parameters and the bots' working record (:data:`.memory.BOT_DTYPE`). It is the
 one kernel if-chain over the policies; the search bot (:mod:`.pimc`) needs the search work
 arrays and plays the expert in its rollouts, and the learned bot (:mod:`.apprentice`) needs
-them for its candidates with its weight sets and feature work, so :func:`search_turn_nb`,
-which the deal loops call, adds their branches in front, and rollouts call
-:func:`play_turn_nb`, which holds neither. From Python, :func:`play_turn` calls each code's
-turn kernel as the policy table (:data:`~.policies.POLICIES`) names it. Every move goes
-through the checked move kernels, so a bot cannot make an illegal move.
+them for its candidates with its weight sets and feature work. numba compiles every policy a
+kernel can branch to, so each deal loop calls the turn that holds only what it may play:
+:func:`search_turn_nb` adds the search bot's branch in front of :func:`learned_turn_nb`,
+which adds the learned bot's in front of :func:`play_turn_nb` (the rollouts' turn, which
+holds neither), and a table where every seat plays the expert (the default bots) has
+:func:`expert_table_turn_nb`, which holds no other policy. From Python, :func:`play_turn`
+calls each code's turn kernel as the policy table (:data:`~.policies.POLICIES`) names it.
+Every move goes through the checked move kernels, so a bot cannot make an illegal move.
 """
 
 from importlib import import_module
@@ -55,32 +58,59 @@ def play_turn_nb(state, rules, bot, policies, params, log):
         careful_turn_nb(state, rules, bot, log)
     else:
         random_turn_nb(state, rules, bot, log)
+    finish_turn_nb(state, rules, seat, log)
+
+
+@inline_kernel
+def expert_table_turn_nb(state, rules, bot, params, log):
+    """:func:`play_turn_nb` for a table where every seat plays the expert (``params``:
+    ``ndarray(float64, (players, N_PARAMS))``, each seat's parameters), with no branch to
+    another policy."""
+    seat = state.g[DealSlot.current]
+    expert_turn_nb(state, rules, bot, params[seat], log)
+    finish_turn_nb(state, rules, seat, log)
+
+
+@inline_kernel
+def finish_turn_nb(state, rules, seat, log):
+    """Finish ``seat``'s turn when its policy left it in the play phase: its last card, which
+    R-40 does not let it discard, is melded if that completes the canasta it needs to go out
+    (:func:`~..engine.moves.meld_last_card_nb`; the policies only discard)."""
     if state.g[DealSlot.phase] == Phase.play and state.g[DealSlot.current] == seat:
-        meld_last_card_nb(state, rules, log)  # the policies discard, which R-40 refuses here
+        meld_last_card_nb(state, rules, log)
+
+
+@inline_kernel
+def learned_turn_nb(state, rules, bot, policies, params, search, learned, block, log):
+    """:func:`play_turn_nb`, or for a seat whose code is ``PolicyCode.apprentice`` the learned
+    bot's turn (:func:`.apprentice.apprentice_turn_nb`): every policy but the search bot.
+    ``search`` holds the search work arrays (:class:`canasta_sim.nb.play.Search`: rollout
+    states, records of ``STATE_DTYPE``, and work records, :data:`.pimc.WORK_DTYPE`), which the
+    learned bot's candidates use, ``learned`` its weight sets and feature work records
+    (:class:`canasta_sim.nb.play.Learned`), used at index ``block``. Only that branch touches
+    the work arrays, so a run without such a seat passes them empty."""
+    seat = state.g[DealSlot.current]
+    if policies[seat] == PolicyCode.apprentice:
+        rstate, work = search.rstates[block], search.works[block]
+        weights, fwork = learned.weights, learned.fworks[block]
+        apprentice_turn_nb(state, rules, bot, params[seat], weights, rstate, work, fwork, log)
+        finish_turn_nb(state, rules, seat, log)
+    else:
+        play_turn_nb(state, rules, bot, policies, params, log)
 
 
 @inline_kernel
 def search_turn_nb(state, rules, bot, policies, params, search, learned, block, log):
-    """:func:`play_turn_nb`, or for a seat whose code is ``PolicyCode.pimc`` the search bot's
-    turn (:func:`.pimc.pimc_turn_nb`), for ``PolicyCode.apprentice`` the learned bot's
-    (:func:`.apprentice.apprentice_turn_nb`). ``search`` holds the search work arrays
-    (:class:`canasta_sim.nb.play.Search`: rollout states, records of ``STATE_DTYPE``, and work
-    records, :data:`.pimc.WORK_DTYPE`) of both, ``learned`` the learned bot's weight sets and
-    feature work records (:class:`canasta_sim.nb.play.Learned`), used at index ``block``. Only
-    those branches touch the work arrays, so a run without such a seat passes them empty."""
+    """:func:`learned_turn_nb`, or for a seat whose code is ``PolicyCode.pimc`` the search
+    bot's turn (:func:`.pimc.pimc_turn_nb`, with the work arrays of ``search`` at index
+    ``block``): every policy."""
     seat = state.g[DealSlot.current]
-    code = policies[seat]
-    if code == PolicyCode.pimc or code == PolicyCode.apprentice:
+    if policies[seat] == PolicyCode.pimc:
         rstate, work = search.rstates[block], search.works[block]
-        if code == PolicyCode.pimc:
-            pimc_turn_nb(state, rules, bot, params[seat], rstate, work, log)
-        else:
-            weights, fwork = learned.weights, learned.fworks[block]
-            apprentice_turn_nb(state, rules, bot, params[seat], weights, rstate, work, fwork, log)
-        if state.g[DealSlot.phase] == Phase.play and state.g[DealSlot.current] == seat:
-            meld_last_card_nb(state, rules, log)  # as in play_turn_nb
+        pimc_turn_nb(state, rules, bot, params[seat], rstate, work, log)
+        finish_turn_nb(state, rules, seat, log)
     else:
-        play_turn_nb(state, rules, bot, policies, params, log)
+        learned_turn_nb(state, rules, bot, policies, params, search, learned, block, log)
 
 
 def play_turn(state, rules, policies, params, weights, log):

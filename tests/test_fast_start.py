@@ -1,0 +1,104 @@
+"""A fast start (issue 24 item 6): a run calls only the chunk kernel its seats need (so a cold
+start compiles only that one), every chunk kernel plays a deal alike, and the package imports
+its public names on first use (``canasta-sim analyse`` loads no comparison, statistics,
+review or tuning module)."""
+
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+from types import SimpleNamespace
+
+import pandas as pd
+import pytest
+
+from canasta_sim import Rules, simulate
+from canasta_sim.nb import play
+
+POSITION = Path(__file__).resolve().parent.parent / "docs" / "positions" / "take_or_draw.toml"
+KERNELS = ("play_block_nb", "play_expert_block_nb", "play_search_block_nb")
+
+
+@pytest.mark.parametrize(
+    "seats, kernel",
+    [
+        (["expert"] * 4, "play_expert_block_nb"),
+        (["expert:pile_threshold=5", "expert"] * 2, "play_expert_block_nb"),
+        (["expert", "greedy"] * 2, "play_block_nb"),
+        (["random"] * 4, "play_block_nb"),
+        (["pimc:worlds=1", "expert"] * 2, "play_search_block_nb"),
+        (["apprentice", "expert"] * 2, "play_block_nb"),
+    ],
+)
+def test_a_run_calls_only_the_chunk_kernel_its_seats_need(seats, kernel, monkeypatch):
+    called = []
+    for name in KERNELS:
+        real = getattr(play, name)
+        monkeypatch.setattr(play, name, lambda *a, _n=name, _k=real: called.append(_n) or _k(*a))
+    simulate(4, seats=seats, seed=3, workers=1, chunk_size=4)
+    assert set(called) == {kernel}
+
+
+def _sides(seats) -> pd.DataFrame:
+    run = simulate(40, seats=seats, seed=17, rules=Rules(players=len(seats)), workers=1)
+    assert run.sides is not None
+    return run.sides
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_expert_table_kernel_plays_as_the_general_one(players, monkeypatch):
+    """Deals of an all-expert table (the expert's parameters differing by seat) are the same
+    in the expert table's kernel and in the kernel of every other policy."""
+    seats = (["expert:pile_threshold=5", "expert"] * 3)[:players]
+    fast = _sides(seats)
+    monkeypatch.setattr(play, "PolicyCode", SimpleNamespace(expert=-1))  # no table "all expert"
+    general = _sides(seats)
+    pd.testing.assert_frame_equal(fast, general)
+
+
+def test_the_search_kernel_plays_a_table_without_the_search_bot_alike(monkeypatch):
+    seats = ["expert", "greedy", "careful", "apprentice"]
+    plain = _sides(seats)
+    monkeypatch.setattr(play, "SEARCH_CODES", tuple(range(6)))  # every code "searches"
+    searching = _sides(seats)
+    pd.testing.assert_frame_equal(plain, searching)
+
+
+def test_public_names_are_the_functions_after_their_module_is_imported():
+    """``canasta_sim.simulate`` is the function, as with the eager imports before, also once
+    the old module path of the same name (canasta_sim._moved) has been imported."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # old paths: tests/test_moved.py
+        import canasta_sim.compare
+        import canasta_sim.review  # noqa: F401
+        import canasta_sim.simulate  # noqa: F401
+
+    assert callable(canasta_sim.simulate) and canasta_sim.simulate.__name__ == "simulate"
+    assert canasta_sim.compare.__name__ == "compare"
+    assert canasta_sim.review.__module__ == "canasta_sim.search.review"
+    assert set(canasta_sim.__all__) <= set(dir(canasta_sim))
+    with pytest.raises(AttributeError, match="'canasta_sim' has no attribute 'simulat'"):
+        canasta_sim.simulat  # noqa: B018
+
+
+_MODULES_AT_EXIT = (
+    "import atexit, runpy, sys\n"
+    "atexit.register(lambda: print('MODULES', *sorted(sys.modules), file=sys.stderr))\n"
+    "sys.argv = ['canasta-sim', *sys.argv[1:]]\n"
+    "runpy.run_module('canasta_sim', run_name='__main__')\n"
+)
+
+
+def test_analyse_imports_no_module_it_does_not_use():
+    done = subprocess.run(
+        [sys.executable, "-c", _MODULES_AT_EXIT, "analyse", str(POSITION), "--worlds", "20"],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    line = next(x for x in done.stderr.splitlines() if x.startswith("MODULES "))
+    modules = set(line.split()[1:])
+    assert "canasta_sim.search.analysis" in modules  # the command ran
+    unused = {"canasta_sim.run.compare", "canasta_sim.results.stats", "canasta_sim.search.review"}
+    unused |= {"canasta_sim.search.tune", "canasta_sim.run.study", "scipy.stats", "distributed"}
+    assert not modules & unused
