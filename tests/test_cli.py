@@ -222,6 +222,17 @@ def test_overwrite_never_replaces_a_folder_that_is_not_a_run(tmp_path):
     assert (mine / "thesis.txt").read_text() == "x"
 
 
+def test_overwrite_never_replaces_a_folder_with_another_programs_manifest(tmp_path):
+    # web apps and browser extensions ship a manifest.json of their own
+    app = tmp_path / "app"
+    app.mkdir()
+    (app / "manifest.json").write_text('{"name": "my-webapp"}')
+    (app / "precious.txt").write_text("x")
+    r = CliRunner().invoke(main, ["simulate", "--deals", "10", "--out", str(app), "--overwrite"])
+    assert r.exit_code == 2 and "not a results folder" in r.output
+    assert (app / "precious.txt").read_text() == "x"
+
+
 def test_equal_values_given_twice_are_no_conflict(tmp_path):
     out = tmp_path / "run"
     r = run(

@@ -55,6 +55,20 @@ class VersionMismatch(ValueError):
     """A run folder was made with other rules or bots versions than this package's."""
 
 
+def _written_here(path: Path) -> bool:
+    """Whether ``path`` is a results folder this toolkit wrote: its ``manifest.json`` is one of
+    ours (a JSON object naming the ``canasta_sim`` version; other programs write files of that
+    name too), or, with no manifest, it holds one of the other :data:`RUN_MARKERS`."""
+    manifest = path / "manifest.json"
+    if manifest.exists():
+        try:
+            data = json.loads(manifest.read_text())
+        except (OSError, UnicodeDecodeError, ValueError):
+            return False
+        return isinstance(data, dict) and "canasta_sim" in data
+    return any((path / m).exists() for m in RUN_MARKERS[1:])
+
+
 @dataclass(frozen=True)
 class Target:
     """A results folder to write.
@@ -108,10 +122,10 @@ def prepare_out(out, overwrite: bool) -> Target:
             )
         if not path.is_dir():
             raise BadArgument("out", f"out={str(out)!r} exists and is not a folder")
-        if any(path.iterdir()) and not any((path / m).exists() for m in RUN_MARKERS):
+        if any(path.iterdir()) and not _written_here(path):
             raise BadArgument(
                 "out",
-                f"out={str(out)!r} is not a results folder of canasta-sim (no "
+                f"out={str(out)!r} is not a results folder of canasta-sim (no canasta-sim "
                 f"{' / '.join(RUN_MARKERS)}); refusing to replace it",
             )
         replaces = _folder_id(path)
