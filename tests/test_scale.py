@@ -127,12 +127,13 @@ def test_a_folder_created_meanwhile_is_not_replaced(tmp_path):
     out = tmp_path / "run"
     target = prepare_out(out, overwrite=False)
     out.mkdir()
-    (out / "manifest.json").write_text("{}")  # another run's results
+    another = '{"canasta_sim": "0.0"}'  # another run's results (a manifest of canasta-sim's)
+    (out / "manifest.json").write_text(another)
     with pytest.raises(OutConflict, match="written by another run"):
         with staging_folder(target) as tmp:
             commit_out(tmp, target)
     assert [p.name for p in tmp_path.iterdir()] == ["run"]
-    assert (out / "manifest.json").read_text() == "{}"
+    assert (out / "manifest.json").read_text() == another
     # --overwrite replaces the folder found at the start, not one that replaced it since
     target = prepare_out(out, overwrite=True)
     os.rename(out, tmp_path / "moved")
