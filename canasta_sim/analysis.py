@@ -17,7 +17,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from .bots import POLICIES, Bot, seat_arrays, side_bots
+from .bots import POLICIES, Bot, seat_arrays, side_bots, weight_sets
 from .candidates import (
     MAX_CANDIDATES,
     Candidate,
@@ -121,14 +121,14 @@ class AnalysisResult:
 
 def rollout_bots(rollout, sides: int) -> list[Bot]:
     """The rollout bots of a spec for every side or one per side (:func:`side_bots`): the
-    policies the rollout kernel plays (random, greedy, careful, expert and its presets).
+    policies the rollout kernel plays (random, greedy, careful, expert and its presets,
+    apprentice).
 
     Raises
     ------
     ValueError
         For a bad spec (as :func:`side_bots`), a bot written in Python (it plays outside the
-        kernels), the search bot ``pimc`` (the rollouts hold no search; docs/pimc.md) or the
-        learned bot ``apprentice`` (not a rollout bot yet; docs/learned.md).
+        kernels) or the search bot ``pimc`` (the rollouts hold no search; docs/pimc.md).
     """
     bots = side_bots(rollout, sides)
     for bot in bots:
@@ -137,14 +137,12 @@ def rollout_bots(rollout, sides: int) -> list[Bot]:
                 "is written in Python, and the rollouts run in the kernels"
                 if bot.is_python
                 else "is the search bot, which cannot be a rollout bot (docs/pimc.md)"
-                if bot.policy.search
-                else "is the learned bot, not a rollout bot yet (docs/learned.md)"
             )
             allowed = [p.name for p in POLICIES.values() if p.code in ROLLOUT_CODES]
             raise ValueError(
                 f"rollout bot {bot.spec!r} {why}; pass an expert spec (e.g. 'expert', "
-                f"'expert@1', 'expert:safety=80'); allowed: {', '.join(allowed)} (or an "
-                f"expert preset)"
+                f"'expert@1', 'expert:safety=80') or 'apprentice'; allowed: "
+                f"{', '.join(allowed)} (or an expert preset)"
             )
     return bots
 
@@ -239,6 +237,7 @@ def analyse(
     rules = info_set.rules
     bots = rollout_bots(rollout, rules.sides)
     policies, params = seat_arrays(bots, rules.players)
+    _, weights = weight_sets([bots], rules.players, params[None])  # writes the weight sets
     threads = (
         numba.config.NUMBA_NUM_THREADS if threads is None else _check_count("threads", threads)
     )
@@ -283,6 +282,7 @@ def analyse(
             Pairs(world_of, cand_of),
             seating,
             threads,
+            weights,
         )
         bad = np.nonzero(info[:, RolloutCol.error])[0]
         if len(bad):  # legality reads only public cards and the own hand: never expected

@@ -3,7 +3,8 @@
 At the draw decision the candidates are the draw and every legal pickup (R-20, R-30..R-35);
 at the play decision they are the expert's melds of the turn, or holding them, each followed
 by the top discards the expert ranks, and its going out (R-20 steps 2 and 3, R-40): the
-candidates of :func:`.pimc.draw_candidates_nb` and :func:`.pimc.play_candidates_nb`. Each is
+candidates of :func:`.search_candidates.draw_candidates_nb` and
+:func:`.search_candidates.play_candidates_nb`. Each is
 scored by a bilinear model of the state features ``s`` and the candidate features ``c``
 (:mod:`.features`), ``score = c . (W s)`` with ``W``: ``float32[N_CAND_FEAT, N_STATE_FEAT]``,
 trained on pimc's rollout values (points); ``W s`` is computed once per decision.
@@ -23,14 +24,14 @@ from .discards import discard_safe_nb
 from .expert import PAIR_KEEP, expert_discard_nb, expert_melds_nb
 from .features import candidate_features_nb, state_features_nb
 from .pickups import take_forced_pile_nb
-from .pimc import N_EXPERT, draw_candidates_nb, play_candidates_nb
 from .policies import ApprenticeParam
+from .search_candidates import N_EXPERT, draw_candidates_nb, play_candidates_nb
 
 
 @kernel
 def decision_features_nb(state, rules, work, fwork, n):
     """State features and the features of candidates ``0 .. n - 1`` of ``work`` (a record of
-    :data:`.pimc.WORK_DTYPE`) into ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`)."""
+    :data:`.search_candidates.WORK_DTYPE`) into ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`)."""
     plans = work.plans[:]  # a plain C array, as in pimc
     state_features_nb(state, rules, fwork)
     for c in range(n):
@@ -96,7 +97,7 @@ def apprentice_turn_nb(state, rules, bot, params, weights, rstate, work, fwork, 
     slots :data:`~.policies.ApprenticeParam`) and weight sets ``weights``
     (``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``); ``rstate`` (a record of
     ``STATE_DTYPE``, where the expert's melds are tried), ``work``
-    (:data:`.pimc.WORK_DTYPE`) and ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`) are
+    (:data:`.search_candidates.WORK_DTYPE`) and ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`) are
     scratch. R-45's end after a last-card red three is the expert's."""
     g = state.g
     rparams = work.rparams[:]  # plain C arrays, as in pimc
