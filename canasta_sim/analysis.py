@@ -28,7 +28,8 @@ from .candidates import (
 )
 from .equity import in_scope, p_win_game, play_out
 from .infoset import InfoSet
-from .nb.bots.policies import ROLLOUT_CODES
+from .nb.bots.apprentice import candidate_scores
+from .nb.bots.policies import ROLLOUT_CODES, ApprenticeParam
 from .nb.enums import RolloutCol
 from .nb.play import Seating
 from .nb.rollout import CandidateRows, Pairs, WorldCards, rollouts
@@ -67,7 +68,9 @@ class AnalysisResult:
         played out, :mod:`canasta_sim.equity` and ``win_game``; NaN where neither was
         used),
         ``own_score`` and ``own_score_sd`` (points), ``p_own_out``, ``p_other_out`` (a seat
-        of another side went out), ``worlds``.
+        of another side went out), ``worlds``; with the learned bot ``apprentice`` as the
+        analysed side's rollout bot, ``learned``: its own score of the candidate (points, the
+        learned value of the score difference; NaN for one it does not generate).
     settings : str
         One line: seed, worlds, rollout bots, stratification, elapsed seconds, how much the
         pairing shrank the variance of the differences, why the race stopped.
@@ -334,7 +337,31 @@ def analyse(
     elapsed = time.perf_counter() - t0
     settings = _Settings(seed, objective, bots, stratify, min_worlds, max_worlds, target_se)
     race = _Race(own, other, outs, ends, played, active, reason, elapsed)
-    return _result(info_set, cands, settings, race, games, notes)
+    result = _result(info_set, cands, settings, race, games, notes)
+    if bots[side].policy.learned:  # the learned bot's own value of each candidate
+        seat_params = params[info_set.seat]
+        one = weights[int(seat_params[ApprenticeParam.weight_set])]
+        result.table["learned"] = learned_scores(info_set, result.candidates, seat_params, one)
+    return result
+
+
+def learned_scores(info: InfoSet, cands, params: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The learned bot's score of each of ``cands`` at ``info``'s decision (points,
+    ``float64[len(cands)]``; NaN for a candidate it does not generate), with its parameters
+    ``params`` (``float64[N_PARAMS]``) and one weight set ``weights``
+    (:func:`canasta_sim.nb.bots.apprentice.candidate_scores`)."""
+    kinds, plans, discards, scores = candidate_scores(
+        info.public_state(), info.rules.to_array(), params, weights
+    )
+    own = {
+        (int(k), p.tobytes(), int(d)): float(v)
+        for k, p, d, v in zip(kinds, plans, discards, scores)
+    }
+    top = int(info.pile_codes[-1]) if len(info.pile_codes) else 0
+    keys = [c.kernel_row(top) for c in cands]
+    return np.array(
+        [own.get((int(k), np.asarray(p, np.int8).tobytes(), int(d)), np.nan) for k, p, d in keys]
+    )
 
 
 def _win_game(info, bots, how, own, other, deal_scores, world_seeds, threads):
@@ -614,6 +641,9 @@ def format_table(table: pd.DataFrame) -> str:
         "P(they out)",
         "worlds",
     ]
+    learned = "learned" in table
+    if learned:
+        head.append("learned")
     rows = [
         [
             row.candidate,
@@ -625,6 +655,7 @@ def format_table(table: pd.DataFrame) -> str:
             f"{row.p_own_out:.1%}",
             f"{row.p_other_out:.1%}",
             f"{row.worlds:,}",
+            *([] if not learned else ["-" if np.isnan(row.learned) else f"{row.learned:+.1f}"]),
         ]
         for row in table.itertuples()
     ]
