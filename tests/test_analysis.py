@@ -319,7 +319,6 @@ def test_racing_drops_a_clearly_worse_candidate_after_min_worlds():
         # no branch for them: they would be played as random)
         ({"rollout": "pimc"}, "rollout bot 'pimc' is the search bot.*pass an expert spec"),
         ({"rollout": "expert,pimc:melds=1"}, "rollout bot 'pimc:melds=1' is the search bot"),
-        ({"rollout": "apprentice"}, "rollout bot 'apprentice' is the learned bot"),
         ({"rollout": f"py:{EXAMPLE_BOTS}:EagerMelder"}, "is written in Python"),
         ({"objective": "fun"}, "objective='fun'"),
         ({"worlds": 0}, "worlds=0"),
