@@ -315,8 +315,8 @@ def test_racing_drops_a_clearly_worse_candidate_after_min_worlds():
     [
         ({"candidates": ["discard K"]}, "unknown candidate 'discard K'"),
         ({"rollout": "wizard"}, "wizard"),
-        # the search bot, the learned bot and a Python bot play no rollouts (play_turn_nb has
-        # no branch for them: they would be played as random)
+        # the search bot and a Python bot play no rollouts (the rollout kernel has no branch
+        # for them: they would be played as random)
         ({"rollout": "pimc"}, "rollout bot 'pimc' is the search bot.*pass an expert spec"),
         ({"rollout": "expert,pimc:melds=1"}, "rollout bot 'pimc:melds=1' is the search bot"),
         ({"rollout": f"py:{EXAMPLE_BOTS}:EagerMelder"}, "is written in Python"),
