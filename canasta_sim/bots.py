@@ -120,7 +120,9 @@ class Bot:
         if self.source:
             return f"py:{self.source}"
         changed = [
-            f"{p.name}={_fmt(v)}" for p, v in zip(self.policy.params, self.values) if v != p.default
+            f"{p.name}={_TABLE[int(v)].name if p.name == 'rollout' else _fmt(v)}"
+            for p, v in zip(self.policy.params, self.values)
+            if v != p.default
         ]
         if self.weights:
             changed.append(f"weights={self.weights}")

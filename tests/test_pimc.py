@@ -228,7 +228,10 @@ def test_pimc_rollout_apprentice_spec():
     from canasta_sim.nb.bots.policies import EXPERT_DEFAULTS, PolicyCode
     from canasta_sim.weights import default_weights_path
 
-    v = parse_bot("pimc:rollout=apprentice").vector()
+    bot = parse_bot("pimc:rollout=apprentice")
+    assert bot.spec == "pimc:rollout=apprentice"  # by name: the canonical spec parses again
+    assert parse_bot(bot.spec) == bot
+    v = bot.vector()
     assert v[PimcParam.rollout] == PolicyCode.apprentice
     assert tuple(v[PimcParam.expert : PimcParam.expert + len(EXPERT_PARAMS)]) == EXPERT_DEFAULTS
     path = str(default_weights_path(4))
