@@ -9,7 +9,10 @@ deal in each world with the rollout expert in every seat, and makes the move wit
 mean score difference (own side's deal score minus the mean of the other sides', points).
 Melding, going out and R-45's end are the rollout expert's; with ``melds`` 1 the play phase
 is one decision instead (:func:`meld_search_nb`): the rollout expert's melds of the turn (or
-its going out) and holding them, each followed by the top discards ranked after it.
+its going out) and holding them, each followed by the top discards ranked after it. With
+``rollout`` the learned bot's code (``pimc:rollout=apprentice``) the rollouts play the
+apprentice in every seat instead (:func:`rollout_turn_nb`), its candidates made by the
+rollout expert's parameters; the search bot's own melds stay the rollout expert's.
 
 The worlds' seeds come from the deal's random stream (``state.rng``), whose position depends
 only on the deal seed and the moves made, not on where the hidden cards lie; with
