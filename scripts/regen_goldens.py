@@ -1,9 +1,11 @@
 """Rewrite the goldens: ``tests/data/goldens.json``, ``tests/data/analysis_goldens.json`` and the
 readable playthroughs.
 
-Usage: ``python scripts/regen_goldens.py [--force]``. A digest that changes while
+Usage: ``python scripts/regen_goldens.py [--force | --add-only]``. A digest that changes while
 ``RULES_VERSION`` and ``BOTS_VERSION`` (``canasta_sim/_version.py``) stay the same is refused
 without ``--force``: behaviour changes on purpose only, with a version bump and a CHANGELOG line.
+``--add-only`` computes only the cells new to ``tests/goldens.py`` and leaves every stored cell,
+the analysis goldens and the playthroughs untouched (a new bot's cells, without a version bump).
 """
 
 from __future__ import annotations
@@ -22,7 +24,15 @@ from canasta_sim._version import BOTS_VERSION, RULES_VERSION  # noqa: E402
 
 @click.command()
 @click.option("--force", is_flag=True, help="Write even if digests change without a version bump.")
-def main(force: bool) -> None:
+@click.option(
+    "--add-only",
+    is_flag=True,
+    help="Compute only the cells missing from goldens.json; keep everything stored as it is.",
+)
+def main(force: bool, add_only: bool) -> None:
+    if add_only:
+        add_cells()
+        return
     versions = {"rules_version": RULES_VERSION, "bots_version": BOTS_VERSION}
     new = {**versions, "deals": G.DEALS, "seed": G.SEED, "cells": {}}
     for cell in G.cells():
@@ -43,6 +53,22 @@ def main(force: bool) -> None:
     click.echo(
         f"wrote {G.GOLDENS}, {G.ANALYSIS_GOLDENS} and {len(G.PLAYERS)} playthroughs", err=True
     )
+
+
+def add_cells() -> None:
+    """Add the cells of :func:`goldens.cells` that ``goldens.json`` lacks, leaving the stored
+    ones as they are (their text too: the file is rewritten in the same sorted form)."""
+    stored = json.loads(G.GOLDENS.read_text())
+    if (stored["rules_version"], stored["bots_version"]) != (RULES_VERSION, BOTS_VERSION):
+        raise click.ClickException(
+            "goldens.json holds other versions than the package's: regenerate it all"
+        )
+    new = [cell for cell in G.cells() if cell["name"] not in stored["cells"]]
+    for cell in new:
+        stored["cells"][cell["name"]] = {"cell": cell, **G.run_cell(cell)}
+        click.echo(f"{cell['name']}: added", err=True)
+    G.GOLDENS.write_text(json.dumps(stored, indent=1, sort_keys=True) + "\n")
+    click.echo(f"added {len(new)} cells to {G.GOLDENS}", err=True)
 
 
 def refuse_silent_change(path: Path, new: dict, key: str) -> None:

@@ -23,7 +23,7 @@ ANALYSIS_GOLDENS = DATA / "analysis_goldens.json"
 POSITIONS = Path(__file__).resolve().parent.parent / "docs" / "positions"
 DEALS = 2000  # deals per cell
 SEED = 20261201
-BOTS = ("random", "greedy", "careful", "expert")
+BOTS = ("random", "greedy", "careful", "expert", "apprentice")
 PLAYERS = (2, 3, 4, 6)
 PRESETS = ("classic", "hoyle")
 

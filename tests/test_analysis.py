@@ -315,11 +315,10 @@ def test_racing_drops_a_clearly_worse_candidate_after_min_worlds():
     [
         ({"candidates": ["discard K"]}, "unknown candidate 'discard K'"),
         ({"rollout": "wizard"}, "wizard"),
-        # the search bot, the learned bot and a Python bot play no rollouts (play_turn_nb has
-        # no branch for them: they would be played as random)
+        # the search bot and a Python bot play no rollouts (the rollout kernel has no branch
+        # for them: they would be played as random)
         ({"rollout": "pimc"}, "rollout bot 'pimc' is the search bot.*pass an expert spec"),
         ({"rollout": "expert,pimc:melds=1"}, "rollout bot 'pimc:melds=1' is the search bot"),
-        ({"rollout": "apprentice"}, "rollout bot 'apprentice' is the learned bot"),
         ({"rollout": f"py:{EXAMPLE_BOTS}:EagerMelder"}, "is written in Python"),
         ({"objective": "fun"}, "objective='fun'"),
         ({"worlds": 0}, "worlds=0"),
@@ -329,6 +328,34 @@ def test_racing_drops_a_clearly_worse_candidate_after_min_worlds():
 def test_bad_arguments_name_the_value(kwargs, message):
     with pytest.raises(ValueError, match=message):
         analyse(InfoSet.from_file(GO_OUT), **kwargs)
+
+
+def test_the_apprentice_rolls_out_and_scores_its_own_candidates():
+    """With the apprentice as rollout bot the table shows its own score of each candidate:
+    at a draw decision its candidates are the draw and every legal pickup (R-20, R-30..R-35),
+    so every analysed candidate has one, and they differ; with the expert there is none.
+    The rollouts are the apprentice's: its worlds end unlike the expert's."""
+    info = InfoSet.from_file(DOCS / "take_or_draw.toml")
+    learned = analyse(info, worlds=30, rollout="apprentice", seed=3)
+    expert = analyse(info, worlds=30, rollout="expert", seed=3)
+    scores = learned.table["learned"]
+    assert len(scores) == 3 and scores.notna().all() and scores.nunique() == 3
+    assert "learned" not in expert.table
+    assert "learned" in str(learned).splitlines()[0]
+    key = ["candidate", "world"]
+    a, b = (r.per_world.sort_values(key)["own_score"].to_numpy() for r in (learned, expert))
+    assert not np.array_equal(a, b)
+
+
+def test_the_learned_column_is_empty_for_candidates_the_apprentice_does_not_make():
+    """At a play decision the apprentice's candidates are the expert's melds of the turn (or
+    its going out) and holding them, each with its ``top`` discards: with ``top=1`` at most
+    two of the three candidates of hand 7 7 7 B3 (discard B3, discard 7, go out), and always
+    holding with the first-ranked discard."""
+    info = InfoSet.from_file(GO_OUT)
+    result = analyse(info, worlds=4, rollout="apprentice:top=1", seed=3)
+    scores = result.table["learned"]
+    assert scores.notna().sum() >= 1 and scores.isna().sum() >= 1
 
 
 def test_the_rollout_kernel_refuses_codes_it_does_not_play():

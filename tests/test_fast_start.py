@@ -7,7 +7,6 @@ import subprocess
 import sys
 import warnings
 from pathlib import Path
-from types import SimpleNamespace
 
 import pandas as pd
 import pytest
@@ -51,7 +50,7 @@ def test_the_expert_table_kernel_plays_as_the_general_one(players, monkeypatch):
     in the expert table's kernel and in the kernel of every other policy."""
     seats = (["expert:pile_threshold=5", "expert"] * 3)[:players]
     fast = _sides(seats)
-    monkeypatch.setattr(play, "PolicyCode", SimpleNamespace(expert=-1))  # no table "all expert"
+    monkeypatch.setattr(play, "PolicyCode", play.PolicyCode._replace(expert=-1))  # never all-expert
     general = _sides(seats)
     pd.testing.assert_frame_equal(fast, general)
 

@@ -11,7 +11,11 @@ from canasta_sim.game.rules import Rules
 from canasta_sim.nb.bots.apprentice import decision_features_nb
 from canasta_sim.nb.bots.features import feature_work
 from canasta_sim.nb.bots.memory import new_bot
-from canasta_sim.nb.bots.pimc import draw_candidates_nb, play_candidates_nb, search_work
+from canasta_sim.nb.bots.search_candidates import (
+    draw_candidates_nb,
+    play_candidates_nb,
+    search_work,
+)
 from canasta_sim.nb.enums import (
     EV_LEN,
     N_CAND_FEAT,

@@ -218,3 +218,52 @@ def test_meld_search_plays_the_deal_that_stalled():
     assert run.returncode == 0, run.stderr[-2000:]
     seating, end, bounded = run.stdout.split()
     assert seating == "0" and end in ("1", "2", "3") and bounded == "True"
+
+
+def test_pimc_rollout_apprentice_spec():
+    """``rollout=apprentice`` puts the learned bot's code in ``PimcParam.rollout``, its
+    candidates' expert at today's defaults in the ``rollout.NAME`` slots; ``weights=PATH``
+    is a parameter of that spec only."""
+    from canasta_sim.nb.bots.policies import EXPERT_DEFAULTS, PolicyCode
+    from canasta_sim.players.specs import search_rollout_bot
+    from canasta_sim.players.weights import default_weights_path
+
+    bot = parse_bot("pimc:rollout=apprentice")
+    assert bot.spec == "pimc:rollout=apprentice"  # by name: the canonical spec parses again
+    assert parse_bot(bot.spec) == bot
+    v = bot.vector()
+    assert v[PimcParam.rollout] == PolicyCode.apprentice
+    assert tuple(v[PimcParam.expert : PimcParam.expert + len(EXPERT_PARAMS)]) == EXPERT_DEFAULTS
+    path = str(default_weights_path(4))
+    bot = parse_bot(f"pimc:rollout=apprentice,rollout.safety=80,weights={path}")
+    inner = search_rollout_bot(bot)
+    assert (inner.policy.name, inner.weights, inner.parameters["expert.safety"]) == (
+        "apprentice",
+        path,
+        80,
+    )
+    with pytest.raises(ValueError, match="pimc:rollout=apprentice only"):
+        parse_bot(f"pimc:weights={path}")
+
+
+@pytest.mark.parametrize("bad", ["greedy", "pimc", "random", "apprentic", "expert@9"])
+def test_bad_rollout_bots_are_refused_naming_the_allowed(bad):
+    with pytest.raises(ValueError) as err:
+        parse_bot(f"pimc:rollout={bad}")
+    message = str(err.value)
+    assert f"rollout bot {bad!r}" in message
+    assert "allowed: expert, apprentice, expert@1, expert@2" in message
+
+
+def test_rollout_apprentice_weights_reach_the_seat():
+    """A run's weight sets hold the pimc seat's rollout apprentice's file, its index in the
+    seat's ``PimcParam.weight_set``; a pimc with expert rollouts names none."""
+    from canasta_sim.players.specs import seat_arrays, side_bots, weight_sets
+
+    bots = side_bots(["pimc:rollout=apprentice", "pimc"], 2)
+    _, params = seat_arrays(bots, 4)
+    files, weights = weight_sets([bots], 4, params[None])
+    assert len(files) == 1 and weights.shape[0] == 1
+    assert params[0, PimcParam.weight_set] == 0 and params[1, PimcParam.weight_set] == 0
+    files, _ = weight_sets([side_bots(["pimc", "expert"], 2)], 4, params[None])
+    assert files == ()

@@ -167,6 +167,8 @@ def test_a_search_bot_rolls_out_with_its_own_rollout_bot():
     specs = ["pimc:worlds=8,rollout=expert@1,rollout.safety=80", "careful"]
     assert own_rollout(specs, 2) == ["expert@1:safety=80", "careful"]
     assert own_rollout(["pimc:melds=1", "pimc:rollout=expert@2"], 2) == ["expert", "expert@2"]
+    # rolling out with the learned bot, its rollouts are the apprentice's
+    assert own_rollout(["pimc:rollout=apprentice", "expert"], 2) == ["apprentice", "expert"]
 
 
 def test_the_bots_keep_the_order_given():

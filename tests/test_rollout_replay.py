@@ -80,10 +80,16 @@ CASES = {
 
 
 @pytest.mark.parametrize(
-    "case, rollout", [(case, BOTS) for case in CASES] + [("191:16:0 pickup", "random")]
+    "case, rollout",
+    [(case, BOTS) for case in CASES]
+    + [("191:16:0 pickup", "random")]
+    + [(case, "apprentice") for case in ("189:2:1", "191:16:0 pickup")]
+    + [("189:62:1 going out", "apprentice:temperature=50")],
 )
 def test_each_world_of_a_rollout_equals_its_replay(case, rollout):
-    """``expert`` draws no random numbers; ``random`` checks the bots' stream too."""
+    """``expert`` draws no random numbers; ``random`` checks the bots' stream too, and so does
+    the apprentice with a temperature (it samples its candidates from the stream); the
+    apprentice plays with its weight file in the kernel and through the Deal API."""
     where, labels = CASES[case]
     d = position(*where)
     info = d.info_set(d.current_player)

@@ -7,6 +7,7 @@ import pytest
 from canasta_sim import Deal, Rules, simulate
 from canasta_sim.nb.bots.policies import (
     LEARNED_CODES,
+    PLAIN_CODES,
     POLICIES,
     ROLLOUT_CODES,
     SEARCH_CODES,
@@ -18,16 +19,14 @@ from canasta_sim.nb.bots.turn import turn_kernel
 
 def test_the_table_says_which_codes_search_and_which_play_rollouts():
     # the search bot searches and the apprentice is learned: both need the search work
-    # arrays (the apprentice for its candidates); every other bot may play in rollouts
+    # arrays (the apprentice for its candidates); every bot but the search bot may play in
+    # rollouts, and play_turn_nb plays the four that need no work arrays
     assert SEARCH_CODES == (PolicyCode.pimc,)
     assert LEARNED_CODES == (PolicyCode.apprentice,)
     assert WORK_CODES == (PolicyCode.pimc, PolicyCode.apprentice)
-    assert ROLLOUT_CODES == (
-        PolicyCode.random,
-        PolicyCode.greedy,
-        PolicyCode.careful,
-        PolicyCode.expert,
-    )
+    plain = (PolicyCode.random, PolicyCode.greedy, PolicyCode.careful, PolicyCode.expert)
+    assert PLAIN_CODES == plain
+    assert ROLLOUT_CODES == (*plain, PolicyCode.apprentice)
 
 
 @pytest.mark.parametrize("policy", POLICIES, ids=lambda p: p.name)
@@ -46,6 +45,7 @@ def test_every_policy_plays_alike_in_the_chunk_kernel_and_from_python():
         ["random", "greedy", "careful", "expert"],
         ["pimc:worlds=2", "expert"] * 2,
         ["apprentice", "expert", "apprentice:top=2", "careful"],
+        ["pimc:worlds=2,rollout=apprentice", "expert"] * 2,
     ):
         run = simulate(3, seats=seats, seed=11)
         for k in range(3):
@@ -78,13 +78,19 @@ def test_the_chunk_carries_search_work_only_when_a_seat_searches(seats, searchin
 
 @pytest.mark.parametrize(
     "seat, search, learned",
-    [("greedy", False, False), ("pimc:worlds=1", True, False), ("apprentice", True, True)],
+    [
+        ("greedy", False, False),
+        ("pimc:worlds=1", True, False),
+        ("apprentice", True, True),
+        ("pimc:worlds=1,rollout=apprentice", True, True),
+    ],
 )
 def test_the_chunk_carries_feature_work_only_when_a_seat_plays_the_apprentice(
     seat, search, learned, monkeypatch
 ):
-    """The apprentice's feature work records are made only for a run with an apprentice seat,
-    the search work arrays (its candidates' too) for a run with a pimc or apprentice seat."""
+    """The apprentice's feature work records are made only for a run with an apprentice seat
+    or a pimc seat rolling out with it, the search work arrays (its candidates' too) for a run
+    with a pimc or apprentice seat."""
     from canasta_sim.nb import play
 
     sizes: dict[str, list[int]] = {"search": [], "features": []}

@@ -19,7 +19,7 @@ import numpy as np
 from ..game.rules import Rules
 from ..nb.bots.features import feature_work
 from ..nb.bots.memory import new_bot
-from ..nb.bots.pimc import search_work
+from ..nb.bots.search_candidates import search_work
 from ..nb.engine.rng import deal_seeds_nb, mix64_nb
 from ..nb.engine.state import STATE_DTYPE
 from ..nb.enums import EV_LEN, LABEL_LEN, N_CAND_FEAT, N_STATE_FEAT
@@ -112,7 +112,10 @@ def label_shard(plan: LabelPlan, shard: int) -> dict[str, np.ndarray]:
     cand_feat = np.zeros((cap * 8, N_CAND_FEAT), np.float32)
     cand_value = np.zeros(cap * 8, np.float32)
     sampler = np.array([mix64_nb(np.uint64(plan.seed) + np.uint64(shard))], np.uint64)
-    rstates, works = search_work(1)
+    rstates, works = search_work(2)
+    fwork = feature_work(1)[0]  # the rollout apprentice's too: a label's features are copied first
+    # the labels' rollout bot is the expert, so the rollout apprentice's weights go unread
+    learner = (rstates[1], works[1], np.zeros((1, N_CAND_FEAT, N_STATE_FEAT), np.float32), fwork)
     nd, nc = label_deals_nb(
         np.zeros(1, STATE_DTYPE)[0],
         r,
@@ -128,7 +131,8 @@ def label_shard(plan: LabelPlan, shard: int) -> dict[str, np.ndarray]:
         sampler,
         rstates[0],
         works[0],
-        feature_work(1)[0],
+        fwork,
+        learner,
         dec_state,
         dec_meta,
         cand_feat,

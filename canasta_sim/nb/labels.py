@@ -13,8 +13,9 @@ import numpy as np
 from .bots.apprentice import decision_features_nb
 from .bots.expert import expert_draw_nb, expert_turn_nb
 from .bots.memory import MAX_CANDIDATES
-from .bots.pimc import N_EXPERT, draw_candidates_nb, play_candidates_nb, search_nb
+from .bots.pimc import search_nb
 from .bots.policies import PimcParam
+from .bots.search_candidates import N_EXPERT, draw_candidates_nb, play_candidates_nb
 from .engine.deal import start_deal_nb
 from .engine.moves import draw_nb, meld_last_card_nb, take_pile_nb
 from .engine.rng import below_nb
@@ -71,6 +72,7 @@ def label_decision_nb(
     rstate,
     work,
     fwork,
+    learner,
     n,
     expert,
     deal,
@@ -92,7 +94,7 @@ def label_decision_nb(
     for c in range(n):
         for i in range(N_CAND_FEAT):
             cand_feat[nc + c, i] = fwork.cands[c, i]
-    best = search_nb(state, rules, bot, params, rstate, work, n, log)
+    best = search_nb(state, rules, bot, params, rstate, work, learner, n, log)
     worlds = params[PimcParam.worlds]
     for c in range(n):
         cand_value[nc + c] = work.total[c] / worlds if work.ok[c] != 0 else np.nan
@@ -125,6 +127,7 @@ def label_deals_nb(
     rstate,
     work,
     fwork,
+    learner,
     dec_state,
     dec_meta,
     cand_feat,
@@ -134,8 +137,9 @@ def label_deals_nb(
     """Play one deal per seed (``deals``: their indices in the run) with the expert (the
     rollout expert of ``params``, pimc's parameter vector) and label about one decision in
     ``every`` (chosen from the stream ``sampler``, ``uint64[1]``) that has two candidates or
-    more; ``bot`` (:data:`.bots.memory.BOT_DTYPE`), ``rstate``, ``work`` and ``fwork`` are
-    scratch (the bots' working record, pimc's and the features'), the
+    more; ``bot`` (:data:`.bots.memory.BOT_DTYPE`), ``rstate``, ``work``, ``fwork`` and
+    ``learner`` are scratch (the bots' working record, pimc's, the features' and pimc's
+    rollout apprentice's, :func:`.bots.pimc.rollout_turn_nb`), the
     labels go to :func:`label_decision_nb`'s arrays. Returns ``(decisions, candidates)``
     written."""
     g = state.g
@@ -167,6 +171,7 @@ def label_deals_nb(
                         rstate,
                         work,
                         fwork,
+                        learner,
                         n,
                         exp,
                         deals[i],
@@ -202,6 +207,7 @@ def label_deals_nb(
                         rstate,
                         work,
                         fwork,
+                        learner,
                         n,
                         np.int64(0),
                         deals[i],

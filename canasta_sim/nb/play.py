@@ -25,8 +25,8 @@ import numpy as np
 
 from .bots.features import feature_work
 from .bots.memory import new_bots
-from .bots.pimc import search_work
-from .bots.policies import LEARNED_CODES, SEARCH_CODES, WORK_CODES, PolicyCode
+from .bots.policies import LEARNED_CODES, SEARCH_CODES, WORK_CODES, PimcParam, PolicyCode
+from .bots.search_candidates import search_work
 from .bots.turn import expert_table_turn_nb, learned_turn_nb, search_turn_nb
 from .engine.deal import start_deal_nb
 from .engine.melds import meld_size_nb
@@ -78,9 +78,11 @@ class Blocks(NamedTuple):
 
 
 class Search(NamedTuple):
-    """The search bot's work arrays per block (:func:`.bots.pimc.search_work`): ``(n_blocks,)``
-    when a seat of the run searches or plays the learned bot (whose candidates are the search
-    bot's, :data:`~.bots.policies.WORK_CODES`), else ``(0,)``, never touched."""
+    """The search bot's work arrays (:func:`.bots.search_candidates.search_work`), two per
+    block (the seat's own and its rollout apprentice's, :func:`.bots.turn.search_turn_nb`):
+    ``(2 * n_blocks,)`` when a seat of the run searches or plays the learned bot (whose
+    candidates are the search bot's, :data:`~.bots.policies.WORK_CODES`), else ``(0,)``,
+    never touched."""
 
     rstates: np.ndarray  # STATE_DTYPE: rollout states
     works: np.ndarray  # WORK_DTYPE
@@ -88,9 +90,10 @@ class Search(NamedTuple):
 
 class Learned(NamedTuple):
     """The learned bot's weight sets (:func:`canasta_sim.bots.weight_sets`: a seat's
-    ``ApprenticeParam.weight_set`` indexes them; one unused set without a learned seat) and
-    its feature work records per block (:func:`.bots.features.feature_work`): ``(n_blocks,)``
-    when a seat of the run plays it, else ``(0,)``, never touched."""
+    ``ApprenticeParam.weight_set`` or ``PimcParam.weight_set`` indexes them; one unused set
+    without a learned seat) and its feature work records per block
+    (:func:`.bots.features.feature_work`): ``(n_blocks,)`` when a seat of the run plays it or
+    searches with it as rollout bot (:func:`learns`), else ``(0,)``, never touched."""
 
     weights: np.ndarray  # float32, (n_sets, N_CAND_FEAT, N_STATE_FEAT)
     fworks: np.ndarray  # FEATURE_WORK_DTYPE
@@ -342,10 +345,8 @@ def play_chunk(
     seating = Seating(policies, params)
     blocks = new_blocks(n_blocks)
     # the work arrays only when a seat needs them (the others never touch them)
-    search = Search(*search_work(n_blocks if np.isin(policies, WORK_CODES).any() else 0))
-    learned = Learned(
-        weights, feature_work(n_blocks if np.isin(policies, LEARNED_CODES).any() else 0)
-    )
+    search = Search(*search_work(2 * n_blocks if np.isin(policies, WORK_CODES).any() else 0))
+    learned = Learned(weights, feature_work(n_blocks if learns(policies, params) else 0))
     rows = Rows(deal_rows, side_rows)
     no_log = np.zeros((0, EV_LEN), np.int32)
     total = np.int64(n_blocks)
@@ -362,6 +363,15 @@ def play_chunk(
             kernel(np.int64(b), total, rules, deals, seating, blocks, search, learned, rows, no_log)
 
     run_blocks(block, n_blocks, threads)
+
+
+def learns(policies, params) -> bool:
+    """Whether a seat of ``policies`` (``int32[..., players]``, with ``params``
+    ``float64[..., players, N_PARAMS]``) plays the learned bot or searches with it as its
+    rollout bot (``pimc:rollout=apprentice``), so needs the feature work records."""
+    rollout = params[..., PimcParam.rollout]
+    searching = (policies == PolicyCode.pimc) & (rollout == PolicyCode.apprentice)
+    return bool(np.isin(policies, LEARNED_CODES).any() or searching.any())
 
 
 def deal_inputs(seeds, dealers, minimums, scores, seatings) -> np.ndarray:

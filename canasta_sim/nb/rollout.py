@@ -18,12 +18,16 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from .bots.features import feature_work
 from .bots.policies import ROLLOUT_CODES
-from .bots.turn import play_turn_nb
+from .bots.search_candidates import search_work
+from .bots.turn import learned_turn_nb
 from .engine.score import side_score_nb
 from .enums import (
     EV_LEN,
+    N_CAND_FEAT,
     N_KINDS,
+    N_STATE_FEAT,
     RED_THREE,
     RO_LEN,
     CandKind,
@@ -34,7 +38,7 @@ from .enums import (
     RuleSlot,
     ScorePart,
 )
-from .play import Seating, new_blocks, run_blocks
+from .play import Learned, Search, Seating, learns, new_blocks, run_blocks
 from .worlds import apply_candidate_nb, load_world_nb, unseen_pool_nb, world_nb
 
 
@@ -144,11 +148,13 @@ def worlds_nb(unseen, slots, base, first, seeds, hands, stock):
 
 @nb.njit(cache=True, _nrt=False, nogil=True)
 def rollout_block_nb(
-    block, n_blocks, rules, public, worlds, cands, pairs, seating, blocks, out, log
+    block, n_blocks, rules, public, worlds, cands, pairs, seating, blocks, search, learned, out, log
 ):
     """Play rollouts ``block * n // n_blocks .. (block + 1) * n // n_blocks - 1`` (see
     :func:`rollouts`; ``seating``'s one row of policies and parameters) one after another in
-    the block's records of ``blocks``, writing ``out``. Releases the GIL."""
+    the block's records of ``blocks`` (a learned seat's work in ``search`` and ``learned``,
+    as :func:`.bots.turn.learned_turn_nb` reads them), writing ``out``. Releases the
+    GIL."""
     state = blocks.states[block]
     bot = blocks.bots[block]
     policies, params = seating.policies[0], seating.params[0]
@@ -170,7 +176,7 @@ def rollout_block_nb(
         info[i, RolloutCol.error] = err
         if err == MoveError.ok:
             while g[DealSlot.phase] != Phase.over:
-                play_turn_nb(state, rules, bot, policies, params, log)
+                learned_turn_nb(state, rules, bot, policies, params, search, learned, block, log)
         for side in range(rules[RuleSlot.sides]):
             scores[i, side] = side_score_nb(state, rules, side)[ScorePart.total]
         info[i, RolloutCol.out_seat] = g[DealSlot.out_seat]
@@ -179,7 +185,14 @@ def rollout_block_nb(
 
 
 def rollouts(
-    public, rules, worlds: WorldCards, cands: CandidateRows, pairs: Pairs, seating: Seating, threads
+    public,
+    rules,
+    worlds: WorldCards,
+    cands: CandidateRows,
+    pairs: Pairs,
+    seating: Seating,
+    threads,
+    weights=None,
 ):
     """Play rollouts (world ``pairs.world[i]``, candidate ``pairs.cand[i]``) to the end of the
     deal on ``threads`` threads.
@@ -198,8 +211,12 @@ def rollouts(
     seating : Seating
         One seating: ``policies`` ``ndarray(int32, (1, players))``, each one of
         :data:`~.bots.policies.ROLLOUT_CODES`, and ``params``
-        ``ndarray(float64, (1, players, n_params))``.
+        ``ndarray(float64, (1, players, n_params))``; a learned seat's
+        ``ApprenticeParam.weight_set`` indexes ``weights``.
     threads : int
+    weights : ndarray(float32, (n_sets, N_CAND_FEAT, N_STATE_FEAT)), optional
+        The learned bot's weight sets (:func:`canasta_sim.bots.weight_sets`); needed only
+        when a seat plays it.
 
     Returns
     -------
@@ -227,6 +244,13 @@ def rollouts(
         return out
     n_blocks = max(1, min(n, 8 * threads))
     blocks = new_blocks(n_blocks)  # load_world_nb overwrites each state whole
+    learning = learns(seating.policies, seating.params)
+    if weights is None:
+        if learning:
+            raise ValueError("a learned rollout bot needs its weight sets; pass weights")
+        weights = np.zeros((1, N_CAND_FEAT, N_STATE_FEAT), np.float32)
+    search = Search(*search_work(2 * n_blocks if learning else 0))
+    learned = Learned(weights, feature_work(n_blocks if learning else 0))
     no_log = np.zeros((0, EV_LEN), np.int32)
 
     def block(b):
@@ -240,6 +264,8 @@ def rollouts(
             pairs,
             seating,
             blocks,
+            search,
+            learned,
             out,
             no_log,
         )

@@ -3,8 +3,9 @@
 bot written in Python (:mod:`canasta_sim.players.pybot`).
 
 The search bot's ``rollout`` names its rollout bot (the expert or one of its presets, which sets
-the defaults of the ``rollout.NAME`` parameters); ``rollout.NAME=value`` sets one of the rollout
-expert's parameters (a spec cannot nest ``:``).
+the defaults of the ``rollout.NAME`` parameters, or the learned bot ``apprentice``, with the
+spec's ``weights=PATH``); ``rollout.NAME=value`` sets one of the rollout expert's parameters
+(the rollout apprentice's candidate-generating expert's; a spec cannot nest ``:``).
 
 A bot is a policy code the kernels branch on plus a float parameter vector (no jitted
 callbacks). The policies and their parameters are those of the table in
@@ -24,7 +25,7 @@ import numpy as np
 from ..errors import BotError
 from ..nb.bots.policies import N_PARAMS as N_PARAMS
 from ..nb.bots.policies import POLICIES as _TABLE
-from ..nb.bots.policies import ApprenticeParam, Policy
+from ..nb.bots.policies import ApprenticeParam, PimcParam, Policy
 from ..nb.bots.policies import Param as Param
 from ..nb.enums import N_CAND_FEAT, N_STATE_FEAT
 from .weights import default_weights_path, load_weights
@@ -119,7 +120,9 @@ class Bot:
         if self.source:
             return f"py:{self.source}"
         changed = [
-            f"{p.name}={_fmt(v)}" for p, v in zip(self.policy.params, self.values) if v != p.default
+            f"{p.name}={_TABLE[int(v)].name if p.name == 'rollout' else _fmt(v)}"
+            for p, v in zip(self.policy.params, self.values)
+            if v != p.default
         ]
         if self.weights:
             changed.append(f"weights={self.weights}")
@@ -154,11 +157,12 @@ def parse_bot(spec: str) -> Bot:
         return Bot(PYTHON_POLICY, (), source)
     spec, weights = _weights_item(spec)
     policy, given = spec_params(spec)
-    if weights and not policy.learned:
-        raise ValueError(
-            f"weights={weights} is a parameter of apprentice only, not of {policy.name}"
-        )
     values = {p.name: given.get(p.name, p.default) for p in policy.params}
+    if weights and not (policy.learned or learned_rollout(policy, values.get("rollout"))):
+        raise ValueError(
+            f"weights={weights} is a parameter of apprentice and pimc:rollout=apprentice "
+            f"only, not of {spec!r}"
+        )
     return Bot(policy, tuple(values[p.name] for p in policy.params), weights=weights)
 
 
@@ -228,8 +232,13 @@ def _rollout_bot(text: str, spec: str) -> tuple[float, dict[str, float]]:
     """The search bot's ``rollout=NAME``: the rollout policy's code, and the ``rollout.NAME``
     parameter values its preset sets."""
     rollout = find_policy(text)
+    if rollout is not None and rollout.learned:  # its candidates' expert: today's defaults
+        expert = POLICIES["expert"]
+        return float(rollout.code), {"rollout." + p.name: p.default for p in expert.params}
     if rollout is None or rollout.code != POLICIES["expert"].code:
-        names = ", ".join(n for n in [*POLICIES, *PRESETS] if n.partition("@")[0] == "expert")
+        names = ", ".join(
+            n for n in [*POLICIES, *PRESETS] if n.partition("@")[0] in ("expert", "apprentice")
+        )
         raise ValueError(
             f"rollout bot {text.strip()!r} in {spec!r} is not allowed; allowed: {names} "
             f"(parameters as rollout.NAME=value)"
@@ -237,9 +246,17 @@ def _rollout_bot(text: str, spec: str) -> tuple[float, dict[str, float]]:
     return float(rollout.code), {"rollout." + p.name: p.default for p in rollout.params}
 
 
+def learned_rollout(policy: Policy, rollout: float | None) -> bool:
+    """Whether ``policy`` with the ``rollout`` parameter value is the search bot rolling out
+    with the learned bot (``pimc:rollout=apprentice``)."""
+    return bool(policy.search and rollout == POLICIES["apprentice"].code)
+
+
 def search_rollout_bot(bot: Bot) -> Bot:
     """The rollout bot of a search bot (``pimc``): the expert with the spec's ``rollout.NAME``
-    values, under the name of the expert preset it is closest to (the shortest spec).
+    values, under the name of the expert preset it is closest to (the shortest spec); with
+    ``rollout=apprentice`` the apprentice with those values as its ``expert.NAME`` and the
+    spec's weight file.
 
     Raises
     ------
@@ -248,8 +265,12 @@ def search_rollout_bot(bot: Bot) -> Bot:
     """
     if bot.policy.name != "pimc":
         raise ValueError(f"bot {bot.spec!r} is not the search bot; allowed: pimc specs")
-    names = [n for n in [*POLICIES, *PRESETS] if n.partition("@")[0] == "expert"]
     values = tuple(bot.parameters["rollout." + p.name] for p in POLICIES["expert"].params)
+    if learned_rollout(bot.policy, bot.parameters["rollout"]):
+        apprentice = POLICIES["apprentice"]
+        own = tuple(p.default for p in apprentice.params[: ApprenticeParam.expert])
+        return Bot(apprentice, own + values, weights=bot.weights)
+    names = [n for n in [*POLICIES, *PRESETS] if n.partition("@")[0] == "expert"]
     bots = [Bot(find_policy(n), values) for n in names]
     return min(bots, key=lambda b: len(b.spec))
 
@@ -388,18 +409,21 @@ def seat_arrays(bots, players: int) -> tuple[np.ndarray, np.ndarray]:
 
 
 def weight_sets(seatings, players: int, params: np.ndarray):
-    """The weight files of the apprentice seats of ``seatings`` (each seat's own
-    ``weights=PATH`` or the shipped file for ``players``) and their scorers stacked
-    (``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``); writes each such seat's index into
-    ``params[seating, seat, ApprenticeParam.weight_set]``."""
+    """The weight files of the apprentice seats of ``seatings`` and of its search seats
+    rolling out with the apprentice (each seat's own ``weights=PATH`` or the shipped file for
+    ``players``) and their scorers stacked (``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``);
+    writes each such seat's index into ``params[seating, seat, ApprenticeParam.weight_set]``
+    (``PimcParam.weight_set`` for a search seat)."""
     files: list[str] = []
     for r, seating in enumerate(seatings):
         for seat, bot in enumerate(per_seat(seating, players)):
-            if bot.policy.learned:
+            search = learned_rollout(bot.policy, bot.parameters.get("rollout"))
+            if bot.policy.learned or search:
                 path = bot.weights or str(default_weights_path(players))
                 if path not in files:
                     files.append(path)
-                params[r, seat, ApprenticeParam.weight_set] = files.index(path)
+                slot = PimcParam.weight_set if search else ApprenticeParam.weight_set
+                params[r, seat, slot] = files.index(path)
     if not files:
         return (), np.zeros((1, N_CAND_FEAT, N_STATE_FEAT), np.float32)
     return tuple(files), np.stack([load_weights(f) for f in files])

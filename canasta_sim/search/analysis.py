@@ -18,7 +18,8 @@ import numpy as np
 import pandas as pd
 
 from ..game.infoset import InfoSet
-from ..nb.bots.policies import ROLLOUT_CODES
+from ..nb.bots.apprentice import candidate_scores
+from ..nb.bots.policies import ROLLOUT_CODES, ApprenticeParam
 from ..nb.enums import RolloutCol
 from ..nb.play import Seating
 from ..nb.rollout import CandidateRows, Pairs, WorldCards, rollouts
@@ -31,7 +32,7 @@ from ..players.choices import (
     list_candidates,
 )
 from ..players.ranking import rank_candidates
-from ..players.specs import POLICIES, Bot, seat_arrays, side_bots
+from ..players.specs import POLICIES, Bot, seat_arrays, side_bots, weight_sets
 from ..results.tables import align_columns, interval
 from .equity import in_scope, p_win_game, play_out
 
@@ -67,7 +68,9 @@ class AnalysisResult:
         played out, :mod:`canasta_sim.search.equity` and ``win_game``; NaN where neither was
         used),
         ``own_score`` and ``own_score_sd`` (points), ``p_own_out``, ``p_other_out`` (a seat
-        of another side went out), ``worlds``.
+        of another side went out), ``worlds``; with the learned bot ``apprentice`` as the
+        analysed side's rollout bot, ``learned``: its own score of the candidate (points, the
+        learned value of the score difference; NaN for one it does not generate).
     settings : str
         One line: seed, worlds, rollout bots, stratification, elapsed seconds, how much the
         pairing shrank the variance of the differences, why the race stopped.
@@ -128,14 +131,14 @@ class AnalysisResult:
 
 def rollout_bots(rollout, sides: int) -> list[Bot]:
     """The rollout bots of a spec for every side or one per side (:func:`side_bots`): the
-    policies the rollout kernel plays (random, greedy, careful, expert and its presets).
+    policies the rollout kernel plays (random, greedy, careful, expert and its presets,
+    apprentice).
 
     Raises
     ------
     ValueError
         For a bad spec (as :func:`side_bots`), a bot written in Python (it plays outside the
-        kernels), the search bot ``pimc`` (the rollouts hold no search; docs/pimc.md) or the
-        learned bot ``apprentice`` (not a rollout bot yet; docs/learned.md).
+        kernels) or the search bot ``pimc`` (the rollouts hold no search; docs/pimc.md).
     """
     bots = side_bots(rollout, sides)
     for bot in bots:
@@ -144,14 +147,12 @@ def rollout_bots(rollout, sides: int) -> list[Bot]:
                 "is written in Python, and the rollouts run in the kernels"
                 if bot.is_python
                 else "is the search bot, which cannot be a rollout bot (docs/pimc.md)"
-                if bot.policy.search
-                else "is the learned bot, not a rollout bot yet (docs/learned.md)"
             )
             allowed = [p.name for p in POLICIES.values() if p.code in ROLLOUT_CODES]
             raise ValueError(
                 f"rollout bot {bot.spec!r} {why}; pass an expert spec (e.g. 'expert', "
-                f"'expert@1', 'expert:safety=80'); allowed: {', '.join(allowed)} (or an "
-                f"expert preset)"
+                f"'expert@1', 'expert:safety=80') or 'apprentice'; allowed: "
+                f"{', '.join(allowed)} (or an expert preset)"
             )
     return bots
 
@@ -246,6 +247,7 @@ def analyse(
     rules = info_set.rules
     bots = rollout_bots(rollout, rules.sides)
     policies, params = seat_arrays(bots, rules.players)
+    _, weights = weight_sets([bots], rules.players, params[None])  # writes the weight sets
     threads = (
         numba.config.NUMBA_NUM_THREADS if threads is None else _check_count("threads", threads)
     )
@@ -290,6 +292,7 @@ def analyse(
             Pairs(world_of, cand_of),
             seating,
             threads,
+            weights,
         )
         bad = np.nonzero(info[:, RolloutCol.error])[0]
         if len(bad):  # legality reads only public cards and the own hand: never expected
@@ -341,7 +344,31 @@ def analyse(
     elapsed = time.perf_counter() - t0
     settings = _Settings(seed, objective, bots, stratify, min_worlds, max_worlds, target_se)
     race = _Race(own, other, outs, ends, played, active, reason, elapsed)
-    return _result(info_set, cands, settings, race, games, notes)
+    result = _result(info_set, cands, settings, race, games, notes)
+    if bots[side].policy.learned:  # the learned bot's own value of each candidate
+        seat_params = params[info_set.seat]
+        one = weights[int(seat_params[ApprenticeParam.weight_set])]
+        result.table["learned"] = learned_scores(info_set, result.candidates, seat_params, one)
+    return result
+
+
+def learned_scores(info: InfoSet, cands, params: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The learned bot's score of each of ``cands`` at ``info``'s decision (points,
+    ``float64[len(cands)]``; NaN for a candidate it does not generate), with its parameters
+    ``params`` (``float64[N_PARAMS]``) and one weight set ``weights``
+    (:func:`canasta_sim.nb.bots.apprentice.candidate_scores`)."""
+    kinds, plans, discards, scores = candidate_scores(
+        info.public_state(), info.rules.to_array(), params, weights
+    )
+    own = {
+        (int(k), p.tobytes(), int(d)): float(v)
+        for k, p, d, v in zip(kinds, plans, discards, scores)
+    }
+    top = int(info.pile_codes[-1]) if len(info.pile_codes) else 0
+    keys = [c.kernel_row(top) for c in cands]
+    return np.array(
+        [own.get((int(k), np.asarray(p, np.int8).tobytes(), int(d)), np.nan) for k, p, d in keys]
+    )
 
 
 def _win_game(info, bots, how, own, other, deal_scores, world_seeds, threads):
@@ -621,6 +648,9 @@ def format_table(table: pd.DataFrame) -> str:
         "P(they out)",
         "worlds",
     ]
+    learned = "learned" in table
+    if learned:
+        head.append("learned")
     rows = [
         [
             row.candidate,
@@ -632,6 +662,7 @@ def format_table(table: pd.DataFrame) -> str:
             f"{row.p_own_out:.1%}",
             f"{row.p_other_out:.1%}",
             f"{row.worlds:,}",
+            *([] if not learned else ["-" if np.isnan(row.learned) else f"{row.learned:+.1f}"]),
         ]
         for row in table.itertuples()
     ]

@@ -3,7 +3,8 @@
 At the draw decision the candidates are the draw and every legal pickup (R-20, R-30..R-35);
 at the play decision they are the expert's melds of the turn, or holding them, each followed
 by the top discards the expert ranks, and its going out (R-20 steps 2 and 3, R-40): the
-candidates of :func:`.pimc.draw_candidates_nb` and :func:`.pimc.play_candidates_nb`. Each is
+candidates of :func:`.search_candidates.draw_candidates_nb` and
+:func:`.search_candidates.play_candidates_nb`. Each is
 scored by a bilinear model of the state features ``s`` and the candidate features ``c``
 (:mod:`.features`), ``score = c . (W s)`` with ``W``: ``float32[N_CAND_FEAT, N_STATE_FEAT]``,
 trained on pimc's rollout values (points); ``W s`` is computed once per decision.
@@ -16,21 +17,21 @@ import numpy as np
 
 from ..engine.moves import draw_nb, take_pile_nb
 from ..engine.rng import next_u64_nb
-from ..enums import N_CAND_FEAT, N_STATE_FEAT, CandKind, DealSlot, MoveError, Phase
+from ..enums import EV_LEN, N_CAND_FEAT, N_STATE_FEAT, CandKind, DealSlot, MoveError, Phase
 from ..jit import inline_kernel, kernel
 from ..worlds import apply_candidate_nb
 from .discards import discard_safe_nb
 from .expert import PAIR_KEEP, expert_discard_nb, expert_melds_nb
 from .features import candidate_features_nb, state_features_nb
 from .pickups import take_forced_pile_nb
-from .pimc import N_EXPERT, draw_candidates_nb, play_candidates_nb
 from .policies import ApprenticeParam
+from .search_candidates import N_EXPERT, draw_candidates_nb, play_candidates_nb
 
 
 @kernel
 def decision_features_nb(state, rules, work, fwork, n):
     """State features and the features of candidates ``0 .. n - 1`` of ``work`` (a record of
-    :data:`.pimc.WORK_DTYPE`) into ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`)."""
+    :data:`.search_candidates.WORK_DTYPE`) into ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`)."""
     plans = work.plans[:]  # a plain C array, as in pimc
     state_features_nb(state, rules, fwork)
     for c in range(n):
@@ -96,7 +97,7 @@ def apprentice_turn_nb(state, rules, bot, params, weights, rstate, work, fwork, 
     slots :data:`~.policies.ApprenticeParam`) and weight sets ``weights``
     (``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``); ``rstate`` (a record of
     ``STATE_DTYPE``, where the expert's melds are tried), ``work``
-    (:data:`.pimc.WORK_DTYPE`) and ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`) are
+    (:data:`.search_candidates.WORK_DTYPE`) and ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`) are
     scratch. R-45's end after a last-card red three is the expert's."""
     g = state.g
     rparams = work.rparams[:]  # plain C arrays, as in pimc
@@ -133,3 +134,57 @@ def apprentice_turn_nb(state, rules, bot, params, weights, rstate, work, fwork, 
         expert_melds_nb(state, rules, bot, rparams, log)
     if g[DealSlot.phase] == Phase.play:  # a failed candidate or the expert's melds
         expert_discard_nb(state, rules, bot, rparams, log)
+
+
+def candidate_scores(state, rules, params, weights):
+    """The apprentice's candidates at the current decision of ``state`` and its score of each,
+    for Python callers (``analyse``'s learned column; the kernels score inside the turn).
+
+    Parameters
+    ----------
+    state : record of STATE_DTYPE
+        A state at a draw or play decision; only what the current seat may know is read
+        (the seat's own hand and the public cards), and it is not changed.
+    rules : ndarray(int32, (RULES_LEN,))
+    params : ndarray(float64, (N_PARAMS,))
+        The apprentice's parameters (:data:`~.policies.ApprenticeParam`; ``top`` and the
+        candidates' expert are used).
+    weights : ndarray(float32, (N_CAND_FEAT, N_STATE_FEAT))
+        One weight set.
+
+    Returns
+    -------
+    kinds : ndarray(int64, (n,))
+        Each candidate's :data:`~canasta_sim.nb.enums.CandKind`.
+    plans : ndarray(int8, (n, N_KINDS, 3))
+        Its pickup's or melds' plan.
+    discards : ndarray(int64, (n,))
+        The kind it discards, or -1.
+    scores : ndarray(float32, (n,))
+        The model's score (points, the learned value of the candidate's rollout score
+        difference; R-20, R-30..R-35, R-40).
+    """
+    from .features import feature_work
+    from .memory import new_bot
+    from .search_candidates import search_work
+
+    rstates, works = search_work(1)
+    work, fwork = works[0], feature_work(1)[0]
+    rparams = np.ascontiguousarray(
+        params[ApprenticeParam.expert : ApprenticeParam.expert + N_EXPERT]
+    )
+    if state["g"][DealSlot.phase] == Phase.draw:
+        n = draw_candidates_nb(state, rules, work)
+    else:
+        top = np.int64(params[ApprenticeParam.top])
+        no_log = np.zeros((0, EV_LEN), np.int32)
+        n = play_candidates_nb(state, rules, new_bot(), rparams, rstates[0], work, top, no_log)
+    n = np.int64(n)
+    decision_features_nb(state, rules, work, fwork, n)
+    score_candidates_nb(weights, fwork, n)
+    return (
+        work["kind"][:n].copy(),
+        work["plans"][:n].copy(),
+        work["discard"][:n].copy(),
+        fwork["scores"][:n].copy(),
+    )

@@ -9,7 +9,10 @@ deal in each world with the rollout expert in every seat, and makes the move wit
 mean score difference (own side's deal score minus the mean of the other sides', points).
 Melding, going out and R-45's end are the rollout expert's; with ``melds`` 1 the play phase
 is one decision instead (:func:`meld_search_nb`): the rollout expert's melds of the turn (or
-its going out) and holding them, each followed by the top discards ranked after it.
+its going out) and holding them, each followed by the top discards ranked after it. With
+``rollout`` the learned bot's code (``pimc:rollout=apprentice``) the rollouts play the
+apprentice in every seat instead (:func:`rollout_turn_nb`), its candidates made by the
+rollout expert's parameters; the search bot's own melds stay the rollout expert's.
 
 The worlds' seeds come from the deal's random stream (``state.rng``), whose position depends
 only on the deal seed and the moves made, not on where the hidden cards lie; with
@@ -26,11 +29,10 @@ rollouts share (every field is written before it is read).
 import numpy as np
 
 from ..engine.deal import pack_count_nb
-from ..engine.melds import empty_plan_nb, plan_rows_nb
-from ..engine.moves import discard_nb, draw_nb, take_pile_nb
+from ..engine.melds import empty_plan_nb
+from ..engine.moves import discard_nb, draw_nb, meld_last_card_nb, take_pile_nb
 from ..engine.rng import mix64_nb, next_u64_nb
 from ..engine.score import side_score_nb
-from ..engine.state import MAX_CARDS, MAX_PLAYERS, STATE_DTYPE, copy_state_nb
 from ..enums import (
     N_KINDS,
     RED_THREE,
@@ -45,43 +47,20 @@ from ..enums import (
 )
 from ..jit import inline_kernel, kernel
 from ..worlds import apply_candidate_nb, load_world_nb, unseen_pool_nb, world_nb
-from .discards import discard_safe_nb, ranked_discards_nb
-from .expert import PAIR_KEEP, expert_discard_nb, expert_melds_nb, expert_turn_nb, param_nb
-from .memory import MAX_CANDIDATES
-from .pickups import pickup_candidates_nb, take_forced_pile_nb
-from .policies import EXPERT_PARAMS, N_PARAMS, ExpertParam, PimcParam
-
-N_EXPERT = len(EXPERT_PARAMS)  # the rollout expert's parameters, after PimcParam.expert
-
-#: The search bot's work arrays (one record per thread).
-WORK_DTYPE = np.dtype(
-    [
-        ("rparams", np.float64, (N_PARAMS,)),  # the rollout expert's parameters
-        ("hands", np.int8, (MAX_PLAYERS, N_KINDS)),  # one world's hands
-        ("base", np.int8, (MAX_PLAYERS, N_KINDS)),  # cards known in each hand
-        ("stock", np.int8, (MAX_CARDS,)),  # one world's stock, top first
-        ("pool0", np.int8, (MAX_CARDS,)),
-        ("pool", np.int8, (MAX_CARDS,)),
-        ("places", np.int64, (MAX_CARDS,)),
-        ("slots", np.int64, (MAX_PLAYERS,)),
-        ("unseen", np.int64, (N_KINDS,)),
-        ("rng", np.uint64, (1,)),
-        ("plans", np.int8, (MAX_CANDIDATES, N_KINDS, 3)),  # candidates' pickup plans
-        ("kind", np.int64, (MAX_CANDIDATES,)),  # CandKind
-        ("discard", np.int64, (MAX_CANDIDATES,)),  # kind discarded (CandKind.play)
-        ("total", np.float64, (MAX_CANDIDATES,)),  # summed score differences
-        ("ok", np.int64, (MAX_CANDIDATES,)),  # 1 while every rollout's first move was legal
-        ("ranked", np.int64, (N_KINDS,)),  # discard kinds in the expert's order
-        ("dvals", np.float64, (N_KINDS,)),  # their discard scores (scratch)
-    ]
+from .apprentice import apprentice_turn_nb
+from .discards import discard_safe_nb
+from .expert import PAIR_KEEP, expert_discard_nb, expert_melds_nb, expert_turn_nb
+from .pickups import take_forced_pile_nb
+from .policies import APPRENTICE_PARAMS, ApprenticeParam, PimcParam, PolicyCode
+from .search_candidates import (
+    N_EXPERT,
+    discard_candidates_nb,
+    draw_candidates_nb,
+    play_candidates_nb,
 )
 
-
-def search_work(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """``n`` rollout states (``ndarray(STATE_DTYPE, (n,))``) and work records
-    (``ndarray(WORK_DTYPE, (n,))``), one of each per thread that plays the search bot;
-    ``n`` = 0 for a run without one (the kernels then never touch them)."""
-    return np.zeros(n, STATE_DTYPE), np.zeros(n, WORK_DTYPE)
+#: The rollout apprentice's discards kept after each meld choice: its own default.
+ROLLOUT_TOP = APPRENTICE_PARAMS[ApprenticeParam.top].default
 
 
 @inline_kernel
@@ -99,10 +78,38 @@ def score_diff_nb(state, rules, side):
     return own - others / max(n_sides - 1, 1)
 
 
+@inline_kernel
+def rollout_turn_nb(rstate, rules, bot, params, rparams, learner, log):
+    """One turn of the rollout bot in a rollout: the expert with parameters ``rparams``, or
+    with ``params[PimcParam.rollout]`` the apprentice, whose candidates come from the expert
+    with ``rparams`` (its ``expert.NAME``), with its default ``top``, temperature 0 and
+    weight set ``params[PimcParam.weight_set]``. ``learner`` is the apprentice's scratch, a
+    tuple (rollout state, a record of ``STATE_DTYPE``; work record,
+    :data:`.search_candidates.WORK_DTYPE`; weight sets,
+    ``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``; feature work record,
+    :data:`.features.FEATURE_WORK_DTYPE`), distinct from the search's own."""
+    if params[PimcParam.rollout] != PolicyCode.apprentice:
+        expert_turn_nb(rstate, rules, bot, rparams, log)
+        return
+    astate, awork, weights, fwork = learner
+    aparams = awork.aparams[:]  # a plain C array, as in search_nb
+    aparams[ApprenticeParam.weight_set] = params[PimcParam.weight_set]
+    aparams[ApprenticeParam.temperature] = 0.0
+    aparams[ApprenticeParam.top] = ROLLOUT_TOP
+    for i in range(N_EXPERT):
+        aparams[ApprenticeParam.expert + i] = rparams[i]
+    seat = rstate.g[DealSlot.current]
+    apprentice_turn_nb(rstate, rules, bot, aparams, weights, astate, awork, fwork, log)
+    if rstate.g[DealSlot.phase] == Phase.play and rstate.g[DealSlot.current] == seat:
+        meld_last_card_nb(rstate, rules, log)  # as search_turn_nb does after the apprentice
+
+
 @kernel
-def search_nb(state, rules, bot, params, rstate, work, n_cands, log):
+def search_nb(state, rules, bot, params, rstate, work, learner, n_cands, log):
     """Roll out candidates ``0 .. n_cands - 1`` of ``work`` in the same worlds and return the
-    best one's index (ties: the lower index, the rollout bot's own choice comes first)."""
+    best one's index (ties: the lower index, the rollout bot's own choice comes first).
+    The rollout bot is ``params[PimcParam.rollout]``: the expert with ``work.rparams``, or
+    the apprentice (:func:`rollout_turn_nb`, its scratch and weight sets in ``learner``)."""
     g = state.g
     seat = g[DealSlot.current]
     side = rules[RuleSlot.side_of + seat]
@@ -188,7 +195,7 @@ def search_nb(state, rules, bot, params, rstate, work, n_cands, log):
                 work.ok[c] = 0
                 continue
             while rg[DealSlot.phase] != Phase.over:
-                expert_turn_nb(rstate, rules, bot, rparams, log)
+                rollout_turn_nb(rstate, rules, bot, params, rparams, learner, log)
             work.total[c] += score_diff_nb(rstate, rules, side)
     best = -1
     for c in range(n_cands):
@@ -198,93 +205,7 @@ def search_nb(state, rules, bot, params, rstate, work, n_cands, log):
 
 
 @kernel
-def discard_candidates_nb(state, rules, bot, rparams, plan, work, n, top):
-    """Write candidates ``n, n + 1, ...`` of ``work``: the meld plan ``plan``
-    (``int8[N_KINDS, 3]``, already laid in ``state``; empty for none), then each of the ``top``
-    kinds the rollout expert's discard heuristic ranks first for the current player (its
-    choice, then its choice without that kind, and so on; R-20 step 3). Stops at
-    ``MAX_CANDIDATES``; returns the number of candidates written so far."""
-    seat = state.g[DealSlot.current]
-    plans = work.plans[:]  # a plain C array, as in search_nb
-    ranked = work.ranked[:]
-    m = ranked_discards_nb(
-        state,
-        rules,
-        bot,
-        seat,
-        param_nb(rparams, ExpertParam.safety),
-        int(param_nb(rparams, ExpertParam.block_at)),
-        param_nb(rparams, ExpertParam.freeze_risk),
-        np.int64(0),
-        PAIR_KEEP,
-        min(top, MAX_CANDIDATES - n),
-        ranked,
-        work.dvals[:],
-    )
-    for i in range(m):
-        work.kind[n] = CandKind.play
-        work.discard[n] = ranked[i]
-        for r in range(N_KINDS):  # element by element: the kernels run without NRT
-            for col in range(3):
-                plans[n, r, col] = plan[r, col]
-        n += 1
-    return n
-
-
-@kernel
-def expert_plan_nb(state, rules, bot, rparams, rstate, plan, log):
-    """Lay the rollout expert's melds of the turn (:func:`.expert.expert_melds_nb`, going out
-    included) on ``rstate``, a copy of ``state``, and write them into ``plan``
-    (``int8[N_KINDS, 3]``, the side's melds gained: one plan, as the expert melds once a turn).
-    The expert reads only its own hand and the public cards, so the copy's hidden cards are
-    never read. Returns whether the plan holds cards."""
-    side = rules[RuleSlot.side_of + state.g[DealSlot.current]]
-    copy_state_nb(rstate, state)  # one memcpy; the expert draws no random number
-    expert_melds_nb(rstate, rules, bot, rparams, log)
-    for r in range(N_KINDS):
-        for col in range(3):
-            plan[r, col] = rstate.melds[side, r, col] - state.melds[side, r, col]
-    return plan_rows_nb(plan, np.int64(-1)) != 0
-
-
-@kernel
-def play_candidates_nb(state, rules, bot, rparams, rstate, work, top, log):
-    """Write the play phase's candidates into ``work`` and return their number (R-20 steps 2
-    and 3): the rollout expert's melds of the turn (laid on ``rstate``, a copy) followed by
-    each of the ``top`` discards it ranks first after them (or its going out, R-40: one
-    candidate), then holding every meld (always legal, R-64) followed by the ``top`` discards
-    ranked without melding. The expert's own choice is candidate 0."""
-    plans = work.plans[:]  # plain C arrays, as in search_nb
-    n = 0
-    if expert_plan_nb(state, rules, bot, rparams, rstate, plans[0], log):
-        if rstate.g[DealSlot.phase] != Phase.play:  # its melds went out without a discard
-            work.kind[0] = CandKind.play
-            work.discard[0] = -1
-            n = 1
-        else:  # ranked on the copy, where the melds are laid
-            n = discard_candidates_nb(rstate, rules, bot, rparams, plans[0], work, 0, top)
-    return discard_candidates_nb(state, rules, bot, rparams, empty_plan_nb(), work, n, top)
-
-
-@kernel
-def draw_candidates_nb(state, rules, work):
-    """Write the draw decision's candidates into ``work`` (every legal way to take the pile,
-    R-30..R-35, then the draw, R-20) and return their number; 0 when there is no choice (no
-    legal pickup, or an empty stock, R-44)."""
-    g = state.g
-    n = pickup_candidates_nb(state, rules, g[DealSlot.current], work.plans[:])
-    if n == 0 or g[DealSlot.stock_pos] >= rules[RuleSlot.n_cards]:
-        return 0
-    for c in range(n):
-        work.kind[c] = CandKind.take
-        work.discard[c] = -1
-    work.kind[n] = CandKind.draw
-    work.discard[n] = -1
-    return n + 1
-
-
-@kernel
-def meld_search_nb(state, rules, bot, params, rstate, work, log):
+def meld_search_nb(state, rules, bot, params, rstate, work, learner, log):
     """The play phase with ``melds`` 1 (R-20 steps 2 and 3): roll out the candidates of
     :func:`play_candidates_nb` in the same worlds and make the best one. The expert's
     candidates come first, so ties keep its choice. Without a candidate legal in every world
@@ -296,7 +217,7 @@ def meld_search_nb(state, rules, bot, params, rstate, work, log):
     )
     best = 0
     if n > 1:
-        best = search_nb(state, rules, bot, params, rstate, work, n, log)
+        best = search_nb(state, rules, bot, params, rstate, work, learner, n, log)
     if n > 0 and best >= 0:
         kind, plan, discard = work.kind[best], plans[best], work.discard[best]
         if apply_candidate_nb(state, rules, kind, plan, discard, log) == MoveError.ok:
@@ -308,11 +229,13 @@ def meld_search_nb(state, rules, bot, params, rstate, work, log):
 
 
 @kernel
-def pimc_turn_nb(state, rules, bot, params, rstate, work, log):
+def pimc_turn_nb(state, rules, bot, params, rstate, work, learner, log):
     """One whole turn of the search bot with parameters ``params`` (``float64[N_PARAMS]``,
     slots :data:`~.policies.PimcParam`), using the rollout state ``rstate`` (a record of
-    ``STATE_DTYPE``), the work record ``work`` (:data:`WORK_DTYPE`) and the bots' working record
-    ``bot`` (:data:`.memory.BOT_DTYPE`)."""
+    ``STATE_DTYPE``), the work record ``work`` (:data:`.search_candidates.WORK_DTYPE`), the
+    rollout apprentice's scratch ``learner`` (:func:`rollout_turn_nb`; touched only with
+    ``rollout`` the apprentice) and the bots' working record ``bot``
+    (:data:`.memory.BOT_DTYPE`)."""
     g = state.g
     rparams = work.rparams[:]  # plain C arrays, as in search_nb
     plans = work.plans[:]
@@ -325,7 +248,7 @@ def pimc_turn_nb(state, rules, bot, params, rstate, work, log):
             if draw_nb(state, rules, log) != MoveError.ok:
                 take_forced_pile_nb(state, rules, bot, log)
         else:
-            best = search_nb(state, rules, bot, params, rstate, work, n, log)
+            best = search_nb(state, rules, bot, params, rstate, work, learner, n, log)
             if best < 0 or work.kind[best] == CandKind.draw:
                 draw_nb(state, rules, log)
             elif take_pile_nb(state, rules, plans[best], log) != MoveError.ok:
@@ -335,7 +258,7 @@ def pimc_turn_nb(state, rules, bot, params, rstate, work, log):
         and params[PimcParam.melds] != 0.0
         and g[DealSlot.last_red_three] == 0
     ):
-        meld_search_nb(state, rules, bot, params, rstate, work, log)
+        meld_search_nb(state, rules, bot, params, rstate, work, learner, log)
         return
     if g[DealSlot.phase] == Phase.play:
         expert_melds_nb(state, rules, bot, rparams, log)
@@ -346,7 +269,7 @@ def pimc_turn_nb(state, rules, bot, params, rstate, work, log):
         n = discard_candidates_nb(state, rules, bot, rparams, empty_plan_nb(), work, 0, top)
         best = 0
         if n > 1:
-            best = search_nb(state, rules, bot, params, rstate, work, n, log)
+            best = search_nb(state, rules, bot, params, rstate, work, learner, n, log)
         if (
             n == 0
             or best < 0

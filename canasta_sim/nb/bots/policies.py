@@ -42,11 +42,12 @@ class Policy:
     :mod:`canasta_sim.nb.bots`), parameters in kernel order, a plain-words summary, whether
     it searches and whether it is learned.
 
-    A searching policy's turn kernel takes the search work arrays too (``(state, rules, bot,
-    params, rstate, work, log)``), and it plays no rollouts (its own rollouts would need them);
+    A searching policy's turn kernel takes the search work arrays too and its rollout
+    apprentice's scratch (``(state, rules, bot, params, rstate, work, learner, log)``,
+    :func:`.pimc.rollout_turn_nb`), and it plays no rollouts (a search in every rollout turn);
     a learned policy's takes the weight sets, the search work arrays (for its candidates) and
     a feature work record (``(state, rules, bot, params, weights, rstate, work, fwork,
-    log)``), and it plays no rollouts either; the others take ``(state, rules, bot, params,
+    log)``); the others take ``(state, rules, bot, params,
     log)`` with parameters and ``(state, rules, bot, log)`` without."""
 
     name: str
@@ -214,12 +215,14 @@ PIMC_PARAMS = (
         "rollout",
         3.0,
         3,
-        3,
-        "Policy code of the rollout bot, which plays every seat in the rollouts and makes the "
-        "search bot's melding decisions (with melds=1, the melds it would lay are weighed "
-        "against holding them); given by name in a spec (rollout=expert or "
-        "rollout=expert@1; only the expert and its presets), its parameters as "
-        "rollout.NAME=value.",
+        5,
+        "Policy code of the rollout bot, which plays every seat in the rollouts; given by name "
+        "in a spec: rollout=expert, an expert preset (rollout=expert@1) or rollout=apprentice "
+        "(the learned bot, its weights from the spec's weights=PATH or the file shipped for "
+        "the player count). The rollout.NAME parameters are the rollout expert's, or the "
+        "rollout apprentice's candidate-generating expert's; the search bot's own melding "
+        "decisions are that expert's (with melds=1, the melds it would lay are weighed "
+        "against holding them).",
     ),
     *(
         Param(
@@ -232,13 +235,22 @@ PIMC_PARAMS = (
         )
         for p in EXPERT_PARAMS
     ),
+    Param(
+        "weight_set",
+        0.0,
+        0,
+        1000,
+        "With rollout=apprentice: index of the rollout apprentice's weight file among the "
+        "run's (set by the run from the spec's weights=PATH; without it the file shipped for "
+        "the player count).",
+    ),
 )
 
 #: Slots of the search bot's parameter vector; the rollout expert's parameters follow
-#: ``PimcParam.rollout`` in the expert's order.
-PimcParam = namedtuple("PimcParam", ["worlds", "top", "see_hidden", "melds", "rollout", "expert"])(
-    *range(6)
-)
+#: ``PimcParam.rollout`` in the expert's order, then the rollout apprentice's weight set.
+PimcParam = namedtuple(
+    "PimcParam", ["worlds", "top", "see_hidden", "melds", "rollout", "expert", "weight_set"]
+)(*range(6), 5 + len(EXPERT_PARAMS))
 
 APPRENTICE_PARAMS = (
     Param(
@@ -384,10 +396,14 @@ LEARNED_CODES = tuple(p.code for p in POLICIES if p.learned)
 #: and the learned ones (their candidates are the search bot's).
 WORK_CODES = SEARCH_CODES + LEARNED_CODES
 
-#: The codes :func:`.turn.play_turn_nb` plays, so the rollouts' bots: every policy but the
-#: searching and the learned ones (their turns need work arrays of their own); a bot written
-#: in Python (code -1) plays outside the kernels.
-ROLLOUT_CODES = tuple(p.code for p in POLICIES if p.code not in WORK_CODES)
+#: The codes :func:`.turn.play_turn_nb` plays: every policy but the searching and the learned
+#: ones (their turns need work arrays of their own).
+PLAIN_CODES = tuple(p.code for p in POLICIES if p.code not in WORK_CODES)
+
+#: The codes the rollouts play (:func:`.turn.learned_turn_nb`): every policy but the
+#: searching ones (a search in every rollout turn); a bot written in Python (code -1) plays
+#: outside the kernels.
+ROLLOUT_CODES = tuple(p.code for p in POLICIES if p.code not in SEARCH_CODES)
 
 #: Width of the kernels' parameter vector: the most parameters of any policy.
 N_PARAMS = max(len(p.params) for p in POLICIES)

@@ -4,12 +4,12 @@ Policies are never passed as function objects (numba would recompile jitted call
 process): :func:`play_turn_nb` branches on the seat's policy code and hands the policy the
 seat's float parameters and the bots' working record (:data:`.memory.BOT_DTYPE`). It is the
 one kernel if-chain over the policies; the search bot (:mod:`.pimc`) needs the search work
-arrays and plays the expert in its rollouts, and the learned bot (:mod:`.apprentice`) needs
-them for its candidates with its weight sets and feature work. numba compiles every policy a
-kernel can branch to, so each deal loop calls the turn that holds only what it may play:
-:func:`search_turn_nb` adds the search bot's branch in front of :func:`learned_turn_nb`,
-which adds the learned bot's in front of :func:`play_turn_nb` (the rollouts' turn, which
-holds neither), and a table where every seat plays the expert (the default bots) has
+arrays and plays the expert or the learned bot in its rollouts, and the learned bot
+(:mod:`.apprentice`) needs them for its candidates with its weight sets and feature work.
+numba compiles every policy a kernel can branch to, so each loop calls the turn that holds
+only what it may play: :func:`search_turn_nb` (whole deals) adds the search bot's branch in
+front of :func:`learned_turn_nb` (the rollouts' turn), which adds the learned bot's in front
+of :func:`play_turn_nb`, and a table where every seat plays the expert (the default bots) has
 :func:`expert_table_turn_nb`, which holds no other policy. From Python, :func:`play_turn`
 calls each code's turn kernel as the policy table (:data:`~.policies.POLICIES`) names it.
 Every move goes through the checked move kernels, so a bot cannot make an illegal move.
@@ -26,9 +26,10 @@ from .expert import expert_turn_nb
 from .features import feature_work
 from .greedy import greedy_turn_nb
 from .memory import new_bot
-from .pimc import pimc_turn_nb, search_work
+from .pimc import pimc_turn_nb
 from .policies import POLICIES, PolicyCode
 from .random import random_turn_nb
+from .search_candidates import search_work
 
 
 @inline_kernel
@@ -43,7 +44,7 @@ def play_turn_nb(state, rules, bot, policies, params, log):
         The bots' working record (:mod:`.memory`).
     policies : ndarray(int32, (players,))
         Policy code per seat (:data:`~.policies.PolicyCode`), each one of
-        :data:`~.policies.ROLLOUT_CODES`: another code plays as random.
+        :data:`~.policies.PLAIN_CODES`: another code plays as random.
     params : ndarray(float64, (players, N_PARAMS))
         Each seat's policy parameters (see :mod:`.policies`).
     log : ndarray(int32, (max_events, EV_LEN))
@@ -83,15 +84,17 @@ def finish_turn_nb(state, rules, seat, log):
 @inline_kernel
 def learned_turn_nb(state, rules, bot, policies, params, search, learned, block, log):
     """:func:`play_turn_nb`, or for a seat whose code is ``PolicyCode.apprentice`` the learned
-    bot's turn (:func:`.apprentice.apprentice_turn_nb`): every policy but the search bot.
-    ``search`` holds the search work arrays (:class:`canasta_sim.nb.play.Search`: rollout
-    states, records of ``STATE_DTYPE``, and work records, :data:`.pimc.WORK_DTYPE`), which the
-    learned bot's candidates use, ``learned`` its weight sets and feature work records
-    (:class:`canasta_sim.nb.play.Learned`), used at index ``block``. Only that branch touches
-    the work arrays, so a run without such a seat passes them empty."""
+    bot's turn (:func:`.apprentice.apprentice_turn_nb`): every policy but the search bot, the
+    turns of the rollouts (:data:`~.policies.ROLLOUT_CODES`). ``search`` holds the search work
+    arrays (:class:`canasta_sim.nb.play.Search`: rollout states, records of ``STATE_DTYPE``,
+    and work records, :data:`.search_candidates.WORK_DTYPE`, two per block: ``2 * block`` is
+    the searching or learned seat's, ``2 * block + 1`` the scratch of the search's rollout
+    apprentice), ``learned`` the learned bot's weight sets and feature work records
+    (:class:`canasta_sim.nb.play.Learned`, used at index ``block``). Only the learned branch
+    touches them, so a run without such a seat passes them empty."""
     seat = state.g[DealSlot.current]
     if policies[seat] == PolicyCode.apprentice:
-        rstate, work = search.rstates[block], search.works[block]
+        rstate, work = search.rstates[2 * block], search.works[2 * block]
         weights, fwork = learned.weights, learned.fworks[block]
         apprentice_turn_nb(state, rules, bot, params[seat], weights, rstate, work, fwork, log)
         finish_turn_nb(state, rules, seat, log)
@@ -102,12 +105,20 @@ def learned_turn_nb(state, rules, bot, policies, params, search, learned, block,
 @inline_kernel
 def search_turn_nb(state, rules, bot, policies, params, search, learned, block, log):
     """:func:`learned_turn_nb`, or for a seat whose code is ``PolicyCode.pimc`` the search
-    bot's turn (:func:`.pimc.pimc_turn_nb`, with the work arrays of ``search`` at index
-    ``block``): every policy."""
+    bot's turn (:func:`.pimc.pimc_turn_nb`): every policy. The arguments are those of
+    :func:`learned_turn_nb`; the search bot plays in the records of
+    ``2 * block`` and its rollout apprentice (``rollout=apprentice``) in those of
+    ``2 * block + 1``, with ``learned``'s weight sets and feature work record ``block``."""
     seat = state.g[DealSlot.current]
     if policies[seat] == PolicyCode.pimc:
-        rstate, work = search.rstates[block], search.works[block]
-        pimc_turn_nb(state, rules, bot, params[seat], rstate, work, log)
+        rstate, work = search.rstates[2 * block], search.works[2 * block]
+        learner = (
+            search.rstates[2 * block + 1],
+            search.works[2 * block + 1],
+            learned.weights,
+            learned.fworks[block],
+        )
+        pimc_turn_nb(state, rules, bot, params[seat], rstate, work, learner, log)
         finish_turn_nb(state, rules, seat, log)
     else:
         learned_turn_nb(state, rules, bot, policies, params, search, learned, block, log)
@@ -138,8 +149,9 @@ def play_turn(state, rules, policies, params, weights, log):
     turn = turn_kernel(policy.code)
     bot = new_bot()
     if policy.search:
-        rstates, works = search_work(1)
-        turn(state, rules, bot, params[seat], rstates[0], works[0], log)
+        rstates, works = search_work(2)
+        learner = (rstates[1], works[1], weights, feature_work(1)[0])
+        turn(state, rules, bot, params[seat], rstates[0], works[0], learner, log)
     elif policy.learned:
         rstates, works = search_work(1)
         fwork = feature_work(1)[0]
