@@ -40,7 +40,7 @@ STEPS = pow(int(_GOLDEN), -1, 2**64)
 
 def searches(deal: Deal, before: int) -> int:
     """Searches since the deal's random stream stood at ``before``."""
-    now = int(deal._state["rng"][0])  # the stream (internal): advanced once per search
+    now = int(deal.state["rng"][0])  # the stream (internal): advanced once per search
     return (now - before) * STEPS % 2**64
 
 
@@ -54,7 +54,7 @@ def count_decisions(rules: Rules, bots: list[str], deals: int) -> tuple[int, int
         while not deal.is_over:
             searcher = deal.current_player % rules.sides == 0
             draw = searcher and deal.stock_size > 0 and deal.can_take_pile()
-            before = int(deal._state["rng"][0])
+            before = int(deal.state["rng"][0])
             deal.play_turn(bots)
             n = searches(deal, before)
             if not searcher and n:

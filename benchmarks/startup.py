@@ -57,7 +57,7 @@ def timed(args, env) -> tuple[float, float, float]:
 
 
 def record_bytes_per_row(deals: int = 100_000) -> float:
-    from canasta_sim.simulate import simulate
+    from canasta_sim.run.simulate import simulate
 
     run = simulate(deals, bots="expert", seed=1)
     assert run.deals is not None and run.sides is not None  # records are on by default

@@ -14,53 +14,54 @@ import types
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from . import pybot as pybot  # (registers Deal.python_seating)
+from . import _moved
 from ._version import BOTS_VERSION, RULES_VERSION, __version__
+from .players import pybot as pybot  # (registers Deal.python_seating)
 
 if TYPE_CHECKING:  # what the names of _HOMES are, for type checkers (F401: used lazily)
-    from .address import deal_from_run, info_set_from_run  # noqa: F401
-    from .analysis import AnalysisResult, analyse  # noqa: F401
     from .cards import KINDS, N_KINDS, format_cards, parse_cards  # noqa: F401
-    from .compare import compare, sweep  # noqa: F401
-    from .deal import Deal, is_legal_meld, minimum_count, trace_deal  # noqa: F401
     from .errors import IllegalMove  # noqa: F401
-    from .games import GamesResult, play_games  # noqa: F401
-    from .infoset import InfoSet, Worlds  # noqa: F401
-    from .observation import Observation  # noqa: F401
-    from .review import ReviewResult, review  # noqa: F401
-    from .rules import Rules  # noqa: F401
-    from .simulate import SimulationResult, simulate  # noqa: F401
-    from .tune import TuneResult, tune  # noqa: F401
+    from .game.deals import Deal, is_legal_meld, minimum_count, trace_deal  # noqa: F401
+    from .game.infoset import InfoSet, Worlds  # noqa: F401
+    from .game.observe import Observation  # noqa: F401
+    from .game.rules import Rules  # noqa: F401
+    from .run.address import deal_from_run, info_set_from_run  # noqa: F401
+    from .run.compare import compare, sweep  # noqa: F401
+    from .run.games import GamesResult, play_games  # noqa: F401
+    from .run.simulate import SimulationResult, simulate  # noqa: F401
+    from .search.analysis import AnalysisResult, analyse  # noqa: F401
+    from .search.review import ReviewResult, review  # noqa: F401
+    from .search.tune import TuneResult, tune  # noqa: F401
 
 #: The module of this package that defines each public name.
 _HOMES = {
-    "deal_from_run": "address",
-    "info_set_from_run": "address",
-    "AnalysisResult": "analysis",
-    "analyse": "analysis",
+    "deal_from_run": "run.address",
+    "info_set_from_run": "run.address",
+    "AnalysisResult": "search.analysis",
+    "analyse": "search.analysis",
     "KINDS": "cards",
     "N_KINDS": "cards",
     "format_cards": "cards",
     "parse_cards": "cards",
-    "compare": "compare",
-    "sweep": "compare",
-    "Deal": "deal",
-    "is_legal_meld": "deal",
-    "minimum_count": "deal",
-    "trace_deal": "deal",
+    "compare": "run.compare",
+    "sweep": "run.compare",
+    "Deal": "game.deals",
+    "is_legal_meld": "game.deals",
+    "minimum_count": "game.deals",
+    "trace_deal": "game.deals",
     "IllegalMove": "errors",
-    "GamesResult": "games",
-    "play_games": "games",
-    "InfoSet": "infoset",
-    "Worlds": "infoset",
-    "Observation": "observation",
-    "ReviewResult": "review",
-    "review": "review",
-    "Rules": "rules",
-    "SimulationResult": "simulate",
-    "simulate": "simulate",
-    "TuneResult": "tune",
-    "tune": "tune",
+    "GamesResult": "run.games",
+    "play_games": "run.games",
+    "InfoSet": "game.infoset",
+    "Worlds": "game.infoset",
+    "Observation": "game.observe",
+    "ReviewResult": "search.review",
+    "review": "search.review",
+    "Rules": "game.rules",
+    "SimulationResult": "run.simulate",
+    "simulate": "run.simulate",
+    "TuneResult": "search.tune",
+    "tune": "search.tune",
 }
 
 __all__ = [*_HOMES, "__version__", "RULES_VERSION", "BOTS_VERSION"]
@@ -92,3 +93,5 @@ sys.modules[__name__].__class__ = _Package
 for _name in _HOMES:  # submodules imported above (by pybot) before the swap
     if isinstance(globals().get(_name), types.ModuleType):
         del globals()[_name]
+
+_moved.install(__name__)  # the flat package's module paths still import, with a warning

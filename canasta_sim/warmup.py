@@ -21,12 +21,12 @@ import subprocess
 import sys
 from pathlib import Path
 
-from .analysis import analyse
-from .candidates import candidates
-from .deal import STEPS, Deal, is_legal_meld, minimum_count
+from .game.deals import STEPS, Deal, is_legal_meld, minimum_count
+from .game.rules import Rules
 from .nb.play import play_block_nb, play_expert_block_nb, play_search_block_nb
-from .rules import Rules
-from .simulate import simulate
+from .players.choices import candidates
+from .run.simulate import simulate
+from .search.analysis import analyse
 
 
 def _expert() -> None:

@@ -8,8 +8,8 @@ Play them with a spec ``py:FILE.py:CLASS``, e.g.::
 Each class has one method, ``choose(view, choices)``: ``view`` is the seat's
 :class:`canasta_sim.Observation` (``view.phase_label`` is ``"draw"`` or ``"play"``; fields in
 docs/observation.md), ``choices`` the legal candidates of that decision
-(:class:`canasta_sim.candidates.Candidate`, the same ``canasta-sim analyse`` lists) in a
-read-only :class:`canasta_sim.candidates.Choices` sequence; it returns one of them.
+(:class:`canasta_sim.players.choices.Candidate`, the same ``canasta-sim analyse`` lists) in a
+read-only :class:`canasta_sim.players.choices.Choices` sequence; it returns one of them.
 """
 
 from canasta_sim import KINDS

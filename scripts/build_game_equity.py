@@ -3,13 +3,13 @@
     python scripts/build_game_equity.py [--deals 20000] [--games 1000] [--seed 0]
 
 Run again after a change of RULES_VERSION or BOTS_VERSION (the table's scope names both); see
-canasta_sim/equity.py for what the table is and how it is built.
+canasta_sim/search/equity.py for what the table is and how it is built.
 """
 
 import argparse
 import time
 
-from canasta_sim.equity import PLAYERS, build_table, save_tables
+from canasta_sim.search.equity import PLAYERS, build_table, save_tables
 
 
 def main(argv=None):

@@ -1,5 +1,5 @@
-"""Milliseconds per :func:`canasta_sim.candidates.candidates` call at the pinned decisions of
-``tests/data/candidate_goldens.json`` (fixed-seed deals of 2, 3, 4 and 6 players, both
+"""Milliseconds per :func:`canasta_sim.players.choices.candidates` call at the pinned decisions
+of ``tests/data/candidate_goldens.json`` (fixed-seed deals of 2, 3, 4 and 6 players, both
 presets; ``tests/goldens.py``), per phase, for docs/strategy.md.
 
 Usage: ``python scripts/candidates_speed.py [--rounds 5]`` from the repository root; the
@@ -20,7 +20,7 @@ import click  # noqa: E402
 import goldens as G  # noqa: E402
 
 from canasta_sim import Deal, Rules  # noqa: E402
-from canasta_sim.candidates import candidates  # noqa: E402
+from canasta_sim.players.choices import candidates  # noqa: E402
 
 
 @click.command()

@@ -1,13 +1,13 @@
 """Write ``docs/observation.md`` from the observation layout.
 
 Usage: ``python scripts/observation_doc.py``. The page is generated whole by
-:func:`canasta_sim.observation.layout_markdown` from ``OBS_LAYOUT`` in
+:func:`canasta_sim.game.observe.layout_markdown` from ``OBS_LAYOUT`` in
 :mod:`canasta_sim.nb.enums`; ``tests/test_observation.py`` fails while it is out of date.
 """
 
 from pathlib import Path
 
-from canasta_sim.observation import layout_markdown
+from canasta_sim.game.observe import layout_markdown
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "observation.md"
 

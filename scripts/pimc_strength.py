@@ -15,8 +15,8 @@ import time
 from docs_page import DOCS, made_by, write_generated
 
 from canasta_sim import Rules, compare
-from canasta_sim.games import play_games
-from canasta_sim.stats import wilson_interval
+from canasta_sim.results.stats import wilson_interval
+from canasta_sim.run.games import play_games
 
 SCRIPT = "scripts/pimc_strength.py"
 

@@ -5,7 +5,7 @@ Usage: ``python scripts/pybot_speed.py [--rounds 3]`` from the repository root. 
 times every table once, one thread, 4 players, in alternation (A B C ... A B C ...); the table
 gives the median deals per second, the median ratio to the kernel table of the same round,
 and the share of a Python table's time spent listing candidates (the
-:class:`canasta_sim.candidates.Choices` a Python bot's decisions are offered: made, and listed
+:class:`canasta_sim.players.choices.Choices` a Python bot's decisions are offered: made, and listed
 as the bot reads them) with the mean milliseconds per decision.
 """
 
@@ -17,7 +17,8 @@ import time
 import click
 
 import canasta_sim as cs
-from canasta_sim import candidates, pybot
+from canasta_sim.players import choices as candidates
+from canasta_sim.players import pybot
 
 MINIMAL = "py:docs/example_bots.py:Minimal"
 HOARDER = "py:docs/example_bots.py:PileHoarder"
@@ -33,7 +34,7 @@ TABLES = (  # (bots per side, deals per timing)
 
 class Timed:
     """Running totals of the decisions offered to Python bots and the seconds spent listing
-    their candidates (:class:`~canasta_sim.candidates.Choices` made, and listed in part or
+    their candidates (:class:`~canasta_sim.players.choices.Choices` made, and listed in part or
     whole)."""
 
     def __init__(self):

@@ -4,7 +4,7 @@ Usage: ``python scripts/red_three_value.py [--deals 1000000] [--games 20000] [--
 Prints a Markdown table (with ``--docs`` also into its block of docs/studies.md): per player count,
 the lead per red three dealt (gross and net of the red-three scores), P(win the deal) and
 P(win the game) per red three dealt, and the all-red-threes bonus effect, each with its 95%
-interval (:mod:`canasta_sim.studies`).
+interval (:mod:`canasta_sim.results.study_stats`).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import click
 from docs_page import DOCS, made_by, write_generated
 
 from canasta_sim import Rules, simulate
-from canasta_sim.studies import all_red_threes, game_red_three, red_three_value
+from canasta_sim.results.study_stats import all_red_threes, game_red_three, red_three_value
 
 
 def _ci(row, digits: int) -> str:

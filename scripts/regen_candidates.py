@@ -1,5 +1,5 @@
 """Rewrite ``tests/data/candidate_goldens.json``: the candidates
-(:func:`canasta_sim.candidates.candidates`) at fixed-seed decisions of every table
+(:func:`canasta_sim.players.choices.candidates`) at fixed-seed decisions of every table
 (``tests/goldens.py``, "candidate goldens"), which ``tests/test_goldens.py`` checks.
 
 Usage: ``python scripts/regen_candidates.py`` from the repository root. The candidates are the

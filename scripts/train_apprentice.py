@@ -22,7 +22,7 @@ import time
 import numpy as np
 
 from canasta_sim.learn import train
-from canasta_sim.learn.labels import LabelPlan, load_labels, make_labels
+from canasta_sim.learn.shards import LabelPlan, load_labels, make_labels
 from canasta_sim.nb.enums import LabelCol
 
 

@@ -112,7 +112,7 @@ def run_cell(cell: dict) -> dict[str, dict[str, str]]:
 def playthrough(players: int) -> str:
     """The readable trace of one expert deal (seed :data:`SEED`, deal 3) for ``players``."""
     from canasta_sim import Rules, trace_deal
-    from canasta_sim.trace import format_trace
+    from canasta_sim.game.trace import format_trace
 
     return format_trace(trace_deal(Rules(players=players), "expert", SEED, 3)) + "\n"
 
@@ -271,10 +271,10 @@ def candidate_decisions() -> list[dict]:
     fixed-seed deals (live ``Deal`` play: the draw phase takes the pile on even turns when it
     may, the bot plays the rest of each turn), every one of a rare kind (:func:`_features`) and
     then every seventh other one, :data:`CANDIDATES_PER_TABLE` at most; each with its state
-    and the candidates :func:`canasta_sim.candidates.candidates` lists."""
+    and the candidates :func:`canasta_sim.players.choices.candidates` lists."""
     from canasta_sim import Deal, Rules
-    from canasta_sim.candidates import candidates
     from canasta_sim.nb.enums import SideSlot
+    from canasta_sim.players.choices import candidates
 
     out = []
     for players, preset in CANDIDATE_TABLES:
@@ -295,10 +295,10 @@ def candidate_decisions() -> list[dict]:
                         "step": step,
                         "phase": deal.phase,
                         "initial_meld": not bool(
-                            deal._view.sides[deal.current_player % rules.sides, SideSlot.melded]
+                            deal.view.sides[deal.current_player % rules.sides, SideSlot.melded]
                         ),
                         "features": sorted(_features(found)),
-                        "state": state_text(deal._state),
+                        "state": state_text(deal.state),
                         "candidates": [candidate_row(c) for c in found],
                     }
                     (rare if row["features"] else common).append(row)

@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import canasta_sim as cs
-from canasta_sim.address import RunAddress, deal_from_run, info_set_from_run, parse_address
+from canasta_sim.run.address import RunAddress, deal_from_run, info_set_from_run, parse_address
 
 
 @pytest.fixture(scope="module")

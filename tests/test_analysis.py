@@ -10,7 +10,7 @@ import pytest
 
 from canasta_sim import InfoSet, analyse
 from canasta_sim import cards as C
-from canasta_sim.candidates import candidates
+from canasta_sim.players.choices import candidates
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "positions"
 GO_OUT = DOCS / "go_out_2p.json"
@@ -451,8 +451,8 @@ def test_cli_prints_the_table_and_writes_the_results(tmp_path):
 
 
 def test_cli_top_keeps_the_rollout_bot_first_ranked_candidates():
-    from canasta_sim.candidates import candidates
-    from canasta_sim.ranking import rank_candidates
+    from canasta_sim.players.choices import candidates
+    from canasta_sim.players.ranking import rank_candidates
 
     info = InfoSet.from_file(GO_OUT)
     first = rank_candidates(info, candidates(info), "expert")[0].label
@@ -465,7 +465,7 @@ def test_cli_top_keeps_the_rollout_bot_first_ranked_candidates():
 
 
 def test_the_table_header_lines_up_with_rows_wider_than_the_titles():
-    from canasta_sim.analysis import format_table
+    from canasta_sim.search.analysis import format_table
 
     table = pd.DataFrame(
         {

@@ -7,9 +7,9 @@ import pytest
 
 from canasta_sim import Deal, IllegalMove, Rules, simulate, sweep
 from canasta_sim import minimum_count as cs_minimum_count
-from canasta_sim.bots import parse_bot
 from canasta_sim.cards import parse_cards
-from canasta_sim.compare import sweep_specs
+from canasta_sim.players.specs import parse_bot
+from canasta_sim.run.compare import sweep_specs
 
 
 def four_hands(first="5 5 5 K"):
@@ -171,7 +171,7 @@ def test_a_bot_that_cannot_move_is_an_error_not_a_hang(bot):
 def test_sweep_ranges_give_the_decimal_values():
     """0.1:0.5:0.1 is 0.1, 0.2, 0.3, 0.4, 0.5 exactly (float steps alone give
     0.30000000000000004, which reached sweep.csv in a user test)."""
-    from canasta_sim.compare import parse_range
+    from canasta_sim.run.compare import parse_range
 
     assert parse_range("0.1:0.5:0.1") == [0.1, 0.2, 0.3, 0.4, 0.5]
     assert parse_range("2:12:5") == [2.0, 7.0, 12.0]
@@ -210,7 +210,7 @@ def test_position_arguments_are_checked(kwargs, error, needle):
 
 @pytest.mark.parametrize("text", ["0:0.0000000001:0.00000000001", "0.1,0.10000000001"])
 def test_sweep_values_equal_after_rounding_are_refused(text):
-    from canasta_sim.compare import parse_range
+    from canasta_sim.run.compare import parse_range
 
     with pytest.raises(ValueError, match="repeats a value"):
         parse_range(text)

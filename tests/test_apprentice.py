@@ -5,16 +5,16 @@ and its spec takes a weight file."""
 import numpy as np
 import pytest
 
-from canasta_sim.bots import parse_bot
-from canasta_sim.deal import trace_deal
+from canasta_sim.game.deals import trace_deal
+from canasta_sim.game.rules import Rules
 from canasta_sim.learn import train
-from canasta_sim.learn.labels import LabelPlan, load_labels, make_labels
+from canasta_sim.learn.shards import LabelPlan, load_labels, make_labels
 from canasta_sim.nb.bots.apprentice import score_candidates_nb
 from canasta_sim.nb.bots.features import FEATURE_WORK_DTYPE
 from canasta_sim.nb.enums import LABEL_LEN, N_CAND_FEAT, N_STATE_FEAT, LabelCol
+from canasta_sim.players.specs import parse_bot
+from canasta_sim.players.weights import default_weights_path, load_weights
 from canasta_sim.referee import check_trace
-from canasta_sim.rules import Rules
-from canasta_sim.weights import default_weights_path, load_weights
 
 
 def _synthetic(n_dec=300, seed=0):
@@ -130,7 +130,7 @@ def test_deal_api_plays_the_named_weights_like_the_chunk_kernel(tmp_path):
     simulation (the chunk kernel) with that spec; all-zero weights (every candidate ties, so
     the first is played) play differently from the shipped ones in some deal."""
     from canasta_sim import simulate
-    from canasta_sim.deal import Deal
+    from canasta_sim.game.deals import Deal
 
     zeros = tmp_path / "zeros.npz"
     train.save(zeros, np.zeros((N_CAND_FEAT, N_STATE_FEAT), np.float32))

@@ -10,7 +10,7 @@ import pytest
 
 import canasta_sim
 from canasta_sim import Deal, Rules
-from canasta_sim.bots import N_PARAMS, POLICIES, parse_bot, seat_arrays, side_bots
+from canasta_sim.players.specs import N_PARAMS, POLICIES, parse_bot, seat_arrays, side_bots
 from canasta_sim.referee import check_trace
 
 BOTS = ("random", "greedy", "careful", "expert")
@@ -187,7 +187,7 @@ def test_expert_leaves_a_small_pile():
 
 
 def test_public_api_exposes_bots_module():
-    assert canasta_sim.bots.POLICIES is POLICIES
+    assert canasta_sim.players.specs.POLICIES is POLICIES
 
 
 @pytest.mark.parametrize("bots", [5, [5], 2.5, {"expert": 1}])
@@ -201,7 +201,7 @@ def test_docs_bots_md_shows_the_policy_table():
     parameter with its default and range); ``python scripts/bots_doc.py`` rewrites it."""
     from pathlib import Path
 
-    from canasta_sim.bots import policies_markdown
+    from canasta_sim.players.specs import policies_markdown
 
     text = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text()
     assert text.endswith(policies_markdown())

@@ -7,17 +7,17 @@ from pathlib import Path
 import pytest
 
 from canasta_sim import InfoSet, analyse
-from canasta_sim.candidates import (
+from canasta_sim.cli import main
+from canasta_sim.game.notation import plan_texts
+from canasta_sim.players.choices import (
     MAX_CANDIDATES,
     candidates,
     decision_deal,
     list_candidates,
     meld_plans,
 )
-from canasta_sim.cli import main
-from canasta_sim.notation import plan_texts
-from canasta_sim.ranking import policy_choice, rank_candidates
-from canasta_sim.review import decision_type
+from canasta_sim.players.ranking import policy_choice, rank_candidates
+from canasta_sim.search.review import decision_type
 
 OPPONENT_MELDS = ["J J J", "4 4 4"]
 

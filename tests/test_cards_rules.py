@@ -10,7 +10,7 @@ import pytest
 
 from canasta_sim import KINDS, N_KINDS, Deal, Rules, format_cards, parse_cards
 from canasta_sim.cards import kind_index, parse_sequence
-from canasta_sim.simulate import resolve_rules
+from canasta_sim.run.simulate import resolve_rules
 
 
 # --- kinds and the count-array order ------------------------------------------------------

@@ -10,8 +10,9 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from canasta_sim.cli import _write_frames, main
-from canasta_sim.outdir import Target
+from canasta_sim.cli import main
+from canasta_sim.cli.options import _write_frames
+from canasta_sim.run.outdir import Target
 
 
 def run(*args):
@@ -258,8 +259,8 @@ def test_interrupted_commands_leave_no_new_folder(tmp_path, monkeypatch):
     def interrupt(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(importlib.import_module("canasta_sim.simulate"), "run_chunk", interrupt)
-    monkeypatch.setattr(importlib.import_module("canasta_sim.games"), "play_games", interrupt)
+    monkeypatch.setattr(importlib.import_module("canasta_sim.run.simulate"), "run_chunk", interrupt)
+    monkeypatch.setattr(importlib.import_module("canasta_sim.run.games"), "play_games", interrupt)
     for args in (["simulate", "--deals", "10"], ["games", "--games", "5"]):
         r = CliRunner().invoke(main, args + ["--quiet", "--out", str(tmp_path / "a" / "b")])
         assert r.exit_code == 130  # 128 + SIGINT, as the shell reports Ctrl-C
@@ -282,7 +283,7 @@ def test_failed_write_leaves_no_new_folder_and_names_the_file(tmp_path):
 
 def test_a_parquet_write_error_names_the_results_file(monkeypatch, tmp_path):
     """pyarrow's write errors name no file: the one-line error names the file of --out."""
-    outdir = importlib.import_module("canasta_sim.outdir")
+    outdir = importlib.import_module("canasta_sim.run.outdir")
 
     class FullDisk:
         def __init__(self, *args, **kwargs):
@@ -462,7 +463,7 @@ def test_installed_command_runs(tmp_path):
 
 def test_a_failed_write_is_one_line_without_traceback(monkeypatch, tmp_path):
     """Disk full while writing results: exit 1 with the system's message and the path."""
-    outdir = importlib.import_module("canasta_sim.outdir")
+    outdir = importlib.import_module("canasta_sim.run.outdir")
 
     def full(*args, **kwargs):
         raise OSError(28, "No space left on device", str(tmp_path / "run" / "deals.parquet"))
@@ -491,10 +492,10 @@ def test_compile_note_only_when_kernels_compile(monkeypatch, capsys):
 
     from numba.core import event
 
-    from canasta_sim.bots import side_bots
-    from canasta_sim.rules import Rules
+    from canasta_sim.game.rules import Rules
+    from canasta_sim.players.specs import side_bots
 
-    sim = importlib.import_module("canasta_sim.runner")
+    sim = importlib.import_module("canasta_sim.run.runner")
     table = sim.Table(Rules(), ((side_bots("random", 2)[0],) * 2,))
     sim.load_kernels(table, True)  # compiled or loaded before the note is watched for
     capsys.readouterr()
@@ -591,7 +592,7 @@ def test_games_report_games_cut_off_at_the_deal_bound():
 
 def test_chunk_size_limit_matches_the_simulator():
     """The CLI's --chunk-size range is the simulator's own limit (runner.MAX_CHUNK)."""
-    from canasta_sim.cli import CHUNK
-    from canasta_sim.runner import MAX_CHUNK
+    from canasta_sim.cli.options import CHUNK
+    from canasta_sim.run.runner import MAX_CHUNK
 
     assert (CHUNK.min, CHUNK.max) == (1, MAX_CHUNK)

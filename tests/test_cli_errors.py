@@ -172,7 +172,7 @@ def test_an_unreachable_scheduler_names_the_scheduler(monkeypatch):
     def unreachable(scheduler):
         raise ValueError(f"cannot reach the Dask scheduler at {scheduler!r}: refused")
 
-    monkeypatch.setattr("canasta_sim.cluster.connect", unreachable)
+    monkeypatch.setattr("canasta_sim.run.cluster.connect", unreachable)
     args = ["simulate", "--deals", "2", "--scheduler", "tcp://nowhere:1", "--quiet"]
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 2

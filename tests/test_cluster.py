@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 
 from canasta_sim.cli import main
-from canasta_sim.cluster import parse_scheduler
-from canasta_sim.simulate import simulate
+from canasta_sim.run.cluster import parse_scheduler
+from canasta_sim.run.simulate import simulate
 
 distributed = pytest.importorskip("distributed")
 

@@ -8,7 +8,7 @@ import pytest
 from test_analysis import GO_OUT, row
 
 from canasta_sim import Deal, InfoSet, Rules, analyse
-from canasta_sim.equity import LOW, STEP, build_table, in_scope, p_win_game
+from canasta_sim.search.equity import LOW, STEP, build_table, in_scope, p_win_game
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])

@@ -6,7 +6,8 @@ import numpy as np
 import pytest
 
 from canasta_sim.cards import BLACK_THREE, DEUCE, FIRST_NATURAL, JOKER, LAST_NATURAL, RED_THREE
-from canasta_sim.deal import Deal
+from canasta_sim.game.deals import Deal
+from canasta_sim.game.rules import Rules
 from canasta_sim.nb.bots.apprentice import decision_features_nb
 from canasta_sim.nb.bots.features import feature_work
 from canasta_sim.nb.bots.memory import new_bot
@@ -28,7 +29,6 @@ from canasta_sim.nb.enums import (
     SideSlot,
     StateFeat,
 )
-from canasta_sim.rules import Rules
 
 NO_LOG = np.zeros((0, EV_LEN), np.int32)
 
@@ -247,7 +247,7 @@ def _decisions(players, preset="classic", seed=3, deal=1, scores=None):
     rstate, work = rstates[0], works[0]
     bot = new_bot()
     while not d.is_over:
-        s = d._state
+        s = d.state
         if d.phase == "draw":
             n = draw_candidates_nb(s, r, work)
         else:

@@ -93,17 +93,17 @@ def test_candidates_equal_goldens(table):
     is a bug; a deliberate change of the candidate layer reruns
     ``scripts/regen_candidates.py``."""
     from canasta_sim import Deal, Rules
-    from canasta_sim.candidates import candidates, is_legal
+    from canasta_sim.players.choices import candidates, is_legal
 
     rules = Rules.preset(table[1], players=table[0])
     for d in CANDIDATES["decisions"]:
         if (d["players"], d["preset"]) == table:
             where = f"{d['bot']} deal {d['deal']} step {d['step']}"
             deal = Deal(rules, G.state_from_text(d["state"], CANDIDATES["state_layout"]))
-            before = deal._state.tobytes()
+            before = deal.state.tobytes()
             found = candidates(deal)
             assert [G.candidate_row(c) for c in found] == d["candidates"], where
-            assert deal._state.tobytes() == before, where  # tried on copies only
+            assert deal.state.tobytes() == before, where  # tried on copies only
             assert all(is_legal(deal, c) for c in found[:3]), where  # the public check agrees
             if d["phase"] == "play":
                 small = [G.candidate_row(c) for c in candidates(deal, cap=8)]

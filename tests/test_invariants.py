@@ -25,7 +25,7 @@ def state_ok(deal: Deal) -> None:
     """The state validator finds nothing wrong: every card of the pack in exactly one place
     (hands, stock, pile, melds, red threes laid out) and every running count equal to a
     recount (:func:`check_state_nb`)."""
-    fault, where = check_state_nb(deal._state, deal._r)
+    fault, where = check_state_nb(deal.state, deal.rules_array)
     assert fault == StateFault.ok, f"{label(StateFault, fault)} (at {where})"
 
 

@@ -16,10 +16,9 @@ import random
 
 import numpy as np
 import pytest
-from test_imports import import_graph
+from test_architecture import import_graph
 
 from canasta_sim import Deal, Rules
-from canasta_sim.candidates import Candidate, candidates
 from canasta_sim.cards import parse_cards
 from canasta_sim.nb.engine.legal import (
     check_meld_row_nb,
@@ -41,14 +40,15 @@ from canasta_sim.nb.enums import (
     MoveError,
     PickupWay,
 )
+from canasta_sim.players.choices import Candidate, candidates
 
 NO_LOG = np.zeros((0, EV_LEN), np.int32)
 MENDABLE = (MoveError.ok, MoveError.minimum_count, MoveError.going_out)
 
 
 def pile_top(d: Deal) -> int:
-    size = int(d._g[DealSlot.pile_len])
-    return int(d._view.pile[size - 1]) if size else -1
+    size = int(d.view.g[DealSlot.pile_len])
+    return int(d.view.pile[size - 1]) if size else -1
 
 
 def way_cards(d: Deal, way: int) -> np.ndarray:
@@ -61,13 +61,13 @@ def way_cards(d: Deal, way: int) -> np.ndarray:
 def engine_ways(d: Deal) -> tuple[np.ndarray, np.ndarray]:
     plans = np.zeros((N_PICKUP_WAYS, N_KINDS, 3), np.int8)
     errors = np.zeros(N_PICKUP_WAYS, np.int64)
-    legal_pickups_nb(d._state, d._r, plans, errors)
+    legal_pickups_nb(d.state, d.rules_array, plans, errors)
     return plans, errors
 
 
 def take_on_copy(d: Deal, plan: np.ndarray) -> int:
     trial = d.copy()
-    return int(take_pile_nb(trial._state, trial._r, plan.copy(), NO_LOG))
+    return int(take_pile_nb(trial.state, trial.rules_array, plan.copy(), NO_LOG))
 
 
 # --- the pickup ways against take_pile_nb -------------------------------------------------------
@@ -83,7 +83,7 @@ def check_pickups(d: Deal) -> None:
         staged = plans[way] - way_cards(d, way)
         assert staged.min() >= 0
         scratch = np.zeros_like(staged)
-        code = check_pickup_nb(d._state, d._r, np.int64(way), staged, scratch)
+        code = check_pickup_nb(d.state, d.rules_array, np.int64(way), staged, scratch)
         assert code == errors[way]
     for p in legal:
         trial = d.copy()
@@ -96,7 +96,7 @@ def pickup_way_of(d: Deal, plan: np.ndarray) -> int:
     row = plan[pile_top(d)]
     for way in range(N_PICKUP_WAYS):
         cards = way_cards(d, way)[pile_top(d)]
-        alone = check_take_nb(d._state, d._r, d.current_player, way_cards(d, way))[0]
+        alone = check_take_nb(d.state, d.rules_array, d.current_player, way_cards(d, way))[0]
         if (cards <= row).all() and alone in MENDABLE:
             return way
     raise AssertionError(f"no pickup way within {row}")
@@ -113,7 +113,7 @@ def check_candidate_steps(d: Deal, cand: Candidate) -> None:
         way = pickup_way_of(d, plan)
         assert PickupWay._fields[way] in [p.way for p in d.legal_pickups()]
         staged = (plan - way_cards(d, way)).astype(np.int8)
-        code = check_pickup_nb(d._state, d._r, np.int64(way), staged, np.zeros_like(staged))
+        code = check_pickup_nb(d.state, d.rules_array, np.int64(way), staged, np.zeros_like(staged))
         assert code == MoveError.ok, (d, cand)
         return
     if cand.going_out:
@@ -187,7 +187,7 @@ def brute_force_way(d: Deal, way: int) -> bool:
     card on any row or kept), the way's cards alone passing the top card's checks."""
     seat = d.current_player
     base = way_cards(d, way)
-    if check_take_nb(d._state, d._r, seat, base)[0] not in MENDABLE:
+    if check_take_nb(d.state, d.rules_array, seat, base)[0] not in MENDABLE:
         return False
     hand = parse_cards(d.hand(seat)).astype(np.int64)
     hand[pile_top(d)] -= base[pile_top(d), MeldCol.naturals]
@@ -197,7 +197,7 @@ def brute_force_way(d: Deal, way: int) -> bool:
         return False
     # rows a card can go to: the hand's naturals, the side's melds and the top card's rank
     # (a wild card on any other row makes no legal meld, R-60)
-    table = d._view.melds[seat % d.rules.sides].sum(axis=1)
+    table = d.view.melds[seat % d.rules.sides].sum(axis=1)
     rows = [
         r for r in range(BLACK_THREE, LAST_NATURAL + 1) if hand[r] or table[r] or r == pile_top(d)
     ]
@@ -209,7 +209,7 @@ def brute_force_way(d: Deal, way: int) -> bool:
             for wild, row in zip(wilds, places):
                 if row is not None:
                     plan[row, MeldCol.deuces if wild == DEUCE else MeldCol.jokers] += 1
-            if check_take_nb(d._state, d._r, seat, plan)[0] == MoveError.ok:
+            if check_take_nb(d.state, d.rules_array, seat, plan)[0] == MoveError.ok:
                 return True
     return False
 
@@ -461,7 +461,7 @@ def test_r64_one_meld_at_a_time_counts_with_the_staged_melds():
 
     def row(rank, n, deuces=0, jokers=0):
         args = (np.int64(rank), np.int64(n), np.int64(deuces), np.int64(jokers), staged, plan)
-        return check_meld_row_nb(d._state, d._r, *args)
+        return check_meld_row_nb(d.state, d.rules_array, *args)
 
     assert row(K, 3, 1) == MoveError.minimum_count
     staged[SIX, MeldCol.naturals] = 3

@@ -8,10 +8,10 @@ import pytest
 
 from canasta_sim import Deal, InfoSet, Rules
 from canasta_sim import cards as C
-from canasta_sim.candidates import candidates
+from canasta_sim.game.observe import Observation, layout_markdown
 from canasta_sim.nb.engine.state import MAX_CARDS, MAX_PLAYERS, MAX_SIDES
 from canasta_sim.nb.enums import OBS_LAYOUT, OBS_LEN, RED_THREE, DealSlot, ObsSlot
-from canasta_sim.observation import Observation, layout_markdown
+from canasta_sim.players.choices import candidates
 
 ROOT = Path(__file__).resolve().parent.parent
 K = {name: i for i, name in enumerate(C.KINDS)}
@@ -180,7 +180,7 @@ def reshuffle_hidden(deal, seat, rng):
     """A copy of ``deal`` with the other hands' unknown cards and the stock dealt anew from
     the same cards (red threes stay in the stock: they are never held, R-15)."""
     other = deal.copy()
-    state, rules = other._state, other.rules
+    state, rules = other.state, other.rules
     free = state["hands"][: rules.players].astype(np.int64) - state["known"][: rules.players]
     free[seat] = 0
     start, n = rules.n_cards - deal.stock_size, rules.n_cards
@@ -207,7 +207,7 @@ def swap_with_hidden(deal, seat, where, rng):
     """A copy of ``deal`` with one visible card (in ``seat``'s hand, the pile or a meld)
     swapped with a hidden stock card of another kind, or None when there is none to swap."""
     other = deal.copy()
-    state, rules = other._state, other.rules
+    state, rules = other.state, other.rules
     start = rules.n_cards - deal.stock_size
     stock = state["stock"][start : rules.n_cards]
     if where == "hand":
@@ -252,7 +252,7 @@ def test_hidden_cards_never_change_the_observation_and_visible_cards_do(players,
         for seat in range(players):
             obs = deal.observation(seat).array.tobytes()
             other = reshuffle_hidden(deal, seat, rng)
-            hidden_moved += not np.array_equal(other._state["hands"], deal._state["hands"])
+            hidden_moved += not np.array_equal(other.state["hands"], deal.state["hands"])
             assert other.observation(seat).array.tobytes() == obs
             for where in changed:
                 swapped = swap_with_hidden(deal, seat, where, rng)

@@ -8,11 +8,11 @@ import textwrap
 import numpy as np
 import pytest
 
-from canasta_sim.bots import parse_bot
-from canasta_sim.deal import Deal, trace_deal
+from canasta_sim.game.deals import Deal, trace_deal
+from canasta_sim.game.rules import Rules
 from canasta_sim.nb.bots.policies import EXPERT_PARAMS, PimcParam
+from canasta_sim.players.specs import parse_bot
 from canasta_sim.referee import check_trace
-from canasta_sim.rules import Rules
 
 SEARCH = "pimc:worlds=4,top=2"
 
@@ -206,9 +206,9 @@ def test_meld_search_plays_the_deal_that_stalled():
     that a stall fails rather than hangs."""
     child = textwrap.dedent(
         """
-        from canasta_sim.compare import rotation_table
-        from canasta_sim.rules import Rules
-        from canasta_sim.runner import play_rows
+        from canasta_sim.run.compare import rotation_table
+        from canasta_sim.game.rules import Rules
+        from canasta_sim.run.runner import play_rows
         table = rotation_table("pimc:melds=1", "pimc", Rules(players=4))
         seeds, seatings, deal_rows, side_rows = play_rows(table, 0, 910, 1)
         print(seatings[0], deal_rows[0]["end_reason"], deal_rows[0]["turns"] < Rules().max_turns)
@@ -224,9 +224,9 @@ def test_pimc_rollout_apprentice_spec():
     """``rollout=apprentice`` puts the learned bot's code in ``PimcParam.rollout``, its
     candidates' expert at today's defaults in the ``rollout.NAME`` slots; ``weights=PATH``
     is a parameter of that spec only."""
-    from canasta_sim.bots import search_rollout_bot
     from canasta_sim.nb.bots.policies import EXPERT_DEFAULTS, PolicyCode
-    from canasta_sim.weights import default_weights_path
+    from canasta_sim.players.specs import search_rollout_bot
+    from canasta_sim.players.weights import default_weights_path
 
     bot = parse_bot("pimc:rollout=apprentice")
     assert bot.spec == "pimc:rollout=apprentice"  # by name: the canonical spec parses again
@@ -258,7 +258,7 @@ def test_bad_rollout_bots_are_refused_naming_the_allowed(bad):
 def test_rollout_apprentice_weights_reach_the_seat():
     """A run's weight sets hold the pimc seat's rollout apprentice's file, its index in the
     seat's ``PimcParam.weight_set``; a pimc with expert rollouts names none."""
-    from canasta_sim.bots import seat_arrays, side_bots, weight_sets
+    from canasta_sim.players.specs import seat_arrays, side_bots, weight_sets
 
     bots = side_bots(["pimc:rollout=apprentice", "pimc"], 2)
     _, params = seat_arrays(bots, 4)

@@ -9,7 +9,7 @@ import pytest
 
 from canasta_sim import Deal, InfoSet, Rules
 from canasta_sim import cards as C
-from canasta_sim.positions import PHASES, position_fields, read_position
+from canasta_sim.game.positions import PHASES, position_fields, read_position
 
 POSITIONS = Path(__file__).resolve().parent.parent / "docs" / "positions"
 GO_OUT = POSITIONS / "go_out_2p.json"

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from canasta_sim import Rules, review, trace_deal
 from canasta_sim.cli import main
-from canasta_sim.review import COLUMNS, TYPES, own_rollout
+from canasta_sim.search.review import COLUMNS, TYPES, own_rollout
 
 RULES = Rules(players=2)
 EXAMPLE_BOTS = Path(__file__).resolve().parent.parent / "docs" / "example_bots.py"
@@ -218,7 +218,7 @@ def test_out_writes_one_row_per_decision(tmp_path):
 
 
 def test_the_summary_prints_a_dash_for_nothing_measured_and_aligns_its_columns():
-    from canasta_sim.review import format_summary
+    from canasta_sim.search.review import format_summary
 
     nan = float("nan")
     summary = pd.DataFrame(

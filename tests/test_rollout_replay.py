@@ -4,7 +4,7 @@
 A kernel rollout (:func:`canasta_sim.analyse`) loads a sampled world into the information set's
 public state, makes the candidate's moves and lets the bots play the deal out. The replay does
 the same on its own path: the world written into a :class:`~canasta_sim.Deal` the way
-:func:`canasta_sim.candidates.decision_deal` builds one (the stock's top cards moved to the
+:func:`canasta_sim.players.choices.decision_deal` builds one (the stock's top cards moved to the
 bottom for a pickup, as the rollout documents), the bots' stream set to ``mix64(world seed)``,
 the candidate made with the Deal API from its label's cards, and the deal played turn by turn
 with :meth:`Deal.play_turn`. Both must give every world the same deal scores. A second check:
@@ -19,10 +19,10 @@ import numpy as np
 import pytest
 
 from canasta_sim import Deal, Rules, analyse
-from canasta_sim.address import _first_move
-from canasta_sim.candidates import Candidate, candidates, find_candidate
 from canasta_sim.nb.engine.rng import mix64_nb
 from canasta_sim.nb.engine.state import STATE_DTYPE
+from canasta_sim.players.choices import Candidate, candidates, find_candidate
+from canasta_sim.run.address import _first_move
 
 BOTS = "expert@2"
 WORLDS = 12
@@ -125,12 +125,12 @@ def test_the_public_state_with_the_true_cards_plays_as_the_deal(case):
     info = d.info_set(d.current_player)
     found = candidates(info)
     players = info.rules.players
-    stock = d._state["stock"][info.rules.n_cards - info.stock_size : info.rules.n_cards]
+    stock = d.state["stock"][info.rules.n_cards - info.stock_size : info.rules.n_cards]
     for k, label in enumerate(labels):
         cand = find_candidate(found, label)
         real = d.copy()
-        real._state["rng"][0] = mix64_nb(np.uint64(k))
-        rebuilt = board(info, d._state["hands"][:players], stock, k, 0)
+        real.state["rng"][0] = mix64_nb(np.uint64(k))
+        rebuilt = board(info, d.state["hands"][:players], stock, k, 0)
         for deal in (real, rebuilt):
             cand.apply(deal)
             deal.play_out(BOTS)

@@ -18,14 +18,13 @@ from click.testing import CliRunner
 
 from canasta_sim.cards import KINDS, parse_cards
 from canasta_sim.cli import main
-from canasta_sim.deal import Deal, trace_deal
 from canasta_sim.errors import IllegalMove
+from canasta_sim.game.deals import Deal, trace_deal
+from canasta_sim.game.rules import Rules
 from canasta_sim.nb import enums as L
 from canasta_sim.nb.engine.moves import check_take_nb
-from canasta_sim.nb.engine.state import STATE_DTYPE
 from canasta_sim.referee import check_trace
-from canasta_sim.rules import Rules
-from canasta_sim.verify import verify
+from canasta_sim.run.verify import verify
 
 
 # --- item 1: R-45 with meld_after_last_red_three off ------------------------------------------
@@ -159,7 +158,7 @@ def brute_force_can_take(d: Deal) -> bool:
             for wild, row in zip(wilds, places):
                 if row is not None:
                     plan[row, L.MeldCol.deuces if wild == L.DEUCE else L.MeldCol.jokers] += 1
-            if check_take_nb(d._state, d._r, seat, plan)[0] == L.MoveError.ok:
+            if check_take_nb(d.state, d.rules_array, seat, plan)[0] == L.MoveError.ok:
                 return True
     return False
 
@@ -198,12 +197,8 @@ def test_can_take_pile_equals_a_brute_force_search():
 
 # --- the property test: the Deal API and the referee accept the same turns -------------------
 def clone(d: Deal) -> Deal:
-    record = np.zeros(1, STATE_DTYPE)
-    record[0] = d._state
-    state = record[0]
-    copy = Deal(d.rules, state, trace=True, seed=d._seed, minimums=d._minimums)
-    copy._log[:] = d._log
-    return copy
+    """An independent copy of a traced deal, its trace so far included."""
+    return d.copy()
 
 
 def meld_texts(rng: random.Random, hand: np.ndarray, table: dict[str, str]) -> list[str]:
@@ -425,7 +420,7 @@ def test_verify_cli_workers_and_scheduler_exclusive():
 
 
 def test_verify_cli_reports_failures_in_deal_order(monkeypatch):
-    import canasta_sim.verify as V
+    import canasta_sim.run.verify as V
 
     real = V.verify_chunk
 

@@ -19,13 +19,13 @@ from click.testing import CliRunner
 from canasta_sim import Deal, Rules, compare, play_games, simulate
 from canasta_sim._version import BOTS_VERSION
 from canasta_sim.cli import main
-from canasta_sim.compare import parse_range, plot_sweep, sweep
-from canasta_sim.merge import merge_runs
-from canasta_sim.outdir import OutConflict, commit_out, prepare_out, staging_folder
-from canasta_sim.runner import Progress, chunk_starts, long_run_warning
-from canasta_sim.stats import mean_interval
+from canasta_sim.results.stats import mean_interval
+from canasta_sim.run.compare import parse_range, plot_sweep, sweep
+from canasta_sim.run.merge import merge_runs
+from canasta_sim.run.outdir import OutConflict, commit_out, prepare_out, staging_folder
+from canasta_sim.run.runner import Progress, chunk_starts, long_run_warning
 
-runner = importlib.import_module("canasta_sim.runner")
+runner = importlib.import_module("canasta_sim.run.runner")
 
 
 def run(*args):
@@ -34,7 +34,7 @@ def run(*args):
 
 # --- 1. constant memory without --out -------------------------------------------------------
 def test_simulate_without_out_keeps_no_records(monkeypatch):
-    sim = importlib.import_module("canasta_sim.simulate")
+    sim = importlib.import_module("canasta_sim.run.simulate")
     seen = {}
     real = sim.simulate
 
@@ -127,12 +127,13 @@ def test_a_folder_created_meanwhile_is_not_replaced(tmp_path):
     out = tmp_path / "run"
     target = prepare_out(out, overwrite=False)
     out.mkdir()
-    (out / "manifest.json").write_text("{}")  # another run's results
+    another = '{"canasta_sim": "0.0"}'  # another run's results (a manifest of canasta-sim's)
+    (out / "manifest.json").write_text(another)
     with pytest.raises(OutConflict, match="written by another run"):
         with staging_folder(target) as tmp:
             commit_out(tmp, target)
     assert [p.name for p in tmp_path.iterdir()] == ["run"]
-    assert (out / "manifest.json").read_text() == "{}"
+    assert (out / "manifest.json").read_text() == another
     # --overwrite replaces the folder found at the start, not one that replaced it since
     target = prepare_out(out, overwrite=True)
     os.rename(out, tmp_path / "moved")
@@ -303,7 +304,7 @@ def test_mismatched_merges_are_usage_errors_naming_the_difference(tmp_path):
 
 # --- 9. messages and provenance ---------------------------------------------------------------
 def test_a_full_disk_names_the_file_even_when_closing_fails_too(monkeypatch, tmp_path):
-    outdir = importlib.import_module("canasta_sim.outdir")
+    outdir = importlib.import_module("canasta_sim.run.outdir")
 
     class FullDisk:
         def __init__(self, *args, **kwargs):

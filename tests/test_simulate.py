@@ -14,9 +14,9 @@ import pyarrow.parquet as pq
 import pytest
 
 from canasta_sim import Deal, Rules
-from canasta_sim.aggregate import Aggregates
-from canasta_sim.outdir import prepare_out
-from canasta_sim.simulate import simulate
+from canasta_sim.results.aggregate import Aggregates
+from canasta_sim.run.outdir import prepare_out
+from canasta_sim.run.simulate import simulate
 
 
 def _parquet_bytes(frame: pd.DataFrame) -> bytes:
@@ -139,7 +139,7 @@ def test_out_folder_refused_when_it_exists(tmp_path):
 def test_interrupted_run_leaves_no_new_folder(tmp_path, monkeypatch):
     """KeyboardInterrupt after the first of two chunks was written: the staging folder and
     the parent folders the run created go; a folder that existed before stays."""
-    simulate_module = importlib.import_module("canasta_sim.simulate")
+    simulate_module = importlib.import_module("canasta_sim.run.simulate")
     played = []
 
     def first_chunk_then_interrupt(*args):

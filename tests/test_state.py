@@ -4,12 +4,23 @@ validator (canasta_sim/nb/engine/validate.py)."""
 import numpy as np
 import pytest
 
-from canasta_sim import Rules
+from canasta_sim import Deal, Rules
 from canasta_sim.cards import KIND_COUNTS_108, kind_index
 from canasta_sim.nb.engine.deal import start_deal_nb
 from canasta_sim.nb.engine.state import STATE_DTYPE, new_state, state_view
 from canasta_sim.nb.engine.validate import check_state_nb
-from canasta_sim.nb.enums import EV_LEN, G_LEN, N_KINDS, P_LEN, S_LEN, SideSlot, StateFault
+from canasta_sim.nb.enums import (
+    EV_LEN,
+    G_LEN,
+    N_KINDS,
+    P_LEN,
+    RULES_LEN,
+    S_LEN,
+    DealSlot,
+    Phase,
+    SideSlot,
+    StateFault,
+)
 
 
 @pytest.mark.parametrize(
@@ -70,12 +81,12 @@ def test_a_position_written_from_python_gets_its_running_counts():
     d = Deal.from_position(
         hands=["5 5 5 K K", "6 6 7 8", "9 10 J J", "Q A A"], stock="4 4 4", pile="7 9 9"
     )
-    assert list(d._state["hand_sizes"][:4]) == [5, 4, 4, 3]
-    counts = d._state["pile_counts"]
+    assert list(d.state["hand_sizes"][:4]) == [5, 4, 4, 3]
+    counts = d.state["pile_counts"]
     assert counts[kind_index("9")] == 2 and counts[kind_index("7")] == 1 and counts.sum() == 3
     d.draw()  # seat 0 draws a 4
     d.discard("K")
-    assert d._state["hand_sizes"][0] == 5
+    assert d.state["hand_sizes"][0] == 5
     assert counts[kind_index("K")] == 1 and counts.sum() == 4
 
 
@@ -164,7 +175,7 @@ def test_an_illegal_move_returns_the_rule_by_name():
     )
     plan = np.zeros((N_KINDS, 3), np.int8)
     plan[kind_index("9")] = [1, 1, 0]
-    code = take_pile_nb(d._state, d.rules.to_array(), plan, np.zeros((0, EV_LEN), np.int32))
+    code = take_pile_nb(d.state, d.rules.to_array(), plan, np.zeros((0, EV_LEN), np.int32))
     assert code == MoveError.frozen_pile
 
 
@@ -196,7 +207,7 @@ def test_a_bot_record_of_garbage_plays_like_a_zeroed_one(bot, monkeypatch):
         monkeypatch.setattr(turn, "new_bot", fresh)
         deal = Deal.new(Rules(), 5, deal=2, trace=True)
         deal.play_out([bot, "expert"])
-        played.append((deal._state.tobytes(), deal.trace()))
+        played.append((deal.state.tobytes(), deal.trace()))
     assert played[0] == played[1]
 
 
@@ -218,3 +229,17 @@ def test_an_empty_plan_is_zero_at_every_use():
     out = np.full((3, 2), -1, np.int64)
     use(out)
     assert out.tolist() == [[0, N_KINDS * 10 + 3]] * 3
+
+
+def test_deals_kernel_accessors_are_its_own_arrays():
+    d = Deal.new(Rules(), seed=1)
+    seat = d.current_player
+    assert d.rules_array.dtype == np.int32 and d.rules_array.shape == (RULES_LEN,)
+    assert d.event_log.shape == (0, EV_LEN)  # no trace asked for
+    assert Deal.new(Rules(), seed=1, trace=True).event_log.shape[0] > 0
+    before = int(d.view.hands[seat].sum())
+    assert before == len(d.hand(seat).split())
+    d.draw()  # a move through the deal shows in the views: not copies
+    assert int(d.view.hands[seat].sum()) == before + 1  # R-20: one card (a red three is replaced)
+    assert d.view.g[DealSlot.phase] == Phase.play
+    assert d.state["g"][DealSlot.phase] == Phase.play

@@ -28,9 +28,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from canasta_sim.rules import Rules
-from canasta_sim.simulate import simulate
-from canasta_sim.stats import exact_any_red_three_dealt, summary
+from canasta_sim.game.rules import Rules
+from canasta_sim.results.stats import exact_any_red_three_dealt, summary
+from canasta_sim.run.simulate import simulate
 
 
 def stat(result, statistic):
@@ -63,7 +63,7 @@ def four_players():
 
 def test_exact_column_values():
     """summary()'s exact column holds the fractions above (no simulation needed)."""
-    from canasta_sim.aggregate import Aggregates
+    from canasta_sim.results.aggregate import Aggregates
 
     def exact(rules, statistic):
         agg = Aggregates.empty(rules.players, rules.sides, rules.max_turns, ["random"])

@@ -1,4 +1,5 @@
-"""canasta_sim.stats on hand-built aggregates, and canasta_sim.report on small real runs.
+"""canasta_sim.results.stats on hand-built aggregates, and canasta_sim.results.report on small real
+runs.
 
 Every expected value is worked out by hand in the comments (z = 1.959964 for 95%).
 """
@@ -12,10 +13,10 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from canasta_sim.aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
-from canasta_sim.report import PLOTS, write_report
-from canasta_sim.rules import Rules
-from canasta_sim.stats import (
+from canasta_sim.game.rules import Rules
+from canasta_sim.results.aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
+from canasta_sim.results.report import PLOTS, write_report
+from canasta_sim.results.stats import (
     COLUMNS,
     SEAT_DIFF,
     binom_quantile,
@@ -129,7 +130,7 @@ def test_stats_does_not_import_scipy_stats():
     import sys
 
     code = (
-        "import sys, canasta_sim.cli, canasta_sim.stats, canasta_sim.compare; "
+        "import sys, canasta_sim.cli, canasta_sim.results.stats, canasta_sim.run.compare; "
         "print(sorted(m for m in sys.modules if m.startswith('scipy.stats')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -306,14 +307,14 @@ def test_format_summary():
     ],
 )
 def test_table_numbers(value, digits, text):
-    from canasta_sim.stats import _fmt
+    from canasta_sim.results.stats import _fmt
 
     assert _fmt(value, digits) == text
 
 
 def test_interval_bounds_are_printed_like_their_value():
     """0.009980 [0.009382, 0.0106] (a user test) reads 0.009980 [0.009382, 0.010600]."""
-    from canasta_sim.stats import _fmt
+    from canasta_sim.results.stats import _fmt
 
     assert _fmt(0.0106, like=0.00998) == "0.010600"
     assert _fmt(0.0106, like=0.5) == "0.0106"
@@ -338,7 +339,7 @@ def _check_report(folder):
 
 
 def test_report_on_a_real_run(tmp_path):
-    from canasta_sim.simulate import simulate
+    from canasta_sim.run.simulate import simulate
 
     simulate(2000, seed=1, out=tmp_path / "run")
     text = _check_report(tmp_path / "run")
@@ -346,7 +347,7 @@ def test_report_on_a_real_run(tmp_path):
 
 
 def test_report_without_records(tmp_path):
-    from canasta_sim.simulate import simulate
+    from canasta_sim.run.simulate import simulate
 
     simulate(2000, seed=1, out=tmp_path / "run", records=False)
     folder = tmp_path / "run"

@@ -66,7 +66,7 @@ def test_seat_labels_and_records_carry_each_seat():
 
 
 def test_compare_rotation_moves_sides_and_keeps_seat_order():
-    from canasta_sim.compare import rotation_table
+    from canasta_sim.run.compare import rotation_table
 
     table = rotation_table(None, None, cs.Rules(), seats="expert,careful,greedy,careful")
     # team A = side 0's seats (expert at its first seat, greedy at its second), team B careful
@@ -244,7 +244,7 @@ def test_pile_statistics_match_hand_counted_traces(players, bots):
 
 
 def test_pile_aggregates_merge_exactly_and_give_intervals():
-    from canasta_sim.aggregate import Aggregates
+    from canasta_sim.results.aggregate import Aggregates
 
     whole = cs.simulate(40, bots="greedy", seed=3, workers=1, chunk_size=40)
     parts = cs.simulate(40, bots="greedy", seed=3, workers=1, chunk_size=7)
@@ -269,7 +269,7 @@ def _totals(trace):
 
 def test_replay_of_a_simulate_folder_uses_its_seats_and_scores(tmp_path):
     from canasta_sim.referee import check_trace
-    from canasta_sim.replay import deal_of_run, replay_deal
+    from canasta_sim.results.rerun import deal_of_run, replay_deal
 
     out = tmp_path / "run"
     res = cs.simulate(
@@ -288,7 +288,7 @@ def test_replay_of_a_simulate_folder_uses_its_seats_and_scores(tmp_path):
 
 
 def test_replay_of_compare_and_games_folders(tmp_path):
-    from canasta_sim.replay import deal_of_run, replay_deal
+    from canasta_sim.results.rerun import deal_of_run, replay_deal
 
     cs.compare("greedy", "careful", deals=8, seed=2, workers=1, out=tmp_path / "c")
     import pandas as pd
@@ -333,7 +333,7 @@ def test_replay_cli_refuses_bots_with_a_folder_and_a_version_mismatch(tmp_path):
 
 
 def test_replay_hands_show_each_hand_before_each_turn():
-    from canasta_sim.replay import RunDeal, replay_deal
+    from canasta_sim.results.rerun import RunDeal, replay_deal
 
     rules = cs.Rules()
     trace = replay_deal(RunDeal(rules, 9, 0, 0, ("greedy",) * 4, (0, 0)), hands=True)
@@ -399,7 +399,7 @@ def bot_file(tmp_path, monkeypatch):
 
 
 def _bot_class(spec: str):
-    from canasta_sim.bots import parse_bot
+    from canasta_sim.players.specs import parse_bot
 
     cls = type(parse_bot(spec).player())
     cls.seen.clear()
@@ -467,7 +467,7 @@ def test_python_bot_is_offered_exactly_the_candidates_of_its_information_set(bot
     """At each of the first 40 decisions of a dealt deal (four Python bots), the bot is offered
     the list ``candidates`` gives for the seat's information set (a world with other hidden
     cards), in the same order."""
-    from canasta_sim.candidates import candidates
+    from canasta_sim.players.choices import candidates
 
     spec = f"py:{bot_file}:Wanderer"
     cls = _bot_class(spec)
@@ -487,7 +487,7 @@ def test_python_bot_is_offered_exactly_the_candidates_of_its_information_set(bot
 
 
 def test_python_bot_answer_outside_the_candidates_is_refused(bot_file):
-    from canasta_sim.pybot import BadChoice
+    from canasta_sim.players.pybot import BadChoice
 
     d = _pickup_position(0)
     with pytest.raises(BadChoice) as info:
@@ -585,8 +585,8 @@ def test_example_bots_express_their_strategies(monkeypatch):
     the plan with the most cards at every play decision (going out first)."""
     from pathlib import Path
 
-    from canasta_sim.candidates import candidates
-    from canasta_sim.pybot import view_of
+    from canasta_sim.players.choices import candidates
+    from canasta_sim.players.pybot import view_of
 
     monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "docs"))
     import example_bots as ex
@@ -636,7 +636,7 @@ def test_choices_are_the_candidates_listed_only_as_far_as_the_bot_reads(monkeypa
     """A bot that reads only the first play-phase choice (the empty plan's first discard, kind
     order: R-02, R-20) is not made to wait for the meld plans; any further reading gives the
     whole list of its decision, even after the deal has moved on."""
-    from canasta_sim import candidates as layer
+    from canasta_sim.players import choices as layer
 
     d = _pickup_position(0)
     d.draw()
@@ -658,7 +658,7 @@ def test_choices_are_the_candidates_listed_only_as_far_as_the_bot_reads(monkeypa
 def test_a_decision_without_a_candidate_is_the_positions_error_not_the_bots(bot_file):
     """R-40: a side without a canasta may not go out, so a hand built empty that draws one
     card has no legal play (no meld, and discarding it would go out)."""
-    from canasta_sim.candidates import NoCandidate
+    from canasta_sim.players.choices import NoCandidate
 
     d = Deal.from_position(
         hands=["", "4 5 6", "4 5 6", "4 5 6"], stock="9 9 9 Q Q", pile="5 7", current=0

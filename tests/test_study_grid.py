@@ -6,7 +6,7 @@ import pytest
 from click.testing import CliRunner
 
 from canasta_sim.cli import main
-from canasta_sim.grid import MAX_CELLS, grid_cells, parse_axis, run_study
+from canasta_sim.run.study import MAX_CELLS, grid_cells, parse_axis, run_study
 
 VALUES = "0,5,5,5,5,5,10,10,10,10,10,10,20,20,50"
 DOUBLED = "0,10,10,10,10,10,20,20,20,20,20,20,40,40,100"

@@ -4,9 +4,9 @@ the study table and its plots."""
 import pandas as pd
 
 from canasta_sim import Rules, simulate
-from canasta_sim.grid import parse_axis, run_study
-from canasta_sim.report import PLOTS, STUDY_PLOTS, write_report
-from canasta_sim.studies import red_three_value
+from canasta_sim.results.report import PLOTS, STUDY_PLOTS, write_report
+from canasta_sim.results.study_stats import red_three_value
+from canasta_sim.run.study import parse_axis, run_study
 
 
 def test_run_report_has_timing_and_red_three_value(tmp_path):

@@ -8,9 +8,8 @@ import pandas as pd
 import pytest
 
 from canasta_sim import Rules, simulate
-from canasta_sim.aggregate import RED_CELLS, Aggregates
-from canasta_sim.games import play_games
-from canasta_sim.studies import (
+from canasta_sim.results.aggregate import RED_CELLS, Aggregates
+from canasta_sim.results.study_stats import (
     Z95,
     GameRedThree,
     canasta_timing,
@@ -19,6 +18,7 @@ from canasta_sim.studies import (
     red_three_value,
     timing_curves,
 )
+from canasta_sim.run.games import play_games
 
 
 @pytest.fixture(scope="module", params=[2, 3])

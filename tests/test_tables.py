@@ -11,13 +11,13 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from canasta_sim.bots import parse_bot
 from canasta_sim.cli import main
-from canasta_sim.compare import COLUMNS, comparison_reading
-from canasta_sim.review import format_top
-from canasta_sim.rules import Rules
-from canasta_sim.runner import SLOW_DEALS, Table
-from canasta_sim.tables import align_columns, interval, json_document, number
+from canasta_sim.game.rules import Rules
+from canasta_sim.players.specs import parse_bot
+from canasta_sim.results.tables import align_columns, interval, json_document, number
+from canasta_sim.run.compare import COLUMNS, comparison_reading
+from canasta_sim.run.runner import SLOW_DEALS, Table
+from canasta_sim.search.review import format_top
 
 GO_OUT = Path(__file__).resolve().parent.parent / "docs" / "positions" / "go_out_2p.json"
 NAN = float("nan")

@@ -4,7 +4,7 @@ from click.testing import CliRunner
 
 from canasta_sim import Rules
 from canasta_sim.cli import main
-from canasta_sim.trace import format_trace
+from canasta_sim.game.trace import format_trace
 
 
 def _ev(event, **keys):

@@ -1,4 +1,4 @@
-"""The expert's pickup knobs (hand-built positions) and the tuner (canasta_sim.tune).
+"""The expert's pickup knobs (hand-built positions) and the tuner (canasta_sim.search.tune).
 
 Positions are built with ``Deal.from_position`` (see tests/test_bots.py for its conventions).
 """
@@ -14,9 +14,9 @@ import pytest
 from click.testing import CliRunner
 
 from canasta_sim import Deal, compare
-from canasta_sim.bots import parse_bot
 from canasta_sim.cli import main
-from canasta_sim.tune import FINAL, SEARCH, parse_ranges, stage_seeds, tune
+from canasta_sim.players.specs import parse_bot
+from canasta_sim.search.tune import FINAL, SEARCH, parse_ranges, stage_seeds, tune
 
 # --- the expert's pickup knobs (hand-built positions, R-33) ----------------------------------
 # 4 players: side 0 = seats 0 and 2; seat 0 plays first; the stock's first card is the top, the

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..nb.enums import N_CAND_FEAT, N_STATE_FEAT, LabelCol
-from ..weights import FEATURE_VERSION
+from ..players.weights import FEATURE_VERSION
 
 #: Decisions per block of the design matrix.
 CHUNK = 4000
@@ -120,7 +120,7 @@ def split(labels: dict, holdout: int = 5) -> tuple[np.ndarray, np.ndarray]:
 
 
 def save(path, w: np.ndarray, **notes) -> None:
-    """Write a weight file (:mod:`canasta_sim.weights`): ``W``, the feature version and
+    """Write a weight file (:mod:`canasta_sim.players.weights`): ``W``, the feature version and
     ``notes`` (training facts: decisions, alpha, players, ...)."""
     Path(path).parent.mkdir(parents=True, exist_ok=True)
     with open(path, "wb") as f:

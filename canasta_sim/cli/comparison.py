@@ -1,0 +1,509 @@
+"""Commands that set bots or rules against each other: ``compare``, ``sweep``, ``tune``,
+``study``."""
+
+from __future__ import annotations
+
+import click
+
+from .options import (
+    CHUNK,
+    COUNT,
+    FORMAT,
+    OVERWRITE,
+    SCHEDULER,
+    SCORES,
+    _check_workers,
+    _common_run_options,
+    _emit,
+    _new_out,
+    _no_records_option,
+    _note,
+    _write_frames,
+    api_errors,
+    build_rules,
+    out_option,
+    rules_options,
+)
+
+
+@click.command()
+@click.argument("bot_a", required=False)
+@click.argument("bot_b", required=False)
+@click.option(
+    "--seats",
+    default=None,
+    metavar="SPEC,SPEC,...",
+    help="Instead of BOT_A BOT_B: one bot spec per seat; team A plays side 0's seats, team B "
+    "side 1's (partners may differ). The rotation moves whole sides; a side's seats keep "
+    "their order.",
+)
+@SCORES
+@click.option("--deals", type=COUNT, default=None, help="Deals to play.")
+@click.option("--games", type=COUNT, default=None, help="Play full games instead of deals.")
+@rules_options
+@_common_run_options
+@click.option(
+    "--chunk-size",
+    type=CHUNK,
+    default=None,
+    help="Deals (games) per chunk, rounded up to whole boards; results do not depend on it.",
+)
+@out_option("Folder for the table (CSV) and the raw rows (Parquet, written chunk by chunk).")
+@_no_records_option
+@OVERWRITE
+@SCHEDULER
+@FORMAT
+def compare(
+    bot_a,
+    bot_b,
+    seats,
+    scores,
+    deals,
+    games,
+    players,
+    rules_opt,
+    settings,
+    seed,
+    workers,
+    quiet,
+    chunk_size,
+    out,
+    no_records,
+    overwrite,
+    scheduler,
+    fmt,
+):
+    """Compare BOT_A with BOT_B (or the two teams of --seats): bots rotate over the sides
+    on shared deals. Under the table, one line says how to read it: points decide games,
+    so the points per deal say which bot is stronger; the deal win rate ignores margins."""
+    from ..results.tables import json_document
+    from ..run.compare import compare as run
+    from ..run.compare import (
+        comparison_reading,
+        comparison_settings,
+        format_comparison,
+        rotation_table,
+        table_notes,
+    )
+
+    if (deals is None) == (games is None):
+        raise click.UsageError("give exactly one of --deals N and --games N")
+    if (seats is None) == (bot_a is None or bot_b is None) or (seats and bot_a is not None):
+        raise click.UsageError("give two bots BOT_A BOT_B, or --seats (one bot per seat)")
+    rules = build_rules(players, rules_opt, settings)
+    with api_errors("--seats" if seats else None):
+        rotation_table(bot_a, bot_b, rules, seats)
+    with api_errors("--scores"):
+        rotation_table(bot_a, bot_b, rules, seats, scores)
+    _check_workers(workers, scheduler)
+    _new_out(out, overwrite)
+    with api_errors():
+        table, _ = run(
+            bot_a,
+            bot_b,
+            seats=seats,
+            scores=scores,
+            deals=deals,
+            games=games,
+            rules=rules,
+            seed=seed,
+            workers=workers,
+            chunk_size=chunk_size,
+            progress=not quiet,
+            records=out is not None and not no_records,
+            out=out,
+            overwrite=overwrite,
+            scheduler=scheduler,
+        )  # the bots are checked above
+    unit = "games" if games else "deals"
+    reading = comparison_reading(table, unit)
+    _note(fmt, f"{games or deals:,} {unit}, {rules.players} players, seed {seed}")
+    _emit(
+        fmt,
+        lambda: "\n".join([format_comparison(table, unit), reading, *table_notes(table)]),
+        lambda: table,
+        lambda: json_document(
+            "compare", {**comparison_settings(table), "reading": reading}, table=table
+        ),
+    )
+    if out is not None:
+        _note(fmt, f"results written to {out}")
+
+
+@click.command()
+@click.argument("bot")
+@click.option(
+    "--param",
+    required=True,
+    metavar="NAME=START:STOP:STEP",
+    help="Parameter and values: a range with STOP included (pile_threshold=2:12:2 is 2, 4, "
+    "..., 12) or a list (hold_wilds=0,1). A value equal to the opponent's setting gives "
+    "the baseline row.",
+)
+@click.option("--vs", required=True, metavar="SPEC", help="Opponent bot spec.")
+@click.option("--deals", type=COUNT, required=True, help="Deals per value.")
+@rules_options
+@_common_run_options
+@out_option(
+    "Folder for sweep.csv, sweep.parquet, sweep.png and manifest.json. Without it the "
+    "sweep is printed and nothing is written."
+)
+@OVERWRITE
+@SCHEDULER
+@FORMAT
+def sweep(
+    bot,
+    param,
+    vs,
+    deals,
+    players,
+    rules_opt,
+    settings,
+    seed,
+    workers,
+    quiet,
+    out,
+    overwrite,
+    scheduler,
+    fmt,
+):
+    """Sweep one parameter of BOT against the --vs bot: one comparison per value."""
+    from ..players.specs import parse_bot
+    from ..results.tables import json_document
+    from ..run.compare import (
+        format_sweep,
+        parse_range,
+        plot_sweep,
+        sweep_settings,
+        sweep_specs,
+        sweep_title,
+    )
+    from ..run.compare import sweep as run
+
+    name, eq, spec = param.partition("=")
+    name, spec = name.strip(), spec.strip()
+    if not eq:
+        raise click.BadParameter(f"{param!r} is not NAME=START:STOP:STEP", param_hint="--param")
+    try:
+        values = parse_range(spec)
+        sweep_specs(bot, name, values)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--param") from None
+    rules = build_rules(players, rules_opt, settings)
+    with api_errors("--vs"):
+        opponent = parse_bot(vs).spec  # one bot, not a list per side
+    _check_workers(workers, scheduler)
+    target = _new_out(out, overwrite)
+    with api_errors("--deals"):
+        frame = run(
+            bot,
+            name,
+            values,
+            opponent,
+            deals=deals,
+            rules=rules,
+            seed=seed,
+            workers=workers,
+            progress=not quiet,
+            scheduler=scheduler,
+        )
+    _note(fmt, sweep_title(frame))
+    rows = frame.drop(columns=["param"])
+    _emit(
+        fmt,
+        lambda: (
+            format_sweep(frame)
+            + (
+                "\nbaseline: the row whose bot equals the opponent (a difference of 0 is even)"
+                if frame["baseline"].any()
+                else ""
+            )
+        ),
+        lambda: rows,
+        lambda: json_document("sweep", sweep_settings(frame), table=rows),
+    )
+    if target is None:
+        return
+    with api_errors("--out"):
+        _write_frames(
+            target,
+            {
+                "sweep.csv": frame,
+                "sweep.parquet": frame,
+                "sweep.png": lambda p: plot_sweep(frame, p),
+                "manifest.json": frame.attrs["manifest"],
+            },
+        )
+    _note(fmt, f"results written to {out}")
+
+
+@click.command()
+@click.argument("bot", default="expert")
+@click.option(
+    "--vs",
+    "field",
+    multiple=True,
+    metavar="SPEC",
+    help="A bot of the reference field (repeatable) [default: expert and careful].",
+)
+@click.option(
+    "--param",
+    "params",
+    multiple=True,
+    metavar="NAME",
+    help="Search only this parameter (repeatable) [default: all that BOT's spec leaves free].",
+)
+@click.option(
+    "--range",
+    "ranges",
+    multiple=True,
+    metavar="NAME=LOW:HIGH",
+    help="Search a parameter in a narrower closed range (repeatable), e.g. meld_keep=2:40.",
+)
+@click.option(
+    "--objective",
+    type=click.Choice(["diff", "wins"]),
+    default="diff",
+    show_default=True,
+    help="diff: mean score difference per deal; wins: win rate in full games.",
+)
+@click.option(
+    "--trials",
+    type=click.IntRange(1, 100_000),
+    default=60,
+    show_default=True,
+    help="Settings to try; trial 0 is the baseline.",
+)
+@click.option(
+    "--start",
+    default=None,
+    metavar="SPEC",
+    help="Setting of BOT's policy played as trial 0 (a warm start) [default: BOT's own].",
+)
+@click.option(
+    "--deals",
+    type=COUNT,
+    default=10_000,
+    show_default=True,
+    help="Deals per field bot per trial (objective diff).",
+)
+@click.option(
+    "--games",
+    type=COUNT,
+    default=400,
+    show_default=True,
+    help="Games per field bot per trial (objective wins).",
+)
+@click.option(
+    "--final-deals",
+    type=COUNT,
+    default=50_000,
+    show_default=True,
+    help="Deals per field bot for the best setting, on fresh seeds.",
+)
+@click.option(
+    "--final-games",
+    type=COUNT,
+    default=2_000,
+    show_default=True,
+    help="Games per field bot for the best setting, on fresh seeds.",
+)
+@rules_options
+@_common_run_options
+@out_option(
+    "Folder for history.csv, final.csv and manifest.json. Without it the result is "
+    "printed and nothing is written."
+)
+@OVERWRITE
+@FORMAT
+def tune(
+    bot,
+    field,
+    params,
+    ranges,
+    objective,
+    trials,
+    start,
+    deals,
+    games,
+    final_deals,
+    final_games,
+    players,
+    rules_opt,
+    settings,
+    seed,
+    workers,
+    quiet,
+    out,
+    overwrite,
+    fmt,
+):
+    """Tune BOT's parameters jointly against a field of bots (docs/tune.md): a seeded TPE
+    search on seat-rotated duplicate deals, then the best setting on fresh seeds."""
+    from ..players.specs import parse_bot
+    from ..results.tables import json_document
+    from ..search.tune import (
+        DEFAULT_FIELD,
+        format_final,
+        format_history,
+        parse_ranges,
+        search_space,
+    )
+    from ..search.tune import tune as run
+
+    try:
+        bounds = parse_ranges(ranges)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--range") from None
+    with api_errors():
+        search_space(bot, list(params) or None, bounds)
+    field = list(field) or list(DEFAULT_FIELD)
+    for spec in field:
+        with api_errors("--vs"):  # one bot per --vs
+            parse_bot(spec)
+    rules = build_rules(players, rules_opt, settings)
+    _check_workers(workers)
+    target = _new_out(out, overwrite)
+    with api_errors():
+        result = run(
+            bot,
+            field=field,
+            params=list(params) or None,
+            ranges=bounds,
+            objective=objective,
+            trials=trials,
+            start=start,
+            deals=deals,
+            games=games,
+            final_deals=final_deals,
+            final_games=final_games,
+            rules=rules,
+            seed=seed,
+            workers=workers,
+            progress=not quiet,
+        )  # bot, params, ranges and field are checked above
+    info = result.manifest["tune"]
+    _note(
+        fmt,
+        f"{trials} trials, objective {objective} ({info['objective_doc']}), field "
+        f"{', '.join(result.manifest['bots']['field'])}, {rules.players} players, seed {seed}: "
+        f"{result.manifest['wall_seconds']:.1f} s",
+    )
+    _emit(
+        fmt,
+        lambda: "\n".join(
+            [
+                "best trials of the search (search seeds):",
+                format_history(result.history.nlargest(5, "objective"), objective),
+                f"best: {result.best.spec} (trial {info['best_trial']})",
+                "on fresh seeds (95% intervals):",
+                format_final(result.final),
+            ]
+        ),
+        lambda: result.final,
+        lambda: json_document(
+            "tune",
+            {
+                "bot": bot,
+                "best": result.best.spec,
+                "best_trial": info["best_trial"],
+                "objective": objective,
+                "trials": trials,
+                "field": result.manifest["bots"]["field"],
+                "players": rules.players,
+                "seed": seed,
+            },
+            history=result.history,
+            final=result.final,
+        ),
+    )
+    if target is None:
+        return
+    _write_frames(
+        target,
+        {
+            "history.csv": result.history,
+            "final.csv": result.final,
+            "manifest.json": result.manifest,
+        },
+    )
+    _note(fmt, f"results written to {out}")
+
+
+@click.command()
+@click.option(
+    "--axis",
+    "axes",
+    multiple=True,
+    required=True,
+    metavar="NAME=V1|V2|...",
+    help="A grid axis (repeatable; the axes are crossed): players=2|3|4|6, "
+    "preset=classic|hoyle, switch:SWITCH=V1|V2 (any rules switch; commas stay inside a "
+    "value, e.g. card_values), bots=SPEC|SPEC;SPEC (';' separates one spec per side).",
+)
+@click.option("--deals", type=COUNT, required=True, help="Deals per cell.")
+@click.option(
+    "--baseline",
+    type=click.IntRange(min=0),
+    default=0,
+    show_default=True,
+    help="Number of the cell the others are compared with (grid order, first axis slowest).",
+)
+@_common_run_options
+@out_option(
+    "Study folder: manifest.json, cells/ (one run folder per cell), study.csv and "
+    "study.png. Without it the study is printed and nothing is written."
+)
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Continue an interrupted study in --out: play only the missing cells.",
+)
+@OVERWRITE
+def study(axes, deals, baseline, seed, workers, quiet, out, resume, overwrite):
+    """Run a grid of variants (one run per cell, the same seed) and compare the cells."""
+    from ..run.study import format_study, grid_cells, parse_axis, run_study
+
+    parsed = []
+    for text in axes:
+        try:
+            parsed.append(parse_axis(text))
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--axis") from None
+    try:
+        cells = grid_cells(parsed)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--axis") from None
+    if baseline >= len(cells):
+        raise click.BadParameter(
+            f"{baseline} is not a cell; allowed: 0 to {len(cells) - 1}", param_hint="--baseline"
+        )
+    if resume and overwrite:
+        raise click.UsageError("--resume and --overwrite exclude each other; give one")
+    if resume and out is None:
+        raise click.UsageError("--resume needs --out, the folder of the study to continue")
+    _check_workers(workers)
+    if not resume:
+        _new_out(out, overwrite)
+
+    def done(cell, played):
+        how = "played" if played else "read from its folder"
+        click.echo(f"cell {cell.index + 1}/{len(cells)} {cell.name}: {how}", err=True)
+
+    with api_errors("--out" if resume else "--axis"):
+        table = run_study(
+            parsed,
+            deals=deals,
+            out=out,
+            seed=seed,
+            baseline=baseline,
+            resume=resume,
+            overwrite=overwrite,
+            workers=workers,
+            progress=not quiet,
+            on_cell=done,
+        )
+    click.echo(f"study of {len(cells)} cells, {deals:,} deals per cell, seed {seed}")
+    click.echo(format_study(table))
+    if out is not None:
+        click.echo(f"results written to {out}")

@@ -1,0 +1,403 @@
+"""Commands about single decisions: ``analyse`` (one decision's candidates rolled out) and
+``review`` (where a bot loses points)."""
+
+from __future__ import annotations
+
+import math
+import sys
+from pathlib import Path
+
+import click
+
+from .options import (
+    COUNT,
+    FORMAT,
+    OVERWRITE,
+    QUIET,
+    SEED,
+    _bots,
+    _emit,
+    _new_out,
+    _note,
+    _write_frames,
+    api_errors,
+    build_rules,
+    out_option,
+    rules_options,
+)
+
+
+# --- analyse: one decision, its candidates rolled out (docs/analysis.md) ---------------------
+@click.command("analyse")
+@click.argument("position", required=False, type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--from-run",
+    "address",
+    default=None,
+    metavar="RUN_FOLDER:DEAL[:TURN[:DECISION]]",
+    help="Analyse a decision of a run's deal instead (decision 0: draw or take the pile; "
+    "1: the melds, then the discard or going out).",
+)
+@click.option(
+    "--worlds",
+    type=click.IntRange(1, 10_000_000),
+    default=None,
+    help="Play exactly this many worlds per candidate (no race).",
+)
+@click.option(
+    "--min-worlds",
+    type=click.IntRange(1, 10_000_000),
+    default=1000,
+    show_default=True,
+    help="Worlds before a candidate may be dropped.",
+)
+@click.option(
+    "--max-worlds",
+    type=click.IntRange(1, 10_000_000),
+    default=200_000,
+    show_default=True,
+    help="Most worlds per candidate.",
+)
+@click.option(
+    "--target-se",
+    type=click.FloatRange(min=0, min_open=True),
+    default=5.0,
+    show_default=True,
+    help="Stop when every paired standard error is below this (points).",
+)
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed of the worlds.")
+@click.option(
+    "--rollout",
+    default="expert",
+    show_default=True,
+    metavar="SPEC[,SPEC...]",
+    help="Bot that plays the rest of the deal (one for every side or one per side): random, "
+    "greedy, careful or an expert spec; not pimc or a bot written in Python.",
+)
+@click.option(
+    "--candidate",
+    "chosen",
+    multiple=True,
+    metavar="LABEL",
+    help="Analyse only this candidate, e.g. 'discard K' (repeatable; default: all legal).",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(1, 10_000),
+    default=None,
+    help="Analyse only the K candidates the rollout bot ranks first (its own choice first).",
+)
+@click.option(
+    "--max-candidates",
+    type=click.IntRange(1, 10_000),
+    default=64,
+    show_default=True,
+    help="The candidate layer's cap: the most play-phase candidates listed, meld plans taken "
+    "whole in their order (docs/analysis.md); the settings line says how many plans it left out.",
+)
+@click.option(
+    "--objective",
+    type=click.Choice(["score_diff", "own_score", "win_deal"]),
+    default="score_diff",
+    show_default=True,
+    help="What the race ranks.",
+)
+@click.option(
+    "--win-game",
+    type=click.Choice(["auto", "table", "play-out"]),
+    default="auto",
+    show_default=True,
+    help="P(win game) from the game-equity table, or by playing each world's game out with "
+    "the rollout bots (slower); auto: the table where it covers the rules (2, 4, 6 players, "
+    "classic), else the play-out.",
+)
+@out_option("New folder for analysis.json and per_world.parquet.")
+@FORMAT
+def analyse_command(
+    position,
+    address,
+    worlds,
+    min_worlds,
+    max_worlds,
+    target_se,
+    seed,
+    rollout,
+    chosen,
+    top,
+    max_candidates,
+    objective,
+    win_game,
+    out,
+    fmt,
+):
+    """Rank the candidates at the decision in POSITION (a TOML or JSON position file,
+    docs/analysis.md), or at a decision of a run (--from-run), by rolling each out in the
+    same sampled worlds."""
+    from ..game.infoset import InfoSet
+    from ..players.choices import candidates, find_candidate
+    from ..results.tables import json_document
+    from ..run.address import info_set_from_run
+    from ..run.outdir import prepare_out
+    from ..search.analysis import analyse, rollout_bots
+
+    if position is None and address is None:
+        raise click.UsageError("give POSITION (a position file) or --from-run RUN:DEAL[:TURN]")
+    if position is not None and address is not None:
+        raise click.UsageError("give either POSITION (a position file) or --from-run, not both")
+    if not math.isfinite(target_se):
+        raise click.BadParameter(f"{target_se} is not a number of points", param_hint="--target-se")
+    if address is not None:
+        with api_errors("--from-run"):
+            info = info_set_from_run(address)
+        _note(fmt, f"position: {address}, seat {info.seat} to play ({info.phase} phase)")
+    elif not position.is_file():
+        raise click.BadParameter(f"{str(position)!r} is not a file", param_hint="POSITION")
+    else:
+        with api_errors("POSITION"):
+            info = InfoSet.from_file(position)
+    with api_errors("--rollout"):
+        rollout_bots(rollout, info.rules.sides)
+    with api_errors("POSITION"):
+        found = candidates(info, max_candidates)
+    with api_errors("--candidate"):
+        picked = [find_candidate(found, c) for c in chosen]
+    if worlds is None and max_worlds < min_worlds:
+        raise click.BadParameter(
+            f"--max-worlds {max_worlds} is below --min-worlds {min_worlds}",
+            param_hint="--max-worlds",
+        )
+    if out is not None:
+        if out.exists():
+            raise click.BadParameter(
+                f"{str(out)!r} exists; analyse writes a new folder only: name another",
+                param_hint="--out",
+            )
+        with api_errors("--out"):
+            prepare_out(out, overwrite=False)
+    result = analyse(
+        info,
+        picked or None,
+        worlds=worlds,
+        min_worlds=min_worlds,
+        max_worlds=max_worlds,
+        target_se=target_se,
+        rollout=rollout,
+        seed=seed,
+        objective=objective,
+        top=top,
+        win_game=win_game,
+        max_candidates=max_candidates,
+    )
+    _emit(
+        fmt,
+        lambda: str(result),
+        lambda: result.table,
+        lambda: json_document(
+            "analyse", {"line": result.settings, **result.meta}, candidates=result.table
+        ),
+    )
+    if out is not None:
+        result.write(out)
+        _note(fmt, f"wrote {out}")
+
+
+# --- review: where a bot loses points (docs/pimc.md, "Review") --------------------------------
+@click.command("review")
+@click.argument("run_folder", required=False, type=click.Path(path_type=Path))
+@click.option(
+    "--deals",
+    type=COUNT,
+    default=None,
+    help="Deals to play and review [default: 1], or the first deals of RUN_FOLDER [default: all].",
+)
+@rules_options
+@click.option(
+    "--bots",
+    default=None,
+    metavar="SPEC[,SPEC...]",
+    help="One bot spec for every side, or one per side [default: expert].",
+)
+@click.option("--seed", type=SEED, default=None, help="Master seed of the deals [default: 0].")
+@click.option(
+    "--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Seat reviewed."
+)
+@click.option(
+    "--worlds",
+    type=click.IntRange(1, 10_000_000),
+    default=200,
+    show_default=True,
+    help="Worlds per candidate at each decision.",
+)
+@click.option(
+    "--rescore-worlds",
+    type=click.IntRange(1, 10_000_000),
+    default=None,
+    help="Fresh worlds re-scoring the best candidate against the bot's choice [default: --worlds].",
+)
+@click.option(
+    "--rollout",
+    default=None,
+    metavar="SPEC[,SPEC...]",
+    help="Bots of the rollouts [default: the deal's own bots; for pimc, its own rollout bot].",
+)
+@click.option(
+    "--analysis-seed",
+    type=click.IntRange(0, 2**32 - 1),
+    default=0,
+    show_default=True,
+    help="Master seed of the analysis worlds.",
+)
+@click.option(
+    "--top",
+    type=click.IntRange(min=0),
+    default=10,
+    show_default=True,
+    help="Decisions with the largest regret to list.",
+)
+@click.option(
+    "--top-candidates",
+    type=click.IntRange(1, 10_000),
+    default=None,
+    help="Analyse at most K candidates per decision, the reviewed bot's first-ranked (its own "
+    "choice always) [default: all].",
+)
+@click.option(
+    "--max-candidates",
+    type=click.IntRange(1, 10_000),
+    default=64,
+    show_default=True,
+    help="The candidate layer's cap per decision (docs/analysis.md); the output says where it "
+    "left meld plans out.",
+)
+@out_option("New folder for decisions.parquet (one row per decision), summary.csv, review.json.")
+@OVERWRITE
+@QUIET
+@FORMAT
+def review_command(
+    run_folder,
+    deals,
+    players,
+    rules_opt,
+    settings,
+    bots,
+    seed,
+    seat,
+    worlds,
+    rescore_worlds,
+    rollout,
+    analysis_seed,
+    top,
+    top_candidates,
+    max_candidates,
+    out,
+    overwrite,
+    quiet,
+    fmt,
+):
+    """Analyse every decision of one seat in DEALS deals played by the bots (or in the deals
+    of RUN_FOLDER) and print the regret: the best candidate's mean score difference minus
+    the bot's choice's, re-scored on fresh worlds, per deal by decision type."""
+    from ..results.tables import json_document
+    from ..search.analysis import rollout_bots
+    from ..search.review import cap_note, format_summary, format_top, own_rollout, review, run_rules
+
+    if run_folder is not None:
+        given = [
+            name
+            for name, value in (
+                ("--players", players),
+                ("--set", settings or None),
+                ("--bots", bots),
+                ("--seed", seed),
+                ("--rules", None if rules_opt == "classic" else rules_opt),
+            )
+            if value is not None
+        ]
+        if given:
+            raise click.UsageError(
+                f"{', '.join(given)}: RUN_FOLDER gives the deals, rules and bots; drop them"
+            )
+        if not run_folder.is_dir():
+            raise click.BadParameter(
+                f"{str(run_folder)!r} is not a folder", param_hint="RUN_FOLDER"
+            )
+        with api_errors("RUN_FOLDER"):
+            rules, total = run_rules(run_folder)
+        if deals is not None and deals > total:
+            raise click.BadParameter(
+                f"{deals} deals; RUN_FOLDER holds {total:,}: allowed 1 to {total:,}",
+                param_hint="--deals",
+            )
+    else:
+        rules = build_rules(players, rules_opt, settings)
+        specs = [b.spec for b in _bots(bots, rules)]
+        if rollout is None:  # the rollouts play the deal's own bots
+            with api_errors("--bots"):
+                own_rollout(specs, rules.sides)
+    if seat >= rules.players:
+        raise click.BadParameter(
+            f"{seat} is not a seat; allowed: 0 to {rules.players - 1}", param_hint="--seat"
+        )
+    if rollout is not None:
+        with api_errors("--rollout"):
+            rollout_bots(rollout, rules.sides)
+    target = _new_out(out, overwrite)
+    bar = None
+
+    def tick(done, total):
+        nonlocal bar
+        if bar is None:  # the input is checked: the bar starts
+            from tqdm import tqdm
+
+            bar = tqdm(total=total, unit="deal", file=sys.stderr)
+        else:
+            bar.update()
+
+    with api_errors("RUN_FOLDER" if run_folder is not None else None):
+        result = review(
+            None if run_folder is not None else rules,
+            deals=deals,
+            bots=bots or "expert",
+            seed=seed or 0,
+            run=run_folder,
+            seat=seat,
+            worlds=worlds,
+            rescore_worlds=rescore_worlds,
+            rollout=rollout,
+            analysis_seed=analysis_seed,
+            top_candidates=top_candidates,
+            max_candidates=max_candidates,
+            progress=None if quiet else tick,
+        )
+    if bar is not None:
+        bar.close()
+    s = result.settings
+    _note(
+        fmt,
+        f"review of seat {seat}: {s['deals']:,} deals, bots {', '.join(s['bots'])}, "
+        f"{worlds} worlds per candidate, re-scored on {s['rescore_worlds']} fresh worlds; "
+        f"regret in points per deal (score difference)",
+    )
+    worst = result.top(top)
+    text = format_summary(result.summary)
+    if top:
+        text += f"\n\nlargest re-scored regret ({len(worst)} decisions):\n{format_top(worst)}"
+    _emit(
+        fmt,
+        lambda: text,
+        lambda: result.summary,
+        lambda: json_document("review", s, summary=result.summary, top=worst),
+    )
+    note = cap_note(result.decisions, max_candidates)
+    if note:
+        _note(fmt, note.lstrip("\n"))
+    if target is not None:
+        _write_frames(
+            target,
+            {
+                "decisions.parquet": result.decisions,
+                "summary.csv": result.summary,
+                "review.json": result.settings,
+            },
+        )
+        _note(fmt, f"wrote {out}")

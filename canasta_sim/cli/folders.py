@@ -1,0 +1,136 @@
+"""Commands that read a results folder: ``report``, ``replay``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from .options import (
+    BOTS,
+    SCORES,
+    SEATS,
+    SEED,
+    _check_scores,
+    _seating,
+    api_errors,
+    build_rules,
+    rules_options,
+)
+
+
+@click.command()
+@click.argument("run_dir", type=click.Path(path_type=Path))
+def report(run_dir):
+    """Write RUN_DIR/report.md with plots, from the run's files."""
+    from ..results.report import write_report
+    from ..run.outdir import VersionMismatch, check_run_versions, read_manifest
+
+    with api_errors("RUN_DIR"):
+        path = write_report(run_dir)
+    try:
+        check_run_versions(read_manifest(run_dir), run_dir)
+    except VersionMismatch as exc:
+        click.echo(f"warning: {exc}", err=True)  # a report of an older run is still a report
+    click.echo(f"report written to {path}")
+
+
+@click.command()
+@click.argument("run_folder", required=False, type=click.Path(path_type=Path))
+@click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed of the run.")
+@click.option(
+    "--deal",
+    type=click.IntRange(0, 2**63 - 1),
+    default=0,
+    show_default=True,
+    help="Deal index within the run (within the game with --game).",
+)
+@click.option(
+    "--game",
+    type=click.IntRange(0, 2**63 - 1),
+    default=None,
+    help="With a games folder (games, compare --games): the game whose deal to replay.",
+)
+@click.option(
+    "--value",
+    type=float,
+    default=None,
+    help="With a sweep folder: the swept value whose comparison to replay.",
+)
+@rules_options
+@BOTS
+@SEATS
+@SCORES
+@click.option(
+    "--hands",
+    "show_hands",
+    is_flag=True,
+    help="Show every hand at the deal and before each turn.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON lines.")
+@click.option("--check", is_flag=True, help="Referee the deal; exit code 1 if it fails.")
+@click.pass_context
+def replay(
+    ctx,
+    run_folder,
+    seed,
+    deal,
+    game,
+    value,
+    players,
+    rules_opt,
+    settings,
+    bots,
+    seats,
+    scores,
+    show_hands,
+    as_json,
+    check,
+):
+    """Replay deal DEAL move by move in card notation: of the run in RUN_FOLDER (its
+    manifest gives rules, bots, seed and scores), or of a run with seed SEED and the given
+    rules and bots."""
+    from ..game.trace import format_trace
+    from ..results.rerun import RunDeal, deal_of_run, replay_deal
+
+    if run_folder is not None:
+        given = [
+            f"--{name.replace('_opt', '').replace('_', '-')}"
+            for name in ("seed", "players", "rules_opt", "settings", "bots", "seats", "scores")
+            if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT
+        ]
+        if given:
+            raise click.UsageError(
+                f"{', '.join(given)}: with RUN_FOLDER the rules, bots, seed and scores come "
+                f"from its manifest (other bots would replay a deal the run never played); "
+                f"give RUN_FOLDER or these options, not both"
+            )
+        with api_errors("RUN_FOLDER"):
+            run = deal_of_run(run_folder, deal, game=game, value=value)
+    else:
+        if game is not None or value is not None:
+            raise click.UsageError("--game and --value need RUN_FOLDER")
+        rules = build_rules(players, rules_opt, settings)
+        from ..players.specs import parse_bot, per_seat
+
+        specs = _seating(bots, seats, rules)  # per side or per seat
+        seated = [b.spec for b in per_seat([parse_bot(x) for x in specs], rules.players)]
+        with api_errors("--scores"):
+            start = _check_scores(scores, rules)
+        run = RunDeal(rules, seed, deal, deal % rules.players, tuple(seated), start)
+    with api_errors("--seats" if seats else "--bots"):
+        trace = replay_deal(run, hands=show_hands)
+    if as_json:
+        for event in trace:
+            click.echo(json.dumps(event))
+    else:
+        click.echo(format_trace(trace))
+    if check:
+        from ..referee import check_trace
+
+        verdict = check_trace([e for e in trace if e["event"] != "hands"])
+        click.echo(f"referee: {verdict}", err=as_json)  # keep --json output pure JSON lines
+        if not verdict.ok:
+            sys.exit(1)

@@ -1,0 +1,354 @@
+"""What the commands share: the rules, bots and run options declared once, turning API errors
+into usage errors naming the option, checking ``--out`` and writing results folders, and
+printing a result in ``--format``."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..game.rules import PRESETS, Rules, preset_name
+
+
+# --- option parsing -------------------------------------------------------------------------
+def _parse_switch_value(text: str):
+    low = text.strip().lower()
+    if low in ("true", "on", "yes"):
+        return True
+    if low in ("false", "off", "no"):
+        return False
+    if "," in low:
+        return tuple(int(v) for v in low.split(","))
+    return int(low)
+
+
+def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) -> Rules:
+    """Rules from ``--players``, ``--rules classic|hoyle|FILE.json`` and ``--set K=V``; a bad
+    switch is a usage error of the option that set it."""
+    from ..errors import BadSwitch
+
+    switches: dict[str, Any] = {}
+    given: dict[str, str] = {}
+    for item in settings:
+        key, eq, value = item.partition("=")
+        if not eq:
+            raise click.BadParameter(f"{item!r} is not SWITCH=VALUE", param_hint="--set")
+        try:
+            parsed = _parse_switch_value(value)
+        except ValueError:
+            raise click.BadParameter(
+                f"{item!r}: the value must be true/false, an integer or a comma list of integers",
+                param_hint="--set",
+            ) from None
+        _set_once(switches, given, key.strip(), parsed, f"--set {item.strip()}")
+    if players is not None:
+        _set_once(switches, given, "players", int(players), f"--players {players}")
+    try:
+        if preset_name(rules_opt) is not None:
+            return Rules.preset(rules_opt, **switches)
+        return Rules.from_dict({**_rules_file(rules_opt), **switches})
+    except BadSwitch as exc:  # the switch at fault: the option that set it, else the rules
+        option = given.get(exc.switch, "--rules").split()[0]
+        raise click.BadParameter(str(exc), param_hint=option) from None
+    except (ValueError, TypeError) as exc:
+        raise click.BadParameter(str(exc), param_hint="--rules") from None
+
+
+def _set_once(switches: dict, given: dict, key: str, value, option: str) -> None:
+    """Set ``switches[key]``; a switch given twice with different values (``--set players=6
+    --players 2``) is a usage error rather than one of them winning silently. ``given`` maps
+    each switch to the option text that set it, for the message."""
+    if key in switches and switches[key] != value:
+        raise click.UsageError(
+            f"{given[key]} and {option} set {key} to different values; "
+            f"allowed: one value (give {key} once, or the same value twice)"
+        )
+    switches[key] = value
+    given[key] = option
+
+
+def _rules_file(text: str) -> dict:
+    path = Path(text)
+    if not path.is_file():
+        raise click.BadParameter(
+            f"{text!r} is neither a preset ({', '.join(PRESETS)}, any case) nor a JSON file",
+            param_hint="--rules",
+        )
+    try:
+        data = json.loads(path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise click.BadParameter(
+            f"{text!r} is not valid JSON ({exc})", param_hint="--rules"
+        ) from None
+    if not isinstance(data, dict):
+        raise click.BadParameter(
+            f"{text!r} must hold a JSON object of switches", param_hint="--rules"
+        )
+    return data
+
+
+def _bots(text: str | None, rules: Rules, hint: str = "--bots"):
+    from ..players.specs import side_bots
+
+    try:
+        return side_bots(text, rules.sides)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint=hint) from None
+
+
+def _seating(bots: str | None, seats: str | None, rules: Rules) -> list[str]:
+    """The bot specs of ``--bots`` (per side) or ``--seats`` (per seat), checked."""
+    from ..players.specs import table_bots
+
+    if bots is not None and seats is not None:
+        raise click.UsageError("give --bots (one bot per side) or --seats (one per seat), not both")
+    try:
+        return [b.spec for b in table_bots(bots, seats, rules)]
+    except ValueError as exc:
+        raise click.BadParameter(
+            str(exc), param_hint="--seats" if seats is not None else "--bots"
+        ) from None
+
+
+def _scores(ctx, param, value):
+    if value is None:
+        return None
+    try:
+        return [int(v) for v in value.split(",")]
+    except ValueError:
+        raise click.BadParameter(
+            f"{value!r} is not a comma list of integers (one cumulative score per side)"
+        ) from None
+
+
+SCORES = click.option(
+    "--scores",
+    default=None,
+    callback=_scores,
+    metavar="S0,S1[,S2]",
+    help="Each side's cumulative score before every deal (games: before the game), points; "
+    "sets the minimum counts (R-64), and the bots read it [default: 0 each].",
+)
+
+
+SEATS = click.option(
+    "--seats",
+    default=None,
+    metavar="SPEC,SPEC,...",
+    help="One bot spec per seat instead of --bots (seat 0 first; seat s plays for side "
+    "s % sides), e.g. expert,careful,expert,careful.",
+)
+
+
+@contextlib.contextmanager
+def api_errors(hint: str | None = None):
+    """API calls inside the block fail as usage errors of the command. A bad argument
+    (:class:`~canasta_sim.errors.BadArgument`) is a usage error of the command's option or
+    argument of that name; any other ValueError (bad input found while running) one of
+    ``hint``, the one option or argument the calls read (or, with none, a usage error naming
+    no option); a results folder written by another run meanwhile is one of ``--out``."""
+    from ..errors import BadArgument
+    from ..run.outdir import OutConflict
+
+    try:
+        yield
+    except OutConflict as exc:
+        raise click.BadParameter(str(exc), param_hint="--out") from None
+    except ValueError as exc:
+        if isinstance(exc, BadArgument):
+            hint = _option_named(exc.argument) or hint
+        if hint is None:
+            raise click.UsageError(str(exc)) from None
+        raise click.BadParameter(str(exc), param_hint=hint) from None
+
+
+def _option_named(argument: str) -> str | None:
+    """How the running command spells its parameter ``argument`` (``--first-deal`` for
+    ``first_deal``, ``BOT_A`` for ``bot_a``), or ``None`` when it has none of that name."""
+    ctx = click.get_current_context(silent=True)
+    for param in ctx.command.params if ctx is not None else ():
+        if param.name == argument:
+            return param.opts[0] if isinstance(param, click.Option) else param.human_readable_name
+    return None
+
+
+def rules_options(f):
+    """Options shared by every command that plays deals."""
+    f = click.option(
+        "--set",
+        "settings",
+        multiple=True,
+        metavar="SWITCH=VALUE",
+        help="Change one rules switch (repeatable), e.g. --set wilds_at_most_naturals=false.",
+    )(f)
+    f = click.option(
+        "--rules",
+        "rules_opt",
+        default="classic",
+        show_default=True,
+        metavar="classic|hoyle|FILE.json",
+        help="Rules preset (any case) or JSON file.",
+    )(f)
+    f = click.option(
+        "--players",
+        type=click.Choice(["2", "3", "4", "6"]),
+        default=None,
+        help="Players at the table [default: 4, or the rules file's].",
+    )(f)
+    return f
+
+
+SEED = click.IntRange(0, 2**64 - 1)
+
+
+COUNT = click.IntRange(1, 10**12)
+
+
+CHUNK = click.IntRange(1, 1_000_000)  # runner.MAX_CHUNK (not imported: keeps --help fast)
+
+
+def _scheduler(ctx, param, value):
+    if value is None:
+        return None
+    from ..run.cluster import import_distributed, parse_scheduler
+
+    try:
+        parse_scheduler(value)
+        import_distributed()
+    except ValueError as exc:
+        raise click.BadParameter(str(exc)) from None
+    return value
+
+
+SCHEDULER = click.option(
+    "--scheduler",
+    default=None,
+    callback=_scheduler,
+    metavar="local:N|tcp://HOST:8786",
+    help="Run on Dask: a LocalCluster of N worker processes (at most 4 per core), or an "
+    "existing scheduler (needs pip install 'canasta-sim[dask]').",
+)
+
+
+FORMAT = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "csv", "json"]),
+    default="table",
+    show_default=True,
+    help="table: aligned text with units and 95% intervals; csv: the main table; json: the "
+    "settings and every table (fields in docs/cli.md). Notes go to stderr with csv and json.",
+)
+
+
+def _check_scores(scores, rules):
+    from ..run.runner import check_scores
+
+    return check_scores(scores, rules)
+
+
+#: The run options every command that plays deals shares, declared once.
+SEED_OPTION = click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
+QUIET = click.option("--quiet", is_flag=True, help="No progress.")
+OVERWRITE = click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
+WORKERS = click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Threads (default: all cores); results do not depend on it.",
+)
+BOTS = click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")
+
+
+def out_option(help: str):
+    """``--out FOLDER`` (no default: nothing written without it); ``help`` says what the
+    command writes there."""
+    return click.option("--out", type=click.Path(path_type=Path), default=None, help=help)
+
+
+def _common_run_options(f):
+    """``--seed``, ``--workers`` and ``--quiet`` (its help says "bar") of the commands that
+    compare or search."""
+    f = click.option("--quiet", is_flag=True, help="No progress bar.")(f)
+    return SEED_OPTION(WORKERS(f))
+
+
+def _check_workers(workers, scheduler=None):
+    """``--workers`` is numba threads per process: at most this machine's cores (remote Dask
+    workers are not checked here)."""
+    import numba
+
+    remote = scheduler is not None and not scheduler.startswith("local:")
+    if workers is not None and not remote and workers > numba.config.NUMBA_NUM_THREADS:
+        raise click.BadParameter(
+            f"{workers} is more than the {numba.config.NUMBA_NUM_THREADS} cores of this machine",
+            param_hint="--workers",
+        )
+
+
+def _new_out(out: Path | None, overwrite: bool):
+    """Check ``--out`` before the run starts (a usage error, not a failure hours later);
+    returns the :class:`~canasta_sim.run.outdir.Target` or ``None``."""
+    from ..run.outdir import prepare_out
+
+    if out is None:
+        return None
+    try:
+        return prepare_out(out, overwrite)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--out") from None
+
+
+def _write_frames(target, files: dict) -> None:
+    """Write a new results folder (a :class:`~canasta_sim.run.outdir.Target`) atomically
+    (staging folder, then rename): ``.csv`` and ``.parquet`` files from DataFrames, ``.json``
+    files from dicts, any other file by calling its item with the path. An error names the
+    file that could not be written."""
+    from ..run.outdir import commit_out, json_text, staging_folder, write_text, writing
+
+    with staging_folder(target) as tmp:
+        for name, item in files.items():
+            path = tmp / name
+            if name.endswith(".json"):
+                write_text(path, json_text(item))
+                continue
+            with writing(path):
+                if name.endswith(".csv"):
+                    item.to_csv(path, index=False)
+                elif name.endswith(".parquet"):
+                    item.to_parquet(path, index=False)
+                else:
+                    item(path)
+        commit_out(tmp, target)
+
+
+def _emit(fmt: str, text, main_table, document) -> None:
+    """Print a command's result in ``--format`` ``fmt``: ``text()`` (aligned tables for
+    people), the frame ``main_table()`` as CSV, or the JSON text ``document()``. Callables,
+    so only the output asked for is built."""
+    from ..results.tables import csv_text
+
+    if fmt == "table":
+        click.echo(text())
+    elif fmt == "csv":
+        click.echo(csv_text(main_table()), nl=False)
+    else:
+        click.echo(document())
+
+
+def _note(fmt: str, line: str) -> None:
+    """A line about the run (what ran, where results went): on stdout beside a table, on
+    stderr beside CSV or JSON so that stdout stays one parseable document."""
+    click.echo(line, err=fmt != "table")
+
+
+def _no_records_option(f):
+    return click.option(
+        "--no-records",
+        is_flag=True,
+        help="With --out: write the tables and the manifest only, not the per-deal rows.",
+    )(f)

@@ -1,0 +1,344 @@
+"""Commands that play many deals of one table and keep or check them: ``simulate``,
+``games``, ``merge``, ``verify``, ``warmup``."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+import click
+
+from .options import (
+    BOTS,
+    CHUNK,
+    COUNT,
+    FORMAT,
+    OVERWRITE,
+    QUIET,
+    SCHEDULER,
+    SCORES,
+    SEATS,
+    SEED_OPTION,
+    WORKERS,
+    _bots,
+    _check_workers,
+    _common_run_options,
+    _emit,
+    _new_out,
+    _no_records_option,
+    _note,
+    _seating,
+    api_errors,
+    build_rules,
+    out_option,
+    rules_options,
+)
+
+
+@click.command()
+@click.option("--deals", type=COUNT, required=True, help="Deals to play.")
+@rules_options
+@click.option(
+    "--bots",
+    default=None,
+    metavar="SPEC[,SPEC...]",
+    help="One bot spec for every side, or one per side (side 0 first).",
+)
+@SEATS
+@SCORES
+@SEED_OPTION
+@click.option(
+    "--first-deal",
+    type=click.IntRange(0, 2**63 - 2),
+    default=0,
+    show_default=True,
+    help="Index of the first deal: extend a run with the same seed (then canasta-sim merge).",
+)
+@WORKERS
+@click.option(
+    "--chunk-size",
+    type=CHUNK,
+    default=None,
+    help="Deals per kernel call (default 50000, at most 1000000); results do not "
+    "depend on it, but chunks under a few thousand deals run much slower.",
+)
+@out_option(
+    "Results folder to write (Parquet records written chunk by chunk, manifest.json, "
+    "aggregates.json, summary.json). Without it only the aggregates are kept."
+)
+@click.option("--no-records", is_flag=True, help="With --out: write aggregates only.")
+@OVERWRITE
+@QUIET
+@SCHEDULER
+@FORMAT
+@click.option(
+    "--parts",
+    is_flag=True,
+    help="With --scheduler and --out: workers write the records as Parquet parts "
+    "into --out (a path every worker reaches) instead of sending them back.",
+)
+def simulate(
+    deals,
+    players,
+    rules_opt,
+    settings,
+    bots,
+    seats,
+    scores,
+    seed,
+    first_deal,
+    workers,
+    chunk_size,
+    out,
+    no_records,
+    overwrite,
+    quiet,
+    scheduler,
+    fmt,
+    parts,
+):
+    """Play DEALS independent deals and print their statistics."""
+    from ..results.stats import format_summary
+    from ..results.tables import json_document
+    from ..run.simulate import simulate as run
+
+    rules = build_rules(players, rules_opt, settings)
+    specs = _seating(bots, seats, rules)
+    _check_workers(workers, scheduler)
+    if parts and (scheduler is None or out is None or no_records):
+        raise click.UsageError("--parts needs --scheduler, --out and records (not --no-records)")
+    _new_out(out, overwrite)
+    with api_errors():
+        result = run(
+            deals,
+            rules=rules,
+            bots=None if seats else specs,
+            seats=specs if seats else None,
+            scores=scores,
+            seed=seed,
+            first_deal=first_deal,
+            workers=workers,
+            chunk_size=chunk_size,
+            out=out,
+            records=out is not None and not no_records,  # records are only ever written
+            progress=not quiet,
+            overwrite=overwrite,
+            scheduler=scheduler,
+            parts=parts,
+        )
+    m = result.manifest
+    deal_range = f" (deals {first_deal:,} to {first_deal + deals - 1:,})" if first_deal else ""
+    _note(
+        fmt,
+        f"{deals:,} deals{deal_range}, {rules.players} players, bots {', '.join(m['bots'][0])}, "
+        f"seed {seed}: {m['wall_seconds']:.1f} s ({m['deals_per_second']:,.0f} deals/s)",
+    )
+    table = result.summary()
+    _emit(
+        fmt,
+        lambda: format_summary(table),
+        lambda: table,
+        lambda: json_document(
+            "simulate",
+            {
+                "deals": deals,
+                "first_deal": first_deal,
+                "players": rules.players,
+                "bots": m["bots"][0],
+                "seed": seed,
+                "wall_seconds": m["wall_seconds"],
+                "deals_per_second": m["deals_per_second"],
+            },
+            summary=table,
+        ),
+    )
+    if out is not None:
+        _note(fmt, f"results written to {out}")
+
+
+@click.command()
+@click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option(
+    "--out", type=click.Path(path_type=Path), required=True, help="The merged results folder."
+)
+@OVERWRITE
+@click.option(
+    "--no-records",
+    is_flag=True,
+    help="Write the aggregates only: the way to merge runs of which some kept records and "
+    "some did not (without it such runs are refused: no records are dropped silently).",
+)
+def merge(runs, out, overwrite, no_records):
+    """Merge simulate run folders RUNS (same rules, bots and versions; no deal twice) into one."""
+    from ..results.stats import format_summary
+    from ..run.merge import merge_runs
+
+    _new_out(out, overwrite)
+    with api_errors("RUNS"):
+        result = merge_runs(runs, out, overwrite=overwrite, records=not no_records)
+    ranges = ", ".join(
+        f"seed {s}: deals {f:,} to {f + n - 1:,}" for s, f, n in result.manifest["ranges"]
+    )
+    click.echo(f"{result.manifest['deals']:,} deals from {len(runs)} runs ({ranges})")
+    click.echo(format_summary(result.summary()))
+    click.echo(f"results written to {out}")
+
+
+@click.command()
+@click.option("--games", type=COUNT, required=True, help="Games to play.")
+@rules_options
+@BOTS
+@SEATS
+@SCORES
+@_common_run_options
+@out_option("Folder for games.csv, deals.parquet and sides.parquet (written chunk by chunk).")
+@_no_records_option
+@OVERWRITE
+@SCHEDULER
+@FORMAT
+def games(
+    games,
+    players,
+    rules_opt,
+    settings,
+    bots,
+    seats,
+    scores,
+    seed,
+    workers,
+    quiet,
+    out,
+    no_records,
+    overwrite,
+    scheduler,
+    fmt,
+):
+    """Play GAMES full games to the target score (R-55) and print win rates."""
+    from ..results.stats import format_game_sides, game_sides
+    from ..results.tables import json_document
+    from ..run.games import MAX_DEALS, play_games
+
+    rules = build_rules(players, rules_opt, settings)
+    specs = _seating(bots, seats, rules)
+    _check_workers(workers, scheduler)
+    _new_out(out, overwrite)
+    with api_errors():
+        result = play_games(
+            games,
+            rules=rules,
+            bots=None if seats else specs,
+            seats=specs if seats else None,
+            scores=scores,
+            seed=seed,
+            workers=workers,
+            progress=not quiet,
+            scheduler=scheduler,
+            records=out is not None and not no_records,
+            out=out,
+            overwrite=overwrite,
+        )
+    t = result.totals
+    wall = result.manifest["wall_seconds"]
+    _note(
+        fmt,
+        f"{games:,} games, {rules.players} players, target {rules.game_target}, seed "
+        f"{seed}: {wall:.1f} s; mean {t.deals / t.games:.2f} deals per game",
+    )
+    sides = game_sides(t, result.manifest["bots"][0])
+    _emit(
+        fmt,
+        lambda: format_game_sides(sides),
+        lambda: sides,
+        lambda: json_document(
+            "games",
+            {
+                "games": games,
+                "players": rules.players,
+                "target": rules.game_target,
+                "seed": seed,
+                "deals": t.deals,
+                "deals_per_game": t.deals / t.games,
+                "unfinished": t.unfinished,
+                "wall_seconds": wall,
+            },
+            sides=sides,
+        ),
+    )
+    if t.unfinished:
+        _note(
+            fmt,
+            f"{t.unfinished} of {games:,} games ended unfinished at the bound of "
+            f"{MAX_DEALS} deals per game (no side reached {rules.game_target} points); "
+            f"they count as no win",
+        )
+    if out is not None:
+        _note(fmt, f"results written to {out}")
+
+
+@click.command()
+@click.option("--deals", type=click.IntRange(1, 10**9), required=True, help="Deals to referee.")
+@rules_options
+@BOTS
+@SEED_OPTION
+@click.option(
+    "--workers",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Worker processes: the referee is pure Python, so it runs in processes, not "
+    "threads; the verdicts do not depend on it.",
+)
+@SCHEDULER
+@click.option(
+    "--show", type=click.IntRange(min=1), default=5, show_default=True, help="Failures to print."
+)
+@QUIET
+def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, show, quiet):
+    """Referee DEALS deals with the independent rules checker; exit code 1 if any fails."""
+    from ..run.runner import Progress
+    from ..run.verify import verify as run
+
+    if scheduler is not None and workers != 1:
+        raise click.UsageError("--workers and --scheduler exclude each other")
+    rules = build_rules(players, rules_opt, settings)
+    specs = [b.spec for b in _bots(bots, rules)]
+    start = time.perf_counter()
+    with Progress(deals, "deal", not quiet) as bar:
+        done = 0
+
+        def tick(n):
+            nonlocal done
+            done += n
+            bar.update(done)
+
+        with api_errors("--scheduler"):
+            failures = run(
+                rules, specs, seed, deals, workers=workers, scheduler=scheduler, progress=tick
+            )
+    seconds = time.perf_counter() - start
+    click.echo(
+        f"{deals - len(failures):,} of {deals:,} deals passed ({rules.players} players, "
+        f"bots {', '.join(specs)}, seed {seed}) in {seconds:.1f} s"
+    )
+    for failure in failures[:show]:
+        click.echo(f"  deal {failure.deal}: {failure.verdict}")
+    if failures:
+        sys.exit(1)
+
+
+@click.command()
+@click.option(
+    "--processes",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Processes compiling independent kernels side by side (default: 2, or 1 on one "
+    "core; more gain nothing).",
+)
+def warmup(processes):
+    """Compile every kernel (into numba's cache) and report the seconds it took."""
+    from ..warmup import warm_up
+
+    start = time.perf_counter()
+    warm_up(processes)
+    click.echo(f"kernels ready in {time.perf_counter() - start:.1f} s")

@@ -1,0 +1,235 @@
+"""Labelled decisions on disk: shards of self-play decisions whose candidates carry pimc's
+rollout values (:func:`canasta_sim.nb.labels.label_deals_nb`), written atomically as ``.npz``
+files, resumable (a shard already on disk is skipped), on threads like ``simulate``.
+
+Shard ``i`` plays deals ``i * deals .. (i + 1) * deals - 1`` of the master seed (so shards
+never share a deal) under the ``i``-th of the (player count, preset) combinations, in turn;
+a share of its deals start from random cumulative scores (minimum counts 50 to 120, R-64).
+Shards run on threads here or as tasks on a Dask cluster (``scheduler``, as ``simulate``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..game.rules import Rules
+from ..nb.bots.features import feature_work
+from ..nb.bots.memory import new_bot
+from ..nb.bots.search_candidates import search_work
+from ..nb.engine.rng import deal_seeds_nb, mix64_nb
+from ..nb.engine.state import STATE_DTYPE
+from ..nb.enums import EV_LEN, LABEL_LEN, N_CAND_FEAT, N_STATE_FEAT
+from ..nb.labels import label_deals_nb
+from ..nb.play import run_blocks
+from ..players.specs import parse_bot
+from ..run.runner import map_chunks, minimum_counts
+
+#: Decisions labelled at most per deal and per ``every`` (a deal has about 120 decisions).
+DECISIONS_PER_DEAL = 160
+#: Scores a side may start a deal from (points): below 0 to just short of the game target.
+SCORE_RANGE = (-500, 4900)
+
+
+@dataclass(frozen=True)
+class LabelPlan:
+    """What a labelling run makes (every field is written into each shard).
+
+    Attributes
+    ----------
+    seed : int
+        Master seed of the deals (and of the decisions sampled).
+    deals : int
+        Deals per shard.
+    players : tuple of int
+        Player counts (2, 3, 4, 6), cycled over the shards with ``presets``.
+    presets : tuple of str
+        Rule presets (``classic``, ``hoyle``).
+    worlds : int
+        Sampled worlds per labelled decision (pimc's ``worlds``).
+    every : int
+        About one decision in ``every`` is labelled.
+    follow : int
+        1: at a labelled decision the deal goes on with pimc's best candidate; 0: the
+        expert's.
+    scores : float
+        Share of the deals started from random cumulative scores (R-64 minimum counts).
+    search : str
+        pimc spec of the labelling search (its ``top`` and rollout bot; ``worlds`` above wins).
+    """
+
+    seed: int = 0
+    deals: int = 20
+    players: tuple[int, ...] = (4,)
+    presets: tuple[str, ...] = ("classic",)
+    worlds: int = 32
+    every: int = 4
+    follow: int = 1
+    scores: float = 0.25
+    search: str = "pimc"
+
+    def combo(self, shard: int) -> tuple[int, str]:
+        """The (player count, preset) of shard ``shard``."""
+        combos = [(p, r) for p in self.players for r in self.presets]
+        return combos[shard % len(combos)]
+
+
+def shard_path(out: Path, shard: int) -> Path:
+    return Path(out) / f"shard_{shard:05d}.npz"
+
+
+def label_shard(plan: LabelPlan, shard: int) -> dict[str, np.ndarray]:
+    """Play and label shard ``shard`` of ``plan``; returns its arrays (see :func:`write_shard`).
+
+    Raises
+    ------
+    ValueError
+        For a bad ``plan.search`` spec or preset.
+    """
+    players, preset = plan.combo(shard)
+    rules = Rules.preset(preset, players)
+    r = rules.to_array()
+    search = parse_bot(plan.search)
+    if search.policy.name != "pimc":
+        raise ValueError(f"search={plan.search!r} is not allowed; allowed: a pimc spec")
+    params = search.vector().astype(np.float64)
+    params[0] = plan.worlds
+    first = shard * plan.deals
+    deals = np.arange(first, first + plan.deals, dtype=np.int64)
+    seeds = deal_seeds_nb(np.uint64(plan.seed), np.int64(first), plan.deals)
+    dealers = (deals % players).astype(np.int32)
+    gen = np.random.default_rng([plan.seed, shard])
+    scores = gen.integers(SCORE_RANGE[0] // 10, SCORE_RANGE[1] // 10, (plan.deals, rules.sides))
+    scores = scores * 10 * (gen.random((plan.deals, 1)) < plan.scores)
+    scores = np.ascontiguousarray(scores, np.int32)
+    minimums = minimum_counts(scores, rules)
+    cap = plan.deals * DECISIONS_PER_DEAL // plan.every + 64
+    dec_state = np.zeros((cap, N_STATE_FEAT), np.float32)
+    dec_meta = np.zeros((cap, LABEL_LEN), np.int64)
+    cand_feat = np.zeros((cap * 8, N_CAND_FEAT), np.float32)
+    cand_value = np.zeros(cap * 8, np.float32)
+    sampler = np.array([mix64_nb(np.uint64(plan.seed) + np.uint64(shard))], np.uint64)
+    rstates, works = search_work(2)
+    fwork = feature_work(1)[0]  # the rollout apprentice's too: a label's features are copied first
+    # the labels' rollout bot is the expert, so the rollout apprentice's weights go unread
+    learner = (rstates[1], works[1], np.zeros((1, N_CAND_FEAT, N_STATE_FEAT), np.float32), fwork)
+    nd, nc = label_deals_nb(
+        np.zeros(1, STATE_DTYPE)[0],
+        r,
+        new_bot(),
+        seeds,
+        deals,
+        dealers,
+        minimums,
+        scores,
+        params,
+        np.int64(plan.every),
+        np.int64(plan.follow),
+        sampler,
+        rstates[0],
+        works[0],
+        fwork,
+        learner,
+        dec_state,
+        dec_meta,
+        cand_feat,
+        cand_value,
+        np.zeros((0, EV_LEN), np.int32),
+    )
+    return {
+        "state": dec_state[:nd].copy(),
+        "meta": dec_meta[:nd].copy(),
+        "cands": cand_feat[:nc].copy(),
+        "value": cand_value[:nc].copy(),
+        "players": np.int64(players),
+        "preset": np.array(preset),
+        "worlds": np.int64(plan.worlds),
+        "seed": np.int64(plan.seed),
+        "shard": np.int64(shard),
+        "search": np.array(search.spec),
+    }
+
+
+def write_shard(path: Path, arrays: dict[str, np.ndarray]) -> None:
+    """Write a shard's arrays as one ``.npz`` file, atomically (a temporary file in the same
+    folder, then renamed): a killed run leaves whole shards or none."""
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        np.savez(f, **arrays)  # type: ignore[arg-type]
+    os.replace(tmp, path)
+
+
+def make_labels(
+    out,
+    plan: LabelPlan,
+    shards: int,
+    *,
+    threads: int = 1,
+    progress: bool = True,
+    scheduler: str | None = None,
+) -> list[Path]:
+    """Label shards ``0 .. shards - 1`` of ``plan`` into the folder ``out`` on ``threads``
+    threads (the kernel releases the GIL), or as tasks on a Dask ``scheduler`` (``local:N``
+    or an address, as ``simulate --scheduler``; the shards are written here as they come
+    back), skipping shards already written; returns every shard's path. Shows a tqdm
+    progress bar of shards when ``progress``.
+
+    Raises
+    ------
+    ValueError
+        For ``shards`` or ``threads`` below 1, a bad plan (:func:`label_shard`) or scheduler.
+    """
+    if shards < 1 or threads < 1:
+        raise ValueError(f"shards={shards}, threads={threads}: both must be at least 1")
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    todo = [i for i in range(shards) if not shard_path(out, i).exists()]
+    bar = None
+    if progress:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=shards, initial=shards - len(todo), unit="shard")
+
+    def block(b: int) -> None:
+        i = todo[b]
+        write_shard(shard_path(out, i), label_shard(plan, i))
+        if bar is not None:
+            bar.update(1)
+
+    try:
+        if scheduler is None:
+            run_blocks(block, len(todo), threads)
+        else:
+            with map_chunks(label_shard, ((plan, i) for i in todo), scheduler=scheduler) as (
+                results,
+                _,
+            ):
+                for (_, i), arrays in results:
+                    write_shard(shard_path(out, i), arrays)
+                    if bar is not None:
+                        bar.update(1)
+    finally:
+        if bar is not None:
+            bar.close()
+    return [shard_path(out, i) for i in range(shards)]
+
+
+def load_labels(paths) -> dict[str, np.ndarray]:
+    """The shards ``paths`` joined: ``state`` (decisions x N_STATE_FEAT), ``meta`` (decisions x
+    LABEL_LEN, ``first`` made global), ``cands``, ``value``, and per decision ``players``."""
+    parts: dict[str, list] = {"state": [], "meta": [], "cands": [], "value": [], "players": []}
+    offset = 0
+    for p in paths:
+        with np.load(p) as z:
+            meta = z["meta"].copy()
+            meta[:, 5] += offset
+            parts["state"].append(z["state"])
+            parts["meta"].append(meta)
+            parts["cands"].append(z["cands"])
+            parts["value"].append(z["value"])
+            parts["players"].append(np.full(len(meta), int(z["players"])))
+            offset += len(z["value"])
+    return {k: np.concatenate(v) for k, v in parts.items()}

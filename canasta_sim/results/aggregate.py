@@ -1,0 +1,377 @@
+"""Aggregates of a run: counts, sums and histograms that merge exactly across chunks.
+
+A run with ``records=False`` keeps only these, so a billion-deal run needs no billion-row
+frame; every statistic of :mod:`canasta_sim.results.stats` and every figure of the report is computed
+from them. All arrays are ``int64``; merging two aggregates is adding them.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..run.records import CANASTA_TIMING, END_REASONS, PICKUP_SIZE_FIELDS, deals_frame, sides_frame
+from ..game.rules import Rules
+
+SCORE_OFFSET = 32765  # score histogram range: -32765 .. 32765 points; beyond it, the edge
+# bins (only reachable with extreme custom bonuses; means and sums stay exact)
+SCORE_STEP = 5  # every score is a multiple of 5 points
+SCORE_BINS = 2 * SCORE_OFFSET // SCORE_STEP + 1
+MAX_COUNT = 16  # histogram length for per-side counts (canastas, melds, red threes)
+N_RANKS = 11  # ranks 4 .. A
+OUTCOMES = ("win", "tie", "loss")
+RED_CELLS = 7  # red threes dealt to a side, and to the other sides together: 0 .. 6 (162 cards)
+TIMED_CANASTAS = len(CANASTA_TIMING)  # the 1st, 2nd and 3rd canasta of a side are timed
+#: Side fields summed per kind of pickup (columns of ``pickups_sum``), in this order.
+PICKUP_KINDS = ("pickups", "pickups_pair", "pickups_wild", "pickups_onto_meld")
+
+
+@dataclass
+class Aggregates:
+    """Exactly mergeable statistics of a run.
+
+    Attributes
+    ----------
+    players, sides, max_turns : int
+        Shape parameters (histogram lengths follow from them).
+    bots : list of str
+        Bot specs of the run; ``bot_*`` arrays are indexed by position in this list.
+    counts : dict of str -> ndarray(int64)
+        See :meth:`empty` for every key and its shape.
+    """
+
+    players: int
+    sides: int
+    max_turns: int
+    bots: list[str]
+    counts: dict[str, np.ndarray] = field(default_factory=dict)
+
+    @classmethod
+    def empty(cls, players: int, sides: int, max_turns: int, bots: list[str]) -> Aggregates:
+        """All-zero aggregates for a run's shape."""
+        S, T, B, H = sides, max_turns + 2, len(bots), MAX_COUNT
+        shapes = {
+            "deals": (1,),
+            "end_reason": (len(END_REASONS),),
+            "turns": (T,),
+            "upcard_cards": (H * 2,),
+            "pile_frozen_at_start": (1,),
+            "concealed_out": (1,),
+            "first_canasta_turn": (T,),  # index = turn + 1; 0 = no canasta
+            "red_threes_dealt_any": (H,),  # red threes dealt per deal, all sides together
+            "red_threes": (S, H),
+            "red_threes_dealt": (S, H),
+            "red_threes_drawn": (S, H),
+            "red_threes_from_pile": (S, H),
+            "red_threes_outcome": (S, H, 3),
+            "red_three_score_sum": (S,),
+            "red_three_score_negative": (S,),
+            "natural_canastas": (S, H),
+            "mixed_canastas": (S, H),
+            "concealed_canastas": (S, H),
+            "canastas": (S, H),
+            "canasta_rank": (S, N_RANKS),
+            "melds": (S, H),
+            "score": (S, SCORE_BINS),
+            "score_sum": (S,),
+            "score_sumsq": (S,),
+            "outcome": (S, 3),
+            "position_outcome": (S, 3),
+            "position_score_sum": (S,),
+            "position_score_sumsq": (S,),
+            "position_diff_sum": (1,),
+            "position_diff_sumsq": (1,),
+            "meld_points_sum": (S,),
+            "canasta_bonus_sum": (S,),
+            "going_out_bonus_sum": (S,),
+            "hand_penalty_sum": (S,),
+            "went_out": (S,),
+            "bot_sides": (B,),
+            "bot_outcome": (B, 3),
+            "bot_score_sum": (B,),
+            "bot_score_sumsq": (B,),
+            # canasta timing (R-65): [side, k-th canasta - 1, mixed when completed, turn] the
+            # turn (0-based) it was completed; deals without it: [side, k - 1, turns played]
+            "canasta_done": (S, TIMED_CANASTAS, 2, T),
+            "canasta_censored": (S, TIMED_CANASTAS, T),
+            # red threes dealt (R-15) as a natural experiment: [side, dealt to the side, dealt
+            # to the other sides] deals, and sums over them of the side's lead (S - 1 times its
+            # score minus the others', so an integer), gross and net of every side's
+            # red-three score (R-50), with squares, and of its sole wins of the deal
+            "r3_cells": (S, RED_CELLS, RED_CELLS),
+            "r3_lead_sum": (S, RED_CELLS, RED_CELLS),
+            "r3_lead_sumsq": (S, RED_CELLS, RED_CELLS),
+            "r3_net_sum": (S, RED_CELLS, RED_CELLS),
+            "r3_net_sumsq": (S, RED_CELLS, RED_CELLS),
+            "r3_wins": (S, RED_CELLS, RED_CELLS),
+            # the discard pile per side and deal: sums (and squares) of the pickups by kind
+            # (PICKUP_KINDS), of the cards taken and of cards x pickups (ratio intervals)
+            "pickups_sum": (S, len(PICKUP_KINDS)),
+            "pickups_sumsq": (S, len(PICKUP_KINDS)),
+            "pile_taken_sum": (S,),
+            "pile_taken_sumsq": (S,),
+            "pile_taken_cross": (S,),
+            "pickup_size": (S, len(PICKUP_SIZE_FIELDS)),
+            "wild_freezes_sum": (S,),
+            "wild_freezes_sumsq": (S,),
+            "black_three_blocks_sum": (S,),
+            "black_three_blocks_sumsq": (S,),
+            "initial_meld_turn": (S, T),  # index = turn + 1; 0 = no initial meld
+        }
+        counts = {k: np.zeros(s, np.int64) for k, s in shapes.items()}
+        return cls(players, sides, max_turns, list(bots), counts)
+
+    @classmethod
+    def from_rows(
+        cls,
+        rules: Rules,
+        bots: list[str],
+        deal_rows: np.ndarray,
+        side_rows: np.ndarray,
+        bot_codes: np.ndarray,
+    ) -> Aggregates:
+        """Aggregate one chunk from the kernel's record rows (no frames are built).
+
+        Parameters
+        ----------
+        rules : Rules
+            The run's rules (players, sides, max_turns set the histograms' lengths).
+        bots : list of str
+            Bot specs of the run (``bot_codes`` index it).
+        deal_rows : ndarray(deal_dtype, (n,))
+        side_rows : ndarray(side_dtype, (n, sides))
+        bot_codes : ndarray(int8, (n, sides))
+            Each deal's bot per side, as an index into ``bots``.
+        """
+        players, n_sides, max_turns = rules.players, rules.sides, rules.max_turns
+        agg = cls.empty(players, n_sides, max_turns, bots)
+        c = agg.counts
+        n = deal_rows.shape[0]
+        c["deals"][0] = n
+        c["end_reason"] += _hist(deal_rows["end_reason"].astype(np.int64) - 1, len(END_REASONS))
+        c["turns"] += _hist(deal_rows["turns"], max_turns + 2)
+        c["upcard_cards"] += _hist(deal_rows["upcard_cards"], MAX_COUNT * 2)
+        c["pile_frozen_at_start"][0] = int(deal_rows["pile_frozen_at_start"].sum())
+        c["concealed_out"][0] = int(deal_rows["concealed_out"].sum())
+        c["first_canasta_turn"] += _hist(
+            deal_rows["first_canasta_turn"].astype(np.int64) + 1, max_turns + 2
+        )
+        score = side_rows["score"].astype(np.int64)
+        outcome = _outcomes(score)  # (n, S): 0 win, 1 tie, 2 loss
+        first_side = ((deal_rows["dealer"].astype(np.int64) + 1) % players) % n_sides
+        dealt = side_rows["red_threes_dealt"].astype(np.int64).sum(axis=1)
+        c["red_threes_dealt_any"] += _hist(dealt, MAX_COUNT)
+        # first side's score against the others: (S-1) * first - sum of the others (integer)
+        deal = np.arange(n)
+        first = score[deal, first_side]
+        diff = n_sides * first - score.sum(axis=1)
+        c["position_diff_sum"][0] = diff.sum()
+        c["position_diff_sumsq"][0] = (diff**2).sum()
+        own = side_rows["red_threes_dealt"].astype(np.int64)
+        red_cell = np.minimum(own, RED_CELLS - 1) * RED_CELLS + np.minimum(
+            dealt[:, None] - own, RED_CELLS - 1
+        )
+        lead = n_sides * score - score.sum(axis=1, keepdims=True)
+        net_score = score - side_rows["red_three_score"]
+        net = n_sides * net_score - net_score.sum(axis=1, keepdims=True)
+        played = deal_rows["turns"].astype(np.int64)
+        bot = bot_codes.astype(np.int64)
+        n_bots = len(bots)
+        rank_bits = np.arange(N_RANKS)
+        for s in range(n_sides):
+            rows = side_rows[:, s]
+            for key in (
+                "red_threes",
+                "red_threes_dealt",
+                "red_threes_drawn",
+                "red_threes_from_pile",
+                "natural_canastas",
+                "mixed_canastas",
+                "concealed_canastas",
+                "melds",
+            ):
+                c[key][s] += _hist(rows[key], MAX_COUNT)
+            canastas = rows["natural_canastas"].astype(np.int64) + rows["mixed_canastas"]
+            c["canastas"][s] += _hist(canastas, MAX_COUNT)
+            ranks = rows["canasta_ranks"].astype(np.int64)
+            c["canasta_rank"][s] += ((ranks[:, None] >> rank_bits) & 1).sum(axis=0)
+            red = rows["red_threes"].astype(np.int64)
+            c["red_threes_outcome"][s] += _hist2(red, outcome[:, s], MAX_COUNT, 3)
+            r3 = rows["red_three_score"].astype(np.int64)
+            c["red_three_score_sum"][s] = r3.sum()
+            c["red_three_score_negative"][s] = (r3 < 0).sum()
+            c["score"][s] += _hist((score[:, s] + SCORE_OFFSET) // SCORE_STEP, SCORE_BINS)
+            c["score_sum"][s] = score[:, s].sum()
+            c["score_sumsq"][s] = (score[:, s] ** 2).sum()
+            c["outcome"][s] += _hist(outcome[:, s], 3)
+            for key in ("meld_points", "canasta_bonus", "going_out_bonus", "hand_penalty"):
+                c[key + "_sum"][s] = rows[key].astype(np.int64).sum()
+            c["went_out"][s] = int(rows["went_out"].sum())
+            for k, (turn_key, mixed_key) in enumerate(CANASTA_TIMING):
+                turn = rows[turn_key].astype(np.int64)
+                done = turn >= 0
+                c["canasta_done"][s, k] += _hist2(
+                    rows[mixed_key][done], np.minimum(turn[done], max_turns + 1), 2, max_turns + 2
+                )
+                c["canasta_censored"][s, k] += _hist(played[~done], max_turns + 2)
+            cells = red_cell[:, s]
+            c["r3_cells"][s] += _hist(cells, RED_CELLS**2).reshape(RED_CELLS, RED_CELLS)
+            for key, values in (
+                ("r3_lead_sum", lead[:, s]),
+                ("r3_lead_sumsq", lead[:, s] ** 2),
+                ("r3_net_sum", net[:, s]),
+                ("r3_net_sumsq", net[:, s] ** 2),
+                ("r3_wins", (outcome[:, s] == 0).astype(np.int64)),
+            ):
+                np.add.at(c[key][s].reshape(-1), cells, values)  # exact int64 sums
+            _pile_counts(c, s, rows, max_turns)
+            # by position: 0 = the side of the player who plays first
+            pos = (first_side + s) % n_sides
+            pos_score = score[deal, pos]
+            c["position_outcome"][s] += _hist(outcome[deal, pos], 3)
+            c["position_score_sum"][s] = pos_score.sum()
+            c["position_score_sumsq"][s] = (pos_score**2).sum()
+            c["bot_sides"] += _hist(bot[:, s], n_bots)
+            c["bot_outcome"] += _hist2(bot[:, s], outcome[:, s], n_bots, 3)
+            for b in range(n_bots):
+                mine = score[bot[:, s] == b, s]
+                c["bot_score_sum"][b] += mine.sum()
+                c["bot_score_sumsq"][b] += (mine**2).sum()
+        return agg
+
+    def __iadd__(self, other: Aggregates) -> Aggregates:
+        """Merge ``other`` into this aggregate (exact: integer addition)."""
+        if (self.players, self.sides, self.max_turns, self.bots) != (
+            other.players,
+            other.sides,
+            other.max_turns,
+            other.bots,
+        ):
+            raise ValueError("cannot merge aggregates of runs with different shapes or bots")
+        for key, value in other.counts.items():
+            self.counts[key] += value
+        return self
+
+    @property
+    def n_deals(self) -> int:
+        return int(self.counts["deals"][0])
+
+    def to_json(self) -> str:
+        """Serialise (histograms trimmed of trailing zeros are not needed: sizes are small)."""
+        return json.dumps(
+            {
+                "players": self.players,
+                "sides": self.sides,
+                "max_turns": self.max_turns,
+                "bots": self.bots,
+                "counts": {k: v.tolist() for k, v in self.counts.items()},
+            }
+        )
+
+    @classmethod
+    def read(cls, path) -> Aggregates:
+        """The aggregates of an ``aggregates.json`` file.
+
+        Raises
+        ------
+        ValueError
+            Naming the file when it is missing, not valid JSON or not aggregates (a truncated
+            or hand-edited file).
+        """
+        try:
+            return cls.from_json(Path(path).read_text())
+        except FileNotFoundError:
+            raise ValueError(f"{str(path)!r} is missing") from None
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(
+                f"{str(path)!r} is not readable aggregates ({type(exc).__name__}: {exc}); "
+                f"allowed: the aggregates.json a run wrote"
+            ) from None
+
+    @classmethod
+    def from_json(cls, text: str) -> Aggregates:
+        d = json.loads(text)
+        agg = cls.empty(d["players"], d["sides"], d["max_turns"], d["bots"])
+        for k, v in d["counts"].items():
+            agg.counts[k] = np.asarray(v, np.int64).reshape(agg.counts[k].shape)
+        return agg
+
+
+def _pile_counts(c: dict, s: int, rows: np.ndarray, max_turns: int) -> None:
+    """Add side ``s``'s pile and timeline fields of ``rows`` (``side_dtype``, ``(n,)``)."""
+    for i, key in enumerate(PICKUP_KINDS):
+        v = rows[key].astype(np.int64)
+        c["pickups_sum"][s, i] = v.sum()
+        c["pickups_sumsq"][s, i] = (v * v).sum()
+    cards = rows["pile_cards_taken"].astype(np.int64)
+    c["pile_taken_sum"][s] = cards.sum()
+    c["pile_taken_sumsq"][s] = (cards * cards).sum()
+    c["pile_taken_cross"][s] = (cards * rows["pickups"].astype(np.int64)).sum()
+    for i, key in enumerate(PICKUP_SIZE_FIELDS):
+        c["pickup_size"][s, i] = rows[key].astype(np.int64).sum()
+    for key in ("wild_freezes", "black_three_blocks"):
+        v = rows[key].astype(np.int64)
+        c[key + "_sum"][s] = v.sum()
+        c[key + "_sumsq"][s] = (v * v).sum()
+    c["initial_meld_turn"][s] += _hist(
+        rows["initial_meld_turn"].astype(np.int64) + 1, max_turns + 2
+    )
+
+
+def _hist(values, length: int) -> np.ndarray:
+    values = np.asarray(values, np.int64)
+    return np.bincount(np.clip(values, 0, length - 1), minlength=length)[:length]
+
+
+def _hist2(rows, cols, n_rows: int, n_cols: int) -> np.ndarray:
+    """Counts of each ``(row, col)`` pair, ``ndarray(int64, (n_rows, n_cols))``; values are in
+    range (``0 <= rows < n_rows``, ``0 <= cols < n_cols``)."""
+    flat = np.asarray(rows, np.int64) * n_cols + np.asarray(cols, np.int64)
+    return np.bincount(flat, minlength=n_rows * n_cols).reshape(n_rows, n_cols)
+
+
+def _outcomes(score: np.ndarray) -> np.ndarray:
+    """Per deal and side: 0 = win (sole highest score), 1 = tie for highest, 2 = loss."""
+    best = score.max(axis=1, keepdims=True)
+    at_best = score == best
+    shared = at_best.sum(axis=1, keepdims=True) > 1
+    return np.where(at_best, np.where(shared, 1, 0), 2).astype(np.int64)
+
+
+def chunk_outputs(table, first_deal: int, seeds, seatings, deal_rows, side_rows, records: bool):
+    """What a run keeps of one chunk: ``(deals, sides, aggregates)``, the frames ``None``
+    unless ``records`` (the aggregates never need them, :meth:`Aggregates.from_rows`).
+
+    Parameters
+    ----------
+    table : canasta_sim.run.runner.Table
+        Rules and seatings of the run (its side labels are the aggregates' bots and the
+        frames' ``bot`` categories).
+    first_deal : int
+        Index of the chunk's first deal in the run.
+    seeds : ndarray(uint64, (n,))
+    seatings : ndarray(int32, (n,))
+        Seating of each deal.
+    deal_rows : ndarray(deal_dtype, (n,))
+    side_rows : ndarray(side_dtype, (n, sides))
+    records : bool
+        Build the ``deals`` and ``sides`` frames (:mod:`canasta_sim.run.records`).
+    """
+    rules, bots = table.rules, list(table.bot_specs)
+    bot_codes = table.bot_codes[seatings]
+    agg = Aggregates.from_rows(rules, bots, deal_rows, side_rows, bot_codes)
+    if not records:
+        return None, None, agg
+    deals = deals_frame(
+        first_deal,
+        seeds,
+        rules.players,
+        deal_rows,
+        list(table.seat_bot_specs),
+        table.seat_codes[seatings],
+    )
+    sides = sides_frame(first_deal, side_rows, bots, bot_codes)
+    return deals, sides, agg

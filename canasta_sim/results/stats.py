@@ -1,0 +1,786 @@
+"""Statistics of a run with 95% confidence intervals, from its aggregates alone.
+
+Everything here reads only :attr:`Aggregates.counts` (counts, exact integer sums and
+histograms), so it works for runs made with ``records=False``. One row per statistic:
+
+=========  ====================================================================================
+column     meaning
+=========  ====================================================================================
+group      "red threes", "canastas", "canasta ranks", "pile", "timeline", "end", "score",
+           "seat", "red-three value", "canasta timing" or "bot"
+statistic  readable name, e.g. ``"red threes dealt per side per deal"``
+value      the estimate (a rate in 0..1, a mean in its unit, or a quantile in points)
+ci_low     lower end of the 95% interval (NaN when the aggregates cannot give one)
+ci_high    upper end of the 95% interval
+n          the sample size the estimate rests on (deals, sides x deals, ...)
+exact      the exact expectation from the rules' arithmetic when one is known, else NaN
+=========  ====================================================================================
+
+Intervals
+---------
+* Rates: Wilson score interval without continuity correction (:func:`wilson_interval`; the
+  same numbers as :meth:`scipy.stats.binomtest` ``proportion_ci``, ``method="wilson"``).
+* Means: ``mean +- z * sd / sqrt(n)`` with ``z = ndtri(0.975)`` (1.95996) and the sample
+  standard deviation (``ddof=1``) computed exactly from integer sums and sums of squares, or from
+  the histogram.
+* Quantiles: the distribution-free order-statistic interval: ranks
+  ``binom_quantile(0.025, n, p)`` and ``binom_quantile(0.975, n, p) + 1`` of the sorted sample
+  (:func:`binom_quantile` computes ``scipy.stats.binom.ppf``), read off the histogram. The
+  point estimate is the inverted-CDF quantile (the smallest value whose cumulative fraction
+  reaches ``p``; numpy's ``method="inverted_cdf"``).
+* Mean score difference of the side playing first minus the mean of the others: exact
+  interval from the per-deal difference's own sum and sum of squares.
+* Mean pile size at a pickup: a ratio of sums over side-deals (cards taken over pickups), so
+  its interval treats the side-deal as the unit (pickups of one deal are not independent):
+  the delta-method (linearisation) interval :func:`ratio_interval`.
+* Shares of pickups by pile size: Wilson intervals over the pickups (they treat pickups as
+  independent trials, so they are somewhat narrow).
+
+Ties
+----
+"win rate" counts only sole wins (a side with the strictly highest deal score) over all the
+sides it rests on; ties for the highest score are reported separately as "tie rate". They are
+never counted as half a win (so win rate + tie rate + loss rate = 1).
+
+Exact values (column ``exact``)
+-------------------------------
+With ``N`` cards in the pack (108, or 162), ``R`` red threes in it (4 or 6) and
+``k = cards_dealt * players / sides`` cards dealt to a side:
+
+* red threes dealt per side per deal: ``R * k / N`` (each card is a red three with probability
+  ``R / N``); its distribution is hypergeometric ``(N, R, k)``:
+  ``P(h) = C(R, h) C(N - R, k - h) / C(N, k)`` (:func:`exact_red_threes_dealt_pmf`).
+* cards turned for the upcard: ``(N + 1) / (G + 1)`` with ``G`` the cards that stop the upcard
+  (every card but wild cards, red threes and, with ``upcard_covers_black_three``, black
+  threes). The stock after the deal is a uniformly random ordering of what is left, and by
+  exchangeability its first cards have the law of the first cards of the whole shuffled pack;
+  since the stock is longer than the number of non-stopping cards (``N - G``), the count is the
+  position of the first stopping card in a random permutation of ``N`` cards, whose mean is
+  ``(N + 1) / (G + 1)``: 109/89 with the default rules, 109/93 without covering black threes.
+* pile frozen at start: ``F / (F + G)`` with ``F`` the freezing cards (wild cards, plus red
+  threes with ``red_three_upcard_freezes``): the pile is frozen unless the first card that is
+  either stopping or freezing is a stopping one (2/13 with the default rules).
+* P(at least one red three dealt to anyone): ``1 - C(N - D, R) / C(N, R)`` with
+  ``D = players * cards_dealt`` (:func:`exact_any_red_three_dealt`; 224939/255195 for 4
+  players). It needs the joint count over sides within a deal, which the aggregates do not
+  hold, so it is not a row of :func:`summary`.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+from scipy.special import bdtr, bdtrik  # not scipy.stats (about 1 s of start-up)
+
+from .aggregate import N_RANKS, SCORE_OFFSET, SCORE_STEP, TIMED_CANASTAS, Aggregates
+from ..cards import BLACK_THREE, DEUCE, JOKER, KIND_COUNTS_108, RED_THREE
+from ..run.games import GameTotals
+from ..nb.enums import PICKUP_BIN
+from ..run.records import END_REASONS
+from ..game.rules import Rules
+from .study_stats import KINDS, Z95, canasta_timing, red_three_value
+from .tables import align_columns, interval
+
+__all__ = [
+    "COLUMNS",
+    "QUANTILES",
+    "SEAT_DIFF",
+    "binom_quantile",
+    "exact_any_red_three_dealt",
+    "exact_pile_frozen_at_start",
+    "exact_red_threes_dealt_per_side",
+    "exact_red_threes_dealt_pmf",
+    "exact_upcard_cards",
+    "format_summary",
+    "hist_mean",
+    "hist_quantile",
+    "mean_interval",
+    "pack_counts",
+    "ratio_interval",
+    "summary",
+    "wilson_interval",
+]
+
+#: Columns of the :func:`summary` frame, in order.
+COLUMNS = ("group", "statistic", "value", "ci_low", "ci_high", "n", "exact")
+#: Score quantiles reported, in percent.
+QUANTILES = (5, 25, 50, 75, 95)
+#: Rounds (1-based; a round: every player one turn) at which the summary gives the canasta
+#: timing curves of :func:`canasta_sim.results.study_stats.canasta_timing`.
+TIMING_ROUNDS = (5, 10, 20)
+ORDINALS = ("first", "second", "third")
+RANK_NAMES = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+_NAN = float("nan")
+#: Name of the seat-advantage score difference (its interval is conservative, see above).
+SEAT_DIFF = "score of the side playing first minus the others' (points)"
+
+
+def _red_threes(h: int) -> str:
+    return f"{h} red three" + ("" if h == 1 else "s")
+
+
+# --- intervals ------------------------------------------------------------------------------
+def wilson_interval(k: int, n: int) -> tuple[float, float]:
+    """95% Wilson score interval for ``k`` successes in ``n`` trials.
+
+    Wilson, E. B. (1927), "Probable inference, the law of succession, and statistical
+    inference", J. Amer. Statist. Assoc. 22, 209-212; without continuity correction, with
+    ``z = ndtri(0.975)``::
+
+        centre = (k + z**2 / 2) / (n + z**2)
+        half   = z / (n + z**2) * sqrt(k * (n - k) / n + z**2 / 4)
+        (low, high) = (centre - half, centre + half)
+
+    As in :meth:`scipy.stats.binomtest` ``proportion_ci(method="wilson")`` (the same numbers),
+    ``low`` is exactly 0 when ``k == 0`` and ``high`` exactly 1 when ``k == n``.
+
+    Returns ``(nan, nan)`` when ``n == 0``.
+
+    Raises
+    ------
+    ValueError
+        If ``k`` is not in ``0..n``.
+    """
+    k, n = int(k), int(n)
+    if n <= 0:
+        return _NAN, _NAN
+    if not 0 <= k <= n:
+        raise ValueError(f"k must be in 0..n, got k={k}, n={n}")
+    z2 = Z95 * Z95
+    centre = (k + z2 / 2) / (n + z2)
+    half = Z95 / (n + z2) * math.sqrt(k * (n - k) / n + z2 / 4)
+    return (0.0 if k == 0 else centre - half), (1.0 if k == n else centre + half)
+
+
+def binom_quantile(q: float, n: int, p: float) -> int:
+    """The ``q``-quantile of Binomial(n, p): the smallest ``k`` with ``P(X <= k) >= q``.
+
+    For ``0 < q < 1``, ``n >= 1`` and ``0 < p < 1``. Computed as scipy's ``binom.ppf`` long
+    did, from :func:`scipy.special.bdtrik` (the continuous inverse of the binomial CDF in
+    ``k``) and :func:`scipy.special.bdtr` (the CDF)::
+
+        k = ceil(bdtrik(q, n, p)); k1 = max(k - 1, 0)
+        return k1 if bdtr(k1, n, p) >= q else k
+
+    Recent scipy computes ``binom.ppf`` with Boost instead; the two agree except where
+    ``P(X <= k)`` equals ``q`` to rounding (e.g. ``q = 0.5``, ``p = 0.5``); for the 2.5% and
+    97.5% points used here they agreed for every ``n <= 3000`` and ``p`` of :data:`QUANTILES`.
+    """
+    n = int(n)
+    k = math.ceil(float(bdtrik(q, n, p)))
+    k1 = max(k - 1, 0)
+    return k1 if float(bdtr(k1, n, p)) >= q else k
+
+
+def mean_interval(total: int, total_sq: int, n: int) -> tuple[float, float, float]:
+    """Mean and its 95% normal interval from an exact integer sum and sum of squares.
+
+    Parameters
+    ----------
+    total, total_sq : int
+        Sum and sum of squares of the ``n`` observations (Python ints: no overflow).
+    n : int
+        Sample size.
+
+    Returns
+    -------
+    (mean, ci_low, ci_high) : floats; the interval is NaN for ``n < 2``, all NaN for ``n == 0``.
+    """
+    total, total_sq, n = int(total), int(total_sq), int(n)
+    if n <= 0:
+        return _NAN, _NAN, _NAN
+    mean = total / n
+    if n < 2:
+        return mean, _NAN, _NAN
+    # exact integer numerator: n * sum(x^2) - (sum x)^2 = n (n - 1) s^2
+    var = Fraction(n * total_sq - total * total, n * (n - 1))
+    half = Z95 * math.sqrt(max(float(var), 0.0) / n)
+    return mean, mean - half, mean + half
+
+
+def ratio_interval(x: int, xx: int, n: int, nn: int, xn: int, m: int) -> tuple[float, float, float]:
+    """A ratio of sums ``R = sum(x_i) / sum(n_i)`` over ``m`` units (side-deals) with its 95%
+    interval by linearisation (the delta method for a ratio estimator)::
+
+        s2 = (sum x^2 - 2 R sum x n + R^2 sum n^2) / (m - 1)
+        half = z * sqrt(s2 / m) / mean(n)
+
+    Parameters
+    ----------
+    x, xx : int
+        Sum of ``x_i`` and of ``x_i ** 2``.
+    n, nn : int
+        Sum of ``n_i`` and of ``n_i ** 2``.
+    xn : int
+        Sum of ``x_i * n_i``.
+    m : int
+        Units.
+
+    Returns
+    -------
+    (ratio, ci_low, ci_high) : floats; all NaN when ``sum(n_i) == 0``, the interval NaN for
+    ``m < 2``.
+    """
+    x, xx, n, nn, xn, m = (int(v) for v in (x, xx, n, nn, xn, m))
+    if n == 0:
+        return _NAN, _NAN, _NAN
+    r = Fraction(x, n)
+    if m < 2:
+        return float(r), _NAN, _NAN
+    s2 = (xx - 2 * r * xn + r * r * nn) / (m - 1)
+    half = Z95 * math.sqrt(max(float(s2), 0.0) / m) / (n / m)
+    return float(r), float(r) - half, float(r) + half
+
+
+def _sd(total: int, total_sq: int, n: int) -> float:
+    total, total_sq, n = int(total), int(total_sq), int(n)
+    if n < 2:
+        return _NAN
+    return math.sqrt(max(float(Fraction(n * total_sq - total * total, n * (n - 1))), 0.0))
+
+
+def _hist_sums(hist, values=None) -> tuple[int, int, int]:
+    hist = np.asarray(hist, np.int64)
+    values = np.arange(hist.shape[-1]) if values is None else np.asarray(values)
+    n = int(hist.sum())
+    total = sum(int(c) * int(v) for c, v in zip(hist, values) if c)
+    total_sq = sum(int(c) * int(v) * int(v) for c, v in zip(hist, values) if c)
+    return total, total_sq, n
+
+
+def hist_mean(hist, values=None) -> tuple[float, float, float, int]:
+    """Mean of a histogram with its 95% interval.
+
+    Parameters
+    ----------
+    hist : ndarray(int64, (m,))
+        ``hist[i]`` observations of value ``values[i]`` (default ``i``).
+    values : array of int, optional
+
+    Returns
+    -------
+    (mean, ci_low, ci_high, n)
+    """
+    total, total_sq, n = _hist_sums(hist, values)
+    return (*mean_interval(total, total_sq, n), n)
+
+
+def hist_quantile(hist, q: float, values=None) -> tuple[float, float, float]:
+    """The ``q``-quantile (0 < q < 1) of a histogram with its order-statistic 95% interval.
+
+    The estimate is the smallest value whose cumulative fraction reaches ``q`` (the value of
+    rank ``ceil(q * n)`` in the sorted sample, ranks from 1). The interval is formed by the
+    values of ranks ``binom_quantile(0.025, n, q)`` and ``binom_quantile(0.975, n, q) + 1``
+    (:func:`binom_quantile`, clipped to 1..n), which cover the true quantile with probability
+    >= 95% (distribution-free).
+
+    Returns
+    -------
+    (value, ci_low, ci_high) : floats (NaN for an empty histogram).
+    """
+    hist = np.asarray(hist, np.int64)
+    values = np.arange(hist.shape[-1]) if values is None else np.asarray(values)
+    n = int(hist.sum())
+    if n == 0:
+        return _NAN, _NAN, _NAN
+    cum = np.cumsum(hist)
+    q_frac = Fraction(q).limit_denominator(10**6)
+    rank = max(1, math.ceil(q_frac * n))
+    low = min(max(binom_quantile(0.025, n, float(q)), 1), n)
+    high = min(max(binom_quantile(0.975, n, float(q)) + 1, 1), n)
+
+    def at(r):  # value of rank r (1-based) in the sorted sample
+        return float(values[int(np.searchsorted(cum, r, side="left"))])
+
+    return at(rank), at(low), at(high)
+
+
+# --- exact values from the rules' arithmetic ------------------------------------------------
+def pack_counts(rules: Rules) -> np.ndarray:
+    """Cards of each kind in the pack (R-01, R-02): ``ndarray(int64, (N_KINDS,))``."""
+    return KIND_COUNTS_108.astype(np.int64) * rules.n_cards // 108
+
+
+def _side_cards(rules: Rules) -> int:
+    return rules.cards_dealt * rules.players // rules.sides
+
+
+def exact_red_threes_dealt_per_side(rules: Rules) -> Fraction:
+    """Expected red threes dealt to one side in one deal: ``R * k / N`` (R-15)."""
+    red = int(pack_counts(rules)[RED_THREE])
+    return Fraction(red * _side_cards(rules), rules.n_cards)
+
+
+def exact_red_threes_dealt_pmf(rules: Rules) -> np.ndarray:
+    """P(a side is dealt h red threes), h = 0..R: hypergeometric (N, R, k), float64.
+
+    Exact: ``C(R, h) C(N - R, k - h) / C(N, k)`` as a fraction, then rounded to float.
+    """
+    red = int(pack_counts(rules)[RED_THREE])
+    n, k = rules.n_cards, _side_cards(rules)
+    total = math.comb(n, k)
+    return np.array(
+        [
+            float(Fraction(math.comb(red, h) * math.comb(n - red, k - h), total))
+            for h in range(red + 1)
+        ],
+        dtype=np.float64,
+    )
+
+
+def _upcard_kinds(rules: Rules) -> tuple[int, int]:
+    """(G stopping cards, F freezing cards) of the pack for the upcard (R-12, R-13)."""
+    c = pack_counts(rules)
+    wild = int(c[DEUCE] + c[JOKER])
+    red, black = int(c[RED_THREE]), int(c[BLACK_THREE])
+    covered = wild + red + (black if rules.upcard_covers_black_three else 0)
+    freezing = wild + (red if rules.red_three_upcard_freezes else 0)
+    return rules.n_cards - covered, freezing
+
+
+def _stock_long_enough(rules: Rules) -> bool:
+    good, _ = _upcard_kinds(rules)
+    return rules.n_cards - rules.players * rules.cards_dealt > rules.n_cards - good
+
+
+def exact_upcard_cards(rules: Rules) -> Fraction | None:
+    """Expected cards turned to make the upcard (R-12): ``(N + 1) / (G + 1)``.
+
+    ``None`` if the stock after the deal could run out of cards before a stopping card (never
+    with section 2's table).
+    """
+    if not _stock_long_enough(rules):
+        return None
+    good, _ = _upcard_kinds(rules)
+    return Fraction(rules.n_cards + 1, good + 1)
+
+
+def exact_pile_frozen_at_start(rules: Rules) -> Fraction | None:
+    """P(the cards turned for the upcard freeze the pile) (R-13): ``F / (F + G)``."""
+    if not _stock_long_enough(rules):
+        return None
+    good, freezing = _upcard_kinds(rules)
+    return Fraction(freezing, freezing + good)
+
+
+def exact_any_red_three_dealt(rules: Rules) -> Fraction:
+    """P(at least one red three is dealt to anyone) = ``1 - C(N - D, R) / C(N, R)``."""
+    red = int(pack_counts(rules)[RED_THREE])
+    dealt = rules.players * rules.cards_dealt
+    return 1 - Fraction(math.comb(rules.n_cards - dealt, red), math.comb(rules.n_cards, red))
+
+
+# --- the summary ----------------------------------------------------------------------------
+class _Rows:
+    def __init__(self):
+        self.rows: list[dict] = []
+
+    def add(self, group, statistic, value, low=_NAN, high=_NAN, n=0, exact=None):
+        self.rows.append(
+            {
+                "group": group,
+                "statistic": statistic,
+                "value": float(value),
+                "ci_low": float(low),
+                "ci_high": float(high),
+                "n": int(n),
+                "exact": _NAN if exact is None else float(exact),
+            }
+        )
+
+    def rate(self, group, statistic, k, n, exact=None):
+        k, n = int(k), int(n)
+        low, high = wilson_interval(k, n)
+        self.add(group, statistic, k / n if n else _NAN, low, high, n, exact)
+
+    def mean(self, group, statistic, hist, values=None, exact=None):
+        mean, low, high, n = hist_mean(hist, values)
+        self.add(group, statistic, mean, low, high, n, exact)
+
+    def mean_sums(self, group, statistic, total, total_sq, n, exact=None):
+        self.add(group, statistic, *mean_interval(total, total_sq, n), n, exact)
+
+
+def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
+    """Every statistic of a run with its 95% interval, from ``agg.counts`` alone.
+
+    Parameters
+    ----------
+    agg : Aggregates
+        The run's aggregates (possibly from a ``records=False`` run or ``aggregates.json``).
+    rules : Rules
+        The run's rules (for exact values and the red-three scores of R-50).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per statistic; columns :data:`COLUMNS` (see the module docstring). Rates are in
+        0..1, scores in points, turns 0-based.
+
+    Raises
+    ------
+    ValueError
+        If the aggregates' player or side count does not match ``rules``.
+    """
+    if (agg.players, agg.sides) != (rules.players, rules.sides):
+        raise ValueError(
+            f"aggregates of {agg.players} players / {agg.sides} sides do not match "
+            f"rules with players={rules.players} ({rules.sides} sides)"
+        )
+    c = agg.counts
+    deals = agg.n_deals
+    S = agg.sides
+    side_deals = deals * S
+    red = int(pack_counts(rules)[RED_THREE])
+    out = _Rows()
+
+    # red threes (R-15, R-16, R-14, R-50)
+    g = "red threes"
+    for key, label, exact in (
+        ("red_threes_dealt", "dealt", exact_red_threes_dealt_per_side(rules)),
+        ("red_threes_drawn", "drawn", None),
+        ("red_threes_from_pile", "from the pile", None),
+        ("red_threes", "in total", None),
+    ):
+        out.mean(g, f"red threes {label} per side per deal", c[key].sum(axis=0), exact=exact)
+    held = c["red_threes"].sum(axis=0)
+    for h in range(red + 1):
+        out.rate(g, f"P(side holds {_red_threes(h)})", held[h], side_deals)
+    pmf = exact_red_threes_dealt_pmf(rules)
+    dealt = c["red_threes_dealt"].sum(axis=0)
+    for h in range(red + 1):
+        out.rate(g, f"P(side is dealt {_red_threes(h)})", dealt[h], side_deals, exact=pmf[h])
+    # at most one side can hold all of them, so the per-side counts add up to deals
+    out.rate(
+        g, f"deals where one side holds all {red} red threes", c["red_threes"][:, red].sum(), deals
+    )
+    any_dealt = c["red_threes_dealt_any"]
+    out.rate(
+        g,
+        "deals with at least one red three dealt",
+        deals - any_dealt[0],
+        deals,
+        exact=exact_any_red_three_dealt(rules),
+    )
+    out.rate(
+        g,
+        "red-three score negative (side made no meld), per side",
+        c["red_three_score_negative"].sum(),
+        side_deals,
+    )
+    # |red-three score| depends only on the count held (R-50), so its sum of squares is exact
+    r3_sq = sum(int(held[h]) * rules.red_three_score(h) ** 2 for h in range(len(held)) if held[h])
+    out.mean_sums(
+        g,
+        "mean red-three score per side (points)",
+        c["red_three_score_sum"].sum(),
+        r3_sq,
+        side_deals,
+    )
+    by_held = c["red_threes_outcome"].sum(axis=0)  # (H, 3): win, tie, loss
+    for h in range(red + 1):
+        n_h = by_held[h].sum()
+        out.rate(g, f"win rate of a side holding {_red_threes(h)}", by_held[h, 0], n_h)
+    for h in range(red + 1):
+        n_h = by_held[h].sum()
+        out.rate(g, f"tie rate of a side holding {_red_threes(h)}", by_held[h, 1], n_h)
+
+    # canastas and melds (R-65..R-67)
+    g = "canastas"
+    for key, label in (
+        ("natural_canastas", "natural"),
+        ("mixed_canastas", "mixed"),
+        ("concealed_canastas", "concealed"),
+        ("canastas", "total"),
+    ):
+        out.mean(g, f"{label} canastas per side per deal", c[key].sum(axis=0))
+    out.rate(
+        g, "P(side makes at least one canasta)", side_deals - c["canastas"][:, 0].sum(), side_deals
+    )
+    out.mean(g, "melds per side at the end of the deal", c["melds"].sum(axis=0))
+    first = c["first_canasta_turn"]  # index = turn + 1, 0 = none
+    out.rate(g, "deals with at least one canasta", first[1:].sum(), deals)
+    out.mean(g, "turn of the first canasta (0-based, deals with one)", first[1:])
+    g = "canasta ranks"
+    by_rank = c["canasta_rank"].sum(axis=0)
+    for r in range(N_RANKS):
+        out.rate(g, f"canasta of {RANK_NAMES[r]}s per side per deal", by_rank[r], side_deals)
+
+    _pile_rows(out, c, side_deals)
+
+    # how deals start and end (R-12, R-13, R-40, R-44, R-45, R-47)
+    g = "end"
+    for i, reason in enumerate(END_REASONS):
+        out.rate(g, f"deals ending: {reason.replace('_', ' ')}", c["end_reason"][i], deals)
+    out.mean(g, "turns per deal", c["turns"])
+    out.mean(g, "cards turned for the upcard", c["upcard_cards"], exact=exact_upcard_cards(rules))
+    out.rate(
+        g,
+        "pile frozen at start",
+        c["pile_frozen_at_start"][0],
+        deals,
+        exact=exact_pile_frozen_at_start(rules),
+    )
+    out.rate(g, "went out, per side", c["went_out"].sum(), side_deals)
+    out.rate(g, "went out concealed, per deal", c["concealed_out"][0], deals)
+    out.rate(
+        g,
+        "went out concealed, among deals with a side going out",
+        c["concealed_out"][0],
+        c["went_out"].sum(),
+    )
+
+    # scores (R-50..R-54)
+    g = "score"
+    score = c["score"].sum(axis=0)
+    values = np.arange(score.shape[0], dtype=np.int64) * SCORE_STEP - SCORE_OFFSET
+    total, total_sq = int(c["score_sum"].sum()), int(c["score_sumsq"].sum())
+    out.mean_sums(g, "mean score per side (points)", total, total_sq, side_deals)
+    out.add(g, "sd of the score per side (points)", _sd(total, total_sq, side_deals), n=side_deals)
+    for q in QUANTILES:
+        out.add(
+            g,
+            f"score quantile {q}% (points)",
+            *hist_quantile(score, q / 100, values),
+            n=int(score.sum()),
+        )
+    for s in range(S):
+        out.mean_sums(
+            g, f"mean score of side {s} (points)", c["score_sum"][s], c["score_sumsq"][s], deals
+        )
+    for key, label in (
+        ("meld_points", "card points in melds"),
+        ("canasta_bonus", "canasta bonuses"),
+        ("going_out_bonus", "going-out bonus"),
+        ("hand_penalty", "penalty for cards left in hand"),
+    ):
+        total_k = int(c[key + "_sum"].sum())
+        out.add(
+            g,
+            f"mean {label} per side (points)",
+            total_k / side_deals if side_deals else _NAN,
+            n=side_deals,
+        )
+    for s in range(S):
+        out.rate(g, f"win rate of side {s}", c["outcome"][s, 0], deals)
+    for s in range(S):
+        out.rate(g, f"tie rate of side {s}", c["outcome"][s, 1], deals)
+
+    # seat advantage: position 0 = the side of the player who plays first (R-11)
+    g = "seat"
+    pos = c["position_outcome"]
+    out.rate(g, "win rate of the side playing first", pos[0, 0], deals)
+    out.rate(g, "tie rate of the side playing first", pos[0, 1], deals)
+    ps, pq = c["position_score_sum"], c["position_score_sumsq"]
+    out.mean_sums(g, "mean score of the side playing first (points)", ps[0], pq[0], deals)
+    # the first side's score minus the mean of the others, exact from its own sums
+    k = S - 1
+    mean_d, low_d, high_d = mean_interval(
+        int(c["position_diff_sum"][0]), int(c["position_diff_sumsq"][0]), deals
+    )
+    out.add(g, SEAT_DIFF, mean_d / k, low_d / k, high_d / k, deals)
+
+    # the causal value of red threes dealt (R-15, R-50): see canasta_sim.results.study_stats
+    g = "red-three value"
+    for r in red_three_value(agg, rules).itertuples(index=False):
+        out.add(g, r.effect, r.value, r.ci_low, r.ci_high, r.n)
+
+    # canasta timing (R-65..R-67): Kaplan-Meier / Aalen-Johansen, see canasta_sim.results.study_stats
+    g = "canasta timing"
+    for k in range(TIMED_CANASTAS):
+        out.mean(
+            g,
+            f"turn of a side's {ORDINALS[k]} canasta (0-based, sides with one)",
+            c["canasta_done"][:, k].sum(axis=(0, 1)),
+        )
+    timing = canasta_timing(agg, rules).set_index(["canasta", "kind", "round"])
+    for k in range(1, TIMED_CANASTAS + 1):
+        for kind in KINDS:
+            for t in TIMING_ROUNDS:
+                if (k, kind, t) not in timing.index:
+                    continue
+                r = timing.loc[(k, kind, t)]
+                what = "" if kind == "any" else f", {kind},"
+                out.add(
+                    g,
+                    f"P(side's {ORDINALS[k - 1]} canasta{what} by round {t})",
+                    r["value"],
+                    r["ci_low"],
+                    r["ci_high"],
+                    side_deals,
+                )
+
+    # bots
+    g = "bot"
+    for b, spec in enumerate(agg.bots):
+        n_b = c["bot_sides"][b]
+        out.rate(g, f"win rate of {spec}", c["bot_outcome"][b, 0], n_b)
+        out.mean_sums(
+            g, f"mean score of {spec} (points)", c["bot_score_sum"][b], c["bot_score_sumsq"][b], n_b
+        )
+
+    frame = pd.DataFrame(out.rows, columns=list(COLUMNS))
+    frame["n"] = frame["n"].astype(np.int64)
+    return frame
+
+
+def _pile_rows(out: _Rows, c: dict, side_deals: int) -> None:
+    """The "pile" and "timeline" groups of :func:`summary` (all sides pooled)."""
+    g = "pile"
+    sums, sumsq = c["pickups_sum"].sum(axis=0), c["pickups_sumsq"].sum(axis=0)
+    for i, label in enumerate(
+        ("", " with a natural pair", " with a natural and wild cards", " onto a meld")
+    ):
+        out.mean_sums(g, f"pile pickups{label} per side per deal", sums[i], sumsq[i], side_deals)
+    size = ratio_interval(
+        c["pile_taken_sum"].sum(),
+        c["pile_taken_sumsq"].sum(),
+        sums[0],
+        sumsq[0],
+        c["pile_taken_cross"].sum(),
+        side_deals,
+    )
+    out.add(g, "pile size at a pickup (cards, top card included)", *size, int(sums[0]))
+    bins = c["pickup_size"].sum(axis=0)
+    for i, count in enumerate(bins):
+        low = i * PICKUP_BIN
+        cards = f"{low} to {low + PICKUP_BIN - 1}" if i < len(bins) - 1 else f"{low} or more"
+        out.rate(g, f"share of pickups of {cards} cards", count, bins.sum())
+    for key, label in (
+        ("wild_freezes", "wild cards discarded to freeze the pile"),
+        ("black_three_blocks", "black threes discarded to block"),
+    ):
+        out.mean_sums(
+            g,
+            f"{label} per side per deal",
+            c[key + "_sum"].sum(),
+            c[key + "_sumsq"].sum(),
+            side_deals,
+        )
+    g = "timeline"
+    first = c["initial_meld_turn"].sum(axis=0)  # index = turn + 1, 0 = none
+    out.rate(g, "P(side makes its initial meld)", first[1:].sum(), side_deals)
+    out.mean(g, "turn of the side's initial meld (0-based, sides that made one)", first[1:])
+    out.add(
+        g,
+        "median turn of the side's initial meld",
+        *hist_quantile(first[1:], 0.5),
+        n=int(first[1:].sum()),
+    )
+
+
+# --- terminal table -------------------------------------------------------------------------
+def _fmt(v: float, digits: int = 4, like: float | None = None) -> str:
+    """A table number: 1 decimal from 100 up, 6 below 0.01 (small probabilities, to set
+    against their interval), else ``digits``; ``like`` formats ``v`` as that value would be
+    (an interval's bounds as its value)."""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return ""
+    v = float(v)
+    size = abs(v if like is None else float(like))
+    if size >= 100:
+        return f"{v:,.1f}"
+    if 0 < size < 0.01:
+        return f"{v:.6f}"
+    return f"{v:.{digits}f}"
+
+
+def format_summary(df: pd.DataFrame) -> str:
+    """A fixed-width table of a :func:`summary` frame for the terminal.
+
+    One block per group; each line: statistic, value, 95% interval ``[low, high]``, the exact
+    value where known, and ``n``.
+    """
+    name_w = max([len("statistic")] + [len(s) for s in df["statistic"]])
+    rows = []
+    for r in df.itertuples(index=False):
+        like = r.value if r.value else None  # a value of 0 says nothing of its bounds' size
+        ci = (
+            ""
+            if math.isnan(r.ci_low)
+            else f"[{_fmt(r.ci_low, like=like)}, {_fmt(r.ci_high, like=like)}]"
+        )
+        rows.append((r.group, r.statistic, _fmt(r.value), ci, _fmt(r.exact, 5), f"{r.n:,}"))
+    widths = [
+        max([len(h)] + [len(x[i]) for x in rows])
+        for i, h in enumerate(("", "statistic", "value", "95% interval", "exact", "n"))
+    ]
+    widths[1] = name_w
+    header = (
+        f"{'statistic':<{widths[1]}}  {'value':>{widths[2]}}  "
+        f"{'95% interval':<{widths[3]}}  {'exact':>{widths[4]}}  {'n':>{widths[5]}}"
+    )
+    lines = [header, "-" * len(header)]
+    group = None
+    for g, stat, value, ci, exact, n in rows:
+        if g != group:
+            if group is not None:
+                lines.append("")
+            lines.append(f"[{g}]")
+            group = g
+        lines.append(
+            f"{stat:<{widths[1]}}  {value:>{widths[2]}}  {ci:<{widths[3]}}  "
+            f"{exact:>{widths[4]}}  {n:>{widths[5]}}"
+        )
+    return "\n".join(lines)
+
+
+# --- games ----------------------------------------------------------------------------------
+def game_sides(totals: GameTotals, bots) -> pd.DataFrame:
+    """Each side's results over games (:class:`~canasta_sim.run.games.GameTotals`).
+
+    Parameters
+    ----------
+    totals : GameTotals
+    bots : list of str
+        One bot spec per side.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per side: ``side``, ``bot``, ``games``, ``wins``, ``win_rate`` with its 95%
+        Wilson interval ``win_low``/``win_high``, and ``mean_final_score`` with its 95%
+        interval ``score_low``/``score_high`` (points).
+    """
+    rows = []
+    for side, bot in enumerate(bots):
+        wins = totals.wins[side]
+        low, high = wilson_interval(wins, totals.games)
+        mean, s_low, s_high = mean_interval(
+            totals.score_sum[side], totals.score_sumsq[side], totals.games
+        )
+        rows.append(
+            {
+                "side": side,
+                "bot": bot,
+                "games": totals.games,
+                "wins": wins,
+                "win_rate": wins / totals.games,
+                "win_low": low,
+                "win_high": high,
+                "mean_final_score": mean,
+                "score_low": s_low,
+                "score_high": s_high,
+            }
+        )
+    return pd.DataFrame(rows)
+
+
+def format_game_sides(frame: pd.DataFrame) -> str:
+    """A games side table (:func:`game_sides`) for people: per side its bot, wins, game win
+    rate and mean final score, each with its 95% interval."""
+    head = ["side", "bot", "wins", "game win rate [95%]", "mean final score, points [95%]"]
+    rows = [
+        [
+            str(r.side),
+            r.bot,
+            f"{r.wins:,}",
+            interval(r.win_rate, r.win_low, r.win_high, ".1%"),
+            interval(r.mean_final_score, r.score_low, r.score_high, ",.1f"),
+        ]
+        for r in frame.itertuples()
+    ]
+    return align_columns([head, *rows], left=2)

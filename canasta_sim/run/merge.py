@@ -1,0 +1,205 @@
+"""Merging simulation runs: one results folder from runs of the same rules and bots.
+
+Aggregates are integer counts and sums, so runs merge exactly: two halves of a run (the second
+made with ``first_deal``) merge into the very ``aggregates.json`` of the whole run. Runs are
+merged only when they are comparable (same rules, bots, bot parameters and behaviour
+versions) and hold no deal twice (same seed, overlapping deal ranges would count deals twice).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..results.aggregate import Aggregates
+from .outdir import (
+    check_entries,
+    check_records,
+    check_run_versions,
+    commit_out,
+    prepare_out,
+    read_manifest,
+    staging_folder,
+    writing,
+)
+from .simulate import SimulationResult, write_run_files
+
+#: Manifest entries that must be equal in every merged run.
+SAME = ("rules", "bots", "seats", "scores", "bot_parameters", "rules_version", "bots_version")
+
+
+def deal_ranges(manifest: dict) -> list[tuple[int, int, int]]:
+    """The deals a run holds: ``(seed, first deal, deals)`` per contiguous range."""
+    if "ranges" in manifest:
+        return [(int(a), int(b), int(c)) for a, b, c in manifest["ranges"]]
+    return [(manifest["seed"], manifest.get("first_deal", 0), manifest["deals"])]
+
+
+def _coalesce(ranges):
+    out: list[list[int]] = []
+    for seed, first, n in sorted(ranges):
+        if out and out[-1][0] == seed and out[-1][1] + out[-1][2] == first:
+            out[-1][2] += n
+        else:
+            out.append([seed, first, n])
+    return out
+
+
+def _read_run(folder: Path) -> tuple[dict, Aggregates]:
+    """A run folder's manifest and aggregates, its records checked (named when refused)."""
+    manifest = read_manifest(folder)
+    if not (folder / "aggregates.json").is_file():
+        raise ValueError(
+            f"{str(folder)!r} is not a simulate run folder (no aggregates.json); allowed: "
+            f"folders written by canasta-sim simulate --out"
+        )
+    check_entries(manifest, folder, ("rules", "deals", "seed"))
+    check_run_versions(manifest, folder)
+    agg = Aggregates.read(folder / "aggregates.json")
+    check_records(folder, manifest, agg.sides)
+    return manifest, agg
+
+
+def _differences(a, b, name: str) -> list[tuple[str, object, object]]:
+    """The entries in which manifest values ``a`` and ``b`` differ, as ``(path, a value, b
+    value)``: inside dicts down to the single entry (``rules.max_turns``), else whole."""
+    if a == b:
+        return []
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [
+            found
+            for key in dict.fromkeys([*a, *b])
+            for found in _differences(a.get(key), b.get(key), f"{name}.{key}")
+        ]
+    return [(name, a, b)]
+
+
+def merge_runs(runs, out, *, overwrite: bool = False, records: bool = True) -> SimulationResult:
+    """Merge simulation run folders into the results folder ``out``.
+
+    Parameters
+    ----------
+    runs : list of path
+        Two or more folders written by :func:`canasta_sim.simulate` (or by this function).
+    out : path
+        The new results folder: ``aggregates.json`` (the sum of the runs'), ``summary.json``,
+        ``manifest.json`` (the runs' deal ranges in ``ranges``, and ``merged_from``) and, when
+        records are kept, ``deals.parquet`` and ``sides.parquet`` (the runs' rows in order of
+        seed and first deal, copied batch by batch). Written atomically.
+    overwrite : bool
+        Replace an existing ``out`` results folder.
+    records : bool
+        Keep the runs' records (when none of them kept any, there are none to keep);
+        ``False`` writes the aggregates only, the way to merge runs of which some kept
+        records and some did not.
+
+    Returns
+    -------
+    SimulationResult
+
+    Raises
+    ------
+    ValueError
+        For fewer than two runs, a folder that is not a simulate run (its manifest partial,
+        its aggregates or records unreadable or short of rows: the message names the file),
+        runs made with other behaviour versions than this package's, runs that differ in
+        rules, bots or bot parameters (the message names each differing entry, with both
+        values in full, and both folders), two runs holding the same deals (same seed,
+        overlapping deal ranges), or records to keep that a run lacks (records would be
+        dropped silently).
+    """
+    folders = [Path(r) for r in runs]
+    if len(folders) < 2:
+        raise ValueError(f"merge needs two or more runs; got {len(folders)}")
+    read = [_read_run(f) for f in folders]
+    manifests = [m for m, _ in read]
+    first = manifests[0]
+    for folder, m in zip(folders[1:], manifests[1:]):
+        found = [d for key in SAME for d in _differences(first.get(key), m.get(key), key)]
+        if found:
+            what = "; ".join(
+                f"{path}: {json.dumps(a)} in {str(folders[0])!r}, {json.dumps(b)} in "
+                f"{str(folder)!r}"
+                for path, a, b in found
+            )
+            raise ValueError(
+                f"{str(folders[0])!r} and {str(folder)!r} differ in {what}; allowed: runs of "
+                f"the same rules, bots and versions"
+            )
+    records = _keep_records(folders, manifests, records)
+    owned = sorted((r, str(f)) for f, m in zip(folders, manifests) for r in deal_ranges(m))
+    for (a, fa), (b, fb) in zip(owned, owned[1:]):
+        if a[0] == b[0] and a[1] + a[2] > b[1]:
+            raise ValueError(
+                f"{fa!r} and {fb!r} both hold deals {b[1]} to "
+                f"{min(a[1] + a[2], b[1] + b[2]) - 1} of seed {a[0]}: merging would count them "
+                f"twice; allowed: runs with different seeds or deal ranges (simulate "
+                f"--first-deal)"
+            )
+    total = read[0][1]
+    for _, agg in read[1:]:
+        total += agg
+    ranges = _coalesce(r for r, _ in owned)
+    seeds = {r[0] for r in ranges}
+    manifest = {
+        **first,
+        "seed": next(iter(seeds)) if len(seeds) == 1 else None,
+        "first_deal": ranges[0][1] if len(ranges) == 1 else None,
+        "deals": sum(m["deals"] for m in manifests),
+        "ranges": ranges,
+        "records": records,
+        "merged_from": [
+            {k: m.get(k) for k in ("seed", "first_deal", "deals", "git_commit", "kernel_digest")}
+            | {"folder": str(f)}
+            for f, m in zip(folders, manifests)
+        ],
+        "wall_seconds": round(sum(m.get("wall_seconds") or 0 for m in manifests), 3),
+    }
+    wall = manifest["wall_seconds"]
+    manifest["deals_per_second"] = round(manifest["deals"] / wall, 1) if wall > 0 else None
+    result = SimulationResult(total, manifest)
+    order = sorted(range(len(folders)), key=lambda i: min(deal_ranges(manifests[i])))
+    target = prepare_out(out, overwrite)
+    with staging_folder(target) as tmp:
+        if records:
+            for name in ("deals.parquet", "sides.parquet"):
+                _concat_parquet([folders[i] / name for i in order], tmp / name)
+        write_run_files(tmp, result)
+        commit_out(tmp, target)
+    result.folder = target.path
+    return result
+
+
+def _keep_records(folders, manifests, records: bool) -> bool:
+    """Whether the merged folder keeps records; refuses to drop some silently."""
+    without = [str(f) for f, m in zip(folders, manifests) if not m.get("records")]
+    if not records or len(without) == len(folders):
+        return False
+    if without:
+        raise ValueError(
+            f"{', '.join(repr(f) for f in without)} kept no records (simulate --no-records) "
+            f"while the other runs did: the merged folder would lose their records; allowed: "
+            f"runs that all kept records, or a merge of the aggregates only (merge "
+            f"--no-records, records=False)"
+        )
+    return True
+
+
+def _concat_parquet(sources: list[Path], path: Path) -> None:
+    """Copy the record batches of ``sources`` (files or folders of parts) into one Parquet
+    file, one batch at a time."""
+    import pyarrow.dataset as ds
+    import pyarrow.parquet as pq
+
+    writer = None
+    with writing(path):
+        try:
+            for source in sources:
+                data = ds.dataset(source, format="parquet")
+                for batch in data.to_batches():
+                    if writer is None:
+                        writer = pq.ParquetWriter(path, data.schema)
+                    writer.write_batch(batch)
+        finally:
+            if writer is not None:
+                writer.close()

@@ -1,0 +1,494 @@
+"""Studies across variants: a grid of runs over players, presets, rules switches and bots.
+
+A grid is a list of axes, each a name and its values; every combination is a *cell*, one run
+of :func:`canasta_sim.simulate` with the same seed and deal count, so cells with the same
+pack share their shuffles. Axis syntax (the command line's ``--axis``; values separated by
+``|``, which no value contains, so commas stay free for ``card_values`` and bot parameters)::
+
+    players=2|3|4|6
+    preset=classic|hoyle
+    switch:going_out_bonus=100|200          (any rules switch but players; crossed with the rest)
+    switch:card_values=0,5,5,5,5,5,10,10,10,10,10,10,20,20,50|0,5,...
+    bots=expert|careful;greedy              (a value: one spec for every side, or one per
+                                             side separated by ';')
+
+A study folder (written only when ``out`` is given, like ``sweep``'s) holds ``manifest.json``
+(written first: the grid, seed, deals and versions), ``cells/NNN-NAME/`` (one
+:func:`~canasta_sim.simulate` results folder per cell, each committed atomically) and,
+written last, ``study.png`` and ``study.csv``: one row per cell with its key statistics and
+their differences to the baseline cell, with 95% intervals. ``resume`` continues an
+interrupted study: the cells whose folders exist are read, the others played; resuming is
+refused when the rules or bots versions, or the grid, seed or deals differ from the study's
+manifest.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+import re
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..game.rules import PRESETS, Rules, preset_name
+from ..players.specs import side_bots
+from ..results.aggregate import Aggregates
+from ..results.stats import summary
+from ..results.study_stats import Z95
+from ..results.tables import interval, number
+from .outdir import (
+    check_run_versions,
+    json_text,
+    prepare_out,
+    read_manifest,
+    write_text,
+    writing,
+)
+from .simulate import simulate
+
+__all__ = [
+    "AXIS_NAMES",
+    "MAX_CELLS",
+    "STATISTICS",
+    "Axis",
+    "Cell",
+    "grid_cells",
+    "parse_axis",
+    "plot_study",
+    "run_study",
+]
+
+#: Largest grid (cells).
+MAX_CELLS = 1000
+#: Axis names; rules switches are ``switch:NAME``.
+AXIS_NAMES = ("players", "preset", "bots")
+_SWITCHES = tuple(f.name for f in dataclasses.fields(Rules) if f.name != "players")
+
+#: The study table's statistics: column key -> (summary group, summary statistic, label).
+STATISTICS = {
+    "canastas": ("canastas", "total canastas per side per deal", "canastas per side per deal"),
+    "red_three_value": (
+        "red-three value",
+        "lead per red three dealt (points)",
+        "lead per red three dealt (points)",
+    ),
+    "turns": ("end", "turns per deal", "turns per deal"),
+    "going_out": ("end", "deals ending: went out", "P(deal ends by going out)"),
+    "first_canasta_turn": (
+        "canasta timing",
+        "turn of a side's first canasta (0-based, sides with one)",
+        "turn of a side's first canasta",
+    ),
+    "score": ("score", "mean score per side (points)", "mean score per side (points)"),
+}
+#: Decimals each statistic is printed with in the study table (its value, interval and
+#: difference alike): a tenth of a point, a hundredth of a turn, a thousandth of a canasta
+#: or of a probability.
+DECIMALS = {
+    "canastas": 3,
+    "red_three_value": 1,
+    "turns": 2,
+    "going_out": 3,
+    "first_canasta_turn": 2,
+    "score": 1,
+}
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One axis of a grid: ``name`` (``players``, ``preset``, ``bots`` or ``switch:NAME``) and
+    its values (ints for players, preset names, tuples of side specs for bots, switch values
+    as :class:`~canasta_sim.Rules` takes them)."""
+
+    name: str
+    values: tuple
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell: its axis values (``{axis name: value text}``), rules and side bot specs."""
+
+    index: int
+    labels: dict
+    rules: Rules
+    bots: tuple[str, ...]
+
+    @property
+    def name(self) -> str:
+        """Folder name: ``NNN-axis=value-...`` with characters other than letters, digits,
+        ``.``, ``=``, ``;`` and ``-`` turned into ``_`` (the number keeps names unique)."""
+        text = "-".join(f"{k.removeprefix('switch:')}={v}" for k, v in self.labels.items())
+        return f"{self.index:03d}-" + re.sub(r"[^A-Za-z0-9.=;-]+", "_", text)[:80]
+
+
+def _switch_value(text: str, name: str):
+    low = text.strip().lower()
+    if low in ("true", "on", "yes"):
+        return True
+    if low in ("false", "off", "no"):
+        return False
+    try:
+        if "," in low:
+            return tuple(int(v) for v in low.split(","))
+        return int(low)
+    except ValueError:
+        raise ValueError(
+            f"axis switch:{name}: value {text!r} is not true/false, an integer or a comma "
+            f"list of integers"
+        ) from None
+
+
+def parse_axis(text: str) -> Axis:
+    """Parse ``NAME=V1|V2|...`` (see the module docstring).
+
+    Raises
+    ------
+    ValueError
+        Naming the bad part: no ``=``, an unknown axis or switch, an empty list or value, a
+        repeated value, a value the axis does not allow.
+    """
+    name, eq, rest = text.partition("=")
+    name = name.strip()
+    if not eq:
+        raise ValueError(f"axis {text!r} is not NAME=V1|V2|...")
+    if name.startswith("switch:"):
+        switch = name[len("switch:") :].strip()
+        if switch not in _SWITCHES:
+            raise ValueError(
+                f"axis {text!r}: unknown rules switch {switch!r}; allowed: "
+                f"{', '.join(_SWITCHES)} (players has its own axis)"
+            )
+        name = f"switch:{switch}"
+    elif name not in AXIS_NAMES:
+        raise ValueError(
+            f"axis {text!r}: unknown axis {name!r}; allowed: {', '.join(AXIS_NAMES)} or switch:NAME"
+        )
+    items = [v.strip() for v in rest.split("|")]
+    if not rest.strip() or any(not v for v in items):
+        raise ValueError(
+            f"axis {text!r}: an empty value list or an empty value; allowed: one or more "
+            f"values separated by '|'"
+        )
+    values: list = []
+    for item in items:
+        if name == "players":
+            if item not in ("2", "3", "4", "6"):
+                raise ValueError(f"axis {text!r}: players {item!r}; allowed: 2, 3, 4, 6")
+            values.append(int(item))
+        elif name == "preset":
+            key = preset_name(item)
+            if key is None:
+                raise ValueError(f"axis {text!r}: preset {item!r}; allowed: {', '.join(PRESETS)}")
+            values.append(key)
+        elif name == "bots":
+            values.append(tuple(s.strip() for s in item.split(";")))
+        else:
+            values.append(_switch_value(item, name[len("switch:") :]))
+    if len(set(values)) < len(values):
+        raise ValueError(f"axis {text!r} repeats a value; give each value once")
+    return Axis(name, tuple(values))
+
+
+def _label(value) -> str:
+    if isinstance(value, tuple):
+        return (";" if value and isinstance(value[0], str) else ",").join(map(str, value))
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def grid_cells(axes: list[Axis]) -> list[Cell]:
+    """Every combination of the axes' values (the first axis varies slowest), validated.
+
+    Missing axes take the defaults: 4 players, ``classic``, ``expert``.
+
+    Raises
+    ------
+    ValueError
+        For an axis given twice, a grid of more than :data:`MAX_CELLS` cells, or a cell whose
+        rules or bots are not allowed (the message names the cell's values).
+    """
+    names = [a.name for a in axes]
+    for name in names:
+        if names.count(name) > 1:
+            raise ValueError(f"axis {name} is given twice; give each axis once")
+    size = math.prod(len(a.values) for a in axes)
+    if size > MAX_CELLS:
+        raise ValueError(
+            f"the grid has {size:,} cells ({' x '.join(str(len(a.values)) for a in axes)}); "
+            f"allowed: at most {MAX_CELLS:,}"
+        )
+    cells = []
+    for i, combo in enumerate(itertools.product(*(a.values for a in axes))):
+        chosen = dict(zip(names, combo))
+        labels = {n: _label(v) for n, v in chosen.items()}
+        switches = {n[len("switch:") :]: v for n, v in chosen.items() if n.startswith("switch:")}
+        where = ", ".join(f"{k}={v}" for k, v in labels.items())
+        try:
+            rules = Rules.preset(
+                chosen.get("preset", "classic"), players=chosen.get("players", 4), **switches
+            )
+            bots = side_bots(list(chosen.get("bots", ("expert",))), rules.sides)
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"cell {where}: {exc}") from None
+        cells.append(Cell(i, labels, rules, tuple(b.spec for b in bots)))
+    return cells
+
+
+def _study_spec(axes: list[Axis], deals: int, seed: int, baseline: int) -> dict:
+    return {
+        "axes": [{"name": a.name, "values": [_label(v) for v in a.values]} for a in axes],
+        "deals_per_cell": deals,
+        "seed": seed,
+        "baseline": baseline,
+    }
+
+
+def run_study(
+    axes: list[Axis],
+    *,
+    deals: int,
+    out,
+    seed: int = 0,
+    baseline: int = 0,
+    resume: bool = False,
+    overwrite: bool = False,
+    workers: int | None = None,
+    progress: bool = False,
+    on_cell=None,
+) -> pd.DataFrame:
+    """Run (or continue) a study: one :func:`~canasta_sim.simulate` run per cell, then the
+    table and the plot.
+
+    Parameters
+    ----------
+    axes : list of Axis
+    deals : int
+        Deals per cell.
+    out : path or None
+        The study folder (see the module docstring); ``None`` plays every cell in memory
+        and writes nothing.
+    seed : int
+        Master seed of every cell.
+    baseline : int
+        Number of the cell the others are compared with (0-based, grid order).
+    resume : bool
+        Continue the study in ``out``: play only the cells whose folders are missing (needs
+        ``out``).
+    overwrite : bool
+        Replace an existing study or results folder ``out`` (not with ``resume``).
+    workers : int, optional
+        Threads per cell run.
+    progress : bool
+        Progress on stderr.
+    on_cell : callable, optional
+        Called as ``on_cell(cell, played)`` after each cell (``played``: False for a cell
+        read from its folder).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The study table (``study.csv``): one row per cell, see :func:`study_table`.
+
+    Raises
+    ------
+    ValueError
+        For a bad grid (:func:`grid_cells`), a baseline outside the grid, ``out`` existing
+        without ``resume`` or ``overwrite``, or resuming a folder that is not this study
+        (other grid, seed or deals) or was made by other rules or bots versions
+        (:class:`~canasta_sim.run.outdir.VersionMismatch`).
+    """
+    cells = grid_cells(axes)
+    if not 0 <= baseline < len(cells):
+        raise ValueError(f"baseline={baseline} is not a cell; allowed: 0 to {len(cells) - 1}")
+    if resume and overwrite:
+        raise ValueError("resume and overwrite exclude each other; give one")
+    folder = _study_folder(out, _study_spec(axes, deals, seed, baseline), resume, overwrite)
+    start = time.perf_counter()
+    results = []
+    for cell in cells:
+        cell_dir = None if folder is None else folder / "cells" / cell.name
+        saved = None if cell_dir is None else cell_dir / "aggregates.json"
+        played = saved is None or not saved.is_file()
+        agg = (
+            Aggregates.from_json(saved.read_text())
+            if saved is not None and not played
+            else _play_cell(cell, deals, seed, workers, progress, cell_dir)
+        )
+        results.append((cell, agg))
+        if on_cell is not None:
+            on_cell(cell, played)
+    table = study_table(results, baseline)
+    if folder is not None:
+        caption = f"seed {seed}, {deals:,} deals per cell, {len(cells)} cells"
+        png = folder / "study.png"
+        with writing(png):
+            tmp = png.with_name(".study.png.tmp")
+            plot_study(table, tmp, caption)
+            tmp.replace(png)
+        _atomic_text(folder / "study.csv", table.to_csv(index=False))
+    table.attrs["wall_seconds"] = round(time.perf_counter() - start, 3)
+    return table
+
+
+def _study_folder(out, spec: dict, resume: bool, overwrite: bool) -> Path | None:
+    """The study folder ``out``, checked (``resume``) or made with its manifest; ``None``
+    without ``out`` (a study that writes nothing)."""
+    if out is None:
+        if resume:
+            raise ValueError("resume needs out, the folder of the study to continue")
+        return None
+    folder = Path(out).resolve()
+    if resume:
+        _check_resume(folder, spec)
+    else:
+        target = prepare_out(folder, overwrite)
+        if target.replaces is not None:
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+        _atomic_text(folder / "manifest.json", json_text({**_fresh_manifest(), "study": spec}))
+    return folder
+
+
+def _play_cell(cell: Cell, deals: int, seed: int, workers, progress: bool, folder) -> Aggregates:
+    """Play one cell's deals (aggregates only), into its run folder ``folder`` or, with
+    ``None``, in memory."""
+    return simulate(
+        deals,
+        rules=cell.rules,
+        bots=list(cell.bots),
+        seed=seed,
+        workers=workers,
+        out=folder,
+        records=False,
+        progress=progress,
+    ).aggregates
+
+
+def _fresh_manifest() -> dict:
+    from .._version import BOTS_VERSION, RULES_VERSION, __version__
+    from .outdir import git_commit
+
+    return {
+        "canasta_sim": __version__,
+        "rules_version": RULES_VERSION,
+        "bots_version": BOTS_VERSION,
+        "git_commit": git_commit(),
+    }
+
+
+def _check_resume(folder: Path, spec: dict) -> None:
+    manifest = read_manifest(folder)
+    if "study" not in manifest:
+        raise ValueError(f"{str(folder)!r} is not a study folder (its manifest has no study)")
+    check_run_versions(manifest, folder)
+    found = manifest["study"]
+    for key, value in spec.items():
+        if found.get(key) != value:
+            raise ValueError(
+                f"{str(folder)!r} is a study with {key} {found.get(key)!r}, not {value!r}; "
+                f"resume it with the same grid, seed, deals and baseline, or start a new one"
+            )
+
+
+def _atomic_text(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    write_text(tmp, text)
+    with writing(path):
+        tmp.replace(path)
+
+
+def _row_stats(table: pd.DataFrame) -> dict[str, tuple[float, float, float, int]]:
+    indexed = table.set_index(["group", "statistic"])
+    out = {}
+    for key, (group, statistic, _) in STATISTICS.items():
+        r = indexed.loc[(group, statistic)]
+        out[key] = (float(r["value"]), float(r["ci_low"]), float(r["ci_high"]), int(r["n"]))
+    return out
+
+
+def study_table(results: list[tuple[Cell, Aggregates]], baseline: int) -> pd.DataFrame:
+    """One row per cell: ``cell`` (number), ``name``, each axis's value, ``players``,
+    ``deals``, and per statistic of :data:`STATISTICS` ``KEY``, ``KEY_low``, ``KEY_high``
+    (95% interval) and ``KEY_diff``, ``KEY_diff_low``, ``KEY_diff_high``: the cell's value minus
+    the baseline cell's with a 95% interval from the two intervals' standard errors
+    (``(high - low) / (2 Z95)``, added in quadrature: the cells are treated as independent,
+    which is conservative where shared shuffles correlate them positively).
+    """
+    stats = [_row_stats(summary(agg, cell.rules)) for cell, agg in results]
+    base = stats[baseline]
+    rows = []
+    for (cell, agg), st in zip(results, stats):
+        row = {"cell": cell.index, "name": cell.name, **cell.labels, "players": cell.rules.players}
+        row["deals"] = agg.n_deals
+        row["baseline"] = cell.index == baseline
+        for key, (value, low, high, _) in st.items():
+            b_value, b_low, b_high, _ = base[key]
+            se = math.hypot((high - low) / (2 * Z95), (b_high - b_low) / (2 * Z95))
+            diff = value - b_value
+            row.update(
+                {
+                    key: value,
+                    f"{key}_low": low,
+                    f"{key}_high": high,
+                    f"{key}_diff": diff,
+                    f"{key}_diff_low": diff - Z95 * se,
+                    f"{key}_diff_high": diff + Z95 * se,
+                }
+            )
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def format_study(table: pd.DataFrame) -> str:
+    """The study table for the terminal: per cell its axis values and, per statistic, the
+    value and the difference to the baseline with its 95% interval, each statistic with its
+    own fixed decimals (:data:`DECIMALS`); a dash for what a cell could not measure."""
+    lines = []
+    axis_cols = [c for c in table.columns if c in AXIS_NAMES or c.startswith("switch:")]
+    for d in table.to_dict("records"):
+        head = ", ".join(f"{c.removeprefix('switch:')}={d[c]}" for c in axis_cols)
+        lines.append(f"[{d['cell']}] {head}" + ("  (baseline)" if d["baseline"] else ""))
+        for key, (_, _, label) in STATISTICS.items():
+            n = DECIMALS[key]
+            v, lo, hi = d[key], d[f"{key}_low"], d[f"{key}_high"]
+            dv, dl, dh = d[f"{key}_diff"], d[f"{key}_diff_low"], d[f"{key}_diff_high"]
+            diff = "" if d["baseline"] else f"  diff {interval(dv, dl, dh, f'+.{n}f')}"
+            value = number(v, f"10.{n}f").rjust(10)
+            lines.append(
+                f"    {label:<36} {value} [{number(lo, f'.{n}f')}, {number(hi, f'.{n}f')}]{diff}"
+            )
+    return "\n".join(lines)
+
+
+def plot_study(table: pd.DataFrame, path: Path, caption: str) -> None:
+    """PNG of canastas per deal, red-three value, deal length and going-out rate by cell,
+    with 95% intervals; ``caption`` (seed and size) under the panels."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    keys = ("canastas", "red_three_value", "turns", "going_out")
+    n = len(table)
+    fig = Figure(figsize=(max(8.0, 0.35 * n + 4), 7.5), layout="constrained")
+    FigureCanvasAgg(fig)
+    axes = fig.subplots(2, 2, sharex=True)
+    x = np.arange(n)
+    for ax, key in zip(axes.flat, keys):
+        y = table[key].to_numpy(np.float64)
+        err = np.vstack([y - table[f"{key}_low"], table[f"{key}_high"] - y])
+        ax.errorbar(x, y, yerr=np.nan_to_num(err), fmt="o", capsize=3)
+        base = table.loc[table["baseline"], key]
+        if len(base):
+            ax.axhline(float(base.iloc[0]), color="grey", linewidth=0.8, linestyle="--")
+        ax.set_title(STATISTICS[key][2])
+        ax.set_ylabel(STATISTICS[key][2])
+    for ax in axes[1]:
+        ax.set_xticks(x, table["name"].str.slice(4), rotation=70, ha="right", fontsize=7)
+        ax.set_xlabel("cell")
+    fig.suptitle("Study by cell (95% intervals; dashed: the baseline cell)")
+    fig.text(0.01, 0.0, caption, fontsize=8, ha="left", va="bottom")
+    fig.savefig(path, dpi=110, format="png")

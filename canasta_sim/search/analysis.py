@@ -1,0 +1,669 @@
+"""Decision analysis: every candidate at a decision rolled out in sampled worlds, on common
+random numbers, with paired intervals and racing (docs/analysis.md).
+
+Each world (the hidden hands, the stock order and the bots' random stream, from
+:meth:`InfoSet.sample_worlds`) is played once per candidate still in the race, so the
+difference between two candidates in a world is paired: the luck of the world cancels.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numba
+import numpy as np
+import pandas as pd
+
+from ..game.infoset import InfoSet
+from ..nb.bots.apprentice import candidate_scores
+from ..nb.bots.policies import ROLLOUT_CODES, ApprenticeParam
+from ..nb.enums import RolloutCol
+from ..nb.play import Seating
+from ..nb.rollout import CandidateRows, Pairs, WorldCards, rollouts
+from ..players.choices import (
+    MAX_CANDIDATES,
+    Candidate,
+    decision_deal,
+    find_candidate,
+    is_legal,
+    list_candidates,
+)
+from ..players.ranking import rank_candidates
+from ..players.specs import POLICIES, Bot, seat_arrays, side_bots, weight_sets
+from ..results.tables import align_columns, interval
+from .equity import in_scope, p_win_game, play_out
+
+#: Objectives the race can be run on, and the column of the table holding each.
+OBJECTIVES = {
+    "score_diff": "the deal score of the own side minus the best other side's (points)",
+    "own_score": "the own side's deal score (points)",
+    "win_deal": "1 if the own side scores more than every other side this deal, else 0",
+}
+#: How P(win the game) is found (docs/analysis.md, "P(win the game)").
+WIN_GAME = {
+    "auto": "the game-equity table where it covers the rules, else playing the game out",
+    "table": "the game-equity table (n/a where it does not cover the rules)",
+    "play-out": "every world's game played out after the deal by the rollout bots",
+}
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+DROP_Z = 2.33  # a candidate this many paired standard errors behind the best leaves the race
+BATCH = 1000  # worlds added per round of the race after the first min_worlds
+
+
+@dataclass(frozen=True)
+class AnalysisResult:
+    """The outcome of :func:`analyse`.
+
+    Attributes
+    ----------
+    table : pandas.DataFrame
+        One row per candidate, best first (by the objective): ``candidate`` (label),
+        ``score_diff`` with ``score_diff_lo``/``score_diff_hi`` (95% interval, points),
+        ``vs_best`` with ``vs_best_lo``/``vs_best_hi`` (the paired difference of the objective
+        to the best candidate over the worlds both played, 95% interval), ``p_win_deal``,
+        ``p_win_game`` (from the scores after the deal: the game-equity table, or the game
+        played out, :mod:`canasta_sim.search.equity` and ``win_game``; NaN where neither was
+        used),
+        ``own_score`` and ``own_score_sd`` (points), ``p_own_out``, ``p_other_out`` (a seat
+        of another side went out), ``worlds``; with the learned bot ``apprentice`` as the
+        analysed side's rollout bot, ``learned``: its own score of the candidate (points, the
+        learned value of the score difference; NaN for one it does not generate).
+    settings : str
+        One line: seed, worlds, rollout bots, stratification, elapsed seconds, how much the
+        pairing shrank the variance of the differences, why the race stopped.
+    per_world : pandas.DataFrame
+        One row per rollout: ``world``, ``candidate``, ``own_score``, ``other_score`` (the
+        best other side's), ``out_seat`` (-1: nobody went out), ``end`` (end reason code),
+        ``win_game`` (the world's P(win the game): the table's value, 1 or 0 from the game
+        played out, NaN).
+    info_set : InfoSet
+    candidates : list of Candidate
+        In the table's order.
+    meta : dict
+        The settings as values (JSON-able).
+    """
+
+    table: pd.DataFrame
+    settings: str
+    per_world: pd.DataFrame
+    info_set: InfoSet
+    candidates: list
+    meta: dict = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return format_table(self.table) + "\n" + self.settings
+
+    def write(self, out) -> Path:
+        """Write ``analysis.json`` (settings, table, position) and ``per_world.parquet`` into
+        the new folder ``out``, complete or not at all (staged, then renamed).
+
+        Raises
+        ------
+        ValueError
+            If ``out`` exists or cannot be written.
+        """
+        from ..run.outdir import (
+            commit_out,
+            json_text,
+            prepare_out,
+            staging_folder,
+            write_text,
+            writing,
+        )
+
+        target = prepare_out(out, overwrite=False)
+        with staging_folder(target) as tmp:
+            doc = {
+                "settings": self.settings,
+                "meta": self.meta,
+                "position": _position(self.info_set),
+                "table": json.loads(self.table.to_json(orient="records")),
+            }
+            write_text(tmp / "analysis.json", json_text(doc))
+            with writing(tmp / "per_world.parquet"):
+                self.per_world.to_parquet(tmp / "per_world.parquet", index=False)
+            commit_out(tmp, target)
+        return target.path
+
+
+def rollout_bots(rollout, sides: int) -> list[Bot]:
+    """The rollout bots of a spec for every side or one per side (:func:`side_bots`): the
+    policies the rollout kernel plays (random, greedy, careful, expert and its presets,
+    apprentice).
+
+    Raises
+    ------
+    ValueError
+        For a bad spec (as :func:`side_bots`), a bot written in Python (it plays outside the
+        kernels) or the search bot ``pimc`` (the rollouts hold no search; docs/pimc.md).
+    """
+    bots = side_bots(rollout, sides)
+    for bot in bots:
+        if bot.policy.code not in ROLLOUT_CODES:
+            why = (
+                "is written in Python, and the rollouts run in the kernels"
+                if bot.is_python
+                else "is the search bot, which cannot be a rollout bot (docs/pimc.md)"
+            )
+            allowed = [p.name for p in POLICIES.values() if p.code in ROLLOUT_CODES]
+            raise ValueError(
+                f"rollout bot {bot.spec!r} {why}; pass an expert spec (e.g. 'expert', "
+                f"'expert@1', 'expert:safety=80') or 'apprentice'; allowed: "
+                f"{', '.join(allowed)} (or an expert preset)"
+            )
+    return bots
+
+
+def analyse(
+    info_set: InfoSet,
+    candidates=None,
+    *,
+    worlds: int | None = None,
+    min_worlds: int = 1000,
+    max_worlds: int = 200_000,
+    target_se: float = 5.0,
+    rollout="expert",
+    seed: int = 0,
+    objective: str = "score_diff",
+    stratify: bool = True,
+    threads: int | None = None,
+    top: int | None = None,
+    win_game: str = "auto",
+    max_candidates: int = MAX_CANDIDATES,
+) -> AnalysisResult:
+    """Roll out each candidate of the decision in shared sampled worlds and rank them.
+
+    The race: every candidate plays the first ``min_worlds`` worlds; after that, rounds of
+    :data:`BATCH` worlds; a candidate whose objective is more than :data:`DROP_Z` (2.33)
+    standard errors of the paired difference behind the best candidate's leaves the race.
+    The race stops when every remaining paired standard error is below ``target_se`` (with a
+    single candidate: its own standard error) or at ``max_worlds``.
+
+    Parameters
+    ----------
+    info_set : InfoSet
+        The decision; its seat must be the seat to play.
+    candidates : list of str or Candidate, optional
+        Labels (as :func:`canasta_sim.players.choices.candidates` writes them) or candidates; all
+        legal candidates when ``None``.
+    worlds : int, optional
+        Play exactly this many worlds for every candidate (no race).
+    min_worlds, max_worlds : int
+        Worlds before any candidate is dropped; the most worlds a candidate plays.
+    target_se : float
+        Standard error of the paired differences at which the race stops, in the objective's
+        unit (points; a probability for ``win_deal``).
+    rollout : str or list of str
+        Bot spec for every side, or one per side (``canasta_sim.players.specs``); plays the rest of
+        the deal, the analysed seat's turn included.
+    seed : int
+        Master seed of the worlds (0 .. 2**64 - 1).
+    objective : str
+        What the race ranks: a key of :data:`OBJECTIVES`.
+    stratify : bool
+        Stratify the next stock card over the worlds (:meth:`InfoSet.sample_worlds`).
+    threads : int, optional
+        Threads for the rollouts (all cores by default).
+    top : int, optional
+        Roll out only the ``top`` candidates the own side's rollout bot ranks first
+        (:func:`canasta_sim.players.ranking.rank_candidates`: its own choice first); all by default.
+    win_game : str
+        How P(win the game) is found, a key of :data:`WIN_GAME`: ``"auto"`` (the
+        game-equity table where it covers the rules, else the play-out), ``"table"`` or
+        ``"play-out"`` (each world's game played on after the deal by the rollout bots to
+        R-55's end, :func:`canasta_sim.search.equity.play_out`: slower, several deals a world).
+    max_candidates : int
+        The candidate layer's cap (``cap`` of :func:`canasta_sim.players.choices.candidates`, 64
+        by default): the most play-phase candidates listed, meld plans taken whole in their
+        order; the settings and ``meta["plans_left_out"]`` say how many plans it left out.
+
+    Returns
+    -------
+    AnalysisResult
+
+    Raises
+    ------
+    ValueError
+        For an unknown candidate label, bot spec or objective, counts out of range, or an
+        information set whose seat is not to play.
+    """
+    t0 = time.perf_counter()
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective={objective!r}; allowed: {', '.join(OBJECTIVES)}")
+    if win_game not in WIN_GAME:
+        raise ValueError(f"win_game={win_game!r}; allowed: {', '.join(WIN_GAME)}")
+    if worlds is not None:
+        _check_count("worlds", worlds)
+        min_worlds = max_worlds = worlds
+    _check_count("min_worlds", min_worlds)
+    _check_count("max_worlds", max_worlds)
+    if max_worlds < min_worlds:
+        raise ValueError(f"max_worlds={max_worlds} is below min_worlds={min_worlds}")
+    if not (isinstance(target_se, (int, float)) and target_se > 0):
+        raise ValueError(f"target_se={target_se!r}; allowed: a positive number")
+    rules = info_set.rules
+    bots = rollout_bots(rollout, rules.sides)
+    policies, params = seat_arrays(bots, rules.players)
+    _, weights = weight_sets([bots], rules.players, params[None])  # writes the weight sets
+    threads = (
+        numba.config.NUMBA_NUM_THREADS if threads is None else _check_count("threads", threads)
+    )
+    cands, left_out = _chosen(info_set, candidates, max_candidates)
+    if top is not None:
+        _check_count("top", top)
+        cands = rank_candidates(info_set, cands, bots[info_set.side])[:top]
+    top = int(info_set.pile_codes[-1]) if len(info_set.pile_codes) else 0
+    kernel_rows = [c.kernel_row(top) for c in cands]
+    rows = CandidateRows(
+        np.array([k for k, _, _ in kernel_rows], np.int64),
+        np.stack([plan for _, plan, _ in kernel_rows]).astype(np.int8),
+        np.array([d for _, _, d in kernel_rows], np.int64),
+    )
+    seating = Seating(policies[None], params[None])
+    public = np.array([info_set.public_state()])
+    r = rules.to_array()
+    side = info_set.side
+
+    n_c = len(cands)
+    active = np.ones(n_c, bool)
+    played = np.zeros(n_c, np.int64)
+    own: list[list[np.ndarray]] = [[] for _ in range(n_c)]
+    other: list[list[np.ndarray]] = [[] for _ in range(n_c)]
+    outs: list[list[np.ndarray]] = [[] for _ in range(n_c)]
+    ends: list[list[np.ndarray]] = [[] for _ in range(n_c)]
+    deal_scores: list[list[np.ndarray]] = [[] for _ in range(n_c)]  # every side's
+    world_seeds = []
+    done = 0
+    reason = ""
+    while True:
+        m = min(min_worlds if done == 0 else BATCH, max_worlds - done)
+        w = info_set.sample_worlds(m, seed, start=done, stratify=stratify)
+        live = np.nonzero(active)[0]
+        world_of = np.repeat(np.arange(m, dtype=np.int64), len(live))
+        cand_of = np.tile(live.astype(np.int64), m)
+        scores, info = rollouts(
+            public,
+            r,
+            WorldCards(w.hands, w.stock, w.seeds),
+            rows,
+            Pairs(world_of, cand_of),
+            seating,
+            threads,
+            weights,
+        )
+        bad = np.nonzero(info[:, RolloutCol.error])[0]
+        if len(bad):  # legality reads only public cards and the own hand: never expected
+            c = cands[cand_of[bad[0]]]
+            raise RuntimeError(f"candidate {c.label!r} broke rule {info[bad[0], RolloutCol.error]}")
+        mine = scores[:, side].astype(np.int64)
+        best_other = np.delete(scores, side, axis=1).max(axis=1).astype(np.int64)
+        for j, c in enumerate(live):
+            sel = slice(j, None, len(live))
+            own[c].append(mine[sel])
+            other[c].append(best_other[sel])
+            outs[c].append(info[sel, RolloutCol.out_seat])
+            ends[c].append(info[sel, RolloutCol.end])
+            deal_scores[c].append(scores[sel])
+        world_seeds.append(w.seeds)
+        played[live] += m
+        done += m
+        values = [
+            _objective(objective, np.concatenate(own[c]), np.concatenate(other[c]))
+            for c in range(n_c)
+        ]
+        best = max(np.nonzero(active)[0], key=lambda c: values[c].mean())
+        ses = {}
+        for c in np.nonzero(active)[0]:
+            if c == best:
+                continue
+            d = values[c] - values[best][: len(values[c])]
+            se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
+            if d.mean() < -DROP_Z * se or (se == 0 and d.mean() < 0):
+                active[c] = False
+            else:
+                ses[c] = se
+        if done >= max_worlds:
+            reason = "worlds given" if worlds is not None else "max_worlds"
+            break
+        if n_c == 1:
+            x = values[best]
+            ses = {best: x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else np.inf}
+        elif active.sum() == 1:
+            reason = "one candidate left"
+            break
+        if all(se < target_se for se in ses.values()):
+            reason = "target standard error reached"
+            break
+    games, game_meta = _win_game(
+        info_set, bots, win_game, own, other, deal_scores, world_seeds, threads
+    )
+    notes = {**game_meta, "max_candidates": max_candidates, "plans_left_out": left_out}
+    elapsed = time.perf_counter() - t0
+    settings = _Settings(seed, objective, bots, stratify, min_worlds, max_worlds, target_se)
+    race = _Race(own, other, outs, ends, played, active, reason, elapsed)
+    result = _result(info_set, cands, settings, race, games, notes)
+    if bots[side].policy.learned:  # the learned bot's own value of each candidate
+        seat_params = params[info_set.seat]
+        one = weights[int(seat_params[ApprenticeParam.weight_set])]
+        result.table["learned"] = learned_scores(info_set, result.candidates, seat_params, one)
+    return result
+
+
+def learned_scores(info: InfoSet, cands, params: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The learned bot's score of each of ``cands`` at ``info``'s decision (points,
+    ``float64[len(cands)]``; NaN for a candidate it does not generate), with its parameters
+    ``params`` (``float64[N_PARAMS]``) and one weight set ``weights``
+    (:func:`canasta_sim.nb.bots.apprentice.candidate_scores`)."""
+    kinds, plans, discards, scores = candidate_scores(
+        info.public_state(), info.rules.to_array(), params, weights
+    )
+    own = {
+        (int(k), p.tobytes(), int(d)): float(v)
+        for k, p, d, v in zip(kinds, plans, discards, scores)
+    }
+    top = int(info.pile_codes[-1]) if len(info.pile_codes) else 0
+    keys = [c.kernel_row(top) for c in cands]
+    return np.array(
+        [own.get((int(k), np.asarray(p, np.int8).tobytes(), int(d)), np.nan) for k, p, d in keys]
+    )
+
+
+def _win_game(info, bots, how, own, other, deal_scores, world_seeds, threads):
+    """Each candidate's per-world P(win the game) after its deal (``float64[worlds]``), and
+    the meta entries saying how it was found (``win_game``, ``play_out_deals``,
+    ``play_out_seconds``)."""
+    rules = info.rules
+    side = info.side
+    if how == "table" or (how == "auto" and in_scope(rules)):
+        before = info.scores[side], max(x for s, x in enumerate(info.scores) if s != side)
+        games = [
+            p_win_game(rules, before[0] + np.concatenate(a), before[1] + np.concatenate(b))
+            for a, b in zip(own, other)
+        ]
+        if games[0] is None:
+            nan = [np.full(sum(map(len, a)), np.nan) for a in own]
+            return nan, {"win_game": None, "play_out_deals": None, "play_out_seconds": None}
+        return games, {"win_game": "table", "play_out_deals": None, "play_out_seconds": None}
+    # one play-out of every candidate's worlds together (fewer rounds of kernel calls); a
+    # world's later deals are shuffled alike for every candidate (common random numbers)
+    start = time.perf_counter()
+    after = [np.array(info.scores, np.int64) + np.concatenate(x) for x in deal_scores]
+    seeds = np.concatenate(world_seeds)
+    masters = np.concatenate([seeds[: len(x)] for x in after])
+    winner, deals = play_out(rules, bots, np.concatenate(after), masters, info.dealer, threads)
+    cut = np.cumsum([len(x) for x in after])[:-1]
+    games = [(w == side).astype(np.float64) for w in np.split(winner, cut)]
+    return games, {
+        "win_game": "play-out",
+        "play_out_deals": float(deals.mean()),
+        "play_out_seconds": time.perf_counter() - start,
+    }
+
+
+def _objective(name: str, own: np.ndarray, other: np.ndarray) -> np.ndarray:
+    if name == "score_diff":
+        return (own - other).astype(np.float64)
+    if name == "own_score":
+        return own.astype(np.float64)
+    return (own > other).astype(np.float64)
+
+
+@dataclass(frozen=True)
+class _Settings:
+    """What an analysis was asked for (see :func:`analyse`)."""
+
+    seed: int
+    objective: str
+    bots: list
+    stratify: bool
+    min_worlds: int
+    max_worlds: int
+    target_se: float
+
+
+@dataclass(frozen=True)
+class _Race:
+    """A finished race, per candidate: the batches' own side's and best other side's deal
+    scores (points), seats that went out and end reasons; worlds played, still in the race;
+    and why it stopped, after how many seconds."""
+
+    own: list
+    other: list
+    outs: list
+    ends: list
+    played: np.ndarray
+    active: np.ndarray
+    reason: str
+    elapsed: float
+
+
+def _result(info, cands, settings: _Settings, race: _Race, games, notes) -> AnalysisResult:
+    """The table and settings of a finished race: candidates still in the race first (the
+    best has played every world), then the dropped ones, each group by the objective;
+    ``notes``: how P(win the game) was found (:func:`_win_game`) and the candidates' cap."""
+    n_c = len(cands)
+    own = [np.concatenate(x) for x in race.own]
+    other = [np.concatenate(x) for x in race.other]
+    outs = [np.concatenate(x) for x in race.outs]
+    ends = [np.concatenate(x) for x in race.ends]
+    objective, active, bots = settings.objective, race.active, settings.bots
+    values = [_objective(objective, own[c], other[c]) for c in range(n_c)]
+    order = sorted(range(n_c), key=lambda c: (not active[c], -values[c].mean(), c))
+    best = order[0]
+    sides = info.rules.sides
+    records = []
+    unpaired, paired = 0.0, 0.0
+    for c in order:
+        diff = (own[c] - other[c]).astype(np.float64)
+        n = len(diff)
+        lo, hi = _interval(diff)
+        d = values[c] - values[best][:n]
+        vlo, vhi = _interval(d)
+        if c != best and n > 1:
+            unpaired += values[c].var(ddof=1) + values[best][:n].var(ddof=1)
+            paired += d.var(ddof=1)
+        out_side = np.where(outs[c] >= 0, outs[c] % sides, -1)
+        records.append(
+            {
+                "candidate": cands[c].label,
+                "score_diff": diff.mean(),
+                "score_diff_lo": lo,
+                "score_diff_hi": hi,
+                "vs_best": d.mean(),
+                "vs_best_lo": vlo,
+                "vs_best_hi": vhi,
+                "p_win_deal": float((own[c] > other[c]).mean()),
+                "p_win_game": float(games[c].mean()),
+                "own_score": float(own[c].mean()),
+                "own_score_sd": float(own[c].std(ddof=1)) if n > 1 else 0.0,
+                "p_own_out": float((out_side == info.side).mean()),
+                "p_other_out": float(((out_side >= 0) & (out_side != info.side)).mean()),
+                "worlds": int(n),
+            }
+        )
+    table = pd.DataFrame.from_records(records)
+    spec = ", ".join(dict.fromkeys(b.spec for b in bots))
+    worlds = int(race.played.max())
+    line = (
+        f"seed {settings.seed}, {worlds} worlds (min {settings.min_worlds}, max "
+        f"{settings.max_worlds}, target SE {settings.target_se:g}), objective {objective}, "
+        f"rollout {spec}, "
+        f"{'stratified next stock card' if settings.stratify else 'no stratification'}, "
+        f"common random numbers, {race.elapsed:.2f} s, {pairing_note(n_c, unpaired, paired)}, "
+        f"{_win_game_note(notes)}{_cap_note(notes)}, stopped: {race.reason}"
+    )
+    per_world = pd.DataFrame(
+        {
+            "world": np.concatenate([np.arange(len(own[c])) for c in range(n_c)]),
+            "candidate": np.concatenate([[cands[c].label] * len(own[c]) for c in range(n_c)]),
+            "own_score": np.concatenate(own).astype(np.int32),
+            "other_score": np.concatenate(other).astype(np.int32),
+            "out_seat": np.concatenate(outs).astype(np.int8),
+            "end": np.concatenate(ends).astype(np.int8),
+            "win_game": np.concatenate(games),
+        }
+    )
+    meta = {
+        "seed": settings.seed,
+        "worlds": worlds,
+        "min_worlds": settings.min_worlds,
+        "max_worlds": settings.max_worlds,
+        "target_se": settings.target_se,
+        "objective": objective,
+        "rollout": [b.spec for b in bots],
+        "stratify": settings.stratify,
+        "elapsed_seconds": race.elapsed,
+        "variance_shrink": unpaired / paired if paired > 0 else None,
+        "stopped": race.reason,
+        **notes,
+    }
+    return AnalysisResult(table, line, per_world, info, [cands[c] for c in order], meta)
+
+
+def pairing_note(candidates: int, unpaired: float, paired: float) -> str:
+    """What pairing did to the variance of the differences to the best candidate, for the
+    settings line.
+
+    Parameters
+    ----------
+    candidates : int
+        Candidates compared.
+    unpaired, paired : float
+        Sums over the candidates other than the best of the variance of the difference
+        without pairing (the two variances added) and with it (the variance of the paired
+        differences), points squared.
+
+    Returns
+    -------
+    str
+        The shrink factor; or, with no paired variance, whether the differences are exact
+        (the same in every world: nothing for pairing to shrink), there is nothing to compare
+        (one candidate), or no world's score differs at all.
+    """
+    if candidates < 2:
+        return "pairing: one candidate, no difference to measure"
+    if paired > 0:
+        return f"pairing shrank the variance of differences {unpaired / paired:.1f}x"
+    if unpaired > 0:
+        return "pairing: the differences are exact (the same in every world)"
+    return "pairing: no spread to measure (one world, or every world scores the same)"
+
+
+def _win_game_note(meta: dict) -> str:
+    """The settings line's words on where P(win the game) came from."""
+    if meta["win_game"] == "table":
+        return "P(win game) from the game-equity table"
+    if meta["win_game"] == "play-out":
+        return (
+            f"P(win game) from playing the game out ({meta['play_out_deals']:.1f} more deals "
+            f"a world, {meta['play_out_seconds']:.2f} s)"
+        )
+    return "P(win game) n/a (outside the game-equity table's scope)"
+
+
+def _cap_note(notes: dict) -> str:
+    """The settings line's words on the meld plans the candidates' cap left out, if any."""
+    left_out = notes["plans_left_out"]
+    if not left_out:
+        return ""
+    return (
+        f", {left_out} meld plan{'s' if left_out > 1 else ''} left out by the cap of "
+        f"{notes['max_candidates']} candidates (max_candidates)"
+    )
+
+
+def _interval(x: np.ndarray) -> tuple[float, float]:
+    if len(x) < 2:
+        return float("nan"), float("nan")
+    half = Z95 * x.std(ddof=1) / np.sqrt(len(x))
+    return float(x.mean() - half), float(x.mean() + half)
+
+
+def _chosen(info: InfoSet, chosen, cap: int) -> tuple[list[Candidate], int]:
+    """The candidates to roll out (the ``chosen`` ones, or all the layer lists within
+    ``cap``) and the meld plans the cap left out of the listing."""
+    found, left_out = list_candidates(info, cap)
+    if chosen is None:
+        return found, left_out
+    if isinstance(chosen, (str, Candidate)):
+        chosen = [chosen]
+    out = []
+    for c in chosen:
+        c = find_candidate(found, c) if isinstance(c, str) else c
+        if not isinstance(c, Candidate):
+            raise ValueError(f"candidates: {c!r} is neither a label nor a Candidate")
+        if c not in found and not is_legal(decision_deal(info), c):
+            # a Candidate built by the caller (a bot's own melds before its discard) is
+            # accepted when its moves are legal in the position
+            raise ValueError(f"candidate {c.label!r} is not legal here")
+        if c not in out:
+            out.append(c)
+    if not out:
+        raise ValueError("candidates: an empty list; give at least one label")
+    return out, left_out
+
+
+def _check_count(name: str, value, low: int = 1, high: int = 10_000_000) -> int:
+    if (
+        not isinstance(value, (int, np.integer))
+        or isinstance(value, bool)
+        or not (low <= value <= high)
+    ):
+        raise ValueError(f"{name}={value!r}; allowed: an integer from {low:,} to {high:,}")
+    return int(value)
+
+
+def _position(info: InfoSet) -> dict:
+    return {
+        "players": info.rules.players,
+        "rules": info.rules.to_dict(),
+        "seat": info.seat,
+        "phase": info.phase,
+        "hand": info.hand,
+        "pile": info.pile,
+        "melds": [list(m) for m in info.melds],
+        "red_threes": list(info.red_threes),
+        "scores": list(info.scores),
+        "hand_sizes": list(info.hand_sizes),
+        "stock": info.stock_size,
+        "known": list(info.known),
+        "turn": info.turn,
+    }
+
+
+def format_table(table: pd.DataFrame) -> str:
+    """The ranked table as text: intervals in brackets (a dash for a bound not measured),
+    probabilities as percentages."""
+    head = [
+        "candidate",
+        "score diff [95%]",
+        "vs best [95%]",
+        "P(win deal)",
+        "P(win game)",
+        "own score",
+        "P(we out)",
+        "P(they out)",
+        "worlds",
+    ]
+    learned = "learned" in table
+    if learned:
+        head.append("learned")
+    rows = [
+        [
+            row.candidate,
+            interval(row.score_diff, row.score_diff_lo, row.score_diff_hi, "+.1f"),
+            interval(row.vs_best, row.vs_best_lo, row.vs_best_hi, "+.1f"),
+            f"{row.p_win_deal:.1%}",
+            "n/a" if np.isnan(row.p_win_game) else f"{row.p_win_game:.1%}",
+            f"{row.own_score:.1f}",
+            f"{row.p_own_out:.1%}",
+            f"{row.p_other_out:.1%}",
+            f"{row.worlds:,}",
+            *([] if not learned else ["-" if np.isnan(row.learned) else f"{row.learned:+.1f}"]),
+        ]
+        for row in table.itertuples()
+    ]
+    return align_columns([head, *rows], sep="  ")

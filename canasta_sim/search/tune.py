@@ -1,0 +1,558 @@
+"""Tuning a bot: a joint search of its parameters against a reference field of opponents.
+
+Each candidate setting plays every bot of the field (:data:`DEFAULT_FIELD`: ``expert`` and
+``careful`` at their current defaults) through :func:`canasta_sim.compare`: bots rotate over
+the sides on shared, duplicate deals, so most of the luck of the deal cancels. The objective is
+the mean over the field of either the candidate's mean score difference per deal (points) or
+its win rate in full games (R-55). The search is Optuna's TPE sampler (multivariate, so the
+parameters are modelled jointly) with a fixed sampler seed; trial 0 is the bot's own setting,
+the baseline.
+
+Seeds are never shared between the stages: the search plays its deals on seeds derived from
+``(seed, 0, opponent)``, and the best setting found is then measured on fresh seeds derived from
+``(seed, 1, opponent)`` (:func:`stage_seeds`), with both objectives, so the reported figures
+carry no selection bias from the search.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+import warnings
+from dataclasses import dataclass
+
+import numba
+import numpy as np
+import pandas as pd
+
+from ..errors import BadArgument
+from ..players.specs import POLICIES, Bot, Param, Policy, parse_bot, spec_params
+from ..results.stats import wilson_interval
+from ..results.tables import align_columns, interval, number
+from ..run.compare import compare
+from ..run.outdir import make_manifest
+from ..run.runner import Table, resolve_rules
+
+DEFAULT_FIELD = ("expert", "careful")
+OBJECTIVES = {
+    "diff": "mean score difference per deal (points)",
+    "wins": "win rate in full games",
+}
+SEARCH, FINAL = 0, 1  # stage codes of stage_seeds
+MAX_TRIALS = 100_000
+
+
+@dataclass
+class TuneResult:
+    """What :func:`tune` returns.
+
+    Attributes
+    ----------
+    best : Bot
+        The best setting the search found (fixed parameters included).
+    history : pandas.DataFrame
+        One row per trial: ``trial``, one column per searched parameter (the value played),
+        ``spec``, ``objective``, ``low``, ``high`` (the trial's field objective with its 95%
+        interval), ``vs_<spec>`` (the objective against each field bot) and ``seconds``.
+    final : pandas.DataFrame
+        The best setting on fresh seeds, one row per field bot plus a ``field`` row (their
+        mean): ``opponent``, ``deals``, ``mean_diff``, ``diff_low``, ``diff_high`` (points per
+        deal), ``games``, ``wins``, ``win_rate``, ``win_low``, ``win_high``.
+    manifest : dict
+        Rules, versions, the bots, and ``tune``: every setting of the search, the seeds of both
+        stages, the sampler, the best spec and the wall seconds.
+    """
+
+    best: Bot
+    history: pd.DataFrame
+    final: pd.DataFrame
+    manifest: dict
+
+
+def stage_seeds(seed: int, stage: int, n: int) -> list[int]:
+    """``n`` master seeds (0 .. 2**64 - 1) for one stage (:data:`SEARCH` or :data:`FINAL`) of a
+    tuning run, one per field bot, from numpy's ``SeedSequence((seed, stage))``: the stages
+    never share a seed in practice (64-bit hashes)."""
+    state = np.random.SeedSequence([int(seed), int(stage)]).generate_state(n, np.uint64)
+    return [int(s) for s in state]
+
+
+def search_space(
+    bot: str, params=None, ranges=None
+) -> tuple[Policy, dict[str, float], list[Param], dict]:
+    """The policy of ``bot``, the parameters it fixes, the parameters to search and their
+    ranges.
+
+    Parameters
+    ----------
+    bot : str
+        Bot spec; the parameters it sets are fixed, the others are searched.
+    params : list of str, optional
+        Search only these (default: every parameter the spec leaves free).
+    ranges : dict name -> (low, high), optional
+        Narrower closed ranges for searched parameters, inside the allowed range.
+
+    Returns
+    -------
+    (Policy, dict, list of Param, dict name -> (low, high))
+
+    Raises
+    ------
+    ValueError
+        For a bad spec, a policy without parameters, an unknown parameter, a parameter both
+        fixed and searched, or a range that is empty, a single value, outside the allowed
+        range or not whole for a whole-number parameter (each message names the value and what
+        is allowed).
+    """
+    policy, fixed = spec_params(bot)
+    names = [p.name for p in policy.params]
+    # a search bot's parameters include its rollout bot (a code, not a number) and each of
+    # its decisions costs whole rollouts: it is measured with compare, not tuned
+    tunable = ", ".join(p.name for p in POLICIES.values() if p.params and not p.search)
+    if not names or policy.search:
+        raise ValueError(f"bot {policy.name!r} cannot be tuned; allowed: {tunable}")
+    if params is None:
+        params = [n for n in names if n not in fixed]
+    params = list(params)
+    for name in params:
+        if name not in names:
+            raise ValueError(
+                f"unknown parameter {name!r} for bot {policy.name}; allowed: {', '.join(names)}"
+            )
+        if name in fixed:
+            raise ValueError(
+                f"parameter {name} is fixed in the bot spec {bot!r} and also searched; "
+                f"allowed: fix it in the spec or search it, not both"
+            )
+    if len(set(params)) < len(params):
+        raise ValueError(f"params {params} repeat a name; give each parameter once")
+    if not params:
+        raise ValueError(f"the bot spec {bot!r} fixes every parameter: nothing to search")
+    searched = [p for p in policy.params if p.name in params]
+    bounds = {p.name: (p.low, p.high) for p in searched}
+    for name, rng in (ranges or {}).items():
+        param = next((p for p in searched if p.name == name), None)
+        if param is None:
+            raise ValueError(
+                f"range given for {name!r}, which is not searched; allowed: "
+                f"{', '.join(p.name for p in searched)}"
+            )
+        low, high = _range_values(name, rng)
+        if low >= high:
+            raise ValueError(
+                f"range {name}={low:g}:{high:g} is empty or a single value; allowed: LOW < HIGH "
+                f"(fix a single value in the bot spec instead)"
+            )
+        if low < param.low or high > param.high:
+            raise ValueError(
+                f"range {name}={low:g}:{high:g} leaves the allowed range "
+                f"{param.low:g} to {param.high:g}"
+            )
+        if param.integer and not (low.is_integer() and high.is_integer()):
+            raise ValueError(
+                f"range {name}={low:g}:{high:g}: {name} takes whole numbers; allowed: whole "
+                f"bounds from {param.low:g} to {param.high:g}"
+            )
+        bounds[name] = (low, high)
+    return policy, fixed, searched, bounds
+
+
+def _range_values(name: str, rng) -> tuple[float, float]:
+    try:
+        low, high = (float(v) for v in rng)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"range for {name}: {rng!r} is not a pair (LOW, HIGH) of numbers"
+        ) from None
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise ValueError(f"range for {name}: {rng!r} is not finite")
+    return low, high
+
+
+def parse_ranges(items) -> dict[str, tuple[float, float]]:
+    """``["meld_keep=2:40", ...]`` -> ``{"meld_keep": (2.0, 40.0)}``.
+
+    Raises
+    ------
+    ValueError
+        For an item that is not ``NAME=LOW:HIGH`` with numbers, or a name given twice.
+    """
+    out: dict[str, tuple[float, float]] = {}
+    for item in items:
+        name, eq, text = item.partition("=")
+        parts = text.split(":")
+        if not eq or len(parts) != 2:
+            raise ValueError(f"{item!r} is not NAME=LOW:HIGH (e.g. meld_keep=2:40)")
+        name = name.strip()
+        if name in out:
+            raise ValueError(f"range for {name} given twice; give each parameter once")
+        out[name] = _range_values(name, parts)
+    return out
+
+
+def _count(name: str, value, sides: int) -> int:
+    """A deal or game count: a whole number >= ``sides``, a multiple of ``sides`` (seat
+    rotation)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise BadArgument(name, f"{name}={value!r} is not a whole number")
+    if value < sides or value % sides or value > 10**12:
+        raise BadArgument(
+            name,
+            f"{name}={value} is not allowed: a multiple of the {sides} sides (bots rotate "
+            f"over the sides), from {sides} to 10**12",
+        )
+    return int(value)
+
+
+@dataclass(frozen=True)
+class _Score:
+    """One setting against the field on one objective: per field bot and their mean."""
+
+    value: float
+    low: float
+    high: float
+    per_opponent: tuple[float, ...]
+
+
+def _against_field(
+    bot: Bot, field: list[Bot], objective: str, count: int, seeds, rules, workers
+) -> tuple[_Score, list[dict]]:
+    """Play ``bot`` against each field bot (``count`` deals or games, seed ``seeds[i]``).
+
+    The field's score difference is the mean of the per-opponent means, its interval from their
+    independent normal intervals (half-width sqrt(sum h_i**2) / k). The field's win rate pools
+    the wins (equal counts per opponent: the mean of the rates) with a Wilson interval, which
+    is conservative for unequal rates. A field bot equal to ``bot`` is an even match by
+    symmetry of the seat rotation: difference 0 exactly, 1/sides of the games won (ties
+    aside), and is not played.
+    """
+    sides = rules.sides
+    rows = []
+    for opp, seed in zip(field, seeds):
+        if opp.spec == bot.spec:
+            rows.append({"diff": 0.0, "half": 0.0, "wins": count // sides, "n": count})
+            continue
+        deals, games = (count, None) if objective == "diff" else (None, count)
+        table, _ = compare(
+            bot, opp, deals=deals, games=games, rules=rules, seed=seed, workers=workers
+        )
+        r = table.iloc[0]
+        rows.append(
+            {
+                "diff": float(r["mean_diff"]),
+                "half": float(r["diff_high"] - r["mean_diff"]),
+                "wins": int(r["wins"]),
+                "n": int(r["n"]),
+            }
+        )
+    k = len(rows)
+    if objective == "diff":
+        per = tuple(r["diff"] for r in rows)
+        mean = sum(per) / k
+        half = math.sqrt(sum(r["half"] ** 2 for r in rows)) / k
+        return _Score(mean, mean - half, mean + half, per), rows
+    per = tuple(r["wins"] / r["n"] for r in rows)
+    wins, n = sum(r["wins"] for r in rows), sum(r["n"] for r in rows)
+    low, high = wilson_interval(wins, n)
+    return _Score(wins / n, low, high, per), rows
+
+
+def _suggest(trial, param: Param, low: float, high: float) -> float:
+    if param.integer:
+        return float(trial.suggest_int(param.name, int(low), int(high)))
+    # four significant digits: readable specs that replay exactly
+    value = float(f"{trial.suggest_float(param.name, low, high):.4g}")
+    return min(max(value, low), high)
+
+
+def _make_bot(policy: Policy, values: dict[str, float]) -> Bot:
+    # repr: a value fixed in the user's spec keeps every digit
+    items = ",".join(f"{name}={repr(float(v))}" for name, v in values.items())
+    return parse_bot(f"{policy.name}:{items}" if items else policy.name)
+
+
+def tune(
+    bot: str = "expert",
+    *,
+    field=DEFAULT_FIELD,
+    params=None,
+    ranges=None,
+    objective: str = "diff",
+    trials: int = 60,
+    start: str | None = None,
+    deals: int = 10_000,
+    games: int = 400,
+    final_deals: int = 50_000,
+    final_games: int = 2_000,
+    rules=None,
+    seed: int = 0,
+    workers: int | None = None,
+    progress: bool = False,
+) -> TuneResult:
+    """Search ``bot``'s parameters jointly against a field of opponents, then measure the best
+    setting on fresh seeds.
+
+    Parameters
+    ----------
+    bot : str
+        Bot spec whose policy has parameters (``expert``); parameters set in the spec stay
+        fixed, the others are searched (or only ``params``).
+    field : list of str
+        Opponent bot specs (default :data:`DEFAULT_FIELD`, ``expert`` and ``careful`` at their
+        defaults).
+    params : list of str, optional
+        Parameters to search (default: all that the spec leaves free).
+    ranges : dict name -> (low, high), optional
+        Narrower search ranges (closed) inside the allowed ones (:mod:`canasta_sim.players.specs`).
+    objective : {"diff", "wins"}
+        What the search maximises: the mean score difference per deal (points) over
+        ``deals`` seat-rotated duplicate deals per field bot, or the win rate of ``games`` full
+        games (R-55) per field bot; the mean over the field either way.
+    trials : int
+        Settings tried, >= 1; trial 0 is the baseline: the spec's own setting, or ``start``.
+    start : str, optional
+        Bot spec of the same policy whose values of the searched parameters trial 0 plays (a
+        warm start, e.g. from an earlier search); they must lie inside the search ranges.
+    deals, games : int
+        Deals (objective ``diff``) or games (``wins``) per field bot per trial: multiples of
+        the sides.
+    final_deals, final_games : int
+        Deals and games per field bot for the best setting on fresh seeds (both objectives).
+    rules, seed, workers, progress
+        As for :func:`canasta_sim.compare`; ``seed`` also seeds the sampler.
+
+    Returns
+    -------
+    TuneResult
+
+    Raises
+    ------
+    ValueError
+        For a bad bot, parameter, range, field, objective or count (the message names the
+        value and what is allowed).
+    """
+    import optuna
+
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective {objective!r} is unknown; allowed: {', '.join(OBJECTIVES)}")
+    rules = resolve_rules(rules)
+    policy, fixed, searched, bounds = search_space(bot, params, ranges)
+    if isinstance(field, str):
+        field = [field]
+    field_bots = [parse_bot(s) for s in field]
+    if not field_bots:
+        raise ValueError("field is empty; allowed: one or more opponent bot specs")
+    specs = [b.spec for b in field_bots]
+    for spec in specs:
+        if specs.count(spec) > 1:
+            raise ValueError(f"field lists {spec!r} twice; allowed: each bot once")
+    sides = rules.sides
+    if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)):
+        raise ValueError(f"trials={trials!r} is not a whole number")
+    if not 1 <= trials <= MAX_TRIALS:
+        raise ValueError(f"trials={trials} is not allowed: 1 to {MAX_TRIALS:,}")
+    count = _count(
+        "deals" if objective == "diff" else "games", deals if objective == "diff" else games, sides
+    )
+    final_deals = _count("final_deals", final_deals, sides)
+    final_games = _count("final_games", final_games, sides)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
+        raise ValueError(f"seed={seed!r} is not allowed: a whole number from 0 to 2**64 - 1")
+
+    try:
+        start_bot = parse_bot(bot if start is None else start)
+    except ValueError as exc:
+        raise BadArgument("start", str(exc)) from None
+    if start_bot.policy.code != policy.code:
+        raise BadArgument(
+            "start",
+            f"start {start!r} is not a setting of {policy.name}; allowed: a {policy.name} spec",
+        )
+    start_values = start_bot.parameters
+    search_seeds = stage_seeds(seed, SEARCH, len(field_bots))
+    final_seeds = stage_seeds(seed, FINAL, len(field_bots))
+    sampler_seed = int(seed % 2**32)  # the sampler takes a 32-bit seed
+    sampler = optuna.samplers.TPESampler(seed=sampler_seed, multivariate=True)
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        study = optuna.create_study(direction="maximize", sampler=sampler)
+    baseline = {p.name: start_values[p.name] for p in searched}
+    outside = [n for n, v in baseline.items() if not bounds[n][0] <= v <= bounds[n][1]]
+    if start is not None and outside:
+        raise BadArgument(
+            "start",
+            f"start {start!r} sets {outside[0]} outside its search range "
+            f"{bounds[outside[0]][0]:g} to {bounds[outside[0]][1]:g}",
+        )
+    if not outside:
+        study.enqueue_trial(baseline)
+    history = []
+    t0 = time.perf_counter()
+    bar = _bar(trials, progress)
+    for _ in range(trials):
+        trial = study.ask()
+        chosen = {p.name: _suggest(trial, p, *bounds[p.name]) for p in searched}
+        cand = _make_bot(policy, {**fixed, **chosen})
+        t = time.perf_counter()
+        score, _ = _against_field(cand, field_bots, objective, count, search_seeds, rules, workers)
+        study.tell(trial, score.value)
+        history.append(
+            {
+                "trial": trial.number,
+                **chosen,
+                "spec": cand.spec,
+                "objective": score.value,
+                "low": score.low,
+                "high": score.high,
+                **{f"vs_{b.spec}": v for b, v in zip(field_bots, score.per_opponent)},
+                "seconds": round(time.perf_counter() - t, 3),
+            }
+        )
+        if bar is not None:
+            bar.update(1)
+            bar.set_postfix_str(f"best {study.best_value:.4g}")
+    if bar is not None:
+        bar.close()
+    search_seconds = time.perf_counter() - t0
+    history = pd.DataFrame(history)
+    best_row = history.loc[history["objective"].idxmax()]
+    best = parse_bot(best_row["spec"])
+
+    final = _final(best, field_bots, final_deals, final_games, final_seeds, rules, workers)
+    # rules, versions and wall time as every run's manifest has them; the bots are the tuned
+    # setting and the field
+    threads = workers if workers is not None else numba.get_num_threads()
+    wall = time.perf_counter() - t0
+    how = {"workers": threads, "threads_per_worker": 1, "scheduler": None}
+    manifest = make_manifest(
+        Table(rules, ((best,) * sides,)),
+        seed=int(seed),
+        first_deal=0,
+        deals=0,
+        wall=wall,
+        how=how,
+        chunk=0,
+        records=False,
+    )
+    for key in ("first_deal", "deals", "deals_per_second", "chunk_size", "records"):
+        manifest.pop(key, None)
+    manifest["bots"] = {"tuned": best.spec, "field": [b.spec for b in field_bots]}
+    manifest["bot_parameters"] = {b.spec: b.parameters for b in (best, *field_bots)}
+    manifest.update(
+        tune={
+            "bot": bot,
+            "objective": objective,
+            "objective_doc": OBJECTIVES[objective],
+            "fixed": fixed,
+            "searched": {n: [float(v) for v in bounds[n]] for n in bounds},
+            "trials": int(trials),
+            "per_trial": {"deals" if objective == "diff" else "games": count},
+            "final_deals": final_deals,
+            "final_games": final_games,
+            "search_seeds": search_seeds,
+            "final_seeds": final_seeds,
+            "sampler": f"optuna {optuna.__version__} TPESampler(multivariate=True, "
+            f"seed={sampler_seed})",
+            "baseline": start_bot.spec,
+            "best_trial": int(best_row["trial"]),
+            "best_search_objective": float(best_row["objective"]),
+            "search_seconds": round(search_seconds, 3),
+        }
+    )
+    return TuneResult(best, history, final, manifest)
+
+
+def _final(best, field_bots, deals, games, seeds, rules, workers) -> pd.DataFrame:
+    """Both objectives for ``best`` on the fresh ``seeds``: one row per field bot and a
+    ``field`` row."""
+    diff, d_rows = _against_field(best, field_bots, "diff", deals, seeds, rules, workers)
+    wins, w_rows = _against_field(best, field_bots, "wins", games, seeds, rules, workers)
+    rows = []
+    for opp, d, w in zip(field_bots, d_rows, w_rows):
+        low, high = wilson_interval(w["wins"], w["n"])
+        rows.append(
+            {
+                "opponent": opp.spec,
+                "deals": d["n"],
+                "mean_diff": d["diff"],
+                "diff_low": d["diff"] - d["half"],
+                "diff_high": d["diff"] + d["half"],
+                "games": w["n"],
+                "wins": w["wins"],
+                "win_rate": w["wins"] / w["n"],
+                "win_low": low,
+                "win_high": high,
+            }
+        )
+    rows.append(
+        {
+            "opponent": "field",
+            "deals": deals * len(field_bots),
+            "mean_diff": diff.value,
+            "diff_low": diff.low,
+            "diff_high": diff.high,
+            "games": games * len(field_bots),
+            "wins": sum(r["wins"] for r in w_rows),
+            "win_rate": wins.value,
+            "win_low": wins.low,
+            "win_high": wins.high,
+        }
+    )
+    return pd.DataFrame(rows)
+
+
+def format_history(history: pd.DataFrame, objective: str) -> str:
+    """Trials of a search (rows of :attr:`TuneResult.history`) for people: the trial, the
+    value of each searched parameter, the field objective with its 95% interval and the
+    objective against each field bot (points per deal, or a win rate in games)."""
+    spec = "+,.1f" if objective == "diff" else ".1%"
+    unit = "points per deal" if objective == "diff" else "win rate"
+    fixed = {"trial", "spec", "objective", "low", "high", "seconds"}
+    params = [c for c in history.columns if c not in fixed and not c.startswith("vs_")]
+    versus = [c for c in history.columns if c.startswith("vs_")]
+    head = ["trial", *params, f"objective, {unit} [95%]", *(f"vs {c[3:]}" for c in versus)]
+    rows = [
+        [
+            str(r["trial"]),
+            *(f"{r[p]:g}" for p in params),
+            interval(r["objective"], r["low"], r["high"], spec),
+            *(number(r[c], spec) for c in versus),
+        ]
+        for _, r in history.iterrows()
+    ]
+    return align_columns([head, *rows])
+
+
+def format_final(final: pd.DataFrame) -> str:
+    """The best setting on fresh seeds (:attr:`TuneResult.final`) for people: per field bot
+    (and the whole field) the score difference per deal and the game win rate, each with its
+    95% interval."""
+    head = [
+        "opponent",
+        "deals",
+        "difference, points per deal [95%]",
+        "games",
+        "wins",
+        "game win rate [95%]",
+    ]
+    rows = [
+        [
+            r.opponent,
+            f"{r.deals:,}",
+            interval(r.mean_diff, r.diff_low, r.diff_high, "+,.1f"),
+            f"{r.games:,}",
+            f"{r.wins:,}",
+            interval(r.win_rate, r.win_low, r.win_high, ".1%"),
+        ]
+        for r in final.itertuples()
+    ]
+    return align_columns([head, *rows])
+
+
+def _bar(total: int, enabled: bool):
+    if not enabled:
+        return None
+    from tqdm.auto import tqdm
+
+    return tqdm(total=total, unit="trial", desc="tuning")

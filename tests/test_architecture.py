@@ -1,0 +1,219 @@
+"""The package's import order (docs/architecture.md): no cycle (module level or inside
+functions), and no module importing from a layer above its own."""
+
+import ast
+from pathlib import Path
+
+import canasta_sim
+
+ROOT = Path(canasta_sim.__file__).parent
+
+
+def _modules() -> dict[str, Path]:
+    out = {}
+    for path in ROOT.rglob("*.py"):
+        parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        out[".".join(parts)] = path
+    return out
+
+
+def import_graph() -> dict[str, set[str]]:
+    """Module -> the package modules it imports anywhere in its source (``TYPE_CHECKING``
+    blocks included: a cycle there is a cycle of the design)."""
+    modules = _modules()
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        edges = set()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = package
+                for _ in range(node.level - 1):
+                    base = base.rpartition(".")[0]
+                if node.level:
+                    base = f"{base}.{node.module}" if node.module else base
+                else:
+                    base = node.module or ""
+                # "from . import x" imports the submodule x when there is one
+                targets = [
+                    f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base
+                    for a in node.names
+                ]
+            else:
+                continue
+            edges.update(t for t in targets if t in modules and t != name)
+        graph[name] = edges
+    return graph
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle as a list of modules (first == last), or None."""
+    state: dict[str, int] = {}  # 1 = on the stack, 2 = done
+    stack: list[str] = []
+
+    def visit(node):
+        state[node] = 1
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt) :] + [nxt]
+            if nxt not in state:
+                found = visit(nxt)
+                if found:
+                    return found
+        stack.pop()
+        state[node] = 2
+        return None
+
+    for node in sorted(graph):
+        if node not in state:
+            found = visit(node)
+            if found:
+                return found
+    return None
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert find_cycle(graph) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+
+
+def test_function_level_imports_are_edges():
+    graph = import_graph()
+    # cli imports the run modules only inside its commands
+    assert "canasta_sim.run.simulate" in graph["canasta_sim.cli.simulation"]
+    assert "canasta_sim.run.runner" in graph["canasta_sim.run.simulate"]
+    assert "canasta_sim.run.cluster" in graph["canasta_sim.run.runner"]  # inside map_chunks
+
+
+def test_no_import_cycle_in_the_package():
+    assert find_cycle(import_graph()) is None
+
+
+def test_cluster_is_a_leaf():
+    assert import_graph()["canasta_sim.run.cluster"] == set()
+
+
+#: The layers from the bottom up (docs/architecture.md): a module may import from its own layer
+#: and the layers below it. Keys are the first name below ``canasta_sim`` ("" is the package's
+#: ``__init__``); ``run`` and ``results`` are one layer in two packages.
+LAYERS = [
+    {"_version", "cards", "_moved"},
+    {"nb"},
+    {"errors", "referee"},
+    {"game"},
+    {"players"},
+    {"run", "results"},
+    {"search", "learn"},
+    {"cli", "warmup"},
+    {"", "__main__"},
+]
+
+#: Imports that go up a layer, each with why; the test fails if one disappears (keep this short).
+EXCEPTIONS = {
+    # Deal.play_turn(bots=...) plays the bots it is given: it reads their specs (specs imports
+    # nothing of the game, so no cycle).
+    ("canasta_sim.game.deals", "canasta_sim.players.specs"),
+}
+
+
+def layer_of(module: str) -> int:
+    """The index in :data:`LAYERS` of a package module's layer."""
+    first = module.split(".")[1] if "." in module else ""
+    for i, names in enumerate(LAYERS):
+        if first in names:
+            return i
+    raise AssertionError(f"{module} is in no layer of LAYERS: add its package to docs and test")
+
+
+def upward_imports(graph: dict[str, set[str]]) -> set[tuple[str, str]]:
+    """The (importer, imported) pairs where the imported module is in a higher layer."""
+    return {(m, t) for m, targets in graph.items() for t in targets if layer_of(t) > layer_of(m)}
+
+
+def test_the_layer_check_finds_an_upward_import():
+    graph = {"canasta_sim.game.deals": {"canasta_sim.run.runner", "canasta_sim.nb.enums"}}
+    assert upward_imports(graph) == {("canasta_sim.game.deals", "canasta_sim.run.runner")}
+
+
+def test_every_module_is_in_a_layer():
+    for module in import_graph():
+        layer_of(module)
+
+
+def test_no_module_imports_from_a_layer_above_its_own():
+    assert upward_imports(import_graph()) == EXCEPTIONS
+
+
+def test_at_most_twelve_modules_at_the_top_of_the_package():
+    top = [p for p in ROOT.glob("*.py")]
+    assert len(top) <= 12, sorted(p.name for p in top)
+
+
+def test_no_two_modules_or_packages_share_a_name():
+    # one name per idea: a module and a package of the same name (bots.py, nb/bots/) count too
+    names = [m.rpartition(".")[2] for m in _modules() if m != "canasta_sim"]
+    assert sorted({n for n in names if names.count(n) > 1}) == []
+
+
+#: Deal's private fields; its public accessors (state, rules_array, view, event_log) serve code
+#: outside the game's own subpackage.
+DEAL_PRIVATE = {"_state", "_r", "_view", "_g", "_log", "_seed", "_minimums", "_scores", "_seated"}
+
+
+def private_deal_reads(path: Path) -> list[str]:
+    """``name._field`` reads of :data:`DEAL_PRIVATE` fields on anything but ``self``."""
+    out = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if (
+            isinstance(node, ast.Attribute)
+            and node.attr in DEAL_PRIVATE
+            and not (isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"))
+        ):
+            out.append(f"{path.name}:{node.lineno}: .{node.attr}")
+    return out
+
+
+def test_the_private_read_check_finds_one(tmp_path):
+    code = tmp_path / "x.py"
+    code.write_text("def f(deal):\n    return deal._state, deal.state, self._r\n")
+    assert private_deal_reads(code) == ["x.py:2: ._state"]
+
+
+def test_only_the_game_reads_deals_private_fields():
+    outside = [p for p in ROOT.rglob("*.py") if "game" not in p.relative_to(ROOT).parts[:1]]
+    outside += list((ROOT.parent / "tests").glob("*.py"))
+    found = [hit for p in outside for hit in private_deal_reads(p)]
+    assert found == []
+
+
+def test_no_module_imports_an_old_module_path():
+    # an old path still imports (canasta_sim._moved), with a warning: the package never uses one
+    from canasta_sim._moved import MOVED
+
+    old = {f"canasta_sim.{name}" for name in MOVED}
+    found = []
+    for name, path in _modules().items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                base = package
+                for _ in range(node.level - 1):
+                    base = base.rpartition(".")[0]
+                target = (
+                    (f"{base}.{node.module}" if node.module else base)
+                    if node.level
+                    else node.module
+                )
+                targets = [target] + [f"{target}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                targets = [a.name for a in node.names]
+            else:
+                continue
+            found += [f"{name}: {t}" for t in targets if t in old]
+    assert found == []
