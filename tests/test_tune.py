@@ -395,3 +395,17 @@ def test_the_search_bot_is_not_tuned():
     """pimc's rollout parameter is a bot, not a number, and its decisions cost rollouts."""
     with pytest.raises(ValueError, match="'pimc' cannot be tuned; allowed: expert"):
         tune("pimc", trials=2, deals=4, final_deals=4)
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["nosuch"], "BOT"),
+        (["expert", "--param", "nosuch"], "--param"),
+        (["expert", "--range", "meld_keep=40:2"], "--range"),
+    ],
+)
+def test_a_bad_search_space_is_an_error_of_its_option(args, option):
+    r = CliRunner().invoke(main, ["tune", *args, "--trials", "1"])
+    assert r.exit_code == 2
+    assert f"Invalid value for {option}" in r.output or f"Invalid value for '{option}'" in r.output

@@ -104,54 +104,63 @@ def search_space(
         range or not whole for a whole-number parameter (each message names the value and what
         is allowed).
     """
-    policy, fixed = spec_params(bot)
+    try:
+        policy, fixed = spec_params(bot)
+    except ValueError as exc:
+        raise BadArgument("bot", str(exc)) from None
     names = [p.name for p in policy.params]
     # a search bot's parameters include its rollout bot (a code, not a number) and each of
     # its decisions costs whole rollouts: it is measured with compare, not tuned
     tunable = ", ".join(p.name for p in POLICIES.values() if p.params and not p.search)
     if not names or policy.search:
-        raise ValueError(f"bot {policy.name!r} cannot be tuned; allowed: {tunable}")
+        raise BadArgument("bot", f"bot {policy.name!r} cannot be tuned; allowed: {tunable}")
     if params is None:
         params = [n for n in names if n not in fixed]
     params = list(params)
     for name in params:
         if name not in names:
-            raise ValueError(
-                f"unknown parameter {name!r} for bot {policy.name}; allowed: {', '.join(names)}"
+            raise BadArgument(
+                "params",
+                f"unknown parameter {name!r} for bot {policy.name}; allowed: {', '.join(names)}",
             )
         if name in fixed:
-            raise ValueError(
+            raise BadArgument(
+                "params",
                 f"parameter {name} is fixed in the bot spec {bot!r} and also searched; "
-                f"allowed: fix it in the spec or search it, not both"
+                f"allowed: fix it in the spec or search it, not both",
             )
     if len(set(params)) < len(params):
-        raise ValueError(f"params {params} repeat a name; give each parameter once")
+        raise BadArgument("params", f"params {params} repeat a name; give each parameter once")
     if not params:
-        raise ValueError(f"the bot spec {bot!r} fixes every parameter: nothing to search")
+        raise BadArgument("bot", f"the bot spec {bot!r} fixes every parameter: nothing to search")
     searched = [p for p in policy.params if p.name in params]
     bounds = {p.name: (p.low, p.high) for p in searched}
     for name, rng in (ranges or {}).items():
         param = next((p for p in searched if p.name == name), None)
         if param is None:
-            raise ValueError(
+            raise BadArgument(
+                "ranges",
                 f"range given for {name!r}, which is not searched; allowed: "
-                f"{', '.join(p.name for p in searched)}"
+                f"{', '.join(p.name for p in searched)}",
             )
         low, high = _range_values(name, rng)
         if low >= high:
-            raise ValueError(
+            raise BadArgument(
+                "ranges",
                 f"range {name}={low:g}:{high:g} is empty or a single value; allowed: LOW < HIGH "
-                f"(fix a single value in the bot spec instead)"
+                f"(fix a single value in the bot spec instead)",
             )
         if low < param.low or high > param.high:
-            raise ValueError(
+            raise BadArgument(
+                "ranges",
                 f"range {name}={low:g}:{high:g} leaves the allowed range "
-                f"{param.low:g} to {param.high:g}"
+                f"{param.low:g} to {param.high:g}",
             )
         if param.integer and not (low.is_integer() and high.is_integer()):
-            raise ValueError(
+            raise BadArgument(
+                "ranges",
                 f"range {name}={low:g}:{high:g}: {name} takes whole numbers; allowed: whole "
-                f"bounds from {param.low:g} to {param.high:g}"
+                f"bounds from {param.low:g} to {param.high:g}",
             )
         bounds[name] = (low, high)
     return policy, fixed, searched, bounds
@@ -366,7 +375,9 @@ def tune(
     if start_bot.policy.code != policy.code:
         raise BadArgument(
             "start",
-            f"start {start!r} is not a setting of {policy.name}; allowed: a {policy.name} spec",
+            f"start {start!r} is not a setting of {policy.name}; allowed: a spec of "
+            f"{policy.name}, e.g. {policy.name}:{policy.params[0].name}="
+            f"{policy.params[0].default:g}",
         )
     start_values = start_bot.parameters
     search_seeds = stage_seeds(seed, SEARCH, len(field_bots))
