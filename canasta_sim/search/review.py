@@ -125,8 +125,8 @@ def cap_note(decisions: pd.DataFrame, cap: int) -> str:
     if not cut.any():
         return ""
     return (
-        f"\n\nThe cap of {cap} candidates left out meld plans at {int(cut.sum())} of "
-        f"{len(decisions)} decisions ({int(decisions['plans_left_out'].sum())} plans in all; "
+        f"\n\nThe cap of {cap:,} candidates left out meld plans at {int(cut.sum()):,} of "
+        f"{len(decisions):,} decisions ({int(decisions['plans_left_out'].sum()):,} plans in all; "
         "max_candidates raises it)."
     )
 
