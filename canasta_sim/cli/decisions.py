@@ -149,8 +149,6 @@ def analyse_command(
     from ..game.infoset import InfoSet
     from ..players.choices import candidates, find_candidate
     from ..results.tables import json_document
-    from ..run.address import info_set_from_run
-    from ..run.outdir import prepare_out
     from ..search.analysis import analyse, rollout_bots
 
     if position is None and address is None:
@@ -160,6 +158,8 @@ def analyse_command(
     if not math.isfinite(target_se):
         raise click.BadParameter(f"{target_se} is not a number of points", param_hint="--target-se")
     if address is not None:
+        from ..run.address import info_set_from_run  # (run folders: parquet, only here)
+
         with api_errors("--from-run"):
             info = info_set_from_run(address)
         if not quiet:
@@ -181,6 +181,8 @@ def analyse_command(
             param_hint="--max-worlds",
         )
     if out is not None:
+        from ..run.outdir import prepare_out
+
         if out.exists():
             raise click.BadParameter(
                 f"{str(out)!r} exists; analyse writes a new folder only: name another",

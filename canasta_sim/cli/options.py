@@ -159,15 +159,16 @@ def api_errors(hint: str | None = None):
     ``hint``, the one option or argument the calls read (or, with none, a usage error naming
     no option); a results folder written by another run meanwhile is one of ``--out``."""
     from ..errors import BadArgument
-    from ..run.outdir import OutConflict, OutExists
 
     try:
         yield
-    except OutConflict as exc:
-        raise click.BadParameter(str(exc), param_hint="--out") from None
-    except OutExists as exc:
-        raise _out_exists(exc.out) from None
     except ValueError as exc:
+        from ..run.outdir import OutConflict, OutExists  # (parquet: on this path only)
+
+        if isinstance(exc, OutConflict):
+            raise click.BadParameter(str(exc), param_hint="--out") from None
+        if isinstance(exc, OutExists):
+            raise _out_exists(exc.out) from None
         if isinstance(exc, BadArgument):
             hint = _option_named(exc.argument) or hint
         if hint is None:

@@ -28,7 +28,7 @@ from ..errors import BadArgument
 from ..nb.engine.rng import deal_seed_nb
 from ..players.pybot import seated
 from ..run.outdir import check_entries, check_run_versions, read_manifest
-from ..game.rules import Rules
+from ..game.rules import Rules, game_over
 
 
 @dataclass(frozen=True)
@@ -174,8 +174,6 @@ def _check_index(name: str, value, count: int | None = None) -> None:
 
 
 def _game_over(scores, rules: Rules) -> bool:
-    from ..run.games import game_over
-
     over, _ = game_over(np.array([scores], np.int64), rules.game_target)
     return bool(over[0])
 

@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import BadArgument
+from ..game.rules import game_over
 from ..nb.engine.rng import sub_seeds_nb
 from ..players.specs import table_bots
 from .outdir import (
@@ -152,15 +153,6 @@ class GamesResult:
         if self.folder is not None and self.manifest["records"]:
             return pd.read_parquet(self.folder / f"{name}.parquet")
         return None
-
-
-def game_over(scores: np.ndarray, target: int) -> tuple[np.ndarray, np.ndarray]:
-    """R-55 per game: ``(over, winner)``; a game is over when a side reached ``target`` and
-    the highest total is not shared (an exact tie plays another deal)."""
-    best = scores.max(axis=1)
-    unique = (scores == best[:, None]).sum(axis=1) == 1
-    over = (best >= target) & unique
-    return over, np.where(over, scores.argmax(axis=1), -1)
 
 
 def play_on(
