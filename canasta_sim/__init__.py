@@ -16,7 +16,6 @@ from typing import TYPE_CHECKING
 
 from . import _moved
 from ._version import BOTS_VERSION, RULES_VERSION, __version__
-from .players import pybot as pybot  # (registers Deal.python_seating)
 
 if TYPE_CHECKING:  # what the names of _HOMES are, for type checkers (F401: used lazily)
     from .cards import KINDS, N_KINDS, format_cards, parse_cards  # noqa: F401
@@ -74,6 +73,8 @@ class _Package(types.ModuleType):
 
     def __getattr__(self, name: str):
         home = _HOMES.get(name)
+        if home is None and name in _moved.MOVED:  # an old module path: with its warning
+            return import_module(f"{self.__name__}.{name}")
         if home is None:
             raise AttributeError(f"module {self.__name__!r} has no attribute {name!r}")
         value = getattr(import_module(f"{self.__name__}.{home}"), name)
@@ -90,8 +91,4 @@ class _Package(types.ModuleType):
 
 
 sys.modules[__name__].__class__ = _Package
-for _name in _HOMES:  # submodules imported above (by pybot) before the swap
-    if isinstance(globals().get(_name), types.ModuleType):
-        del globals()[_name]
-
 _moved.install(__name__)  # the flat package's module paths still import, with a warning

@@ -163,7 +163,7 @@ def test_no_two_modules_or_packages_share_a_name():
 
 #: Deal's private fields; its public accessors (state, rules_array, view, event_log) serve code
 #: outside the game's own subpackage.
-DEAL_PRIVATE = {"_state", "_r", "_view", "_g", "_log", "_seed", "_minimums", "_scores", "_seated"}
+DEAL_PRIVATE = {"_state", "_r", "_view", "_g", "_log", "_seed", "_minimums", "_scores"}
 
 
 def private_deal_reads(path: Path) -> list[str]:
@@ -216,4 +216,39 @@ def test_no_module_imports_an_old_module_path():
             else:
                 continue
             found += [f"{name}: {t}" for t in targets if t in old]
+    assert found == []
+
+
+def attribute_injections(path: Path) -> list[str]:
+    """Module-level ``Name.attr = ...`` assignments onto a name the module imported: a module
+    changing another's class or module when it is imported (a tie the import graph misses)."""
+    tree = ast.parse(path.read_text())
+    imported = {
+        (a.asname or a.name).partition(".")[0]
+        for node in tree.body
+        if isinstance(node, (ast.Import, ast.ImportFrom))
+        for a in node.names
+    }
+    out = []
+    for node in tree.body:
+        targets = node.targets if isinstance(node, ast.Assign) else []
+        if isinstance(node, (ast.AnnAssign, ast.AugAssign)):
+            targets = [node.target]
+        for t in targets:
+            if isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name):
+                if t.value.id in imported:
+                    out.append(f"{path.name}:{node.lineno}: {t.value.id}.{t.attr}")
+    return out
+
+
+def test_the_injection_check_finds_one(tmp_path):
+    code = tmp_path / "x.py"
+    code.write_text("from .deals import Deal\nDeal.seating = 1\nlocal = 2\nlocal.x = 3\n")
+    assert attribute_injections(code) == ["x.py:2: Deal.seating"]
+
+
+def test_no_module_sets_attributes_on_what_it_imports():
+    # a dependency is an import the graph above sees: Python bots are seated by the caller
+    # (players.pybot.seated), not registered on Deal when the package is imported
+    found = [hit for p in ROOT.rglob("*.py") for hit in attribute_injections(p)]
     assert found == []

@@ -307,14 +307,14 @@ def test_format_summary():
     ],
 )
 def test_table_numbers(value, digits, text):
-    from canasta_sim.results.stats import _fmt
+    from canasta_sim.results.stats import table_number as _fmt
 
     assert _fmt(value, digits) == text
 
 
 def test_interval_bounds_are_printed_like_their_value():
     """0.009980 [0.009382, 0.0106] (a user test) reads 0.009980 [0.009382, 0.010600]."""
-    from canasta_sim.results.stats import _fmt
+    from canasta_sim.results.stats import table_number as _fmt
 
     assert _fmt(0.0106, like=0.00998) == "0.010600"
     assert _fmt(0.0106, like=0.5) == "0.0106"

@@ -9,6 +9,7 @@ import pytest
 
 import canasta_sim as cs
 from canasta_sim import Deal
+from canasta_sim.players.pybot import seated
 
 
 # --- bots per seat ---------------------------------------------------------------------------
@@ -409,7 +410,7 @@ def _bot_class(spec: str):
 def test_python_bot_sees_its_view_and_the_candidates(bot_file):
     cls = _bot_class(f"py:{bot_file}:Recorder")
     d = _pickup_position(0)  # a position built by hand: part of a pack
-    d.play_turn(seats=[f"py:{bot_file}:Recorder", "random", "random", "random"])
+    d.play_turn(seated(d.rules, seats=[f"py:{bot_file}:Recorder", "random", "random", "random"]))
     view, choices = cls.seen[0]
     assert isinstance(view, cs.Observation)  # the seat's observation (docs/observation.md)
     assert view.phase_label == "draw" and view.seat == 0 and view.side == 0
@@ -441,7 +442,7 @@ def test_the_old_card_text_view_still_answers_with_a_deprecation_warning(bot_fil
     each old name gives the old value (sides and seats in table order) and warns."""
     cls = _bot_class(f"py:{bot_file}:Recorder")
     d = _pickup_position(1)  # seat 1 (side 1) decides: its rows come first in the observation
-    d.play_turn(seats=["random", f"py:{bot_file}:Recorder", "random", "random"])
+    d.play_turn(seated(d.rules, seats=["random", f"py:{bot_file}:Recorder", "random", "random"]))
     view = cls.seen[0][0]
     old = {
         "decision": "draw",
@@ -472,8 +473,9 @@ def test_python_bot_is_offered_exactly_the_candidates_of_its_information_set(bot
     spec = f"py:{bot_file}:Wanderer"
     cls = _bot_class(spec)
     d = cs.Deal.new(seed=5)
+    table = seated(d.rules, spec)
     while len(cls.seen) < 40 and not d.is_over:
-        d.play_turn(spec)
+        d.play_turn(table)
     replay = cs.Deal.new(seed=5)  # the same deal, its decisions replayed one by one
     for view, offered, answer in cls.seen:
         assert view.seat == replay.current_player and view.phase_label == replay.phase
@@ -486,19 +488,33 @@ def test_python_bot_is_offered_exactly_the_candidates_of_its_information_set(bot
     assert moves == {"draw", "take", "play"} and len(cls.seen) >= 40
 
 
+def test_a_deal_given_a_python_bot_by_its_spec_says_to_seat_it(bot_file):
+    # Deal plays kernel bots; a bot written in Python plays at a table the caller seats
+    d = _pickup_position(0)
+    spec = f"py:{bot_file}:Recorder"
+    with pytest.raises(ValueError, match=r"is written in Python: seat it at a table") as info:
+        d.play_turn(seats=[spec, "random", "random", "random"])
+    assert spec in str(info.value) and "pybot.seated(deal.rules" in str(info.value)
+    with pytest.raises(ValueError, match="a table of bots and seats are both given"):
+        d.play_turn(seated(d.rules, spec), seats=["random"] * 4)
+    assert d.turns == 0 and d.phase == "draw"  # nothing was played
+
+
 def test_python_bot_answer_outside_the_candidates_is_refused(bot_file):
     from canasta_sim.players.pybot import BadChoice
 
     d = _pickup_position(0)
     with pytest.raises(BadChoice) as info:
-        d.play_turn(seats=[f"py:{bot_file}:Nonsense", "random", "random", "random"])
+        d.play_turn(
+            seated(d.rules, seats=[f"py:{bot_file}:Nonsense", "random", "random", "random"])
+        )
     message = str(info.value)
     assert "Nonsense of seat 0" in message
     assert "'take everything' (a str, not a Candidate) to the draw decision" in message
     assert message.endswith("allowed: one of the candidates 'draw', 'take the pile with 9 2'")
     d = _pickup_position(0)
     with pytest.raises(BadChoice) as info:  # a candidate of another decision
-        d.play_turn(seats=[f"py:{bot_file}:Stale", "random", "random", "random"])
+        d.play_turn(seated(d.rules, seats=[f"py:{bot_file}:Stale", "random", "random", "random"]))
     message = str(info.value)
     assert "(a Candidate not offered at this decision) to the play decision" in message
     assert "'discard 4'" in message
@@ -557,7 +573,7 @@ def test_example_bots_play_legal_deals_that_the_referee_accepts(monkeypatch, dea
         rules = cs.Rules(players=players)
         res = cs.simulate(deals, rules=rules, bots=bots, seed=8, workers=1)
         for k in range(deals):
-            trace = cs.trace_deal(rules, bots, 8, k)
+            trace = cs.trace_deal(rules, seated(rules, bots), 8, k)
             assert check_trace(trace).ok
             scores = [e["total"] for e in trace if e["event"] == "score"]
             assert scores == res.sides.query(f"deal == {k}")["score"].tolist()
@@ -574,7 +590,7 @@ def test_the_minimal_bot_of_strategy_md_plays_deals_the_referee_accepts(tmp_path
     monkeypatch.chdir(tmp_path)
     (tmp_path / "minimal.py").write_text(code)
     bots = ["py:minimal.py:Minimal", "careful"]
-    trace = cs.trace_deal(cs.Rules(), bots, 4, 0)
+    trace = cs.trace_deal(cs.Rules(), seated(cs.Rules(), bots), 4, 0)
     assert check_trace(trace).ok
     takes = [e for e in trace if e["event"] == "take_pile" and e["seat"] % 2 == 0]
     assert takes and all(e["cards"] >= 10 for e in takes)  # only piles of 10 cards or more
@@ -665,4 +681,6 @@ def test_a_decision_without_a_candidate_is_the_positions_error_not_the_bots(bot_
     )
     d.draw()
     with pytest.raises(NoCandidate, match="no legal candidate for seat 0"):
-        d.play_turn(seats=[f"py:{bot_file}:Recorder", "random", "random", "random"])
+        d.play_turn(
+            seated(d.rules, seats=[f"py:{bot_file}:Recorder", "random", "random", "random"])
+        )

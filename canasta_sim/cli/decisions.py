@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import math
-import sys
 from pathlib import Path
 
 import click
@@ -24,6 +23,13 @@ from .options import (
     build_rules,
     out_option,
     rules_options,
+)
+
+#: The rollout bots ``--rollout`` takes (:func:`canasta_sim.search.analysis.rollout_bots`
+#: refuses the others; a test keeps the two the same).
+ROLLOUT_HELP = (
+    "random, greedy, careful, expert (a spec: expert@1, expert:safety=80, ...) or apprentice; "
+    "not pimc (the search bot) or a bot written in Python"
 )
 
 
@@ -71,8 +77,8 @@ from .options import (
     default="expert",
     show_default=True,
     metavar="SPEC[,SPEC...]",
-    help="Bot that plays the rest of the deal (one for every side or one per side): random, "
-    "greedy, careful or an expert spec; not pimc or a bot written in Python.",
+    help=f"Bot that plays the rest of the deal (one for every side or one per side): "
+    f"{ROLLOUT_HELP}.",
 )
 @click.option(
     "--candidate",
@@ -112,6 +118,12 @@ from .options import (
     "classic), else the play-out.",
 )
 @out_option("New folder for analysis.json and per_world.parquet.")
+@click.option(
+    "--quiet",
+    is_flag=True,
+    help="Print the result only: no line on the position read from a run or the folder "
+    "written (analyse shows no progress).",
+)
 @FORMAT
 def analyse_command(
     position,
@@ -128,6 +140,7 @@ def analyse_command(
     objective,
     win_game,
     out,
+    quiet,
     fmt,
 ):
     """Rank the candidates at the decision in POSITION (a TOML or JSON position file,
@@ -136,8 +149,6 @@ def analyse_command(
     from ..game.infoset import InfoSet
     from ..players.choices import candidates, find_candidate
     from ..results.tables import json_document
-    from ..run.address import info_set_from_run
-    from ..run.outdir import prepare_out
     from ..search.analysis import analyse, rollout_bots
 
     if position is None and address is None:
@@ -147,9 +158,12 @@ def analyse_command(
     if not math.isfinite(target_se):
         raise click.BadParameter(f"{target_se} is not a number of points", param_hint="--target-se")
     if address is not None:
+        from ..run.address import info_set_from_run  # (run folders: parquet, only here)
+
         with api_errors("--from-run"):
             info = info_set_from_run(address)
-        _note(fmt, f"position: {address}, seat {info.seat} to play ({info.phase} phase)")
+        if not quiet:
+            _note(fmt, f"position: {address}, seat {info.seat} to play ({info.phase} phase)")
     elif not position.is_file():
         raise click.BadParameter(f"{str(position)!r} is not a file", param_hint="POSITION")
     else:
@@ -167,6 +181,8 @@ def analyse_command(
             param_hint="--max-worlds",
         )
     if out is not None:
+        from ..run.outdir import prepare_out
+
         if out.exists():
             raise click.BadParameter(
                 f"{str(out)!r} exists; analyse writes a new folder only: name another",
@@ -198,7 +214,8 @@ def analyse_command(
     )
     if out is not None:
         result.write(out)
-        _note(fmt, f"wrote {out}")
+        if not quiet:
+            _note(fmt, f"wrote {out}")
 
 
 # --- review: where a bot loses points (docs/pimc.md, "Review") --------------------------------
@@ -238,7 +255,8 @@ def analyse_command(
     "--rollout",
     default=None,
     metavar="SPEC[,SPEC...]",
-    help="Bots of the rollouts [default: the deal's own bots; for pimc, its own rollout bot].",
+    help=f"Bots of the rollouts: {ROLLOUT_HELP} [default: the deal's own bots; for pimc, its "
+    f"own rollout bot].",
 )
 @click.option(
     "--analysis-seed",
@@ -346,12 +364,11 @@ def review_command(
 
     def tick(done, total):
         nonlocal bar
-        if bar is None:  # the input is checked: the bar starts
-            from tqdm import tqdm
+        if bar is None:  # the input is checked: the progress starts (a bar on a terminal)
+            from ..run.runner import Progress
 
-            bar = tqdm(total=total, unit="deal", file=sys.stderr)
-        else:
-            bar.update()
+            bar = Progress(total, "deal", True)
+        bar.update(done)
 
     with api_errors("RUN_FOLDER" if run_folder is not None else None):
         result = review(

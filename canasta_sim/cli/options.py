@@ -33,6 +33,7 @@ def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) 
 
     switches: dict[str, Any] = {}
     given: dict[str, str] = {}
+    written: dict[str, str] = {}  # switch -> its value as --set wrote it
     for item in settings:
         key, eq, value = item.partition("=")
         if not eq:
@@ -45,6 +46,7 @@ def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) 
                 param_hint="--set",
             ) from None
         _set_once(switches, given, key.strip(), parsed, f"--set {item.strip()}")
+        written[key.strip()] = value.strip()
     if players is not None:
         _set_once(switches, given, "players", int(players), f"--players {players}")
     try:
@@ -53,7 +55,12 @@ def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) 
         return Rules.from_dict({**_rules_file(rules_opt), **switches})
     except BadSwitch as exc:  # the switch at fault: the option that set it, else the rules
         option = given.get(exc.switch, "--rules").split()[0]
-        raise click.BadParameter(str(exc), param_hint=option) from None
+        message = str(exc)
+        if exc.switch in written:  # the value as the user wrote it, not as Python prints it
+            message = message.replace(
+                f"{exc.switch}={switches[exc.switch]!r}", f"{exc.switch}={written[exc.switch]}"
+            )
+        raise click.BadParameter(message, param_hint=option) from None
     except (ValueError, TypeError) as exc:
         raise click.BadParameter(str(exc), param_hint="--rules") from None
 
@@ -152,13 +159,16 @@ def api_errors(hint: str | None = None):
     ``hint``, the one option or argument the calls read (or, with none, a usage error naming
     no option); a results folder written by another run meanwhile is one of ``--out``."""
     from ..errors import BadArgument
-    from ..run.outdir import OutConflict
 
     try:
         yield
-    except OutConflict as exc:
-        raise click.BadParameter(str(exc), param_hint="--out") from None
     except ValueError as exc:
+        from ..run.outdir import OutConflict, OutExists  # (parquet: on this path only)
+
+        if isinstance(exc, OutConflict):
+            raise click.BadParameter(str(exc), param_hint="--out") from None
+        if isinstance(exc, OutExists):
+            raise _out_exists(exc.out) from None
         if isinstance(exc, BadArgument):
             hint = _option_named(exc.argument) or hint
         if hint is None:
@@ -293,14 +303,25 @@ def _check_workers(workers, scheduler=None):
 def _new_out(out: Path | None, overwrite: bool):
     """Check ``--out`` before the run starts (a usage error, not a failure hours later);
     returns the :class:`~canasta_sim.run.outdir.Target` or ``None``."""
-    from ..run.outdir import prepare_out
+    from ..run.outdir import OutExists, prepare_out
 
     if out is None:
         return None
     try:
         return prepare_out(out, overwrite)
+    except OutExists:
+        raise _out_exists(out) from None
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--out") from None
+
+
+def _out_exists(out) -> click.BadParameter:
+    """``--out`` names a folder that exists: the remedy is the command's option
+    (``--overwrite``), not the API's argument."""
+    return click.BadParameter(
+        f"{str(out)!r} already exists; choose a new folder or add --overwrite",
+        param_hint="--out",
+    )
 
 
 def _write_frames(target, files: dict) -> None:

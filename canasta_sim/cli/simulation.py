@@ -100,7 +100,7 @@ def simulate(
 ):
     """Play DEALS independent deals and print their statistics."""
     from ..results.stats import format_summary
-    from ..results.tables import json_document
+    from ..results.tables import count, json_document
     from ..run.simulate import simulate as run
 
     rules = build_rules(players, rules_opt, settings)
@@ -131,8 +131,9 @@ def simulate(
     deal_range = f" (deals {first_deal:,} to {first_deal + deals - 1:,})" if first_deal else ""
     _note(
         fmt,
-        f"{deals:,} deals{deal_range}, {rules.players} players, bots {', '.join(m['bots'][0])}, "
-        f"seed {seed}: {m['wall_seconds']:.1f} s ({m['deals_per_second']:,.0f} deals/s)",
+        f"{count(deals, 'deal')}{deal_range}, {rules.players} players, "
+        f"bots {', '.join(m['bots'][0])}, seed {seed}: {m['wall_seconds']:.1f} s "
+        f"({m['deals_per_second']:,.0f} deals/s)",
     )
     table = result.summary()
     _emit(
@@ -216,7 +217,7 @@ def games(
 ):
     """Play GAMES full games to the target score (R-55) and print win rates."""
     from ..results.stats import format_game_sides, game_sides
-    from ..results.tables import json_document
+    from ..results.tables import count, json_document
     from ..run.games import MAX_DEALS, play_games
 
     rules = build_rules(players, rules_opt, settings)
@@ -242,7 +243,7 @@ def games(
     wall = result.manifest["wall_seconds"]
     _note(
         fmt,
-        f"{games:,} games, {rules.players} players, target {rules.game_target}, seed "
+        f"{count(games, 'game')}, {rules.players} players, target {rules.game_target}, seed "
         f"{seed}: {wall:.1f} s; mean {t.deals / t.games:.2f} deals per game",
     )
     sides = game_sides(t, result.manifest["bots"][0])

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar
 
 import numpy as np
 
@@ -113,12 +112,6 @@ class Deal:
     """
 
     _deal_seed: np.uint64  # set by :meth:`new`
-
-    #: How a table with bots written in Python plays its turns
-    #: (:class:`canasta_sim.players.pybot.Seated`), registered by
-    #: :mod:`canasta_sim.players.pybot` when the package is imported: pybot builds on Deal
-    #: through the candidate layer, so Deal cannot import it.
-    python_seating: ClassVar[Callable[..., Any] | None] = None
 
     def __init__(
         self, rules: Rules, state: np.void, *, trace: bool = False, seed: int = 0, minimums=None
@@ -620,9 +613,10 @@ class Deal:
 
         Parameters
         ----------
-        bots : str or list of str, optional
+        bots : str, list of str or Seated, optional
             One bot spec for every side or one per side, as for :func:`canasta_sim.simulate`
-            (default ``"expert"``).
+            (default ``"expert"``); or a table with bots written in Python
+            (:func:`canasta_sim.players.pybot.seated`), which plays its seats' turns.
         seats : str or list of str, optional
             One bot spec per seat instead of ``bots`` (partners may differ).
 
@@ -631,32 +625,45 @@ class Deal:
         IllegalMove
             If the deal is over.
         ValueError
-            For a bad bot spec, or both ``bots`` and ``seats``.
+            For a bad bot spec, both ``bots`` and ``seats``, or a bot written in Python given
+            by its spec (seat it with :func:`canasta_sim.players.pybot.seated`).
         RuntimeError
             If the bot made no move (a position built by hand that no legal turn can end).
         """
         if self.is_over:
             raise IllegalMove("R-20", "the deal is over")
-        self._bot_turn(*self._bot_arrays(bots, seats))
+        self._bot_turn(self._turn_player(bots, seats))
 
     def play_out(self, bots=None, *, seats=None) -> None:
         """Play turns with the bots (see :meth:`play_turn`) until the deal is over."""
-        policies, params, weights = self._bot_arrays(bots, seats)
+        turn = self._turn_player(bots, seats)
         while not self.is_over:
-            self._bot_turn(policies, params, weights)
+            self._bot_turn(turn)
 
-    def _bot_turn(self, policies, params, weights) -> None:
+    def _bot_turn(self, turn: Callable[[Deal], None]) -> None:
         g = self._g
         before = (g[DealSlot.move], g[DealSlot.turn], g[DealSlot.phase])
-        if self._seated is not None:  # a bot written in Python sits at the table
-            self._seated.play_turn(self)
-        else:
-            play_turn(self._state, self._r, policies, params, weights, self._log)
+        turn(self)
         if (g[DealSlot.move], g[DealSlot.turn], g[DealSlot.phase]) == before:  # would loop for ever
             raise RuntimeError(
                 f"the bot of seat {self.current_player} found no legal move in "
                 f"this position: {self!r}"
             )
+
+    def _turn_player(self, bots, seats) -> Callable[[Deal], None]:
+        """What plays the current seat's turn: a table's own ``play_turn`` (bots written in
+        Python: the caller seats them, as the players' layer builds on Deal), else the
+        kernel policies of the bot specs."""
+        if callable(getattr(bots, "play_turn", None)):
+            if seats is not None:
+                raise ValueError("a table of bots and seats are both given; allowed: one of them")
+            return bots.play_turn
+        policies, params, weights = self._bot_arrays(bots, seats)
+
+        def kernel_turn(deal: Deal) -> None:
+            play_turn(deal._state, deal._r, policies, params, weights, deal._log)
+
+        return kernel_turn
 
     def _bot_arrays(self, bots, seats):
         from ..players.specs import seat_arrays, table_bots, weight_sets
@@ -664,14 +671,17 @@ class Deal:
         key = tuple(tuple(x) if isinstance(x, (list, tuple)) else x for x in (bots, seats))
         if getattr(self, "_bots_key", object()) != key:
             seated = table_bots(bots, seats, self.rules)  # checks them
+            python = [b.spec for b in seated if b.is_python]
+            if python:
+                raise ValueError(
+                    f"bot {python[0]!r} is written in Python: seat it at a table, "
+                    f"deal.play_turn(canasta_sim.players.pybot.seated(deal.rules, bots, "
+                    f"seats=seats)); allowed as a spec here: the kernel bots"
+                )
             self._bots_key = key
             policies, params = seat_arrays(seated, self.rules.players)
             _, weights = weight_sets([seated], self.rules.players, params[None])
             self._bots = policies, params, weights  # the apprentice's weight sets too
-            self._seated = None
-            if any(b.is_python for b in seated):
-                assert Deal.python_seating is not None  # the package imports pybot
-                self._seated = Deal.python_seating(seated, self.rules.players)
         return self._bots
 
     # --- results -----------------------------------------------------------------------------
@@ -808,8 +818,9 @@ def trace_deal(rules: Rules, bots, seed: int, deal: int, *, seats=None, scores=N
     Parameters
     ----------
     rules : Rules
-    bots : str or list of str
-        As for :func:`canasta_sim.simulate`.
+    bots : str, list of str or Seated
+        As for :func:`canasta_sim.simulate`, or a table with bots written in Python
+        (:func:`canasta_sim.players.pybot.seated`).
     seed, deal : int
     seats : str or list of str, optional
         One bot per seat instead of ``bots``, as for :func:`canasta_sim.simulate`.

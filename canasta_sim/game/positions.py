@@ -35,11 +35,17 @@ def read_position(path) -> Mapping:
     Raises
     ------
     ValueError
-        For a file that is not valid TOML/JSON (the message names the file), or a TOML file on
-        Python 3.10 (no ``tomllib``).
+        For a file that is not text (UTF-8), not valid TOML/JSON (the message names the file),
+        or a TOML file on Python 3.10 (no ``tomllib``).
     """
     path = Path(path)
-    text = path.read_text()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:  # a binary file (a Parquet, an image): say so, not the codec
+        raise ValueError(
+            f"{path}: not a text position file (its bytes are not UTF-8 text); allowed: a "
+            f"TOML (.toml) or JSON (.json) position file (docs/analysis.md)"
+        ) from None
     is_json = path.suffix.lower() == ".json"
     if not is_json and tomllib is None:
         raise ValueError(f"{path}: TOML positions need Python 3.11 or later; use JSON")

@@ -309,6 +309,29 @@ class Rules:
         return a
 
 
+def game_over(scores: np.ndarray, target: int) -> tuple[np.ndarray, np.ndarray]:
+    """R-55 per game: ``(over, winner)``; a game is over when a side reached ``target`` and
+    the highest total is not shared (an exact tie plays another deal).
+
+    Parameters
+    ----------
+    scores : ndarray(int, (n, sides))
+        Each game's cumulative scores (points).
+    target : int
+        The game's target score (points, ``Rules.game_target``).
+
+    Returns
+    -------
+    over : ndarray(bool, (n,))
+    winner : ndarray(int64, (n,))
+        The winning side of a game that is over, else -1.
+    """
+    best = scores.max(axis=1)
+    unique = (scores == best[:, None]).sum(axis=1) == 1
+    over = (best >= target) & unique
+    return over, np.where(over, scores.argmax(axis=1), -1)
+
+
 def preset_name(text) -> str | None:
     """The preset that ``text`` names, ignoring case and surrounding blanks.
 

@@ -1,4 +1,4 @@
-"""Fitting the apprentice's scorer on labelled decisions (:mod:`.labels`), numpy only.
+"""Fitting the apprentice's scorer on labelled decisions (:mod:`.shards`), numpy only.
 
 The model is bilinear, ``score(c, s) = c . (W s)`` for candidate features ``c`` and state
 features ``s``: linear in the outer product ``c s^T``. It is fitted by ridge regression on

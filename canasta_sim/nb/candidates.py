@@ -1,4 +1,4 @@
-"""The candidate layer's checks (:mod:`canasta_sim.candidates`) in one call each, without a
+"""The candidate layer's checks (:mod:`canasta_sim.players.choices`) in one call each, without a
 Python call per plan or move: the legality of its candidates (each candidate's moves made on a
 copy of the state by the engine's own move kernels, the rollouts'
 :func:`~.worlds.apply_candidate_nb`, as ``Candidate.apply`` makes them on a copy of a

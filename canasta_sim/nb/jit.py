@@ -1,7 +1,7 @@
 """The decorators of the engine's kernels, and why calls between kernels look as they do.
 
-- The deal state is one record (:mod:`.state`), which numba passes as one pointer. (A tuple of
-  eleven arrays cost about 95 machine words a call, a third of a deal's time.)
+- The deal state is one record (:mod:`.engine.state`), which numba passes as one pointer. (A
+  tuple of eleven arrays cost about 95 machine words a call, a third of a deal's time.)
 - Reference counting is off (``_nrt=False``): kernels only read and write arrays they are
   given, and the bookkeeping was half of a deal's run time. Such a kernel cannot allocate
   (numba refuses to compile ``np.zeros`` there); the few kernels that allocate (seed arrays)

@@ -1,4 +1,4 @@
-"""The candidate layer's plan space (:func:`canasta_sim.candidates.meld_plans`) in one call:
+"""The candidate layer's plan space (:func:`canasta_sim.players.choices.meld_plans`) in one call:
 per rank, the options a plan may lay on the rank's row, and every plan made of one option per
 row within the hand's wild cards, in the candidate layer's enumeration order."""
 
@@ -58,7 +58,7 @@ def row_options_nb(rank, hand, table, rules, out):
 
 @kernel
 def plan_space_nb(hand, table, rules, limit, options, work, plan, plans):
-    """Every plan of the plan space (:func:`canasta_sim.candidates.meld_plans`): one option
+    """Every plan of the plan space (:func:`canasta_sim.players.choices.meld_plans`): one option
     of :func:`row_options_nb` per rank with more than one, ranks from the ace down, the
     options of a rank in their order, within the hand's deuces and jokers; after each plan
     the same with the hand's black threes (3 or 4: R-63, only a plan that goes out keeps

@@ -109,7 +109,7 @@ def add_pairs_nb(melds, side, hand, plan, top, deuces, jokers, room, short, joke
 
     Stops when no wild card is left (``deuces``, ``jokers``: those not yet planned), when
     ``room`` (cards the plan may still take) is under 3, or once the points added reach
-    ``short`` (the minimum count still missing, R-64; :data:`~..enums.NO_LIMIT` for none).
+    ``short`` (the minimum count still missing, R-64; :data:`~.enums.NO_LIMIT` for none).
     The wild card is a joker first if ``jokers_first``, else a deuce first. Returns
     ``(deuces, jokers, cards placed, points added)``."""
     placed = 0
@@ -131,7 +131,7 @@ def place_wilds_nb(plan, r, n, d, j, deuces, jokers, room, short, jokers_first, 
     """Put wild cards one at a time on the meld of rank ``r`` (``n`` naturals, ``d`` deuces,
     ``j`` jokers once the plan is melded) while the meld stays legal (R-60, R-61): at most
     ``room`` cards, and only until the points added reach ``short`` (R-64;
-    :data:`~..enums.NO_LIMIT` for none). A joker before a deuce if ``jokers_first``, else a
+    :data:`~.enums.NO_LIMIT` for none). A joker before a deuce if ``jokers_first``, else a
     deuce before a joker. ``deuces``, ``jokers``: wild cards of the hand not yet planned.
     Returns ``(deuces, jokers, cards placed, points added)``."""
     placed = 0

@@ -89,7 +89,7 @@ class Search(NamedTuple):
 
 
 class Learned(NamedTuple):
-    """The learned bot's weight sets (:func:`canasta_sim.bots.weight_sets`: a seat's
+    """The learned bot's weight sets (:func:`canasta_sim.players.specs.weight_sets`: a seat's
     ``ApprenticeParam.weight_set`` or ``PimcParam.weight_set`` indexes them; one unused set
     without a learned seat) and its feature work records per block
     (:func:`.bots.features.feature_work`): ``(n_blocks,)`` when a seat of the run plays it or
@@ -100,7 +100,7 @@ class Learned(NamedTuple):
 
 
 class Rows(NamedTuple):
-    """The records a chunk writes (:mod:`canasta_sim.records`)."""
+    """The records a chunk writes (:mod:`canasta_sim.run.records`)."""
 
     deals: np.ndarray  # deal_dtype, (n,)
     sides: np.ndarray  # side_dtype, (n, n_sides)
@@ -159,7 +159,7 @@ def play_search_deal_nb(state, rules, bot, deal, seating, search, learned, block
 @inline_kernel
 def record_deal_nb(state, rules, deal_row, side_rows):
     """Write the finished deal's record (``deal_row``, a record of
-    :data:`canasta_sim.records.deal_dtype`) and its sides' records (``side_rows``,
+    :data:`canasta_sim.run.records.deal_dtype`) and its sides' records (``side_rows``,
     ``ndarray(side_dtype, (n_sides,))``, including the score parts, points)."""
     melds, meld_flags, sides, g = state.melds, state.meld_flags, state.sides, state.g
     deal_row.dealer = g[DealSlot.dealer]
@@ -224,7 +224,7 @@ def record_deal_nb(state, rules, deal_row, side_rows):
 @inline_kernel
 def record_pile_nb(state, rules, side, row):
     """The pile and timeline fields of ``side``'s record ``row`` (see
-    :data:`canasta_sim.records.side_dtype`): its pickups by kind and pile size, wild-card
+    :data:`canasta_sim.run.records.side_dtype`): its pickups by kind and pile size, wild-card
     freezes, black-three blocks and the turn of its initial meld (its players' first melds,
     the earliest; -1 if none)."""
     sides = state.sides
@@ -335,9 +335,9 @@ def play_chunk(
         to balance the load, each reusing one state (no allocation per deal). Results do not
         depend on it.
     deal_rows : ndarray(deal_dtype, (n,)), written
-        :data:`canasta_sim.records.deal_dtype` rows.
+        :data:`canasta_sim.run.records.deal_dtype` rows.
     side_rows : ndarray(side_dtype, (n, n_sides)), written
-        :data:`canasta_sim.records.side_dtype` rows.
+        :data:`canasta_sim.run.records.side_dtype` rows.
     """
     n = seeds.shape[0]
     n_blocks = max(1, min(n, 8 * threads))

@@ -2,7 +2,7 @@
 to the end of the deal by the bots, in blocks on parallel threads (like :mod:`.play`).
 
 A rollout starts from the public state of an information set (a record of ``STATE_DTYPE``
-built by :mod:`canasta_sim.infoset`), writes one world's hands and stock into it, applies one
+built by :mod:`canasta_sim.game.infoset`), writes one world's hands and stock into it, applies one
 candidate and lets the seats' policies play the rest of the deal. Every candidate of a world
 starts from the same cards and the same bots' random stream (common random numbers), so the
 differences between candidates are paired.
@@ -44,7 +44,7 @@ from .worlds import apply_candidate_nb, load_world_nb, unseen_pool_nb, world_nb
 
 class WorldCards(NamedTuple):
     """The cards of sampled worlds: the hidden cards filled in (:func:`worlds_nb`; in Python,
-    :class:`canasta_sim.infoset.Worlds`)."""
+    :class:`canasta_sim.game.infoset.Worlds`)."""
 
     hands: np.ndarray  # int8, (n_worlds, players, N_KINDS)
     stock: np.ndarray  # int8, (n_worlds, stock_size): top card first
@@ -215,7 +215,7 @@ def rollouts(
         ``ApprenticeParam.weight_set`` indexes ``weights``.
     threads : int
     weights : ndarray(float32, (n_sets, N_CAND_FEAT, N_STATE_FEAT)), optional
-        The learned bot's weight sets (:func:`canasta_sim.bots.weight_sets`); needed only
+        The learned bot's weight sets (:func:`canasta_sim.players.specs.weight_sets`); needed only
         when a seat plays it.
 
     Returns

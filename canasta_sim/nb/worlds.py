@@ -28,7 +28,7 @@ def unseen_pool_nb(unseen, pool0):
 
 @inline_kernel
 def world_nb(pool0, m0, reds, slots, base, k, rng, pool, places, hands, stock):
-    """Fill one world's hidden cards (see :func:`worlds_nb`): ``hands``
+    """Fill one world's hidden cards (see :func:`~canasta_sim.nb.rollout.worlds_nb`): ``hands``
     (``int8[players, N_KINDS]``) and ``stock`` (``int8[stock_size]``, top card first), written,
     from the stream ``rng`` (``uint64[1]``); ``k`` is the kind put on top of the stock or
     ``STRATA_OFF``; ``pool`` and ``places`` are scratch (``int8``/``int64``, at least

@@ -33,6 +33,7 @@ from .. import cards as C
 from ..errors import BotError
 from ..game.deals import Deal
 from ..game.observe import Observation, observe
+from ..game.rules import Rules
 from ..nb.enums import BLACK_THREE, DealSlot, Phase, SideSlot
 from .choices import Candidate, Choices, NoCandidate
 
@@ -174,7 +175,12 @@ def play_turn(deal: Deal, bot, spec: str | None = None) -> None:
 # --- whole deals --------------------------------------------------------------------------------
 class Seated:
     """The players of one seating for Python-driven play: each seat's :class:`Bot`, an
-    instance of every Python bot (one per seat), and the kernel arrays for the others."""
+    instance of every Python bot (one per seat), and the kernel arrays for the others.
+
+    A :class:`~canasta_sim.Deal` plays its turns with it (``deal.play_turn(table)``,
+    ``deal.play_out(table)``): Deal builds no Python bot itself, as this module builds on
+    Deal (through the candidate layer). Make one with :func:`seated`.
+    """
 
     def __init__(self, bots, players: int):
         from .specs import per_seat, seat_arrays, weight_sets
@@ -204,7 +210,31 @@ class Seated:
             )
 
 
-Deal.python_seating = Seated  # Deal.play_turn seats bots written in Python with it
+def seated(rules: Rules, bots=None, *, seats=None) -> Seated:
+    """The table of one seating, bots written in Python (``py:FILE.py:CLASS``) among them,
+    for :meth:`Deal.play_turn <canasta_sim.Deal.play_turn>` and ``play_out``: a new instance
+    of every Python bot, which keeps its state while the table plays.
+
+    Parameters
+    ----------
+    rules : Rules
+        The table's rules (its player count and sides).
+    bots : str or list of str, optional
+        One bot spec for every side or one per side, as for :func:`canasta_sim.simulate`
+        (default ``"expert"``).
+    seats : str or list of str, optional
+        One bot spec per seat instead of ``bots`` (partners may differ).
+
+    Raises
+    ------
+    ValueError
+        For a bad bot spec, or both ``bots`` and ``seats``.
+    canasta_sim.errors.BotError
+        When a Python bot's file or class cannot be loaded or instantiated.
+    """
+    from .specs import table_bots
+
+    return Seated(table_bots(bots, seats, rules), rules.players)
 
 
 def play_python_deals(table, seeds, dealers, minimums, scores, seatings, deal_rows, side_rows):

@@ -29,6 +29,7 @@ from ..nb.bots.memory import new_bot
 from ..nb.bots.policies import EXPERT_DEFAULTS, ExpertParam, PimcParam, PolicyCode
 from ..nb.enums import N_KINDS, DealSlot
 from .choices import Candidate, decision_deal, play_candidate
+from .pybot import seated
 from .specs import Bot, parse_bot
 
 
@@ -77,12 +78,12 @@ def policy_choice(deal: Deal, found: list[Candidate], bot) -> Candidate | None:
     """
     spec = bot.spec if isinstance(bot, Bot) else bot
     played = deal.copy()
-    played.play_turn(spec)
+    played.play_turn(seated(deal.rules, spec))
     for c in found:
         trial = deal.copy()
         c.apply(trial)
         if trial.phase == "play" and trial.current_player == deal.current_player:
-            trial.play_turn(spec)
+            trial.play_turn(seated(deal.rules, spec))
         if _same_board(trial, played):
             return c
     if deal.phase != "play":

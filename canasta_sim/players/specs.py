@@ -163,12 +163,15 @@ def parse_bot(spec: str) -> Bot:
             f"weights={weights} is a parameter of apprentice and pimc:rollout=apprentice "
             f"only, not of {spec!r}"
         )
+    if weights:  # a bad file is a bad spec, found now (after the bot: it may take none)
+        load_weights(weights)
     return Bot(policy, tuple(values[p.name] for p in policy.params), weights=weights)
 
 
 def _weights_item(spec):
-    """The spec without its ``weights=PATH`` item, and the path (checked: a weight file,
-    :func:`canasta_sim.players.weights.load_weights`); paths may not hold ``,`` or ``:``."""
+    """The spec without its ``weights=PATH`` item, and the path (a weight file, checked by
+    the caller with :func:`canasta_sim.players.weights.load_weights`); paths may not hold
+    ``,`` or ``:``."""
     if not isinstance(spec, str) or "weights=" not in spec:
         return spec, ""
     name, _, rest = spec.partition(":")
@@ -177,7 +180,6 @@ def _weights_item(spec):
     kept = [s for s in items if not s.startswith("weights=")]
     if len(paths) != 1 or not paths[0]:
         raise ValueError(f"bot spec {spec!r}: allowed: one weights=PATH (an .npz weight file)")
-    load_weights(paths[0])  # a bad file is a bad spec, found now
     return name + (":" + ",".join(kept) if kept else ""), paths[0]
 
 
@@ -328,9 +330,22 @@ def side_bots(bots, sides: int) -> list[Bot]:
 
 def split_bot_list(text: str) -> list[str]:
     """Split ``"expert:pile_threshold=6,hold_wilds=1,greedy"`` into one spec per bot: a comma
-    item holding ``=`` but no ``:`` continues the previous bot's parameters."""
+    item holding ``=`` but no ``:`` continues the previous bot's parameters.
+
+    Raises
+    ------
+    ValueError
+        For an empty item (two commas in a row, or one at the start or end).
+    """
     specs: list[str] = []
     for item in (s.strip() for s in text.split(",")):
+        if not item:  # a doubled or trailing comma: a bot or parameter left out by mistake
+            where = f"after {specs[-1]!r}" if specs else "at its start"
+            raise ValueError(
+                f"bot list {text!r} has an empty item {where} (two commas in a row, or a "
+                f"comma at the start or end); allowed: bot specs and their NAME=VALUE "
+                f"parameters separated by single commas"
+            )
         if specs and "=" in item and ":" not in item and not specs[-1].startswith("py:"):
             specs[-1] += "," + item
         else:

@@ -25,7 +25,7 @@ from .aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
 from ..run.study import STATISTICS
 from ..run.outdir import check_entries, check_records, read_manifest, writing
 from ..game.rules import Rules
-from .stats import hist_mean, summary
+from .stats import hist_mean, summary, summary_cells, table_number
 from .study_stats import KINDS, canasta_timing, red_three_value
 
 __all__ = ["PLOTS", "write_report"]
@@ -354,12 +354,10 @@ def _write_study_report(folder: Path) -> Path:
     for r in table.to_dict("records"):
         cells = []
         for key in STATISTICS:
-            text = f"{_num(r[key])} [{_num(r[key + '_low'])}, {_num(r[key + '_high'])}]"
+            text = _estimate(r[key], r[key + "_low"], r[key + "_high"])
             if not r["baseline"]:
-                text += (
-                    f"<br>diff {_num(r[key + '_diff'])} [{_num(r[key + '_diff_low'])}, "
-                    f"{_num(r[key + '_diff_high'])}]"
-                )
+                diff = r[key + "_diff"], r[key + "_diff_low"], r[key + "_diff_high"]
+                text += f"<br>diff {_estimate(*diff)}"
             cells.append(text)
         name = r["name"][4:] + (" (baseline)" if r["baseline"] else "")
         lines.append(f"| {_md_cell(name)} | " + " | ".join(cells) + " |")
@@ -373,11 +371,10 @@ def _md_cell(text) -> str:
     return str(text).replace("|", "\\|")
 
 
-def _num(v, digits: int = 4) -> str:
-    if v is None or (isinstance(v, float) and math.isnan(v)):
-        return ""
-    v = float(v)
-    return f"{v:,.1f}" if abs(v) >= 100 else f"{v:.{digits}f}"
+def _estimate(value, low, high) -> str:
+    """``value [low, high]``, the bounds with the value's decimals (:func:`table_number`)."""
+    like = value if value else None  # a value of 0 says nothing of its bounds' size
+    return f"{table_number(value)} [{table_number(low, like=like)}, {table_number(high, like=like)}]"
 
 
 def _rules_text(rules: Rules) -> str:
@@ -437,10 +434,7 @@ def _markdown(folder: Path, manifest: dict, rules: Rules, table) -> str:
             "|---|---:|---|---:|---:|",
         ]
         for r in rows.itertuples(index=False):
-            ci = "" if math.isnan(r.ci_low) else f"[{_num(r.ci_low)}, {_num(r.ci_high)}]"
-            lines.append(
-                f"| {_md_cell(r.statistic)} | {_num(r.value)} | {ci} | "
-                f"{_num(r.exact, 5)} | {r.n:,} |"
-            )
+            value, ci, exact = summary_cells(r)
+            lines.append(f"| {_md_cell(r.statistic)} | {value} | {ci} | {exact} | {r.n:,} |")
         lines.append("")
     return "\n".join(lines)

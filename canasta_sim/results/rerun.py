@@ -26,8 +26,9 @@ import numpy as np
 from ..game.deals import Deal
 from ..errors import BadArgument
 from ..nb.engine.rng import deal_seed_nb
+from ..players.pybot import seated
 from ..run.outdir import check_entries, check_run_versions, read_manifest
-from ..game.rules import Rules
+from ..game.rules import Rules, game_over
 
 
 @dataclass(frozen=True)
@@ -138,7 +139,7 @@ def deal_of_run(folder, deal: int, *, game: int | None = None, value=None) -> Ru
             if j > 0 and _game_over(run.scores, rules):
                 raise BadArgument("deal", f"game {game} has {j} deals; allowed: deal 0 to {j - 1}")
             d = run.new_deal(trace=False)
-            d.play_out(seats=list(seats))
+            d.play_out(seated(rules, seats=list(seats)))
             totals = tuple(run.scores[s] + d.score()[s]["total"] for s in range(rules.sides))
             run = RunDeal(rules, game_seed, j + 1, (board + j + 1) % rules.players, seats, totals)
         if deal and _game_over(run.scores, rules):
@@ -173,8 +174,6 @@ def _check_index(name: str, value, count: int | None = None) -> None:
 
 
 def _game_over(scores, rules: Rules) -> bool:
-    from ..run.games import game_over
-
     over, _ = game_over(np.array([scores], np.int64), rules.game_target)
     return bool(over[0])
 
@@ -191,9 +190,9 @@ def replay_deal(run: RunDeal, *, hands: bool = False) -> list[dict]:
         does not read ``hands`` events: referee a trace made without them.
     """
     d = run.new_deal()
-    seats = list(run.seats)
+    table = seated(run.rules, seats=list(run.seats))
     if not hands:
-        d.play_out(seats=seats)
+        d.play_out(table)
         return d.trace()
     marks = []
     while not d.is_over:
@@ -210,7 +209,7 @@ def replay_deal(run: RunDeal, *, hands: bool = False) -> list[dict]:
                 },
             )
         )
-        d.play_turn(seats=seats)
+        d.play_turn(table)
     trace = d.trace()
     for at, event in reversed(marks):
         trace.insert(at, event)

@@ -82,7 +82,7 @@ from ..nb.enums import PICKUP_BIN
 from ..run.records import END_REASONS
 from ..game.rules import Rules
 from .study_stats import KINDS, Z95, canasta_timing, red_three_value
-from .tables import align_columns, interval
+from .tables import DASH, align_columns, interval
 
 __all__ = [
     "COLUMNS",
@@ -397,11 +397,26 @@ class _Rows:
         self.add(group, statistic, k / n if n else _NAN, low, high, n, exact)
 
     def mean(self, group, statistic, hist, values=None, exact=None):
+        """A histogram's mean; its interval stays inside the values the histogram can hold
+        (a count's normal interval would reach below 0 on a few deals)."""
         mean, low, high, n = hist_mean(hist, values)
+        support = np.arange(len(hist)) if values is None else np.asarray(values)
+        if len(support):
+            low, high = _clip(low, high, float(support.min()), float(support.max()))
         self.add(group, statistic, mean, low, high, n, exact)
 
-    def mean_sums(self, group, statistic, total, total_sq, n, exact=None):
-        self.add(group, statistic, *mean_interval(total, total_sq, n), n, exact)
+    def mean_sums(self, group, statistic, total, total_sq, n, exact=None, floor=None):
+        """A mean from exact sums; ``floor`` is the least value an observation can take (0
+        for a count), the interval's lower bound kept at or above it."""
+        mean, low, high = mean_interval(total, total_sq, n)
+        if floor is not None:
+            low, high = _clip(low, high, floor, math.inf)
+        self.add(group, statistic, mean, low, high, n, exact)
+
+
+def _clip(low: float, high: float, least: float, most: float) -> tuple[float, float]:
+    """An interval cut to the range ``least`` .. ``most`` the estimate can take (NaN stays)."""
+    return min(max(low, least), most), max(min(high, most), least)
 
 
 def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
@@ -634,7 +649,9 @@ def _pile_rows(out: _Rows, c: dict, side_deals: int) -> None:
     for i, label in enumerate(
         ("", " with a natural pair", " with a natural and wild cards", " onto a meld")
     ):
-        out.mean_sums(g, f"pile pickups{label} per side per deal", sums[i], sumsq[i], side_deals)
+        out.mean_sums(
+            g, f"pile pickups{label} per side per deal", sums[i], sumsq[i], side_deals, floor=0
+        )
     size = ratio_interval(
         c["pile_taken_sum"].sum(),
         c["pile_taken_sumsq"].sum(),
@@ -659,6 +676,7 @@ def _pile_rows(out: _Rows, c: dict, side_deals: int) -> None:
             c[key + "_sum"].sum(),
             c[key + "_sumsq"].sum(),
             side_deals,
+            floor=0,
         )
     g = "timeline"
     first = c["initial_meld_turn"].sum(axis=0)  # index = turn + 1, 0 = none
@@ -673,12 +691,13 @@ def _pile_rows(out: _Rows, c: dict, side_deals: int) -> None:
 
 
 # --- terminal table -------------------------------------------------------------------------
-def _fmt(v: float, digits: int = 4, like: float | None = None) -> str:
-    """A table number: 1 decimal from 100 up, 6 below 0.01 (small probabilities, to set
-    against their interval), else ``digits``; ``like`` formats ``v`` as that value would be
-    (an interval's bounds as its value)."""
+def table_number(v: float, digits: int = 4, like: float | None = None) -> str:
+    """A number of a statistics table (terminal and report): 1 decimal with thousands
+    separators from 100 up, 6 decimals below 0.01 (small probabilities, to set against their
+    interval), else ``digits``; ``like`` formats ``v`` as that value would be (an interval's
+    bounds as its value); a dash for nothing measured (``None`` or NaN)."""
     if v is None or (isinstance(v, float) and math.isnan(v)):
-        return ""
+        return DASH
     v = float(v)
     size = abs(v if like is None else float(like))
     if size >= 100:
@@ -688,6 +707,20 @@ def _fmt(v: float, digits: int = 4, like: float | None = None) -> str:
     return f"{v:.{digits}f}"
 
 
+def summary_cells(row) -> tuple[str, str, str]:
+    """The value, 95% interval and exact cells of one :func:`summary` row, as the terminal
+    table and the report print them: the bounds with the value's decimals, a dash for what
+    was not measured, blank where no exact value is known (it has 5 significant decimals)."""
+    like = row.value if row.value else None  # a value of 0 says nothing of its bounds' size
+    ci = (
+        DASH
+        if math.isnan(row.ci_low)
+        else f"[{table_number(row.ci_low, like=like)}, {table_number(row.ci_high, like=like)}]"
+    )
+    exact = "" if math.isnan(row.exact) else table_number(row.exact, 5)
+    return table_number(row.value), ci, exact
+
+
 def format_summary(df: pd.DataFrame) -> str:
     """A fixed-width table of a :func:`summary` frame for the terminal.
 
@@ -695,15 +728,7 @@ def format_summary(df: pd.DataFrame) -> str:
     value where known, and ``n``.
     """
     name_w = max([len("statistic")] + [len(s) for s in df["statistic"]])
-    rows = []
-    for r in df.itertuples(index=False):
-        like = r.value if r.value else None  # a value of 0 says nothing of its bounds' size
-        ci = (
-            ""
-            if math.isnan(r.ci_low)
-            else f"[{_fmt(r.ci_low, like=like)}, {_fmt(r.ci_high, like=like)}]"
-        )
-        rows.append((r.group, r.statistic, _fmt(r.value), ci, _fmt(r.exact, 5), f"{r.n:,}"))
+    rows = [(r.group, r.statistic, *summary_cells(r), f"{r.n:,}") for r in df.itertuples()]
     widths = [
         max([len(h)] + [len(x[i]) for x in rows])
         for i, h in enumerate(("", "statistic", "value", "95% interval", "exact", "n"))

@@ -22,6 +22,7 @@ __all__ = [
     "align_columns",
     "csv_text",
     "interval",
+    "count",
     "json_document",
     "number",
     "records",
@@ -39,6 +40,12 @@ def number(value, spec: str) -> str:
     """``value`` formatted with the format ``spec`` (``"+.1f"``, ``".1%"``, ``",d"``), or
     :data:`DASH` when it is ``None`` or NaN (nothing measured)."""
     return DASH if _missing(value) else format(value, spec)
+
+
+def count(n: int, noun: str) -> str:
+    """``n`` things with thousands separators, the noun singular for one: ``"1 game"``,
+    ``"2,000 games"``."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
 def interval(value, low, high, spec: str) -> str:

@@ -23,6 +23,7 @@ from pathlib import Path
 from ..game.deals import Deal
 from ..game.infoset import InfoSet
 from ..game.rules import Rules
+from ..players.pybot import seated
 from .outdir import check_entries, check_run_versions, read_manifest
 
 _ADDRESS = re.compile(
@@ -131,8 +132,9 @@ def deal_from_run(address) -> tuple[Deal, list[str]]:
     deal = Deal.new(rules, seeds.pop(), deal=board, dealer=board % rules.players, trace=True)
     where = f"deal {address.deal} of {str(folder)!r}"
     last = deal.turns  # the last turn with a decision: the deal is not over at its start
+    table = seated(rules, bots)
     while deal.turns < address.turn and not deal.is_over:
-        deal.play_turn(bots)
+        deal.play_turn(table)
         last = last if deal.is_over else deal.turns
     if deal.is_over:  # ended by going out (after turn `last`) or at a first move (R-44)
         raise ValueError(
@@ -167,7 +169,7 @@ def _first_move(deal: Deal, bots: list[str]) -> None:
     is played on a copy and its first move repeated through the :class:`Deal` API."""
     trial = deal.copy()
     before = len(trial.trace())
-    trial.play_turn(bots)
+    trial.play_turn(seated(deal.rules, bots))
     moves = [e for e in trial.trace()[before:] if e["event"] in ("draw", "take_pile")]
     if not moves or moves[0]["event"] == "draw":  # no move: the empty stock ended the deal
         deal.draw()

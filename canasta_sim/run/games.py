@@ -18,6 +18,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..errors import BadArgument
+from ..game.rules import game_over
 from ..nb.engine.rng import sub_seeds_nb
 from ..players.specs import table_bots
 from .outdir import (
@@ -153,15 +155,6 @@ class GamesResult:
         return None
 
 
-def game_over(scores: np.ndarray, target: int) -> tuple[np.ndarray, np.ndarray]:
-    """R-55 per game: ``(over, winner)``; a game is over when a side reached ``target`` and
-    the highest total is not shared (an exact tie plays another deal)."""
-    best = scores.max(axis=1)
-    unique = (scores == best[:, None]).sum(axis=1) == 1
-    over = (best >= target) & unique
-    return over, np.where(over, scores.argmax(axis=1), -1)
-
-
 def play_on(
     table: Table, masters, dealers, scores, seatings, max_deals: int = MAX_DEALS, on_deal=None
 ):
@@ -282,9 +275,27 @@ def play_game_chunk(
 
 def game_table(rules, bots, seats=None, scores=None) -> Table:
     """The one-seating :class:`~canasta_sim.run.runner.Table` of ``rules`` and side ``bots`` (or
-    per-seat ``seats``, :func:`canasta_sim.players.specs.table_bots`), starting from ``scores``."""
+    per-seat ``seats``, :func:`canasta_sim.players.specs.table_bots`), starting from ``scores``.
+
+    Raises
+    ------
+    ValueError
+        As :class:`~canasta_sim.run.runner.Table`, or for starting ``scores`` at or above the
+        game's target (R-55: that game is already over).
+    """
     rules = resolve_rules(rules)
-    return Table(rules, (table_bots(bots, seats, rules),), scores)
+    table = Table(rules, (table_bots(bots, seats, rules),), scores)
+    starts = table.scores or ()  # checked by Table: one per side
+    over = [(s, v) for s, v in enumerate(starts) if v >= rules.game_target]
+    if over:
+        side, value = over[0]
+        raise BadArgument(
+            "scores",
+            f"scores={','.join(map(str, starts))}: side {side} starts with {value} "
+            f"points, at or above the game's target of {rules.game_target} (R-55: that game "
+            f"is over before it starts); allowed: scores below {rules.game_target}",
+        )
+    return table
 
 
 def play_games(
@@ -341,8 +352,9 @@ def play_games(
     Raises
     ------
     ValueError
-        For a bad count, seed, rules, bot spec or scheduler, an ``out`` that cannot be
-        written, or records that cannot fit in memory.
+        For a bad count, seed, rules, bot spec or scheduler, starting ``scores`` at or above
+        the game's target (R-55), an ``out`` that cannot be written, or records that cannot
+        fit in memory.
     """
     games = check_count("games", games)
     seed = check_count("seed", seed, 0, 2**64 - 1)

@@ -51,6 +51,21 @@ class OutConflict(ValueError):
     """The results folder changed while the run ran (another run wrote it first)."""
 
 
+class OutExists(BadArgument):
+    """The results folder ``out`` exists and ``overwrite`` was not given; ``out`` is the
+    path as given, so the command line can word the remedy as its option (``--overwrite``)."""
+
+    def __init__(self, out):
+        super().__init__(
+            "out",
+            f"out={str(out)!r} already exists; choose a new folder or pass overwrite=True",
+        )
+        self.out = out
+
+    def __reduce__(self):
+        return type(self), (self.out,)
+
+
 class VersionMismatch(ValueError):
     """A run folder was made with other rules or bots versions than this package's."""
 
@@ -108,6 +123,8 @@ def prepare_out(out, overwrite: bool) -> Target:
 
     Raises
     ------
+    OutExists
+        When ``out`` exists and ``overwrite`` is false.
     ValueError
         Naming the path and what is wrong.
     """
@@ -115,11 +132,7 @@ def prepare_out(out, overwrite: bool) -> Target:
     replaces = None
     if path.exists():
         if not overwrite:
-            raise BadArgument(
-                "out",
-                f"out={str(out)!r} already exists; choose a new folder or pass "
-                f"overwrite=True (--overwrite on the command line)",
-            )
+            raise OutExists(out)
         if not path.is_dir():
             raise BadArgument("out", f"out={str(out)!r} exists and is not a folder")
         if any(path.iterdir()) and not _written_here(path):
@@ -513,9 +526,16 @@ def check_entries(manifest: dict, folder, names) -> None:
     ------
     ValueError
         Naming ``folder/manifest.json`` and the entries missing (a partial or hand-edited
-        manifest).
+        manifest), or saying the folder is a tune folder (its manifest holds no deals).
     """
     missing = [name for name in names if name not in manifest]
+    if missing and isinstance(manifest.get("tune"), dict):  # whole, but of another command
+        raise ValueError(
+            f"{str(folder)!r} is a tune folder (a search of "
+            f"{manifest['tune'].get('bot', 'a bot')}'s parameters: history.csv and final.csv, "
+            f"no deals); allowed: a run folder of simulate, compare, sweep or games (compare "
+            f"the tuned setting with --out to make one)"
+        )
     if missing:
         raise ValueError(
             f"{str(Path(folder) / 'manifest.json')!r} lacks {', '.join(missing)}: a partial or "

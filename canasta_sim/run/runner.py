@@ -594,32 +594,41 @@ class Progress:
 
             self._bar = tqdm(total=total, unit=unit, unit_scale=True, leave=False, file=self.stream)
 
-    def update(self, done: int) -> None:
-        """Record that ``done`` units (in total, not since the last call) are complete."""
+    def update(self, done: int, note: str = "") -> None:
+        """Record that ``done`` units (in total, not since the last call) are complete;
+        ``note`` (e.g. ``"best 12.5"``) is shown after the count."""
         if self._bar is not None:
+            if note:
+                self._bar.set_postfix_str(note, refresh=False)
             self._bar.update(done - self._done)
         elif self.enabled:
             now = time.monotonic()
             if now - self._last >= LOG_INTERVAL and done < self.total:
                 self._last = now
-                print(self.line(done, now - self._start), file=self.stream, flush=True)
+                print(self.line(done, now - self._start, note), file=self.stream, flush=True)
         self._done = done
 
-    def line(self, done: int, seconds: float) -> str:
-        """One progress line: done, percent, elapsed and estimated remaining time."""
+    def line(self, done: int, seconds: float, note: str = "") -> str:
+        """One progress line: done, percent, elapsed and estimated remaining time, then
+        ``note``."""
         left = seconds * (self.total - done) / done if done else math.nan
         eta = "" if math.isnan(left) else f", about {_short(left)} left"
+        tail = f", {note}" if note else ""
         return (
             f"{done:,} of {self.total:,} {self.unit}s ({100 * done / self.total:.1f}%), "
-            f"{_short(seconds)}{eta}"
+            f"{_short(seconds)}{eta}{tail}"
         )
 
     def __enter__(self) -> Progress:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def close(self) -> None:
+        """Remove the bar (on a terminal); nothing in a log."""
         if self._bar is not None:
             self._bar.close()
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def _short(seconds: float) -> str:

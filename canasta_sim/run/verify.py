@@ -1,8 +1,9 @@
-"""Refereeing engine deals at scale: deals traced by the engine (:func:`deal.trace_deal`) and
-checked by the independent referee (:func:`referee.check_trace`), in chunks.
+"""Refereeing engine deals at scale: deals traced by the engine
+(:func:`canasta_sim.game.deals.trace_deal`) and checked by the independent referee
+(:func:`referee.check_trace`), in chunks.
 
 The referee is pure Python (about 4 ms a deal on one core), so chunks run in worker processes
-(``concurrent.futures``) or as Dask tasks (:func:`cluster.map_chunks`), never on threads. Each
+(``concurrent.futures``) or as Dask tasks (:func:`.runner.map_chunks`), never on threads. Each
 deal's verdict depends only on (rules, bots, seed, deal index), so the failures found are the
 same for any number of workers, chunk size or scheduler.
 """
@@ -41,7 +42,7 @@ def verify_chunk(
     first, n : int
         First deal index and number of deals.
     threads : int, optional
-        Unused: what :func:`cluster.map_chunks` passes every task (the referee is
+        Unused: what :func:`.runner.map_chunks` passes every task (the referee is
         single-threaded Python).
 
     Returns
@@ -50,11 +51,12 @@ def verify_chunk(
         The deals refused, in deal order.
     """
     from ..game.deals import trace_deal
+    from ..players.pybot import seated
     from ..referee import check_trace
 
     failures = []
     for k in range(first, first + n):
-        verdict = check_trace(trace_deal(rules, bots, seed, k))
+        verdict = check_trace(trace_deal(rules, seated(rules, bots), seed, k))
         if not verdict.ok:
             failures.append(Failure(k, verdict.rule, str(verdict)))
     return failures

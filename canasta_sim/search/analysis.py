@@ -570,8 +570,8 @@ def _cap_note(notes: dict) -> str:
     if not left_out:
         return ""
     return (
-        f", {left_out} meld plan{'s' if left_out > 1 else ''} left out by the cap of "
-        f"{notes['max_candidates']} candidates (max_candidates)"
+        f", {left_out:,} meld plan{'s' if left_out > 1 else ''} left out by the cap of "
+        f"{notes['max_candidates']:,} candidates (max_candidates)"
     )
 
 

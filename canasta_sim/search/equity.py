@@ -18,7 +18,7 @@ band. The expert also reads the scores to go out when that wins the game; the ta
 model that choice (it plays every deal from the band's lowest score).
 From every cell of a grid of score pairs (every ``step`` points from ``low`` to just below the
 game target) many games are then played on, each deal drawn from the deals of the two sides'
-current minimum counts, until R-55 ends the game (:func:`canasta_sim.run.games.game_over`).
+current minimum counts, until R-55 ends the game (:func:`canasta_sim.game.rules.game_over`).
 Both sides play the same bots and the dealer is averaged over, so the table is made symmetric:
 ``P(a, b) + P(b, a) = 1``. Between grid points the table is interpolated bilinearly; scores
 below ``low`` read the ``low`` row.
@@ -34,9 +34,7 @@ import numba
 import numpy as np
 
 from .._version import BOTS_VERSION, RULES_VERSION
-from ..game.rules import Rules
-from ..run.games import MAX_DEALS, game_over, game_table, play_on
-from ..run.runner import Table, board_seeds, minimum_counts, numba_threads, play_deals
+from ..game.rules import Rules, game_over
 
 EQUITY_FILE = Path(__file__).parents[1] / "data" / "game_equity.npz"
 PLAYERS = (2, 4, 6)
@@ -65,6 +63,9 @@ def deal_samples(rules: Rules, deals: int, seed: int) -> dict[tuple[int, int], n
         ``(minimum of side 0, minimum of side 1) -> ndarray(int64, (deals, 2))``: each deal's
         score per side (points, R-50..R-54), dealers rotating over the seats.
     """
+    from ..run.games import game_table  # playing: not needed to read the table (analyse)
+    from ..run.runner import board_seeds, play_deals
+
     table = game_table(rules, BOTS)
     levels = minimum_levels(rules)
     at = level_scores(rules)
@@ -98,6 +99,9 @@ def build_table(players: int, deals: int, games: int, seed: int = 0) -> np.ndarr
     ndarray(float64, (n, n))
         Row: side 0's score ``LOW + STEP * row``; column: side 1's, below the game target.
     """
+    from ..run.games import MAX_DEALS
+    from ..run.runner import minimum_counts
+
     rules = Rules.preset(PRESET, players=players)
     samples = deal_samples(rules, deals, seed)
     grid = np.arange(LOW, rules.game_target, STEP)
@@ -197,7 +201,7 @@ def play_out(
 ) -> tuple[np.ndarray, np.ndarray]:
     """The winner of each game after a deal, the games the deal did not end played out.
 
-    A game over by R-55 after the deal (:func:`canasta_sim.run.games.game_over`: a side at the
+    A game over by R-55 after the deal (:func:`canasta_sim.game.rules.game_over`: a side at the
     target or above with the highest total alone) is decided; every other game is played
     on by ``bots`` (:func:`canasta_sim.run.games.play_on`), deal ``j`` after this one seeded by
     ``(masters[g], j)``, the first dealt by the seat left of ``dealer`` (R-11), each side's
@@ -226,6 +230,9 @@ def play_out(
     deals : ndarray(int64, (n,))
         Deals played after this one (0 where the deal ended the game).
     """
+    from ..run.games import play_on  # playing: not needed to read the table (analyse)
+    from ..run.runner import Table, numba_threads
+
     scores = np.asarray(scores, np.int64)
     over, winner = game_over(scores, rules.game_target)
     deals = np.zeros(len(scores), np.int64)

@@ -39,6 +39,7 @@ from ..errors import BadArgument
 from ..game.deals import Deal
 from ..game.notation import as_rules, meld_plan
 from ..players.choices import MAX_CANDIDATES, Candidate, list_candidates
+from ..players.pybot import seated
 from ..players.ranking import played_candidate, rank_candidates
 from ..players.specs import parse_bot, search_rollout_bot, side_bots
 from ..results.tables import DASH, align_columns, interval, number
@@ -124,8 +125,8 @@ def cap_note(decisions: pd.DataFrame, cap: int) -> str:
     if not cut.any():
         return ""
     return (
-        f"\n\nThe cap of {cap} candidates left out meld plans at {int(cut.sum())} of "
-        f"{len(decisions)} decisions ({int(decisions['plans_left_out'].sum())} plans in all; "
+        f"\n\nThe cap of {cap:,} candidates left out meld plans at {int(cut.sum()):,} of "
+        f"{len(decisions):,} decisions ({int(decisions['plans_left_out'].sum()):,} plans in all; "
         "max_candidates raises it)."
     )
 
@@ -231,13 +232,14 @@ def review(
         used.update(dict.fromkeys(specs))
         plays = rollout if rollout is not None else own_rollout(specs, rules.sides)
         rolled[_spec_text(plays)] = None
+        table = seated(rules, specs)
         while not deal.is_over:
             if deal.current_player == seat:
                 for row in _review_turn(deal, specs, plays, budget, (analysis_seed, index)):
                     row.update(deal=index, seat=seat, bot=specs[seat % rules.sides])
                     row["reference"] = f"{name}:{row['turn']}:{row['decision']}"
                     rows.append(row)
-            deal.play_turn(specs)
+            deal.play_turn(table)
         if progress is not None:
             progress(index + 1, n)
     decisions = pd.DataFrame.from_records(rows, columns=list(COLUMNS))
@@ -357,7 +359,7 @@ def _review_turn(deal: Deal, specs, plays, budget, key) -> list[dict]:
     the rest of the turn."""
     trial = deal.copy()
     start = len(trial.trace())
-    trial.play_turn(specs)
+    trial.play_turn(seated(deal.rules, specs))
     events = trial.trace()[start:]
     seat, turn = deal.current_player, deal.turns
     bot = specs[seat % deal.rules.sides]

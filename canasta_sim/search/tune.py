@@ -31,7 +31,7 @@ from ..results.stats import wilson_interval
 from ..results.tables import align_columns, interval, number
 from ..run.compare import compare
 from ..run.outdir import make_manifest
-from ..run.runner import Table, resolve_rules
+from ..run.runner import Progress, Table, resolve_rules
 
 DEFAULT_FIELD = ("expert", "careful")
 OBJECTIVES = {
@@ -400,31 +400,29 @@ def tune(
         study.enqueue_trial(baseline)
     history = []
     t0 = time.perf_counter()
-    bar = _bar(trials, progress)
-    for _ in range(trials):
-        trial = study.ask()
-        chosen = {p.name: _suggest(trial, p, *bounds[p.name]) for p in searched}
-        cand = _make_bot(policy, {**fixed, **chosen})
-        t = time.perf_counter()
-        score, _ = _against_field(cand, field_bots, objective, count, search_seeds, rules, workers)
-        study.tell(trial, score.value)
-        history.append(
-            {
-                "trial": trial.number,
-                **chosen,
-                "spec": cand.spec,
-                "objective": score.value,
-                "low": score.low,
-                "high": score.high,
-                **{f"vs_{b.spec}": v for b, v in zip(field_bots, score.per_opponent)},
-                "seconds": round(time.perf_counter() - t, 3),
-            }
-        )
-        if bar is not None:
-            bar.update(1)
-            bar.set_postfix_str(f"best {study.best_value:.4g}")
-    if bar is not None:
-        bar.close()
+    with Progress(trials, "trial", progress) as bar:
+        for done in range(1, trials + 1):
+            trial = study.ask()
+            chosen = {p.name: _suggest(trial, p, *bounds[p.name]) for p in searched}
+            cand = _make_bot(policy, {**fixed, **chosen})
+            t = time.perf_counter()
+            score, _ = _against_field(
+                cand, field_bots, objective, count, search_seeds, rules, workers
+            )
+            study.tell(trial, score.value)
+            history.append(
+                {
+                    "trial": trial.number,
+                    **chosen,
+                    "spec": cand.spec,
+                    "objective": score.value,
+                    "low": score.low,
+                    "high": score.high,
+                    **{f"vs_{b.spec}": v for b, v in zip(field_bots, score.per_opponent)},
+                    "seconds": round(time.perf_counter() - t, 3),
+                }
+            )
+            bar.update(done, f"best {study.best_value:.4g}")
     search_seconds = time.perf_counter() - t0
     history = pd.DataFrame(history)
     best_row = history.loc[history["objective"].idxmax()]
@@ -559,11 +557,3 @@ def format_final(final: pd.DataFrame) -> str:
         for r in final.itertuples()
     ]
     return align_columns([head, *rows])
-
-
-def _bar(total: int, enabled: bool):
-    if not enabled:
-        return None
-    from tqdm.auto import tqdm
-
-    return tqdm(total=total, unit="trial", desc="tuning")

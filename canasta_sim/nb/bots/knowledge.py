@@ -80,11 +80,11 @@ def unknown_cards_nb(state, rules, seat):
 
 @inline_kernel
 def next_player_odds_nb(state, rules, bot, seat):
-    """``(q, p_wild)`` for :func:`take_chance_nb`: the chance that one unseen card sits in the
-    next player's hand (their hand size over the unknown cards) and that they hold at least one
-    of the unseen wild cards. Fills ``bot.powers`` with ``(1 - q) ** i`` for ``i`` from 0 to
-    the cards of a rank or of wild cards in the pack, whichever is more: a table, because
-    chains of multiplications were a tenth of the discard choice's time."""
+    """``(q, p_wild)`` for :func:`~.discards.take_chance_nb`: the chance that one unseen card
+    sits in the next player's hand (their hand size over the unknown cards) and that they hold
+    at least one of the unseen wild cards. Fills ``bot.powers`` with ``(1 - q) ** i`` for
+    ``i`` from 0 to the cards of a rank or of wild cards in the pack, whichever is more: a
+    table, because chains of multiplications were a tenth of the discard choice's time."""
     powers = bot.powers
     nxt = rules[RuleSlot.next_seat + seat]
     unknown = unknown_cards_nb(state, rules, seat)

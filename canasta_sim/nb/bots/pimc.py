@@ -20,10 +20,10 @@ only on the deal seed and the moves made, not on where the hidden cards lie; wit
 are overwritten in every rollout). With ``see_hidden`` 1 it rolls out the true cards instead:
 a cheating bot, for measurement only.
 
-The kernels do not allocate: the rollout state and the work arrays (:data:`WORK_DTYPE`) are
-passed in by the caller, one of each per thread, with the bots' working record
-(:data:`.memory.BOT_DTYPE`), which the search bot's own decisions and the rollout expert in its
-rollouts share (every field is written before it is read).
+The kernels do not allocate: the rollout state and the work arrays
+(:data:`~.search_candidates.WORK_DTYPE`) are passed in by the caller, one of each per thread,
+with the bots' working record (:data:`.memory.BOT_DTYPE`), which the search bot's own
+decisions and the rollout expert in its rollouts share (every field is written before it is read).
 """
 
 import numpy as np

@@ -9,7 +9,7 @@ the turn kernel each code calls from Python (:func:`.turn.play_turn`), which cod
 rollouts (:data:`ROLLOUT_CODES`), which need the search work arrays (:data:`WORK_CODES`:
 :data:`SEARCH_CODES` and :data:`LEARNED_CODES`) and which the feature work records
 (:data:`LEARNED_CODES`), the expert's parameter slots (:data:`ExpertParam`) and defaults,
-:data:`canasta_sim.bots.POLICIES` and the policy section of ``docs/bots.md``
+:data:`canasta_sim.players.specs.POLICIES` and the policy section of ``docs/bots.md``
 (``scripts/bots_doc.py``). Adding a bot: a policy file with its turn kernel, an entry here,
 and its branch in :func:`.turn.play_turn_nb` (numba cannot call through a table of kernels
 without compiling them as callbacks in every process).
