@@ -2,8 +2,11 @@
 
 - :mod:`.stepping`: the fine-grained action ids, their names, and :class:`ActionDeal`, one
   deal played by ids.
+- :mod:`.vec`: :class:`VecCanasta`, many environments stepped by one kernel call, with the
+  other seats played inside it by a kernel bot.
 """
 
 from .stepping import ACTION_NAMES, ActionDeal, action_id
+from .vec import VecCanasta
 
-__all__ = ["ACTION_NAMES", "ActionDeal", "action_id"]
+__all__ = ["ACTION_NAMES", "ActionDeal", "VecCanasta", "action_id"]

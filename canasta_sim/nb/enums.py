@@ -773,3 +773,25 @@ MAX_TURN_ACTIONS = 1000
 #: The environment's observation: the observation array (:data:`OBS_LEN` slots) followed by the
 #: staged cards, meld rows black three .. ace by naturals, deuces, jokers.
 ENV_OBS_LEN = OBS_LEN + OBS_RANKS * 3
+
+
+class _EnvSlot(NamedTuple):
+    deals: int = 0  # deals started by this environment (deal k is seeded by (master, k))
+    episodes: int = 1  # episodes started
+    episode_deals: int = 2  # deals started in the running episode (a game has several)
+    turn_actions: int = 3  # actions of the seat to play in this turn
+
+
+#: Slots of an environment's counters (``ctl`` of :data:`canasta_sim.nb.vecenv.ENV_DTYPE`).
+EnvSlot = _EnvSlot()
+ENV_CTL_LEN = len(EnvSlot)
+
+
+class _EnvTodo(NamedTuple):
+    skip: int = -1  # leave the environment as it is
+    step: int = 0  # take the given action
+    reset: int = 1  # start a new episode
+
+
+#: What the batched step does with each environment (``todo[i]``).
+EnvTodo = _EnvTodo()
