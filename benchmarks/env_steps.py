@@ -1,0 +1,83 @@
+"""The learning environment: masked steps per second of ``VecCanasta`` for 1, 64 and 4,096
+environments, with ``random`` and ``expert`` opponents played inside the kernel.
+
+A step is one learner action in every environment (the opponents' turns it triggers, the
+autoresets, the observations and masks included); the learner picks uniformly among the legal
+ids (a vectorised draw over the mask, outside the timing). Run: ``python
+benchmarks/env_steps.py [--seconds S] [--threads T]``; writes ``results/bench/env_steps.csv``
+and ``env_steps.md``, and the summary block of ``docs/environment.md``.
+"""
+
+import argparse
+import re
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from common import write_table  # noqa: E402
+
+from canasta_sim.env import VecCanasta  # noqa: E402
+
+DOC = Path(__file__).resolve().parent.parent / "docs" / "environment.md"
+BEGIN = "<!-- benchmark: written by benchmarks/env_steps.py -->"
+END = "<!-- benchmark end -->"
+
+
+def masked_random(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One uniformly random legal id per row of ``mask`` (bool, (n, N_ACTIONS))."""
+    return (rng.random(mask.shape) + mask).argmax(axis=1)
+
+
+def measure(n_envs: int, opponents: str, threads: int, seconds: float) -> dict:
+    env = VecCanasta(n_envs, seed=1, opponents=opponents, threads=threads, copy=False)
+    rng = np.random.default_rng(0)
+    result = env.reset()
+    steps = episodes = 0
+    spent = 0.0
+    while spent < seconds:
+        actions = masked_random(result["legal_action_mask"], rng)
+        start = time.perf_counter()
+        result = env.step(actions)
+        spent += time.perf_counter() - start
+        steps += n_envs
+        episodes += int(result["terminated"].sum() + result["truncated"].sum())
+    return {
+        "envs": n_envs,
+        "opponents": opponents,
+        "threads": threads,
+        "steps": steps,
+        "seconds": spent,
+        "steps_per_s": steps / spent,
+        "episodes_per_s": episodes / spent,
+    }
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=5.0, help="stepping time per row")
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args(argv)
+    VecCanasta(2, opponents="random").reset()  # load the kernels before timing
+    rows = [
+        measure(n, opponents, args.threads, args.seconds)
+        for opponents in ("random", "expert")
+        for n in (1, 64, 4096)
+    ]
+    frame = pd.DataFrame(rows)
+    command = f"python benchmarks/env_steps.py --seconds {args.seconds} --threads {args.threads}"
+    md = write_table("env_steps", frame, "VecCanasta: masked steps per second", command)
+    print(md.read_text())
+    page = DOC.read_text()
+    block = f"{BEGIN}\n\n{md.read_text()}\n{END}"
+    DOC.write_text(
+        re.sub(re.escape(BEGIN) + ".*?" + re.escape(END), lambda _: block, page, flags=re.S)
+    )
+
+
+if __name__ == "__main__":
+    main()
