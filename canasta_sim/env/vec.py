@@ -276,7 +276,7 @@ class VecCanasta:
     def _result(self, stepped: bool) -> dict:
         out = self._out
         take = np.copy if self.copy else np.asarray
-        result = {
+        result: dict = {
             "observation": take(out.obs),
             "legal_action_mask": take(out.mask),
             "current_player": take(out.current),
