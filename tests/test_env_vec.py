@@ -28,7 +28,8 @@ def play(env: VecCanasta, steps: int, seed: int) -> list[dict]:
 
 
 @pytest.mark.parametrize(
-    ("players", "opponents"), [(4, "random"), (2, "expert"), (3, None), (6, "greedy")]
+    ("players", "opponents"),
+    [(4, "random"), (2, "expert"), (3, None), (6, "greedy"), (2, "apprentice"), (4, "careful")],
 )
 def test_episodes_through_the_environment_pass_the_referee(players, opponents):
     env = VecCanasta(4, Rules(players=players), seed=3, opponents=opponents, record=True)
