@@ -7,7 +7,8 @@
 - :mod:`.macro`: :class:`~.macro.MacroDeal`, a deal played by the candidate layer's
   candidates (64 macro ids with a mask), each made of fine-grained ids.
 - :mod:`.gym_env` and :mod:`.pettingzoo_env` (the ``env`` extra): Gymnasium's ``Env`` and
-  ``VectorEnv``, PettingZoo's AEC environment ``canasta_v0``; imported by name, not here.
+  ``VectorEnv``, PettingZoo's AEC environment ``canasta_v0``; :mod:`.spiel` (the
+  ``openspiel`` extra): the OpenSpiel game ``python_canasta``. Imported by name, not here.
 """
 
 from .stepping import ACTION_NAMES, ActionDeal, action_id
