@@ -78,6 +78,9 @@ class VecCanasta:
         the ``score_diff`` of ``analyse``).
     seat : int
         The learner's seat when ``opponents`` is given.
+    team : bool
+        With ``opponents``: the learner plays every seat of ``seat``'s side (its partners
+        too), the opponents the other sides.
     threads : int
         Threads to step on (1 .. 256); results do not depend on it.
     record : bool
@@ -111,6 +114,7 @@ class VecCanasta:
         scores=None,
         game: bool = False,
         seat: int = 0,
+        team: bool = False,
         threads: int = 1,
         record: bool = False,
         copy: bool = True,
@@ -140,6 +144,8 @@ class VecCanasta:
         learner = np.zeros(self.players, np.int8)
         if opponents is None:
             learner[:] = 1
+        elif team:
+            learner[seat % self.rules.sides :: self.rules.sides] = 1
         else:
             learner[seat] = 1
         first_scores = np.zeros(MAX_SIDES, np.int64)
