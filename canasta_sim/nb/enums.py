@@ -757,7 +757,7 @@ def _action_offsets(fields: tuple[ActionField, ...]) -> tuple[ActionField, ...]:
     return tuple(out)
 
 
-#: The fine-grained action space (:mod:`canasta_sim.env.actions`): one entry per block of ids,
+#: The fine-grained action space (:mod:`canasta_sim.nb.actions`): one entry per block of ids,
 #: in id order. ``docs/environment.md`` is written from it.
 ACTION_LAYOUT = _action_offsets(_ACTION_FIELDS)
 #: First id of each block: ``ActionSlot.discard + kind - BLACK_THREE`` (folded into kernels).
