@@ -14,6 +14,7 @@ import threading
 import click
 
 from .._version import __version__
+from .board import board
 from .comparison import compare, study, sweep, tune
 from .decisions import analyse_command, review_command
 from .folders import replay, report
@@ -92,5 +93,6 @@ for _command in (
     replay,
     analyse_command,
     review_command,
+    board,
 ):
     main.add_command(_command)
