@@ -13,10 +13,9 @@ from ..game.deals import Deal
 from ..game.rules import Rules
 from ..results.rerun import RunDeal, deal_of_run
 from ..run.address import deal_from_run, first_move
+from .export import STATIC
 from .frames import DealReplay, replay_frames
 
-#: The page's script, style and HTML, shipped in the package.
-STATIC = Path(__file__).parent / "static"
 
 
 def page_bot(spec) -> str:
@@ -71,22 +70,27 @@ def run_deal(source: dict) -> RunDeal:
 def deal_replay(source: dict) -> DealReplay:
     """The frames of the deal a checked request names (see :func:`run_deal`)."""
     run = run_deal(source)
-    k = source["deal"]
     if "folder" in source:
-        folder = source["folder"]
-        return replay_frames(
-            run,
-            title=f"{Path(folder).name}, deal {k}",
-            address=f"{folder}:{k}",
-            command=f"canasta-sim replay {folder} --deal {k}",
-        )
-    seed, players, bots = source["seed"], source["players"], source["bots"]
+        return run_replay(run, source["folder"], source["deal"])
+    seed, k, players, bots = source["seed"], source["deal"], source["players"], source["bots"]
     option = "--bots" if len(bots.split(",")) in (1, run.rules.sides) else "--seats"
     return replay_frames(
         run,
         title=f"seed {seed}, deal {k}, {players} players, {bots}",
         address=None,
         command=f"canasta-sim replay --seed {seed} --deal {k} --players {players} {option} {bots}",
+    )
+
+
+def run_replay(run: RunDeal, folder, k: int) -> DealReplay:
+    """The frames of deal ``k`` of the run in ``folder`` (``run``: what
+    :func:`canasta_sim.results.rerun.deal_of_run` answers for it), titled and addressed like
+    ``--from-run``."""
+    return replay_frames(
+        run,
+        title=f"{Path(folder).name}, deal {k}",
+        address=f"{folder}:{k}",
+        command=f"canasta-sim replay {folder} --deal {k}",
     )
 
 
