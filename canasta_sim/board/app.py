@@ -14,7 +14,8 @@ Endpoints (JSON unless said otherwise):
 - ``GET /api/deal?run=R&deal=K`` or ``?seed=S&deal=K&players=P&bots=SPEC``: a deal's frames.
 - ``GET /api/position?run=R&deal=K&turn=T&decision=D`` (or the seed form): the position
   mapping of the seat to play at that decision.
-- ``POST /api/analyse`` ``{run, deal, turn, decision | position, worlds, seed, rollout}``:
+- ``POST /api/analyse`` ``{at: {run, deal, turn, decision} | position, worlds, seed,
+  rollout}``:
   starts an analysis; ``GET /api/jobs/ID`` its state and answer; ``DELETE /api/jobs/ID``
   cancels it.
 - ``POST /api/check-position`` ``{position}``: the position checked (as ``analyse`` reads it).
@@ -42,9 +43,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import BadArgument
+from .export import STATIC
 from .frames import DealReplay
 from .jobs import Busy, Jobs
-from .pages import STATIC, deal_replay, deal_position, page_bot
+from .pages import deal_position, deal_replay, page_bot
 
 #: Host header values the app answers (with any port).
 HOSTS = ("127.0.0.1", "localhost")
@@ -201,11 +203,14 @@ async def start_analysis(request: Request):
     if "position" in data:
         job["position"] = _checked_position(data["position"])
     else:
-        source = _source(board, data)
+        at = data.get("at")
+        if not isinstance(at, dict):
+            raise BadArgument("at", "give at (the run, deal, turn and decision) or position")
+        source = _source(board, at)
         if "folder" not in source:
             raise BadArgument("run", "analysis of a deal needs a run folder (or a position)")
-        turn = _int(data.get("turn", 0), "turn", 0, 100_000)
-        decision = _int(data.get("decision", 0), "decision", 0, 1)
+        turn = _int(at.get("turn", 0), "turn", 0, 100_000)
+        decision = _int(at.get("decision", 0), "decision", 0, 1)
         job["address"] = f"{source['folder']}:{source['deal']}:{turn}:{decision}"
     try:
         job_id = board.jobs.start(job)

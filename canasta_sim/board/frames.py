@@ -10,6 +10,7 @@ JSON data, so the server sends it and the static export embeds it unchanged.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..game.deals import Deal
 from ..game.trace import format_trace
@@ -92,7 +93,7 @@ def table_frame(deal: Deal, decision: int, scores: tuple[int, ...]) -> dict:
     """
     rules = deal.rules
     pile = deal.pile
-    frame = {
+    frame: dict[str, Any] = {
         "turn": deal.turns,
         "decision": decision if not deal.is_over else None,
         "seat": deal.current_player,

@@ -13,9 +13,7 @@ from ..game.deals import Deal
 from ..game.rules import Rules
 from ..results.rerun import RunDeal, deal_of_run
 from ..run.address import deal_from_run, first_move
-from .export import STATIC
 from .frames import DealReplay, replay_frames
-
 
 
 def page_bot(spec) -> str:

@@ -171,7 +171,9 @@ def position_mapping(info) -> dict[str, Any]:
     preset and the switches that differ from it.
 
     A seat that melded before this turn is written in ``melded_seats`` (the turn of its first
-    meld is not kept: R-42 asks only whether it melded before the turn going out).
+    meld is not kept: R-42 asks only whether it melded before the turn going out). A live
+    deal keeps ``upcard_cards`` after the pile is taken; where the pile's bottom cards are then
+    not the cards turned to start it (:func:`check_upcard` refuses them), it is written as 0.
     """
     rules = info.rules
     classic = Rules.preset("classic", players=rules.players).to_dict()
@@ -193,7 +195,7 @@ def position_mapping(info) -> dict[str, Any]:
         "scores": list(info.scores),
         "melded_seats": [p for p, t in enumerate(info.first_meld_turns) if 0 <= t < info.turn],
         "concealed_canastas": [list(c) for c in info.concealed_canastas],
-        "upcard_cards": info.upcard_cards,
+        "upcard_cards": _upcard_cards(info),
     }
     if switches:
         data["switches"] = switches
@@ -206,6 +208,14 @@ def position_mapping(info) -> dict[str, Any]:
             last_red_three=info.last_red_three,
         )
     return data
+
+
+def _upcard_cards(info) -> int:
+    try:
+        check_upcard(info)
+    except ValueError:
+        return 0
+    return info.upcard_cards
 
 
 def _switches(data) -> dict:

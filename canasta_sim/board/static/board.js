@@ -310,7 +310,7 @@ async function startAnalysis(body) {
 async function analyseShown() {
   const f = state.replay.frames[state.index];
   if (state.source.run !== undefined) {
-    return startAnalysis({ run: state.source.run, deal: state.source.deal, turn: f.turn, decision: f.decision });
+    return startAnalysis({ at: { run: state.source.run, deal: state.source.deal, turn: f.turn, decision: f.decision } });
   }
   try { // a deal given by seed has no run folder: analyse its position
     const q = new URLSearchParams({ ...state.source, turn: f.turn, decision: f.decision });
