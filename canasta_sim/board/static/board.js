@@ -504,6 +504,10 @@ async function start() {
     }));
   } catch (e) { showError(e.message); }
   loadSavedList();
+  window.addEventListener("hashchange", () => { // an address typed or pasted
+    const h = parseHash();
+    if (h) openSource(h.source, h.at);
+  });
   const fromHash = parseHash();
   if (fromHash) await openSource(fromHash.source, fromHash.at);
   else if (state.runs.length) await openSource({ run: "0", deal: String(state.runs[0].first_deal) });
