@@ -14,10 +14,10 @@ import threading
 import click
 
 from .._version import __version__
-from .board import board
 from .comparison import compare, study, sweep, tune
 from .decisions import analyse_command, review_command
 from .folders import replay, report
+from .serve import board
 from .simulation import games, merge, simulate, verify, warmup
 
 
