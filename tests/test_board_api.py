@@ -22,7 +22,7 @@ from canasta_sim.run.address import deal_from_run, info_set_from_run
 
 starlette = pytest.importorskip("starlette", reason="the board extra is not installed")
 with warnings.catch_warnings():  # Starlette 1.x would rather run its test client on httpx2
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
 from canasta_sim.board.app import create_app  # noqa: E402
