@@ -21,6 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from .env import ActionDeal, VecCanasta
 from .game.deals import STEPS, Deal, is_legal_meld, minimum_count
 from .game.rules import Rules
 from .nb.play import play_block_nb, play_expert_block_nb, play_search_block_nb
@@ -93,10 +94,20 @@ def _deal_api() -> None:
     minimum_count(0)
 
 
+def _env() -> None:
+    """The learning environment's kernels: the batched step (it plays every kernel policy but
+    the search bot) and a deal played by action ids (:mod:`.env`)."""
+    env = VecCanasta(2, opponents="random")
+    env.step(env.reset()["legal_action_mask"].argmax(axis=1))
+    deal = ActionDeal(Deal.new(Rules(), 0))
+    deal.step("draw")
+    deal.observation()
+
+
 #: Calls that compile independent groups of kernels, each chain in dependency order.
 CHAINS = (
     (_expert, _expert_chunk, _pimc, _search_chunk),
-    (_bots, _analysis, _deal_api, _chunk),
+    (_bots, _analysis, _deal_api, _chunk, _env),
 )
 
 

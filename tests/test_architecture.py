@@ -109,7 +109,7 @@ LAYERS = [
     {"game"},
     {"players"},
     {"run", "results"},
-    {"search", "learn"},
+    {"search", "learn", "env"},
     {"cli", "warmup", "board"},
     {"", "__main__"},
 ]

@@ -656,3 +656,142 @@ class _RolloutCol(NamedTuple):
 #: Columns of a rollout's ``info`` row: ``ndarray(int32, (n, RO_LEN))``.
 RolloutCol = _RolloutCol()
 RO_LEN = len(RolloutCol)
+
+
+# --- the learning environment's fine-grained actions (canasta_sim.env, docs/environment.md) --
+class ActionField(NamedTuple):
+    """One block of the fine-grained action space: ``count`` ids from ``offset``, what id
+    ``offset + i`` does (``index`` says what ``i`` counts), and the rule ids it implements."""
+
+    name: str
+    count: int
+    index: str
+    meaning: str
+    rules: str
+    offset: int = 0
+
+
+#: Natural ranks (4 .. A): the rows a wild card can be staged on.
+N_RANKS = LAST_NATURAL - FIRST_NATURAL + 1
+#: Kinds a player can discard (black three .. joker; a red three is never held, R-14).
+N_DISCARDS = N_KINDS - BLACK_THREE
+
+_ACTION_FIELDS = (
+    ActionField(
+        "draw",
+        1,
+        "",
+        "draw from the stock (with the stock empty: the deal ends, unless the pile must be "
+        "taken); staged cards stay staged",
+        "R-20, R-44, R-46",
+    ),
+    ActionField(
+        "take",
+        N_PICKUP_WAYS,
+        "PickupWay: onto the side's meld, natural pair, natural and deuce, natural and joker",
+        "take the discard pile, the top card used this way, the staged cards melded in the "
+        "same move (they count toward the minimum count)",
+        "R-30..R-35, R-64",
+    ),
+    ActionField(
+        "stage_natural",
+        OBS_RANKS,
+        "meld row: black three, 4 .. A",
+        "stage one natural of the row's rank from hand (draw phase: only with a natural on "
+        "top of the pile)",
+        "R-60, R-63",
+    ),
+    ActionField(
+        "stage_deuce",
+        N_RANKS,
+        "rank 4 .. A",
+        "stage one deuce from hand onto the rank's meld; only a row with naturals (the side's "
+        "meld, staged ones or the pile's top card)",
+        "R-60, R-61",
+    ),
+    ActionField(
+        "stage_joker",
+        N_RANKS,
+        "rank 4 .. A",
+        "stage one joker from hand onto the rank's meld; only a row with naturals",
+        "R-60, R-61",
+    ),
+    ActionField(
+        "unstage_natural", OBS_RANKS, "meld row: black three, 4 .. A", "unstage one natural", ""
+    ),
+    ActionField("unstage_deuce", N_RANKS, "rank 4 .. A", "unstage one deuce from the row", ""),
+    ActionField("unstage_joker", N_RANKS, "rank 4 .. A", "unstage one joker from the row", ""),
+    ActionField("clear", 1, "", "unstage every staged card", ""),
+    ActionField(
+        "discard",
+        N_DISCARDS,
+        "kind: black three, 4 .. A, deuce, joker",
+        "meld the staged cards (if any) and discard one card of the kind: the turn ends "
+        "(the last card goes out)",
+        "R-20, R-23, R-24, R-40, R-60..R-64",
+    ),
+    ActionField(
+        "go_out",
+        1,
+        "",
+        "meld the staged cards and go out without a discard: they empty the hand, or leave one "
+        "card that completes the canasta the side needs and is melded too",
+        "R-40..R-42, R-63",
+    ),
+    ActionField(
+        "end_deal",
+        1,
+        "",
+        "after drawing a red three as the last stock card: meld the staged cards (if any, by "
+        "switch) and end the deal without a discard",
+        "R-45",
+    ),
+)
+
+
+def _action_offsets(fields: tuple[ActionField, ...]) -> tuple[ActionField, ...]:
+    out, offset = [], 0
+    for f in fields:
+        out.append(f._replace(offset=offset))
+        offset += f.count
+    return tuple(out)
+
+
+#: The fine-grained action space (:mod:`canasta_sim.env.actions`): one entry per block of ids,
+#: in id order. ``docs/environment.md`` is written from it.
+ACTION_LAYOUT = _action_offsets(_ACTION_FIELDS)
+#: First id of each block: ``ActionSlot.discard + kind - BLACK_THREE`` (folded into kernels).
+ActionSlot: Any = namedtuple("ActionSlot", [f.name for f in ACTION_LAYOUT])(
+    *(f.offset for f in ACTION_LAYOUT)
+)
+#: Number of fine-grained action ids.
+N_ACTIONS = ACTION_LAYOUT[-1].offset + ACTION_LAYOUT[-1].count
+#: Actions one player may take in one turn before the episode is truncated (staging and
+#: unstaging can go on for ever; uniformly random masked play takes about 40 actions a turn
+#: and rarely over 300).
+MAX_TURN_ACTIONS = 1000
+#: The environment's observation: the observation array (:data:`OBS_LEN` slots) followed by the
+#: staged cards, meld rows black three .. ace by naturals, deuces, jokers.
+ENV_OBS_LEN = OBS_LEN + OBS_RANKS * 3
+
+
+class _EnvSlot(NamedTuple):
+    deals: int = 0  # deals started by this environment (deal k is seeded by (master, k))
+    episodes: int = 1  # episodes started
+    episode_deals: int = 2  # deals started in the running episode (a game has several)
+    turn_actions: int = 3  # actions of the seat to play in this turn
+
+
+#: Slots of an environment's counters (``ctl`` of :data:`canasta_sim.nb.vecenv.ENV_DTYPE`).
+EnvSlot = _EnvSlot()
+ENV_CTL_LEN = len(EnvSlot)
+
+
+class _EnvTodo(NamedTuple):
+    skip: int = -1  # leave the environment as it is
+    step: int = 0  # take the given action
+    reset: int = 1  # start a new episode
+
+
+#: What the batched step does with each environment (``todo[i]``).
+EnvTodo = _EnvTodo()

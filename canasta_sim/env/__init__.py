@@ -1,0 +1,14 @@
+"""A batched learning environment over the kernels (issue 27, ``docs/environment.md``).
+
+- :mod:`.stepping`: the fine-grained action ids, their names, and :class:`ActionDeal`, one
+  deal played by ids.
+- :mod:`.vec`: :class:`VecCanasta`, many environments stepped by one kernel call, with the
+  other seats played inside it by a kernel bot.
+- :mod:`.gym_env` and :mod:`.pettingzoo_env` (the ``env`` extra): Gymnasium's ``Env`` and
+  ``VectorEnv``, PettingZoo's AEC environment ``canasta_v0``; imported by name, not here.
+"""
+
+from .stepping import ACTION_NAMES, ActionDeal, action_id
+from .vec import VecCanasta
+
+__all__ = ["ACTION_NAMES", "ActionDeal", "VecCanasta", "action_id"]

@@ -1,0 +1,311 @@
+"""The batched environment :class:`VecCanasta`: ``n_envs`` deals stepped by one kernel call.
+
+The kernels are those of :mod:`canasta_sim.nb.vecenv`; this module checks the arguments,
+makes the records, runs the blocks of environments on threads and returns dicts of arrays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import IllegalMove, illegal_move
+from ..game.notation import as_rules, check_int
+from ..game.rules import Rules
+from ..game.trace import trace_from_log
+from ..nb.bots.features import feature_work
+from ..nb.bots.memory import new_bots
+from ..nb.bots.policies import LEARNED_CODES, SEARCH_CODES, PolicyCode
+from ..nb.bots.search_candidates import search_work
+from ..nb.engine.rng import deal_seeds_nb
+from ..nb.engine.score import score_nb
+from ..nb.engine.state import STATE_DTYPE, state_view
+from ..nb.enums import (
+    ENV_OBS_LEN,
+    EV_LEN,
+    MAX_PLAYERS,
+    MAX_SIDES,
+    N_ACTIONS,
+    SC_LEN,
+    DealSlot,
+    EndReason,
+    EnvTodo,
+    MoveError,
+    Phase,
+    ScorePart,
+)
+from ..nb.play import Learned, Search, run_blocks
+from ..nb.vecenv import ENV_DTYPE, EnvConfig, EnvOut, EnvRecords, env_block_nb
+from ..run.games import game_table
+from ..run.runner import check_scores
+from .stepping import ACTION_NAMES
+
+
+class VecCanasta:
+    """``n_envs`` Canasta environments stepped together (``docs/environment.md``).
+
+    Every seat is the learner's (multi-agent: the seat to play acts), or with ``opponents``
+    only seat ``seat`` is, and the others are played inside the kernel by that bot until the
+    learner is to act. Actions are the fine-grained ids (:data:`~canasta_sim.nb.enums.
+    ACTION_LAYOUT`).
+
+    Parameters
+    ----------
+    n_envs : int
+        Environments, 1 .. 1,000,000.
+    rules : Rules or str, optional
+        Default ``Rules()`` (classic, 4 players); a str names a preset.
+    seed : int
+        Master seed (0 .. 2**64 - 1). Environment ``i``'s deal ``k`` is seeded by ``(seed, i,
+        k)`` and dealt by seat ``k % players``, so batches do not depend on ``threads``.
+    opponents : str, optional
+        A kernel bot spec (``"random"``, ``"expert"``, ``"expert:safety=80"``,
+        ``"apprentice"``, ``"greedy"``, ``"careful"``) for every seat but ``seat``; not the
+        search bot (``pimc``) nor a bot written in Python. Default: no opponents.
+    autoreset : bool
+        Start a new episode in the step that ends one (the step returns the new episode's
+        first observation; rewards and flags are the ended one's).
+    scores : sequence of int, optional
+        Each side's cumulative score before an episode (points): the minimum counts (R-64)
+        and what the bots read; default 0.
+    game : bool
+        An episode is a game from ``scores`` to the target (R-55): rewards 1 for the seats
+        of the side that wins, -1 for the others, at its end. Default: an episode is one deal
+        and a seat's reward is its side's deal score less the best other side's (points,
+        the ``score_diff`` of ``analyse``).
+    seat : int
+        The learner's seat when ``opponents`` is given.
+    threads : int
+        Threads to step on (1 .. 256); results do not depend on it.
+    record : bool
+        Keep each environment's last finished deal with its trace log (:meth:`trace`).
+
+    Raises
+    ------
+    ValueError
+        For an argument out of range, a bad bot spec, or the search bot or a Python bot as
+        opponent.
+    """
+
+    def __init__(
+        self,
+        n_envs: int,
+        rules: Rules | str | None = None,
+        *,
+        seed: int = 0,
+        opponents: str | None = None,
+        autoreset: bool = True,
+        scores=None,
+        game: bool = False,
+        seat: int = 0,
+        threads: int = 1,
+        record: bool = False,
+    ):
+        check_int("n_envs", n_envs, 1, 1_000_000)
+        check_int("seed", seed, 0, 2**64 - 1)
+        check_int("threads", threads, 1, 256)
+        self.rules = as_rules(rules)
+        check_int("seat", seat, 0, self.rules.players - 1)
+        self.n_envs, self.seed, self.threads = n_envs, seed, threads
+        self.opponents, self.seat, self.game, self.autoreset = opponents, seat, game, autoreset
+        self.players = self.rules.players
+        table = game_table(self.rules, opponents or "random", scores=scores)
+        policies = table.policies[0]
+        if opponents is not None:
+            _check_opponents(opponents, table)
+        learner = np.zeros(self.players, np.int8)
+        if opponents is None:
+            learner[:] = 1
+        else:
+            learner[seat] = 1
+        start = np.zeros(MAX_SIDES, np.int64)
+        start[: self.rules.sides] = check_scores(scores, self.rules)
+        self._cfg = EnvConfig(
+            rules=table.rules_array,
+            masters=deal_seeds_nb(np.uint64(seed), np.int64(0), np.int64(n_envs)),
+            learner=learner,
+            policies=np.ascontiguousarray(policies, np.int32),
+            params=np.ascontiguousarray(table.params[0]),
+            flags=np.array([int(game), int(autoreset)], np.int64),
+            start_scores=start,
+            starts=np.zeros(0, STATE_DTYPE),
+        )
+        self._blocks = max(1, min(n_envs, 8 * threads))
+        learns = bool(np.isin(policies[learner == 0], LEARNED_CODES).any())
+        self._search = Search(*search_work(2 * self._blocks if learns else 0))
+        self._learned = Learned(table.weights, feature_work(self._blocks if learns else 0))
+        rows = 30 * self.rules.max_turns + 1000 if record else 0
+        kept = n_envs if record else 0
+        self._rec = EnvRecords(
+            states=np.zeros(n_envs, STATE_DTYPE),
+            scratch=np.zeros(n_envs, STATE_DTYPE),
+            envs=np.zeros(n_envs, ENV_DTYPE),
+            bots=new_bots(self._blocks),
+            logs=np.zeros((n_envs, rows, EV_LEN), np.int32),
+            no_log=np.zeros((0, EV_LEN), np.int32),
+            done_states=np.zeros(kept, STATE_DTYPE),
+            done_logs=np.zeros((kept, rows, EV_LEN), np.int32),
+        )
+        self._out = EnvOut(
+            obs=np.zeros((n_envs, ENV_OBS_LEN), np.int32),
+            mask=np.zeros((n_envs, N_ACTIONS), np.bool_),
+            current=np.zeros(n_envs, np.int32),
+            rewards=np.zeros((n_envs, MAX_PLAYERS), np.float64),
+            terminated=np.zeros(n_envs, np.bool_),
+            truncated=np.zeros(n_envs, np.bool_),
+            end_reason=np.zeros(n_envs, np.int32),
+            deal_scores=np.zeros((n_envs, MAX_SIDES), np.int32),
+            errors=np.zeros(n_envs, np.int32),
+        )
+        self._no_actions = np.zeros(n_envs, np.int64)
+        self._ready = False
+
+    # --- the batch -----------------------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> dict[str, np.ndarray]:
+        """Start a new episode in every environment (with ``seed``: from a new master seed,
+        as if built with it).
+
+        Returns
+        -------
+        dict
+            ``observation`` ``ndarray(int32, (n_envs, ENV_OBS_LEN))``: what the seat to play
+            knows (docs/observation.md, then its staged cards); ``legal_action_mask``
+            ``ndarray(bool, (n_envs, N_ACTIONS))``; ``current_player`` ``ndarray(int32,
+            (n_envs,))``. Copies: later steps do not change them.
+        """
+        if seed is not None:
+            check_int("seed", seed, 0, 2**64 - 1)
+            self.seed = seed
+            masters = deal_seeds_nb(np.uint64(seed), np.int64(0), np.int64(self.n_envs))
+            self._cfg.masters[:] = masters
+            self._rec.envs["ctl"][:] = 0
+        self._run(np.full(self.n_envs, EnvTodo.reset, np.int8), self._no_actions)
+        self._ready = True
+        return self._result(False)
+
+    def step(self, actions) -> dict:
+        """Take one action in every environment, for its seat to play.
+
+        Parameters
+        ----------
+        actions : array_like of int, shape (n_envs,)
+            Fine-grained action ids (0 .. N_ACTIONS - 1).
+
+        Returns
+        -------
+        dict
+            The keys of :meth:`reset`, plus ``rewards`` ``ndarray(float64, (n_envs,
+            players))`` (per seat, given when an episode ends), ``terminated`` and
+            ``truncated`` ``ndarray(bool, (n_envs,))`` (truncated: a deal ended by the turn
+            limit, R-47, or a turn of more than MAX_TURN_ACTIONS actions) and ``info``: a
+            dict of ``end_reason`` ``ndarray(int32, (n_envs,))`` (EndReason of a deal that
+            ended in this step, 0 for none) and ``deal_scores`` ``ndarray(int32, (n_envs,
+            sides))`` (its scores, points).
+
+        Raises
+        ------
+        RuntimeError
+            Before :meth:`reset`, or for an ended episode without ``autoreset``.
+        ValueError
+            For actions of the wrong shape or out of range.
+        IllegalMove
+            For an action the mask refuses; the message names the first such environment,
+            its action and the rule. Each environment's step is all or nothing: those
+            refused are unchanged, the others took their action.
+        """
+        if not self._ready:
+            raise RuntimeError("call reset() before step()")
+        acts = np.asarray(actions)
+        if acts.shape != (self.n_envs,) or not np.issubdtype(acts.dtype, np.integer):
+            raise ValueError(
+                f"actions of shape {acts.shape} and dtype {acts.dtype}; allowed: "
+                f"({self.n_envs},) integers"
+            )
+        if acts.size and (acts.min() < 0 or acts.max() >= N_ACTIONS):
+            bad = int(acts[(acts < 0) | (acts >= N_ACTIONS)][0])
+            raise ValueError(f"action {bad} out of range; allowed: ids 0 .. {N_ACTIONS - 1}")
+        self._run(np.zeros(self.n_envs, np.int8), acts.astype(np.int64, copy=False))
+        out = self._out
+        if out.errors.any():
+            self._raise(acts)
+        return self._result(True)
+
+    # --- traces --------------------------------------------------------------------------------
+    def trace(self, env: int) -> list[dict]:
+        """The trace (docs/trace.md) of environment ``env``'s last finished deal, which the
+        referee (``canasta_sim.referee.check_trace``) and ``save_trace`` take.
+
+        Raises
+        ------
+        ValueError
+            Without ``record=True``, for ``env`` out of range, or before a deal has ended.
+        """
+        check_int("env", env, 0, self.n_envs - 1)
+        rec = self._rec
+        if rec.done_states.shape[0] == 0:
+            raise ValueError("this environment records no trace; build it with record=True")
+        state = rec.done_states[env]
+        view = state_view(state, self._cfg.rules)
+        if int(view.g[DealSlot.end]) == EndReason.none:
+            raise ValueError(f"environment {env} has no finished deal yet")
+        parts = np.zeros((self.rules.sides, SC_LEN), np.int32)
+        score_nb(state, self._cfg.rules, parts)
+        scores = {
+            s: dict(zip(ScorePart._fields, (int(v) for v in parts[s])))
+            for s in range(self.rules.sides)
+        }
+        minimums = rec.envs[env]["minimums"][: self.rules.sides]
+        return trace_from_log(self.rules, self.seed, view, rec.done_logs[env], minimums, scores)
+
+    # --- internals -----------------------------------------------------------------------------
+    def _run(self, todo: np.ndarray, actions: np.ndarray) -> None:
+        cfg, rec, out = self._cfg, self._rec, self._out
+        total = np.int64(self._blocks)
+
+        def block(b):
+            env_block_nb(
+                np.int64(b), total, todo, actions, cfg, rec, self._search, self._learned, out
+            )
+
+        run_blocks(block, self._blocks, self.threads)
+
+    def _result(self, stepped: bool) -> dict:
+        out = self._out
+        result = {
+            "observation": out.obs.copy(),
+            "legal_action_mask": out.mask.copy(),
+            "current_player": out.current.copy(),
+        }
+        if stepped:
+            result["rewards"] = out.rewards[:, : self.players].copy()
+            result["terminated"] = out.terminated.copy()
+            result["truncated"] = out.truncated.copy()
+            result["info"] = {
+                "end_reason": out.end_reason.copy(),
+                "deal_scores": out.deal_scores[:, : self.rules.sides].copy(),
+            }
+        return result
+
+    def _raise(self, actions: np.ndarray) -> None:
+        i = int(np.flatnonzero(self._out.errors)[0])
+        code = int(self._out.errors[i])
+        a = int(actions[i])
+        if code == MoveError.phase and not self.autoreset and self._over(i):
+            raise RuntimeError(
+                f"environment {i}'s episode has ended; call reset() (autoreset=False)"
+            )
+        err = illegal_move(code, phase="", canastas=self.rules.canastas_to_go_out)
+        raise IllegalMove(err.rule, f"environment {i}, action {a} ({ACTION_NAMES[a]}): {err}")
+
+    def _over(self, i: int) -> bool:
+        return int(self._rec.states[i]["g"][DealSlot.phase]) == Phase.over
+
+
+def _check_opponents(spec: str, table) -> None:
+    """The opponents must be a kernel bot the environment's kernel plays (not pimc)."""
+    code = int(table.policies[0, 0])
+    if table.has_python_bots or code in SEARCH_CODES or code == PolicyCode.pimc:
+        raise ValueError(
+            f"opponents {spec!r}: a bot written in Python or the search bot cannot play inside "
+            f"the environment's kernel; allowed: random, greedy, careful, expert, apprentice "
+            f"(with parameters, e.g. 'expert:safety=80')"
+        )

@@ -1,0 +1,139 @@
+"""The batched environment ``VecCanasta`` (issue 27 item 4): episodes played through it pass the
+referee, the same seed gives byte-identical batches on 1 and 2 threads, rewards are the deal's
+score difference (or a game's result), illegal actions raise, and observations hold no hidden
+card."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from canasta_sim import Deal, Rules
+from canasta_sim.env import ActionDeal, VecCanasta, action_id
+from canasta_sim.errors import IllegalMove
+from canasta_sim.nb.enums import ENV_OBS_LEN, N_ACTIONS, EndReason
+from canasta_sim.referee import check_trace
+
+
+def random_actions(result: dict, rng: np.random.Generator) -> np.ndarray:
+    return np.array([rng.choice(np.flatnonzero(m)) for m in result["legal_action_mask"]])
+
+
+def play(env: VecCanasta, steps: int, seed: int) -> list[dict]:
+    rng = np.random.default_rng(seed)
+    out = [env.reset()]
+    for _ in range(steps):
+        out.append(env.step(random_actions(out[-1], rng)))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("players", "opponents"), [(4, "random"), (2, "expert"), (3, None), (6, "greedy")]
+)
+def test_episodes_through_the_environment_pass_the_referee(players, opponents):
+    env = VecCanasta(4, Rules(players=players), seed=3, opponents=opponents, record=True)
+    rng = np.random.default_rng(0)
+    result = env.reset()
+    checked = 0
+    while checked < 6:
+        result = env.step(random_actions(result, rng))
+        for i in np.flatnonzero(result["terminated"] | result["truncated"]):
+            verdict = check_trace(env.trace(int(i)))
+            assert verdict.ok, str(verdict)
+            checked += 1
+        if opponents is not None:  # only the learner's seat acts
+            assert (result["current_player"] == 0).all()
+        assert result["legal_action_mask"].any(axis=1).all()
+
+
+def test_the_same_seed_gives_byte_identical_batches_on_1_and_2_threads():
+    runs = [play(VecCanasta(64, seed=11, opponents="random", threads=t), 300, 5) for t in (1, 2)]
+    for a, b in zip(*runs):
+        for key in ("observation", "legal_action_mask", "current_player", "rewards"):
+            if key in a:
+                assert a[key].tobytes() == b[key].tobytes(), key
+    ended = sum(int(r["terminated"].sum()) for r in runs[0][1:])
+    assert ended > 0  # the run covers autoresets
+
+
+def test_rewards_are_the_deal_score_difference_and_shapes():
+    env = VecCanasta(16, Rules(players=4), seed=2, opponents="random")
+    result = env.reset()
+    assert result["observation"].shape == (16, ENV_OBS_LEN)
+    assert result["legal_action_mask"].shape == (16, N_ACTIONS)
+    rng = np.random.default_rng(1)
+    seen = 0
+    while seen < 5:
+        result = env.step(random_actions(result, rng))
+        assert result["rewards"].shape == (16, 4)
+        for i in np.flatnonzero(result["terminated"]):
+            scores = result["info"]["deal_scores"][i]
+            assert result["info"]["end_reason"][i] != EndReason.none
+            # seats 0 and 2 play side 0, seats 1 and 3 side 1 (R-10)
+            diff = scores[0] - scores[1]
+            assert result["rewards"][i].tolist() == [diff, -diff, diff, -diff]
+            seen += 1
+        quiet = ~(result["terminated"] | result["truncated"])
+        assert not result["rewards"][quiet].any()
+
+
+def test_a_game_episode_ends_at_the_target_with_plus_and_minus_one():
+    # from 4,900 to 10 a side needs one good deal to pass the target (R-55)
+    env = VecCanasta(4, seed=4, opponents="expert", game=True, scores=[4900, 4900])
+    result = env.reset()
+    rng = np.random.default_rng(2)
+    games = 0
+    for _ in range(20_000):
+        result = env.step(random_actions(result, rng))
+        for i in np.flatnonzero(result["terminated"]):
+            assert sorted(result["rewards"][i].tolist()) == [-1.0, -1.0, 1.0, 1.0]
+            games += 1
+        if games >= 2:
+            break
+    assert games >= 2
+
+
+def test_an_illegal_action_raises_and_names_the_environment():
+    env = VecCanasta(2, seed=1, opponents="random")
+    result = env.reset()
+    actions = random_actions(result, np.random.default_rng(0))
+    actions[1] = action_id("discard:JK")  # the draw phase: no discard
+    with pytest.raises(IllegalMove, match=r"environment 1, action 87 \(discard:JK\)"):
+        env.step(actions)
+    with pytest.raises(ValueError, match="out of range; allowed: ids 0 .. 89"):
+        env.step(np.array([0, 90]))
+    with pytest.raises(ValueError, match=r"allowed: \(2,\) integers"):
+        env.step(np.zeros(3, np.int64))
+
+
+@pytest.mark.parametrize("spec", ["pimc", "py:docs/example_bots.py:PileHoarder"])
+def test_the_search_bot_and_python_bots_cannot_be_opponents(spec):
+    with pytest.raises(ValueError, match="cannot play inside the environment's kernel"):
+        VecCanasta(1, opponents=spec)
+
+
+def test_without_autoreset_an_ended_episode_needs_a_reset():
+    env = VecCanasta(1, seed=5, opponents="expert", autoreset=False)
+    result = env.reset()
+    rng = np.random.default_rng(3)
+    while not (result.get("terminated", [False])[0] or result.get("truncated", [False])[0]):
+        result = env.step(random_actions(result, rng))
+    assert not result["legal_action_mask"].any()
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(np.zeros(1, np.int64))
+    assert env.reset()["legal_action_mask"].any()
+
+
+def position(stock: str, other_hands: list[str], pile: str = "6 7") -> ActionDeal:
+    deal = Deal.from_position(
+        hands=["9 9 9 2 5 K", *other_hands], stock=stock, pile=pile, melds={1: ["Q Q Q"]}
+    )
+    return ActionDeal(deal)
+
+
+def test_changing_only_hidden_cards_leaves_the_observation_byte_identical():
+    a = position("4 5 6 8", ["10 10 J", "A A 4", "8 8 5"])
+    b = position("8 6 5 4", ["A 8 6", "10 J 8", "5 4 10"])  # other hands, stock order
+    assert a.observation(0).tobytes() == b.observation(0).tobytes()
+    c = position("4 5 6 8", ["10 10 J", "A A 4", "8 8 5"], pile="6 8")  # a visible card
+    assert a.observation(0).tobytes() != c.observation(0).tobytes()
