@@ -14,10 +14,14 @@ Endpoints (JSON unless said otherwise):
 - ``GET /api/deal?run=R&deal=K`` or ``?seed=S&deal=K&players=P&bots=SPEC``: a deal's frames.
 - ``GET /api/position?run=R&deal=K&turn=T&decision=D`` (or the seed form): the position
   mapping of the seat to play at that decision.
-- ``POST /api/analyse`` ``{at: {run, deal, turn, decision} | position, worlds, seed,
-  rollout}``:
+- ``POST /api/analyse`` ``{at: {run, deal, turn, decision} | position | play | review,
+  worlds, seed, rollout}``:
   starts an analysis; ``GET /api/jobs/ID`` its state and answer; ``DELETE /api/jobs/ID``
   cancels it.
+- ``POST /api/play`` ``{seed, deal, players, bots, seat}``: a game against the bots;
+  ``GET /api/play/ID`` what the user sees; ``POST /api/play/ID/act`` ``{action}``: one of
+  the environment's actions (an illegal one: 400 with its rule id). ``play: ID`` in an
+  analysis request is a hint at the user's decision, ``review: ID`` the deal's review.
 - ``POST /api/check-position`` ``{position}``: the position checked (as ``analyse`` reads it).
 - ``GET /api/positions``, ``GET /api/positions/NAME``, ``PUT /api/positions/NAME``
   ``{position}``: the position files of the ``--positions`` folder.
@@ -26,6 +30,7 @@ Endpoints (JSON unless said otherwise):
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import logging
 import re
@@ -34,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -42,7 +48,7 @@ from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..errors import BadArgument
+from ..errors import BadArgument, IllegalMove
 from .export import STATIC
 from .frames import DealReplay
 from .jobs import Busy, Jobs
@@ -55,6 +61,7 @@ POSITION_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_WORLDS = 100_000
 MAX_BODY = 100_000  # bytes of a request's JSON body
 CACHED_DEALS = 32
+PLAYS = 16  # play sessions kept
 
 
 @dataclass
@@ -73,7 +80,9 @@ class Board:
     runs: list[Path]
     positions: Path | None = None
     jobs: Jobs = field(default_factory=Jobs)
+    plays: OrderedDict = field(default_factory=OrderedDict)
     _deals: OrderedDict = field(default_factory=OrderedDict)
+    _play_ids: itertools.count = field(default_factory=lambda: itertools.count(1))
 
     def replay(self, key: tuple, make) -> DealReplay:
         """A deal's frames, kept for the last :data:`CACHED_DEALS` deals asked for."""
@@ -83,6 +92,14 @@ class Board:
                 self._deals.popitem(last=False)
         self._deals.move_to_end(key)
         return self._deals[key]
+
+    def add_play(self, session) -> str:
+        """Keep a play session (the last :data:`PLAYS` started); its id."""
+        play_id = str(next(self._play_ids))
+        self.plays[play_id] = session
+        if len(self.plays) > PLAYS:
+            self.plays.popitem(last=False)
+        return play_id
 
 
 def bad(message: str, status: int = 400) -> JSONResponse:
@@ -200,7 +217,18 @@ async def start_analysis(request: Request):
         "seed": _int(data.get("seed", 0), "seed", 0, 2**64 - 1),
         "rollout": page_bot(data.get("rollout", "expert")),
     }
-    if "position" in data:
+    if "play" in data:  # a hint: the user's decision in a play session
+        session = _play_session(board, data["play"])
+        deal = session.deal
+        if deal.is_over or deal.current_player != session.you:
+            raise BadArgument("play", "a hint is for your own turn")
+        job["position"] = _position_of(deal.info_set(session.you))
+    elif "review" in data:  # the review of a play session's deal, once it is over
+        session = _play_session(board, data["review"])
+        if not session.deal.is_over:
+            raise BadArgument("review", "the review comes at the end of the deal")
+        job["review"] = {"source": session.source, "you": session.you, "actions": session.actions}
+    elif "position" in data:
         job["position"] = _checked_position(data["position"])
     else:
         at = data.get("at")
@@ -245,9 +273,54 @@ async def job_cancel(request: Request):
 def _checked_position(data) -> dict:
     """A position mapping from the page, checked as ``analyse`` reads it."""
     from ..game.infoset import InfoSet
+
+    return _position_of(InfoSet.from_dict(data))
+
+
+def _position_of(info) -> dict:
     from ..game.positions import position_mapping
 
-    return position_mapping(InfoSet.from_dict(data))
+    return position_mapping(info)
+
+
+def _play_session(board: Board, play_id):
+    if not isinstance(play_id, (str, int)) or str(play_id) not in board.plays:
+        raise HTTPException(404, f"no game {play_id!r}: start one")
+    return board.plays[str(play_id)]
+
+
+async def start_play(request: Request):
+    from .session import new_session, session_view
+
+    board: Board = request.app.state.board
+    data = await _body(request)
+    source = _source(board, {**data, "run": None})
+    if "seed" not in source:
+        raise BadArgument("seed", "a game is dealt from a seed: give seed")
+    session = await run_in_threadpool(new_session, source, _int(data.get("seat", 0), "seat", 0, 5))
+    return JSONResponse({"game": board.add_play(session), "view": session_view(session)})
+
+
+async def play_view(request: Request):
+    from .session import session_view
+
+    session = _play_session(request.app.state.board, request.path_params["game"])
+    return JSONResponse(session_view(session))
+
+
+async def play_act(request: Request):
+    from .session import act, session_view
+
+    session = _play_session(request.app.state.board, request.path_params["game"])
+    data = await _body(request)
+    action = data.get("action")
+    if not isinstance(action, str):
+        raise BadArgument("action", f"action={action!r}: give an action name, e.g. 'draw'")
+    try:
+        await run_in_threadpool(act, session, action)
+    except IllegalMove as exc:
+        return JSONResponse({"error": str(exc), "rule": exc.rule}, status_code=400)
+    return JSONResponse(session_view(session))
 
 
 async def check_position(request: Request):
@@ -351,6 +424,9 @@ def create_app(runs, positions=None) -> Starlette:
         Route("/api/jobs/{job}", job_status, methods=["GET"]),
         Route("/api/jobs/{job}", job_cancel, methods=["DELETE"]),
         Route("/api/check-position", check_position, methods=["POST"]),
+        Route("/api/play", start_play, methods=["POST"]),
+        Route("/api/play/{game}", play_view, methods=["GET"]),
+        Route("/api/play/{game}/act", play_act, methods=["POST"]),
         Route("/api/positions", list_positions),
         Route("/api/positions/{name}", read_saved_position, methods=["GET"]),
         Route("/api/positions/{name}", save_position, methods=["PUT"]),

@@ -37,21 +37,37 @@ def analysis_answer(result, address: str | None, command: str) -> dict:
     (rows of the ranked table, best first, NaN as None), ``settings`` (the settings line),
     ``address`` (the ``--from-run`` address or None) and ``command`` (the command line that
     gives the same answer)."""
-    rows = [
-        {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
-        for row in result.table.to_dict(orient="records")
-    ]
+    rows = json_rows(result.table)
     return {"candidates": rows, "settings": result.settings, "address": address, "command": command}
+
+
+def json_rows(frame) -> list[dict]:
+    """The rows of a DataFrame as JSON data (NaN as None: JSON has no NaN)."""
+    return [
+        {k: (None if isinstance(v, float) and math.isnan(v) else v) for k, v in row.items()}
+        for row in frame.to_dict(orient="records")
+    ]
 
 
 def run_analysis(request: dict) -> dict:
     """Run one analysis request (in the worker process): ``address`` (a ``--from-run``
     address) or ``position`` (a position mapping), ``worlds``, ``seed`` and ``rollout``
-    (checked by the server). Returns :func:`analysis_answer`'s data."""
+    (checked by the server), returning :func:`analysis_answer`'s data; or ``review`` (a play
+    session's ``source``, ``you`` and ``actions``), returning
+    :func:`canasta_sim.board.session.review_session`'s tables as ``summary`` and ``decisions``
+    rows."""
     from ..game.infoset import InfoSet
     from ..run.address import info_set_from_run
     from ..search.analysis import analyse
 
+    if "review" in request:
+        from .session import review_session
+
+        r = request["review"]
+        decisions, summary = review_session(
+            r["source"], r["you"], r["actions"], request["worlds"], request["seed"]
+        )
+        return {"summary": json_rows(summary), "decisions": json_rows(decisions)}
     address = request.get("address")
     info = info_set_from_run(address) if address else InfoSet.from_dict(request["position"])
     worlds, seed, rollout = request["worlds"], request["seed"], request["rollout"]

@@ -280,14 +280,16 @@ async function pollJob() {
   try {
     const s = await api(`/api/jobs/${state.job}`);
     if (s.state === "running") { state.pollTimer = setTimeout(pollJob, 300); return; }
+    const show = state.onDone || showAnalysis; // the review shows its own table
     analysisDone(s.state === "done" ? "done" : s.state);
-    if (s.state === "done") showAnalysis(s);
+    if (s.state === "done") show(s);
     else if (s.error) showError(s.error);
   } catch (e) { analysisDone("failed"); showError(e.message); }
 }
 
 function analysisDone(text) {
   state.job = null;
+  state.onDone = null;
   $("an-cancel").hidden = true;
   $("an-run").disabled = false;
   $("an-status").textContent = text;
@@ -458,7 +460,10 @@ function showTab(name) {
   for (const b of document.querySelectorAll(".tab")) b.classList.toggle("active", b.dataset.tab === name);
   $("replay-view").hidden = name !== "replay";
   $("editor-view").hidden = name !== "editor";
-  $("log-box").hidden = name !== "replay";
+  $("play-view").hidden = name !== "play";
+  $("log-box").hidden = name === "editor";
+  if (name === "replay" && state.replay) { const i = state.index; showReplay(state.replay, null); step(i); }
+  if (name === "play" && play.view) showPlay(play.view);
 }
 
 function keys(event) {
@@ -494,6 +499,7 @@ async function start() {
   $("ed-download").onclick = editorDownload;
   $("ed-load-saved").onclick = editorLoadSaved;
   $("ed-file").onchange = editorLoadFile;
+  wirePlay();
   $("ed-analyse").onclick = async () => { const p = await editorCheck(); if (p) startAnalysis({ position: p }); };
   try {
     state.runs = await api("/api/runs");
@@ -512,6 +518,140 @@ async function start() {
   if (fromHash) await openSource(fromHash.source, fromHash.at);
   else if (state.runs.length) await openSource({ run: "0", deal: String(state.runs[0].first_deal) });
   timings.load = performance.now();
+}
+
+// --- play -------------------------------------------------------------------------------------
+// A turn is entered with the environment's actions (docs/environment.md): a click on a natural
+// in your hand stages it onto its meld, a wild card clicked then a meld's rank stages it there,
+// a staged card clicked goes back to the hand, and a discard (discard mode) commits the turn.
+const play = { id: null, view: null, wild: null };
+
+function playAction(name) {
+  if (!play.id) return;
+  showError("");
+  api(`/api/play/${play.id}/act`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ action: name }) })
+    .then(showPlay)
+    .catch((e) => showError(e.message));
+}
+
+function rankOf(token) { return token === "R3" || token === "B3" ? "B3" : token; }
+
+function onPlayCard(event) {
+  const c = event.target.closest(".card");
+  if (!c || !play.view || !play.view.legal.length) return;
+  const token = c.dataset.card;
+  const staged = c.closest("#play-staged");
+  const inMeld = c.closest(".meld");
+  if (staged) {
+    const kind = token === "2" ? "deuce" : token === "JK" ? "joker" : "natural";
+    return playAction(`unstage_${kind}:${c.closest(".meld").dataset.rank}`);
+  }
+  if (inMeld && play.wild) { // a wild card chosen, then a meld's rank
+    const name = `stage_${play.wild}:${inMeld.dataset.rank}`;
+    play.wild = null;
+    return playAction(name);
+  }
+  if (!c.closest(`#play-table .seat[data-seat="${play.view.you}"]`)) return;
+  if ($("play-discard").checked) return playAction(`discard:${token}`);
+  if (token === "2" || token === "JK") {
+    play.wild = token === "2" ? "deuce" : "joker";
+    $("play-status").textContent = `${token} chosen: click the meld (or staged meld) it goes on`;
+    return;
+  }
+  playAction(`stage_natural:${rankOf(token)}`);
+}
+
+function showPlay(view) {
+  play.view = view;
+  const f = view.frame;
+  const opts = { players: view.players, sides: view.sides, seats: view.seats, view: "all", hidden: view.hidden };
+  drawTable($("play-table"), f, opts);
+  drawSides($("play-sides"), f, opts);
+  for (const side of $("play-sides").querySelectorAll(".side")) {
+    const melds = side.querySelectorAll(".meld");
+    f.melds[Number(side.dataset.side)].forEach((m, i) => { melds[i].dataset.rank = m.rank; });
+  }
+  const staged = $("play-staged");
+  staged.replaceChildren(el("span", "", view.staged_rows.length ? "staged: " : "nothing staged"));
+  for (const row of view.staged_rows) {
+    const meld = el("div", "meld");
+    meld.dataset.rank = row.rank;
+    for (const t of row.cards.split(/\s+/)) meld.append(card(t, true));
+    staged.append(meld);
+  }
+  const box = $("play-actions");
+  box.replaceChildren();
+  for (const name of view.legal) {
+    const b = el("button", "action", name);
+    b.dataset.action = name;
+    b.onclick = () => playAction(name);
+    box.append(b);
+  }
+  const over = f.phase === "over";
+  $("play-status").textContent = over
+    ? `deal over (${f.end}): your side ${f.result[view.you % view.sides].total} points`
+    : view.legal.length ? "your turn" : `seat ${f.seat} to play`;
+  $("play-hint").disabled = over || !view.legal.length;
+  $("play-review").hidden = !over;
+  $("log").replaceChildren(...view.log.map((line) => el("li", "done", line)));
+}
+
+async function startPlay() {
+  showError("");
+  const body = { seed: Number($("play-seed").value), deal: Number($("play-deal").value), players: Number($("play-players").value), bots: $("play-bots").value, seat: Number($("play-seat").value) };
+  try {
+    const answer = await api("/api/play", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    play.id = answer.game;
+    $("an-result").replaceChildren();
+    $("play-review-result").replaceChildren();
+    showPlay(answer.view);
+  } catch (e) { showError(e.message); }
+}
+
+function showReview(answer) {
+  const box = $("play-review-result");
+  box.replaceChildren(el("h3", "", "Where you lost points (regret, points per deal)"));
+  const table = el("table", "cands review");
+  const head = el("tr");
+  for (const h of ["decision type", "decisions", "not the best", "regret (re-scored) [95%]"]) head.append(el("th", "", h));
+  table.append(head);
+  for (const r of answer.summary) {
+    const tr = el("tr");
+    tr.append(el("td", "", r.type), el("td", "", r.decisions), el("td", "", pct(r.not_best)));
+    tr.append(el("td", "", `${num(r.rescored)} [${num(r.rescored_lo)}, ${num(r.rescored_hi)}]`));
+    table.append(tr);
+  }
+  const list = el("table", "cands");
+  const h2 = el("tr");
+  for (const h of ["turn", "decision", "type", "your choice", "best", "regret"]) h2.append(el("th", "", h));
+  list.append(h2);
+  for (const d of answer.decisions.filter((x) => x.choice !== x.best)) {
+    const tr = el("tr");
+    for (const v of [d.turn, d.decision, d.type, d.choice, d.best, num(d.rescored)]) tr.append(el("td", "", v));
+    list.append(tr);
+  }
+  box.append(table, el("h3", "", "Decisions where another candidate was best"), list);
+}
+
+async function reviewPlay() {
+  showError("");
+  try {
+    const answer = await api("/api/analyse", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ review: play.id, worlds: Number($("an-worlds").value), seed: Number($("an-seed").value) }) });
+    state.job = answer.job;
+    state.onDone = showReview;
+    $("an-status").textContent = "reviewing\u2026";
+    $("an-cancel").hidden = false;
+    pollJob();
+  } catch (e) { showError(e.message); }
+}
+
+function wirePlay() {
+  $("play-start").onclick = startPlay;
+  $("play-table").onclick = onPlayCard;
+  $("play-sides").onclick = onPlayCard;
+  $("play-staged").onclick = onPlayCard;
+  $("play-hint").onclick = () => startAnalysis({ play: play.id });
+  $("play-review").onclick = reviewPlay;
 }
 
 start();
