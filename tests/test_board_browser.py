@@ -244,6 +244,79 @@ def test_position_saved_and_analysed(browser, server, positions):
     browser.find_element(By.CSS_SELECTOR, '.tab[data-tab="replay"]').click()
 
 
+def play_click(browser, element):
+    """Click and wait for the play view to be redrawn from the server's answer."""
+    before = browser.execute_script("return window.boardPlayUpdates || 0")
+    element.click()
+    wait_for(
+        browser,
+        lambda b: (
+            b.execute_script("return window.boardPlayUpdates || 0") > before
+            or b.find_element(By.ID, "error").is_displayed()
+        ),
+        "the play view",
+    )
+
+
+def test_play_a_deal_with_a_hint_and_its_review(browser, server, shots):
+    """Take seat 0 against greedy (2 players), stage a card by clicking it and take it back,
+    use the hint once, play the deal to its end with the action buttons, and read the review."""
+    browser.get("about:blank")
+    browser.get(server)
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-tab="play"]').click()
+    browser.find_element(By.ID, "play-players").send_keys("2")
+    browser.find_element(By.ID, "play-bots").clear()
+    browser.find_element(By.ID, "play-bots").send_keys("greedy")
+    play_click(browser, browser.find_element(By.ID, "play-start"))
+    assert browser.find_element(By.ID, "play-status").text == "your turn"
+    worlds = browser.find_element(By.ID, "an-worlds")
+    worlds.clear()
+    worlds.send_keys("30")
+    hinted = staged = False
+    for _ in range(400):
+        status = browser.find_element(By.ID, "play-status").text
+        if status.startswith("deal over"):
+            break
+        actions = {
+            b.get_attribute("data-action"): b
+            for b in browser.find_elements(By.CSS_SELECTOR, "#play-actions button")
+        }
+        if "draw" in actions:
+            play_click(browser, actions["draw"])
+            continue
+        if not hinted:  # the hint: the analysis of this decision, then its picture
+            browser.find_element(By.ID, "play-hint").click()
+            wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, ".cands tr.cand"), "hint")
+            browser.save_screenshot(str(shots / "board-play.png"))
+            hinted = True
+        naturals = [a for a in actions if a.startswith("stage_natural:")]
+        if not staged and naturals:  # a click stages a natural, a click on it takes it back
+            rank = naturals[0].split(":")[1]
+            hand = browser.find_element(By.CSS_SELECTOR, '#play-table .seat[data-seat="0"]')
+            play_click(browser, hand.find_element(By.CSS_SELECTOR, f'.card[data-card="{rank}"]'))
+            cards = browser.find_elements(By.CSS_SELECTOR, "#play-staged .card")
+            assert [c.get_attribute("data-card") for c in cards] == [rank]
+            play_click(browser, cards[0])
+            assert browser.find_elements(By.CSS_SELECTOR, "#play-staged .card") == []
+            staged = True
+            continue
+        move = next(a for a in actions if a.startswith(("discard:", "go_out", "end_deal")))
+        play_click(browser, actions[move])
+    assert browser.find_element(By.ID, "play-status").text.startswith("deal over")
+    assert hinted and staged
+    worlds = browser.find_element(By.ID, "an-worlds")
+    worlds.clear()
+    worlds.send_keys("8")
+    browser.find_element(By.ID, "play-review").click()
+    wait_for(
+        browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#play-review-result tr"), "review"
+    )
+    rows = browser.find_elements(By.CSS_SELECTOR, "#play-review-result .review tr")
+    kinds = [r.find_elements(By.TAG_NAME, "td")[0].text for r in rows[1:]]
+    assert kinds == ["pickup", "meld_timing", "wild_cards", "discard", "going_out", "all"]
+    assert not browser.find_element(By.ID, "error").is_displayed()
+
+
 def test_static_export_in_the_browser(browser, runs, tmp_path):
     out = tmp_path / "deal.html"
     result = CliRunner().invoke(main, ["replay", str(runs[1]), "--deal", "0", "--html", str(out)])

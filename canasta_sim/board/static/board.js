@@ -501,6 +501,9 @@ async function start() {
   $("ed-file").onchange = editorLoadFile;
   wirePlay();
   $("ed-analyse").onclick = async () => { const p = await editorCheck(); if (p) startAnalysis({ position: p }); };
+  const fromHash = parseHash();
+  // the deal of the address is fetched while the run list loads
+  const opening = fromHash ? openSource(fromHash.source, fromHash.at) : null;
   try {
     state.runs = await api("/api/runs");
     $("pick-run").replaceChildren(...state.runs.map((r) => {
@@ -508,14 +511,14 @@ async function start() {
       o.value = String(r.run);
       return o;
     }));
+    if (state.source && state.source.run !== undefined) $("pick-run").value = String(state.source.run);
   } catch (e) { showError(e.message); }
   loadSavedList();
   window.addEventListener("hashchange", () => { // an address typed or pasted
     const h = parseHash();
     if (h) openSource(h.source, h.at);
   });
-  const fromHash = parseHash();
-  if (fromHash) await openSource(fromHash.source, fromHash.at);
+  if (opening) await opening;
   else if (state.runs.length) await openSource({ run: "0", deal: String(state.runs[0].first_deal) });
   timings.load = performance.now();
 }
@@ -563,6 +566,7 @@ function onPlayCard(event) {
 
 function showPlay(view) {
   play.view = view;
+  window.boardPlayUpdates = (window.boardPlayUpdates || 0) + 1; // the browser test waits on it
   const f = view.frame;
   const opts = { players: view.players, sides: view.sides, seats: view.seats, view: "all", hidden: view.hidden };
   drawTable($("play-table"), f, opts);
