@@ -303,6 +303,12 @@ def test_static_export(run, tmp_path):
     assert deal["frames"] == replay.frames
     assert "</script>" not in embedded.replace("<\\/", "")  # the JSON cannot end the script
     assert deal_html(replay).count("<script") == 2
+    from canasta_sim.game.trace import save_trace
+
+    save_trace(cs.Deal.new(seed=1, trace=True).trace(), tmp_path / "t.jsonl")
+    args = ["replay", "--trace", str(tmp_path / "t.jsonl"), "--html", str(tmp_path / "t.html")]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2 and "takes no --trace" in result.output
 
 
 def test_board_command_errors(tmp_path, run):

@@ -28,7 +28,8 @@ def play(env: VecCanasta, steps: int, seed: int) -> list[dict]:
 
 
 @pytest.mark.parametrize(
-    ("players", "opponents"), [(4, "random"), (2, "expert"), (3, None), (6, "greedy")]
+    ("players", "opponents"),
+    [(4, "random"), (2, "expert"), (3, None), (6, "greedy"), (2, "apprentice"), (4, "careful")],
 )
 def test_episodes_through_the_environment_pass_the_referee(players, opponents):
     env = VecCanasta(4, Rules(players=players), seed=3, opponents=opponents, record=True)
@@ -137,3 +138,26 @@ def test_changing_only_hidden_cards_leaves_the_observation_byte_identical():
     assert a.observation(0).tobytes() == b.observation(0).tobytes()
     c = position("4 5 6 8", ["10 10 J", "A A 4", "8 8 5"], pile="6 8")  # a visible card
     assert a.observation(0).tobytes() != c.observation(0).tobytes()
+
+
+def test_episodes_start_from_a_deal_or_from_worlds_of_an_information_set():
+    deal = Deal.from_position(
+        hands=["9 9 9 2 5 K", "10 10 J", "A A 4", "8 8 5"],
+        stock="4 5 6 8",
+        pile="6 7",
+        melds={1: ["Q Q Q"]},
+    )
+    env = VecCanasta(3, start=deal, opponents="expert")
+    first = env.reset()["observation"]
+    assert (first == ActionDeal(deal).observation(0)).all()
+    # every world of the information set fills the hidden cards differently: same observation
+    dealt = Deal.new(Rules(), 5)
+    dealt.draw()
+    info = dealt.info_set(dealt.current_player)
+    env = VecCanasta(8, start=info, opponents="random", seed=2, seat=info.seat)
+    first = env.reset()["observation"]
+    assert (first == first[0]).all()
+    stocks = {bytes(s["stock"]) for s in env._rec.states}
+    assert len(stocks) > 1
+    with pytest.raises(ValueError, match="other rules than rules="):
+        VecCanasta(1, Rules(players=2), start=deal)

@@ -72,6 +72,14 @@ def report(run_dir):
 @click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON lines.")
 @click.option("--check", is_flag=True, help="Referee the deal; exit code 1 if it fails.")
 @click.option(
+    "--trace",
+    "trace_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Replay this trace file (JSON lines, e.g. a learning environment's episode written "
+    "by save_trace) instead of a deal of a run.",
+)
+@click.option(
     "--html",
     "html_file",
     type=click.Path(dir_okay=False, path_type=Path),
@@ -81,6 +89,7 @@ def report(run_dir):
 @click.pass_context
 def replay(
     ctx,
+    trace_file,
     run_folder,
     seed,
     deal,
@@ -99,11 +108,27 @@ def replay(
 ):
     """Replay deal DEAL move by move in card notation: of the run in RUN_FOLDER (its
     manifest gives rules, bots, seed and scores), or of a run with seed SEED and the given
-    rules and bots."""
-    from ..game.trace import format_trace
+    rules and bots; or the trace file of --trace."""
+    from ..game.trace import format_trace, load_trace
     from ..results.rerun import RunDeal, deal_of_run, replay_deal
 
-    if run_folder is not None:
+    if trace_file is not None:
+        given = [
+            f"--{name.replace('_opt', '').replace('_', '-')}"
+            for name in ("seed", "deal", "game", "value", "players", "rules_opt", "settings")
+            + ("bots", "seats", "scores")
+            if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT
+        ]
+        if run_folder is not None or given:
+            raise click.UsageError(
+                f"{', '.join(given) or 'RUN_FOLDER'}: --trace replays the file as it is; "
+                f"give --trace or a deal to replay, not both"
+            )
+        try:
+            trace = load_trace(trace_file)
+        except ValueError as exc:
+            raise click.UsageError(f"--trace {trace_file}: not a trace file ({exc})") from None
+    elif run_folder is not None:
         given = [
             f"--{name.replace('_opt', '').replace('_', '-')}"
             for name in ("seed", "players", "rules_opt", "settings", "bots", "seats", "scores")
@@ -128,9 +153,12 @@ def replay(
         with api_errors("--scores"):
             start = _check_scores(scores, rules)
         run = RunDeal(rules, seed, deal, deal % rules.players, tuple(seated), start)
-    with api_errors("--seats" if seats else "--bots"):
-        trace = replay_deal(run, hands=show_hands)
+    if trace_file is None:
+        with api_errors("--seats" if seats else "--bots"):
+            trace = replay_deal(run, hands=show_hands)
     if html_file is not None:
+        if trace_file is not None:
+            raise click.UsageError("--html writes a deal replayed here; it takes no --trace")
         _write_html(run, run_folder, deal, game, value, html_file)
     if as_json:
         for event in trace:

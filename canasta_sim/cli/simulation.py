@@ -277,7 +277,20 @@ def games(
 
 
 @click.command()
-@click.option("--deals", type=click.IntRange(1, 10**9), required=True, help="Deals to referee.")
+@click.option(
+    "--deals",
+    type=click.IntRange(1, 10**9),
+    default=None,
+    help="Deals to referee (required unless --trace).",
+)
+@click.option(
+    "--trace",
+    "traces",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    multiple=True,
+    help="Referee this trace file (JSON lines, e.g. a learning environment's episode written "
+    "by save_trace) instead of playing deals; repeat for several.",
+)
 @rules_options
 @BOTS
 @SEED_OPTION
@@ -294,11 +307,21 @@ def games(
     "--show", type=click.IntRange(min=1), default=5, show_default=True, help="Failures to print."
 )
 @QUIET
-def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, show, quiet):
-    """Referee DEALS deals with the independent rules checker; exit code 1 if any fails."""
+def verify(
+    deals, traces, players, rules_opt, settings, bots, seed, workers, scheduler, show, quiet
+):
+    """Referee DEALS deals (or the trace files of --trace) with the independent rules checker;
+    exit code 1 if any fails."""
     from ..run.runner import Progress
     from ..run.verify import verify as run
 
+    if traces:
+        if deals is not None:
+            raise click.UsageError("--trace and --deals exclude each other")
+        _verify_traces(traces)
+        return
+    if deals is None:
+        raise click.UsageError("Missing option '--deals' (or give --trace FILE)")
     if scheduler is not None and workers != 1:
         raise click.UsageError("--workers and --scheduler exclude each other")
     rules = build_rules(players, rules_opt, settings)
@@ -324,6 +347,19 @@ def verify(deals, players, rules_opt, settings, bots, seed, workers, scheduler, 
     for failure in failures[:show]:
         click.echo(f"  deal {failure.deal}: {failure.verdict}")
     if failures:
+        sys.exit(1)
+
+
+def _verify_traces(traces) -> None:
+    from ..referee import check_trace_file
+
+    failed = 0
+    for path in traces:
+        verdict = check_trace_file(path)
+        click.echo(f"{path}: {verdict}")
+        failed += not verdict.ok
+    click.echo(f"{len(traces) - failed} of {len(traces)} traces passed")
+    if failed:
         sys.exit(1)
 
 

@@ -101,7 +101,8 @@ class CanastaEnv(gym.Env):
 class CanastaVectorEnv(VectorEnv):
     """``num_envs`` :class:`CanastaEnv` stepped by one kernel call (:class:`VecCanasta`),
     reset in the step that ends an episode (``autoreset_mode`` same-step: that step returns
-    the new episode's observation and mask, and the ended episode's reward and flags).
+    the new episode's observation and mask, and the ended episode's reward and flags; the
+    ended episode's last observation is not returned: a deal's end is all in its reward).
 
     Parameters
     ----------

@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import IllegalMove, illegal_move
+from ..game.deals import Deal
+from ..game.infoset import InfoSet
 from ..game.notation import as_rules, check_int
 from ..game.rules import Rules
 from ..game.trace import trace_from_log
@@ -35,6 +37,8 @@ from ..nb.enums import (
 )
 from ..nb.play import Learned, Search, run_blocks
 from ..nb.vecenv import ENV_DTYPE, EnvConfig, EnvOut, EnvRecords, env_block_nb
+from ..nb.worlds import load_world_nb
+from ..run.address import deal_from_run
 from ..run.games import game_table
 from ..run.runner import check_scores
 from .stepping import ACTION_NAMES
@@ -74,10 +78,23 @@ class VecCanasta:
         the ``score_diff`` of ``analyse``).
     seat : int
         The learner's seat when ``opponents`` is given.
+    team : bool
+        With ``opponents``: the learner plays every seat of ``seat``'s side (its partners
+        too), the opponents the other sides.
     threads : int
         Threads to step on (1 .. 256); results do not depend on it.
     record : bool
         Keep each environment's last finished deal with its trace log (:meth:`trace`).
+    copy : bool
+        Return copies (default); ``False`` returns the output buffers themselves, which the
+        next call overwrites (saves copying ``n_envs`` observations every step).
+    start : Deal, InfoSet or str, optional
+        Every episode starts at this position instead of a new deal: a ``Deal`` (as it
+        stands, the same every episode); an ``InfoSet`` (environment ``i`` starts every
+        episode in world ``i`` of ``info_set.sample_worlds(n_envs, seed)``: the hidden cards
+        filled in exactly); or a run address ``RUN_FOLDER:DEAL[:TURN[:DECISION]]`` (that
+        deal of the run replayed to the decision, docs/analysis.md). Its rules are the
+        environment's.
 
     Raises
     ------
@@ -97,17 +114,29 @@ class VecCanasta:
         scores=None,
         game: bool = False,
         seat: int = 0,
+        team: bool = False,
         threads: int = 1,
         record: bool = False,
+        copy: bool = True,
+        start: Deal | InfoSet | str | None = None,
     ):
         check_int("n_envs", n_envs, 1, 1_000_000)
         check_int("seed", seed, 0, 2**64 - 1)
         check_int("threads", threads, 1, 256)
-        self.rules = as_rules(rules)
+        if isinstance(start, str):
+            start, _bots = deal_from_run(start)
+        given = start is not None and rules is None
+        self.rules = start.rules if given else as_rules(rules)  # type: ignore[union-attr]
+        if start is not None and start.rules != self.rules:
+            raise ValueError(
+                "the start position is played under other rules than rules=; allowed: "
+                "rules=None (the position's rules) or the same rules"
+            )
         check_int("seat", seat, 0, self.rules.players - 1)
         self.n_envs, self.seed, self.threads = n_envs, seed, threads
         self.opponents, self.seat, self.game, self.autoreset = opponents, seat, game, autoreset
         self.players = self.rules.players
+        self.copy = copy
         table = game_table(self.rules, opponents or "random", scores=scores)
         policies = table.policies[0]
         if opponents is not None:
@@ -115,10 +144,12 @@ class VecCanasta:
         learner = np.zeros(self.players, np.int8)
         if opponents is None:
             learner[:] = 1
+        elif team:
+            learner[seat % self.rules.sides :: self.rules.sides] = 1
         else:
             learner[seat] = 1
-        start = np.zeros(MAX_SIDES, np.int64)
-        start[: self.rules.sides] = check_scores(scores, self.rules)
+        first_scores = np.zeros(MAX_SIDES, np.int64)
+        first_scores[: self.rules.sides] = check_scores(scores, self.rules)
         self._cfg = EnvConfig(
             rules=table.rules_array,
             masters=deal_seeds_nb(np.uint64(seed), np.int64(0), np.int64(n_envs)),
@@ -126,8 +157,8 @@ class VecCanasta:
             policies=np.ascontiguousarray(policies, np.int32),
             params=np.ascontiguousarray(table.params[0]),
             flags=np.array([int(game), int(autoreset)], np.int64),
-            start_scores=start,
-            starts=np.zeros(0, STATE_DTYPE),
+            start_scores=first_scores,
+            starts=_starts(start, n_envs, seed, table.rules_array),
         )
         self._blocks = max(1, min(n_envs, 8 * threads))
         learns = bool(np.isin(policies[learner == 0], LEARNED_CODES).any())
@@ -170,7 +201,7 @@ class VecCanasta:
             ``observation`` ``ndarray(int32, (n_envs, ENV_OBS_LEN))``: what the seat to play
             knows (docs/observation.md, then its staged cards); ``legal_action_mask``
             ``ndarray(bool, (n_envs, N_ACTIONS))``; ``current_player`` ``ndarray(int32,
-            (n_envs,))``. Copies: later steps do not change them.
+            (n_envs,))``. Copies unless built with ``copy=False``.
         """
         if seed is not None:
             check_int("seed", seed, 0, 2**64 - 1)
@@ -270,18 +301,19 @@ class VecCanasta:
 
     def _result(self, stepped: bool) -> dict:
         out = self._out
-        result = {
-            "observation": out.obs.copy(),
-            "legal_action_mask": out.mask.copy(),
-            "current_player": out.current.copy(),
+        take = np.copy if self.copy else np.asarray
+        result: dict = {
+            "observation": take(out.obs),
+            "legal_action_mask": take(out.mask),
+            "current_player": take(out.current),
         }
         if stepped:
-            result["rewards"] = out.rewards[:, : self.players].copy()
-            result["terminated"] = out.terminated.copy()
-            result["truncated"] = out.truncated.copy()
+            result["rewards"] = take(out.rewards[:, : self.players])
+            result["terminated"] = take(out.terminated)
+            result["truncated"] = take(out.truncated)
             result["info"] = {
-                "end_reason": out.end_reason.copy(),
-                "deal_scores": out.deal_scores[:, : self.rules.sides].copy(),
+                "end_reason": take(out.end_reason),
+                "deal_scores": take(out.deal_scores[:, : self.rules.sides]),
             }
         return result
 
@@ -298,6 +330,25 @@ class VecCanasta:
 
     def _over(self, i: int) -> bool:
         return int(self._rec.states[i]["g"][DealSlot.phase]) == Phase.over
+
+
+def _starts(start, n_envs: int, seed: int, rules: np.ndarray) -> np.ndarray:
+    """The states episodes start from: none (new deals), the deal's, or one world per
+    environment of the information set."""
+    if start is None:
+        return np.zeros(0, STATE_DTYPE)
+    if isinstance(start, Deal):
+        if start.is_over:
+            raise ValueError("the start position's deal is over; allowed: a deal in progress")
+        return np.array([start.state], STATE_DTYPE)
+    worlds = start.sample_worlds(n_envs, seed)
+    public = start.public_state()
+    states = np.zeros(n_envs, STATE_DTYPE)
+    for i in range(n_envs):
+        load_world_nb(
+            states[i], public, rules, worlds.hands[i], worlds.stock[i], worlds.seeds[i], 0
+        )
+    return states
 
 
 def _check_opponents(spec: str, table) -> None:

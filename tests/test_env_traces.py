@@ -1,0 +1,50 @@
+"""An episode of the learning environment exported as a trace file, which ``verify --trace``
+and ``replay --trace`` read (issue 27 item 4)."""
+
+from __future__ import annotations
+
+import numpy as np
+from click.testing import CliRunner
+
+from canasta_sim.cli import main
+from canasta_sim.env import VecCanasta
+from canasta_sim.game.trace import save_trace
+
+
+def episode_file(tmp_path) -> str:
+    env = VecCanasta(1, seed=8, opponents="expert", record=True)
+    result = env.reset()
+    rng = np.random.default_rng(0)
+    while not (result.get("terminated", [False])[0] or result.get("truncated", [False])[0]):
+        mask = result["legal_action_mask"][0]
+        result = env.step(np.array([rng.choice(np.flatnonzero(mask))]))
+    path = tmp_path / "episode.jsonl"
+    save_trace(env.trace(0), path)
+    return str(path)
+
+
+def test_verify_and_replay_read_an_episode_trace(tmp_path):
+    path = episode_file(tmp_path)
+    runner = CliRunner()
+    result = runner.invoke(main, ["verify", "--trace", path])
+    assert result.exit_code == 0, result.output
+    assert "OK" in result.output and "1 of 1 traces passed" in result.output
+    result = runner.invoke(main, ["replay", "--trace", path, "--check"])
+    assert result.exit_code == 0, result.output
+    assert "discard" in result.output and "referee: OK" in result.output
+
+
+def test_a_broken_trace_fails_verify_and_options_that_clash_are_usage_errors(tmp_path):
+    path = episode_file(tmp_path)
+    lines = open(path).read().splitlines()
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text("\n".join(lines[:1] + lines[2:]) + "\n")  # the upcard is missing
+    runner = CliRunner()
+    result = runner.invoke(main, ["verify", "--trace", str(broken)])
+    assert result.exit_code == 1 and "FAIL" in result.output
+    result = runner.invoke(main, ["verify", "--trace", path, "--deals", "5"])
+    assert result.exit_code == 2 and "--trace and --deals exclude each other" in result.output
+    result = runner.invoke(main, ["verify"])
+    assert result.exit_code == 2 and "Missing option '--deals'" in result.output
+    result = runner.invoke(main, ["replay", "--trace", path, "--seed", "3"])
+    assert result.exit_code == 2 and "--seed: --trace replays the file as it is" in result.output
