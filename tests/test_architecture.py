@@ -110,7 +110,7 @@ LAYERS = [
     {"players"},
     {"run", "results"},
     {"search", "learn", "env"},
-    {"cli", "warmup"},
+    {"cli", "warmup", "board"},
     {"", "__main__"},
 ]
 

@@ -22,7 +22,7 @@ from canasta_sim import Deal, Rules, analyse
 from canasta_sim.nb.engine.rng import mix64_nb
 from canasta_sim.nb.engine.state import STATE_DTYPE
 from canasta_sim.players.choices import Candidate, candidates, find_candidate
-from canasta_sim.run.address import _first_move
+from canasta_sim.run.address import first_move
 
 BOTS = "expert@2"
 WORLDS = 12
@@ -35,7 +35,7 @@ def position(deal: int, turn: int, decision: int) -> Deal:
     while d.turns < turn:
         d.play_turn(BOTS)
     if decision == 1:
-        _first_move(d, [BOTS, BOTS])
+        first_move(d, [BOTS, BOTS])
     return d
 
 

@@ -17,6 +17,7 @@ from .._version import __version__
 from .comparison import compare, study, sweep, tune
 from .decisions import analyse_command, review_command
 from .folders import replay, report
+from .serve import board
 from .simulation import games, merge, simulate, verify, warmup
 
 
@@ -92,5 +93,6 @@ for _command in (
     replay,
     analyse_command,
     review_command,
+    board,
 ):
     main.add_command(_command)

@@ -79,6 +79,13 @@ def report(run_dir):
     help="Replay this trace file (JSON lines, e.g. a learning environment's episode written "
     "by save_trace) instead of a deal of a run.",
 )
+@click.option(
+    "--html",
+    "html_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write the deal as one self-contained HTML page (the board's replay, no server).",
+)
 @click.pass_context
 def replay(
     ctx,
@@ -97,6 +104,7 @@ def replay(
     show_hands,
     as_json,
     check,
+    html_file,
 ):
     """Replay deal DEAL move by move in card notation: of the run in RUN_FOLDER (its
     manifest gives rules, bots, seed and scores), or of a run with seed SEED and the given
@@ -148,6 +156,10 @@ def replay(
     if trace_file is None:
         with api_errors("--seats" if seats else "--bots"):
             trace = replay_deal(run, hands=show_hands)
+    if html_file is not None:
+        if trace_file is not None:
+            raise click.UsageError("--html writes a deal replayed here; it takes no --trace")
+        _write_html(run, run_folder, deal, game, value, html_file)
     if as_json:
         for event in trace:
             click.echo(json.dumps(event))
@@ -160,3 +172,30 @@ def replay(
         click.echo(f"referee: {verdict}", err=as_json)  # keep --json output pure JSON lines
         if not verdict.ok:
             sys.exit(1)
+
+
+def _write_html(run, run_folder, deal, game, value, path) -> None:
+    """The static export of ``replay --html``: a deal of a deals folder is addressed like
+    ``--from-run``; a game's deal, a sweep's or one given by seed names its replay command."""
+    from ..board.export import write_deal_html
+    from ..board.frames import replay_frames
+    from ..board.pages import run_replay
+
+    if run_folder is not None and game is None and value is None:
+        replay = run_replay(run, run_folder, deal)
+    else:
+        where = f"{run_folder}" if run_folder is not None else f"--seed {run.seed}"
+        more = "".join(
+            f" --{k} {v}" for k, v in (("game", game), ("value", value)) if v is not None
+        )
+        replay = replay_frames(
+            run,
+            title=f"{where}, deal {deal}{more}",
+            address=None,
+            command=f"canasta-sim replay {where} --deal {deal}{more}",
+        )
+    try:
+        write_deal_html(replay, path)
+    except OSError as exc:
+        raise click.BadParameter(f"{str(path)!r}: {exc.strerror}", param_hint="--html") from None
+    click.echo(f"wrote {path}", err=True)

@@ -170,6 +170,60 @@ def position_fields(data) -> dict[str, Any]:
     )
 
 
+def position_mapping(info) -> dict[str, Any]:
+    """The position mapping of an information set (``info``, an :class:`~canasta_sim.InfoSet`):
+    what a position file holds (keys in ``docs/analysis.md``), JSON-able, read back by
+    :meth:`InfoSet.from_dict` into the same decision. The rules are written as the classic
+    preset and the switches that differ from it.
+
+    A seat that melded before this turn is written in ``melded_seats`` (the turn of its first
+    meld is not kept: R-42 asks only whether it melded before the turn going out). A live
+    deal keeps ``upcard_cards`` after the pile is taken; where the pile's bottom cards are then
+    not the cards turned to start it (:func:`check_upcard` refuses them), it is written as 0.
+    """
+    rules = info.rules
+    classic = Rules.preset("classic", players=rules.players).to_dict()
+    switches = {k: v for k, v in rules.to_dict().items() if classic[k] != v and k != "players"}
+    data: dict[str, Any] = {
+        "players": rules.players,
+        "rules": "classic",
+        "seat": info.seat,
+        "current": info.current,
+        "phase": info.phase,
+        "turn": info.turn,
+        "hand": info.hand,
+        "pile": info.pile,
+        "stock": info.stock_size,
+        "hand_sizes": list(info.hand_sizes),
+        "known": list(info.known),
+        "melds": [list(m) for m in info.melds],
+        "red_threes": list(info.red_threes),
+        "scores": list(info.scores),
+        "melded_seats": [p for p, t in enumerate(info.first_meld_turns) if 0 <= t < info.turn],
+        "concealed_canastas": [list(c) for c in info.concealed_canastas],
+        "upcard_cards": _upcard_cards(info),
+    }
+    if switches:
+        data["switches"] = switches
+    if info.phase == "play":
+        data.update(
+            melds_this_turn=list(info.melds_this_turn),
+            pile_melds=list(info.pile_melds),
+            touched_old=info.touched_old,
+            from_pile=info.from_pile,
+            last_red_three=info.last_red_three,
+        )
+    return data
+
+
+def _upcard_cards(info) -> int:
+    try:
+        check_upcard(info)
+    except ValueError:
+        return 0
+    return info.upcard_cards
+
+
 def _switches(data) -> dict:
     """The ``switches`` table: rules switches only (``players`` is a position key)."""
     switches = data.get("switches", {})

@@ -142,7 +142,7 @@ def deal_from_run(address) -> tuple[Deal, list[str]]:
             f"(allowed: 0 to {last})"
         )
     if address.decision == 1:
-        _first_move(deal, bots)
+        first_move(deal, bots)
         if deal.is_over:
             raise ValueError(
                 f"{where}: the first move of turn {address.turn} ended the deal (R-44, R-45); "
@@ -164,15 +164,28 @@ def info_set_from_run(address) -> InfoSet:
     return deal.info_set(deal.current_player)
 
 
-def _first_move(deal: Deal, bots: list[str]) -> None:
-    """Make the bot's first move of the turn (its draw or pickup) on ``deal``: the whole turn
-    is played on a copy and its first move repeated through the :class:`Deal` API."""
+def first_move(deal: Deal, bots=None, *, seats=None) -> Deal:
+    """Make the bots' first move of the turn (the draw or the pickup, R-20 step 1) on ``deal``
+    through the :class:`Deal` API, and return a copy of ``deal`` from before the move with the
+    bots' whole turn played on it: the run's next position.
+
+    The whole turn is played on the copy and its first move repeated on ``deal``, so ``deal``
+    stands at the turn's second decision (before its melds) exactly as the run played it.
+
+    Parameters
+    ----------
+    deal : Deal
+        At the draw phase of a turn; mutated.
+    bots, seats : str or list of str
+        As for :meth:`Deal.play_turn`.
+    """
     trial = deal.copy()
     before = len(trial.trace())
-    trial.play_turn(seated(deal.rules, bots))
+    trial.play_turn(seated(deal.rules, bots, seats=seats))
     moves = [e for e in trial.trace()[before:] if e["event"] in ("draw", "take_pile")]
     if not moves or moves[0]["event"] == "draw":  # no move: the empty stock ended the deal
         deal.draw()
     else:
         move = moves[0]
         deal.take_pile(move["with"], [f"{m['rank']}: {m['cards']}" for m in move["melds"]])
+    return trial

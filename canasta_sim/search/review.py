@@ -355,14 +355,65 @@ def format_top(top: pd.DataFrame) -> str:
 
 # --- one turn ----------------------------------------------------------------------------------
 def _review_turn(deal: Deal, specs, plays, budget, key) -> list[dict]:
-    """The rows of the current seat's turn on ``deal`` (left unchanged): its first move, then
-    the rest of the turn."""
+    """The rows of the current seat's turn on ``deal`` (left unchanged) as its bot plays it:
+    its first move, then the rest of the turn."""
     trial = deal.copy()
-    start = len(trial.trace())
     trial.play_turn(seated(deal.rules, specs))
+    return _played_turn(
+        deal, trial, specs[deal.current_player % deal.rules.sides], plays, budget, key
+    )
+
+
+def review_turns(
+    turns, seats, *, worlds: int = 200, seed: int = 0, max_candidates: int = MAX_CANDIDATES
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Review turns played by someone other than the bots (the board's user): each turn
+    given as the deal before it and the deal after it, analysed as :func:`review` analyses a
+    bot's (the chosen candidates read from the turn played), in one deal.
+
+    Parameters
+    ----------
+    turns : list of (Deal, Deal)
+        Each turn: a copy of the deal at its start (draw phase) and one at its end (the same
+        deal played on, its trace continuing the first's).
+    seats : list of str
+        The deal's bot spec per seat; the rollouts play each side's first seat's bot
+        (:func:`own_rollout`).
+    worlds : int
+        Worlds per candidate, and for the re-scoring.
+    seed : int
+        The analysis seed (0 .. 2**32 - 1), as ``analysis_seed`` of :func:`review`.
+
+    Returns
+    -------
+    decisions, summary : pandas.DataFrame
+        As :attr:`ReviewResult.decisions` (``bot`` is ``"you"``) and
+        :func:`summarise` over the one deal.
+    """
+    _count("worlds", worlds)
+    _count("analysis_seed", seed, 0, 2**32 - 1)
+    rows = []
+    if turns:
+        sides = turns[0][0].rules.sides
+        specs = [seats[s] for s in range(sides)]
+        plays = own_rollout(specs, sides)
+        budget = (worlds, worlds, None, max_candidates)
+        for before, after in turns:
+            seat = before.current_player
+            for row in _played_turn(before, after, specs[seat % sides], plays, budget, (seed, 0)):
+                row.update(deal=0, seat=seat, bot="you", reference=f"turn {row['turn']}")
+                rows.append(row)
+    decisions = pd.DataFrame.from_records(rows, columns=list(COLUMNS))
+    return decisions, summarise(decisions, 1)
+
+
+def _played_turn(deal: Deal, trial: Deal, bot, plays, budget, key) -> list[dict]:
+    """The rows of the current seat's turn on ``deal`` (left unchanged), played on ``trial``
+    (a copy of ``deal`` played to the turn's end): its first move, then the rest of the
+    turn; ``bot`` ranks the candidates when the budget bounds them."""
+    start = len(deal.trace())
     events = trial.trace()[start:]
     seat, turn = deal.current_player, deal.turns
-    bot = specs[seat % deal.rules.sides]
     cap = budget[3]
     info = deal.info_set(seat)
     found, left_out = list_candidates(info, cap)

@@ -1,0 +1,446 @@
+"""The board's web app (Starlette, an ASGI framework; served by uvicorn, docs/board.md).
+
+Safe by default: the app reads only the run folders it was given (the page names them by
+their number in that list, never by a path) and writes only position files into the folder
+given with ``--positions``; a request whose Host header is not the local address is refused
+(a web page elsewhere cannot reach the app through DNS rebinding); bot specs from the page
+name built-in bots only (a ``py:`` spec would load Python code); bad requests get a JSON
+error naming the value and what is allowed, never a traceback.
+
+Endpoints (JSON unless said otherwise):
+
+- ``GET /``: the page; ``GET /static/...``: its script and style.
+- ``GET /api/runs``: the run folders given.
+- ``GET /api/deal?run=R&deal=K`` or ``?seed=S&deal=K&players=P&bots=SPEC``: a deal's frames.
+- ``GET /api/position?run=R&deal=K&turn=T&decision=D`` (or the seed form): the position
+  mapping of the seat to play at that decision.
+- ``POST /api/analyse`` ``{at: {run, deal, turn, decision} | position | play | review,
+  worlds, seed, rollout}``:
+  starts an analysis; ``GET /api/jobs/ID`` its state and answer; ``DELETE /api/jobs/ID``
+  cancels it.
+- ``POST /api/play`` ``{seed, deal, players, bots, seat}``: a game against the bots;
+  ``GET /api/play/ID`` what the user sees; ``POST /api/play/ID/act`` ``{action}``: one of
+  the environment's actions (an illegal one: 400 with its rule id). ``play: ID`` in an
+  analysis request is a hint at the user's decision, ``review: ID`` the deal's review.
+- ``POST /api/check-position`` ``{position}``: the position checked (as ``analyse`` reads it).
+- ``GET /api/positions``, ``GET /api/positions/NAME``, ``PUT /api/positions/NAME``
+  ``{position}``: the position files of the ``--positions`` folder.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import json
+import logging
+import re
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..errors import BadArgument, IllegalMove
+from .export import STATIC
+from .frames import DealReplay
+from .jobs import Busy, Jobs
+from .pages import deal_position, deal_replay, page_bot
+
+#: Host header values the app answers (with any port).
+HOSTS = ("127.0.0.1", "localhost")
+#: A position file's name: letters, digits, ``-`` and ``_`` (the page never names a path).
+POSITION_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
+MAX_WORLDS = 100_000
+MAX_BODY = 100_000  # bytes of a request's JSON body
+CACHED_DEALS = 32
+PLAYS = 16  # play sessions kept
+
+
+@dataclass
+class Board:
+    """What one app serves.
+
+    Attributes
+    ----------
+    runs : list of pathlib.Path
+        The run folders given, numbered from 0 as the page names them.
+    positions : pathlib.Path or None
+        The folder position files are saved into and read from (None: saving only as a
+        browser download).
+    """
+
+    runs: list[Path]
+    positions: Path | None = None
+    jobs: Jobs = field(default_factory=Jobs)
+    plays: OrderedDict = field(default_factory=OrderedDict)
+    _deals: OrderedDict = field(default_factory=OrderedDict)
+    _play_ids: itertools.count = field(default_factory=lambda: itertools.count(1))
+
+    def replay(self, key: tuple, make) -> DealReplay:
+        """A deal's frames, kept for the last :data:`CACHED_DEALS` deals asked for."""
+        if key not in self._deals:
+            self._deals[key] = make()
+            if len(self._deals) > CACHED_DEALS:
+                self._deals.popitem(last=False)
+        self._deals.move_to_end(key)
+        return self._deals[key]
+
+    def add_play(self, session) -> str:
+        """Keep a play session (the last :data:`PLAYS` started); its id."""
+        play_id = str(next(self._play_ids))
+        self.plays[play_id] = session
+        if len(self.plays) > PLAYS:
+            self.plays.popitem(last=False)
+        return play_id
+
+
+def bad(message: str, status: int = 400) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+def _int(value, name: str, low: int, high: int) -> int:
+    """``value`` (text or JSON number) as an integer in ``low .. high``.
+
+    Raises
+    ------
+    BadArgument
+        Naming ``name`` and the allowed range.
+    """
+    allowed = f"allowed: an integer from {low} to {high}"
+    if isinstance(value, bool) or value is None:
+        raise BadArgument(name, f"{name}={value!r} is not allowed; {allowed}")
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise BadArgument(name, f"{name}={value!r} is not allowed; {allowed}") from None
+    if isinstance(value, float) or not low <= number <= high:
+        raise BadArgument(name, f"{name}={value!r} is not allowed; {allowed}")
+    return number
+
+
+def _source(board: Board, params) -> dict:
+    """Which deal a request names: ``run`` (a number of :attr:`Board.runs`) and ``deal``, or
+    ``seed``, ``deal``, ``players`` and ``bots``."""
+    deal = _int(params.get("deal", 0), "deal", 0, 2**63 - 1)
+    if params.get("run") is not None:
+        if params.get("seed") is not None:
+            raise BadArgument("seed", "give run or seed, not both")
+        if not board.runs:
+            raise BadArgument("run", "no run folders were given to canasta-sim board")
+        run = _int(params["run"], "run", 0, len(board.runs) - 1)
+        return {"folder": board.runs[run], "deal": deal}
+    if params.get("seed") is None:
+        raise BadArgument("run", "give run (a run folder's number) or seed")
+    players = _int(params.get("players", 4), "players", 2, 6)
+    bots = params.get("bots", "expert")
+    for spec in str(bots).split(","):
+        page_bot(spec)
+    return {
+        "seed": _int(params["seed"], "seed", 0, 2**64 - 1),
+        "deal": deal,
+        "players": players,
+        "bots": str(bots),
+    }
+
+
+def _key(source: dict) -> tuple:
+    return tuple(sorted((k, str(v)) for k, v in source.items()))
+
+
+async def page(request: Request):
+    return FileResponse(STATIC / "board.html", media_type="text/html")
+
+
+async def list_runs(request: Request):
+    board: Board = request.app.state.board
+    from ..run.outdir import read_manifest
+
+    out = []
+    for i, folder in enumerate(board.runs):
+        manifest = read_manifest(folder)
+        first = int(manifest.get("first_deal", 0))
+        out.append(
+            {
+                "run": i,
+                "name": str(folder),
+                "players": manifest["rules"]["players"],
+                "first_deal": first,
+                "deals": int(manifest.get("deals", 0)),
+                "seats": manifest.get("seats") or manifest.get("bots"),
+            }
+        )
+    return JSONResponse(out)
+
+
+async def deal(request: Request):
+    board: Board = request.app.state.board
+    source = _source(board, request.query_params)
+    replay = board.replay(_key(source), lambda: deal_replay(source))
+    return JSONResponse(replay.to_dict())
+
+
+async def position(request: Request):
+    board: Board = request.app.state.board
+    params = request.query_params
+    source = _source(board, params)
+    turn = _int(params.get("turn", 0), "turn", 0, 100_000)
+    decision = _int(params.get("decision", 0), "decision", 0, 1)
+    return JSONResponse(deal_position(source, turn, decision))
+
+
+async def _body(request: Request) -> dict:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise BadArgument("body", f"the request body has {len(raw)} bytes; at most {MAX_BODY}")
+    try:
+        data = json.loads(raw or b"{}")
+    except ValueError:
+        raise BadArgument("body", "the request body is not JSON") from None
+    if not isinstance(data, dict):
+        raise BadArgument("body", "the request body must be a JSON object")
+    return data
+
+
+async def start_analysis(request: Request):
+    board: Board = request.app.state.board
+    data = await _body(request)
+    job = {
+        "worlds": _int(data.get("worlds", 200), "worlds", 1, MAX_WORLDS),
+        "seed": _int(data.get("seed", 0), "seed", 0, 2**64 - 1),
+        "rollout": page_bot(data.get("rollout", "expert")),
+    }
+    if "play" in data:  # a hint: the user's decision in a play session
+        session = _play_session(board, data["play"])
+        deal = session.deal
+        if deal.is_over or deal.current_player != session.you:
+            raise BadArgument("play", "a hint is for your own turn")
+        job["position"] = _position_of(deal.info_set(session.you))
+    elif "review" in data:  # the review of a play session's deal, once it is over
+        session = _play_session(board, data["review"])
+        if not session.deal.is_over:
+            raise BadArgument("review", "the review comes at the end of the deal")
+        job["review"] = {"source": session.source, "you": session.you, "actions": session.actions}
+    elif "position" in data:
+        job["position"] = _checked_position(data["position"])
+    else:
+        at = data.get("at")
+        if not isinstance(at, dict):
+            raise BadArgument("at", "give at (the run, deal, turn and decision) or position")
+        source = _source(board, at)
+        if "folder" not in source:
+            raise BadArgument("run", "analysis of a deal needs a run folder (or a position)")
+        turn = _int(at.get("turn", 0), "turn", 0, 100_000)
+        decision = _int(at.get("decision", 0), "decision", 0, 1)
+        job["address"] = f"{source['folder']}:{source['deal']}:{turn}:{decision}"
+    try:
+        job_id = board.jobs.start(job)
+    except Busy as exc:
+        return bad(str(exc), 409)
+    return JSONResponse({"job": job_id, "state": "running"})
+
+
+def _job_id(request: Request) -> str:
+    job_id = request.path_params["job"]
+    if not job_id.isdigit():
+        raise HTTPException(404, f"no analysis {job_id!r}")
+    return job_id
+
+
+async def job_status(request: Request):
+    board: Board = request.app.state.board
+    try:
+        return JSONResponse(board.jobs.status(_job_id(request)))
+    except KeyError:
+        return bad(f"no analysis {request.path_params['job']!r}", 404)
+
+
+async def job_cancel(request: Request):
+    board: Board = request.app.state.board
+    try:
+        return JSONResponse(board.jobs.cancel(_job_id(request)))
+    except KeyError:
+        return bad(f"no analysis {request.path_params['job']!r}", 404)
+
+
+def _checked_position(data) -> dict:
+    """A position mapping from the page, checked as ``analyse`` reads it."""
+    from ..game.infoset import InfoSet
+
+    return _position_of(InfoSet.from_dict(data))
+
+
+def _position_of(info) -> dict:
+    from ..game.positions import position_mapping
+
+    return position_mapping(info)
+
+
+def _play_session(board: Board, play_id):
+    if not isinstance(play_id, (str, int)) or str(play_id) not in board.plays:
+        raise HTTPException(404, f"no game {play_id!r}: start one")
+    return board.plays[str(play_id)]
+
+
+async def start_play(request: Request):
+    from .session import new_session, session_view
+
+    board: Board = request.app.state.board
+    data = await _body(request)
+    source = _source(board, {**data, "run": None})
+    if "seed" not in source:
+        raise BadArgument("seed", "a game is dealt from a seed: give seed")
+    session = await run_in_threadpool(new_session, source, _int(data.get("seat", 0), "seat", 0, 5))
+    return JSONResponse({"game": board.add_play(session), "view": session_view(session)})
+
+
+async def play_view(request: Request):
+    from .session import session_view
+
+    session = _play_session(request.app.state.board, request.path_params["game"])
+    return JSONResponse(session_view(session))
+
+
+async def play_act(request: Request):
+    from .session import act, session_view
+
+    session = _play_session(request.app.state.board, request.path_params["game"])
+    data = await _body(request)
+    action = data.get("action")
+    if not isinstance(action, str):
+        raise BadArgument("action", f"action={action!r}: give an action name, e.g. 'draw'")
+    try:
+        await run_in_threadpool(act, session, action)
+    except IllegalMove as exc:
+        return JSONResponse({"error": str(exc), "rule": exc.rule}, status_code=400)
+    return JSONResponse(session_view(session))
+
+
+async def check_position(request: Request):
+    data = await _body(request)
+    return JSONResponse({"position": _checked_position(data.get("position"))})
+
+
+def _positions_folder(board: Board) -> Path:
+    if board.positions is None:
+        raise HTTPException(
+            404, "no --positions folder was given to canasta-sim board: save as a download"
+        )
+    return board.positions
+
+
+def _position_name(request: Request) -> str:
+    name = request.path_params["name"]
+    if not POSITION_NAME.fullmatch(name):
+        raise BadArgument(
+            "name", f"name={name!r} is not allowed; allowed: 1 to 64 letters, digits, - and _"
+        )
+    return name
+
+
+async def list_positions(request: Request):
+    folder = _positions_folder(request.app.state.board)
+    names = sorted(p.stem for p in folder.glob("*.json") if POSITION_NAME.fullmatch(p.stem))
+    return JSONResponse({"positions": names})
+
+
+async def read_saved_position(request: Request):
+    folder = _positions_folder(request.app.state.board)
+    name = _position_name(request)
+    path = folder / f"{name}.json"
+    if not path.is_file():
+        return bad(f"no position {name!r} in the positions folder", 404)
+    from ..game.positions import read_position
+
+    return JSONResponse({"name": name, "position": _checked_position(read_position(path))})
+
+
+async def save_position(request: Request):
+    folder = _positions_folder(request.app.state.board)
+    name = _position_name(request)
+    data = await _body(request)
+    checked = _checked_position(data.get("position"))
+    (folder / f"{name}.json").write_text(json.dumps(checked, indent=2) + "\n")
+    return JSONResponse({"name": name, "file": f"{name}.json", "position": checked})
+
+
+async def _value_error(request: Request, exc: Exception):
+    return bad(str(exc))
+
+
+async def _http_error(request: Request, exc: Exception):
+    assert isinstance(exc, HTTPException)
+    return bad(str(exc.detail), exc.status_code)
+
+
+async def _server_error(request: Request, exc: Exception):
+    logging.getLogger(__name__).error("%s %s", request.url.path, exc, exc_info=exc)
+    return bad(f"the board failed on this request: {type(exc).__name__}", 500)
+
+
+@contextlib.asynccontextmanager
+async def _lifespan(app: Starlette):
+    yield
+    app.state.board.jobs.close()  # no analysis outlives the server
+
+
+def create_app(runs, positions=None) -> Starlette:
+    """The board's ASGI app.
+
+    Parameters
+    ----------
+    runs : list of path-like
+        The run folders the page may read (each checked to hold a ``manifest.json``).
+    positions : path-like, optional
+        The folder position files are saved into and read from.
+
+    Raises
+    ------
+    BadArgument
+        For a run folder without a manifest, or a positions folder that is not a folder.
+    """
+    folders = [Path(r) for r in runs]
+    for folder in folders:
+        if not (folder / "manifest.json").is_file():
+            raise BadArgument(
+                "run_folders", f"{str(folder)!r} is not a run folder (it has no manifest.json)"
+            )
+    if positions is not None and not Path(positions).is_dir():
+        raise BadArgument("positions", f"{str(positions)!r} is not a folder")
+    board = Board(folders, None if positions is None else Path(positions))
+    routes = [
+        Route("/", page),
+        Route("/api/runs", list_runs),
+        Route("/api/deal", deal),
+        Route("/api/position", position),
+        Route("/api/analyse", start_analysis, methods=["POST"]),
+        Route("/api/jobs/{job}", job_status, methods=["GET"]),
+        Route("/api/jobs/{job}", job_cancel, methods=["DELETE"]),
+        Route("/api/check-position", check_position, methods=["POST"]),
+        Route("/api/play", start_play, methods=["POST"]),
+        Route("/api/play/{game}", play_view, methods=["GET"]),
+        Route("/api/play/{game}/act", play_act, methods=["POST"]),
+        Route("/api/positions", list_positions),
+        Route("/api/positions/{name}", read_saved_position, methods=["GET"]),
+        Route("/api/positions/{name}", save_position, methods=["PUT"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(HOSTS))],
+        exception_handlers={
+            ValueError: _value_error,
+            HTTPException: _http_error,
+            Exception: _server_error,
+        },
+        lifespan=_lifespan,
+    )
+    app.state.board = board
+    return app

@@ -1,0 +1,126 @@
+"""What the board shows, built from a request's checked values: a deal's frames
+(:func:`deal_replay`), the position at one of its decisions (:func:`deal_position`), and the
+bot specs a page may name (:func:`page_bot`). Needs no web framework: the static export
+(:mod:`canasta_sim.board.export`) uses it too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..errors import BadArgument
+from ..game.deals import Deal
+from ..game.rules import Rules
+from ..results.rerun import RunDeal, deal_of_run
+from ..run.address import deal_from_run, first_move
+from .frames import DealReplay, replay_frames
+
+
+def page_bot(spec) -> str:
+    """A bot spec sent by the page, checked: built-in bots only.
+
+    Raises
+    ------
+    BadArgument
+        For a spec that is not text, a bot written in Python (``py:...``: the page may not
+        make the server load code) or an unknown bot or parameter (the message lists the
+        allowed ones).
+    """
+    from ..players.specs import parse_bot
+
+    if not isinstance(spec, str) or not spec.strip():
+        raise BadArgument("bots", f"bot spec {spec!r} is not allowed; allowed: e.g. 'expert'")
+    if spec.strip().lower().startswith("py"):
+        raise BadArgument(
+            "bots",
+            f"bot spec {spec!r}: bots written in Python are not taken from the page; "
+            f"allowed: the built-in bots (random, greedy, careful, expert, pimc, apprentice)",
+        )
+    try:
+        return parse_bot(spec).spec
+    except ValueError as exc:
+        raise BadArgument("bots", str(exc)) from None
+
+
+def run_deal(source: dict) -> RunDeal:
+    """The deal a checked request names: ``folder`` and ``deal`` (of a run folder), or
+    ``seed``, ``deal``, ``players`` and ``bots`` (one spec per side or per seat, comma
+    separated; classic rules, scores 0).
+
+    Raises
+    ------
+    ValueError
+        As :func:`canasta_sim.results.rerun.deal_of_run`, or for bad bots or players.
+    """
+    if "folder" in source:
+        return deal_of_run(source["folder"], source["deal"])
+    from ..players.specs import per_seat, table_bots
+
+    rules = Rules.preset("classic", players=source["players"])
+    specs = source["bots"].split(",")
+    per_side = len(specs) in (1, rules.sides)
+    bots = table_bots(specs if per_side else None, None if per_side else specs, rules)
+    seats = tuple(b.spec for b in per_seat(list(bots), rules.players))
+    deal = source["deal"]
+    return RunDeal(rules, source["seed"], deal, deal % rules.players, seats, (0,) * rules.sides)
+
+
+def deal_replay(source: dict) -> DealReplay:
+    """The frames of the deal a checked request names (see :func:`run_deal`)."""
+    run = run_deal(source)
+    if "folder" in source:
+        return run_replay(run, source["folder"], source["deal"])
+    seed, k, players, bots = source["seed"], source["deal"], source["players"], source["bots"]
+    option = "--bots" if len(bots.split(",")) in (1, run.rules.sides) else "--seats"
+    return replay_frames(
+        run,
+        title=f"seed {seed}, deal {k}, {players} players, {bots}",
+        address=None,
+        command=f"canasta-sim replay --seed {seed} --deal {k} --players {players} {option} {bots}",
+    )
+
+
+def run_replay(run: RunDeal, folder, k: int) -> DealReplay:
+    """The frames of deal ``k`` of the run in ``folder`` (``run``: what
+    :func:`canasta_sim.results.rerun.deal_of_run` answers for it), titled and addressed like
+    ``--from-run``."""
+    return replay_frames(
+        run,
+        title=f"{Path(folder).name}, deal {k}",
+        address=f"{folder}:{k}",
+        command=f"canasta-sim replay {folder} --deal {k}",
+    )
+
+
+def deal_at(source: dict, turn: int, decision: int) -> Deal:
+    """The deal a checked request names, replayed to a decision (``turn``, ``decision`` as in
+    ``--from-run``). A run folder's deal is replayed by
+    :func:`canasta_sim.run.address.deal_from_run`, as ``analyse --from-run`` replays it.
+
+    Raises
+    ------
+    ValueError
+        For a turn or decision the deal does not reach (the message gives the allowed turns).
+    """
+    if "folder" in source:
+        deal, _ = deal_from_run(f"{source['folder']}:{source['deal']}:{turn}:{decision}")
+        return deal
+    run = run_deal(source)
+    deal, seats = run.new_deal(trace=True), list(run.seats)
+    while deal.turns < turn and not deal.is_over:
+        deal.play_turn(seats=seats)
+    if not deal.is_over and decision == 1:
+        first_move(deal, seats=seats)
+    if deal.is_over:
+        raise BadArgument(
+            "turn", f"turn={turn}, decision={decision}: the deal is over before that decision"
+        )
+    return deal
+
+
+def deal_position(source: dict, turn: int, decision: int) -> dict:
+    """The position mapping (a position file's keys) of the seat to play at a decision."""
+    from ..game.positions import position_mapping
+
+    deal = deal_at(source, turn, decision)
+    return position_mapping(deal.info_set(deal.current_player))

@@ -1,0 +1,194 @@
+"""Play a deal from the board: one seat is the user's, the others play the bots of a seating
+(as ``--bots``/``--seats``), and the user's turn is entered with the learning environment's
+fine-grained actions (:class:`canasta_sim.env.ActionDeal`, docs/environment.md): stage cards
+onto melds and take them back, then a discard (or going out) commits the turn. The legality
+of every action is the environment's, so every legal turn can be played and an illegal action
+is refused with its rule id.
+
+A session is replayable from its deal and the user's actions alone (the bots are
+deterministic, docs/bots.md): :func:`replay_session` rebuilds it, which is how the deal's
+review (:func:`review_session`) runs in a worker process.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pandas as pd
+
+from .. import cards as C
+from ..env import ACTION_NAMES, ActionDeal
+from ..errors import BadArgument
+from ..game.deals import Deal
+from ..game.notation import check_int
+from ..game.trace import format_trace
+from ..nb.enums import BLACK_THREE, LAST_NATURAL
+from ..results.rerun import RunDeal
+from .frames import table_frame
+from .pages import run_deal
+
+
+@dataclass
+class PlaySession:
+    """One deal being played by the user at seat ``you``.
+
+    Attributes
+    ----------
+    source : dict
+        The deal: ``seed``, ``deal``, ``players``, ``bots`` (checked, as the board's seed form).
+    you : int
+        The user's seat.
+    run : RunDeal
+    game : ActionDeal
+        The deal and the user's staged cards.
+    actions : list of str
+        The user's actions so far, by name (:data:`canasta_sim.env.ACTION_NAMES`).
+    turns : list of (Deal, Deal)
+        Each of the user's completed turns: copies of the deal before and after it.
+    """
+
+    source: dict
+    you: int
+    run: RunDeal
+    game: ActionDeal
+    actions: list[str] = field(default_factory=list)
+    turns: list[tuple[Deal, Deal]] = field(default_factory=list)
+    _before: Deal | None = None
+
+    @property
+    def deal(self) -> Deal:
+        return self.game.deal
+
+
+def new_session(source: dict, you: int) -> PlaySession:
+    """Deal the deal of ``source`` and let the bots play up to the user's first turn.
+
+    Raises
+    ------
+    BadArgument
+        For a seat out of range.
+    """
+    run = run_deal(source)
+    try:
+        check_int("seat", you, 0, run.rules.players - 1)
+    except ValueError as exc:
+        raise BadArgument("seat", str(exc)) from None
+    session = PlaySession(source, you, run, ActionDeal(run.new_deal(trace=True)))
+    _bots_play(session)
+    return session
+
+
+def _bots_play(session: PlaySession) -> None:
+    """The bots' turns until the user's turn or the end of the deal."""
+    deal = session.deal
+    while not deal.is_over and deal.current_player != session.you:
+        deal.play_turn(seats=list(session.run.seats))
+    if not deal.is_over:
+        session._before = deal.copy()
+
+
+def act(session: PlaySession, action: str) -> None:
+    """Take the user's ``action`` (a name of :data:`canasta_sim.env.ACTION_NAMES`); when it
+    ends the user's turn, the bots play on to the user's next turn.
+
+    Raises
+    ------
+    BadArgument
+        When the deal is over or it is not the user's turn.
+    ValueError
+        For an unknown action name.
+    canasta_sim.errors.IllegalMove
+        For an action the rules refuse (the deal unchanged); the message names the rule.
+    """
+    deal = session.deal
+    if deal.is_over:
+        raise BadArgument("action", "the deal is over: start another")
+    turn = deal.turns
+    session.game.step(action)
+    session.actions.append(str(action))
+    if deal.turns != turn or deal.is_over:  # the turn is complete
+        assert session._before is not None
+        session.turns.append((session._before, deal.copy()))
+        session._before = None
+        _bots_play(session)
+
+
+def replay_session(source: dict, you: int, actions: list[str]) -> PlaySession:
+    """The session of ``source`` after the user's ``actions``, played again.
+
+    Raises
+    ------
+    ValueError
+        As :func:`new_session` and :func:`act`.
+    """
+    session = new_session(source, you)
+    for action in actions:
+        act(session, action)
+    return session
+
+
+def session_view(session: PlaySession) -> dict[str, Any]:
+    """What the user sees, as JSON data: ``frame`` (the table, :func:`table_frame`, with the
+    other seats' hands hidden while the deal runs: ``hidden`` counts their cards), ``legal``
+    (the names of the user's legal actions now), ``staged`` (the staged cards as meld texts)
+    and ``staged_rows`` (per meld row: ``rank``, ``cards``), ``log`` (the move log so far),
+    ``you``, ``players``, ``sides``, ``seats`` (``"you"`` at the user's) and ``actions``
+    (the user's actions so far)."""
+    deal = session.deal
+    decision = 0 if deal.phase == "draw" else 1
+    frame = table_frame(deal, decision, session.run.scores)
+    hidden = [0] * deal.rules.players
+    if not deal.is_over:  # at the end every hand is shown
+        for s in range(deal.rules.players):
+            if s != session.you:
+                hidden[s] = len(frame["hands"][s].split())
+                frame["hands"][s] = ""
+    yours = not deal.is_over and deal.current_player == session.you
+    return {
+        "frame": frame,
+        "hidden": hidden,
+        "legal": [ACTION_NAMES[a] for a in session.game.legal_actions()] if yours else [],
+        "staged": session.game.staged_text(),
+        "staged_rows": _staged_rows(session.game.staged),
+        "log": format_trace(deal.trace()).splitlines(),
+        "you": session.you,
+        "players": deal.rules.players,
+        "sides": deal.rules.sides,
+        "seats": ["you" if s == session.you else b for s, b in enumerate(session.run.seats)],
+        "actions": list(session.actions),
+    }
+
+
+def _staged_rows(staged) -> list[dict]:
+    """The staged cards per meld row: ``{rank, cards}`` (card text)."""
+    rows = []
+    for r in range(BLACK_THREE, LAST_NATURAL + 1):
+        n, d, j = (int(x) for x in staged[r])
+        if n + d + j:
+            rows.append({"rank": C.KINDS[r], "cards": C.meld_cards(r, n, d, j)})
+    return rows
+
+
+def review_session(
+    source: dict, you: int, actions: list[str], worlds: int, seed: int
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The review of the user's deal (:func:`canasta_sim.search.review.review_turns`): every
+    decision of the user analysed with ``worlds`` worlds per candidate (the deal's bots as
+    rollout bots) and the regret per decision type. Runs in the board's worker process.
+
+    Returns
+    -------
+    decisions, summary : pandas.DataFrame
+        ``decisions``: ``turn``, ``decision``, ``type``, ``choice`` (the user's), ``best``,
+        ``regret`` and ``rescored`` (points); ``summary``: the rows of
+        :func:`canasta_sim.search.review.summarise` for this one deal.
+    """
+    from ..search.review import review_turns
+
+    session = replay_session(source, you, actions)
+    decisions, summary = review_turns(
+        session.turns, list(session.run.seats), worlds=worlds, seed=seed
+    )
+    keep = ["turn", "decision", "type", "bot_choice", "best", "regret", "rescored"]
+    return decisions[keep].rename(columns={"bot_choice": "choice"}), summary

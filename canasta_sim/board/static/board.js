@@ -1,0 +1,661 @@
+// canasta-sim board: draws the frames the server (or the static export) gives, steps through
+// them, runs analyses and edits positions. No framework, no build step, no network beyond the
+// board's own server. Text from the server goes in through textContent only.
+"use strict";
+
+const EMBED = window.BOARD_EMBED || null; // the static export's deal: no server
+const state = { runs: [], source: null, replay: null, index: 0, job: null, pollTimer: null };
+const timings = { load: null, steps: [] }; // read by the browser test (docs/board.md)
+window.boardTimings = timings;
+
+const $ = (id) => document.getElementById(id);
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined && text !== null) e.textContent = String(text);
+  return e;
+}
+
+function showError(message) {
+  const box = $("error");
+  box.textContent = message || "";
+  box.hidden = !message;
+}
+
+async function api(path, options) {
+  const response = await fetch(path, options);
+  let body = null;
+  try { body = await response.json(); } catch (e) { body = { error: response.statusText }; }
+  if (!response.ok) throw new Error(body.error || `${response.status} ${response.statusText}`);
+  return body;
+}
+
+// --- cards ----------------------------------------------------------------------------------
+function card(token, small) {
+  const c = el("div", "card" + (small ? " small" : ""));
+  if (token === "back") { c.classList.add("back"); return c; }
+  if (token === "JK") { c.classList.add("joker"); c.append(el("span", "", "JK"), el("span", "pip", "\u2605")); }
+  else if (token === "R3") { c.classList.add("red"); c.append(el("span", "", "3"), el("span", "pip", "\u2665")); }
+  else if (token === "B3") { c.append(el("span", "", "3"), el("span", "pip", "\u2660")); }
+  else if (token === "2") { c.classList.add("wild"); c.append(el("span", "", "2"), el("span", "pip", "wild")); }
+  else { c.append(el("span", "", token)); }
+  c.dataset.card = token;
+  return c;
+}
+function cards(text, small) {
+  const box = el("div", "hand");
+  for (const t of (text || "").split(/\s+/).filter(Boolean)) box.append(card(t, small));
+  return box;
+}
+
+// --- drawing a frame --------------------------------------------------------------------------
+function seatName(s, seats) {
+  const bot = seats && seats[s] ? ` \u00b7 ${seats[s]}` : "";
+  return `seat ${s}${bot}`;
+}
+
+// frame: the server's frame; opts: {players, sides, seats, view ("all" or a seat), hidden
+// (per seat: a count of unknown cards to draw as backs, for positions)}
+function drawTable(box, frame, opts) {
+  box.replaceChildren();
+  const table = el("div", "table");
+  const n = opts.players;
+  for (let s = 0; s < n; s++) {
+    // seat 0 at the bottom, then clockwise: left, top, right (R-10)
+    const a = (2 * Math.PI * s) / n;
+    const seat = el("div", "seat" + (frame.phase !== "over" && frame.seat === s ? " to-play" : ""));
+    seat.dataset.seat = s;
+    seat.style.left = `${50 - 37 * Math.sin(a)}%`;
+    seat.style.top = `${50 + 38 * Math.cos(a)}%`;
+    if (Math.abs(Math.sin(a)) > 0.5) seat.classList.add("flank"); // beside the pile: narrower
+    seat.append(el("div", "name", seatName(s, opts.seats)));
+    const hidden = opts.view !== "all" && Number(opts.view) !== s;
+    const text = frame.hands[s] || "";
+    const count = text.split(/\s+/).filter(Boolean).length + (opts.hidden ? opts.hidden[s] : 0);
+    if (hidden) {
+      const backs = el("div", "hand");
+      for (let i = 0; i < count; i++) backs.append(card("back", true));
+      seat.append(backs);
+    } else {
+      const hand = cards(text, n === 6);
+      if (opts.hidden) for (let i = 0; i < opts.hidden[s]; i++) hand.append(card("back", true));
+      seat.append(hand);
+    }
+    seat.append(el("div", "count", `${count} cards`));
+    table.append(seat);
+  }
+  const center = el("div", "center");
+  const stock = el("div");
+  stock.append(frame.stock ? card("back") : card("", false), el("div", "label", `stock ${frame.stock}`));
+  stock.firstChild.classList.toggle("empty", !frame.stock);
+  const pile = el("div", "pile");
+  const pileCards = (frame.pile || "").split(/\s+/).filter(Boolean);
+  const top = pileCards.length ? card(pileCards[pileCards.length - 1]) : el("div", "card empty");
+  pile.append(top, el("div", "label", `pile ${pileCards.length}`));
+  if (frame.frozen) pile.append(el("span", "badge frozen", "frozen"));
+  if (frame.blocked) pile.append(el("span", "badge blocked", "blocked"));
+  const status = el("div", "status-line");
+  status.append(el("div", "", frame.phase === "over" ? `deal over: ${frame.end}` : `seat ${frame.seat} to play`));
+  status.append(el("div", "", `turn ${frame.turn}`));
+  center.append(stock, pile, status);
+  table.append(center);
+  box.append(table);
+}
+
+function drawSides(box, frame, opts) {
+  box.replaceChildren();
+  box.className = "sides";
+  for (let side = 0; side < opts.sides; side++) {
+    const s = el("div", "side");
+    s.dataset.side = side;
+    const seats = [];
+    for (let p = side; p < opts.players; p += opts.sides) seats.push(p);
+    s.append(el("h3", "", `side ${side} (seat${seats.length > 1 ? "s" : ""} ${seats.join(", ")})`));
+    const canastas = frame.melds[side].filter((m) => m.canasta).length;
+    s.append(el("div", "facts", `red threes ${frame.red_threes[side]} \u00b7 canastas ${canastas} \u00b7 minimum count ${frame.minimums[side]} \u00b7 score before the deal ${frame.scores[side]}`));
+    const r3 = el("div", "hand");
+    for (let i = 0; i < frame.red_threes[side]; i++) r3.append(card("R3", true));
+    if (frame.red_threes[side]) s.append(r3);
+    const melds = el("div", "melds");
+    for (const m of frame.melds[side]) {
+      const meld = el("div", "meld" + (m.canasta ? " " + m.canasta : ""));
+      meld.title = `${m.rank}: ${m.cards}${m.canasta ? " (" + m.canasta + " canasta)" : ""}`;
+      for (const t of m.cards.split(/\s+/)) meld.append(card(t, true));
+      melds.append(meld);
+    }
+    s.append(melds);
+    if (frame.result) {
+      const r = frame.result[side];
+      s.append(el("div", "result", `deal score ${r.total}: red threes ${r.red_threes}, canastas ${r.canasta_bonus}, going out ${r.going_out_bonus}, melds ${r.meld_points}, hand \u2212${r.hand_penalty}`));
+    }
+    box.append(s);
+  }
+}
+
+// --- the replay -------------------------------------------------------------------------------
+function frameAddress(frame) {
+  const r = state.replay;
+  if (!r || !r.address || frame.decision === null) return null;
+  return `${r.address}:${frame.turn}:${frame.decision}`;
+}
+
+function setHash() {
+  if (EMBED || !state.source) return;
+  const f = state.replay.frames[state.index];
+  const where = f.decision === null ? "end" : `turn=${f.turn}&decision=${f.decision}`;
+  const src = state.source.run !== undefined
+    ? `run=${state.source.run}&deal=${state.source.deal}`
+    : `seed=${state.source.seed}&deal=${state.source.deal}&players=${state.source.players}&bots=${encodeURIComponent(state.source.bots)}`;
+  history.replaceState(null, "", `#${src}&${where}`);
+}
+
+function render() {
+  const r = state.replay;
+  if (!r) return;
+  const f = r.frames[state.index];
+  const opts = { players: r.players, sides: r.sides, seats: r.seats, view: $("view-seat").value };
+  drawTable($("table"), f, opts);
+  drawSides($("sides"), f, opts);
+  $("where").textContent = f.decision === null
+    ? `end of the deal (${state.index + 1}/${r.frames.length})`
+    : `turn ${f.turn}, decision ${f.decision} (${f.decision === 0 ? "draw or take the pile" : "melds, then discard or go out"}) \u00b7 ${state.index + 1}/${r.frames.length}`;
+  const address = frameAddress(f);
+  $("address").textContent = address ? `--from-run ${address}` : r.command;
+  $("an-run").disabled = EMBED !== null || f.decision === null;
+  const items = $("log").children;
+  for (let i = 0; i < items.length; i++) {
+    items[i].className = i < f.events ? "done" : "todo";
+  }
+  if (f.events > 0 && items[f.events - 1]) {
+    items[f.events - 1].classList.add("last");
+    items[f.events - 1].scrollIntoView({ block: "nearest" });
+  }
+  $("jump-turn").value = f.turn;
+  setHash();
+}
+
+function step(to) {
+  const r = state.replay;
+  if (!r) return;
+  const t0 = performance.now();
+  state.index = Math.max(0, Math.min(r.frames.length - 1, to));
+  render();
+  void document.body.offsetHeight; // the layout, so the timing includes it
+  timings.steps.push(performance.now() - t0);
+}
+
+function jumpToTurn(turn, decision) {
+  const frames = state.replay.frames;
+  let best = frames.length - 1;
+  for (let i = 0; i < frames.length; i++) {
+    if (frames[i].turn > turn || (frames[i].turn === turn && (frames[i].decision ?? 0) >= decision)) { best = i; break; }
+  }
+  step(best);
+}
+
+function showReplay(replay, at) {
+  state.replay = replay;
+  $("deal-title").textContent = replay.title;
+  const view = $("view-seat");
+  view.replaceChildren(el("option", "", "every hand"));
+  view.firstChild.value = "all";
+  for (let s = 0; s < replay.players; s++) {
+    const o = el("option", "", `seat ${s}'s view`);
+    o.value = String(s);
+    view.append(o);
+  }
+  const log = $("log");
+  log.replaceChildren(...replay.log.map((line) => el("li", "todo", line)));
+  state.index = 0;
+  if (at && at.end) step(replay.frames.length - 1);
+  else if (at && at.turn !== undefined) jumpToTurn(at.turn, at.decision || 0);
+  else step(0);
+  $("an-result").replaceChildren();
+}
+
+async function openSource(source, at) {
+  showError("");
+  const q = new URLSearchParams(source).toString();
+  try {
+    const replay = await api(`/api/deal?${q}`);
+    state.source = source;
+    if (source.run !== undefined) $("pick-run").value = String(source.run);
+    $("pick-deal").value = String(source.deal);
+    showReplay(replay, at);
+  } catch (e) { showError(e.message); }
+}
+
+function parseHash() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  if (!p.has("deal")) return null;
+  const source = p.has("run")
+    ? { run: p.get("run"), deal: p.get("deal") }
+    : { seed: p.get("seed"), deal: p.get("deal"), players: p.get("players") || "4", bots: p.get("bots") || "expert" };
+  const at = p.has("end") ? { end: true } : { turn: Number(p.get("turn") || 0), decision: Number(p.get("decision") || 0) };
+  return { source, at };
+}
+
+// --- analysis ---------------------------------------------------------------------------------
+function bar(row, lo, hi) {
+  const box = el("div", "bar");
+  const x = (v) => `${((v - lo) / (hi - lo)) * 100}%`;
+  const zero = el("div", "zero"); zero.style.left = x(0);
+  const mean = el("div", "mean");
+  mean.style.left = x(Math.min(0, row.score_diff));
+  mean.style.width = `${(Math.abs(row.score_diff) / (hi - lo)) * 100}%`;
+  const ci = el("div", "ci");
+  ci.style.left = x(row.score_diff_lo);
+  ci.style.width = `${((row.score_diff_hi - row.score_diff_lo) / (hi - lo)) * 100}%`;
+  box.append(zero, mean, ci);
+  return box;
+}
+const pct = (v) => (v === null || v === undefined ? "n/a" : `${(100 * v).toFixed(1)}%`);
+const num = (v) => (v === null || v === undefined ? "\u2013" : (v >= 0 ? "+" : "") + v.toFixed(1));
+
+function showAnalysis(answer) {
+  const box = $("an-result");
+  box.replaceChildren();
+  const rows = answer.candidates;
+  let lo = 0, hi = 0;
+  for (const r of rows) { lo = Math.min(lo, r.score_diff_lo ?? r.score_diff); hi = Math.max(hi, r.score_diff_hi ?? r.score_diff); }
+  if (hi - lo < 1) hi = lo + 1;
+  const table = el("table", "cands");
+  const head = el("tr");
+  for (const h of ["#", "candidate", "score diff [95%]", "", "vs best [95%]", "P(win deal)", "P(win game)"]) head.append(el("th", "", h));
+  table.append(head);
+  rows.forEach((r, i) => {
+    const tr = el("tr", "cand");
+    tr.append(el("td", "", i + 1), el("td", "label", r.candidate));
+    tr.append(el("td", "", `${num(r.score_diff)} [${num(r.score_diff_lo)}, ${num(r.score_diff_hi)}]`));
+    const cell = el("td"); cell.append(bar(r, lo, hi)); tr.append(cell);
+    tr.append(el("td", "", i === 0 ? "best" : `${num(r.vs_best)} [${num(r.vs_best_lo)}, ${num(r.vs_best_hi)}]`));
+    tr.append(el("td", "", pct(r.p_win_deal)), el("td", "", pct(r.p_win_game)));
+    table.append(tr);
+  });
+  box.append(table, el("div", "settings", answer.settings), el("div", "command", answer.command));
+}
+
+async function pollJob() {
+  if (!state.job) return;
+  try {
+    const s = await api(`/api/jobs/${state.job}`);
+    if (s.state === "running") { state.pollTimer = setTimeout(pollJob, 300); return; }
+    const show = state.onDone || showAnalysis; // the review shows its own table
+    analysisDone(s.state === "done" ? "done" : s.state);
+    if (s.state === "done") show(s);
+    else if (s.error) showError(s.error);
+  } catch (e) { analysisDone("failed"); showError(e.message); }
+}
+
+function analysisDone(text) {
+  state.job = null;
+  state.onDone = null;
+  $("an-cancel").hidden = true;
+  $("an-run").disabled = false;
+  $("an-status").textContent = text;
+}
+
+async function startAnalysis(body) {
+  showError("");
+  $("an-result").replaceChildren();
+  const settings = { worlds: Number($("an-worlds").value), seed: Number($("an-seed").value), rollout: $("an-rollout").value };
+  try {
+    const answer = await api("/api/analyse", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ ...settings, ...body }) });
+    state.job = answer.job;
+    $("an-status").textContent = "running\u2026";
+    $("an-cancel").hidden = false;
+    $("an-run").disabled = true;
+    pollJob();
+  } catch (e) { showError(e.message); }
+}
+
+async function analyseShown() {
+  const f = state.replay.frames[state.index];
+  if (state.source.run !== undefined) {
+    return startAnalysis({ at: { run: state.source.run, deal: state.source.deal, turn: f.turn, decision: f.decision } });
+  }
+  try { // a deal given by seed has no run folder: analyse its position
+    const q = new URLSearchParams({ ...state.source, turn: f.turn, decision: f.decision });
+    const position = await api(`/api/position?${q}`);
+    return startAnalysis({ position });
+  } catch (e) { showError(e.message); }
+}
+
+async function cancelAnalysis() {
+  if (!state.job) return;
+  clearTimeout(state.pollTimer);
+  const job = state.job;
+  try { await api(`/api/jobs/${job}`, { method: "DELETE" }); } catch (e) { showError(e.message); }
+  analysisDone("cancelled");
+}
+
+// --- the position editor ----------------------------------------------------------------------
+const FIELDS = ["players", "rules", "seat", "current", "phase", "turn", "hand", "pile", "stock",
+  "hand_sizes", "known", "melds", "red_threes", "scores", "melded_seats", "concealed_canastas",
+  "upcard_cards", "melds_this_turn", "pile_melds", "touched_old", "from_pile", "last_red_three", "switches"];
+
+function editorFields(position) {
+  const form = $("editor");
+  form.replaceChildren();
+  for (const key of FIELDS) {
+    if (!(key in position)) continue;
+    const value = position[key];
+    const input = el("input");
+    input.id = `ed-${key}`;
+    input.dataset.key = key;
+    input.dataset.json = typeof value === "string" ? "" : "1";
+    input.value = typeof value === "string" ? value : JSON.stringify(value);
+    form.append(el("label", "", key), input);
+    form.lastChild.previousSibling.htmlFor = input.id;
+  }
+}
+
+function editorPosition() {
+  const out = {};
+  for (const input of $("editor").querySelectorAll("input")) {
+    const key = input.dataset.key;
+    if (input.dataset.json) {
+      try { out[key] = JSON.parse(input.value); }
+      catch (e) { throw new Error(`${key}: ${JSON.stringify(input.value)} is not valid (write it as JSON, e.g. [1, 0])`); }
+    } else out[key] = input.value;
+  }
+  return out;
+}
+
+function positionFrame(p) {
+  // the position on the board: the observer's hand, the known cards, the others as backs
+  const hands = [], hidden = [];
+  for (let s = 0; s < p.players; s++) {
+    const mine = s === p.seat ? p.hand : (p.known || [])[s] || "";
+    hands.push(mine);
+    hidden.push(p.hand_sizes[s] - mine.split(/\s+/).filter(Boolean).length);
+  }
+  const sides = p.red_threes.length; // one entry per side
+  const melds = (p.melds || []).map((ms) => ms.map((m) => {
+    const t = m.split(/\s+/).filter(Boolean);
+    const wild = t.some((x) => x === "2" || x === "JK");
+    return { rank: t[0], cards: m, canasta: t.length >= 7 ? (wild ? "mixed" : "natural") : "" };
+  }));
+  const pile = p.pile.split(/\s+/).filter(Boolean);
+  const frame = { turn: p.turn, decision: p.phase === "draw" ? 0 : 1, seat: p.current ?? p.seat, phase: p.phase,
+    hands, melds, red_threes: p.red_threes, pile: p.pile, frozen: pile.some((x) => x === "2" || x === "JK" || x === "R3"),
+    blocked: pile[pile.length - 1] === "B3", stock: p.stock, minimums: p.scores.map(() => "\u2013"), scores: p.scores, events: 0 };
+  return { frame, opts: { players: p.players, sides, seats: null, view: "all", hidden } };
+}
+
+async function editorCheck() {
+  showError("");
+  try {
+    const answer = await api("/api/check-position", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ position: editorPosition() }) });
+    editorFields(answer.position);
+    const { frame, opts } = positionFrame(answer.position);
+    drawTable($("ed-table"), frame, opts);
+    drawSides($("ed-sides"), frame, opts);
+    $("ed-status").textContent = "the position is legal";
+    return answer.position;
+  } catch (e) { showError(e.message); $("ed-status").textContent = ""; return null; }
+}
+
+async function editorFromReplay() {
+  const f = state.replay && state.replay.frames[state.index];
+  if (!f || f.decision === null) { showError("open a deal and step to a decision first"); return; }
+  try {
+    const q = new URLSearchParams({ ...state.source, turn: f.turn, decision: f.decision });
+    editorFields(await api(`/api/position?${q}`));
+    await editorCheck();
+  } catch (e) { showError(e.message); }
+}
+
+async function editorSave() {
+  const position = await editorCheck();
+  if (!position) return;
+  try {
+    const name = $("ed-name").value;
+    const answer = await api(`/api/positions/${encodeURIComponent(name)}`, { method: "PUT", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ position }) });
+    $("ed-status").textContent = `saved as ${answer.file} in the positions folder`;
+    loadSavedList();
+  } catch (e) { showError(e.message); }
+}
+
+async function editorDownload() {
+  const position = await editorCheck();
+  if (!position) return;
+  const blob = new Blob([JSON.stringify(position, null, 2) + "\n"], { type: "application/json" });
+  const a = el("a");
+  a.href = URL.createObjectURL(blob);
+  a.download = `${$("ed-name").value || "position"}.json`;
+  a.click();
+  URL.revokeObjectURL(a.href);
+}
+
+async function loadSavedList() {
+  try {
+    const answer = await api("/api/positions");
+    $("ed-saved").replaceChildren(...answer.positions.map((n) => el("option", "", n)));
+  } catch (e) { $("ed-saved").replaceChildren(); } // no --positions folder: downloads only
+}
+
+async function editorLoadSaved() {
+  const name = $("ed-saved").value;
+  if (!name) { showError("no saved position: save one first (needs --positions)"); return; }
+  try {
+    const answer = await api(`/api/positions/${encodeURIComponent(name)}`);
+    editorFields(answer.position);
+    $("ed-name").value = name;
+    await editorCheck();
+  } catch (e) { showError(e.message); }
+}
+
+function editorLoadFile(event) {
+  const file = event.target.files[0];
+  if (!file) return;
+  file.text().then((text) => {
+    try { editorFields(JSON.parse(text)); editorCheck(); }
+    catch (e) { showError(`${file.name}: not a JSON position file (${e.message})`); }
+  });
+}
+
+// --- wiring -----------------------------------------------------------------------------------
+function showTab(name) {
+  for (const b of document.querySelectorAll(".tab")) b.classList.toggle("active", b.dataset.tab === name);
+  $("replay-view").hidden = name !== "replay";
+  $("editor-view").hidden = name !== "editor";
+  $("play-view").hidden = name !== "play";
+  $("log-box").hidden = name === "editor";
+  if (name === "replay" && state.replay) { const i = state.index; showReplay(state.replay, null); step(i); }
+  if (name === "play" && play.view) showPlay(play.view);
+}
+
+function keys(event) {
+  if (!state.replay || event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
+  const moves = { ArrowRight: 1, ArrowLeft: -1, ArrowDown: 1, ArrowUp: -1 };
+  if (event.key in moves) { step(state.index + moves[event.key]); event.preventDefault(); }
+  else if (event.key === "Home") step(0);
+  else if (event.key === "End") step(state.replay.frames.length - 1);
+}
+
+async function start() {
+  $("first").onclick = () => step(0);
+  $("prev").onclick = () => step(state.index - 1);
+  $("next").onclick = () => step(state.index + 1);
+  $("last").onclick = () => step(state.replay.frames.length - 1);
+  $("jump").onclick = () => jumpToTurn(Number($("jump-turn").value), 0);
+  $("view-seat").onchange = render;
+  document.addEventListener("keydown", keys);
+  if (EMBED) {
+    for (const e of document.querySelectorAll(".server-only")) e.hidden = true;
+    showReplay(EMBED.deal, null);
+    timings.load = performance.now();
+    return;
+  }
+  for (const b of document.querySelectorAll(".tab")) b.onclick = () => showTab(b.dataset.tab);
+  $("pick").onsubmit = (e) => { e.preventDefault(); openSource({ run: $("pick-run").value, deal: $("pick-deal").value }); };
+  $("open-seed").onclick = () => openSource({ seed: $("pick-seed").value, deal: $("pick-deal").value, players: $("pick-players").value, bots: $("pick-bots").value });
+  $("an-run").onclick = analyseShown;
+  $("an-cancel").onclick = cancelAnalysis;
+  $("ed-from-replay").onclick = editorFromReplay;
+  $("ed-check").onclick = editorCheck;
+  $("ed-save").onclick = editorSave;
+  $("ed-download").onclick = editorDownload;
+  $("ed-load-saved").onclick = editorLoadSaved;
+  $("ed-file").onchange = editorLoadFile;
+  wirePlay();
+  $("ed-analyse").onclick = async () => { const p = await editorCheck(); if (p) startAnalysis({ position: p }); };
+  const fromHash = parseHash();
+  // the deal of the address is fetched while the run list loads
+  const opening = fromHash ? openSource(fromHash.source, fromHash.at) : null;
+  try {
+    state.runs = await api("/api/runs");
+    $("pick-run").replaceChildren(...state.runs.map((r) => {
+      const o = el("option", "", `${r.name} (${r.players} players, deals ${r.first_deal}\u2013${r.first_deal + r.deals - 1})`);
+      o.value = String(r.run);
+      return o;
+    }));
+    if (state.source && state.source.run !== undefined) $("pick-run").value = String(state.source.run);
+  } catch (e) { showError(e.message); }
+  loadSavedList();
+  window.addEventListener("hashchange", () => { // an address typed or pasted
+    const h = parseHash();
+    if (h) openSource(h.source, h.at);
+  });
+  if (opening) await opening;
+  else if (state.runs.length) await openSource({ run: "0", deal: String(state.runs[0].first_deal) });
+  timings.load = performance.now();
+}
+
+// --- play -------------------------------------------------------------------------------------
+// A turn is entered with the environment's actions (docs/environment.md): a click on a natural
+// in your hand stages it onto its meld, a wild card clicked then a meld's rank stages it there,
+// a staged card clicked goes back to the hand, and a discard (discard mode) commits the turn.
+const play = { id: null, view: null, wild: null };
+
+function playAction(name) {
+  if (!play.id) return;
+  showError("");
+  api(`/api/play/${play.id}/act`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ action: name }) })
+    .then(showPlay)
+    .catch((e) => showError(e.message));
+}
+
+function rankOf(token) { return token === "R3" || token === "B3" ? "B3" : token; }
+
+function onPlayCard(event) {
+  const c = event.target.closest(".card");
+  if (!c || !play.view || !play.view.legal.length) return;
+  const token = c.dataset.card;
+  const staged = c.closest("#play-staged");
+  const inMeld = c.closest(".meld");
+  if (staged) {
+    const kind = token === "2" ? "deuce" : token === "JK" ? "joker" : "natural";
+    return playAction(`unstage_${kind}:${c.closest(".meld").dataset.rank}`);
+  }
+  if (inMeld && play.wild) { // a wild card chosen, then a meld's rank
+    const name = `stage_${play.wild}:${inMeld.dataset.rank}`;
+    play.wild = null;
+    return playAction(name);
+  }
+  if (!c.closest(`#play-table .seat[data-seat="${play.view.you}"]`)) return;
+  if ($("play-discard").checked) return playAction(`discard:${token}`);
+  if (token === "2" || token === "JK") {
+    play.wild = token === "2" ? "deuce" : "joker";
+    $("play-status").textContent = `${token} chosen: click the meld (or staged meld) it goes on`;
+    return;
+  }
+  playAction(`stage_natural:${rankOf(token)}`);
+}
+
+function showPlay(view) {
+  play.view = view;
+  window.boardPlayUpdates = (window.boardPlayUpdates || 0) + 1; // the browser test waits on it
+  const f = view.frame;
+  const opts = { players: view.players, sides: view.sides, seats: view.seats, view: "all", hidden: view.hidden };
+  drawTable($("play-table"), f, opts);
+  drawSides($("play-sides"), f, opts);
+  for (const side of $("play-sides").querySelectorAll(".side")) {
+    const melds = side.querySelectorAll(".meld");
+    f.melds[Number(side.dataset.side)].forEach((m, i) => { melds[i].dataset.rank = m.rank; });
+  }
+  const staged = $("play-staged");
+  staged.replaceChildren(el("span", "", view.staged_rows.length ? "staged: " : "nothing staged"));
+  for (const row of view.staged_rows) {
+    const meld = el("div", "meld");
+    meld.dataset.rank = row.rank;
+    for (const t of row.cards.split(/\s+/)) meld.append(card(t, true));
+    staged.append(meld);
+  }
+  const box = $("play-actions");
+  box.replaceChildren();
+  for (const name of view.legal) {
+    const b = el("button", "action", name);
+    b.dataset.action = name;
+    b.onclick = () => playAction(name);
+    box.append(b);
+  }
+  const over = f.phase === "over";
+  $("play-status").textContent = over
+    ? `deal over (${f.end}): your side ${f.result[view.you % view.sides].total} points`
+    : view.legal.length ? "your turn" : `seat ${f.seat} to play`;
+  $("play-hint").disabled = over || !view.legal.length;
+  $("play-review").hidden = !over;
+  $("log").replaceChildren(...view.log.map((line) => el("li", "done", line)));
+}
+
+async function startPlay() {
+  showError("");
+  const body = { seed: Number($("play-seed").value), deal: Number($("play-deal").value), players: Number($("play-players").value), bots: $("play-bots").value, seat: Number($("play-seat").value) };
+  try {
+    const answer = await api("/api/play", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    play.id = answer.game;
+    $("an-result").replaceChildren();
+    $("play-review-result").replaceChildren();
+    showPlay(answer.view);
+  } catch (e) { showError(e.message); }
+}
+
+function showReview(answer) {
+  const box = $("play-review-result");
+  box.replaceChildren(el("h3", "", "Where you lost points (regret, points per deal)"));
+  const table = el("table", "cands review");
+  const head = el("tr");
+  for (const h of ["decision type", "decisions", "not the best", "regret (re-scored) [95%]"]) head.append(el("th", "", h));
+  table.append(head);
+  for (const r of answer.summary) {
+    const tr = el("tr");
+    tr.append(el("td", "", r.type), el("td", "", r.decisions), el("td", "", pct(r.not_best)));
+    tr.append(el("td", "", `${num(r.rescored)} [${num(r.rescored_lo)}, ${num(r.rescored_hi)}]`));
+    table.append(tr);
+  }
+  const list = el("table", "cands");
+  const h2 = el("tr");
+  for (const h of ["turn", "decision", "type", "your choice", "best", "regret"]) h2.append(el("th", "", h));
+  list.append(h2);
+  for (const d of answer.decisions.filter((x) => x.choice !== x.best)) {
+    const tr = el("tr");
+    for (const v of [d.turn, d.decision, d.type, d.choice, d.best, num(d.rescored)]) tr.append(el("td", "", v));
+    list.append(tr);
+  }
+  box.append(table, el("h3", "", "Decisions where another candidate was best"), list);
+}
+
+async function reviewPlay() {
+  showError("");
+  try {
+    const answer = await api("/api/analyse", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ review: play.id, worlds: Number($("an-worlds").value), seed: Number($("an-seed").value) }) });
+    state.job = answer.job;
+    state.onDone = showReview;
+    $("an-status").textContent = "reviewing\u2026";
+    $("an-cancel").hidden = false;
+    pollJob();
+  } catch (e) { showError(e.message); }
+}
+
+function wirePlay() {
+  $("play-start").onclick = startPlay;
+  $("play-table").onclick = onPlayCard;
+  $("play-sides").onclick = onPlayCard;
+  $("play-staged").onclick = onPlayCard;
+  $("play-hint").onclick = () => startAnalysis({ play: play.id });
+  $("play-review").onclick = reviewPlay;
+}
+
+start();

@@ -1,0 +1,330 @@
+"""The browser board in a real browser (issue 28): the system's Chromium (Debian's
+``chromium`` and ``chromium-driver``, never a browser a library downloads) driven by Selenium
+against ``canasta-sim board`` started as a subprocess: open a run's deal, step through it,
+run an analysis and see the ranked candidates, save a position and read it back with
+``analyse``; the static export opened from a file.
+
+Screenshots and timings go to a temporary folder, or to the folder named by the environment
+variable ``CANASTA_BOARD_SCREENSHOTS`` (``docs/img`` makes the pictures of docs/board.md).
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import canasta_sim as cs
+from canasta_sim.board.frames import replay_frames
+from canasta_sim.cli import main
+from canasta_sim.players.choices import candidates
+from canasta_sim.results.rerun import deal_of_run
+from canasta_sim.run.address import info_set_from_run
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
+if not (Path(CHROMIUM).is_file() and Path(CHROMEDRIVER).is_file()):
+    pytest.skip(
+        "the system's Chromium is missing: apt-get install chromium chromium-driver "
+        "(the browser tests use no browser a library downloads)",
+        allow_module_level=True,
+    )
+pytest.importorskip("starlette", reason="the board extra is not installed")
+webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not installed")
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+from selenium.webdriver.common.by import By  # noqa: E402
+from selenium.webdriver.common.keys import Keys  # noqa: E402
+from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+
+WAIT = 120  # seconds for anything the page waits on (an analysis on a busy machine)
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory):
+    folder = os.environ.get("CANASTA_BOARD_SCREENSHOTS")
+    out = Path(folder) if folder else tmp_path_factory.mktemp("shots")
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """A 4-player run (deals 0 and 1, seed 21) and a 6-player run (deal 0, seed 4)."""
+    base = tmp_path_factory.mktemp("runs")
+    cs.simulate(2, rules=cs.Rules(), seed=21, out=base / "run4")
+    cs.simulate(1, rules=cs.Rules(players=6), seed=4, out=base / "run6")
+    return base / "run4", base / "run6"
+
+
+@pytest.fixture(scope="module")
+def positions(tmp_path_factory):
+    return tmp_path_factory.mktemp("positions")
+
+
+@pytest.fixture(scope="module")
+def server(runs, positions):
+    """``canasta-sim board run4 run6 --positions DIR`` as a subprocess started in the runs'
+    folder (the addresses name ``run4``, as a user's would); its address."""
+    command = [sys.executable, "-m", "canasta_sim", "board", "run4", "run6"]
+    process = subprocess.Popen(
+        [*command, "--positions", str(positions)],
+        cwd=runs[0].parent,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(map(os.path.abspath, sys.path[1:]))},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        line = process.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
+        assert match, f"the board printed {line!r}"
+        yield match.group(0)
+    finally:
+        process.terminate()
+        process.wait(20)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage"):
+        options.add_argument(arg)
+    options.add_argument("--window-size=1400,900")
+    driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
+    yield driver
+    driver.quit()
+
+
+def wait_for(browser, condition, what):
+    return WebDriverWait(browser, WAIT).until(lambda b: condition(b), message=what)
+
+
+def where(browser) -> str:
+    return browser.find_element(By.ID, "where").text
+
+
+def seat_cards(browser, seat: int) -> list[str]:
+    box = browser.find_element(By.CSS_SELECTOR, f'#table .seat[data-seat="{seat}"]')
+    return [c.get_attribute("data-card") for c in box.find_elements(By.CSS_SELECTOR, ".card")]
+
+
+def open_at(browser, server, fragment: str, text: str):
+    browser.get("about:blank")  # a new load, not a change of the address's fragment
+    browser.get(f"{server}#{fragment}")
+    wait_for(browser, lambda b: text in where(b), f"the page to show {text!r}")
+
+
+def test_replay_steps_through_a_deal(browser, server, runs, shots):
+    """The deal opens at the address's decision with the run's hands; arrow keys and the
+    buttons step forward and back and the address follows; one seat's view hides the other
+    hands; page load and step times are recorded (docs/board.md)."""
+    run4 = runs[0]
+    replay = replay_frames(deal_of_run(run4, 1), title="t", address=None, command="c")
+    index = next(i for i, f in enumerate(replay.frames) if (f["turn"], f["decision"]) == (8, 1))
+    frame = replay.frames[index]
+    open_at(browser, server, "run=0&deal=1&turn=8&decision=1", "turn 8, decision 1")
+    assert browser.find_element(By.ID, "address").text == "--from-run run4:1:8:1"
+    for seat in range(4):
+        assert seat_cards(browser, seat) == frame["hands"][seat].split()
+    body = browser.find_element(By.TAG_NAME, "body")
+    body.send_keys(Keys.ARROW_RIGHT)
+    assert "turn 9, decision 0" in where(browser)
+    assert browser.current_url.endswith("run=0&deal=1&turn=9&decision=0")
+    body.send_keys(Keys.ARROW_LEFT)
+    assert "turn 8, decision 1" in where(browser)
+    browser.find_element(By.ID, "jump-turn").clear()
+    browser.find_element(By.ID, "jump-turn").send_keys("12")
+    browser.find_element(By.ID, "jump").click()
+    assert "turn 12, decision 0" in where(browser)
+    done = browser.find_elements(By.CSS_SELECTOR, "#log li.done")
+    later = replay.frames[replay.frames.index(frame) + 7]
+    assert (later["turn"], later["decision"]) == (12, 0)
+    assert len(done) == later["events"]  # the move log up to the shown decision
+    browser.find_element(By.ID, "view-seat").send_keys("seat 0")
+    backs = browser.find_elements(By.CSS_SELECTOR, '#table .seat[data-seat="1"] .card.back')
+    assert len(backs) == len(later["hands"][1].split())
+    browser.find_element(By.ID, "view-seat").send_keys("every hand")
+    browser.find_element(By.ID, "last").click()
+    assert "end of the deal" in where(browser)
+    totals = [r["total"] for r in replay.frames[-1]["result"]]
+    sides = browser.find_elements(By.CSS_SELECTOR, "#sides .side .result")
+    assert [int(re.search(r"deal score (-?\d+)", s.text).group(1)) for s in sides] == totals
+
+    # timings: a fresh load (the deal's frames cached by the server), then 40 steps
+    open_at(browser, server, "run=0&deal=1&turn=8&decision=1", "turn 8, decision 1")
+    timing = browser.execute_script(
+        "const n = performance.getEntriesByType('navigation')[0];"
+        "return {dom: n.domContentLoadedEventEnd, load: n.loadEventEnd, "
+        "drawn: window.boardTimings.load};"
+    )
+    body = browser.find_element(By.TAG_NAME, "body")
+    browser.execute_script("window.boardTimings.steps.length = 0")
+    for key in [Keys.ARROW_RIGHT] * 20 + [Keys.ARROW_LEFT] * 20:
+        body.send_keys(key)
+    steps = browser.execute_script("return window.boardTimings.steps")
+    assert len(steps) == 40
+    steps = sorted(steps)
+    timing.update(step_median=steps[20], step_max=steps[-1], steps=40)
+    (shots / "board-timings.json").write_text(json.dumps(timing, indent=1) + "\n")
+    open_at(browser, server, "run=0&deal=1&turn=14&decision=1", "turn 14, decision 1")
+    browser.save_screenshot(str(shots / "board-replay-4p.png"))
+
+
+def test_replay_six_players(browser, server, shots):
+    open_at(browser, server, "run=1&deal=0&turn=30&decision=1", "turn 30, decision 1")
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#table .seat")) == 6
+    assert len(browser.find_elements(By.CSS_SELECTOR, "#sides .side")) == 2  # 3 a side (R-10)
+    browser.save_screenshot(str(shots / "board-replay-6p.png"))
+
+
+def test_analysis_shows_ranked_candidates(browser, server, runs, shots):
+    """One click analyses the shown decision (the seat's information set): every legal
+    candidate appears, ranked, with its bar and the command line that gives the same answer."""
+    open_at(browser, server, "run=0&deal=0&turn=10&decision=1", "turn 10, decision 1")
+    worlds = browser.find_element(By.ID, "an-worlds")
+    worlds.clear()
+    worlds.send_keys("100")
+    browser.find_element(By.ID, "an-run").click()
+    wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, ".cands tr.cand"), "candidates")
+    rows = browser.find_elements(By.CSS_SELECTOR, ".cands tr.cand")
+    labels = [r.find_element(By.CSS_SELECTOR, ".label").text for r in rows]
+    expected = candidates(info_set_from_run(f"{runs[0]}:0:10:1"))
+    assert sorted(labels) == sorted(c.label for c in expected)
+    assert len(browser.find_elements(By.CSS_SELECTOR, ".cands .bar .ci")) == len(rows)
+    command = browser.find_element(By.CSS_SELECTOR, "#an-result .command").text
+    assert command == (
+        "canasta-sim analyse --from-run run4:0:10:1 --worlds 100 --seed 0 --rollout expert"
+    )
+    assert "100 worlds" in browser.find_element(By.CSS_SELECTOR, "#an-result .settings").text
+    browser.save_screenshot(str(shots / "board-analysis.png"))
+
+
+def test_analysis_cancelled_from_the_page(browser, server):
+    open_at(browser, server, "run=0&deal=0&turn=4&decision=1", "turn 4, decision 1")
+    worlds = browser.find_element(By.ID, "an-worlds")
+    worlds.clear()
+    worlds.send_keys("100000")
+    browser.find_element(By.ID, "an-run").click()
+    wait_for(browser, lambda b: b.find_element(By.ID, "an-cancel").is_displayed(), "Cancel")
+    browser.find_element(By.ID, "an-cancel").click()
+    wait_for(browser, lambda b: b.find_element(By.ID, "an-status").text == "cancelled", "cancel")
+    browser.find_element(By.ID, "next").click()  # the page still steps
+    assert "turn 5, decision 0" in where(browser)
+
+
+def test_position_saved_and_analysed(browser, server, positions):
+    """The editor takes the shown decision, saves it into the --positions folder, and
+    ``canasta-sim analyse`` reads the file."""
+    open_at(browser, server, "run=0&deal=0&turn=6&decision=0", "turn 6, decision 0")
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-tab="editor"]').click()
+    browser.find_element(By.ID, "ed-from-replay").click()
+    wait_for(browser, lambda b: "legal" in b.find_element(By.ID, "ed-status").text, "check")
+    hand = browser.find_element(By.ID, "ed-hand")
+    assert hand.get_attribute("value")  # the seat to play's hand
+    name = browser.find_element(By.ID, "ed-name")
+    name.clear()
+    name.send_keys("from_browser")
+    browser.find_element(By.ID, "ed-save").click()
+    wait_for(browser, lambda b: "saved" in b.find_element(By.ID, "ed-status").text, "save")
+    path = positions / "from_browser.json"
+    result = CliRunner().invoke(main, ["analyse", str(path), "--worlds", "4"])
+    assert result.exit_code == 0, result.output
+    assert "draw" in result.output
+    browser.find_element(By.ID, "ed-hand").clear()
+    browser.find_element(By.ID, "ed-hand").send_keys("R3 4")
+    browser.find_element(By.ID, "ed-check").click()
+    wait_for(browser, lambda b: b.find_element(By.ID, "error").is_displayed(), "the error")
+    assert "red three" in browser.find_element(By.ID, "error").text
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-tab="replay"]').click()
+
+
+def play_click(browser, element):
+    """Click and wait for the play view to be redrawn from the server's answer."""
+    before = browser.execute_script("return window.boardPlayUpdates || 0")
+    element.click()
+    wait_for(
+        browser,
+        lambda b: (
+            b.execute_script("return window.boardPlayUpdates || 0") > before
+            or b.find_element(By.ID, "error").is_displayed()
+        ),
+        "the play view",
+    )
+
+
+def test_play_a_deal_with_a_hint_and_its_review(browser, server, shots):
+    """Take seat 0 against greedy (2 players), stage a card by clicking it and take it back,
+    use the hint once, play the deal to its end with the action buttons, and read the review."""
+    browser.get("about:blank")
+    browser.get(server)
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-tab="play"]').click()
+    browser.find_element(By.ID, "play-players").send_keys("2")
+    browser.find_element(By.ID, "play-bots").clear()
+    browser.find_element(By.ID, "play-bots").send_keys("greedy")
+    play_click(browser, browser.find_element(By.ID, "play-start"))
+    assert browser.find_element(By.ID, "play-status").text == "your turn"
+    worlds = browser.find_element(By.ID, "an-worlds")
+    worlds.clear()
+    worlds.send_keys("30")
+    hinted = staged = False
+    for _ in range(400):
+        status = browser.find_element(By.ID, "play-status").text
+        if status.startswith("deal over"):
+            break
+        actions = {
+            b.get_attribute("data-action"): b
+            for b in browser.find_elements(By.CSS_SELECTOR, "#play-actions button")
+        }
+        if "draw" in actions:
+            play_click(browser, actions["draw"])
+            continue
+        if not hinted:  # the hint: the analysis of this decision, then its picture
+            browser.find_element(By.ID, "play-hint").click()
+            wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, ".cands tr.cand"), "hint")
+            browser.save_screenshot(str(shots / "board-play.png"))
+            hinted = True
+        naturals = [a for a in actions if a.startswith("stage_natural:")]
+        if not staged and naturals:  # a click stages a natural, a click on it takes it back
+            rank = naturals[0].split(":")[1]
+            hand = browser.find_element(By.CSS_SELECTOR, '#play-table .seat[data-seat="0"]')
+            play_click(browser, hand.find_element(By.CSS_SELECTOR, f'.card[data-card="{rank}"]'))
+            cards = browser.find_elements(By.CSS_SELECTOR, "#play-staged .card")
+            assert [c.get_attribute("data-card") for c in cards] == [rank]
+            play_click(browser, cards[0])
+            assert browser.find_elements(By.CSS_SELECTOR, "#play-staged .card") == []
+            staged = True
+            continue
+        move = next(a for a in actions if a.startswith(("discard:", "go_out", "end_deal")))
+        play_click(browser, actions[move])
+    assert browser.find_element(By.ID, "play-status").text.startswith("deal over")
+    assert hinted and staged
+    worlds = browser.find_element(By.ID, "an-worlds")
+    worlds.clear()
+    worlds.send_keys("8")
+    browser.find_element(By.ID, "play-review").click()
+    wait_for(
+        browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#play-review-result tr"), "review"
+    )
+    rows = browser.find_elements(By.CSS_SELECTOR, "#play-review-result .review tr")
+    kinds = [r.find_elements(By.TAG_NAME, "td")[0].text for r in rows[1:]]
+    assert kinds == ["pickup", "meld_timing", "wild_cards", "discard", "going_out", "all"]
+    assert not browser.find_element(By.ID, "error").is_displayed()
+
+
+def test_static_export_in_the_browser(browser, runs, tmp_path):
+    out = tmp_path / "deal.html"
+    result = CliRunner().invoke(main, ["replay", str(runs[1]), "--deal", "0", "--html", str(out)])
+    assert result.exit_code == 0, result.output
+    browser.get_log("browser")  # reading the log empties it: only this page's entries follow
+    browser.get(out.as_uri())
+    wait_for(browser, lambda b: "turn 0, decision 0" in where(b), "the first decision")
+    assert not browser.find_element(By.ID, "analysis").is_displayed()
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.END)
+    assert "end of the deal" in where(browser)
+    assert not [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
