@@ -16,8 +16,10 @@ nothing: the feature arrays live in a work record (:data:`FEATURE_WORK_DTYPE`).
 """
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 
 from ..engine.deal import pack_count_nb
+from ..engine.melds import plan_rows_nb
 from ..enums import (
     BLACK_THREE,
     DEUCE,
@@ -201,13 +203,15 @@ def candidate_features_nb(state, rules, fwork, c, kind, plan, discard):
     laid = 0
     points = 0
     wilds = 0
-    for r in range(BLACK_THREE, LAST_NATURAL + 1):
+    # only the rows the move melds into (most candidates meld nothing), as set bits
+    rows = plan_rows_nb(plan, np.int64(top))
+    while rows != 0:
+        r = trailing_zeros(rows)
+        rows &= rows - 1
         n = plan[r, MeldCol.naturals]
         d = plan[r, MeldCol.deuces]
         j = plan[r, MeldCol.jokers]
         add = n + d + j + (1 if r == top else 0)
-        if add == 0:
-            continue
         laid += n + d + j
         wilds += d + j
         points += card_points_nb(rules, n + (1 if r == top else 0), d, j, r)
