@@ -80,6 +80,8 @@ def main(argv=None):
         f"load average {before} before, {after} after)"
     )
     frame = pd.DataFrame(rows)
+    # whole numbers, with none for the floor kernel (which decides nothing)
+    frame["decisions_per_s"] = [f"{x:.0f}" if x == x else "" for x in frame["decisions_per_s"]]
     print(write_table("apprentice_speed", frame, title, command.strip()).read_text())
 
 
