@@ -9,7 +9,7 @@ Apart from :mod:`.pimc` so that the search bot can play the learned bot in its r
 
 import numpy as np
 
-from ..engine.melds import empty_plan_nb, plan_rows_nb
+from ..engine.melds import copy_plan_nb, empty_plan_nb, plan_rows_nb
 from ..engine.state import MAX_CARDS, MAX_PLAYERS, STATE_DTYPE, copy_state_nb
 from ..enums import N_KINDS, CandKind, DealSlot, Phase, RuleSlot
 from ..jit import kernel
@@ -80,9 +80,7 @@ def discard_candidates_nb(state, rules, bot, rparams, plan, work, n, top):
     for i in range(m):
         work.kind[n] = CandKind.play
         work.discard[n] = ranked[i]
-        for r in range(N_KINDS):  # element by element: the kernels run without NRT
-            for col in range(3):
-                plans[n, r, col] = plan[r, col]
+        copy_plan_nb(plans[n], plan)
         n += 1
     return n
 

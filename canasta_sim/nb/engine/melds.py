@@ -61,6 +61,25 @@ def empty_plan_nb(typingctx):
     return _PLAN_TYPE(), codegen
 
 
+@intrinsic
+def copy_plan_nb(typingctx, dst, src):
+    """``dst[:] = src`` for two meld plans (plain C arrays ``int8[N_KINDS, 3]``, the same
+    plan allowed): one ``memmove`` of the plan's bytes, where a loop element by element
+    cost a candidate list (:mod:`canasta_sim.nb.bots.search_candidates`) about a tenth of its
+    time."""
+    if not (dst == _PLAN_TYPE and src == _PLAN_TYPE):
+        return None
+
+    def codegen(context, builder, signature, args):
+        to = context.make_array(_PLAN_TYPE)(context, builder, args[0])
+        frm = context.make_array(_PLAN_TYPE)(context, builder, args[1])
+        size = context.get_constant(types.intp, N_KINDS * 3)
+        cgutils.raw_memmove(builder, to.data, frm.data, size, 1)
+        return context.get_dummy_value()
+
+    return types.void(dst, src), codegen
+
+
 @kernel
 def meld_ok_nb(naturals, deuces, jokers, rules):
     """R-60/R-61: is a meld of one rank 4..A with these cards legal?"""
