@@ -2,18 +2,20 @@
 known scorer, labelled shards are resumable and deterministic, its deals pass the referee,
 and its spec takes a weight file."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from canasta_sim.game.deals import trace_deal
 from canasta_sim.game.rules import Rules
 from canasta_sim.learn import train
-from canasta_sim.learn.shards import LabelPlan, load_labels, make_labels
+from canasta_sim.learn.shards import LabelPlan, label_shard, load_labels, make_labels
 from canasta_sim.nb.bots.apprentice import score_candidates_nb
 from canasta_sim.nb.bots.features import FEATURE_WORK_DTYPE
 from canasta_sim.nb.enums import LABEL_LEN, N_CAND_FEAT, N_STATE_FEAT, LabelCol
 from canasta_sim.players.specs import parse_bot
-from canasta_sim.players.weights import default_weights_path, load_weights
+from canasta_sim.players.weights import default_weights_path, load_weights, weights_hash
 from canasta_sim.referee import check_trace
 
 
@@ -160,3 +162,26 @@ def test_temperature_samples_legal_moves():
         assert check_trace(hot).ok
         differ += hot != trace_deal(rules, ["apprentice", "expert"], seed=5, deal=deal)
     assert differ > 0
+
+
+def test_labels_with_apprentice_rollouts(tmp_path):
+    """Expert iteration: labels whose rollouts play the apprentice (the weights of a previous
+    round, from ``LabelPlan.weights``) value the same decisions otherwise than the expert's
+    rollouts, and a second run from the seed writes the same shard."""
+    w = tmp_path / "round1"
+    train.save(w / "apprentice_2p.npz", load_weights(str(default_weights_path(2))))
+    base = LabelPlan(seed=4, deals=1, worlds=2, every=2, players=(2,), follow=0)
+    learned = replace(base, search="pimc:rollout=apprentice", weights=str(w))
+    ex = dict(np.load(make_labels(tmp_path / "ex", base, 1, progress=False)[0]))
+    ap = dict(np.load(make_labels(tmp_path / "ap", learned, 1, progress=False)[0]))
+    again = dict(np.load(make_labels(tmp_path / "again", learned, 1, progress=False)[0]))
+    # follow=0: the deals go on with the expert's choices, so the decisions are the same
+    np.testing.assert_array_equal(ex["state"], ap["state"])
+    np.testing.assert_array_equal(ex["cands"], ap["cands"])
+    assert not np.array_equal(ex["value"], ap["value"], equal_nan=True)
+    assert str(ap["rollout_weights"]) == weights_hash(w / "apprentice_2p.npz")
+    assert str(ex["rollout_weights"]) == ""
+    for k in ("state", "meta", "cands", "value"):
+        np.testing.assert_array_equal(ap[k], again[k])
+    with pytest.raises(ValueError, match="apprentice_2p.npz"):
+        label_shard(replace(learned, weights=str(tmp_path / "none")), 0)
