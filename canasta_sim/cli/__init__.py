@@ -18,6 +18,7 @@ from .comparison import compare, study, sweep, tune
 from .decisions import analyse_command, review_command
 from .folders import replay, report
 from .simulation import games, merge, simulate, verify, warmup
+from .training import train
 
 
 class _Main(click.Group):
@@ -92,5 +93,6 @@ for _command in (
     replay,
     analyse_command,
     review_command,
+    train,
 ):
     main.add_command(_command)

@@ -19,15 +19,15 @@ import numpy as np
 from ..game.rules import Rules
 from ..nb.bots.features import feature_work
 from ..nb.bots.memory import new_bot
+from ..nb.bots.policies import PimcParam
 from ..nb.bots.search_candidates import search_work
 from ..nb.engine.rng import deal_seeds_nb, mix64_nb
 from ..nb.engine.state import STATE_DTYPE
 from ..nb.enums import EV_LEN, LABEL_LEN, N_CAND_FEAT, N_STATE_FEAT
 from ..nb.labels import label_deals_nb
 from ..nb.play import run_blocks
-from ..nb.bots.policies import PimcParam
 from ..players.specs import Bot, learned_rollout, parse_bot
-from ..players.weights import default_weights_path, load_weights, weights_hash
+from ..players.weights import default_weights_path, empty_weights, load_weights, weights_hash
 from ..run.runner import map_chunks, minimum_counts
 
 #: Decisions labelled at most per deal and per ``every`` (a deal has about 120 decisions).
@@ -97,7 +97,7 @@ def rollout_weights(plan: LabelPlan, search: Bot, players: int) -> tuple[str, np
         Naming the file when it is missing or not a weight file of this feature version.
     """
     if not learned_rollout(search.policy, search.parameters.get("rollout")):
-        return "", np.zeros((1, N_CAND_FEAT, N_STATE_FEAT), np.float32)
+        return "", empty_weights()
     if search.weights:
         path = search.weights
     elif plan.weights:
