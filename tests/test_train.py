@@ -11,7 +11,7 @@ from canasta_sim.players.weights import PARTS, load_weights
 
 pytest.importorskip("sklearn")
 
-TINY = ["--shards", "2", "--shards-other", "3", "--deals", "1", "--worlds", "2", "--every", "4"]
+TINY = ["--shards", "2", "--shards-other", "6", "--deals", "1", "--worlds", "2", "--every", "2"]
 
 
 def _train(out, *args):
@@ -34,7 +34,7 @@ def test_train_stages_resume_and_repeat(tmp_path):
     r1 = a / "round_1"
     assert {p.name for p in r1.glob("*.done")} == {"label_4p.done", "label_236.done", "fit.done"}
     shards = sorted((r1 / "labels_4p").glob("shard_*.npz"))
-    assert len(shards) == 2 and len(list((r1 / "labels_236").glob("shard_*.npz"))) == 3
+    assert len(shards) == 2 and len(list((r1 / "labels_236").glob("shard_*.npz"))) == 6
     # a kill in the middle of the 4-player labels: one shard and the stage's marker missing
     before = dict(np.load(shards[0]))
     stamp = shards[1].stat().st_mtime_ns
@@ -61,6 +61,7 @@ def test_train_stages_resume_and_repeat(tmp_path):
     [
         (["--rounds", "0"], "--rounds"),
         (["--shards", "0"], "--shards"),
+        (["--shards-other", "3"], "--shards-other"),
         (["--threads", "0"], "--threads"),
         (["--worlds", "x"], "--worlds"),
         (["--scheduler", "nowhere"], "--scheduler"),

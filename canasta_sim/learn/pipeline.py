@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ..errors import BadArgument
 from .shards import LabelPlan, load_labels, make_labels
 
 #: The labelling stages: name, folder of the shards, player counts.
@@ -44,9 +45,9 @@ class TrainPlan:
     rounds : int
         Rounds of labelling and fitting (1: expert rollouts only).
     shards : int
-        4-player shards per round.
+        4-player shards per round (at least 2: one per preset).
     shards_other : int
-        2-, 3- and 6-player shards per round.
+        2-, 3- and 6-player shards per round (at least 6: one per player count and preset).
     deals : int
         Deals per shard.
     worlds : int
@@ -64,9 +65,13 @@ class TrainPlan:
     every: int = 3
 
     def __post_init__(self):
-        for name in ("rounds", "shards", "shards_other", "deals", "worlds", "every"):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name}={getattr(self, name)} is not allowed; allowed: 1 or more")
+        # every (player count, preset) of a stage needs a shard, or its player count has no fit
+        least = {"rounds": 1, "shards": 2, "shards_other": 6, "deals": 1, "worlds": 1, "every": 1}
+        for name, low in least.items():
+            if getattr(self, name) < low:
+                raise BadArgument(
+                    name, f"{name}={getattr(self, name)} is not allowed; allowed: {low} or more"
+                )
 
     def label_plan(self, out: Path, k: int, group: int) -> tuple[LabelPlan, int]:
         """The labelling plan of round ``k``'s stage ``group`` (0: 4 players, 1: 2, 3, 6) and
@@ -100,41 +105,46 @@ def _write_marker(path: Path, facts: dict) -> None:
     os.replace(tmp, path)
 
 
-def fit_round(out, k: int, seed: int) -> dict:
-    """Fit the four weight files of round ``k`` on the labels of rounds ``1 .. k``; returns
-    the held-out report (per player count: decisions, and ``best``/``regret`` of the network,
-    the linear baseline and the expert, :func:`.train.evaluate`)."""
+def fit_round(out, k: int, seed: int, players=(2, 3, 4, 6), baseline: bool = True) -> dict:
+    """Fit the weight files of round ``k`` for ``players`` on the labels of rounds
+    ``1 .. k``; returns the held-out report (per player count: decisions, and
+    ``best``/``regret`` of the network, the linear baseline (left out without ``baseline``)
+    and the expert, :func:`.train.evaluate`)."""
     from . import network, train
 
     report: dict = {}
-    for _, folder, counts in LABEL_STAGES:
+    for _, folder, stage_counts in LABEL_STAGES:
+        counts = [p for p in stage_counts if p in players]
+        if not counts:
+            continue
         folders = [round_dir(out, r) / folder for r in range(1, k + 1)]
         labels = load_labels(sorted(p for f in folders for p in f.glob("shard_*.npz")))
         tr_all, te_all = train.split(labels)
-        for players in counts:
-            keep = labels["players"] == players
+        for count in counts:
+            keep = labels["players"] == count
             tr, te = tr_all[keep[tr_all]], te_all[keep[te_all]]
             t = time.time()
             model = network.fit_network(labels, tr, seed=seed)
             seconds = time.time() - t
-            linear = train.scores(train.fit(labels, tr, alpha=1e-4), labels)
-            facts = {
+            facts: dict = {
                 "round": k,
                 "decisions_train": int(len(tr)),
                 "decisions_test": int(len(te)),
                 "fit_seconds": round(seconds, 1),
                 "epochs": int(model.n_iter_),
             }
-            for who, sc in (
-                ("network", network.predict(model, labels)),
-                ("linear", linear),
-                ("expert", None),
-            ):
+            models = {"network": network.predict(model, labels), "expert": None}
+            if baseline:
+                models["linear"] = train.scores(train.fit(labels, tr, alpha=1e-4), labels)
+            for who, sc in models.items():
                 e = train.evaluate(sc, labels, te)
-                facts[who] = {"best": round(e["best"], 4), "regret": round(e["regret"], 2)}
-            path = weights_dir(out, k) / f"apprentice_{players}p.npz"
+                facts[who] = {
+                    "best": round(float(e["best"]), 4),
+                    "regret": round(float(e["regret"]), 2),
+                }
+            path = weights_dir(out, k) / f"apprentice_{count}p.npz"
             train.save(path, network.parts(model), report=np.array(json.dumps(facts)))
-            report[players] = facts
+            report[count] = facts
     return report
 
 

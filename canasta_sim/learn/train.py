@@ -136,5 +136,6 @@ def save(path, parts: dict[str, np.ndarray], **notes) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
-        np.savez(f, feature_version=np.int64(FEATURE_VERSION), **parts, **notes)
+        arrays = {"feature_version": np.int64(FEATURE_VERSION), **parts, **notes}
+        np.savez(f, **arrays)
     os.replace(tmp, path)
