@@ -2,18 +2,21 @@
 known scorer, labelled shards are resumable and deterministic, its deals pass the referee,
 and its spec takes a weight file."""
 
+import shutil
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from canasta_sim.game.deals import trace_deal
 from canasta_sim.game.rules import Rules
 from canasta_sim.learn import train
-from canasta_sim.learn.shards import LabelPlan, load_labels, make_labels
+from canasta_sim.learn.shards import LabelPlan, label_shard, load_labels, make_labels
 from canasta_sim.nb.bots.apprentice import score_candidates_nb
 from canasta_sim.nb.bots.features import FEATURE_WORK_DTYPE
 from canasta_sim.nb.enums import LABEL_LEN, N_CAND_FEAT, N_STATE_FEAT, LabelCol
 from canasta_sim.players.specs import parse_bot
-from canasta_sim.players.weights import default_weights_path, load_weights
+from canasta_sim.players.weights import PARTS, default_weights_path, pack, weights_hash
 from canasta_sim.referee import check_trace
 
 
@@ -33,21 +36,54 @@ def _synthetic(n_dec=300, seed=0):
     }
 
 
-def test_kernel_scores_equal_trainer_scores():
-    """score_candidates_nb (the bot's kernel) and train.scores (numpy) agree to float32
-    rounding on pinned random inputs, with the shipped 4-player weights."""
-    lab = _synthetic(40, seed=1)
-    w = load_weights(str(default_weights_path(4)))
-    want = train.scores(w, lab)
+def _net(value: float) -> dict:
+    """A network whose every weight is ``value``."""
+    return {k: np.full(shape, value, np.float32) for k, shape in PARTS.items()}
+
+
+def test_kernel_scores_equal_trainer_predictions():
+    """score_candidates_nb (the bot's kernel, float32, the state half once per decision) and
+    the trainer's predictions (scikit-learn's MLPRegressor, float64) agree to 1e-4 of the
+    scores' scale on pinned random decisions, for a network fitted on them."""
+    pytest.importorskip("sklearn")
+    from canasta_sim.learn import network
+
+    lab = _synthetic(300, seed=1)
+    rng = np.random.default_rng(4)
+    lab["value"] = rng.normal(0, 300, len(lab["cands"])).astype(np.float32)
+    model = network.fit_network(lab, np.arange(300), seed=0)
+    want = network.predict(model, lab)
+    weights = pack(network.parts(model))
     fwork = np.zeros(1, FEATURE_WORK_DTYPE)[0]
     for d in range(40):
         first, n = lab["meta"][d, LabelCol.first], lab["meta"][d, LabelCol.n_cands]
         fwork["state"][:] = lab["state"][d]
         fwork["cands"][:n] = lab["cands"][first : first + n]
-        score_candidates_nb(w, fwork, np.int64(n))
-        np.testing.assert_allclose(
-            fwork["scores"][:n], want[first : first + n], rtol=1e-4, atol=1e-2
-        )
+        score_candidates_nb(weights, fwork, np.int64(n))
+        got = fwork["scores"][:n]
+        np.testing.assert_allclose(got, want[first : first + n], rtol=1e-4, atol=1e-4 * 300)
+    assert np.ptp(want) > 1.0  # the network is not a constant
+
+
+def test_network_fit_is_reproducible_and_learns():
+    """Two fits from one seed give the same weights; a fit on values made by a known rule of
+    the candidate features (plus a per-decision offset, which advantages remove) picks
+    the best candidate far more often than chance on decisions it did not see."""
+    pytest.importorskip("sklearn")
+    from canasta_sim.learn import network
+
+    lab = _synthetic(3000, seed=5)
+    dec, _ = train.candidate_rows(lab)
+    offset = np.random.default_rng(6).normal(0, 500, 3000)
+    lab["value"] = (400 * lab["cands"][:, 0] * lab["state"][dec, 1] + offset[dec]).astype(
+        np.float32
+    )
+    model = network.fit_network(lab, np.arange(2500), seed=3)
+    a, b = network.parts(model), network.parts(network.fit_network(lab, np.arange(2500), seed=3))
+    for k in PARTS:
+        np.testing.assert_array_equal(a[k], b[k])
+    held = train.evaluate(network.predict(model, lab), lab, np.arange(2500, 3000))
+    assert held["best"] > 0.8  # chance: about 1 in 4 (2 to 6 candidates)
 
 
 def test_fit_recovers_a_known_scorer():
@@ -63,7 +99,7 @@ def test_fit_recovers_a_known_scorer():
     fitted = train.scores(w, lab) - train.scores(w_true, lab)
     per_dec = np.array([np.ptp(fitted[dec == d]) for d in range(50)])
     assert per_dec.max() < 0.5  # equal up to a constant per decision (points)
-    assert train.evaluate(w, lab, np.arange(len(lab["meta"])))["best"] == 1.0
+    assert train.evaluate(train.scores(w, lab), lab, np.arange(len(lab["meta"])))["best"] == 1.0
 
 
 def test_labels_resume_and_repeat(tmp_path):
@@ -102,7 +138,7 @@ def test_spec_weights(tmp_path):
     """weights=PATH names a weight file (kept in the spec); a missing or foreign file, or
     weights= on another bot, is a bad spec naming the value."""
     path = tmp_path / "w.npz"
-    train.save(path, np.ones((N_CAND_FEAT, N_STATE_FEAT), np.float32))
+    train.save(path, _net(1.0))
     bot = parse_bot(f"apprentice:temperature=5,weights={path}")
     assert bot.weights == str(path) and bot.spec == f"apprentice:temperature=5,weights={path}"
     with pytest.raises(ValueError, match="missing.npz"):
@@ -133,7 +169,7 @@ def test_deal_api_plays_the_named_weights_like_the_chunk_kernel(tmp_path):
     from canasta_sim.game.deals import Deal
 
     zeros = tmp_path / "zeros.npz"
-    train.save(zeros, np.zeros((N_CAND_FEAT, N_STATE_FEAT), np.float32))
+    train.save(zeros, _net(0.0))
     rules = Rules(players=4)
     totals = {}
     for spec in (f"apprentice:weights={zeros}", "apprentice"):
@@ -160,3 +196,27 @@ def test_temperature_samples_legal_moves():
         assert check_trace(hot).ok
         differ += hot != trace_deal(rules, ["apprentice", "expert"], seed=5, deal=deal)
     assert differ > 0
+
+
+def test_labels_with_apprentice_rollouts(tmp_path):
+    """Expert iteration: labels whose rollouts play the apprentice (the weights of a previous
+    round, from ``LabelPlan.weights``) value the same decisions otherwise than the expert's
+    rollouts, and a second run from the seed writes the same shard."""
+    w = tmp_path / "round1"
+    w.mkdir()
+    shutil.copy(default_weights_path(2), w / "apprentice_2p.npz")
+    base = LabelPlan(seed=4, deals=1, worlds=2, every=2, players=(2,), follow=0)
+    learned = replace(base, search="pimc:rollout=apprentice", weights=str(w))
+    ex = dict(np.load(make_labels(tmp_path / "ex", base, 1, progress=False)[0]))
+    ap = dict(np.load(make_labels(tmp_path / "ap", learned, 1, progress=False)[0]))
+    again = dict(np.load(make_labels(tmp_path / "again", learned, 1, progress=False)[0]))
+    # follow=0: the deals go on with the expert's choices, so the decisions are the same
+    np.testing.assert_array_equal(ex["state"], ap["state"])
+    np.testing.assert_array_equal(ex["cands"], ap["cands"])
+    assert not np.array_equal(ex["value"], ap["value"], equal_nan=True)
+    assert str(ap["rollout_weights"]) == weights_hash(w / "apprentice_2p.npz")
+    assert str(ex["rollout_weights"]) == ""
+    for k in ("state", "meta", "cands", "value"):
+        np.testing.assert_array_equal(ap[k], again[k])
+    with pytest.raises(ValueError, match="apprentice_2p.npz"):
+        label_shard(replace(learned, weights=str(tmp_path / "none")), 0)

@@ -19,6 +19,7 @@ from .decisions import analyse_command, review_command
 from .folders import replay, report
 from .serve import board
 from .simulation import games, merge, simulate, verify, warmup
+from .training import train
 
 
 class _Main(click.Group):
@@ -94,5 +95,6 @@ for _command in (
     analyse_command,
     review_command,
     board,
+    train,
 ):
     main.add_command(_command)

@@ -19,13 +19,15 @@ import numpy as np
 from ..game.rules import Rules
 from ..nb.bots.features import feature_work
 from ..nb.bots.memory import new_bot
+from ..nb.bots.policies import PimcParam
 from ..nb.bots.search_candidates import search_work
 from ..nb.engine.rng import deal_seeds_nb, mix64_nb
 from ..nb.engine.state import STATE_DTYPE
 from ..nb.enums import EV_LEN, LABEL_LEN, N_CAND_FEAT, N_STATE_FEAT
 from ..nb.labels import label_deals_nb
 from ..nb.play import run_blocks
-from ..players.specs import parse_bot
+from ..players.specs import Bot, learned_rollout, parse_bot
+from ..players.weights import default_weights_path, empty_weights, load_weights, weights_hash
 from ..run.runner import map_chunks, minimum_counts
 
 #: Decisions labelled at most per deal and per ``every`` (a deal has about 120 decisions).
@@ -59,6 +61,12 @@ class LabelPlan:
         Share of the deals started from random cumulative scores (R-64 minimum counts).
     search : str
         pimc spec of the labelling search (its ``top`` and rollout bot; ``worlds`` above wins).
+        With ``rollout=apprentice`` the rollouts play the apprentice (expert iteration): its
+        weights are the spec's ``weights=PATH``, else ``weights`` below, else the shipped
+        file for the shard's player count.
+    weights : str
+        Folder of the rollout apprentice's weight files, ``apprentice_{players}p.npz`` per
+        player count (the previous round's; empty: the spec's or the shipped ones).
     """
 
     seed: int = 0
@@ -70,11 +78,33 @@ class LabelPlan:
     follow: int = 1
     scores: float = 0.25
     search: str = "pimc"
+    weights: str = ""
 
     def combo(self, shard: int) -> tuple[int, str]:
         """The (player count, preset) of shard ``shard``."""
         combos = [(p, r) for p in self.players for r in self.presets]
         return combos[shard % len(combos)]
+
+
+def rollout_weights(plan: LabelPlan, search: Bot, players: int) -> tuple[str, np.ndarray]:
+    """The weight file of the labelling search's rollout apprentice for ``players`` players
+    and its weight set as the kernel reads it (one set, index 0); ``("", zeros)`` when the
+    rollouts play the expert (the weights go unread).
+
+    Raises
+    ------
+    ValueError
+        Naming the file when it is missing or not a weight file of this feature version.
+    """
+    if not learned_rollout(search.policy, search.parameters.get("rollout")):
+        return "", empty_weights()
+    if search.weights:
+        path = search.weights
+    elif plan.weights:
+        path = str(Path(plan.weights) / f"apprentice_{players}p.npz")
+    else:
+        path = str(default_weights_path(players))
+    return path, load_weights(path)[None]
 
 
 def shard_path(out: Path, shard: int) -> Path:
@@ -96,7 +126,9 @@ def label_shard(plan: LabelPlan, shard: int) -> dict[str, np.ndarray]:
     if search.policy.name != "pimc":
         raise ValueError(f"search={plan.search!r} is not allowed; allowed: a pimc spec")
     params = search.vector().astype(np.float64)
-    params[0] = plan.worlds
+    params[PimcParam.worlds] = plan.worlds
+    params[PimcParam.weight_set] = 0
+    wpath, weights = rollout_weights(plan, search, players)
     first = shard * plan.deals
     deals = np.arange(first, first + plan.deals, dtype=np.int64)
     seeds = deal_seeds_nb(np.uint64(plan.seed), np.int64(first), plan.deals)
@@ -114,8 +146,7 @@ def label_shard(plan: LabelPlan, shard: int) -> dict[str, np.ndarray]:
     sampler = np.array([mix64_nb(np.uint64(plan.seed) + np.uint64(shard))], np.uint64)
     rstates, works = search_work(2)
     fwork = feature_work(1)[0]  # the rollout apprentice's too: a label's features are copied first
-    # the labels' rollout bot is the expert, so the rollout apprentice's weights go unread
-    learner = (rstates[1], works[1], np.zeros((1, N_CAND_FEAT, N_STATE_FEAT), np.float32), fwork)
+    learner = (rstates[1], works[1], weights, fwork)
     nd, nc = label_deals_nb(
         np.zeros(1, STATE_DTYPE)[0],
         r,
@@ -150,6 +181,7 @@ def label_shard(plan: LabelPlan, shard: int) -> dict[str, np.ndarray]:
         "seed": np.int64(plan.seed),
         "shard": np.int64(shard),
         "search": np.array(search.spec),
+        "rollout_weights": np.array(weights_hash(wpath) if wpath else ""),
     }
 
 

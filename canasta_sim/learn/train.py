@@ -1,21 +1,24 @@
-"""Fitting the apprentice's scorer on labelled decisions (:mod:`.shards`), numpy only.
+"""The linear baseline of the apprentice's network (:mod:`.network`), and what both share: the
+held-out split, the choice figures and the weight file. Numpy only.
 
-The model is bilinear, ``score(c, s) = c . (W s)`` for candidate features ``c`` and state
+The baseline is bilinear, ``score(c, s) = c . (W s)`` for candidate features ``c`` and state
 features ``s``: linear in the outer product ``c s^T``. It is fitted by ridge regression on
 the advantage of each candidate (its mean rollout value minus its decision's mean, points),
 with the features centred within each decision too, so only differences between the
 candidates of a decision are learned (what choosing needs). Candidates illegal in some world
-(value NaN) are left out. Deterministic: no random step.
+(value NaN) are left out. Deterministic: no random step. The bot plays the network; the
+baseline is fitted only to show what the network gains on held-out decisions.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
 
 from ..nb.enums import N_CAND_FEAT, N_STATE_FEAT, LabelCol
-from ..players.weights import FEATURE_VERSION
+from ..players.weights import FEATURE_VERSION, pack
 
 #: Decisions per block of the design matrix.
 CHUNK = 4000
@@ -80,15 +83,14 @@ def scores(w: np.ndarray, labels: dict) -> np.ndarray:
     return np.einsum("ij,ij->i", labels["cands"].astype(np.float32), half[dec])
 
 
-def evaluate(w: np.ndarray | None, labels: dict, decisions: np.ndarray) -> dict[str, float]:
-    """How the scorer (or, with ``w`` None, the expert's choice) chooses on ``decisions``:
-    ``best`` (share of decisions where it picks a candidate with the best rollout value),
-    ``regret`` (mean points below the best), ``decisions`` counted. Decisions whose chosen
-    candidate has no value (the expert's pickup matched none, or an illegal candidate) are
-    left out."""
+def evaluate(scores: np.ndarray | None, labels: dict, decisions: np.ndarray) -> dict[str, float]:
+    """How a model choosing by ``scores`` (one per labelled candidate, points), or with
+    ``scores`` None the expert's choice, chooses on ``decisions``: ``best`` (share of decisions
+    where it picks a candidate with the best rollout value), ``regret`` (mean points below the
+    best), ``decisions`` counted. Decisions whose chosen candidate has no value (the expert's
+    pickup matched none, or an illegal candidate) are left out."""
     meta = labels["meta"]
     value = labels["value"]
-    sc = scores(w, labels) if w is not None else None
     hits = 0
     regret = 0.0
     n = 0
@@ -97,10 +99,10 @@ def evaluate(w: np.ndarray | None, labels: dict, decisions: np.ndarray) -> dict[
         v = value[first : first + k]
         if not np.isfinite(v).any():
             continue
-        if sc is None:
+        if scores is None:
             choice = meta[d, LabelCol.expert]
         else:
-            s = np.where(np.isfinite(v), sc[first : first + k], -np.inf)
+            s = np.where(np.isfinite(v), scores[first : first + k], -np.inf)
             choice = int(np.argmax(s))
         if choice < 0 or not np.isfinite(v[choice]):
             continue
@@ -119,9 +121,21 @@ def split(labels: dict, holdout: int = 5) -> tuple[np.ndarray, np.ndarray]:
     return np.flatnonzero(~test), np.flatnonzero(test)
 
 
-def save(path, w: np.ndarray, **notes) -> None:
-    """Write a weight file (:mod:`canasta_sim.players.weights`): ``W``, the feature version and
-    ``notes`` (training facts: decisions, alpha, players, ...)."""
-    Path(path).parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "wb") as f:
-        np.savez(f, W=w.astype(np.float32), feature_version=np.int64(FEATURE_VERSION), **notes)
+def save(path, parts: dict[str, np.ndarray], **notes) -> None:
+    """Write a weight file (:mod:`canasta_sim.players.weights`): the network's ``parts``
+    (:data:`~canasta_sim.players.weights.PARTS`), the feature version and ``notes`` (training
+    facts: decisions, seed, held-out figures, ...), atomically (a temporary file, renamed).
+
+    Raises
+    ------
+    ValueError
+        For a part missing or of another shape (:func:`~canasta_sim.players.weights.pack`).
+    """
+    pack(parts)
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with open(tmp, "wb") as f:
+        arrays = {"feature_version": np.int64(FEATURE_VERSION), **parts, **notes}
+        np.savez(f, **arrays)
+    os.replace(tmp, path)

@@ -377,6 +377,24 @@ class _CandFeat(NamedTuple):
 CandFeat = _CandFeat()
 N_CAND_FEAT = len(CandFeat)
 
+# --- the learned bot's network ------------------------------------------------------------------
+#: Hidden units of the apprentice's network: ``score = v . relu(A s + B c + b1) + b2``. Its
+#: state half ``A s + b1`` is kept in the feature work's ``half`` (N_CAND_FEAT floats).
+NET_HIDDEN = 32
+
+
+class _NetSlot(NamedTuple):
+    a: int = 0  # A, row-major (NET_HIDDEN, N_STATE_FEAT): state features -> hidden
+    b: int = NET_HIDDEN * N_STATE_FEAT  # B, row-major (NET_HIDDEN, N_CAND_FEAT): candidate
+    b1: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT)  # hidden biases (NET_HIDDEN)
+    v: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 1)  # output weights (NET_HIDDEN)
+    b2: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2)  # output bias (points)
+
+
+#: Offsets of the network's parts in one packed weight set (``float32[NET_LEN]``).
+NetSlot = _NetSlot()
+NET_LEN = NetSlot.b2 + 1
+
 
 class _FeatCtx(NamedTuple):
     q: int = 0  # chance that one unseen card sits in the next player's hand

@@ -95,7 +95,7 @@ class Learned(NamedTuple):
     (:func:`.bots.features.feature_work`): ``(n_blocks,)`` when a seat of the run plays it or
     searches with it as rollout bot (:func:`learns`), else ``(0,)``, never touched."""
 
-    weights: np.ndarray  # float32, (n_sets, N_CAND_FEAT, N_STATE_FEAT)
+    weights: np.ndarray  # float32, (n_sets, NET_LEN): packed networks
     fworks: np.ndarray  # FEATURE_WORK_DTYPE
 
 
@@ -328,7 +328,7 @@ def play_chunk(
     policies : ndarray(int32, (n_seatings, players))
         Policy code per seat.
     params : ndarray(float64, (n_seatings, players, n_params))
-    weights : ndarray(float32, (n_sets, N_CAND_FEAT, N_STATE_FEAT))
+    weights : ndarray(float32, (n_sets, NET_LEN))
         The learned bot's weight sets (``ApprenticeParam.weight_set`` of a seat indexes them).
     threads : int
         Threads to run on. Deals are split into blocks of consecutive deals, a few per thread

@@ -25,9 +25,8 @@ from .bots.turn import learned_turn_nb
 from .engine.score import side_score_nb
 from .enums import (
     EV_LEN,
-    N_CAND_FEAT,
     N_KINDS,
-    N_STATE_FEAT,
+    NET_LEN,
     RED_THREE,
     RO_LEN,
     CandKind,
@@ -214,7 +213,7 @@ def rollouts(
         ``ndarray(float64, (1, players, n_params))``; a learned seat's
         ``ApprenticeParam.weight_set`` indexes ``weights``.
     threads : int
-    weights : ndarray(float32, (n_sets, N_CAND_FEAT, N_STATE_FEAT)), optional
+    weights : ndarray(float32, (n_sets, NET_LEN)), optional
         The learned bot's weight sets (:func:`canasta_sim.players.specs.weight_sets`); needed only
         when a seat plays it.
 
@@ -248,7 +247,7 @@ def rollouts(
     if weights is None:
         if learning:
             raise ValueError("a learned rollout bot needs its weight sets; pass weights")
-        weights = np.zeros((1, N_CAND_FEAT, N_STATE_FEAT), np.float32)
+        weights = np.zeros((1, NET_LEN), np.float32)
     search = Search(*search_work(2 * n_blocks if learning else 0))
     learned = Learned(weights, feature_work(n_blocks if learning else 0))
     no_log = np.zeros((0, EV_LEN), np.int32)

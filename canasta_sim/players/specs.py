@@ -27,8 +27,7 @@ from ..nb.bots.policies import N_PARAMS as N_PARAMS
 from ..nb.bots.policies import POLICIES as _TABLE
 from ..nb.bots.policies import ApprenticeParam, PimcParam, Policy
 from ..nb.bots.policies import Param as Param
-from ..nb.enums import N_CAND_FEAT, N_STATE_FEAT
-from .weights import default_weights_path, load_weights
+from .weights import default_weights_path, empty_weights, load_weights
 
 #: Every policy by name (the table of :mod:`canasta_sim.nb.bots.policies`).
 POLICIES: dict[str, Policy] = {p.name: p for p in _TABLE}
@@ -426,7 +425,7 @@ def seat_arrays(bots, players: int) -> tuple[np.ndarray, np.ndarray]:
 def weight_sets(seatings, players: int, params: np.ndarray):
     """The weight files of the apprentice seats of ``seatings`` and of its search seats
     rolling out with the apprentice (each seat's own ``weights=PATH`` or the shipped file for
-    ``players``) and their scorers stacked (``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``);
+    ``players``) and their packed networks stacked (``float32[n_sets, NET_LEN]``);
     writes each such seat's index into ``params[seating, seat, ApprenticeParam.weight_set]``
     (``PimcParam.weight_set`` for a search seat)."""
     files: list[str] = []
@@ -440,7 +439,7 @@ def weight_sets(seatings, players: int, params: np.ndarray):
                 slot = PimcParam.weight_set if search else ApprenticeParam.weight_set
                 params[r, seat, slot] = files.index(path)
     if not files:
-        return (), np.zeros((1, N_CAND_FEAT, N_STATE_FEAT), np.float32)
+        return (), empty_weights()
     return tuple(files), np.stack([load_weights(f) for f in files])
 
 

@@ -2,9 +2,11 @@
 run manifests. Read at run time by the bot (the training code, :mod:`canasta_sim.learn`, is
 never imported to play).
 
-A weight file is a NumPy ``.npz`` holding ``W``: ``float32[N_CAND_FEAT, N_STATE_FEAT]``, the
-bilinear scorer ``score = c . (W s)`` (points) of candidate features ``c`` and state features
-``s`` (docs/learned.md), plus ``feature_version`` and training notes.
+A weight file is a NumPy ``.npz`` holding the network ``score = v . relu(A s + B c + b1) + b2``
+(points) of state features ``s`` and candidate features ``c`` (docs/learned.md): ``A``
+``float32[NET_HIDDEN, N_STATE_FEAT]``, ``B`` ``float32[NET_HIDDEN, N_CAND_FEAT]``, ``b1`` and
+``v`` ``float32[NET_HIDDEN]``, ``b2`` ``float32[]``, plus ``feature_version`` and training
+notes. The kernels read one packed ``float32[NET_LEN]`` per file (:func:`pack`).
 """
 
 from __future__ import annotations
@@ -15,12 +17,20 @@ from pathlib import Path
 
 import numpy as np
 
-from ..nb.enums import N_CAND_FEAT, N_STATE_FEAT
+from ..nb.enums import N_CAND_FEAT, N_STATE_FEAT, NET_HIDDEN, NET_LEN, NetSlot
 
 #: Version of the feature table the weights were fitted on; a file of another version is
 #: refused (its slots mean other things).
 FEATURE_VERSION = 1
 DATA = Path(__file__).parents[1] / "data"
+#: The network's parts in a weight file and their shapes.
+PARTS = {
+    "A": (NET_HIDDEN, N_STATE_FEAT),
+    "B": (NET_HIDDEN, N_CAND_FEAT),
+    "b1": (NET_HIDDEN,),
+    "v": (NET_HIDDEN,),
+    "b2": (),
+}
 
 
 def default_weights_path(players: int) -> Path:
@@ -30,31 +40,57 @@ def default_weights_path(players: int) -> Path:
     return own if own.exists() else DATA / "apprentice_4p.npz"
 
 
-@lru_cache(maxsize=32)
-def load_weights(path: str) -> np.ndarray:
-    """The scorer of a weight file: ``ndarray(float32, (N_CAND_FEAT, N_STATE_FEAT))``.
+def pack(parts: dict[str, np.ndarray]) -> np.ndarray:
+    """The network's parts (:data:`PARTS`) as the kernels read them: one ``float32[NET_LEN]``
+    laid out at :data:`~canasta_sim.nb.enums.NetSlot`.
 
     Raises
     ------
     ValueError
-        Naming the file: unreadable, no ``W`` of that shape, or another feature version.
+        Naming the part missing or of another shape.
     """
+    out = np.zeros(NET_LEN, np.float32)
+    for (name, shape), start in zip(PARTS.items(), NetSlot):
+        part = np.asarray(parts.get(name, np.zeros(0)), np.float32)
+        if part.shape != shape:
+            raise ValueError(f"network part {name} of shape {part.shape}; allowed: {shape}")
+        out[start : start + part.size] = part.ravel()
+    return out
+
+
+@lru_cache(maxsize=32)
+def load_weights(path: str) -> np.ndarray:
+    """The packed network of a weight file: ``ndarray(float32, (NET_LEN,))`` (read-only).
+
+    Raises
+    ------
+    ValueError
+        Naming the file: unreadable, a part missing or of another shape, or another feature
+        version.
+    """
+    allowed = (
+        f"allowed: an .npz with {', '.join(f'{k} of shape {s}' for k, s in PARTS.items())} "
+        f"and feature version {FEATURE_VERSION} (canasta-sim train writes them)"
+    )
     try:
         with np.load(path) as z:
-            w = np.asarray(z["W"], np.float32)
+            parts = {k: z[k] for k in PARTS if k in z}
             version = int(z["feature_version"]) if "feature_version" in z else -1
+        net = pack(parts)
     except (OSError, KeyError, ValueError) as exc:
         raise ValueError(
-            f"weights={path}: not an apprentice weight file ({exc}); allowed: an .npz with W "
-            f"of shape ({N_CAND_FEAT}, {N_STATE_FEAT}) (canasta_sim/learn/train.py writes them)"
+            f"weights={path}: not an apprentice weight file ({exc}); {allowed}"
         ) from None
-    if w.shape != (N_CAND_FEAT, N_STATE_FEAT) or version != FEATURE_VERSION:
-        raise ValueError(
-            f"weights={path}: W of shape {w.shape}, feature version {version}; allowed: shape "
-            f"({N_CAND_FEAT}, {N_STATE_FEAT}), feature version {FEATURE_VERSION}"
-        )
-    w.setflags(write=False)
-    return w
+    if version != FEATURE_VERSION:
+        raise ValueError(f"weights={path}: feature version {version}; {allowed}")
+    net.setflags(write=False)
+    return net
+
+
+def empty_weights() -> np.ndarray:
+    """One all-zero weight set, ``float32[1, NET_LEN]``: the kernels' argument for a run in
+    which no seat reads weights."""
+    return np.zeros((1, NET_LEN), np.float32)
 
 
 def weights_hash(path) -> str:

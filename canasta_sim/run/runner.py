@@ -152,7 +152,7 @@ class Table:
         Index into :attr:`bot_specs` of each seating's side labels.
     weight_files : tuple of str
         The apprentice seats' weight files (each seat's ``weight_set`` indexes them).
-    weights : ndarray(float32, (n_sets, N_CAND_FEAT, N_STATE_FEAT))
+    weights : ndarray(float32, (n_sets, NET_LEN))
         Their scorers, the kernels' weights argument (one unused set without an apprentice).
     scores : tuple of int, (sides,)
         Each side's cumulative score (points) before every deal (games: before the game),

@@ -5,19 +5,31 @@ at the play decision they are the expert's melds of the turn, or holding them, e
 by the top discards the expert ranks, and its going out (R-20 steps 2 and 3, R-40): the
 candidates of :func:`.search_candidates.draw_candidates_nb` and
 :func:`.search_candidates.play_candidates_nb`. Each is
-scored by a bilinear model of the state features ``s`` and the candidate features ``c``
-(:mod:`.features`), ``score = c . (W s)`` with ``W``: ``float32[N_CAND_FEAT, N_STATE_FEAT]``,
-trained on pimc's rollout values (points); ``W s`` is computed once per decision.
+scored by a small network of the state features ``s`` and the candidate features ``c``
+(:mod:`.features`), ``score = v . relu(A s + B c + b1) + b2`` (points, NET_HIDDEN hidden
+units), trained on pimc's rollout values; the state half ``A s + b1`` is computed once per
+decision.
 
-The weight sets are a kernel argument (``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``), each
-seat naming its set by index (``ApprenticeParam.weight_set``): never a module global.
+The weight sets are a kernel argument (``float32[n_sets, NET_LEN]``, each a packed network:
+:data:`~canasta_sim.nb.enums.NetSlot`), each seat naming its set by index
+(``ApprenticeParam.weight_set``): never a module global.
 """
 
 import numpy as np
 
 from ..engine.moves import draw_nb, take_pile_nb
 from ..engine.rng import next_u64_nb
-from ..enums import EV_LEN, N_CAND_FEAT, N_STATE_FEAT, CandKind, DealSlot, MoveError, Phase
+from ..enums import (
+    EV_LEN,
+    N_CAND_FEAT,
+    N_STATE_FEAT,
+    NET_HIDDEN,
+    CandKind,
+    DealSlot,
+    MoveError,
+    NetSlot,
+    Phase,
+)
 from ..jit import inline_kernel, kernel
 from ..worlds import apply_candidate_nb
 from .discards import discard_safe_nb
@@ -42,21 +54,28 @@ def decision_features_nb(state, rules, work, fwork, n):
 
 @kernel
 def score_candidates_nb(weights, fwork, n):
-    """``fwork.scores[c] = fwork.cands[c] . (weights @ fwork.state)`` for ``c < n`` (points):
-    ``weights`` is one set, ``float32[N_CAND_FEAT, N_STATE_FEAT]``; the state half
-    ``weights @ state`` goes to ``fwork.half`` once."""
+    """``fwork.scores[c] = v . relu(A s + B c + b1) + b2`` for ``c < n`` (points), with ``s``
+    the state features and ``c`` candidate ``c``'s: ``weights`` is one packed network,
+    ``float32[NET_LEN]`` (parts at :data:`~canasta_sim.nb.enums.NetSlot`); the state half
+    ``A s + b1`` goes to ``fwork.half`` once per decision."""
     half, sf = fwork.half, fwork.state
-    for i in range(N_CAND_FEAT):
-        acc = np.float32(0.0)
-        for j in range(N_STATE_FEAT):
-            acc += weights[i, j] * sf[j]
-        half[i] = acc
+    for j in range(NET_HIDDEN):
+        acc = weights[NetSlot.b1 + j]
+        base = NetSlot.a + j * N_STATE_FEAT
+        for i in range(N_STATE_FEAT):
+            acc += weights[base + i] * sf[i]
+        half[j] = acc
     for c in range(n):
-        acc = np.float32(0.0)
         row = fwork.cands[c]
-        for i in range(N_CAND_FEAT):
-            acc += row[i] * half[i]
-        fwork.scores[c] = acc
+        out = weights[NetSlot.b2]
+        for j in range(NET_HIDDEN):
+            acc = half[j]
+            base = NetSlot.b + j * N_CAND_FEAT
+            for i in range(N_CAND_FEAT):
+                acc += weights[base + i] * row[i]
+            if acc > 0.0:
+                out += weights[NetSlot.v + j] * acc
+        fwork.scores[c] = out
 
 
 @inline_kernel
@@ -95,7 +114,7 @@ def apprentice_turn_nb(state, rules, bot, params, weights, rstate, work, fwork, 
     """One whole turn of the apprentice with the bots' working record ``bot``
     (:data:`.memory.BOT_DTYPE`), parameters ``params`` (``float64[N_PARAMS]``,
     slots :data:`~.policies.ApprenticeParam`) and weight sets ``weights``
-    (``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``); ``rstate`` (a record of
+    (``float32[n_sets, NET_LEN]``); ``rstate`` (a record of
     ``STATE_DTYPE``, where the expert's melds are tried), ``work``
     (:data:`.search_candidates.WORK_DTYPE`) and ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`) are
     scratch. R-45's end after a last-card red three is the expert's."""
@@ -149,8 +168,8 @@ def candidate_scores(state, rules, params, weights):
     params : ndarray(float64, (N_PARAMS,))
         The apprentice's parameters (:data:`~.policies.ApprenticeParam`; ``top`` and the
         candidates' expert are used).
-    weights : ndarray(float32, (N_CAND_FEAT, N_STATE_FEAT))
-        One weight set.
+    weights : ndarray(float32, (NET_LEN,))
+        One weight set (a packed network, :data:`~canasta_sim.nb.enums.NetSlot`).
 
     Returns
     -------

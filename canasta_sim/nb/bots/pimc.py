@@ -86,7 +86,7 @@ def rollout_turn_nb(rstate, rules, bot, params, rparams, learner, log):
     weight set ``params[PimcParam.weight_set]``. ``learner`` is the apprentice's scratch, a
     tuple (rollout state, a record of ``STATE_DTYPE``; work record,
     :data:`.search_candidates.WORK_DTYPE`; weight sets,
-    ``float32[n_sets, N_CAND_FEAT, N_STATE_FEAT]``; feature work record,
+    ``float32[n_sets, NET_LEN]``; feature work record,
     :data:`.features.FEATURE_WORK_DTYPE`), distinct from the search's own."""
     if params[PimcParam.rollout] != PolicyCode.apprentice:
         expert_turn_nb(rstate, rules, bot, rparams, log)

@@ -140,7 +140,7 @@ def play_turn(state, rules, policies, params, weights, log):
     policies : ndarray(int32, (players,))
         Policy code per seat, codes of :data:`~.policies.POLICIES`.
     params : ndarray(float64, (players, N_PARAMS))
-    weights : ndarray(float32, (n_sets, N_CAND_FEAT, N_STATE_FEAT))
+    weights : ndarray(float32, (n_sets, NET_LEN))
         The learned bot's weight sets (its ``ApprenticeParam.weight_set`` indexes them).
     log : ndarray(int32, (max_events, EV_LEN))
     """

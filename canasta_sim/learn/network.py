@@ -1,0 +1,87 @@
+"""Fitting the apprentice's network on labelled decisions (:mod:`.shards`) with scikit-learn
+(the optional extra ``train``: ``pip install 'canasta-sim[train]'``).
+
+The network is ``score = v . relu(A s + B c + b1) + b2`` (points) of the state features ``s``
+and a candidate's features ``c``, one hidden layer of NET_HIDDEN units: scikit-learn's
+``MLPRegressor`` on the rows ``[s, c]``, one per candidate, with the candidate's advantage
+(its mean rollout value minus its decision's mean, points; candidates illegal in some world
+left out) as target, scaled to hundreds of points. Reproducible: a fixed ``random_state``
+(the seed) draws the initial weights, the mini-batches and the early-stopping split.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+
+from ..nb.enums import N_STATE_FEAT, NET_HIDDEN
+from .train import candidate_rows
+
+#: Targets are fitted in hundreds of points (the optimiser's defaults suit values near 1).
+TARGET_SCALE = 100.0
+
+
+def network_rows(labels: dict, decisions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The network's inputs ``[s, c]`` (``float32[rows, N_STATE_FEAT + N_CAND_FEAT]``) and
+    targets (advantages, points, ``float64[rows]``) of the candidates of ``decisions`` that
+    have a value."""
+    dec, ok = candidate_rows(labels)
+    rows = np.flatnonzero(np.isin(dec, decisions) & ok)
+    d = dec[rows]
+    x = np.hstack([labels["state"][d], labels["cands"][rows]]).astype(np.float32)
+    y = labels["value"][rows].astype(np.float64)
+    _, inv, counts = np.unique(d, return_inverse=True, return_counts=True)
+    return x, y - (np.bincount(inv, y) / counts)[inv]
+
+
+def fit_network(labels: dict, decisions: np.ndarray, seed: int = 0, alpha: float = 1e-4):
+    """The fitted ``MLPRegressor`` (``NET_HIDDEN`` ReLU units, Adam, mini-batches of 256,
+    early stopping on a tenth of the rows, ``alpha`` its L2 penalty) on ``decisions``;
+    :func:`parts` turns it into a weight file's arrays.
+
+    Raises
+    ------
+    ValueError
+        For no labelled candidate with a value among ``decisions``.
+    """
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.neural_network import MLPRegressor
+
+    x, y = network_rows(labels, decisions)
+    if len(y) == 0:
+        raise ValueError("no labelled candidate with a finite value among the decisions")
+    model = MLPRegressor(
+        hidden_layer_sizes=(NET_HIDDEN,),
+        alpha=alpha,
+        batch_size=min(256, max(1, len(y) * 9 // 10)),  # early stopping keeps a tenth
+        learning_rate_init=1e-3,
+        max_iter=200,
+        early_stopping=True,
+        n_iter_no_change=6,
+        random_state=seed,
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        model.fit(x, y / TARGET_SCALE)
+    return model
+
+
+def parts(model) -> dict[str, np.ndarray]:
+    """A fitted model's weights as a weight file's parts (``A``, ``B``, ``b1``, ``v``, ``b2``:
+    :data:`canasta_sim.players.weights.PARTS`), the output in points."""
+    first, out = model.coefs_
+    return {
+        "A": first[:N_STATE_FEAT].T.astype(np.float32),
+        "B": first[N_STATE_FEAT:].T.astype(np.float32),
+        "b1": model.intercepts_[0].astype(np.float32),
+        "v": (out[:, 0] * TARGET_SCALE).astype(np.float32),
+        "b2": np.float32(model.intercepts_[1][0] * TARGET_SCALE),
+    }
+
+
+def predict(model, labels: dict) -> np.ndarray:
+    """The trainer's score of every labelled candidate (points, ``float64``)."""
+    dec, _ = candidate_rows(labels)
+    x = np.hstack([labels["state"][dec], labels["cands"]]).astype(np.float32)
+    return model.predict(x) * TARGET_SCALE
