@@ -34,7 +34,7 @@ def test_every_policy_is_registered_with_documented_parameters():
 def test_expert_spec_sets_parameters_in_kernel_order():
     bot = parse_bot("expert:pile_threshold=7,hold_wilds=0")
     names = [p.name for p in bot.policy.params]
-    v = bot.vector()
+    v = bot.vector(4)
     assert v.shape == (N_PARAMS,)
     assert v[names.index("pile_threshold")] == 7
     assert v[names.index("hold_wilds")] == 0

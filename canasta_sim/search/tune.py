@@ -379,7 +379,7 @@ def tune(
             f"{policy.name}, e.g. {policy.name}:{policy.params[0].name}="
             f"{policy.params[0].default:g}",
         )
-    start_values = start_bot.parameters
+    start_values = start_bot.parameters_at(rules.players)
     search_seeds = stage_seeds(seed, SEARCH, len(field_bots))
     final_seeds = stage_seeds(seed, FINAL, len(field_bots))
     sampler_seed = int(seed % 2**32)  # the sampler takes a 32-bit seed
@@ -449,7 +449,9 @@ def tune(
     for key in ("first_deal", "deals", "deals_per_second", "chunk_size", "records"):
         manifest.pop(key, None)
     manifest["bots"] = {"tuned": best.spec, "field": [b.spec for b in field_bots]}
-    manifest["bot_parameters"] = {b.spec: b.parameters for b in (best, *field_bots)}
+    manifest["bot_parameters"] = {
+        b.spec: b.parameters_at(rules.players) for b in (best, *field_bots)
+    }
     manifest.update(
         tune={
             "bot": bot,
