@@ -167,6 +167,16 @@ class Bot:
         """Every parameter with its value with ``players`` at the table (for manifests)."""
         return dict(zip((p.name for p in self.policy.params), self.values_at(players)))
 
+    def plays_as(self, other: Bot, players: int) -> bool:
+        """Whether ``other`` is the same bot with ``players`` at the table: one policy (a
+        preset counts as its policy), the same parameter values there, the same weight file
+        or Python class (``expert:pile_threshold=3`` plays as ``expert`` with 6 players)."""
+        return (self.policy.code, self.source, self.weights) == (
+            other.policy.code,
+            other.source,
+            other.weights,
+        ) and self.values_at(players) == other.values_at(players)
+
     def vector(self, players: int) -> np.ndarray:
         """``ndarray(float64, (N_PARAMS,))`` of parameter values in kernel order with
         ``players`` at the table."""
@@ -198,9 +208,8 @@ def parse_bot(spec: str) -> Bot:
             f"weights={weights} is a parameter of apprentice and pimc:rollout=apprentice "
             f"only, not of {spec!r}"
         )
-    values_ = tuple(values[p.name] for p in policy.params)
     free = frozenset(p.name for p in policy.params if p.by_players and p.name not in given)
-    return Bot(policy, values_, weights=weights, free=free)
+    return Bot(policy, tuple(values[p.name] for p in policy.params), weights=weights, free=free)
 
 
 def _weights_item(spec):
