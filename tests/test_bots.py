@@ -205,7 +205,11 @@ def test_docs_bots_md_shows_the_policy_table():
 
     text = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text()
     assert text.endswith(policies_markdown())
-    assert "| `pile_threshold` | 6 | 1 .. 50 (whole numbers) |" in text  # bots version 2
+    # bots version 4: the 4-player default, then the counts whose default differs
+    assert "| `pile_threshold` | 6 (3 players: 5; 6 players: 3) | 1 .. 50 (whole numbers) |" in (
+        text
+    )
+    assert "| `meld_keep` | 53 | 2 .. 100 (whole numbers) |" in text
     assert [line for line in text.splitlines() if line.startswith("## ")] == [
         "## random",
         "## greedy",

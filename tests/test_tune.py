@@ -288,6 +288,16 @@ def _tune(bot="expert", **kw):
     return tune(bot, **{"trials": 4, "seed": 3, **SMALL, **kw})
 
 
+def test_tuning_at_6_players_starts_from_the_6_player_defaults():
+    """Trial 0 is the expert's own setting at the tuned player count (``pile_threshold=3``
+    with 6 players), so its spec is the bot's name and it plays the field's ``expert`` evenly;
+    a searched value equal to the 4-player default stays in a candidate's spec."""
+    r = _tune(trials=2, params=["pile_threshold"], rules=Rules(players=6), field=["expert"])
+    first = r.history.iloc[0]
+    assert (first["spec"], first["pile_threshold"], first["objective"]) == ("expert", 3, 0)
+    assert parse_bot("expert:pile_threshold=6").spec == "expert:pile_threshold=6"
+
+
 def test_history_has_the_asked_trials_with_the_baseline_first():
     """Trial 0 plays the bot's own setting; against itself (the field's ``expert``) the seat
     rotation makes it an even match: difference 0 exactly. The field objective is the mean of

@@ -274,7 +274,12 @@ def _suggest(trial, param: Param, low: float, high: float) -> float:
     return min(max(value, low), high)
 
 
-def _make_bot(policy: Policy, values: dict[str, float]) -> Bot:
+def _make_bot(policy: Policy, fixed: dict[str, float], chosen: dict, players: int) -> Bot:
+    """The candidate: the spec's fixed values and the searched ones that differ from their
+    default at the tuned player count (an equal one is that default there, so the spec of
+    the bot's own setting is the bot's name)."""
+    defaults = {p.name: p.default_at(players) for p in policy.params}
+    values = {**fixed, **{k: v for k, v in chosen.items() if v != defaults[k]}}
     # repr: a value fixed in the user's spec keeps every digit
     items = ",".join(f"{name}={repr(float(v))}" for name, v in values.items())
     return parse_bot(f"{policy.name}:{items}" if items else policy.name)
@@ -404,7 +409,7 @@ def tune(
     for _ in range(trials):
         trial = study.ask()
         chosen = {p.name: _suggest(trial, p, *bounds[p.name]) for p in searched}
-        cand = _make_bot(policy, {**fixed, **chosen})
+        cand = _make_bot(policy, fixed, chosen, rules.players)
         t = time.perf_counter()
         score, _ = _against_field(cand, field_bots, objective, count, search_seeds, rules, workers)
         study.tell(trial, score.value)
