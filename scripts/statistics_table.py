@@ -28,6 +28,7 @@ import pandas as pd
 from docs_page import DOCS, made_by, write_generated
 
 from canasta_sim import simulate
+from canasta_sim._version import BOTS_VERSION
 from canasta_sim.results.tables import interval
 
 SCRIPT = "scripts/statistics_table.py"
@@ -47,7 +48,9 @@ def main(argv: list[str] | None = None) -> None:
     text = (
         f"{made_by(script, machine=True)}\n\n"
         f"`{command}` on {platform.node()} ({platform.machine()}, {os.cpu_count()} cores), "
-        f"{time.strftime('%Y-%m-%d')}:\n\n```text\n{printed}\n```"
+        f"{time.strftime('%Y-%m-%d')}, bots version {BOTS_VERSION}: the wall time on the first "
+        "line is not a speed figure (throughput on a quiet machine: "
+        f"[performance.md](performance.md)):\n\n```text\n{printed}\n```"
     )
     write_generated(DOCS / "statistics.md", "statistics-table", text)
     print(printed)
@@ -82,8 +85,9 @@ def main_job(deals: int, seed: int) -> tuple[str, pd.DataFrame]:
 def side_by_side(tables: dict[str, pd.DataFrame]) -> str:
     """A Markdown table: each statistic's value and 95% interval under every policy (column
     headings: ``tables``' keys), and ``differs``: yes when two of the intervals are disjoint
-    (the policy moves the statistic beyond the samples' noise). Rows of one policy only
-    (a bot's own win rate) are left out."""
+    (the policy moves the statistic beyond the samples' noise), never for a row with an exact
+    value (the cards dealt: no policy moves them). Rows of one policy only (a bot's own win
+    rate) are left out."""
     names = list(tables)
     merged = None
     for i, name in enumerate(names):
@@ -99,7 +103,8 @@ def side_by_side(tables: dict[str, pd.DataFrame]) -> str:
     for _, r in merged.iterrows():
         lows = [r[f"ci_low_{i}"] for i in range(len(names))]
         highs = [r[f"ci_high_{i}"] for i in range(len(names))]
-        moved = max(lows) > min(highs)  # NaN bounds compare False: no claim
+        # NaN bounds compare False: no claim; an exact row differs by sampling alone
+        moved = max(lows) > min(highs) and pd.isna(r["exact_0"])
         differ += bool(moved)
         cells = [
             interval(r[f"value_{i}"], r[f"ci_low_{i}"], r[f"ci_high_{i}"], ".4g")
@@ -112,7 +117,8 @@ def side_by_side(tables: dict[str, pd.DataFrame]) -> str:
         )
     count = (
         f"{differ} of {len(merged)} statistics differ between two of the policies beyond "
-        "their 95% intervals (`differs`); the exact ones (the cards dealt) cannot."
+        "their 95% intervals (`differs`); those with an exact value (the cards dealt) are the "
+        "shuffle's alone."
     )
     return count + "\n\n" + "\n".join(lines)
 
