@@ -93,6 +93,10 @@ SIDES = (
     '.mean().round(2).to_string())"'
 )
 PIMC = "python scripts/pimc_strength.py --tables {}"
+STATISTICS = (
+    "python scripts/statistics_table.py --deals 1000000 --apprentice-deals 100000 "
+    "--pimc-deals 600 --seed 0"
+)
 
 FIGURES: tuple[Figure, ...] = (
     # README.md
@@ -240,10 +244,13 @@ FIGURES: tuple[Figure, ...] = (
     ),
     # the pages of the measurement scripts
     Script(
-        "statistics-table",
-        "docs/statistics.md",
-        "python scripts/statistics_table.py --deals 1000000 --seed 0",
+        "tune-players",
+        "docs/tune.md",
+        "python scripts/tune_players.py tune && python scripts/tune_players.py check && "
+        "python scripts/tune_players.py docs",
     ),
+    Script("statistics-table", "docs/statistics.md", STATISTICS),
+    Script("statistics-policies", "docs/statistics.md", STATISTICS),
     Script(
         "strength-table",
         "docs/strength.md",

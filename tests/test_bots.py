@@ -34,7 +34,7 @@ def test_every_policy_is_registered_with_documented_parameters():
 def test_expert_spec_sets_parameters_in_kernel_order():
     bot = parse_bot("expert:pile_threshold=7,hold_wilds=0")
     names = [p.name for p in bot.policy.params]
-    v = bot.vector()
+    v = bot.vector(4)
     assert v.shape == (N_PARAMS,)
     assert v[names.index("pile_threshold")] == 7
     assert v[names.index("hold_wilds")] == 0
@@ -205,7 +205,11 @@ def test_docs_bots_md_shows_the_policy_table():
 
     text = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text()
     assert text.endswith(policies_markdown())
-    assert "| `pile_threshold` | 6 | 1 .. 50 (whole numbers) |" in text  # bots version 2
+    # bots version 4: the 4-player default, then the counts whose default differs
+    assert "| `pile_threshold` | 6 (3 players: 5; 6 players: 3) | 1 .. 50 (whole numbers) |" in (
+        text
+    )
+    assert "| `meld_keep` | 53 | 2 .. 100 (whole numbers) |" in text
     assert [line for line in text.splitlines() if line.startswith("## ")] == [
         "## random",
         "## greedy",

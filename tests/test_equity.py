@@ -8,7 +8,15 @@ import pytest
 from test_analysis import GO_OUT, row
 
 from canasta_sim import Deal, InfoSet, Rules, analyse
-from canasta_sim.search.equity import LOW, STEP, build_table, in_scope, p_win_game
+from canasta_sim.search.equity import (
+    LOW,
+    STEP,
+    build_table,
+    in_scope,
+    p_win_game,
+    save_tables,
+    table_policy,
+)
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])
@@ -43,6 +51,18 @@ def test_scope():
         Rules(players=4, going_out_bonus=300),
     ):
         assert not in_scope(rules) and p_win_game(rules, np.zeros(2), np.zeros(2)) is None
+
+
+def test_a_table_records_the_bots_it_was_built_with(tmp_path):
+    """The shipped table is of expert play; one built with other bots says so in its scope
+    (``scripts/build_game_equity.py --bots``), and its games differ."""
+    assert table_policy() == "expert"
+    greedy = build_table(2, deals=40, games=20, seed=1, bots="greedy")
+    assert not np.array_equal(greedy, build_table(2, deals=40, games=20, seed=1))
+    path = tmp_path / "equity.npz"
+    save_tables({2: greedy}, {"seed": 1}, path, bots="greedy")
+    with np.load(path) as data:
+        assert json.loads(str(data["scope"]))["bots"] == "greedy"
 
 
 def test_build_table_small():

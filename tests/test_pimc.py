@@ -93,13 +93,13 @@ def test_pimc_spec_grammar():
     """``rollout=expert@1`` sets the rollout expert's parameters to the preset's values and
     ``rollout.NAME`` overrides one; the vector holds them after ``PimcParam.expert``."""
     bot = parse_bot("pimc:worlds=64,top=4,rollout=expert@1,rollout.safety=80")
-    v = bot.vector()
+    v = bot.vector(4)
     assert (v[PimcParam.worlds], v[PimcParam.top], v[PimcParam.see_hidden]) == (64, 4, 0)
     names = [p.name for p in EXPERT_PARAMS]
     rollout = v[PimcParam.expert : PimcParam.expert + len(names)]
     assert rollout[names.index("meld_keep")] == 8  # expert@1's meld_keep
     assert rollout[names.index("safety")] == 80
-    assert np.array_equal(parse_bot("pimc").vector()[PimcParam.expert :][:1], [6.0])
+    assert np.array_equal(parse_bot("pimc").vector(4)[PimcParam.expert :][:1], [6.0])
     with pytest.raises(ValueError, match="rollout bot 'greedy'"):
         parse_bot("pimc:rollout=greedy")
     with pytest.raises(ValueError, match="unknown parameter 'rollout.nope'"):
@@ -231,7 +231,7 @@ def test_pimc_rollout_apprentice_spec():
     bot = parse_bot("pimc:rollout=apprentice")
     assert bot.spec == "pimc:rollout=apprentice"  # by name: the canonical spec parses again
     assert parse_bot(bot.spec) == bot
-    v = bot.vector()
+    v = bot.vector(4)
     assert v[PimcParam.rollout] == PolicyCode.apprentice
     assert tuple(v[PimcParam.expert : PimcParam.expert + len(EXPERT_PARAMS)]) == EXPERT_DEFAULTS
     path = str(default_weights_path(4))

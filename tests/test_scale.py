@@ -218,6 +218,16 @@ def test_sweep_keeps_the_baseline_row_labelled():
     assert (base["mean_diff"], base["diff_low"], base["diff_high"]) == (0, 0, 0)
 
 
+def test_sweep_baseline_is_the_value_that_plays_as_the_opponent_at_the_player_count():
+    """``pile_threshold``'s default is 6 with 4 players and 3 with 6 (docs/tune.md): the
+    baseline row follows the table's player count, not the spec's text."""
+    four = sweep("expert", "pile_threshold", [3, 6], "expert", deals=40)
+    assert list(four["baseline"]) == [False, True]
+    six = sweep("expert", "pile_threshold", [3, 6], "expert", deals=40, rules=Rules(players=6))
+    assert list(six["baseline"]) == [True, False]
+    assert six.iloc[0]["mean_diff"] == 0
+
+
 def test_sweep_help_and_range_errors_say_what_broke():
     assert "STOP included" in " ".join(run("sweep", "--help").output.split())
     for text, needle in (

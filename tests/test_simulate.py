@@ -228,3 +228,19 @@ def test_a_run_removes_staging_folders_of_dead_processes_only(tmp_path):
     kept.append(f".file.canasta-sim-{host}-{dead}-ab12cd_3")
     simulate(10, out=tmp_path / "run")
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(kept + ["run"])
+
+
+def test_the_summary_and_the_report_name_the_policy(tmp_path):
+    """The statistics describe the play of the run's bots: ``summary()``, its printed table and
+    ``report.md`` name them, per side when the sides differ, with the bots version."""
+    from canasta_sim.results.report import write_report
+    from canasta_sim.results.stats import format_summary
+
+    run = simulate(40, seats="expert,careful,expert,greedy", seed=2, out=tmp_path / "run")
+    policy = "side 0: expert, side 1: careful/greedy (bots version 4)"
+    assert run.summary().attrs["policy"] == policy
+    assert format_summary(run.summary()).splitlines()[0] == f"statistics of the play of {policy}"
+    report = write_report(tmp_path / "run").read_text()
+    assert f"Statistics of the play of {policy}:" in report
+    alone = simulate(40, bots="expert", seed=2, rules=Rules(players=6), records=False)
+    assert alone.summary().attrs["policy"] == "expert on every seat (bots version 4)"

@@ -13,9 +13,9 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
-from canasta_sim import Deal, compare
+from canasta_sim import Deal, Rules, compare, simulate
 from canasta_sim.cli import main
-from canasta_sim.players.specs import parse_bot
+from canasta_sim.players.specs import parse_bot, search_rollout_bot, seat_arrays
 from canasta_sim.search.tune import FINAL, SEARCH, parse_ranges, stage_seeds, tune
 
 # --- the expert's pickup knobs (hand-built positions, R-33) ----------------------------------
@@ -178,8 +178,8 @@ def test_expert_at_1_is_a_spec_like_a_policy():
     assert bot.policy.code == parse_bot("expert").policy.code
     assert parse_bot("expert@1:meld_keep=8").spec == "expert@1"
     assert parse_bot(bot.spec) == bot
-    with pytest.raises(ValueError, match="'expert@3'.*allowed: .*expert.*expert@1.*expert@2"):
-        parse_bot("expert@3")
+    with pytest.raises(ValueError, match="'expert@4'.*allowed: .*expert.*expert@1.*expert@3"):
+        parse_bot("expert@4")
 
 
 def test_expert_at_2_plays_as_bots_version_2():
@@ -194,12 +194,108 @@ def test_expert_at_2_plays_as_bots_version_2():
             assert {c: now[frame][c] for c in kept[frame]} == kept[frame], (name, frame)
 
 
+def test_expert_at_3_plays_as_bots_version_3():
+    """``expert@3`` reproduces every record column of bots version 3's ``expert`` golden cells
+    at 2, 3 and 6 players (``tests/data/goldens_expert_v3.json``: the digests of
+    tests/data/goldens.json at bots version 3, the bot-name columns left out), whose defaults
+    were the 4-player ones at every player count."""
+    old = json.loads((G.DATA / "goldens_expert_v3.json").read_text())
+    assert old["bots_version"] == 3 and (old["deals"], old["seed"]) == (G.DEALS, G.SEED)
+    assert {kept["cell"]["players"] for kept in old["cells"].values()} == {2, 3, 6}
+    for name, kept in old["cells"].items():
+        now = G.run_cell({**kept["cell"], "bots": ["expert@3"]})
+        for frame in ("deals", "sides"):
+            assert {c: now[frame][c] for c in kept[frame]} == kept[frame], (name, frame)
+
+
+# --- defaults by player count (docs/tune.md, "The expert per player count") ------------------
+#: The defaults tuned per player count, as docs/tune.md's table of the chosen settings gives
+#: them; every other parameter keeps its 4-player default.
+TUNED = {
+    2: {"freeze_risk": 4, "safety": 30},
+    3: {"pile_threshold": 5, "hold_wilds": 0, "freeze_risk": 4, "initial_cards": 2},
+    4: {},
+    6: {"pile_threshold": 3, "hold_wilds": 0},
+}
+FOUR = {
+    "pile_threshold": 6,
+    "meld_keep": 53,
+    "hold_wilds": 1,
+    "freeze_risk": 0.263,
+    "safety": 90.82,
+    "block_at": 40,
+    "out_lead": 1958,
+    "natural_wait": 7,
+    "wild_factor": 1,
+    "meld_pile": 0,
+    "initial_cards": 3,
+}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_expert_defaults_depend_on_the_player_count(players):
+    """``expert`` plays the tuned defaults of its player count, ``expert@3`` the 4-player ones
+    at every count; a value given in a spec holds at every count, also when it equals the
+    4-player default (so the spec keeps it)."""
+    assert parse_bot("expert").parameters_at(players) == {**FOUR, **TUNED[players]}
+    assert parse_bot("expert@3").parameters_at(players) == FOUR
+    fixed = parse_bot("expert:pile_threshold=6,hold_wilds=1")
+    assert fixed.spec == "expert:pile_threshold=6,hold_wilds=1"
+    assert fixed.parameters_at(players) == {
+        **FOUR,
+        **TUNED[players],
+        "pile_threshold": 6,
+        "hold_wilds": 1,
+    }
+    names = list(FOUR)
+    policies, params = seat_arrays([parse_bot("expert"), parse_bot("expert@3")], players)
+    assert dict(zip(names, params[0, : len(names)])) == {**FOUR, **TUNED[players]}
+    assert dict(zip(names, params[1, : len(names)])) == FOUR
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_the_expert_inside_pimc_and_the_apprentice_has_the_same_defaults(players):
+    """The search bot's rollout expert and the apprentice's candidate expert follow the player
+    count as ``expert`` does; ``rollout=expert@3`` keeps the 4-player defaults."""
+    tuned = {**FOUR, **TUNED[players]}
+    pimc = parse_bot("pimc").parameters_at(players)
+    assert {n: pimc["rollout." + n] for n in FOUR} == tuned
+    apprentice = parse_bot("apprentice").parameters_at(players)
+    assert {n: apprentice["expert." + n] for n in FOUR} == tuned
+    old = parse_bot("pimc:rollout=expert@3").parameters_at(players)
+    assert {n: old["rollout." + n] for n in FOUR} == FOUR
+    assert search_rollout_bot(parse_bot("pimc")).spec == "expert"
+    assert search_rollout_bot(parse_bot("pimc:rollout=expert@3")).spec == "expert@3"
+
+
+def test_expert_plays_as_expert_at_3_with_4_players_only():
+    """With 4 players the two are the same bot (identical records); with 6 players the
+    manifest records the 6-player defaults and the deals differ."""
+    four = compare("expert", "expert@3", deals=200, seed=3, workers=1)[0]
+    assert four["mean_diff"].tolist() == [0.0, 0.0]
+    assert four["wins"].tolist() == four["losses"].tolist()[::-1]
+    run = simulate(60, bots="expert", rules=Rules(players=6), seed=3, workers=1)
+    assert run.manifest["bot_parameters"]["expert"] == {**FOUR, **TUNED[6]}
+    old = simulate(60, bots="expert@3", rules=Rules(players=6), seed=3, workers=1)
+    assert not run.sides["score"].equals(old.sides["score"])
+
+
 # --- the tuner ---------------------------------------------------------------------------------
 SMALL = {"deals": 200, "final_deals": 400, "final_games": 10}
 
 
 def _tune(bot="expert", **kw):
     return tune(bot, **{"trials": 4, "seed": 3, **SMALL, **kw})
+
+
+def test_tuning_at_6_players_starts_from_the_6_player_defaults():
+    """Trial 0 is the expert's own setting at the tuned player count (``pile_threshold=3``
+    with 6 players), so its spec is the bot's name and it plays the field's ``expert`` evenly;
+    a searched value equal to the 4-player default stays in a candidate's spec."""
+    r = _tune(trials=2, params=["pile_threshold"], rules=Rules(players=6), field=["expert"])
+    first = r.history.iloc[0]
+    assert (first["spec"], first["pile_threshold"], first["objective"]) == ("expert", 3, 0)
+    assert parse_bot("expert:pile_threshold=6").spec == "expert:pile_threshold=6"
 
 
 def test_history_has_the_asked_trials_with_the_baseline_first():

@@ -129,8 +129,11 @@ def test_cli_win_game():
     run = CliRunner().invoke
     played = run(main, ["analyse", str(position), "--worlds", "50", "--win-game", "play-out"])
     assert played.exit_code == 0, played.output
-    assert "P(win game) from playing the game out (" in played.output
+    # each names the play it assumes: the rollout bots, or the bots the table was built with
+    assert "P(win game) from playing the game out with expert (" in played.output
     table = run(main, ["analyse", str(position), "--worlds", "50"])
-    assert "P(win game) from the game-equity table" in table.output
+    assert "P(win game) from the game-equity table of expert play" in table.output
+    other = run(main, ["analyse", str(position), "--worlds", "50", "--rollout", "expert@2"])
+    assert "P(win game) from the game-equity table of expert play" in other.output
     bad = run(main, ["analyse", str(position), "--win-game", "both"])
     assert bad.exit_code == 2 and "'both' is not one of 'auto', 'table', 'play-out'" in bad.output

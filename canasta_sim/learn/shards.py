@@ -125,7 +125,7 @@ def label_shard(plan: LabelPlan, shard: int) -> dict[str, np.ndarray]:
     search = parse_bot(plan.search)
     if search.policy.name != "pimc":
         raise ValueError(f"search={plan.search!r} is not allowed; allowed: a pimc spec")
-    params = search.vector().astype(np.float64)
+    params = search.vector(players).astype(np.float64)
     params[PimcParam.worlds] = plan.worlds
     params[PimcParam.weight_set] = 0
     wpath, weights = rollout_weights(plan, search, players)

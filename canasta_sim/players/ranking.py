@@ -62,8 +62,9 @@ def rank_candidates(position, found: list[Candidate], bot="expert") -> list[Cand
     bot = parse_bot(bot) if isinstance(bot, str) else bot
     own = policy_choice(deal, found, bot)
     rest = [c for c in found if c != own]
-    if deal.phase == "play" and _rollout_params(bot) is not None:
-        rest = _by_discard_ranking(deal, rest, own, _rollout_params(bot))
+    params = _rollout_params(bot, deal.rules.players)
+    if deal.phase == "play" and params is not None:
+        rest = _by_discard_ranking(deal, rest, own, params)
     return ([own] if own is not None else []) + rest
 
 
@@ -121,15 +122,15 @@ def _same_board(a: Deal, b: Deal) -> bool:
     )
 
 
-def _rollout_params(bot: Bot) -> np.ndarray | None:
-    """The expert parameters behind ``bot``'s discards (the search bot's: its rollout
-    expert's), or ``None`` for a policy without a discard ranking."""
+def _rollout_params(bot: Bot, players: int) -> np.ndarray | None:
+    """The expert parameters behind ``bot``'s discards with ``players`` at the table (the
+    search bot's: its rollout expert's), or ``None`` for a policy without a discard ranking."""
     if bot.is_python:
         return None
     if bot.policy.code == PolicyCode.expert:
-        return bot.vector()[: len(EXPERT_DEFAULTS)]
+        return bot.vector(players)[: len(EXPERT_DEFAULTS)]
     if bot.policy.code == PolicyCode.pimc:
-        return bot.vector()[PimcParam.expert : PimcParam.expert + len(EXPERT_DEFAULTS)]
+        return bot.vector(players)[PimcParam.expert : PimcParam.expert + len(EXPERT_DEFAULTS)]
     return None
 
 

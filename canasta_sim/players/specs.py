@@ -36,8 +36,11 @@ DEFAULT_BOT = "expert"
 
 #: Earlier defaults of a policy, played by the spec ``NAME@BOTS_VERSION``: ``expert@1`` is
 #: ``expert`` as bots version 1 set it (before the tuning of docs/tune.md), ``expert@2`` as
-#: version 2 set it (before ``initial_cards`` held the initial meld back), for comparisons
-#: with today's defaults. Parameters given in a spec change a preset as they change a policy.
+#: version 2 set it (before ``initial_cards`` held the initial meld back), ``expert@3`` as
+#: version 3 set it (its 4-player defaults at every player count, before the defaults of
+#: :data:`~canasta_sim.nb.bots.policies.EXPERT_BY_PLAYERS`), for comparisons with today's
+#: defaults. A preset's defaults hold at every player count. Parameters given in a spec change
+#: a preset as they change a policy.
 PRESETS: dict[str, dict[str, float]] = {
     "expert@1": {
         "pile_threshold": 5,
@@ -65,6 +68,19 @@ PRESETS: dict[str, dict[str, float]] = {
         "meld_pile": 0,
         "initial_cards": 100,
     },
+    "expert@3": {
+        "pile_threshold": 6,
+        "meld_keep": 53,
+        "hold_wilds": 1,
+        "freeze_risk": 0.263,
+        "safety": 90.82,
+        "block_at": 40,
+        "out_lead": 1958,
+        "natural_wait": 7,
+        "wild_factor": 1,
+        "meld_pile": 0,
+        "initial_cards": 3,
+    },
 }
 
 
@@ -76,7 +92,9 @@ def find_policy(name: str) -> Policy | None:
     if name in PRESETS:
         base = POLICIES[name.partition("@")[0]]
         values = PRESETS[name]
-        params = tuple(replace(p, default=float(values[p.name])) for p in base.params)
+        params = tuple(
+            replace(p, default=float(values[p.name]), by_players=()) for p in base.params
+        )
         return replace(base, name=name, params=params)
     return POLICIES.get(name)
 
@@ -97,12 +115,15 @@ PYTHON_POLICY = Policy(
 class Bot:
     """A parsed bot spec; ``source`` is ``FILE.py:CLASS`` for a bot written in Python;
     ``weights`` the weight file (``.npz``) an ``apprentice`` spec names (empty: the shipped
-    one for the player count)."""
+    one for the player count); ``free`` the parameters the spec leaves to defaults that depend
+    on the player count (``Param.by_players``): ``values`` holds their 4-player defaults,
+    :meth:`values_at` their values at a table."""
 
     policy: Policy
     values: tuple[float, ...]
     source: str = ""
     weights: str = ""
+    free: frozenset[str] = frozenset()
 
     @property
     def is_python(self) -> bool:
@@ -115,13 +136,14 @@ class Bot:
     @property
     def spec(self) -> str:
         """Canonical spec: the policy name, then the parameters that differ from defaults
-        (``py:FILE.py:CLASS`` for a Python bot)."""
+        (``py:FILE.py:CLASS`` for a Python bot); a parameter the spec sets whose default
+        depends on the player count stays in it, equal to a default or not."""
         if self.source:
             return f"py:{self.source}"
         changed = [
             f"{p.name}={_TABLE[int(v)].name if p.name == 'rollout' else _fmt(v)}"
             for p, v in zip(self.policy.params, self.values)
-            if v != p.default
+            if p.name not in self.free and (v != p.default or p.by_players)
         ]
         if self.weights:
             changed.append(f"weights={self.weights}")
@@ -129,13 +151,36 @@ class Bot:
 
     @property
     def parameters(self) -> dict[str, float]:
-        """Every parameter of the policy with its value, defaults included (for manifests)."""
+        """Every parameter of the policy with its value, defaults at 4 players included."""
         return {p.name: v for p, v in zip(self.policy.params, self.values)}
 
-    def vector(self) -> np.ndarray:
-        """``ndarray(float64, (N_PARAMS,))`` of parameter values in kernel order."""
+    def values_at(self, players: int) -> tuple[float, ...]:
+        """The parameter values with ``players`` at the table: the spec's, and the free
+        parameters' defaults for that player count."""
+        return tuple(
+            p.default_at(players) if p.name in self.free else v
+            for p, v in zip(self.policy.params, self.values)
+        )
+
+    def parameters_at(self, players: int) -> dict[str, float]:
+        """Every parameter with its value with ``players`` at the table (for manifests)."""
+        return dict(zip((p.name for p in self.policy.params), self.values_at(players)))
+
+    def plays_as(self, other: Bot, players: int) -> bool:
+        """Whether ``other`` is the same bot with ``players`` at the table: one policy (a
+        preset counts as its policy), the same parameter values there, the same weight file
+        or Python class (``expert:pile_threshold=3`` plays as ``expert`` with 6 players)."""
+        return (self.policy.code, self.source, self.weights) == (
+            other.policy.code,
+            other.source,
+            other.weights,
+        ) and self.values_at(players) == other.values_at(players)
+
+    def vector(self, players: int) -> np.ndarray:
+        """``ndarray(float64, (N_PARAMS,))`` of parameter values in kernel order with
+        ``players`` at the table."""
         v = np.zeros(N_PARAMS, np.float64)
-        v[: len(self.values)] = self.values
+        v[: len(self.values)] = self.values_at(players)
         return v
 
 
@@ -164,7 +209,8 @@ def parse_bot(spec: str) -> Bot:
         )
     if weights:  # a bad file is a bad spec, found now (after the bot: it may take none)
         load_weights(weights)
-    return Bot(policy, tuple(values[p.name] for p in policy.params), weights=weights)
+    free = frozenset(p.name for p in policy.params if p.by_players and p.name not in given)
+    return Bot(policy, tuple(values[p.name] for p in policy.params), weights=weights, free=free)
 
 
 def _weights_item(spec):
@@ -231,11 +277,11 @@ def spec_params(spec: str) -> tuple[Policy, dict[str, float]]:
 
 def _rollout_bot(text: str, spec: str) -> tuple[float, dict[str, float]]:
     """The search bot's ``rollout=NAME``: the rollout policy's code, and the ``rollout.NAME``
-    parameter values its preset sets."""
+    parameter values its preset sets (none for today's expert and the apprentice, whose
+    expert plays today's defaults)."""
     rollout = find_policy(text)
-    if rollout is not None and rollout.learned:  # its candidates' expert: today's defaults
-        expert = POLICIES["expert"]
-        return float(rollout.code), {"rollout." + p.name: p.default for p in expert.params}
+    if rollout is not None and (rollout.learned or rollout is POLICIES["expert"]):
+        return float(rollout.code), {}  # today's expert: its defaults, per player count
     if rollout is None or rollout.code != POLICIES["expert"].code:
         names = ", ".join(
             n for n in [*POLICIES, *PRESETS] if n.partition("@")[0] in ("expert", "apprentice")
@@ -266,13 +312,17 @@ def search_rollout_bot(bot: Bot) -> Bot:
     """
     if bot.policy.name != "pimc":
         raise ValueError(f"bot {bot.spec!r} is not the search bot; allowed: pimc specs")
-    values = tuple(bot.parameters["rollout." + p.name] for p in POLICIES["expert"].params)
+    names = [p.name for p in POLICIES["expert"].params]
+    values = tuple(bot.parameters["rollout." + n] for n in names)
+    free = frozenset(n for n in names if "rollout." + n in bot.free)
     if learned_rollout(bot.policy, bot.parameters["rollout"]):
         apprentice = POLICIES["apprentice"]
-        own = tuple(p.default for p in apprentice.params[: ApprenticeParam.expert])
-        return Bot(apprentice, own + values, weights=bot.weights)
-    names = [n for n in [*POLICIES, *PRESETS] if n.partition("@")[0] == "expert"]
-    bots = [Bot(find_policy(n), values) for n in names]
+        own = apprentice.params[: ApprenticeParam.expert]
+        free = frozenset(p.name for p in own) | {"expert." + n for n in free}
+        values = tuple(p.default for p in own) + values
+        return Bot(apprentice, values, weights=bot.weights, free=free)
+    presets = [n for n in [*POLICIES, *PRESETS] if n.partition("@")[0] == "expert"]
+    bots = [Bot(find_policy(n), values, free=free) for n in presets]
     return min(bots, key=lambda b: len(b.spec))
 
 
@@ -418,7 +468,7 @@ def seat_arrays(bots, players: int) -> tuple[np.ndarray, np.ndarray]:
     float64[players, N_PARAMS]; ``bots`` per side or per seat (:func:`per_seat`)."""
     seated = per_seat(bots, players)
     policies = np.array([b.policy.code for b in seated], np.int32)
-    params = np.stack([b.vector() for b in seated])
+    params = np.stack([b.vector(players) for b in seated])
     return policies, params
 
 
@@ -510,6 +560,12 @@ def _fmt(v: float) -> str:
     return str(int(v)) if float(v).is_integer() else repr(float(v))
 
 
+def _default_text(p) -> str:
+    """A parameter's default for the docs: with the player counts whose default differs."""
+    counts = "; ".join(f"{n} players: {_fmt(v)}" for n, v in p.by_players)
+    return _fmt(p.default) + (f" ({counts})" if counts else "")
+
+
 def policies_markdown() -> str:
     """The policy section of ``docs/bots.md``: every policy's summary and parameter table, from
     :data:`POLICIES` (``scripts/bots_doc.py`` writes it into the file)."""
@@ -521,7 +577,7 @@ def policies_markdown() -> str:
             for p in policy.params:
                 whole = " (whole numbers)" if p.integer else ""
                 out.append(
-                    f"| `{p.name}` | {_fmt(p.default)} | {_fmt(p.low)} .. {_fmt(p.high)}{whole} "
+                    f"| `{p.name}` | {_default_text(p)} | {_fmt(p.low)} .. {_fmt(p.high)}{whole} "
                     f"| {p.doc} |"
                 )
             out.append("")

@@ -25,7 +25,7 @@ from .aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
 from ..run.study import STATISTICS
 from ..run.outdir import check_entries, check_records, read_manifest, writing
 from ..game.rules import Rules
-from .stats import hist_mean, summary, summary_cells, table_number
+from .stats import hist_mean, policy_label, summary, summary_cells, table_number
 from .study_stats import KINDS, canasta_timing, red_three_value
 
 __all__ = ["PLOTS", "write_report"]
@@ -72,7 +72,7 @@ def write_report(run_dir) -> Path:
     if (folder / "study.csv").is_file():
         return _write_study_report(folder)
     manifest, agg, rules = _load(folder)
-    table = summary(agg, rules)
+    table = summary(agg, rules, policy_label(manifest))
     caption = _caption(manifest, rules)
     figures = {
         "score_distribution.png": _plot_scores(agg),
@@ -417,6 +417,9 @@ def _markdown(folder: Path, manifest: dict, rules: Rules, table) -> str:
         lines += [f"## {caption}", "", f"![{caption}]({name})", ""]
     lines += [
         "## Statistics",
+        "",
+        f"Statistics of the play of {table.attrs['policy']}: every figure but the exact ones "
+        "describes these bots' play and moves with it (docs/statistics.md).",
         "",
         (
             "95% intervals: Wilson for rates, normal for means, order statistics for quantiles; "

@@ -419,8 +419,11 @@ def _clip(low: float, high: float, least: float, most: float) -> tuple[float, fl
     return min(max(low, least), most), max(min(high, most), least)
 
 
-def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
+def summary(agg: Aggregates, rules: Rules, policy: str = "") -> pd.DataFrame:
     """Every statistic of a run with its 95% interval, from ``agg.counts`` alone.
+
+    Every statistic but the exact values of the deal (red threes dealt, the upcard) describes
+    the play of the run's bots: the policy is part of what a figure means.
 
     Parameters
     ----------
@@ -428,12 +431,15 @@ def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
         The run's aggregates (possibly from a ``records=False`` run or ``aggregates.json``).
     rules : Rules
         The run's rules (for exact values and the red-three scores of R-50).
+    policy : str
+        The play the statistics describe (:func:`policy_label` of the run's manifest), kept
+        in ``frame.attrs["policy"]`` and printed by :func:`format_summary`.
 
     Returns
     -------
     pandas.DataFrame
         One row per statistic; columns :data:`COLUMNS` (see the module docstring). Rates are in
-        0..1, scores in points, turns 0-based.
+        0..1, scores in points, turns 0-based. ``frame.attrs["policy"]``: ``policy``.
 
     Raises
     ------
@@ -639,7 +645,26 @@ def summary(agg: Aggregates, rules: Rules) -> pd.DataFrame:
 
     frame = pd.DataFrame(out.rows, columns=list(COLUMNS))
     frame["n"] = frame["n"].astype(np.int64)
+    frame.attrs["policy"] = policy
     return frame
+
+
+def policy_label(manifest: dict) -> str:
+    """The play a run's statistics describe, from its manifest: the bots of each side (each
+    seating's, when the bots rotate) and the bots version, e.g. ``"expert on every seat
+    (bots version 4)"`` or ``"side 0: expert, side 1: careful/greedy (bots version 4)"``
+    (``careful/greedy``: a side whose seats play different bots, in seat order)."""
+    seatings = manifest.get("bots") or []
+    names = {spec for seating in seatings for spec in seating}
+    if len(names) == 1:
+        text = f"{names.pop()} on every seat"
+    else:
+        text = "; ".join(
+            ", ".join(f"side {side}: {spec}" for side, spec in enumerate(seating))
+            for seating in seatings
+        )
+    version = manifest.get("bots_version")
+    return text + (f" (bots version {version})" if version is not None else "")
 
 
 def _pile_rows(out: _Rows, c: dict, side_deals: int) -> None:
@@ -725,7 +750,8 @@ def format_summary(df: pd.DataFrame) -> str:
     """A fixed-width table of a :func:`summary` frame for the terminal.
 
     One block per group; each line: statistic, value, 95% interval ``[low, high]``, the exact
-    value where known, and ``n``.
+    value where known, and ``n``; first the play the statistics describe
+    (``df.attrs["policy"]``), when known.
     """
     name_w = max([len("statistic")] + [len(s) for s in df["statistic"]])
     rows = [(r.group, r.statistic, *summary_cells(r), f"{r.n:,}") for r in df.itertuples()]
@@ -739,6 +765,8 @@ def format_summary(df: pd.DataFrame) -> str:
         f"{'95% interval':<{widths[3]}}  {'exact':>{widths[4]}}  {'n':>{widths[5]}}"
     )
     lines = [header, "-" * len(header)]
+    if df.attrs.get("policy"):
+        lines.insert(0, f"statistics of the play of {df.attrs['policy']}")
     group = None
     for g, stat, value, ci, exact, n in rows:
         if g != group:

@@ -760,8 +760,9 @@ def sweep(
     -------
     pandas.DataFrame
         One row per value: ``param``, ``value``, ``baseline`` (True where the swept bot
-        equals the opponent: the row shows the comparison's own noise, a mean difference of
-        0 up to its interval) and the :data:`COLUMNS` of ``bot``'s row.
+        plays as the opponent at the table's player count, :meth:`Bot.plays_as`: the row
+        shows the comparison's own noise, a mean difference of 0 up to its interval) and the
+        :data:`COLUMNS` of ``bot``'s row.
         ``frame.attrs["manifest"]`` is the sweep's manifest: that of the first comparison
         (seed, rules, deals per value, versions) with ``bots`` listing every comparison's
         seatings, the whole sweep's wall seconds, and ``sweep`` (bot, param, values, vs).
@@ -776,7 +777,8 @@ def sweep(
     opponent = parse_bot(vs)
     rows, manifests = [], []
     for value, spec in zip(values, sweep_specs(bot, param, values)):
-        table = Table(rules, rotations(parse_bot(spec), opponent, rules))
+        swept = parse_bot(spec)
+        table = Table(rules, rotations(swept, opponent, rules))
         frame, _ = _compare(
             table,
             deals=deals,
@@ -791,7 +793,8 @@ def sweep(
             scheduler=scheduler,
         )
         row = frame.iloc[0].to_dict()
-        rows.append({"param": param.strip(), "value": value, "baseline": spec == opponent.spec})
+        baseline = swept.plays_as(opponent, rules.players)
+        rows.append({"param": param.strip(), "value": value, "baseline": baseline})
         rows[-1].update(row)
         manifests.append(frame.attrs["manifest"])
     frame = pd.DataFrame(rows)

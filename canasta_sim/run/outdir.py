@@ -473,7 +473,11 @@ def make_manifest(
         "bots": [[table.bot_specs[c] for c in codes] for codes in table.bot_codes.tolist()],
         "seats": [list(specs) for specs in table.seat_specs],
         "scores": list(table.scores),
-        "bot_parameters": {b.spec: b.parameters for seating in table.seatings for b in seating},
+        "bot_parameters": {
+            b.spec: b.parameters_at(table.rules.players)
+            for seating in table.seatings
+            for b in seating
+        },
         # the apprentice's weight files and the SHA-256 of each (first 16 hex digits)
         "weights": {f: weights_hash(f) for f in getattr(table, "weight_files", ())},
         "workers": how["workers"],

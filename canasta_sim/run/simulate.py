@@ -21,7 +21,7 @@ from ..errors import BadArgument
 from ..game.rules import Rules
 from ..players.specs import table_bots
 from ..results.aggregate import Aggregates, chunk_outputs
-from ..results.stats import summary
+from ..results.stats import policy_label, summary
 from .outdir import (
     RecordFiles,
     Target,
@@ -110,8 +110,9 @@ class SimulationResult:
 
     def summary(self) -> pd.DataFrame:
         """The run's statistics with 95% intervals (see
-        :func:`canasta_sim.results.stats.summary`)."""
-        return summary(self.aggregates, self.rules)
+        :func:`canasta_sim.results.stats.summary`); ``attrs["policy"]`` names the bots they
+        describe (:func:`canasta_sim.results.stats.policy_label`)."""
+        return summary(self.aggregates, self.rules, policy_label(self.manifest))
 
 
 def run_chunk(table: Table, seed: int, first: int, n: int, records: bool):

@@ -34,7 +34,7 @@ from ..players.choices import (
 from ..players.ranking import rank_candidates
 from ..players.specs import POLICIES, Bot, seat_arrays, side_bots, weight_sets
 from ..results.tables import align_columns, interval
-from .equity import in_scope, p_win_game, play_out
+from .equity import in_scope, p_win_game, play_out, table_policy
 
 #: Objectives the race can be run on, and the column of the table holding each.
 OBJECTIVES = {
@@ -385,8 +385,14 @@ def _win_game(info, bots, how, own, other, deal_scores, world_seeds, threads):
         ]
         if games[0] is None:
             nan = [np.full(sum(map(len, a)), np.nan) for a in own]
-            return nan, {"win_game": None, "play_out_deals": None, "play_out_seconds": None}
-        return games, {"win_game": "table", "play_out_deals": None, "play_out_seconds": None}
+            none = ("win_game", "win_game_bots", "play_out_deals", "play_out_seconds")
+            return nan, dict.fromkeys(none)
+        return games, {
+            "win_game": "table",
+            "win_game_bots": table_policy(),
+            "play_out_deals": None,
+            "play_out_seconds": None,
+        }
     # one play-out of every candidate's worlds together (fewer rounds of kernel calls); a
     # world's later deals are shuffled alike for every candidate (common random numbers)
     start = time.perf_counter()
@@ -398,6 +404,7 @@ def _win_game(info, bots, how, own, other, deal_scores, world_seeds, threads):
     games = [(w == side).astype(np.float64) for w in np.split(winner, cut)]
     return games, {
         "win_game": "play-out",
+        "win_game_bots": "/".join(dict.fromkeys(b.spec for b in bots)),
         "play_out_deals": float(deals.mean()),
         "play_out_seconds": time.perf_counter() - start,
     }
@@ -555,11 +562,11 @@ def pairing_note(candidates: int, unpaired: float, paired: float) -> str:
 def _win_game_note(meta: dict) -> str:
     """The settings line's words on where P(win the game) came from."""
     if meta["win_game"] == "table":
-        return "P(win game) from the game-equity table"
+        return f"P(win game) from the game-equity table of {meta['win_game_bots']} play"
     if meta["win_game"] == "play-out":
         return (
-            f"P(win game) from playing the game out ({meta['play_out_deals']:.1f} more deals "
-            f"a world, {meta['play_out_seconds']:.2f} s)"
+            f"P(win game) from playing the game out with {meta['win_game_bots']} "
+            f"({meta['play_out_deals']:.1f} more deals a world, {meta['play_out_seconds']:.2f} s)"
         )
     return "P(win game) n/a (outside the game-equity table's scope)"
 

@@ -8,8 +8,10 @@ The table is built once (``scripts/build_game_equity.py``) and ships with the pa
 
 - player counts with two sides: 2, 4 and 6 (3 players have three sides);
 - the classic preset as it is (no switches changed);
-- expert bots for every side in every later deal, at the file's ``bots_version`` and
-  ``rules_version``.
+- the bots the file names (``bots``, a spec; ``expert`` unless the table was built with
+  ``scripts/build_game_equity.py --bots``) for every side in every later deal, at the file's
+  ``bots_version`` and ``rules_version``; :func:`table_policy` names them, and ``analyse``
+  prints them beside P(win game).
 
 How it is built: a deal's outcome depends on the sides' cumulative scores mostly through their
 minimum counts (R-64), so for each pair of minimum counts a few thousand deals are played with
@@ -39,7 +41,7 @@ from ..game.rules import Rules, game_over
 EQUITY_FILE = Path(__file__).parents[1] / "data" / "game_equity.npz"
 PLAYERS = (2, 4, 6)
 PRESET = "classic"
-BOTS = "expert"
+BOTS = "expert"  # the bots a table is built with unless told otherwise
 LOW = -1000  # lowest score of the grid (points)
 STEP = 100  # grid spacing (points)
 
@@ -54,8 +56,10 @@ def level_scores(rules: Rules) -> list[int]:
     return [-1] + [t for t, _ in rules.minimum_table()]
 
 
-def deal_samples(rules: Rules, deals: int, seed: int) -> dict[tuple[int, int], np.ndarray]:
-    """Deal scores of expert bots for every pair of minimum counts.
+def deal_samples(
+    rules: Rules, deals: int, seed: int, bots: str = BOTS
+) -> dict[tuple[int, int], np.ndarray]:
+    """Deal scores of ``bots`` (a spec, every side) for every pair of minimum counts.
 
     Returns
     -------
@@ -66,7 +70,7 @@ def deal_samples(rules: Rules, deals: int, seed: int) -> dict[tuple[int, int], n
     from ..run.games import game_table  # playing: not needed to read the table (analyse)
     from ..run.runner import board_seeds, play_deals
 
-    table = game_table(rules, BOTS)
+    table = game_table(rules, bots)
     levels = minimum_levels(rules)
     at = level_scores(rules)
     out = {}
@@ -81,8 +85,11 @@ def deal_samples(rules: Rules, deals: int, seed: int) -> dict[tuple[int, int], n
     return out
 
 
-def build_table(players: int, deals: int, games: int, seed: int = 0) -> np.ndarray:
-    """P(side 0 wins the game | scores before a deal) on the grid (module docstring).
+def build_table(
+    players: int, deals: int, games: int, seed: int = 0, bots: str = BOTS
+) -> np.ndarray:
+    """P(side 0 wins the game | scores before a deal) on the grid (module docstring), every
+    later deal played by ``bots``.
 
     Parameters
     ----------
@@ -93,6 +100,8 @@ def build_table(players: int, deals: int, games: int, seed: int = 0) -> np.ndarr
     games : int
         Games played on from each cell of the grid.
     seed : int
+    bots : str
+        The bot spec of every side (:mod:`canasta_sim.players.specs`), a kernel bot.
 
     Returns
     -------
@@ -103,7 +112,7 @@ def build_table(players: int, deals: int, games: int, seed: int = 0) -> np.ndarr
     from ..run.runner import minimum_counts
 
     rules = Rules.preset(PRESET, players=players)
-    samples = deal_samples(rules, deals, seed)
+    samples = deal_samples(rules, deals, seed, bots)
     grid = np.arange(LOW, rules.game_target, STEP)
     n = len(grid)
     start = np.stack(np.meshgrid(grid, grid, indexing="ij"), axis=-1).reshape(-1, 2)
@@ -125,13 +134,16 @@ def build_table(players: int, deals: int, games: int, seed: int = 0) -> np.ndarr
     return (p + 1.0 - p.T) / 2.0
 
 
-def save_tables(tables: dict[int, np.ndarray], meta: dict, path: Path = EQUITY_FILE) -> None:
-    """Write the tables (``players -> build_table(...)``) and the scope to ``path``."""
+def save_tables(
+    tables: dict[int, np.ndarray], meta: dict, path: Path = EQUITY_FILE, bots: str = BOTS
+) -> None:
+    """Write the tables (``players -> build_table(...)``, built with ``bots``) and the scope
+    to ``path``."""
     path.parent.mkdir(parents=True, exist_ok=True)
     arrays = {f"p{k}": np.round(v * 65535).astype(np.uint16) for k, v in tables.items()}
     scope = {
         "preset": PRESET,
-        "bots": BOTS,
+        "bots": bots,
         "bots_version": BOTS_VERSION,
         "rules_version": RULES_VERSION,
         "low": LOW,
@@ -148,6 +160,11 @@ def _load(path: Path = EQUITY_FILE) -> tuple[dict, dict[int, np.ndarray]]:
         scope = json.loads(str(data["scope"]))
         tables = {int(k[1:]): data[k].astype(np.float64) / 65535 for k in data if k != "scope"}
     return scope, tables
+
+
+def table_policy() -> str:
+    """The bots the shipped table was built with (a spec, every side of every later deal)."""
+    return _load()[0]["bots"]
 
 
 def in_scope(rules: Rules) -> bool:

@@ -274,7 +274,12 @@ def _suggest(trial, param: Param, low: float, high: float) -> float:
     return min(max(value, low), high)
 
 
-def _make_bot(policy: Policy, values: dict[str, float]) -> Bot:
+def _make_bot(policy: Policy, fixed: dict[str, float], chosen: dict, players: int) -> Bot:
+    """The candidate: the spec's fixed values and the searched ones that differ from their
+    default at the tuned player count (an equal one is that default there, so the spec of
+    the bot's own setting is the bot's name)."""
+    defaults = {p.name: p.default_at(players) for p in policy.params}
+    values = {**fixed, **{k: v for k, v in chosen.items() if v != defaults[k]}}
     # repr: a value fixed in the user's spec keeps every digit
     items = ",".join(f"{name}={repr(float(v))}" for name, v in values.items())
     return parse_bot(f"{policy.name}:{items}" if items else policy.name)
@@ -379,7 +384,7 @@ def tune(
             f"{policy.name}, e.g. {policy.name}:{policy.params[0].name}="
             f"{policy.params[0].default:g}",
         )
-    start_values = start_bot.parameters
+    start_values = start_bot.parameters_at(rules.players)
     search_seeds = stage_seeds(seed, SEARCH, len(field_bots))
     final_seeds = stage_seeds(seed, FINAL, len(field_bots))
     sampler_seed = int(seed % 2**32)  # the sampler takes a 32-bit seed
@@ -404,7 +409,7 @@ def tune(
         for done in range(1, trials + 1):
             trial = study.ask()
             chosen = {p.name: _suggest(trial, p, *bounds[p.name]) for p in searched}
-            cand = _make_bot(policy, {**fixed, **chosen})
+            cand = _make_bot(policy, fixed, chosen, rules.players)
             t = time.perf_counter()
             score, _ = _against_field(
                 cand, field_bots, objective, count, search_seeds, rules, workers
@@ -447,7 +452,9 @@ def tune(
     for key in ("first_deal", "deals", "deals_per_second", "chunk_size", "records"):
         manifest.pop(key, None)
     manifest["bots"] = {"tuned": best.spec, "field": [b.spec for b in field_bots]}
-    manifest["bot_parameters"] = {b.spec: b.parameters for b in (best, *field_bots)}
+    manifest["bot_parameters"] = {
+        b.spec: b.parameters_at(rules.players) for b in (best, *field_bots)
+    }
     manifest.update(
         tune={
             "bot": bot,

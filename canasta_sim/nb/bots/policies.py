@@ -20,13 +20,14 @@ Pure data: no kernels are imported here.
 from __future__ import annotations
 
 from collections import namedtuple
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 
 @dataclass(frozen=True)
 class Param:
-    """One bot parameter: default, allowed closed range, what it does, and whether only whole
-    numbers make sense."""
+    """One bot parameter: default, allowed closed range, what it does, whether only whole
+    numbers make sense, and the player counts whose default differs (``by_players``:
+    ``((players, default), ...)``; ``default`` holds at every other count)."""
 
     name: str
     default: float
@@ -34,6 +35,11 @@ class Param:
     high: float
     doc: str
     integer: bool = True
+    by_players: tuple[tuple[int, float], ...] = ()
+
+    def default_at(self, players: int) -> float:
+        """The default with ``players`` at the table."""
+        return dict(self.by_players).get(players, self.default)
 
 
 @dataclass(frozen=True)
@@ -167,12 +173,30 @@ EXPERT_PARAMS = (
     ),
 )
 
+#: The expert's defaults that differ from the 4-player ones of :data:`EXPERT_PARAMS`, by player
+#: count: tuned at 2, 3 and 6 players (``scripts/tune_players.py``, docs/tune.md). A spec sets
+#: a parameter at every count; ``expert@3`` plays the 4-player defaults at every count.
+EXPERT_BY_PLAYERS: dict[int, dict[str, float]] = {
+    2: {"freeze_risk": 4.0, "safety": 30.0},
+    3: {"pile_threshold": 5.0, "hold_wilds": 0.0, "freeze_risk": 4.0, "initial_cards": 2.0},
+    6: {"pile_threshold": 3.0, "hold_wilds": 0.0},
+}
+EXPERT_PARAMS = tuple(
+    replace(
+        p,
+        by_players=tuple(
+            (n, values[p.name]) for n, values in EXPERT_BY_PLAYERS.items() if p.name in values
+        ),
+    )
+    for p in EXPERT_PARAMS
+)
+
 #: Slots of the expert's parameter vector (``params[ExpertParam.meld_keep]``).
 ExpertParam = namedtuple("ExpertParam", [p.name for p in EXPERT_PARAMS])(*range(len(EXPERT_PARAMS)))
 
-#: The expert's default parameter values in kernel order: bots version 2's best setting of a
-#: joint search against expert@1, careful and greedy (docs/tune.md), with version 3's
-#: ``initial_cards`` and ``wild_factor`` measured against it (docs/bots.md).
+#: The expert's default parameter values at 4 players in kernel order: bots version 2's best
+#: setting of a joint search against expert@1, careful and greedy (docs/tune.md), with version
+#: 3's ``initial_cards`` and ``wild_factor`` measured against it (docs/bots.md).
 EXPERT_DEFAULTS = tuple(p.default for p in EXPERT_PARAMS)
 
 PIMC_PARAMS = (
@@ -232,6 +256,7 @@ PIMC_PARAMS = (
             p.high,
             "The rollout expert's " + p.name + ".",
             p.integer,
+            p.by_players,
         )
         for p in EXPERT_PARAMS
     ),
@@ -288,6 +313,7 @@ APPRENTICE_PARAMS = (
             p.high,
             "The candidate-generating expert's " + p.name + ".",
             p.integer,
+            p.by_players,
         )
         for p in EXPERT_PARAMS
     ),
