@@ -254,14 +254,15 @@ def test_expert_defaults_depend_on_the_player_count(players):
 
 
 @pytest.mark.parametrize("players", [2, 6])
-def test_the_expert_inside_pimc_and_the_apprentice_has_the_same_defaults(players):
-    """The search bot's rollout expert and the apprentice's candidate expert follow the player
-    count as ``expert`` does; ``rollout=expert@3`` keeps the 4-player defaults."""
+def test_pimc_follows_the_expert_and_the_apprentice_keeps_its_candidates(players):
+    """The search bot's rollout expert follows the player count as ``expert`` does;
+    ``rollout=expert@3`` keeps the 4-player defaults, and so does the apprentice's candidate
+    expert at every count (its weights were fitted on those candidates)."""
     tuned = {**FOUR, **TUNED[players]}
     pimc = parse_bot("pimc").parameters_at(players)
     assert {n: pimc["rollout." + n] for n in FOUR} == tuned
     apprentice = parse_bot("apprentice").parameters_at(players)
-    assert {n: apprentice["expert." + n] for n in FOUR} == tuned
+    assert {n: apprentice["expert." + n] for n in FOUR} == FOUR
     old = parse_bot("pimc:rollout=expert@3").parameters_at(players)
     assert {n: old["rollout." + n] for n in FOUR} == FOUR
     assert search_rollout_bot(parse_bot("pimc")).spec == "expert"

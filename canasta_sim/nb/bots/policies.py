@@ -313,8 +313,10 @@ APPRENTICE_PARAMS = (
             p.high,
             "The candidate-generating expert's " + p.name + ".",
             p.integer,
-            p.by_players,
         )
+        # the 4-player defaults at every player count, not the expert's per-count ones: the
+        # weights were fitted on these candidates, and at 2, 3 and 6 players the per-count
+        # expert's candidates cost the apprentice 150 to 800 points a deal (docs/learned.md)
         for p in EXPERT_PARAMS
     ),
 )
