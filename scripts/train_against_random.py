@@ -5,13 +5,14 @@ Run: ``python scripts/train_against_random.py [--seed 0] [--updates 150] [--envs
 [--max-minutes 5] [--deals 2000] [--threads 1]``
 
 The policy is a linear softmax over the fine-grained action ids (docs/environment.md), masked
-to the legal ones: ``logits = W @ features(observation)``, the features a few dozen scaled slots
-of the observation (phase, the hand, the side's melds, the staged cards, the pile). It learns by
-REINFORCE with a running-mean baseline on ``VecCanasta`` (classic rules, 4 players, the learner
-playing both seats of side 0 against ``random``), the return of every action being its deal's
-score difference in points. Then :func:`canasta_sim.env.evaluation.evaluate` plays it on
-``--deals`` seat-rotated duplicate deals against ``random`` and prints the mean score
-difference and win rate with their 95% intervals.
+to the legal ones: the logit of an action is ``weights @ features(observation)[action]``, 21
+features per action read from the observation (its block, and for staging a natural or a
+discard a few facts about the hand and the side's melds: :data:`FEATURE_NAMES`). It learns by
+REINFORCE with a running-mean baseline and Adam on ``VecCanasta`` (classic rules, 4 players,
+the learner playing both seats of side 0 against ``random``), the return of every action
+being its deal's score difference (points). Then :func:`canasta_sim.env.evaluation.evaluate`
+plays it on ``--deals`` seat-rotated duplicate deals against ``random`` and prints the mean
+score difference and win rate with their 95% intervals.
 
 The run is deterministic from ``--seed``, ``--updates`` and ``--envs`` (threads do not change
 batches); ``--max-minutes`` only stops training early on a slow machine, which it reports.
@@ -103,8 +104,11 @@ def policy_of(weights: np.ndarray, seed: int):
     return policy
 
 
-def train(seed: int, updates: int, n_envs: int, threads: int, max_seconds: float) -> tuple:
-    """REINFORCE with a baseline; returns the weights and the mean deal reward per update."""
+def train(
+    seed: int, updates: int, n_envs: int, threads: int, max_seconds: float, lr: float = 0.05
+) -> tuple:
+    """REINFORCE with a baseline and Adam (step size ``lr``); returns the weights
+    (``float64[N_FEATURES]``) and the mean deal reward per update (points)."""
     rng = np.random.default_rng(seed)
     weights = np.zeros(N_FEATURES)
     adam_m, adam_v = np.zeros_like(weights), np.zeros_like(weights)
@@ -114,7 +118,7 @@ def train(seed: int, updates: int, n_envs: int, threads: int, max_seconds: float
     baseline, rewards_seen = 0.0, []
     start = time.perf_counter()
     for update in range(updates):
-        grad, ended_rewards = np.zeros_like(weights), []
+        grad, ended_rewards = np.zeros_like(weights), list[float]()
         while len(ended_rewards) < n_envs:
             phi = features(result["observation"])
             p = probabilities(weights, phi, result["legal_action_mask"])
@@ -131,7 +135,7 @@ def train(seed: int, updates: int, n_envs: int, threads: int, max_seconds: float
         mean = float(np.mean(ended_rewards))
         baseline = mean if update == 0 else 0.9 * baseline + 0.1 * mean
         rewards_seen.append(mean * 1000.0)
-        weights += adam(grad / len(ended_rewards), adam_m, adam_v, update + 1)
+        weights += adam(grad / len(ended_rewards), adam_m, adam_v, update + 1, lr)
         if (update + 1) % 10 == 0:
             print(f"update {update + 1}: mean deal reward {mean * 1000:+.0f} points", flush=True)
         if time.perf_counter() - start > max_seconds:
@@ -140,8 +144,9 @@ def train(seed: int, updates: int, n_envs: int, threads: int, max_seconds: float
     return weights, np.array(rewards_seen)
 
 
-def adam(grad: np.ndarray, m: np.ndarray, v: np.ndarray, t: int, lr: float = 0.05) -> np.ndarray:
-    """Adam's ascent step for ``grad`` (``m`` and ``v`` are updated in place)."""
+def adam(grad: np.ndarray, m: np.ndarray, v: np.ndarray, t: int, lr: float) -> np.ndarray:
+    """Adam's ascent step for ``grad``, about ``lr`` per weight (``m`` and ``v`` are updated
+    in place)."""
     m *= 0.9
     m += 0.1 * grad
     v *= 0.999
