@@ -1,8 +1,8 @@
 """Train a small policy against the ``random`` bot with numpy only, then evaluate it (issue 27
 item 7).
 
-Run: ``python scripts/train_against_random.py [--seed 0] [--updates 150] [--envs 128]
-[--max-minutes 5] [--deals 2000] [--threads 1]``
+Run: ``python scripts/train_against_random.py [--seed 0] [--updates 100] [--envs 128]
+[--max-minutes 6] [--deals 2000] [--threads 1]``
 
 The policy is a linear softmax over the fine-grained action ids (docs/environment.md), masked
 to the legal ones: the logit of an action is ``weights @ features(observation)[action]``, 21
@@ -118,7 +118,8 @@ def train(
     baseline, rewards_seen = 0.0, []
     start = time.perf_counter()
     for update in range(updates):
-        grad, ended_rewards = np.zeros_like(weights), list[float]()
+        grad = np.zeros_like(weights)
+        ended_rewards: list[float] = []
         while len(ended_rewards) < n_envs:
             phi = features(result["observation"])
             p = probabilities(weights, phi, result["legal_action_mask"])
@@ -157,9 +158,9 @@ def adam(grad: np.ndarray, m: np.ndarray, v: np.ndarray, t: int, lr: float) -> n
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--updates", type=int, default=150, help="policy updates")
+    parser.add_argument("--updates", type=int, default=100, help="policy updates")
     parser.add_argument("--envs", type=int, default=128, help="environments stepped together")
-    parser.add_argument("--max-minutes", type=float, default=5.0, help="training time cap")
+    parser.add_argument("--max-minutes", type=float, default=6.0, help="training time cap")
     parser.add_argument("--deals", type=int, default=2000, help="evaluation deals")
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args(argv)
