@@ -38,7 +38,7 @@ DISCARD = ActionSlot.discard + np.arange(14)  # kinds black three .. joker: 1 ..
 # Card points by kind: black three and 4 .. 7: 5, 8 .. K: 10, A and deuce: 20, joker: 50.
 POINTS = np.array([5] * 5 + [10] * 6 + [20, 20, 50]) / 50.0
 NATURAL_ROW = np.r_[np.ones(12), 0.0, 0.0]  # the discard kinds that have a meld row
-# Per-action features: one per action block, then 3 for staging a natural, 4 for a discard.
+# Per-action features: one per action block, then 4 for staging a natural, 5 for a discard.
 FEATURE_NAMES = BLOCKS + [
     "stage: in hand",
     "stage: side's meld",
@@ -164,8 +164,12 @@ def main(argv=None) -> None:
     parser.add_argument("--deals", type=int, default=2000, help="evaluation deals")
     parser.add_argument("--threads", type=int, default=1)
     args = parser.parse_args(argv)
-    if args.updates < 1 or args.envs < 1 or args.max_minutes <= 0:
-        parser.error("--updates and --envs must be at least 1 and --max-minutes above 0")
+    if min(args.updates, args.envs, args.deals) < 1 or args.max_minutes <= 0 or args.seed < 0:
+        parser.error(
+            f"--updates {args.updates}, --envs {args.envs}, --deals {args.deals}, --seed "
+            f"{args.seed}, --max-minutes {args.max_minutes}; allowed: counts of at least 1, a "
+            "seed of at least 0, minutes above 0"
+        )
     start = time.perf_counter()
     weights, curve = train(args.seed, args.updates, args.envs, args.threads, args.max_minutes * 60)
     trained = time.perf_counter() - start
