@@ -257,6 +257,11 @@ FIGURES: tuple[Figure, ...] = (
         "python scripts/strength.py --deals 20000 --games 2000 --end-deals 20000",
     ),
     Script("performance-tables", "docs/performance.md", "python scripts/performance.py"),
+    Script(
+        "environment-training",
+        "docs/environment.md",
+        "python scripts/train_against_random.py --threads 1",
+    ),
     Script("strength-pimc-games", "docs/strength.md", PIMC.format("games")),
     Script("pimc-duplicate", "docs/pimc.md", PIMC.format("duplicate")),
     Script("pimc-worlds", "docs/pimc.md", PIMC.format("worlds")),
