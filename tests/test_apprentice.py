@@ -220,3 +220,39 @@ def test_labels_with_apprentice_rollouts(tmp_path):
         np.testing.assert_array_equal(ap[k], again[k])
     with pytest.raises(ValueError, match="apprentice_2p.npz"):
         label_shard(replace(learned, weights=str(tmp_path / "none")), 0)
+
+
+def test_spec_refuses_weight_set_and_hides_it():
+    """``weight_set`` is set by the run from ``weights=PATH``: a spec giving it is refused
+    with a message pointing to ``weights=PATH``, and neither the allowed parameters of a bad
+    spec nor the docs' parameter tables list it."""
+    from canasta_sim.players.specs import policies_markdown
+
+    for spec in ("apprentice:weight_set=3", "pimc:rollout=apprentice,weight_set=1"):
+        with pytest.raises(ValueError, match="weight_set is set by the run.*weights=PATH"):
+            parse_bot(spec)
+    with pytest.raises(ValueError, match="allowed: ") as info:
+        parse_bot("apprentice:nonsense=1")
+    assert "weight_set" not in str(info.value) and "temperature" in str(info.value)
+    assert "`weight_set`" not in policies_markdown()
+
+
+def test_weights_of_another_player_count_are_refused(tmp_path):
+    """A weight file fitted for 4 players (recorded in the file, or in its name
+    ``apprentice_4p.npz``) is refused for a 2-player table with a message naming both
+    counts; at 4 players, and for a file recording neither, it plays."""
+    from canasta_sim import simulate
+
+    recorded = tmp_path / "mine.npz"
+    train.save(recorded, _net(0.0), players=np.int64(4))
+    named = tmp_path / "apprentice_4p.npz"
+    train.save(named, _net(0.0))
+    unknown = tmp_path / "other.npz"
+    train.save(unknown, _net(0.0))
+    for path in (recorded, named):
+        with pytest.raises(ValueError, match=r"fitted for 4 players, this table has 2"):
+            simulate(1, rules=Rules(players=2), bots=[f"apprentice:weights={path}"], seed=1)
+        run = simulate(1, rules=Rules(players=4), bots=[f"apprentice:weights={path}"], seed=1)
+        assert len(run.sides) == 2  # one deal, a row per side
+    run = simulate(1, rules=Rules(players=2), bots=[f"apprentice:weights={unknown}"], seed=1)
+    assert len(run.sides) == 2

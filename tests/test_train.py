@@ -71,3 +71,54 @@ def test_train_bad_options_are_usage_errors(tmp_path, args, option):
     r = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "o"), *args])
     assert r.exit_code == 2 and option in r.output, r.output
     assert not (tmp_path / "o").exists()
+
+
+def test_ctrl_c_in_a_fit_exits_130_and_a_rerun_keeps_the_plan(tmp_path, monkeypatch):
+    """Ctrl-C (a real SIGINT) during the first fit: exit code 130, no ``fit.done``, no weight
+    file (scikit-learn's own catch would keep the half-fitted network). A rerun with another
+    seed or shard count is a usage error naming the option and both values; with the same
+    options it resumes after the labels and fits."""
+    import os
+    import signal
+
+    from sklearn.neural_network import MLPRegressor
+
+    epoch = MLPRegressor._update_no_improvement_count
+
+    def interrupted(self, *args):
+        os.kill(os.getpid(), signal.SIGINT)
+        return epoch(self, *args)
+
+    out = tmp_path / "t"
+    with monkeypatch.context() as m:
+        m.setattr(MLPRegressor, "_update_no_improvement_count", interrupted)
+        r = CliRunner().invoke(
+            main, ["train", "--out", str(out), "--quiet", "--rounds", "1", *TINY]
+        )
+    assert r.exit_code == 130, r.output
+    r1 = out / "round_1"
+    assert (r1 / "label_236.done").exists() and not (r1 / "fit.done").exists()
+    assert not list(r1.glob("weights/*.npz"))
+    for args, option, given, made in (
+        (["--seed", "8"], "--seed", "seed=8", "seed=1"),
+        (["--shards", "4"], "--shards", "shards=4", "shards=2"),
+    ):
+        bad = [*TINY, "--rounds", "1", *args]  # the last value of an option counts
+        r = CliRunner().invoke(main, ["train", "--out", str(out), "--quiet", *bad])
+        assert r.exit_code == 2 and option in r.output, r.output
+        text = " ".join(r.output.split())
+        assert given in text and made in text and "another folder (--out)" in text, text
+    again = _train(out, "--rounds", "1")
+    assert "round 1 label_4p: done before" in again and "round 1 fit: done before" not in again
+    assert (r1 / "fit.done").exists() and len(list(r1.glob("weights/*.npz"))) == 4
+
+
+def test_train_help_agrees_with_the_plan_and_names_the_checkout_install():
+    """--shards-other's range says the least value the plan takes (6: a shard per player count
+    and preset), and a value below it is refused with that range; the help's install line is
+    the one for a checkout."""
+    r = CliRunner().invoke(main, ["train", "--help"])
+    text = " ".join(r.output.split())
+    assert "6<=x" in text and 'pip install -e ".[train]"' in text, text
+    r = CliRunner().invoke(main, ["train", "--out", "o", "--shards-other", "2"])
+    assert r.exit_code == 2 and "6<=x" in r.output, r.output

@@ -7,9 +7,13 @@ from pathlib import Path
 
 import click
 
-from .options import COUNT, SCHEDULER, SEED, _check_workers, api_errors
+from ..learn import PLAN_LEAST
+from .options import SCHEDULER, SEED, _check_workers, api_errors
 
-ROUNDS = click.IntRange(1, 20)
+
+def _least(name: str, most: int = 10**12) -> click.IntRange:
+    """The option range of the plan's count ``name``: its least value is the plan's own."""
+    return click.IntRange(PLAN_LEAST[name], most)
 
 
 @click.command()
@@ -22,33 +26,39 @@ ROUNDS = click.IntRange(1, 20)
 @click.option("--seed", type=SEED, default=1, show_default=True, help="Master seed.")
 @click.option(
     "--rounds",
-    type=ROUNDS,
+    type=_least("rounds", 20),
     default=2,
     show_default=True,
     help="Rounds: round 1 labels with the expert's rollouts, round k with round k-1's "
     "apprentice; each round fits on the labels of every round so far.",
 )
 @click.option(
-    "--shards", type=COUNT, default=500, show_default=True, help="4-player shards a round."
+    "--shards",
+    type=_least("shards"),
+    default=500,
+    show_default=True,
+    help="4-player shards a round.",
 )
 @click.option(
     "--shards-other",
-    type=COUNT,
+    type=_least("shards_other"),
     default=180,
     show_default=True,
     help="Shards a round of 2, 3 and 6 players (in turn).",
 )
-@click.option("--deals", type=COUNT, default=20, show_default=True, help="Deals per shard.")
+@click.option(
+    "--deals", type=_least("deals"), default=20, show_default=True, help="Deals per shard."
+)
 @click.option(
     "--worlds",
-    type=click.IntRange(1, 10_000),
+    type=_least("worlds", 10_000),
     default=32,
     show_default=True,
     help="Sampled worlds per labelled decision.",
 )
 @click.option(
     "--every",
-    type=click.IntRange(1, 1_000),
+    type=_least("every", 1_000),
     default=3,
     show_default=True,
     help="Label about one decision in EVERY.",
@@ -66,7 +76,8 @@ def train(out, seed, rounds, shards, shards_other, deals, worlds, every, threads
     """Rebuild the apprentice's weights (apprentice_{2,3,4,6}p.npz) from a seed.
 
     Each round labels 4-player decisions, then 2-, 3- and 6-player ones, with pimc's paired
-    rollouts, and fits a network per player count (needs pip install 'canasta-sim[train]').
+    rollouts, and fits a network per player count (needs the optional extra
+    train: pip install -e ".[train]" in a checkout).
     A stage done is marked in OUT/round_K/ and skipped when the command runs again; a
     labelling stage resumes from its last whole shard. The weights are in
     OUT/round_ROUNDS/weights/ (docs/learned.md).
@@ -78,7 +89,8 @@ def train(out, seed, rounds, shards, shards_other, deals, worlds, every, threads
         import sklearn  # noqa: F401
     except ImportError:
         raise click.ClickException(
-            "training needs scikit-learn: pip install 'canasta-sim[train]'"
+            'training needs scikit-learn, the optional extra train: pip install -e ".[train]" '
+            "in a checkout"
         ) from None
     with api_errors():
         plan = TrainPlan(seed, rounds, shards, shards_other, deals, worlds, every)

@@ -1,4 +1,4 @@
-"""Gymnasium adapters (optional extra ``env``: ``pip install canasta-sim[env]``): one learner
+"""Gymnasium adapters (optional extra ``env``: ``pip install -e ".[env]"``): one learner
 seat against built-in kernel bots, as an ``Env`` and as a ``VectorEnv`` over
 :class:`~canasta_sim.env.VecCanasta`.
 

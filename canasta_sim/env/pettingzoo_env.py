@@ -1,5 +1,5 @@
-"""A PettingZoo AEC environment, ``canasta_v0`` (optional extra ``env``: ``pip install
-canasta-sim[env]``).
+"""A PettingZoo AEC environment, ``canasta_v0`` (optional extra ``env``: ``pip install -e
+".[env]"``).
 
 Every seat is an agent (``player_0`` .. ``player_{n-1}``); the agent to act is the seat to play,
 the same agent acting several times within its turn (draw, stage, discard). Observations are

@@ -1,5 +1,5 @@
-"""An OpenSpiel Python game, ``python_canasta`` (optional extra ``openspiel``: ``pip install
-canasta-sim[openspiel]``).
+"""An OpenSpiel Python game, ``python_canasta`` (optional extra ``openspiel``: ``pip install -e
+".[openspiel]"``).
 
 One deal per game; the actions are the macro actions of :mod:`.macro` (the candidate layer's
 candidates, 64 ids), which keep a deal to a few dozen decisions, the length OpenSpiel's search

@@ -1,5 +1,5 @@
 """Fitting the apprentice's network on labelled decisions (:mod:`.shards`) with scikit-learn
-(the optional extra ``train``: ``pip install 'canasta-sim[train]'``).
+(the optional extra ``train``: ``pip install -e ".[train]"``).
 
 The network is ``score = v . relu(A s + B c + b1) + b2`` (points) of the state features ``s``
 and a candidate's features ``c``, one hidden layer of NET_HIDDEN units: scikit-learn's
@@ -11,6 +11,9 @@ left out) as target, scaled to hundreds of points. Reproducible: a fixed ``rando
 
 from __future__ import annotations
 
+import contextlib
+import signal
+import threading
 import warnings
 
 import numpy as np
@@ -44,6 +47,8 @@ def fit_network(labels: dict, decisions: np.ndarray, seed: int = 0, alpha: float
     ------
     ValueError
         For no labelled candidate with a value among ``decisions``.
+    KeyboardInterrupt
+        For Ctrl-C (SIGINT) during the fit: no half-fitted network is returned.
     """
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.neural_network import MLPRegressor
@@ -61,10 +66,37 @@ def fit_network(labels: dict, decisions: np.ndarray, seed: int = 0, alpha: float
         n_iter_no_change=6,
         random_state=seed,
     )
-    with warnings.catch_warnings():
+    with warnings.catch_warnings(), _interrupt_passes_through():
         warnings.simplefilter("ignore", ConvergenceWarning)
         model.fit(x, y / TARGET_SCALE)
     return model
+
+
+class _FitInterrupted(BaseException):
+    """Ctrl-C during a fit; scikit-learn's ``MLPRegressor`` catches ``KeyboardInterrupt``
+    (it keeps the half-fitted network and only warns), but not this."""
+
+
+@contextlib.contextmanager
+def _interrupt_passes_through():
+    """SIGINT inside the block raises :class:`_FitInterrupted`, which leaves scikit-learn's
+    fit and becomes ``KeyboardInterrupt`` here; the handler before it comes back after it.
+    Only the main thread may set handlers, and only the main thread gets SIGINT: elsewhere
+    the block runs with the handler it finds."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupted(signum, frame):
+        raise _FitInterrupted
+
+    before = signal.signal(signal.SIGINT, interrupted)
+    try:
+        yield
+    except _FitInterrupted:
+        raise KeyboardInterrupt from None
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def parts(model) -> dict[str, np.ndarray]:

@@ -27,7 +27,11 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import BadArgument
+from . import PLAN_LEAST
 from .shards import LabelPlan, load_labels, make_labels
+
+#: The file of a training folder that records its plan (:class:`TrainPlan`'s fields).
+PLAN_FILE = "plan.json"
 
 #: The labelling stages: name, folder of the shards, player counts.
 LABEL_STAGES = (("label_4p", "labels_4p", (4,)), ("label_236", "labels_236", (2, 3, 6)))
@@ -65,9 +69,7 @@ class TrainPlan:
     every: int = 3
 
     def __post_init__(self):
-        # every (player count, preset) of a stage needs a shard, or its player count has no fit
-        least = {"rounds": 1, "shards": 2, "shards_other": 6, "deals": 1, "worlds": 1, "every": 1}
-        for name, low in least.items():
+        for name, low in PLAN_LEAST.items():
             if getattr(self, name) < low:
                 raise BadArgument(
                     name, f"{name}={getattr(self, name)} is not allowed; allowed: {low} or more"
@@ -103,6 +105,33 @@ def _write_marker(path: Path, facts: dict) -> None:
     tmp = path.with_name(path.name + ".tmp")
     tmp.write_text(json.dumps(facts, indent=1))
     os.replace(tmp, path)
+
+
+def _check_plan(out: Path, facts: dict) -> None:
+    """Refuse to resume the folder ``out`` with other options than it was made with (its
+    ``plan.json``, or a stage marker of a folder made before it) but ``rounds``, which may
+    grow; records ``facts`` (the plan) in ``plan.json`` on the way.
+
+    Raises
+    ------
+    BadArgument
+        Naming the first option whose value differs from the folder's.
+    """
+    path = out / PLAN_FILE
+    if path.exists():
+        before = json.loads(path.read_text())
+    else:
+        markers = sorted(out.glob("round_*/*.done"))
+        before = json.loads(markers[0].read_text()) if markers else {}
+    for name, value in facts.items():
+        if name != "rounds" and name in before and before[name] != value:
+            raise BadArgument(
+                name,
+                f"{name}={value}, but the folder {out} was made with {name}={before[name]}: "
+                f"resume it with {before[name]}, or start over in another folder (--out)",
+            )
+    out.mkdir(parents=True, exist_ok=True)
+    _write_marker(path, facts)
 
 
 def fit_round(out, k: int, seed: int, players=(2, 3, 4, 6), baseline: bool = True) -> dict:
@@ -143,7 +172,12 @@ def fit_round(out, k: int, seed: int, players=(2, 3, 4, 6), baseline: bool = Tru
                     "regret": round(float(e["regret"]), 2),
                 }
             path = weights_dir(out, k) / f"apprentice_{count}p.npz"
-            train.save(path, network.parts(model), report=np.array(json.dumps(facts)))
+            train.save(
+                path,
+                network.parts(model),
+                players=np.int64(count),
+                report=np.array(json.dumps(facts)),
+            )
             report[count] = facts
     return report
 
@@ -165,9 +199,14 @@ def run_training(
     ------
     ValueError
         For a bad plan, ``threads`` below 1 or a bad scheduler.
+    BadArgument
+        For a folder made with another plan (``rounds`` may differ).
+    KeyboardInterrupt
+        For Ctrl-C; the stage it stops has no marker, so a rerun does it again.
     """
     out = Path(out)
     facts = asdict(plan)
+    _check_plan(out, facts)
     for k in range(1, plan.rounds + 1):
         here = round_dir(out, k)
         here.mkdir(parents=True, exist_ok=True)

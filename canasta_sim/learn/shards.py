@@ -27,7 +27,13 @@ from ..nb.enums import EV_LEN, LABEL_LEN, N_CAND_FEAT, N_STATE_FEAT
 from ..nb.labels import label_deals_nb
 from ..nb.play import run_blocks
 from ..players.specs import Bot, learned_rollout, parse_bot
-from ..players.weights import default_weights_path, empty_weights, load_weights, weights_hash
+from ..players.weights import (
+    check_players,
+    default_weights_path,
+    empty_weights,
+    load_weights,
+    weights_hash,
+)
 from ..run.runner import map_chunks, minimum_counts
 
 #: Decisions labelled at most per deal and per ``every`` (a deal has about 120 decisions).
@@ -94,12 +100,14 @@ def rollout_weights(plan: LabelPlan, search: Bot, players: int) -> tuple[str, np
     Raises
     ------
     ValueError
-        Naming the file when it is missing or not a weight file of this feature version.
+        Naming the file when it is missing, not a weight file of this feature version, or
+        fitted for another player count.
     """
     if not learned_rollout(search.policy, search.parameters.get("rollout")):
         return "", empty_weights()
     if search.weights:
         path = search.weights
+        check_players(path, players)
     elif plan.weights:
         path = str(Path(plan.weights) / f"apprentice_{players}p.npz")
     else:

@@ -27,7 +27,7 @@ from ..nb.bots.policies import N_PARAMS as N_PARAMS
 from ..nb.bots.policies import POLICIES as _TABLE
 from ..nb.bots.policies import ApprenticeParam, PimcParam, Policy
 from ..nb.bots.policies import Param as Param
-from .weights import default_weights_path, empty_weights, load_weights
+from .weights import check_players, default_weights_path, empty_weights, load_weights
 
 #: Every policy by name (the table of :mod:`canasta_sim.nb.bots.policies`).
 POLICIES: dict[str, Policy] = {p.name: p for p in _TABLE}
@@ -103,6 +103,10 @@ def bot_names() -> str:
     """Every bot name a spec may start with, for messages."""
     return ", ".join([*POLICIES, *PRESETS])
 
+
+#: Parameters the run sets, never a spec: ``weight_set`` indexes the run's weight files, set
+#: from the spec's ``weights=PATH`` (:func:`weight_sets`).
+RUN_SET = frozenset({"weight_set"})
 
 #: The policy of a bot written in Python: code -1, which no kernel plays (runs with such a
 #: bot play their deals in Python, :func:`canasta_sim.run.runner.play_deals`).
@@ -328,9 +332,14 @@ def search_rollout_bot(bot: Bot) -> Bot:
 
 def _param_value(policy: Policy, key: str, text: str, eq: str) -> float:
     """The value of one ``key=text`` item of a spec, checked against the parameter's range."""
+    if key in RUN_SET:
+        raise ValueError(
+            f"bot parameter {key} is set by the run, not by a spec; to choose the weight file "
+            f"give weights=PATH (an .npz weight file)"
+        )
     param = next((p for p in policy.params if p.name == key), None)
     if param is None:
-        allowed = ", ".join(p.name for p in policy.params) or "none"
+        allowed = ", ".join(p.name for p in policy.params if p.name not in RUN_SET) or "none"
         raise ValueError(f"unknown parameter {key!r} for bot {policy.name}; allowed: {allowed}")
     try:
         value = float(text)
@@ -477,12 +486,21 @@ def weight_sets(seatings, players: int, params: np.ndarray):
     rolling out with the apprentice (each seat's own ``weights=PATH`` or the shipped file for
     ``players``) and their packed networks stacked (``float32[n_sets, NET_LEN]``);
     writes each such seat's index into ``params[seating, seat, ApprenticeParam.weight_set]``
-    (``PimcParam.weight_set`` for a search seat)."""
+    (``PimcParam.weight_set`` for a search seat).
+
+    Raises
+    ------
+    ValueError
+        For a seat's ``weights=PATH`` fitted for another player count than ``players``
+        (:func:`~canasta_sim.players.weights.check_players`) or not a weight file.
+    """
     files: list[str] = []
     for r, seating in enumerate(seatings):
         for seat, bot in enumerate(per_seat(seating, players)):
             search = learned_rollout(bot.policy, bot.parameters.get("rollout"))
             if bot.policy.learned or search:
+                if bot.weights:
+                    check_players(bot.weights, players)
                 path = bot.weights or str(default_weights_path(players))
                 if path not in files:
                     files.append(path)
@@ -574,7 +592,7 @@ def policies_markdown() -> str:
         out += [f"## {policy.name}", "", policy.doc, ""]
         if policy.params:
             out += ["| parameter | default | range | meaning |", "|---|---|---|---|"]
-            for p in policy.params:
+            for p in (p for p in policy.params if p.name not in RUN_SET):
                 whole = " (whole numbers)" if p.integer else ""
                 out.append(
                     f"| `{p.name}` | {_default_text(p)} | {_fmt(p.low)} .. {_fmt(p.high)}{whole} "

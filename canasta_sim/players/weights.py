@@ -5,13 +5,15 @@ never imported to play).
 A weight file is a NumPy ``.npz`` holding the network ``score = v . relu(A s + B c + b1) + b2``
 (points) of state features ``s`` and candidate features ``c`` (docs/learned.md): ``A``
 ``float32[NET_HIDDEN, N_STATE_FEAT]``, ``B`` ``float32[NET_HIDDEN, N_CAND_FEAT]``, ``b1`` and
-``v`` ``float32[NET_HIDDEN]``, ``b2`` ``float32[]``, plus ``feature_version`` and training
-notes. The kernels read one packed ``float32[NET_LEN]`` per file (:func:`pack`).
+``v`` ``float32[NET_HIDDEN]``, ``b2`` ``float32[]``, plus ``feature_version``, ``players``
+(the player count of the labels it was fitted on; files written before it have none) and
+training notes. The kernels read one packed ``float32[NET_LEN]`` per file (:func:`pack`).
 """
 
 from __future__ import annotations
 
 import hashlib
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -85,6 +87,45 @@ def load_weights(path: str) -> np.ndarray:
         raise ValueError(f"weights={path}: feature version {version}; {allowed}")
     net.setflags(write=False)
     return net
+
+
+@lru_cache(maxsize=32)
+def fitted_players(path: str) -> int | None:
+    """The player count a weight file was fitted for: its ``players`` entry, else the
+    ``N`` of a file named ``apprentice_Np.npz`` (as ``canasta-sim train`` names them), else
+    ``None``.
+
+    Raises
+    ------
+    ValueError
+        Naming the file, when it is unreadable.
+    """
+    try:
+        with np.load(path) as z:
+            if "players" in z:
+                return int(z["players"])
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"weights={path}: not an apprentice weight file ({exc})") from None
+    named = re.fullmatch(r"apprentice_(\d+)p\.npz", Path(path).name)
+    return int(named.group(1)) if named else None
+
+
+def check_players(path: str, players: int) -> None:
+    """Refuse a weight file fitted for another player count than ``players`` (its state
+    features mean other things there: a network of 4 players reads a 2-player table wrongly).
+
+    Raises
+    ------
+    ValueError
+        Naming the file, the count it was fitted for and the run's.
+    """
+    fitted = fitted_players(path)
+    if fitted is not None and fitted != players:
+        raise ValueError(
+            f"weights={path} was fitted for {fitted} players, this table has {players}; "
+            f"allowed: a file fitted for {players} players (canasta-sim train writes "
+            f"apprentice_{players}p.npz), or no weights= for the file shipped for {players}"
+        )
 
 
 def empty_weights() -> np.ndarray:
