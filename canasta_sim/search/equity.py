@@ -162,6 +162,13 @@ def _load(path: Path = EQUITY_FILE) -> tuple[dict, dict[int, np.ndarray]]:
     return scope, tables
 
 
+def table_scope() -> dict:
+    """The shipped table's scope and build settings (a copy): ``preset``, ``bots``,
+    ``bots_version``, ``rules_version``, ``low`` and ``step`` (points), ``deals_per_minimum_pair``,
+    ``games_per_cell`` (player count as text -> games per grid cell) and ``seed``."""
+    return dict(_load()[0])
+
+
 def table_policy() -> str:
     """The bots the shipped table was built with (a spec, every side of every later deal)."""
     return _load()[0]["bots"]
