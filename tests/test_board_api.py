@@ -316,3 +316,17 @@ def test_board_command_errors(tmp_path, run):
     assert result.exit_code == 2 and "is not a run folder" in result.output
     result = CliRunner().invoke(main, ["board", str(run), "--port", "70000"])
     assert result.exit_code == 2 and "--port" in result.output
+
+
+def test_replay_html_prints_only_where_it_wrote_and_keeps_an_existing_file(run, tmp_path):
+    out = tmp_path / "deal.html"
+    args = ["replay", str(run), "--deal", "5", "--html", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert result.output == f"wrote {out}\n"  # no move log
+    out.write_text("mine")
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2 and "give --overwrite" in result.output
+    assert out.read_text() == "mine"
+    result = CliRunner().invoke(main, [*args, "--overwrite"])
+    assert result.exit_code == 0 and out.read_text().startswith("<!")
