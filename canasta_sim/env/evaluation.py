@@ -145,9 +145,7 @@ def evaluate(
     )
 
 
-def _play(
-    env: VecCanasta, policy: Policy, rounds: int, seat: int
-) -> tuple[np.ndarray, np.ndarray]:
+def _play(env: VecCanasta, policy: Policy, rounds: int, seat: int) -> tuple[np.ndarray, np.ndarray]:
     """The seat's reward (its side's score difference, points) in each environment's first
     ``rounds`` episodes, ``int64[n_envs, rounds]``, and whether each ended truncated,
     ``bool[n_envs, rounds]``."""
