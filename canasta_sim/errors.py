@@ -16,6 +16,7 @@ class IllegalMove(ValueError):
     def __init__(self, rule: str, message: str):
         super().__init__(f"{rule}: {message}")
         self.rule = rule
+        self.detail = message  # the message without the rule id, to quote it in another
 
 
 #: The message of each MoveError code ({phase}, {canastas}, {minimum}, {wilds_rule}: context).

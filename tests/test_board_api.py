@@ -316,3 +316,35 @@ def test_board_command_errors(tmp_path, run):
     assert result.exit_code == 2 and "is not a run folder" in result.output
     result = CliRunner().invoke(main, ["board", str(run), "--port", "70000"])
     assert result.exit_code == 2 and "--port" in result.output
+
+
+def test_replay_html_prints_only_where_it_wrote_and_keeps_an_existing_file(run, tmp_path):
+    out = tmp_path / "deal.html"
+    args = ["replay", str(run), "--deal", "5", "--html", str(out)]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 0, result.output
+    assert result.output == f"wrote {out}\n"  # no move log
+    out.write_text("mine")
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2 and "give --overwrite" in result.output
+    assert out.read_text() == "mine"
+    result = CliRunner().invoke(main, [*args, "--overwrite"])
+    assert result.exit_code == 0 and out.read_text().startswith("<!")
+
+
+def test_board_refuses_a_corrupt_run_folder_and_a_tune_folder_at_start_up(tmp_path, run):
+    # finding: a manifest.json of {} made /api/runs fail with 500 for every run
+    corrupt = tmp_path / "corrupt"
+    corrupt.mkdir()
+    (corrupt / "manifest.json").write_text("{}")
+    result = CliRunner().invoke(main, ["board", str(run), str(corrupt)])
+    assert result.exit_code == 2
+    assert "corrupt" in result.output and "lacks rules, seed, deals" in result.output
+    tune = tmp_path / "tune"
+    tune.mkdir()
+    manifest = json.loads((run / "manifest.json").read_text())
+    del manifest["deals"]
+    manifest["tune"] = {"bot": "expert"}
+    (tune / "manifest.json").write_text(json.dumps(manifest))
+    result = CliRunner().invoke(main, ["board", str(tune)])
+    assert result.exit_code == 2 and "is a tune folder" in result.output

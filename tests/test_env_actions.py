@@ -181,3 +181,35 @@ def test_the_action_table_in_the_docs_is_up_to_date():
 
     page = (Path(__file__).parent.parent / "docs" / "environment.md").read_text()
     assert actions_markdown() in page, "run python scripts/environment_doc.py"
+
+
+def test_r60_an_illegal_action_message_has_its_rule_once_and_no_placeholder():
+    # finding: "R-60: action .. : R-60: a meld needs ... at most 3 wild cards?"
+    ad = ActionDeal(Deal.from_position(hands=["9 9 9 2 5", "4", "4", "4"], stock="7", pile="6"))
+    ad.step("draw")
+    with pytest.raises(IllegalMove) as caught:
+        ad.step("stage_deuce:K")
+    text = str(caught.value)
+    assert text.startswith("R-60: action ")
+    assert text.count("R-60") == 1
+    assert "?" not in text and "at most 3 wild cards" in text
+
+
+def test_an_illegal_action_message_names_the_phase():
+    ad = ActionDeal(Deal.from_position(hands=["9 9 9 2 5", "4", "4", "4"], stock="7", pile="6"))
+    with pytest.raises(IllegalMove, match=r"phase of the turn \(draw\)$"):
+        ad.step("discard:5")
+
+
+@pytest.mark.parametrize("action", [None, True, 3.5, np.float64(1.0)])
+def test_an_action_is_an_int_or_a_name(action):
+    ad = ActionDeal(Deal.from_position(hands=["9 9 9 2 5", "4", "4", "4"], stock="7", pile="6"))
+    with pytest.raises(ValueError, match=r"allowed: an int id 0 .. 89 or an action name"):
+        ad.step(action)
+    assert ad.deal.phase == "draw"  # nothing taken
+
+
+def test_a_numpy_integer_action_is_accepted():
+    ad = ActionDeal(Deal.from_position(hands=["9 9 9 2 5", "4", "4", "4"], stock="7", pile="6"))
+    ad.step(np.int64(action_id("draw")))
+    assert ad.deal.phase == "play"

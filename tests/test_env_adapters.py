@@ -73,3 +73,10 @@ def test_the_vector_env_steps_as_the_env_on_the_same_seed():
         if terminated or truncated:
             break
     assert terminated or truncated
+
+
+@pytest.mark.parametrize("penalty", [-100, float("nan"), float("inf")])
+def test_gymnasium_a_negative_or_non_finite_illegal_penalty_is_refused(penalty):
+    # a negative penalty rewarded an illegal action with +100
+    with pytest.raises(ValueError, match=r"illegal_penalty .*allowed: None or a finite number"):
+        CanastaEnv(illegal_penalty=penalty)

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from canasta_sim import Rules
-from canasta_sim.env import VecCanasta
+from canasta_sim.env import VecCanasta, action_id
 from canasta_sim.env.evaluation import evaluate
 from canasta_sim.nb.enums import ENV_OBS_LEN, N_ACTIONS
 
@@ -47,3 +47,24 @@ def test_team_play_gives_the_learner_both_seats_of_its_side():
 def test_bad_counts_are_refused():
     with pytest.raises(ValueError, match="deals"):
         evaluate(random_policy(0), deals=0)
+
+
+def stalling_policy(obs, mask):
+    """Draws, then stages and unstages cards for ever: never discards, so never ends a turn."""
+    stage_ids = np.zeros(N_ACTIONS, np.bool_)
+    stage_ids[action_id("draw")] = True
+    stage_ids[action_id("stage_natural:B3") : action_id("clear") + 1] = True
+    preferred = mask & stage_ids
+    return np.where(preferred.any(axis=1), preferred.argmax(axis=1), mask.argmax(axis=1))
+
+
+def test_truncated_deals_are_counted_and_warned_about():
+    # finding: every deal truncated gave score_diff 0.0 [0.0, 0.0] without a word
+    with pytest.warns(RuntimeWarning, match=r"4 of 4 deals played \(100.0%\) ended truncated"):
+        result = evaluate(stalling_policy, "random", deals=2, rules=Rules(players=2), n_envs=2)
+    assert (result.truncated, result.truncated_share) == (4, 1.0)
+
+
+def test_a_policy_that_ends_its_turns_has_no_truncated_deals():
+    result = evaluate(random_policy(0), "expert", deals=4, rules=Rules(players=2), n_envs=4)
+    assert (result.truncated, result.truncated_share) == (0, 0.0)

@@ -70,3 +70,8 @@ def test_ismcts_with_20_simulations_plays_a_deal_for_one_seat_and_the_trace_pass
     assert searched > 10
     verdict = check_trace(state.deal.trace())
     assert verdict.ok, str(verdict)
+
+
+def test_a_negative_seed_is_refused():
+    with pytest.raises(ValueError, match=r"seed=-1 is not allowed"):
+        pyspiel.load_game("python_canasta", {"players": 2, "seed": -1})

@@ -161,3 +161,28 @@ def test_episodes_start_from_a_deal_or_from_worlds_of_an_information_set():
     assert len(stocks) > 1
     with pytest.raises(ValueError, match="other rules than rules="):
         VecCanasta(1, Rules(players=2), start=deal)
+
+
+def test_an_illegal_action_steps_no_environment_and_a_retry_steps_once():
+    # finding: the legal environments stepped before the error, so a retry stepped them twice
+    env = VecCanasta(3, seed=4, opponents="random")
+    first = env.reset()
+    legal = random_actions(first, np.random.default_rng(2))
+    bad = legal.copy()
+    bad[2] = action_id("discard:JK")  # the draw phase: no discard yet
+    with pytest.raises(IllegalMove, match=r"environment 2, action 87 \(discard:JK\)"):
+        env.step(bad)
+    retried = env.step(legal)
+    clean = VecCanasta(3, seed=4, opponents="random")
+    clean.reset()
+    expected = clean.step(legal)
+    np.testing.assert_array_equal(retried["observation"], expected["observation"])
+    np.testing.assert_array_equal(retried["legal_action_mask"], expected["legal_action_mask"])
+    np.testing.assert_array_equal(retried["rewards"], expected["rewards"])
+
+
+def test_an_illegal_action_message_names_the_phase():
+    env = VecCanasta(1, seed=1, opponents="random")
+    env.reset()
+    with pytest.raises(IllegalMove, match=r"phase of the turn \(draw\)$"):
+        env.step(np.array([action_id("discard:JK")]))

@@ -391,6 +391,24 @@ async def _lifespan(app: Starlette):
     app.state.board.jobs.close()  # no analysis outlives the server
 
 
+def _check_run(folder: Path) -> None:
+    """Check at start-up that ``folder`` is a run folder the board lists and replays, so one
+    corrupt folder is named at once instead of failing ``/api/runs`` for every run."""
+    from ..run.outdir import check_entries, read_manifest
+
+    try:
+        manifest = read_manifest(folder)
+        count = "games" if "games" in manifest else "deals"
+        check_entries(manifest, folder, ("rules", "seed", count))
+        if not isinstance(manifest["rules"], dict) or "players" not in manifest["rules"]:
+            raise ValueError(
+                f"{str(folder / 'manifest.json')!r}: its rules name no players; allowed: the "
+                f"manifest.json a run wrote"
+            )
+    except ValueError as exc:
+        raise BadArgument("run_folders", str(exc)) from None
+
+
 def create_app(runs, positions=None) -> Starlette:
     """The board's ASGI app.
 
@@ -404,14 +422,13 @@ def create_app(runs, positions=None) -> Starlette:
     Raises
     ------
     BadArgument
-        For a run folder without a manifest, or a positions folder that is not a folder.
+        For a run folder whose manifest is missing, unreadable or lacks the entries the board
+        reads (a tune folder among them: it holds no deals), or a positions folder that is not
+        a folder.
     """
     folders = [Path(r) for r in runs]
     for folder in folders:
-        if not (folder / "manifest.json").is_file():
-            raise BadArgument(
-                "run_folders", f"{str(folder)!r} is not a run folder (it has no manifest.json)"
-            )
+        _check_run(folder)
     if positions is not None and not Path(positions).is_dir():
         raise BadArgument("positions", f"{str(positions)!r} is not a folder")
     board = Board(folders, None if positions is None else Path(positions))

@@ -84,8 +84,10 @@ def report(run_dir):
     "html_file",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="Also write the deal as one self-contained HTML page (the board's replay, no server).",
+    help="Write the deal as one self-contained HTML page (the board's replay, no server) "
+    "instead of printing its moves.",
 )
+@click.option("--overwrite", is_flag=True, help="Replace an existing --html file.")
 @click.pass_context
 def replay(
     ctx,
@@ -105,10 +107,12 @@ def replay(
     as_json,
     check,
     html_file,
+    overwrite,
 ):
     """Replay deal DEAL move by move in card notation: of the run in RUN_FOLDER (its
     manifest gives rules, bots, seed and scores), or of a run with seed SEED and the given
-    rules and bots; or the trace file of --trace."""
+    rules and bots; or the trace file of --trace. With --html, writes the page instead and
+    prints only where."""
     from ..game.trace import format_trace, load_trace
     from ..results.rerun import RunDeal, deal_of_run, replay_deal
 
@@ -159,8 +163,12 @@ def replay(
     if html_file is not None:
         if trace_file is not None:
             raise click.UsageError("--html writes a deal replayed here; it takes no --trace")
+        if html_file.exists() and not overwrite:
+            raise click.UsageError(
+                f"--html {html_file}: the file exists; give --overwrite to replace it"
+            )
         _write_html(run, run_folder, deal, game, value, html_file)
-    if as_json:
+    elif as_json:
         for event in trace:
             click.echo(json.dumps(event))
     else:
@@ -198,4 +206,4 @@ def _write_html(run, run_folder, deal, game, value, path) -> None:
         write_deal_html(replay, path)
     except OSError as exc:
         raise click.BadParameter(f"{str(path)!r}: {exc.strerror}", param_hint="--html") from None
-    click.echo(f"wrote {path}", err=True)
+    click.echo(f"wrote {path}")

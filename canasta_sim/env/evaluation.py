@@ -7,6 +7,7 @@ averaged over those seatings, so the luck of the cards cancels within a board.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -35,6 +36,12 @@ class Evaluation:
     win_rate, win_low, win_high : float
         Fraction of the deals played in which the policy's side scored more than every other
         side, with its 95% Wilson interval.
+    truncated : int
+        Deals played (of ``deals`` times the sides) that ended truncated (the turn limit,
+        R-47, or a turn of more than MAX_TURN_ACTIONS actions): their score difference is
+        that of the unfinished deal, so many of them make the figures meaningless.
+    truncated_share : float
+        ``truncated`` over the deals played (0 .. 1).
     """
 
     deals: int
@@ -44,6 +51,8 @@ class Evaluation:
     win_rate: float
     win_low: float
     win_high: float
+    truncated: int
+    truncated_share: float
 
 
 def evaluate(
@@ -81,6 +90,12 @@ def evaluate(
     -------
     Evaluation
 
+    Warns
+    -----
+    RuntimeWarning
+        When any deal played ended truncated (e.g. a policy that never ends its turn), with
+        their count and share.
+
     Raises
     ------
     ValueError
@@ -92,34 +107,57 @@ def evaluate(
     check_int("n_envs", n_envs, 1, 1_000_000)
     n = min(n_envs, deals)
     rounds = -(-deals // n)
-    per_side = []
+    per_side, cut = [], []
     for side in range(as_rules(rules).sides):
         env = VecCanasta(
             n, rules, seed=seed, opponents=opponent, seat=side, team=True, threads=threads
         )
-        per_side.append(_play(env, policy, rounds, side))
+        diff, truncated = _play(env, policy, rounds, side)
+        per_side.append(diff)
+        cut.append(truncated)
     diffs = np.stack(per_side)  # (sides, n, rounds): board (i, k) is deal k of env i
     keep = (np.arange(rounds)[None, :] * n + np.arange(n)[:, None]) < deals
+    played = deals * len(per_side)
+    n_truncated = int(np.stack(cut)[:, keep].sum())
+    if n_truncated:
+        warnings.warn(
+            f"{n_truncated} of {played} deals played ({n_truncated / played:.1%}) ended "
+            f"truncated (turn limit or a turn of too many actions): the policy's score "
+            f"difference is that of unfinished deals",
+            RuntimeWarning,
+            stacklevel=2,
+        )
     board_sums = diffs.sum(axis=0)[keep].astype(np.int64)
     mean, low, high = mean_interval(int(board_sums.sum()), int((board_sums**2).sum()), deals)
     sides = diffs.shape[0]
     wins = int((diffs[:, keep] > 0).sum())
     win_low, win_high = wilson_interval(wins, deals * sides)
     return Evaluation(
-        deals, mean / sides, low / sides, high / sides, wins / (deals * sides), win_low, win_high
+        deals,
+        mean / sides,
+        low / sides,
+        high / sides,
+        wins / played,
+        win_low,
+        win_high,
+        n_truncated,
+        n_truncated / played,
     )
 
 
-def _play(env: VecCanasta, policy: Policy, rounds: int, seat: int) -> np.ndarray:
+def _play(env: VecCanasta, policy: Policy, rounds: int, seat: int) -> tuple[np.ndarray, np.ndarray]:
     """The seat's reward (its side's score difference, points) in each environment's first
-    ``rounds`` episodes: ``int64[n_envs, rounds]``."""
+    ``rounds`` episodes, ``int64[n_envs, rounds]``, and whether each ended truncated,
+    ``bool[n_envs, rounds]``."""
     result = env.reset()
     done = np.zeros(env.n_envs, np.int64)
     out = np.zeros((env.n_envs, rounds), np.int64)
+    truncated = np.zeros((env.n_envs, rounds), np.bool_)
     while (done < rounds).any():
         actions = np.asarray(policy(result["observation"], result["legal_action_mask"]))
         result = env.step(actions)
         ended = np.flatnonzero((result["terminated"] | result["truncated"]) & (done < rounds))
         out[ended, done[ended]] = result["rewards"][ended, seat]
+        truncated[ended, done[ended]] = result["truncated"][ended]
         done[ended] += 1
-    return out
+    return out, truncated

@@ -36,9 +36,15 @@ class CanastaEnv(gym.Env):
         Default ``"random"``; any kernel bot but the search bot (see :class:`VecCanasta`).
     seat : int
     illegal_penalty : float, optional
-        Without it an illegal action raises ``IllegalMove``; with it the episode ends
-        (terminated) with reward ``-illegal_penalty``.
+        Without it an illegal action raises ``IllegalMove``; with it (a finite number
+        >= 0, points) the episode ends (terminated) with reward ``-illegal_penalty``.
     render_mode : {None, "ansi"}
+
+    Raises
+    ------
+    ValueError
+        For a negative or non-finite ``illegal_penalty`` (a negative one would reward an
+        illegal action), or another bad argument.
     """
 
     metadata = {"render_modes": ["ansi"]}
@@ -53,6 +59,13 @@ class CanastaEnv(gym.Env):
     ):
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode {render_mode!r}; allowed: None, 'ansi'")
+        if illegal_penalty is not None and not (
+            isinstance(illegal_penalty, (int, float)) and 0 <= illegal_penalty < float("inf")
+        ):
+            raise ValueError(
+                f"illegal_penalty {illegal_penalty!r}; allowed: None or a finite number >= 0 "
+                f"(the reward of an illegal action is -illegal_penalty)"
+            )
         self._vec = VecCanasta(1, rules, opponents=opponents, seat=seat, autoreset=False)
         self.rules = self._vec.rules
         self.illegal_penalty = illegal_penalty

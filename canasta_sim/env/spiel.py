@@ -19,6 +19,7 @@ import pyspiel
 from open_spiel.python.algorithms.mcts import Evaluator
 
 from ..game.deals import Deal
+from ..game.notation import check_int
 from ..game.rules import Rules
 from ..nb.engine.rng import mix64_nb
 from ..nb.engine.state import STATE_DTYPE
@@ -62,6 +63,7 @@ class CanastaGame(pyspiel.Game):
             max_game_length=4 * self.rules.max_turns,
         )
         super().__init__(_GAME_TYPE, info, params)
+        check_int("seed", params["seed"], 0, 2**64 - 1)
         self._seed = int(params["seed"])
         self._made = 0
 

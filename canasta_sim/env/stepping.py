@@ -12,10 +12,10 @@ from __future__ import annotations
 import numpy as np
 
 from .. import cards as C
-from ..errors import IllegalMove, illegal_move
-from ..game.deals import Deal
+from ..errors import IllegalMove
+from ..game.deals import Deal, move_error
 from ..nb.actions import action_mask_nb, apply_action_nb, env_observe_nb
-from ..nb.engine.state import new_state
+from ..nb.engine.state import new_state, state_view
 from ..nb.enums import (
     ACTION_LAYOUT,
     BLACK_THREE,
@@ -74,17 +74,23 @@ def action_id(name: str) -> int:
 
 
 def check_action(action) -> int:
-    """``action`` as an id, checked: an int in ``0 .. N_ACTIONS - 1`` or a name.
+    """``action`` as an id, checked: an int (Python or numpy, not a bool) in
+    ``0 .. N_ACTIONS - 1`` or a name.
 
     Raises
     ------
     ValueError
-        For an id out of range or an unknown name.
+        For a value of another type, an id out of range or an unknown name.
     """
     if isinstance(action, str):
         return action_id(action)
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise ValueError(
+            f"action {action!r} of type {type(action).__name__}; allowed: an int id "
+            f"0 .. {N_ACTIONS - 1} or an action name"
+        )
     a = int(action)
-    if a != action or not 0 <= a < N_ACTIONS:
+    if not 0 <= a < N_ACTIONS:
         raise ValueError(f"action {action!r} out of range; allowed: ids 0 .. {N_ACTIONS - 1}")
     return a
 
@@ -136,8 +142,8 @@ class ActionDeal:
         args = (self._scratch, self._plan, np.int64(a), d.event_log)
         code = int(apply_action_nb(d.state, d.rules_array, self.staged, *args))
         if code != MoveError.ok:
-            err = illegal_move(code, phase=d.phase, canastas=d.rules.canastas_to_go_out)
-            raise IllegalMove(err.rule, f"action {a} ({ACTION_NAMES[a]}): {err}")
+            err = move_error(code, state_view(d.state, d.rules_array), d.rules)
+            raise IllegalMove(err.rule, f"action {a} ({ACTION_NAMES[a]}): {err.detail}")
         # a move that ends the turn starts the next player's count
         self.turn_actions = self.turn_actions + 1 if d.turns == turn else 0
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import IllegalMove, illegal_move
-from ..game.deals import Deal
+from ..errors import IllegalMove
+from ..game.deals import Deal, move_error
 from ..game.infoset import InfoSet
 from ..game.notation import as_rules, check_int
 from ..game.rules import Rules
@@ -240,8 +240,8 @@ class VecCanasta:
             For actions of the wrong shape or out of range.
         IllegalMove
             For an action the mask refuses; the message names the first such environment,
-            its action and the rule. Each environment's step is all or nothing: those
-            refused are unchanged, the others took their action.
+            its action and the rule. Every action is checked against the masks first, so
+            after the error no environment has stepped (a corrected retry steps once).
         """
         if not self._ready:
             raise RuntimeError("call reset() before step()")
@@ -254,10 +254,11 @@ class VecCanasta:
         if acts.size and (acts.min() < 0 or acts.max() >= N_ACTIONS):
             bad = int(acts[(acts < 0) | (acts >= N_ACTIONS)][0])
             raise ValueError(f"action {bad} out of range; allowed: ids 0 .. {N_ACTIONS - 1}")
-        self._run(np.zeros(self.n_envs, np.int8), acts.astype(np.int64, copy=False))
-        out = self._out
-        if out.errors.any():
-            self._raise(acts)
+        acts = acts.astype(np.int64, copy=False)
+        refused = ~self._out.mask[np.arange(self.n_envs), acts]
+        if refused.any():
+            self._raise(int(np.flatnonzero(refused)[0]), acts)
+        self._run(np.full(self.n_envs, EnvTodo.step, np.int8), acts)
         return self._result(True)
 
     # --- traces --------------------------------------------------------------------------------
@@ -317,16 +318,24 @@ class VecCanasta:
             }
         return result
 
-    def _raise(self, actions: np.ndarray) -> None:
-        i = int(np.flatnonzero(self._out.errors)[0])
-        code = int(self._out.errors[i])
+    def _raise(self, i: int, actions: np.ndarray) -> None:
+        """Raise the error of environment ``i``'s refused action: the move kernel checks it
+        alone (refused, its state stays as it is; every other environment is skipped)."""
         a = int(actions[i])
-        if code == MoveError.phase and not self.autoreset and self._over(i):
+        if not self.autoreset and self._over(i):
             raise RuntimeError(
                 f"environment {i}'s episode has ended; call reset() (autoreset=False)"
             )
-        err = illegal_move(code, phase="", canastas=self.rules.canastas_to_go_out)
-        raise IllegalMove(err.rule, f"environment {i}, action {a} ({ACTION_NAMES[a]}): {err}")
+        todo = np.full(self.n_envs, EnvTodo.skip, np.int8)
+        todo[i] = EnvTodo.step
+        self._run(todo, actions)
+        code = int(self._out.errors[i])
+        if code == MoveError.ok:  # the mask and the move checks disagree: a kernel bug
+            raise RuntimeError(f"environment {i}: action {a} stepped although its mask refused it")
+        err = move_error(code, state_view(self._rec.states[i], self._cfg.rules), self.rules)
+        raise IllegalMove(
+            err.rule, f"environment {i}, action {a} ({ACTION_NAMES[a]}): {err.detail}"
+        )
 
     def _over(self, i: int) -> bool:
         return int(self._rec.states[i]["g"][DealSlot.phase]) == Phase.over

@@ -744,22 +744,36 @@ class Deal:
         """The :class:`IllegalMove` of a move kernel's MoveError ``code``, or None for ``ok``."""
         if code == MoveError.ok:
             return None
-        side = self.current_player % self.rules.sides
-        return illegal_move(
-            int(code),
-            phase=self.phase,
-            canastas=self.rules.canastas_to_go_out,
-            minimum=int(self._view.sides[side, SideSlot.minimum]),
-            wilds_rule=", never more wild cards than naturals"
-            if self.rules.wilds_at_most_naturals
-            else "",
-        )
+        return move_error(int(code), self._view, self.rules)
 
     def __repr__(self) -> str:
         return (
             f"Deal(players={self.rules.players}, current={self.current_player}, "
             f"phase={self.phase!r}, stock={self.stock_size}, pile={self.pile!r})"
         )
+
+
+def move_error(code: int, view: StateView, rules: Rules) -> IllegalMove:
+    """The :class:`IllegalMove` of a move kernel's MoveError ``code`` refused in the state of
+    ``view``, its message filled from that state (phase, the side's minimum count) and
+    ``rules``: the one formatting of the deal, the action deal and the batched environment.
+
+    Parameters
+    ----------
+    code : int
+        A non-zero :data:`~canasta_sim.nb.enums.MoveError` code.
+    view : StateView
+        The state the move was refused in (unchanged by the refusal).
+    rules : Rules
+    """
+    side = int(view.g[DealSlot.current]) % rules.sides
+    return illegal_move(
+        code,
+        phase=label(Phase, int(view.g[DealSlot.phase])),
+        canastas=rules.canastas_to_go_out,
+        minimum=int(view.sides[side, SideSlot.minimum]),
+        wilds_rule=", never more wild cards than naturals" if rules.wilds_at_most_naturals else "",
+    )
 
 
 def _scores(rules: Rules, scores) -> np.ndarray:
