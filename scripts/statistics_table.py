@@ -75,7 +75,7 @@ def main_job(deals: int, seed: int) -> tuple[str, pd.DataFrame]:
             capture_output=True,
             text=True,
         )
-        rows = json.loads((Path(folder) / "main" / "summary.json").read_text())
+        rows = json.loads((Path(folder) / "main" / "summary.json").read_text())["statistics"]
     printed = "\n".join(
         line for line in done.stdout.strip().splitlines() if not line.startswith("results written")
     )

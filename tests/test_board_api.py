@@ -160,6 +160,23 @@ def test_deal_of_a_seed(client):
         ({"seed": 1, "bots": "py:docs/example_bots.py:PileHoarder"}, "bots written in Python"),
         ({"seed": 1, "bots": "expert:nosuch=1"}, "nosuch"),
         ({"seed": 1, "players": 5}, "players=5 is not allowed; allowed: 2, 3, 4 or 6"),
+        # every player count of R-10's table, not a range that holds 5
+        ({"seed": 1, "players": 7}, "players=7 is not allowed; allowed: 2, 3, 4 or 6$"),
+        ({"seed": 1, "players": "x"}, "players=x is not allowed; allowed: 2, 3, 4 or 6$"),
+        # one bot for every seat, one per side or one per seat: every count the table takes
+        (
+            {"seed": 1, "players": 4, "bots": "expert,greedy,careful"},
+            "3 specs given with 4 players; allowed: 1 .every seat., 2 .one per side. or 4 "
+            ".one per seat.$",
+        ),
+        (
+            {"seed": 1, "players": 3, "bots": "expert,greedy"},
+            "2 specs given with 3 players; allowed: 1 .every seat. or 3 .one per side.$",
+        ),
+        (
+            {"seed": 1, "players": 6, "bots": "expert,greedy,careful"},
+            "allowed: 1 .every seat., 2 .one per side. or 6 .one per seat.$",
+        ),
     ],
 )
 def test_bad_deal_requests(client, params, message):

@@ -191,7 +191,7 @@ def test_rules_file(tmp_path):
         ),
         (
             ["simulate", "--deals", "10", "--chunk-size", "1000001"],
-            "Invalid value for '--chunk-size': 1000001 is not in the range 1<=x<=1000000",
+            "Invalid value for '--chunk-size': 1000001 is not allowed; allowed: 1 to 1,000,000",
         ),
     ],
 )

@@ -1,6 +1,6 @@
 """The learning environment's adapters (issue 27 item 5): PettingZoo's ``api_test`` and
 Gymnasium's ``check_env`` pass, and a ``VectorEnv``'s environment 0 steps as the ``Env`` on the
-same seed. Skipped without the ``env`` extra (``pip install canasta-sim[env]``), which
+same seed. Skipped without the ``env`` extra (``pip install -e ".[env]"``), which
 ``.ci/run`` installs."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The OpenSpiel game ``python_canasta`` (issue 27 item 5): a deal played through it passes the
 referee, a resampled state keeps the information set, and (slow) OpenSpiel's ISMCTS bot with 20
 simulations a move plays a deal for one seat. Skipped without the ``openspiel`` extra
-(``pip install canasta-sim[openspiel]``), which ``.ci/run`` installs."""
+(``pip install -e ".[openspiel]"``), which ``.ci/run`` installs."""
 
 from __future__ import annotations
 

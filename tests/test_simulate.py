@@ -244,3 +244,18 @@ def test_the_summary_and_the_report_name_the_policy(tmp_path):
     assert f"Statistics of the play of {policy}:" in report
     alone = simulate(40, bots="expert", seed=2, rules=Rules(players=6), records=False)
     assert alone.summary().attrs["policy"] == "expert on every seat (bots version 4)"
+
+
+def test_summary_json_names_the_policy_beside_the_statistics(tmp_path):
+    """``summary.json`` says whose play its statistics describe, as ``summary()`` and the
+    report do: the policy label, the bots of each side and the bots version."""
+    run = simulate(40, seats="expert,careful,expert,greedy", seed=2, out=tmp_path / "run")
+    written = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert written["policy"] == "side 0: expert, side 1: careful/greedy (bots version 4)"
+    assert written["bots_version"] == 4
+    assert written["bots"] == json.loads((tmp_path / "run" / "manifest.json").read_text())["bots"]
+    rows = pd.DataFrame(written["statistics"])
+    assert list(rows.columns) == list(run.summary().columns)
+    assert len(rows) == len(run.summary())
+    dealt = rows[rows["statistic"] == "red threes dealt per side per deal"]
+    assert dealt["exact"].iloc[0] == pytest.approx(4 * 22 / 108)  # 4 red threes, 22 of 108 cards

@@ -476,7 +476,7 @@ def test_cli_tune_writes_history_and_final(tmp_path):
         (["--param", "bogus"], "'bogus'"),
         (["--vs", "nobot"], "'nobot'"),
         (["greedy"], "'greedy' cannot be tuned; allowed: expert"),
-        (["--trials", "0"], "0 is not in the range"),
+        (["--trials", "0"], "0 is not allowed; allowed: 1 to 100,000"),
         (["--start", "greedy"], "start 'greedy' is not a setting of expert"),
     ],
 )

@@ -49,6 +49,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import BadArgument, IllegalMove
+from ..game.rules import PLAYER_TABLE
 from .export import STATIC
 from .frames import DealReplay
 from .jobs import Busy, Jobs
@@ -126,6 +127,46 @@ def _int(value, name: str, low: int, high: int) -> int:
     return number
 
 
+def _players(value) -> int:
+    """``value`` as a player count of section 2's table (R-10).
+
+    Raises
+    ------
+    BadArgument
+        Naming ``players`` and every allowed count.
+    """
+    try:
+        players = _int(value, "players", min(PLAYER_TABLE), max(PLAYER_TABLE))
+    except BadArgument:
+        players = None
+    if players not in PLAYER_TABLE:
+        *most, last = PLAYER_TABLE
+        allowed = f"{', '.join(map(str, most))} or {last}"
+        raise BadArgument("players", f"players={value} is not allowed; allowed: {allowed}")
+    return players
+
+
+def _check_bot_count(bots: str, players: int) -> None:
+    """The page's bots, comma separated, are one for every seat, one per side or one per seat.
+
+    Raises
+    ------
+    BadArgument
+        Naming ``bots``, how many specs were given and every count allowed at ``players``.
+    """
+    sides = PLAYER_TABLE[players][0]
+    given = len(bots.split(","))
+    counts = {1: "1 (every seat)", sides: f"{sides} (one per side)"}
+    counts.setdefault(players, f"{players} (one per seat)")
+    if given not in counts:
+        *most, last = counts.values()
+        allowed = f"{', '.join(most)} or {last}"
+        raise BadArgument(
+            "bots",
+            f"bots={bots!r}: {given} specs given with {players} players; allowed: {allowed}",
+        )
+
+
 def _source(board: Board, params) -> dict:
     """Which deal a request names: ``run`` (a number of :attr:`Board.runs`) and ``deal``, or
     ``seed``, ``deal``, ``players`` and ``bots``."""
@@ -139,10 +180,11 @@ def _source(board: Board, params) -> dict:
         return {"folder": board.runs[run], "deal": deal}
     if params.get("seed") is None:
         raise BadArgument("run", "give run (a run folder's number) or seed")
-    players = _int(params.get("players", 4), "players", 2, 6)
+    players = _players(params.get("players", 4))
     bots = params.get("bots", "expert")
     for spec in str(bots).split(","):
         page_bot(spec)
+    _check_bot_count(str(bots), players)
     return {
         "seed": _int(params["seed"], "seed", 0, 2**64 - 1),
         "deal": deal,

@@ -9,20 +9,18 @@ from .options import (
     CHUNK,
     COUNT,
     FORMAT,
-    OVERWRITE,
     SCHEDULER,
     SCORES,
+    Integer,
     _check_workers,
-    _common_run_options,
     _emit,
-    _new_out,
     _no_records_option,
     _note,
     _write_frames,
     api_errors,
     build_rules,
-    out_option,
     rules_options,
+    run_options,
 )
 
 
@@ -41,16 +39,14 @@ from .options import (
 @click.option("--deals", type=COUNT, default=None, help="Deals to play.")
 @click.option("--games", type=COUNT, default=None, help="Play full games instead of deals.")
 @rules_options
-@_common_run_options
 @click.option(
     "--chunk-size",
     type=CHUNK,
     default=None,
     help="Deals (games) per chunk, rounded up to whole boards; results do not depend on it.",
 )
-@out_option("Folder for the table (CSV) and the raw rows (Parquet, written chunk by chunk).")
+@run_options("Folder for the table (CSV) and the raw rows (Parquet, written chunk by chunk).")
 @_no_records_option
-@OVERWRITE
 @SCHEDULER
 @FORMAT
 def compare(
@@ -63,15 +59,11 @@ def compare(
     players,
     rules_opt,
     settings,
-    seed,
-    workers,
-    quiet,
     chunk_size,
-    out,
     no_records,
-    overwrite,
     scheduler,
     fmt,
+    opts,
 ):
     """Compare BOT_A with BOT_B (or the two teams of --seats): bots rotate over the sides
     on shared deals. Under the table, one line says how to read it: points decide games,
@@ -95,8 +87,7 @@ def compare(
         rotation_table(bot_a, bot_b, rules, seats)
     with api_errors("--scores"):
         rotation_table(bot_a, bot_b, rules, seats, scores)
-    _check_workers(workers, scheduler)
-    _new_out(out, overwrite)
+    opts.check(scheduler)
     with api_errors():
         table, _ = run(
             bot_a,
@@ -106,18 +97,14 @@ def compare(
             deals=deals,
             games=games,
             rules=rules,
-            seed=seed,
-            workers=workers,
             chunk_size=chunk_size,
-            progress=not quiet,
-            records=out is not None and not no_records,
-            out=out,
-            overwrite=overwrite,
             scheduler=scheduler,
+            **opts.api(),
+            **opts.writes(no_records),
         )  # the bots are checked above
     unit = "games" if games else "deals"
     reading = comparison_reading(table, unit)
-    _note(fmt, f"{games or deals:,} {unit}, {rules.players} players, seed {seed}")
+    _note(fmt, f"{games or deals:,} {unit}, {rules.players} players, seed {opts.seed}")
     _emit(
         fmt,
         lambda: "\n".join([format_comparison(table, unit), reading, *table_notes(table)]),
@@ -126,8 +113,8 @@ def compare(
             "compare", {**comparison_settings(table), "reading": reading}, table=table
         ),
     )
-    if out is not None:
-        _note(fmt, f"results written to {out}")
+    if opts.out is not None:
+        _note(fmt, f"results written to {opts.out}")
 
 
 @click.command()
@@ -143,12 +130,10 @@ def compare(
 @click.option("--vs", required=True, metavar="SPEC", help="Opponent bot spec.")
 @click.option("--deals", type=COUNT, required=True, help="Deals per value.")
 @rules_options
-@_common_run_options
-@out_option(
+@run_options(
     "Folder for sweep.csv, sweep.parquet, sweep.png and manifest.json. Without it the "
     "sweep is printed and nothing is written."
 )
-@OVERWRITE
 @SCHEDULER
 @FORMAT
 def sweep(
@@ -159,13 +144,9 @@ def sweep(
     players,
     rules_opt,
     settings,
-    seed,
-    workers,
-    quiet,
-    out,
-    overwrite,
     scheduler,
     fmt,
+    opts,
 ):
     """Sweep one parameter of BOT against the --vs bot: one comparison per value."""
     from ..players.specs import parse_bot
@@ -192,8 +173,7 @@ def sweep(
     rules = build_rules(players, rules_opt, settings)
     with api_errors("--vs"):
         opponent = parse_bot(vs).spec  # one bot, not a list per side
-    _check_workers(workers, scheduler)
-    target = _new_out(out, overwrite)
+    target = opts.check(scheduler)
     with api_errors("--deals"):
         frame = run(
             bot,
@@ -202,10 +182,8 @@ def sweep(
             opponent,
             deals=deals,
             rules=rules,
-            seed=seed,
-            workers=workers,
-            progress=not quiet,
             scheduler=scheduler,
+            **opts.api(),
         )
     _note(fmt, sweep_title(frame))
     rows = frame.drop(columns=["param"])
@@ -234,7 +212,7 @@ def sweep(
                 "manifest.json": frame.attrs["manifest"],
             },
         )
-    _note(fmt, f"results written to {out}")
+    _note(fmt, f"results written to {opts.out}")
 
 
 @click.command()
@@ -269,7 +247,7 @@ def sweep(
 )
 @click.option(
     "--trials",
-    type=click.IntRange(1, 100_000),
+    type=Integer(1, 100_000),
     default=60,
     show_default=True,
     help="Settings to try; trial 0 is the baseline.",
@@ -309,12 +287,10 @@ def sweep(
     help="Games per field bot for the best setting, on fresh seeds.",
 )
 @rules_options
-@_common_run_options
-@out_option(
+@run_options(
     "Folder for history.csv, final.csv and manifest.json. Without it the result is "
     "printed and nothing is written."
 )
-@OVERWRITE
 @FORMAT
 def tune(
     bot,
@@ -331,12 +307,8 @@ def tune(
     players,
     rules_opt,
     settings,
-    seed,
-    workers,
-    quiet,
-    out,
-    overwrite,
     fmt,
+    opts,
 ):
     """Tune BOT's parameters jointly against a field of bots (docs/tune.md): a seeded TPE
     search on seat-rotated duplicate deals, then the best setting on fresh seeds."""
@@ -362,8 +334,7 @@ def tune(
         with api_errors("--vs"):  # one bot per --vs
             parse_bot(spec)
     rules = build_rules(players, rules_opt, settings)
-    _check_workers(workers)
-    target = _new_out(out, overwrite)
+    target = opts.check()
     with api_errors():
         result = run(
             bot,
@@ -378,16 +349,14 @@ def tune(
             final_deals=final_deals,
             final_games=final_games,
             rules=rules,
-            seed=seed,
-            workers=workers,
-            progress=not quiet,
+            **opts.api(),
         )  # bot, params, ranges and field are checked above
     info = result.manifest["tune"]
     _note(
         fmt,
         f"{trials} trials, objective {objective} ({info['objective_doc']}), field "
-        f"{', '.join(result.manifest['bots']['field'])}, {rules.players} players, seed {seed}: "
-        f"{result.manifest['wall_seconds']:.1f} s",
+        f"{', '.join(result.manifest['bots']['field'])}, {rules.players} players, "
+        f"seed {opts.seed}: {result.manifest['wall_seconds']:.1f} s",
     )
     _emit(
         fmt,
@@ -411,7 +380,7 @@ def tune(
                 "trials": trials,
                 "field": result.manifest["bots"]["field"],
                 "players": rules.players,
-                "seed": seed,
+                "seed": opts.seed,
             },
             history=result.history,
             final=result.final,
@@ -427,7 +396,7 @@ def tune(
             "manifest.json": result.manifest,
         },
     )
-    _note(fmt, f"results written to {out}")
+    _note(fmt, f"results written to {opts.out}")
 
 
 @click.command()
@@ -444,13 +413,12 @@ def tune(
 @click.option("--deals", type=COUNT, required=True, help="Deals per cell.")
 @click.option(
     "--baseline",
-    type=click.IntRange(min=0),
+    type=Integer(min=0),
     default=0,
     show_default=True,
     help="Number of the cell the others are compared with (grid order, first axis slowest).",
 )
-@_common_run_options
-@out_option(
+@run_options(
     "Study folder: manifest.json, cells/ (one run folder per cell), study.csv and "
     "study.png. Without it the study is printed and nothing is written."
 )
@@ -459,8 +427,7 @@ def tune(
     is_flag=True,
     help="Continue an interrupted study in --out: play only the missing cells.",
 )
-@OVERWRITE
-def study(axes, deals, baseline, seed, workers, quiet, out, resume, overwrite):
+def study(axes, deals, baseline, resume, opts):
     """Run a grid of variants (one run per cell, the same seed) and compare the cells."""
     from ..run.study import format_study, grid_cells, parse_axis, run_study
 
@@ -478,13 +445,14 @@ def study(axes, deals, baseline, seed, workers, quiet, out, resume, overwrite):
         raise click.BadParameter(
             f"{baseline} is not a cell; allowed: 0 to {len(cells) - 1}", param_hint="--baseline"
         )
-    if resume and overwrite:
+    if resume and opts.overwrite:
         raise click.UsageError("--resume and --overwrite exclude each other; give one")
-    if resume and out is None:
+    if resume and opts.out is None:
         raise click.UsageError("--resume needs --out, the folder of the study to continue")
-    _check_workers(workers)
-    if not resume:
-        _new_out(out, overwrite)
+    if resume:  # --out is the study to continue
+        _check_workers(opts.workers)
+    else:
+        opts.check()
 
     def done(cell, played):
         how = "played" if played else "read from its folder"
@@ -494,16 +462,14 @@ def study(axes, deals, baseline, seed, workers, quiet, out, resume, overwrite):
         table = run_study(
             parsed,
             deals=deals,
-            out=out,
-            seed=seed,
+            out=opts.out,
             baseline=baseline,
             resume=resume,
-            overwrite=overwrite,
-            workers=workers,
-            progress=not quiet,
+            overwrite=opts.overwrite,
+            **opts.api(),
             on_cell=done,
         )
-    click.echo(f"study of {len(cells)} cells, {deals:,} deals per cell, seed {seed}")
+    click.echo(f"study of {len(cells)} cells, {deals:,} deals per cell, seed {opts.seed}")
     click.echo(format_study(table))
-    if out is not None:
-        click.echo(f"results written to {out}")
+    if opts.out is not None:
+        click.echo(f"results written to {opts.out}")

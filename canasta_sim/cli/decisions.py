@@ -14,6 +14,7 @@ from .options import (
     OVERWRITE,
     QUIET,
     SEED,
+    Integer,
     _bots,
     _emit,
     _new_out,
@@ -46,20 +47,20 @@ ROLLOUT_HELP = (
 )
 @click.option(
     "--worlds",
-    type=click.IntRange(1, 10_000_000),
+    type=Integer(1, 10_000_000),
     default=None,
     help="Play exactly this many worlds per candidate (no race).",
 )
 @click.option(
     "--min-worlds",
-    type=click.IntRange(1, 10_000_000),
+    type=Integer(1, 10_000_000),
     default=1000,
     show_default=True,
     help="Worlds before a candidate may be dropped.",
 )
 @click.option(
     "--max-worlds",
-    type=click.IntRange(1, 10_000_000),
+    type=Integer(1, 10_000_000),
     default=200_000,
     show_default=True,
     help="Most worlds per candidate.",
@@ -89,13 +90,13 @@ ROLLOUT_HELP = (
 )
 @click.option(
     "--top",
-    type=click.IntRange(1, 10_000),
+    type=Integer(1, 10_000),
     default=None,
     help="Analyse only the K candidates the rollout bot ranks first (its own choice first).",
 )
 @click.option(
     "--max-candidates",
-    type=click.IntRange(1, 10_000),
+    type=Integer(1, 10_000),
     default=64,
     show_default=True,
     help="The candidate layer's cap: the most play-phase candidates listed, meld plans taken "
@@ -235,19 +236,17 @@ def analyse_command(
     help="One bot spec for every side, or one per side [default: expert].",
 )
 @click.option("--seed", type=SEED, default=None, help="Master seed of the deals [default: 0].")
-@click.option(
-    "--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Seat reviewed."
-)
+@click.option("--seat", type=Integer(min=0), default=0, show_default=True, help="Seat reviewed.")
 @click.option(
     "--worlds",
-    type=click.IntRange(1, 10_000_000),
+    type=Integer(1, 10_000_000),
     default=200,
     show_default=True,
     help="Worlds per candidate at each decision.",
 )
 @click.option(
     "--rescore-worlds",
-    type=click.IntRange(1, 10_000_000),
+    type=Integer(1, 10_000_000),
     default=None,
     help="Fresh worlds re-scoring the best candidate against the bot's choice [default: --worlds].",
 )
@@ -260,28 +259,28 @@ def analyse_command(
 )
 @click.option(
     "--analysis-seed",
-    type=click.IntRange(0, 2**32 - 1),
+    type=Integer(0, 2**32 - 1),
     default=0,
     show_default=True,
     help="Master seed of the analysis worlds.",
 )
 @click.option(
     "--top",
-    type=click.IntRange(min=0),
+    type=Integer(min=0),
     default=10,
     show_default=True,
     help="Decisions with the largest regret to list.",
 )
 @click.option(
     "--top-candidates",
-    type=click.IntRange(1, 10_000),
+    type=Integer(1, 10_000),
     default=None,
     help="Analyse at most K candidates per decision, the reviewed bot's first-ranked (its own "
     "choice always) [default: all].",
 )
 @click.option(
     "--max-candidates",
-    type=click.IntRange(1, 10_000),
+    type=Integer(1, 10_000),
     default=64,
     show_default=True,
     help="The candidate layer's cap per decision (docs/analysis.md); the output says where it "

@@ -13,11 +13,13 @@ from .options import (
     SCORES,
     SEATS,
     SEED,
+    Integer,
     _check_scores,
     _seating,
     api_errors,
     build_rules,
     rules_options,
+    trace_option,
 )
 
 
@@ -42,14 +44,14 @@ def report(run_dir):
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed of the run.")
 @click.option(
     "--deal",
-    type=click.IntRange(0, 2**63 - 1),
+    type=Integer(0, 2**63 - 1),
     default=0,
     show_default=True,
     help="Deal index within the run (within the game with --game).",
 )
 @click.option(
     "--game",
-    type=click.IntRange(0, 2**63 - 1),
+    type=Integer(0, 2**63 - 1),
     default=None,
     help="With a games folder (games, compare --games): the game whose deal to replay.",
 )
@@ -71,14 +73,7 @@ def report(run_dir):
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the trace as JSON lines.")
 @click.option("--check", is_flag=True, help="Referee the deal; exit code 1 if it fails.")
-@click.option(
-    "--trace",
-    "trace_file",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    default=None,
-    help="Replay this trace file (JSON lines, e.g. a learning environment's episode written "
-    "by save_trace) instead of a deal of a run.",
-)
+@trace_option("trace_file", "Replay", "a deal of a run")
 @click.option(
     "--html",
     "html_file",
@@ -132,6 +127,11 @@ def replay(
             trace = load_trace(trace_file)
         except ValueError as exc:
             raise click.UsageError(f"--trace {trace_file}: not a trace file ({exc})") from None
+        if not trace or not all(isinstance(e, dict) and "event" in e for e in trace):
+            raise click.UsageError(
+                f"--trace {trace_file}: not a trace file (allowed: JSON lines, each an object "
+                f"with an 'event' field, as save_trace writes them; docs/trace.md)"
+            )
     elif run_folder is not None:
         given = [
             f"--{name.replace('_opt', '').replace('_', '-')}"

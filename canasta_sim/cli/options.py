@@ -5,7 +5,9 @@ printing a result in ``--format``."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -212,13 +214,40 @@ def rules_options(f):
     return f
 
 
-SEED = click.IntRange(0, 2**64 - 1)
+class Integer(click.IntRange):
+    """An integer option or argument in a closed range (``min`` or ``max`` may be ``None``)
+    whose errors name the value given and the integers allowed, e.g. ``'abc' is not an
+    integer; allowed: 1 to 1,000`` (click's own says "not a valid integer range")."""
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = int(str(value).strip())
+            except ValueError:
+                self.fail(f"{value!r} is not an integer; allowed: {self.allowed()}", param, ctx)
+        too_low = self.min is not None and number < self.min
+        if too_low or (self.max is not None and number > self.max):
+            self.fail(f"{number} is not allowed; allowed: {self.allowed()}", param, ctx)
+        return number
+
+    def allowed(self) -> str:
+        """The allowed integers in words: ``1 to 1,000``, ``1 or more`` or ``at most 9``."""
+        if self.max is None:
+            return f"{self.min:,} or more"
+        if self.min is None:
+            return f"at most {self.max:,}"
+        return f"{self.min:,} to {self.max:,}"
 
 
-COUNT = click.IntRange(1, 10**12)
+SEED = Integer(0, 2**64 - 1)
 
 
-CHUNK = click.IntRange(1, 1_000_000)  # runner.MAX_CHUNK (not imported: keeps --help fast)
+COUNT = Integer(1, 10**12)
+
+
+CHUNK = Integer(1, 1_000_000)  # runner.MAX_CHUNK (not imported: keeps --help fast)
 
 
 def _scheduler(ctx, param, value):
@@ -240,7 +269,7 @@ SCHEDULER = click.option(
     callback=_scheduler,
     metavar="local:N|tcp://HOST:8786",
     help="Run on Dask: a LocalCluster of N worker processes (at most 4 per core), or an "
-    "existing scheduler (needs pip install 'canasta-sim[dask]').",
+    'existing scheduler (needs pip install -e ".[dask]" in the checkout).',
 )
 
 
@@ -263,11 +292,11 @@ def _check_scores(scores, rules):
 
 #: The run options every command that plays deals shares, declared once.
 SEED_OPTION = click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
-QUIET = click.option("--quiet", is_flag=True, help="No progress.")
+QUIET = click.option("--quiet", is_flag=True, help="No progress bar.")
 OVERWRITE = click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
 WORKERS = click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=Integer(min=1),
     default=None,
     help="Threads (default: all cores); results do not depend on it.",
 )
@@ -280,11 +309,85 @@ def out_option(help: str):
     return click.option("--out", type=click.Path(path_type=Path), default=None, help=help)
 
 
-def _common_run_options(f):
-    """``--seed``, ``--workers`` and ``--quiet`` (its help says "bar") of the commands that
-    compare or search."""
-    f = click.option("--quiet", is_flag=True, help="No progress bar.")(f)
-    return SEED_OPTION(WORKERS(f))
+@dataclass(frozen=True)
+class RunOptions:
+    """The run options a command that plays many deals shares (:func:`run_options`), as
+    given: ``--seed``, ``--workers`` (threads, ``None``: all cores), ``--quiet``, ``--out``
+    (``None``: nothing written) and ``--overwrite``."""
+
+    seed: int
+    workers: int | None
+    quiet: bool
+    out: Path | None
+    overwrite: bool
+
+    def api(self) -> dict:
+        """The keyword arguments these options give every run function of the API:
+        ``seed``, ``workers`` and ``progress``."""
+        return {"seed": self.seed, "workers": self.workers, "progress": not self.quiet}
+
+    def writes(self, no_records: bool) -> dict:
+        """The keyword arguments these options give a run function that writes a results
+        folder: ``out``, ``overwrite`` and ``records`` (kept only to be written, and not with
+        ``--no-records``)."""
+        records = self.out is not None and not no_records
+        return {"out": self.out, "overwrite": self.overwrite, "records": records}
+
+    def check(self, scheduler: str | None = None):
+        """Check ``--workers`` against this machine (unless ``scheduler`` is remote) and
+        ``--out`` before the run starts; the :class:`~canasta_sim.run.outdir.Target` of
+        ``--out``, or ``None``."""
+        _check_workers(self.workers, scheduler)
+        return _new_out(self.out, self.overwrite)
+
+
+def run_options(out_help: str):
+    """The run options of every command that plays many deals, declared once: ``--seed``,
+    ``--workers``, ``--quiet``, ``--out`` (``out_help`` says what the command writes there)
+    and ``--overwrite``, passed to the command as one :class:`RunOptions`, ``opts``. The
+    rules options are :func:`rules_options`."""
+
+    def decorate(f):
+        @functools.wraps(f)
+        def command(*args, seed, workers, quiet, out, overwrite, **kwargs):
+            return f(*args, opts=RunOptions(seed, workers, quiet, out, overwrite), **kwargs)
+
+        for option in (OVERWRITE, out_option(out_help), QUIET, WORKERS, SEED_OPTION):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+def table_run(players, rules_opt, settings, bots, seats, scheduler, opts: RunOptions):
+    """The checks of a command that plays one table (``simulate``, ``games``), in the order a
+    user reads the options: the rules, the bots (``--bots`` per side or ``--seats`` per seat),
+    ``--workers`` and ``--out``.
+
+    Returns
+    -------
+    tuple
+        The :class:`~canasta_sim.game.rules.Rules` and the keyword arguments ``bots`` and
+        ``seats`` of the API call (one of them ``None``).
+    """
+    rules = build_rules(players, rules_opt, settings)
+    specs = _seating(bots, seats, rules)
+    opts.check(scheduler)
+    return rules, {"bots": None if seats else specs, "seats": specs if seats else None}
+
+
+def trace_option(name: str, verb: str, instead: str, multiple: bool = False):
+    r"""``--trace FILE`` (the parameter ``name``): an existing trace file that the command
+    ``verb``\s instead of ``instead``."""
+    return click.option(
+        "--trace",
+        name,
+        type=click.Path(exists=True, dir_okay=False, path_type=Path),
+        multiple=multiple,
+        default=() if multiple else None,
+        help=f"{verb} this trace file (JSON lines, e.g. a learning environment's episode "
+        f"written by save_trace) instead of {instead}.",
+    )
 
 
 def _check_workers(workers, scheduler=None):

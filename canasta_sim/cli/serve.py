@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .options import api_errors
+from .options import Integer, api_errors
 
 #: The address the board binds: this machine only.
 HOST = "127.0.0.1"
@@ -17,7 +17,7 @@ HOST = "127.0.0.1"
 @click.argument("run_folders", nargs=-1, type=click.Path(path_type=Path))
 @click.option(
     "--port",
-    type=click.IntRange(0, 65535),
+    type=Integer(0, 65535),
     default=0,
     show_default=True,
     help="Port on 127.0.0.1 (0: a free port, printed).",
@@ -32,7 +32,7 @@ HOST = "127.0.0.1"
 def board(run_folders, port, positions):
     """Serve the browser board on 127.0.0.1: replay the deals of RUN_FOLDERS (or of a seed),
     analyse their decisions, edit positions. Prints the address; opens nothing by itself.
-    Needs the extra: pip install "canasta-sim[board]"."""
+    Needs the extra board: pip install -e ".[board]" in the checkout."""
     try:
         import uvicorn
 
@@ -40,7 +40,7 @@ def board(run_folders, port, positions):
     except ImportError as exc:
         raise click.UsageError(
             f"the board needs the optional extra 'board' ({exc.name} is missing): "
-            f'pip install "canasta-sim[board]"'
+            f'pip install -e ".[board]" in the checkout'
         ) from None
     with api_errors("RUN_FOLDERS"):
         app = create_app(run_folders, positions)

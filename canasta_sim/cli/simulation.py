@@ -20,19 +20,18 @@ from .options import (
     SCORES,
     SEATS,
     SEED_OPTION,
-    WORKERS,
+    Integer,
     _bots,
-    _check_workers,
-    _common_run_options,
     _emit,
     _new_out,
     _no_records_option,
     _note,
-    _seating,
     api_errors,
     build_rules,
-    out_option,
     rules_options,
+    run_options,
+    table_run,
+    trace_option,
 )
 
 
@@ -47,15 +46,13 @@ from .options import (
 )
 @SEATS
 @SCORES
-@SEED_OPTION
 @click.option(
     "--first-deal",
-    type=click.IntRange(0, 2**63 - 2),
+    type=Integer(0, 2**63 - 2),
     default=0,
     show_default=True,
     help="Index of the first deal: extend a run with the same seed (then canasta-sim merge).",
 )
-@WORKERS
 @click.option(
     "--chunk-size",
     type=CHUNK,
@@ -63,13 +60,11 @@ from .options import (
     help="Deals per kernel call (default 50000, at most 1000000); results do not "
     "depend on it, but chunks under a few thousand deals run much slower.",
 )
-@out_option(
+@run_options(
     "Results folder to write (Parquet records written chunk by chunk, manifest.json, "
     "aggregates.json, summary.json). Without it only the aggregates are kept."
 )
 @click.option("--no-records", is_flag=True, help="With --out: write aggregates only.")
-@OVERWRITE
-@QUIET
 @SCHEDULER
 @FORMAT
 @click.option(
@@ -86,53 +81,41 @@ def simulate(
     bots,
     seats,
     scores,
-    seed,
     first_deal,
-    workers,
     chunk_size,
-    out,
     no_records,
-    overwrite,
-    quiet,
     scheduler,
     fmt,
     parts,
+    opts,
 ):
     """Play DEALS independent deals and print their statistics."""
     from ..results.stats import format_summary
     from ..results.tables import count, json_document
     from ..run.simulate import simulate as run
 
-    rules = build_rules(players, rules_opt, settings)
-    specs = _seating(bots, seats, rules)
-    _check_workers(workers, scheduler)
-    if parts and (scheduler is None or out is None or no_records):
+    if parts and (scheduler is None or opts.out is None or no_records):
         raise click.UsageError("--parts needs --scheduler, --out and records (not --no-records)")
-    _new_out(out, overwrite)
+    rules, seating = table_run(players, rules_opt, settings, bots, seats, scheduler, opts)
     with api_errors():
         result = run(
             deals,
             rules=rules,
-            bots=None if seats else specs,
-            seats=specs if seats else None,
+            **seating,
             scores=scores,
-            seed=seed,
             first_deal=first_deal,
-            workers=workers,
             chunk_size=chunk_size,
-            out=out,
-            records=out is not None and not no_records,  # records are only ever written
-            progress=not quiet,
-            overwrite=overwrite,
             scheduler=scheduler,
             parts=parts,
+            **opts.api(),
+            **opts.writes(no_records),
         )
     m = result.manifest
     deal_range = f" (deals {first_deal:,} to {first_deal + deals - 1:,})" if first_deal else ""
     _note(
         fmt,
         f"{count(deals, 'deal')}{deal_range}, {rules.players} players, "
-        f"bots {', '.join(m['bots'][0])}, seed {seed}: {m['wall_seconds']:.1f} s "
+        f"bots {', '.join(m['bots'][0])}, seed {opts.seed}: {m['wall_seconds']:.1f} s "
         f"({m['deals_per_second']:,.0f} deals/s)",
     )
     table = result.summary()
@@ -147,15 +130,15 @@ def simulate(
                 "first_deal": first_deal,
                 "players": rules.players,
                 "bots": m["bots"][0],
-                "seed": seed,
+                "seed": opts.seed,
                 "wall_seconds": m["wall_seconds"],
                 "deals_per_second": m["deals_per_second"],
             },
             summary=table,
         ),
     )
-    if out is not None:
-        _note(fmt, f"results written to {out}")
+    if opts.out is not None:
+        _note(fmt, f"results written to {opts.out}")
 
 
 @click.command()
@@ -192,10 +175,8 @@ def merge(runs, out, overwrite, no_records):
 @BOTS
 @SEATS
 @SCORES
-@_common_run_options
-@out_option("Folder for games.csv, deals.parquet and sides.parquet (written chunk by chunk).")
+@run_options("Folder for games.csv, deals.parquet and sides.parquet (written chunk by chunk).")
 @_no_records_option
-@OVERWRITE
 @SCHEDULER
 @FORMAT
 def games(
@@ -206,45 +187,33 @@ def games(
     bots,
     seats,
     scores,
-    seed,
-    workers,
-    quiet,
-    out,
     no_records,
-    overwrite,
     scheduler,
     fmt,
+    opts,
 ):
     """Play GAMES full games to the target score (R-55) and print win rates."""
     from ..results.stats import format_game_sides, game_sides
     from ..results.tables import count, json_document
     from ..run.games import MAX_DEALS, play_games
 
-    rules = build_rules(players, rules_opt, settings)
-    specs = _seating(bots, seats, rules)
-    _check_workers(workers, scheduler)
-    _new_out(out, overwrite)
+    rules, seating = table_run(players, rules_opt, settings, bots, seats, scheduler, opts)
     with api_errors():
         result = play_games(
             games,
             rules=rules,
-            bots=None if seats else specs,
-            seats=specs if seats else None,
+            **seating,
             scores=scores,
-            seed=seed,
-            workers=workers,
-            progress=not quiet,
             scheduler=scheduler,
-            records=out is not None and not no_records,
-            out=out,
-            overwrite=overwrite,
+            **opts.api(),
+            **opts.writes(no_records),
         )
     t = result.totals
     wall = result.manifest["wall_seconds"]
     _note(
         fmt,
         f"{count(games, 'game')}, {rules.players} players, target {rules.game_target}, seed "
-        f"{seed}: {wall:.1f} s; mean {t.deals / t.games:.2f} deals per game",
+        f"{opts.seed}: {wall:.1f} s; mean {t.deals / t.games:.2f} deals per game",
     )
     sides = game_sides(t, result.manifest["bots"][0])
     _emit(
@@ -257,7 +226,7 @@ def games(
                 "games": games,
                 "players": rules.players,
                 "target": rules.game_target,
-                "seed": seed,
+                "seed": opts.seed,
                 "deals": t.deals,
                 "deals_per_game": t.deals / t.games,
                 "unfinished": t.unfinished,
@@ -273,31 +242,24 @@ def games(
             f"{MAX_DEALS} deals per game (no side reached {rules.game_target} points); "
             f"they count as no win",
         )
-    if out is not None:
-        _note(fmt, f"results written to {out}")
+    if opts.out is not None:
+        _note(fmt, f"results written to {opts.out}")
 
 
 @click.command()
 @click.option(
     "--deals",
-    type=click.IntRange(1, 10**9),
+    type=Integer(1, 10**9),
     default=None,
     help="Deals to referee (required unless --trace).",
 )
-@click.option(
-    "--trace",
-    "traces",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    multiple=True,
-    help="Referee this trace file (JSON lines, e.g. a learning environment's episode written "
-    "by save_trace) instead of playing deals; repeat for several.",
-)
+@trace_option("traces", "Referee", "playing deals; repeat for several", multiple=True)
 @rules_options
 @BOTS
 @SEED_OPTION
 @click.option(
     "--workers",
-    type=click.IntRange(min=1),
+    type=Integer(min=1),
     default=1,
     show_default=True,
     help="Worker processes: the referee is pure Python, so it runs in processes, not "
@@ -305,7 +267,7 @@ def games(
 )
 @SCHEDULER
 @click.option(
-    "--show", type=click.IntRange(min=1), default=5, show_default=True, help="Failures to print."
+    "--show", type=Integer(min=1), default=5, show_default=True, help="Failures to print."
 )
 @QUIET
 def verify(
@@ -356,7 +318,10 @@ def _verify_traces(traces) -> None:
 
     failed = 0
     for path in traces:
-        verdict = check_trace_file(path)
+        try:
+            verdict = check_trace_file(path)
+        except ValueError as exc:  # not JSON lines (nor a JSON list), or not UTF-8 text
+            raise click.UsageError(f"--trace {path}: not a trace file ({exc})") from None
         click.echo(f"{path}: {verdict}")
         failed += not verdict.ok
     click.echo(f"{len(traces) - failed} of {len(traces)} traces passed")
@@ -367,7 +332,7 @@ def _verify_traces(traces) -> None:
 @click.command()
 @click.option(
     "--processes",
-    type=click.IntRange(min=1),
+    type=Integer(min=1),
     default=None,
     help="Processes compiling independent kernels side by side (default: 2, or 1 on one "
     "core; more gain nothing).",

@@ -8,12 +8,12 @@ from pathlib import Path
 import click
 
 from ..learn import PLAN_LEAST
-from .options import SCHEDULER, SEED, _check_workers, api_errors
+from .options import SCHEDULER, SEED, Integer, _check_workers, api_errors
 
 
-def _least(name: str, most: int = 10**12) -> click.IntRange:
+def _least(name: str, most: int = 10**12) -> Integer:
     """The option range of the plan's count ``name``: its least value is the plan's own."""
-    return click.IntRange(PLAN_LEAST[name], most)
+    return Integer(PLAN_LEAST[name], most)
 
 
 @click.command()
@@ -65,7 +65,7 @@ def _least(name: str, most: int = 10**12) -> click.IntRange:
 )
 @click.option(
     "--threads",
-    type=click.IntRange(min=1),
+    type=Integer(min=1),
     default=1,
     show_default=True,
     help="Threads labelling shards side by side (results do not depend on it).",

@@ -13,7 +13,8 @@ import signal
 import threading
 from contextlib import contextmanager
 
-INSTALL_HINT = "pip install 'canasta-sim[dask]' (dask[distributed])"
+#: The project is installed from a checkout (README), so its extras are too.
+INSTALL_HINT = 'pip install -e ".[dask]" in the checkout (dask[distributed])'
 
 
 def import_distributed():

@@ -41,8 +41,7 @@ from .runner import (
     MAX_CHUNK,
     Table,
     check_count,
-    check_flags,
-    check_memory,
+    check_run,
     chunk_starts,
     load_kernels,
     play_rows,
@@ -578,10 +577,18 @@ def _compare(
     """:func:`compare` for a rotation table (whose two bots may be the same, in a sweep)."""
     sides = table.rules.sides
     unit = "deals" if games is None else "games"
-    count = check_count(unit, deals if games is None else games)
-    seed = check_count("seed", seed, 0, 2**64 - 1)
-    check_flags(records=records, progress=progress, overwrite=overwrite)
-    table.check_scheduler(scheduler)
+    count, seed = check_run(
+        table,
+        unit,
+        deals if games is None else games,
+        seed,
+        scheduler=scheduler,
+        records=records,
+        out=out,
+        per_item=record_bytes(sides),
+        progress=progress,
+        overwrite=overwrite,
+    )
     if count % sides:
         raise BadArgument(
             unit,
@@ -591,8 +598,6 @@ def _compare(
         )
     default = table.default_chunk(DEFAULT_CHUNK if games is None else 10_000, unit[:-1])
     chunk = check_count("chunk_size", chunk_size or min(count, default), 1, MAX_CHUNK)
-    if records and out is None:
-        check_memory(count, record_bytes(sides), f"{unit}={count}")
     target = prepare_out(out, overwrite) if out is not None else None
     specs = (table.bot_specs[table.bot_codes[0, 0]], table.bot_specs[table.bot_codes[0, 1]])
     fn = compare_deal_chunk if games is None else compare_game_chunk

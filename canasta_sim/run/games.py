@@ -36,8 +36,7 @@ from .runner import (
     Table,
     board_seeds,
     check_count,
-    check_flags,
-    check_memory,
+    check_run,
     chunk_starts,
     load_kernels,
     play_deals,
@@ -356,16 +355,21 @@ def play_games(
         the game's target (R-55), an ``out`` that cannot be written, or records that cannot
         fit in memory.
     """
-    games = check_count("games", games)
-    seed = check_count("seed", seed, 0, 2**64 - 1)
-    check_flags(records=records, progress=progress, overwrite=overwrite)
     if table is None:
         table = game_table(rules, bots, seats, scores)
-    table.check_scheduler(scheduler)
+    games, seed = check_run(
+        table,
+        "games",
+        games,
+        seed,
+        scheduler=scheduler,
+        records=records,
+        out=out,
+        per_item=DEALS_PER_GAME_ESTIMATE * record_bytes(table.rules.sides),
+        progress=progress,
+        overwrite=overwrite,
+    )
     chunk = check_count("chunk_size", chunk_size or min(games, table.default_chunk(10_000, "game")))
-    if records and out is None:
-        per_game = DEALS_PER_GAME_ESTIMATE * record_bytes(table.rules.sides)
-        check_memory(games, per_game, f"games={games}")
     target = prepare_out(out, overwrite) if out is not None else None
     with staging_folder(target) if target else nullcontext() as tmp:
         if scheduler is None:

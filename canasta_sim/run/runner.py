@@ -97,6 +97,35 @@ def check_flags(**flags) -> None:
             raise BadArgument(name, f"{name}={flag!r} is not allowed; allowed: True or False")
 
 
+def check_run(
+    table: Table, unit: str, count, seed, *, scheduler, records, out, per_item: int, **flags
+):
+    """The checks every run of ``table`` starts with, before its first chunk: ``count`` (of
+    ``unit``, ``"deals"`` or ``"games"``) from 1, ``seed`` a 64-bit unsigned integer,
+    ``records`` and each of ``flags`` a bool, ``scheduler`` able to run the table's bots, and
+    records kept in memory (``records`` without ``out``) that fit, at ``per_item`` bytes each
+    (:func:`record_bytes`).
+
+    Returns
+    -------
+    tuple of int
+        ``count`` and ``seed`` as Python integers.
+
+    Raises
+    ------
+    ValueError
+        As :func:`check_count`, :func:`check_flags`, :meth:`Table.check_scheduler` and
+        :func:`check_memory`.
+    """
+    count = check_count(unit, count)
+    seed = check_count("seed", seed, 0, 2**64 - 1)
+    check_flags(records=records, **flags)
+    table.check_scheduler(scheduler)
+    if records and out is None:
+        check_memory(count, per_item, f"{unit}={count}")
+    return count, seed
+
+
 @contextmanager
 def numba_threads(workers: int | None):
     """Run the block with ``workers`` numba threads (all cores when ``None``)."""

@@ -9,6 +9,7 @@ are identical for any number of workers, any chunk size and any split of the dea
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Iterator
 from contextlib import nullcontext
@@ -38,8 +39,7 @@ from .runner import (
     MAX_CHUNK,
     Table,
     check_count,
-    check_flags,
-    check_memory,
+    check_run,
     chunk_starts,
     load_kernels,
     play_rows,
@@ -255,11 +255,20 @@ def run_table(
 ) -> SimulationResult:
     """:func:`simulate` for an explicit :class:`~canasta_sim.run.runner.Table` (several
     seatings: ``first_deal`` and the chunks hold whole boards)."""
-    deals = check_count("deals", deals)
-    seed = check_count("seed", seed, 0, 2**64 - 1)
+    deals, seed = check_run(
+        table,
+        "deals",
+        deals,
+        seed,
+        scheduler=scheduler,
+        records=records,
+        out=out,
+        per_item=record_bytes(table.rules.sides),
+        progress=progress,
+        overwrite=overwrite,
+        parts=parts,
+    )
     first_deal = check_count("first_deal", first_deal, 0, DEAL_LIMIT - deals)
-    check_flags(records=records, progress=progress, overwrite=overwrite, parts=parts)
-    table.check_scheduler(scheduler)
     board = len(table.seatings)
     if first_deal % board:
         raise BadArgument(
@@ -275,8 +284,6 @@ def run_table(
     )
     if parts and (scheduler is None or out is None or not records):
         raise ValueError("parts=True needs a scheduler, an out folder and records")
-    if records and out is None:
-        check_memory(deals, record_bytes(table.rules.sides), f"deals={deals}")
     target = prepare_out(out, overwrite) if out is not None else None
     with staging_folder(target) if target else nullcontext() as tmp:
         return _run_table(
@@ -354,8 +361,19 @@ def _run_table(
 
 
 def write_run_files(folder: Path, result: SimulationResult) -> None:
-    """Write ``manifest.json``, ``aggregates.json`` and ``summary.json`` into ``folder``."""
+    """Write ``manifest.json``, ``aggregates.json`` and ``summary.json`` into ``folder``.
+
+    ``summary.json`` is an object: ``policy`` (the play the statistics describe, as
+    :meth:`SimulationResult.summary` and the report name it), ``bots`` (per seating, one spec
+    per side) and ``bots_version`` from the manifest, and ``statistics``, the summary's rows.
+    """
     write_text(folder / "manifest.json", json_text(result.manifest))
     write_text(folder / "aggregates.json", result.aggregates.to_json())
     table = result.summary()
-    write_text(folder / "summary.json", table.to_json(orient="records", indent=2) + "\n")
+    summary_file = {
+        "policy": table.attrs["policy"],
+        "bots": result.manifest["bots"],
+        "bots_version": result.manifest.get("bots_version"),
+        "statistics": json.loads(table.to_json(orient="records")),
+    }
+    write_text(folder / "summary.json", json_text(summary_file))

@@ -1,0 +1,84 @@
+"""Bad input a fresh user tried (issue 24 item 7, issue 26's leftovers): every one a usage
+error (exit code 2) that names the value given and what is allowed, never a traceback; install
+hints for a project installed from a checkout."""
+
+import sys
+
+import pytest
+from click.testing import CliRunner
+
+from canasta_sim.cli import main
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        # click's own message said "'abc' is not a valid integer range" and no range
+        (
+            ["simulate", "--deals", "abc"],
+            "Invalid value for '--deals': 'abc' is not an integer; allowed: 1 to "
+            "1,000,000,000,000",
+        ),
+        (
+            ["simulate", "--deals", "1e3"],
+            "'1e3' is not an integer; allowed: 1 to 1,000,000,000,000",
+        ),
+        (["games", "--games", "0"], "'--games': 0 is not allowed; allowed: 1 to 1,000,000,000,000"),
+        (
+            ["simulate", "--deals", "10", "--seed", "-1"],
+            "'--seed': -1 is not allowed; allowed: 0 to 18,446,744,073,709,551,615",
+        ),
+        (["simulate", "--deals", "10", "--workers", "0"], "0 is not allowed; allowed: 1 or more"),
+        (
+            ["compare", "expert", "greedy", "--deals", "10", "--chunk-size", "x"],
+            "'--chunk-size': 'x' is not an integer; allowed: 1 to 1,000,000",
+        ),
+        (["verify", "--deals", "ten"], "'--deals': 'ten' is not an integer; allowed: 1 to"),
+        (["replay", "--deal", "-1"], "'--deal': -1 is not allowed; allowed: 0 to"),
+        (["board", "--port", "70000"], "'--port': 70000 is not allowed; allowed: 0 to 65,535"),
+        (["tune", "expert", "--trials", "many"], "'many' is not an integer; allowed: 1 to 100,000"),
+        (["warmup", "--processes", "0"], "'--processes': 0 is not allowed; allowed: 1 or more"),
+    ],
+)
+def test_an_integer_option_names_the_value_and_the_integers_allowed(args, message):
+    r = invoke(*args)
+    assert r.exit_code == 2, r.output
+    assert message in r.output
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "not json at all\n",  # verify raised JSONDecodeError with a traceback
+        "[1, 2]\n",  # replay raised TypeError: JSON, but not trace events
+    ],
+)
+@pytest.mark.parametrize("command", ["verify", "replay"])
+def test_a_trace_file_that_is_no_trace_is_a_usage_error(tmp_path, command, content):
+    path = tmp_path / "trace.jsonl"
+    path.write_text(content)
+    r = invoke(command, "--trace", path)
+    if command == "verify" and content.startswith("["):
+        # the referee reads a JSON list as a trace and gives its verdict: a failure, exit 1
+        assert r.exit_code == 1 and "0 of 1 traces passed" in r.output
+        return
+    assert r.exit_code == 2, r.output
+    assert f"--trace {path}: not a trace file" in r.output
+
+
+def test_the_board_without_its_extra_says_how_to_install_it_from_a_checkout(monkeypatch):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    r = invoke("board")
+    assert r.exit_code == 2
+    assert 'pip install -e ".[board]"' in r.output
+    assert "canasta-sim[board]" not in r.output  # the project is not on an index
+
+
+def test_the_scheduler_help_says_how_to_install_dask_from_a_checkout():
+    r = invoke("simulate", "--help")
+    assert r.exit_code == 0
+    assert 'pip install -e ".[dask]"' in " ".join(r.output.split())
