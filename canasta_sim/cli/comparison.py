@@ -19,6 +19,7 @@ from .options import (
     _write_frames,
     api_errors,
     build_rules,
+    integer_option,
     rules_options,
     run_options,
 )
@@ -245,11 +246,10 @@ def sweep(
     show_default=True,
     help="diff: mean score difference per deal; wins: win rate in full games.",
 )
-@click.option(
+@integer_option(
     "--trials",
-    type=Integer(1, 100_000),
-    default=60,
-    show_default=True,
+    Integer(1, 100_000),
+    60,
     help="Settings to try; trial 0 is the baseline.",
 )
 @click.option(
@@ -411,11 +411,10 @@ def tune(
     "value, e.g. card_values), bots=SPEC|SPEC;SPEC (';' separates one spec per side).",
 )
 @click.option("--deals", type=COUNT, required=True, help="Deals per cell.")
-@click.option(
+@integer_option(
     "--baseline",
-    type=Integer(min=0),
-    default=0,
-    show_default=True,
+    Integer(min=0),
+    0,
     help="Number of the cell the others are compared with (grid order, first axis slowest).",
 )
 @run_options(

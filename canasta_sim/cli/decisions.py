@@ -22,6 +22,7 @@ from .options import (
     _write_frames,
     api_errors,
     build_rules,
+    integer_option,
     out_option,
     rules_options,
 )
@@ -45,24 +46,23 @@ ROLLOUT_HELP = (
     help="Analyse a decision of a run's deal instead (decision 0: draw or take the pile; "
     "1: the melds, then the discard or going out).",
 )
-@click.option(
+@integer_option(
     "--worlds",
-    type=Integer(1, 10_000_000),
-    default=None,
+    Integer(1, 10_000_000),
+    None,
+    shown=False,
     help="Play exactly this many worlds per candidate (no race).",
 )
-@click.option(
+@integer_option(
     "--min-worlds",
-    type=Integer(1, 10_000_000),
-    default=1000,
-    show_default=True,
+    Integer(1, 10_000_000),
+    1000,
     help="Worlds before a candidate may be dropped.",
 )
-@click.option(
+@integer_option(
     "--max-worlds",
-    type=Integer(1, 10_000_000),
-    default=200_000,
-    show_default=True,
+    Integer(1, 10_000_000),
+    200_000,
     help="Most worlds per candidate.",
 )
 @click.option(
@@ -88,17 +88,17 @@ ROLLOUT_HELP = (
     metavar="LABEL",
     help="Analyse only this candidate, e.g. 'discard K' (repeatable; default: all legal).",
 )
-@click.option(
+@integer_option(
     "--top",
-    type=Integer(1, 10_000),
-    default=None,
+    Integer(1, 10_000),
+    None,
+    shown=False,
     help="Analyse only the K candidates the rollout bot ranks first (its own choice first).",
 )
-@click.option(
+@integer_option(
     "--max-candidates",
-    type=Integer(1, 10_000),
-    default=64,
-    show_default=True,
+    Integer(1, 10_000),
+    64,
     help="The candidate layer's cap: the most play-phase candidates listed, meld plans taken "
     "whole in their order (docs/analysis.md); the settings line says how many plans it left out.",
 )
@@ -237,17 +237,17 @@ def analyse_command(
 )
 @click.option("--seed", type=SEED, default=None, help="Master seed of the deals [default: 0].")
 @click.option("--seat", type=Integer(min=0), default=0, show_default=True, help="Seat reviewed.")
-@click.option(
+@integer_option(
     "--worlds",
-    type=Integer(1, 10_000_000),
-    default=200,
-    show_default=True,
+    Integer(1, 10_000_000),
+    200,
     help="Worlds per candidate at each decision.",
 )
-@click.option(
+@integer_option(
     "--rescore-worlds",
-    type=Integer(1, 10_000_000),
-    default=None,
+    Integer(1, 10_000_000),
+    None,
+    shown=False,
     help="Fresh worlds re-scoring the best candidate against the bot's choice [default: --worlds].",
 )
 @click.option(
@@ -257,32 +257,30 @@ def analyse_command(
     help=f"Bots of the rollouts: {ROLLOUT_HELP} [default: the deal's own bots; for pimc, its "
     f"own rollout bot].",
 )
-@click.option(
+@integer_option(
     "--analysis-seed",
-    type=Integer(0, 2**32 - 1),
-    default=0,
-    show_default=True,
+    Integer(0, 2**32 - 1),
+    0,
     help="Master seed of the analysis worlds.",
 )
-@click.option(
+@integer_option(
     "--top",
-    type=Integer(min=0),
-    default=10,
-    show_default=True,
+    Integer(min=0),
+    10,
     help="Decisions with the largest regret to list.",
 )
-@click.option(
+@integer_option(
     "--top-candidates",
-    type=Integer(1, 10_000),
-    default=None,
+    Integer(1, 10_000),
+    None,
+    shown=False,
     help="Analyse at most K candidates per decision, the reviewed bot's first-ranked (its own "
     "choice always) [default: all].",
 )
-@click.option(
+@integer_option(
     "--max-candidates",
-    type=Integer(1, 10_000),
-    default=64,
-    show_default=True,
+    Integer(1, 10_000),
+    64,
     help="The candidate layer's cap per decision (docs/analysis.md); the output says where it "
     "left meld plans out.",
 )

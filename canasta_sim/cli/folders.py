@@ -18,6 +18,7 @@ from .options import (
     _seating,
     api_errors,
     build_rules,
+    integer_option,
     rules_options,
     trace_option,
 )
@@ -42,17 +43,17 @@ def report(run_dir):
 @click.command()
 @click.argument("run_folder", required=False, type=click.Path(path_type=Path))
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed of the run.")
-@click.option(
+@integer_option(
     "--deal",
-    type=Integer(0, 2**63 - 1),
-    default=0,
-    show_default=True,
+    Integer(0, 2**63 - 1),
+    0,
     help="Deal index within the run (within the game with --game).",
 )
-@click.option(
+@integer_option(
     "--game",
-    type=Integer(0, 2**63 - 1),
-    default=None,
+    Integer(0, 2**63 - 1),
+    None,
+    shown=False,
     help="With a games folder (games, compare --games): the game whose deal to replay.",
 )
 @click.option(

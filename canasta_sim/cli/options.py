@@ -241,6 +241,12 @@ class Integer(click.IntRange):
         return f"{self.min:,} to {self.max:,}"
 
 
+def integer_option(name: str, type: Integer, default, help: str, shown: bool = True):
+    """An integer option of range ``type``; its default is shown in ``--help`` when
+    ``shown`` (a default of ``None`` means the help says what stands in for it)."""
+    return click.option(name, type=type, default=default, show_default=shown, help=help)
+
+
 SEED = Integer(0, 2**64 - 1)
 
 
@@ -359,21 +365,23 @@ def run_options(out_help: str):
     return decorate
 
 
-def table_run(players, rules_opt, settings, bots, seats, scheduler, opts: RunOptions):
+def table_run(players, rules_opt, settings, bots, seats, scores, scheduler, opts: RunOptions):
     """The checks of a command that plays one table (``simulate``, ``games``), in the order a
     user reads the options: the rules, the bots (``--bots`` per side or ``--seats`` per seat),
     ``--workers`` and ``--out``.
 
     Returns
     -------
-    tuple
-        The :class:`~canasta_sim.game.rules.Rules` and the keyword arguments ``bots`` and
-        ``seats`` of the API call (one of them ``None``).
+    dict
+        The keyword arguments of the table in the API call: ``rules``
+        (:class:`~canasta_sim.game.rules.Rules`), ``bots`` and ``seats`` (one of them
+        ``None``), ``scores``.
     """
     rules = build_rules(players, rules_opt, settings)
     specs = _seating(bots, seats, rules)
     opts.check(scheduler)
-    return rules, {"bots": None if seats else specs, "seats": specs if seats else None}
+    bots, seats = (None, specs) if seats else (specs, None)
+    return {"rules": rules, "bots": bots, "seats": seats, "scores": scores}
 
 
 def trace_option(name: str, verb: str, instead: str, multiple: bool = False):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .options import Integer, api_errors
+from .options import Integer, api_errors, integer_option
 
 #: The address the board binds: this machine only.
 HOST = "127.0.0.1"
@@ -15,11 +15,10 @@ HOST = "127.0.0.1"
 
 @click.command()
 @click.argument("run_folders", nargs=-1, type=click.Path(path_type=Path))
-@click.option(
+@integer_option(
     "--port",
-    type=Integer(0, 65535),
-    default=0,
-    show_default=True,
+    Integer(0, 65535),
+    0,
     help="Port on 127.0.0.1 (0: a free port, printed).",
 )
 @click.option(

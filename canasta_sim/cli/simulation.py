@@ -28,6 +28,7 @@ from .options import (
     _note,
     api_errors,
     build_rules,
+    integer_option,
     rules_options,
     run_options,
     table_run,
@@ -46,11 +47,10 @@ from .options import (
 )
 @SEATS
 @SCORES
-@click.option(
+@integer_option(
     "--first-deal",
-    type=Integer(0, 2**63 - 2),
-    default=0,
-    show_default=True,
+    Integer(0, 2**63 - 2),
+    0,
     help="Index of the first deal: extend a run with the same seed (then canasta-sim merge).",
 )
 @click.option(
@@ -96,13 +96,12 @@ def simulate(
 
     if parts and (scheduler is None or opts.out is None or no_records):
         raise click.UsageError("--parts needs --scheduler, --out and records (not --no-records)")
-    rules, seating = table_run(players, rules_opt, settings, bots, seats, scheduler, opts)
+    setting = table_run(players, rules_opt, settings, bots, seats, scores, scheduler, opts)
+    rules = setting["rules"]
     with api_errors():
         result = run(
             deals,
-            rules=rules,
-            **seating,
-            scores=scores,
+            **setting,
             first_deal=first_deal,
             chunk_size=chunk_size,
             scheduler=scheduler,
@@ -197,13 +196,12 @@ def games(
     from ..results.tables import count, json_document
     from ..run.games import MAX_DEALS, play_games
 
-    rules, seating = table_run(players, rules_opt, settings, bots, seats, scheduler, opts)
+    setting = table_run(players, rules_opt, settings, bots, seats, scores, scheduler, opts)
+    rules = setting["rules"]
     with api_errors():
         result = play_games(
             games,
-            rules=rules,
-            **seating,
-            scores=scores,
+            **setting,
             scheduler=scheduler,
             **opts.api(),
             **opts.writes(no_records),
@@ -247,21 +245,21 @@ def games(
 
 
 @click.command()
-@click.option(
+@integer_option(
     "--deals",
-    type=Integer(1, 10**9),
-    default=None,
+    Integer(1, 10**9),
+    None,
+    shown=False,
     help="Deals to referee (required unless --trace).",
 )
 @trace_option("traces", "Referee", "playing deals; repeat for several", multiple=True)
 @rules_options
 @BOTS
 @SEED_OPTION
-@click.option(
+@integer_option(
     "--workers",
-    type=Integer(min=1),
-    default=1,
-    show_default=True,
+    Integer(min=1),
+    1,
     help="Worker processes: the referee is pure Python, so it runs in processes, not "
     "threads; the verdicts do not depend on it.",
 )
@@ -330,10 +328,11 @@ def _verify_traces(traces) -> None:
 
 
 @click.command()
-@click.option(
+@integer_option(
     "--processes",
-    type=Integer(min=1),
-    default=None,
+    Integer(min=1),
+    None,
+    shown=False,
     help="Processes compiling independent kernels side by side (default: 2, or 1 on one "
     "core; more gain nothing).",
 )

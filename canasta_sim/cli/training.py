@@ -8,12 +8,38 @@ from pathlib import Path
 import click
 
 from ..learn import PLAN_LEAST
-from .options import SCHEDULER, SEED, Integer, _check_workers, api_errors
+from .options import SCHEDULER, SEED, Integer, _check_workers, api_errors, integer_option
+
+#: The plan's counts as options: name, most, default and help; the least value of each is the
+#: plan's own (:data:`canasta_sim.learn.PLAN_LEAST`).
+PLAN_OPTIONS = (
+    (
+        "rounds",
+        20,
+        2,
+        "Rounds: round 1 labels with the expert's rollouts, round k with round k-1's "
+        "apprentice; each round fits on the labels of every round so far.",
+    ),
+    ("shards", 10**12, 500, "4-player shards a round."),
+    ("shards_other", 10**12, 180, "Shards a round of 2, 3 and 6 players (in turn)."),
+    ("deals", 10**12, 20, "Deals per shard."),
+    ("worlds", 10_000, 32, "Sampled worlds per labelled decision."),
+    ("every", 1_000, 3, "Label about one decision in EVERY."),
+)
 
 
-def _least(name: str, most: int = 10**12) -> Integer:
-    """The option range of the plan's count ``name``: its least value is the plan's own."""
-    return Integer(PLAN_LEAST[name], most)
+def plan_options(f):
+    """The options of :data:`PLAN_OPTIONS`, in its order."""
+    for name, most, default, help in reversed(PLAN_OPTIONS):
+        option = "--" + name.replace("_", "-")
+        f = click.option(
+            option,
+            type=Integer(PLAN_LEAST[name], most),
+            default=default,
+            show_default=True,
+            help=help,
+        )(f)
+    return f
 
 
 @click.command()
@@ -24,50 +50,11 @@ def _least(name: str, most: int = 10**12) -> Integer:
     help="Folder of the stages; run the same command again to resume after a kill.",
 )
 @click.option("--seed", type=SEED, default=1, show_default=True, help="Master seed.")
-@click.option(
-    "--rounds",
-    type=_least("rounds", 20),
-    default=2,
-    show_default=True,
-    help="Rounds: round 1 labels with the expert's rollouts, round k with round k-1's "
-    "apprentice; each round fits on the labels of every round so far.",
-)
-@click.option(
-    "--shards",
-    type=_least("shards"),
-    default=500,
-    show_default=True,
-    help="4-player shards a round.",
-)
-@click.option(
-    "--shards-other",
-    type=_least("shards_other"),
-    default=180,
-    show_default=True,
-    help="Shards a round of 2, 3 and 6 players (in turn).",
-)
-@click.option(
-    "--deals", type=_least("deals"), default=20, show_default=True, help="Deals per shard."
-)
-@click.option(
-    "--worlds",
-    type=_least("worlds", 10_000),
-    default=32,
-    show_default=True,
-    help="Sampled worlds per labelled decision.",
-)
-@click.option(
-    "--every",
-    type=_least("every", 1_000),
-    default=3,
-    show_default=True,
-    help="Label about one decision in EVERY.",
-)
-@click.option(
+@plan_options
+@integer_option(
     "--threads",
-    type=Integer(min=1),
-    default=1,
-    show_default=True,
+    Integer(min=1),
+    1,
     help="Threads labelling shards side by side (results do not depend on it).",
 )
 @SCHEDULER

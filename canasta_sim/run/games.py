@@ -31,7 +31,7 @@ from .outdir import (
     staging_folder,
     write_text,
 )
-from .records import deals_frame, sides_frame
+from .records import deals_frame, record_frame, sides_frame
 from .runner import (
     Table,
     board_seeds,
@@ -140,18 +140,11 @@ class GamesResult:
 
     @property
     def deals(self) -> pd.DataFrame | None:
-        return self._records(1, "deals")
+        return record_frame(self, 1, "deals")
 
     @property
     def sides(self) -> pd.DataFrame | None:
-        return self._records(2, "sides")
-
-    def _records(self, i: int, name: str) -> pd.DataFrame | None:
-        if self.frames is not None:
-            return self.frames[i]
-        if self.folder is not None and self.manifest["records"]:
-            return pd.read_parquet(self.folder / f"{name}.parquet")
-        return None
+        return record_frame(self, 2, "sides")
 
 
 def play_on(

@@ -176,3 +176,16 @@ def sides_frame(
     frame.insert(1, "side", np.tile(np.arange(n_sides, dtype=np.int8), n))
     frame.insert(2, "bot", pd.Categorical.from_codes(bot_codes.reshape(-1), categories=side_bots))
     return frame
+
+
+def record_frame(result, i: int, name: str) -> pd.DataFrame | None:
+    """Record frame ``i`` (file ``NAME.parquet``) of a run's ``result``, a
+    :class:`~canasta_sim.run.simulate.SimulationResult` or a
+    :class:`~canasta_sim.run.games.GamesResult`: held in ``result.frames`` by a run without
+    ``out``, else read from ``result.folder`` when the run kept records; ``None`` when it
+    kept none."""
+    if result.frames is not None:
+        return result.frames[i]
+    if result.folder is not None and result.manifest["records"]:
+        return pd.read_parquet(result.folder / f"{name}.parquet")
+    return None

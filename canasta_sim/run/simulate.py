@@ -34,6 +34,7 @@ from .outdir import (
     write_part,
     write_text,
 )
+from .records import record_frame
 from .runner import (
     DEFAULT_CHUNK,
     MAX_CHUNK,
@@ -98,11 +99,7 @@ class SimulationResult:
         return self._frame(1, "sides")
 
     def _frame(self, i: int, name: str) -> pd.DataFrame | None:
-        if self.frames is not None:
-            return self.frames[i]
-        if self.folder is not None and self.manifest["records"]:
-            return pd.read_parquet(self.folder / f"{name}.parquet")
-        return None
+        return record_frame(self, i, name)
 
     @property
     def rules(self) -> Rules:
