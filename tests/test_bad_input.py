@@ -20,8 +20,7 @@ def invoke(*args):
         # click's own message said "'abc' is not a valid integer range" and no range
         (
             ["simulate", "--deals", "abc"],
-            "Invalid value for '--deals': 'abc' is not an integer; allowed: 1 to "
-            "1,000,000,000,000",
+            "Invalid value for '--deals': 'abc' is not an integer; allowed: 1 to 1,000,000,000,000",
         ),
         (
             ["simulate", "--deals", "1e3"],
