@@ -1,9 +1,10 @@
 """Build the game-equity table shipped with the package (canasta_sim/data/game_equity.npz).
 
-    python scripts/build_game_equity.py [--deals 20000] [--games 1000] [--seed 0] [--bots expert]
+    python scripts/build_game_equity.py [--deals 20000] [--games 1000] [--seed 0] [--bots SPEC]
 
 ``--bots`` is the play the table describes (every side of every later deal; a kernel bot's
-spec, e.g. ``apprentice``); the file records it and ``analyse`` names it beside P(win game).
+spec, e.g. ``expert``); the file records it and ``analyse`` names it beside P(win game). The
+defaults build the shipped table (``apprentice`` play, issue 26).
 
 Run again after a change of RULES_VERSION or BOTS_VERSION (the table's scope names both); see
 canasta_sim/search/equity.py for what the table is and how it is built.
@@ -21,7 +22,7 @@ def main(argv=None):
     parser.add_argument("--deals", type=int, default=20_000, help="deals per minimum-count pair")
     parser.add_argument("--games", type=int, default=1000, help="games per grid cell (6p: half)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--bots", default=BOTS, help="bot spec of every side [expert]")
+    parser.add_argument("--bots", default=BOTS, help=f"bot spec of every side [{BOTS}]")
     args = parser.parse_args(argv)
     try:
         bot = parse_bot(args.bots)

@@ -93,6 +93,9 @@ SIDES = (
     '.mean().round(2).to_string())"'
 )
 PIMC = "python scripts/pimc_strength.py --tables {}"
+STRENGTH = (
+    "python scripts/strength.py --deals 20000 --games 2000 --end-deals 20000 --count-deals 20000"
+)
 STATISTICS = (
     "python scripts/statistics_table.py --deals 1000000 --apprentice-deals 100000 "
     "--pimc-deals 600 --seed 0"
@@ -251,11 +254,8 @@ FIGURES: tuple[Figure, ...] = (
     ),
     Script("statistics-table", "docs/statistics.md", STATISTICS),
     Script("statistics-policies", "docs/statistics.md", STATISTICS),
-    Script(
-        "strength-table",
-        "docs/strength.md",
-        "python scripts/strength.py --deals 20000 --games 2000 --end-deals 20000",
-    ),
+    Script("strength-table", "docs/strength.md", STRENGTH),
+    Script("bots-strength", "docs/bots.md", STRENGTH),
     Script("performance-tables", "docs/performance.md", "python scripts/performance.py"),
     Script(
         "environment-training",

@@ -1,11 +1,15 @@
 """Rewrite the goldens: ``tests/data/goldens.json``, ``tests/data/analysis_goldens.json`` and the
 readable playthroughs.
 
-Usage: ``python scripts/regen_goldens.py [--force | --add-only]``. A digest that changes while
-``RULES_VERSION`` and ``BOTS_VERSION`` (``canasta_sim/_version.py``) stay the same is refused
-without ``--force``: behaviour changes on purpose only, with a version bump and a CHANGELOG line.
+Usage: ``python scripts/regen_goldens.py [--force | --add-only | --analyses-only]``. A digest
+that changes while ``RULES_VERSION`` and ``BOTS_VERSION`` (``canasta_sim/_version.py``) stay the
+same is refused without ``--force``: behaviour changes on purpose only, with a version bump and a
+CHANGELOG line.
 ``--add-only`` computes only the cells new to ``tests/goldens.py`` and leaves every stored cell,
 the analysis goldens and the playthroughs untouched (a new bot's cells, without a version bump).
+``--analyses-only`` rewrites only the analysis goldens, leaving the cells and the playthroughs
+untouched: after a rebuild of the game-equity table (``scripts/build_game_equity.py``), which
+moves P(win game) and no deal (with ``--force``, as no version changes).
 """
 
 from __future__ import annotations
@@ -29,19 +33,28 @@ from canasta_sim._version import BOTS_VERSION, RULES_VERSION  # noqa: E402
     is_flag=True,
     help="Compute only the cells missing from goldens.json; keep everything stored as it is.",
 )
-def main(force: bool, add_only: bool) -> None:
+@click.option(
+    "--analyses-only",
+    is_flag=True,
+    help="Rewrite only analysis_goldens.json (after a rebuild of the game-equity table).",
+)
+def main(force: bool, add_only: bool, analyses_only: bool) -> None:
     if add_only:
         add_cells()
         return
     versions = {"rules_version": RULES_VERSION, "bots_version": BOTS_VERSION}
+    if analyses_only:
+        analyses = analysis_goldens(versions)
+        if not force:
+            refuse_silent_change(G.ANALYSIS_GOLDENS, analyses, "cases")
+        G.ANALYSIS_GOLDENS.write_text(json.dumps(analyses, indent=1, sort_keys=True) + "\n")
+        click.echo(f"wrote {G.ANALYSIS_GOLDENS}", err=True)
+        return
     new = {**versions, "deals": G.DEALS, "seed": G.SEED, "cells": {}}
     for cell in G.cells():
         new["cells"][cell["name"]] = {"cell": cell, **G.run_cell(cell)}
         click.echo(f"{cell['name']}: done", err=True)
-    analyses: dict = {**versions, "cases": {}}
-    for case in G.ANALYSES:
-        analyses["cases"][case["name"]] = {"case": case, **G.run_analysis(case, threads=1)}
-        click.echo(f"analysis {case['name']}: done", err=True)
+    analyses = analysis_goldens(versions)
     if not force:
         refuse_silent_change(G.GOLDENS, new, "cells")
         refuse_silent_change(G.ANALYSIS_GOLDENS, analyses, "cases")
@@ -53,6 +66,16 @@ def main(force: bool, add_only: bool) -> None:
     click.echo(
         f"wrote {G.GOLDENS}, {G.ANALYSIS_GOLDENS} and {len(G.PLAYERS)} playthroughs", err=True
     )
+
+
+def analysis_goldens(versions: dict) -> dict:
+    """The analysis goldens' content: ``versions`` and every case of :data:`goldens.ANALYSES`
+    run on one thread."""
+    analyses: dict = {**versions, "cases": {}}
+    for case in G.ANALYSES:
+        analyses["cases"][case["name"]] = {"case": case, **G.run_analysis(case, threads=1)}
+        click.echo(f"analysis {case['name']}: done", err=True)
+    return analyses
 
 
 def add_cells() -> None:

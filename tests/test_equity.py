@@ -54,9 +54,10 @@ def test_scope():
 
 
 def test_a_table_records_the_bots_it_was_built_with(tmp_path):
-    """The shipped table is of expert play; one built with other bots says so in its scope
-    (``scripts/build_game_equity.py --bots``), and its games differ."""
-    assert table_policy() == "expert"
+    """The shipped table is of apprentice play (issue 26 item 8: the strongest bot fast
+    enough); one built with other bots says so in its scope (``scripts/build_game_equity.py
+    --bots``), and its games differ."""
+    assert table_policy() == "apprentice"
     greedy = build_table(2, deals=40, games=20, seed=1, bots="greedy")
     assert not np.array_equal(greedy, build_table(2, deals=40, games=20, seed=1))
     path = tmp_path / "equity.npz"

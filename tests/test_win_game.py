@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from canasta_sim import InfoSet, analyse
-from canasta_sim.search.equity import table_scope
+from canasta_sim.search.equity import table_policy, table_scope
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "positions"
 GO_OUT = "go out: meld 7 7 7, discard B3"
@@ -104,14 +104,15 @@ def test_win_game_names_the_allowed_values():
 @pytest.mark.slow
 @pytest.mark.parametrize("position", ["take_or_draw.toml", "go_out_2p.json"])
 def test_play_out_agrees_with_the_game_equity_table(position):
-    # in the table's scope (4 and 2 players, classic, expert bots), the table's P(win game)
-    # (its mean over the worlds of its value at each world's scores after the deal) lies
-    # inside the 99.9% interval (3.29 standard errors) of its difference to the same worlds'
-    # games played out (each a 0 or a 1): the play-out's error (about 0.005 with 10,000
-    # worlds) and the table's own, a cell being a mean of `games_per_cell` games (at most
+    # in the table's scope (4 and 2 players, classic; the table's bots roll out the deal and
+    # play the games on, as the table assumes), the table's P(win game) (its mean over the
+    # worlds of its value at each world's scores after the deal) lies inside the 99.9%
+    # interval (3.29 standard errors) of its difference to the same worlds' games played out
+    # (each a 0 or a 1): the play-out's error (about 0.005 with 10,000 worlds) and the
+    # table's own, a cell being a mean of `games_per_cell` games (at most
     # sqrt(0.25 / 1000) = 0.016), about 0.055 either side in all
     info = InfoSet.from_file(DOCS / position)
-    kwargs = dict(worlds=10_000, seed=11)
+    kwargs = dict(worlds=10_000, seed=11, rollout=table_policy())
     label = "draw" if info.phase == "draw" else "discard B3"
     played = analyse(info, [label], win_game="play-out", **kwargs)
     table = analyse(info, [label], win_game="table", **kwargs)
@@ -136,8 +137,8 @@ def test_cli_win_game():
     # each names the play it assumes: the rollout bots, or the bots the table was built with
     assert "P(win game) from playing the game out with expert (" in played.output
     table = run(main, ["analyse", str(position), "--worlds", "50"])
-    assert "P(win game) from the game-equity table of expert play" in table.output
+    assert "P(win game) from the game-equity table of apprentice play" in table.output
     other = run(main, ["analyse", str(position), "--worlds", "50", "--rollout", "expert@2"])
-    assert "P(win game) from the game-equity table of expert play" in other.output
+    assert "P(win game) from the game-equity table of apprentice play" in other.output
     bad = run(main, ["analyse", str(position), "--win-game", "both"])
     assert bad.exit_code == 2 and "'both' is not one of 'auto', 'table', 'play-out'" in bad.output

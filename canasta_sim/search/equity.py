@@ -8,16 +8,16 @@ The table is built once (``scripts/build_game_equity.py``) and ships with the pa
 
 - player counts with two sides: 2, 4 and 6 (3 players have three sides);
 - the classic preset as it is (no switches changed);
-- the bots the file names (``bots``, a spec; ``expert`` unless the table was built with
-  ``scripts/build_game_equity.py --bots``) for every side in every later deal, at the file's
-  ``bots_version`` and ``rules_version``; :func:`table_policy` names them, and ``analyse``
-  prints them beside P(win game).
+- the bots the file names (``bots``, a spec: the shipped table is of ``apprentice`` play, the
+  strongest bot fast enough to play its deals, issue 26) for every side in every later deal,
+  at the file's ``bots_version`` and ``rules_version``; :func:`table_policy` names them, and
+  ``analyse`` prints them beside P(win game).
 
 How it is built: a deal's outcome depends on the sides' cumulative scores mostly through their
 minimum counts (R-64), so for each pair of minimum counts a few thousand deals are played with
 the simulator's kernels (dealers rotating), each side at the lowest score of its minimum-count
-band. The expert also reads the scores to go out when that wins the game; the table does not
-model that choice (it plays every deal from the band's lowest score).
+band. The bots also read the scores (the expert to go out when that wins the game); the table
+does not model that choice (it plays every deal from the band's lowest score).
 From every cell of a grid of score pairs (every ``step`` points from ``low`` to just below the
 game target) many games are then played on, each deal drawn from the deals of the two sides'
 current minimum counts, until R-55 ends the game (:func:`canasta_sim.game.rules.game_over`).
@@ -41,7 +41,7 @@ from ..game.rules import Rules, game_over
 EQUITY_FILE = Path(__file__).parents[1] / "data" / "game_equity.npz"
 PLAYERS = (2, 4, 6)
 PRESET = "classic"
-BOTS = "expert"  # the bots a table is built with unless told otherwise
+BOTS = "apprentice"  # the bots a table is built with unless told otherwise: the shipped one's
 LOW = -1000  # lowest score of the grid (points)
 STEP = 100  # grid spacing (points)
 
