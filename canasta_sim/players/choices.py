@@ -47,7 +47,16 @@ from ..nb.candidates import (
 )
 from ..nb.engine.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
 from ..nb.engine.state import STATE_DTYPE
-from ..nb.enums import DEUCE, JOKER, N_KINDS, CandKind, DealSlot, MoveError
+from ..nb.enums import (
+    DEUCE,
+    FIRST_NATURAL,
+    JOKER,
+    LAST_NATURAL,
+    N_KINDS,
+    CandKind,
+    DealSlot,
+    MoveError,
+)
 
 MOVES = ("draw", "take", "play")  # by CandKind code
 
@@ -86,6 +95,9 @@ class Candidate:
     """
 
     __slots__ = ("_record", "_top", "_texts")
+    _record: np.void | None
+    _top: int
+    _texts: tuple | None  # the fields' texts, label first, once written
 
     def __init__(
         self,
@@ -121,7 +133,7 @@ class Candidate:
 
     @property
     def move(self) -> str:
-        return MOVES[self._record["kind"]] if self._record is not None else self._texts[1]
+        return MOVES[self._record["kind"]] if self._record is not None else self._text()[1]
 
     @property
     def with_(self) -> str:
@@ -134,21 +146,40 @@ class Candidate:
     @property
     def discard(self) -> str:
         if self._record is None:
-            return self._texts[4]
-        d = int(self._record["discard"])
+            return self._text()[4]
+        d = self.discard_kind
         return C.KINDS[d] if d >= 0 else ""
 
     @property
+    def plan(self) -> np.ndarray:
+        """The cards from hand the candidate lays, ``ndarray(int8, (N_KINDS, 3))`` (naturals,
+        deuces, jokers per rank; a pickup's top-card row holds the hand's cards laid with
+        the top card); a copy."""
+        if self._record is not None:
+            return self._record["plan"].copy()
+        naturals = np.nonzero(C.parse_cards(self.with_)[FIRST_NATURAL : LAST_NATURAL + 1])[0]
+        top = FIRST_NATURAL + int(naturals[0]) if len(naturals) else FIRST_NATURAL
+        return self.kernel_row(top)[1]
+
+    @property
+    def discard_kind(self) -> int:
+        """The kind code of :attr:`discard` (R-02), -1 for none."""
+        if self._record is not None:
+            return int(self._record["discard"])
+        return C.kind_index(self.discard) if self.discard else -1
+
+    @property
     def going_out(self) -> bool:
-        return bool(self._record["going_out"]) if self._record is not None else self._texts[5]
+        return bool(self._record["going_out"]) if self._record is not None else self._text()[5]
 
     @property
     def end_deal(self) -> bool:
-        return bool(self._record["end_deal"]) if self._record is not None else self._texts[6]
+        return bool(self._record["end_deal"]) if self._record is not None else self._text()[6]
 
     def _text(self) -> tuple:
         """``(label, move, with_, melds, discard, going_out, end_deal)``, written once."""
         if self._texts is None:
+            assert self._record is not None  # a candidate has its texts or its record
             self._texts = _texts(self._record, self._top)
         return self._texts
 
@@ -156,6 +187,7 @@ class Candidate:
         """What the candidate does, from its record: kind, the top card a pickup names, plan,
         discard, going out, end of the deal."""
         r = self._record
+        assert r is not None  # only candidates of records compare by key
         top = self._top if r["kind"] == CandKind.take else -1
         return (
             int(r["kind"]),
@@ -220,9 +252,7 @@ class Candidate:
         if self.move == "take":
             counts = C.parse_cards(self.with_)
             plan[pile_top] += [counts[pile_top], counts[DEUCE], counts[JOKER]]
-        kind = getattr(CandKind, self.move)
-        discard = C.kind_index(self.discard) if self.discard else -1
-        return kind, plan.astype(np.int8), discard
+        return getattr(CandKind, self.move), plan.astype(np.int8), self.discard_kind
 
 
 def _texts(r: np.void, top: int) -> tuple:
@@ -276,6 +306,21 @@ def _apply_record(deal: Deal, r: np.void) -> None:
             _check(deal, discard_nb(state, rules, np.int64(discard), log))
         if r["end_deal"]:
             _check(deal, end_turn_nb(state, rules, log))
+
+
+def lay_plan(deal: Deal, plan: np.ndarray) -> None:
+    """Lay the meld plan ``plan`` (``ndarray(int8, (N_KINDS, 3))``) from hand on ``deal`` with
+    its meld kernel, as ``Deal.meld`` lays the plan of its texts (R-60..R-64).
+
+    Raises
+    ------
+    IllegalMove
+        If the melds break a rule (the message names it).
+    """
+    _check(
+        deal,
+        meld_nb(deal.state, deal.rules_array, np.ascontiguousarray(plan, np.int8), deal.event_log),
+    )
 
 
 def _check(deal: Deal, code: int) -> None:
@@ -558,14 +603,14 @@ def play_candidate(plan: np.ndarray, discard: int, left: int, end_deal: bool = F
     after the plan: ``"meld K K K, 5 5 5 2, discard 9"``, ``"discard 9"``; ``"go out: ..."``
     when it empties the hand (R-40); with ``end_deal`` (after a last-card red three, R-45) and
     cards left, ``"meld K K K, end the deal"`` or ``"end the deal"``."""
-    record = np.zeros((), CANDIDATE_DTYPE)
+    record = np.zeros(1, CANDIDATE_DTYPE)[0]
     going_out = left == 0 or (left == 1 and discard >= 0)
     record["kind"], record["way"], record["plan"] = CandKind.play, -1, plan
     record["discard"], record["going_out"] = discard, going_out
     record["end_deal"] = end_deal and not going_out
     record["plan_index"], record["left"] = -1, left
     record["melded"] = int(np.asarray(plan, np.int64).sum())
-    return Candidate.of_record(record[()], -1)
+    return Candidate.of_record(record, -1)
 
 
 # --- meld plans ------------------------------------------------------------------------------
