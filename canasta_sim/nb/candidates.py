@@ -19,7 +19,6 @@ engine's check accepts it (``check_plan_nb``: R-22, R-40..R-42, R-60..R-64).
 
 import numpy as np
 
-from .bots.pickups import pickup_candidates_nb
 from .engine.melds import check_plan_nb, plan_rows_nb
 from .engine.state import copy_state_nb
 from .enums import (
@@ -40,7 +39,13 @@ from .enums import (
 )
 from .jit import inline_kernel, kernel
 from .plan_space import ROW_OPTIONS, plan_space_nb, row_options_nb
-from .plans import black_three_plan_nb, fill_plan_nb, initial_plan_nb, plan_points_nb
+from .plans import (
+    black_three_plan_nb,
+    fill_plan_nb,
+    initial_plan_nb,
+    pickup_candidates_nb,
+    plan_points_nb,
+)
 from .worlds import apply_candidate_nb
 
 #: Most plans of a plan space listed whole; a larger space is pruned (module docstring).
@@ -128,7 +133,7 @@ def list_candidates_nb(states, rules, cap, empty_only, work, out, log):
     ``states[1]``): legal when the move kernels accept its moves (``MoveError.ok``) and, for one
     that goes out, the seat went out (R-40).
 
-    Draw phase: ``draw``, then the engine's pickups (:func:`~.bots.pickups.pickup_candidates_nb`).
+    Draw phase: ``draw``, then the engine's pickups (:func:`~.plans.pickup_candidates_nb`).
     Play phase: for each plan of :func:`meld_plans_nb` in order, its discards by kind, or one
     row without a discard (going out by melding the whole hand; after a last-card red three,
     R-45, the end of the deal). A plan's candidates are listed whole while the count stays
