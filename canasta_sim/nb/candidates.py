@@ -64,30 +64,6 @@ MAX_FIRST = 1 + (N_KINDS + 1) + 3
 MAX_PLANS = MAX_FIRST + max(SPACE_LIMIT + 2, _RANKS * (ROW_OPTIONS - 1) + (1 << _RANKS) - 1)
 _SLOTS = 8192  # hash slots for the duplicate check: a power of two above 2 * MAX_PLANS
 
-#: One candidate of a decision (:func:`list_candidates_nb`), read by
-#: :class:`~canasta_sim.players.choices.Candidate` and the rollouts.
-#:
-#: ==============  ========================  ==================================================
-#: field           dtype, shape              meaning
-#: ==============  ========================  ==================================================
-#: ``kind``        int8                      :data:`~.enums.CandKind`: draw, take, play
-#: ``way``         int8                      take: :data:`~.enums.PickupWay` (R-32, R-33);
-#:                                           else -1
-#: ``plan``        int8, (N_KINDS, 3)        cards from hand laid, per rank naturals, deuces,
-#:                                           jokers (a meld plan); take: the row of the top
-#:                                           card's rank holds the hand's cards laid with it
-#: ``discard``     int8                      play: the kind discarded, -1 for none
-#: ``going_out``   bool                      play: the candidate empties the hand (R-40)
-#: ``end_deal``    bool                      play after a last-card red three: ends the deal
-#:                                           without a discard (R-45)
-#: ``plan_index``  int16                     play: the plan's place in the decision's plan
-#:                                           order (0: the empty plan); take: the pickup's
-#:                                           place among the pickups; draw: -1
-#: ``melded``      int16                     cards from hand laid by ``plan``
-#: ``left``        int16                     cards in hand after the plan, before a discard
-#:                                           (take: the pile's cards not counted)
-#: ``points``      int16                     card values (R-04) of the cards from hand laid
-#: ==============  ========================  ==================================================
 CANDIDATE_DTYPE = np.dtype(
     [
         ("kind", np.int8),
@@ -103,8 +79,33 @@ CANDIDATE_DTYPE = np.dtype(
     ],
     align=True,  # each field at its own alignment, as numba reads records
 )
+"""One candidate of a decision, as :func:`list_candidates_nb` writes it and
+:class:`~canasta_sim.players.choices.Candidate` and the rollouts read it (aligned fields).
 
-#: Scratch of :func:`list_candidates_nb` (one record; nothing in it is read before written).
+==============  ==================  ========================================================
+field           dtype, shape        meaning
+==============  ==================  ========================================================
+``kind``        int8                :data:`~canasta_sim.nb.enums.CandKind`: draw, take, play
+``way``         int8                take: :data:`~canasta_sim.nb.enums.PickupWay` (R-32,
+                                    R-33); else -1
+``plan``        int8, (N_KINDS, 3)  cards from hand laid, per rank the naturals, deuces and
+                                    jokers (a meld plan); take: the row of the top card's
+                                    rank holds the hand's cards laid with it
+``discard``     int8                play: the kind discarded, -1 for none
+``going_out``   bool                play: the candidate empties the hand (R-40)
+``end_deal``    bool                play after a last-card red three: the deal ends without
+                                    a discard (R-45)
+``plan_index``  int16               play: the plan's place in the decision's plan order (0:
+                                    the empty plan); take: the pickup's place among the
+                                    pickups; draw: -1
+``melded``      int16               cards from hand laid by ``plan`` (cards)
+``left``        int16               cards in hand after the plan, before a discard (take: the
+                                    pile's cards not counted)
+``points``      int16               card values (R-04) of the cards from hand laid (points)
+==============  ==================  ========================================================
+"""
+
+#: Scratch of :func:`list_candidates_nb` (one record; every plan it builds is cleared first).
 LISTING_WORK_DTYPE = np.dtype(
     [
         ("plans", np.int8, (MAX_PLANS, N_KINDS, 3)),  # every plan built, in build order
@@ -333,8 +334,6 @@ def meld_plans_nb(states, rules, work):
     if m >= 0:
         n += m
     else:
-        for i in range(first, first + SPACE_LIMIT + 2):
-            plans[i, :, :] = 0
         n = _singles_nb(hand, table, rules, w.options[:][0], plans, n)
         n = _subsets_nb(plans[first - 2], plans, n)  # the fullest plan (with wild cards)
     for i in range(n):
@@ -415,10 +414,11 @@ def _out_plans_nb(states, rules, plans, ok):
 @kernel
 def _singles_nb(hand, table, rules, options, plans, n):
     """Every plan of one row option (``row_options_nb``: one meld laid or extended), ranks from
-    the ace down, into ``plans[n..)`` (zero); returns the new count."""
+    the ace down, into ``plans[n..)``; returns the new count."""
     for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         m = row_options_nb(np.int64(k), hand, table, rules, options)
         for o in range(1, m):
+            plans[n, :, :] = 0
             for c in range(3):
                 plans[n, k, c] = options[o, c]
             n += 1
@@ -428,13 +428,14 @@ def _singles_nb(hand, table, rules, options, plans, n):
 @kernel
 def _subsets_nb(full, plans, n):
     """Every plan made of some of ``full``'s rows (ranks 4..A), in the order of the masks 1, 2,
-    3, ... over its rows (row i, in kind order: bit i), into ``plans[n..)`` (zero); returns the
-    new count."""
+    3, ... over its rows (row i, in kind order: bit i), into ``plans[n..)``; returns the new
+    count."""
     rows = 0
     for k in range(BLACK_THREE, LAST_NATURAL + 1):
         if full[k, 0] + full[k, 1] + full[k, 2] != 0:
             rows += 1
     for mask in range(1, 1 << rows):
+        plans[n, :, :] = 0
         bit = 0
         for k in range(BLACK_THREE, LAST_NATURAL + 1):
             if full[k, 0] + full[k, 1] + full[k, 2] == 0:

@@ -452,7 +452,7 @@ def _listing(deal: Deal, cap: int, empty_only: bool) -> tuple[np.ndarray, int]:
         deal.rules_array,
         np.int64(cap),
         np.bool_(empty_only),
-        np.empty(1, LISTING_WORK_DTYPE),
+        np.zeros(1, LISTING_WORK_DTYPE),
         out,
         NO_LOG,
     )
@@ -633,6 +633,6 @@ def meld_plans(deal: Deal) -> list[np.ndarray]:
     """
     states = np.zeros(2, STATE_DTYPE)
     states[0] = deal.state
-    work = np.empty(1, LISTING_WORK_DTYPE)
+    work = np.zeros(1, LISTING_WORK_DTYPE)
     n = meld_plans_nb(states, deal.rules_array, work)
     return list(work[0]["plans"][work[0]["order"][:n]])
