@@ -25,8 +25,9 @@ exactly these candidates (:mod:`canasta_sim.players.pybot`).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Sequence
-from typing import NamedTuple, overload
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 
@@ -56,6 +57,7 @@ from ..nb.enums import (
     CandKind,
     DealSlot,
     MoveError,
+    Phase,
 )
 
 MOVES = ("draw", "take", "play")  # by CandKind code
@@ -94,8 +96,9 @@ class Candidate:
         or ``None`` for a candidate made from texts.
     """
 
-    __slots__ = ("_record", "_top", "_texts")
-    _record: np.void | None
+    __slots__ = ("_rows", "_i", "_top", "_texts")
+    _rows: np.ndarray | None  # the listing's records (this one is row _i), or None
+    _i: int
     _top: int
     _texts: tuple | None  # the fields' texts, label first, once written
 
@@ -109,23 +112,32 @@ class Candidate:
         going_out: bool = False,
         end_deal: bool = False,
     ):
-        self._record = None
+        self._rows = None
+        self._i = 0
         self._top = -1
         self._texts = (label, move, with_, tuple(melds), discard, going_out, end_deal)
 
     @classmethod
-    def of_record(cls, record: np.void, pile_top: int) -> Candidate:
-        """The candidate of one record of ``CANDIDATE_DTYPE``; ``pile_top`` is the pile's top
-        kind at the decision (-1: no pile), which a pickup's texts name."""
+    def of_record(cls, rows: np.ndarray, i: int, pile_top: int) -> Candidate:
+        """The candidate of record ``i`` of ``rows`` (``ndarray(CANDIDATE_DTYPE, (n,))``, not
+        to be changed after); ``pile_top`` is the pile's top kind at the decision (-1: no
+        pile), which a pickup's texts name."""
         self = cls.__new__(cls)
-        self._record = record
+        self._rows = rows
+        self._i = i
         self._top = pile_top
         self._texts = None
         return self
 
     @property
+    def _record(self) -> Any:
+        """The record (a candidate of the layer only)."""
+        assert self._rows is not None
+        return self._rows[self._i]
+
+    @property
     def record(self) -> np.void | None:
-        return self._record
+        return self._rows[self._i] if self._rows is not None else None
 
     @property
     def label(self) -> str:
@@ -133,7 +145,7 @@ class Candidate:
 
     @property
     def move(self) -> str:
-        return MOVES[self._record["kind"]] if self._record is not None else self._text()[1]
+        return MOVES[self._record["kind"]] if self._rows is not None else self._text()[1]
 
     @property
     def with_(self) -> str:
@@ -145,7 +157,7 @@ class Candidate:
 
     @property
     def discard(self) -> str:
-        if self._record is None:
+        if self._rows is None:
             return self._text()[4]
         d = self.discard_kind
         return C.KINDS[d] if d >= 0 else ""
@@ -155,7 +167,7 @@ class Candidate:
         """The cards from hand the candidate lays, ``ndarray(int8, (N_KINDS, 3))`` (naturals,
         deuces, jokers per rank; a pickup's top-card row holds the hand's cards laid with
         the top card); a copy."""
-        if self._record is not None:
+        if self._rows is not None:
             return self._record["plan"].copy()
         naturals = np.nonzero(C.parse_cards(self.with_)[FIRST_NATURAL : LAST_NATURAL + 1])[0]
         top = FIRST_NATURAL + int(naturals[0]) if len(naturals) else FIRST_NATURAL
@@ -164,22 +176,21 @@ class Candidate:
     @property
     def discard_kind(self) -> int:
         """The kind code of :attr:`discard` (R-02), -1 for none."""
-        if self._record is not None:
+        if self._rows is not None:
             return int(self._record["discard"])
         return C.kind_index(self.discard) if self.discard else -1
 
     @property
     def going_out(self) -> bool:
-        return bool(self._record["going_out"]) if self._record is not None else self._text()[5]
+        return bool(self._record["going_out"]) if self._rows is not None else self._text()[5]
 
     @property
     def end_deal(self) -> bool:
-        return bool(self._record["end_deal"]) if self._record is not None else self._text()[6]
+        return bool(self._record["end_deal"]) if self._rows is not None else self._text()[6]
 
     def _text(self) -> tuple:
         """``(label, move, with_, melds, discard, going_out, end_deal)``, written once."""
         if self._texts is None:
-            assert self._record is not None  # a candidate has its texts or its record
             self._texts = _texts(self._record, self._top)
         return self._texts
 
@@ -187,7 +198,6 @@ class Candidate:
         """What the candidate does, from its record: kind, the top card a pickup names, plan,
         discard, going out, end of the deal."""
         r = self._record
-        assert r is not None  # only candidates of records compare by key
         top = self._top if r["kind"] == CandKind.take else -1
         return (
             int(r["kind"]),
@@ -201,7 +211,7 @@ class Candidate:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Candidate):
             return NotImplemented
-        if self._record is not None and other._record is not None:
+        if self._rows is not None and other._record is not None:
             return self._key() == other._key()
         return self._text() == other._text()
 
@@ -226,7 +236,7 @@ class Candidate:
         IllegalMove
             If a move is not legal there.
         """
-        if self._record is not None:
+        if self._rows is not None:
             _apply_record(deal, self._record)
         elif self.move == "draw":
             deal.draw()
@@ -294,7 +304,8 @@ def _apply_record(deal: Deal, r: np.void) -> None:
         At the first move that is not legal there.
     """
     state, rules, log = deal.state, deal.rules_array, deal.event_log
-    kind, plan, discard = int(r["kind"]), r["plan"], int(r["discard"])
+    # a writable copy: numba compiles the move kernels again for a read-only plan
+    kind, plan, discard = int(r["kind"]), r["plan"].copy(), int(r["discard"])
     if kind == CandKind.draw:
         _check(deal, draw_nb(state, rules, log))
     elif kind == CandKind.take:
@@ -436,34 +447,44 @@ def candidate_array(position: Deal | InfoSet, cap: int = MAX_CANDIDATES) -> tupl
     """
     check_int("cap", cap, 1, 10_000)
     deal = decision_deal(position) if isinstance(position, InfoSet) else position
-    if deal.phase == "over":
+    if deal.state["g"][DealSlot.phase] == Phase.over:  # read as a code: the label costs more
         raise ValueError("phase 'over': the deal is over, no seat has a decision")
     return _listing(deal, cap, False)
 
 
 def _listing(deal: Deal, cap: int, empty_only: bool) -> tuple[np.ndarray, int]:
     """:func:`~canasta_sim.nb.candidates.list_candidates_nb` at ``deal``'s decision (draw or
-    play phase): its records (a copy) and the plans left out."""
-    states = np.zeros(2, STATE_DTYPE)
+    play phase): its records (a read-only copy) and the plans left out."""
+    states, work, out = _buffers(cap)
     states[0] = deal.state
-    out = np.empty(cap + N_KINDS + 1, CANDIDATE_DTYPE)
     n, left_out = list_candidates_nb(
-        states,
-        deal.rules_array,
-        np.int64(cap),
-        np.bool_(empty_only),
-        np.zeros(1, LISTING_WORK_DTYPE),
-        out,
-        NO_LOG,
+        states, deal.rules_array, np.int64(cap), np.bool_(empty_only), work, out, NO_LOG
     )
-    return out[:n].copy(), int(left_out)
+    # a read-only copy through bytes: numpy copies a record array field by field, 30 times slower
+    return np.frombuffer(out[:n].tobytes(), CANDIDATE_DTYPE), int(left_out)
+
+
+_THREAD = threading.local()  # each thread's listing buffers (the kernel clears what it reads)
+
+
+def _buffers(cap: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """This thread's ``(states, work, out)`` for a listing within ``cap``: two state records,
+    the kernel's scratch record and room for ``cap + N_KINDS + 1`` candidates."""
+    if not hasattr(_THREAD, "work"):
+        _THREAD.states = np.zeros(2, STATE_DTYPE)
+        _THREAD.work = np.zeros(1, LISTING_WORK_DTYPE)
+        _THREAD.out = np.zeros(0, CANDIDATE_DTYPE)
+    if len(_THREAD.out) < cap + N_KINDS + 1:
+        _THREAD.out = np.zeros(cap + N_KINDS + 1, CANDIDATE_DTYPE)
+    return _THREAD.states, _THREAD.work, _THREAD.out
 
 
 def _of_records(deal: Deal, rows: np.ndarray) -> list[Candidate]:
     """The :class:`Candidate` of each record of ``rows`` (texts not yet written)."""
-    size = int(deal.view.g[DealSlot.pile_len])
-    top = int(deal.view.pile[size - 1]) if size else -1
-    return [Candidate.of_record(r, top) for r in rows]
+    state = deal.state
+    size = int(state["g"][DealSlot.pile_len])
+    top = int(state["pile"][size - 1]) if size else -1
+    return [Candidate.of_record(rows, i, top) for i in range(len(rows))]
 
 
 def find_candidate(found: list[Candidate], label: str) -> Candidate:
@@ -603,14 +624,15 @@ def play_candidate(plan: np.ndarray, discard: int, left: int, end_deal: bool = F
     after the plan: ``"meld K K K, 5 5 5 2, discard 9"``, ``"discard 9"``; ``"go out: ..."``
     when it empties the hand (R-40); with ``end_deal`` (after a last-card red three, R-45) and
     cards left, ``"meld K K K, end the deal"`` or ``"end the deal"``."""
-    record = np.zeros(1, CANDIDATE_DTYPE)[0]
+    rows = np.zeros(1, CANDIDATE_DTYPE)
+    record = rows[0]
     going_out = left == 0 or (left == 1 and discard >= 0)
     record["kind"], record["way"], record["plan"] = CandKind.play, -1, plan
     record["discard"], record["going_out"] = discard, going_out
     record["end_deal"] = end_deal and not going_out
     record["plan_index"], record["left"] = -1, left
     record["melded"] = int(np.asarray(plan, np.int64).sum())
-    return Candidate.of_record(record, -1)
+    return Candidate.of_record(rows, 0, -1)
 
 
 # --- meld plans ------------------------------------------------------------------------------
