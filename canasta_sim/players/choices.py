@@ -211,7 +211,7 @@ class Candidate:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Candidate):
             return NotImplemented
-        if self._rows is not None and other._record is not None:
+        if self._rows is not None and other._rows is not None:
             return self._key() == other._key()
         return self._text() == other._text()
 
@@ -255,8 +255,8 @@ class Candidate:
         ``int8[N_KINDS, 3]``; kind code or -1); ``pile_top`` is the pile's top kind. An
         ``end_deal`` candidate has no discard: the kernel ends the deal after its melds (R-45).
         A candidate of the layer gives its record's fields (no text is read)."""
-        r = self._record
-        if r is not None:
+        if self._rows is not None:
+            r = self._record
             return int(r["kind"]), r["plan"].copy(), int(r["discard"])
         plan = meld_plan(self.melds).astype(np.int64)
         if self.move == "take":
