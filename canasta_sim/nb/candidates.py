@@ -194,7 +194,7 @@ def list_candidates_nb(states, rules, cap, empty_only, work, out, log):
             size += left[k]
             if left[k] > 0:
                 discards += 1
-        melded = hand_size_nb(hand) - size
+        melded = _hand_size_nb(hand) - size
         points = plan_points_nb(rules, plan, np.int64(-1))
         mine = 0
         for d in range(-1, N_KINDS):
@@ -219,7 +219,8 @@ def list_candidates_nb(states, rules, cap, empty_only, work, out, log):
 
 
 @inline_kernel
-def hand_size_nb(hand):
+def _hand_size_nb(hand):
+    """Cards in ``hand`` (a count array)."""
     n = 0
     for k in range(N_KINDS):
         n += hand[k]
@@ -250,7 +251,7 @@ def _draw_candidates_nb(states, rules, pickups, blank, out, log):
     state = states[0]
     seat = state.g[DealSlot.current]
     hand = state.hands[seat]
-    size = hand_size_nb(hand)
+    size = _hand_size_nb(hand)
     n_ways = pickup_candidates_nb(state, rules, seat, pickups)
     side = rules[RuleSlot.side_of + seat]
     melded = state.sides[side, SideSlot.melded] != 0
