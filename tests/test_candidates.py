@@ -22,16 +22,16 @@ from canasta_sim.search.review import decision_type
 OPPONENT_MELDS = ["J J J", "4 4 4"]
 
 
-def position(hand, melds, *, players=4, others=None, scores=None, pile="6 7 8 10"):
-    """A play-phase position for seat 0 with ``hand``, side 0's ``melds``; the stock holds
-    what the pack leaves."""
+def position(hand, melds, *, players=4, others=None, scores=None, pile="6 7 8 10", phase="play"):
+    """A position for seat 0 (play phase unless ``phase``) with ``hand``, side 0's ``melds``;
+    the stock holds what the pack leaves."""
     sizes = [len(hand.split())] + [others or 11] * (players - 1)
     seen = len(hand.split()) + len(pile.split())
     seen += sum(len(m.replace(":", " ").split()) for m in [*melds, *OPPONENT_MELDS])
     data = dict(
         players=players,
         seat=0,
-        phase="play",
+        phase=phase,
         turn=20,
         hand=hand,
         pile=pile,

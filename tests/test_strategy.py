@@ -657,9 +657,17 @@ def test_choices_are_the_candidates_listed_only_as_far_as_the_bot_reads(monkeypa
     d = _pickup_position(0)
     d.draw()
     expected = layer.candidates(d)
-    plans = []
-    built = layer._plan_array
-    monkeypatch.setattr(layer, "_plan_array", lambda deal: plans.append(1) or built(deal))
+    plans = []  # the listings that build the meld plans (not the empty plan's alone)
+    listing = layer._listing
+    monkeypatch.setattr(
+        layer,
+        "_listing",
+        lambda deal, cap, empty_only: (
+            plans.append(1) or listing(deal, cap, empty_only)
+            if not empty_only
+            else listing(deal, cap, empty_only)
+        ),
+    )
     offered = layer.Choices(d)
     first = offered[0]
     assert (first.label, plans) == ("discard 4", [])

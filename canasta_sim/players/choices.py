@@ -25,19 +25,28 @@ exactly these candidates (:mod:`canasta_sim.players.pybot`).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import NamedTuple, overload
+from typing import Any, NamedTuple, overload
 
 import numpy as np
 
 from .. import cards as C
 from ..errors import IllegalMove
-from ..game.deals import NO_LOG, Deal
+from ..game.deals import NO_LOG, Deal, move_error
 from ..game.infoset import InfoSet
 from ..game.notation import check_int, meld_plan, plan_texts
-from ..nb.bots.pickups import pickup_candidates_nb
-from ..nb.candidates import check_plans_nb, out_plans_nb, try_candidates_nb
+from ..nb.candidates import (
+    CANDIDATE_DTYPE,
+    LISTING_WORK_DTYPE,
+    MAX_CANDIDATES,
+    list_candidates_nb,
+    meld_plans_nb,
+)
+from ..nb.candidates import (
+    SPACE_LIMIT as SPACE_LIMIT,  # the plan space listed whole up to it (meld_plans)
+)
+from ..nb.engine.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
 from ..nb.engine.state import STATE_DTYPE
 from ..nb.enums import (
     DEUCE,
@@ -47,23 +56,21 @@ from ..nb.enums import (
     N_KINDS,
     CandKind,
     DealSlot,
-    MeldCol,
     MoveError,
-    SideSlot,
+    Phase,
 )
-from ..nb.plan_space import ROW_OPTIONS, plan_space_nb, row_options_nb
-from ..nb.plans import fill_plan_nb, initial_plan_nb
 
-MOVES = ("draw", "take", "play")
-
-#: Most candidates listed at a play-phase decision by default (the cap of :func:`candidates`,
-#: ``max_candidates`` of ``analyse`` and ``review``; docs/analysis.md).
-MAX_CANDIDATES = 64
+MOVES = ("draw", "take", "play")  # by CandKind code
 
 
-@dataclass(frozen=True)
 class Candidate:
     """One choice at a decision, written as the :class:`~canasta_sim.Deal` moves it makes.
+
+    Made by the candidate layer from a record of
+    :data:`~canasta_sim.nb.candidates.CANDIDATE_DTYPE` (its texts are written when first
+    read), or by a caller from texts: ``Candidate(label, move, with_="", melds=(),
+    discard="", going_out=False, end_deal=False)``. Read-only; two candidates are equal when
+    they make the same moves (both from records) or have the same texts.
 
     Attributes
     ----------
@@ -84,15 +91,142 @@ class Candidate:
     end_deal : bool
         Play, after a last-card red three: the candidate ends the deal without a discard
         (``Deal.end_turn()`` after the melds, R-45).
+    record : numpy.void or None
+        The candidate's record of ``CANDIDATE_DTYPE`` (kind, pickup way, plan, discard, ...),
+        or ``None`` for a candidate made from texts.
     """
 
-    label: str
-    move: str
-    with_: str = ""
-    melds: tuple[str, ...] = ()
-    discard: str = ""
-    going_out: bool = False
-    end_deal: bool = False
+    __slots__ = ("_rows", "_i", "_top", "_texts")
+    _rows: np.ndarray | None  # the listing's records (this one is row _i), or None
+    _i: int
+    _top: int
+    _texts: tuple | None  # the fields' texts, label first, once written
+
+    def __init__(
+        self,
+        label: str,
+        move: str,
+        with_: str = "",
+        melds: tuple[str, ...] = (),
+        discard: str = "",
+        going_out: bool = False,
+        end_deal: bool = False,
+    ):
+        self._rows = None
+        self._i = 0
+        self._top = -1
+        self._texts = (label, move, with_, tuple(melds), discard, going_out, end_deal)
+
+    @classmethod
+    def of_record(cls, rows: np.ndarray, i: int, pile_top: int) -> Candidate:
+        """The candidate of record ``i`` of ``rows`` (``ndarray(CANDIDATE_DTYPE, (n,))``, not
+        to be changed after); ``pile_top`` is the pile's top kind at the decision (-1: no
+        pile), which a pickup's texts name."""
+        self = cls.__new__(cls)
+        self._rows = rows
+        self._i = i
+        self._top = pile_top
+        self._texts = None
+        return self
+
+    @property
+    def _record(self) -> Any:
+        """The record (a candidate of the layer only)."""
+        assert self._rows is not None
+        return self._rows[self._i]
+
+    @property
+    def record(self) -> np.void | None:
+        return self._rows[self._i] if self._rows is not None else None
+
+    @property
+    def label(self) -> str:
+        return self._text()[0]
+
+    @property
+    def move(self) -> str:
+        return MOVES[self._record["kind"]] if self._rows is not None else self._text()[1]
+
+    @property
+    def with_(self) -> str:
+        return self._text()[2]
+
+    @property
+    def melds(self) -> tuple[str, ...]:
+        return self._text()[3]
+
+    @property
+    def discard(self) -> str:
+        if self._rows is None:
+            return self._text()[4]
+        d = self.discard_kind
+        return C.KINDS[d] if d >= 0 else ""
+
+    @property
+    def plan(self) -> np.ndarray:
+        """The cards from hand the candidate lays, ``ndarray(int8, (N_KINDS, 3))`` (naturals,
+        deuces, jokers per rank; a pickup's top-card row holds the hand's cards laid with
+        the top card); a copy."""
+        if self._rows is not None:
+            return self._record["plan"].copy()
+        naturals = np.nonzero(C.parse_cards(self.with_)[FIRST_NATURAL : LAST_NATURAL + 1])[0]
+        top = FIRST_NATURAL + int(naturals[0]) if len(naturals) else FIRST_NATURAL
+        return self.kernel_row(top)[1]
+
+    @property
+    def discard_kind(self) -> int:
+        """The kind code of :attr:`discard` (R-02), -1 for none."""
+        if self._rows is not None:
+            return int(self._record["discard"])
+        return C.kind_index(self.discard) if self.discard else -1
+
+    @property
+    def going_out(self) -> bool:
+        return bool(self._record["going_out"]) if self._rows is not None else self._text()[5]
+
+    @property
+    def end_deal(self) -> bool:
+        return bool(self._record["end_deal"]) if self._rows is not None else self._text()[6]
+
+    def _text(self) -> tuple:
+        """``(label, move, with_, melds, discard, going_out, end_deal)``, written once."""
+        if self._texts is None:
+            self._texts = _texts(self._record, self._top)
+        return self._texts
+
+    def _key(self) -> tuple:
+        """What the candidate does, from its record: kind, the top card a pickup names, plan,
+        discard, going out, end of the deal."""
+        r = self._record
+        top = self._top if r["kind"] == CandKind.take else -1
+        return (
+            int(r["kind"]),
+            top,
+            r["plan"].tobytes(),
+            int(r["discard"]),
+            self.going_out,
+            self.end_deal,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Candidate):
+            return NotImplemented
+        if self._rows is not None and other._rows is not None:
+            return self._key() == other._key()
+        return self._text() == other._text()
+
+    def __hash__(self) -> int:
+        return hash((self.move, self.discard, self.going_out, self.end_deal))
+
+    def __repr__(self) -> str:
+        label, move, with_, melds, discard, going_out, end_deal = self._text()
+        return (
+            f"Candidate(label={label!r}, move={move!r}, with_={with_!r}, melds={melds!r}, "
+            f"discard={discard!r}, going_out={going_out!r}, end_deal={end_deal!r})"
+        )
+
+    def __reduce__(self):
+        return (Candidate, self._text())
 
     def apply(self, deal: Deal) -> None:
         """Make the candidate's moves on ``deal``.
@@ -102,7 +236,9 @@ class Candidate:
         IllegalMove
             If a move is not legal there.
         """
-        if self.move == "draw":
+        if self._rows is not None:
+            _apply_record(deal, self._record)
+        elif self.move == "draw":
             deal.draw()
         elif self.move == "take":
             deal.take_pile(self.with_, self.melds)
@@ -117,14 +253,91 @@ class Candidate:
     def kernel_row(self, pile_top: int) -> tuple[int, np.ndarray, int]:
         """``(kind, plan, discard)`` for the rollout kernel (:data:`~canasta_sim.nb.enums.CandKind`;
         ``int8[N_KINDS, 3]``; kind code or -1); ``pile_top`` is the pile's top kind. An
-        ``end_deal`` candidate has no discard: the kernel ends the deal after its melds (R-45)."""
+        ``end_deal`` candidate has no discard: the kernel ends the deal after its melds (R-45).
+        A candidate of the layer gives its record's fields (no text is read)."""
+        if self._rows is not None:
+            r = self._record
+            return int(r["kind"]), r["plan"].copy(), int(r["discard"])
         plan = meld_plan(self.melds).astype(np.int64)
         if self.move == "take":
             counts = C.parse_cards(self.with_)
             plan[pile_top] += [counts[pile_top], counts[DEUCE], counts[JOKER]]
-        kind = getattr(CandKind, self.move)
-        discard = C.kind_index(self.discard) if self.discard else -1
-        return kind, plan.astype(np.int8), discard
+        return getattr(CandKind, self.move), plan.astype(np.int8), self.discard_kind
+
+
+def _texts(r: np.void, top: int) -> tuple:
+    """The texts of a candidate's record (:class:`Candidate`'s fields, label first)."""
+    kind, plan, discard = int(r["kind"]), r["plan"], int(r["discard"])
+    if kind == CandKind.draw:
+        return ("draw", "draw", "", (), "", False, False)
+    if kind == CandKind.take:
+        nat, deu, jok = (int(x) for x in plan[top])
+        with_ = " ".join([C.KINDS[top]] * nat + ["2"] * deu + ["JK"] * jok)
+        melds = plan_texts(plan, skip=top)
+        label = (
+            f"take the pile with {with_}"
+            if with_
+            else f"take the pile onto the {C.KINDS[top]} meld"
+        )
+        if melds:
+            label += f", meld {', '.join(melds)}"
+        return (label, "take", with_, melds, "", False, False)
+    melds = plan_texts(plan)
+    going_out, end_deal = bool(r["going_out"]), bool(r["end_deal"])
+    parts = [f"meld {', '.join(melds)}"] if melds else []
+    if discard >= 0:
+        parts.append(f"discard {C.KINDS[discard]}")
+    if end_deal:
+        parts.append("end the deal")
+    label = ("go out: " if going_out else "") + ", ".join(parts)
+    text = C.KINDS[discard] if discard >= 0 else ""
+    return (label, "play", "", melds, text, going_out, end_deal)
+
+
+def _apply_record(deal: Deal, r: np.void) -> None:
+    """Make the moves of a candidate's record on ``deal`` with the deal's move kernels (as
+    ``Deal.draw``, ``take_pile``, ``meld``, ``discard`` and ``end_turn`` make them).
+
+    Raises
+    ------
+    IllegalMove
+        At the first move that is not legal there.
+    """
+    state, rules, log = deal.state, deal.rules_array, deal.event_log
+    # a writable copy: numba compiles the move kernels again for a read-only plan
+    kind, plan, discard = int(r["kind"]), r["plan"].copy(), int(r["discard"])
+    if kind == CandKind.draw:
+        _check(deal, draw_nb(state, rules, log))
+    elif kind == CandKind.take:
+        _check(deal, take_pile_nb(state, rules, plan, log))
+    else:
+        if plan.any():
+            _check(deal, meld_nb(state, rules, plan, log))
+        if discard >= 0:
+            _check(deal, discard_nb(state, rules, np.int64(discard), log))
+        if r["end_deal"]:
+            _check(deal, end_turn_nb(state, rules, log))
+
+
+def lay_plan(deal: Deal, plan: np.ndarray) -> None:
+    """Lay the meld plan ``plan`` (``ndarray(int8, (N_KINDS, 3))``) from hand on ``deal`` with
+    its meld kernel, as ``Deal.meld`` lays the plan of its texts (R-60..R-64).
+
+    Raises
+    ------
+    IllegalMove
+        If the melds break a rule (the message names it).
+    """
+    _check(
+        deal,
+        meld_nb(deal.state, deal.rules_array, np.ascontiguousarray(plan, np.int8), deal.event_log),
+    )
+
+
+def _check(deal: Deal, code: int) -> None:
+    """Raise the :class:`IllegalMove` of a move kernel's MoveError ``code`` (not ``ok``)."""
+    if code != MoveError.ok:
+        raise move_error(int(code), deal.view, deal.rules)
 
 
 def decision_deal(info: InfoSet) -> Deal:
@@ -176,8 +389,8 @@ def candidates(position: Deal | InfoSet, cap: int = MAX_CANDIDATES) -> list[Cand
 def list_candidates(position: Deal | InfoSet, cap: int = MAX_CANDIDATES) -> Listing:
     """The legal candidates at the decision of the seat to play (module docstring), each tried
     on a copy of the deal as :func:`is_legal` tries it (all in one kernel call,
-    :func:`~canasta_sim.nb.candidates.try_candidates_nb`), and how many meld plans the cap
-    left out.
+    :func:`candidate_array`), and how many meld plans the cap left out. The candidates keep
+    their records; their texts are written when read.
 
     Parameters
     ----------
@@ -202,13 +415,76 @@ def list_candidates(position: Deal | InfoSet, cap: int = MAX_CANDIDATES) -> List
         When the observer is not the seat to play, for a deal that is over, or for a ``cap``
         below 1.
     """
+    deal = decision_deal(position) if isinstance(position, InfoSet) else position
+    rows, left_out = candidate_array(deal, cap)
+    return Listing(_of_records(deal, rows), left_out)
+
+
+def candidate_array(position: Deal | InfoSet, cap: int = MAX_CANDIDATES) -> tuple[np.ndarray, int]:
+    """The candidates of :func:`list_candidates` as one structured array, made in one kernel
+    call (:func:`~canasta_sim.nb.candidates.list_candidates_nb`), no text written.
+
+    Parameters
+    ----------
+    position : Deal or InfoSet
+        As for :func:`list_candidates`.
+    cap : int
+        As for :func:`list_candidates` (1 .. 10,000).
+
+    Returns
+    -------
+    rows : ndarray(CANDIDATE_DTYPE, (n,))
+        One record per candidate, in the listing's order
+        (:data:`~canasta_sim.nb.candidates.CANDIDATE_DTYPE`: kind, pickup way, plan, discard,
+        going out, end of the deal, plan index, cards melded and left, meld points).
+    plans_left_out : int
+        The meld plans the cap left out (0 in the draw phase).
+
+    Raises
+    ------
+    ValueError
+        As :func:`list_candidates`.
+    """
     check_int("cap", cap, 1, 10_000)
     deal = decision_deal(position) if isinstance(position, InfoSet) else position
-    if deal.phase == "draw":
-        return Listing(_draw_phase(deal), 0)
-    if deal.phase != "play":
+    if deal.state["g"][DealSlot.phase] == Phase.over:  # read as a code: the label costs more
         raise ValueError("phase 'over': the deal is over, no seat has a decision")
-    return _play_phase(deal, cap)
+    return _listing(deal, cap, False)
+
+
+def _listing(deal: Deal, cap: int, empty_only: bool) -> tuple[np.ndarray, int]:
+    """:func:`~canasta_sim.nb.candidates.list_candidates_nb` at ``deal``'s decision (draw or
+    play phase): its records (a read-only copy) and the plans left out."""
+    states, work, out = _buffers(cap)
+    states[0] = deal.state
+    n, left_out = list_candidates_nb(
+        states, deal.rules_array, np.int64(cap), np.bool_(empty_only), work, out, NO_LOG
+    )
+    # a read-only copy through bytes: numpy copies a record array field by field, 30 times slower
+    return np.frombuffer(out[:n].tobytes(), CANDIDATE_DTYPE), int(left_out)
+
+
+_THREAD = threading.local()  # each thread's listing buffers (the kernel clears what it reads)
+
+
+def _buffers(cap: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """This thread's ``(states, work, out)`` for a listing within ``cap``: two state records,
+    the kernel's scratch record and room for ``cap + N_KINDS + 1`` candidates."""
+    if not hasattr(_THREAD, "work"):
+        _THREAD.states = np.zeros(2, STATE_DTYPE)
+        _THREAD.work = np.zeros(1, LISTING_WORK_DTYPE)
+        _THREAD.out = np.zeros(0, CANDIDATE_DTYPE)
+    if len(_THREAD.out) < cap + N_KINDS + 1:
+        _THREAD.out = np.zeros(cap + N_KINDS + 1, CANDIDATE_DTYPE)
+    return _THREAD.states, _THREAD.work, _THREAD.out
+
+
+def _of_records(deal: Deal, rows: np.ndarray) -> list[Candidate]:
+    """The :class:`Candidate` of each record of ``rows`` (texts not yet written)."""
+    state = deal.state
+    size = int(state["g"][DealSlot.pile_len])
+    top = int(state["pile"][size - 1]) if size else -1
+    return [Candidate.of_record(rows, i, top) for i in range(len(rows))]
 
 
 def find_candidate(found: list[Candidate], label: str) -> Candidate:
@@ -286,11 +562,9 @@ class Choices(Sequence[Candidate]):
         """
         if self._all is None:
             deal = self._position()
-            plans = _plan_array(deal)
-            if self._first is None:
-                self._all = _play_listing(deal, plans, MAX_CANDIDATES)[0]
-            else:  # the other plans' candidates after the empty plan's
-                self._all = _play_listing(deal, plans[1:], MAX_CANDIDATES, self._first)[0]
+            found = _of_records(deal, _listing(deal, MAX_CANDIDATES, False)[0])
+            first = self._first or []
+            self._all = first + found[len(first) :]  # the empty plan's, as already read
         if not self._all:  # every legal position has a candidate (R-20, R-45)
             raise NoCandidate(f"no legal candidate for seat {self._seat}")
         return self._all
@@ -334,30 +608,6 @@ def is_legal(deal: Deal, cand: Candidate) -> bool:
     return not cand.going_out or trial.went_out == deal.current_player
 
 
-def _draw_phase(deal: Deal) -> list[Candidate]:
-    """``draw``, then the engine's pickups (:func:`pickup_candidates_nb`), the legal ones."""
-    plans = np.zeros((5, N_KINDS, 3), np.int8)  # the draw's (empty), then the pickups'
-    n = pickup_candidates_nb(deal.state, deal.rules_array, deal.current_player, plans[1:])
-    kinds = np.array([CandKind.draw] + [CandKind.take] * n, np.int64)
-    legal = _try(deal, kinds, plans, np.arange(n + 1), np.full(n + 1, -1), np.zeros(n + 1, bool))
-    found = [Candidate("draw", "draw")]
-    size = int(deal.view.g[DealSlot.pile_len])
-    top = int(deal.view.pile[size - 1]) if size else -1
-    for plan in plans[1 : n + 1]:
-        nat, deu, jok = (int(x) for x in plan[top])
-        with_ = " ".join([C.KINDS[top]] * nat + ["2"] * deu + ["JK"] * jok)
-        melds = plan_texts(plan, skip=top)
-        label = (
-            f"take the pile with {with_}"
-            if with_
-            else f"take the pile onto the {C.KINDS[top]} meld"
-        )
-        if melds:
-            label += f", meld {', '.join(melds)}"
-        found.append(Candidate(label, "take", with_=with_, melds=melds))
-    return [c for c, ok in zip(found, legal) if ok]
-
-
 def empty_plan_candidates(deal: Deal) -> list[Candidate]:
     """The legal play-phase candidates of the empty plan (no melds) at ``deal``'s decision:
     its discards by kind, or its going out, or after a last-card red three its end of the deal
@@ -365,66 +615,7 @@ def empty_plan_candidates(deal: Deal) -> list[Candidate]:
     empty plan comes first and is always listed whole), found without building the other meld
     plans; ``deal`` is a live deal in the play phase (not checked here).
     """
-    return _play_listing(deal, np.zeros((1, N_KINDS, 3), np.int8), MAX_CANDIDATES).candidates
-
-
-def _play_phase(deal: Deal, cap: int) -> Listing:
-    """The play-phase candidates: each plan of :func:`meld_plans` in its order with its
-    discards (kind order), a plan taken whole while the count stays within ``cap`` (the empty
-    plan always), and the number of plans left out."""
-    return _play_listing(deal, _plan_array(deal), cap)
-
-
-def _play_listing(
-    deal: Deal, plans: np.ndarray, cap: int, first: list[Candidate] | None = None
-) -> Listing:
-    """:func:`_play_phase` for the meld plans ``plans`` (``ndarray(int8, (n, N_KINDS, 3))``,
-    the empty plan first), or after the candidates ``first`` of the plans before them."""
-    found: list[Candidate] = list(first or ())
-    left = deal.view.hands[deal.current_player] - _plan_cards(plans)  # int64
-    last_red_three = bool(deal.view.g[DealSlot.last_red_three])
-    discarded = left > 0 if not last_red_three else np.zeros_like(left, bool)
-    # per plan, its discards by kind, or one row without a discard (column 0: kind -1)
-    groups, column = np.nonzero(np.column_stack([~discarded.any(axis=1), discarded]))
-    discards = column - 1
-    sizes = left.sum(axis=1)[groups]
-    going_out = _goes_out(sizes, discards)
-    kinds = np.full(len(groups), CandKind.play, np.int64)
-    legal = _try(deal, kinds, plans, groups, discards, going_out, cap - len(found))
-    by_plan: list[list[tuple[int, int]]] = [[] for _ in plans]  # the legal (discard, left)
-    rows = zip(groups[legal].tolist(), discards[legal].tolist(), sizes[legal].tolist())
-    for group, discard, size in rows:
-        by_plan[group].append((discard, size))
-    for taken, (plan, mine) in enumerate(zip(plans, by_plan)):
-        if found and len(found) + len(mine) > cap:
-            return Listing(found, len(plans) - taken)
-        if mine:
-            melds = plan_texts(plan)
-            found += [_play(melds, k, left, last_red_three) for k, left in mine]
-    return Listing(found, 0)
-
-
-def _try(deal: Deal, kinds, plans, groups, discards, going_out, cap: int = 10_000):
-    """Which candidates (as rows of :func:`try_candidates_nb`: candidate ``i`` lays
-    ``plans[groups[i]]``) are legal on ``deal``, ``ndarray(bool, (n,))``: tried on a copy of
-    its state (``is_legal``'s test); the plans after more than ``cap`` legal candidates are
-    left untried (False)."""
-    states = np.zeros(2, STATE_DTYPE)
-    states[0] = deal.state
-    legal = np.zeros(len(kinds), bool)
-    try_candidates_nb(
-        states,
-        deal.rules_array,
-        kinds,
-        np.ascontiguousarray(plans, np.int8),
-        groups.astype(np.int64),
-        discards.astype(np.int64),
-        going_out,
-        np.int64(cap),
-        NO_LOG,
-        legal,
-    )
-    return legal
+    return _of_records(deal, _listing(deal, MAX_CANDIDATES, True)[0])
 
 
 def play_candidate(plan: np.ndarray, discard: int, left: int, end_deal: bool = False) -> Candidate:
@@ -433,36 +624,15 @@ def play_candidate(plan: np.ndarray, discard: int, left: int, end_deal: bool = F
     after the plan: ``"meld K K K, 5 5 5 2, discard 9"``, ``"discard 9"``; ``"go out: ..."``
     when it empties the hand (R-40); with ``end_deal`` (after a last-card red three, R-45) and
     cards left, ``"meld K K K, end the deal"`` or ``"end the deal"``."""
-    return _play(plan_texts(plan), discard, left, end_deal)
-
-
-def _play(melds: tuple[str, ...], discard: int, left: int, end_deal: bool) -> Candidate:
-    """:func:`play_candidate` for a plan whose meld texts are ``melds``."""
-    parts = [f"meld {', '.join(melds)}"] if melds else []
-    if discard >= 0:
-        parts.append(f"discard {C.KINDS[discard]}")
-    out = bool(_goes_out(left, discard))
-    ends = end_deal and not out
-    if ends:
-        parts.append("end the deal")
-    label = ("go out: " if out else "") + ", ".join(parts)
-    text = C.KINDS[discard] if discard >= 0 else ""
-    return Candidate(label, "play", melds=melds, discard=text, going_out=out, end_deal=ends)
-
-
-def _goes_out(left, discard):
-    """Whether a play with ``left`` cards in hand after its plan and then ``discard`` (-1:
-    none) empties the hand (R-40): a bool, or for arrays of int an array of bool."""
-    return (left == 0) | ((left == 1) & (discard >= 0))
-
-
-def _plan_cards(plans: np.ndarray) -> np.ndarray:
-    """The cards each plan (``ndarray(int8, (n, N_KINDS, 3))``) takes from hand,
-    ``ndarray(int64, (n, N_KINDS))``."""
-    cards = plans[:, :, MeldCol.naturals].astype(np.int64)
-    cards[:, DEUCE] += plans[:, :, MeldCol.deuces].sum(axis=1)
-    cards[:, JOKER] += plans[:, :, MeldCol.jokers].sum(axis=1)
-    return cards
+    rows = np.zeros(1, CANDIDATE_DTYPE)
+    record = rows[0]
+    going_out = left == 0 or (left == 1 and discard >= 0)
+    record["kind"], record["way"], record["plan"] = CandKind.play, -1, plan
+    record["discard"], record["going_out"] = discard, going_out
+    record["end_deal"] = end_deal and not going_out
+    record["plan_index"], record["left"] = -1, left
+    record["melded"] = int(np.asarray(plan, np.int64).sum())
+    return Candidate.of_record(rows, 0, -1)
 
 
 # --- meld plans ------------------------------------------------------------------------------
@@ -483,135 +653,8 @@ def meld_plans(deal: Deal) -> list[np.ndarray]:
     order (ranks from the ace down). Only plans the engine's own check accepts
     (``check_plan_nb``: R-22, R-40..R-42, R-60..R-64) are kept.
     """
-    return list(_plan_array(deal))
-
-
-def _plan_array(deal: Deal) -> np.ndarray:
-    """:func:`meld_plans` as one ``ndarray(int8, (n, N_KINDS, 3))``."""
-    seat = deal.current_player
-    state, r = deal.state, deal.rules_array
-    hand = state["hands"][seat].astype(np.int64)
-    table = state["melds"][seat % deal.rules.sides].astype(np.int64)
-    full = _full_plan(deal)
-    first = [np.zeros((N_KINDS, 3), np.int8), *_out_plans(deal), *_initial_plan(deal), full]
-    first.append(_full_plan(deal, wilds=False))
-    listed = _space(hand, table, r)
-    space = (
-        listed if listed is not None else np.concatenate([_singles(hand, table, r), _subsets(full)])
-    )
-    plans = np.concatenate([np.stack(first), space])
-    points, errors = _checked(deal, plans)
-    rest = len(first) + np.argsort(-points[len(first) :], kind="stable")  # ties: enumeration
-    order = np.concatenate([np.arange(len(first)), rest])
-    rows = np.ascontiguousarray(plans[order]).reshape(len(order), -1)
-    _keys, firsts = np.unique(rows.view(np.dtype((np.void, rows.shape[1]))), return_index=True)
-    kept = np.sort(firsts)  # each plan once, where it first comes
-    kept = kept[(errors[order[kept]] == MoveError.ok) | ~rows[kept].any(axis=1)]
-    return plans[order[kept]]
-
-
-def _checked(deal: Deal, plans: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The meld points (R-04) of each plan and the engine's check of melding it now
-    (``check_plan_nb``: R-22, R-40..R-42, R-60..R-64), ``ndarray(int64, (n,))`` each."""
-    states = np.zeros(1, STATE_DTYPE)
-    states[0] = deal.state
-    points = np.zeros(len(plans), np.int64)
-    errors = np.zeros(len(plans), np.int64)
-    check_plans_nb(states, deal.rules_array, np.ascontiguousarray(plans, np.int8), points, errors)
-    return points, errors
-
-
-#: Most plans in a plan space listed whole (:func:`meld_plans`); a larger space is pruned.
-SPACE_LIMIT = 512
-
-
-def _row_options(rank: int, hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """What a plan may lay on the row of ``rank`` (natural ranks), ``ndarray(int64, (n, 3))``
-    of (naturals, deuces, jokers) from hand: :func:`~canasta_sim.nb.plan_space.row_options_nb`
-    (nothing first; each leaves a legal meld, R-60, R-61)."""
-    out = np.zeros((ROW_OPTIONS, 3), np.int64)
-    return out[: row_options_nb(np.int64(rank), hand, table, r, out)]
-
-
-def _space(hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> np.ndarray | None:
-    """Every plan of the plan space (:func:`meld_plans`), ranks from the ace down,
-    ``ndarray(int8, (n, N_KINDS, 3))``, or ``None`` when it holds more than
-    :data:`SPACE_LIMIT` plans (:func:`~canasta_sim.nb.plan_space.plan_space_nb`)."""
-    plans = np.zeros((SPACE_LIMIT + 2, N_KINDS, 3), np.int8)
-    n = plan_space_nb(
-        hand,
-        table,
-        r,
-        np.int64(SPACE_LIMIT),
-        np.zeros((N_KINDS, ROW_OPTIONS, 3), np.int64),
-        np.zeros((5, N_KINDS + 1), np.int64),
-        np.zeros((N_KINDS, 3), np.int8),
-        plans,
-    )
-    return plans[:n] if n >= 0 else None
-
-
-def _singles(hand: np.ndarray, table: np.ndarray, r: np.ndarray) -> np.ndarray:
-    """Every plan of one row option (:func:`_row_options`): one meld laid or extended,
-    ``ndarray(int8, (n, N_KINDS, 3))``."""
-    plans = []
-    for k in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-        for option in _row_options(k, hand, table, r)[1:].tolist():
-            plan = np.zeros((N_KINDS, 3), np.int8)
-            plan[k] = option
-            plans.append(plan)
-    return np.array(plans, np.int8).reshape(-1, N_KINDS, 3)
-
-
-def _subsets(plan: np.ndarray) -> np.ndarray:
-    """Every plan made of some of ``plan``'s rows (at most 2**11), ``ndarray(int8, (n,
-    N_KINDS, 3))``, in the order of the masks 1, 2, 3, ... over its rows (row i: bit i)."""
-    rows = np.nonzero(plan.any(axis=1))[0]
-    masks = np.arange(1, 1 << len(rows))
-    bits = (masks[:, None] >> np.arange(len(rows))) & 1  # (mask, row) -> row taken
-    out = np.zeros((len(masks), N_KINDS, 3), np.int8)
-    out[:, rows] = bits[:, :, None] * plan[rows][None]
-    return out
-
-
-def _full_plan(deal: Deal, wilds: bool = True) -> np.ndarray:
-    """The engine's plan that melds all it can keeping two cards (R-22): naturals onto the
-    side's melds and new melds of three, then (``wilds``) natural pairs with a wild card and
-    the spare wild cards, jokers first."""
-    plan = np.zeros((N_KINDS, 3), np.int8)
-    fill_plan_nb(
-        deal.state,
-        deal.rules_array,
-        deal.current_player,
-        plan,
-        np.int64(-1),
-        np.int64(0),
-        np.int64(2),
-        np.bool_(wilds),
-    )
-    return plan
-
-
-def _initial_plan(deal: Deal) -> list[np.ndarray]:
-    """For a side without its initial meld, the engine's initial meld from hand (R-64; two
-    cards kept): its naturals, then wild cards, deuces first, only while short of the minimum
-    count (not always the fewest wild cards, docs/analysis.md); else nothing."""
-    seat = deal.current_player
-    if deal.view.sides[seat % deal.rules.sides, SideSlot.melded]:
-        return []
-    plan = np.zeros((N_KINDS, 3), np.int8)
-    initial_plan_nb(
-        deal.state, deal.rules_array, seat, plan, np.int64(-1), np.int64(0), np.int64(2)
-    )
-    return [plan]
-
-
-def _out_plans(deal: Deal) -> list[np.ndarray]:
-    """The engine's plans melding the whole hand, or all but one card of each kind in hand
-    (R-40; :func:`~canasta_sim.nb.candidates.out_plans_nb`), the non-empty ones that do."""
     states = np.zeros(2, STATE_DTYPE)
     states[0] = deal.state
-    plans = np.zeros((N_KINDS + 1, N_KINDS, 3), np.int8)
-    ok = np.zeros(N_KINDS + 1, bool)
-    n = out_plans_nb(states, deal.rules_array, plans, ok)
-    return [plans[i] for i in range(n) if ok[i]]
+    work = np.zeros(1, LISTING_WORK_DTYPE)
+    n = meld_plans_nb(states, deal.rules_array, work)
+    return list(work[0]["plans"][work[0]["order"][:n]])

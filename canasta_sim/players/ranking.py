@@ -19,16 +19,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cards import kind_index
 from ..game.deals import Deal
 from ..game.infoset import InfoSet
-from ..game.notation import meld_plan
 from ..nb.bots.discards import choose_discard_nb
 from ..nb.bots.expert import PAIR_KEEP
 from ..nb.bots.memory import new_bot
 from ..nb.bots.policies import EXPERT_DEFAULTS, ExpertParam, PimcParam, PolicyCode
 from ..nb.enums import N_KINDS, DealSlot
-from .choices import Candidate, decision_deal, play_candidate
+from .choices import Candidate, decision_deal, lay_plan, play_candidate
 from .pybot import seated
 from .specs import Bot, parse_bot
 
@@ -138,11 +136,11 @@ def _by_discard_ranking(deal: Deal, rest, own, params) -> list[Candidate]:
     """``rest`` ordered round by round over the plans (``own``'s plan, the empty plan, then
     ``rest``'s order), each round taking every plan's best-ranked discard left."""
     groups: dict[bytes, list[Candidate]] = {}
-    first = [meld_plan(own.melds).tobytes()] if own is not None else []
+    first = [own.plan.tobytes()] if own is not None else []
     for key in [*first, np.zeros((N_KINDS, 3), np.int8).tobytes()]:
         groups[key] = []
     for c in rest:
-        groups.setdefault(meld_plan(c.melds).tobytes(), []).append(c)
+        groups.setdefault(c.plan.tobytes(), []).append(c)
     ranked = [_ranked_discards(deal, group, params) for group in groups.values() if group]
     out = []
     for i in range(max((len(g) for g in ranked), default=0)):
@@ -154,8 +152,9 @@ def _ranked_discards(deal: Deal, group: list[Candidate], params) -> list[Candida
     """The candidates of one plan, their discards in the expert's ranking after the plan is
     laid (kinds it does not rank, and a going out without a discard, after those it ranks)."""
     trial = deal.copy()
-    if group[0].melds:
-        trial.meld(*group[0].melds)
+    plan = group[0].plan
+    if plan.any():
+        lay_plan(trial, plan)
     state = trial.state
     seat = trial.current_player
     hand = state["hands"][seat]
@@ -178,8 +177,4 @@ def _ranked_discards(deal: Deal, group: list[Candidate], params) -> list[Candida
         order.append(int(k))
         hand[k] = 0  # the copy's hand: its next best kind
     rank = {k: i for i, k in enumerate(order)}
-    return sorted(group, key=lambda c: rank.get(_discard_kind(c), len(order)))
-
-
-def _discard_kind(c: Candidate) -> int:
-    return kind_index(c.discard) if c.discard else -1
+    return sorted(group, key=lambda c: rank.get(c.discard_kind, len(order)))

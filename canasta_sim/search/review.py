@@ -37,7 +37,7 @@ import pandas as pd
 from .. import cards as C
 from ..errors import BadArgument
 from ..game.deals import Deal
-from ..game.notation import as_rules, meld_plan
+from ..game.notation import as_rules
 from ..players.choices import MAX_CANDIDATES, Candidate, list_candidates
 from ..players.pybot import seated
 from ..players.ranking import played_candidate, rank_candidates
@@ -449,7 +449,7 @@ def decision_type(chosen: Candidate, best: Candidate) -> str:
         return "pickup"
     if chosen.going_out or best.going_out:
         return "going_out"
-    a, b = meld_plan(chosen.melds), meld_plan(best.melds)
+    a, b = chosen.plan, best.plan
     if (a[:, 0] != b[:, 0]).any():
         return "meld_timing"
     if (a != b).any():

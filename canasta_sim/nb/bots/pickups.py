@@ -1,11 +1,12 @@
-"""Taking the discard pile: the legal ways to take it, cheap tests, the bots' pickups and the
-pickup R-44 forces with the stock empty. Every pickup is checked by
+"""Taking the discard pile: cheap tests, the bots' pickups and the pickup R-44 forces with the
+stock empty; the ways to take it are :func:`~canasta_sim.nb.plans.pickup_candidates_nb` (shared
+with the candidate layer). Every pickup is checked by
 :func:`~canasta_sim.nb.engine.moves.check_take_nb` (through ``take_pile_nb``)."""
 
 import numpy as np
 
 from ..engine.melds import meld_size_nb
-from ..engine.moves import check_take_nb, draw_nb, pile_top_nb, take_pile_nb
+from ..engine.moves import draw_nb, pile_top_nb, take_pile_nb
 from ..enums import (
     DEUCE,
     FIRST_NATURAL,
@@ -18,58 +19,7 @@ from ..enums import (
     SideSlot,
 )
 from ..jit import inline_kernel, kernel
-from ..plans import clear_plan_nb, fill_plan_nb, initial_plan_nb
-
-
-@inline_kernel
-def pile_incoming_nb(state):
-    g = state.g
-    return max(g[DealSlot.pile_len] - 1, 0)  # upper bound: red threes in it are laid out
-
-
-@kernel
-def pickup_candidates_nb(state, rules, seat, cands):
-    """Write the legal ways to take the pile into ``cands[0..n)`` and return ``n``: the top
-    card onto the side's meld, with a natural pair, with one natural and a deuce or a joker;
-    a side without its initial meld adds its best melds from hand (R-64).
-
-    Kernels pass ``bot.candidates[:]``, typed as a plain array like the
-    ``Deal`` API's own ``cands``, so numba compiles this kernel once for both."""
-    hands, melds, sides, g = state.hands, state.melds, state.sides, state.g
-    top = pile_top_nb(state)
-    if top < FIRST_NATURAL or top > LAST_NATURAL:
-        return 0
-    side = rules[RuleSlot.side_of + seat]
-    nat = hands[seat, top]
-    frozen = g[DealSlot.pile_freeze] > 0 or sides[side, SideSlot.melded] == 0
-    if nat < 2 and (frozen or (nat == 0 and meld_size_nb(melds, side, top) == 0)):
-        return 0  # the common case, settled without building a plan (R-32, R-33)
-    n = 0
-    for way in range(4):
-        if way == 0 and meld_size_nb(melds, side, top) == 0:
-            continue
-        if (way == 1 and nat < 2) or (way >= 2 and (nat < 1 or frozen)):
-            continue
-        if (way == 2 and hands[seat, DEUCE] == 0) or (way == 3 and hands[seat, JOKER] == 0):
-            continue
-        plan = cands[n]
-        clear_plan_nb(plan)
-        if way == 1:
-            plan[top, MeldCol.naturals] = 2
-        elif way == 2:
-            plan[top, MeldCol.naturals] = 1
-            plan[top, MeldCol.deuces] = 1
-        elif way == 3:
-            plan[top, MeldCol.naturals] = 1
-            plan[top, MeldCol.jokers] = 1
-        if sides[side, SideSlot.melded] == 0:
-            fill_plan_nb(
-                state, rules, seat, plan, top, pile_incoming_nb(state), np.int64(2), np.bool_(True)
-            )
-        err, out, conc = check_take_nb(state, rules, seat, plan)
-        if err == MoveError.ok:
-            n += 1
-    return n
+from ..plans import clear_plan_nb, initial_plan_nb, pickup_candidates_nb
 
 
 @inline_kernel
