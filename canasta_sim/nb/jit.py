@@ -13,12 +13,12 @@
   again at every call site, at about the cost of compiling it once per site.
 - So a kernel with one caller is inlined when it is thin or has few inlined helpers of its
   own (one level less to link); helpers used at many call sites stay plain kernels even when
-  tiny (``meld_size_nb``, ``meld_ok_nb``): LLVM, optimising the linked code, inlines most of
-  them anyway. Those it left as calls on the expert's hot path (
-  ``plan_size_nb``, ``param_nb``, ``opponents_threaten_nb``: each call
-  measured at a few percent of an expert deal) are inlined. There is no ``parallel=True``
-  kernel (which links everything three more times): chunks run on Python threads
-  (:func:`.play.play_chunk`).
+  tiny (``meld_ok_nb``): LLVM, optimising the linked code, inlines most of them anyway.
+  Those it left as calls on the expert's hot path (``plan_size_nb``, ``param_nb``,
+  ``opponents_threaten_nb``, ``meld_size_nb``, ``out_blocked_nb``: each call measured at a
+  few percent of an expert deal, ``meld_size_nb`` a tenth in a perf profile) are inlined.
+  There is no ``parallel=True`` kernel (which links everything three more times): chunks
+  run on Python threads (:func:`.play.play_chunk`).
 - numba compiles a called kernel once more for every distinct constant ``int`` or ``bool``
   passed to it (it types constants as literals). Callers therefore pass constants to
   non-inlined kernels as ``np.int64(c)`` or ``np.bool_(c)``, so one compiled copy serves all.

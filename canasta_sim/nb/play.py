@@ -24,7 +24,7 @@ import numba as nb
 import numpy as np
 
 from .bots.features import feature_work
-from .bots.memory import new_bots
+from .bots.memory import BOT_DTYPE
 from .bots.policies import LEARNED_CODES, SEARCH_CODES, WORK_CODES, PimcParam, PolicyCode
 from .bots.search_candidates import search_work
 from .bots.turn import expert_table_turn_nb, learned_turn_nb, search_turn_nb
@@ -106,10 +106,37 @@ class Rows(NamedTuple):
     sides: np.ndarray  # side_dtype, (n, n_sides)
 
 
+#: Bytes of a cache line: each block's records start on their own (:func:`line_records`).
+CACHE_LINE = 64
+#: Blocks per thread of a chunk: at least the first, up to the second while blocks keep
+#: :data:`MIN_BLOCK_DEALS` deals (:func:`block_count`).
+BLOCKS_PER_THREAD = (8, 32)
+MIN_BLOCK_DEALS = 1_000
+
+
+def line_records(n: int, dtype: np.dtype) -> np.ndarray:
+    """``n`` zeroed records of ``dtype``, each starting on a cache line of its own
+    (``ndarray(dtype, (n,))``, strided): threads writing neighbouring records (the blocks'
+    states and bot records) never write the same cache line, which would make the two cores
+    pass it back and forth."""
+    stride = -(-dtype.itemsize // CACHE_LINE) * CACHE_LINE
+    raw = np.zeros(n * stride + CACHE_LINE, np.uint8)
+    offset = -raw.ctypes.data % CACHE_LINE
+    return np.ndarray((n,), dtype, buffer=raw, offset=offset, strides=(stride,))
+
+
 def new_blocks(n_blocks: int) -> Blocks:
-    """Records for ``n_blocks`` blocks: the states uncleared (every deal or rollout clears or
-    overwrites its state first), the bot records zeroed."""
-    return Blocks(np.empty(n_blocks, STATE_DTYPE), new_bots(n_blocks))
+    """Records for ``n_blocks`` blocks, zeroed, each on cache lines of its own
+    (:func:`line_records`; every deal or rollout clears or overwrites its state first)."""
+    return Blocks(line_records(n_blocks, STATE_DTYPE), line_records(n_blocks, BOT_DTYPE))
+
+
+def block_count(n: int, threads: int) -> int:
+    """Blocks for a chunk of ``n`` deals on ``threads`` threads: a few per thread, so that a
+    thread that finishes early (or was paused by other jobs) takes more, and the last block
+    leaves the other threads idle briefly; results do not depend on it."""
+    fewest, most = BLOCKS_PER_THREAD
+    return max(1, min(n, fewest * threads), min(n // MIN_BLOCK_DEALS, most * threads))
 
 
 @inline_kernel
@@ -340,7 +367,7 @@ def play_chunk(
         :data:`canasta_sim.run.records.side_dtype` rows.
     """
     n = seeds.shape[0]
-    n_blocks = max(1, min(n, 8 * threads))
+    n_blocks = block_count(n, threads)
     deals = deal_inputs(seeds, dealers, minimums, scores, seatings)
     seating = Seating(policies, params)
     blocks = new_blocks(n_blocks)

@@ -260,7 +260,7 @@ def expert_melds_nb(state, rules, bot, params, log):
         return
     melded = sides[side, SideSlot.melded] != 0
     if melded:
-        keep = max(2, int(param_nb(params, ExpertParam.meld_keep)))
+        keep = max(2, np.int64(param_nb(params, ExpertParam.meld_keep)))
         if threat or endgame:  # shed the cards that would count against the side
             keep = min(keep, THREAT_KEEP)
     else:
@@ -270,7 +270,7 @@ def expert_melds_nb(state, rules, bot, params, log):
             # a fuller hand keeps its melds back to take the pile with them; a higher minimum
             # count needs more cards, from hand or with the pile (R-64)
             full = rules[RuleSlot.deal_size] + rules[RuleSlot.draw_count]
-            keep = max(2, full - int(per_50 * sides[side, SideSlot.minimum] / 50.0))
+            keep = max(2, full - np.int64(per_50 * sides[side, SideSlot.minimum] / 50.0))
     if state.hand_sizes[seat] <= keep or not meld_material_nb(
         hand, sides[side, SideSlot.meld_ranks]
     ):
@@ -292,7 +292,7 @@ def expert_melds_nb(state, rules, bot, params, log):
             left,
             keep,
             hold,
-            int(param_nb(params, ExpertParam.natural_wait)),
+            np.int64(param_nb(params, ExpertParam.natural_wait)),
         )
     if left < state.hand_sizes[seat]:  # the plan holds cards
         meld_nb(state, rules, plan, log)  # validated there (R-22, R-60..R-64)
@@ -308,7 +308,7 @@ def expert_discard_nb(state, rules, bot, params, log):
         bot,
         log,
         param_nb(params, ExpertParam.safety),
-        int(param_nb(params, ExpertParam.block_at)),
+        np.int64(param_nb(params, ExpertParam.block_at)),
         param_nb(params, ExpertParam.freeze_risk),
         np.int64(0),
         PAIR_KEEP,
@@ -321,9 +321,9 @@ def expert_draw_nb(state, rules, bot, params, log):
     big enough for its thresholds and :func:`.pickups.try_take_nb` can take it, else draw
     (or take the pile R-44 forces); ``bot`` is the working record (:data:`.memory.BOT_DTYPE`)."""
     g = state.g
-    pile_min = int(param_nb(params, ExpertParam.pile_threshold))
-    wild_min = int(np.ceil(param_nb(params, ExpertParam.wild_factor) * pile_min))
-    meld_min = int(param_nb(params, ExpertParam.meld_pile))
+    pile_min = np.int64(param_nb(params, ExpertParam.pile_threshold))
+    wild_min = np.int64(np.ceil(param_nb(params, ExpertParam.wild_factor) * pile_min))
+    meld_min = np.int64(param_nb(params, ExpertParam.meld_pile))
     if meld_min <= 0:
         meld_min = pile_min
     if not (

@@ -22,7 +22,7 @@ from ..jit import inline_kernel, kernel
 from ..plans import black_three_plan_nb, clear_plan_nb, fill_plan_nb, out_plan_nb
 
 
-@kernel
+@inline_kernel
 def out_blocked_nb(hand, meld_ranks):
     """Cheap test that a hand surely cannot go out this turn: more than one card that no meld
     can take (single cards of ranks the side has not melded, bit ``r`` of ``meld_ranks`` set

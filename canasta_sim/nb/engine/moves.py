@@ -236,7 +236,7 @@ def check_take_nb(state, rules, seat, with_plan):
     (int, bool, bool)
         MoveError, going out, concealed going out.
     """
-    hands, pile, melds, sides, g = state.hands, state.pile, state.melds, state.sides, state.g
+    hands, melds, sides, g = state.hands, state.melds, state.sides, state.g
     if g[DealSlot.phase] != Phase.draw:
         return MoveError.phase, False, False
     top = pile_top_nb(state)
@@ -257,10 +257,9 @@ def check_take_nb(state, rules, seat, with_plan):
         return MoveError.pile_pickup, False, False
     if g[DealSlot.stock_pos] >= rules[RuleSlot.n_cards] and not (nat >= 2 or has_meld):
         return MoveError.forced_pickup, False, False
-    incoming = 0
-    for i in range(g[DealSlot.pile_len] - 1):
-        if pile[i] != RED_THREE:
-            incoming += 1
+    # the rest of the pile reaches the hand, less its red threes (laid out, R-34); the top is
+    # no red three here
+    incoming = g[DealSlot.pile_len] - 1 - state.pile_counts[RED_THREE]
     return check_plan_nb(state, rules, seat, with_plan, top, np.int64(incoming))
 
 
