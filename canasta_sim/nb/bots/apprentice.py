@@ -56,26 +56,40 @@ def decision_features_nb(state, rules, work, fwork, n):
 def score_candidates_nb(weights, fwork, n):
     """``fwork.scores[c] = v . relu(A s + B c + b1) + b2`` for ``c < n`` (points), with ``s``
     the state features and ``c`` candidate ``c``'s: ``weights`` is one packed network,
-    ``float32[NET_LEN]`` (parts at :data:`~canasta_sim.nb.enums.NetSlot`); the state half
-    ``A s + b1`` goes to ``fwork.half`` once per decision."""
-    half, sf = fwork.half, fwork.state
+    ``float32[NET_LEN]`` (parts at :data:`~canasta_sim.nb.enums.NetSlot`, ``A`` and ``B``
+    transposed); the state half ``A s + b1`` goes to ``fwork.half`` once per decision.
+
+    The hidden units are summed side by side, feature after feature (an inner loop over
+    contiguous weights, which the compiler vectorises), each unit's sum in feature order as
+    a sum of one row would be, so the ``float32`` results are the same. A feature at 0 is
+    skipped: adding its zero products changes at most the sign of a zero sum, which the
+    ``relu`` reads as 0 either way (most candidate features are 0)."""
+    half, hidden = fwork.half, fwork.hidden
     for j in range(NET_HIDDEN):
-        acc = weights[NetSlot.b1 + j]
-        base = NetSlot.a + j * N_STATE_FEAT
-        for i in range(N_STATE_FEAT):
-            acc += weights[base + i] * sf[i]
-        half[j] = acc
+        half[j] = weights[NetSlot.b1 + j]
+    add_features_nb(weights, NetSlot.a, fwork.state, N_STATE_FEAT, half)
     for c in range(n):
-        row = fwork.cands[c]
+        for j in range(NET_HIDDEN):
+            hidden[j] = half[j]
+        add_features_nb(weights, NetSlot.b, fwork.cands[c], N_CAND_FEAT, hidden)
         out = weights[NetSlot.b2]
         for j in range(NET_HIDDEN):
-            acc = half[j]
-            base = NetSlot.b + j * N_CAND_FEAT
-            for i in range(N_CAND_FEAT):
-                acc += weights[base + i] * row[i]
-            if acc > 0.0:
-                out += weights[NetSlot.v + j] * acc
+            if hidden[j] > 0.0:
+                out += weights[NetSlot.v + j] * hidden[j]
         fwork.scores[c] = out
+
+
+@inline_kernel
+def add_features_nb(weights, matrix, features, n_features, out):
+    """``out += M x`` (``float32[NET_HIDDEN]``) with ``M`` the transposed matrix at
+    ``weights[matrix:]`` (``(n_features, NET_HIDDEN)``) and ``x`` = ``features``, each unit
+    summed in feature order."""
+    for i in range(n_features):
+        x = features[i]
+        if x != 0.0:
+            base = matrix + i * NET_HIDDEN
+            for j in range(NET_HIDDEN):
+                out[j] += weights[base + j] * x
 
 
 @inline_kernel
@@ -118,28 +132,41 @@ def apprentice_turn_nb(state, rules, bot, params, weights, rstate, work, fwork, 
     ``STATE_DTYPE``, where the expert's melds are tried), ``work``
     (:data:`.search_candidates.WORK_DTYPE`) and ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`) are
     scratch. R-45's end after a last-card red three is the expert's."""
-    g = state.g
     rparams = work.rparams[:]  # plain C arrays, as in pimc
-    plans = work.plans[:]
     for i in range(N_EXPERT):
         rparams[i] = params[ApprenticeParam.expert + i]
-    if g[DealSlot.phase] == Phase.draw:
-        n = draw_candidates_nb(state, rules, work)
-        if n == 0:
-            if draw_nb(state, rules, log) != MoveError.ok:
-                take_forced_pile_nb(state, rules, bot, log)
-        else:
-            best = choose_nb(state, rules, params, weights, work, fwork, n)
-            if (
-                work.kind[best] == CandKind.draw
-                or take_pile_nb(state, rules, plans[best], log) != MoveError.ok
-            ):
-                draw_nb(state, rules, log)
-    if g[DealSlot.phase] != Phase.play:
+    if state.g[DealSlot.phase] == Phase.draw:
+        apprentice_draw_nb(state, rules, bot, params, weights, work, fwork, log)
+    if state.g[DealSlot.phase] == Phase.play:
+        apprentice_play_nb(state, rules, bot, params, weights, rstate, work, fwork, log)
+
+
+@inline_kernel
+def apprentice_draw_nb(state, rules, bot, params, weights, work, fwork, log):
+    """The apprentice's draw decision (R-20 step 1, R-30..R-35, R-44): the best of the draw
+    and every legal pickup, or what R-44 forces when there is no choice."""
+    n = draw_candidates_nb(state, rules, work)
+    if n == 0:
+        if draw_nb(state, rules, log) != MoveError.ok:
+            take_forced_pile_nb(state, rules, bot, log)
         return
-    if g[DealSlot.last_red_three] != 0:
+    best = choose_nb(state, rules, params, weights, work, fwork, n)
+    if (
+        work.kind[best] == CandKind.draw
+        or take_pile_nb(state, rules, work.plans[:][best], log) != MoveError.ok
+    ):
+        draw_nb(state, rules, log)
+
+
+@inline_kernel
+def apprentice_play_nb(state, rules, bot, params, weights, rstate, work, fwork, log):
+    """The apprentice's play decision (R-20 steps 2 and 3, R-40): the best of its play
+    candidates, with the rollout expert's parameters already in ``work.rparams``; R-45's end
+    after a last-card red three is the expert's."""
+    rparams = work.rparams[:]
+    if state.g[DealSlot.last_red_three] != 0:
         expert_melds_nb(state, rules, bot, rparams, log)
-        if g[DealSlot.phase] == Phase.play:
+        if state.g[DealSlot.phase] == Phase.play:
             discard_safe_nb(state, rules, bot, log, 0.0, np.int64(0), 0.0, np.int64(0), PAIR_KEEP)
         return
     top = int(params[ApprenticeParam.top])
@@ -147,11 +174,12 @@ def apprentice_turn_nb(state, rules, bot, params, weights, rstate, work, fwork, 
     if n > 0:
         best = 0 if n == 1 else choose_nb(state, rules, params, weights, work, fwork, n)
         kind, discard = work.kind[best], work.discard[best]
-        if apply_candidate_nb(state, rules, kind, plans[best], discard, log) == MoveError.ok:
+        plan = work.plans[:][best]
+        if apply_candidate_nb(state, rules, kind, plan, discard, log) == MoveError.ok:
             return
     else:
         expert_melds_nb(state, rules, bot, rparams, log)
-    if g[DealSlot.phase] == Phase.play:  # a failed candidate or the expert's melds
+    if state.g[DealSlot.phase] == Phase.play:  # a failed candidate or the expert's melds
         expert_discard_nb(state, rules, bot, rparams, log)
 
 
