@@ -16,6 +16,9 @@ The weight sets are a kernel argument (``float32[n_sets, NET_LEN]``, each a pack
 """
 
 import numpy as np
+from llvmlite import ir
+from numba.core import types
+from numba.extending import intrinsic
 
 from ..engine.moves import draw_nb, take_pile_nb
 from ..engine.rng import next_u64_nb
@@ -59,19 +62,23 @@ def score_candidates_nb(weights, fwork, n):
     ``float32[NET_LEN]`` (parts at :data:`~canasta_sim.nb.enums.NetSlot`, ``A`` and ``B``
     transposed); the state half ``A s + b1`` goes to ``fwork.half`` once per decision.
 
-    The hidden units are summed side by side, feature after feature (an inner loop over
-    contiguous weights, which the compiler vectorises), each unit's sum in feature order as
-    a sum of one row would be, so the ``float32`` results are the same. A feature at 0 is
-    skipped: adding its zero products changes at most the sign of a zero sum, which the
-    ``relu`` reads as 0 either way (most candidate features are 0)."""
-    half, hidden = fwork.half, fwork.hidden
+    The hidden units are summed side by side, feature after feature (:func:`add_scaled_nb`:
+    vector instructions over each feature's contiguous weights), each unit's sum in feature
+    order as a sum along one row would be, so the ``float32`` results are the same. (A
+    feature at 0 adds products of 0, which change at most the sign of a sum that is 0, and
+    the ``relu`` reads either as 0.)"""
+    half, hidden = fwork.half[:], fwork.hidden[:]
     for j in range(NET_HIDDEN):
         half[j] = weights[NetSlot.b1 + j]
-    add_features_nb(weights, NetSlot.a, fwork.state, N_STATE_FEAT, half)
+    state = fwork.state[:]
+    for i in range(N_STATE_FEAT):
+        add_scaled_nb(half, weights, np.int64(NetSlot.a + i * NET_HIDDEN), state[i])
     for c in range(n):
+        row = fwork.cands[c][:]
         for j in range(NET_HIDDEN):
             hidden[j] = half[j]
-        add_features_nb(weights, NetSlot.b, fwork.cands[c], N_CAND_FEAT, hidden)
+        for i in range(N_CAND_FEAT):
+            add_scaled_nb(hidden, weights, np.int64(NetSlot.b + i * NET_HIDDEN), row[i])
         out = weights[NetSlot.b2]
         for j in range(NET_HIDDEN):
             if hidden[j] > 0.0:
@@ -79,17 +86,35 @@ def score_candidates_nb(weights, fwork, n):
         fwork.scores[c] = out
 
 
-@inline_kernel
-def add_features_nb(weights, matrix, features, n_features, out):
-    """``out += M x`` (``float32[NET_HIDDEN]``) with ``M`` the transposed matrix at
-    ``weights[matrix:]`` (``(n_features, NET_HIDDEN)``) and ``x`` = ``features``, each unit
-    summed in feature order."""
-    for i in range(n_features):
-        x = features[i]
-        if x != 0.0:
-            base = matrix + i * NET_HIDDEN
-            for j in range(NET_HIDDEN):
-                out[j] += weights[base + j] * x
+_F32 = types.Array(types.float32, 1, "C")
+
+
+@intrinsic
+def add_scaled_nb(typingctx, out, weights, start, x):
+    """``out[:NET_HIDDEN] += weights[start : start + NET_HIDDEN] * x`` (``float32``, C
+    arrays; ``start`` an integer, ``x`` a ``float32``) as one multiply and one add of
+    NET_HIDDEN-wide vectors: each element rounded as the scalar loop rounds it (no fused
+    multiply-add), which the compiler does not vectorise by itself (it unrolls a loop of a
+    constant count into scalar instructions)."""
+    if not (
+        out == _F32 and weights == _F32 and isinstance(start, types.Integer) and x == types.float32
+    ):
+        return None
+
+    def codegen(context, builder, signature, args):
+        vec = ir.VectorType(ir.FloatType(), NET_HIDDEN)
+        lane0 = ir.Constant(ir.IntType(32), 0)
+        splat = ir.Constant(ir.VectorType(ir.IntType(32), NET_HIDDEN), [0] * NET_HIDDEN)
+        out_data = context.make_array(_F32)(context, builder, args[0]).data
+        dst = builder.bitcast(out_data, vec.as_pointer())
+        src = builder.gep(context.make_array(_F32)(context, builder, args[1]).data, [args[2]])
+        w = builder.load(builder.bitcast(src, vec.as_pointer()), align=4)
+        xs = builder.insert_element(ir.Constant(vec, ir.Undefined), args[3], lane0)
+        xv = builder.shuffle_vector(xs, ir.Constant(vec, ir.Undefined), splat)
+        builder.store(builder.fadd(builder.load(dst, align=4), builder.fmul(w, xv)), dst, align=4)
+        return context.get_dummy_value()
+
+    return types.void(out, weights, start, x), codegen
 
 
 @inline_kernel
