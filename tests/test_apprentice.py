@@ -87,11 +87,13 @@ def _row_by_row(parts: dict, state: np.ndarray, cands: np.ndarray) -> np.ndarray
 def test_kernel_scores_equal_row_by_row_sums_exactly():
     """score_candidates_nb sums the hidden units side by side and skips features at 0; its
     float32 scores are bit for bit those of each unit's row summed in feature order, on sparse
-    features (about 3 in 4 at 0, some at -0.0) and random weights with rows that end near 0."""
+    features (about 3 in 4 at 0, some at -0.0) and random read-only weights with units whose
+    sum is 0."""
     rng = np.random.default_rng(11)
     parts = {k: rng.normal(0, 1, shape).astype(np.float32) for k, shape in PARTS.items()}
     parts["b1"][:8] = 0.0  # units whose sum is 0 when their features are
     weights = pack(parts)
+    weights.setflags(write=False)  # as load_weights gives them
     fwork = np.zeros(1, FEATURE_WORK_DTYPE)[0]
     for d in range(30):
         state = rng.random(N_STATE_FEAT, dtype=np.float32)

@@ -86,18 +86,28 @@ def score_candidates_nb(weights, fwork, n):
         fwork.scores[c] = out
 
 
-_F32 = types.Array(types.float32, 1, "C")
+def _f32_vector(ty):
+    """Whether ``ty`` is a numba type of a 1-d C array of ``float32`` (read-only or not)."""
+    return (
+        isinstance(ty, types.Array)
+        and ty.dtype == types.float32
+        and ty.ndim == 1
+        and ty.layout == "C"
+    )
 
 
 @intrinsic
 def add_scaled_nb(typingctx, out, weights, start, x):
     """``out[:NET_HIDDEN] += weights[start : start + NET_HIDDEN] * x`` (``float32``, C
-    arrays; ``start`` an integer, ``x`` a ``float32``) as one multiply and one add of
-    NET_HIDDEN-wide vectors: each element rounded as the scalar loop rounds it (no fused
-    multiply-add), which the compiler does not vectorise by itself (it unrolls a loop of a
-    constant count into scalar instructions)."""
+    arrays, ``weights`` read-only or not; ``start`` an integer, ``x`` a ``float32``) as one
+    multiply and one add of NET_HIDDEN-wide vectors: each element rounded as the scalar loop
+    rounds it (no fused multiply-add), which the compiler does not vectorise by itself (it
+    unrolls a loop of a constant count into scalar instructions)."""
     if not (
-        out == _F32 and weights == _F32 and isinstance(start, types.Integer) and x == types.float32
+        _f32_vector(out)
+        and _f32_vector(weights)
+        and isinstance(start, types.Integer)
+        and x == types.float32
     ):
         return None
 
@@ -105,9 +115,10 @@ def add_scaled_nb(typingctx, out, weights, start, x):
         vec = ir.VectorType(ir.FloatType(), NET_HIDDEN)
         lane0 = ir.Constant(ir.IntType(32), 0)
         splat = ir.Constant(ir.VectorType(ir.IntType(32), NET_HIDDEN), [0] * NET_HIDDEN)
-        out_data = context.make_array(_F32)(context, builder, args[0]).data
+        out_data = context.make_array(signature.args[0])(context, builder, args[0]).data
         dst = builder.bitcast(out_data, vec.as_pointer())
-        src = builder.gep(context.make_array(_F32)(context, builder, args[1]).data, [args[2]])
+        w_data = context.make_array(signature.args[1])(context, builder, args[1]).data
+        src = builder.gep(w_data, [args[2]])
         w = builder.load(builder.bitcast(src, vec.as_pointer()), align=4)
         xs = builder.insert_element(ir.Constant(vec, ir.Undefined), args[3], lane0)
         xv = builder.shuffle_vector(xs, ir.Constant(vec, ir.Undefined), splat)
