@@ -65,6 +65,51 @@ def test_kernel_scores_equal_trainer_predictions():
     assert np.ptp(want) > 1.0  # the network is not a constant
 
 
+def _row_by_row(parts: dict, state: np.ndarray, cands: np.ndarray) -> np.ndarray:
+    """The network's scores in float32, each hidden unit summed over one row of ``A`` and of
+    ``B`` in feature order, as a plain loop (every product and sum rounded to float32)."""
+    f32 = np.float32
+    out = []
+    for c in cands:
+        score = f32(parts["b2"])
+        for j in range(len(parts["b1"])):
+            acc = f32(parts["b1"][j])
+            for i, x in enumerate(state):
+                acc = f32(acc + f32(parts["A"][j, i] * x))
+            for i, x in enumerate(c):
+                acc = f32(acc + f32(parts["B"][j, i] * x))
+            if acc > 0:
+                score = f32(score + f32(parts["v"][j] * acc))
+        out.append(score)
+    return np.array(out, np.float32)
+
+
+def test_kernel_scores_equal_row_by_row_sums_exactly():
+    """score_candidates_nb sums the hidden units side by side and skips features at 0; its
+    float32 scores are bit for bit those of each unit's row summed in feature order, on sparse
+    features (about 3 in 4 at 0, some at -0.0) and random read-only weights with units whose
+    sum is 0."""
+    rng = np.random.default_rng(11)
+    parts = {k: rng.normal(0, 1, shape).astype(np.float32) for k, shape in PARTS.items()}
+    parts["b1"][:8] = 0.0  # units whose sum is 0 when their features are
+    weights = pack(parts)
+    weights.setflags(write=False)  # as load_weights gives them
+    fwork = np.zeros(1, FEATURE_WORK_DTYPE)[0]
+    for d in range(30):
+        state = rng.random(N_STATE_FEAT, dtype=np.float32)
+        state[rng.random(N_STATE_FEAT) < 0.5] = 0.0
+        n = int(rng.integers(1, 9))
+        cands = rng.normal(0, 1, (n, N_CAND_FEAT)).astype(np.float32)
+        cands[rng.random((n, N_CAND_FEAT)) < 0.75] = 0.0
+        cands[:, 3] = -0.0
+        if d % 5 == 0:
+            state[:] = 0.0  # the state half is b1 alone
+        fwork["state"][:] = state
+        fwork["cands"][:n] = cands
+        score_candidates_nb(weights, fwork, np.int64(n))
+        np.testing.assert_array_equal(fwork["scores"][:n], _row_by_row(parts, state, cands))
+
+
 def test_network_fit_is_reproducible_and_learns():
     """Two fits from one seed give the same weights; a fit on values made by a known rule of
     the candidate features (plus a per-decision offset, which advantages remove) picks

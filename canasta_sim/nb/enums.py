@@ -379,13 +379,15 @@ N_CAND_FEAT = len(CandFeat)
 
 # --- the learned bot's network ------------------------------------------------------------------
 #: Hidden units of the apprentice's network: ``score = v . relu(A s + B c + b1) + b2``. Its
-#: state half ``A s + b1`` is kept in the feature work's ``half`` (N_CAND_FEAT floats).
+#: state half ``A s + b1`` is kept in the feature work's ``half`` (NET_HIDDEN floats).
 NET_HIDDEN = 32
 
 
 class _NetSlot(NamedTuple):
-    a: int = 0  # A, row-major (NET_HIDDEN, N_STATE_FEAT): state features -> hidden
-    b: int = NET_HIDDEN * N_STATE_FEAT  # B, row-major (NET_HIDDEN, N_CAND_FEAT): candidate
+    # A and B are packed transposed (one feature's NET_HIDDEN weights side by side), so that
+    # the kernel sums the hidden units side by side over contiguous weights
+    a: int = 0  # A transposed, (N_STATE_FEAT, NET_HIDDEN): state features -> hidden
+    b: int = NET_HIDDEN * N_STATE_FEAT  # B transposed, (N_CAND_FEAT, NET_HIDDEN): candidate
     b1: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT)  # hidden biases (NET_HIDDEN)
     v: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 1)  # output weights (NET_HIDDEN)
     b2: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2)  # output bias (points)

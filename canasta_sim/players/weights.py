@@ -44,7 +44,8 @@ def default_weights_path(players: int) -> Path:
 
 def pack(parts: dict[str, np.ndarray]) -> np.ndarray:
     """The network's parts (:data:`PARTS`) as the kernels read them: one ``float32[NET_LEN]``
-    laid out at :data:`~canasta_sim.nb.enums.NetSlot`.
+    laid out at :data:`~canasta_sim.nb.enums.NetSlot`, the matrices ``A`` and ``B``
+    transposed (each feature's weights to the hidden units side by side).
 
     Raises
     ------
@@ -56,7 +57,7 @@ def pack(parts: dict[str, np.ndarray]) -> np.ndarray:
         part = np.asarray(parts.get(name, np.zeros(0)), np.float32)
         if part.shape != shape:
             raise ValueError(f"network part {name} of shape {part.shape}; allowed: {shape}")
-        out[start : start + part.size] = part.ravel()
+        out[start : start + part.size] = part.T.ravel()  # the matrices transposed
     return out
 
 

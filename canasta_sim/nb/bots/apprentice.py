@@ -16,6 +16,9 @@ The weight sets are a kernel argument (``float32[n_sets, NET_LEN]``, each a pack
 """
 
 import numpy as np
+from llvmlite import ir
+from numba.core import types
+from numba.extending import intrinsic
 
 from ..engine.moves import draw_nb, take_pile_nb
 from ..engine.rng import next_u64_nb
@@ -56,26 +59,73 @@ def decision_features_nb(state, rules, work, fwork, n):
 def score_candidates_nb(weights, fwork, n):
     """``fwork.scores[c] = v . relu(A s + B c + b1) + b2`` for ``c < n`` (points), with ``s``
     the state features and ``c`` candidate ``c``'s: ``weights`` is one packed network,
-    ``float32[NET_LEN]`` (parts at :data:`~canasta_sim.nb.enums.NetSlot`); the state half
-    ``A s + b1`` goes to ``fwork.half`` once per decision."""
-    half, sf = fwork.half, fwork.state
+    ``float32[NET_LEN]`` (parts at :data:`~canasta_sim.nb.enums.NetSlot`, ``A`` and ``B``
+    transposed); the state half ``A s + b1`` goes to ``fwork.half`` once per decision.
+
+    The hidden units are summed side by side, feature after feature (:func:`add_scaled_nb`:
+    vector instructions over each feature's contiguous weights), each unit's sum in feature
+    order as a sum along one row would be, so the ``float32`` results are the same. (A
+    feature at 0 adds products of 0, which change at most the sign of a sum that is 0, and
+    the ``relu`` reads either as 0.)"""
+    half, hidden = fwork.half[:], fwork.hidden[:]
     for j in range(NET_HIDDEN):
-        acc = weights[NetSlot.b1 + j]
-        base = NetSlot.a + j * N_STATE_FEAT
-        for i in range(N_STATE_FEAT):
-            acc += weights[base + i] * sf[i]
-        half[j] = acc
+        half[j] = weights[NetSlot.b1 + j]
+    state = fwork.state[:]
+    for i in range(N_STATE_FEAT):
+        add_scaled_nb(half, weights, np.int64(NetSlot.a + i * NET_HIDDEN), state[i])
     for c in range(n):
-        row = fwork.cands[c]
+        row = fwork.cands[c][:]
+        for j in range(NET_HIDDEN):
+            hidden[j] = half[j]
+        for i in range(N_CAND_FEAT):
+            add_scaled_nb(hidden, weights, np.int64(NetSlot.b + i * NET_HIDDEN), row[i])
         out = weights[NetSlot.b2]
         for j in range(NET_HIDDEN):
-            acc = half[j]
-            base = NetSlot.b + j * N_CAND_FEAT
-            for i in range(N_CAND_FEAT):
-                acc += weights[base + i] * row[i]
-            if acc > 0.0:
-                out += weights[NetSlot.v + j] * acc
+            if hidden[j] > 0.0:
+                out += weights[NetSlot.v + j] * hidden[j]
         fwork.scores[c] = out
+
+
+def _f32_vector(ty):
+    """Whether ``ty`` is a numba type of a 1-d C array of ``float32`` (read-only or not)."""
+    return (
+        isinstance(ty, types.Array)
+        and ty.dtype == types.float32
+        and ty.ndim == 1
+        and ty.layout == "C"
+    )
+
+
+@intrinsic
+def add_scaled_nb(typingctx, out, weights, start, x):
+    """``out[:NET_HIDDEN] += weights[start : start + NET_HIDDEN] * x`` (``float32``, C
+    arrays, ``weights`` read-only or not; ``start`` an integer, ``x`` a ``float32``) as one
+    multiply and one add of NET_HIDDEN-wide vectors: each element rounded as the scalar loop
+    rounds it (no fused multiply-add), which the compiler does not vectorise by itself (it
+    unrolls a loop of a constant count into scalar instructions)."""
+    if not (
+        _f32_vector(out)
+        and _f32_vector(weights)
+        and isinstance(start, types.Integer)
+        and x == types.float32
+    ):
+        return None
+
+    def codegen(context, builder, signature, args):
+        vec = ir.VectorType(ir.FloatType(), NET_HIDDEN)
+        lane0 = ir.Constant(ir.IntType(32), 0)
+        splat = ir.Constant(ir.VectorType(ir.IntType(32), NET_HIDDEN), [0] * NET_HIDDEN)
+        out_data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        dst = builder.bitcast(out_data, vec.as_pointer())
+        w_data = context.make_array(signature.args[1])(context, builder, args[1]).data
+        src = builder.gep(w_data, [args[2]])
+        w = builder.load(builder.bitcast(src, vec.as_pointer()), align=4)
+        xs = builder.insert_element(ir.Constant(vec, ir.Undefined), args[3], lane0)
+        xv = builder.shuffle_vector(xs, ir.Constant(vec, ir.Undefined), splat)
+        builder.store(builder.fadd(builder.load(dst, align=4), builder.fmul(w, xv)), dst, align=4)
+        return context.get_dummy_value()
+
+    return types.void(out, weights, start, x), codegen
 
 
 @inline_kernel
@@ -118,28 +168,41 @@ def apprentice_turn_nb(state, rules, bot, params, weights, rstate, work, fwork, 
     ``STATE_DTYPE``, where the expert's melds are tried), ``work``
     (:data:`.search_candidates.WORK_DTYPE`) and ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`) are
     scratch. R-45's end after a last-card red three is the expert's."""
-    g = state.g
     rparams = work.rparams[:]  # plain C arrays, as in pimc
-    plans = work.plans[:]
     for i in range(N_EXPERT):
         rparams[i] = params[ApprenticeParam.expert + i]
-    if g[DealSlot.phase] == Phase.draw:
-        n = draw_candidates_nb(state, rules, work)
-        if n == 0:
-            if draw_nb(state, rules, log) != MoveError.ok:
-                take_forced_pile_nb(state, rules, bot, log)
-        else:
-            best = choose_nb(state, rules, params, weights, work, fwork, n)
-            if (
-                work.kind[best] == CandKind.draw
-                or take_pile_nb(state, rules, plans[best], log) != MoveError.ok
-            ):
-                draw_nb(state, rules, log)
-    if g[DealSlot.phase] != Phase.play:
+    if state.g[DealSlot.phase] == Phase.draw:
+        apprentice_draw_nb(state, rules, bot, params, weights, work, fwork, log)
+    if state.g[DealSlot.phase] == Phase.play:
+        apprentice_play_nb(state, rules, bot, params, weights, rstate, work, fwork, log)
+
+
+@inline_kernel
+def apprentice_draw_nb(state, rules, bot, params, weights, work, fwork, log):
+    """The apprentice's draw decision (R-20 step 1, R-30..R-35, R-44): the best of the draw
+    and every legal pickup, or what R-44 forces when there is no choice."""
+    n = draw_candidates_nb(state, rules, work)
+    if n == 0:
+        if draw_nb(state, rules, log) != MoveError.ok:
+            take_forced_pile_nb(state, rules, bot, log)
         return
-    if g[DealSlot.last_red_three] != 0:
+    best = choose_nb(state, rules, params, weights, work, fwork, n)
+    if (
+        work.kind[best] == CandKind.draw
+        or take_pile_nb(state, rules, work.plans[:][best], log) != MoveError.ok
+    ):
+        draw_nb(state, rules, log)
+
+
+@inline_kernel
+def apprentice_play_nb(state, rules, bot, params, weights, rstate, work, fwork, log):
+    """The apprentice's play decision (R-20 steps 2 and 3, R-40): the best of its play
+    candidates, with the rollout expert's parameters already in ``work.rparams``; R-45's end
+    after a last-card red three is the expert's."""
+    rparams = work.rparams[:]
+    if state.g[DealSlot.last_red_three] != 0:
         expert_melds_nb(state, rules, bot, rparams, log)
-        if g[DealSlot.phase] == Phase.play:
+        if state.g[DealSlot.phase] == Phase.play:
             discard_safe_nb(state, rules, bot, log, 0.0, np.int64(0), 0.0, np.int64(0), PAIR_KEEP)
         return
     top = int(params[ApprenticeParam.top])
@@ -147,11 +210,12 @@ def apprentice_turn_nb(state, rules, bot, params, weights, rstate, work, fwork, 
     if n > 0:
         best = 0 if n == 1 else choose_nb(state, rules, params, weights, work, fwork, n)
         kind, discard = work.kind[best], work.discard[best]
-        if apply_candidate_nb(state, rules, kind, plans[best], discard, log) == MoveError.ok:
+        plan = work.plans[:][best]
+        if apply_candidate_nb(state, rules, kind, plan, discard, log) == MoveError.ok:
             return
     else:
         expert_melds_nb(state, rules, bot, rparams, log)
-    if g[DealSlot.phase] == Phase.play:  # a failed candidate or the expert's melds
+    if state.g[DealSlot.phase] == Phase.play:  # a failed candidate or the expert's melds
         expert_discard_nb(state, rules, bot, rparams, log)
 
 
