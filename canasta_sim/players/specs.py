@@ -160,9 +160,13 @@ class Bot:
 
     def values_at(self, players: int) -> tuple[float, ...]:
         """The parameter values with ``players`` at the table: the spec's, and the free
-        parameters' defaults for that player count."""
+        parameters' defaults for that player count; a rollout apprentice's candidate expert
+        (``pimc:rollout=apprentice``'s free ``rollout.NAME``) keeps the 4-player defaults at
+        every count, as the apprentice's own does (its weights were fitted on those
+        candidates, docs/learned.md)."""
+        fixed = "rollout." if learned_rollout(self.policy, self.parameters.get("rollout")) else "-"
         return tuple(
-            p.default_at(players) if p.name in self.free else v
+            p.default_at(players) if p.name in self.free and not p.name.startswith(fixed) else v
             for p, v in zip(self.policy.params, self.values)
         )
 
