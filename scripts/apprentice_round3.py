@@ -11,7 +11,12 @@ time holds both; resumable (whole shards on disk are skipped):
 - ``OUT/b``: pimc with ``top=4`` and the 3-player expert of bots version 4, so the deals and
   the rollouts are those of the expert the apprentice meets (seed 32).
 
-``fit OUT WEIGHTS FOLDER...``: fit the 3-player network (``random_state`` 1) on the
+``r1 OUT``: the 3-player shards of round 1's 2-, 3- and 6-player labels (``canasta-sim
+train``'s ``label_236`` stage of round 1, seed 2, made at bots version 3, when the expert had
+the 4-player knobs at every count) into ``OUT/r1``, the same files: pimc's rollout expert at
+the 4-player knobs (shards 2 and 3 of every 6, 60 of the 180).
+
+``fit WEIGHTS FOLDER...``: fit the 3-player network (``random_state`` 1) on the
 3-player decisions of the shard folders given, write ``WEIGHTS`` with the held-out report.
 """
 
@@ -24,7 +29,14 @@ from pathlib import Path
 
 import numpy as np
 
-from canasta_sim.learn.shards import LabelPlan, load_labels, make_labels
+from canasta_sim.learn.shards import (
+    LabelPlan,
+    label_shard,
+    load_labels,
+    make_labels,
+    shard_path,
+    write_shard,
+)
 from canasta_sim.nb.bots.policies import EXPERT_PARAMS
 
 #: The rollout expert at its 4-player defaults (the apprentice's candidate expert).
@@ -45,6 +57,15 @@ PLANS = {
     ),
 }
 
+#: Round 1's 2-, 3- and 6-player plan (180 shards), as made at bots version 3.
+ROUND1 = LabelPlan(
+    seed=2,
+    players=(2, 3, 6),
+    presets=("classic", "hoyle"),
+    every=3,
+    search=f"pimc:{FOUR_PLAYER_KNOBS}",
+)
+
 
 def label(out: Path, shards: int, block: int) -> None:
     for upto in range(block, shards + block, block):
@@ -54,10 +75,19 @@ def label(out: Path, shards: int, block: int) -> None:
             print(f"{name}: {min(upto, shards)} shards ({time.time() - t:.0f} s)", flush=True)
 
 
+def round1(out: Path) -> None:
+    folder = out / "r1"
+    folder.mkdir(parents=True, exist_ok=True)
+    for i in range(180):
+        if ROUND1.combo(i)[0] == 3 and not shard_path(folder, i).exists():
+            write_shard(shard_path(folder, i), label_shard(ROUND1, i))
+
+
 def fit(weights: Path, folders: list[Path], seed: int) -> None:
     from canasta_sim.learn import network, train
 
-    paths = sorted(p for f in folders for p in Path(f).glob("shard_*.npz"))
+    # the folders in the order given, each in shard order: the rows' order fixes the fit
+    paths = [p for f in folders for p in sorted(Path(f).glob("shard_*.npz"))]
     labels = load_labels(paths)
     tr_all, te_all = train.split(labels)
     keep = labels["players"] == 3
@@ -88,6 +118,7 @@ def main() -> None:
     lab.add_argument("out", type=Path)
     lab.add_argument("--shards", type=int, default=2000)
     lab.add_argument("--block", type=int, default=40)
+    sub.add_parser("r1").add_argument("out", type=Path)
     fi = sub.add_parser("fit")
     fi.add_argument("weights", type=Path)
     fi.add_argument("folders", type=Path, nargs="+")
@@ -95,6 +126,8 @@ def main() -> None:
     a = ap.parse_args()
     if a.cmd == "label":
         label(a.out, a.shards, a.block)
+    elif a.cmd == "r1":
+        round1(a.out)
     else:
         fit(a.weights, a.folders, a.seed)
 
