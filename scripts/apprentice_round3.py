@@ -67,9 +67,10 @@ ROUND1 = LabelPlan(
 )
 
 
-def label(out: Path, shards: int, block: int) -> None:
+def label(out: Path, shards: int, block: int, plans: str) -> None:
     for upto in range(block, shards + block, block):
-        for name, plan in PLANS.items():
+        for name in plans.split(","):
+            plan = PLANS[name]
             t = time.time()
             make_labels(out / name, plan, min(upto, shards), progress=False)
             print(f"{name}: {min(upto, shards)} shards ({time.time() - t:.0f} s)", flush=True)
@@ -118,6 +119,7 @@ def main() -> None:
     lab.add_argument("out", type=Path)
     lab.add_argument("--shards", type=int, default=2000)
     lab.add_argument("--block", type=int, default=40)
+    lab.add_argument("--plans", default="a,b", help="plans to make, in turns: a, b or a,b")
     sub.add_parser("r1").add_argument("out", type=Path)
     fi = sub.add_parser("fit")
     fi.add_argument("weights", type=Path)
@@ -125,7 +127,7 @@ def main() -> None:
     fi.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     if a.cmd == "label":
-        label(a.out, a.shards, a.block)
+        label(a.out, a.shards, a.block, a.plans)
     elif a.cmd == "r1":
         round1(a.out)
     else:

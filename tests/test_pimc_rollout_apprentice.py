@@ -7,8 +7,8 @@ score difference of one play-out: the candidate's moves made on a copy of the de
 seat played by the apprentice (:meth:`canasta_sim.Deal.play_out`, which gives each turn fresh
 scratch records). The two agree only if each rollout seat reads the search seat's weight set
 (here the second of two sets), plays at temperature 0 with the apprentice's own ``top`` and
-candidate expert (the 4-player knobs at every count), and its scratch and feature work are
-its own, not the searching seat's.
+candidate expert (not pimc's rollout expert of the player count), and its scratch and feature
+work are its own, not the searching seat's.
 """
 
 import numpy as np
@@ -18,7 +18,7 @@ from canasta_sim import Deal, Rules
 from canasta_sim.nb.bots.features import feature_work
 from canasta_sim.nb.bots.memory import new_bot
 from canasta_sim.nb.bots.pimc import score_diff_nb, search_nb
-from canasta_sim.nb.bots.policies import EXPERT_DEFAULTS, PimcParam
+from canasta_sim.nb.bots.policies import ApprenticeParam, PimcParam
 from canasta_sim.nb.bots.search_candidates import (
     N_EXPERT,
     draw_candidates_nb,
@@ -79,8 +79,9 @@ def test_rollout_with_the_apprentice_equals_its_play_out(players, deal, turns):
     params = parse_bot("pimc:worlds=1,see_hidden=1,rollout=apprentice").vector(players)
     params[PimcParam.top] = TOP
     params[PimcParam.weight_set] = 1
-    # the rollout apprentice's candidate expert: the apprentice's, the 4-player knobs
-    assert tuple(params[PimcParam.expert : PimcParam.expert + N_EXPERT]) == EXPERT_DEFAULTS
+    # the rollout apprentice's candidate expert is the apprentice's own
+    own = parse_bot("apprentice").vector(players)[ApprenticeParam.expert :][:N_EXPERT]
+    np.testing.assert_array_equal(params[PimcParam.expert :][:N_EXPERT], own)
     d = position(players, deal, turns)
     checked = 0
     for step in range(2):  # the draw decision, then (after a draw) the play decision
