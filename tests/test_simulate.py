@@ -237,10 +237,10 @@ def test_the_summary_and_the_report_name_the_policy(tmp_path):
     from canasta_sim.results.stats import format_summary
 
     run = simulate(40, seats="expert,careful,expert,greedy", seed=2, out=tmp_path / "run")
-    policy = "side 0: expert, side 1: careful/greedy (bots version 4)"
+    policy = "side 0: expert, side 1: careful/greedy (bots version 5)"
     assert run.summary().attrs["policy"] == policy
     assert format_summary(run.summary()).splitlines()[0] == f"statistics of the play of {policy}"
     report = write_report(tmp_path / "run").read_text()
     assert f"Statistics of the play of {policy}:" in report
     alone = simulate(40, bots="expert", seed=2, rules=Rules(players=6), records=False)
-    assert alone.summary().attrs["policy"] == "expert on every seat (bots version 4)"
+    assert alone.summary().attrs["policy"] == "expert on every seat (bots version 5)"
