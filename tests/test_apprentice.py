@@ -14,6 +14,7 @@ from canasta_sim.learn import train
 from canasta_sim.learn.shards import LabelPlan, label_shard, load_labels, make_labels
 from canasta_sim.nb.bots.apprentice import score_candidates_nb
 from canasta_sim.nb.bots.features import FEATURE_WORK_DTYPE
+from canasta_sim.nb.bots.policies import EXPERT_PARAMS, PimcParam
 from canasta_sim.nb.enums import LABEL_LEN, N_CAND_FEAT, N_STATE_FEAT, LabelCol
 from canasta_sim.players.specs import parse_bot
 from canasta_sim.players.weights import PARTS, default_weights_path, pack, weights_hash
@@ -250,8 +251,13 @@ def test_labels_with_apprentice_rollouts(tmp_path):
     w = tmp_path / "round1"
     w.mkdir()
     shutil.copy(default_weights_path(2), w / "apprentice_2p.npz")
-    base = LabelPlan(seed=4, deals=1, worlds=2, every=2, players=(2,), follow=0)
-    learned = replace(base, search="pimc:rollout=apprentice", weights=str(w))
+    learned = LabelPlan(seed=4, deals=1, worlds=2, every=2, players=(2,), follow=0)
+    learned = replace(learned, search="pimc:rollout=apprentice", weights=str(w))
+    # the deals are the rollout expert's: the same knobs as the rollout apprentice's
+    # candidate expert (the apprentice's, not the 2-player expert's), so the same deals
+    v = parse_bot(learned.search).vector(2)[PimcParam.expert :]
+    knobs = ",".join(f"rollout.{p.name}={float(x)!r}" for p, x in zip(EXPERT_PARAMS, v))
+    base = replace(learned, search=f"pimc:{knobs}", weights="")
     ex = dict(np.load(make_labels(tmp_path / "ex", base, 1, progress=False)[0]))
     ap = dict(np.load(make_labels(tmp_path / "ap", learned, 1, progress=False)[0]))
     again = dict(np.load(make_labels(tmp_path / "again", learned, 1, progress=False)[0]))

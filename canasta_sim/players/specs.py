@@ -160,9 +160,16 @@ class Bot:
 
     def values_at(self, players: int) -> tuple[float, ...]:
         """The parameter values with ``players`` at the table: the spec's, and the free
-        parameters' defaults for that player count."""
+        parameters' defaults for that player count; a rollout apprentice's candidate expert
+        (``pimc:rollout=apprentice``'s free ``rollout.NAME``) takes the apprentice's own
+        ``expert.NAME`` defaults, on whose candidates its weights were fitted
+        (docs/learned.md)."""
+        own = {}
+        if learned_rollout(self.policy, self.parameters.get("rollout")):
+            expert = POLICIES["apprentice"].params[ApprenticeParam.expert :]
+            own = {"rollout." + p.name.removeprefix("expert."): p for p in expert}
         return tuple(
-            p.default_at(players) if p.name in self.free else v
+            own.get(p.name, p).default_at(players) if p.name in self.free else v
             for p, v in zip(self.policy.params, self.values)
         )
 

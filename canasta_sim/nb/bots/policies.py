@@ -277,6 +277,13 @@ PimcParam = namedtuple(
     "PimcParam", ["worlds", "top", "see_hidden", "melds", "rollout", "expert", "weight_set"]
 )(*range(6), 5 + len(EXPERT_PARAMS))
 
+#: Player counts at which the apprentice's candidates come from that count's own expert: its
+#: weights there were fitted on labels of the per-count expert's deals and candidates (round
+#: 3, docs/learned.md). Elsewhere the candidate expert keeps the 4-player defaults, on which
+#: those weights were fitted: with the per-count expert's candidates they cost the apprentice
+#: 150 to 800 points a deal.
+APPRENTICE_OWN_EXPERT = (3,)
+
 APPRENTICE_PARAMS = (
     Param(
         "weight_set",
@@ -313,10 +320,8 @@ APPRENTICE_PARAMS = (
             p.high,
             "The candidate-generating expert's " + p.name + ".",
             p.integer,
+            tuple((n, v) for n, v in p.by_players if n in APPRENTICE_OWN_EXPERT),
         )
-        # the 4-player defaults at every player count, not the expert's per-count ones: the
-        # weights were fitted on these candidates, and at 2, 3 and 6 players the per-count
-        # expert's candidates cost the apprentice 150 to 800 points a deal (docs/learned.md)
         for p in EXPERT_PARAMS
     ),
 )
