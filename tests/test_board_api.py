@@ -258,6 +258,7 @@ def test_analysis_can_be_cancelled_and_one_runs_at_a_time(client):
         ({"at": {"run": 0, "deal": 4}, "worlds": 0}, "worlds=0 is not allowed"),
         ({"at": {"run": 0, "deal": 4}, "worlds": 1.5}, "worlds=1.5 is not allowed"),
         ({"at": {"run": 0, "deal": 4}, "rollout": "py:x.py:Bot"}, "bots written in Python"),
+        ({"at": {"run": 0, "deal": 4}, "rollout": "pimc"}, "cannot be a rollout bot"),
         ({"at": {"seed": 1, "deal": 0}}, "needs a run folder"),
         ({"at": {"run": "/etc", "deal": 0}}, "run='/etc' is not allowed"),
         ({"worlds": 5}, "give at"),

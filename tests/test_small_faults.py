@@ -119,3 +119,13 @@ def test_docs_rules_words_r63_as_played():
     the referee's reading), as the shared rule book words it."""
     text = (DOCS / "RULES.md").read_text()
     assert "as part of the laying-down that goes out (one call of\n  the API, R-64)" in text
+
+
+def test_the_pairing_note_says_when_pairing_grew_the_variance():
+    # scores that move against each other across worlds: var(a - b) above var(a) + var(b)
+    assert pairing_note(3, unpaired=900.0, paired=1000.0) == (
+        "pairing grew the variance of differences 1.1x"
+    )
+    assert pairing_note(3, unpaired=1400.0, paired=1000.0) == (
+        "pairing shrank the variance of differences 1.4x"
+    )

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 from click.testing import CliRunner
 
+from canasta_sim._version import BOTS_VERSION
 from canasta_sim.cli import main
 from canasta_sim.game.rules import Rules
 from canasta_sim.players.specs import parse_bot
@@ -304,3 +305,16 @@ def test_slow_bots_play_in_small_chunks_so_progress_moves():
 def test_verify_quiet_prints_nothing_on_stderr():
     r = run("verify", "--deals", 10, "--players", 2, "--bots", "greedy", "--quiet")
     assert r.stderr == "" and "10 of 10 deals passed" in r.stdout
+
+
+def test_simulate_json_names_the_policy_its_statistics_describe():
+    doc = json.loads(
+        run(
+            "simulate", "--deals", 4, "--bots", "expert,careful", "--quiet", "--format", "json"
+        ).stdout
+    )
+    assert (
+        doc["settings"]["policy"]
+        == f"side 0: expert, side 1: careful (bots version {BOTS_VERSION})"
+    )
+    assert doc["settings"]["bots_version"] == BOTS_VERSION

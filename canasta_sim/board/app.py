@@ -53,7 +53,7 @@ from ..game.rules import PLAYER_TABLE
 from .export import STATIC
 from .frames import DealReplay
 from .jobs import Busy, Jobs
-from .pages import deal_position, deal_replay, page_bot
+from .pages import deal_position, deal_replay, page_bot, page_rollout
 
 #: Host header values the app answers (with any port).
 HOSTS = ("127.0.0.1", "localhost")
@@ -257,7 +257,7 @@ async def start_analysis(request: Request):
     job = {
         "worlds": _int(data.get("worlds", 200), "worlds", 1, MAX_WORLDS),
         "seed": _int(data.get("seed", 0), "seed", 0, 2**64 - 1),
-        "rollout": page_bot(data.get("rollout", "expert")),
+        "rollout": page_rollout(data.get("rollout", "expert")),
     }
     if "play" in data:  # a hint: the user's decision in a play session
         session = _play_session(board, data["play"])

@@ -42,6 +42,25 @@ def page_bot(spec) -> str:
         raise BadArgument("bots", str(exc)) from None
 
 
+def page_rollout(spec) -> str:
+    """A rollout bot spec sent by the page, checked as :func:`page_bot` and as ``analyse``
+    checks its rollout bots (no search bot: the rollouts hold no search, docs/pimc.md).
+
+    Raises
+    ------
+    BadArgument
+        As :func:`page_bot`, and for ``pimc`` (the message lists the allowed rollout bots).
+    """
+    from ..search.analysis import rollout_bots
+
+    checked = page_bot(spec)
+    try:
+        rollout_bots(checked, 2)
+    except ValueError as exc:
+        raise BadArgument("rollout", str(exc)) from None
+    return checked
+
+
 def run_deal(source: dict) -> RunDeal:
     """The deal a checked request names: ``folder`` and ``deal`` (of a run folder), or
     ``seed``, ``deal``, ``players`` and ``bots`` (one spec per side or per seat, comma

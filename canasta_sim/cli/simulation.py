@@ -9,6 +9,7 @@ from pathlib import Path
 
 import click
 
+from .._version import BOTS_VERSION
 from .options import (
     BOTS,
     CHUNK,
@@ -129,6 +130,8 @@ def simulate(
                 "first_deal": first_deal,
                 "players": rules.players,
                 "bots": m["bots"][0],
+                "policy": table.attrs["policy"],
+                "bots_version": BOTS_VERSION,
                 "seed": opts.seed,
                 "wall_seconds": m["wall_seconds"],
                 "deals_per_second": m["deals_per_second"],

@@ -552,8 +552,10 @@ def pairing_note(candidates: int, unpaired: float, paired: float) -> str:
     """
     if candidates < 2:
         return "pairing: one candidate, no difference to measure"
-    if paired > 0:
+    if paired > 0 and unpaired >= paired:
         return f"pairing shrank the variance of differences {unpaired / paired:.1f}x"
+    if paired > 0:  # the candidates' scores moved against each other across the worlds
+        return f"pairing grew the variance of differences {paired / max(unpaired, 1e-300):.1f}x"
     if unpaired > 0:
         return "pairing: the differences are exact (the same in every world)"
     return "pairing: no spread to measure (one world, or every world scores the same)"
