@@ -152,7 +152,9 @@ def report(ips: list, ranges: list, top: int) -> None:
             if start <= a < end:
                 per_object[(path, section)].append(a - start)
                 break
-    kernels, files, lines = collections.Counter(), collections.Counter(), collections.Counter()
+    kernels: collections.Counter[str] = collections.Counter()
+    files: collections.Counter[str] = collections.Counter()
+    lines: collections.Counter[str] = collections.Counter()
     for (path, section), offsets in per_object.items():
         where = locate(path, section, sorted(set(offsets)))
         for offset, n in collections.Counter(offsets).items():
