@@ -107,10 +107,18 @@ def test_an_illegal_action_raises_and_names_the_environment():
         env.step(np.zeros(3, np.int64))
 
 
-@pytest.mark.parametrize("spec", ["pimc", "py:docs/example_bots.py:PileHoarder"])
-def test_the_search_bot_and_python_bots_cannot_be_opponents(spec):
-    with pytest.raises(ValueError, match="cannot play inside the environment's kernel"):
+@pytest.mark.parametrize(
+    "spec", ["pimc", "pimc:worlds=4", "py:docs/example_bots.py:PileHoarder", "nosuch"]
+)
+def test_the_search_bot_python_bots_and_unknown_names_cannot_be_opponents(spec):
+    # The allowed list names only what the kernel plays: neither pimc nor py: in it.
+    with pytest.raises(ValueError) as error:
         VecCanasta(1, opponents=spec)
+    message = str(error.value)
+    assert message.startswith(f"opponents {spec!r}: not a bot the environment's kernel plays")
+    allowed = message.partition("allowed: ")[2]
+    assert "random, greedy, careful, expert, apprentice, expert@1" in allowed
+    assert "pimc" not in allowed and "py:" not in allowed
 
 
 def test_without_autoreset_an_ended_episode_needs_a_reset():

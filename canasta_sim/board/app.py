@@ -163,7 +163,8 @@ def _check_bot_count(bots: str, players: int) -> None:
         allowed = f"{', '.join(most)} or {last}"
         raise BadArgument(
             "bots",
-            f"bots={bots!r}: {given} specs given with {players} players; allowed: {allowed}",
+            f"bots={bots!r}: {given} spec{'' if given == 1 else 's'} given with {players} players; "
+            f"allowed: {allowed}",
         )
 
 

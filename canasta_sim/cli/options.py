@@ -335,7 +335,18 @@ class RunOptions:
     def writes(self, no_records: bool) -> dict:
         """The keyword arguments these options give a run function that writes a results
         folder: ``out``, ``overwrite`` and ``records`` (kept only to be written, and not with
-        ``--no-records``)."""
+        ``--no-records``).
+
+        Raises
+        ------
+        click.UsageError
+            ``--no-records`` without ``--out`` (nothing would be written for it to leave out).
+        """
+        if no_records and self.out is None:
+            raise click.UsageError(
+                "--no-records needs --out: it leaves the per-deal rows out of the results "
+                "folder, and without --out nothing is written"
+            )
         records = self.out is not None and not no_records
         return {"out": self.out, "overwrite": self.overwrite, "records": records}
 

@@ -65,7 +65,7 @@ from .options import (
     "Results folder to write (Parquet records written chunk by chunk, manifest.json, "
     "aggregates.json, summary.json). Without it only the aggregates are kept."
 )
-@click.option("--no-records", is_flag=True, help="With --out: write aggregates only.")
+@_no_records_option
 @SCHEDULER
 @FORMAT
 @click.option(

@@ -16,7 +16,7 @@ from ..game.rules import Rules
 from ..game.trace import trace_from_log
 from ..nb.bots.features import feature_work
 from ..nb.bots.memory import new_bots
-from ..nb.bots.policies import LEARNED_CODES, SEARCH_CODES, PolicyCode
+from ..nb.bots.policies import LEARNED_CODES, SEARCH_CODES
 from ..nb.bots.search_candidates import search_work
 from ..nb.engine.rng import deal_seeds_nb
 from ..nb.engine.score import score_nb
@@ -38,6 +38,7 @@ from ..nb.enums import (
 from ..nb.play import Learned, Search, run_blocks
 from ..nb.vecenv import ENV_DTYPE, EnvConfig, EnvOut, EnvRecords, env_block_nb
 from ..nb.worlds import load_world_nb
+from ..players.specs import POLICIES, PRESETS, find_policy
 from ..run.address import deal_from_run
 from ..run.games import game_table
 from ..run.runner import check_scores
@@ -137,10 +138,10 @@ class VecCanasta:
         self.opponents, self.seat, self.game, self.autoreset = opponents, seat, game, autoreset
         self.players = self.rules.players
         self.copy = copy
+        if opponents is not None:
+            _check_opponents(opponents)
         table = game_table(self.rules, opponents or "random", scores=scores)
         policies = table.policies[0]
-        if opponents is not None:
-            _check_opponents(opponents, table)
         learner = np.zeros(self.players, np.int8)
         if opponents is None:
             learner[:] = 1
@@ -360,12 +361,15 @@ def _starts(start, n_envs: int, seed: int, rules: np.ndarray) -> np.ndarray:
     return states
 
 
-def _check_opponents(spec: str, table) -> None:
-    """The opponents must be a kernel bot the environment's kernel plays (not pimc)."""
-    code = int(table.policies[0, 0])
-    if table.has_python_bots or code in SEARCH_CODES or code == PolicyCode.pimc:
+def _check_opponents(spec: str) -> None:
+    """The opponents must be a bot the environment's kernel plays: a kernel policy or a
+    preset of one, not the search bot nor a bot written in Python (their parameters are
+    checked when the spec is parsed)."""
+    allowed = [n for n in (*POLICIES, *PRESETS) if find_policy(n).code not in SEARCH_CODES]
+    name = spec.strip().partition(":")[0].strip().lower() if isinstance(spec, str) else spec
+    if name not in allowed:
         raise ValueError(
-            f"opponents {spec!r}: a bot written in Python or the search bot cannot play inside "
-            f"the environment's kernel; allowed: random, greedy, careful, expert, apprentice "
-            f"(with parameters, e.g. 'expert:safety=80')"
+            f"opponents {spec!r}: not a bot the environment's kernel plays (the search bot "
+            f"and bots written in Python cannot); allowed: {', '.join(allowed)} (with "
+            f"parameters, e.g. 'expert:safety=80')"
         )

@@ -441,7 +441,8 @@ def seat_bots(seats, players: int) -> list[Bot]:
     bots = [b if isinstance(b, Bot) else parse_bot(b) for b in seats]
     if len(bots) != players:
         raise ValueError(
-            f"seats: {len(bots)} specs given; give {players} (one per seat, seat 0 first)"
+            f"seats: {len(bots)} spec{'' if len(bots) == 1 else 's'} given; give {players} "
+            "(one per seat, seat 0 first)"
         )
     return bots
 
