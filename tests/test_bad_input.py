@@ -81,3 +81,34 @@ def test_the_scheduler_help_says_how_to_install_dask_from_a_checkout():
     r = invoke("simulate", "--help")
     assert r.exit_code == 0
     assert 'pip install -e ".[dask]"' in " ".join(r.output.split())
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "expert", "greedy"]])
+def test_no_records_without_out_is_a_usage_error(command):
+    # --no-records only leaves rows out of a results folder: alone it would do nothing.
+    r = invoke(*command, "--deals", "10", "--no-records")
+    assert r.exit_code == 2, r.output
+    assert "--no-records needs --out" in r.output
+
+
+def test_one_seat_spec_is_counted_in_the_singular():
+    r = invoke("simulate", "--deals", "10", "--seats", "expert")
+    assert r.exit_code == 2, r.output
+    assert "seats: 1 spec given; give 4 (one per seat" in r.output
+
+
+@pytest.mark.parametrize(
+    "content, reason",
+    [
+        (b"plain text, no archive\n", "not an .npz archive"),  # numpy talked of pickled data
+        (None, "no such file"),
+    ],
+)
+def test_a_weights_file_that_is_no_npz_says_so(tmp_path, content, reason):
+    path = tmp_path / "w.npz"
+    if content is not None:
+        path.write_bytes(content)
+    r = invoke("simulate", "--deals", "10", "--bots", f"apprentice:weights={path}")
+    assert r.exit_code == 2, r.output
+    assert f"weights={path}: not an apprentice weight file ({reason})" in r.output
+    assert "pickle" not in r.output

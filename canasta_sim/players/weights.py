@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import zipfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -76,7 +77,7 @@ def load_weights(path: str) -> np.ndarray:
         f"and feature version {FEATURE_VERSION} (canasta-sim train writes them)"
     )
     try:
-        with np.load(path) as z:
+        with _open_npz(path) as z:
             parts = {k: z[k] for k in PARTS if k in z}
             version = int(z["feature_version"]) if "feature_version" in z else -1
         net = pack(parts)
@@ -102,13 +103,29 @@ def fitted_players(path: str) -> int | None:
         Naming the file, when it is unreadable.
     """
     try:
-        with np.load(path) as z:
+        with _open_npz(path) as z:
             if "players" in z:
                 return int(z["players"])
     except (OSError, ValueError) as exc:
         raise ValueError(f"weights={path}: not an apprentice weight file ({exc})") from None
     named = re.fullmatch(r"apprentice_(\d+)p\.npz", Path(path).name)
     return int(named.group(1)) if named else None
+
+
+def _open_npz(path: str):
+    """``np.load`` of an ``.npz`` archive, without its fallback to reading any other file as
+    a pickle (whose error would talk of pickled data).
+
+    Raises
+    ------
+    ValueError
+        When ``path`` is no file or not a zip archive.
+    """
+    if not Path(path).is_file():
+        raise ValueError("no such file")
+    if not zipfile.is_zipfile(path):
+        raise ValueError("not an .npz archive")
+    return np.load(path)
 
 
 def check_players(path: str, players: int) -> None:
