@@ -189,7 +189,8 @@ def test_a_foreign_host_is_refused(run):
     """A page elsewhere reaching the app by DNS rebinding sends its own Host header."""
     with TestClient(create_app([run]), base_url="http://evil.example") as c:
         response = c.get("/api/runs")
-    assert response.status_code == 400 and "host" in response.text.lower()
+    assert response.status_code == 400
+    assert response.json()["error"].startswith("Host header 'evil.example' refused")
     with TestClient(create_app([run]), base_url="http://localhost:8123") as c:
         assert c.get("/api/runs").status_code == 200
 
@@ -275,6 +276,11 @@ def test_bad_bodies(client):
     assert response.status_code == 400 and "not JSON" in response.json()["error"]
     response = client.post("/api/check-position", json=[1, 2])
     assert response.status_code == 400 and "JSON object" in response.json()["error"]
+    # a position sent as the body itself, not under "position"
+    response = client.post("/api/check-position", json={"hand": "AS KS"})
+    assert response.status_code == 400
+    assert response.json()["error"].startswith('the body needs a "position" key')
+    assert response.json()["error"].endswith("got the keys ['hand']")
 
 
 def test_positions_saved_and_read_back(client, run, positions):

@@ -40,9 +40,9 @@ from pathlib import Path
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse
 from starlette.routing import Mount, Route
@@ -313,6 +313,18 @@ async def job_cancel(request: Request):
         return bad(f"no analysis {request.path_params['job']!r}", 404)
 
 
+def _given_position(data: dict):
+    """The request's ``position``; a body that is a position itself, not wrapped, is refused
+    with the form to send."""
+    if "position" not in data:
+        raise BadArgument(
+            "position",
+            f'the body needs a "position" key: {{"position": {{...the keys of a position '
+            f"file...}}}}; got the keys {sorted(data)}",
+        )
+    return data["position"]
+
+
 def _checked_position(data) -> dict:
     """A position mapping from the page, checked as ``analyse`` reads it."""
     from ..game.infoset import InfoSet
@@ -368,7 +380,7 @@ async def play_act(request: Request):
 
 async def check_position(request: Request):
     data = await _body(request)
-    return JSONResponse({"position": _checked_position(data.get("position"))})
+    return JSONResponse({"position": _checked_position(_given_position(data))})
 
 
 def _positions_folder(board: Board) -> Path:
@@ -409,9 +421,30 @@ async def save_position(request: Request):
     folder = _positions_folder(request.app.state.board)
     name = _position_name(request)
     data = await _body(request)
-    checked = _checked_position(data.get("position"))
+    checked = _checked_position(_given_position(data))
     (folder / f"{name}.json").write_text(json.dumps(checked, indent=2) + "\n")
     return JSONResponse({"name": name, "file": f"{name}.json", "position": checked})
+
+
+class LocalHostOnly:
+    """ASGI middleware refusing a request whose Host header is not one of :data:`HOSTS` (a
+    page elsewhere reaching the board by DNS rebinding), with the API's JSON error; starlette's
+    ``TrustedHostMiddleware`` does the same check but answers in plain text."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            host = Headers(scope=scope).get("host", "").split(":")[0]
+            if host not in HOSTS:
+                refused = bad(
+                    f"Host header {host!r} refused: the board answers this machine only; "
+                    f"allowed: {' or '.join(HOSTS)} (with any port)"
+                )
+                await refused(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 async def _value_error(request: Request, exc: Exception):
@@ -494,7 +527,7 @@ def create_app(runs, positions=None) -> Starlette:
     ]
     app = Starlette(
         routes=routes,
-        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(HOSTS))],
+        middleware=[Middleware(LocalHostOnly)],
         exception_handlers={
             ValueError: _value_error,
             HTTPException: _http_error,
