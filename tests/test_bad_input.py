@@ -112,3 +112,15 @@ def test_a_weights_file_that_is_no_npz_says_so(tmp_path, content, reason):
     assert r.exit_code == 2, r.output
     assert f"weights={path}: not an apprentice weight file ({reason})" in r.output
     assert "pickle" not in r.output
+
+
+def test_report_of_a_compare_folder_says_what_the_folder_is(tmp_path):
+    # it said "aggregates.json missing", as if the folder were broken
+    out = tmp_path / "cmp"
+    assert (
+        invoke("compare", "expert", "greedy", "--deals", "20", "--quiet", "--out", out).exit_code
+        == 0
+    )
+    r = invoke("report", out)
+    assert r.exit_code == 2, r.output
+    assert "is a folder of canasta-sim compare: its table is compare.csv" in r.output

@@ -97,6 +97,12 @@ def _load(folder: Path):
             f"{str(folder)!r} is not a run folder: it does not exist or is not a folder"
         )
     missing = [name for name in _REQUIRED if not (folder / name).is_file()]
+    if missing and (folder / "compare.csv").is_file():
+        raise ValueError(
+            f"{str(folder)!r} is a folder of canasta-sim compare: its table is compare.csv "
+            f"(and deals.parquet its deals); a report is made of a run folder of simulate, "
+            f"which holds {' and '.join(_REQUIRED)}"
+        )
     if missing:
         raise ValueError(
             f"{str(folder)!r} is not a run folder: {', '.join(missing)} missing "
