@@ -413,6 +413,12 @@ def test_wins_objective_is_the_pooled_game_win_rate():
     assert r.manifest["tune"]["per_trial"] == {"games": 6}
 
 
+def test_the_final_check_is_five_times_a_trial_by_default():
+    # a smoke-sized search (20 deals a trial) ran the 50,000-deal final check of the defaults
+    r = tune("expert", field=["careful"], trials=1, deals=20, games=2, seed=1)
+    assert (r.manifest["tune"]["final_deals"], r.manifest["tune"]["final_games"]) == (100, 10)
+
+
 @pytest.mark.parametrize(
     ("kwargs", "match"),
     [

@@ -275,16 +275,16 @@ def sweep(
 @click.option(
     "--final-deals",
     type=COUNT,
-    default=50_000,
-    show_default=True,
-    help="Deals per field bot for the best setting, on fresh seeds.",
+    default=None,
+    help="Deals per field bot for the best setting, on fresh seeds [default: 5 times "
+    "--deals, 50,000 at its default].",
 )
 @click.option(
     "--final-games",
     type=COUNT,
-    default=2_000,
-    show_default=True,
-    help="Games per field bot for the best setting, on fresh seeds.",
+    default=None,
+    help="Games per field bot for the best setting, on fresh seeds [default: 5 times "
+    "--games, 2,000 at its default].",
 )
 @rules_options
 @run_options(

@@ -40,6 +40,8 @@ OBJECTIVES = {
 }
 SEARCH, FINAL = 0, 1  # stage codes of stage_seeds
 MAX_TRIALS = 100_000
+#: The final check's deals (games) per field bot, by default: this many times a trial's.
+FINAL_TIMES = 5
 
 
 @dataclass
@@ -296,8 +298,8 @@ def tune(
     start: str | None = None,
     deals: int = 10_000,
     games: int = 400,
-    final_deals: int = 50_000,
-    final_games: int = 2_000,
+    final_deals: int | None = None,
+    final_games: int | None = None,
     rules=None,
     seed: int = 0,
     workers: int | None = None,
@@ -330,8 +332,10 @@ def tune(
     deals, games : int
         Deals (objective ``diff``) or games (``wins``) per field bot per trial: multiples of
         the sides.
-    final_deals, final_games : int
-        Deals and games per field bot for the best setting on fresh seeds (both objectives).
+    final_deals, final_games : int, optional
+        Deals and games per field bot for the best setting on fresh seeds (both objectives);
+        default :data:`FINAL_TIMES` times ``deals`` and ``games`` (50,000 and 2,000 at their
+        defaults), so a small trial run has a small final check.
     rules, seed, workers, progress
         As for :func:`canasta_sim.compare`; ``seed`` also seeds the sampler.
 
@@ -368,6 +372,10 @@ def tune(
     count = _count(
         "deals" if objective == "diff" else "games", deals if objective == "diff" else games, sides
     )
+    if final_deals is None:
+        final_deals = FINAL_TIMES * _count("deals", deals, sides)
+    if final_games is None:
+        final_games = FINAL_TIMES * _count("games", games, sides)
     final_deals = _count("final_deals", final_deals, sides)
     final_games = _count("final_games", final_games, sides)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
