@@ -104,3 +104,12 @@ def test_replay_labels_the_replacements_of_dealt_red_threes():
         "  seat 1 lays out a red three (dealt)",
         "  seat 1 draws a replacement: A",
     ]
+
+
+def test_an_unknown_event_is_listed_not_dropped():
+    # replay --trace of a file of unknown events printed nothing at all
+    listing = format_trace([_ev("discard", seat=1, card="7"), _ev("nosuch", seat=2, x=1)])
+    assert listing.splitlines() == [
+        "  seat 1 discards 7",
+        "  unknown event 'nosuch' (not in docs/trace.md): seat 2, x 1",
+    ]

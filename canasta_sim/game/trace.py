@@ -131,7 +131,7 @@ def format_trace(trace: list[dict]) -> str:
     replacements = 0  # red threes laid out from the stock or the deal, not yet replaced
     for e in trace:
         kind = e["event"]
-        side_melds = melds[e["seat"] % len(melds)] if "seat" in e else set()
+        side_melds = melds[e["seat"] % len(melds)] if "seat" in e and melds else set()
         if kind not in ("red_three", "draw"):
             replacements = 0
         if kind == "start":
@@ -182,6 +182,9 @@ def format_trace(trace: list[dict]) -> str:
         elif kind == "score":
             parts = ", ".join(f"{k} {v}" for k, v in e.items() if k not in ("event", "side"))
             lines.append(f"side {e['side']}: {parts}")
+        else:  # a trace of another version, or edited: shown, not dropped in silence
+            fields = ", ".join(f"{k} {v}" for k, v in e.items() if k != "event")
+            lines.append(f"  unknown event {kind!r} (not in docs/trace.md): {fields}")
     return "\n".join(lines)
 
 
