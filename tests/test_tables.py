@@ -318,3 +318,10 @@ def test_simulate_json_names_the_policy_its_statistics_describe():
         == f"side 0: expert, side 1: careful (bots version {BOTS_VERSION})"
     )
     assert doc["settings"]["bots_version"] == BOTS_VERSION
+
+
+def test_simulate_csv_names_the_play_on_stderr():
+    # the table's first line and the JSON's "policy" named it; the CSV's notes did not
+    r = run("simulate", "--bots", "greedy", "--deals", 4, "--quiet", "--format", "csv")
+    assert "statistics of the play of greedy on every seat" in r.stderr
+    assert "statistics of the play" not in r.stdout

@@ -119,6 +119,8 @@ def simulate(
         f"({m['deals_per_second']:,.0f} deals/s)",
     )
     table = result.summary()
+    if fmt == "csv":  # the table and the JSON document name the play themselves
+        _note(fmt, f"statistics of the play of {table.attrs['policy']}")
     _emit(
         fmt,
         lambda: format_summary(table),
