@@ -365,7 +365,8 @@ def _check_opponents(spec: str) -> None:
     """The opponents must be a bot the environment's kernel plays: a kernel policy or a
     preset of one, not the search bot nor a bot written in Python (their parameters are
     checked when the spec is parsed)."""
-    allowed = [n for n in (*POLICIES, *PRESETS) if find_policy(n).code not in SEARCH_CODES]
+    names = (*POLICIES, *PRESETS)
+    allowed = [n for n in names if (p := find_policy(n)) and p.code not in SEARCH_CODES]
     name = spec.strip().partition(":")[0].strip().lower() if isinstance(spec, str) else spec
     if name not in allowed:
         raise ValueError(
