@@ -124,7 +124,8 @@ def finish_chunk(args: tuple, rows: tuple):
     ``rows``); the frames are ``None`` unless ``records``
     (:func:`canasta_sim.results.aggregate.chunk_outputs`)."""
     table, _, first, _, records = args
-    return chunk_outputs(table, first, *rows, records)
+    seeds, seatings, deal_rows, side_rows = rows
+    return chunk_outputs(table, first, seeds, seatings, deal_rows, side_rows, records)
 
 
 def run_chunk(table: Table, seed: int, first: int, n: int, records: bool):
