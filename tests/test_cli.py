@@ -259,7 +259,8 @@ def test_interrupted_commands_leave_no_new_folder(tmp_path, monkeypatch):
     def interrupt(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(importlib.import_module("canasta_sim.run.simulate"), "run_chunk", interrupt)
+    simulate_module = importlib.import_module("canasta_sim.run.simulate")
+    monkeypatch.setattr(simulate_module, "chunk_rows", interrupt)
     monkeypatch.setattr(importlib.import_module("canasta_sim.run.games"), "play_games", interrupt)
     for args in (["simulate", "--deals", "10"], ["games", "--games", "5"]):
         r = CliRunner().invoke(main, args + ["--quiet", "--out", str(tmp_path / "a" / "b")])

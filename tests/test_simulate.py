@@ -146,10 +146,10 @@ def test_interrupted_run_leaves_no_new_folder(tmp_path, monkeypatch):
         if played:
             raise KeyboardInterrupt
         played.append(args[2])
-        return real_run_chunk(*args)
+        return real_chunk_rows(*args)
 
-    real_run_chunk = simulate_module.run_chunk
-    monkeypatch.setattr(simulate_module, "run_chunk", first_chunk_then_interrupt)
+    real_chunk_rows = simulate_module.chunk_rows
+    monkeypatch.setattr(simulate_module, "chunk_rows", first_chunk_then_interrupt)
     kept = tmp_path / "kept"
     kept.mkdir()
     with pytest.raises(KeyboardInterrupt):
@@ -259,3 +259,34 @@ def test_summary_json_names_the_policy_beside_the_statistics(tmp_path):
     assert len(rows) == len(run.summary())
     dealt = rows[rows["statistic"] == "red threes dealt per side per deal"]
     assert dealt["exact"].iloc[0] == pytest.approx(4 * 22 / 108)  # 4 red threes, 22 of 108 cards
+
+
+def _played(k):
+    """A chunk function of the test below: its input, the numba threads it ran with."""
+    import numba
+
+    return k, numba.get_num_threads()
+
+
+def test_chunks_finish_here_one_chunk_ahead():
+    """map_chunks with `then`: every chunk once, in order, finished as then(args, fn(*args)),
+    with the numba threads asked for (a thread-local setting) and at most two chunks in
+    flight (one finishing, the next playing)."""
+    from canasta_sim.run.runner import map_chunks
+
+    finished = []
+
+    def chunks():
+        for k in range(7):
+            assert len(finished) >= k - 1  # chunk k is asked for only once k - 2 is done
+            yield (k,)
+
+    def then(args, played):
+        finished.append(args[0])
+        return played
+
+    with map_chunks(_played, chunks(), workers=1, then=then) as (results, how):
+        out = list(results)
+    assert out == [((k,), (k, 1)) for k in range(7)]
+    assert finished == list(range(7))
+    assert how["workers"] == 1

@@ -19,6 +19,7 @@ import math
 import os
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 
@@ -435,8 +436,27 @@ def _in_threads(fn, threads, *args):
         return fn(*args)
 
 
+def _chunk_task(fn, then, threads, *args):
+    """A Dask task: ``then(args, fn(*args))`` with ``threads`` numba threads."""
+    return then(args, _in_threads(fn, threads, *args))
+
+
+def _played_ahead(pool, fn, then, threads: int, chunks):
+    """``(args, then(args, fn(*args)))`` for each ``args`` of ``chunks``, in order: ``fn`` of
+    the next chunk runs in ``pool`` (one thread, ``threads`` numba threads) while ``then``
+    finishes this one here, so at most two chunks are in flight."""
+    todo = iter(chunks)
+    args = next(todo, None)
+    future = None if args is None else pool.submit(_in_threads, fn, threads, *args)
+    while future is not None:
+        played = future.result()
+        done, args = args, next(todo, None)
+        future = None if args is None else pool.submit(_in_threads, fn, threads, *args)
+        yield done, then(done, played)
+
+
 @contextmanager
-def map_chunks(fn, chunks, *, workers: int | None = None, scheduler: str | None = None):
+def map_chunks(fn, chunks, *, workers: int | None = None, scheduler: str | None = None, then=None):
     """Run ``fn(*args)`` for each ``args`` of the iterable ``chunks``, locally or on Dask.
 
     Parameters
@@ -450,11 +470,17 @@ def map_chunks(fn, chunks, *, workers: int | None = None, scheduler: str | None 
     scheduler : str, optional
         ``None`` (threads of this process), ``"local:N"`` or a Dask scheduler address (see
         :func:`canasta_sim.run.cluster.parse_scheduler`).
+    then : callable, optional
+        A module-level function finishing a chunk: the chunk's result is
+        ``then(args, fn(*args))`` instead of ``fn(*args)``. Here it runs in this thread while
+        ``fn`` plays the next chunk in another (one chunk ahead: the cores that would wait
+        for it, as it runs on one, play meanwhile); on Dask, in the chunk's task. ``fn`` then
+        must not share state between calls (no Python bots).
 
     Yields
     ------
     (iterator, dict)
-        An iterator of ``(args, fn(*args))`` in the order of ``chunks``, and where it ran:
+        An iterator of ``(args, result)`` in the order of ``chunks``, and where it ran:
         ``workers`` (numba threads here, or the number of Dask worker processes),
         ``threads_per_worker`` (numba threads per call) and ``scheduler``. On Dask, at most
         two calls per worker thread are in flight; a call lost with its worker runs again
@@ -468,7 +494,11 @@ def map_chunks(fn, chunks, *, workers: int | None = None, scheduler: str | None 
     if scheduler is None:
         with numba_threads(workers) as n:
             how = {"workers": n, "threads_per_worker": n, "scheduler": None}
-            yield ((args, fn(*args)) for args in chunks), how
+            if then is None:
+                yield ((args, fn(*args)) for args in chunks), how
+            else:
+                with ThreadPoolExecutor(1, thread_name_prefix="chunk") as pool:
+                    yield _played_ahead(pool, fn, then, n, chunks), how
         return
     from .cluster import connect
 
@@ -486,7 +516,7 @@ def map_chunks(fn, chunks, *, workers: int | None = None, scheduler: str | None 
         def results():
             todo = iter(chunks)
             for args in todo:
-                pending.append((args, _submit(client, fn, threads, args)))
+                pending.append((args, _submit(client, fn, then, threads, args)))
                 if len(pending) >= window:
                     break
             while pending:
@@ -494,7 +524,7 @@ def map_chunks(fn, chunks, *, workers: int | None = None, scheduler: str | None 
                 result = future.result()
                 future.release()
                 for more in todo:
-                    pending.append((more, _submit(client, fn, threads, more)))
+                    pending.append((more, _submit(client, fn, then, threads, more)))
                     break
                 yield args, result
 
@@ -508,9 +538,11 @@ def map_chunks(fn, chunks, *, workers: int | None = None, scheduler: str | None 
             pending.clear()
 
 
-def _submit(client, fn, threads, args):
+def _submit(client, fn, then, threads, args):
     # pure: a task lost with its worker runs again under the same key and counts once
-    return client.submit(_in_threads, fn, threads, *args, pure=True, retries=3)
+    if then is None:
+        return client.submit(_in_threads, fn, threads, *args, pure=True, retries=3)
+    return client.submit(_chunk_task, fn, then, threads, *args, pure=True, retries=3)
 
 
 @contextmanager
@@ -523,6 +555,7 @@ def run_chunks(
     workers: int | None = None,
     scheduler: str | None = None,
     progress: bool = False,
+    then=None,
 ):
     """:func:`map_chunks` with progress and a warning for runs of over a day.
 
@@ -536,7 +569,7 @@ def run_chunks(
         Sum of the sizes (for progress and the time estimate).
     unit : str
         What the sizes count ("deal", "game").
-    workers, scheduler
+    workers, scheduler, then
         As for :func:`map_chunks`.
     progress : bool
         Show progress on stderr: a bar on a terminal, else a line every
@@ -556,7 +589,10 @@ def run_chunks(
             sizes.append(size)
             yield args
 
-    with map_chunks(fn, sized(), workers=workers, scheduler=scheduler) as (results, how):
+    with map_chunks(fn, sized(), workers=workers, scheduler=scheduler, then=then) as (
+        results,
+        how,
+    ):
         with Progress(total, unit, progress) as bar:
 
             def counted():

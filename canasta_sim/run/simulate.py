@@ -112,12 +112,29 @@ class SimulationResult:
         return summary(self.aggregates, self.rules, policy_label(self.manifest))
 
 
+def chunk_rows(table: Table, seed: int, first: int, n: int, records: bool):
+    """Play deals ``first .. first + n - 1`` of a run: ``(seeds, seatings, deal_rows,
+    side_rows)`` of :func:`canasta_sim.run.runner.play_rows` (``records`` is for
+    :func:`finish_chunk`)."""
+    return play_rows(table, seed, first, n)
+
+
+def finish_chunk(args: tuple, rows: tuple):
+    """``(deals, sides, aggregates)`` of a chunk played by ``chunk_rows(*args)`` (its
+    ``rows``); the frames are ``None`` unless ``records``
+    (:func:`canasta_sim.results.aggregate.chunk_outputs`)."""
+    table, _, first, _, records = args
+    seeds, seatings, deal_rows, side_rows = rows
+    return chunk_outputs(table, first, seeds, seatings, deal_rows, side_rows, records)
+
+
 def run_chunk(table: Table, seed: int, first: int, n: int, records: bool):
     """Play deals ``first .. first + n - 1`` of a run (see :func:`canasta_sim.run.runner.play_rows`)
     and return ``(deals, sides, aggregates)``; the frames are ``None`` unless ``records``.
-    The unit of work of every scheduler."""
-    seeds, seatings, deal_rows, side_rows = play_rows(table, seed, first, n)
-    return chunk_outputs(table, first, seeds, seatings, deal_rows, side_rows, records)
+    Every scheduler's unit of work: :func:`chunk_rows` then :func:`finish_chunk`, which
+    :func:`canasta_sim.run.runner.map_chunks` runs one chunk apart."""
+    args = (table, seed, first, n, records)
+    return finish_chunk(args, chunk_rows(*args))
 
 
 def run_chunk_to_parts(table: Table, seed: int, first: int, n: int, folder: str):
@@ -314,17 +331,26 @@ def _run_table(
     starts = chunk_starts(first_deal, deals, chunk, len(table.seatings))
     chunks: Iterator[tuple[int, tuple]]
     fn: Callable[..., tuple]
+    then: Callable[..., tuple] | None = None
     if parts:
         chunks = ((n, (table, seed, f, n, str(tmp))) for f, n in starts)
         fn = run_chunk_to_parts
     else:
         chunks = ((n, (table, seed, f, n, records)) for f, n in starts)
         fn = run_chunk
+        if not table.has_python_bots:  # a Python bot may keep state from deal to deal
+            fn, then = chunk_rows, finish_chunk
     files = RecordFiles(tmp) if tmp is not None and records and not parts else None
     with (
         files or nullcontext(),
         run_chunks(
-            fn, chunks, total=deals, workers=workers, scheduler=scheduler, progress=progress
+            fn,
+            chunks,
+            total=deals,
+            workers=workers,
+            scheduler=scheduler,
+            progress=progress,
+            then=then,
         ) as (results, how),
     ):
         for d, s, agg in results:

@@ -36,21 +36,15 @@ def take_chance_nb(u, frozen, on_meld, melded, passed, discarded, q, miss_pow, p
     chance that they hold a wild card. A side without its initial meld (``melded`` false) also
     needs the minimum count, which halves the chance; a rank the next player passed on (saw on
     top of the pile and did not take) or discarded is much less likely to be held in pairs."""
-    if not frozen and on_meld:
-        return 1.0
-    if u <= 0:
-        return 0.0
-    p0 = miss_pow[u]
-    p1 = u * q * miss_pow[u - 1]
+    # selects, not branches (the flags follow the pile and the hand, too irregular to
+    # predict), with the same value: adding p1 * 0.0 and scaling by 1, 1/2 or 1/4 are exact
+    v = u if u > 0 else 1
+    p0 = miss_pow[v]
+    p1 = v * q * miss_pow[v - 1]
     p2 = 1.0 - p0 - p1
-    p = p2 if frozen else p2 + p1 * p_wild
-    if not melded:
-        p *= 0.5
-    if passed:
-        p *= 0.25
-    elif discarded:
-        p *= 0.5
-    return p
+    p = p2 + p1 * (0.0 if frozen else p_wild)
+    p *= (1.0 if melded else 0.5) * (0.25 if passed else (0.5 if discarded else 1.0))
+    return 1.0 if not frozen and on_meld else (p if u > 0 else 0.0)
 
 
 @inline_kernel
@@ -59,13 +53,8 @@ def keep_value_nb(count, u, own_meld, points, pair_keep):
     more (``count`` in hand; pile pickups, new melds) most (``pair_keep``), cards of a rank its
     side has melded (``own_meld``) next, single cards by their chance of pairing (``u`` unseen
     cards of the rank), minus a little of their penalty value (``points``)."""
-    v = 0.0
-    if count >= 2:
-        v += pair_keep + 0.1 * count
-    else:
-        v += 0.04 * u
-    if own_meld:
-        v += 0.25
+    v = pair_keep + 0.1 * count if count >= 2 else 0.04 * u
+    v += 0.25 if own_meld else 0.0
     return v - 0.002 * points
 
 
@@ -181,9 +170,9 @@ def choose_discard_nb(
             pair_keep,
             per_rank,
         )
-        if v < best_v:
-            best_v = v
-            best = k
+        better = v < best_v
+        best = k if better else best
+        best_v = v if better else best_v
     if hand[BLACK_THREE] > 0 and (BLACK_THREE_KEEP < best_v or best < 0):
         best_v = BLACK_THREE_KEEP
         best = BLACK_THREE
