@@ -1,8 +1,8 @@
 """Aggregates of a run: counts, sums and histograms that merge exactly across chunks.
 
 A run with ``records=False`` keeps only these, so a billion-deal run needs no billion-row
-frame; every statistic of :mod:`canasta_sim.results.stats` and every figure of the report is computed
-from them. All arrays are ``int64``; merging two aggregates is adding them.
+frame; every statistic of :mod:`canasta_sim.results.stats` and every figure of the report is
+computed from them. All arrays are ``int64``; merging two aggregates is adding them.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..run.records import CANASTA_TIMING, END_REASONS, PICKUP_SIZE_FIELDS, deals_frame, sides_frame
 from ..game.rules import Rules
+from ..run.records import CANASTA_TIMING, END_REASONS, PICKUP_SIZE_FIELDS, deals_frame, sides_frame
 
 SCORE_OFFSET = 32765  # score histogram range: -32765 .. 32765 points; beyond it, the edge
 # bins (only reachable with extreme custom bonuses; means and sums stay exact)

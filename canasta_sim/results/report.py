@@ -21,10 +21,10 @@ import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
-from ..run.study import STATISTICS
-from ..run.outdir import check_entries, check_records, read_manifest, writing
 from ..game.rules import Rules
+from ..run.outdir import check_entries, check_records, read_manifest, writing
+from ..run.study import STATISTICS
+from .aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
 from .stats import hist_mean, policy_label, summary, summary_cells, table_number
 from .study_stats import KINDS, canasta_timing, red_three_value
 
@@ -380,7 +380,8 @@ def _md_cell(text) -> str:
 def _estimate(value, low, high) -> str:
     """``value [low, high]``, the bounds with the value's decimals (:func:`table_number`)."""
     like = value if value else None  # a value of 0 says nothing of its bounds' size
-    return f"{table_number(value)} [{table_number(low, like=like)}, {table_number(high, like=like)}]"
+    bounds = f"{table_number(low, like=like)}, {table_number(high, like=like)}"
+    return f"{table_number(value)} [{bounds}]"
 
 
 def _rules_text(rules: Rules) -> str:

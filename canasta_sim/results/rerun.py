@@ -23,12 +23,12 @@ from pathlib import Path
 
 import numpy as np
 
-from ..game.deals import Deal
 from ..errors import BadArgument
+from ..game.deals import Deal
+from ..game.rules import Rules, game_over
 from ..nb.engine.rng import deal_seed_nb
 from ..players.pybot import seated
 from ..run.outdir import check_entries, check_run_versions, read_manifest
-from ..game.rules import Rules, game_over
 
 
 @dataclass(frozen=True)

@@ -75,12 +75,12 @@ import numpy as np
 import pandas as pd
 from scipy.special import bdtr, bdtrik  # not scipy.stats (about 1 s of start-up)
 
-from .aggregate import N_RANKS, SCORE_OFFSET, SCORE_STEP, TIMED_CANASTAS, Aggregates
 from ..cards import BLACK_THREE, DEUCE, JOKER, KIND_COUNTS_108, RED_THREE
-from ..run.games import GameTotals
-from ..nb.enums import PICKUP_BIN
-from ..run.records import END_REASONS
 from ..game.rules import Rules
+from ..nb.enums import PICKUP_BIN
+from ..run.games import GameTotals
+from ..run.records import END_REASONS
+from .aggregate import N_RANKS, SCORE_OFFSET, SCORE_STEP, TIMED_CANASTAS, Aggregates
 from .study_stats import KINDS, Z95, canasta_timing, red_three_value
 from .tables import DASH, align_columns, interval
 
@@ -609,7 +609,7 @@ def summary(agg: Aggregates, rules: Rules, policy: str = "") -> pd.DataFrame:
     for r in red_three_value(agg, rules).itertuples(index=False):
         out.add(g, r.effect, r.value, r.ci_low, r.ci_high, r.n)
 
-    # canasta timing (R-65..R-67): Kaplan-Meier / Aalen-Johansen, see canasta_sim.results.study_stats
+    # canasta timing (R-65..R-67): Kaplan-Meier / Aalen-Johansen (results.study_stats)
     g = "canasta timing"
     for k in range(TIMED_CANASTAS):
         out.mean(

@@ -39,10 +39,10 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri  # not scipy.stats (about 1 s of start-up)
 
-from .aggregate import RED_CELLS, TIMED_CANASTAS, Aggregates
-from ..run.games import MAX_DEALS, game_table, play_game_chunk
 from ..game.rules import Rules
+from ..run.games import MAX_DEALS, game_table, play_game_chunk
 from ..run.runner import Table, check_count, chunk_starts, load_kernels, run_chunks
+from .aggregate import RED_CELLS, TIMED_CANASTAS, Aggregates
 
 __all__ = [
     "KINDS",
