@@ -1,17 +1,22 @@
 """Compile every kernel once so later runs start from numba's on-disk cache.
 
-numba compiles a kernel after the kernels it calls (it links them into it), so a cold start
-is mostly one long sequence. There are three chunk kernels (:mod:`.nb.play`): for tables of
-experts only, for every policy but the search bot, and for the search bot too. Two parts of
-the work are independent (:data:`CHAINS`): the expert, the experts' chunk kernel, then the
-search bot that rolls the expert out and its chunk kernel; and the other three bots, the
-analysis rollouts, the ``Deal`` move kernels, then the chunk kernel of the other policies
-(which loads the expert the first chain has cached by then). :func:`warm_up` compiles each
-chain in its own worker process; both fill the one on-disk cache (numba writes each cache
-file whole, under a temporary name first), and a process that needs a kernel the other has
-cached loads it instead of compiling it. Then the calling process makes every call of the
-chains itself, loading each kernel from the cache and compiling only what the workers did
-not leave there.
+numba compiles a kernel after the kernels it calls and links them all into it, so a cold start
+is mostly one long chain: the engine's moves, the expert, the learned bot and the search bot
+that build on it, then the kernels that can play every policy (the chunk kernels, the rollouts,
+the batched environment), each of which links and optimises all of that again. The work runs
+in two phases (:data:`PHASES`), each two groups of calls side by side in worker processes
+(``python -m canasta_sim.warmup PHASE GROUP``), grouped so that the two take about as long and
+a group loads what it needs from the cache instead of compiling it a second time:
+
+1. the expert then the learned and the search bot (the long chain), beside what needs only the
+   engine's moves (the other three bots, a ``Deal``'s move and step checks, candidates and
+   sampled worlds, the environment's single actions);
+2. the kernels that link the learned bot: the batched environment and the rollouts, beside the
+   three chunk kernels.
+
+Both workers fill the one on-disk cache (numba writes each cache file whole, under a temporary
+name first). Then the calling process makes every call itself, loading each kernel from the
+cache and compiling only what the workers did not leave there.
 """
 
 from __future__ import annotations
@@ -62,12 +67,19 @@ def _bots() -> None:
         Deal.new(Rules(), 0).play_out(bot)
 
 
-def _analysis() -> None:
-    """Worlds, candidates of both phases and rollouts (every policy but the search bot's)."""
+def _candidates() -> None:
+    """Candidates of both phases, a seat's observation and sampled worlds (no rollouts)."""
     start = Deal.new(Rules(), 0)
-    analyse(start.info_set(start.current_player), worlds=2)
+    start.info_set(start.current_player).sample_worlds(2)
+    candidates(start)
     start.draw()
     candidates(start)  # the play phase's candidate kernels
+
+
+def _analysis() -> None:
+    """The rollout kernel (every policy but the search bot) and what else ``analyse`` calls."""
+    start = Deal.new(Rules(), 0)
+    analyse(start.info_set(start.current_player), worlds=2)
 
 
 def _deal_api() -> None:
@@ -94,53 +106,64 @@ def _deal_api() -> None:
     minimum_count(0)
 
 
-def _env() -> None:
-    """The learning environment's kernels: the batched step (it plays every kernel policy but
-    the search bot) and a deal played by action ids (:mod:`.env`)."""
-    env = VecCanasta(2, opponents="random")
-    env.step(env.reset()["legal_action_mask"].argmax(axis=1))
+def _env_moves() -> None:
+    """The learning environment's single actions: a deal played by action ids (:mod:`.env`)."""
     deal = ActionDeal(Deal.new(Rules(), 0))
     deal.step("draw")
     deal.observation()
 
 
-#: Calls that compile independent groups of kernels, each chain in dependency order.
-CHAINS = (
-    (_expert, _expert_chunk, _pimc, _search_chunk),
-    (_bots, _analysis, _deal_api, _chunk, _env),
+def _env_batch() -> None:
+    """The learning environment's batched step (it plays every policy but the search bot)."""
+    env = VecCanasta(2, opponents="random")
+    env.step(env.reset()["legal_action_mask"].argmax(axis=1))
+
+
+#: The phases of a cold warm-up, each two groups of calls run side by side (a worker process
+#: each), each group in dependency order. Phase 1: the expert, then the learned and the search
+#: bot on top of it, beside what needs only the engine's moves (its last calls, after the
+#: expert's time, load the expert's kernels). Phase 2: the kernels that link the learned bot.
+#: CPU seconds per group, cold, in docs/performance.md.
+PHASES = (
+    ((_expert, _pimc), (_bots, _deal_api, _candidates, _env_moves)),
+    ((_env_batch, _analysis), (_search_chunk, _chunk, _expert_chunk)),
 )
 
+#: Every warm-up call, in an order where each kernel's callees come first.
+STEPS_IN_ORDER = tuple(step for phase in PHASES for group in phase for step in group)
 
-def _run_chain(chain: int) -> None:
-    for step in CHAINS[chain]:
+
+def _run_group(phase: int, group: int) -> None:
+    for step in PHASES[phase][group]:
         step()
 
 
-def _run_chains_apart(chains: range) -> None:
-    """Run each chain of ``chains`` in its own Python process (``python -m
-    canasta_sim.warmup CHAIN``) at once, and wait for all. Plain subprocesses, not
+def _run_apart(phase: int) -> None:
+    """Run each group of phase ``phase`` in its own Python process (``python -m
+    canasta_sim.warmup PHASE GROUP``) at once, and wait for all. Plain subprocesses, not
     multiprocessing: they import nothing of the caller's script.
 
-    Raises RuntimeError naming the chain and its error output when a worker fails."""
+    Raises RuntimeError naming the group's calls and its error output when a worker fails."""
+    groups = range(len(PHASES[phase]))
     workers = [
         subprocess.Popen(
-            [sys.executable, "-m", "canasta_sim.warmup", str(chain)],
+            [sys.executable, "-m", "canasta_sim.warmup", str(phase), str(group)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,
         )
-        for chain in chains
+        for group in groups
     ]
-    errors = [(chain, w.communicate()[1], w.returncode) for chain, w in zip(chains, workers)]
-    for chain, err, code in errors:
+    errors = [(group, w.communicate()[1], w.returncode) for group, w in zip(groups, workers)]
+    for group, err, code in errors:
         if code != 0:
-            names = ", ".join(step.__name__ for step in CHAINS[chain])
+            names = ", ".join(step.__name__ for step in PHASES[phase][group])
             raise RuntimeError(f"warm-up worker for {names} failed (exit {code}):\n{err}")
 
 
 def _chunk_kernels_cached() -> bool:
-    """Whether numba's cache holds the three chunk kernels, the last kernels of a cold start
-    (their cache index files exist; numba has no public call for this)."""
+    """Whether numba's cache holds the three chunk kernels, among the last kernels of a cold
+    start (their cache index files exist; numba has no public call for this)."""
     try:
         return all(
             Path(k._cache._cache_file._index_path).exists()
@@ -159,10 +182,10 @@ def warm_up(processes: int | None = None) -> None:
     Parameters
     ----------
     processes : int, optional
-        Worker processes compiling the independent chains of :data:`CHAINS` side by side
-        (default: one per chain, at most the machine's cores; 1: all in this process). More
-        than ``len(CHAINS)`` gain nothing. None are started when the cache already holds the
-        three chunk kernels.
+        Worker processes compiling the groups of each phase of :data:`PHASES` side by side
+        (default: two, at most the machine's cores; 1: everything in this process). More than
+        two gain nothing. None are started when the cache already holds the three chunk
+        kernels.
 
     Raises
     ------
@@ -172,14 +195,15 @@ def warm_up(processes: int | None = None) -> None:
         When a worker process fails (its error output is in the message).
     """
     if processes is None:
-        processes = min(len(CHAINS), os.cpu_count() or 1)
+        processes = min(2, os.cpu_count() or 1)
     if processes < 1:
         raise ValueError(f"processes={processes!r}; allowed: 1 or more")
     if processes > 1 and not _chunk_kernels_cached():
-        _run_chains_apart(range(len(CHAINS)))
-    for chain in range(len(CHAINS)):
-        _run_chain(chain)
+        for phase in range(len(PHASES)):
+            _run_apart(phase)
+    for step in STEPS_IN_ORDER:
+        step()
 
 
-if __name__ == "__main__":  # a worker of _run_chains_apart
-    _run_chain(int(sys.argv[1]))
+if __name__ == "__main__":  # a worker of _run_apart
+    _run_group(int(sys.argv[1]), int(sys.argv[2]))
