@@ -2,17 +2,16 @@
 
 numba compiles a kernel after the kernels it calls and links them all into it, so a cold start
 is mostly one long chain: the engine's moves, the expert, the learned bot and the search bot
-that build on it, then the kernels that can play every policy (the chunk kernels, the rollouts,
-the batched environment), each of which links and optimises all of that again. The work runs
-in two phases (:data:`PHASES`), each two groups of calls side by side in worker processes
-(``python -m canasta_sim.warmup PHASE GROUP``), grouped so that the two take about as long and
-a group loads what it needs from the cache instead of compiling it a second time:
-
-1. the expert then the learned and the search bot (the long chain), beside what needs only the
-   engine's moves (the other three bots, a ``Deal``'s move and step checks, candidates and
-   sampled worlds, the environment's single actions);
-2. the kernels that link the learned bot: the batched environment and the rollouts, beside the
-   three chunk kernels.
+that build on it, and the kernels that can play every policy (the chunk kernels, the rollouts,
+the batched environment), each of which links and optimises all of that again. A cold
+:func:`warm_up` runs two groups of calls (:data:`GROUPS`) side by side, each in a worker
+process (``python -m canasta_sim.warmup GROUP FOLDER``): the long chain (the expert, the
+learned bot, the search bot and its chunk kernel) in one; in the other what needs only the
+engine's moves (a ``Deal``'s move and step checks, candidates and sampled worlds, the
+environment's single actions), then what builds on the first group's kernels, each call
+waiting until the first group has made the call it builds on (:data:`AFTER`) so that it loads
+those kernels from the cache instead of compiling them a second time. The groups take about
+as long.
 
 Both workers fill the one on-disk cache (numba writes each cache file whole, under a temporary
 name first). Then the calling process makes every call itself, loading each kernel from the
@@ -24,6 +23,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 from .env import ActionDeal, VecCanasta
@@ -40,10 +41,14 @@ def _expert() -> None:
     Deal.new(Rules(), 0).play_out("expert")
 
 
-def _pimc() -> None:
-    """The search bot's and the apprentice's kernels (they call the expert's)."""
-    Deal.new(Rules(), 0).play_out(["pimc:worlds=1", "expert"])
+def _apprentice() -> None:
+    """The learned bot's kernels (its candidates and features; it calls the expert's)."""
     Deal.new(Rules(), 0).play_out(["apprentice", "expert"])
+
+
+def _pimc() -> None:
+    """The search bot's kernels (its rollouts play the expert or the learned bot)."""
+    Deal.new(Rules(), 0).play_out(["pimc:worlds=1", "expert"])
 
 
 def _search_chunk() -> None:
@@ -94,7 +99,7 @@ def _deal_api() -> None:
             move()
         except ValueError:
             pass
-    deal.play_out()
+    deal.play_out("random")  # not the expert: the other worker compiles it meanwhile
     deal.trace()
     deal.score()
     for move in (lambda: deal.discard("4"), deal.end_turn):
@@ -119,46 +124,72 @@ def _env_batch() -> None:
     env.step(env.reset()["legal_action_mask"].argmax(axis=1))
 
 
-#: The phases of a cold warm-up, each two groups of calls run side by side (a worker process
-#: each), each group in dependency order. Phase 1: the expert, then the learned and the search
-#: bot on top of it, beside what needs only the engine's moves (its last calls, after the
-#: expert's time, load the expert's kernels). Phase 2: the kernels that link the learned bot.
-#: CPU seconds per group, cold, in docs/performance.md.
-PHASES = (
-    ((_expert, _pimc), (_bots, _deal_api, _candidates, _env_moves)),
-    ((_env_batch, _analysis), (_search_chunk, _chunk, _expert_chunk)),
+#: The two groups of calls of a cold warm-up, each in dependency order, run side by side.
+GROUPS = (
+    (_expert, _apprentice, _pimc, _search_chunk),
+    (_deal_api, _candidates, _env_moves, _bots, _expert_chunk, _env_batch, _chunk, _analysis),
 )
 
-#: Every warm-up call, in an order where each kernel's callees come first.
-STEPS_IN_ORDER = tuple(step for phase in PHASES for group in phase for step in group)
+#: Calls of the second group that build on a call of the first (the other bots share the
+#: expert's discard and plan kernels; the environment's batch, the other policies' chunk
+#: kernel and the rollouts link the learned bot): run side by side, each waits for it.
+AFTER = {
+    _bots: _expert,
+    _expert_chunk: _expert,
+    _env_batch: _apprentice,
+    _chunk: _apprentice,
+    _analysis: _apprentice,
+}
+
+#: Every warm-up call, in an order where each call's prerequisites come first (one process).
+STEPS_IN_ORDER = GROUPS[0][:2] + GROUPS[1] + GROUPS[0][2:]
+
+#: Seconds between looks for the other worker's progress.
+POLL = 0.2
 
 
-def _run_group(phase: int, group: int) -> None:
-    for step in PHASES[phase][group]:
+def _run_group(group: int, folder: Path) -> None:
+    """Make the calls of group ``group``, leaving an empty file named after each call in
+    ``folder`` when it is done, and waiting before a call of :data:`AFTER` until the file
+    of the call it builds on is there."""
+    for step in GROUPS[group]:
+        before = AFTER.get(step)
+        while before is not None and not (folder / before.__name__).exists():
+            time.sleep(POLL)
         step()
+        (folder / step.__name__).touch()
 
 
-def _run_apart(phase: int) -> None:
-    """Run each group of phase ``phase`` in its own Python process (``python -m
-    canasta_sim.warmup PHASE GROUP``) at once, and wait for all. Plain subprocesses, not
-    multiprocessing: they import nothing of the caller's script.
+def _run_apart() -> None:
+    """Run each group of :data:`GROUPS` in its own Python process (``python -m
+    canasta_sim.warmup GROUP FOLDER``) at once, and wait for both. Plain subprocesses, not
+    multiprocessing: they import nothing of the caller's script. When one fails, the other
+    (which may be waiting for it) is stopped.
 
     Raises RuntimeError naming the group's calls and its error output when a worker fails."""
-    groups = range(len(PHASES[phase]))
-    workers = [
-        subprocess.Popen(
-            [sys.executable, "-m", "canasta_sim.warmup", str(phase), str(group)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for group in groups
-    ]
-    errors = [(group, w.communicate()[1], w.returncode) for group, w in zip(groups, workers)]
-    for group, err, code in errors:
-        if code != 0:
-            names = ", ".join(step.__name__ for step in PHASES[phase][group])
-            raise RuntimeError(f"warm-up worker for {names} failed (exit {code}):\n{err}")
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        workers = []
+        for group in range(len(GROUPS)):
+            with open(folder / f"group{group}.err", "w") as err:  # a file: no pipe to fill
+                workers.append(
+                    subprocess.Popen(
+                        [sys.executable, "-m", "canasta_sim.warmup", str(group), name],
+                        stdout=subprocess.DEVNULL,
+                        stderr=err,
+                    )
+                )
+        while any(w.poll() is None for w in workers):
+            if any(w.poll() not in (None, 0) for w in workers):
+                for w in workers:
+                    w.kill()
+            time.sleep(POLL)
+        # a worker that failed on its own first, not one stopped here (negative exit code)
+        for code, group in sorted((w.returncode, g) for g, w in enumerate(workers))[::-1]:
+            if code != 0:
+                names = ", ".join(step.__name__ for step in GROUPS[group])
+                err = (folder / f"group{group}.err").read_text()
+                raise RuntimeError(f"warm-up worker for {names} failed (exit {code}):\n{err}")
 
 
 def _chunk_kernels_cached() -> bool:
@@ -182,9 +213,9 @@ def warm_up(processes: int | None = None) -> None:
     Parameters
     ----------
     processes : int, optional
-        Worker processes compiling the groups of each phase of :data:`PHASES` side by side
-        (default: two, at most the machine's cores; 1: everything in this process). More than
-        two gain nothing. None are started when the cache already holds the three chunk
+        Worker processes compiling the two groups of :data:`GROUPS` side by side (default:
+        two, at most the machine's cores; 1: everything in this process). More than two gain
+        nothing. None are started when the cache already holds the three chunk
         kernels.
 
     Raises
@@ -199,11 +230,10 @@ def warm_up(processes: int | None = None) -> None:
     if processes < 1:
         raise ValueError(f"processes={processes!r}; allowed: 1 or more")
     if processes > 1 and not _chunk_kernels_cached():
-        for phase in range(len(PHASES)):
-            _run_apart(phase)
+        _run_apart()
     for step in STEPS_IN_ORDER:
         step()
 
 
 if __name__ == "__main__":  # a worker of _run_apart
-    _run_group(int(sys.argv[1]), int(sys.argv[2]))
+    _run_group(int(sys.argv[1]), Path(sys.argv[2]))
