@@ -126,19 +126,19 @@ def _env_batch() -> None:
 
 #: The two groups of calls of a cold warm-up, each in dependency order, run side by side.
 GROUPS = (
-    (_expert, _apprentice, _pimc, _search_chunk),
-    (_deal_api, _candidates, _env_moves, _bots, _expert_chunk, _env_batch, _chunk, _analysis),
+    (_expert, _apprentice, _pimc, _search_chunk, _analysis),
+    (_deal_api, _candidates, _env_moves, _bots, _expert_chunk, _env_batch, _chunk),
 )
 
 #: Calls of the second group that build on a call of the first (the other bots share the
-#: expert's discard and plan kernels; the environment's batch, the other policies' chunk
-#: kernel and the rollouts link the learned bot): run side by side, each waits for it.
+#: expert's discard and plan kernels; the environment's batch and the other policies' chunk
+#: kernel link the learned bot): run side by side, each waits for it. (The first group's
+#: search bot and rollouts come late enough to load the second's other bots.)
 AFTER = {
     _bots: _expert,
     _expert_chunk: _expert,
     _env_batch: _apprentice,
     _chunk: _apprentice,
-    _analysis: _apprentice,
 }
 
 #: Every warm-up call, in an order where each call's prerequisites come first (one process).
@@ -171,12 +171,12 @@ def _run_apart() -> None:
         folder = Path(name)
         workers = []
         for group in range(len(GROUPS)):
-            with open(folder / f"group{group}.err", "w") as err:  # a file: no pipe to fill
+            with open(folder / f"group{group}.err", "w") as log:  # a file: no pipe to fill
                 workers.append(
                     subprocess.Popen(
                         [sys.executable, "-m", "canasta_sim.warmup", str(group), name],
                         stdout=subprocess.DEVNULL,
-                        stderr=err,
+                        stderr=log,
                     )
                 )
         while any(w.poll() is None for w in workers):

@@ -130,7 +130,6 @@ def test_the_warm_up_makes_every_call_once_after_what_it_builds_on():
     for step, before in warmup.AFTER.items():
         assert step in second and before in first
         assert order.index(before) < order.index(step)
-    # the search bot's calls need the learned bot's and the other bots' kernels
-    assert order.index(warmup._pimc) > max(
-        order.index(warmup._apprentice), order.index(warmup._bots)
-    )
+    # the search bot's and the rollouts' calls need the learned bot's and the other bots'
+    for step in (warmup._pimc, warmup._analysis):
+        assert order.index(step) > max(order.index(warmup._apprentice), order.index(warmup._bots))
