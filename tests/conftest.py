@@ -22,7 +22,8 @@ class _Compiles(event.Listener):
         self.kernels: list[tuple[str, str]] = []
 
     def on_start(self, ev):
-        self.kernels.append((ev.data["dispatcher"].py_func.__qualname__, str(ev.data["args"])))
+        if "dispatcher" in ev.data:  # not a test's own event (tests/test_cli.py sends some)
+            self.kernels.append((ev.data["dispatcher"].py_func.__qualname__, str(ev.data["args"])))
 
     def on_end(self, ev):
         pass
