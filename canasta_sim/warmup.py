@@ -1,17 +1,21 @@
 """Compile every kernel once so later runs start from numba's on-disk cache.
 
-numba compiles a kernel after the kernels it calls (it links them into it), so a cold start
-is mostly one long sequence. There are three chunk kernels (:mod:`.nb.play`): for tables of
-experts only, for every policy but the search bot, and for the search bot too. Two parts of
-the work are independent (:data:`CHAINS`): the expert, the experts' chunk kernel, then the
-search bot that rolls the expert out and its chunk kernel; and the other three bots, the
-analysis rollouts, the ``Deal`` move kernels, then the chunk kernel of the other policies
-(which loads the expert the first chain has cached by then). :func:`warm_up` compiles each
-chain in its own worker process; both fill the one on-disk cache (numba writes each cache
-file whole, under a temporary name first), and a process that needs a kernel the other has
-cached loads it instead of compiling it. Then the calling process makes every call of the
-chains itself, loading each kernel from the cache and compiling only what the workers did
-not leave there.
+numba compiles a kernel after the kernels it calls and links them all into it, so a cold start
+is mostly one long chain: the engine's moves, the expert, the learned bot and the search bot
+that build on it, and the kernels that can play every policy (the chunk kernels, the rollouts,
+the batched environment), each of which links and optimises all of that again. A cold
+:func:`warm_up` runs two groups of calls (:data:`GROUPS`) side by side, each in a worker
+process (``python -m canasta_sim.warmup GROUP FOLDER``): the long chain (the expert, the
+learned bot, the search bot and its chunk kernel) in one; in the other what needs only the
+engine's moves (a ``Deal``'s move and step checks, candidates and sampled worlds, the
+environment's single actions), then what builds on the first group's kernels, each call
+waiting until the first group has made the call it builds on (:data:`AFTER`) so that it loads
+those kernels from the cache instead of compiling them a second time. The groups take about
+as long.
+
+Both workers fill the one on-disk cache (numba writes each cache file whole, under a temporary
+name first). Then the calling process makes every call itself, loading each kernel from the
+cache and compiling only what the workers did not leave there.
 """
 
 from __future__ import annotations
@@ -19,6 +23,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import tempfile
+import time
 from pathlib import Path
 
 from .env import ActionDeal, VecCanasta
@@ -35,10 +41,14 @@ def _expert() -> None:
     Deal.new(Rules(), 0).play_out("expert")
 
 
-def _pimc() -> None:
-    """The search bot's and the apprentice's kernels (they call the expert's)."""
-    Deal.new(Rules(), 0).play_out(["pimc:worlds=1", "expert"])
+def _apprentice() -> None:
+    """The learned bot's kernels (its candidates and features; it calls the expert's)."""
     Deal.new(Rules(), 0).play_out(["apprentice", "expert"])
+
+
+def _pimc() -> None:
+    """The search bot's kernels (its rollouts play the expert or the learned bot)."""
+    Deal.new(Rules(), 0).play_out(["pimc:worlds=1", "expert"])
 
 
 def _search_chunk() -> None:
@@ -62,12 +72,19 @@ def _bots() -> None:
         Deal.new(Rules(), 0).play_out(bot)
 
 
-def _analysis() -> None:
-    """Worlds, candidates of both phases and rollouts (every policy but the search bot's)."""
+def _candidates() -> None:
+    """Candidates of both phases, a seat's observation and sampled worlds (no rollouts)."""
     start = Deal.new(Rules(), 0)
-    analyse(start.info_set(start.current_player), worlds=2)
+    start.info_set(start.current_player).sample_worlds(2)
+    candidates(start)
     start.draw()
     candidates(start)  # the play phase's candidate kernels
+
+
+def _analysis() -> None:
+    """The rollout kernel (every policy but the search bot) and what else ``analyse`` calls."""
+    start = Deal.new(Rules(), 0)
+    analyse(start.info_set(start.current_player), worlds=2)
 
 
 def _deal_api() -> None:
@@ -82,7 +99,7 @@ def _deal_api() -> None:
             move()
         except ValueError:
             pass
-    deal.play_out()
+    deal.play_out("random")  # not the expert: the other worker compiles it meanwhile
     deal.trace()
     deal.score()
     for move in (lambda: deal.discard("4"), deal.end_turn):
@@ -94,53 +111,90 @@ def _deal_api() -> None:
     minimum_count(0)
 
 
-def _env() -> None:
-    """The learning environment's kernels: the batched step (it plays every kernel policy but
-    the search bot) and a deal played by action ids (:mod:`.env`)."""
-    env = VecCanasta(2, opponents="random")
-    env.step(env.reset()["legal_action_mask"].argmax(axis=1))
+def _env_moves() -> None:
+    """The learning environment's single actions: a deal played by action ids (:mod:`.env`)."""
     deal = ActionDeal(Deal.new(Rules(), 0))
     deal.step("draw")
     deal.observation()
 
 
-#: Calls that compile independent groups of kernels, each chain in dependency order.
-CHAINS = (
-    (_expert, _expert_chunk, _pimc, _search_chunk),
-    (_bots, _analysis, _deal_api, _chunk, _env),
+def _env_batch() -> None:
+    """The learning environment's batched step (it plays every policy but the search bot)."""
+    env = VecCanasta(2, opponents="random")
+    env.step(env.reset()["legal_action_mask"].argmax(axis=1))
+
+
+#: The two groups of calls of a cold warm-up, each in dependency order, run side by side.
+GROUPS = (
+    (_expert, _apprentice, _pimc, _search_chunk, _analysis),
+    (_deal_api, _candidates, _env_moves, _bots, _expert_chunk, _env_batch, _chunk),
 )
 
+#: Calls of the second group that build on a call of the first (the other bots share the
+#: expert's discard and plan kernels; the environment's batch and the other policies' chunk
+#: kernel link the learned bot): run side by side, each waits for it. (The first group's
+#: search bot and rollouts come late enough to load the second's other bots.)
+AFTER = {
+    _bots: _expert,
+    _expert_chunk: _expert,
+    _env_batch: _apprentice,
+    _chunk: _apprentice,
+}
 
-def _run_chain(chain: int) -> None:
-    for step in CHAINS[chain]:
+#: Every warm-up call, in an order where each call's prerequisites come first (one process).
+STEPS_IN_ORDER = GROUPS[0][:2] + GROUPS[1] + GROUPS[0][2:]
+
+#: Seconds between looks for the other worker's progress.
+POLL = 0.2
+
+
+def _run_group(group: int, folder: Path) -> None:
+    """Make the calls of group ``group``, leaving an empty file named after each call in
+    ``folder`` when it is done, and waiting before a call of :data:`AFTER` until the file
+    of the call it builds on is there."""
+    for step in GROUPS[group]:
+        before = AFTER.get(step)
+        while before is not None and not (folder / before.__name__).exists():
+            time.sleep(POLL)
         step()
+        (folder / step.__name__).touch()
 
 
-def _run_chains_apart(chains: range) -> None:
-    """Run each chain of ``chains`` in its own Python process (``python -m
-    canasta_sim.warmup CHAIN``) at once, and wait for all. Plain subprocesses, not
-    multiprocessing: they import nothing of the caller's script.
+def _run_apart() -> None:
+    """Run each group of :data:`GROUPS` in its own Python process (``python -m
+    canasta_sim.warmup GROUP FOLDER``) at once, and wait for both. Plain subprocesses, not
+    multiprocessing: they import nothing of the caller's script. When one fails, the other
+    (which may be waiting for it) is stopped.
 
-    Raises RuntimeError naming the chain and its error output when a worker fails."""
-    workers = [
-        subprocess.Popen(
-            [sys.executable, "-m", "canasta_sim.warmup", str(chain)],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for chain in chains
-    ]
-    errors = [(chain, w.communicate()[1], w.returncode) for chain, w in zip(chains, workers)]
-    for chain, err, code in errors:
-        if code != 0:
-            names = ", ".join(step.__name__ for step in CHAINS[chain])
-            raise RuntimeError(f"warm-up worker for {names} failed (exit {code}):\n{err}")
+    Raises RuntimeError naming the group's calls and its error output when a worker fails."""
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        workers = []
+        for group in range(len(GROUPS)):
+            with open(folder / f"group{group}.err", "w") as log:  # a file: no pipe to fill
+                workers.append(
+                    subprocess.Popen(
+                        [sys.executable, "-m", "canasta_sim.warmup", str(group), name],
+                        stdout=subprocess.DEVNULL,
+                        stderr=log,
+                    )
+                )
+        while any(w.poll() is None for w in workers):
+            if any(w.poll() not in (None, 0) for w in workers):
+                for w in workers:
+                    w.kill()
+            time.sleep(POLL)
+        # a worker that failed on its own first, not one stopped here (negative exit code)
+        for code, group in sorted((w.returncode, g) for g, w in enumerate(workers))[::-1]:
+            if code != 0:
+                names = ", ".join(step.__name__ for step in GROUPS[group])
+                err = (folder / f"group{group}.err").read_text()
+                raise RuntimeError(f"warm-up worker for {names} failed (exit {code}):\n{err}")
 
 
 def _chunk_kernels_cached() -> bool:
-    """Whether numba's cache holds the three chunk kernels, the last kernels of a cold start
-    (their cache index files exist; numba has no public call for this)."""
+    """Whether numba's cache holds the three chunk kernels, among the last kernels of a cold
+    start (their cache index files exist; numba has no public call for this)."""
     try:
         return all(
             Path(k._cache._cache_file._index_path).exists()
@@ -159,10 +213,10 @@ def warm_up(processes: int | None = None) -> None:
     Parameters
     ----------
     processes : int, optional
-        Worker processes compiling the independent chains of :data:`CHAINS` side by side
-        (default: one per chain, at most the machine's cores; 1: all in this process). More
-        than ``len(CHAINS)`` gain nothing. None are started when the cache already holds the
-        three chunk kernels.
+        Worker processes compiling the two groups of :data:`GROUPS` side by side (default:
+        two, at most the machine's cores; 1: everything in this process). More than two gain
+        nothing. None are started when the cache already holds the three chunk
+        kernels.
 
     Raises
     ------
@@ -172,14 +226,14 @@ def warm_up(processes: int | None = None) -> None:
         When a worker process fails (its error output is in the message).
     """
     if processes is None:
-        processes = min(len(CHAINS), os.cpu_count() or 1)
+        processes = min(2, os.cpu_count() or 1)
     if processes < 1:
         raise ValueError(f"processes={processes!r}; allowed: 1 or more")
     if processes > 1 and not _chunk_kernels_cached():
-        _run_chains_apart(range(len(CHAINS)))
-    for chain in range(len(CHAINS)):
-        _run_chain(chain)
+        _run_apart()
+    for step in STEPS_IN_ORDER:
+        step()
 
 
-if __name__ == "__main__":  # a worker of _run_chains_apart
-    _run_chain(int(sys.argv[1]))
+if __name__ == "__main__":  # a worker of _run_apart
+    _run_group(int(sys.argv[1]), Path(sys.argv[2]))

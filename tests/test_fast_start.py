@@ -104,3 +104,32 @@ def test_analyse_imports_no_module_it_does_not_use():
     unused |= {"canasta_sim.run.outdir", "canasta_sim.run.games", "canasta_sim.run.runner"}
     unused |= {"canasta_sim.run.address", "pyarrow.parquet", "tqdm"}
     assert not modules & unused, sorted(modules & unused)
+
+
+@pytest.mark.parametrize("n_blocks", [1, 2, 8])
+def test_every_chunk_passes_its_blocks_as_one_array_type(n_blocks):
+    """A one-block chunk's records are typed as a many-block chunk's (numpy calls a strided
+    one-record array contiguous, which numba types as another layout): one compile of each
+    chunk kernel, whatever the chunk size."""
+    import numba
+
+    many = play.new_blocks(16)
+    blocks = play.new_blocks(n_blocks)
+    assert numba.typeof(blocks.states) == numba.typeof(many.states)
+    assert numba.typeof(blocks.bots) == numba.typeof(many.bots)
+
+
+def test_the_warm_up_makes_every_call_once_after_what_it_builds_on():
+    """In one process the calls run in dependency order; with two workers, every call that
+    waits for the other worker waits for a call the other worker makes, before it."""
+    from canasta_sim import warmup
+
+    first, second = warmup.GROUPS
+    order = warmup.STEPS_IN_ORDER
+    assert sorted(s.__name__ for s in order) == sorted(s.__name__ for s in first + second)
+    for step, before in warmup.AFTER.items():
+        assert step in second and before in first
+        assert order.index(before) < order.index(step)
+    # the search bot's and the rollouts' calls need the learned bot's and the other bots'
+    for step in (warmup._pimc, warmup._analysis):
+        assert order.index(step) > max(order.index(warmup._apprentice), order.index(warmup._bots))

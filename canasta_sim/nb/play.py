@@ -127,8 +127,13 @@ def line_records(n: int, dtype: np.dtype) -> np.ndarray:
 
 def new_blocks(n_blocks: int) -> Blocks:
     """Records for ``n_blocks`` blocks, zeroed, each on cache lines of its own
-    (:func:`line_records`; every deal or rollout clears or overwrites its state first)."""
-    return Blocks(line_records(n_blocks, STATE_DTYPE), line_records(n_blocks, BOT_DTYPE))
+    (:func:`line_records`; every deal or rollout clears or overwrites its state first).
+
+    At least two records each: numpy calls a strided array of one record contiguous, which
+    numba types as another array layout, so a one-block chunk would compile the block kernel
+    a second time."""
+    n = max(n_blocks, 2)
+    return Blocks(line_records(n, STATE_DTYPE), line_records(n, BOT_DTYPE))
 
 
 def block_count(n: int, threads: int) -> int:

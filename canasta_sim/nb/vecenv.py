@@ -117,7 +117,7 @@ def start_deal_env_nb(i, cfg, state, env, log):
         copy_state_nb(state, cfg.starts[(i + k * cfg.masters.shape[0]) % m])
         return
     seed = deal_seed_nb(cfg.masters[i], np.int64(k))
-    dealer = k % rules[RuleSlot.players]
+    dealer = np.int32(k % rules[RuleSlot.players])  # the chunk kernel's type: one compile
     start_deal_nb(state, rules, seed, dealer, env.minimums[:], log)
     for s in range(n_sides):
         state.sides[s, SideSlot.score] = env.scores[s]
@@ -207,7 +207,8 @@ def env_one_nb(i, todo, action, cfg, rec, search, learned, block, out):
         return
     else:
         turn = g[DealSlot.turn]
-        err = apply_action_nb(state, cfg.rules, env.staged, rec.scratch[i], env.plan, action, log)
+        staged, plan = env.staged[:], env.plan[:]  # plain C arrays, as the Python callers pass
+        err = apply_action_nb(state, cfg.rules, staged, rec.scratch[i], plan, action, log)
         if err != MoveError.ok:
             out.errors[i] = err
             return
@@ -244,8 +245,9 @@ def env_write_nb(i, cfg, rec, out):
     state, env = rec.states[i], rec.envs[i]
     seat = state.g[DealSlot.current]
     out.current[i] = seat
-    env_observe_nb(state, cfg.rules, env.staged, seat, out.obs[i])
-    action_mask_nb(state, cfg.rules, env.staged, rec.scratch[i], env.plan, rec.no_log, out.mask[i])
+    staged, plan = env.staged[:], env.plan[:]  # plain C arrays, as the Python callers pass
+    env_observe_nb(state, cfg.rules, staged, seat, out.obs[i])
+    action_mask_nb(state, cfg.rules, staged, rec.scratch[i], plan, rec.no_log, out.mask[i])
 
 
 @nb.njit(cache=True, _nrt=False, nogil=True)
