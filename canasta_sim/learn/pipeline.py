@@ -136,7 +136,6 @@ class TrainPlan:
         KeyError
             For a stage name of neither.
         """
-        common = dict(deals=self.deals, worlds=self.worlds, every=self.every)
         presets = ("classic", "hoyle")
         for stage, _, players, offset in ROUND_STAGES:
             if stage == name:
@@ -146,16 +145,20 @@ class TrainPlan:
                     presets=presets,
                     search=f"pimc:{FOUR_PLAYER_KNOBS}" if k == 1 else "pimc:rollout=apprentice",
                     weights=str(weights_dir(out, k - 1)) if k > 1 else "",
-                    **common,  # type: ignore[arg-type]
+                    deals=self.deals,
+                    worlds=self.worlds,
+                    every=self.every,
                 )
                 return plan, self.shards if players == (4,) else self.shards_other
-        plan_name, players_, search, offset, knobs = next(p for p in OWN_PLANS if p[0] == name)
+        _, count, search, offset, knobs = next(p for p in OWN_PLANS if p[0] == name)
         plan = LabelPlan(
             seed=self.seed + offset,
-            players=(players_,),
+            players=(count,),
             presets=presets,
             search=search,
-            **common,  # type: ignore[arg-type]
+            deals=self.deals,
+            worlds=self.worlds,
+            every=self.every,
         )
         return plan, self.shards_knobs if knobs else self.shards_own
 
