@@ -2,6 +2,9 @@
 stage resumes by making only its missing shards, two rebuilds from one seed give the same
 weights, and bad options are usage errors."""
 
+import json
+from pathlib import Path
+
 import numpy as np
 import pytest
 from click.testing import CliRunner
@@ -11,7 +14,23 @@ from canasta_sim.players.weights import PARTS, load_weights
 
 pytest.importorskip("sklearn")
 
-TINY = ["--shards", "2", "--shards-other", "6", "--deals", "1", "--worlds", "2", "--every", "2"]
+TINY = [
+    "--shards", "2", "--shards-other", "6", "--shards-own", "2", "--shards-knobs", "2",
+    "--deals", "1", "--worlds", "2", "--every", "2",
+]  # fmt: skip
+
+#: Round 1's stages in the order the recipe runs them: 2 and 6 players fitted first, then 3
+#: players, 4 players last (docs/learned.md, "Train your own").
+ROUND1 = [
+    "label_236", "own_2p", "own_6p", "fit_2p", "fit_6p",
+    "knobs4_3p", "own_3p", "fit_3p", "label_4p", "own_4p", "fit_4p",
+]  # fmt: skip
+
+#: The expert's 4-player knobs as pimc's rollout options (round 1's labels at every count).
+KNOBS4 = (
+    "rollout.pile_threshold=6,rollout.hold_wilds=1,rollout.freeze_risk=0.263,"
+    "rollout.safety=90.82,rollout.initial_cards=3"
+)
 
 
 def _train(out, *args):
@@ -28,27 +47,65 @@ def _arrays(folder):
     return out
 
 
+def _stages(output, k):
+    """The stage names of round ``k`` in the order the command ran them."""
+    head = f"round {k} "
+    return [
+        line[len(head) :].split(":")[0] for line in output.splitlines() if line.startswith(head)
+    ]
+
+
 def test_train_stages_resume_and_repeat(tmp_path):
     a = tmp_path / "a"
-    _train(a, "--rounds", "1", "--seed", "7")
+    out = _train(a, "--rounds", "1", "--seed", "7")
+    assert _stages(out, 1) == ROUND1
     r1 = a / "round_1"
-    assert {p.name for p in r1.glob("*.done")} == {"label_4p.done", "label_236.done", "fit.done"}
-    shards = sorted((r1 / "labels_4p").glob("shard_*.npz"))
+    assert {p.name for p in r1.glob("*.done")} == {f"{s}.done" for s in ROUND1}
+    marker = json.loads((r1 / "own_2p.done").read_text())
+    assert marker["seconds"] >= 0 and len(marker["load_start"]) == 3 and marker["recipe"] == 2
+    # the per-count plans: seeds seed + 30 .. 34, the count's own expert but knobs4_3p
+    for name, players, seed, search in (
+        ("own_2p", 2, 39, "pimc:top=4"),
+        ("own_6p", 6, 40, "pimc:top=4"),
+        ("knobs4_3p", 3, 37, "pimc:top=4," + KNOBS4),
+        ("own_3p", 3, 38, "pimc:top=4"),
+        ("own_4p", 4, 41, "pimc:top=4"),
+    ):
+        plan = json.loads((r1 / f"{name}.done").read_text())["plan"]
+        assert (plan["players"], plan["seed"], plan["search"]) == ([players], seed, search)
+        with np.load(r1 / name / "shard_00001.npz") as z:
+            assert int(z["players"]) == players and str(z["preset"]) == "hoyle"
+    # each count is fitted on round 1's labels of its count, 3 players with knobs4 first
+    fit3 = json.loads((r1 / "fit_3p.json").read_text())
+    assert fit3["folders"] == ["round_1/labels_236", "round_1/knobs4_3p", "round_1/own_3p"]
+    assert json.loads((r1 / "fit_4p.json").read_text())["folders"] == [
+        "round_1/labels_4p",
+        "round_1/own_4p",
+    ]
+    shards = sorted((r1 / "own_2p").glob("shard_*.npz"))
     assert len(shards) == 2 and len(list((r1 / "labels_236").glob("shard_*.npz"))) == 6
-    # a kill in the middle of the 4-player labels: one shard and the stage's marker missing
+    # a kill in the middle of own_2p: one shard, its marker and the fits after it missing
     before = dict(np.load(shards[0]))
     stamp = shards[1].stat().st_mtime_ns
     shards[0].unlink()
-    (r1 / "label_4p.done").unlink()
+    for stage in ("own_2p", "fit_2p"):
+        (r1 / f"{stage}.done").unlink()
     out = _train(a, "--rounds", "2", "--seed", "7")
-    assert "round 1 label_4p: 2 shards" in out and "round 1 fit: done before" in out
+    assert "round 1 own_2p: 2 shards, seed 39, pimc:top=4" in out
+    assert "round 1 own_6p: done before" in out and "round 1 fit_6p: done before" in out
+    assert _stages(out, 2) == ["label_236", "fit_2p", "fit_6p", "fit_3p", "label_4p", "fit_4p"]
     assert shards[1].stat().st_mtime_ns == stamp
     again = dict(np.load(shards[0]))
     for k in ("state", "meta", "cands", "value"):
         np.testing.assert_array_equal(before[k], again[k])
-    # round 2 rolled out round 1's apprentice
+    # round 2 rolled out round 1's apprentice and fitted on both rounds
     with np.load(next((a / "round_2" / "labels_4p").glob("shard_*.npz"))) as z:
         assert str(z["search"]) == "pimc:rollout=apprentice" and str(z["rollout_weights"])
+    assert json.loads((a / "round_2" / "fit_2p.json").read_text())["folders"] == [
+        "round_1/labels_236",
+        "round_1/own_2p",
+        "round_2/labels_236",
+    ]
     for players in (2, 3, 4, 6):
         assert load_weights(str(a / "round_2" / "weights" / f"apprentice_{players}p.npz")).any()
     b = tmp_path / "b"
@@ -56,10 +113,44 @@ def test_train_stages_resume_and_repeat(tmp_path):
     assert _arrays(a / "round_2" / "weights") == _arrays(b / "round_2" / "weights")
 
 
+def test_round_one_plans_are_the_shipped_labels():
+    """At seed 1 round 1's plans are those the shipped files' labels were made with
+    (docs/learned.md, "Rounds"): round 1's 2-, 3- and 6-player labels (seed 2, 180 shards)
+    and 4-player ones (seed 1, 500 shards) with the expert at its 4-player knobs, and the
+    3-player file's plans `a` (seed 31, 160 shards) and `b` (seed 32, 244 shards)."""
+    from canasta_sim.learn.pipeline import TrainPlan
+    from canasta_sim.learn.shards import LabelPlan
+
+    both = ("classic", "hoyle")
+    plan = TrainPlan()
+    for name, shards, want in (
+        ("label_236", 180, LabelPlan(2, 20, (2, 3, 6), both, 32, 3, search="pimc:" + KNOBS4)),
+        ("label_4p", 500, LabelPlan(1, 20, (4,), both, 32, 3, search="pimc:" + KNOBS4)),
+        ("knobs4_3p", 160, LabelPlan(31, 20, (3,), both, 32, 3, search="pimc:top=4," + KNOBS4)),
+        ("own_3p", 244, LabelPlan(32, 20, (3,), both, 32, 3, search="pimc:top=4")),
+    ):
+        assert plan.label_plan(Path("o"), 1, name) == (want, shards), name
+
+
+def test_a_folder_of_the_old_recipe_is_not_resumed(tmp_path):
+    """A training folder whose plan.json has no recipe (made before the per-count plans) is a
+    usage error of --out, and nothing is labelled into it."""
+    out = tmp_path / "old"
+    out.mkdir()
+    (out / "plan.json").write_text(json.dumps({"seed": 1, "rounds": 2, "shards": 2}))
+    r = CliRunner().invoke(main, ["train", "--out", str(out), "--quiet", *TINY])
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--out" in text and "recipe 1" in text, text
+    assert not (out / "round_1").exists()
+
+
 @pytest.mark.parametrize(
     "args, option",
     [
         (["--rounds", "0"], "--rounds"),
+        (["--rounds", "16"], "--rounds"),
+        (["--shards-own", "1"], "--shards-own"),
+        (["--shards-knobs", "1"], "--shards-knobs"),
         (["--shards", "0"], "--shards"),
         (["--shards-other", "3"], "--shards-other"),
         (["--threads", "0"], "--threads"),
@@ -74,7 +165,7 @@ def test_train_bad_options_are_usage_errors(tmp_path, args, option):
 
 
 def test_ctrl_c_in_a_fit_exits_130_and_a_rerun_keeps_the_plan(tmp_path, monkeypatch):
-    """Ctrl-C (a real SIGINT) during the first fit: exit code 130, no ``fit.done``, no weight
+    """Ctrl-C (a real SIGINT) during the first fit: exit code 130, no ``fit_2p.done``, no weight
     file (scikit-learn's own catch would keep the half-fitted network). A rerun with another
     seed or shard count is a usage error naming the option and both values; with the same
     options it resumes after the labels and fits."""
@@ -97,7 +188,7 @@ def test_ctrl_c_in_a_fit_exits_130_and_a_rerun_keeps_the_plan(tmp_path, monkeypa
         )
     assert r.exit_code == 130, r.output
     r1 = out / "round_1"
-    assert (r1 / "label_236.done").exists() and not (r1 / "fit.done").exists()
+    assert (r1 / "own_6p.done").exists() and not (r1 / "fit_2p.done").exists()
     assert not list(r1.glob("weights/*.npz"))
     for args, option, given, made in (
         (["--seed", "8"], "--seed", "seed=8", "seed=1"),
@@ -109,8 +200,8 @@ def test_ctrl_c_in_a_fit_exits_130_and_a_rerun_keeps_the_plan(tmp_path, monkeypa
         text = " ".join(r.output.split())
         assert given in text and made in text and "another folder (--out)" in text, text
     again = _train(out, "--rounds", "1")
-    assert "round 1 label_4p: done before" in again and "round 1 fit: done before" not in again
-    assert (r1 / "fit.done").exists() and len(list(r1.glob("weights/*.npz"))) == 4
+    assert "round 1 own_6p: done before" in again and "round 1 fit_2p: done before" not in again
+    assert (r1 / "fit_4p.done").exists() and len(list(r1.glob("weights/*.npz"))) == 4
 
 
 def test_train_help_agrees_with_the_plan_and_names_the_checkout_install():

@@ -254,15 +254,16 @@ def test_expert_defaults_depend_on_the_player_count(players):
 
 
 @pytest.mark.parametrize("players", [2, 6])
-def test_pimc_follows_the_expert_and_the_apprentice_keeps_its_candidates(players):
-    """The search bot's rollout expert follows the player count as ``expert`` does;
-    ``rollout=expert@3`` keeps the 4-player defaults, and so does the apprentice's candidate
-    expert at every count (its weights were fitted on those candidates)."""
+def test_pimc_and_the_apprentice_follow_the_expert(players):
+    """The search bot's rollout expert follows the player count as ``expert`` does, and so
+    does the apprentice's candidate expert (since bots version 6 at 2 and 6 players: its
+    weights there were fitted on those candidates); ``rollout=expert@3`` keeps the 4-player
+    defaults."""
     tuned = {**FOUR, **TUNED[players]}
     pimc = parse_bot("pimc").parameters_at(players)
     assert {n: pimc["rollout." + n] for n in FOUR} == tuned
     apprentice = parse_bot("apprentice").parameters_at(players)
-    assert {n: apprentice["expert." + n] for n in FOUR} == FOUR
+    assert {n: apprentice["expert." + n] for n in FOUR} == tuned
     old = parse_bot("pimc:rollout=expert@3").parameters_at(players)
     assert {n: old["rollout." + n] for n in FOUR} == FOUR
     assert search_rollout_bot(parse_bot("pimc")).spec == "expert"

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ..learn import PLAN_LEAST
+from ..learn import MOST_ROUNDS, PLAN_LEAST
 from .options import SCHEDULER, SEED, Integer, _check_workers, api_errors, integer_option
 
 #: The plan's counts as options: name, most, default and help; the least value of each is the
@@ -15,13 +15,26 @@ from .options import SCHEDULER, SEED, Integer, _check_workers, api_errors, integ
 PLAN_OPTIONS = (
     (
         "rounds",
-        20,
-        2,
-        "Rounds: round 1 labels with the expert's rollouts, round k with round k-1's "
-        "apprentice; each round fits on the labels of every round so far.",
+        MOST_ROUNDS,
+        1,
+        "Rounds: round 1 labels with the expert's rollouts (the shipped files' recipe), "
+        "round k with round k-1's apprentice; each round fits on the labels of every round "
+        "so far.",
     ),
     ("shards", 10**12, 500, "4-player shards a round."),
     ("shards_other", 10**12, 180, "Shards a round of 2, 3 and 6 players (in turn)."),
+    (
+        "shards_own",
+        10**12,
+        244,
+        "Round 1's shards per player count from that count's own expert (pimc:top=4).",
+    ),
+    (
+        "shards_knobs",
+        10**12,
+        160,
+        "Round 1's 3-player shards from the expert at the 4-player knobs (pimc:top=4).",
+    ),
     ("deals", 10**12, 20, "Deals per shard."),
     ("worlds", 10_000, 32, "Sampled worlds per labelled decision."),
     ("every", 1_000, 3, "Label about one decision in EVERY."),
@@ -59,11 +72,27 @@ def plan_options(f):
 )
 @SCHEDULER
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def train(out, seed, rounds, shards, shards_other, deals, worlds, every, threads, scheduler, quiet):
+def train(
+    out,
+    seed,
+    rounds,
+    shards,
+    shards_other,
+    shards_own,
+    shards_knobs,
+    deals,
+    worlds,
+    every,
+    threads,
+    scheduler,
+    quiet,
+):
     """Rebuild the apprentice's weights (apprentice_{2,3,4,6}p.npz) from a seed.
 
-    Each round labels 4-player decisions, then 2-, 3- and 6-player ones, with pimc's paired
-    rollouts, and fits a network per player count (needs the optional extra
+    Round 1 (the shipped files' recipe) labels decisions with pimc's paired rollouts of the
+    expert: 2-, 3- and 6-player ones, then per player count the deals of that count's own
+    expert, 4 players last, and fits a network per player count; each further round labels
+    with the previous round's apprentice as rollout bot and refits (needs the optional extra
     train: pip install -e ".[train]" in a checkout).
     A stage done is marked in OUT/round_K/ and skipped when the command runs again; a
     labelling stage resumes from its last whole shard. The weights are in
@@ -80,7 +109,9 @@ def train(out, seed, rounds, shards, shards_other, deals, worlds, every, threads
             "in a checkout"
         ) from None
     with api_errors():
-        plan = TrainPlan(seed, rounds, shards, shards_other, deals, worlds, every)
+        plan = TrainPlan(
+            seed, rounds, shards, shards_other, shards_own, shards_knobs, deals, worlds, every
+        )
         folder = run_training(
             out, plan, threads=threads, scheduler=scheduler, progress=not quiet, echo=click.echo
         )

@@ -1,18 +1,24 @@
-"""Training the apprentice from a seed in resumable stages (``canasta-sim train``).
+"""Training the apprentice from a seed in resumable stages (``canasta-sim train``): the recipe
+of the shipped weight files (docs/learned.md, "Train your own").
 
-Round ``k`` (1, 2, ...) has three stages, each writing into ``out/round_k/``:
+Round 1 (pimc's expert rollouts) labels, into ``out/round_1/``:
 
-- ``label_4p``: 4-player labelled decisions (both presets) into ``labels_4p/``;
-- ``label_236``: 2-, 3- and 6-player ones into ``labels_236/``;
-- ``fit``: a network per player count (:mod:`.network`) on the labels of rounds ``1 .. k``
-  (the deals not held out), into ``weights/apprentice_{players}p.npz``, with the held-out
-  figures of the network, the linear baseline (:mod:`.train`) and the expert in
-  ``fit.json``.
+- ``label_236`` / ``label_4p``: 2-, 3- and 6-player decisions into ``labels_236/`` and
+  4-player ones into ``labels_4p/`` (both presets), the rollout and self-play expert at the
+  4-player knobs at every count (the labels every shipped file was first fitted on);
+- ``own_{P}p``: per player count, decisions of that count's own expert (its deals, rollouts
+  and candidates, ``pimc:top=4``), and at 3 players ``knobs4_3p`` too (``top=4``, the expert
+  at the 4-player knobs), into folders of the same names;
+- ``fit_{P}p``: a network per player count (:mod:`.network`) on the labels of its count, into
+  ``weights/apprentice_{P}p.npz``, with the held-out figures of the network, the linear
+  baseline (:mod:`.train`) and the expert in ``fit_{P}p.json``.
 
-Round 1's labels roll out the expert (pimc's own search); round ``k`` > 1 rolls out the
-apprentice with round ``k - 1``'s weights (expert iteration). A stage done writes its marker
-``STAGE.done`` (atomically) and is skipped on a later run; a labelling stage killed midway
-keeps its whole shards and makes only the missing ones (:func:`.shards.make_labels`).
+Round ``k`` > 1 (expert iteration) labels ``label_236`` and ``label_4p`` with pimc rolling
+out round ``k - 1``'s apprentice and fits every count on the labels of rounds ``1 .. k``.
+The stages of 2 and 6 players come first, 4 players last. A stage done writes its marker
+``STAGE.done`` (atomically, with its wall time and load average) and is skipped on a later
+run; a labelling stage killed midway keeps its whole shards and makes only the missing ones
+(:func:`.shards.make_labels`).
 """
 
 from __future__ import annotations
@@ -27,14 +33,47 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import BadArgument
-from . import PLAN_LEAST
+from ..nb.bots.policies import EXPERT_PARAMS
+from . import MOST_ROUNDS, PLAN_LEAST
 from .shards import LabelPlan, load_labels, make_labels
 
 #: The file of a training folder that records its plan (:class:`TrainPlan`'s fields).
 PLAN_FILE = "plan.json"
 
-#: The labelling stages: name, folder of the shards, player counts.
-LABEL_STAGES = (("label_4p", "labels_4p", (4,)), ("label_236", "labels_236", (2, 3, 6)))
+#: The recipe's version, recorded in ``plan.json``: a folder of another recipe (1: before the
+#: per-count plans, no ``recipe`` field) is not resumed.
+RECIPE = 2
+
+#: The rounds' labelling stages of every round: name, folder, player counts, seed offset
+#: (round ``k``'s seed is ``seed + 2 (k - 1) + offset``).
+ROUND_STAGES = (("label_236", "labels_236", (2, 3, 6), 1), ("label_4p", "labels_4p", (4,), 0))
+
+#: The pimc knobs of the rollout expert at its 4-player defaults at every player count (round
+#: 1's labels; the expert had them at every count when they were first made, bots version 3).
+FOUR_PLAYER_KNOBS = ",".join(
+    f"rollout.{p.name}={p.default:g}" for p in EXPERT_PARAMS if p.by_players
+)
+
+#: Round 1's per-count plans: name (= folder), player count, pimc spec, seed offset (the
+#: plan's seed is ``seed + offset``; 30 and 31 are the shipped 3-player file's 31 and 32 at
+#: seed 1), and whether its shard count is ``shards_knobs`` (else ``shards_own``).
+OWN_PLANS = (
+    ("own_2p", 2, "pimc:top=4", 32, False),
+    ("own_6p", 6, "pimc:top=4", 33, False),
+    ("knobs4_3p", 3, f"pimc:top=4,{FOUR_PLAYER_KNOBS}", 30, True),
+    ("own_3p", 3, "pimc:top=4", 31, False),
+    ("own_4p", 4, "pimc:top=4", 34, False),
+)
+
+#: Round 1's stages in order: ``label_*`` / plan names, then ``fit_{P}p`` (2 and 6 players,
+#: the counts with the fewest labels, first).
+ROUND1_ORDER = (
+    "label_236", "own_2p", "own_6p", "fit_2p", "fit_6p",
+    "knobs4_3p", "own_3p", "fit_3p", "label_4p", "own_4p", "fit_4p",
+)  # fmt: skip
+
+#: The stages of a round ``k`` > 1 in order.
+ROUND_ORDER = ("label_236", "fit_2p", "fit_6p", "fit_3p", "label_4p", "fit_4p")
 
 
 @dataclass(frozen=True)
@@ -45,13 +84,20 @@ class TrainPlan:
     ----------
     seed : int
         Master seed: round ``k``'s 4-player labels use seed ``seed + 2 (k - 1)``, its 2-, 3-
-        and 6-player labels ``seed + 2 (k - 1) + 1``, the network fits ``seed``.
+        and 6-player labels ``seed + 2 (k - 1) + 1``, round 1's per-count plans ``seed + 30``
+        to ``seed + 34`` (:data:`OWN_PLANS`), the network fits ``seed``.
     rounds : int
-        Rounds of labelling and fitting (1: expert rollouts only).
+        Rounds of labelling and fitting (1: expert rollouts only, the shipped files' recipe;
+        at most :data:`MOST_ROUNDS`).
     shards : int
-        4-player shards per round (at least 2: one per preset).
+        4-player shards of ``label_4p`` per round (at least 2: one per preset).
     shards_other : int
-        2-, 3- and 6-player shards per round (at least 6: one per player count and preset).
+        2-, 3- and 6-player shards of ``label_236`` per round (at least 6: one per player
+        count and preset).
+    shards_own : int
+        Shards of each per-count plan ``own_{P}p`` of round 1 (at least 2).
+    shards_knobs : int
+        Shards of round 1's ``knobs4_3p`` plan (at least 2).
     deals : int
         Deals per shard.
     worlds : int
@@ -61,9 +107,11 @@ class TrainPlan:
     """
 
     seed: int = 1
-    rounds: int = 2
+    rounds: int = 1
     shards: int = 500
     shards_other: int = 180
+    shards_own: int = 244
+    shards_knobs: int = 160
     deals: int = 20
     worlds: int = 32
     every: int = 3
@@ -74,22 +122,57 @@ class TrainPlan:
                 raise BadArgument(
                     name, f"{name}={getattr(self, name)} is not allowed; allowed: {low} or more"
                 )
+        if self.rounds > MOST_ROUNDS:
+            raise BadArgument(
+                "rounds", f"rounds={self.rounds} is not allowed; allowed: 1 to {MOST_ROUNDS}"
+            )
 
-    def label_plan(self, out: Path, k: int, group: int) -> tuple[LabelPlan, int]:
-        """The labelling plan of round ``k``'s stage ``group`` (0: 4 players, 1: 2, 3, 6) and
-        its shard count."""
-        previous = weights_dir(out, k - 1) if k > 1 else ""
+    def label_plan(self, out: Path, k: int, name: str) -> tuple[LabelPlan, int]:
+        """The labelling plan of round ``k``'s stage ``name`` (a :data:`ROUND_STAGES` or, in
+        round 1, an :data:`OWN_PLANS` name) and its shard count.
+
+        Raises
+        ------
+        KeyError
+            For a stage name of neither.
+        """
+        presets = ("classic", "hoyle")
+        for stage, _, players, offset in ROUND_STAGES:
+            if stage == name:
+                plan = LabelPlan(
+                    seed=self.seed + 2 * (k - 1) + offset,
+                    players=players,
+                    presets=presets,
+                    search=f"pimc:{FOUR_PLAYER_KNOBS}" if k == 1 else "pimc:rollout=apprentice",
+                    weights=str(weights_dir(out, k - 1)) if k > 1 else "",
+                    deals=self.deals,
+                    worlds=self.worlds,
+                    every=self.every,
+                )
+                return plan, self.shards if players == (4,) else self.shards_other
+        _, count, search, offset, knobs = next(p for p in OWN_PLANS if p[0] == name)
         plan = LabelPlan(
-            seed=self.seed + 2 * (k - 1) + group,
+            seed=self.seed + offset,
+            players=(count,),
+            presets=presets,
+            search=search,
             deals=self.deals,
-            players=LABEL_STAGES[group][2],
-            presets=("classic", "hoyle"),
             worlds=self.worlds,
             every=self.every,
-            search="pimc:rollout=apprentice" if k > 1 else "pimc",
-            weights=str(previous),
         )
-        return plan, self.shards if group == 0 else self.shards_other
+        return plan, self.shards_knobs if knobs else self.shards_own
+
+
+def label_folders(out, k: int, players: int) -> list[Path]:
+    """The label folders the fit of ``players`` players in round ``k`` reads, in order (the
+    order of the rows fixes the fit): per round ``r`` of ``1 .. k`` its round stage of that
+    count, and after round 1's its per-count plans in :data:`OWN_PLANS` order."""
+    folders = []
+    for r in range(1, k + 1):
+        folders += [round_dir(out, r) / f for _, f, ps, _ in ROUND_STAGES if players in ps]
+        if r == 1:
+            folders += [round_dir(out, 1) / n for n, p, *_ in OWN_PLANS if p == players]
+    return folders
 
 
 def round_dir(out, k: int) -> Path:
@@ -110,7 +193,8 @@ def _write_marker(path: Path, facts: dict) -> None:
 def _check_plan(out: Path, facts: dict) -> None:
     """Refuse to resume the folder ``out`` with other options than it was made with (its
     ``plan.json``, or a stage marker of a folder made before it) but ``rounds``, which may
-    grow; records ``facts`` (the plan) in ``plan.json`` on the way.
+    grow, or with another recipe; records ``facts`` (the plan and its ``recipe``) in
+    ``plan.json`` on the way.
 
     Raises
     ------
@@ -123,6 +207,12 @@ def _check_plan(out: Path, facts: dict) -> None:
     else:
         markers = sorted(out.glob("round_*/*.done"))
         before = json.loads(markers[0].read_text()) if markers else {}
+    if before and before.get("recipe", 1) != RECIPE:
+        raise BadArgument(
+            "out",
+            f"the folder {out} was made by recipe {before.get('recipe', 1)} of canasta-sim "
+            f"train, this is recipe {RECIPE}: start over in another folder (--out)",
+        )
     for name, value in facts.items():
         if name != "rounds" and name in before and before[name] != value:
             raise BadArgument(
@@ -134,52 +224,65 @@ def _check_plan(out: Path, facts: dict) -> None:
     _write_marker(path, facts)
 
 
-def fit_round(out, k: int, seed: int, players=(2, 3, 4, 6), baseline: bool = True) -> dict:
-    """Fit the weight files of round ``k`` for ``players`` on the labels of rounds
-    ``1 .. k``; returns the held-out report (per player count: decisions, and
-    ``best``/``regret`` of the network, the linear baseline (left out without ``baseline``)
-    and the expert, :func:`.train.evaluate`)."""
+def fit_count(out, k: int, players: int, seed: int, baseline: bool = True) -> dict:
+    """Fit round ``k``'s weight file for ``players`` players on its label folders
+    (:func:`label_folders`); returns the held-out report (decisions, and ``best``/``regret``
+    of the network, the linear baseline (left out without ``baseline``) and the expert,
+    :func:`.train.evaluate`), also written into the weight file.
+
+    Raises
+    ------
+    ValueError
+        For no labelled decision of ``players`` players with a value.
+    """
     from . import network, train
 
-    report: dict = {}
-    for _, folder, stage_counts in LABEL_STAGES:
-        counts = [p for p in stage_counts if p in players]
-        if not counts:
-            continue
-        folders = [round_dir(out, r) / folder for r in range(1, k + 1)]
-        labels = load_labels(sorted(p for f in folders for p in f.glob("shard_*.npz")))
-        tr_all, te_all = train.split(labels)
-        for count in counts:
-            keep = labels["players"] == count
-            tr, te = tr_all[keep[tr_all]], te_all[keep[te_all]]
-            t = time.time()
-            model = network.fit_network(labels, tr, seed=seed)
-            seconds = time.time() - t
-            facts: dict = {
-                "round": k,
-                "decisions_train": int(len(tr)),
-                "decisions_test": int(len(te)),
-                "fit_seconds": round(seconds, 1),
-                "epochs": int(model.n_iter_),
-            }
-            models = {"network": network.predict(model, labels), "expert": None}
-            if baseline:
-                models["linear"] = train.scores(train.fit(labels, tr, alpha=1e-4), labels)
-            for who, sc in models.items():
-                e = train.evaluate(sc, labels, te)
-                facts[who] = {
-                    "best": round(float(e["best"]), 4),
-                    "regret": round(float(e["regret"]), 2),
-                }
-            path = weights_dir(out, k) / f"apprentice_{count}p.npz"
-            train.save(
-                path,
-                network.parts(model),
-                players=np.int64(count),
-                report=np.array(json.dumps(facts)),
-            )
-            report[count] = facts
-    return report
+    folders = label_folders(out, k, players)
+    labels = load_labels([p for f in folders for p in sorted(f.glob("shard_*.npz"))])
+    tr_all, te_all = train.split(labels)
+    keep = labels["players"] == players
+    tr, te = tr_all[keep[tr_all]], te_all[keep[te_all]]
+    t = time.time()
+    model = network.fit_network(labels, tr, seed=seed)
+    facts: dict = {
+        "round": k,
+        "folders": [str(f.relative_to(out)) for f in folders],
+        "decisions_train": int(len(tr)),
+        "decisions_test": int(len(te)),
+        "fit_seconds": round(time.time() - t, 1),
+        "epochs": int(model.n_iter_),
+    }
+    models = {"network": network.predict(model, labels), "expert": None}
+    if baseline:
+        models["linear"] = train.scores(train.fit(labels, tr, alpha=1e-4), labels)
+    for who, sc in models.items():
+        e = train.evaluate(sc, labels, te)
+        facts[who] = {"best": round(float(e["best"]), 4), "regret": round(float(e["regret"]), 2)}
+    train.save(
+        weights_dir(out, k) / f"apprentice_{players}p.npz",
+        network.parts(model),
+        players=np.int64(players),
+        report=np.array(json.dumps(facts)),
+    )
+    return facts
+
+
+def _load() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+def _run_stage(out: Path, plan: TrainPlan, k: int, name: str, threads, scheduler, progress):
+    """Run stage ``name`` of round ``k``; returns what its marker records beside the plan."""
+    here = round_dir(out, k)
+    if name.startswith("fit_"):
+        players = int(name[4:-1])
+        report = fit_count(out, k, players, plan.seed)
+        (here / f"{name}.json").write_text(json.dumps(report, indent=1))
+        return {}
+    lplan, n = plan.label_plan(out, k, name)
+    folder = next((f for s, f, *_ in ROUND_STAGES if s == name), name)
+    make_labels(here / folder, lplan, n, threads=threads, scheduler=scheduler, progress=progress)
+    return {"plan": asdict(lplan), "shards_made": n}
 
 
 def run_training(
@@ -191,44 +294,42 @@ def run_training(
     progress: bool = True,
     echo: Callable[[str], None] = print,
 ) -> Path:
-    """Run (or resume) every stage of ``plan`` into the folder ``out``; returns the folder of
-    the last round's weight files. ``threads`` and ``scheduler`` are the labelling's
-    (:func:`.shards.make_labels`); ``echo`` gets one line per stage.
+    """Run (or resume) every stage of ``plan`` into the folder ``out`` (round 1 in
+    :data:`ROUND1_ORDER`, later rounds in :data:`ROUND_ORDER`); returns the folder of the
+    last round's weight files. ``threads`` and ``scheduler`` are the labelling's
+    (:func:`.shards.make_labels`); ``echo`` gets one line per stage. Each stage's marker
+    records its wall time (``seconds``) and the load average at its start and end.
 
     Raises
     ------
     ValueError
         For a bad plan, ``threads`` below 1 or a bad scheduler.
     BadArgument
-        For a folder made with another plan (``rounds`` may differ).
+        For a folder made with another plan (``rounds`` may differ) or recipe.
     KeyboardInterrupt
         For Ctrl-C; the stage it stops has no marker, so a rerun does it again.
     """
     out = Path(out)
-    facts = asdict(plan)
+    facts = {**asdict(plan), "recipe": RECIPE}
     _check_plan(out, facts)
     for k in range(1, plan.rounds + 1):
         here = round_dir(out, k)
         here.mkdir(parents=True, exist_ok=True)
-        for group, (name, folder, _) in enumerate(LABEL_STAGES):
+        for name in ROUND1_ORDER if k == 1 else ROUND_ORDER:
             marker = here / f"{name}.done"
             if marker.exists():
                 echo(f"round {k} {name}: done before")
                 continue
-            lplan, n = plan.label_plan(out, k, group)
-            echo(f"round {k} {name}: {n} shards, seed {lplan.seed}, {lplan.search}")
-            t = time.time()
-            make_labels(
-                here / folder, lplan, n, threads=threads, scheduler=scheduler, progress=progress
+            if name.startswith("fit_"):
+                echo(f"round {k} {name}")
+            else:
+                lplan, n = plan.label_plan(out, k, name)
+                echo(f"round {k} {name}: {n} shards, seed {lplan.seed}, {lplan.search}")
+            t, load = time.time(), _load()
+            done = _run_stage(out, plan, k, name, threads, scheduler, progress)
+            seconds = round(time.time() - t, 1)
+            _write_marker(
+                marker,
+                {**facts, **done, "seconds": seconds, "load_start": load, "load_end": _load()},
             )
-            _write_marker(marker, {**facts, "plan": asdict(lplan), "seconds": time.time() - t})
-        marker = here / "fit.done"
-        if marker.exists():
-            echo(f"round {k} fit: done before")
-            continue
-        echo(f"round {k} fit")
-        t = time.time()
-        report = fit_round(out, k, plan.seed)
-        (here / "fit.json").write_text(json.dumps(report, indent=1))
-        _write_marker(marker, {**facts, "seconds": time.time() - t})
     return weights_dir(out, plan.rounds)
