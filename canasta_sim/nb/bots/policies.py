@@ -433,8 +433,11 @@ _ENTRIES = (
         "each candidate to the end of the deal in the same worlds with the rollout bot in every "
         "seat, and plays the best mean score difference (own side minus the mean of the others). "
         "Melding and going out are the rollout bot's, unless melds=1 also searches the rollout "
-        "bot's melds of the turn (or its going out) against holding them. With see_hidden=1 it "
-        "rolls out the true cards: cheating, for measurement only.",
+        "bot's melds of the turn (or its going out) against holding them. With "
+        "rollout=apprentice and prior_top=K it searches the apprentice's own candidates "
+        "instead, the K it scores best, keeping its first choice unless another beats it by "
+        "the margin. With see_hidden=1 it rolls out the true cards: cheating, for measurement "
+        "only.",
         True,
         False,
     ),
