@@ -218,10 +218,29 @@ def parse_bot(spec: str) -> Bot:
             f"weights={weights} is a parameter of apprentice and pimc:rollout=apprentice "
             f"only, not of {spec!r}"
         )
+    _check_prior(policy, values, spec)
     if weights:  # a bad file is a bad spec, found now (after the bot: it may take none)
         load_weights(weights)
     free = frozenset(p.name for p in policy.params if p.by_players and p.name not in given)
     return Bot(policy, tuple(values[p.name] for p in policy.params), weights=weights, free=free)
+
+
+def _check_prior(policy: Policy, values: dict[str, float], spec: str) -> None:
+    """The search bot's prior (``prior_top``) needs the learned rollout bot, whose candidates
+    and scores it is, and its margins need the prior (they keep its first choice)."""
+    if not policy.search:
+        return
+    if values["prior_top"] > 0 and not learned_rollout(policy, values["rollout"]):
+        raise ValueError(
+            f"prior_top={_fmt(values['prior_top'])} in {spec!r} needs rollout=apprentice "
+            f"(the prior is the learned bot's scores); allowed without it: prior_top=0"
+        )
+    for name in ("margin", "margin_z"):
+        if values[name] > 0 and values["prior_top"] == 0:
+            raise ValueError(
+                f"{name}={_fmt(values[name])} in {spec!r} needs prior_top of 1 or more (the "
+                f"margin keeps the prior's first choice); allowed with prior_top=0: {name}=0"
+            )
 
 
 def _weights_item(spec):

@@ -47,7 +47,7 @@ from ..enums import (
 )
 from ..jit import inline_kernel, kernel
 from ..worlds import apply_candidate_nb, load_world_nb, unseen_pool_nb, world_nb
-from .apprentice import apprentice_turn_nb
+from .apprentice import apprentice_turn_nb, decision_features_nb, score_candidates_nb
 from .discards import discard_safe_nb
 from .expert import PAIR_KEEP, expert_discard_nb, expert_melds_nb, expert_turn_nb
 from .pickups import take_forced_pile_nb
@@ -163,7 +163,9 @@ def search_nb(state, rules, bot, params, rstate, work, learner, n_cands, log):
         m0 = unseen_pool_nb(unseen, work.pool0)
     for c in range(n_cands):
         work.total[c] = 0.0
+        work.sq[c] = 0.0
         work.ok[c] = 1
+    v0 = 0.0  # candidate 0's score difference in the current world
     base_seed = next_u64_nb(state.rng)  # the worlds' seeds: the deal's stream, not the cards
     rg = rstate.g
     for w in range(n_worlds):
@@ -196,28 +198,102 @@ def search_nb(state, rules, bot, params, rstate, work, learner, n_cands, log):
                 continue
             while rg[DealSlot.phase] != Phase.over:
                 rollout_turn_nb(rstate, rules, bot, params, rparams, learner, log)
-            work.total[c] += score_diff_nb(rstate, rules, side)
+            v = score_diff_nb(rstate, rules, side)
+            work.total[c] += v
+            if c == 0:
+                v0 = v
+            else:
+                work.sq[c] += (v - v0) * (v - v0)
+    return pick_best_nb(params, work, n_cands, n_worlds)
+
+
+@inline_kernel
+def pick_best_nb(params, work, n_cands, n_worlds):
+    """The candidate to play after the rollouts: the best mean score difference (ties: the
+    lower index), or with a margin (``params[PimcParam.margin]`` points,
+    ``params[PimcParam.margin_z]`` standard errors) candidate 0, the prior's first choice,
+    unless another one's mean, paired with it over the same worlds, beats it by more than
+    both; then the best mean among those that do. Without candidate 0 (illegal in some
+    world) the best mean."""
+    margin = params[PimcParam.margin]
+    z = params[PimcParam.margin_z]
     best = -1
-    for c in range(n_cands):
+    if work.ok[0] != 0:
+        best = 0
+        for c in range(1, n_cands):
+            if work.ok[c] == 0 or work.total[c] <= work.total[best]:
+                continue
+            d = (work.total[c] - work.total[0]) / n_worlds
+            # the sample variance of the per-world differences (n_worlds - 1 degrees)
+            var = max(work.sq[c] - n_worlds * d * d, 0.0) / max(n_worlds - 1, 1)
+            if d > margin and d > z * np.sqrt(var / n_worlds):
+                best = c
+        return best
+    for c in range(1, n_cands):
         if work.ok[c] != 0 and (best < 0 or work.total[c] > work.total[best]):
             best = c
     return best
 
 
 @kernel
+def prior_order_nb(state, rules, params, work, learner, n):
+    """Score candidates ``0 .. n - 1`` of ``work`` with the rollout apprentice (its weight set
+    ``params[PimcParam.weight_set]``, the feature work of ``learner``), move the
+    ``params[PimcParam.prior_top]`` best-scored to the front, best first (ties: the lower
+    index, as the apprentice picks), the others after them in their order, and return how
+    many are kept."""
+    fwork, weights = learner[3], learner[2]
+    decision_features_nb(state, rules, work, fwork, n)
+    score_candidates_nb(weights[int(params[PimcParam.weight_set])], fwork, n)
+    scores = fwork.scores
+    plans = work.plans[:]  # a plain C array, as in search_nb
+    keep = min(n, int(params[PimcParam.prior_top]))
+    for i in range(keep):
+        best = i
+        for c in range(i + 1, n):
+            if scores[c] > scores[best]:
+                best = c
+        for c in range(best, i, -1):  # a rotation, not a swap: the rest keep their order
+            scores[c], scores[c - 1] = scores[c - 1], scores[c]
+            work.kind[c], work.kind[c - 1] = work.kind[c - 1], work.kind[c]
+            work.discard[c], work.discard[c - 1] = work.discard[c - 1], work.discard[c]
+            for r in range(N_KINDS):
+                for col in range(3):
+                    plans[c, r, col], plans[c - 1, r, col] = plans[c - 1, r, col], plans[c, r, col]
+    return keep
+
+
+@kernel
+def decide_nb(state, rules, bot, params, rstate, work, learner, n, log):
+    """The index of the candidate to play among ``0 .. n - 1`` of ``work``: with
+    ``prior_top`` 0 the best rollout (:func:`search_nb`); otherwise the rollout apprentice's
+    ``prior_top`` best-scored (:func:`prior_order_nb`) rolled out, its first choice kept
+    unless another beats it by the margin (:func:`pick_best_nb`); 0 for one candidate, -1
+    when none is legal in every world."""
+    if params[PimcParam.prior_top] > 0.0:
+        n = prior_order_nb(state, rules, params, work, learner, n)
+    if n < 2:
+        return 0
+    return search_nb(state, rules, bot, params, rstate, work, learner, n, log)
+
+
+@kernel
 def meld_search_nb(state, rules, bot, params, rstate, work, learner, log):
-    """The play phase with ``melds`` 1 (R-20 steps 2 and 3): roll out the candidates of
-    :func:`play_candidates_nb` in the same worlds and make the best one. The expert's
-    candidates come first, so ties keep its choice. Without a candidate legal in every world
-    the rollout expert plays the phase; R-45's end is :func:`pimc_turn_nb`'s."""
+    """The play phase with ``melds`` 1 or a prior (R-20 steps 2 and 3): roll out the
+    candidates of :func:`play_candidates_nb` in the same worlds and make the best one
+    (:func:`decide_nb`). The expert's candidates come first, so ties keep its choice; with a
+    prior its ``top`` is the rollout apprentice's and the candidates are in its order.
+    Without a candidate legal in every world the rollout expert plays the phase; R-45's end
+    is :func:`pimc_turn_nb`'s."""
     rparams = work.rparams[:]  # plain C arrays, as in search_nb
     plans = work.plans[:]
-    n = play_candidates_nb(
-        state, rules, bot, rparams, rstate, work, int(params[PimcParam.top]), log
-    )
+    top = int(params[PimcParam.top])
+    if params[PimcParam.prior_top] > 0.0:
+        top = ROLLOUT_TOP  # the apprentice's own candidates
+    n = play_candidates_nb(state, rules, bot, rparams, rstate, work, top, log)
     best = 0
-    if n > 1:
-        best = search_nb(state, rules, bot, params, rstate, work, learner, n, log)
+    if n > 0:
+        best = decide_nb(state, rules, bot, params, rstate, work, learner, n, log)
     if n > 0 and best >= 0:
         kind, plan, discard = work.kind[best], plans[best], work.discard[best]
         if apply_candidate_nb(state, rules, kind, plan, discard, log) == MoveError.ok:
@@ -248,14 +324,14 @@ def pimc_turn_nb(state, rules, bot, params, rstate, work, learner, log):
             if draw_nb(state, rules, log) != MoveError.ok:
                 take_forced_pile_nb(state, rules, bot, log)
         else:
-            best = search_nb(state, rules, bot, params, rstate, work, learner, n, log)
+            best = decide_nb(state, rules, bot, params, rstate, work, learner, n, log)
             if best < 0 or work.kind[best] == CandKind.draw:
                 draw_nb(state, rules, log)
             elif take_pile_nb(state, rules, plans[best], log) != MoveError.ok:
                 draw_nb(state, rules, log)
     if (
         g[DealSlot.phase] == Phase.play
-        and params[PimcParam.melds] != 0.0
+        and (params[PimcParam.melds] != 0.0 or params[PimcParam.prior_top] > 0.0)
         and g[DealSlot.last_red_three] == 0
     ):
         meld_search_nb(state, rules, bot, params, rstate, work, learner, log)

@@ -269,13 +269,57 @@ PIMC_PARAMS = (
         "run's (set by the run from the spec's weights=PATH; without it the file shipped for "
         "the player count).",
     ),
+    Param(
+        "prior_top",
+        0.0,
+        0,
+        14,
+        "With rollout=apprentice: 0 searches the candidates above (the rollout expert's); "
+        "K >= 1 searches the rollout apprentice's own candidates instead, the K it scores "
+        "best, as a prior: at the draw decision the draw and the legal pickups, at the play "
+        "decision its whole turn (the expert's melds of the turn or holding them, each with "
+        "its top discards, or its going out), its first choice first. K = 1 plays the "
+        "apprentice's choice without rollouts.",
+    ),
+    Param(
+        "margin",
+        0.0,
+        0,
+        100000,
+        "With prior_top >= 1: play another candidate than the apprentice's first choice only "
+        "when its mean score difference beats the first choice's by more than this many "
+        "points, paired over the same worlds; 0: the best mean.",
+        integer=False,
+    ),
+    Param(
+        "margin_z",
+        0.0,
+        0,
+        100,
+        "With prior_top >= 1: and by more than this many standard errors of the paired "
+        "difference over the worlds; 0: no such test.",
+        integer=False,
+    ),
 )
 
 #: Slots of the search bot's parameter vector; the rollout expert's parameters follow
-#: ``PimcParam.rollout`` in the expert's order, then the rollout apprentice's weight set.
+#: ``PimcParam.rollout`` in the expert's order, then the rollout apprentice's weight set and
+#: the prior's parameters.
 PimcParam = namedtuple(
-    "PimcParam", ["worlds", "top", "see_hidden", "melds", "rollout", "expert", "weight_set"]
-)(*range(6), 5 + len(EXPERT_PARAMS))
+    "PimcParam",
+    [
+        "worlds",
+        "top",
+        "see_hidden",
+        "melds",
+        "rollout",
+        "expert",
+        "weight_set",
+        "prior_top",
+        "margin",
+        "margin_z",
+    ],
+)(*range(6), *range(5 + len(EXPERT_PARAMS), 9 + len(EXPERT_PARAMS)))
 
 #: Player counts at which the apprentice's candidates come from that count's own expert: its
 #: weights there were fitted on labels of the per-count expert's deals and candidates
@@ -390,8 +434,11 @@ _ENTRIES = (
         "each candidate to the end of the deal in the same worlds with the rollout bot in every "
         "seat, and plays the best mean score difference (own side minus the mean of the others). "
         "Melding and going out are the rollout bot's, unless melds=1 also searches the rollout "
-        "bot's melds of the turn (or its going out) against holding them. With see_hidden=1 it "
-        "rolls out the true cards: cheating, for measurement only.",
+        "bot's melds of the turn (or its going out) against holding them. With "
+        "rollout=apprentice and prior_top=K it searches the apprentice's own candidates "
+        "instead, the K it scores best, keeping its first choice unless another beats it by "
+        "the margin. With see_hidden=1 it rolls out the true cards: cheating, for measurement "
+        "only.",
         True,
         False,
     ),

@@ -39,6 +39,7 @@ WORK_DTYPE = np.dtype(
         ("kind", np.int64, (MAX_CANDIDATES,)),  # CandKind
         ("discard", np.int64, (MAX_CANDIDATES,)),  # kind discarded (CandKind.play)
         ("total", np.float64, (MAX_CANDIDATES,)),  # summed score differences
+        ("sq", np.float64, (MAX_CANDIDATES,)),  # summed squares of the paired difference to 0
         ("ok", np.int64, (MAX_CANDIDATES,)),  # 1 while every rollout's first move was legal
         ("ranked", np.int64, (N_KINDS,)),  # discard kinds in the expert's order
         ("dvals", np.float64, (N_KINDS,)),  # their discard scores (scratch)
