@@ -109,7 +109,9 @@ def same(a, b) -> bool:
     return a[0] == b[0] and a[2] == b[2] and np.array_equal(a[1], b[1])
 
 
-@pytest.mark.parametrize("players, deal, turns", [(4, 0, 6), (3, 6, 24), (2, 4, 14), (6, 7, 25)])
+# positions where, with the shipped weights, a rollout beats the prior's first choice (so the
+# margin test below has a gap to test; bots version 6 moved the 2-player one)
+@pytest.mark.parametrize("players, deal, turns", [(4, 0, 6), (3, 6, 24), (2, 2, 14), (6, 7, 25)])
 def test_with_see_hidden_the_prior_search_plays_the_best_rollout_of_the_top(players, deal, turns):
     weights_file = str(default_weights_path(players))
     weights = load_weights(weights_file)[None, :]
