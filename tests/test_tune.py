@@ -416,8 +416,12 @@ def test_wins_objective_is_the_pooled_game_win_rate():
 
 def test_the_final_check_is_five_times_a_trial_by_default():
     # a smoke-sized search (20 deals a trial) ran the 50,000-deal final check of the defaults
-    r = tune("expert", field=["careful"], trials=1, deals=20, games=2, seed=1)
+    r = tune("expert", field=["careful"], trials=1, deals=20, games=2, seed=1, objective="wins")
     assert (r.manifest["tune"]["final_deals"], r.manifest["tune"]["final_games"]) == (100, 10)
+    # objective diff plays no games a trial: the final games follow the deals (150 / 25 = 6
+    # games a trial, 30 in the final check), not --games' default of 400
+    r = tune("expert", field=["careful"], trials=1, deals=150, seed=1)
+    assert (r.manifest["tune"]["final_deals"], r.manifest["tune"]["final_games"]) == (750, 30)
 
 
 @pytest.mark.parametrize(

@@ -284,7 +284,7 @@ def sweep(
     type=COUNT,
     default=None,
     help="Games per field bot for the best setting, on fresh seeds [default: 5 times "
-    "--games, 2,000 at its default].",
+    "--games, or with --objective diff 5 times --deals / 25; 2,000 at the defaults].",
 )
 @rules_options
 @run_options(

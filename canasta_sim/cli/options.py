@@ -417,7 +417,8 @@ def _check_workers(workers, scheduler=None):
     remote = scheduler is not None and not scheduler.startswith("local:")
     if workers is not None and not remote and workers > numba.config.NUMBA_NUM_THREADS:
         raise click.BadParameter(
-            f"{workers} is more than the {numba.config.NUMBA_NUM_THREADS} cores of this machine",
+            f"{workers} is more than the {numba.config.NUMBA_NUM_THREADS} cores of this "
+            f"machine; allowed: 1 to {numba.config.NUMBA_NUM_THREADS}",
             param_hint="--workers",
         )
 

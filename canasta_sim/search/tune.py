@@ -42,6 +42,9 @@ SEARCH, FINAL = 0, 1  # stage codes of stage_seeds
 MAX_TRIALS = 100_000
 #: The final check's deals (games) per field bot, by default: this many times a trial's.
 FINAL_TIMES = 5
+#: Under the objective ``diff`` no games are played per trial: the final check's games then
+#: follow the trials' deals, one game per this many deals (400 games for 10,000 deals).
+DEALS_PER_GAME = 25
 
 
 @dataclass
@@ -334,8 +337,10 @@ def tune(
         the sides.
     final_deals, final_games : int, optional
         Deals and games per field bot for the best setting on fresh seeds (both objectives);
-        default :data:`FINAL_TIMES` times ``deals`` and ``games`` (50,000 and 2,000 at their
-        defaults), so a small trial run has a small final check.
+        default :data:`FINAL_TIMES` times a trial's deals and games (50,000 and 2,000 at the
+        defaults; under ``diff`` a trial's games are its deals over :data:`DEALS_PER_GAME`,
+        rounded down to a multiple of the sides, at least one board), so a small trial run
+        has a small final check.
     rules, seed, workers, progress
         As for :func:`canasta_sim.compare`; ``seed`` also seeds the sampler.
 
@@ -375,6 +380,8 @@ def tune(
     if final_deals is None:
         final_deals = FINAL_TIMES * _count("deals", deals, sides)
     if final_games is None:
+        if objective == "diff":
+            games = max(sides, _count("deals", deals, sides) // DEALS_PER_GAME // sides * sides)
         final_games = FINAL_TIMES * _count("games", games, sides)
     final_deals = _count("final_deals", final_deals, sides)
     final_games = _count("final_games", final_games, sides)
