@@ -1,4 +1,4 @@
-"""Aggregates.from_rows (one numba pass, canasta_sim.nb.aggregate) against a plain reference.
+"""Aggregates.from_rows (one numba pass, canasta_sim.nb.chunk_counts) against a plain reference.
 
 The reference below is written from what each count means (aggregate.py's comments, R-15,
 R-50, R-65) with Python loops over deals, independently of the kernel: histograms clip their
@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from canasta_sim.game.rules import Rules
-from canasta_sim.nb.aggregate import ChunkCounts
+from canasta_sim.nb.chunk_counts import ChunkCounts
 from canasta_sim.players.specs import table_bots
 from canasta_sim.results.aggregate import (
     MAX_COUNT,
@@ -213,3 +213,11 @@ def test_from_rows_on_played_deals_equals_the_reference(players, preset):
     got = Aggregates.from_rows(rules, bots, deal_rows, side_rows, bot_codes)
     assert got.n_deals == 150
     assert_same(got, reference(rules, bots, deal_rows, side_rows, bot_codes))
+
+
+def test_from_rows_refuses_a_bot_code_outside_bots():
+    rules = Rules(players=4)
+    deal_rows, side_rows, bot_codes = synthetic_rows(rules, 10, 2, seed=1)
+    bot_codes[3, 1] = 2  # two bots: codes 0 and 1
+    with pytest.raises(ValueError, match="bot_codes from 0 to 2; allowed: 0 to 1"):
+        Aggregates.from_rows(rules, ["a", "b"], deal_rows, side_rows, bot_codes)

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..game.rules import Rules
-from ..nb.aggregate import ChunkCounts, add_chunk_nb
+from ..nb.chunk_counts import ChunkCounts, add_chunk_nb
 from ..run.records import CANASTA_TIMING, END_REASONS, PICKUP_SIZE_FIELDS, deals_frame, sides_frame
 
 SCORE_OFFSET = 32765  # score histogram range: -32765 .. 32765 points; beyond it, the edge
@@ -146,13 +146,24 @@ class Aggregates:
         side_rows : ndarray(side_dtype, (n, sides))
         bot_codes : ndarray(int8, (n, sides))
             Each deal's bot per side, as an index into ``bots``.
+
+        Raises
+        ------
+        ValueError
+            If a bot code is not an index into ``bots`` (the kernel writes at that index).
         """
+        codes = np.ascontiguousarray(bot_codes, np.int64)
+        if codes.size and not 0 <= codes.min() <= codes.max() < len(bots):
+            raise ValueError(
+                f"bot_codes from {codes.min()} to {codes.max()}; allowed: 0 to {len(bots) - 1} "
+                f"(indices into bots)"
+            )
         agg = cls.empty(rules.players, rules.sides, rules.max_turns, bots)
         add_chunk_nb(
             ChunkCounts(**agg.counts),
             deal_rows,
             side_rows,
-            np.ascontiguousarray(bot_codes, np.int64),
+            codes,
             np.int64(rules.players),
             np.int64(SCORE_OFFSET),
             np.int64(SCORE_STEP),
