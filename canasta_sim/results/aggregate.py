@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..game.rules import Rules
+from ..nb.chunk_counts import ChunkCounts, add_chunk_nb
 from ..run.records import CANASTA_TIMING, END_REASONS, PICKUP_SIZE_FIELDS, deals_frame, sides_frame
 
 SCORE_OFFSET = 32765  # score histogram range: -32765 .. 32765 points; beyond it, the edge
@@ -145,101 +146,28 @@ class Aggregates:
         side_rows : ndarray(side_dtype, (n, sides))
         bot_codes : ndarray(int8, (n, sides))
             Each deal's bot per side, as an index into ``bots``.
+
+        Raises
+        ------
+        ValueError
+            If a bot code is not an index into ``bots`` (the kernel writes at that index).
         """
-        players, n_sides, max_turns = rules.players, rules.sides, rules.max_turns
-        agg = cls.empty(players, n_sides, max_turns, bots)
-        c = agg.counts
-        n = deal_rows.shape[0]
-        c["deals"][0] = n
-        c["end_reason"] += _hist(deal_rows["end_reason"].astype(np.int64) - 1, len(END_REASONS))
-        c["turns"] += _hist(deal_rows["turns"], max_turns + 2)
-        c["upcard_cards"] += _hist(deal_rows["upcard_cards"], MAX_COUNT * 2)
-        c["pile_frozen_at_start"][0] = int(deal_rows["pile_frozen_at_start"].sum())
-        c["concealed_out"][0] = int(deal_rows["concealed_out"].sum())
-        c["first_canasta_turn"] += _hist(
-            deal_rows["first_canasta_turn"].astype(np.int64) + 1, max_turns + 2
+        codes = np.ascontiguousarray(bot_codes, np.int64)
+        if codes.size and not 0 <= codes.min() <= codes.max() < len(bots):
+            raise ValueError(
+                f"bot_codes from {codes.min()} to {codes.max()}; allowed: 0 to {len(bots) - 1} "
+                f"(indices into bots)"
+            )
+        agg = cls.empty(rules.players, rules.sides, rules.max_turns, bots)
+        add_chunk_nb(
+            ChunkCounts(**agg.counts),
+            deal_rows,
+            side_rows,
+            codes,
+            np.int64(rules.players),
+            np.int64(SCORE_OFFSET),
+            np.int64(SCORE_STEP),
         )
-        score = side_rows["score"].astype(np.int64)
-        outcome = _outcomes(score)  # (n, S): 0 win, 1 tie, 2 loss
-        first_side = ((deal_rows["dealer"].astype(np.int64) + 1) % players) % n_sides
-        dealt = side_rows["red_threes_dealt"].astype(np.int64).sum(axis=1)
-        c["red_threes_dealt_any"] += _hist(dealt, MAX_COUNT)
-        # first side's score against the others: (S-1) * first - sum of the others (integer)
-        deal = np.arange(n)
-        first = score[deal, first_side]
-        diff = n_sides * first - score.sum(axis=1)
-        c["position_diff_sum"][0] = diff.sum()
-        c["position_diff_sumsq"][0] = (diff**2).sum()
-        own = side_rows["red_threes_dealt"].astype(np.int64)
-        red_cell = np.minimum(own, RED_CELLS - 1) * RED_CELLS + np.minimum(
-            dealt[:, None] - own, RED_CELLS - 1
-        )
-        lead = n_sides * score - score.sum(axis=1, keepdims=True)
-        net_score = score - side_rows["red_three_score"]
-        net = n_sides * net_score - net_score.sum(axis=1, keepdims=True)
-        played = deal_rows["turns"].astype(np.int64)
-        bot = bot_codes.astype(np.int64)
-        n_bots = len(bots)
-        rank_bits = np.arange(N_RANKS)
-        for s in range(n_sides):
-            rows = side_rows[:, s]
-            for key in (
-                "red_threes",
-                "red_threes_dealt",
-                "red_threes_drawn",
-                "red_threes_from_pile",
-                "natural_canastas",
-                "mixed_canastas",
-                "concealed_canastas",
-                "melds",
-            ):
-                c[key][s] += _hist(rows[key], MAX_COUNT)
-            canastas = rows["natural_canastas"].astype(np.int64) + rows["mixed_canastas"]
-            c["canastas"][s] += _hist(canastas, MAX_COUNT)
-            ranks = rows["canasta_ranks"].astype(np.int64)
-            c["canasta_rank"][s] += ((ranks[:, None] >> rank_bits) & 1).sum(axis=0)
-            red = rows["red_threes"].astype(np.int64)
-            c["red_threes_outcome"][s] += _hist2(red, outcome[:, s], MAX_COUNT, 3)
-            r3 = rows["red_three_score"].astype(np.int64)
-            c["red_three_score_sum"][s] = r3.sum()
-            c["red_three_score_negative"][s] = (r3 < 0).sum()
-            c["score"][s] += _hist((score[:, s] + SCORE_OFFSET) // SCORE_STEP, SCORE_BINS)
-            c["score_sum"][s] = score[:, s].sum()
-            c["score_sumsq"][s] = (score[:, s] ** 2).sum()
-            c["outcome"][s] += _hist(outcome[:, s], 3)
-            for key in ("meld_points", "canasta_bonus", "going_out_bonus", "hand_penalty"):
-                c[key + "_sum"][s] = rows[key].astype(np.int64).sum()
-            c["went_out"][s] = int(rows["went_out"].sum())
-            for k, (turn_key, mixed_key) in enumerate(CANASTA_TIMING):
-                turn = rows[turn_key].astype(np.int64)
-                done = turn >= 0
-                c["canasta_done"][s, k] += _hist2(
-                    rows[mixed_key][done], np.minimum(turn[done], max_turns + 1), 2, max_turns + 2
-                )
-                c["canasta_censored"][s, k] += _hist(played[~done], max_turns + 2)
-            cells = red_cell[:, s]
-            c["r3_cells"][s] += _hist(cells, RED_CELLS**2).reshape(RED_CELLS, RED_CELLS)
-            for key, values in (
-                ("r3_lead_sum", lead[:, s]),
-                ("r3_lead_sumsq", lead[:, s] ** 2),
-                ("r3_net_sum", net[:, s]),
-                ("r3_net_sumsq", net[:, s] ** 2),
-                ("r3_wins", (outcome[:, s] == 0).astype(np.int64)),
-            ):
-                np.add.at(c[key][s].reshape(-1), cells, values)  # exact int64 sums
-            _pile_counts(c, s, rows, max_turns)
-            # by position: 0 = the side of the player who plays first
-            pos = (first_side + s) % n_sides
-            pos_score = score[deal, pos]
-            c["position_outcome"][s] += _hist(outcome[deal, pos], 3)
-            c["position_score_sum"][s] = pos_score.sum()
-            c["position_score_sumsq"][s] = (pos_score**2).sum()
-            c["bot_sides"] += _hist(bot[:, s], n_bots)
-            c["bot_outcome"] += _hist2(bot[:, s], outcome[:, s], n_bots, 3)
-            for b in range(n_bots):
-                mine = score[bot[:, s] == b, s]
-                c["bot_score_sum"][b] += mine.sum()
-                c["bot_score_sumsq"][b] += (mine**2).sum()
         return agg
 
     def __iadd__(self, other: Aggregates) -> Aggregates:
@@ -298,47 +226,6 @@ class Aggregates:
         for k, v in d["counts"].items():
             agg.counts[k] = np.asarray(v, np.int64).reshape(agg.counts[k].shape)
         return agg
-
-
-def _pile_counts(c: dict, s: int, rows: np.ndarray, max_turns: int) -> None:
-    """Add side ``s``'s pile and timeline fields of ``rows`` (``side_dtype``, ``(n,)``)."""
-    for i, key in enumerate(PICKUP_KINDS):
-        v = rows[key].astype(np.int64)
-        c["pickups_sum"][s, i] = v.sum()
-        c["pickups_sumsq"][s, i] = (v * v).sum()
-    cards = rows["pile_cards_taken"].astype(np.int64)
-    c["pile_taken_sum"][s] = cards.sum()
-    c["pile_taken_sumsq"][s] = (cards * cards).sum()
-    c["pile_taken_cross"][s] = (cards * rows["pickups"].astype(np.int64)).sum()
-    for i, key in enumerate(PICKUP_SIZE_FIELDS):
-        c["pickup_size"][s, i] = rows[key].astype(np.int64).sum()
-    for key in ("wild_freezes", "black_three_blocks"):
-        v = rows[key].astype(np.int64)
-        c[key + "_sum"][s] = v.sum()
-        c[key + "_sumsq"][s] = (v * v).sum()
-    c["initial_meld_turn"][s] += _hist(
-        rows["initial_meld_turn"].astype(np.int64) + 1, max_turns + 2
-    )
-
-
-def _hist(values, length: int) -> np.ndarray:
-    values = np.asarray(values, np.int64)
-    return np.bincount(np.clip(values, 0, length - 1), minlength=length)[:length]
-
-
-def _hist2(rows, cols, n_rows: int, n_cols: int) -> np.ndarray:
-    """Counts of each ``(row, col)`` pair, ``ndarray(int64, (n_rows, n_cols))``; values are in
-    range (``0 <= rows < n_rows``, ``0 <= cols < n_cols``)."""
-    flat = np.asarray(rows, np.int64) * n_cols + np.asarray(cols, np.int64)
-    return np.bincount(flat, minlength=n_rows * n_cols).reshape(n_rows, n_cols)
-
-
-def _outcomes(score: np.ndarray) -> np.ndarray:
-    """Per deal and side: 0 = win (sole highest score), 1 = tie for highest, 2 = loss."""
-    best = score.max(axis=1, keepdims=True)
-    at_best = score == best
-    shared = at_best.sum(axis=1, keepdims=True) > 1
-    return np.where(at_best, np.where(shared, 1, 0), 2).astype(np.int64)
 
 
 def chunk_outputs(table, first_deal: int, seeds, seatings, deal_rows, side_rows, records: bool):
