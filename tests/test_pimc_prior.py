@@ -11,8 +11,9 @@ out through the Deal API on the true cards, not from the search kernel.
 
 import numpy as np
 import pytest
+from search_positions import position
 
-from canasta_sim import Deal, Rules
+from canasta_sim import Deal
 from canasta_sim.nb.bots.apprentice import candidate_scores
 from canasta_sim.nb.bots.features import feature_work
 from canasta_sim.nb.bots.memory import new_bot
@@ -31,17 +32,6 @@ from canasta_sim.players.weights import default_weights_path, load_weights
 
 NO_LOG = np.zeros((0, EV_LEN), np.int32)
 APPRENTICE = "apprentice"
-
-
-def position(players: int, deal: int, turns: int) -> Deal:
-    """Deal ``deal`` of seed 3 after ``turns`` expert turns or more: the first draw decision
-    from then on with a pickup to weigh against the draw."""
-    d = Deal.new(Rules(players=players), 3, deal=deal)
-    work = search_work(1)[1][0]
-    while d.turns < turns or draw_candidates_nb(d.state, d.rules.to_array(), work) < 2:
-        d.play_turn("expert")
-        assert not d.is_over
-    return d
 
 
 def turn_result(d: Deal, spec: str) -> dict[str, np.ndarray]:

@@ -13,8 +13,9 @@ work are its own, not the searching seat's.
 
 import numpy as np
 import pytest
+from search_positions import position
 
-from canasta_sim import Deal, Rules
+from canasta_sim import Deal
 from canasta_sim.nb.bots.features import feature_work
 from canasta_sim.nb.bots.memory import new_bot
 from canasta_sim.nb.bots.pimc import score_diff_nb, search_nb
@@ -32,17 +33,6 @@ from canasta_sim.players.weights import default_weights_path, load_weights
 
 NO_LOG = np.zeros((0, EV_LEN), np.int32)
 TOP = 3  # pimc's own discards kept per meld choice
-
-
-def position(players: int, deal: int, turns: int) -> Deal:
-    """Deal ``deal`` of seed 3 after ``turns`` expert turns or more: the first draw decision
-    from then on with a pickup to weigh against the draw."""
-    d = Deal.new(Rules(players=players), 3, deal=deal)
-    work = search_work(1)[1][0]
-    while d.turns < turns or draw_candidates_nb(d.state, d.rules.to_array(), work) < 2:
-        d.play_turn("expert")
-        assert not d.is_over
-    return d
 
 
 def rollout_totals(d: Deal, params: np.ndarray, weights: np.ndarray):
