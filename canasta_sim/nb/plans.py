@@ -240,17 +240,16 @@ def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
     side = rules[RuleSlot.side_of + seat]
     minimum = sides[side, SideSlot.minimum]
     left = state.hand_sizes[seat] - plan_size_nb(plan) + incoming
+    # without branches, which would follow the hand's counts (as in fill_plan_nb)
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         spare = hand[r] - plan[r, MeldCol.naturals]
-        if spare <= 0 or left - spare < keep:
-            continue
-        in_plan = (
-            r == top
-            or plan[r, MeldCol.naturals] + plan[r, MeldCol.deuces] + plan[r, MeldCol.jokers] > 0
+        in_plan = (r == top) | (
+            plan[r, MeldCol.naturals] + plan[r, MeldCol.deuces] + plan[r, MeldCol.jokers] > 0
         )
-        if in_plan or spare >= 3:
-            plan[r, MeldCol.naturals] += spare
-            left -= spare
+        take = (spare > 0) & (left - spare >= keep) & (in_plan | (spare >= 3))
+        spare = spare if take else 0
+        plan[r, MeldCol.naturals] += spare
+        left -= spare
     points = plan_points_nb(rules, plan, top)
     if points >= minimum:
         return left
@@ -291,6 +290,22 @@ def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
             left -= placed
             points += added
     return left
+
+
+@inline_kernel
+def initial_reach_nb(rules, hand):
+    """The most points (R-04) an initial meld from ``hand`` alone can count (R-64): every
+    natural of the ranks held three or more times, of the pairs too when a wild card is held,
+    and every wild card. :func:`initial_plan_nb` with no pile card lays a subset of these, so
+    when this is under the side's minimum count no initial meld from hand can be made."""
+    wild = hand[DEUCE] + hand[JOKER] > 0
+    pts = (
+        hand[DEUCE] * rules[RuleSlot.values + DEUCE] + hand[JOKER] * rules[RuleSlot.values + JOKER]
+    )
+    for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        c = hand[r]
+        pts += c * rules[RuleSlot.values + r] if (c >= 3) | ((c == 2) & wild) else 0
+    return pts
 
 
 @kernel
