@@ -53,7 +53,10 @@ def keep_value_nb(count, u, own_meld, points, pair_keep):
     more (``count`` in hand; pile pickups, new melds) most (``pair_keep``), cards of a rank its
     side has melded (``own_meld``) next, single cards by their chance of pairing (``u`` unseen
     cards of the rank), minus a little of their penalty value (``points``)."""
-    v = pair_keep + 0.1 * count if count >= 2 else 0.04 * u
+    # both values, then a select: a branch on the hand's counts was mispredicted
+    pair = pair_keep + 0.1 * count
+    single = 0.04 * u
+    v = pair if count >= 2 else single
     v += 0.25 if own_meld else 0.0
     return v - 0.002 * points
 
