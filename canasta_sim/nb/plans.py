@@ -161,6 +161,31 @@ def place_wilds_nb(plan, r, n, d, j, deuces, jokers, room, short, jokers_first, 
     return deuces, jokers, placed, added
 
 
+@kernel
+def spread_wilds_nb(
+    melds, side, plan, top, deuces, jokers, left, keep, short, jokers_first, natural_wait, rules
+):
+    """Put spare wild cards on the side's melds (on the table, in ``plan`` or ``top``, the
+    pile's top card, or -1), highest rank first, each as :func:`place_wilds_nb` allows:
+    while the hand keeps ``keep`` cards (``left``: the cards it keeps now) and until the
+    points added reach ``short`` (R-64; :data:`~.enums.NO_LIMIT` for none). A wild-free meld
+    of at least ``natural_wait`` naturals gets none (:data:`~.enums.NO_LIMIT`: every meld
+    may). Returns ``(deuces, jokers, left, points added)``."""
+    added = 0
+    for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
+        if added >= short or deuces + jokers == 0 or left - 1 < keep:
+            break
+        n, d, j = row_total_nb(melds, side, plan, r, top)
+        if n + d + j == 0 or (d + j == 0 and n >= natural_wait):
+            continue
+        deuces, jokers, placed, points = place_wilds_nb(
+            plan, r, n, d, j, deuces, jokers, left - keep, short - added, jokers_first, rules
+        )
+        left -= placed
+        added += points
+    return deuces, jokers, left, added
+
+
 # --- whole plans ------------------------------------------------------------------------------
 @kernel
 def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
@@ -202,26 +227,20 @@ def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
         np.bool_(True),
         rules,
     )
-    left -= placed
-    for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-        if deuces + jokers == 0 or left - 1 < keep:
-            break
-        n, d, j = row_total_nb(melds, side, plan, r, top)
-        if n + d + j > 0:
-            deuces, jokers, placed, _ = place_wilds_nb(
-                plan,
-                r,
-                n,
-                d,
-                j,
-                deuces,
-                jokers,
-                left - keep,
-                np.int64(NO_LIMIT),
-                np.bool_(True),
-                rules,
-            )
-            left -= placed
+    _, _, left, _ = spread_wilds_nb(
+        melds,
+        side,
+        plan,
+        top,
+        deuces,
+        jokers,
+        left - placed,
+        keep,
+        np.int64(NO_LIMIT),
+        np.bool_(True),
+        np.int64(NO_LIMIT),
+        rules,
+    )
     return left
 
 
@@ -267,28 +286,20 @@ def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
         np.bool_(False),
         rules,
     )
-    left -= placed
-    points += added
-    for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-        if points >= minimum or deuces + jokers == 0 or left - 1 < keep:
-            break
-        n, d, j = row_total_nb(melds, side, plan, r, top)
-        if n + d + j > 0:
-            deuces, jokers, placed, added = place_wilds_nb(
-                plan,
-                r,
-                n,
-                d,
-                j,
-                deuces,
-                jokers,
-                left - keep,
-                minimum - points,
-                np.bool_(False),
-                rules,
-            )
-            left -= placed
-            points += added
+    _, _, left, _ = spread_wilds_nb(
+        melds,
+        side,
+        plan,
+        top,
+        deuces,
+        jokers,
+        left - placed,
+        keep,
+        minimum - points - added,
+        np.bool_(False),
+        np.int64(NO_LIMIT),
+        rules,
+    )
     return left
 
 

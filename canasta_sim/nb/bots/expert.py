@@ -74,9 +74,9 @@ from ..plans import (
     fill_plan_nb,
     initial_plan_nb,
     initial_reach_nb,
-    place_wilds_nb,
     plan_points_nb,
     row_total_nb,
+    spread_wilds_nb,
 )
 from .discards import discard_safe_nb
 from .knowledge import opponents_threaten_nb, side_table_points_nb, stock_left_nb
@@ -213,27 +213,20 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
         np.bool_(False),
         rules,
     )
-    left -= placed
-    for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-        if deuces + jokers == 0 or left - 1 < keep:
-            break
-        n, d, j = row_total_nb(melds, side, plan, r, -1)
-        if n == 0 or (d + j == 0 and n >= natural_wait):
-            continue
-        deuces, jokers, placed, _ = place_wilds_nb(
-            plan,
-            r,
-            n,
-            d,
-            j,
-            deuces,
-            jokers,
-            left - keep,
-            np.int64(NO_LIMIT),
-            np.bool_(False),
-            rules,
-        )
-        left -= placed
+    _, _, left, _ = spread_wilds_nb(
+        melds,
+        side,
+        plan,
+        np.int64(-1),
+        deuces,
+        jokers,
+        left - placed,
+        keep,
+        np.int64(NO_LIMIT),
+        np.bool_(False),
+        natural_wait,
+        rules,
+    )
     return left
 
 
