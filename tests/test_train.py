@@ -132,6 +132,25 @@ def test_round_one_plans_are_the_shipped_labels():
         assert plan.label_plan(Path("o"), 1, name) == (want, shards), name
 
 
+def test_the_default_is_the_shipped_recipe_with_one_round_of_expert_iteration():
+    """The shipped files (bots version 7) are round 2's at seed 1: by default the command
+    runs 2 rounds, and round 2 labels the same counts and shard numbers as round 1's round
+    stages with pimc rolling out round 1's apprentice, at seeds 1 + 2 = 3 (4 players) and
+    1 + 2 + 1 = 4 (2, 3 and 6 players)."""
+    from canasta_sim.learn.pipeline import TrainPlan, weights_dir
+    from canasta_sim.learn.shards import LabelPlan
+
+    both = ("classic", "hoyle")
+    plan = TrainPlan()
+    assert plan.rounds == 2
+    later = {"search": "pimc:rollout=apprentice", "weights": str(weights_dir(Path("o"), 1))}
+    for name, shards, want in (
+        ("label_236", 180, LabelPlan(4, 20, (2, 3, 6), both, 32, 3, **later)),
+        ("label_4p", 500, LabelPlan(3, 20, (4,), both, 32, 3, **later)),
+    ):
+        assert plan.label_plan(Path("o"), 2, name) == (want, shards), name
+
+
 def test_a_folder_of_the_old_recipe_is_not_resumed(tmp_path):
     """A training folder whose plan.json has no recipe (made before the per-count plans) is a
     usage error of --out, and nothing is labelled into it."""

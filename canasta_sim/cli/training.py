@@ -16,10 +16,10 @@ PLAN_OPTIONS = (
     (
         "rounds",
         MOST_ROUNDS,
-        1,
-        "Rounds: round 1 labels with the expert's rollouts (the shipped files' recipe), "
-        "round k with round k-1's apprentice; each round fits on the labels of every round "
-        "so far.",
+        2,
+        "Rounds: round 1 labels with the expert's rollouts, round k with round k-1's "
+        "apprentice; each round fits on the labels of every round so far (2 rounds: the "
+        "shipped files' recipe).",
     ),
     ("shards", 10**12, 500, "4-player shards a round."),
     ("shards_other", 10**12, 180, "Shards a round of 2, 3 and 6 players (in turn)."),
@@ -89,11 +89,11 @@ def train(
 ):
     """Rebuild the apprentice's weights (apprentice_{2,3,4,6}p.npz) from a seed.
 
-    Round 1 (the shipped files' recipe) labels decisions with pimc's paired rollouts of the
-    expert: 2-, 3- and 6-player ones, then per player count the deals of that count's own
-    expert, 4 players last, and fits a network per player count; each further round labels
-    with the previous round's apprentice as rollout bot and refits (needs the optional extra
-    train: pip install -e ".[train]" in a checkout).
+    Round 1 labels decisions with pimc's paired rollouts of the expert: 2-, 3- and 6-player
+    ones, then per player count the deals of that count's own expert, 4 players last, and
+    fits a network per player count; each further round labels with the previous round's
+    apprentice as rollout bot and refits. The default, 2 rounds at seed 1, is the shipped
+    files' recipe (needs the optional extra train: pip install -e ".[train]" in a checkout).
     A stage done is marked in OUT/round_K/ and skipped when the command runs again; a
     labelling stage resumes from its last whole shard. The weights are in
     OUT/round_ROUNDS/weights/ (docs/learned.md).

@@ -87,8 +87,8 @@ class TrainPlan:
         and 6-player labels ``seed + 2 (k - 1) + 1``, round 1's per-count plans ``seed + 30``
         to ``seed + 34`` (:data:`OWN_PLANS`), the network fits ``seed``.
     rounds : int
-        Rounds of labelling and fitting (1: expert rollouts only, the shipped files' recipe;
-        at most :data:`MOST_ROUNDS`).
+        Rounds of labelling and fitting (1: expert rollouts only; 2, the default: one round
+        of expert iteration, the shipped files' recipe; at most :data:`MOST_ROUNDS`).
     shards : int
         4-player shards of ``label_4p`` per round (at least 2: one per preset).
     shards_other : int
@@ -107,7 +107,7 @@ class TrainPlan:
     """
 
     seed: int = 1
-    rounds: int = 1
+    rounds: int = 2
     shards: int = 500
     shards_other: int = 180
     shards_own: int = 244
