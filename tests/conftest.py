@@ -6,6 +6,10 @@ fixture), later tests compile the kernels they add one by one, and a test's subp
 cold cache, :func:`canasta_sim.warmup.warm_up` compiles everything in worker processes side
 by side; with a warm one it only loads the kernels (a few seconds).
 
+In a run in several processes (pytest-xdist, ``-n 2``: the README's test command) the
+controller fills the cache before it starts the test processes, so that each of them only
+loads the kernels: the run compiles once, not once per test process.
+
 The run then compiles nothing more: a kernel the tests compile after the warm-up (a call the
 warm-up does not make, or an argument type it does not use) is named at the end of the run's
 report, with its argument types, so that the warm-up can be taught it.
@@ -13,6 +17,9 @@ report, with its argument types, so that the warm-up can be taught it.
 
 import pytest
 from numba.core import event
+
+#: The key of a test process's compiled kernels in what it sends its controller (xdist).
+_COMPILED = "kernels_compiled_after_warm_up"
 
 
 class _Compiles(event.Listener):
@@ -32,6 +39,15 @@ class _Compiles(event.Listener):
 _after_warm_up = _Compiles()
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_setupnodes(config, specs):
+    """The controller of an xdist run, before it starts the test processes: fill the cache
+    (in the warm-up's worker processes when cold), loading nothing into the controller."""
+    from canasta_sim.warmup import warm_up
+
+    warm_up(load=False)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def kernels_compiled_once():
     from canasta_sim.warmup import warm_up
@@ -40,6 +56,19 @@ def kernels_compiled_once():
     event.register("numba:compile", _after_warm_up)
     yield
     event.unregister("numba:compile", _after_warm_up)
+
+
+def pytest_sessionfinish(session):
+    """A test process of an xdist run sends its controller what it compiled."""
+    if hasattr(session.config, "workeroutput"):
+        session.config.workeroutput[_COMPILED] = _after_warm_up.kernels
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """The controller of an xdist run collects what each test process compiled."""
+    for name, args in getattr(node, "workeroutput", {}).get(_COMPILED, []):
+        _after_warm_up.kernels.append((name, args))
 
 
 def pytest_terminal_summary(terminalreporter):
