@@ -8,12 +8,17 @@ by side; with a warm one it only loads the kernels (a few seconds).
 
 In a run in several processes (pytest-xdist, ``-n 2``: the README's test command) the
 controller fills the cache before it starts the test processes, so that each of them only
-loads the kernels: the run compiles once, not once per test process.
+loads the kernels: the run compiles once, not once per test process. The trainer's label
+kernels, which the warm-up leaves out (they belong to an optional extra), are compiled by the
+first test process that needs them while the others wait for it (:func:`label_kernels`).
 
 The run then compiles nothing more: a kernel the tests compile after the warm-up (a call the
 warm-up does not make, or an argument type it does not use) is named at the end of the run's
 report, with its argument types, so that the warm-up can be taught it.
 """
+
+import fcntl
+import os
 
 import pytest
 from numba.core import event
@@ -56,6 +61,26 @@ def kernels_compiled_once():
     event.register("numba:compile", _after_warm_up)
     yield
     event.unregister("numba:compile", _after_warm_up)
+
+
+@pytest.fixture(scope="session")
+def label_kernels(tmp_path_factory):
+    """The trainer's label kernels, compiled by one labelled deal under a lock that the test
+    processes of a run share (a file in the run's base folder; an xdist test process's own
+    folder is inside it): the first compiles them into the cache, the others wait and then
+    load them."""
+    from canasta_sim.learn.shards import LabelPlan, label_shard
+
+    run_folder = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        run_folder = run_folder.parent
+    lock = run_folder / "label_kernels.lock"
+    with open(lock, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        try:
+            label_shard(LabelPlan(seed=4, deals=1, worlds=2, every=2, players=(2,)), 0)
+        finally:
+            fcntl.flock(held, fcntl.LOCK_UN)
 
 
 def pytest_sessionfinish(session):
