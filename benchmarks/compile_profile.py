@@ -11,7 +11,8 @@ longest first, and the total; writes nothing.
 """
 
 import argparse
-import sys
+import contextlib
+import os
 import time
 from collections import defaultdict
 
@@ -50,7 +51,8 @@ def main() -> None:
     event.register("numba:compile", times)
     start = time.process_time()
     try:
-        cli(args.command, standalone_mode=False)
+        with open(os.devnull, "w") as quiet, contextlib.redirect_stdout(quiet):
+            cli(args.command, standalone_mode=False)  # its statistics table is not wanted here
     finally:
         event.unregister("numba:compile", times)
     cpu = time.process_time() - start
@@ -73,4 +75,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
