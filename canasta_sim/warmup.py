@@ -7,13 +7,13 @@ the batched environment), each of which links and optimises all of that again. A
 :func:`warm_up` runs two groups of calls (:data:`GROUPS`) side by side, each in a worker
 process (``python -m canasta_sim.warmup GROUP FOLDER``): the long chain (the expert, the
 learned bot, the search bot and its chunk kernel) in one; in the other first the aggregation
-kernel, which needs no other kernel (meanwhile the first compiles the engine's moves, which
-the second then mostly loads), what needs only the engine's moves (a ``Deal``'s move and step
-checks, candidates and sampled worlds, the environment's single actions), then what builds on
-the first group's kernels (the rollouts last), each call
+kernel, which needs no other kernel, then what needs only the engine's moves (a ``Deal``'s
+move and step checks, candidates and sampled worlds, the environment's single actions), then
+what builds on the first group's kernels (the rollouts last), each call
 waiting until the first group has made the call it builds on (:data:`AFTER`) so that it loads
 those kernels from the cache instead of compiling them a second time. The groups take about
-as long.
+as long; the first is one chain, each call building on the one before, so a cold warm-up takes
+at least its time whatever the number of processes.
 
 Both workers fill the one on-disk cache (numba writes each cache file whole, under a temporary
 name first). Then the calling process makes every call itself, loading each kernel from the
