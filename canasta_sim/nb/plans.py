@@ -161,6 +161,31 @@ def place_wilds_nb(plan, r, n, d, j, deuces, jokers, room, short, jokers_first, 
     return deuces, jokers, placed, added
 
 
+@kernel
+def spread_wilds_nb(
+    melds, side, plan, top, deuces, jokers, left, keep, short, jokers_first, natural_wait, rules
+):
+    """Put spare wild cards on the side's melds (on the table, in ``plan`` or ``top``, the
+    pile's top card, or -1), highest rank first, each as :func:`place_wilds_nb` allows:
+    while the hand keeps ``keep`` cards (``left``: the cards it keeps now) and until the
+    points added reach ``short`` (R-64; :data:`~.enums.NO_LIMIT` for none). A wild-free meld
+    of at least ``natural_wait`` naturals gets none (:data:`~.enums.NO_LIMIT`: every meld
+    may). Returns ``(deuces, jokers, left, points added)``."""
+    added = 0
+    for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
+        if added >= short or deuces + jokers == 0 or left - 1 < keep:
+            break
+        n, d, j = row_total_nb(melds, side, plan, r, top)
+        if n + d + j == 0 or (d + j == 0 and n >= natural_wait):
+            continue
+        deuces, jokers, placed, points = place_wilds_nb(
+            plan, r, n, d, j, deuces, jokers, left - keep, short - added, jokers_first, rules
+        )
+        left -= placed
+        added += points
+    return deuces, jokers, left, added
+
+
 # --- whole plans ------------------------------------------------------------------------------
 @kernel
 def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
@@ -202,26 +227,20 @@ def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
         np.bool_(True),
         rules,
     )
-    left -= placed
-    for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-        if deuces + jokers == 0 or left - 1 < keep:
-            break
-        n, d, j = row_total_nb(melds, side, plan, r, top)
-        if n + d + j > 0:
-            deuces, jokers, placed, _ = place_wilds_nb(
-                plan,
-                r,
-                n,
-                d,
-                j,
-                deuces,
-                jokers,
-                left - keep,
-                np.int64(NO_LIMIT),
-                np.bool_(True),
-                rules,
-            )
-            left -= placed
+    _, _, left, _ = spread_wilds_nb(
+        melds,
+        side,
+        plan,
+        top,
+        deuces,
+        jokers,
+        left - placed,
+        keep,
+        np.int64(NO_LIMIT),
+        np.bool_(True),
+        np.int64(NO_LIMIT),
+        rules,
+    )
     return left
 
 
@@ -240,17 +259,16 @@ def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
     side = rules[RuleSlot.side_of + seat]
     minimum = sides[side, SideSlot.minimum]
     left = state.hand_sizes[seat] - plan_size_nb(plan) + incoming
+    # without branches, which would follow the hand's counts (as in fill_plan_nb)
     for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
         spare = hand[r] - plan[r, MeldCol.naturals]
-        if spare <= 0 or left - spare < keep:
-            continue
-        in_plan = (
-            r == top
-            or plan[r, MeldCol.naturals] + plan[r, MeldCol.deuces] + plan[r, MeldCol.jokers] > 0
+        in_plan = (r == top) | (
+            plan[r, MeldCol.naturals] + plan[r, MeldCol.deuces] + plan[r, MeldCol.jokers] > 0
         )
-        if in_plan or spare >= 3:
-            plan[r, MeldCol.naturals] += spare
-            left -= spare
+        take = (spare > 0) & (left - spare >= keep) & (in_plan | (spare >= 3))
+        spare = spare if take else 0
+        plan[r, MeldCol.naturals] += spare
+        left -= spare
     points = plan_points_nb(rules, plan, top)
     if points >= minimum:
         return left
@@ -268,29 +286,37 @@ def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
         np.bool_(False),
         rules,
     )
-    left -= placed
-    points += added
-    for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-        if points >= minimum or deuces + jokers == 0 or left - 1 < keep:
-            break
-        n, d, j = row_total_nb(melds, side, plan, r, top)
-        if n + d + j > 0:
-            deuces, jokers, placed, added = place_wilds_nb(
-                plan,
-                r,
-                n,
-                d,
-                j,
-                deuces,
-                jokers,
-                left - keep,
-                minimum - points,
-                np.bool_(False),
-                rules,
-            )
-            left -= placed
-            points += added
+    _, _, left, _ = spread_wilds_nb(
+        melds,
+        side,
+        plan,
+        top,
+        deuces,
+        jokers,
+        left - placed,
+        keep,
+        minimum - points - added,
+        np.bool_(False),
+        np.int64(NO_LIMIT),
+        rules,
+    )
     return left
+
+
+@inline_kernel
+def initial_reach_nb(rules, hand):
+    """The most points (R-04) an initial meld from ``hand`` alone can count (R-64): every
+    natural of the ranks held three or more times, of the pairs too when a wild card is held,
+    and every wild card. :func:`initial_plan_nb` with no pile card lays a subset of these, so
+    when this is under the side's minimum count no initial meld from hand can be made."""
+    wild = hand[DEUCE] + hand[JOKER] > 0
+    pts = (
+        hand[DEUCE] * rules[RuleSlot.values + DEUCE] + hand[JOKER] * rules[RuleSlot.values + JOKER]
+    )
+    for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        c = hand[r]
+        pts += c * rules[RuleSlot.values + r] if (c >= 3) | ((c == 2) & wild) else 0
+    return pts
 
 
 @kernel

@@ -53,15 +53,19 @@ def keep_value_nb(count, u, own_meld, points, pair_keep):
     more (``count`` in hand; pile pickups, new melds) most (``pair_keep``), cards of a rank its
     side has melded (``own_meld``) next, single cards by their chance of pairing (``u`` unseen
     cards of the rank), minus a little of their penalty value (``points``)."""
-    v = pair_keep + 0.1 * count if count >= 2 else 0.04 * u
+    # both values, then a select: a branch on the hand's counts was mispredicted
+    pair = pair_keep + 0.1 * count
+    single = 0.04 * u
+    v = pair if count >= 2 else single
     v += 0.25 if own_meld else 0.0
     return v - 0.002 * points
 
 
 @inline_kernel
 def discard_context_nb(state, rules, bot, seat):
-    """What :func:`choose_discard_nb` reads once per decision: the pile's memory of the next
-    player, their odds (:func:`.knowledge.next_player_odds_nb`, which fills ``bot.powers``,
+    """What :func:`choose_discard_nb` reads once per decision, as one tuple for
+    :func:`discard_value_nb`: the pile's memory of the next player (ranks passed, ranks
+    discarded), their odds (:func:`.knowledge.next_player_odds_nb`, which fills ``bot.powers``,
     :data:`.memory.BOT_DTYPE`), whether their side has melded and its meld ranks, the own
     side's meld ranks, whether the pile is frozen for them, the cards of a rank in the pack."""
     sides, g = state.sides, state.g
@@ -79,27 +83,12 @@ def discard_context_nb(state, rules, bot, seat):
 
 
 @inline_kernel
-def discard_value_nb(
-    state,
-    rules,
-    bot,
-    hand,
-    k,
-    frozen,
-    opp_ranks,
-    own_ranks,
-    opp_melded,
-    passed,
-    discarded,
-    q,
-    p_wild,
-    safety,
-    pair_keep,
-    per_rank,
-):
+def discard_value_nb(state, rules, bot, hand, k, context, safety, pair_keep):
     """The discard score of natural rank ``k`` held (lower: discard): its keep value
     (:func:`keep_value_nb`) plus ``safety`` times the expected cards it hands the next
-    player (:func:`take_chance_nb` times the pile after the discard)."""
+    player (:func:`take_chance_nb` times the pile after the discard); ``context`` is
+    :func:`discard_context_nb`'s tuple."""
+    passed, discarded, q, p_wild, opp_melded, opp_ranks, own_ranks, frozen, per_rank = context
     c = hand[k]
     u = per_rank - c - state.pile_counts[k] - state.melded[k]
     p = take_chance_nb(
@@ -139,9 +128,7 @@ def choose_discard_nb(
     if hand[BLACK_THREE] > 0:
         if plen >= block_at or hand[BLACK_THREE] >= 2 or state.hand_sizes[seat] <= 3:
             return BLACK_THREE
-    passed, discarded, q, p_wild, opp_melded, opp_ranks, own_ranks, frozen, per_rank = (
-        discard_context_nb(state, rules, bot, seat)
-    )
+    context = discard_context_nb(state, rules, bot, seat)
     best = -1
     best_v = 1e18
     # only the ranks held are scored, in rank order, walked as the set bits of a mask: a test
@@ -152,24 +139,7 @@ def choose_discard_nb(
     while held != 0:
         k = trailing_zeros(held)
         held &= held - 1
-        v = discard_value_nb(
-            state,
-            rules,
-            bot,
-            hand,
-            k,
-            frozen,
-            opp_ranks,
-            own_ranks,
-            opp_melded,
-            passed,
-            discarded,
-            q,
-            p_wild,
-            safety,
-            pair_keep,
-            per_rank,
-        )
+        v = discard_value_nb(state, rules, bot, hand, k, context, safety, pair_keep)
         better = v < best_v
         best = k if better else best
         best_v = v if better else best_v
@@ -209,28 +179,11 @@ def ranked_discards_nb(
         if not fresh:  # the odds read the own wild cards: again after one is chosen
             hand[DEUCE] = deuces if deuce else 0
             hand[JOKER] = jokers if joker else 0
-            passed, discarded, q, p_wild, opp_melded, opp_ranks, own_ranks, frozen, per_rank = (
-                discard_context_nb(state, rules, bot, seat)
-            )
+            context = discard_context_nb(state, rules, bot, seat)
             for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
                 if vals[k] != np.inf:
                     vals[k] = discard_value_nb(
-                        state,
-                        rules,
-                        bot,
-                        hand,
-                        k,
-                        frozen,
-                        opp_ranks,
-                        own_ranks,
-                        opp_melded,
-                        passed,
-                        discarded,
-                        q,
-                        p_wild,
-                        safety,
-                        pair_keep,
-                        per_rank,
+                        state, rules, bot, hand, k, context, safety, pair_keep
                     )
             hand[DEUCE] = deuces
             hand[JOKER] = jokers

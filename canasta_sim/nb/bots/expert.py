@@ -73,12 +73,14 @@ from ..plans import (
     clear_plan_nb,
     fill_plan_nb,
     initial_plan_nb,
-    place_wilds_nb,
+    initial_reach_nb,
+    plan_points_nb,
     row_total_nb,
+    spread_wilds_nb,
 )
 from .discards import discard_safe_nb
 from .knowledge import opponents_threaten_nb, side_table_points_nb, stock_left_nb
-from .melding import can_go_out_nb, meld_material_nb
+from .melding import can_go_out_nb, meld_material_nb, out_possible_nb
 from .pickups import take_forced_pile_nb, take_possible_nb, try_take_nb
 from .policies import EXPERT_DEFAULTS, ExpertParam
 
@@ -211,27 +213,20 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
         np.bool_(False),
         rules,
     )
-    left -= placed
-    for r in range(LAST_NATURAL, FIRST_NATURAL - 1, -1):
-        if deuces + jokers == 0 or left - 1 < keep:
-            break
-        n, d, j = row_total_nb(melds, side, plan, r, -1)
-        if n == 0 or (d + j == 0 and n >= natural_wait):
-            continue
-        deuces, jokers, placed, _ = place_wilds_nb(
-            plan,
-            r,
-            n,
-            d,
-            j,
-            deuces,
-            jokers,
-            left - keep,
-            np.int64(NO_LIMIT),
-            np.bool_(False),
-            rules,
-        )
-        left -= placed
+    _, _, left, _ = spread_wilds_nb(
+        melds,
+        side,
+        plan,
+        np.int64(-1),
+        deuces,
+        jokers,
+        left - placed,
+        keep,
+        np.int64(NO_LIMIT),
+        np.bool_(False),
+        natural_wait,
+        rules,
+    )
     return left
 
 
@@ -253,7 +248,8 @@ def expert_melds_nb(state, rules, bot, params, log):
         <= ENDGAME_ROUNDS * rules[RuleSlot.draw_count] * rules[RuleSlot.players]
     )
     if (
-        can_go_out_nb(state, rules, bot, seat)
+        out_possible_nb(state, rules, seat)  # the cheap tests first: most turns end here
+        and can_go_out_nb(state, rules, bot, seat)
         and should_go_out_nb(state, rules, seat, params, threat or endgame)
         and meld_nb(state, rules, bot.out_plan[:], log) == MoveError.ok
     ):
@@ -275,10 +271,17 @@ def expert_melds_nb(state, rules, bot, params, log):
         hand, sides[side, SideSlot.meld_ranks]
     ):
         return
+    minimum = sides[side, SideSlot.minimum]
+    if not melded and initial_reach_nb(rules, hand) < minimum:
+        return  # no initial meld from hand reaches the minimum count
     plan = bot.meld_plan[:]
     clear_plan_nb(plan)
     if not melded:
         left = initial_plan_nb(state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(keep))
+        # the move kernel would refuse a plan short of the minimum count: keeping at
+        # least two cards, it does not go out, which alone could waive it
+        if plan_points_nb(rules, plan, np.int64(-1)) < minimum:
+            return
     else:
         left = fill_plan_nb(
             state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(keep), np.bool_(False)
