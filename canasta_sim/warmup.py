@@ -6,12 +6,14 @@ that build on it, and the kernels that can play every policy (the chunk kernels,
 the batched environment), each of which links and optimises all of that again. A cold
 :func:`warm_up` runs two groups of calls (:data:`GROUPS`) side by side, each in a worker
 process (``python -m canasta_sim.warmup GROUP FOLDER``): the long chain (the expert, the
-learned bot, the search bot and its chunk kernel) in one; in the other what needs only the
-engine's moves (a ``Deal``'s move and step checks, candidates and sampled worlds, the
-environment's single actions), then what builds on the first group's kernels, each call
+learned bot, the search bot and its chunk kernel) in one; in the other first the aggregation
+kernel, which needs no other kernel, then what needs only the engine's moves (a ``Deal``'s
+move and step checks, candidates and sampled worlds, the environment's single actions), then
+what builds on the first group's kernels (the rollouts last), each call
 waiting until the first group has made the call it builds on (:data:`AFTER`) so that it loads
 those kernels from the cache instead of compiling them a second time. The groups take about
-as long.
+as long; the first is one chain, each call building on the one before, so a cold warm-up takes
+at least its time whatever the number of processes.
 
 Both workers fill the one on-disk cache (numba writes each cache file whole, under a temporary
 name first). Then the calling process makes every call itself, loading each kernel from the
@@ -27,11 +29,15 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 from .env import ActionDeal, VecCanasta
 from .game.deals import STEPS, Deal, is_legal_meld, minimum_count
 from .game.rules import Rules
 from .nb.play import play_block_nb, play_expert_block_nb, play_search_block_nb
 from .players.choices import candidates
+from .results.aggregate import Aggregates
+from .run.records import deal_dtype, side_dtype
 from .run.simulate import simulate
 from .search.analysis import analyse
 
@@ -64,6 +70,18 @@ def _expert_chunk() -> None:
 def _chunk() -> None:
     """The chunk kernel of runs of the other policies, without the search bot."""
     simulate(8, bots=["greedy", "expert"], rules=Rules(), records=True)
+
+
+def _aggregates() -> None:
+    """The aggregation kernel of every run's chunks, which calls no other kernel."""
+    rules = Rules()
+    Aggregates.from_rows(
+        rules,
+        ["expert"],
+        np.zeros(0, deal_dtype),
+        np.zeros((0, rules.sides), side_dtype),
+        np.zeros((0, rules.sides), np.int8),
+    )
 
 
 def _bots() -> None:
@@ -126,19 +144,30 @@ def _env_batch() -> None:
 
 #: The two groups of calls of a cold warm-up, each in dependency order, run side by side.
 GROUPS = (
-    (_expert, _apprentice, _pimc, _search_chunk, _analysis),
-    (_deal_api, _candidates, _env_moves, _bots, _expert_chunk, _env_batch, _chunk),
+    (_expert, _apprentice, _pimc, _search_chunk),
+    (
+        _aggregates,
+        _deal_api,
+        _candidates,
+        _env_moves,
+        _bots,
+        _expert_chunk,
+        _env_batch,
+        _chunk,
+        _analysis,
+    ),
 )
 
 #: Calls of the second group that build on a call of the first (the other bots share the
 #: expert's discard and plan kernels; the environment's batch and the other policies' chunk
-#: kernel link the learned bot): run side by side, each waits for it. (The first group's
-#: search bot and rollouts come late enough to load the second's other bots.)
+#: kernel and the rollouts link the learned bot): run side by side, each waits for it. (The
+#: first group's search bot comes late enough to load the second's other bots.)
 AFTER = {
     _bots: _expert,
     _expert_chunk: _expert,
     _env_batch: _apprentice,
     _chunk: _apprentice,
+    _analysis: _apprentice,
 }
 
 #: Every warm-up call, in an order where each call's prerequisites come first (one process).
@@ -204,7 +233,7 @@ def _chunk_kernels_cached() -> bool:
         return False
 
 
-def warm_up(processes: int | None = None) -> None:
+def warm_up(processes: int | None = None, *, load: bool = True) -> None:
     """Compile every kernel into numba's on-disk cache (or load it from there): the three
     chunk kernels through tiny runs, every kernel a :class:`Deal` calls (each move, each bot,
     scoring, traces) and the analysis kernels (worlds, rollouts). Kernels take one dtype per
@@ -217,6 +246,11 @@ def warm_up(processes: int | None = None) -> None:
         two, at most the machine's cores; 1: everything in this process). More than two gain
         nothing. None are started when the cache already holds the three chunk
         kernels.
+    load : bool, optional
+        Also load every kernel into this process (default). ``False`` leaves the cache filled
+        by the worker processes and loads nothing here, for a process that plays no deal
+        itself (the controller of a test run in several processes); with one process (or a
+        single core) the kernels are compiled here all the same.
 
     Raises
     ------
@@ -229,8 +263,11 @@ def warm_up(processes: int | None = None) -> None:
         processes = min(2, os.cpu_count() or 1)
     if processes < 1:
         raise ValueError(f"processes={processes!r}; allowed: 1 or more")
-    if processes > 1 and not _chunk_kernels_cached():
-        _run_apart()
+    if processes > 1:
+        if not _chunk_kernels_cached():
+            _run_apart()
+        if not load:
+            return
     for step in STEPS_IN_ORDER:
         step()
 

@@ -6,13 +6,25 @@ fixture), later tests compile the kernels they add one by one, and a test's subp
 cold cache, :func:`canasta_sim.warmup.warm_up` compiles everything in worker processes side
 by side; with a warm one it only loads the kernels (a few seconds).
 
+In a run in several processes (pytest-xdist, ``-n 2``: the README's test command) the
+controller fills the cache before it starts the test processes, so that each of them only
+loads the kernels: the run compiles once, not once per test process. The trainer's label
+kernels, which the warm-up leaves out (they belong to an optional extra), are compiled by the
+first test process that needs them while the others wait for it (:func:`label_kernels`).
+
 The run then compiles nothing more: a kernel the tests compile after the warm-up (a call the
 warm-up does not make, or an argument type it does not use) is named at the end of the run's
 report, with its argument types, so that the warm-up can be taught it.
 """
 
+import fcntl
+import os
+
 import pytest
 from numba.core import event
+
+#: The key of a test process's compiled kernels in what it sends its controller (xdist).
+_COMPILED = "kernels_compiled_after_warm_up"
 
 
 class _Compiles(event.Listener):
@@ -32,6 +44,15 @@ class _Compiles(event.Listener):
 _after_warm_up = _Compiles()
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_setupnodes(config, specs):
+    """The controller of an xdist run, before it starts the test processes: fill the cache
+    (in the warm-up's worker processes when cold), loading nothing into the controller."""
+    from canasta_sim.warmup import warm_up
+
+    warm_up(load=False)
+
+
 @pytest.fixture(scope="session", autouse=True)
 def kernels_compiled_once():
     from canasta_sim.warmup import warm_up
@@ -40,6 +61,39 @@ def kernels_compiled_once():
     event.register("numba:compile", _after_warm_up)
     yield
     event.unregister("numba:compile", _after_warm_up)
+
+
+@pytest.fixture(scope="session")
+def label_kernels(tmp_path_factory):
+    """The trainer's label kernels, compiled by one labelled deal under a lock that the test
+    processes of a run share (a file in the run's base folder; an xdist test process's own
+    folder is inside it): the first compiles them into the cache, the others wait and then
+    load them."""
+    from canasta_sim.learn.shards import LabelPlan, label_shard
+
+    run_folder = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        run_folder = run_folder.parent
+    lock = run_folder / "label_kernels.lock"
+    with open(lock, "a") as held:
+        fcntl.flock(held, fcntl.LOCK_EX)
+        try:
+            label_shard(LabelPlan(seed=4, deals=1, worlds=2, every=2, players=(2,)), 0)
+        finally:
+            fcntl.flock(held, fcntl.LOCK_UN)
+
+
+def pytest_sessionfinish(session):
+    """A test process of an xdist run sends its controller what it compiled."""
+    if hasattr(session.config, "workeroutput"):
+        session.config.workeroutput[_COMPILED] = _after_warm_up.kernels
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error):
+    """The controller of an xdist run collects what each test process compiled."""
+    for name, args in getattr(node, "workeroutput", {}).get(_COMPILED, []):
+        _after_warm_up.kernels.append((name, args))
 
 
 def pytest_terminal_summary(terminalreporter):

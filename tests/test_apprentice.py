@@ -20,6 +20,9 @@ from canasta_sim.players.specs import parse_bot
 from canasta_sim.players.weights import PARTS, default_weights_path, pack, weights_hash
 from canasta_sim.referee import check_trace
 
+#: The trainer's label kernels are not in the warm-up: compiled once per run (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("label_kernels")
+
 
 def _synthetic(n_dec=300, seed=0):
     """Random decisions of 2 to 6 candidates (features in [0, 1))."""

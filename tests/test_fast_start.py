@@ -133,3 +133,20 @@ def test_the_warm_up_makes_every_call_once_after_what_it_builds_on():
     # the search bot's and the rollouts' calls need the learned bot's and the other bots'
     for step in (warmup._pimc, warmup._analysis):
         assert order.index(step) > max(order.index(warmup._apprentice), order.index(warmup._bots))
+
+
+@pytest.mark.parametrize("cached", [True, False])
+def test_a_warm_up_without_loading_leaves_the_calls_to_the_workers(monkeypatch, cached):
+    """``load=False`` (a test run's controller): the workers fill the cache when it is cold,
+    and this process makes no call; with ``load=True`` it makes every call after them."""
+    from canasta_sim import warmup
+
+    made, started = [], []
+    steps = tuple(lambda name=name: made.append(name) for name in ("a", "b"))
+    monkeypatch.setattr(warmup, "STEPS_IN_ORDER", steps)
+    monkeypatch.setattr(warmup, "_chunk_kernels_cached", lambda: cached)
+    monkeypatch.setattr(warmup, "_run_apart", lambda: started.append(True))
+    warmup.warm_up(2, load=False)
+    assert made == [] and started == ([] if cached else [True])
+    warmup.warm_up(2)
+    assert made == ["a", "b"]

@@ -14,6 +14,9 @@ from canasta_sim.players.weights import PARTS, load_weights
 
 pytest.importorskip("sklearn")
 
+#: The trainer's label kernels are not in the warm-up: compiled once per run (tests/conftest.py).
+pytestmark = pytest.mark.usefixtures("label_kernels")
+
 TINY = [
     "--shards", "2", "--shards-other", "6", "--shards-own", "2", "--shards-knobs", "2",
     "--deals", "1", "--worlds", "2", "--every", "2",

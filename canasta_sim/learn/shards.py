@@ -112,7 +112,9 @@ def rollout_weights(plan: LabelPlan, search: Bot, players: int) -> tuple[str, np
         path = str(Path(plan.weights) / f"apprentice_{players}p.npz")
     else:
         path = str(default_weights_path(players))
-    return path, load_weights(path)[None]
+    # a writable copy, as empty_weights() is: a read-only array is another type to numba,
+    # which would compile the label kernels a second time
+    return path, np.stack([load_weights(path)])
 
 
 def shard_path(out: Path, shard: int) -> Path:

@@ -148,8 +148,8 @@ def label_deals_nb(
     for i in range(N_EXPERT):
         rparams[i] = params[PimcParam.expert + i]
     top = int(params[PimcParam.top])
-    nd = 0
-    nc = 0
+    nd = np.int64(0)  # not a literal 0: label_decision_nb compiles once (jit.py)
+    nc = np.int64(0)
     for i in range(seeds.shape[0]):
         start_deal_nb(state, rules, seeds[i], dealers[i], minimums[i], log)
         for s in range(rules[RuleSlot.sides]):
