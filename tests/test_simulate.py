@@ -14,6 +14,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from canasta_sim import Deal, Rules
+from canasta_sim._version import BOTS_VERSION
 from canasta_sim.results.aggregate import Aggregates
 from canasta_sim.run.outdir import prepare_out
 from canasta_sim.run.simulate import simulate
@@ -237,13 +238,13 @@ def test_the_summary_and_the_report_name_the_policy(tmp_path):
     from canasta_sim.results.stats import format_summary
 
     run = simulate(40, seats="expert,careful,expert,greedy", seed=2, out=tmp_path / "run")
-    policy = "side 0: expert, side 1: careful/greedy (bots version 6)"
+    policy = f"side 0: expert, side 1: careful/greedy (bots version {BOTS_VERSION})"
     assert run.summary().attrs["policy"] == policy
     assert format_summary(run.summary()).splitlines()[0] == f"statistics of the play of {policy}"
     report = write_report(tmp_path / "run").read_text()
     assert f"Statistics of the play of {policy}:" in report
     alone = simulate(40, bots="expert", seed=2, rules=Rules(players=6), records=False)
-    assert alone.summary().attrs["policy"] == "expert on every seat (bots version 6)"
+    assert alone.summary().attrs["policy"] == f"expert on every seat (bots version {BOTS_VERSION})"
 
 
 def test_summary_json_names_the_policy_beside_the_statistics(tmp_path):
@@ -251,8 +252,10 @@ def test_summary_json_names_the_policy_beside_the_statistics(tmp_path):
     report do: the policy label, the bots of each side and the bots version."""
     run = simulate(40, seats="expert,careful,expert,greedy", seed=2, out=tmp_path / "run")
     written = json.loads((tmp_path / "run" / "summary.json").read_text())
-    assert written["policy"] == "side 0: expert, side 1: careful/greedy (bots version 6)"
-    assert written["bots_version"] == 6
+    assert (
+        written["policy"] == f"side 0: expert, side 1: careful/greedy (bots version {BOTS_VERSION})"
+    )
+    assert written["bots_version"] == BOTS_VERSION
     assert written["bots"] == json.loads((tmp_path / "run" / "manifest.json").read_text())["bots"]
     rows = pd.DataFrame(written["statistics"])
     assert list(rows.columns) == list(run.summary().columns)
