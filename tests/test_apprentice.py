@@ -199,6 +199,26 @@ def test_spec_weights(tmp_path):
         parse_bot(f"expert:weights={path}")
 
 
+def test_subnormal_weights_read_as_zeros(tmp_path):
+    """A weight below float32's smallest normal number (1.18e-38) is read as 0, every other
+    weight as written: the smallest normal itself, 1.0 and -2.5 stay."""
+    from canasta_sim.players.weights import load_weights
+
+    tiny = np.finfo(np.float32).tiny
+    parts = _net(1.0)
+    parts["A"][0, :4] = [tiny / 4, -tiny / 1000, tiny, -2.5]
+    parts["B"][3, 5] = np.float32(1e-41)
+    path = tmp_path / "w.npz"
+    train.save(path, parts)
+    net = load_weights(str(path))
+    expected = {k: v.copy() for k, v in parts.items()}
+    expected["A"][0, :2] = 0
+    expected["B"][3, 5] = 0
+    np.testing.assert_array_equal(net, pack(expected))
+    assert (net == 0).sum() == 3 and (net == tiny).sum() == 1 and (net == -2.5).sum() == 1
+    assert not net.flags.writeable
+
+
 def test_labels_on_dask_equal_threads(tmp_path):
     """A labelling run on a local Dask cluster writes the same shards as one on threads."""
     plan = LabelPlan(seed=4, deals=1, worlds=2, every=2, players=(2,))
