@@ -169,6 +169,8 @@ def test_episodes_start_from_a_deal_or_from_worlds_of_an_information_set():
     assert len(stocks) > 1
     with pytest.raises(ValueError, match="other rules than rules="):
         VecCanasta(1, Rules(players=2), start=deal)
+    with pytest.raises(ValueError, match=r"start=42: allowed: None \(new deals\), a Deal"):
+        VecCanasta(4, "classic", start=42)
 
 
 def test_an_illegal_action_steps_no_environment_and_a_retry_steps_once():

@@ -126,6 +126,11 @@ class VecCanasta:
         check_int("threads", threads, 1, 256)
         if isinstance(start, str):
             start, _bots = deal_from_run(start)
+        if start is not None and not isinstance(start, (Deal, InfoSet)):
+            raise ValueError(
+                f"start={start!r}: allowed: None (new deals), a Deal, an InfoSet or a run address "
+                "'RUN_FOLDER:DEAL[:TURN[:DECISION]]'"
+            )
         given = start is not None and rules is None
         self.rules = start.rules if given else as_rules(rules)  # type: ignore[union-attr]
         if start is not None and start.rules != self.rules:
