@@ -13,6 +13,7 @@ longest first, and the total; writes nothing.
 import argparse
 import contextlib
 import os
+import sys
 import time
 from collections import defaultdict
 
@@ -40,11 +41,26 @@ class SelfTimes(event.Listener):
             self.stack[-1][2] += total
 
 
-def main() -> None:
+def at_least_one(text: str) -> int:
+    """``--top``'s value: a whole number, 1 or more (argparse shows the message, exit 2)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not allowed; allowed: a whole number, 1 or more"
+        )
+    return value
+
+
+def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--top", type=int, default=40, help="kernels listed (default 40)")
+    parser.add_argument("--top", type=at_least_one, default=40, help="kernels listed (default 40)")
     parser.add_argument("command", nargs="*", default=["simulate", "--deals", "1000", "--quiet"])
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
+    import click
+
     from canasta_sim.cli import main as cli
 
     times = SelfTimes()
@@ -52,7 +68,11 @@ def main() -> None:
     start = time.process_time()
     try:
         with open(os.devnull, "w") as quiet, contextlib.redirect_stdout(quiet):
-            cli(args.command, standalone_mode=False)  # its statistics table is not wanted here
+            # its statistics table is not wanted here
+            cli(args.command, prog_name="canasta-sim", standalone_mode=False)
+    except click.ClickException as e:  # a bad command: click's own usage message, not a traceback
+        e.show()
+        sys.exit(e.exit_code)
     finally:
         event.unregister("numba:compile", times)
     cpu = time.process_time() - start

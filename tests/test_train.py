@@ -94,7 +94,7 @@ def test_train_stages_resume_and_repeat(tmp_path):
     for stage in ("own_2p", "fit_2p"):
         (r1 / f"{stage}.done").unlink()
     out = _train(a, "--rounds", "2", "--seed", "7")
-    assert "round 1 own_2p: 2 shards, seed 39, pimc:top=4" in out
+    assert "round 1 own_2p: resuming, 1 of 2 shards already done, seed 39, pimc:top=4" in out
     assert "round 1 own_6p: done before" in out and "round 1 fit_6p: done before" in out
     assert _stages(out, 2) == ["label_236", "fit_2p", "fit_6p", "fit_3p", "label_4p", "fit_4p"]
     assert shards[1].stat().st_mtime_ns == stamp

@@ -27,7 +27,7 @@ from .options import (
 @click.command()
 @click.argument("run_dir", type=click.Path(path_type=Path))
 def report(run_dir):
-    """Write RUN_DIR/report.md with plots, from the run's files."""
+    """Write RUN_DIR/report.md with plots, from a run folder of simulate or of study."""
     from ..results.report import write_report
     from ..run.outdir import VersionMismatch, check_run_versions, read_manifest
 

@@ -35,7 +35,7 @@ import numpy as np
 from ..errors import BadArgument
 from ..nb.bots.policies import EXPERT_PARAMS
 from . import MOST_ROUNDS, PLAN_LEAST
-from .shards import LabelPlan, load_labels, make_labels
+from .shards import LabelPlan, load_labels, make_labels, missing_shards
 
 #: The file of a training folder that records its plan (:class:`TrainPlan`'s fields).
 PLAN_FILE = "plan.json"
@@ -179,6 +179,12 @@ def round_dir(out, k: int) -> Path:
     return Path(out) / f"round_{k}"
 
 
+def label_folder(out, k: int, name: str) -> Path:
+    """The folder of round ``k``'s labelling stage ``name`` (a :data:`ROUND_STAGES` or an
+    :data:`OWN_PLANS` name)."""
+    return round_dir(out, k) / next((f for s, f, *_ in ROUND_STAGES if s == name), name)
+
+
 def weights_dir(out, k: int) -> Path:
     """Where round ``k`` writes its weight files (``apprentice_{players}p.npz``)."""
     return round_dir(out, k) / "weights"
@@ -280,8 +286,14 @@ def _run_stage(out: Path, plan: TrainPlan, k: int, name: str, threads, scheduler
         (here / f"{name}.json").write_text(json.dumps(report, indent=1))
         return {}
     lplan, n = plan.label_plan(out, k, name)
-    folder = next((f for s, f, *_ in ROUND_STAGES if s == name), name)
-    make_labels(here / folder, lplan, n, threads=threads, scheduler=scheduler, progress=progress)
+    make_labels(
+        label_folder(out, k, name),
+        lplan,
+        n,
+        threads=threads,
+        scheduler=scheduler,
+        progress=progress,
+    )
     return {"plan": asdict(lplan), "shards_made": n}
 
 
@@ -312,24 +324,32 @@ def run_training(
     out = Path(out)
     facts = {**asdict(plan), "recipe": RECIPE}
     _check_plan(out, facts)
-    for k in range(1, plan.rounds + 1):
+    stages = [
+        (k, name)
+        for k in range(1, plan.rounds + 1)
+        for name in (ROUND1_ORDER if k == 1 else ROUND_ORDER)
+    ]
+    done = sum((round_dir(out, k) / f"{name}.done").exists() for k, name in stages)
+    if done:
+        echo(f"resuming {out}: {done} of {len(stages)} stages already done")
+    for k, name in stages:
         here = round_dir(out, k)
         here.mkdir(parents=True, exist_ok=True)
-        for name in ROUND1_ORDER if k == 1 else ROUND_ORDER:
-            marker = here / f"{name}.done"
-            if marker.exists():
-                echo(f"round {k} {name}: done before")
-                continue
-            if name.startswith("fit_"):
-                echo(f"round {k} {name}")
-            else:
-                lplan, n = plan.label_plan(out, k, name)
-                echo(f"round {k} {name}: {n} shards, seed {lplan.seed}, {lplan.search}")
-            t, load = time.time(), _load()
-            done = _run_stage(out, plan, k, name, threads, scheduler, progress)
-            seconds = round(time.time() - t, 1)
-            _write_marker(
-                marker,
-                {**facts, **done, "seconds": seconds, "load_start": load, "load_end": _load()},
-            )
+        marker = here / f"{name}.done"
+        if marker.exists():
+            echo(f"round {k} {name}: done before")
+            continue
+        if name.startswith("fit_"):
+            echo(f"round {k} {name}")
+        else:
+            lplan, n = plan.label_plan(out, k, name)
+            have = n - len(missing_shards(label_folder(out, k, name), n))
+            shards = f"resuming, {have} of {n} shards already done" if have else f"{n} shards"
+            echo(f"round {k} {name}: {shards}, seed {lplan.seed}, {lplan.search}")
+        t, load = time.time(), _load()
+        made = _run_stage(out, plan, k, name, threads, scheduler, progress)
+        seconds = round(time.time() - t, 1)
+        _write_marker(
+            marker, {**facts, **made, "seconds": seconds, "load_start": load, "load_end": _load()}
+        )
     return weights_dir(out, plan.rounds)

@@ -121,6 +121,11 @@ def shard_path(out: Path, shard: int) -> Path:
     return Path(out) / f"shard_{shard:05d}.npz"
 
 
+def missing_shards(out, shards: int) -> list[int]:
+    """The shards of ``0 .. shards - 1`` not yet written into the folder ``out``."""
+    return [i for i in range(shards) if not shard_path(out, i).exists()]
+
+
 def label_shard(plan: LabelPlan, shard: int) -> dict[str, np.ndarray]:
     """Play and label shard ``shard`` of ``plan``; returns its arrays (see :func:`write_shard`).
 
@@ -228,7 +233,7 @@ def make_labels(
         raise ValueError(f"shards={shards}, threads={threads}: both must be at least 1")
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    todo = [i for i in range(shards) if not shard_path(out, i).exists()]
+    todo = missing_shards(out, shards)
     bar = None
     if progress:
         from tqdm.auto import tqdm

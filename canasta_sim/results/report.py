@@ -45,6 +45,23 @@ STUDY_PLOTS = {
     "study_red_three_value.png": "Red-three value by cell",
 }
 _REQUIRED = ("manifest.json", "aggregates.json")
+#: What :func:`write_report` reads, for the messages of what it cannot read.
+_READS = (
+    "report reads a run folder of simulate (manifest.json and aggregates.json) or of study "
+    "(study.csv)"
+)
+#: Results folders of other commands, by the table that marks them: the command, and where
+#: its results are read instead of a report.
+_OTHER_RUNS = {
+    "compare.csv": ("compare", "its table is compare.csv (and deals.parquet its deals)"),
+    "sweep.csv": ("sweep", "its table is sweep.csv (and sweep.png its figure)"),
+    "games.csv": (
+        "games",
+        "games writes no report, its win rates are the table it printed; games.csv holds a "
+        "row per game, deals.parquet and sides.parquet its deals, and canasta-sim replay "
+        "--game G --deal D FOLDER replays one of them",
+    ),
+}
 
 
 def write_report(run_dir) -> Path:
@@ -91,22 +108,33 @@ def write_report(run_dir) -> Path:
 
 
 # --- reading ---------------------------------------------------------------------------------
+def _other_run(folder: Path) -> str:
+    """``"a folder of canasta-sim CMD: where its results are"`` when another command wrote
+    ``folder``, else ``""``."""
+    for table, (command, where) in _OTHER_RUNS.items():
+        if (folder / table).is_file():
+            return f"a folder of canasta-sim {command}: {where}"
+    return ""
+
+
 def _load(folder: Path):
+    if folder.is_file():
+        parent = folder.parent
+        if all((parent / name).is_file() for name in _REQUIRED):
+            hint = f"; give the folder it is in, {str(parent)!r}"
+        else:
+            other = _other_run(parent)
+            hint = f"; it is in {other}" if other else ""
+        raise ValueError(f"{str(folder)!r} is a file, not a run folder: {_READS}{hint}")
     if not folder.is_dir():
-        raise ValueError(
-            f"{str(folder)!r} is not a run folder: it does not exist or is not a folder"
-        )
+        raise ValueError(f"{str(folder)!r} is not a run folder: it does not exist; {_READS}")
     missing = [name for name in _REQUIRED if not (folder / name).is_file()]
-    if missing and (folder / "compare.csv").is_file():
-        raise ValueError(
-            f"{str(folder)!r} is a folder of canasta-sim compare: its table is compare.csv "
-            f"(and deals.parquet its deals); a report is made of a run folder of simulate, "
-            f"which holds {' and '.join(_REQUIRED)}"
-        )
+    other = _other_run(folder) if missing else ""
+    if other:
+        raise ValueError(f"{str(folder)!r} is {other}; {_READS}")
     if missing:
         raise ValueError(
-            f"{str(folder)!r} is not a run folder: {', '.join(missing)} missing "
-            f"(a run folder holds {' and '.join(_REQUIRED)})"
+            f"{str(folder)!r} is not a run folder: {', '.join(missing)} missing; {_READS}"
         )
     manifest = read_manifest(folder)
     check_entries(manifest, folder, ("rules", "deals"))

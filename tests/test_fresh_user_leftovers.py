@@ -1,0 +1,120 @@
+"""Leftovers of a fresh user's tries (issue 24): a benchmark's bad arguments, what a resumed
+``train`` says it resumes, and what ``report`` says of a folder it does not read. Each test
+fails on the code before its fix."""
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import canasta_sim.learn.pipeline as pipeline
+from canasta_sim.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+# --- benchmarks/compile_profile.py --------------------------------------------------------------
+@pytest.fixture(scope="module")
+def compile_profile():
+    spec = importlib.util.spec_from_file_location(
+        "compile_profile", ROOT / "benchmarks" / "compile_profile.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("top", ["-3", "0", "x"])
+def test_compile_profile_top_below_one_is_a_usage_error(compile_profile, capsys, top):
+    # --top -3 listed all kernels but the last three; x raised a traceback
+    with pytest.raises(SystemExit) as exit_:
+        compile_profile.main(["--top", top])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument --top: {top!r} is not allowed; allowed: a whole number, 1 or more" in err
+
+
+def test_compile_profile_unknown_command_gets_clicks_usage(compile_profile, capsys):
+    # click's UsageError came out as a traceback (the command ran with standalone_mode=False)
+    with pytest.raises(SystemExit) as exit_:
+        compile_profile.main(["--", "bogus"])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert "Usage: canasta-sim [OPTIONS] COMMAND" in err and "No such command 'bogus'" in err
+
+
+# --- canasta-sim train, run again after a kill ---------------------------------------------------
+def test_a_resumed_train_says_how_many_stages_and_shards_are_done(tmp_path, monkeypatch):
+    # it said "round 1 label_4p: 3 shards, ..." as if the stage started afresh
+    pytest.importorskip("sklearn")
+    monkeypatch.setattr(pipeline, "_run_stage", lambda *args: {})  # stages made instantly
+    out = tmp_path / "t"
+    args = ["train", "--out", out, "--quiet", "--rounds", 1, "--shards", 3, "--shards-own", 2]
+    first = invoke(*args)
+    assert first.exit_code == 0, first.output
+    assert "resuming" not in first.output
+    assert "round 1 label_4p: 3 shards, seed 1, pimc:" in first.output
+    # killed in label_4p with shards 0 and 2 written: its marker and those after it missing
+    r1 = out / "round_1"
+    for stage in ("label_4p", "own_4p", "fit_4p"):
+        (r1 / f"{stage}.done").unlink()
+    (r1 / "labels_4p").mkdir()
+    for shard in (0, 2):
+        (r1 / "labels_4p" / f"shard_{shard:05d}.npz").touch()
+    again = invoke(*args)
+    assert again.exit_code == 0, again.output
+    assert f"resuming {out}: 8 of 11 stages already done" in again.output
+    assert "round 1 label_4p: resuming, 2 of 3 shards already done, seed 1, pimc:" in again.output
+    assert "round 1 own_4p: 2 shards, seed 35, pimc:top=4" in again.output
+
+
+# --- canasta-sim report of what it does not read -------------------------------------------------
+@pytest.fixture(scope="module")
+def games_folder(tmp_path_factory):
+    out = tmp_path_factory.mktemp("games") / "g"
+    r = invoke("games", "--games", 1, "--players", 2, "--quiet", "--out", out)
+    assert r.exit_code == 0, r.output
+    return out
+
+
+READS = (
+    "report reads a run folder of simulate (manifest.json and aggregates.json) or of study "
+    "(study.csv)"
+)
+
+
+def test_report_of_a_games_folder_says_what_to_use_instead(games_folder):
+    # it said "aggregates.json missing", as if the folder were a broken run folder
+    r = invoke("report", games_folder)
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    text = " ".join(r.output.split())
+    assert f"'{games_folder}' is a folder of canasta-sim games: games writes no report" in text
+    assert "canasta-sim replay --game G --deal D FOLDER" in text and READS in text
+
+
+def test_report_of_a_file_says_it_reads_a_folder(games_folder, tmp_path):
+    # it said "it does not exist or is not a folder" of a file that exists
+    r = invoke("report", games_folder / "games.csv")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2
+    assert f"'{games_folder / 'games.csv'}' is a file, not a run folder: {READS}" in text
+    assert "it is in a folder of canasta-sim games" in text
+    run = tmp_path / "run"
+    run.mkdir()
+    for name in ("manifest.json", "aggregates.json"):
+        (run / name).write_text("{}")
+    r = invoke("report", run / "manifest.json")
+    assert r.exit_code == 2
+    assert f"give the folder it is in, '{run}'" in " ".join(r.output.split())
+
+
+def test_report_of_a_missing_folder_says_what_report_reads(tmp_path):
+    r = invoke("report", tmp_path / "none")
+    assert r.exit_code == 2
+    text = " ".join(r.output.split())
+    assert f"'{tmp_path / 'none'}' is not a run folder: it does not exist; {READS}" in text
