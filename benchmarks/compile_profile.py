@@ -54,11 +54,11 @@ def at_least_one(text: str) -> int:
     return value
 
 
-def main(argv: list[str] | None = None) -> None:
+def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--top", type=at_least_one, default=40, help="kernels listed (default 40)")
     parser.add_argument("command", nargs="*", default=["simulate", "--deals", "1000", "--quiet"])
-    args = parser.parse_args(argv)
+    args = parser.parse_args()
     import click
 
     from canasta_sim.cli import main as cli
