@@ -186,6 +186,39 @@ def spread_wilds_nb(
     return deuces, jokers, left, added
 
 
+@kernel
+def pairs_then_spread_nb(state, rules, seat, plan, top, left, keep, short, jokers_first, wait):
+    """Add the wild cards of the hand that ``plan`` does not use yet: new melds of a natural
+    pair and a wild card (:func:`add_pairs_nb`), then the rest on the side's melds
+    (:func:`spread_wilds_nb`, with ``wait`` as its ``natural_wait``), while the hand keeps
+    ``keep`` cards (``left``: the cards it keeps now) and until the points added reach ``short``
+    (R-64; :data:`~.enums.NO_LIMIT` for none, and ``NO_LIMIT`` less the points of a few melds is
+    still none). A joker before a deuce if ``jokers_first``. ``top`` is a pile card melded in the
+    same move, or -1. Returns the cards the hand keeps after the plan."""
+    melds = state.melds
+    hand = state.hands[seat]
+    side = rules[RuleSlot.side_of + seat]
+    deuces, jokers = wilds_left_nb(hand, plan)
+    deuces, jokers, placed, added = add_pairs_nb(
+        melds, side, hand, plan, top, deuces, jokers, left - keep, short, jokers_first, rules
+    )
+    _, _, left, _ = spread_wilds_nb(
+        melds,
+        side,
+        plan,
+        top,
+        deuces,
+        jokers,
+        left - placed,
+        keep,
+        short - added,
+        jokers_first,
+        wait,
+        rules,
+    )
+    return left
+
+
 # --- whole plans ------------------------------------------------------------------------------
 @kernel
 def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
@@ -213,35 +246,18 @@ def fill_plan_nb(state, rules, seat, plan, top, incoming, keep, use_wilds):
         left -= spare
     if not use_wilds:
         return left
-    deuces, jokers = wilds_left_nb(hand, plan)
-    deuces, jokers, placed, _ = add_pairs_nb(
-        melds,
-        side,
-        hand,
-        plan,
-        top,
-        deuces,
-        jokers,
-        left - keep,
-        np.int64(NO_LIMIT),
-        np.bool_(True),
+    return pairs_then_spread_nb(
+        state,
         rules,
-    )
-    _, _, left, _ = spread_wilds_nb(
-        melds,
-        side,
+        seat,
         plan,
         top,
-        deuces,
-        jokers,
-        left - placed,
+        left,
         keep,
         np.int64(NO_LIMIT),
         np.bool_(True),
         np.int64(NO_LIMIT),
-        rules,
     )
-    return left
 
 
 @kernel
@@ -254,7 +270,7 @@ def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
     Returns the cards the hand keeps after the plan, ``incoming`` included.
 
     The side has no meld yet (``SideSlot.melded`` is 0), so its melds are those of the plan."""
-    hands, melds, sides = state.hands, state.melds, state.sides
+    hands, sides = state.hands, state.sides
     hand = hands[seat]
     side = rules[RuleSlot.side_of + seat]
     minimum = sides[side, SideSlot.minimum]
@@ -272,35 +288,18 @@ def initial_plan_nb(state, rules, seat, plan, top, incoming, keep):
     points = plan_points_nb(rules, plan, top)
     if points >= minimum:
         return left
-    deuces, jokers = wilds_left_nb(hand, plan)
-    deuces, jokers, placed, added = add_pairs_nb(
-        melds,
-        side,
-        hand,
+    return pairs_then_spread_nb(
+        state,
+        rules,
+        seat,
         plan,
         top,
-        deuces,
-        jokers,
-        left - keep,
+        left,
+        keep,
         minimum - points,
         np.bool_(False),
-        rules,
-    )
-    _, _, left, _ = spread_wilds_nb(
-        melds,
-        side,
-        plan,
-        top,
-        deuces,
-        jokers,
-        left - placed,
-        keep,
-        minimum - points - added,
-        np.bool_(False),
         np.int64(NO_LIMIT),
-        rules,
     )
-    return left
 
 
 @inline_kernel

@@ -69,14 +69,13 @@ from ..enums import (
 )
 from ..jit import inline_kernel, kernel
 from ..plans import (
-    add_pairs_nb,
     clear_plan_nb,
     fill_plan_nb,
     initial_plan_nb,
     initial_reach_nb,
+    pairs_then_spread_nb,
     plan_points_nb,
     row_total_nb,
-    spread_wilds_nb,
 )
 from .discards import discard_safe_nb
 from .knowledge import opponents_threaten_nb, side_table_points_nb, stock_left_nb
@@ -166,8 +165,7 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
     hands, melds = state.hands, state.melds
     hand = hands[seat]
     side = rules[RuleSlot.side_of + seat]
-    # int64, as every caller of add_pairs_nb passes them: one compiled copy of it
-    deuces, jokers = np.int64(hand[DEUCE]), np.int64(hand[JOKER])
+    deuces, jokers = hand[DEUCE], hand[JOKER]
     if deuces + jokers == 0:
         return left
     # complete canastas: largest melds first, melds that already hold a wild card first; each
@@ -200,34 +198,18 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
             left -= need
     if hold or deuces + jokers == 0:
         return left
-    deuces, jokers, placed, _ = add_pairs_nb(
-        melds,
-        side,
-        hand,
-        plan,
-        np.int64(-1),
-        deuces,
-        jokers,
-        left - keep,
-        np.int64(NO_LIMIT),
-        np.bool_(False),
+    return pairs_then_spread_nb(
+        state,
         rules,
-    )
-    _, _, left, _ = spread_wilds_nb(
-        melds,
-        side,
+        seat,
         plan,
         np.int64(-1),
-        deuces,
-        jokers,
-        left - placed,
+        left,
         keep,
         np.int64(NO_LIMIT),
         np.bool_(False),
         natural_wait,
-        rules,
     )
-    return left
 
 
 @kernel
