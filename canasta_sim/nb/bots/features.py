@@ -19,10 +19,9 @@ took about a seventh more time (docs/learned.md, Speed).
 """
 
 import numpy as np
-from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 
 from ..engine.deal import pack_count_nb
-from ..engine.melds import plan_rows_nb
+from ..engine.melds import next_plan_row_nb, plan_rows_nb
 from ..enums import (
     BLACK_THREE,
     DEUCE,
@@ -211,15 +210,11 @@ def candidate_features_nb(state, rules, fwork, c, kind, plan, discard):
     # only the rows the move melds into (most candidates meld nothing), as set bits
     rows = plan_rows_nb(plan, np.int64(top))
     while rows != 0:
-        r = trailing_zeros(rows)
-        rows &= rows - 1
-        n = plan[r, MeldCol.naturals]
-        d = plan[r, MeldCol.deuces]
-        j = plan[r, MeldCol.jokers]
-        add = n + d + j + (1 if r == top else 0)
+        rows, r, n, d, j, t = next_plan_row_nb(rows, plan, np.int64(top))
+        add = n + d + j + t
         laid += n + d + j
         wilds += d + j
-        points += card_points_nb(rules, n + (1 if r == top else 0), d, j, r)
+        points += card_points_nb(rules, n + t, d, j, r)
         before = melds[side, r, MeldCol.naturals] + melds[side, r, MeldCol.deuces]
         before += melds[side, r, MeldCol.jokers]
         after = before + add

@@ -140,6 +140,24 @@ def plan_rows_nb(plan, top):
 
 
 @inline_kernel
+def next_plan_row_nb(rows, plan, top):
+    """One step of a walk over ``rows``, a mask of :func:`plan_rows_nb` (not 0), lowest rank
+    first: ``(rows without r, r, naturals, deuces, jokers, t)`` of its lowest row ``r``, the
+    cards from hand of ``plan``'s row and ``t``, 1 if ``r`` is ``top`` (the pile's top card
+    melded in the same move) else 0."""
+    r = trailing_zeros(rows)
+    t = 1 if r == top else 0
+    return (
+        rows & (rows - 1),
+        r,
+        plan[r, MeldCol.naturals],
+        plan[r, MeldCol.deuces],
+        plan[r, MeldCol.jokers],
+        t,
+    )
+
+
+@inline_kernel
 def last_card_meld_nb(state, rules, side, hand, plan, top, deuces, jokers):
     """R-40 judged on the whole turn: the rank of the side's meld that the one card left in
     hand after ``plan`` (with a pickup, ``top`` >= 0, the rest of the pile included) turns into
@@ -232,10 +250,7 @@ def check_plan_nb(state, rules, seat, plan, top, incoming):
     canastas = sides[side, SideSlot.canastas]
     rows = plan_rows_nb(plan, top)
     while rows != 0:
-        r = trailing_zeros(rows)
-        rows &= rows - 1
-        t = 1 if r == top else 0
-        a, d, j = plan[r, MeldCol.naturals], plan[r, MeldCol.deuces], plan[r, MeldCol.jokers]
+        rows, r, a, d, j, t = next_plan_row_nb(rows, plan, top)
         if a < 0 or d < 0 or j < 0 or a > hand[r]:
             return MoveError.not_in_hand, False, False
         n_played += a + d + j
@@ -332,10 +347,7 @@ def apply_plan_nb(state, rules, seat, plan, top, log):
     hand = hands[seat]
     rows = plan_rows_nb(plan, top)
     while rows != 0:
-        r = trailing_zeros(rows)
-        rows &= rows - 1
-        t = 1 if r == top else 0
-        a, d, j = plan[r, MeldCol.naturals], plan[r, MeldCol.deuces], plan[r, MeldCol.jokers]
+        rows, r, a, d, j, t = next_plan_row_nb(rows, plan, top)
         old = meld_size_nb(melds, side, r)
         if old == 0:
             meld_turn[side, r] = turn
