@@ -155,79 +155,62 @@ def label_deals_nb(
         for s in range(rules[RuleSlot.sides]):
             state.sides[s, SideSlot.score] = scores[i, s]
         while g[DealSlot.phase] != Phase.over:
+            # one decision a pass: the draw, or the play phase with its R-45 end; the sampler
+            # is asked only where a decision may be labelled, in the order the deal meets them
             seat = g[DealSlot.current]
+            draw = g[DealSlot.phase] == Phase.draw
             room = nd < dec_meta.shape[0] and nc + MAX_CANDIDATES <= cand_value.shape[0]
-            if g[DealSlot.phase] == Phase.draw:
-                n = 0
-                if room and below_nb(sampler, every) == 0:
+            n = 0
+            if room and (draw or g[DealSlot.last_red_three] == 0) and below_nb(sampler, every) == 0:
+                if draw:
                     n = draw_candidates_nb(state, rules, work)
-                if n > 1:
-                    exp = expert_draw_choice_nb(state, rules, bot, rparams, rstate, work, n, log)
-                    best = label_decision_nb(
-                        state,
-                        rules,
-                        bot,
-                        params,
-                        rstate,
-                        work,
-                        fwork,
-                        learner,
-                        n,
-                        exp,
-                        deals[i],
-                        dec_state,
-                        dec_meta,
-                        cand_feat,
-                        cand_value,
-                        nd,
-                        nc,
-                        log,
-                    )
-                    nd += 1
-                    nc += n
-                    c = best if follow != 0 or exp < 0 else exp
-                    if c < 0 or work.kind[c] == CandKind.draw:
-                        draw_nb(state, rules, log)
-                    elif take_pile_nb(state, rules, plans[c], log) != MoveError.ok:
-                        draw_nb(state, rules, log)
                 else:
-                    expert_draw_nb(state, rules, bot, rparams, log)
-            if g[DealSlot.phase] == Phase.play:
-                n = 0
-                room = nd < dec_meta.shape[0] and nc + MAX_CANDIDATES <= cand_value.shape[0]
-                if g[DealSlot.last_red_three] == 0 and room and below_nb(sampler, every) == 0:
                     n = play_candidates_nb(state, rules, bot, rparams, rstate, work, top, log)
-                done = False
-                if n > 1:
-                    best = label_decision_nb(
-                        state,
-                        rules,
-                        bot,
-                        params,
-                        rstate,
-                        work,
-                        fwork,
-                        learner,
-                        n,
-                        np.int64(0),
-                        deals[i],
-                        dec_state,
-                        dec_meta,
-                        cand_feat,
-                        cand_value,
-                        nd,
-                        nc,
-                        log,
-                    )
-                    nd += 1
-                    nc += n
+            c = -1  # the candidate played, -1: the expert's own move
+            if n > 1:
+                exp = np.int64(0)
+                if draw:
+                    exp = expert_draw_choice_nb(state, rules, bot, rparams, rstate, work, n, log)
+                best = label_decision_nb(
+                    state,
+                    rules,
+                    bot,
+                    params,
+                    rstate,
+                    work,
+                    fwork,
+                    learner,
+                    n,
+                    exp,
+                    deals[i],
+                    dec_state,
+                    dec_meta,
+                    cand_feat,
+                    cand_value,
+                    nd,
+                    nc,
+                    log,
+                )
+                nd += 1
+                nc += n
+                if draw:
+                    c = best if follow != 0 or exp < 0 else exp
+                else:
                     c = best if follow != 0 and best >= 0 else 0
-                    err = apply_candidate_nb(
-                        state, rules, work.kind[c], plans[c], work.discard[c], log
-                    )
-                    done = err == MoveError.ok
-                if not done and g[DealSlot.phase] == Phase.play:
-                    expert_turn_nb(state, rules, bot, rparams, log)
+            if draw:
+                if n <= 1:
+                    expert_draw_nb(state, rules, bot, rparams, log)
+                elif c < 0 or work.kind[c] == CandKind.draw:
+                    draw_nb(state, rules, log)
+                elif take_pile_nb(state, rules, plans[c], log) != MoveError.ok:
+                    draw_nb(state, rules, log)
+                continue
+            done = False
+            if c >= 0:
+                err = apply_candidate_nb(state, rules, work.kind[c], plans[c], work.discard[c], log)
+                done = err == MoveError.ok
+            if not done and g[DealSlot.phase] == Phase.play:
+                expert_turn_nb(state, rules, bot, rparams, log)
             if g[DealSlot.phase] == Phase.play and g[DealSlot.current] == seat:
                 meld_last_card_nb(state, rules, log)
     return nd, nc
