@@ -2,14 +2,20 @@
 under other policies side by side.
 
 Run: ``python scripts/statistics_table.py [--deals 1000000] [--apprentice-deals 100000]
-[--pimc-deals 600] [--seed 0]``. It runs the command line as the README's main job does
-(``canasta-sim simulate --deals N --out DIR``, expert bots on every seat), with ``DIR`` a
-temporary folder so that the wall time includes writing the Parquet files and nothing is left
-under results/, captures what it prints (the wall-time line and the table) and replaces the
-block ``statistics-table`` of the page with it. Then it plays the same seed with the learned
-bot (``apprentice``) and the search bot (``pimc``) on every seat (smaller samples: pimc plays
-tens of deals a second) and writes block ``statistics-policies``: every statistic under the
-three policies with its 95% interval, and whether two of them differ (disjoint intervals).
+[--pimc-deals 600] [--seed 0] [--only BOT ...] [--workers N]``. It runs the command line as the
+README's main job does (``canasta-sim simulate --deals N --out DIR``, expert bots on every
+seat), with ``DIR`` a temporary folder so that the wall time includes writing the Parquet files
+and nothing is left under results/, captures what it prints (the wall-time line and the table)
+and replaces the block ``statistics-table`` of the page with it. Then it plays the same seed
+with the learned bot (``apprentice``) and the search bot (``pimc``) on every seat (smaller
+samples: pimc is the slowest) and writes block ``statistics-policies``: every statistic under
+the three policies with its 95% interval, each column naming the bots version that measured it,
+and whether two of them differ (disjoint intervals).
+
+Each policy's statistics are kept in ``results/statistics/BOT.json``. ``--only BOT``
+(repeatable) reruns only that policy's column, after a bot change moved it, and takes the
+others from their files (an error if a file is missing or holds other deals or another seed);
+without ``--only`` every policy is rerun (the main job's block with ``expert``).
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ import time
 from pathlib import Path
 
 import pandas as pd
-from docs_page import DOCS, made_by, write_generated
+from docs_page import DOCS, ROOT, made_by, write_generated
 
 from canasta_sim import simulate
 from canasta_sim._version import BOTS_VERSION
@@ -33,6 +39,10 @@ from canasta_sim.results.tables import interval
 
 SCRIPT = "scripts/statistics_table.py"
 KEY = ["group", "statistic"]
+#: The policies of the side-by-side table, in its column order; ``expert`` is the main job's.
+POLICIES = ("expert", "apprentice", "pimc")
+#: Where each policy's statistics are kept, for ``--only``.
+COLUMNS = ROOT / "results" / "statistics"
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -41,10 +51,52 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--apprentice-deals", type=int, default=100_000)
     parser.add_argument("--pimc-deals", type=int, default=600)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--only",
+        action="append",
+        choices=POLICIES,
+        metavar="BOT",
+        help=f"rerun only this policy's column (repeatable; one of {', '.join(POLICIES)}), "
+        "the others read from results/statistics/BOT.json",
+    )
+    parser.add_argument("--workers", type=workers_count, help="threads (default: all cores)")
     args = parser.parse_args(argv)
     script = " ".join(["python", SCRIPT, *(sys.argv[1:] if argv is None else argv)])
-    printed, expert = main_job(args.deals, args.seed)
-    command = f"canasta-sim simulate --deals {args.deals} --seed {args.seed} --out DIR"
+    deals = {"expert": args.deals, "apprentice": args.apprentice_deals, "pimc": args.pimc_deals}
+    rerun = [bot for bot in POLICIES if not args.only or bot in args.only]
+    # the kept columns are read first, so that a missing one fails before the slow runs
+    try:
+        columns = {
+            bot: read_column(bot, deals[bot], args.seed) for bot in POLICIES if bot not in rerun
+        }
+    except ValueError as error:
+        parser.error(str(error))
+    for bot in rerun:
+        if bot == "expert":
+            command, printed, table = main_job(args.deals, args.seed, args.workers)
+            write_main_table(script, command, printed)
+        else:
+            run = simulate(
+                deals[bot], bots=bot, seed=args.seed, records=False, workers=args.workers
+            )
+            table = run.summary()
+            print(f"{bot}: {deals[bot]:,} deals in {run.manifest['wall_seconds']} s", flush=True)
+        columns[bot] = write_column(bot, deals[bot], args.seed, table)
+    side = side_by_side(
+        {heading(columns[bot]): pd.DataFrame(columns[bot]["statistics"]) for bot in POLICIES}
+    )
+    write_generated(DOCS / "statistics.md", "statistics-policies", f"{made_by(script)}\n\n{side}")
+
+
+def workers_count(text: str) -> int:
+    """``--workers``: a count of threads, 1 or more."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a count of threads; allowed: 1 or more")
+    return int(text)
+
+
+def write_main_table(script: str, command: str, printed: str) -> None:
+    """Write block ``statistics-table``: what the main job (``command``) printed."""
     text = (
         f"{made_by(script, machine=True)}\n\n"
         f"`{command}` on {platform.node()} ({platform.machine()}, {os.cpu_count()} cores), "
@@ -54,32 +106,73 @@ def main(argv: list[str] | None = None) -> None:
     )
     write_generated(DOCS / "statistics.md", "statistics-table", text)
     print(printed)
-    tables = {f"expert, {args.deals:,} deals": expert}
-    for bot, deals in (("apprentice", args.apprentice_deals), ("pimc", args.pimc_deals)):
-        run = simulate(deals, bots=bot, seed=args.seed, records=False)
-        tables[f"{bot}, {deals:,} deals"] = run.summary()
-        print(f"{bot}: {deals:,} deals in {run.manifest['wall_seconds']} s", flush=True)
-    side = side_by_side(tables)
-    write_generated(DOCS / "statistics.md", "statistics-policies", f"{made_by(script)}\n\n{side}")
 
 
-def main_job(deals: int, seed: int) -> tuple[str, pd.DataFrame]:
-    """The main job as a user runs it: what it prints (the progress bar left out) and its
-    summary (``summary.json``)."""
-    command = ["simulate", "--deals", str(deals), "--seed", str(seed), "--out"]
+def heading(column: dict) -> str:
+    """A column's heading: the policy, its deals and the bots version that measured it."""
+    return f"{column['policy']}, {column['deals']:,} deals, bots version {column['bots_version']}"
+
+
+def write_column(bot: str, deals: int, seed: int, table: pd.DataFrame) -> dict:
+    """Keep ``bot``'s statistics (``table``, of ``deals`` deals of ``seed``) in
+    :data:`COLUMNS` with the bots version and date of the run, and return what was kept."""
+    column = {
+        "policy": bot,
+        "deals": deals,
+        "seed": seed,
+        "bots_version": BOTS_VERSION,
+        "date": time.strftime("%Y-%m-%d"),
+        "statistics": json.loads(table.to_json(orient="records")),
+    }
+    COLUMNS.mkdir(parents=True, exist_ok=True)
+    (COLUMNS / f"{bot}.json").write_text(json.dumps(column, indent=1) + "\n")
+    return column
+
+
+def read_column(bot: str, deals: int, seed: int) -> dict:
+    """``bot``'s kept statistics (:func:`write_column`).
+
+    Raises ValueError when the file is missing or holds other deals or another seed than the
+    command asks for, naming what it holds and how to rerun the column.
+    """
+    path = COLUMNS / f"{bot}.json"
+    if not path.exists():
+        raise ValueError(
+            f"{path} not found: the {bot} column is kept from it; rerun the column too "
+            f"(--only {bot}, or no --only)"
+        )
+    column = json.loads(path.read_text())
+    if (column["deals"], column["seed"]) != (deals, seed):
+        option = "--deals" if bot == "expert" else f"--{bot}-deals"
+        raise ValueError(
+            f"{path} holds {column['deals']:,} deals of seed {column['seed']}, not {deals:,} of "
+            f"seed {seed}; allowed: {option} {column['deals']} --seed {column['seed']}, or "
+            f"rerun the column (--only {bot})"
+        )
+    return column
+
+
+def main_job(deals: int, seed: int, workers: int | None) -> tuple[str, str, pd.DataFrame]:
+    """The main job as a user runs it (``--workers`` only when given): its command line (the
+    folder written as ``DIR``), what it prints (the progress bar left out) and its summary
+    (``summary.json``)."""
+    command = ["simulate", "--deals", str(deals), "--seed", str(seed)]
+    if workers is not None:
+        command += ["--workers", str(workers)]
     with tempfile.TemporaryDirectory() as folder:
+        out = str(Path(folder) / "main")
         # --quiet keeps the progress bar out of the captured table
         done = subprocess.run(
-            [sys.executable, "-m", "canasta_sim", *command, str(Path(folder) / "main"), "--quiet"],
+            [sys.executable, "-m", "canasta_sim", *command, "--out", out, "--quiet"],
             check=True,
             capture_output=True,
             text=True,
         )
-        rows = json.loads((Path(folder) / "main" / "summary.json").read_text())["statistics"]
+        rows = json.loads((Path(out) / "summary.json").read_text())["statistics"]
     printed = "\n".join(
         line for line in done.stdout.strip().splitlines() if not line.startswith("results written")
     )
-    return printed, pd.DataFrame(rows)
+    return " ".join(["canasta-sim", *command, "--out DIR"]), printed, pd.DataFrame(rows)
 
 
 def side_by_side(tables: dict[str, pd.DataFrame]) -> str:
