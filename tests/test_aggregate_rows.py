@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from canasta_sim.game.rules import Rules
-from canasta_sim.nb.chunk_counts import ChunkCounts
+from canasta_sim.nb.enums import COUNT_KEYS, Count, CountCol
 from canasta_sim.players.specs import table_bots
 from canasta_sim.results.aggregate import (
     MAX_COUNT,
@@ -21,6 +21,8 @@ from canasta_sim.results.aggregate import (
     SCORE_OFFSET,
     SCORE_STEP,
     Aggregates,
+    count_layout,
+    count_views,
 )
 from canasta_sim.run.records import (
     CANASTA_TIMING,
@@ -144,8 +146,37 @@ def assert_same(got: Aggregates, want: Aggregates):
 
 
 def test_kernel_counts_are_the_aggregate_keys():
-    # the kernel's named arrays are exactly Aggregates.empty's, in its order
-    assert ChunkCounts._fields == tuple(Aggregates.empty(4, 2, 100, ["a"]).counts)
+    # the kernel's named counts are exactly Aggregates.empty's, in its order
+    assert COUNT_KEYS == Count._fields == tuple(Aggregates.empty(4, 2, 100, ["a"]).counts)
+
+
+@pytest.mark.parametrize("sides, max_turns, n_bots", [(2, 100, 1), (3, 7, 4)])
+def test_count_layout_places_each_count_apart_in_one_flat_array(sides, max_turns, n_bots):
+    layout = count_layout(sides, max_turns, n_bots)
+    flat = np.zeros(layout.size, np.int64)
+    views = count_views(flat, layout)
+    # each view has its shape and shares the flat array; the blocks tile it in key order
+    start = 0
+    for k, key in enumerate(COUNT_KEYS):
+        view = views[key]
+        assert view.shape == layout.shapes[key] and np.shares_memory(view, flat), key
+        assert layout.table[k, CountCol.start] == start, key
+        assert layout.table[k, CountCol.bins] == view.shape[-1], key
+        assert layout.table[k, CountCol.row] == view[0].size, key
+        start += view.size
+    assert start == layout.size == flat.size
+    # element [i, j] of a count (j flat over its other axes) is where the table says
+    cell = (1, 2, 3)  # r3_cells[side 1, 2 dealt to the side, 3 to the others]
+    views["r3_cells"][cell] = 7
+    at = layout.table[Count.r3_cells]
+    j = cell[1] * layout.shapes["r3_cells"][2] + cell[2]
+    assert flat[at[CountCol.start] + cell[0] * at[CountCol.row] + j] == 7
+    assert flat.sum() == 7
+    # the shapes by hand: sides, max_turns + 2 turn bins, n_bots bots
+    T = max_turns + 2
+    assert layout.shapes["canasta_done"] == (sides, 3, 2, T)
+    assert layout.shapes["bot_outcome"] == (n_bots, 3)
+    assert layout.shapes["score"] == (sides, 2 * SCORE_OFFSET // SCORE_STEP + 1)
 
 
 def synthetic_rows(rules: Rules, n: int, n_bots: int, seed: int):
