@@ -160,17 +160,17 @@ def test_count_layout_places_each_count_apart_in_one_flat_array(sides, max_turns
     for k, key in enumerate(COUNT_KEYS):
         view = views[key]
         assert view.shape == layout.shapes[key] and np.shares_memory(view, flat), key
-        assert layout.table[k, CountCol.start] == start, key
-        assert layout.table[k, CountCol.bins] == view.shape[-1], key
-        assert layout.table[k, CountCol.row] == view[0].size, key
+        assert layout.table[CountCol.start, k] == start, key
+        assert layout.table[CountCol.bins, k] == view.shape[-1], key
+        assert layout.table[CountCol.row, k] == view[0].size, key
         start += view.size
     assert start == layout.size == flat.size
     # element [i, j] of a count (j flat over its other axes) is where the table says
     cell = (1, 2, 3)  # r3_cells[side 1, 2 dealt to the side, 3 to the others]
     views["r3_cells"][cell] = 7
-    at = layout.table[Count.r3_cells]
+    at, row = layout.table[CountCol.start], layout.table[CountCol.row]
     j = cell[1] * layout.shapes["r3_cells"][2] + cell[2]
-    assert flat[at[CountCol.start] + cell[0] * at[CountCol.row] + j] == 7
+    assert flat[at[Count.r3_cells] + cell[0] * row[Count.r3_cells] + j] == 7
     assert flat.sum() == 7
     # the shapes by hand: sides, max_turns + 2 turn bins, n_bots bots
     T = max_turns + 2

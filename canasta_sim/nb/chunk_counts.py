@@ -1,18 +1,20 @@
 """One chunk's record rows added into a run's aggregate counts, in one pass (the numeric core
 of :meth:`canasta_sim.results.aggregate.Aggregates.from_rows`).
 
-The counts travel as one flat ``int64`` array and a layout table (``int64``, one row per count
-of :data:`~.enums.Count`, columns :data:`~.enums.CountCol`) saying where each count starts in
-it and its axes' lengths; the kernel reads no table from a global. Every histogram clips its
-index to ``0 .. bins - 1`` (the last bin holds everything beyond it); sums and squares are
-exact ``int64``.
+The counts travel as one flat ``int64`` array ``c`` and a layout table (``int64``, rows
+:data:`~.enums.CountCol`, one column per count of :data:`~.enums.Count`) saying where each
+count starts in it and its axes' lengths; the kernel reads no table from a global. Element
+``[i, j]`` of count ``K`` (``i`` on its first axis, ``j`` over the others, flattened) is
+``c[at[K] + i * row[K] + j]``, with ``at``, ``row`` and ``bins`` the table's rows. Every
+histogram clips its index to ``0 .. bins[K] - 1`` (the last bin holds everything beyond it);
+sums and squares are exact ``int64``.
 
 Why so, and not one array per count: numba's compile time grows with the size of a kernel's
 arguments and of its typed code. The 58 count arrays as one tuple cost about 0.75 CPU s for
-each kernel that took it, and the whole kernel about 5 CPU s, the largest item of a cold
-start. Here the small helpers are plain kernels called with ``int64`` arguments only (a layout
-row for the count, never a literal constant, which numba would compile once per value), each
-typed once; LLVM inlines them when it links the kernel.
+each kernel that took it, and the kernel, whose helpers numba inlined (typing them again at
+every call site), about 5 CPU s, the largest item of a cold start. So the index arithmetic is
+written out and the kernel calls no other kernel: helpers as plain kernels compiled about as
+fast but stayed calls, which made the pass about 1.4 times slower.
 """
 
 from __future__ import annotations
@@ -21,128 +23,6 @@ import numba as nb
 import numpy as np
 
 from .enums import Count, CountCol
-from .jit import inline_kernel, kernel
-
-
-@inline_kernel
-def _bin_nb(value, length):
-    """``value`` clipped to a histogram's bins ``0 .. length - 1``."""
-    return min(max(np.int64(value), 0), length - 1)
-
-
-@inline_kernel
-def _outcome_nb(score, best, n_best):
-    """0 = win (sole highest score), 1 = tie for highest, 2 = loss."""
-    if score < best:
-        return 2
-    return 1 if n_best > 1 else 0
-
-
-@kernel
-def _add_nb(c, at, i, j, value):
-    """Add ``value`` to element ``[i, j]`` of the count whose layout row is ``at`` (``i`` on
-    its first axis, ``j`` over the others, flattened)."""
-    c[at[CountCol.start] + i * at[CountCol.row] + j] += value
-
-
-@kernel
-def _hist_nb(c, at, i, value):
-    """Count ``value`` in row ``i`` of the histogram whose layout row is ``at`` (clipped to
-    its bins)."""
-    _add_nb(c, at, i, _bin_nb(value, at[CountCol.bins]), np.int64(1))
-
-
-@kernel
-def _sum_sq_nb(c, sums, squares, i, j, value):
-    """Add ``value`` to element ``[i, j]`` of the sums (layout row ``sums``) and its square to
-    that of their squares (``squares``)."""
-    _add_nb(c, sums, i, j, value)
-    _add_nb(c, squares, i, j, value * value)
-
-
-@kernel
-def _side_counts_nb(c, layout, s, row, outcome, played):
-    """Add side ``s``'s histograms and sums of one deal's ``row`` (a ``side_dtype`` record)
-    that depend on the row alone (and the deal's ``outcome`` for the side and turns
-    ``played``)."""
-    zero, one = np.int64(0), np.int64(1)
-    _hist_nb(c, layout[Count.red_threes], s, np.int64(row.red_threes))
-    _hist_nb(c, layout[Count.red_threes_dealt], s, np.int64(row.red_threes_dealt))
-    _hist_nb(c, layout[Count.red_threes_drawn], s, np.int64(row.red_threes_drawn))
-    _hist_nb(c, layout[Count.red_threes_from_pile], s, np.int64(row.red_threes_from_pile))
-    _hist_nb(c, layout[Count.natural_canastas], s, np.int64(row.natural_canastas))
-    _hist_nb(c, layout[Count.mixed_canastas], s, np.int64(row.mixed_canastas))
-    _hist_nb(c, layout[Count.concealed_canastas], s, np.int64(row.concealed_canastas))
-    _hist_nb(c, layout[Count.melds], s, np.int64(row.melds))
-    canastas = np.int64(row.natural_canastas) + np.int64(row.mixed_canastas)
-    _hist_nb(c, layout[Count.canastas], s, canastas)
-    ranks = np.int64(row.canasta_ranks)
-    at = layout[Count.canasta_rank]
-    for r in range(at[CountCol.bins]):
-        _add_nb(c, at, s, r, (ranks >> r) & 1)
-    # [side, red threes, outcome]: binned as the red threes' own histogram
-    held = _bin_nb(row.red_threes, layout[Count.red_threes, CountCol.bins])
-    _add_nb(c, layout[Count.red_threes_outcome], s, 3 * held + outcome, one)
-    r3 = np.int64(row.red_three_score)
-    _add_nb(c, layout[Count.red_three_score_sum], s, zero, r3)
-    _add_nb(c, layout[Count.red_three_score_negative], s, zero, np.int64(r3 < 0))
-    _add_nb(c, layout[Count.meld_points_sum], s, zero, np.int64(row.meld_points))
-    _add_nb(c, layout[Count.canasta_bonus_sum], s, zero, np.int64(row.canasta_bonus))
-    _add_nb(c, layout[Count.going_out_bonus_sum], s, zero, np.int64(row.going_out_bonus))
-    _add_nb(c, layout[Count.hand_penalty_sum], s, zero, np.int64(row.hand_penalty))
-    _add_nb(c, layout[Count.went_out], s, zero, np.int64(row.went_out))
-    # the side's k-th canasta (R-65): [side, k, mixed, turn completed], or censored at the
-    # turns played: [side, k, turns]
-    done, censored = layout[Count.canasta_done], layout[Count.canasta_censored]
-    T = done[CountCol.bins]
-    turns = (row.canasta_1_turn, row.canasta_2_turn, row.canasta_3_turn)
-    mixed = (row.canasta_1_mixed, row.canasta_2_mixed, row.canasta_3_mixed)
-    for k in range(3):
-        turn = np.int64(turns[k])
-        if turn >= 0:
-            _add_nb(c, done, s, (2 * k + np.int64(mixed[k])) * T + min(turn, T - 1), one)
-        else:
-            _add_nb(c, censored, s, k * T + _bin_nb(played, T), one)
-    # the discard pile (PICKUP_KINDS and PICKUP_SIZE_FIELDS order) and the initial meld's turn
-    sums, squares = layout[Count.pickups_sum], layout[Count.pickups_sumsq]
-    _sum_sq_nb(c, sums, squares, s, zero, np.int64(row.pickups))
-    _sum_sq_nb(c, sums, squares, s, one, np.int64(row.pickups_pair))
-    _sum_sq_nb(c, sums, squares, s, np.int64(2), np.int64(row.pickups_wild))
-    _sum_sq_nb(c, sums, squares, s, np.int64(3), np.int64(row.pickups_onto_meld))
-    cards = np.int64(row.pile_cards_taken)
-    _sum_sq_nb(c, layout[Count.pile_taken_sum], layout[Count.pile_taken_sumsq], s, zero, cards)
-    _add_nb(c, layout[Count.pile_taken_cross], s, zero, cards * np.int64(row.pickups))
-    sizes = (
-        row.pickups_0_4,
-        row.pickups_5_9,
-        row.pickups_10_14,
-        row.pickups_15_19,
-        row.pickups_20_24,
-        row.pickups_25_up,
-    )
-    at = layout[Count.pickup_size]
-    for b in range(6):
-        _add_nb(c, at, s, b, np.int64(sizes[b]))
-    wild = np.int64(row.wild_freezes)
-    _sum_sq_nb(c, layout[Count.wild_freezes_sum], layout[Count.wild_freezes_sumsq], s, zero, wild)
-    black = np.int64(row.black_three_blocks)
-    at, at_sq = layout[Count.black_three_blocks_sum], layout[Count.black_three_blocks_sumsq]
-    _sum_sq_nb(c, at, at_sq, s, zero, black)
-    _hist_nb(c, layout[Count.initial_meld_turn], s, np.int64(row.initial_meld_turn) + 1)
-
-
-@kernel
-def _deal_counts_nb(c, layout, deal):
-    """Add one deal's own fields (a ``deal_dtype`` record)."""
-    zero = np.int64(0)
-    _hist_nb(c, layout[Count.end_reason], zero, np.int64(deal.end_reason) - 1)
-    _hist_nb(c, layout[Count.turns], zero, np.int64(deal.turns))
-    _hist_nb(c, layout[Count.upcard_cards], zero, np.int64(deal.upcard_cards))
-    frozen = np.int64(deal.pile_frozen_at_start)
-    _add_nb(c, layout[Count.pile_frozen_at_start], zero, zero, frozen)
-    _add_nb(c, layout[Count.concealed_out], zero, zero, np.int64(deal.concealed_out))
-    first = np.int64(deal.first_canasta_turn) + 1
-    _hist_nb(c, layout[Count.first_canasta_turn], zero, first)
 
 
 # nogil: a run adds up a chunk while the next one plays (canasta_sim.run.runner.map_chunks),
@@ -155,9 +35,9 @@ def add_chunk_nb(c, layout, deal_rows, side_rows, bot_codes, players, score_offs
     ----------
     c : ndarray(int64, (size,))
         Every count, flat, as ``layout`` places them.
-    layout : ndarray(int64, (len(Count), COUNT_COLS))
+    layout : ndarray(int64, (COUNT_COLS, len(Count)))
         Where each count of :data:`~.enums.Count` starts in ``c`` and its axes' lengths
-        (:data:`~.enums.CountCol`).
+        (rows :data:`~.enums.CountCol`).
     deal_rows : ndarray(deal_dtype, (n,))
     side_rows : ndarray(side_dtype, (n, sides))
     bot_codes : ndarray(int64, (n, sides))
@@ -166,14 +46,24 @@ def add_chunk_nb(c, layout, deal_rows, side_rows, bot_codes, players, score_offs
         Players at the table (who plays first, R-11); the score histogram's offset and bin
         width (points).
     """
-    zero, one = np.int64(0), np.int64(1)
+    at = layout[CountCol.start]
+    row = layout[CountCol.row]
+    bins = layout[CountCol.bins]
     n, n_sides = side_rows.shape
-    H = layout[Count.red_threes_dealt_any, CountCol.bins]
-    R = layout[Count.r3_cells, CountCol.bins]
+    T = bins[Count.canasta_done]  # turn bins
+    R = bins[Count.r3_cells]  # red threes dealt: 0 .. R - 1
     for i in range(n):
         deal = deal_rows[i]
-        _deal_counts_nb(c, layout, deal)
         played = np.int64(deal.turns)
+        K = Count.end_reason
+        c[at[K] + min(max(np.int64(deal.end_reason) - 1, 0), bins[K] - 1)] += 1
+        c[at[Count.turns] + min(max(played, 0), T - 1)] += 1
+        K = Count.upcard_cards
+        c[at[K] + min(max(np.int64(deal.upcard_cards), 0), bins[K] - 1)] += 1
+        c[at[Count.pile_frozen_at_start]] += deal.pile_frozen_at_start
+        c[at[Count.concealed_out]] += deal.concealed_out
+        first = np.int64(deal.first_canasta_turn) + 1  # 0: no canasta
+        c[at[Count.first_canasta_turn] + min(max(first, 0), T - 1)] += 1
         first_side = ((np.int64(deal.dealer) + 1) % players) % n_sides
         # the deal's highest score and how many sides share it; totals for the leads
         best = np.int64(side_rows[i, 0].score)
@@ -189,39 +79,127 @@ def add_chunk_nb(c, layout, deal_rows, side_rows, bot_codes, players, score_offs
             total += score
             net_total += score - side_rows[i, s].red_three_score
             dealt += side_rows[i, s].red_threes_dealt
-        _add_nb(c, layout[Count.red_threes_dealt_any], zero, _bin_nb(dealt, H), one)
+        K = Count.red_threes_dealt_any
+        c[at[K] + min(max(dealt, 0), bins[K] - 1)] += 1
         diff = n_sides * np.int64(side_rows[i, first_side].score) - total
-        at, at_sq = layout[Count.position_diff_sum], layout[Count.position_diff_sumsq]
-        _sum_sq_nb(c, at, at_sq, zero, zero, diff)
+        c[at[Count.position_diff_sum]] += diff
+        c[at[Count.position_diff_sumsq]] += diff * diff
         for s in range(n_sides):
-            row = side_rows[i, s]
-            score = np.int64(row.score)
-            outcome = np.int64(_outcome_nb(score, best, n_best))
-            _side_counts_nb(c, layout, s, row, outcome, played)
-            _hist_nb(c, layout[Count.score], s, (score + score_offset) // score_step)
-            _sum_sq_nb(c, layout[Count.score_sum], layout[Count.score_sumsq], s, zero, score)
-            _add_nb(c, layout[Count.outcome], s, outcome, one)
-            # the side's lead over the others, gross and net of red threes (R-50)
+            r = side_rows[i, s]
+            score = np.int64(r.score)
+            # 0 = win (sole highest score), 1 = tie for highest, 2 = loss
+            outcome = 2 if score < best else (1 if n_best > 1 else 0)
+            # histograms of the side's counts: [side, count]
+            K = Count.red_threes
+            held = min(max(np.int64(r.red_threes), 0), bins[K] - 1)
+            c[at[K] + s * row[K] + held] += 1
+            K = Count.red_threes_dealt
+            c[at[K] + s * row[K] + min(max(np.int64(r.red_threes_dealt), 0), bins[K] - 1)] += 1
+            K = Count.red_threes_drawn
+            c[at[K] + s * row[K] + min(max(np.int64(r.red_threes_drawn), 0), bins[K] - 1)] += 1
+            K = Count.red_threes_from_pile
+            v = np.int64(r.red_threes_from_pile)
+            c[at[K] + s * row[K] + min(max(v, 0), bins[K] - 1)] += 1
+            K = Count.natural_canastas
+            c[at[K] + s * row[K] + min(max(np.int64(r.natural_canastas), 0), bins[K] - 1)] += 1
+            K = Count.mixed_canastas
+            c[at[K] + s * row[K] + min(max(np.int64(r.mixed_canastas), 0), bins[K] - 1)] += 1
+            K = Count.concealed_canastas
+            v = np.int64(r.concealed_canastas)
+            c[at[K] + s * row[K] + min(max(v, 0), bins[K] - 1)] += 1
+            K = Count.melds
+            c[at[K] + s * row[K] + min(max(np.int64(r.melds), 0), bins[K] - 1)] += 1
+            K = Count.canastas
+            v = np.int64(r.natural_canastas) + r.mixed_canastas
+            c[at[K] + s * row[K] + min(max(v, 0), bins[K] - 1)] += 1
+            K = Count.canasta_rank
+            ranks = np.int64(r.canasta_ranks)
+            for k in range(bins[K]):  # bit k: a canasta of the k-th natural rank
+                c[at[K] + s * row[K] + k] += (ranks >> k) & 1
+            # [side, red threes (the red_threes histogram's bin), outcome]
+            K = Count.red_threes_outcome
+            c[at[K] + s * row[K] + held * bins[K] + outcome] += 1
+            # sums per side
+            r3 = np.int64(r.red_three_score)
+            c[at[Count.red_three_score_sum] + s] += r3
+            c[at[Count.red_three_score_negative] + s] += r3 < 0
+            c[at[Count.meld_points_sum] + s] += r.meld_points
+            c[at[Count.canasta_bonus_sum] + s] += r.canasta_bonus
+            c[at[Count.going_out_bonus_sum] + s] += r.going_out_bonus
+            c[at[Count.hand_penalty_sum] + s] += r.hand_penalty
+            c[at[Count.went_out] + s] += r.went_out
+            K = Count.score
+            v = (score + score_offset) // score_step
+            c[at[K] + s * row[K] + min(max(v, 0), bins[K] - 1)] += 1
+            c[at[Count.score_sum] + s] += score
+            c[at[Count.score_sumsq] + s] += score * score
+            K = Count.outcome
+            c[at[K] + s * row[K] + outcome] += 1
+            # the side's k-th canasta (R-65): [side, k, mixed, turn completed], or censored
+            # at the turns played: [side, k, turns]
+            turns = (r.canasta_1_turn, r.canasta_2_turn, r.canasta_3_turn)
+            mixed = (r.canasta_1_mixed, r.canasta_2_mixed, r.canasta_3_mixed)
+            for k in range(3):
+                turn = np.int64(turns[k])
+                if turn >= 0:
+                    K = Count.canasta_done
+                    j = (2 * k + np.int64(mixed[k])) * T + min(turn, T - 1)
+                else:
+                    K = Count.canasta_censored
+                    j = k * T + min(max(played, 0), T - 1)
+                c[at[K] + s * row[K] + j] += 1
+            # red threes dealt to the side and to the others (R-15): [side, own, others] the
+            # deals, and sums of the side's lead over the others, gross and net of red threes
+            # (R-50), with squares, and its sole wins
+            own = np.int64(r.red_threes_dealt)
+            cell = s * R * R + min(max(own, 0), R - 1) * R + min(max(dealt - own, 0), R - 1)
             lead = n_sides * score - total
-            net = n_sides * (score - row.red_three_score) - net_total
-            # red threes dealt to the side and to the others (R-15): their cell's sums
-            own = np.int64(row.red_threes_dealt)
-            cell = _bin_nb(own, R) * R + _bin_nb(dealt - own, R)
-            _add_nb(c, layout[Count.r3_cells], s, cell, one)
-            _sum_sq_nb(c, layout[Count.r3_lead_sum], layout[Count.r3_lead_sumsq], s, cell, lead)
-            _sum_sq_nb(c, layout[Count.r3_net_sum], layout[Count.r3_net_sumsq], s, cell, net)
-            _add_nb(c, layout[Count.r3_wins], s, cell, np.int64(outcome == 0))
-            # by position: 0 = the side of the player who plays first
-            pos = (first_side + s) % n_sides
-            pos_score = np.int64(side_rows[i, pos].score)
-            pos_outcome = np.int64(_outcome_nb(pos_score, best, n_best))
-            _add_nb(c, layout[Count.position_outcome], s, pos_outcome, one)
-            at, at_sq = layout[Count.position_score_sum], layout[Count.position_score_sumsq]
-            _sum_sq_nb(c, at, at_sq, s, zero, pos_score)
-            bot = bot_codes[i, s]
-            _add_nb(c, layout[Count.bot_sides], bot, zero, one)
-            _add_nb(c, layout[Count.bot_outcome], bot, outcome, one)
-            _sum_sq_nb(
-                c, layout[Count.bot_score_sum], layout[Count.bot_score_sumsq], bot, zero, score
+            net = n_sides * (score - r.red_three_score) - net_total
+            c[at[Count.r3_cells] + cell] += 1
+            c[at[Count.r3_lead_sum] + cell] += lead
+            c[at[Count.r3_lead_sumsq] + cell] += lead * lead
+            c[at[Count.r3_net_sum] + cell] += net
+            c[at[Count.r3_net_sumsq] + cell] += net * net
+            c[at[Count.r3_wins] + cell] += outcome == 0
+            # the discard pile: pickups by kind (PICKUP_KINDS order) and by pile size
+            # (PICKUP_SIZE_FIELDS order), with squares, cards taken, and the initial meld
+            kinds = (r.pickups, r.pickups_pair, r.pickups_wild, r.pickups_onto_meld)
+            for k in range(4):
+                v = np.int64(kinds[k])
+                c[at[Count.pickups_sum] + s * row[Count.pickups_sum] + k] += v
+                c[at[Count.pickups_sumsq] + s * row[Count.pickups_sumsq] + k] += v * v
+            v = np.int64(r.pile_cards_taken)
+            c[at[Count.pile_taken_sum] + s] += v
+            c[at[Count.pile_taken_sumsq] + s] += v * v
+            c[at[Count.pile_taken_cross] + s] += v * r.pickups
+            sizes = (
+                r.pickups_0_4,
+                r.pickups_5_9,
+                r.pickups_10_14,
+                r.pickups_15_19,
+                r.pickups_20_24,
+                r.pickups_25_up,
             )
-    _add_nb(c, layout[Count.deals], zero, zero, n)
+            for k in range(6):
+                c[at[Count.pickup_size] + s * row[Count.pickup_size] + k] += sizes[k]
+            v = np.int64(r.wild_freezes)
+            c[at[Count.wild_freezes_sum] + s] += v
+            c[at[Count.wild_freezes_sumsq] + s] += v * v
+            v = np.int64(r.black_three_blocks)
+            c[at[Count.black_three_blocks_sum] + s] += v
+            c[at[Count.black_three_blocks_sumsq] + s] += v * v
+            v = np.int64(r.initial_meld_turn) + 1  # 0: no initial meld
+            c[at[Count.initial_meld_turn] + s * T + min(max(v, 0), T - 1)] += 1
+            # by position: 0 = the side of the player who plays first
+            pos_score = np.int64(side_rows[i, (first_side + s) % n_sides].score)
+            pos_outcome = 2 if pos_score < best else (1 if n_best > 1 else 0)
+            c[at[Count.position_outcome] + s * row[Count.position_outcome] + pos_outcome] += 1
+            c[at[Count.position_score_sum] + s] += pos_score
+            c[at[Count.position_score_sumsq] + s] += pos_score * pos_score
+            # by bot: [bot]
+            bot = bot_codes[i, s]
+            c[at[Count.bot_sides] + bot] += 1
+            c[at[Count.bot_outcome] + bot * row[Count.bot_outcome] + outcome] += 1
+            c[at[Count.bot_score_sum] + bot] += score
+            c[at[Count.bot_score_sumsq] + bot] += score * score
+    c[at[Count.deals]] += n

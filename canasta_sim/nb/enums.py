@@ -881,8 +881,8 @@ COUNT_KEYS = (
     "black_three_blocks_sumsq",
     "initial_meld_turn",
 )
-#: Rows of the count layout table: ``layout[Count.score]`` (a namedtuple built from
-#: :data:`COUNT_KEYS`, so numba folds its values into the kernels as constants).
+#: Columns of the count layout table: ``layout[CountCol.start, Count.score]`` (a namedtuple
+#: built from :data:`COUNT_KEYS`, so numba folds its values into the kernels as constants).
 Count: Any = namedtuple("Count", COUNT_KEYS)(*range(len(COUNT_KEYS)))
 
 
@@ -892,8 +892,8 @@ class _CountCol(NamedTuple):
     bins: int = 2  # length of its last axis (a histogram's bins)
 
 
-#: Columns of the count layout table, ``ndarray(int64, (len(Count), COUNT_COLS))``: element
+#: Rows of the count layout table, ``ndarray(int64, (COUNT_COLS, len(Count)))``: element
 #: ``[i, j]`` of count ``k`` (``j`` the flat index over its other axes) is
-#: ``flat[layout[k, CountCol.start] + i * layout[k, CountCol.row] + j]``.
+#: ``flat[layout[CountCol.start, k] + i * layout[CountCol.row, k] + j]``.
 CountCol = _CountCol()
 COUNT_COLS = len(CountCol)

@@ -115,9 +115,10 @@ class CountLayout:
     ----------
     shapes : dict of str -> tuple of int
         :func:`count_shapes`.
-    table : ndarray(int64, (len(COUNT_KEYS), COUNT_COLS))
-        Per count its start, elements per index of its first axis and length of its last
-        axis (:data:`~canasta_sim.nb.enums.CountCol`): the aggregation kernel's layout.
+    table : ndarray(int64, (COUNT_COLS, len(COUNT_KEYS)))
+        Per count (column) its start, elements per index of its first axis and length of its
+        last axis (rows :data:`~canasta_sim.nb.enums.CountCol`): the aggregation kernel's
+        layout.
     size : int
         Elements of the flat array.
     """
@@ -130,13 +131,13 @@ class CountLayout:
 def count_layout(sides: int, max_turns: int, n_bots: int) -> CountLayout:
     """The :class:`CountLayout` of a run's shape."""
     shapes = count_shapes(sides, max_turns, n_bots)
-    table = np.zeros((len(COUNT_KEYS), COUNT_COLS), np.int64)
+    table = np.zeros((COUNT_COLS, len(COUNT_KEYS)), np.int64)
     start = 0
     for k, key in enumerate(COUNT_KEYS):
         shape = shapes[key]
-        table[k, CountCol.start] = start
-        table[k, CountCol.row] = prod(shape[1:])
-        table[k, CountCol.bins] = shape[-1]
+        table[CountCol.start, k] = start
+        table[CountCol.row, k] = prod(shape[1:])
+        table[CountCol.bins, k] = shape[-1]
         start += prod(shape)
     return CountLayout(shapes, table, start)
 
@@ -145,7 +146,7 @@ def count_views(flat: np.ndarray, layout: CountLayout) -> dict[str, np.ndarray]:
     """Each count of ``flat`` (``ndarray(int64, (layout.size,))``) as a view of its shape,
     by name."""
     views = {}
-    for key, (start, _, _) in zip(COUNT_KEYS, layout.table):
+    for key, start in zip(COUNT_KEYS, layout.table[CountCol.start]):
         shape = layout.shapes[key]
         views[key] = flat[start : start + prod(shape)].reshape(shape)
     return views
