@@ -8,6 +8,8 @@ synthetic rows full of edge values and on real runs at every player count and bo
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
@@ -252,3 +254,28 @@ def test_from_rows_refuses_a_bot_code_outside_bots():
     bot_codes[3, 1] = 2  # two bots: codes 0 and 1
     with pytest.raises(ValueError, match="bot_codes from 0 to 2; allowed: 0 to 1"):
         Aggregates.from_rows(rules, ["a", "b"], deal_rows, side_rows, bot_codes)
+
+
+def test_aggregates_json_of_separate_arrays_reads_and_merges_into_the_flat_counts():
+    # an aggregates.json as runs before the flat layout wrote it: one list per count, by name
+    rules = Rules(players=4)
+    bots = ["a", "b"]
+    deal_rows, side_rows, bot_codes = synthetic_rows(rules, 200, len(bots), seed=5)
+    want = reference(rules, bots, deal_rows, side_rows, bot_codes)
+    text = json.dumps(
+        {
+            "players": 4,
+            "sides": 2,
+            "max_turns": rules.max_turns,
+            "bots": bots,
+            "counts": {key: value.tolist() for key, value in want.counts.items()},
+        }
+    )
+    old = Aggregates.from_json(text)
+    assert_same(old, want)
+    assert old.to_json() == text  # written back the same, byte for byte
+    # merged with a chunk counted into the flat array: every count doubles
+    merged = Aggregates.from_rows(rules, bots, deal_rows, side_rows, bot_codes)
+    merged += old
+    for key, value in want.counts.items():
+        np.testing.assert_array_equal(merged.counts[key], 2 * value, err_msg=key)
