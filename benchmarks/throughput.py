@@ -3,8 +3,8 @@ thread and on all cores, each next to the floor kernel (benchmarks/floor_kernel.
 chunk kernel (``kernel``) and the path users call, ``canasta_sim.simulate(..., records=False)``
 (``simulate``: seeds, chunks and aggregates included; ``x_kernel`` is its time over the kernel's).
 
-Run: ``python benchmarks/throughput.py [--deals N] [--repeats R]``; writes
-``results/bench/throughput.csv`` and ``throughput.md``.
+Run: ``python benchmarks/throughput.py [--deals N] [--repeats R] [--bots B,..]
+[--players P,..]``; writes ``results/bench/throughput.csv`` and ``throughput.md``.
 """
 
 import argparse
@@ -56,6 +56,7 @@ def main(argv=None):
     parser.add_argument("--deals", type=int, default=100_000, help="deals per timed call")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--bots", default="expert,random")
+    parser.add_argument("--players", default="2,3,4,6", help="player counts (default 2,3,4,6)")
     parser.add_argument(
         "--no-simulate",
         dest="simulate",
@@ -66,7 +67,7 @@ def main(argv=None):
     cores = numba.config.NUMBA_NUM_THREADS
     bots = args.bots.split(",")
     rows = []
-    for players in (2, 3, 4, 6):
+    for players in (int(p) for p in args.players.split(",")):
         rules = Rules(players=players)
         calls = {"floor": floor_call(rules, args.deals)}
         for bot in bots:

@@ -8,11 +8,13 @@ synthetic rows full of edge values and on real runs at every player count and bo
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from canasta_sim.game.rules import Rules
-from canasta_sim.nb.chunk_counts import ChunkCounts
+from canasta_sim.nb.enums import COUNT_KEYS, Count, CountCol
 from canasta_sim.players.specs import table_bots
 from canasta_sim.results.aggregate import (
     MAX_COUNT,
@@ -21,6 +23,8 @@ from canasta_sim.results.aggregate import (
     SCORE_OFFSET,
     SCORE_STEP,
     Aggregates,
+    count_layout,
+    count_views,
 )
 from canasta_sim.run.records import (
     CANASTA_TIMING,
@@ -144,8 +148,37 @@ def assert_same(got: Aggregates, want: Aggregates):
 
 
 def test_kernel_counts_are_the_aggregate_keys():
-    # the kernel's named arrays are exactly Aggregates.empty's, in its order
-    assert ChunkCounts._fields == tuple(Aggregates.empty(4, 2, 100, ["a"]).counts)
+    # the kernel's named counts are exactly Aggregates.empty's, in its order
+    assert COUNT_KEYS == Count._fields == tuple(Aggregates.empty(4, 2, 100, ["a"]).counts)
+
+
+@pytest.mark.parametrize("sides, max_turns, n_bots", [(2, 100, 1), (3, 7, 4)])
+def test_count_layout_places_each_count_apart_in_one_flat_array(sides, max_turns, n_bots):
+    layout = count_layout(sides, max_turns, n_bots)
+    flat = np.zeros(layout.size, np.int64)
+    views = count_views(flat, layout)
+    # each view has its shape and shares the flat array; the blocks tile it in key order
+    start = 0
+    for k, key in enumerate(COUNT_KEYS):
+        view = views[key]
+        assert view.shape == layout.shapes[key] and np.shares_memory(view, flat), key
+        assert layout.table[CountCol.start, k] == start, key
+        assert layout.table[CountCol.bins, k] == view.shape[-1], key
+        assert layout.table[CountCol.row, k] == view[0].size, key
+        start += view.size
+    assert start == layout.size == flat.size
+    # element [i, j] of a count (j flat over its other axes) is where the table says
+    cell = (1, 2, 3)  # r3_cells[side 1, 2 dealt to the side, 3 to the others]
+    views["r3_cells"][cell] = 7
+    at, row = layout.table[CountCol.start], layout.table[CountCol.row]
+    j = cell[1] * layout.shapes["r3_cells"][2] + cell[2]
+    assert flat[at[Count.r3_cells] + cell[0] * row[Count.r3_cells] + j] == 7
+    assert flat.sum() == 7
+    # the shapes by hand: sides, max_turns + 2 turn bins, n_bots bots
+    T = max_turns + 2
+    assert layout.shapes["canasta_done"] == (sides, 3, 2, T)
+    assert layout.shapes["bot_outcome"] == (n_bots, 3)
+    assert layout.shapes["score"] == (sides, 2 * SCORE_OFFSET // SCORE_STEP + 1)
 
 
 def synthetic_rows(rules: Rules, n: int, n_bots: int, seed: int):
@@ -221,3 +254,28 @@ def test_from_rows_refuses_a_bot_code_outside_bots():
     bot_codes[3, 1] = 2  # two bots: codes 0 and 1
     with pytest.raises(ValueError, match="bot_codes from 0 to 2; allowed: 0 to 1"):
         Aggregates.from_rows(rules, ["a", "b"], deal_rows, side_rows, bot_codes)
+
+
+def test_aggregates_json_of_separate_arrays_reads_and_merges_into_the_flat_counts():
+    # an aggregates.json as runs before the flat layout wrote it: one list per count, by name
+    rules = Rules(players=4)
+    bots = ["a", "b"]
+    deal_rows, side_rows, bot_codes = synthetic_rows(rules, 200, len(bots), seed=5)
+    want = reference(rules, bots, deal_rows, side_rows, bot_codes)
+    text = json.dumps(
+        {
+            "players": 4,
+            "sides": 2,
+            "max_turns": rules.max_turns,
+            "bots": bots,
+            "counts": {key: value.tolist() for key, value in want.counts.items()},
+        }
+    )
+    old = Aggregates.from_json(text)
+    assert_same(old, want)
+    assert old.to_json() == text  # written back the same, byte for byte
+    # merged with a chunk counted into the flat array: every count doubles
+    merged = Aggregates.from_rows(rules, bots, deal_rows, side_rows, bot_codes)
+    merged += old
+    for key, value in want.counts.items():
+        np.testing.assert_array_equal(merged.counts[key], 2 * value, err_msg=key)

@@ -334,7 +334,9 @@ def test_a_full_disk_names_the_file_even_when_closing_fails_too(monkeypatch, tmp
 
 def test_manifest_has_git_commit_kernel_digest_and_numeric_workers(tmp_path):
     from canasta_sim.nb import kernel_digest
+    from canasta_sim.run.outdir import git_commit
 
+    git_commit.cache_clear()  # asked at a process's first run, then remembered (below)
     result = simulate(10, records=False, workers=1)
     m = result.manifest
     assert m["kernel_digest"] == kernel_digest() and len(m["kernel_digest"]) == 12
@@ -343,6 +345,18 @@ def test_manifest_has_git_commit_kernel_digest_and_numeric_workers(tmp_path):
     head = subprocess.run(["git", "-C", str(here), "rev-parse", "HEAD"], capture_output=True)
     if head.returncode == 0:
         assert m["git_commit"].split("+")[0] == head.stdout.decode().strip()
+
+
+def test_a_later_run_asks_git_nothing(monkeypatch):
+    from canasta_sim.run import outdir
+
+    first = simulate(10, records=False, workers=1).manifest["git_commit"]
+
+    def no_git(*args, **kwargs):
+        raise AssertionError(f"git asked again: {args}")
+
+    monkeypatch.setattr(outdir.subprocess, "run", no_git)
+    assert simulate(10, records=False, workers=1).manifest["git_commit"] == first
 
 
 def test_progress_in_a_log_is_a_line_every_few_seconds(monkeypatch):

@@ -60,5 +60,8 @@ def _cache_root() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "canasta_sim"
 
 
+#: :func:`kernel_digest` of the kernel sources this process imported (its cache folder's name,
+#: and the runs' manifests).
+KERNEL_DIGEST = kernel_digest()
 # Set before any kernel module is imported: numba picks the cache folder when it decorates.
-numba.config.CACHE_DIR = str(_cache_root() / f"kernels-{kernel_digest()}")
+numba.config.CACHE_DIR = str(_cache_root() / f"kernels-{KERNEL_DIGEST}")

@@ -815,3 +815,85 @@ class _EnvTodo(NamedTuple):
 
 #: What the batched step does with each environment (``todo[i]``).
 EnvTodo = _EnvTodo()
+
+
+# --- a run's aggregate counts (canasta_sim.results.aggregate) ---------------------------------
+#: The count arrays of a run's aggregates (``Aggregates.empty`` gives each its shape and
+#: meaning), in the order of their blocks in the one flat ``int64`` array the aggregation kernel
+#: adds into (:mod:`canasta_sim.nb.chunk_counts`).
+COUNT_KEYS = (
+    "deals",
+    "end_reason",
+    "turns",
+    "upcard_cards",
+    "pile_frozen_at_start",
+    "concealed_out",
+    "first_canasta_turn",
+    "red_threes_dealt_any",
+    "red_threes",
+    "red_threes_dealt",
+    "red_threes_drawn",
+    "red_threes_from_pile",
+    "red_threes_outcome",
+    "red_three_score_sum",
+    "red_three_score_negative",
+    "natural_canastas",
+    "mixed_canastas",
+    "concealed_canastas",
+    "canastas",
+    "canasta_rank",
+    "melds",
+    "score",
+    "score_sum",
+    "score_sumsq",
+    "outcome",
+    "position_outcome",
+    "position_score_sum",
+    "position_score_sumsq",
+    "position_diff_sum",
+    "position_diff_sumsq",
+    "meld_points_sum",
+    "canasta_bonus_sum",
+    "going_out_bonus_sum",
+    "hand_penalty_sum",
+    "went_out",
+    "bot_sides",
+    "bot_outcome",
+    "bot_score_sum",
+    "bot_score_sumsq",
+    "canasta_done",
+    "canasta_censored",
+    "r3_cells",
+    "r3_lead_sum",
+    "r3_lead_sumsq",
+    "r3_net_sum",
+    "r3_net_sumsq",
+    "r3_wins",
+    "pickups_sum",
+    "pickups_sumsq",
+    "pile_taken_sum",
+    "pile_taken_sumsq",
+    "pile_taken_cross",
+    "pickup_size",
+    "wild_freezes_sum",
+    "wild_freezes_sumsq",
+    "black_three_blocks_sum",
+    "black_three_blocks_sumsq",
+    "initial_meld_turn",
+)
+#: Columns of the count layout table: ``layout[CountCol.start, Count.score]`` (a namedtuple
+#: built from :data:`COUNT_KEYS`, so numba folds its values into the kernels as constants).
+Count: Any = namedtuple("Count", COUNT_KEYS)(*range(len(COUNT_KEYS)))
+
+
+class _CountCol(NamedTuple):
+    start: int = 0  # the count's first element in the flat array
+    row: int = 1  # elements per index of its first axis (its shape's other axes, multiplied)
+    bins: int = 2  # length of its last axis (a histogram's bins)
+
+
+#: Rows of the count layout table, ``ndarray(int64, (COUNT_COLS, len(Count)))``: element
+#: ``[i, j]`` of count ``k`` (``j`` the flat index over its other axes) is
+#: ``flat[layout[CountCol.start, k] + i * layout[CountCol.row, k] + j]``.
+CountCol = _CountCol()
+COUNT_COLS = len(CountCol)

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from math import prod
 from pathlib import Path
 
 import numpy as np
 
 from ..game.rules import Rules
-from ..nb.chunk_counts import ChunkCounts, add_chunk_nb
+from ..nb.chunk_counts import add_chunk_nb
+from ..nb.enums import COUNT_COLS, COUNT_KEYS, CountCol
 from ..run.records import CANASTA_TIMING, END_REASONS, PICKUP_SIZE_FIELDS, deals_frame, sides_frame
 
 SCORE_OFFSET = 32765  # score histogram range: -32765 .. 32765 points; beyond it, the edge
@@ -30,6 +32,126 @@ TIMED_CANASTAS = len(CANASTA_TIMING)  # the 1st, 2nd and 3rd canasta of a side a
 PICKUP_KINDS = ("pickups", "pickups_pair", "pickups_wild", "pickups_onto_meld")
 
 
+def count_shapes(sides: int, max_turns: int, n_bots: int) -> dict[str, tuple[int, ...]]:
+    """The shape of every count of a run's aggregates (:attr:`Aggregates.counts`), in the
+    order of :data:`canasta_sim.nb.enums.COUNT_KEYS`."""
+    S, T, B, H = sides, max_turns + 2, n_bots, MAX_COUNT
+    return {
+        "deals": (1,),
+        "end_reason": (len(END_REASONS),),
+        "turns": (T,),
+        "upcard_cards": (H * 2,),
+        "pile_frozen_at_start": (1,),
+        "concealed_out": (1,),
+        "first_canasta_turn": (T,),  # index = turn + 1; 0 = no canasta
+        "red_threes_dealt_any": (H,),  # red threes dealt per deal, all sides together
+        "red_threes": (S, H),
+        "red_threes_dealt": (S, H),
+        "red_threes_drawn": (S, H),
+        "red_threes_from_pile": (S, H),
+        "red_threes_outcome": (S, H, 3),
+        "red_three_score_sum": (S,),
+        "red_three_score_negative": (S,),
+        "natural_canastas": (S, H),
+        "mixed_canastas": (S, H),
+        "concealed_canastas": (S, H),
+        "canastas": (S, H),
+        "canasta_rank": (S, N_RANKS),
+        "melds": (S, H),
+        "score": (S, SCORE_BINS),
+        "score_sum": (S,),
+        "score_sumsq": (S,),
+        "outcome": (S, 3),
+        "position_outcome": (S, 3),
+        "position_score_sum": (S,),
+        "position_score_sumsq": (S,),
+        "position_diff_sum": (1,),
+        "position_diff_sumsq": (1,),
+        "meld_points_sum": (S,),
+        "canasta_bonus_sum": (S,),
+        "going_out_bonus_sum": (S,),
+        "hand_penalty_sum": (S,),
+        "went_out": (S,),
+        "bot_sides": (B,),
+        "bot_outcome": (B, 3),
+        "bot_score_sum": (B,),
+        "bot_score_sumsq": (B,),
+        # canasta timing (R-65): [side, k-th canasta - 1, mixed when completed, turn] the
+        # turn (0-based) it was completed; deals without it: [side, k - 1, turns played]
+        "canasta_done": (S, TIMED_CANASTAS, 2, T),
+        "canasta_censored": (S, TIMED_CANASTAS, T),
+        # red threes dealt (R-15) as a natural experiment: [side, dealt to the side, dealt
+        # to the other sides] deals, and sums over them of the side's lead (S - 1 times its
+        # score minus the others', so an integer), gross and net of every side's
+        # red-three score (R-50), with squares, and of its sole wins of the deal
+        "r3_cells": (S, RED_CELLS, RED_CELLS),
+        "r3_lead_sum": (S, RED_CELLS, RED_CELLS),
+        "r3_lead_sumsq": (S, RED_CELLS, RED_CELLS),
+        "r3_net_sum": (S, RED_CELLS, RED_CELLS),
+        "r3_net_sumsq": (S, RED_CELLS, RED_CELLS),
+        "r3_wins": (S, RED_CELLS, RED_CELLS),
+        # the discard pile per side and deal: sums (and squares) of the pickups by kind
+        # (PICKUP_KINDS), of the cards taken and of cards x pickups (ratio intervals)
+        "pickups_sum": (S, len(PICKUP_KINDS)),
+        "pickups_sumsq": (S, len(PICKUP_KINDS)),
+        "pile_taken_sum": (S,),
+        "pile_taken_sumsq": (S,),
+        "pile_taken_cross": (S,),
+        "pickup_size": (S, len(PICKUP_SIZE_FIELDS)),
+        "wild_freezes_sum": (S,),
+        "wild_freezes_sumsq": (S,),
+        "black_three_blocks_sum": (S,),
+        "black_three_blocks_sumsq": (S,),
+        "initial_meld_turn": (S, T),  # index = turn + 1; 0 = no initial meld
+    }
+
+
+@dataclass(frozen=True)
+class CountLayout:
+    """Where each count of a run's aggregates lies in one flat ``int64`` array: the counts
+    one after another in :data:`~canasta_sim.nb.enums.COUNT_KEYS` order, each row-major.
+
+    Attributes
+    ----------
+    shapes : dict of str -> tuple of int
+        :func:`count_shapes`.
+    table : ndarray(int64, (COUNT_COLS, len(COUNT_KEYS)))
+        Per count (column) its start, elements per index of its first axis and length of its
+        last axis (rows :data:`~canasta_sim.nb.enums.CountCol`): the aggregation kernel's
+        layout.
+    size : int
+        Elements of the flat array.
+    """
+
+    shapes: dict[str, tuple[int, ...]]
+    table: np.ndarray
+    size: int
+
+
+def count_layout(sides: int, max_turns: int, n_bots: int) -> CountLayout:
+    """The :class:`CountLayout` of a run's shape."""
+    shapes = count_shapes(sides, max_turns, n_bots)
+    table = np.zeros((COUNT_COLS, len(COUNT_KEYS)), np.int64)
+    start = 0
+    for k, key in enumerate(COUNT_KEYS):
+        shape = shapes[key]
+        table[CountCol.start, k] = start
+        table[CountCol.row, k] = prod(shape[1:])
+        table[CountCol.bins, k] = shape[-1]
+        start += prod(shape)
+    return CountLayout(shapes, table, start)
+
+
+def count_views(flat: np.ndarray, layout: CountLayout) -> dict[str, np.ndarray]:
+    """Each count of ``flat`` (``ndarray(int64, (layout.size,))``) as a view of its shape,
+    by name."""
+    views = {}
+    for key, start in zip(COUNT_KEYS, layout.table[CountCol.start]):
+        shape = layout.shapes[key]
+        views[key] = flat[start : start + prod(shape)].reshape(shape)
+    return views
+
+
 @dataclass
 class Aggregates:
     """Exactly mergeable statistics of a run.
@@ -41,7 +163,7 @@ class Aggregates:
     bots : list of str
         Bot specs of the run; ``bot_*`` arrays are indexed by position in this list.
     counts : dict of str -> ndarray(int64)
-        See :meth:`empty` for every key and its shape.
+        See :func:`count_shapes` for every key and its shape.
     """
 
     players: int
@@ -52,78 +174,16 @@ class Aggregates:
 
     @classmethod
     def empty(cls, players: int, sides: int, max_turns: int, bots: list[str]) -> Aggregates:
-        """All-zero aggregates for a run's shape."""
-        S, T, B, H = sides, max_turns + 2, len(bots), MAX_COUNT
-        shapes = {
-            "deals": (1,),
-            "end_reason": (len(END_REASONS),),
-            "turns": (T,),
-            "upcard_cards": (H * 2,),
-            "pile_frozen_at_start": (1,),
-            "concealed_out": (1,),
-            "first_canasta_turn": (T,),  # index = turn + 1; 0 = no canasta
-            "red_threes_dealt_any": (H,),  # red threes dealt per deal, all sides together
-            "red_threes": (S, H),
-            "red_threes_dealt": (S, H),
-            "red_threes_drawn": (S, H),
-            "red_threes_from_pile": (S, H),
-            "red_threes_outcome": (S, H, 3),
-            "red_three_score_sum": (S,),
-            "red_three_score_negative": (S,),
-            "natural_canastas": (S, H),
-            "mixed_canastas": (S, H),
-            "concealed_canastas": (S, H),
-            "canastas": (S, H),
-            "canasta_rank": (S, N_RANKS),
-            "melds": (S, H),
-            "score": (S, SCORE_BINS),
-            "score_sum": (S,),
-            "score_sumsq": (S,),
-            "outcome": (S, 3),
-            "position_outcome": (S, 3),
-            "position_score_sum": (S,),
-            "position_score_sumsq": (S,),
-            "position_diff_sum": (1,),
-            "position_diff_sumsq": (1,),
-            "meld_points_sum": (S,),
-            "canasta_bonus_sum": (S,),
-            "going_out_bonus_sum": (S,),
-            "hand_penalty_sum": (S,),
-            "went_out": (S,),
-            "bot_sides": (B,),
-            "bot_outcome": (B, 3),
-            "bot_score_sum": (B,),
-            "bot_score_sumsq": (B,),
-            # canasta timing (R-65): [side, k-th canasta - 1, mixed when completed, turn] the
-            # turn (0-based) it was completed; deals without it: [side, k - 1, turns played]
-            "canasta_done": (S, TIMED_CANASTAS, 2, T),
-            "canasta_censored": (S, TIMED_CANASTAS, T),
-            # red threes dealt (R-15) as a natural experiment: [side, dealt to the side, dealt
-            # to the other sides] deals, and sums over them of the side's lead (S - 1 times its
-            # score minus the others', so an integer), gross and net of every side's
-            # red-three score (R-50), with squares, and of its sole wins of the deal
-            "r3_cells": (S, RED_CELLS, RED_CELLS),
-            "r3_lead_sum": (S, RED_CELLS, RED_CELLS),
-            "r3_lead_sumsq": (S, RED_CELLS, RED_CELLS),
-            "r3_net_sum": (S, RED_CELLS, RED_CELLS),
-            "r3_net_sumsq": (S, RED_CELLS, RED_CELLS),
-            "r3_wins": (S, RED_CELLS, RED_CELLS),
-            # the discard pile per side and deal: sums (and squares) of the pickups by kind
-            # (PICKUP_KINDS), of the cards taken and of cards x pickups (ratio intervals)
-            "pickups_sum": (S, len(PICKUP_KINDS)),
-            "pickups_sumsq": (S, len(PICKUP_KINDS)),
-            "pile_taken_sum": (S,),
-            "pile_taken_sumsq": (S,),
-            "pile_taken_cross": (S,),
-            "pickup_size": (S, len(PICKUP_SIZE_FIELDS)),
-            "wild_freezes_sum": (S,),
-            "wild_freezes_sumsq": (S,),
-            "black_three_blocks_sum": (S,),
-            "black_three_blocks_sumsq": (S,),
-            "initial_meld_turn": (S, T),  # index = turn + 1; 0 = no initial meld
-        }
-        counts = {k: np.zeros(s, np.int64) for k, s in shapes.items()}
-        return cls(players, sides, max_turns, list(bots), counts)
+        """All-zero aggregates for a run's shape: :func:`count_shapes` gives every key's
+        shape and meaning; the arrays are views into one flat array (:func:`count_layout`)."""
+        layout = count_layout(sides, max_turns, len(bots))
+        return cls(
+            players,
+            sides,
+            max_turns,
+            list(bots),
+            count_views(np.zeros(layout.size, np.int64), layout),
+        )
 
     @classmethod
     def from_rows(
@@ -158,15 +218,20 @@ class Aggregates:
                 f"bot_codes from {codes.min()} to {codes.max()}; allowed: 0 to {len(bots) - 1} "
                 f"(indices into bots)"
             )
-        agg = cls.empty(rules.players, rules.sides, rules.max_turns, bots)
+        layout = count_layout(rules.sides, rules.max_turns, len(bots))
+        flat = np.zeros(layout.size, np.int64)
         add_chunk_nb(
-            ChunkCounts(**agg.counts),
+            flat,
+            layout.table,
             deal_rows,
             side_rows,
             codes,
             np.int64(rules.players),
             np.int64(SCORE_OFFSET),
             np.int64(SCORE_STEP),
+        )
+        agg = cls(
+            rules.players, rules.sides, rules.max_turns, list(bots), count_views(flat, layout)
         )
         return agg
 

@@ -16,6 +16,7 @@ versions first (:func:`check_run_versions`).
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
 import platform
@@ -399,9 +400,14 @@ class RecordFiles:
 
 
 # --- manifests ------------------------------------------------------------------------------
+@functools.cache
 def git_commit() -> str | None:
     """The git commit of the package's checkout (``+dirty`` when it has changes), or
-    ``None`` when the package is not in a git checkout or git is missing."""
+    ``None`` when the package is not in a git checkout or git is missing.
+
+    Asked of git at the first call in a process and remembered: its two commands took tens
+    of milliseconds of every run's manifest, and a process keeps running the code it
+    imported whatever its checkout becomes."""
     here = Path(__file__).parents[1]  # the package folder
     try:
         head = subprocess.run(
@@ -457,7 +463,7 @@ def make_manifest(
     import numpy
     import pandas
 
-    from ..nb import kernel_digest
+    from ..nb import KERNEL_DIGEST
     from ..players.weights import weights_hash
 
     return {
@@ -465,7 +471,7 @@ def make_manifest(
         "rules_version": RULES_VERSION,
         "bots_version": BOTS_VERSION,
         "git_commit": git_commit(),
-        "kernel_digest": kernel_digest(),
+        "kernel_digest": KERNEL_DIGEST,
         "seed": seed,
         "first_deal": first_deal,
         "deals": deals,
