@@ -6,18 +6,22 @@ that build on it, and the kernels that can play every policy (the chunk kernels,
 the batched environment), each of which links and optimises all of that again. A cold
 :func:`warm_up` runs two groups of calls (:data:`GROUPS`) side by side, each in a worker
 process (``python -m canasta_sim.warmup GROUP FOLDER``): the long chain (the expert, the
-learned bot, the search bot and its chunk kernel) in one; in the other first the aggregation
-kernel, which needs no other kernel, then what needs only the engine's moves (a ``Deal``'s
-move and step checks, candidates and sampled worlds, the environment's single actions), then
-what builds on the first group's kernels (the rollouts last), each call
+learned bot, the search bot and its chunk kernel) in one; in the other first what needs no
+other kernel: the aggregation kernel, and the learned bot's feature kernel, the largest of the
+chain that calls none of the chain's kernels (compiled for its argument types, so that the
+first worker loads it from the cache when the learned bot calls it); then what needs only the
+engine's moves (a ``Deal``'s move and step checks, candidates and sampled worlds, the
+environment's single actions), then what builds on the first group's kernels, each call
 waiting until the first group has made the call it builds on (:data:`AFTER`) so that it loads
-those kernels from the cache instead of compiling them a second time. The groups take about
-as long; the first is one chain, each call building on the one before, so a cold warm-up takes
-at least its time whatever the number of processes.
+those kernels from the cache instead of compiling them a second time. The first group ends
+with the rollouts, which balances the two. Its first four calls are one chain, each building
+on the one before, so a cold warm-up takes at least their time whatever the number of
+processes.
 
 Both workers fill the one on-disk cache (numba writes each cache file whole, under a temporary
-name first). Then the calling process makes every call itself, loading each kernel from the
-cache and compiling only what the workers did not leave there.
+name first, and looks a kernel up in it when a call first needs it). Then the calling process
+makes every call itself, loading each kernel from the cache and compiling only what the
+workers did not leave there.
 """
 
 from __future__ import annotations
@@ -34,6 +38,10 @@ import numpy as np
 from .env import ActionDeal, VecCanasta
 from .game.deals import STEPS, Deal, is_legal_meld, minimum_count
 from .game.rules import Rules
+from .nb.bots.apprentice import decision_features_nb
+from .nb.bots.features import feature_work
+from .nb.bots.search_candidates import search_work
+from .nb.engine.state import STATE_DTYPE
 from .nb.play import play_block_nb, play_expert_block_nb, play_search_block_nb
 from .players.choices import candidates
 from .results.aggregate import Aggregates
@@ -81,6 +89,24 @@ def _aggregates() -> None:
         np.zeros(0, deal_dtype),
         np.zeros((0, rules.sides), side_dtype),
         np.zeros((0, rules.sides), np.int8),
+    )
+
+
+def _compile(kernel, *args) -> None:
+    """Compile ``kernel`` (into the cache) for the argument types numba gives ``args`` in a
+    call, without running it: for a kernel that Python never calls, with the values whose types
+    its kernel callers pass."""
+    kernel.compile(tuple(kernel.typeof_pyval(a) for a in args))
+
+
+def _features() -> None:
+    """The learned bot's features of a decision (``decision_features_nb``, which calls no
+    other kernel that is not inlined), for the types the learned and the search bot pass: a
+    state record, the rules, a search work record, a feature work record and a count."""
+    _, works = search_work(1)
+    state = np.zeros(1, STATE_DTYPE)[0]
+    _compile(
+        decision_features_nb, state, Rules().to_array(), works[0], feature_work(1)[0], np.int64(0)
     )
 
 
@@ -144,9 +170,10 @@ def _env_batch() -> None:
 
 #: The two groups of calls of a cold warm-up, each in dependency order, run side by side.
 GROUPS = (
-    (_expert, _apprentice, _pimc, _search_chunk),
+    (_expert, _apprentice, _pimc, _search_chunk, _analysis),
     (
         _aggregates,
+        _features,
         _deal_api,
         _candidates,
         _env_moves,
@@ -154,20 +181,18 @@ GROUPS = (
         _expert_chunk,
         _env_batch,
         _chunk,
-        _analysis,
     ),
 )
 
 #: Calls of the second group that build on a call of the first (the other bots share the
 #: expert's discard and plan kernels; the environment's batch and the other policies' chunk
-#: kernel and the rollouts link the learned bot): run side by side, each waits for it. (The
-#: first group's search bot comes late enough to load the second's other bots.)
+#: kernel link the learned bot): run side by side, each waits for it. (The first group's
+#: search bot and rollouts come late enough to load the second's other bots.)
 AFTER = {
     _bots: _expert,
     _expert_chunk: _expert,
     _env_batch: _apprentice,
     _chunk: _apprentice,
-    _analysis: _apprentice,
 }
 
 #: Every warm-up call, in an order where each call's prerequisites come first (one process).

@@ -8,6 +8,7 @@ import sys
 import warnings
 from pathlib import Path
 
+import numba
 import pandas as pd
 import pytest
 
@@ -111,8 +112,6 @@ def test_every_chunk_passes_its_blocks_as_one_array_type(n_blocks):
     """A one-block chunk's records are typed as a many-block chunk's (numpy calls a strided
     one-record array contiguous, which numba types as another layout): one compile of each
     chunk kernel, whatever the chunk size."""
-    import numba
-
     many = play.new_blocks(16)
     blocks = play.new_blocks(n_blocks)
     assert numba.typeof(blocks.states) == numba.typeof(many.states)
@@ -133,6 +132,25 @@ def test_the_warm_up_makes_every_call_once_after_what_it_builds_on():
     # the search bot's and the rollouts' calls need the learned bot's and the other bots'
     for step in (warmup._pimc, warmup._analysis):
         assert order.index(step) > max(order.index(warmup._apprentice), order.index(warmup._bots))
+    # the feature kernel, compiled ahead for the first worker's learned bot, comes before the
+    # second worker's first call that needs the engine's moves (the expert's, compiled meanwhile)
+    assert second.index(warmup._features) < second.index(warmup._deal_api)
+    assert warmup._features not in warmup.AFTER
+
+
+def test_a_kernel_compiled_ahead_gets_the_types_of_a_call(monkeypatch):
+    """``warmup._features`` compiles the feature kernel for the numba types of its values, as
+    a call would type them (record, array, integer), and runs nothing."""
+    from canasta_sim import warmup
+
+    seen = []
+    monkeypatch.setattr(
+        warmup.decision_features_nb, "compile", lambda sig: seen.append(sig), raising=False
+    )
+    warmup._features()
+    (sig,) = seen
+    assert [type(t).__name__ for t in sig] == ["Record", "Array", "Record", "Record", "Integer"]
+    assert sig[1] == numba.types.int32[::1] and sig[4] == numba.types.int64
 
 
 @pytest.mark.parametrize("cached", [True, False])

@@ -2,6 +2,7 @@
 (canasta_sim/warmup.py)."""
 
 import os
+import pickle
 import shutil
 import subprocess
 import sys
@@ -65,6 +66,28 @@ def test_warm_up_in_two_processes_leaves_every_kernel_in_the_cache(tmp_path):
         [sys.executable, "-c", _COMPILES], env=env, check=True, capture_output=True, text=True
     )
     assert probe.stdout.strip() == "[]"
+    assert _compiled_twice(tmp_path) == _TWICE
+
+
+#: Kernels a cold warm-up compiles for more than one argument type: ``below_nb`` takes the
+#: state's random stream (a record field) and the rollouts' (an array row).
+_TWICE = {"rng.below_nb"}
+
+
+def _compiled_twice(cache: Path) -> set[str]:
+    """Kernels (``module.name``) with more than one compiled signature in the numba cache under
+    ``cache``: a type or a constant that differs between callers, or a kernel the warm-up
+    compiles ahead by argument types (``warmup._features``) for other types than its callers
+    pass. Reads numba's index files (a pickled version, then the pickled stamp and
+    overloads)."""
+    twice = set()
+    for index in cache.rglob("*.nbi"):
+        with open(index, "rb") as f:
+            pickle.load(f)
+            _stamp, overloads = pickle.loads(f.read())
+        if len(overloads) > 1:
+            twice.add(index.name.split("-")[0])
+    return twice
 
 
 def test_warm_up_refuses_zero_processes():

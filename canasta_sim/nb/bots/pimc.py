@@ -59,8 +59,9 @@ from .search_candidates import (
     play_candidates_nb,
 )
 
-#: The rollout apprentice's discards kept after each meld choice: its own default.
-ROLLOUT_TOP = APPRENTICE_PARAMS[ApprenticeParam.top].default
+#: The rollout apprentice's discards kept after each meld choice: its own default, an ``int``
+#: as the ``top`` it replaces (a ``float`` typed ``play_candidates_nb`` a second time).
+ROLLOUT_TOP = int(APPRENTICE_PARAMS[ApprenticeParam.top].default)
 
 
 @inline_kernel
@@ -342,7 +343,9 @@ def pimc_turn_nb(state, rules, bot, params, rstate, work, learner, log):
         if g[DealSlot.last_red_three] != 0:
             discard_safe_nb(state, rules, bot, log, 0.0, np.int64(0), 0.0, np.int64(0), PAIR_KEEP)
             return
-        n = discard_candidates_nb(state, rules, bot, rparams, empty_plan_nb(), work, 0, top)
+        n = discard_candidates_nb(
+            state, rules, bot, rparams, empty_plan_nb(), work, np.int64(0), top
+        )
         best = 0
         if n > 1:
             best = search_nb(state, rules, bot, params, rstate, work, learner, n, log)

@@ -117,7 +117,7 @@ def play_candidates_nb(state, rules, bot, rparams, rstate, work, top, log):
             work.discard[0] = -1
             n = 1
         else:  # ranked on the copy, where the melds are laid
-            n = discard_candidates_nb(rstate, rules, bot, rparams, plans[0], work, 0, top)
+            n = discard_candidates_nb(rstate, rules, bot, rparams, plans[0], work, np.int64(0), top)
     return discard_candidates_nb(state, rules, bot, rparams, empty_plan_nb(), work, n, top)
 
 

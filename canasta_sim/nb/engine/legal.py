@@ -278,7 +278,7 @@ def _richest_plan_nb(state, rules, seat, top, tn, td, tj, kept_a, kept_b, plan):
             continue
         plan[r, MeldCol.naturals] = s
         n, w, _open = _row_nb(state, side, plan, top, r)
-        if not meld_ok_nb(n, w, 0, rules):
+        if not meld_ok_nb(n, w, np.int64(0), rules):
             plan[r, MeldCol.naturals] = 0
     jokers = _spare_nb(hand, JOKER, top, tn, td, tj, kept_a, kept_b)
     wilds = jokers + _spare_nb(hand, DEUCE, top, tn, td, tj, kept_a, kept_b)
@@ -290,7 +290,7 @@ def _richest_plan_nb(state, rules, seat, top, tn, td, tj, kept_a, kept_b, plan):
             if r == top or s <= 0 or plan[r, MeldCol.naturals] > 0:
                 continue
             n, w, _open = _row_nb(state, side, plan, top, r)
-            if meld_ok_nb(n + s, w + 1, 0, rules) and (
+            if meld_ok_nb(n + s, w + 1, np.int64(0), rules) and (
                 best < 0 or rules[values + r] > rules[values + best]
             ):
                 best = r
@@ -301,7 +301,7 @@ def _richest_plan_nb(state, rules, seat, top, tn, td, tj, kept_a, kept_b, plan):
         wilds -= 1
     for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
         n, w, is_open = _row_nb(state, side, plan, top, r)
-        while wilds > 0 and is_open and meld_ok_nb(n, w + 1, 0, rules):
+        while wilds > 0 and is_open and meld_ok_nb(n, w + 1, np.int64(0), rules):
             jokers = _add_wild_nb(plan, r, jokers)
             wilds -= 1
             w += 1
@@ -334,7 +334,7 @@ def _whole_plan_nb(state, rules, seat, top, tn, td, tj, kept, target, plan):
         n, w, is_open = _row_nb(state, side, plan, top, r)
         if not is_open:
             continue
-        while not meld_ok_nb(n, w, 0, rules):
+        while not meld_ok_nb(n, w, np.int64(0), rules):
             if wilds == 0:
                 return False
             jokers = _add_wild_nb(plan, r, jokers)
@@ -345,7 +345,7 @@ def _whole_plan_nb(state, rules, seat, top, tn, td, tj, kept, target, plan):
         if not is_open or n + w > 6 or n + w + wilds < 6:
             return False
         while n + w < 6:
-            if not meld_ok_nb(n, w + 1, 0, rules):
+            if not meld_ok_nb(n, w + 1, np.int64(0), rules):
                 return False
             jokers = _add_wild_nb(plan, target, jokers)
             wilds -= 1
@@ -358,7 +358,7 @@ def _whole_plan_nb(state, rules, seat, top, tn, td, tj, kept, target, plan):
             need = 7 - n - w
             if r == target or not is_open or need <= 0 or need > wilds:
                 continue
-            if meld_ok_nb(n, w + need, 0, rules) and (best < 0 or need < best_need):
+            if meld_ok_nb(n, w + need, np.int64(0), rules) and (best < 0 or need < best_need):
                 best, best_need = r, need
         if best < 0:
             break
@@ -367,7 +367,7 @@ def _whole_plan_nb(state, rules, seat, top, tn, td, tj, kept, target, plan):
         wilds -= best_need
     for r in range(FIRST_NATURAL, LAST_NATURAL + 1):
         n, w, is_open = _row_nb(state, side, plan, top, r)
-        while wilds > 0 and r != target and is_open and meld_ok_nb(n, w + 1, 0, rules):
+        while wilds > 0 and r != target and is_open and meld_ok_nb(n, w + 1, np.int64(0), rules):
             jokers = _add_wild_nb(plan, r, jokers)
             wilds -= 1
             w += 1
