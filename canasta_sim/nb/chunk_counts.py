@@ -89,29 +89,35 @@ def add_chunk_nb(c, layout, deal_rows, side_rows, bot_codes, players, score_offs
             score = np.int64(r.score)
             # 0 = win (sole highest score), 1 = tie for highest, 2 = loss
             outcome = 2 if score < best else (1 if n_best > 1 else 0)
-            # histograms of the side's counts: [side, count]
-            K = Count.red_threes
-            held = min(max(np.int64(r.red_threes), 0), bins[K] - 1)
-            c[at[K] + s * row[K] + held] += 1
-            K = Count.red_threes_dealt
-            c[at[K] + s * row[K] + min(max(np.int64(r.red_threes_dealt), 0), bins[K] - 1)] += 1
-            K = Count.red_threes_drawn
-            c[at[K] + s * row[K] + min(max(np.int64(r.red_threes_drawn), 0), bins[K] - 1)] += 1
-            K = Count.red_threes_from_pile
-            v = np.int64(r.red_threes_from_pile)
-            c[at[K] + s * row[K] + min(max(v, 0), bins[K] - 1)] += 1
-            K = Count.natural_canastas
-            c[at[K] + s * row[K] + min(max(np.int64(r.natural_canastas), 0), bins[K] - 1)] += 1
-            K = Count.mixed_canastas
-            c[at[K] + s * row[K] + min(max(np.int64(r.mixed_canastas), 0), bins[K] - 1)] += 1
-            K = Count.concealed_canastas
-            v = np.int64(r.concealed_canastas)
-            c[at[K] + s * row[K] + min(max(v, 0), bins[K] - 1)] += 1
-            K = Count.melds
-            c[at[K] + s * row[K] + min(max(np.int64(r.melds), 0), bins[K] - 1)] += 1
-            K = Count.canastas
-            v = np.int64(r.natural_canastas) + r.mixed_canastas
-            c[at[K] + s * row[K] + min(max(v, 0), bins[K] - 1)] += 1
+            # histograms of the side's counts: [side, count], each value clipped to its bins
+            held = min(max(np.int64(r.red_threes), 0), bins[Count.red_threes] - 1)
+            natural = np.int64(r.natural_canastas)
+            mixed = np.int64(r.mixed_canastas)
+            kinds = (
+                Count.red_threes_dealt,
+                Count.red_threes_drawn,
+                Count.red_threes_from_pile,
+                Count.natural_canastas,
+                Count.mixed_canastas,
+                Count.concealed_canastas,
+                Count.melds,
+                Count.canastas,
+                Count.red_threes,
+            )
+            values = (
+                np.int64(r.red_threes_dealt),
+                np.int64(r.red_threes_drawn),
+                np.int64(r.red_threes_from_pile),
+                natural,
+                mixed,
+                np.int64(r.concealed_canastas),
+                np.int64(r.melds),
+                natural + mixed,
+                held,
+            )
+            for j in range(len(kinds)):
+                K = kinds[j]
+                c[at[K] + s * row[K] + min(max(values[j], 0), bins[K] - 1)] += 1
             K = Count.canasta_rank
             ranks = np.int64(r.canasta_ranks)
             for k in range(bins[K]):  # bit k: a canasta of the k-th natural rank
