@@ -261,6 +261,29 @@ def test_corrupt_aggregates_are_named_by_report_and_merge(runs, tmp_path):
         assert str(bad / "aggregates.json") in " ".join(r.output.split())
 
 
+@pytest.mark.parametrize(
+    "edit, says",
+    [
+        (lambda c: c.pop("deals"), "'deals' is missing"),
+        (lambda c: c.update(deals=[-5]), "'deals' is negative"),
+        (lambda c: c.update(turns=[-1] + c["turns"][1:]), "'turns' is negative"),
+        # run "a" played 20 deals (the fixture): a count of 19 disagrees with its manifest
+        (lambda c: c.update(deals=[19]), "counts 19 deals where its run's manifest.json says 20"),
+    ],
+)
+def test_hand_edited_counts_are_named_by_report_and_merge(runs, tmp_path, edit, says):
+    bad = _copy(runs / "a", tmp_path / "bad")
+    d = json.loads((bad / "aggregates.json").read_text())
+    edit(d["counts"])
+    (bad / "aggregates.json").write_text(json.dumps(d))
+    for args in (["report", bad], ["merge", bad, runs / "b", "--out", tmp_path / "m"]):
+        r = CliRunner().invoke(main, [str(a) for a in args])
+        out = " ".join(r.output.split())
+        assert r.exit_code == 2, r.output
+        assert str(bad / "aggregates.json") in out and says in out
+        assert not (bad / "report.md").exists() and not (tmp_path / "m").exists()
+
+
 @pytest.mark.parametrize("command", ["replay", "merge", "report", "analyse"])
 def test_a_partial_manifest_is_refused_with_the_file_named(runs, tmp_path, command):
     bad = _copy(runs / "a", tmp_path / "bad")

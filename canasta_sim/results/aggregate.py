@@ -265,17 +265,25 @@ class Aggregates:
         )
 
     @classmethod
-    def read(cls, path) -> Aggregates:
+    def read(cls, path, deals: int | None = None) -> Aggregates:
         """The aggregates of an ``aggregates.json`` file.
+
+        Parameters
+        ----------
+        path : str or Path
+        deals : int, optional
+            The deals its run played (the manifest's ``deals``); the file's ``deals`` count
+            must equal it.
 
         Raises
         ------
         ValueError
             Naming the file when it is missing, not valid JSON or not aggregates (a truncated
-            or hand-edited file).
+            or hand-edited file: ``deals`` missing, a count unknown, of another size or
+            negative where only a sum may be), or counts other than ``deals`` deals.
         """
         try:
-            return cls.from_json(Path(path).read_text())
+            agg = cls.from_json(Path(path).read_text())
         except FileNotFoundError:
             raise ValueError(f"{str(path)!r} is missing") from None
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
@@ -283,13 +291,27 @@ class Aggregates:
                 f"{str(path)!r} is not readable aggregates ({type(exc).__name__}: {exc}); "
                 f"allowed: the aggregates.json a run wrote"
             ) from None
+        if deals is not None and agg.n_deals != deals:
+            raise ValueError(
+                f"{str(path)!r} counts {agg.n_deals} deals where its run's manifest.json says "
+                f"{deals}; allowed: the aggregates.json the run wrote"
+            )
+        return agg
 
     @classmethod
     def from_json(cls, text: str) -> Aggregates:
+        """The aggregates of :meth:`to_json`'s text (a count absent, as in runs of older
+        versions, stays zero); raises ``ValueError`` for a missing ``deals`` count or a count
+        negative where only a sum (``*_sum``, ``*_cross``) may be, ``KeyError`` for an unknown
+        count."""
         d = json.loads(text)
         agg = cls.empty(d["players"], d["sides"], d["max_turns"], d["bots"])
+        if "deals" not in d["counts"]:  # other counts may be absent: runs of older versions
+            raise ValueError("the count 'deals' is missing")
         for k, v in d["counts"].items():
             agg.counts[k] = np.asarray(v, np.int64).reshape(agg.counts[k].shape)
+            if not k.endswith(("_sum", "_cross")) and (agg.counts[k] < 0).any():
+                raise ValueError(f"count {k!r} is negative; allowed: 0 or more")
         return agg
 
 

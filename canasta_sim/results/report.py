@@ -142,7 +142,7 @@ def _load(folder: Path):
         rules = Rules.from_dict(manifest["rules"])
     except (ValueError, TypeError) as exc:
         raise ValueError(f"{str(folder / 'manifest.json')!r}: rules: {exc}") from None
-    agg = Aggregates.read(folder / "aggregates.json")
+    agg = Aggregates.read(folder / "aggregates.json", int(manifest["deals"]))
     check_records(folder, manifest, rules.sides)
     return manifest, agg, rules
 

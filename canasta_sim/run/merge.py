@@ -55,7 +55,7 @@ def _read_run(folder: Path) -> tuple[dict, Aggregates]:
         )
     check_entries(manifest, folder, ("rules", "deals", "seed"))
     check_run_versions(manifest, folder)
-    agg = Aggregates.read(folder / "aggregates.json")
+    agg = Aggregates.read(folder / "aggregates.json", int(manifest["deals"]))
     check_records(folder, manifest, agg.sides)
     return manifest, agg
 
