@@ -46,6 +46,7 @@ from .nb.play import play_block_nb, play_expert_block_nb, play_search_block_nb
 from .players.choices import candidates
 from .results.aggregate import Aggregates
 from .run.records import deal_dtype, side_dtype
+from .run.runner import COMPILE_NOTE
 from .run.simulate import simulate
 from .search.analysis import analyse
 
@@ -258,7 +259,7 @@ def _chunk_kernels_cached() -> bool:
         return False
 
 
-def warm_up(processes: int | None = None, *, load: bool = True) -> None:
+def warm_up(processes: int | None = None, *, load: bool = True, note: bool = False) -> None:
     """Compile every kernel into numba's on-disk cache (or load it from there): the three
     chunk kernels through tiny runs, every kernel a :class:`Deal` calls (each move, each bot,
     scoring, traces) and the analysis kernels (worlds, rollouts). Kernels take one dtype per
@@ -276,6 +277,9 @@ def warm_up(processes: int | None = None, *, load: bool = True) -> None:
         by the worker processes and loads nothing here, for a process that plays no deal
         itself (the controller of a test run in several processes); with one process (or a
         single core) the kernels are compiled here all the same.
+    note : bool, optional
+        Say on stderr, before compiling, that kernels are being compiled (the command line's
+        ``warmup``: a cold one takes minutes with nothing else to show).
 
     Raises
     ------
@@ -288,8 +292,11 @@ def warm_up(processes: int | None = None, *, load: bool = True) -> None:
         processes = min(2, os.cpu_count() or 1)
     if processes < 1:
         raise ValueError(f"processes={processes!r}; allowed: 1 or more")
+    cold = not _chunk_kernels_cached()
+    if note and cold:
+        print(COMPILE_NOTE, file=sys.stderr, flush=True)
     if processes > 1:
-        if not _chunk_kernels_cached():
+        if cold:
             _run_apart()
         if not load:
             return

@@ -315,7 +315,7 @@ def test_a_missing_manifest_is_refused_with_the_folder_named(runs, tmp_path):
 def test_the_sigterm_handler_is_restored_after_the_command(monkeypatch):
     seen = []
 
-    def warm_up(processes):
+    def warm_up(processes, note=False):
         seen.append(signal.getsignal(signal.SIGTERM))
 
     monkeypatch.setattr("canasta_sim.warmup.warm_up", warm_up)

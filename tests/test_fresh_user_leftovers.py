@@ -116,3 +116,19 @@ def test_report_of_a_missing_folder_says_what_report_reads(tmp_path):
     assert r.exit_code == 2
     text = " ".join(r.output.split())
     assert f"'{tmp_path / 'none'}' is not a run folder: it does not exist; {READS}" in text
+
+
+@pytest.mark.parametrize("cached, said", [(False, True), (True, False)])
+def test_warmup_says_it_compiles_before_a_cold_compile(monkeypatch, cached, said):
+    import canasta_sim.warmup as warmup
+    from canasta_sim.run.runner import COMPILE_NOTE
+
+    apart = []
+    monkeypatch.setattr(warmup, "_chunk_kernels_cached", lambda: cached)
+    monkeypatch.setattr(warmup, "_run_apart", lambda: apart.append(1))
+    monkeypatch.setattr(warmup, "STEPS_IN_ORDER", ())  # nothing loaded into this process
+    r = CliRunner().invoke(main, ["warmup", "--processes", "2"])
+    assert r.exit_code == 0, r.output
+    assert (COMPILE_NOTE in r.stderr) is said
+    assert apart == ([1] if said else [])  # the workers start only on a cold cache
+    assert "kernels ready in" in r.stdout

@@ -346,5 +346,5 @@ def warmup(processes):
     from ..warmup import warm_up
 
     start = time.perf_counter()
-    warm_up(processes)
+    warm_up(processes, note=True)
     click.echo(f"kernels ready in {time.perf_counter() - start:.1f} s")
