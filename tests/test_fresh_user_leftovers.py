@@ -132,3 +132,43 @@ def test_warmup_says_it_compiles_before_a_cold_compile(monkeypatch, cached, said
     assert (COMPILE_NOTE in r.stderr) is said
     assert apart == ([1] if said else [])  # the workers start only on a cold cache
     assert "kernels ready in" in r.stdout
+
+
+# --- Ctrl-C while the command line loads -----------------------------------------------------
+CTRL_C_WHILE_LOADING = """
+import sys
+
+
+class CtrlC:  # the user's Ctrl-C arrives while the command modules are being imported
+    def find_spec(self, name, path=None, target=None):
+        if name == "canasta_sim.cli.simulation":
+            raise KeyboardInterrupt
+        return None
+
+
+sys.meta_path.insert(0, CtrlC())
+sys.argv = ["canasta-sim", "simulate", "--deals", "10"]
+from canasta_sim.__main__ import run
+
+run()
+"""
+
+
+def test_ctrl_c_while_loading_exits_130_without_traceback():
+    # it printed Python's traceback of the imports and exited 1
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    r = subprocess.run(
+        [sys.executable, "-c", CTRL_C_WHILE_LOADING],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert (r.returncode, r.stderr) == (130, "Interrupted.\n")
+
+
+def test_the_command_is_the_loader():
+    """The ``canasta-sim`` script runs :func:`canasta_sim.__main__.run`, which catches the
+    Ctrl-C above (the script entry in pyproject.toml)."""
+    text = (ROOT / "pyproject.toml").read_text()
+    assert 'canasta-sim = "canasta_sim.__main__:run"' in text
