@@ -172,3 +172,32 @@ def test_the_command_is_the_loader():
     Ctrl-C above (the script entry in pyproject.toml)."""
     text = (ROOT / "pyproject.toml").read_text()
     assert 'canasta-sim = "canasta_sim.__main__:run"' in text
+
+
+# --- the warm-up and Python bots ---------------------------------------------------------------
+WARM_UP_THEN_PYTHON_BOTS = """
+from canasta_sim.nb.play import record_deal_nb
+from canasta_sim.run.compare import compare
+from canasta_sim.warmup import warm_up
+
+warm_up()  # the cache is warm (the run's first fixture): this loads every kernel
+loaded = list(record_deal_nb.signatures)
+compare("py:docs/example_bots.py:Minimal", "greedy", deals=2, seed=0, workers=1)
+print(len(loaded), record_deal_nb.signatures == loaded)
+"""
+
+
+def test_the_warm_up_makes_the_record_python_bots_write():
+    # the README's test command on one file named record_deal_nb, compiled after the warm-up
+    # by the first run of Python bots (which write each deal's record from Python)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    r = subprocess.run(
+        [sys.executable, "-c", WARM_UP_THEN_PYTHON_BOTS],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["1", "True"]
