@@ -16,8 +16,8 @@ arrays the kernels take.
 from __future__ import annotations
 
 import hashlib
-import math
 import importlib.util
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 
