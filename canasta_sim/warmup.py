@@ -42,7 +42,7 @@ from .nb.bots.apprentice import decision_features_nb
 from .nb.bots.features import feature_work
 from .nb.bots.search_candidates import search_work
 from .nb.engine.state import STATE_DTYPE
-from .nb.play import play_block_nb, play_expert_block_nb, play_search_block_nb
+from .nb.play import play_block_nb, play_expert_block_nb, play_search_block_nb, record_deal_nb
 from .players.choices import candidates
 from .results.aggregate import Aggregates
 from .run.records import deal_dtype, side_dtype
@@ -90,6 +90,17 @@ def _aggregates() -> None:
         np.zeros(0, deal_dtype),
         np.zeros((0, rules.sides), side_dtype),
         np.zeros((0, rules.sides), np.int8),
+    )
+
+
+def _records() -> None:
+    """The record of a deal that Python bots played (:mod:`.players.pybot` writes it from
+    Python; every other run writes it inside its chunk kernel)."""
+    rules = Rules()
+    state = np.zeros(1, STATE_DTYPE)[0]
+    deal_row = np.zeros(1, deal_dtype)[0]
+    _compile(
+        record_deal_nb, state, rules.to_array(), deal_row, np.zeros((1, rules.sides), side_dtype)[0]
     )
 
 
@@ -174,6 +185,7 @@ GROUPS = (
     (_expert, _apprentice, _pimc, _search_chunk, _analysis),
     (
         _aggregates,
+        _records,
         _features,
         _deal_api,
         _candidates,

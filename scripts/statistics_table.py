@@ -200,7 +200,7 @@ def side_by_side(tables: dict[str, pd.DataFrame]) -> str:
         moved = max(lows) > min(highs) and pd.isna(r["exact_0"])
         differ += bool(moved)
         cells = [
-            interval(r[f"value_{i}"], r[f"ci_low_{i}"], r[f"ci_high_{i}"], ".4g")
+            interval(r[f"value_{i}"], r[f"ci_low_{i}"], r[f"ci_high_{i}"], ",.4g")
             for i in range(len(names))
         ]
         exact = "" if pd.isna(r["exact_0"]) else f"{r['exact_0']:.5g}"

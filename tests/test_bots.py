@@ -73,6 +73,10 @@ def test_out_of_range_value_names_the_range():
     assert f"{param.low:g} to {param.high:g}" in message
     with pytest.raises(ValueError, match="not a number"):
         parse_bot("expert:safety=lots")
+    # float() reads these, but they are no value of a parameter (a fresh user's finding)
+    for text in ("nan", "inf", "-inf"):
+        with pytest.raises(ValueError, match=f"pile_threshold='{text}' is not a number"):
+            parse_bot(f"expert:pile_threshold={text}")
 
 
 def test_side_bots_one_spec_per_side():

@@ -132,3 +132,72 @@ def test_warmup_says_it_compiles_before_a_cold_compile(monkeypatch, cached, said
     assert (COMPILE_NOTE in r.stderr) is said
     assert apart == ([1] if said else [])  # the workers start only on a cold cache
     assert "kernels ready in" in r.stdout
+
+
+# --- Ctrl-C while the command line loads -----------------------------------------------------
+CTRL_C_WHILE_LOADING = """
+import sys
+
+
+class CtrlC:  # the user's Ctrl-C arrives while the command modules are being imported
+    def find_spec(self, name, path=None, target=None):
+        if name == "canasta_sim.cli.simulation":
+            raise KeyboardInterrupt
+        return None
+
+
+sys.meta_path.insert(0, CtrlC())
+sys.argv = ["canasta-sim", "simulate", "--deals", "10"]
+from canasta_sim.__main__ import run
+
+run()
+"""
+
+
+def test_ctrl_c_while_loading_exits_130_without_traceback():
+    # it printed Python's traceback of the imports and exited 1
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    r = subprocess.run(
+        [sys.executable, "-c", CTRL_C_WHILE_LOADING],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert (r.returncode, r.stderr) == (130, "Interrupted.\n")
+
+
+def test_the_command_is_the_loader():
+    """The ``canasta-sim`` script runs :func:`canasta_sim.__main__.run`, which catches the
+    Ctrl-C above (the script entry in pyproject.toml)."""
+    text = (ROOT / "pyproject.toml").read_text()
+    assert 'canasta-sim = "canasta_sim.__main__:run"' in text
+
+
+# --- the warm-up and Python bots ---------------------------------------------------------------
+WARM_UP_THEN_PYTHON_BOTS = """
+from canasta_sim.nb.play import record_deal_nb
+from canasta_sim.run.compare import compare
+from canasta_sim.warmup import warm_up
+
+warm_up()  # the cache is warm (the run's first fixture): this loads every kernel
+loaded = list(record_deal_nb.signatures)
+compare("py:docs/example_bots.py:Minimal", "greedy", deals=2, seed=0, workers=1)
+print(len(loaded), record_deal_nb.signatures == loaded)
+"""
+
+
+def test_the_warm_up_makes_the_record_python_bots_write():
+    # the README's test command on one file named record_deal_nb, compiled after the warm-up
+    # by the first run of Python bots (which write each deal's record from Python)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    r = subprocess.run(
+        [sys.executable, "-c", WARM_UP_THEN_PYTHON_BOTS],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["1", "True"]

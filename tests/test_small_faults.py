@@ -111,7 +111,7 @@ def test_the_study_table_prints_each_statistic_with_even_decimals():
     assert body[label["red_three_value"]] == "101.3 [90.0, 112.5] diff +3.0 [-5.5, +11.0]".split()
     assert body[label["turns"]] == "60.00 [59.50, 60.45] diff +0.50 [+0.00, +1.00]".split()
     assert body[label["going_out"]] == "0.800 [0.790, 0.810] diff -0.010 [-0.020, +0.000]".split()
-    assert body[label["score"]] == "1500.0 [1490.0, 1510.0] diff +12.0 [-3.0, +27.0]".split()
+    assert body[label["score"]] == "1,500.0 [1,490.0, 1,510.0] diff +12.0 [-3.0, +27.0]".split()
 
 
 def test_docs_rules_words_r63_as_played():

@@ -4,7 +4,7 @@ the study table and its plots."""
 import pandas as pd
 
 from canasta_sim import Rules, simulate
-from canasta_sim.results.report import PLOTS, STUDY_PLOTS, write_report
+from canasta_sim.results.report import PLOTS, STUDY_PLOTS, _plot_timing, write_report
 from canasta_sim.results.study_stats import red_three_value
 from canasta_sim.run.study import parse_axis, run_study
 
@@ -19,6 +19,12 @@ def test_run_report_has_timing_and_red_three_value(tmp_path):
     row = next(line for line in text.splitlines() if "| lead per red three dealt (points)" in line)
     assert f"{lead['value']:,.1f}" in row or f"{lead['value']:.4f}" in row
     assert "### canasta timing" in text and "### red-three value" in text
+    # rounds are whole numbers: the timing plot's round axis has whole ticks only
+    fig = _plot_timing(res.aggregates, res.rules)
+    for ax in fig.axes:
+        ax.set_xlim(0, 15)  # where matplotlib's default ticks are 2.5, 7.5, ...
+        ticks = ax.get_xticks()
+        assert len(ticks) >= 3 and all(float(t).is_integer() for t in ticks), ticks
 
 
 def test_study_report_lists_every_cell(tmp_path):

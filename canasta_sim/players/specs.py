@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -370,7 +371,12 @@ def _param_value(policy: Policy, key: str, text: str, eq: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ValueError(f"bot parameter {key}={text!r} is not a number") from None
+        value = math.nan
+    if not math.isfinite(value):  # float() also reads "nan" and "inf"
+        raise ValueError(
+            f"bot parameter {key}={text!r} is not a number; allowed: "
+            f"{_fmt(param.low)} to {_fmt(param.high)}"
+        )
     if not eq or not (param.low <= value <= param.high):
         raise ValueError(
             f"bot parameter {key}={text!r} is out of range; allowed: "

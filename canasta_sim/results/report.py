@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from ..game.rules import Rules
 from ..run.outdir import check_entries, check_records, read_manifest, writing
@@ -287,6 +288,7 @@ def _plot_timing(agg: Aggregates, rules: Rules) -> Figure:
             ax.fill_between(x, rows["ci_low"], rows["ci_high"], step="post", alpha=0.25)
         ax.set_title(f"{('first', 'second', 'third')[k - 1]} canasta")
         ax.set_xlabel("round (every player one turn)")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # rounds are whole numbers
         ax.grid(alpha=0.3)
     axes[0].set_ylabel("P(completed by the end of the round)")
     axes[0].legend(title="kind when completed")
@@ -349,6 +351,7 @@ def _write_study_report(folder: Path) -> Path:
         ax.step(t["round"], t["value"], where="post", label=name[4:])
         ax.fill_between(t["round"], t["ci_low"], t["ci_high"], step="post", alpha=0.2)
     ax.set_xlabel("round (every player one turn)")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("P(side's first canasta by the end of the round)")
     ax.set_title("First canasta by round, by cell (bands: 95% intervals)")
     ax.legend(fontsize=7)

@@ -447,7 +447,8 @@ def study_table(results: list[tuple[Cell, Aggregates]], baseline: int) -> pd.Dat
 def format_study(table: pd.DataFrame) -> str:
     """The study table for the terminal: per cell its axis values and, per statistic, the
     value and the difference to the baseline with its 95% interval, each statistic with its
-    own fixed decimals (:data:`DECIMALS`); a dash for what a cell could not measure."""
+    own fixed decimals (:data:`DECIMALS`) and thousands separators; a dash for what a cell could
+    not measure."""
     lines = []
     axis_cols = [c for c in table.columns if c in AXIS_NAMES or c.startswith("switch:")]
     for d in table.to_dict("records"):
@@ -457,10 +458,10 @@ def format_study(table: pd.DataFrame) -> str:
             n = DECIMALS[key]
             v, lo, hi = d[key], d[f"{key}_low"], d[f"{key}_high"]
             dv, dl, dh = d[f"{key}_diff"], d[f"{key}_diff_low"], d[f"{key}_diff_high"]
-            diff = "" if d["baseline"] else f"  diff {interval(dv, dl, dh, f'+.{n}f')}"
-            value = number(v, f"10.{n}f").rjust(10)
+            diff = "" if d["baseline"] else f"  diff {interval(dv, dl, dh, f'+,.{n}f')}"
+            value = number(v, f"10,.{n}f").rjust(10)
             lines.append(
-                f"    {label:<36} {value} [{number(lo, f'.{n}f')}, {number(hi, f'.{n}f')}]{diff}"
+                f"    {label:<36} {value} [{number(lo, f',.{n}f')}, {number(hi, f',.{n}f')}]{diff}"
             )
     return "\n".join(lines)
 
