@@ -12,7 +12,8 @@ from click.testing import CliRunner
 from canasta_sim.cli import main
 from canasta_sim.players.weights import PARTS, load_weights
 
-pytest.importorskip("sklearn")
+sklearn = pytest.importorskip("sklearn")
+threadpoolctl = pytest.importorskip("threadpoolctl")
 
 #: The trainer's label kernels are not in the warm-up: compiled once per run (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("label_kernels")
@@ -80,6 +81,13 @@ def test_train_stages_resume_and_repeat(tmp_path):
             assert int(z["players"]) == players and str(z["preset"]) == "hoyle"
     # each count is fitted on round 1's labels of its count, 3 players with knobs4 first
     fit3 = json.loads((r1 / "fit_3p.json").read_text())
+    # and the report names what the fit's arithmetic depends on: NumPy's BLAS and its kernel
+    blas = next(i for i in threadpoolctl.threadpool_info() if "numpy" in i.get("filepath", ""))
+    assert fit3["library"] == {
+        "scikit-learn": sklearn.__version__,
+        "numpy": np.__version__,
+        "blas": f"{blas['internal_api']} {blas['version']} {blas['architecture']}",
+    }
     assert fit3["folders"] == ["round_1/labels_236", "round_1/knobs4_3p", "round_1/own_3p"]
     assert json.loads((r1 / "fit_4p.json").read_text())["folders"] == [
         "round_1/labels_4p",

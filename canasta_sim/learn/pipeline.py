@@ -257,6 +257,7 @@ def fit_count(out, k: int, players: int, seed: int, baseline: bool = True) -> di
         "decisions_test": int(len(te)),
         "fit_seconds": round(time.time() - t, 1),
         "epochs": int(model.n_iter_),
+        "library": fit_library(),
     }
     models = {"network": network.predict(model, labels), "expert": None}
     if baseline:
@@ -271,6 +272,35 @@ def fit_count(out, k: int, players: int, seed: int, baseline: bool = True) -> di
         report=np.array(json.dumps(facts)),
     )
     return facts
+
+
+def fit_library() -> dict:
+    """What a fit's arithmetic depends on beyond its data and seed: the versions of
+    scikit-learn and NumPy and NumPy's BLAS with the kernel it chose for this CPU (OpenBLAS
+    picks one per processor family, and kernels sum in different orders, so two machines fit
+    different weights from the same labels; ``OPENBLAS_CORETYPE`` set to the recorded kernel
+    before Python starts gives the same bytes on any processor that has it).
+
+    Returns
+    -------
+    dict
+        ``{"scikit-learn": "1.9.1", "numpy": "2.4.6", "blas": "openblas 0.3.31 Haswell"}``.
+    """
+    import sklearn
+    from threadpoolctl import threadpool_info
+
+    blas = [i for i in threadpool_info() if i.get("user_api") == "blas"]
+    # NumPy's own BLAS (SciPy may load another): the one in NumPy's folder, else the first
+    mine = [i for i in blas if "numpy" in i.get("filepath", "")] or blas
+    info = mine[0] if mine else {}
+    kernel = " ".join(
+        str(info[k]) for k in ("internal_api", "version", "architecture") if k in info
+    )
+    return {
+        "scikit-learn": sklearn.__version__,
+        "numpy": np.__version__,
+        "blas": kernel or "unknown",
+    }
 
 
 def _load() -> list[float]:
