@@ -277,9 +277,9 @@ def fit_count(out, k: int, players: int, seed: int, baseline: bool = True) -> di
 def fit_library() -> dict:
     """What a fit's arithmetic depends on beyond its data and seed: the versions of
     scikit-learn and NumPy and NumPy's BLAS with the kernel it chose for this CPU (OpenBLAS
-    picks one per processor family, and kernels sum in different orders, so two machines fit
-    different weights from the same labels; ``OPENBLAS_CORETYPE`` set to the recorded kernel
-    before Python starts gives the same bytes on any processor that has it).
+    picks one per processor family, and kernels sum in different orders: the same labels fitted
+    under two kernels give different weights; ``OPENBLAS_CORETYPE`` set to the recorded kernel
+    before Python starts asks for the same kernel on another processor that can run it).
 
     Returns
     -------
