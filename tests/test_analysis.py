@@ -310,6 +310,15 @@ def test_racing_drops_a_clearly_worse_candidate_after_min_worlds():
     assert "one candidate left" in result.settings
 
 
+def test_a_single_candidate_plays_min_worlds_only():
+    # a forced move raced its own standard error to max_worlds (200,000 worlds, 12 CPU s for a
+    # decision with nothing to decide: a fresh user's finding)
+    info = InfoSet.from_file(GO_OUT)
+    result = analyse(info, ["go out: meld 7 7 7, discard B3"], min_worlds=150, seed=5)
+    assert list(result.table["worlds"]) == [150]
+    assert "stopped: one candidate: nothing to compare" in result.settings
+
+
 @pytest.mark.parametrize(
     "kwargs, message",
     [

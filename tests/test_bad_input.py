@@ -3,10 +3,13 @@ error (exit code 2) that names the value given and what is allowed, never a trac
 hints for a project installed from a checkout."""
 
 import sys
+from pathlib import Path
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
+import canasta_sim
 from canasta_sim.cli import main
 
 
@@ -124,3 +127,17 @@ def test_report_of_a_compare_folder_says_what_the_folder_is(tmp_path):
     r = invoke("report", out)
     assert r.exit_code == 2, r.output
     assert "is a folder of canasta-sim compare: its table is compare.csv" in r.output
+
+
+@pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
+def test_a_weights_file_with_non_finite_weights_is_refused(tmp_path, value):
+    # it played a broken policy: every candidate scored NaN (a fresh user's finding)
+    shipped = Path(canasta_sim.__file__).parent / "data" / "apprentice_4p.npz"
+    parts = dict(np.load(shipped))
+    parts["B"][3, 5] = value
+    path = tmp_path / "w.npz"
+    np.savez(path, **parts)
+    r = invoke("simulate", "--deals", "10", "--bots", f"apprentice:weights={path}")
+    assert r.exit_code == 2, r.output
+    assert f"weights={path}: part B holds NaN or infinite weights" in r.output
+    assert "every weight a finite number" in r.output

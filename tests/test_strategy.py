@@ -377,6 +377,10 @@ class Nonsense:
     def choose(self, view, choices):
         return "take everything"
 
+class Number:
+    def choose(self, view, choices):
+        return 1000000
+
 class Label:
     \"\"\"Answers a candidate's label, not the candidate.\"\"\"
     def choose(self, view, choices):
@@ -512,6 +516,9 @@ def test_python_bot_answer_outside_the_candidates_is_refused(bot_file):
     assert "Nonsense of seat 0" in message
     assert "'take everything' (a str, not a Candidate) to the draw decision" in message
     assert message.endswith("allowed: one of the candidates 'draw', 'take the pile with 9 2'")
+    d = _pickup_position(0)
+    with pytest.raises(BadChoice, match=r"answered 1000000 \(an int, not a Candidate\)"):
+        d.play_turn(seated(d.rules, seats=[f"py:{bot_file}:Number", "random", "random", "random"]))
     d = _pickup_position(0)
     with pytest.raises(BadChoice) as info:  # a candidate of another decision
         d.play_turn(seated(d.rules, seats=[f"py:{bot_file}:Stale", "random", "random", "random"]))

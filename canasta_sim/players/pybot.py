@@ -131,10 +131,11 @@ def _ask(bot, deal: Deal, spec: str) -> Candidate:
         offered.close()  # before the deal moves on: a bot may keep its choices
     if answer in offered:
         return answer
+    name = type(answer).__name__
     what = (
         "a Candidate not offered at this decision"
         if isinstance(answer, Candidate)
-        else f"a {type(answer).__name__}, not a Candidate"
+        else f"{'an' if name[0].lower() in 'aeiou' else 'a'} {name}, not a Candidate"
     )
     raise BadChoice(
         spec,

@@ -70,8 +70,8 @@ def load_weights(path: str) -> np.ndarray:
     Raises
     ------
     ValueError
-        Naming the file: unreadable, a part missing or of another shape, or another feature
-        version.
+        Naming the file: unreadable, a part missing or of another shape, another feature
+        version, or a weight that is NaN or infinite.
     """
     allowed = (
         f"allowed: an .npz with {', '.join(f'{k} of shape {s}' for k, s in PARTS.items())} "
@@ -88,6 +88,12 @@ def load_weights(path: str) -> np.ndarray:
         ) from None
     if version != FEATURE_VERSION:
         raise ValueError(f"weights={path}: feature version {version}; {allowed}")
+    bad = [k for k, v in parts.items() if not np.isfinite(v).all()]
+    if bad:  # a NaN or an infinity scores every candidate alike: a broken policy, not a bot
+        raise ValueError(
+            f"weights={path}: part {bad[0]} holds NaN or infinite weights; {allowed}, "
+            "every weight a finite number"
+        )
     # A weight the fit's decay left below float32's smallest normal number changes no score
     # (the bias beside it is some 35 orders of magnitude larger) but sends every multiply-add
     # on it down the CPU's slow path for subnormal numbers: such weights made the version-7

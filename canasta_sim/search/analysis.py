@@ -179,8 +179,9 @@ def analyse(
     The race: every candidate plays the first ``min_worlds`` worlds; after that, rounds of
     :data:`BATCH` worlds; a candidate whose objective is more than :data:`DROP_Z` (2.33)
     standard errors of the paired difference behind the best candidate's leaves the race.
-    The race stops when every remaining paired standard error is below ``target_se`` (with a
-    single candidate: its own standard error) or at ``max_worlds``.
+    The race stops when every remaining paired standard error is below ``target_se`` or at
+    ``max_worlds``; a single candidate (a forced move, or one asked for) plays ``min_worlds``
+    worlds (``worlds`` when given), since no difference is left to measure.
 
     Parameters
     ----------
@@ -328,10 +329,10 @@ def analyse(
         if done >= max_worlds:
             reason = "worlds given" if worlds is not None else "max_worlds"
             break
-        if n_c == 1:
-            x = values[best]
-            ses = {best: x.std(ddof=1) / np.sqrt(len(x)) if len(x) > 1 else np.inf}
-        elif active.sum() == 1:
+        if n_c == 1:  # a forced move: no difference to measure, its value from min_worlds
+            reason = "one candidate: nothing to compare"
+            break
+        if active.sum() == 1:
             reason = "one candidate left"
             break
         if all(se < target_se for se in ses.values()):
