@@ -141,3 +141,11 @@ def test_a_weights_file_with_non_finite_weights_is_refused(tmp_path, value):
     assert r.exit_code == 2, r.output
     assert f"weights={path}: part B holds NaN or infinite weights" in r.output
     assert "every weight a finite number" in r.output
+
+
+@pytest.mark.parametrize("command", [["simulate", "--deals", "10"], ["merge", "a"], ["train"]])
+def test_an_empty_out_is_a_usage_error(command):
+    # click read "" as the current folder: "'.' already exists" (a fresh user's finding)
+    r = invoke(*command, "--out", "")
+    assert r.exit_code == 2, r.output
+    assert "'' is an empty folder name; allowed: a folder path" in r.output

@@ -74,6 +74,8 @@ def test_out_of_range_value_names_the_range():
     with pytest.raises(ValueError, match="not a number"):
         parse_bot("expert:safety=lots")
     # float() reads these, but they are no value of a parameter (a fresh user's finding)
+    with pytest.raises(ValueError, match="pile_threshold has no value; write pile_threshold=VALUE"):
+        parse_bot("expert:pile_threshold")  # it said "'' is not a number"
     for text in ("nan", "inf", "-inf"):
         with pytest.raises(ValueError, match=f"pile_threshold='{text}' is not a number"):
             parse_bot(f"expert:pile_threshold={text}")

@@ -309,10 +309,23 @@ WORKERS = click.option(
 BOTS = click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")
 
 
+class Folder(click.Path):
+    """A folder to write (a :class:`pathlib.Path`); an empty name is a usage error (click would
+    read it as the current folder)."""
+
+    def __init__(self, **kwargs):
+        super().__init__(path_type=Path, **kwargs)
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and not value.strip():
+            self.fail(f"{value!r} is an empty folder name; allowed: a folder path", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 def out_option(help: str):
     """``--out FOLDER`` (no default: nothing written without it); ``help`` says what the
     command writes there."""
-    return click.option("--out", type=click.Path(path_type=Path), default=None, help=help)
+    return click.option("--out", type=Folder(), default=None, help=help)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from .options import (
     SCORES,
     SEATS,
     SEED_OPTION,
+    Folder,
     Integer,
     _bots,
     _emit,
@@ -147,9 +148,7 @@ def simulate(
 
 @click.command()
 @click.argument("runs", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option(
-    "--out", type=click.Path(path_type=Path), required=True, help="The merged results folder."
-)
+@click.option("--out", type=Folder(), required=True, help="The merged results folder.")
 @OVERWRITE
 @click.option(
     "--no-records",

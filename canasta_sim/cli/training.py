@@ -3,12 +3,18 @@ stages (labels with pimc's rollouts, then a network fitted on them, round after 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import click
 
 from ..learn import MOST_ROUNDS, PLAN_LEAST
-from .options import SCHEDULER, SEED, Integer, _check_workers, api_errors, integer_option
+from .options import (
+    SCHEDULER,
+    SEED,
+    Folder,
+    Integer,
+    _check_workers,
+    api_errors,
+    integer_option,
+)
 
 #: The plan's counts as options: name, most, default and help; the least value of each is the
 #: plan's own (:data:`canasta_sim.learn.PLAN_LEAST`).
@@ -58,7 +64,7 @@ def plan_options(f):
 @click.command()
 @click.option(
     "--out",
-    type=click.Path(path_type=Path, file_okay=False),
+    type=Folder(file_okay=False),
     required=True,
     help="Folder of the stages; run the same command again to resume after a kill.",
 )

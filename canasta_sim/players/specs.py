@@ -368,6 +368,11 @@ def _param_value(policy: Policy, key: str, text: str, eq: str) -> float:
     if param is None:
         allowed = ", ".join(p.name for p in policy.params if p.name not in RUN_SET) or "none"
         raise ValueError(f"unknown parameter {key!r} for bot {policy.name}; allowed: {allowed}")
+    if not eq:
+        raise ValueError(
+            f"bot parameter {key} has no value; write {key}=VALUE, allowed: "
+            f"{_fmt(param.low)} to {_fmt(param.high)}"
+        )
     try:
         value = float(text)
     except ValueError:
@@ -377,7 +382,7 @@ def _param_value(policy: Policy, key: str, text: str, eq: str) -> float:
             f"bot parameter {key}={text!r} is not a number; allowed: "
             f"{_fmt(param.low)} to {_fmt(param.high)}"
         )
-    if not eq or not (param.low <= value <= param.high):
+    if not (param.low <= value <= param.high):
         raise ValueError(
             f"bot parameter {key}={text!r} is out of range; allowed: "
             f"{_fmt(param.low)} to {_fmt(param.high)}"
