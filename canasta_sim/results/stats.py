@@ -89,6 +89,7 @@ __all__ = [
     "QUANTILES",
     "SEAT_DIFF",
     "binom_quantile",
+    "canasta_turn_statistic",
     "exact_any_red_three_dealt",
     "exact_pile_frozen_at_start",
     "exact_red_threes_dealt_per_side",
@@ -112,6 +113,7 @@ QUANTILES = (5, 25, 50, 75, 95)
 #: timing curves of :func:`canasta_sim.results.study_stats.canasta_timing`.
 TIMING_ROUNDS = (5, 10, 20)
 ORDINALS = ("first", "second", "third")
+_COUNT_WORDS = ("one", "two", "three")
 RANK_NAMES = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 _NAN = float("nan")
 #: Name of the seat-advantage score difference (its interval is conservative, see above).
@@ -614,7 +616,7 @@ def summary(agg: Aggregates, rules: Rules, policy: str = "") -> pd.DataFrame:
     for k in range(TIMED_CANASTAS):
         out.mean(
             g,
-            f"turn of a side's {ORDINALS[k]} canasta (0-based, sides with one)",
+            canasta_turn_statistic(k + 1),
             c["canasta_done"][:, k].sum(axis=(0, 1)),
         )
     timing = canasta_timing(agg, rules).set_index(["canasta", "kind", "round"])
@@ -647,6 +649,26 @@ def summary(agg: Aggregates, rules: Rules, policy: str = "") -> pd.DataFrame:
     frame["n"] = frame["n"].astype(np.int64)
     frame.attrs["policy"] = policy
     return frame
+
+
+def canasta_turn_statistic(k: int) -> str:
+    """Name of the summary's mean turn of a side's ``k``-th canasta (1 to 3): the mean is over
+    the sides that made at least ``k`` canastas (the others have no such turn).
+
+    Parameters
+    ----------
+    k : int
+        Which canasta, 1-based.
+
+    Returns
+    -------
+    str
+        E.g. ``"turn of a side's second canasta (0-based, sides that made at least two)"``.
+    """
+    return (
+        f"turn of a side's {ORDINALS[k - 1]} canasta (0-based, sides that made at least "
+        f"{_COUNT_WORDS[k - 1]})"
+    )
 
 
 def policy_label(manifest: dict) -> str:

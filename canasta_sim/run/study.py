@@ -39,7 +39,7 @@ import pandas as pd
 from ..game.rules import PRESETS, Rules, preset_name
 from ..players.specs import side_bots
 from ..results.aggregate import Aggregates
-from ..results.stats import summary
+from ..results.stats import canasta_turn_statistic, summary
 from ..results.study_stats import Z95
 from ..results.tables import interval, number
 from .outdir import (
@@ -82,7 +82,7 @@ STATISTICS = {
     "going_out": ("end", "deals ending: went out", "P(deal ends by going out)"),
     "first_canasta_turn": (
         "canasta timing",
-        "turn of a side's first canasta (0-based, sides with one)",
+        canasta_turn_statistic(1),
         "turn of a side's first canasta",
     ),
     "score": ("score", "mean score per side (points)", "mean score per side (points)"),
