@@ -388,29 +388,46 @@ def play_rows(table: Table, seed: int, first: int, n: int):
 COMPILE_NOTE = "compiling the kernels (first use only, one to a few minutes; then cached)..."
 
 
-class _CompileNote(numba.core.event.Listener):
-    """Prints :data:`COMPILE_NOTE` once, at the first kernel numba actually compiles: the
-    ``numba:compile`` event starts only for a compile, never for a kernel loaded from the
-    cache, however long loading takes on a busy machine."""
+class CompileWatch(numba.core.event.Listener):
+    """Sees the kernels numba compiles: with ``note``, prints :data:`COMPILE_NOTE` once, at
+    the first kernel numba actually compiles (the ``numba:compile`` event starts only for a
+    compile, never for a kernel loaded from the cache, however long loading takes on a busy
+    machine); ``seconds`` adds up the wall time spent compiling (the outermost events: a
+    kernel's compile includes the compiles of the kernels it calls)."""
 
-    def __init__(self) -> None:
-        self.said = False
+    def __init__(self, note: bool) -> None:
+        self.said = not note
+        self.seconds = 0.0
+        self._depth = 0
+        self._start = 0.0
 
     def on_start(self, event) -> None:
+        if self._depth == 0:
+            self._start = time.perf_counter()
+        self._depth += 1
         if not self.said:
             self.said = True
             print(COMPILE_NOTE, file=sys.stderr, flush=True)
 
     def on_end(self, event) -> None:
-        """Nothing: the note is said when compiling starts."""
+        self._depth -= 1
+        if self._depth == 0:
+            self.seconds += time.perf_counter() - self._start
+
+
+@contextmanager
+def compile_watch(note: bool):
+    """A :class:`CompileWatch` listening inside the block (yielded): with ``note`` it says on
+    stderr when kernels are compiled; its ``seconds`` after the block, how long that took."""
+    watch = CompileWatch(note)
+    with numba.core.event.install_listener("numba:compile", watch):
+        yield watch
 
 
 def load_kernels(table: Table, note: bool) -> None:
     """Compile the chunk kernel (first use) or load it from numba's cache, so that a run's
     wall time counts playing only. With ``note``, say on stderr when kernels are compiled."""
-    with ExitStack() as stack:
-        if note:
-            stack.enter_context(numba.core.event.install_listener("numba:compile", _CompileNote()))
+    with compile_watch(note):
         play_deals(
             table,
             np.empty(0, np.uint64),
