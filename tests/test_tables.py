@@ -137,7 +137,8 @@ def test_the_reading_says_less_for_a_negative_difference():
     assert "scores 926.6 [673.6, 1,179.7] points a deal less than strong" in line
     line = comparison_reading(comparison(-5, -20, 10, 0.5, 0.45, 0.55), "games")
     assert "scores 5.0 [-10.0, 20.0] points a game less:" in line
-    assert "points a deal more than strong" in comparison_reading(comparison(5, 1, 9, 0.5, 0.4, 0.6))
+    ahead = comparison_reading(comparison(5, 1, 9, 0.5, 0.4, 0.6))
+    assert "scores +5.0 [+1.0, +9.0] points a deal more than strong" in ahead
 
 
 def test_the_reading_of_games_trusts_the_game_win_rate():

@@ -89,6 +89,7 @@ __all__ = [
     "QUANTILES",
     "SEAT_DIFF",
     "binom_quantile",
+    "bots_version_text",
     "canasta_turn_statistic",
     "exact_any_red_three_dealt",
     "exact_pile_frozen_at_start",
@@ -685,8 +686,13 @@ def policy_label(manifest: dict) -> str:
             ", ".join(f"side {side}: {spec}" for side, spec in enumerate(seating))
             for seating in seatings
         )
-    version = manifest.get("bots_version")
-    return text + (f" (bots version {version})" if version is not None else "")
+    return text + bots_version_text(manifest.get("bots_version"))
+
+
+def bots_version_text(version) -> str:
+    """``" (bots version 7)"`` after the name of a play; ``""`` for an unknown version
+    (``None``: a manifest that does not record it)."""
+    return f" (bots version {version})" if version is not None else ""
 
 
 def _pile_rows(out: _Rows, c: dict, side_deals: int) -> None:
