@@ -58,7 +58,7 @@ def test_study_outputs_name_the_bots_and_their_version(tmp_path, monkeypatch):
     png = report_module._png
     monkeypatch.setattr(report_module, "_png", lambda fig, c: captions.append(c) or png(fig, c))
     text = write_report(out).read_text()
-    assert f"Statistics of the play of {play}." in text
+    assert f"\nseed 0, 30 deals per cell, 2 cells; {play}.\n" in text
     assert captions == [f"seed 0, 30 deals per cell, 2 cells; {play}"] * 2
     # a run's plots name the play too
     captions.clear()

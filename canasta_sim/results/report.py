@@ -387,9 +387,9 @@ def _write_study_report(folder: Path) -> Path:
     ax.set_title("Red-three value by cell (95% intervals)")
     ax.legend()
     _write_atomic(folder / "study_red_three_value.png", _png(fig, caption))
-    lines = [f"# Canasta study report: {folder.name}", "", f"{caption}; grid:", ""]
+    lines = [f"# Canasta study report: {folder.name}", "", f"{caption}.", "", "Grid:", ""]
     lines += [f"- `{a['name']}`: {', '.join(a['values'])}" for a in spec["axes"]]
-    lines += ["", f"Statistics of the play of {policy}.", ""]
+    lines.append("")
     for name, cap in STUDY_PLOTS.items():
         lines += [f"## {cap}", "", f"![{cap}]({name})", ""]
     lines += [

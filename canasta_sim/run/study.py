@@ -564,5 +564,6 @@ def plot_study(table: pd.DataFrame, path: Path, caption: str) -> None:
         ax.set_xticks(x, table["name"].str.slice(4), rotation=70, ha="right", fontsize=7)
         ax.set_xlabel("cell")
     fig.suptitle("Study by cell (95% intervals; dashed: the baseline cell)")
-    fig.text(0.01, 0.0, caption, fontsize=8, ha="left", va="bottom")
+    # a figure label, not free text: the constrained layout makes room for it under the axes
+    fig.supxlabel(caption, fontsize=8, x=0.01, ha="left")
     fig.savefig(path, dpi=110, format="png")
