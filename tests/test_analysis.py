@@ -502,7 +502,7 @@ def test_a_first_use_says_it_compiles_and_keeps_compiling_out_of_the_time(monkey
 
     from numba.core import event
 
-    from canasta_sim.run.runner import COMPILE_NOTE
+    from canasta_sim.run.compiling import COMPILE_NOTE
     from canasta_sim.search import analysis
 
     rollouts = analysis.rollouts

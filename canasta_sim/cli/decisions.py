@@ -158,7 +158,7 @@ def analyse_command(
         raise click.UsageError("give either POSITION (a position file) or --from-run, not both")
     if not math.isfinite(target_se):
         raise click.BadParameter(f"{target_se} is not a number of points", param_hint="--target-se")
-    from ..run.runner import compile_watch
+    from ..run.compiling import compile_watch
 
     # reading a run's deal, listing the candidates and the rollouts may compile kernels (a
     # first use): say so, as the commands that play deals do
@@ -372,7 +372,7 @@ def review_command(
             bar = Progress(total, "deal", True)
         bar.update(done)
 
-    from ..run.runner import compile_watch
+    from ..run.compiling import compile_watch
 
     # the deals and their analyses may compile kernels (a first use): say so
     where = "RUN_FOLDER" if run_folder is not None else None

@@ -24,7 +24,6 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 
 import numba
-import numba.core.event
 import numpy as np
 
 from ..errors import BadArgument
@@ -32,6 +31,7 @@ from ..game.rules import PRESETS, Rules
 from ..nb.engine.rng import deal_seeds_nb
 from ..nb.play import play_chunk
 from ..players.specs import Bot, per_seat, seat_arrays, side_label, weight_sets
+from .compiling import compile_watch
 from .records import deal_dtype, side_dtype
 
 DEFAULT_CHUNK = 50_000
@@ -381,47 +381,6 @@ def play_rows(table: Table, seed: int, first: int, n: int):
     seatings = (index % n_seatings).astype(np.int32)
     deal_rows, side_rows = play_deals(table, seeds, dealers, scores, seatings)
     return seeds, seatings, deal_rows, side_rows
-
-
-#: Said on stderr when a run starts compiling kernels (a cold cache, measured in
-#: docs/performance.md: about a minute on an idle 2-core machine, minutes on a busy one).
-COMPILE_NOTE = "compiling the kernels (first use only, one to a few minutes; then cached)..."
-
-
-class CompileWatch(numba.core.event.Listener):
-    """Sees the kernels numba compiles: with ``note``, prints :data:`COMPILE_NOTE` once, at
-    the first kernel numba actually compiles (the ``numba:compile`` event starts only for a
-    compile, never for a kernel loaded from the cache, however long loading takes on a busy
-    machine); ``seconds`` adds up the wall time spent compiling (the outermost events: a
-    kernel's compile includes the compiles of the kernels it calls)."""
-
-    def __init__(self, note: bool) -> None:
-        self.said = not note
-        self.seconds = 0.0
-        self._depth = 0
-        self._start = 0.0
-
-    def on_start(self, event) -> None:
-        if self._depth == 0:
-            self._start = time.perf_counter()
-        self._depth += 1
-        if not self.said:
-            self.said = True
-            print(COMPILE_NOTE, file=sys.stderr, flush=True)
-
-    def on_end(self, event) -> None:
-        self._depth -= 1
-        if self._depth == 0:
-            self.seconds += time.perf_counter() - self._start
-
-
-@contextmanager
-def compile_watch(note: bool):
-    """A :class:`CompileWatch` listening inside the block (yielded): with ``note`` it says on
-    stderr when kernels are compiled; its ``seconds`` after the block, how long that took."""
-    watch = CompileWatch(note)
-    with numba.core.event.install_listener("numba:compile", watch):
-        yield watch
 
 
 def load_kernels(table: Table, note: bool) -> None:

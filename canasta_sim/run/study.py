@@ -352,13 +352,13 @@ def run_study(
     try:
         for cell in cells:
             cell_dir = None if folder is None else folder / "cells" / cell.name
-            saved = None if cell_dir is None else cell_dir / "aggregates.json"
-            played = saved is None or not saved.is_file()
-            if played:
+            played = cell_dir is None or not (cell_dir / "aggregates.json").is_file()
+            if cell_dir is not None and not played:
+                saved = (cell_dir / "aggregates.json").read_text()
+                agg, manifest = Aggregates.from_json(saved), read_manifest(cell_dir)
+            else:
                 run = _play_cell(cell, deals, seed, workers, progress, cell_dir)
                 agg, manifest = run.aggregates, run.manifest
-            else:
-                agg, manifest = Aggregates.from_json(saved.read_text()), read_manifest(cell_dir)
             results.append((cell, agg))
             manifests.append(manifest)
             if on_cell is not None:

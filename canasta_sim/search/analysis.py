@@ -34,6 +34,7 @@ from ..players.choices import (
 from ..players.ranking import rank_candidates
 from ..players.specs import POLICIES, Bot, seat_arrays, side_bots, weight_sets
 from ..results.tables import align_columns, interval
+from ..run.compiling import compile_watch
 from .equity import in_scope, p_win_game, play_out, table_policy
 
 #: Objectives the race can be run on, and the column of the table holding each.
@@ -245,8 +246,6 @@ def analyse(
         raise ValueError(f"max_worlds={max_worlds} is below min_worlds={min_worlds}")
     if not (isinstance(target_se, (int, float)) and target_se > 0):
         raise ValueError(f"target_se={target_se!r}; allowed: a positive number")
-    from ..run.runner import compile_watch  # (the runner's imports: on this path only)
-
     # a first use compiles the rollout kernels: the reported time is the analysis's own
     with compile_watch(note=False) as compiling:
         rules = info_set.rules
