@@ -45,7 +45,7 @@ def test_study_report_lists_every_cell(tmp_path):
 
 def test_study_outputs_name_the_bots_and_their_version(tmp_path, monkeypatch):
     # the printed table, report.md and every plot caption name the play, as simulate does
-    from canasta_sim._version import BOTS_VERSION
+    from canasta_sim._version import BOTS_VERSION, RULES_VERSION
     from canasta_sim.results import report as report_module
 
     play = f"expert on every seat (bots version {BOTS_VERSION})"
@@ -63,8 +63,9 @@ def test_study_outputs_name_the_bots_and_their_version(tmp_path, monkeypatch):
     # a run's plots name the play too
     captions.clear()
     simulate(20, rules=Rules(players=2), seed=1, out=tmp_path / "r", records=False)
-    write_report(tmp_path / "r")
+    text = write_report(tmp_path / "r").read_text()
     assert captions == [f"seed 1, 20 deals, 2 players, {play}"] * len(PLOTS)
+    assert f"| rules and bots versions | rules {RULES_VERSION}, bots {BOTS_VERSION} |" in text
     # cells with their own bots: the table says each cell names them
     mixed = run_study([parse_axis("bots=expert|greedy")], deals=20, out=None, workers=1)
     assert mixed.attrs["policy"] == f"the bots each cell names (bots version {BOTS_VERSION})"
