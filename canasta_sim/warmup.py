@@ -45,8 +45,8 @@ from .nb.engine.state import STATE_DTYPE
 from .nb.play import play_block_nb, play_expert_block_nb, play_search_block_nb, record_deal_nb
 from .players.choices import candidates
 from .results.aggregate import Aggregates
+from .run.compiling import COMPILE_NOTE
 from .run.records import deal_dtype, side_dtype
-from .run.runner import COMPILE_NOTE
 from .run.simulate import simulate
 from .search.analysis import analyse
 

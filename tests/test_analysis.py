@@ -502,3 +502,42 @@ def test_the_table_header_lines_up_with_rows_wider_than_the_titles():
     ]:
         end = lines[0].index(title) + len(title)
         assert lines[2][:end].endswith(cell)  # the draw row's cell ends under its title
+
+
+def test_a_first_use_says_it_compiles_and_keeps_compiling_out_of_the_time(monkeypatch):
+    # a cold cache, played by a compile event of a known 0.4 s inside the rollouts: analyse
+    # says it compiles (as simulate does), and its time is the analysis's own
+    import time
+
+    from numba.core import event
+
+    from canasta_sim.run.compiling import COMPILE_NOTE
+    from canasta_sim.search import analysis
+
+    rollouts = analysis.rollouts
+    cold = [True]  # an item: the next rollouts call compiles first
+
+    def first_use_compiles(*args):
+        if cold:
+            cold.pop()
+            with event.trigger_event("numba:compile", data={}):
+                time.sleep(0.4)
+        return rollouts(*args)
+
+    monkeypatch.setattr(analysis, "rollouts", first_use_compiles)
+    start = time.perf_counter()
+    first = analyse(InfoSet.from_file(GO_OUT), worlds=20, seed=1)
+    wall = time.perf_counter() - start
+    assert first.meta["compile_seconds"] >= 0.4
+    assert first.meta["elapsed_seconds"] <= wall - first.meta["compile_seconds"]
+    compiled = f"{first.meta['compile_seconds']:.1f} s compiling the kernels, first use only"
+    assert compiled in first.settings
+    warm = analyse(InfoSet.from_file(GO_OUT), worlds=20, seed=1)  # nothing compiles now
+    assert warm.meta["compile_seconds"] == 0 and "compiling" not in warm.settings
+    cold.append(True)
+    result = run_cli(GO_OUT, "--worlds", 20)
+    assert result.exit_code == 0, result.output
+    assert result.stderr == COMPILE_NOTE + "\n"
+    cold.append(True)
+    quiet = run_cli(GO_OUT, "--worlds", 20, "--quiet")
+    assert quiet.exit_code == 0 and quiet.stderr == ""

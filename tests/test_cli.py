@@ -495,6 +495,7 @@ def test_compile_note_only_when_kernels_compile(monkeypatch, capsys):
 
     from canasta_sim.game.rules import Rules
     from canasta_sim.players.specs import side_bots
+    from canasta_sim.run.compiling import COMPILE_NOTE
 
     sim = importlib.import_module("canasta_sim.run.runner")
     table = sim.Table(Rules(), ((side_bots("random", 2)[0],) * 2,))
@@ -510,7 +511,7 @@ def test_compile_note_only_when_kernels_compile(monkeypatch, capsys):
 
     monkeypatch.setattr(sim, "play_deals", compiling)
     sim.load_kernels(table, True)
-    assert capsys.readouterr().err == sim.COMPILE_NOTE + "\n"
+    assert capsys.readouterr().err == COMPILE_NOTE + "\n"
     sim.load_kernels(table, False)  # progress off (--quiet): no note
     assert capsys.readouterr().err == ""
 

@@ -121,7 +121,7 @@ def test_report_of_a_missing_folder_says_what_report_reads(tmp_path):
 @pytest.mark.parametrize("cached, said", [(False, True), (True, False)])
 def test_warmup_says_it_compiles_before_a_cold_compile(monkeypatch, cached, said):
     import canasta_sim.warmup as warmup
-    from canasta_sim.run.runner import COMPILE_NOTE
+    from canasta_sim.run.compiling import COMPILE_NOTE
 
     apart = []
     monkeypatch.setattr(warmup, "_chunk_kernels_cached", lambda: cached)

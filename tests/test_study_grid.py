@@ -136,3 +136,46 @@ def test_existing_folder_without_resume_is_refused(tmp_path):
         main, ["study", "--axis", "players=2", "--deals", "10", "--out", str(tmp_path / "s")]
     )
     assert result.exit_code == 2 and "already exists" in result.output
+
+
+def test_an_interrupted_study_says_how_to_finish_it(tmp_path, monkeypatch):
+    # Ctrl-C in the second of two cells: the first cell stays in the folder, and every
+    # message about the folder points at --resume (docs/studies.md, "Interrupted studies")
+    from canasta_sim.run import study as study_module
+
+    out = tmp_path / "st"
+    args = ["study", "--axis", "players=2|4", "--deals", "40", "--seed", "0", "--out", str(out)]
+    play = study_module._play_cell
+
+    def ctrl_c_in_the_second_cell(cell, *rest):
+        if cell.index == 1:
+            raise KeyboardInterrupt
+        return play(cell, *rest)
+
+    monkeypatch.setattr(study_module, "_play_cell", ctrl_c_in_the_second_cell)
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 130
+    assert (
+        f"Interrupted: 1 of 2 cells done in {out}; run the same command with --resume to "
+        f"finish it" in result.stderr
+    )
+    # the same command again refuses, naming --resume (not only --overwrite)
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code == 2
+    assert "is an unfinished study (1 of 2 cells done)" in again.output
+    assert "run the same command with --resume to finish it" in again.output
+    with pytest.raises(ValueError, match=r"unfinished study \(1 of 2 cells done\).*resume=True"):
+        run_study([parse_axis("players=2|4")], deals=40, out=out)
+    # report says the study is unfinished and how to finish it
+    report = CliRunner().invoke(main, ["report", str(out)])
+    assert report.exit_code == 2
+    assert "is an unfinished study (1 of 2 cells done" in report.output
+    assert "--resume" in report.output
+    # Ctrl-C while resuming: run the same command (with its --resume) again
+    resumed = CliRunner().invoke(main, [*args, "--resume"])
+    assert resumed.exit_code == 130
+    assert "1 of 2 cells done" in resumed.stderr and "run the same command again" in resumed.stderr
+    monkeypatch.setattr(study_module, "_play_cell", play)
+    finished = CliRunner().invoke(main, [*args, "--resume"])
+    assert finished.exit_code == 0, finished.output
+    assert CliRunner().invoke(main, ["report", str(out)]).exit_code == 0

@@ -2,8 +2,10 @@
 the study table and its plots."""
 
 import pandas as pd
+from click.testing import CliRunner
 
 from canasta_sim import Rules, simulate
+from canasta_sim.cli import main
 from canasta_sim.results.report import PLOTS, STUDY_PLOTS, _plot_timing, write_report
 from canasta_sim.results.study_stats import red_three_value
 from canasta_sim.run.study import parse_axis, run_study
@@ -39,3 +41,31 @@ def test_study_report_lists_every_cell(tmp_path):
     assert list(csv["name"]) == list(table["name"])
     diff = csv.loc[1, "turns_diff"]
     assert f"diff {diff:.4f}" in text
+
+
+def test_study_outputs_name_the_bots_and_their_version(tmp_path, monkeypatch):
+    # the printed table, report.md and every plot caption name the play, as simulate does
+    from canasta_sim._version import BOTS_VERSION, RULES_VERSION
+    from canasta_sim.results import report as report_module
+
+    play = f"expert on every seat (bots version {BOTS_VERSION})"
+    out = tmp_path / "s"
+    args = ["study", "--axis", "players=2|4", "--deals", "30", "--seed", "0", "--out", str(out)]
+    printed = CliRunner().invoke(main, args)
+    assert printed.exit_code == 0, printed.output
+    assert f"statistics of the play of {play}\n" in printed.stdout
+    captions = []
+    png = report_module._png
+    monkeypatch.setattr(report_module, "_png", lambda fig, c: captions.append(c) or png(fig, c))
+    text = write_report(out).read_text()
+    assert f"\nseed 0, 30 deals per cell, 2 cells; {play}.\n" in text
+    assert captions == [f"seed 0, 30 deals per cell, 2 cells; {play}"] * 2
+    # a run's plots name the play too
+    captions.clear()
+    simulate(20, rules=Rules(players=2), seed=1, out=tmp_path / "r", records=False)
+    text = write_report(tmp_path / "r").read_text()
+    assert captions == [f"seed 1, 20 deals, 2 players, {play}"] * len(PLOTS)
+    assert f"| rules and bots versions | rules {RULES_VERSION}, bots {BOTS_VERSION} |" in text
+    # cells with their own bots: the table says each cell names them
+    mixed = run_study([parse_axis("bots=expert|greedy")], deals=20, out=None, workers=1)
+    assert mixed.attrs["policy"] == f"the bots each cell names (bots version {BOTS_VERSION})"

@@ -112,11 +112,16 @@ def test_timing_curves_equal_a_deal_by_deal_count(run):
         np.testing.assert_allclose(by["natural"] + by["mixed"], by["any"], atol=1e-12)
 
 
-def test_mean_turn_of_the_first_canasta_equals_the_records(run):
+def test_mean_turn_of_each_canasta_equals_the_records(run):
+    # the k-th canasta's mean turn is over the sides that made at least k canastas, and its
+    # label says so
     table = run.summary().set_index("statistic")
-    t = run.sides["canasta_1_turn"]
-    got = table.loc["turn of a side's first canasta (0-based, sides with one)", "value"]
-    assert got == pytest.approx(t[t >= 0].mean(), abs=1e-9)
+    for k, count in ((1, "one"), (2, "two"), (3, "three")):
+        t = run.sides[f"canasta_{k}_turn"]
+        ordinal = ("first", "second", "third")[k - 1]
+        label = f"turn of a side's {ordinal} canasta (0-based, sides that made at least {count})"
+        assert table.loc[label, "value"] == pytest.approx(t[t >= 0].mean(), abs=1e-9)
+        assert table.loc[label, "n"] == (t >= 0).sum()
 
 
 def test_timing_curves_by_hand():

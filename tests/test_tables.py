@@ -122,13 +122,23 @@ def test_the_reading_says_to_trust_the_points_when_the_deal_win_rate_disagrees()
     frame = comparison(-1188.0, -1250.5, -1125.5, 0.52, 0.51, 0.53)
     line = comparison_reading(frame, "deals")
     assert line.startswith(
-        "reading: weak scores -1,188.0 [-1,250.5, -1,125.5] points a deal more than strong "
+        "reading: weak scores 1,188.0 [1,125.5, 1,250.5] points a deal less than strong "
         "and wins 52.0% [51.0%, 53.0%] of deals (even: 50.0%)"
     )
     assert "trust the points for strength" in line
     assert line.endswith("(here the two disagree: trust the points)")
     # within noise on the win rate: nothing to disagree about
     assert "disagree" not in comparison_reading(comparison(-10, -20, -1, 0.51, 0.49, 0.53))
+
+
+def test_the_reading_says_less_for_a_negative_difference():
+    # a bot behind by 926.6 points "scores 926.6 points less", its interval mirrored
+    line = comparison_reading(comparison(-926.6, -1179.7, -673.6, 0.55, 0.493, 0.605))
+    assert "scores 926.6 [673.6, 1,179.7] points a deal less than strong" in line
+    line = comparison_reading(comparison(-5, -20, 10, 0.5, 0.45, 0.55), "games")
+    assert "scores 5.0 [-10.0, 20.0] points a game less:" in line
+    ahead = comparison_reading(comparison(5, 1, 9, 0.5, 0.4, 0.6))
+    assert "scores +5.0 [+1.0, +9.0] points a deal more than strong" in ahead
 
 
 def test_the_reading_of_games_trusts_the_game_win_rate():

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import signal
+
 import click
 
 from .options import (
@@ -428,7 +430,14 @@ def tune(
 )
 def study(axes, deals, baseline, resume, opts):
     """Run a grid of variants (one run per cell, the same seed) and compare the cells."""
-    from ..run.study import format_study, grid_cells, parse_axis, run_study
+    from ..run.study import (
+        StudyInterrupted,
+        format_study,
+        grid_cells,
+        parse_axis,
+        run_study,
+        unfinished_study,
+    )
 
     parsed = []
     for text in axes:
@@ -451,24 +460,43 @@ def study(axes, deals, baseline, resume, opts):
     if resume:  # --out is the study to continue
         _check_workers(opts.workers)
     else:
+        unfinished = None if opts.overwrite or opts.out is None else unfinished_study(opts.out)
+        if unfinished is not None:
+            raise click.BadParameter(
+                f"{str(opts.out)!r} is an unfinished study ({unfinished[0]} of {unfinished[1]} "
+                f"cells done); run the same command with --resume to finish it, or add "
+                f"--overwrite to start it again (the finished cells are deleted)",
+                param_hint="--out",
+            )
         opts.check()
 
     def done(cell, played):
         how = "played" if played else "read from its folder"
         click.echo(f"cell {cell.index + 1}/{len(cells)} {cell.name}: {how}", err=True)
 
-    with api_errors("--out" if resume else "--axis"):
-        table = run_study(
-            parsed,
-            deals=deals,
-            out=opts.out,
-            baseline=baseline,
-            resume=resume,
-            overwrite=opts.overwrite,
-            **opts.api(),
-            on_cell=done,
+    try:
+        with api_errors("--out" if resume else "--axis"):
+            table = run_study(
+                parsed,
+                deals=deals,
+                out=opts.out,
+                baseline=baseline,
+                resume=resume,
+                overwrite=opts.overwrite,
+                **opts.api(),
+                on_cell=done,
+            )
+    except StudyInterrupted as exc:  # the finished cells stay: say how to finish the rest
+        how = "with --resume instead of --overwrite" if opts.overwrite else "with --resume"
+        how = "again" if resume else how
+        click.echo(
+            f"Interrupted: {exc.done} of {exc.total} cells done in {opts.out}; run the same "
+            f"command {how} to finish it",
+            err=True,
         )
+        raise SystemExit(128 + signal.SIGINT) from None
     click.echo(f"study of {len(cells)} cells, {deals:,} deals per cell, seed {opts.seed}")
+    click.echo(f"statistics of the play of {table.attrs['policy']}")
     click.echo(format_study(table))
     if opts.out is not None:
         click.echo(f"results written to {opts.out}")

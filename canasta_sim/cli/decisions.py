@@ -158,53 +158,58 @@ def analyse_command(
         raise click.UsageError("give either POSITION (a position file) or --from-run, not both")
     if not math.isfinite(target_se):
         raise click.BadParameter(f"{target_se} is not a number of points", param_hint="--target-se")
-    if address is not None:
-        from ..run.address import info_set_from_run  # (run folders: parquet, only here)
+    from ..run.compiling import compile_watch
 
-        with api_errors("--from-run"):
-            info = info_set_from_run(address)
-        if not quiet:
-            _note(fmt, f"position: {address}, seat {info.seat} to play ({info.phase} phase)")
-    elif not position.is_file():
-        raise click.BadParameter(f"{str(position)!r} is not a file", param_hint="POSITION")
-    else:
+    # reading a run's deal, listing the candidates and the rollouts may compile kernels (a
+    # first use): say so, as the commands that play deals do
+    with compile_watch(note=not quiet):
+        if address is not None:
+            from ..run.address import info_set_from_run  # (run folders: parquet, only here)
+
+            with api_errors("--from-run"):
+                info = info_set_from_run(address)
+            if not quiet:
+                _note(fmt, f"position: {address}, seat {info.seat} to play ({info.phase} phase)")
+        elif not position.is_file():
+            raise click.BadParameter(f"{str(position)!r} is not a file", param_hint="POSITION")
+        else:
+            with api_errors("POSITION"):
+                info = InfoSet.from_file(position)
+        with api_errors("--rollout"):
+            rollout_bots(rollout, info.rules.sides)
         with api_errors("POSITION"):
-            info = InfoSet.from_file(position)
-    with api_errors("--rollout"):
-        rollout_bots(rollout, info.rules.sides)
-    with api_errors("POSITION"):
-        found = candidates(info, max_candidates)
-    with api_errors("--candidate"):
-        picked = [find_candidate(found, c) for c in chosen]
-    if worlds is None and max_worlds < min_worlds:
-        raise click.BadParameter(
-            f"--max-worlds {max_worlds} is below --min-worlds {min_worlds}",
-            param_hint="--max-worlds",
-        )
-    if out is not None:
-        from ..run.outdir import prepare_out
-
-        if out.exists():
+            found = candidates(info, max_candidates)
+        with api_errors("--candidate"):
+            picked = [find_candidate(found, c) for c in chosen]
+        if worlds is None and max_worlds < min_worlds:
             raise click.BadParameter(
-                f"{str(out)!r} exists; analyse writes a new folder only: name another",
-                param_hint="--out",
+                f"--max-worlds {max_worlds} is below --min-worlds {min_worlds}",
+                param_hint="--max-worlds",
             )
-        with api_errors("--out"):
-            prepare_out(out, overwrite=False)
-    result = analyse(
-        info,
-        picked or None,
-        worlds=worlds,
-        min_worlds=min_worlds,
-        max_worlds=max_worlds,
-        target_se=target_se,
-        rollout=rollout,
-        seed=seed,
-        objective=objective,
-        top=top,
-        win_game=win_game,
-        max_candidates=max_candidates,
-    )
+        if out is not None:
+            from ..run.outdir import prepare_out
+
+            if out.exists():
+                raise click.BadParameter(
+                    f"{str(out)!r} exists; analyse writes a new folder only: name another",
+                    param_hint="--out",
+                )
+            with api_errors("--out"):
+                prepare_out(out, overwrite=False)
+        result = analyse(
+            info,
+            picked or None,
+            worlds=worlds,
+            min_worlds=min_worlds,
+            max_worlds=max_worlds,
+            target_se=target_se,
+            rollout=rollout,
+            seed=seed,
+            objective=objective,
+            top=top,
+            win_game=win_game,
+            max_candidates=max_candidates,
+        )
     _emit(
         fmt,
         lambda: str(result),
@@ -367,7 +372,11 @@ def review_command(
             bar = Progress(total, "deal", True)
         bar.update(done)
 
-    with api_errors("RUN_FOLDER" if run_folder is not None else None):
+    from ..run.compiling import compile_watch
+
+    # the deals and their analyses may compile kernels (a first use): say so
+    where = "RUN_FOLDER" if run_folder is not None else None
+    with compile_watch(note=not quiet), api_errors(where):
         result = review(
             None if run_folder is not None else rules,
             deals=deals,

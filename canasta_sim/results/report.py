@@ -4,7 +4,8 @@
 records only their footers (a run whose records are truncated or damaged is refused, naming
 the file), so it works for runs made with ``records=False``; for a study folder
 (:mod:`canasta_sim.run.study`) it reads the study's manifest, ``study.csv`` and every cell's
-aggregates. Every plot carries a caption with the seed and the size of the run. Every file
+aggregates. Every plot carries a caption with the seed, the size of the run and the play it
+measures (the bots and the bots version). Every file
 is written under a temporary name in the run folder and renamed into place when complete,
 plots first and ``report.md`` last, so an interrupted report leaves no half-written file.
 """
@@ -24,7 +25,7 @@ from matplotlib.ticker import MaxNLocator
 
 from ..game.rules import Rules
 from ..run.outdir import check_entries, check_records, read_manifest, writing
-from ..run.study import STATISTICS
+from ..run.study import STATISTICS, study_caption, study_policy, unfinished_study
 from .aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
 from .stats import hist_mean, policy_label, summary, summary_cells, table_number
 from .study_stats import KINDS, canasta_timing, red_three_value
@@ -83,12 +84,22 @@ def write_report(run_dir) -> Path:
     ------
     ValueError
         If ``run_dir`` is not a run folder (missing, not a folder, a required file missing or
-        unreadable, its manifest partial, its records truncated or short of rows); the
-        message names the folder or the file.
+        unreadable, its manifest partial, its records truncated or short of rows) or is an
+        unfinished study (it says how to finish it); the message names the folder or the
+        file.
     """
     folder = Path(run_dir)
     if (folder / "study.csv").is_file():
         return _write_study_report(folder)
+    unfinished = unfinished_study(folder)
+    if unfinished is not None:
+        done, total = unfinished
+        raise ValueError(
+            f"{str(folder)!r} is an unfinished study ({done} of {total} cells done, no "
+            f"study.csv yet): finish it by running the command that started it with --resume "
+            f"(canasta-sim study ... --out {folder} --resume), then report it; a finished "
+            f"cell's folder (cells/NNN-...) is a run folder and can be reported alone"
+        )
     manifest, agg, rules = _load(folder)
     table = summary(agg, rules, policy_label(manifest))
     caption = _caption(manifest, rules)
@@ -164,16 +175,14 @@ def _write_atomic(path: Path, data: bytes) -> None:
 
 # --- plots (no pyplot: a Figure with its own Agg canvas, safe in threads) ---------------------
 def _caption(manifest: dict, rules: Rules) -> str:
-    bots = manifest.get("bots", [[]])
-    seating = "; ".join(", ".join(map(str, s)) for s in bots) if bots else ""
     return (
         f"seed {manifest.get('seed')}, {manifest.get('deals', 0):,} deals, "
-        f"{rules.players} players, bots {seating}"
+        f"{rules.players} players, {policy_label(manifest)}"
     )
 
 
 def _png(fig: Figure, caption: str) -> bytes:
-    """The figure as PNG bytes, with ``caption`` (the run's seed and size) under it."""
+    """The figure as PNG bytes, with ``caption`` (the run's seed, size and play) under it."""
     fig.text(0.005, 0.002, caption, fontsize=7, ha="left", va="bottom", color="dimgrey")
     fig.set_layout_engine("constrained", h_pad=0.12)  # room for the caption
     FigureCanvasAgg(fig)
@@ -339,10 +348,13 @@ def _write_study_report(folder: Path) -> Path:
         raise ValueError(f"{str(folder)!r} has study.csv but its manifest has no study")
     table = pd.read_csv(folder / "study.csv")
     runs = []
+    manifests = []
     for name in table["name"]:
-        _, agg, rules = _load(folder / "cells" / name)
+        cell_manifest, agg, rules = _load(folder / "cells" / name)
         runs.append((name, agg, rules))
-    caption = f"seed {spec['seed']}, {spec['deals_per_cell']:,} deals per cell, {len(table)} cells"
+        manifests.append(cell_manifest)
+    policy = study_policy(manifests)
+    caption = study_caption(spec["seed"], spec["deals_per_cell"], len(table), policy)
     fig = Figure(figsize=(8, 5), layout="constrained")
     ax = fig.add_subplot()
     for name, agg, rules in runs:
@@ -375,7 +387,7 @@ def _write_study_report(folder: Path) -> Path:
     ax.set_title("Red-three value by cell (95% intervals)")
     ax.legend()
     _write_atomic(folder / "study_red_three_value.png", _png(fig, caption))
-    lines = [f"# Canasta study report: {folder.name}", "", f"{caption}; grid:", ""]
+    lines = [f"# Canasta study report: {folder.name}", "", f"{caption}.", "", "Grid:", ""]
     lines += [f"- `{a['name']}`: {', '.join(a['values'])}" for a in spec["axes"]]
     lines.append("")
     for name, cap in STUDY_PLOTS.items():
@@ -446,6 +458,10 @@ def _markdown(folder: Path, manifest: dict, rules: Rules, table) -> str:
         ("workers", manifest.get("workers")),
         ("records kept", manifest.get("records")),
         ("canasta_sim", manifest.get("canasta_sim")),
+        (
+            "rules and bots versions",
+            f"rules {manifest.get('rules_version')}, bots {manifest.get('bots_version')}",
+        ),
         ("versions", ", ".join(f"{k} {v}" for k, v in versions.items())),
     ]
     lines = [f"# Canasta simulation report: {folder.name}", "", "| run | |", "|---|---|"]

@@ -89,6 +89,8 @@ __all__ = [
     "QUANTILES",
     "SEAT_DIFF",
     "binom_quantile",
+    "bots_version_text",
+    "canasta_turn_statistic",
     "exact_any_red_three_dealt",
     "exact_pile_frozen_at_start",
     "exact_red_threes_dealt_per_side",
@@ -112,6 +114,7 @@ QUANTILES = (5, 25, 50, 75, 95)
 #: timing curves of :func:`canasta_sim.results.study_stats.canasta_timing`.
 TIMING_ROUNDS = (5, 10, 20)
 ORDINALS = ("first", "second", "third")
+_COUNT_WORDS = ("one", "two", "three")
 RANK_NAMES = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 _NAN = float("nan")
 #: Name of the seat-advantage score difference (its interval is conservative, see above).
@@ -614,7 +617,7 @@ def summary(agg: Aggregates, rules: Rules, policy: str = "") -> pd.DataFrame:
     for k in range(TIMED_CANASTAS):
         out.mean(
             g,
-            f"turn of a side's {ORDINALS[k]} canasta (0-based, sides with one)",
+            canasta_turn_statistic(k + 1),
             c["canasta_done"][:, k].sum(axis=(0, 1)),
         )
     timing = canasta_timing(agg, rules).set_index(["canasta", "kind", "round"])
@@ -649,6 +652,26 @@ def summary(agg: Aggregates, rules: Rules, policy: str = "") -> pd.DataFrame:
     return frame
 
 
+def canasta_turn_statistic(k: int) -> str:
+    """Name of the summary's mean turn of a side's ``k``-th canasta (1 to 3): the mean is over
+    the sides that made at least ``k`` canastas (the others have no such turn).
+
+    Parameters
+    ----------
+    k : int
+        Which canasta, 1-based.
+
+    Returns
+    -------
+    str
+        E.g. ``"turn of a side's second canasta (0-based, sides that made at least two)"``.
+    """
+    return (
+        f"turn of a side's {ORDINALS[k - 1]} canasta (0-based, sides that made at least "
+        f"{_COUNT_WORDS[k - 1]})"
+    )
+
+
 def policy_label(manifest: dict) -> str:
     """The play a run's statistics describe, from its manifest: the bots of each side (each
     seating's, when the bots rotate) and the bots version, e.g. ``"expert on every seat
@@ -663,8 +686,13 @@ def policy_label(manifest: dict) -> str:
             ", ".join(f"side {side}: {spec}" for side, spec in enumerate(seating))
             for seating in seatings
         )
-    version = manifest.get("bots_version")
-    return text + (f" (bots version {version})" if version is not None else "")
+    return text + bots_version_text(manifest.get("bots_version"))
+
+
+def bots_version_text(version) -> str:
+    """``" (bots version 7)"`` after the name of a play; ``""`` for an unknown version
+    (``None``: a manifest that does not record it)."""
+    return f" (bots version {version})" if version is not None else ""
 
 
 def _pile_rows(out: _Rows, c: dict, side_deals: int) -> None:

@@ -407,13 +407,18 @@ def comparison_reading(frame: pd.DataFrame, unit: str = "deals") -> str:
     rate counts wins and ignores their margins (a weak bot can win most deals by a little and
     lose the game by a lot); over games the game win rate is the result itself."""
     a, b = frame.iloc[0], frame.iloc[1]
-    diff = interval(a.mean_diff, a.diff_low, a.diff_high, "+,.1f")
+    if a.mean_diff < 0:  # "scores 926.6 [673.6, 1,179.7] points less", not "-926.6 ... more"
+        diff = interval(-a.mean_diff, -a.diff_high, -a.diff_low, ",.1f")
+        more = "less"
+    else:
+        diff = interval(a.mean_diff, a.diff_low, a.diff_high, "+,.1f")
+        more = "more"
     wins = interval(a.win_rate, a.win_low, a.win_high, ".1%")
     even = f"{a.fair_share:.1%}"
     if unit == "games":
         return (
             f"reading: {a.bot} wins {wins} of games against {b.bot} (even: {even}) and scores "
-            f"{diff} points a game more: the game win rate is the result that counts, the "
+            f"{diff} points a game {more}: the game win rate is the result that counts, the "
             f"points per game measure the margin"
         )
     ahead_on_points = a.diff_low > 0 or a.diff_high < 0
@@ -422,7 +427,7 @@ def comparison_reading(frame: pd.DataFrame, unit: str = "deals") -> str:
         ahead_on_points and ahead_on_wins and (a.mean_diff > 0) != (a.win_rate > a.fair_share)
     )
     return (
-        f"reading: {a.bot} scores {diff} points a deal more than {b.bot} and wins {wins} of "
+        f"reading: {a.bot} scores {diff} points a deal {more} than {b.bot} and wins {wins} of "
         f"deals (even: {even}); trust the points for strength (points decide games), the deal "
         f"win rate ignores the margins"
         + (" (here the two disagree: trust the points)" if disagree else "")

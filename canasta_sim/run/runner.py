@@ -24,7 +24,6 @@ from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 
 import numba
-import numba.core.event
 import numpy as np
 
 from ..errors import BadArgument
@@ -32,6 +31,7 @@ from ..game.rules import PRESETS, Rules
 from ..nb.engine.rng import deal_seeds_nb
 from ..nb.play import play_chunk
 from ..players.specs import Bot, per_seat, seat_arrays, side_label, weight_sets
+from .compiling import compile_watch
 from .records import deal_dtype, side_dtype
 
 DEFAULT_CHUNK = 50_000
@@ -383,34 +383,10 @@ def play_rows(table: Table, seed: int, first: int, n: int):
     return seeds, seatings, deal_rows, side_rows
 
 
-#: Said on stderr when a run starts compiling kernels (a cold cache, measured in
-#: docs/performance.md: about a minute on an idle 2-core machine, minutes on a busy one).
-COMPILE_NOTE = "compiling the kernels (first use only, one to a few minutes; then cached)..."
-
-
-class _CompileNote(numba.core.event.Listener):
-    """Prints :data:`COMPILE_NOTE` once, at the first kernel numba actually compiles: the
-    ``numba:compile`` event starts only for a compile, never for a kernel loaded from the
-    cache, however long loading takes on a busy machine."""
-
-    def __init__(self) -> None:
-        self.said = False
-
-    def on_start(self, event) -> None:
-        if not self.said:
-            self.said = True
-            print(COMPILE_NOTE, file=sys.stderr, flush=True)
-
-    def on_end(self, event) -> None:
-        """Nothing: the note is said when compiling starts."""
-
-
 def load_kernels(table: Table, note: bool) -> None:
     """Compile the chunk kernel (first use) or load it from numba's cache, so that a run's
     wall time counts playing only. With ``note``, say on stderr when kernels are compiled."""
-    with ExitStack() as stack:
-        if note:
-            stack.enter_context(numba.core.event.install_listener("numba:compile", _CompileNote()))
+    with compile_watch(note):
         play_deals(
             table,
             np.empty(0, np.uint64),

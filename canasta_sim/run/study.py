@@ -16,10 +16,11 @@ A study folder (written only when ``out`` is given, like ``sweep``'s) holds ``ma
 (written first: the grid, seed, deals and versions), ``cells/NNN-NAME/`` (one
 :func:`~canasta_sim.simulate` results folder per cell, each committed atomically) and,
 written last, ``study.png`` and ``study.csv``: one row per cell with its key statistics and
-their differences to the baseline cell, with 95% intervals. ``resume`` continues an
-interrupted study: the cells whose folders exist are read, the others played; resuming is
-refused when the rules or bots versions, or the grid, seed or deals differ from the study's
-manifest.
+their differences to the baseline cell, with 95% intervals. The folder fills cell by cell:
+an interrupted study (:class:`StudyInterrupted`) keeps its manifest and finished cells, and
+``resume`` continues it: the cells whose folders exist are read, the others played; resuming
+is refused when the rules or bots versions, or the grid, seed or deals differ from the
+study's manifest.
 """
 
 from __future__ import annotations
@@ -36,10 +37,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from ..errors import BadArgument
 from ..game.rules import PRESETS, Rules, preset_name
 from ..players.specs import side_bots
 from ..results.aggregate import Aggregates
-from ..results.stats import summary
+from ..results.stats import bots_version_text, canasta_turn_statistic, policy_label, summary
 from ..results.study_stats import Z95
 from ..results.tables import interval, number
 from .outdir import (
@@ -58,10 +60,14 @@ __all__ = [
     "STATISTICS",
     "Axis",
     "Cell",
+    "StudyInterrupted",
     "grid_cells",
     "parse_axis",
     "plot_study",
     "run_study",
+    "study_caption",
+    "study_policy",
+    "unfinished_study",
 ]
 
 #: Largest grid (cells).
@@ -82,7 +88,7 @@ STATISTICS = {
     "going_out": ("end", "deals ending: went out", "P(deal ends by going out)"),
     "first_canasta_turn": (
         "canasta timing",
-        "turn of a side's first canasta (0-based, sides with one)",
+        canasta_turn_statistic(1),
         "turn of a side's first canasta",
     ),
     "score": ("score", "mean score per side (points)", "mean score per side (points)"),
@@ -125,6 +131,35 @@ class Cell:
         ``.``, ``=``, ``;`` and ``-`` turned into ``_`` (the number keeps names unique)."""
         text = "-".join(f"{k.removeprefix('switch:')}={v}" for k, v in self.labels.items())
         return f"{self.index:03d}-" + re.sub(r"[^A-Za-z0-9.=;-]+", "_", text)[:80]
+
+
+class StudyInterrupted(KeyboardInterrupt):
+    """Ctrl-C (or another KeyboardInterrupt) during a study with a folder: the folder keeps
+    its manifest and the ``done`` finished cells of ``total``; ``resume`` finishes it."""
+
+    def __init__(self, folder: Path, done: int, total: int):
+        super().__init__(
+            f"{done} of {total} cells done in {str(folder)!r}; resume the study to finish it"
+        )
+        self.folder, self.done, self.total = folder, done, total
+
+    def __reduce__(self):
+        return type(self), (self.folder, self.done, self.total)
+
+
+def unfinished_study(folder) -> tuple[int, int] | None:
+    """``(done, total)`` cells when ``folder`` is a study folder not finished yet (its
+    manifest names a study and it has no ``study.csv``), else ``None`` (not a study folder,
+    an unreadable manifest, or a finished study)."""
+    folder = Path(folder)
+    try:
+        spec = read_manifest(folder).get("study")
+    except ValueError:
+        return None
+    if not isinstance(spec, dict) or (folder / "study.csv").is_file():
+        return None
+    total = math.prod(len(a["values"]) for a in spec.get("axes", []))
+    return len(list(folder.glob("cells/*/aggregates.json"))), total
 
 
 def _switch_value(text: str, name: str):
@@ -296,9 +331,12 @@ def run_study(
 
     Raises
     ------
+    StudyInterrupted
+        On a KeyboardInterrupt (Ctrl-C) with ``out``: the folder keeps the finished cells.
     ValueError
         For a bad grid (:func:`grid_cells`), a baseline outside the grid, ``out`` existing
-        without ``resume`` or ``overwrite``, or resuming a folder that is not this study
+        without ``resume`` or ``overwrite`` (naming ``resume`` for an unfinished study), or
+        resuming a folder that is not this study
         (other grid, seed or deals) or was made by other rules or bots versions
         (:class:`~canasta_sim.run.outdir.VersionMismatch`).
     """
@@ -310,27 +348,36 @@ def run_study(
     folder = _study_folder(out, _study_spec(axes, deals, seed, baseline), resume, overwrite)
     start = time.perf_counter()
     results = []
-    for cell in cells:
-        cell_dir = None if folder is None else folder / "cells" / cell.name
-        saved = None if cell_dir is None else cell_dir / "aggregates.json"
-        played = saved is None or not saved.is_file()
-        agg = (
-            Aggregates.from_json(saved.read_text())
-            if saved is not None and not played
-            else _play_cell(cell, deals, seed, workers, progress, cell_dir)
-        )
-        results.append((cell, agg))
-        if on_cell is not None:
-            on_cell(cell, played)
-    table = study_table(results, baseline)
-    if folder is not None:
-        caption = f"seed {seed}, {deals:,} deals per cell, {len(cells)} cells"
-        png = folder / "study.png"
-        with writing(png):
-            tmp = png.with_name(".study.png.tmp")
-            plot_study(table, tmp, caption)
-            tmp.replace(png)
-        _atomic_text(folder / "study.csv", table.to_csv(index=False))
+    manifests = []
+    try:
+        for cell in cells:
+            cell_dir = None if folder is None else folder / "cells" / cell.name
+            played = cell_dir is None or not (cell_dir / "aggregates.json").is_file()
+            if cell_dir is not None and not played:
+                saved = (cell_dir / "aggregates.json").read_text()
+                agg, manifest = Aggregates.from_json(saved), read_manifest(cell_dir)
+            else:
+                run = _play_cell(cell, deals, seed, workers, progress, cell_dir)
+                agg, manifest = run.aggregates, run.manifest
+            results.append((cell, agg))
+            manifests.append(manifest)
+            if on_cell is not None:
+                on_cell(cell, played)
+        table = study_table(results, baseline)
+        table.attrs["policy"] = study_policy(manifests)
+        if folder is not None:
+            caption = study_caption(seed, deals, len(cells), table.attrs["policy"])
+            png = folder / "study.png"
+            with writing(png):
+                tmp = png.with_name(".study.png.tmp")
+                plot_study(table, tmp, caption)
+                tmp.replace(png)
+            _atomic_text(folder / "study.csv", table.to_csv(index=False))
+    except KeyboardInterrupt as exc:
+        if folder is None:
+            raise
+        # the finished cells are on disk: say how many, and that resuming finishes the rest
+        raise StudyInterrupted(folder, len(results), len(cells)) from exc
     table.attrs["wall_seconds"] = round(time.perf_counter() - start, 3)
     return table
 
@@ -346,6 +393,14 @@ def _study_folder(out, spec: dict, resume: bool, overwrite: bool) -> Path | None
     if resume:
         _check_resume(folder, spec)
     else:
+        unfinished = None if overwrite else unfinished_study(folder)
+        if unfinished is not None:
+            raise BadArgument(
+                "out",
+                f"out={str(out)!r} is an unfinished study ({unfinished[0]} of {unfinished[1]} "
+                f"cells done); pass resume=True to finish it, or overwrite=True to start it "
+                f"again",
+            )
         target = prepare_out(folder, overwrite)
         if target.replaces is not None:
             shutil.rmtree(folder)
@@ -354,9 +409,9 @@ def _study_folder(out, spec: dict, resume: bool, overwrite: bool) -> Path | None
     return folder
 
 
-def _play_cell(cell: Cell, deals: int, seed: int, workers, progress: bool, folder) -> Aggregates:
+def _play_cell(cell: Cell, deals: int, seed: int, workers, progress: bool, folder):
     """Play one cell's deals (aggregates only), into its run folder ``folder`` or, with
-    ``None``, in memory."""
+    ``None``, in memory; the :class:`~canasta_sim.run.simulate.SimulationResult`."""
     return simulate(
         deals,
         rules=cell.rules,
@@ -366,7 +421,25 @@ def _play_cell(cell: Cell, deals: int, seed: int, workers, progress: bool, folde
         out=folder,
         records=False,
         progress=progress,
-    ).aggregates
+    )
+
+
+def study_policy(manifests: list[dict]) -> str:
+    """The play a study's statistics describe, from its cells' run manifests: as
+    :func:`~canasta_sim.results.stats.policy_label` says it (``"expert on every seat (bots
+    version 7)"``) when every cell plays the same bots, else that each cell names its bots
+    (its ``bots`` value), with the bots version."""
+    labels = dict.fromkeys(policy_label(m) for m in manifests)
+    if len(labels) == 1:
+        return next(iter(labels))
+    versions = {m.get("bots_version") for m in manifests}
+    version = versions.pop() if len(versions) == 1 else None
+    return "the bots each cell names" + bots_version_text(version)
+
+
+def study_caption(seed: int, deals: int, cells: int, policy: str) -> str:
+    """The caption of a study's plots: seed, size and the play (:func:`study_policy`)."""
+    return f"seed {seed}, {deals:,} deals per cell, {cells} cells; {policy}"
 
 
 def _fresh_manifest() -> dict:
@@ -491,5 +564,6 @@ def plot_study(table: pd.DataFrame, path: Path, caption: str) -> None:
         ax.set_xticks(x, table["name"].str.slice(4), rotation=70, ha="right", fontsize=7)
         ax.set_xlabel("cell")
     fig.suptitle("Study by cell (95% intervals; dashed: the baseline cell)")
-    fig.text(0.01, 0.0, caption, fontsize=8, ha="left", va="bottom")
+    # a figure label, not free text: the constrained layout makes room for it under the axes
+    fig.supxlabel(caption, fontsize=8, x=0.01, ha="left")
     fig.savefig(path, dpi=110, format="png")

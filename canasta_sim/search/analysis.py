@@ -34,6 +34,7 @@ from ..players.choices import (
 from ..players.ranking import rank_candidates
 from ..players.specs import POLICIES, Bot, seat_arrays, side_bots, weight_sets
 from ..results.tables import align_columns, interval
+from ..run.compiling import compile_watch
 from .equity import in_scope, p_win_game, play_out, table_policy
 
 #: Objectives the race can be run on, and the column of the table holding each.
@@ -72,7 +73,8 @@ class AnalysisResult:
         analysed side's rollout bot, ``learned``: its own score of the candidate (points, the
         learned value of the score difference; NaN for one it does not generate).
     settings : str
-        One line: seed, worlds, rollout bots, stratification, elapsed seconds, how much the
+        One line: seed, worlds, rollout bots, stratification, elapsed seconds (and apart, the
+        seconds a first use spent compiling the kernels, ``meta["compile_seconds"]``), how much the
         pairing shrank the variance of the differences, why the race stopped.
     per_world : pandas.DataFrame
         One row per rollout: ``world``, ``candidate``, ``own_score``, ``other_score`` (the
@@ -245,104 +247,109 @@ def analyse(
         raise ValueError(f"max_worlds={max_worlds} is below min_worlds={min_worlds}")
     if not (isinstance(target_se, (int, float)) and target_se > 0):
         raise ValueError(f"target_se={target_se!r}; allowed: a positive number")
-    rules = info_set.rules
-    bots = rollout_bots(rollout, rules.sides)
-    policies, params = seat_arrays(bots, rules.players)
-    _, weights = weight_sets([bots], rules.players, params[None])  # writes the weight sets
-    threads = (
-        numba.config.NUMBA_NUM_THREADS if threads is None else _check_count("threads", threads)
-    )
-    cands, left_out = _chosen(info_set, candidates, max_candidates)
-    if top is not None:
-        _check_count("top", top)
-        cands = rank_candidates(info_set, cands, bots[info_set.side])[:top]
-    top = int(info_set.pile_codes[-1]) if len(info_set.pile_codes) else 0
-    kernel_rows = [c.kernel_row(top) for c in cands]
-    rows = CandidateRows(
-        np.array([k for k, _, _ in kernel_rows], np.int64),
-        np.stack([plan for _, plan, _ in kernel_rows]).astype(np.int8),
-        np.array([d for _, _, d in kernel_rows], np.int64),
-    )
-    seating = Seating(policies[None], params[None])
-    public = np.array([info_set.public_state()])
-    r = rules.to_array()
-    side = info_set.side
-
-    n_c = len(cands)
-    active = np.ones(n_c, bool)
-    played = np.zeros(n_c, np.int64)
-    own: list[list[np.ndarray]] = [[] for _ in range(n_c)]
-    other: list[list[np.ndarray]] = [[] for _ in range(n_c)]
-    outs: list[list[np.ndarray]] = [[] for _ in range(n_c)]
-    ends: list[list[np.ndarray]] = [[] for _ in range(n_c)]
-    deal_scores: list[list[np.ndarray]] = [[] for _ in range(n_c)]  # every side's
-    world_seeds = []
-    done = 0
-    reason = ""
-    while True:
-        m = min(min_worlds if done == 0 else BATCH, max_worlds - done)
-        w = info_set.sample_worlds(m, seed, start=done, stratify=stratify)
-        live = np.nonzero(active)[0]
-        world_of = np.repeat(np.arange(m, dtype=np.int64), len(live))
-        cand_of = np.tile(live.astype(np.int64), m)
-        scores, info = rollouts(
-            public,
-            r,
-            WorldCards(w.hands, w.stock, w.seeds),
-            rows,
-            Pairs(world_of, cand_of),
-            seating,
-            threads,
-            weights,
+    # a first use compiles the rollout kernels: the reported time is the analysis's own
+    with compile_watch(note=False) as compiling:
+        rules = info_set.rules
+        bots = rollout_bots(rollout, rules.sides)
+        policies, params = seat_arrays(bots, rules.players)
+        _, weights = weight_sets([bots], rules.players, params[None])  # writes the weight sets
+        threads = (
+            numba.config.NUMBA_NUM_THREADS if threads is None else _check_count("threads", threads)
         )
-        bad = np.nonzero(info[:, RolloutCol.error])[0]
-        if len(bad):  # legality reads only public cards and the own hand: never expected
-            c = cands[cand_of[bad[0]]]
-            raise RuntimeError(f"candidate {c.label!r} broke rule {info[bad[0], RolloutCol.error]}")
-        mine = scores[:, side].astype(np.int64)
-        best_other = np.delete(scores, side, axis=1).max(axis=1).astype(np.int64)
-        for j, c in enumerate(live):
-            sel = slice(j, None, len(live))
-            own[c].append(mine[sel])
-            other[c].append(best_other[sel])
-            outs[c].append(info[sel, RolloutCol.out_seat])
-            ends[c].append(info[sel, RolloutCol.end])
-            deal_scores[c].append(scores[sel])
-        world_seeds.append(w.seeds)
-        played[live] += m
-        done += m
-        values = [
-            _objective(objective, np.concatenate(own[c]), np.concatenate(other[c]))
-            for c in range(n_c)
-        ]
-        best = max(np.nonzero(active)[0], key=lambda c: values[c].mean())
-        ses = {}
-        for c in np.nonzero(active)[0]:
-            if c == best:
-                continue
-            d = values[c] - values[best][: len(values[c])]
-            se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
-            if d.mean() < -DROP_Z * se or (se == 0 and d.mean() < 0):
-                active[c] = False
-            else:
-                ses[c] = se
-        if done >= max_worlds:
-            reason = "worlds given" if worlds is not None else "max_worlds"
-            break
-        if n_c == 1:  # a forced move: no difference to measure, its value from min_worlds
-            reason = "one candidate: nothing to compare"
-            break
-        if active.sum() == 1:
-            reason = "one candidate left"
-            break
-        if all(se < target_se for se in ses.values()):
-            reason = "target standard error reached"
-            break
-    games, game_meta = _win_game(
-        info_set, bots, win_game, own, other, deal_scores, world_seeds, threads
-    )
-    notes = {**game_meta, "max_candidates": max_candidates, "plans_left_out": left_out}
-    elapsed = time.perf_counter() - t0
+        cands, left_out = _chosen(info_set, candidates, max_candidates)
+        if top is not None:
+            _check_count("top", top)
+            cands = rank_candidates(info_set, cands, bots[info_set.side])[:top]
+        top = int(info_set.pile_codes[-1]) if len(info_set.pile_codes) else 0
+        kernel_rows = [c.kernel_row(top) for c in cands]
+        rows = CandidateRows(
+            np.array([k for k, _, _ in kernel_rows], np.int64),
+            np.stack([plan for _, plan, _ in kernel_rows]).astype(np.int8),
+            np.array([d for _, _, d in kernel_rows], np.int64),
+        )
+        seating = Seating(policies[None], params[None])
+        public = np.array([info_set.public_state()])
+        r = rules.to_array()
+        side = info_set.side
+
+        n_c = len(cands)
+        active = np.ones(n_c, bool)
+        played = np.zeros(n_c, np.int64)
+        own: list[list[np.ndarray]] = [[] for _ in range(n_c)]
+        other: list[list[np.ndarray]] = [[] for _ in range(n_c)]
+        outs: list[list[np.ndarray]] = [[] for _ in range(n_c)]
+        ends: list[list[np.ndarray]] = [[] for _ in range(n_c)]
+        deal_scores: list[list[np.ndarray]] = [[] for _ in range(n_c)]  # every side's
+        world_seeds = []
+        done = 0
+        reason = ""
+        while True:
+            m = min(min_worlds if done == 0 else BATCH, max_worlds - done)
+            w = info_set.sample_worlds(m, seed, start=done, stratify=stratify)
+            live = np.nonzero(active)[0]
+            world_of = np.repeat(np.arange(m, dtype=np.int64), len(live))
+            cand_of = np.tile(live.astype(np.int64), m)
+            scores, info = rollouts(
+                public,
+                r,
+                WorldCards(w.hands, w.stock, w.seeds),
+                rows,
+                Pairs(world_of, cand_of),
+                seating,
+                threads,
+                weights,
+            )
+            bad = np.nonzero(info[:, RolloutCol.error])[0]
+            if len(bad):  # legality reads only public cards and the own hand: never expected
+                c = cands[cand_of[bad[0]]]
+                raise RuntimeError(
+                    f"candidate {c.label!r} broke rule {info[bad[0], RolloutCol.error]}"
+                )
+            mine = scores[:, side].astype(np.int64)
+            best_other = np.delete(scores, side, axis=1).max(axis=1).astype(np.int64)
+            for j, c in enumerate(live):
+                sel = slice(j, None, len(live))
+                own[c].append(mine[sel])
+                other[c].append(best_other[sel])
+                outs[c].append(info[sel, RolloutCol.out_seat])
+                ends[c].append(info[sel, RolloutCol.end])
+                deal_scores[c].append(scores[sel])
+            world_seeds.append(w.seeds)
+            played[live] += m
+            done += m
+            values = [
+                _objective(objective, np.concatenate(own[c]), np.concatenate(other[c]))
+                for c in range(n_c)
+            ]
+            best = max(np.nonzero(active)[0], key=lambda c: values[c].mean())
+            ses = {}
+            for c in np.nonzero(active)[0]:
+                if c == best:
+                    continue
+                d = values[c] - values[best][: len(values[c])]
+                se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
+                if d.mean() < -DROP_Z * se or (se == 0 and d.mean() < 0):
+                    active[c] = False
+                else:
+                    ses[c] = se
+            if done >= max_worlds:
+                reason = "worlds given" if worlds is not None else "max_worlds"
+                break
+            if n_c == 1:  # a forced move: no difference to measure, its value from min_worlds
+                reason = "one candidate: nothing to compare"
+                break
+            if active.sum() == 1:
+                reason = "one candidate left"
+                break
+            if all(se < target_se for se in ses.values()):
+                reason = "target standard error reached"
+                break
+        games, game_meta = _win_game(
+            info_set, bots, win_game, own, other, deal_scores, world_seeds, threads
+        )
+        notes = {**game_meta, "max_candidates": max_candidates, "plans_left_out": left_out}
+    notes["compile_seconds"] = compiling.seconds
+    elapsed = time.perf_counter() - t0 - compiling.seconds
     settings = _Settings(seed, objective, bots, stratify, min_worlds, max_worlds, target_se)
     race = _Race(own, other, outs, ends, played, active, reason, elapsed)
     result = _result(info_set, cands, settings, race, games, notes)
@@ -500,7 +507,8 @@ def _result(info, cands, settings: _Settings, race: _Race, games, notes) -> Anal
         f"{settings.max_worlds}, target SE {settings.target_se:g}), objective {objective}, "
         f"rollout {spec}, "
         f"{'stratified next stock card' if settings.stratify else 'no stratification'}, "
-        f"common random numbers, {race.elapsed:.2f} s, {pairing_note(n_c, unpaired, paired)}, "
+        f"common random numbers, {race.elapsed:.2f} s{_compile_note(notes)}, "
+        f"{pairing_note(n_c, unpaired, paired)}, "
         f"{_win_game_note(notes)}{_cap_note(notes)}, stopped: {race.reason}"
     )
     per_world = pd.DataFrame(
@@ -560,6 +568,13 @@ def pairing_note(candidates: int, unpaired: float, paired: float) -> str:
     if unpaired > 0:
         return "pairing: the differences are exact (the same in every world)"
     return "pairing: no spread to measure (one world, or every world scores the same)"
+
+
+def _compile_note(notes: dict) -> str:
+    """The settings line's words on the kernels a first use compiled (their time is not in
+    the analysis's seconds before them), if it compiled any."""
+    seconds = notes["compile_seconds"]
+    return f" (and {seconds:.1f} s compiling the kernels, first use only)" if seconds else ""
 
 
 def _win_game_note(meta: dict) -> str:
