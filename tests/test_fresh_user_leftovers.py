@@ -154,16 +154,17 @@ run()
 """
 
 
+def run_python(code: str) -> subprocess.CompletedProcess:
+    """Run ``code`` in a new Python process from the repository, the package on its path."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300, cwd=ROOT
+    )
+
+
 def test_ctrl_c_while_loading_exits_130_without_traceback():
     # it printed Python's traceback of the imports and exited 1
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    r = subprocess.run(
-        [sys.executable, "-c", CTRL_C_WHILE_LOADING],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=120,
-    )
+    r = run_python(CTRL_C_WHILE_LOADING)
     assert (r.returncode, r.stderr) == (130, "Interrupted.\n")
 
 
@@ -190,14 +191,6 @@ print(len(loaded), record_deal_nb.signatures == loaded)
 def test_the_warm_up_makes_the_record_python_bots_write():
     # the README's test command on one file named record_deal_nb, compiled after the warm-up
     # by the first run of Python bots (which write each deal's record from Python)
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    r = subprocess.run(
-        [sys.executable, "-c", WARM_UP_THEN_PYTHON_BOTS],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-        cwd=ROOT,
-    )
+    r = run_python(WARM_UP_THEN_PYTHON_BOTS)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["1", "True"]
