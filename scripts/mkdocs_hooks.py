@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import importlib
-import importlib.metadata
 import inspect
 import re
 
@@ -49,8 +48,8 @@ def _api_block(match: re.Match) -> str:
 
 def cli_reference() -> str:
     """Markdown: one section per command with its ``--help`` text."""
-    (entry,) = importlib.metadata.entry_points(group="console_scripts", name="canasta-sim")
-    group = entry.load()
+    from canasta_sim.cli import main as group  # the group the canasta-sim script runs
+
     settings = {**group.context_settings, "terminal_width": 100}
     root = click.Context(group, info_name="canasta-sim", **settings)
     parts = [f"```text\n{group.get_help(root)}\n```"]
