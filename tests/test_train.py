@@ -1,6 +1,6 @@
-"""``canasta-sim train`` (issue 26 item 6): its stages run from a seed, a killed labelling
-stage resumes by making only its missing shards, two rebuilds from one seed give the same
-weights, and bad options are usage errors."""
+"""``canasta-sim train`` (issue 26 items 4 and 6): its stages run from a seed, a killed
+labelling stage resumes by making only its missing shards, two rebuilds from one seed give the
+same weights, a count stops when its judge finds no gain, and bad options are usage errors."""
 
 import json
 from pathlib import Path
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.usefixtures("label_kernels")
 
 TINY = [
     "--shards", "2", "--shards-other", "6", "--shards-own", "2", "--shards-knobs", "2",
-    "--deals", "1", "--worlds", "2", "--every", "2",
+    "--deals", "1", "--worlds", "2", "--every", "2", "--judge-deals", "6",
 ]  # fmt: skip
 
 #: Round 1's stages in the order the recipe runs them: 2 and 6 players fitted first, then 3
@@ -66,7 +66,7 @@ def test_train_stages_resume_and_repeat(tmp_path):
     r1 = a / "round_1"
     assert {p.name for p in r1.glob("*.done")} == {f"{s}.done" for s in ROUND1}
     marker = json.loads((r1 / "own_2p.done").read_text())
-    assert marker["seconds"] >= 0 and len(marker["load_start"]) == 3 and marker["recipe"] == 2
+    assert marker["seconds"] >= 0 and len(marker["load_start"]) == 3 and marker["recipe"] == 3
     # the per-count plans: seeds seed + 30 .. 34, the count's own expert but knobs4_3p
     for name, players, seed, search in (
         ("own_2p", 2, 39, "pimc:top=4"),
@@ -104,7 +104,10 @@ def test_train_stages_resume_and_repeat(tmp_path):
     out = _train(a, "--rounds", "2", "--seed", "7")
     assert "round 1 own_2p: resuming, 1 of 2 shards already done, seed 39, pimc:top=4" in out
     assert "round 1 own_6p: done before" in out and "round 1 fit_6p: done before" in out
-    assert _stages(out, 2) == ["label_236", "fit_2p", "fit_6p", "fit_3p", "label_4p", "fit_4p"]
+    assert _stages(out, 2) == [
+        "label_236", "fit_2p", "judge_2p", "fit_6p", "judge_6p", "fit_3p", "judge_3p",
+        "label_4p", "fit_4p", "judge_4p",
+    ]  # fmt: skip
     assert shards[1].stat().st_mtime_ns == stamp
     again = dict(np.load(shards[0]))
     for k in ("state", "meta", "cands", "value"):
@@ -119,9 +122,56 @@ def test_train_stages_resume_and_repeat(tmp_path):
     ]
     for players in (2, 3, 4, 6):
         assert load_weights(str(a / "round_2" / "weights" / f"apprentice_{players}p.npz")).any()
+    # each judge played round 2's file against round 1's on 6 deals of seed 7 + 40, and the
+    # file its interval chose is the one in weights/ (round 2's only if it gains)
+    kept = json.loads((a / "weights" / "kept.json").read_text())
+    for players in (2, 3, 4, 6):
+        judge = json.loads((a / "round_2" / f"judge_{players}p.json").read_text())
+        assert (judge["deals"], judge["seed"]) == (6, 47)
+        assert judge["diff_low"] <= judge["mean_diff"] <= judge["diff_high"]
+        assert judge["gains"] == (judge["diff_low"] > 0)
+        k = 2 if judge["gains"] else 1
+        assert kept[str(players)] == {"round": k, "stopped_by": None if k == 2 else judge}
+        name = f"apprentice_{players}p.npz"
+        assert (a / "weights" / name).read_bytes() == (a / f"round_{k}/weights" / name).read_bytes()
     b = tmp_path / "b"
     assert "weights:" in _train(b, "--rounds", "2", "--seed", "7")
     assert _arrays(a / "round_2" / "weights") == _arrays(b / "round_2" / "weights")
+
+
+def test_a_count_stops_when_its_judge_finds_no_gain(tmp_path, monkeypatch):
+    """With judges that find a gain at 3 and 6 players in round 2 and at 6 in round 3 only,
+    round 3 labels only 3 and 6 players (no 4-player stage) and fits and judges them, and
+    weights/ holds round 1's file at 2 and 4 players, round 2's at 3 and round 3's at 6."""
+    from canasta_sim.learn import pipeline
+
+    gains = {(2, 3), (2, 6), (3, 6)}
+
+    def judge(out, k, players, plan, threads=1, scheduler=None):
+        up = (k, players) in gains
+        return {"deals": 6, "seed": 47, "mean_diff": 1.0 if up else -1.0,
+                "diff_low": 0.5 if up else -2.0, "diff_high": 2.0, "gains": up}  # fmt: skip
+
+    monkeypatch.setattr(pipeline, "judge_count", judge)
+    out = _train(tmp_path / "t", "--rounds", "3", "--seed", "7")
+    assert _stages(out, 3) == ["label_236", "fit_6p", "judge_6p", "fit_3p", "judge_3p"]
+    assert "+1.0 [+0.5, +2.0] points a deal over 6 deals: round 3 kept" in out
+    assert "-1.0 [-2.0, +2.0] points a deal over 6 deals: round 2 kept, 3 players stop" in out
+    r3 = tmp_path / "t" / "round_3"
+    assert json.loads((r3 / "label_236.done").read_text())["plan"]["players"] == [3, 6]
+    assert not (r3 / "labels_4p").exists()
+    kept = json.loads((tmp_path / "t" / "weights" / "kept.json").read_text())
+    assert {p: v["round"] for p, v in kept.items()} == {"2": 1, "3": 2, "4": 1, "6": 3}
+    assert kept["3"]["stopped_by"]["mean_diff"] == -1.0 and kept["6"]["stopped_by"] is None
+    for players, k in ((2, 1), (3, 2), (4, 1), (6, 3)):
+        name = f"apprentice_{players}p.npz"
+        got = (tmp_path / "t" / "weights" / name).read_bytes()
+        assert got == (tmp_path / "t" / f"round_{k}" / "weights" / name).read_bytes()
+    # a fourth round has nothing left but 6 players; with none left the run ends early
+    gains.clear()
+    out = _train(tmp_path / "t", "--rounds", "5", "--seed", "7")
+    assert _stages(out, 4) == ["label_236", "fit_6p", "judge_6p"]
+    assert "round 5: no player count improves any more, training ends" in out
 
 
 def test_round_one_plans_are_the_shipped_labels():
@@ -143,17 +193,18 @@ def test_round_one_plans_are_the_shipped_labels():
         assert plan.label_plan(Path("o"), 1, name) == (want, shards), name
 
 
-def test_the_default_is_the_shipped_recipe_with_one_round_of_expert_iteration():
-    """The shipped files (bots version 7) are round 2's at seed 1: by default the command
-    runs 2 rounds, and round 2 labels the same counts and shard numbers as round 1's round
-    stages with pimc rolling out round 1's apprentice, at seeds 1 + 2 = 3 (4 players) and
-    1 + 2 + 1 = 4 (2, 3 and 6 players)."""
+def test_the_default_is_the_shipped_recipe_with_two_rounds_of_expert_iteration():
+    """The shipped files (bots version 8) are the kept files of at most 3 rounds at seed 1
+    (judged over 100,000 deals of seed 41): by default the command runs 3 rounds, and round 2
+    labels the same counts and shard numbers as round 1's round stages with pimc rolling out
+    round 1's apprentice, at seeds 1 + 2 = 3 (4 players) and 1 + 2 + 1 = 4 (2, 3 and 6
+    players)."""
     from canasta_sim.learn.pipeline import TrainPlan, weights_dir
     from canasta_sim.learn.shards import LabelPlan
 
     both = ("classic", "hoyle")
     plan = TrainPlan()
-    assert plan.rounds == 2
+    assert (plan.rounds, plan.judge_deals) == (3, 100_000)
     later = {"search": "pimc:rollout=apprentice", "weights": str(weights_dir(Path("o"), 1))}
     for name, shards, want in (
         ("label_236", 180, LabelPlan(4, 20, (2, 3, 6), both, 32, 3, **later)),

@@ -22,10 +22,11 @@ PLAN_OPTIONS = (
     (
         "rounds",
         MOST_ROUNDS,
-        2,
-        "Rounds: round 1 labels with the expert's rollouts, round k with round k-1's "
-        "apprentice; each round fits on the labels of every round so far (2 rounds: the "
-        "shipped files' recipe).",
+        3,
+        "Rounds at most: round 1 labels with the expert's rollouts, round k with round k-1's "
+        "apprentice; each round fits on the labels of every round so far, and a player count "
+        "stops when its new file does not beat the last one (3 rounds: the shipped files' "
+        "recipe).",
     ),
     ("shards", 10**12, 500, "4-player shards a round."),
     ("shards_other", 10**12, 180, "Shards a round of 2, 3 and 6 players (in turn)."),
@@ -44,6 +45,12 @@ PLAN_OPTIONS = (
     ("deals", 10**12, 20, "Deals per shard."),
     ("worlds", 10_000, 32, "Sampled worlds per labelled decision."),
     ("every", 1_000, 3, "Label about one decision in EVERY."),
+    (
+        "judge_deals",
+        10**9,
+        100_000,
+        "Deals a round's new file plays against the last one to be kept (seed SEED + 40).",
+    ),
 )
 
 
@@ -89,6 +96,7 @@ def train(
     deals,
     worlds,
     every,
+    judge_deals,
     threads,
     scheduler,
     quiet,
@@ -98,11 +106,13 @@ def train(
     Round 1 labels decisions with pimc's paired rollouts of the expert: 2-, 3- and 6-player
     ones, then per player count the deals of that count's own expert, 4 players last, and
     fits a network per player count; each further round labels with the previous round's
-    apprentice as rollout bot and refits. The default, 2 rounds at seed 1, is the shipped
-    files' recipe (needs the optional extra train: pip install -e ".[train]" in a checkout).
-    A stage done is marked in OUT/round_K/ and skipped when the command runs again; a
-    labelling stage resumes from its last whole shard. The weights are in
-    OUT/round_ROUNDS/weights/ (docs/learned.md).
+    apprentice as rollout bot, refits, and plays each new file against the one before it
+    (--judge-deals deals): a player count whose new file does not win by more than its 95%
+    interval keeps the file before and stops. The default, at most 3 rounds at seed 1, is
+    the shipped files' recipe (needs the optional extra train: pip install -e ".[train]" in
+    a checkout). A stage done is marked in OUT/round_K/ and skipped when the command runs
+    again; a labelling stage resumes from its last whole shard. The kept file of each count
+    ends in OUT/weights/, with kept.json naming its round (docs/learned.md).
     """
     from ..learn.pipeline import TrainPlan, run_training
 
@@ -116,7 +126,16 @@ def train(
         ) from None
     with api_errors():
         plan = TrainPlan(
-            seed, rounds, shards, shards_other, shards_own, shards_knobs, deals, worlds, every
+            seed,
+            rounds,
+            shards,
+            shards_other,
+            shards_own,
+            shards_knobs,
+            deals,
+            worlds,
+            every,
+            judge_deals,
         )
         folder = run_training(
             out, plan, threads=threads, scheduler=scheduler, progress=not quiet, echo=click.echo

@@ -14,6 +14,7 @@ PLAN_LEAST = {
     "deals": 1,
     "worlds": 1,
     "every": 1,
+    "judge_deals": 6,
 }
 
 #: Rounds at most: round ``k``'s seeds ``seed + 2 (k - 1)`` and ``seed + 2 (k - 1) + 1`` stay

@@ -14,8 +14,12 @@ Round 1 (pimc's expert rollouts) labels, into ``out/round_1/``:
   baseline (:mod:`.train`) and the expert in ``fit_{P}p.json``.
 
 Round ``k`` > 1 (expert iteration) labels ``label_236`` and ``label_4p`` with pimc rolling
-out round ``k - 1``'s apprentice and fits every count on the labels of rounds ``1 .. k``.
-The stages of 2 and 6 players come first, 4 players last. A stage done writes its marker
+out round ``k - 1``'s apprentice and fits on the labels of rounds ``1 .. k`` every count
+still improving; after each fit ``judge_{P}p`` plays the new file against round ``k - 1``'s
+(seat-rotated duplicate deals, :func:`canasta_sim.run.compare.compare`): a count whose new
+file does not win by more than its 95% interval keeps round ``k - 1``'s file and stops (is
+neither labelled nor fitted again). The stages of 2 and 6 players come first, 4 players
+last; the kept file of every count ends in ``out/weights/``. A stage done writes its marker
 ``STAGE.done`` (atomically, with its wall time and load average) and is skipped on a later
 run; a labelling stage killed midway keeps its whole shards and makes only the missing ones
 (:func:`.shards.make_labels`).
@@ -25,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -37,12 +42,20 @@ from ..nb.bots.policies import EXPERT_PARAMS
 from . import MOST_ROUNDS, PLAN_LEAST
 from .shards import LabelPlan, load_labels, make_labels, missing_shards
 
+#: The player counts the recipe trains, each with a weight file of its own.
+COUNTS = (2, 3, 4, 6)
+
 #: The file of a training folder that records its plan (:class:`TrainPlan`'s fields).
 PLAN_FILE = "plan.json"
 
 #: The recipe's version, recorded in ``plan.json``: a folder of another recipe (1: before the
-#: per-count plans, no ``recipe`` field) is not resumed.
-RECIPE = 2
+#: per-count plans, no ``recipe`` field; 2: before the judge stages) is not resumed.
+RECIPE = 3
+
+#: The judge's seed offset: a round's file meets the file it would replace on the deals of
+#: seed ``seed + JUDGE_SEED``, which no labelling stage plays (they use ``seed`` to
+#: ``seed + 34``).
+JUDGE_SEED = 40
 
 #: The rounds' labelling stages of every round: name, folder, player counts, seed offset
 #: (round ``k``'s seed is ``seed + 2 (k - 1) + offset``).
@@ -72,8 +85,9 @@ ROUND1_ORDER = (
     "knobs4_3p", "own_3p", "fit_3p", "label_4p", "own_4p", "fit_4p",
 )  # fmt: skip
 
-#: The stages of a round ``k`` > 1 in order.
-ROUND_ORDER = ("label_236", "fit_2p", "fit_6p", "fit_3p", "label_4p", "fit_4p")
+#: The counts a round ``k`` > 1 fits after each of its labelling stages, in order (each
+#: fit followed by its judge).
+ROUND_FITS = {"label_236": (2, 6, 3), "label_4p": (4,)}
 
 
 @dataclass(frozen=True)
@@ -87,8 +101,9 @@ class TrainPlan:
         and 6-player labels ``seed + 2 (k - 1) + 1``, round 1's per-count plans ``seed + 30``
         to ``seed + 34`` (:data:`OWN_PLANS`), the network fits ``seed``.
     rounds : int
-        Rounds of labelling and fitting (1: expert rollouts only; 2, the default: one round
-        of expert iteration, the shipped files' recipe; at most :data:`MOST_ROUNDS`).
+        Rounds of labelling and fitting at most (1: expert rollouts only; 3, the default:
+        two rounds of expert iteration, the shipped files' recipe; at most
+        :data:`MOST_ROUNDS`); a count stops earlier when its judge says so.
     shards : int
         4-player shards of ``label_4p`` per round (at least 2: one per preset).
     shards_other : int
@@ -104,10 +119,12 @@ class TrainPlan:
         Sampled worlds per labelled decision.
     every : int
         About one decision in ``every`` is labelled.
+    judge_deals : int
+        Deals each judge stage plays (rounded up to a multiple of the sides).
     """
 
     seed: int = 1
-    rounds: int = 2
+    rounds: int = 3
     shards: int = 500
     shards_other: int = 180
     shards_own: int = 244
@@ -115,6 +132,7 @@ class TrainPlan:
     deals: int = 20
     worlds: int = 32
     every: int = 3
+    judge_deals: int = 100_000
 
     def __post_init__(self):
         for name, low in PLAN_LEAST.items():
@@ -127,9 +145,12 @@ class TrainPlan:
                 "rounds", f"rounds={self.rounds} is not allowed; allowed: 1 to {MOST_ROUNDS}"
             )
 
-    def label_plan(self, out: Path, k: int, name: str) -> tuple[LabelPlan, int]:
+    def label_plan(
+        self, out: Path, k: int, name: str, going: tuple[int, ...] = COUNTS
+    ) -> tuple[LabelPlan, int]:
         """The labelling plan of round ``k``'s stage ``name`` (a :data:`ROUND_STAGES` or, in
-        round 1, an :data:`OWN_PLANS` name) and its shard count.
+        round 1, an :data:`OWN_PLANS` name) and its shard count; a round stage labels only
+        the player counts in ``going`` (those still improving, :func:`going`).
 
         Raises
         ------
@@ -141,7 +162,7 @@ class TrainPlan:
             if stage == name:
                 plan = LabelPlan(
                     seed=self.seed + 2 * (k - 1) + offset,
-                    players=players,
+                    players=tuple(p for p in players if p in going),
                     presets=presets,
                     search=f"pimc:{FOUR_PLAYER_KNOBS}" if k == 1 else "pimc:rollout=apprentice",
                     weights=str(weights_dir(out, k - 1)) if k > 1 else "",
@@ -274,6 +295,93 @@ def fit_count(out, k: int, players: int, seed: int, baseline: bool = True) -> di
     return facts
 
 
+def judge_count(
+    out, k: int, players: int, plan: TrainPlan, threads: int = 1, scheduler=None
+) -> dict:
+    """Play round ``k``'s weight file for ``players`` players against round ``k - 1``'s (the
+    file it would replace) over ``plan.judge_deals`` seat-rotated duplicate deals (rounded up
+    to a multiple of the sides) of seed ``plan.seed + JUDGE_SEED``, the rules' classic preset.
+
+    Returns
+    -------
+    dict
+        ``deals``, ``seed``, the new file's mean difference in points a deal with its 95%
+        interval (``mean_diff``, ``diff_low``, ``diff_high``) and ``gains``: whether the
+        interval lies above 0 (then round ``k``'s file is kept, else round ``k - 1``'s).
+    """
+    from ..game.rules import Rules
+    from ..run.compare import compare
+
+    sides = Rules(players=players).sides
+    deals = -(-plan.judge_deals // sides) * sides
+    new, old = (weights_dir(out, r) / f"apprentice_{players}p.npz" for r in (k, k - 1))
+    table, _ = compare(
+        f"apprentice:weights={new}",
+        f"apprentice:weights={old}",
+        deals=deals,
+        rules=Rules(players=players),
+        seed=plan.seed + JUDGE_SEED,
+        workers=threads,
+        scheduler=scheduler,
+        records=False,
+    )
+    row = table.iloc[0]
+    facts: dict = {"deals": deals, "seed": plan.seed + JUDGE_SEED}
+    facts |= {c: round(float(row[c]), 2) for c in ("mean_diff", "diff_low", "diff_high")}
+    return facts | {"gains": bool(row["diff_low"] > 0)}
+
+
+def going(out, k: int) -> tuple[int, ...]:
+    """The player counts whose round-``k`` file is kept, in :data:`COUNTS` order: every count
+    after round 1, then those whose judge of every later round said it gains (read from the
+    rounds' ``judge_{P}p.json``)."""
+    counts: tuple[int, ...] = COUNTS
+    for r in range(2, k + 1):
+        counts = tuple(p for p in counts if json.loads(_judge_file(out, r, p).read_text())["gains"])
+    return counts
+
+
+def _judge_file(out, k: int, players: int) -> Path:
+    return round_dir(out, k) / f"judge_{players}p.json"
+
+
+def round_stages(out, k: int) -> tuple[str, ...]:
+    """Round ``k``'s stages in order: :data:`ROUND1_ORDER` for round 1; for a later round
+    each labelling stage of a count still improving after round ``k - 1`` (:func:`going`),
+    followed by that count's fit and judge (:data:`ROUND_FITS`)."""
+    if k == 1:
+        return ROUND1_ORDER
+    counts = going(out, k - 1)
+    stages: list[str] = []
+    for label, fits in ROUND_FITS.items():
+        mine = [p for p in fits if p in counts]
+        if mine:
+            stages += [label] + [f"{s}_{p}p" for p in mine for s in ("fit", "judge")]
+    return tuple(stages)
+
+
+def keep_weights(out, rounds: int) -> Path:
+    """Copy each count's kept weight file (the last round it gained in, :func:`going`) into
+    ``out/weights/``, with ``kept.json`` naming the round of each and the judge that stopped
+    it; returns that folder."""
+    final = Path(out) / "weights"
+    final.mkdir(exist_ok=True)
+    kept = {}
+    for players in COUNTS:
+        k = max(r for r in range(1, rounds + 1) if players in going(out, r))
+        name = f"apprentice_{players}p.npz"
+        tmp = final / (name + ".tmp")
+        shutil.copyfile(weights_dir(out, k) / name, tmp)
+        os.replace(tmp, final / name)
+        stop = _judge_file(out, k + 1, players)
+        kept[str(players)] = {
+            "round": k,
+            "stopped_by": json.loads(stop.read_text()) if stop.exists() else None,
+        }
+    _write_marker(final / "kept.json", kept)
+    return final
+
+
 def fit_library() -> dict:
     """What a fit's arithmetic depends on beyond its data and seed: the versions of
     scikit-learn and NumPy and NumPy's BLAS with the kernel it chose for this CPU (OpenBLAS
@@ -310,12 +418,15 @@ def _load() -> list[float]:
 def _run_stage(out: Path, plan: TrainPlan, k: int, name: str, threads, scheduler, progress):
     """Run stage ``name`` of round ``k``; returns what its marker records beside the plan."""
     here = round_dir(out, k)
-    if name.startswith("fit_"):
-        players = int(name[4:-1])
-        report = fit_count(out, k, players, plan.seed)
-        (here / f"{name}.json").write_text(json.dumps(report, indent=1))
+    if name.startswith(("fit_", "judge_")):
+        kind, players = name.split("_")[0], int(name.split("_")[1][:-1])
+        if kind == "fit":
+            report = fit_count(out, k, players, plan.seed)
+        else:
+            report = judge_count(out, k, players, plan, threads, scheduler)
+        _write_marker(here / f"{name}.json", report)
         return {}
-    lplan, n = plan.label_plan(out, k, name)
+    lplan, n = plan.label_plan(out, k, name, going(out, k - 1) if k > 1 else COUNTS)
     make_labels(
         label_folder(out, k, name),
         lplan,
@@ -327,6 +438,29 @@ def _run_stage(out: Path, plan: TrainPlan, k: int, name: str, threads, scheduler
     return {"plan": asdict(lplan), "shards_made": n}
 
 
+def _announce(out: Path, plan: TrainPlan, k: int, name: str) -> str:
+    """The line that starts stage ``name`` of round ``k``."""
+    if name.startswith("fit_"):
+        return f"round {k} {name}"
+    if name.startswith("judge_"):
+        return f"round {k} {name}: round {k} against round {k - 1}"
+    lplan, n = plan.label_plan(out, k, name, going(out, k - 1) if k > 1 else COUNTS)
+    have = n - len(missing_shards(label_folder(out, k, name), n))
+    shards = f"resuming, {have} of {n} shards already done" if have else f"{n} shards"
+    return f"round {k} {name}: {shards}, seed {lplan.seed}, {lplan.search}"
+
+
+def _verdict(out: Path, k: int, name: str) -> str:
+    """A judge's result in words."""
+    j = json.loads((round_dir(out, k) / f"{name}.json").read_text())
+    players = name[len("judge_") : -1]
+    keep = f"round {k} kept" if j["gains"] else f"round {k - 1} kept, {players} players stop"
+    return (
+        f"  {j['mean_diff']:+,.1f} [{j['diff_low']:+,.1f}, {j['diff_high']:+,.1f}] points a "
+        f"deal over {j['deals']:,} deals: {keep}"
+    )
+
+
 def run_training(
     out,
     plan: TrainPlan,
@@ -336,9 +470,10 @@ def run_training(
     progress: bool = True,
     echo: Callable[[str], None] = print,
 ) -> Path:
-    """Run (or resume) every stage of ``plan`` into the folder ``out`` (round 1 in
-    :data:`ROUND1_ORDER`, later rounds in :data:`ROUND_ORDER`); returns the folder of the
-    last round's weight files. ``threads`` and ``scheduler`` are the labelling's
+    """Run (or resume) every stage of ``plan`` into the folder ``out`` (round by round, in
+    :func:`round_stages` order, until ``plan.rounds`` or until no count improves), then copy
+    each count's kept file into ``out/weights/`` (:func:`keep_weights`) and return that
+    folder. ``threads`` and ``scheduler`` are the labelling's and the judges'
     (:func:`.shards.make_labels`); ``echo`` gets one line per stage. Each stage's marker
     records its wall time (``seconds``) and the load average at its start and end.
 
@@ -354,32 +489,29 @@ def run_training(
     out = Path(out)
     facts = {**asdict(plan), "recipe": RECIPE}
     _check_plan(out, facts)
-    stages = [
-        (k, name)
-        for k in range(1, plan.rounds + 1)
-        for name in (ROUND1_ORDER if k == 1 else ROUND_ORDER)
-    ]
-    done = sum((round_dir(out, k) / f"{name}.done").exists() for k, name in stages)
+    done = len(list(out.glob("round_*/*.done")))
     if done:
-        echo(f"resuming {out}: {done} of {len(stages)} stages already done")
-    for k, name in stages:
+        echo(f"resuming {out}: {done} stages already done")
+    for k in range(1, plan.rounds + 1):
         here = round_dir(out, k)
+        stages = round_stages(out, k)
+        if not stages:
+            echo(f"round {k}: no player count improves any more, training ends")
+            break
         here.mkdir(parents=True, exist_ok=True)
-        marker = here / f"{name}.done"
-        if marker.exists():
-            echo(f"round {k} {name}: done before")
-            continue
-        if name.startswith("fit_"):
-            echo(f"round {k} {name}")
-        else:
-            lplan, n = plan.label_plan(out, k, name)
-            have = n - len(missing_shards(label_folder(out, k, name), n))
-            shards = f"resuming, {have} of {n} shards already done" if have else f"{n} shards"
-            echo(f"round {k} {name}: {shards}, seed {lplan.seed}, {lplan.search}")
-        t, load = time.time(), _load()
-        made = _run_stage(out, plan, k, name, threads, scheduler, progress)
-        seconds = round(time.time() - t, 1)
-        _write_marker(
-            marker, {**facts, **made, "seconds": seconds, "load_start": load, "load_end": _load()}
-        )
-    return weights_dir(out, plan.rounds)
+        for name in stages:
+            marker = here / f"{name}.done"
+            if marker.exists():
+                echo(f"round {k} {name}: done before")
+                continue
+            echo(_announce(out, plan, k, name))
+            t, load = time.time(), _load()
+            made = _run_stage(out, plan, k, name, threads, scheduler, progress)
+            seconds = round(time.time() - t, 1)
+            _write_marker(
+                marker,
+                {**facts, **made, "seconds": seconds, "load_start": load, "load_end": _load()},
+            )
+            if name.startswith("judge_"):
+                echo(_verdict(out, k, name))
+    return keep_weights(out, plan.rounds)
