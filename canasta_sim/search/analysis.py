@@ -17,7 +17,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from ..game.infoset import InfoSet
+from ..game.infoset import InfoSet, Worlds
 from ..nb.bots.apprentice import candidate_scores
 from ..nb.bots.policies import ROLLOUT_CODES, ApprenticeParam
 from ..nb.enums import RolloutCol
@@ -249,115 +249,181 @@ def analyse(
         raise ValueError(f"target_se={target_se!r}; allowed: a positive number")
     # a first use compiles the rollout kernels: the reported time is the analysis's own
     with compile_watch(note=False) as compiling:
-        rules = info_set.rules
-        bots = rollout_bots(rollout, rules.sides)
-        policies, params = seat_arrays(bots, rules.players)
-        _, weights = weight_sets([bots], rules.players, params[None])  # writes the weight sets
-        threads = (
-            numba.config.NUMBA_NUM_THREADS if threads is None else _check_count("threads", threads)
+        setup = _prepare(info_set, rollout, threads, candidates, max_candidates, top)
+        settings = _Settings(
+            seed, objective, setup.bots, stratify, min_worlds, max_worlds, target_se
         )
-        cands, left_out = _chosen(info_set, candidates, max_candidates)
-        if top is not None:
-            _check_count("top", top)
-            cands = rank_candidates(info_set, cands, bots[info_set.side])[:top]
-        top = int(info_set.pile_codes[-1]) if len(info_set.pile_codes) else 0
-        kernel_rows = [c.kernel_row(top) for c in cands]
-        rows = CandidateRows(
-            np.array([k for k, _, _ in kernel_rows], np.int64),
-            np.stack([plan for _, plan, _ in kernel_rows]).astype(np.int8),
-            np.array([d for _, _, d in kernel_rows], np.int64),
-        )
-        seating = Seating(policies[None], params[None])
-        public = np.array([info_set.public_state()])
-        r = rules.to_array()
-        side = info_set.side
-
-        n_c = len(cands)
-        active = np.ones(n_c, bool)
-        played = np.zeros(n_c, np.int64)
-        own: list[list[np.ndarray]] = [[] for _ in range(n_c)]
-        other: list[list[np.ndarray]] = [[] for _ in range(n_c)]
-        outs: list[list[np.ndarray]] = [[] for _ in range(n_c)]
-        ends: list[list[np.ndarray]] = [[] for _ in range(n_c)]
-        deal_scores: list[list[np.ndarray]] = [[] for _ in range(n_c)]  # every side's
-        world_seeds = []
-        done = 0
-        reason = ""
-        while True:
-            m = min(min_worlds if done == 0 else BATCH, max_worlds - done)
-            w = info_set.sample_worlds(m, seed, start=done, stratify=stratify)
-            live = np.nonzero(active)[0]
-            world_of = np.repeat(np.arange(m, dtype=np.int64), len(live))
-            cand_of = np.tile(live.astype(np.int64), m)
-            scores, info = rollouts(
-                public,
-                r,
-                WorldCards(w.hands, w.stock, w.seeds),
-                rows,
-                Pairs(world_of, cand_of),
-                seating,
-                threads,
-                weights,
-            )
-            bad = np.nonzero(info[:, RolloutCol.error])[0]
-            if len(bad):  # legality reads only public cards and the own hand: never expected
-                c = cands[cand_of[bad[0]]]
-                raise RuntimeError(
-                    f"candidate {c.label!r} broke rule {info[bad[0], RolloutCol.error]}"
-                )
-            mine = scores[:, side].astype(np.int64)
-            best_other = np.delete(scores, side, axis=1).max(axis=1).astype(np.int64)
-            for j, c in enumerate(live):
-                sel = slice(j, None, len(live))
-                own[c].append(mine[sel])
-                other[c].append(best_other[sel])
-                outs[c].append(info[sel, RolloutCol.out_seat])
-                ends[c].append(info[sel, RolloutCol.end])
-                deal_scores[c].append(scores[sel])
-            world_seeds.append(w.seeds)
-            played[live] += m
-            done += m
-            values = [
-                _objective(objective, np.concatenate(own[c]), np.concatenate(other[c]))
-                for c in range(n_c)
-            ]
-            best = max(np.nonzero(active)[0], key=lambda c: values[c].mean())
-            ses = {}
-            for c in np.nonzero(active)[0]:
-                if c == best:
-                    continue
-                d = values[c] - values[best][: len(values[c])]
-                se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
-                if d.mean() < -DROP_Z * se or (se == 0 and d.mean() < 0):
-                    active[c] = False
-                else:
-                    ses[c] = se
-            if done >= max_worlds:
-                reason = "worlds given" if worlds is not None else "max_worlds"
-                break
-            if n_c == 1:  # a forced move: no difference to measure, its value from min_worlds
-                reason = "one candidate: nothing to compare"
-                break
-            if active.sum() == 1:
-                reason = "one candidate left"
-                break
-            if all(se < target_se for se in ses.values()):
-                reason = "target standard error reached"
-                break
-        games, game_meta = _win_game(
-            info_set, bots, win_game, own, other, deal_scores, world_seeds, threads
-        )
-        notes = {**game_meta, "max_candidates": max_candidates, "plans_left_out": left_out}
-    notes["compile_seconds"] = compiling.seconds
+        race = _run_race(info_set, setup, settings, worlds_given=worlds is not None)
+        games, game_meta = _win_game(info_set, setup.bots, win_game, race, setup.threads)
+    notes = {
+        **game_meta,
+        "max_candidates": max_candidates,
+        "plans_left_out": setup.left_out,
+        "compile_seconds": compiling.seconds,
+    }
     elapsed = time.perf_counter() - t0 - compiling.seconds
-    settings = _Settings(seed, objective, bots, stratify, min_worlds, max_worlds, target_se)
-    race = _Race(own, other, outs, ends, played, active, reason, elapsed)
-    result = _result(info_set, cands, settings, race, games, notes)
-    if bots[side].policy.learned:  # the learned bot's own value of each candidate
-        seat_params = params[info_set.seat]
-        one = weights[int(seat_params[ApprenticeParam.weight_set])]
+    result = _result(info_set, setup.cands, settings, race, games, notes, elapsed)
+    if setup.bots[info_set.side].policy.learned:  # the learned bot's own value of each candidate
+        seat_params = setup.seating.params[0, info_set.seat]
+        one = setup.weights[int(seat_params[ApprenticeParam.weight_set])]
         result.table["learned"] = learned_scores(info_set, result.candidates, seat_params, one)
     return result
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """What every round of the race's rollouts shares: the rollout bots (one per side), their
+    seating, weight sets and threads; the candidates, the meld plans the cap left out and the
+    candidates' kernel rows; the position (one public state) and the rules array."""
+
+    bots: list[Bot]
+    seating: Seating
+    weights: np.ndarray
+    threads: int
+    cands: list[Candidate]
+    left_out: int
+    rows: CandidateRows
+    public: np.ndarray
+    rules_array: np.ndarray
+
+
+def _prepare(
+    info: InfoSet, rollout, threads: int | None, candidates, max_candidates: int, top: int | None
+) -> _Setup:
+    """The :class:`_Setup` of :func:`analyse`'s arguments (the ``top`` candidates the own
+    side's rollout bot ranks first, when given)."""
+    rules = info.rules
+    bots = rollout_bots(rollout, rules.sides)
+    policies, params = seat_arrays(bots, rules.players)
+    _, weights = weight_sets([bots], rules.players, params[None])  # writes the weight sets
+    threads = (
+        numba.config.NUMBA_NUM_THREADS if threads is None else _check_count("threads", threads)
+    )
+    cands, left_out = _chosen(info, candidates, max_candidates)
+    if top is not None:
+        _check_count("top", top)
+        cands = rank_candidates(info, cands, bots[info.side])[:top]
+    kernel_rows = _kernel_rows(info, cands)
+    rows = CandidateRows(
+        np.array([k for k, _, _ in kernel_rows], np.int64),
+        np.stack([plan for _, plan, _ in kernel_rows]).astype(np.int8),
+        np.array([d for _, _, d in kernel_rows], np.int64),
+    )
+    seating = Seating(policies[None], params[None])
+    public = np.array([info.public_state()])
+    return _Setup(bots, seating, weights, threads, cands, left_out, rows, public, rules.to_array())
+
+
+def _kernel_rows(info: InfoSet, cands) -> list[tuple[int, np.ndarray, int]]:
+    """Each of ``cands`` as the kernels' ``(kind, plan, discard)`` row at ``info``'s
+    decision."""
+    top = int(info.pile_codes[-1]) if len(info.pile_codes) else 0
+    return [c.kernel_row(top) for c in cands]
+
+
+def _run_race(info: InfoSet, setup: _Setup, settings: _Settings, worlds_given: bool) -> _Race:
+    """The finished race of ``setup``'s candidates (:func:`analyse`): rounds of sampled
+    worlds, each played by every candidate still in the race, until a stop rule holds
+    (``worlds_given``: ``analyse`` was given ``worlds``)."""
+    side = info.side
+    n_c = len(setup.cands)
+    active = np.ones(n_c, bool)
+    played = np.zeros(n_c, np.int64)
+    own: list[list[np.ndarray]] = [[] for _ in range(n_c)]
+    other: list[list[np.ndarray]] = [[] for _ in range(n_c)]
+    outs: list[list[np.ndarray]] = [[] for _ in range(n_c)]
+    ends: list[list[np.ndarray]] = [[] for _ in range(n_c)]
+    deal_scores: list[list[np.ndarray]] = [[] for _ in range(n_c)]  # every side's
+    world_seeds = []
+    done = 0
+    while True:
+        m = min(settings.min_worlds if done == 0 else BATCH, settings.max_worlds - done)
+        w = info.sample_worlds(m, settings.seed, start=done, stratify=settings.stratify)
+        live = np.nonzero(active)[0]
+        scores, outcome = _play_round(setup, w, live)
+        mine = scores[:, side].astype(np.int64)
+        best_other = np.delete(scores, side, axis=1).max(axis=1).astype(np.int64)
+        for j, c in enumerate(live):
+            sel = slice(j, None, len(live))
+            own[c].append(mine[sel])
+            other[c].append(best_other[sel])
+            outs[c].append(outcome[sel, RolloutCol.out_seat])
+            ends[c].append(outcome[sel, RolloutCol.end])
+            deal_scores[c].append(scores[sel])
+        world_seeds.append(w.seeds)
+        played[live] += m
+        done += m
+        ses = _drop_behind(settings.objective, own, other, active)
+        reason = _stop_reason(done, active, ses, settings, worlds_given)
+        if reason:
+            return _Race(own, other, outs, ends, deal_scores, world_seeds, played, active, reason)
+
+
+def _play_round(setup: _Setup, w: Worlds, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Every candidate of ``live`` rolled out in each of the worlds ``w`` (rollout
+    ``i * len(live) + j``: world ``i``, candidate ``live[j]``): every side's deal scores and
+    the rollouts' outcome rows (:class:`RolloutCol`).
+
+    Raises
+    ------
+    RuntimeError
+        If a candidate broke a rule (never expected).
+    """
+    m = len(w.seeds)
+    cand_of = np.tile(live.astype(np.int64), m)
+    scores, outcome = rollouts(
+        setup.public,
+        setup.rules_array,
+        WorldCards(w.hands, w.stock, w.seeds),
+        setup.rows,
+        Pairs(np.repeat(np.arange(m, dtype=np.int64), len(live)), cand_of),
+        setup.seating,
+        setup.threads,
+        setup.weights,
+    )
+    bad = np.nonzero(outcome[:, RolloutCol.error])[0]
+    if len(bad):  # legality reads only public cards and the own hand: never expected
+        c = setup.cands[cand_of[bad[0]]]
+        raise RuntimeError(f"candidate {c.label!r} broke rule {outcome[bad[0], RolloutCol.error]}")
+    return scores, outcome
+
+
+def _drop_behind(objective: str, own, other, active: np.ndarray) -> dict:
+    """The paired standard errors of the candidates still in the race to the best one, by
+    candidate (the best left out), after dropping from ``active`` (in place) those more than
+    :data:`DROP_Z` of them behind (or behind it with no spread at all)."""
+    values = [
+        _objective(objective, np.concatenate(own[c]), np.concatenate(other[c]))
+        for c in range(len(active))
+    ]
+    best = max(np.nonzero(active)[0], key=lambda c: values[c].mean())
+    ses = {}
+    for c in np.nonzero(active)[0]:
+        if c == best:
+            continue
+        d = values[c] - values[best][: len(values[c])]
+        se = d.std(ddof=1) / np.sqrt(len(d)) if len(d) > 1 else np.inf
+        if d.mean() < -DROP_Z * se or (se == 0 and d.mean() < 0):
+            active[c] = False
+        else:
+            ses[c] = se
+    return ses
+
+
+def _stop_reason(
+    done: int, active: np.ndarray, ses: dict, settings: _Settings, worlds_given: bool
+) -> str:
+    """Why the race stops after ``done`` worlds (``ses``: the paired standard errors of
+    :func:`_drop_behind`), or ``""`` while it goes on."""
+    if done >= settings.max_worlds:
+        return "worlds given" if worlds_given else "max_worlds"
+    if len(active) == 1:  # a forced move: no difference to measure, its value from min_worlds
+        return "one candidate: nothing to compare"
+    if active.sum() == 1:
+        return "one candidate left"
+    if all(se < settings.target_se for se in ses.values()):
+        return "target standard error reached"
+    return ""
 
 
 def learned_scores(info: InfoSet, cands, params: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -372,18 +438,20 @@ def learned_scores(info: InfoSet, cands, params: np.ndarray, weights: np.ndarray
         (int(k), p.tobytes(), int(d)): float(v)
         for k, p, d, v in zip(kinds, plans, discards, scores)
     }
-    top = int(info.pile_codes[-1]) if len(info.pile_codes) else 0
-    keys = [c.kernel_row(top) for c in cands]
     return np.array(
-        [own.get((int(k), np.asarray(p, np.int8).tobytes(), int(d)), np.nan) for k, p, d in keys]
+        [
+            own.get((int(k), np.asarray(p, np.int8).tobytes(), int(d)), np.nan)
+            for k, p, d in _kernel_rows(info, cands)
+        ]
     )
 
 
-def _win_game(info, bots, how, own, other, deal_scores, world_seeds, threads):
-    """Each candidate's per-world P(win the game) after its deal (``float64[worlds]``), and
-    the meta entries saying how it was found (``win_game``, ``play_out_deals``,
-    ``play_out_seconds``)."""
+def _win_game(info, bots, how, race: _Race, threads):
+    """Each candidate's per-world P(win the game) after its deal in ``race``
+    (``float64[worlds]``), and the meta entries saying how it was found (``win_game``,
+    ``play_out_deals``, ``play_out_seconds``)."""
     rules = info.rules
+    own, other = race.own, race.other
     side = info.side
     if how == "table" or (how == "auto" and in_scope(rules)):
         before = info.scores[side], max(x for s, x in enumerate(info.scores) if s != side)
@@ -404,8 +472,8 @@ def _win_game(info, bots, how, own, other, deal_scores, world_seeds, threads):
     # one play-out of every candidate's worlds together (fewer rounds of kernel calls); a
     # world's later deals are shuffled alike for every candidate (common random numbers)
     start = time.perf_counter()
-    after = [np.array(info.scores, np.int64) + np.concatenate(x) for x in deal_scores]
-    seeds = np.concatenate(world_seeds)
+    after = [np.array(info.scores, np.int64) + np.concatenate(x) for x in race.deal_scores]
+    seeds = np.concatenate(race.world_seeds)
     masters = np.concatenate([seeds[: len(x)] for x in after])
     winner, deals = play_out(rules, bots, np.concatenate(after), masters, info.dealer, threads)
     cut = np.cumsum([len(x) for x in after])[:-1]
@@ -442,23 +510,28 @@ class _Settings:
 @dataclass(frozen=True)
 class _Race:
     """A finished race, per candidate: the batches' own side's and best other side's deal
-    scores (points), seats that went out and end reasons; worlds played, still in the race;
-    and why it stopped, after how many seconds."""
+    scores (points), seats that went out, end reasons and every side's deal scores; the
+    batches' world seeds; per candidate, worlds played and still in the race; and why it
+    stopped."""
 
     own: list
     other: list
     outs: list
     ends: list
+    deal_scores: list
+    world_seeds: list
     played: np.ndarray
     active: np.ndarray
     reason: str
-    elapsed: float
 
 
-def _result(info, cands, settings: _Settings, race: _Race, games, notes) -> AnalysisResult:
+def _result(
+    info, cands, settings: _Settings, race: _Race, games, notes, elapsed: float
+) -> AnalysisResult:
     """The table and settings of a finished race: candidates still in the race first (the
     best has played every world), then the dropped ones, each group by the objective;
-    ``notes``: how P(win the game) was found (:func:`_win_game`) and the candidates' cap."""
+    ``notes``: how P(win the game) was found (:func:`_win_game`), the candidates' cap and the
+    seconds spent compiling; ``elapsed``: the analysis's seconds, compiling left out."""
     n_c = len(cands)
     own = [np.concatenate(x) for x in race.own]
     other = [np.concatenate(x) for x in race.other]
@@ -507,7 +580,7 @@ def _result(info, cands, settings: _Settings, race: _Race, games, notes) -> Anal
         f"{settings.max_worlds}, target SE {settings.target_se:g}), objective {objective}, "
         f"rollout {spec}, "
         f"{'stratified next stock card' if settings.stratify else 'no stratification'}, "
-        f"common random numbers, {race.elapsed:.2f} s{_compile_note(notes)}, "
+        f"common random numbers, {elapsed:.2f} s{_compile_note(notes)}, "
         f"{pairing_note(n_c, unpaired, paired)}, "
         f"{_win_game_note(notes)}{_cap_note(notes)}, stopped: {race.reason}"
     )
@@ -531,7 +604,7 @@ def _result(info, cands, settings: _Settings, race: _Race, games, notes) -> Anal
         "objective": objective,
         "rollout": [b.spec for b in bots],
         "stratify": settings.stratify,
-        "elapsed_seconds": race.elapsed,
+        "elapsed_seconds": elapsed,
         "variance_shrink": unpaired / paired if paired > 0 else None,
         "stopped": race.reason,
         **notes,
