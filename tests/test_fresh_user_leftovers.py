@@ -51,6 +51,7 @@ def test_a_resumed_train_says_how_many_stages_and_shards_are_done(tmp_path, monk
     # it said "round 1 label_4p: 3 shards, ..." as if the stage started afresh
     pytest.importorskip("sklearn")
     monkeypatch.setattr(pipeline, "_run_stage", lambda *args: {})  # stages made instantly
+    monkeypatch.setattr(pipeline, "keep_weights", lambda out, rounds: out)  # and no files
     out = tmp_path / "t"
     args = ["train", "--out", out, "--quiet", "--rounds", 1, "--shards", 3, "--shards-own", 2]
     first = invoke(*args)

@@ -194,11 +194,11 @@ def test_round_one_plans_are_the_shipped_labels():
 
 
 def test_the_default_is_the_shipped_recipe_with_two_rounds_of_expert_iteration():
-    """The shipped files (bots version 8) are the kept files of at most 3 rounds at seed 1
-    (judged over 100,000 deals of seed 41): by default the command runs 3 rounds, and round 2
-    labels the same counts and shard numbers as round 1's round stages with pimc rolling out
-    round 1's apprentice, at seeds 1 + 2 = 3 (4 players) and 1 + 2 + 1 = 4 (2, 3 and 6
-    players)."""
+    """The shipped files at 2, 4 and 6 players (bots version 8) are the kept files of at most
+    3 rounds at seed 1 (judged over 100,000 deals of seed 41): by default the command runs 3
+    rounds, and round 2 labels the same counts and shard numbers as round 1's round stages
+    with pimc rolling out round 1's apprentice, at seeds 1 + 2 = 3 (4 players) and
+    1 + 2 + 1 = 4 (2, 3 and 6 players)."""
     from canasta_sim.learn.pipeline import TrainPlan, weights_dir
     from canasta_sim.learn.shards import LabelPlan
 

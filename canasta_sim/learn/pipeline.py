@@ -461,6 +461,20 @@ def _verdict(out: Path, k: int, name: str) -> str:
     )
 
 
+def _progress(out: Path, rounds: int) -> tuple[int, int, bool]:
+    """Stages done and stages in all of the rounds whose stages are known, and whether every
+    round's are (a round's follow from the judges of the round before it)."""
+    done = total = 0
+    for k in range(1, rounds + 1):
+        try:
+            stages = round_stages(out, k)
+        except FileNotFoundError:  # a judge of round k - 1 has not run yet
+            return done, total, False
+        total += len(stages)
+        done += sum((round_dir(out, k) / f"{name}.done").exists() for name in stages)
+    return done, total, True
+
+
 def run_training(
     out,
     plan: TrainPlan,
@@ -489,9 +503,10 @@ def run_training(
     out = Path(out)
     facts = {**asdict(plan), "recipe": RECIPE}
     _check_plan(out, facts)
-    done = len(list(out.glob("round_*/*.done")))
+    done, total, known = _progress(out, plan.rounds)
     if done:
-        echo(f"resuming {out}: {done} stages already done")
+        more = "" if known else " (and the stages of rounds their judges have yet to decide)"
+        echo(f"resuming {out}: {done} of {total}{more} stages already done")
     for k in range(1, plan.rounds + 1):
         here = round_dir(out, k)
         stages = round_stages(out, k)
