@@ -72,8 +72,8 @@ def _search_chunk() -> None:
 
 
 def _expert_chunk() -> None:
-    """The chunk kernel of runs where every seat plays the expert (the default bots)."""
-    simulate(8, rules=Rules(), records=True)
+    """The chunk kernel of runs where every seat plays the expert (`--bots expert`)."""
+    simulate(8, rules=Rules(), bots="expert", records=True)
 
 
 def _chunk() -> None:

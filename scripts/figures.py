@@ -97,7 +97,7 @@ STRENGTH = (
     "python scripts/strength.py --deals 20000 --games 2000 --end-deals 20000 --count-deals 20000"
 )
 STATISTICS = (
-    "python scripts/statistics_table.py --deals 1000000 --apprentice-deals 100000 "
+    "python scripts/statistics_table.py --deals 1000000 --expert-deals 1000000 "
     "--pimc-deals 600 --seed 0"
 )
 
@@ -154,7 +154,10 @@ FIGURES: tuple[Figure, ...] = (
     Command(
         "recipes-red-three",
         RECIPES,
-        ("canasta-sim simulate --deals 200000 --seed 2 | grep -A 9 '^\\[red-three value\\]'",),
+        (
+            "canasta-sim simulate --deals 200000 --seed 2 --bots expert "
+            "| grep -A 9 '^\\[red-three value\\]'",
+        ),
     ),
     Command(
         "recipes-red-three-players",

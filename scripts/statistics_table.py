@@ -1,21 +1,21 @@
 """Run the main job and put its statistics table into docs/statistics.md, with the same table
 under other policies side by side.
 
-Run: ``python scripts/statistics_table.py [--deals 1000000] [--apprentice-deals 100000]
+Run: ``python scripts/statistics_table.py [--deals 1000000] [--expert-deals 1000000]
 [--pimc-deals 600] [--seed 0] [--only BOT ...] [--workers N]``. It runs the command line as the
-README's main job does (``canasta-sim simulate --deals N --out DIR``, expert bots on every
-seat), with ``DIR`` a temporary folder so that the wall time includes writing the Parquet files
-and nothing is left under results/, captures what it prints (the wall-time line and the table)
-and replaces the block ``statistics-table`` of the page with it. Then it plays the same seed
-with the learned bot (``apprentice``) and the search bot (``pimc``) on every seat (smaller
-samples: pimc is the slowest) and writes block ``statistics-policies``: every statistic under
-the three policies with its 95% interval, each column naming the bots version that measured it,
-and whether two of them differ (disjoint intervals).
+README's main job does (``canasta-sim simulate --deals N --out DIR``, the default bot on every
+seat: ``apprentice``), with ``DIR`` a temporary folder so that the wall time includes writing
+the Parquet files and nothing is left under results/, captures what it prints (the wall-time
+line and the table) and replaces the block ``statistics-table`` of the page with it. Then it
+plays the same seed with the hand-written ``expert`` and the search bot (``pimc``) on every
+seat (a smaller sample: pimc is the slowest) and writes block ``statistics-policies``: every
+statistic under the three policies with its 95% interval, each column naming the bots version
+that measured it, and whether two of them differ (disjoint intervals).
 
 Each policy's statistics are kept in ``results/statistics/BOT.json``. ``--only BOT``
 (repeatable) reruns only that policy's column, after a bot change moved it, and takes the
 others from their files (an error if a file is missing or holds other deals or another seed);
-without ``--only`` every policy is rerun (the main job's block with ``expert``).
+without ``--only`` every policy is rerun (the main job's block with the default bot's).
 """
 
 from __future__ import annotations
@@ -35,12 +35,16 @@ from docs_page import DOCS, ROOT, made_by, write_generated
 
 from canasta_sim import simulate
 from canasta_sim._version import BOTS_VERSION
+from canasta_sim.players.specs import DEFAULT_BOT
 from canasta_sim.results.tables import interval
 
 SCRIPT = "scripts/statistics_table.py"
 KEY = ["group", "statistic"]
-#: The policies of the side-by-side table, in its column order; ``expert`` is the main job's.
-POLICIES = ("expert", "apprentice", "pimc")
+#: The policies of the side-by-side table, in its column order: the default bot's (the main
+#: job's, ``--deals``) first.
+POLICIES = (DEFAULT_BOT, *(b for b in ("apprentice", "expert", "pimc") if b != DEFAULT_BOT))
+#: Deals of the other policies' columns by default (``--BOT-deals``).
+DEALS = {"apprentice": 100_000, "expert": 1_000_000, "pimc": 600}
 #: Where each policy's statistics are kept, for ``--only``.
 COLUMNS = ROOT / "results" / "statistics"
 
@@ -48,8 +52,8 @@ COLUMNS = ROOT / "results" / "statistics"
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=1_000_000)
-    parser.add_argument("--apprentice-deals", type=int, default=100_000)
-    parser.add_argument("--pimc-deals", type=int, default=600)
+    for bot in POLICIES[1:]:
+        parser.add_argument(f"--{bot}-deals", type=int, default=DEALS[bot])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--only",
@@ -62,7 +66,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=workers_count, help="threads (default: all cores)")
     args = parser.parse_args(argv)
     script = " ".join(["python", SCRIPT, *(sys.argv[1:] if argv is None else argv)])
-    deals = {"expert": args.deals, "apprentice": args.apprentice_deals, "pimc": args.pimc_deals}
+    deals = {bot: getattr(args, f"{bot}_deals", args.deals) for bot in POLICIES}
     rerun = [bot for bot in POLICIES if not args.only or bot in args.only]
     # the kept columns are read first, so that a missing one fails before the slow runs
     try:
@@ -72,7 +76,7 @@ def main(argv: list[str] | None = None) -> None:
     except ValueError as error:
         parser.error(str(error))
     for bot in rerun:
-        if bot == "expert":
+        if bot == POLICIES[0]:
             command, printed, table = main_job(args.deals, args.seed, args.workers)
             write_main_table(script, command, printed)
         else:
@@ -143,7 +147,7 @@ def read_column(bot: str, deals: int, seed: int) -> dict:
         )
     column = json.loads(path.read_text())
     if (column["deals"], column["seed"]) != (deals, seed):
-        option = "--deals" if bot == "expert" else f"--{bot}-deals"
+        option = "--deals" if bot == POLICIES[0] else f"--{bot}-deals"
         raise ValueError(
             f"{path} holds {column['deals']:,} deals of seed {column['seed']}, not {deals:,} of "
             f"seed {seed}; allowed: {option} {column['deals']} --seed {column['seed']}, or "

@@ -18,7 +18,7 @@ PAGE = (
     "# Statistics\n\n<!-- figure: statistics-table -->\nmain job\n<!-- /figure -->\n\n"
     "<!-- figure: statistics-policies -->\nside by side\n<!-- /figure -->\n"
 )
-FULL = ["--deals", "1000", "--apprentice-deals", "100", "--pimc-deals", "6", "--seed", "0"]
+FULL = ["--deals", "1000", "--expert-deals", "100", "--pimc-deals", "6", "--seed", "0"]
 
 
 def table(value: float) -> pd.DataFrame:
@@ -35,7 +35,7 @@ def job(tmp_path, monkeypatch):
     (tmp_path / "statistics.md").write_text(PAGE)
     monkeypatch.setattr(statistics_table, "DOCS", tmp_path)
     monkeypatch.setattr(statistics_table, "COLUMNS", tmp_path / "statistics")
-    values = {"expert": 1.0, "apprentice": 2.0, "pimc": 3.0}
+    values = {"apprentice": 1.0, "expert": 2.0, "pimc": 3.0}
     runs = []
 
     class Run:
@@ -51,11 +51,11 @@ def job(tmp_path, monkeypatch):
         return Run(bots)
 
     def main_job(deals, seed, workers):
-        runs.append(("expert", deals, workers))
+        runs.append(("apprentice", deals, workers))
         return (
             "canasta-sim simulate --out DIR",
-            f"expert printed {values['expert']}",
-            table(values["expert"]),
+            f"apprentice printed {values['apprentice']}",
+            table(values["apprentice"]),
         )
 
     monkeypatch.setattr(statistics_table, "simulate", simulate)
@@ -72,25 +72,25 @@ def policies_row(page: Path) -> tuple[str, str]:
 def test_only_reruns_the_named_column_and_keeps_the_others(job):
     page, values, runs = job
     statistics_table.main(FULL)
-    assert runs == [("expert", 1000, None), ("apprentice", 100, None), ("pimc", 6, None)]
-    assert "expert printed 1.0" in page.read_text()
-    values.update(expert=9.0, apprentice=2.5, pimc=9.0)
+    assert runs == [("apprentice", 1000, None), ("expert", 100, None), ("pimc", 6, None)]
+    assert "apprentice printed 1.0" in page.read_text()
+    values.update(apprentice=9.0, expert=2.5, pimc=9.0)
     runs.clear()
-    statistics_table.main([*FULL, "--only", "apprentice", "--workers", "1"])
-    assert runs == [("apprentice", 100, 1)]
-    # the main job's block is not rewritten, the expert and pimc columns are the first run's
-    assert "expert printed 1.0" in page.read_text()
+    statistics_table.main([*FULL, "--only", "expert", "--workers", "1"])
+    assert runs == [("expert", 100, 1)]
+    # the main job's block is not rewritten, the apprentice and pimc columns are the first run's
+    assert "apprentice printed 1.0" in page.read_text()
     heading, row = policies_row(page)
     v = BOTS_VERSION
     assert heading == (
-        f"| group | statistic | expert, 1,000 deals, bots version {v} | apprentice, 100 deals, "
+        f"| group | statistic | apprentice, 1,000 deals, bots version {v} | expert, 100 deals, "
         f"bots version {v} | pimc, 6 deals, bots version {v} | exact | differs |"
     )
     assert row == (
         "| canastas | total canastas per side per deal | 1 [0.99, 1.01] | 2.5 [2.49, 2.51] "
         "| 3 [2.99, 3.01] |  | yes |"
     )
-    assert f"Made by `python scripts/statistics_table.py {' '.join(FULL)} --only apprentice" in (
+    assert f"Made by `python scripts/statistics_table.py {' '.join(FULL)} --only expert" in (
         page.read_text()
     )
 
@@ -102,16 +102,16 @@ def test_a_kept_column_names_the_bots_version_that_measured_it(job):
     kept.write_text(
         kept.read_text().replace(f'"bots_version": {BOTS_VERSION}', '"bots_version": 4')
     )
-    statistics_table.main([*FULL, "--only", "apprentice"])
+    statistics_table.main([*FULL, "--only", "expert"])
     assert "| pimc, 6 deals, bots version 4 |" in policies_row(page)[0]
 
 
 def test_only_refuses_a_missing_column_naming_its_file(job, capsys):
     _, _, runs = job
     with pytest.raises(SystemExit) as exit_:
-        statistics_table.main([*FULL, "--only", "apprentice"])
+        statistics_table.main([*FULL, "--only", "expert"])
     assert exit_.value.code == 2
-    assert "expert.json not found" in capsys.readouterr().err
+    assert "apprentice.json not found" in capsys.readouterr().err
     assert runs == []
 
 
@@ -120,7 +120,9 @@ def test_only_refuses_a_column_of_other_deals_naming_what_it_holds(job, capsys):
     statistics_table.main(FULL)
     runs.clear()
     with pytest.raises(SystemExit) as exit_:
-        statistics_table.main([*FULL[:4], "--pimc-deals", "60", "--seed", "0", "--only", "expert"])
+        statistics_table.main(
+            [*FULL[:4], "--pimc-deals", "60", "--seed", "0", "--only", "apprentice"]
+        )
     assert exit_.value.code == 2
     error = capsys.readouterr().err
     assert "holds 6 deals of seed 0, not 60 of seed 0; allowed: --pimc-deals 6 --seed 0" in error

@@ -48,7 +48,7 @@ def test_study_outputs_name_the_bots_and_their_version(tmp_path, monkeypatch):
     from canasta_sim._version import BOTS_VERSION, RULES_VERSION
     from canasta_sim.results import report as report_module
 
-    play = f"expert on every seat (bots version {BOTS_VERSION})"
+    play = f"apprentice on every seat (bots version {BOTS_VERSION})"  # the default bot
     out = tmp_path / "s"
     args = ["study", "--axis", "players=2|4", "--deals", "30", "--seed", "0", "--out", str(out)]
     printed = CliRunner().invoke(main, args)

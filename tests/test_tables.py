@@ -268,7 +268,8 @@ def test_simulate_summary_as_csv_and_json():
     red = csv.set_index("statistic").loc["red threes dealt per side per deal"]
     assert red["n"] == 40 and red["exact"] == pytest.approx(22 / 27)  # 44/27 per deal, 2 sides
     doc = json.loads(run(*args, "--format", "json").stdout)
-    assert doc["settings"]["deals"] == 20 and doc["settings"]["bots"] == ["expert", "expert"]
+    # the default bot (bots version 8 on) is the apprentice on every side
+    assert doc["settings"]["deals"] == 20 and doc["settings"]["bots"] == ["apprentice"] * 2
     assert len(doc["summary"]) == len(csv)
 
 

@@ -615,7 +615,7 @@ class Deal:
         ----------
         bots : str, list of str or Seated, optional
             One bot spec for every side or one per side, as for :func:`canasta_sim.simulate`
-            (default ``"expert"``); or a table with bots written in Python
+            (default: the default bot, ``"apprentice"``); or a table with bots written in Python
             (:func:`canasta_sim.players.pybot.seated`), which plays its seats' turns.
         seats : str or list of str, optional
             One bot spec per seat instead of ``bots`` (partners may differ).

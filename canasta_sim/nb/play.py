@@ -12,7 +12,7 @@ kernel with everything it calls, so a run compiles only the policies its kernel 
 one that can play the search bot (:func:`play_search_block_nb`) also compiles the search bot
 and its rollouts, which took about two thirds of a cold start's compile time; runs where no
 seat searches (``compare``, studies) use :func:`play_block_nb`, which plays every other
-policy; and runs where every seat plays the expert (the default bots) use
+policy; and runs where every seat plays the expert (`--bots expert`) use
 :func:`play_expert_block_nb`, which compiles no other policy. All play a turn through the same
 turn kernels (:mod:`.bots.turn`), so they give the same deals.
 """

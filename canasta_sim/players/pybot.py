@@ -222,7 +222,7 @@ def seated(rules: Rules, bots=None, *, seats=None) -> Seated:
         The table's rules (its player count and sides).
     bots : str or list of str, optional
         One bot spec for every side or one per side, as for :func:`canasta_sim.simulate`
-        (default ``"expert"``).
+        (default: the default bot, ``"apprentice"``).
     seats : str or list of str, optional
         One bot spec per seat instead of ``bots`` (partners may differ).
 

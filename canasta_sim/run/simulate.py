@@ -175,7 +175,8 @@ def simulate(
         See :func:`resolve_rules`; default classic rules for 4 players.
     bots : str or list of str, optional
         One bot spec for every side, or one per side in side order (see
-        :mod:`canasta_sim.players.specs`); default ``"expert"``.
+        :mod:`canasta_sim.players.specs`); default: the default bot, ``"apprentice"``
+        (:data:`canasta_sim.players.specs.DEFAULT_BOT`).
     seats : str or list of str, optional
         One bot spec per seat instead of ``bots`` (seat 0 first; seat ``s`` plays for side
         ``s % sides``), so partners may play different bots. Records then label a side

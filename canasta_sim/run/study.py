@@ -267,7 +267,7 @@ def grid_cells(axes: list[Axis]) -> list[Cell]:
             rules = Rules.preset(
                 chosen.get("preset", "classic"), players=chosen.get("players", 4), **switches
             )
-            bots = side_bots(list(chosen.get("bots", ("expert",))), rules.sides)
+            bots = side_bots(list(chosen["bots"]) if "bots" in chosen else None, rules.sides)
         except (ValueError, TypeError) as exc:
             raise ValueError(f"cell {where}: {exc}") from None
         cells.append(Cell(i, labels, rules, tuple(b.spec for b in bots)))

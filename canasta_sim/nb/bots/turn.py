@@ -9,7 +9,7 @@ arrays and plays the expert or the learned bot in its rollouts, and the learned 
 numba compiles every policy a kernel can branch to, so each loop calls the turn that holds
 only what it may play: :func:`search_turn_nb` (whole deals) adds the search bot's branch in
 front of :func:`learned_turn_nb` (the rollouts' turn), which adds the learned bot's in front
-of :func:`play_turn_nb`, and a table where every seat plays the expert (the default bots) has
+of :func:`play_turn_nb`, and a table where every seat plays the expert (`--bots expert`) has
 :func:`expert_table_turn_nb`, which holds no other policy. From Python, :func:`play_turn`
 calls each code's turn kernel as the policy table (:data:`~.policies.POLICIES`) names it.
 Every move goes through the checked move kernels, so a bot cannot make an illegal move.
