@@ -33,6 +33,10 @@ POSITION = str(Path(__file__).resolve().parent.parent / "docs" / "positions" / "
 #: its cold run fills the cache the cached rows use.
 COMMANDS = (
     ("simulate --deals 1000", ["simulate", "--deals", "1000", "--quiet"]),
+    (
+        "simulate --bots expert --deals 1000",
+        ["simulate", "--bots", "expert", "--deals", "1000", "--quiet"],
+    ),
     ("compare expert greedy --deals 1000", ["compare", "expert", "greedy", "--deals", "1000"]),
     ("analyse take_or_draw.toml --worlds 1000", ["analyse", POSITION, "--worlds", "1000"]),
     ("warmup", ["warmup"]),
@@ -75,7 +79,7 @@ def main(argv=None):
         cached = {**os.environ, "NUMBA_CACHE_DIR": str(Path(root) / "warmup")}
         for state in ("cold", "cached"):
             for what, args_ in COMMANDS:
-                fresh = {**os.environ, "NUMBA_CACHE_DIR": str(Path(root) / what.split()[0])}
+                fresh = {**os.environ, "NUMBA_CACHE_DIR": str(Path(root) / what.replace(" ", "_"))}
                 env = cached if state == "cached" or what == "warmup" else fresh
                 wall, cpu, rss = timed(CLI + args_, env)
                 rows.append(
@@ -90,14 +94,17 @@ def main(argv=None):
                 print(rows[-1], flush=True)
         env = cached
         if not args.skip_memory:
+            # the expert's deals: the records' memory, not the play, is measured
             for what, extra in (
-                ("simulate --deals 1000000 (records)", ["--deals", "1000000"]),
-                ("simulate --deals 10000000 --no-records", ["--deals", "10000000", "--no-records"]),
+                ("simulate --bots expert --deals 1000000 (records)", ["--deals", "1000000"]),
+                (
+                    "simulate --bots expert --deals 10000000 --no-records",
+                    ["--deals", "10000000", "--no-records"],
+                ),
             ):
+                out = str(Path(work) / what.split()[4])
                 wall, cpu, rss = timed(
-                    CLI
-                    + ["simulate", "--quiet", "--out", str(Path(work) / what.split()[2])]
-                    + extra,
+                    CLI + ["simulate", "--bots", "expert", "--quiet", "--out", out] + extra,
                     env,
                 )
                 rows.append(
