@@ -85,22 +85,7 @@ def plan_options(f):
 )
 @SCHEDULER
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-def train(
-    out,
-    seed,
-    rounds,
-    shards,
-    shards_other,
-    shards_own,
-    shards_knobs,
-    deals,
-    worlds,
-    every,
-    judge_deals,
-    threads,
-    scheduler,
-    quiet,
-):
+def train(out, threads, scheduler, quiet, **plan):
     """Rebuild the apprentice's weights (apprentice_{2,3,4,6}p.npz) from a seed.
 
     Round 1 labels decisions with pimc's paired rollouts of the expert: 2-, 3- and 6-player
@@ -125,19 +110,13 @@ def train(
             "in a checkout"
         ) from None
     with api_errors():
-        plan = TrainPlan(
-            seed,
-            rounds,
-            shards,
-            shards_other,
-            shards_own,
-            shards_knobs,
-            deals,
-            worlds,
-            every,
-            judge_deals,
-        )
+        # --seed and the options of PLAN_OPTIONS are the plan's fields, by name
         folder = run_training(
-            out, plan, threads=threads, scheduler=scheduler, progress=not quiet, echo=click.echo
+            out,
+            TrainPlan(**plan),
+            threads=threads,
+            scheduler=scheduler,
+            progress=not quiet,
+            echo=click.echo,
         )
     click.echo(f"weights: {folder}")
