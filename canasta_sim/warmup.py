@@ -42,7 +42,13 @@ from .nb.bots.apprentice import decision_features_nb
 from .nb.bots.features import feature_work
 from .nb.bots.search_candidates import search_work
 from .nb.engine.state import STATE_DTYPE
-from .nb.play import play_block_nb, play_expert_block_nb, play_search_block_nb, record_deal_nb
+from .nb.play import (
+    play_apprentice_block_nb,
+    play_block_nb,
+    play_expert_block_nb,
+    play_search_block_nb,
+    record_deal_nb,
+)
 from .players.choices import candidates
 from .results.aggregate import Aggregates
 from .run.compiling import COMPILE_NOTE
@@ -74,6 +80,11 @@ def _search_chunk() -> None:
 def _expert_chunk() -> None:
     """The chunk kernel of runs where every seat plays the expert (`--bots expert`)."""
     simulate(8, rules=Rules(), bots="expert", records=True)
+
+
+def _apprentice_chunk() -> None:
+    """The chunk kernel of runs where every seat plays the learned bot (the default bots)."""
+    simulate(8, rules=Rules(), bots="apprentice", records=True)
 
 
 def _chunk() -> None:
@@ -194,6 +205,7 @@ GROUPS = (
         _expert_chunk,
         _env_batch,
         _chunk,
+        _apprentice_chunk,
     ),
 )
 
@@ -206,6 +218,7 @@ AFTER = {
     _expert_chunk: _expert,
     _env_batch: _apprentice,
     _chunk: _apprentice,
+    _apprentice_chunk: _apprentice,
 }
 
 #: Every warm-up call, in an order where each call's prerequisites come first (one process).
@@ -260,19 +273,24 @@ def _run_apart() -> None:
 
 
 def _chunk_kernels_cached() -> bool:
-    """Whether numba's cache holds the three chunk kernels, among the last kernels of a cold
+    """Whether numba's cache holds the four chunk kernels, among the last kernels of a cold
     start (their cache index files exist; numba has no public call for this)."""
     try:
         return all(
             Path(k._cache._cache_file._index_path).exists()
-            for k in (play_block_nb, play_expert_block_nb, play_search_block_nb)
+            for k in (
+                play_block_nb,
+                play_expert_block_nb,
+                play_apprentice_block_nb,
+                play_search_block_nb,
+            )
         )
     except AttributeError:  # another numba's internals: start the workers as if cold
         return False
 
 
 def warm_up(processes: int | None = None, *, load: bool = True, note: bool = False) -> None:
-    """Compile every kernel into numba's on-disk cache (or load it from there): the three
+    """Compile every kernel into numba's on-disk cache (or load it from there): the four
     chunk kernels through tiny runs, every kernel a :class:`Deal` calls (each move, each bot,
     scoring, traces) and the analysis kernels (worlds, rollouts). Kernels take one dtype per
     argument, so one call each covers every player count and rules variant.
@@ -282,7 +300,7 @@ def warm_up(processes: int | None = None, *, load: bool = True, note: bool = Fal
     processes : int, optional
         Worker processes compiling the two groups of :data:`GROUPS` side by side (default:
         two, at most the machine's cores; 1: everything in this process). More than two gain
-        nothing. None are started when the cache already holds the three chunk
+        nothing. None are started when the cache already holds the four chunk
         kernels.
     load : bool, optional
         Also load every kernel into this process (default). ``False`` leaves the cache filled

@@ -16,7 +16,12 @@ from canasta_sim import Rules, simulate
 from canasta_sim.nb import play
 
 POSITION = Path(__file__).resolve().parent.parent / "docs" / "positions" / "take_or_draw.toml"
-KERNELS = ("play_block_nb", "play_expert_block_nb", "play_search_block_nb")
+KERNELS = (
+    "play_block_nb",
+    "play_expert_block_nb",
+    "play_apprentice_block_nb",
+    "play_search_block_nb",
+)
 
 
 @pytest.mark.parametrize(
@@ -28,6 +33,8 @@ KERNELS = ("play_block_nb", "play_expert_block_nb", "play_search_block_nb")
         (["random"] * 4, "play_block_nb"),
         (["pimc:worlds=1", "expert"] * 2, "play_search_block_nb"),
         (["apprentice", "expert"] * 2, "play_block_nb"),
+        (["apprentice"] * 4, "play_apprentice_block_nb"),
+        (["apprentice:top=3", "apprentice"] * 2, "play_apprentice_block_nb"),
     ],
 )
 def test_a_run_calls_only_the_chunk_kernel_its_seats_need(seats, kernel, monkeypatch):
@@ -52,6 +59,17 @@ def test_the_expert_table_kernel_plays_as_the_general_one(players, monkeypatch):
     seats = (["expert:pile_threshold=5", "expert"] * 3)[:players]
     fast = _sides(seats)
     monkeypatch.setattr(play, "PolicyCode", play.PolicyCode._replace(expert=-1))  # never all-expert
+    general = _sides(seats)
+    pd.testing.assert_frame_equal(fast, general)
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_the_apprentice_table_kernel_plays_as_the_general_one(players, monkeypatch):
+    """Deals of an all-apprentice table (its parameters differing by seat) are the same in the
+    learned bot's table kernel and in the kernel of every other policy."""
+    seats = (["apprentice:top=3", "apprentice"] * 3)[:players]
+    fast = _sides(seats)
+    monkeypatch.setattr(play, "PolicyCode", play.PolicyCode._replace(apprentice=-1))
     general = _sides(seats)
     pd.testing.assert_frame_equal(fast, general)
 

@@ -225,6 +225,34 @@ def test_a_folder_of_the_old_recipe_is_not_resumed(tmp_path):
     assert not (out / "round_1").exists()
 
 
+def test_train_refuses_a_folder_of_other_files_fewer_rounds_and_an_unwritable_folder(tmp_path):
+    """A folder holding other files (a simulate run's, say) is not trained into; a folder run
+    to 3 rounds is not rerun with 2 (its weights/ follow the judges of all 3); a folder that
+    cannot be made is a usage error of --out, not a crash."""
+    from dataclasses import asdict
+
+    from canasta_sim.learn.pipeline import RECIPE, TrainPlan
+
+    other = tmp_path / "run"
+    other.mkdir()
+    (other / "manifest.json").write_text("{}")
+    r = CliRunner().invoke(main, ["train", "--out", str(other), "--quiet", *TINY])
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--out" in text and "is not a training folder" in text, text
+    assert sorted(p.name for p in other.iterdir()) == ["manifest.json"]
+    done = tmp_path / "done"
+    done.mkdir()
+    plan = TrainPlan(rounds=3, shards=2, shards_other=6, shards_own=2, shards_knobs=2, deals=1,
+                     worlds=2, every=2, judge_deals=6)  # fmt: skip
+    (done / "plan.json").write_text(json.dumps({**asdict(plan), "recipe": RECIPE}))
+    r = CliRunner().invoke(main, ["train", "--out", str(done), "--quiet", *TINY, "--rounds", "2"])
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--rounds" in text and "rounds=2" in text, text
+    assert "run to rounds=3" in text and not (done / "round_1").exists()
+    r = CliRunner().invoke(main, ["train", "--out", "/proc/nowhere", "--quiet", *TINY])
+    assert r.exit_code == 2 and "cannot be made" in r.output, r.output
+
+
 @pytest.mark.parametrize(
     "args, option",
     [

@@ -7,6 +7,7 @@ import signal
 
 import click
 
+from ..players.specs import DEFAULT_BOT
 from .options import (
     CHUNK,
     COUNT,
@@ -410,7 +411,8 @@ def tune(
     metavar="NAME=V1|V2|...",
     help="A grid axis (repeatable; the axes are crossed): players=2|3|4|6, "
     "preset=classic|hoyle, switch:SWITCH=V1|V2 (any rules switch; commas stay inside a "
-    "value, e.g. card_values), bots=SPEC|SPEC;SPEC (';' separates one spec per side).",
+    "value, e.g. card_values), bots=SPEC|SPEC;SPEC (';' separates one spec per side; "
+    f"without a bots axis every cell plays {DEFAULT_BOT}).",
 )
 @click.option("--deals", type=COUNT, required=True, help="Deals per cell.")
 @integer_option(

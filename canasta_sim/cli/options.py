@@ -14,6 +14,7 @@ from typing import Any
 import click
 
 from ..game.rules import PRESETS, Rules, preset_name
+from ..players.specs import DEFAULT_BOT
 
 
 # --- option parsing -------------------------------------------------------------------------
@@ -306,7 +307,12 @@ WORKERS = click.option(
     default=None,
     help="Threads (default: all cores); results do not depend on it.",
 )
-BOTS = click.option("--bots", default=None, metavar="SPEC[,SPEC...]", help="As for simulate.")
+BOTS = click.option(
+    "--bots",
+    default=None,
+    metavar="SPEC[,SPEC...]",
+    help=f"As for simulate [default: {DEFAULT_BOT}].",
+)
 
 
 class Folder(click.Path):

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from .._version import BOTS_VERSION
+from ..players.specs import DEFAULT_BOT
 from .options import (
     BOTS,
     CHUNK,
@@ -45,7 +46,8 @@ from .options import (
     "--bots",
     default=None,
     metavar="SPEC[,SPEC...]",
-    help="One bot spec for every side, or one per side (side 0 first).",
+    help="One bot spec for every side, or one per side (side 0 first) [default: "
+    f"{DEFAULT_BOT}, the learned bot; expert: the hand-written one].",
 )
 @SEATS
 @SCORES

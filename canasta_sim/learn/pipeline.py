@@ -220,13 +220,14 @@ def _write_marker(path: Path, facts: dict) -> None:
 def _check_plan(out: Path, facts: dict) -> None:
     """Refuse to resume the folder ``out`` with other options than it was made with (its
     ``plan.json``, or a stage marker of a folder made before it) but ``rounds``, which may
-    grow, or with another recipe; records ``facts`` (the plan and its ``recipe``) in
-    ``plan.json`` on the way.
+    grow, or with another recipe, and refuse a folder that holds other files; records
+    ``facts`` (the plan and its ``recipe``) in ``plan.json`` on the way.
 
     Raises
     ------
     BadArgument
-        Naming the first option whose value differs from the folder's.
+        Naming the first option whose value differs from the folder's, fewer rounds than the
+        folder was run to, a folder of other files, or a folder that cannot be made.
     """
     path = out / PLAN_FILE
     if path.exists():
@@ -234,6 +235,20 @@ def _check_plan(out: Path, facts: dict) -> None:
     else:
         markers = sorted(out.glob("round_*/*.done"))
         before = json.loads(markers[0].read_text()) if markers else {}
+        if not before and out.is_dir() and any(out.iterdir()):
+            raise BadArgument(
+                "out",
+                f"the folder {out} holds files and is not a training folder of canasta-sim "
+                f"train (no {PLAN_FILE}): give a new or empty folder, or one to resume",
+            )
+    if facts["rounds"] < before.get("rounds", 0):
+        raise BadArgument(
+            "rounds",
+            f"rounds={facts['rounds']}, but the folder {out} was run to rounds="
+            f"{before['rounds']} and its weights/ follow every round's judges: --rounds may "
+            f"only grow (resume it with {before['rounds']} or more; each round's files are in "
+            f"{out}/round_K/weights/)",
+        )
     if before and before.get("recipe", 1) != RECIPE:
         raise BadArgument(
             "out",
@@ -247,7 +262,10 @@ def _check_plan(out: Path, facts: dict) -> None:
                 f"{name}={value}, but the folder {out} was made with {name}={before[name]}: "
                 f"resume it with {before[name]}, or start over in another folder (--out)",
             )
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BadArgument("out", f"the folder {out} cannot be made: {exc.strerror}") from None
     _write_marker(path, facts)
 
 

@@ -7,14 +7,16 @@ run searches or plays the learned bot), the learned bot's weight sets and featur
 (:class:`Learned`, the work empty when no seat plays it) and the records written
 (:class:`Rows`).
 
-There are three block kernels, and :func:`play_chunk` picks one in Python: numba compiles a
+There are four block kernels, and :func:`play_chunk` picks one in Python: numba compiles a
 kernel with everything it calls, so a run compiles only the policies its kernel can play. The
 one that can play the search bot (:func:`play_search_block_nb`) also compiles the search bot
 and its rollouts, which took about two thirds of a cold start's compile time; runs where no
 seat searches (``compare``, studies) use :func:`play_block_nb`, which plays every other
-policy; and runs where every seat plays the expert (`--bots expert`) use
-:func:`play_expert_block_nb`, which compiles no other policy. All play a turn through the same
-turn kernels (:mod:`.bots.turn`), so they give the same deals.
+policy; runs where every seat plays the learned bot (the default bots) use
+:func:`play_apprentice_block_nb` and runs where every seat plays the expert (`--bots
+expert`) :func:`play_expert_block_nb`, which compile no other policy (the learned bot's
+candidates are the expert's). All play a turn through the same turn kernels
+(:mod:`.bots.turn`), so they give the same deals.
 """
 
 import threading
@@ -27,7 +29,12 @@ from .bots.features import feature_work
 from .bots.memory import BOT_DTYPE
 from .bots.policies import LEARNED_CODES, SEARCH_CODES, WORK_CODES, PimcParam, PolicyCode
 from .bots.search_candidates import search_work
-from .bots.turn import expert_table_turn_nb, learned_turn_nb, search_turn_nb
+from .bots.turn import (
+    apprentice_seat_turn_nb,
+    expert_table_turn_nb,
+    learned_turn_nb,
+    search_turn_nb,
+)
 from .engine.deal import start_deal_nb
 from .engine.melds import meld_size_nb
 from .engine.score import side_score_nb
@@ -178,6 +185,16 @@ def play_expert_deal_nb(state, rules, bot, deal, seating, log):
 
 
 @inline_kernel
+def play_apprentice_deal_nb(state, rules, bot, deal, seating, search, learned, block, log):
+    """:func:`play_deal_nb` for a table where every seat plays the learned bot
+    (:func:`.bots.turn.apprentice_seat_turn_nb`)."""
+    params = seating.params[deal.seating]
+    start_play_deal_nb(state, rules, deal, log)
+    while state.g[DealSlot.phase] != Phase.over:
+        apprentice_seat_turn_nb(state, rules, bot, params, search, learned, block, log)
+
+
+@inline_kernel
 def play_search_deal_nb(state, rules, bot, deal, seating, search, learned, block, log):
     """:func:`play_deal_nb` for seats of every policy, the search bot's included
     (:func:`.bots.turn.search_turn_nb`)."""
@@ -308,6 +325,19 @@ def play_expert_block_nb(block, n_blocks, rules, deals, seating, blocks, rows, l
 
 
 @nb.njit(cache=True, _nrt=False, nogil=True)
+def play_apprentice_block_nb(
+    block, n_blocks, rules, deals, seating, blocks, search, learned, rows, log
+):
+    """:func:`play_block_nb` for seatings where every seat plays the learned bot."""
+    state = blocks.states[block]
+    bot = blocks.bots[block]
+    n = deals.shape[0]
+    for i in range(block * n // n_blocks, (block + 1) * n // n_blocks):
+        play_apprentice_deal_nb(state, rules, bot, deals[i], seating, search, learned, block, log)
+        record_deal_nb(state, rules, rows.deals[i], rows.sides[i])
+
+
+@nb.njit(cache=True, _nrt=False, nogil=True)
 def play_search_block_nb(
     block, n_blocks, rules, deals, seating, blocks, search, learned, rows, log
 ):
@@ -339,10 +369,11 @@ def play_chunk(
     threads.
 
     The parallel loop runs in Python threads over blocks of deals (:func:`play_block_nb`,
-    :func:`play_expert_block_nb` or :func:`play_search_block_nb`, as the seats' policies
-    need; each releases the GIL), not in a ``parallel=True`` kernel: numba links the whole program
-    into such a kernel and into each of its two loop wrappers and optimises and compiles it
-    again each time, about 15 s more of a cold start.
+    :func:`play_expert_block_nb`, :func:`play_apprentice_block_nb` or
+    :func:`play_search_block_nb`, as the seats' policies need; each releases the GIL), not
+    in a ``parallel=True`` kernel: numba links the whole program into such a kernel and into
+    each of its two loop wrappers and optimises and compiles it again each time, about 15 s
+    more of a cold start.
 
     Parameters
     ----------
@@ -389,7 +420,12 @@ def play_chunk(
 
     else:
         # the search bot's kernel only when a seat plays it
-        kernel = play_search_block_nb if np.isin(policies, SEARCH_CODES).any() else play_block_nb
+        if np.isin(policies, SEARCH_CODES).any():
+            kernel = play_search_block_nb
+        elif (policies == PolicyCode.apprentice).all():
+            kernel = play_apprentice_block_nb
+        else:
+            kernel = play_block_nb
 
         def block(b):
             kernel(np.int64(b), total, rules, deals, seating, blocks, search, learned, rows, no_log)

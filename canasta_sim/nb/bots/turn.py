@@ -92,14 +92,23 @@ def learned_turn_nb(state, rules, bot, policies, params, search, learned, block,
     apprentice), ``learned`` the learned bot's weight sets and feature work records
     (:class:`canasta_sim.nb.play.Learned`, used at index ``block``). Only the learned branch
     touches them, so a run without such a seat passes them empty."""
-    seat = state.g[DealSlot.current]
-    if policies[seat] == PolicyCode.apprentice:
-        rstate, work = search.rstates[2 * block], search.works[2 * block]
-        weights, fwork = learned.weights, learned.fworks[block]
-        apprentice_turn_nb(state, rules, bot, params[seat], weights, rstate, work, fwork, log)
-        finish_turn_nb(state, rules, seat, log)
+    if policies[state.g[DealSlot.current]] == PolicyCode.apprentice:
+        apprentice_seat_turn_nb(state, rules, bot, params, search, learned, block, log)
     else:
         play_turn_nb(state, rules, bot, policies, params, log)
+
+
+@inline_kernel
+def apprentice_seat_turn_nb(state, rules, bot, params, search, learned, block, log):
+    """The current seat's whole turn with the learned bot
+    (:func:`.apprentice.apprentice_turn_nb`), in the work records of :func:`learned_turn_nb`:
+    its learned branch, and alone the turn of a table where every seat plays the learned bot
+    (no branch to another policy)."""
+    seat = state.g[DealSlot.current]
+    rstate, work = search.rstates[2 * block], search.works[2 * block]
+    weights, fwork = learned.weights, learned.fworks[block]
+    apprentice_turn_nb(state, rules, bot, params[seat], weights, rstate, work, fwork, log)
+    finish_turn_nb(state, rules, seat, log)
 
 
 @inline_kernel
