@@ -105,11 +105,15 @@ def test_one_seat_spec_is_counted_in_the_singular():
     [
         (b"plain text, no archive\n", "not an .npz archive"),  # numpy talked of pickled data
         (None, "no such file"),
+        ("folder", "a folder: give one of its files, e.g. "),  # train's weights/ folder
     ],
 )
 def test_a_weights_file_that_is_no_npz_says_so(tmp_path, content, reason):
     path = tmp_path / "w.npz"
-    if content is not None:
+    if content == "folder":
+        path.mkdir()
+        reason += str(path / "apprentice_4p.npz")
+    elif content is not None:
         path.write_bytes(content)
     r = invoke("simulate", "--deals", "10", "--bots", f"apprentice:weights={path}")
     assert r.exit_code == 2, r.output

@@ -131,8 +131,12 @@ def _open_npz(path: str):
     Raises
     ------
     ValueError
-        When ``path`` is no file or not a zip archive.
+        When ``path`` is a folder, no file or not a zip archive.
     """
+    if Path(path).is_dir():  # canasta-sim train's weights/ folder, say
+        raise ValueError(
+            f"a folder: give one of its files, e.g. {Path(path) / 'apprentice_4p.npz'}"
+        )
     if not Path(path).is_file():
         raise ValueError("no such file")
     if not zipfile.is_zipfile(path):
