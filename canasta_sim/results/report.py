@@ -37,7 +37,9 @@ PLOTS = {
     "score_distribution.png": "Deal score per side",
     "red_threes_by_source.png": "Red threes per side per deal, by source",
     "canastas_per_side.png": "Canastas per side per deal",
-    "canasta_timing.png": "Canasta timing: P(a side's k-th canasta by round t)",
+    "canasta_timing.png": (
+        "Canasta timing: P(a side's k-th canasta by round t, had the deal gone on)"
+    ),
     "red_three_value.png": "Red-three value: lead by red threes dealt",
 }
 #: Plot files of a study's report (next to the study's own ``study.png``).

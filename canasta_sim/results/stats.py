@@ -630,7 +630,7 @@ def summary(agg: Aggregates, rules: Rules, policy: str = "") -> pd.DataFrame:
                 what = "" if kind == "any" else f", {kind},"
                 out.add(
                     g,
-                    f"P(side's {ORDINALS[k - 1]} canasta{what} by round {t})",
+                    f"P(side's {ORDINALS[k - 1]} canasta{what} by round {t}, had the deal gone on)",
                     r["value"],
                     r["ci_low"],
                     r["ci_high"],
