@@ -89,6 +89,8 @@ def test_rotated_compare_run_deals_share_boards(tmp_path):
         ("{run}:15", "holds deals 3 to 14"),
         ("{run}:4:5000", "ended after"),
         ("{run}x:4", "not a run folder"),
+        # it said "'RUN:x' is not a run folder": the folder exists, its deal number is bad
+        ("{run}:x:5:1", "deal 'x' of .* is not a whole number"),
     ],
 )
 def test_bad_addresses_name_the_value(run, address, message):

@@ -64,13 +64,21 @@ def parse_address(text: str) -> RunAddress:
     Raises
     ------
     ValueError
-        For text of another form, or a decision other than 0 or 1; the message names it.
+        For text of another form (a deal that is no whole number after an existing folder
+        named), or a decision other than 0 or 1; the message names it.
     """
     match = _ADDRESS.fullmatch(text) if isinstance(text, str) else None
     if match is None:
         raise ValueError(
             f"{text!r} is not a run position; allowed: RUN_FOLDER:DEAL[:TURN[:DECISION]], "
             f"e.g. results/run1:17:12:1"
+        )
+    head, colon, tail = match["folder"].rpartition(":")
+    if colon and not Path(match["folder"]).exists() and Path(head).is_dir():
+        # "run:x:5:1" matches folder "run:x": the folder is "run", "x" its bad deal number
+        raise ValueError(
+            f"{text!r}: deal {tail!r} of {head} is not a whole number; allowed: "
+            f"RUN_FOLDER:DEAL[:TURN[:DECISION]], e.g. {head}:17:12:1"
         )
     decision = int(match["decision"] or 0)
     if decision not in (0, 1):
