@@ -7,7 +7,7 @@ import signal
 
 import click
 
-from ..players.specs import DEFAULT_BOT
+from ..players.specs import DEFAULT_BOT, parse_bot
 from .options import (
     CHUNK,
     COUNT,
@@ -153,7 +153,6 @@ def sweep(
     opts,
 ):
     """Sweep one parameter of BOT against the --vs bot: one comparison per value."""
-    from ..players.specs import parse_bot
     from ..results.tables import json_document
     from ..run.compare import (
         format_sweep,
@@ -315,7 +314,6 @@ def tune(
 ):
     """Tune BOT's parameters jointly against a field of bots (docs/tune.md): a seeded TPE
     search on seat-rotated duplicate deals, then the best setting on fresh seeds."""
-    from ..players.specs import parse_bot
     from ..results.tables import json_document
     from ..search.tune import (
         DEFAULT_FIELD,

@@ -14,7 +14,7 @@ from typing import Any
 import click
 
 from ..game.rules import PRESETS, Rules, preset_name
-from ..players.specs import DEFAULT_BOT
+from ..players.specs import DEFAULT_BOT, side_bots, table_bots
 
 
 # --- option parsing -------------------------------------------------------------------------
@@ -102,8 +102,6 @@ def _rules_file(text: str) -> dict:
 
 
 def _bots(text: str | None, rules: Rules, hint: str = "--bots"):
-    from ..players.specs import side_bots
-
     try:
         return side_bots(text, rules.sides)
     except ValueError as exc:
@@ -112,8 +110,6 @@ def _bots(text: str | None, rules: Rules, hint: str = "--bots"):
 
 def _seating(bots: str | None, seats: str | None, rules: Rules) -> list[str]:
     """The bot specs of ``--bots`` (per side) or ``--seats`` (per seat), checked."""
-    from ..players.specs import table_bots
-
     if bots is not None and seats is not None:
         raise click.UsageError("give --bots (one bot per side) or --seats (one per seat), not both")
     try:

@@ -351,8 +351,8 @@ def judge_count(
 
 def going(out, k: int) -> tuple[int, ...]:
     """The player counts whose round-``k`` file is kept, in :data:`COUNTS` order: every count
-    after round 1, then those whose judge of every later round said it gains (read from the
-    rounds' ``judge_{P}p.json``)."""
+    up to round 1 (``k`` 0 or 1), then those whose judge of every later round said it gains
+    (read from the rounds' ``judge_{P}p.json``)."""
     counts: tuple[int, ...] = COUNTS
     for r in range(2, k + 1):
         counts = tuple(p for p in counts if json.loads(_judge_file(out, r, p).read_text())["gains"])
@@ -384,9 +384,10 @@ def keep_weights(out, rounds: int) -> Path:
     it; returns that folder."""
     final = Path(out) / "weights"
     final.mkdir(exist_ok=True)
+    last = {p: r for r in range(1, rounds + 1) for p in going(out, r)}  # later rounds win
     kept = {}
     for players in COUNTS:
-        k = max(r for r in range(1, rounds + 1) if players in going(out, r))
+        k = last[players]
         name = f"apprentice_{players}p.npz"
         tmp = final / (name + ".tmp")
         shutil.copyfile(weights_dir(out, k) / name, tmp)
@@ -444,7 +445,7 @@ def _run_stage(out: Path, plan: TrainPlan, k: int, name: str, threads, scheduler
             report = judge_count(out, k, players, plan, threads, scheduler)
         _write_marker(here / f"{name}.json", report)
         return {}
-    lplan, n = plan.label_plan(out, k, name, going(out, k - 1) if k > 1 else COUNTS)
+    lplan, n = plan.label_plan(out, k, name, going(out, k - 1))
     make_labels(
         label_folder(out, k, name),
         lplan,
@@ -462,7 +463,7 @@ def _announce(out: Path, plan: TrainPlan, k: int, name: str) -> str:
         return f"round {k} {name}"
     if name.startswith("judge_"):
         return f"round {k} {name}: round {k} against round {k - 1}"
-    lplan, n = plan.label_plan(out, k, name, going(out, k - 1) if k > 1 else COUNTS)
+    lplan, n = plan.label_plan(out, k, name, going(out, k - 1))
     have = n - len(missing_shards(label_folder(out, k, name), n))
     shards = f"resuming, {have} of {n} shards already done" if have else f"{n} shards"
     return f"round {k} {name}: {shards}, seed {lplan.seed}, {lplan.search}"
