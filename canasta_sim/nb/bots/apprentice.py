@@ -47,12 +47,8 @@ from .search_candidates import N_EXPERT, draw_candidates_nb, play_candidates_nb
 def decision_features_nb(state, rules, work, fwork, n):
     """State features and the features of candidates ``0 .. n - 1`` of ``work`` (a record of
     :data:`.search_candidates.WORK_DTYPE`) into ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`)."""
-    plans = work.plans[:]  # a plain C array, as in pimc
     state_features_nb(state, rules, fwork)
-    for c in range(n):
-        candidate_features_nb(
-            state, rules, fwork, c, work.kind[c], plans[c], np.int64(work.discard[c])
-        )
+    candidate_features_nb(state, rules, work, fwork, n)
 
 
 @kernel
@@ -151,9 +147,10 @@ def pick_nb(state, fwork, n, temperature):
     return n - 1
 
 
-@inline_kernel
+@kernel
 def choose_nb(state, rules, params, weights, work, fwork, n):
-    """Features, scores and the pick among candidates ``0 .. n - 1``."""
+    """Features, scores and the pick among candidates ``0 .. n - 1`` (a call: inlined at
+    the draw and at the play decision, numba compiled it twice)."""
     decision_features_nb(state, rules, work, fwork, n)
     score_candidates_nb(weights[int(params[ApprenticeParam.weight_set])], fwork, n)
     return pick_nb(state, fwork, n, params[ApprenticeParam.temperature])

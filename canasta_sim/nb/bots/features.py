@@ -13,9 +13,10 @@ A candidate is read as the search bot keeps it (:mod:`.pimc`): its kind (``CandK
 discard (a kind or -1). Its features say what the move changes, computed from the state and
 the plan without playing the move (no state copy per candidate); the kernels allocate
 nothing: the feature arrays live in a work record (:data:`FEATURE_WORK_DTYPE`).
-Both feature kernels have one caller (:func:`.apprentice.decision_features_nb`) and are
-inlined there: as calls (one per candidate) a play decision's candidates, features and scores
-took about a seventh more time (docs/learned.md, Speed).
+Both feature kernels have one caller (:func:`.apprentice.decision_features_nb`), one call a
+decision each: the candidates' features are one loop in one kernel. (Inlined into their
+caller they made it the longest compile of a cold start, 9 CPU s of 58; as a call per
+candidate a play decision took about a seventh more time: docs/performance.md.)
 """
 
 import numpy as np
@@ -44,7 +45,7 @@ from ..enums import (
     SideSlot,
     StateFeat,
 )
-from ..jit import inline_kernel
+from ..jit import inline_kernel, kernel
 from .discards import take_chance_nb
 from .knowledge import (
     opponents_threaten_nb,
@@ -93,7 +94,7 @@ def table_best_nb(state, rules, side):
     return opp_c, opp_t
 
 
-@inline_kernel
+@kernel
 def state_features_nb(state, rules, fwork):
     """Write the current player's state features into ``fwork.state`` and the values the
     candidate features read into ``fwork.ctx`` and ``fwork.powers`` (R-10 sides, R-31 frozen
@@ -188,82 +189,88 @@ def card_points_nb(rules, n, d, j, rank):
     )
 
 
-@inline_kernel
-def candidate_features_nb(state, rules, fwork, c, kind, plan, discard):
-    """Write candidate ``c``'s features into ``fwork.cands[c]``: ``kind`` (``CandKind``), its
-    ``plan`` (``int8[N_KINDS, 3]``, cards from hand; a pickup's top card is added here) and
-    ``discard`` (a kind, or -1). Reads ``fwork.ctx`` and ``fwork.powers`` from
-    :func:`state_features_nb` (call it first). R-23 black threes, R-24 freezing, R-30..R-35
-    pickups, R-51 canastas, R-64 the initial meld."""
+@kernel
+def candidate_features_nb(state, rules, work, fwork, n_cands):
+    """Write the features of candidates ``0 .. n_cands - 1`` of ``work`` (a record of
+    :data:`.search_candidates.WORK_DTYPE`: each a kind, ``CandKind``; a plan, ``int8[N_KINDS,
+    3]``, cards from hand, a pickup's top card added here; a discard, a kind or -1) into
+    ``fwork.cands``. Reads ``fwork.ctx`` and ``fwork.powers`` from :func:`state_features_nb`
+    (call it first). R-23 black threes, R-24 freezing, R-30..R-35 pickups, R-51 canastas, R-64
+    the initial meld."""
     g, sides, melds, ctx = state.g, state.sides, state.melds, fwork.ctx
-    out = fwork.cands[c]
-    for i in range(N_CAND_FEAT):
-        out[i] = 0.0
     seat = g[DealSlot.current]
     side = rules[RuleSlot.side_of + seat]
     nxt = rules[RuleSlot.next_seat + seat]
     plen = g[DealSlot.pile_len]
-    top = state.pile[plen - 1] if kind == CandKind.take and plen > 0 else -1
-    laid = 0
-    points = 0
-    wilds = 0
-    # only the rows the move melds into (most candidates meld nothing), as set bits
-    rows = plan_rows_nb(plan, np.int64(top))
-    while rows != 0:
-        rows, r, n, d, j, t = next_plan_row_nb(rows, plan, np.int64(top))
-        add = n + d + j + t
-        laid += n + d + j
-        wilds += d + j
-        points += card_points_nb(rules, n + t, d, j, r)
-        before = melds[side, r, MeldCol.naturals] + melds[side, r, MeldCol.deuces]
-        before += melds[side, r, MeldCol.jokers]
-        after = before + add
-        wild_after = melds[side, r, MeldCol.deuces] + melds[side, r, MeldCol.jokers] + d + j
-        if before == 0:
-            out[CandFeat.new_melds] += 1.0
-        if r != BLACK_THREE and before < 7 <= after:
-            if wild_after == 0:
-                out[CandFeat.natural_made] += 1.0
-            else:
-                out[CandFeat.mixed_made] += 1.0
-        elif 4 <= after <= 6:
-            out[CandFeat.closer] += 1.0
-    left = state.hand_sizes[seat] - laid
-    if kind == CandKind.draw:
-        out[CandFeat.draw] = 1.0
-        left += rules[RuleSlot.draw_count]
-    elif kind == CandKind.take:
-        out[CandFeat.take] = 1.0
-        pile_points = 0
-        pile_wilds = 0
-        for k in range(N_KINDS):
-            if k != RED_THREE:  # red threes taken are laid out (R-14)
-                pile_points += state.pile_counts[k] * rules[RuleSlot.values + k]
-            if k == DEUCE or k == JOKER:
-                pile_wilds += state.pile_counts[k]
-        left += plen - 1 - state.pile_counts[RED_THREE]
-        out[CandFeat.pile_taken] = plen / PILE_SCALE
-        out[CandFeat.pile_points] = pile_points / 100.0
-        out[CandFeat.pile_wilds] = pile_wilds / 2.0
-        out[CandFeat.pile_frozen] = plen / PILE_SCALE if g[DealSlot.pile_freeze] > 0 else 0.0
-    else:
-        if laid == 0:
-            out[CandFeat.hold] = 1.0
-        if discard >= 0:
-            discard_features_nb(state, rules, fwork, out, plan, discard, nxt)
-            left -= 1
-        if left == 0:
-            out[CandFeat.going_out] = 1.0
-    initial = sides[side, SideSlot.melded] == 0 and laid + (1 if top >= 0 else 0) > 0
-    out[CandFeat.laid] = laid / 10.0
-    out[CandFeat.left] = left / HAND_SCALE
-    out[CandFeat.points] = points / 100.0
-    out[CandFeat.wilds_spent] = wilds / 2.0
-    out[CandFeat.initial] = 1.0 if initial else 0.0
-    out[CandFeat.stock_left] = ctx[FeatCtx.stock] * left / HAND_SCALE
-    out[CandFeat.endgame_left] = ctx[FeatCtx.endgame] * left / HAND_SCALE
-    out[CandFeat.initial_minimum] = ctx[FeatCtx.minimum] if initial else 0.0
-    out[CandFeat.points_stock] = points / 100.0 * ctx[FeatCtx.stock]
+    plans = work.plans[:]  # a plain C array, as in pimc
+    # one loop over the candidates in one kernel: as an inlined kernel of one candidate it took
+    # numba twice the compile time, and as a call per candidate more run time
+    for c in range(n_cands):
+        kind, plan, discard = work.kind[c], plans[c], np.int64(work.discard[c])
+        out = fwork.cands[c]
+        for i in range(N_CAND_FEAT):
+            out[i] = 0.0
+        top = state.pile[plen - 1] if kind == CandKind.take and plen > 0 else -1
+        laid = 0
+        points = 0
+        wilds = 0
+        # only the rows the move melds into (most candidates meld nothing), as set bits
+        rows = plan_rows_nb(plan, np.int64(top))
+        while rows != 0:
+            rows, r, n, d, j, t = next_plan_row_nb(rows, plan, np.int64(top))
+            add = n + d + j + t
+            laid += n + d + j
+            wilds += d + j
+            points += card_points_nb(rules, n + t, d, j, r)
+            before = melds[side, r, MeldCol.naturals] + melds[side, r, MeldCol.deuces]
+            before += melds[side, r, MeldCol.jokers]
+            after = before + add
+            wild_after = melds[side, r, MeldCol.deuces] + melds[side, r, MeldCol.jokers] + d + j
+            if before == 0:
+                out[CandFeat.new_melds] += 1.0
+            if r != BLACK_THREE and before < 7 <= after:
+                if wild_after == 0:
+                    out[CandFeat.natural_made] += 1.0
+                else:
+                    out[CandFeat.mixed_made] += 1.0
+            elif 4 <= after <= 6:
+                out[CandFeat.closer] += 1.0
+        left = state.hand_sizes[seat] - laid
+        if kind == CandKind.draw:
+            out[CandFeat.draw] = 1.0
+            left += rules[RuleSlot.draw_count]
+        elif kind == CandKind.take:
+            out[CandFeat.take] = 1.0
+            pile_points = 0
+            pile_wilds = 0
+            for k in range(N_KINDS):
+                if k != RED_THREE:  # red threes taken are laid out (R-14)
+                    pile_points += state.pile_counts[k] * rules[RuleSlot.values + k]
+                if k == DEUCE or k == JOKER:
+                    pile_wilds += state.pile_counts[k]
+            left += plen - 1 - state.pile_counts[RED_THREE]
+            out[CandFeat.pile_taken] = plen / PILE_SCALE
+            out[CandFeat.pile_points] = pile_points / 100.0
+            out[CandFeat.pile_wilds] = pile_wilds / 2.0
+            out[CandFeat.pile_frozen] = plen / PILE_SCALE if g[DealSlot.pile_freeze] > 0 else 0.0
+        else:
+            if laid == 0:
+                out[CandFeat.hold] = 1.0
+            if discard >= 0:
+                discard_features_nb(state, rules, fwork, out, plan, discard, nxt)
+                left -= 1
+            if left == 0:
+                out[CandFeat.going_out] = 1.0
+        initial = sides[side, SideSlot.melded] == 0 and laid + (1 if top >= 0 else 0) > 0
+        out[CandFeat.laid] = laid / 10.0
+        out[CandFeat.left] = left / HAND_SCALE
+        out[CandFeat.points] = points / 100.0
+        out[CandFeat.wilds_spent] = wilds / 2.0
+        out[CandFeat.initial] = 1.0 if initial else 0.0
+        out[CandFeat.stock_left] = ctx[FeatCtx.stock] * left / HAND_SCALE
+        out[CandFeat.endgame_left] = ctx[FeatCtx.endgame] * left / HAND_SCALE
+        out[CandFeat.initial_minimum] = ctx[FeatCtx.minimum] if initial else 0.0
+        out[CandFeat.points_stock] = points / 100.0 * ctx[FeatCtx.stock]
 
 
 @inline_kernel
