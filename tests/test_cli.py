@@ -222,6 +222,26 @@ def test_overwrite_never_replaces_a_folder_that_is_not_a_run(tmp_path):
     assert (mine / "thesis.txt").read_text() == "x"
 
 
+@pytest.mark.parametrize(
+    "files",
+    [
+        {"games.csv": "a,b\n"},  # a table file of a common name is no mark of a run
+        {"compare.csv": "a,b\n"},
+        {"manifest.json": '{"canasta_sim": "x"}'},  # a manifest without the versions
+        {"manifest.json": '{"canasta_sim": 1, "rules_version": 2, "bots_version": 8}'},
+    ],
+)
+def test_overwrite_never_replaces_a_folder_that_only_looks_like_a_run(tmp_path, files):
+    app = tmp_path / "app"
+    app.mkdir()
+    for name, text in files.items():
+        (app / name).write_text(text)
+    (app / "index.js").write_text("code")
+    r = CliRunner().invoke(main, ["simulate", "--deals", "10", "--out", str(app), "--overwrite"])
+    assert r.exit_code == 2 and "not a results folder" in r.output
+    assert (app / "index.js").read_text() == "code"
+
+
 def test_overwrite_never_replaces_a_folder_with_another_programs_manifest(tmp_path):
     # web apps and browser extensions ship a manifest.json of their own
     app = tmp_path / "app"

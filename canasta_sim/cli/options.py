@@ -296,7 +296,11 @@ def _check_scores(scores, rules):
 #: The run options every command that plays deals shares, declared once.
 SEED_OPTION = click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed.")
 QUIET = click.option("--quiet", is_flag=True, help="No progress bar.")
-OVERWRITE = click.option("--overwrite", is_flag=True, help="Replace an existing --out folder.")
+OVERWRITE = click.option(
+    "--overwrite",
+    is_flag=True,
+    help="Replace an existing --out folder (only a results folder of canasta-sim).",
+)
 WORKERS = click.option(
     "--workers",
     type=Integer(min=1),

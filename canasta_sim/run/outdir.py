@@ -40,8 +40,8 @@ try:
 except ImportError:  # not on Windows: commits there are not serialised between processes
     fcntl = None  # type: ignore[assignment]
 
-#: Files that mark a folder as one this toolkit wrote (and may replace with ``overwrite``).
-RUN_MARKERS = ("manifest.json", "compare.csv", "sweep.csv", "games.csv")
+#: What every manifest this toolkit writes holds (the mark of a folder ``overwrite`` may replace).
+MANIFEST_MARKS = ("canasta_sim", "rules_version", "bots_version")
 
 #: Staging folders are named ``.<results folder name>.canasta-sim-<host>-<pid>-<random>``:
 #: host and pid tell a later run which ones a killed process (kill -9) left behind.
@@ -73,16 +73,18 @@ class VersionMismatch(ValueError):
 
 def _written_here(path: Path) -> bool:
     """Whether ``path`` is a results folder this toolkit wrote: its ``manifest.json`` is one of
-    ours (a JSON object naming the ``canasta_sim`` version; other programs write files of that
-    name too), or, with no manifest, it holds one of the other :data:`RUN_MARKERS`."""
-    manifest = path / "manifest.json"
-    if manifest.exists():
-        try:
-            data = json.loads(manifest.read_text())
-        except (OSError, UnicodeDecodeError, ValueError):
-            return False
-        return isinstance(data, dict) and "canasta_sim" in data
-    return any((path / m).exists() for m in RUN_MARKERS[1:])
+    ours, a JSON object with the package and behaviour versions (:data:`MANIFEST_MARKS`; other
+    programs write files of that name too). A table file alone (``games.csv``, a common name)
+    is no mark: every command that writes a folder writes its manifest."""
+    try:
+        data = json.loads((path / "manifest.json").read_text())
+    except (OSError, UnicodeDecodeError, ValueError):
+        return False
+    return (
+        isinstance(data, dict)
+        and isinstance(data.get("canasta_sim"), str)
+        and all(isinstance(data.get(k), int) for k in MANIFEST_MARKS[1:])
+    )
 
 
 @dataclass(frozen=True)
@@ -139,8 +141,8 @@ def prepare_out(out, overwrite: bool) -> Target:
         if any(path.iterdir()) and not _written_here(path):
             raise BadArgument(
                 "out",
-                f"out={str(out)!r} is not a results folder of canasta-sim (no canasta-sim "
-                f"{' / '.join(RUN_MARKERS)}); refusing to replace it",
+                f"out={str(out)!r} is not a results folder of canasta-sim (no manifest.json "
+                "of canasta-sim in it); refusing to replace it",
             )
         replaces = _folder_id(path)
     try:
