@@ -4,6 +4,7 @@ partial run folders are refused with the file named."""
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -250,6 +251,28 @@ def test_a_parquet_file_with_rows_missing_is_refused(runs, tmp_path):
     assert r.exit_code == 2
     assert "5 rows" in r.output and "20" in r.output
     assert str(bad / "deals.parquet") in " ".join(r.output.split())
+
+
+def test_merge_refuses_a_deals_file_of_another_run(runs, tmp_path):
+    # the right number of rows, but run b's deals 20-39: merged with b they would count twice
+    bad = _copy(runs / "a", tmp_path / "bad")
+    shutil.copy(runs / "b" / "deals.parquet", bad / "deals.parquet")
+    r = CliRunner().invoke(main, ["merge", str(bad), str(runs / "b"), "--out", str(tmp_path / "m")])
+    assert r.exit_code == 2, r.output
+    said = " ".join(r.output.split())
+    assert str(bad / "deals.parquet") in said and "deal 20" in said and "another run" in said
+    assert not (tmp_path / "m").exists()
+
+
+def test_merge_refuses_a_deal_held_twice(runs, tmp_path):
+    bad = _copy(runs / "a", tmp_path / "bad")
+    frame = pd.read_parquet(bad / "deals.parquet")
+    rows = list(range(len(frame)))
+    rows[7] = 3  # deal 3 twice, deal 7 missing: the row count is right
+    frame.iloc[rows].to_parquet(bad / "deals.parquet")
+    r = CliRunner().invoke(main, ["merge", str(bad), str(runs / "b"), "--out", str(tmp_path / "m")])
+    assert r.exit_code == 2, r.output
+    assert "holds deal 3 of seed 0 2 times" in " ".join(r.output.split())
 
 
 def test_corrupt_aggregates_are_named_by_report_and_merge(runs, tmp_path):

@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
+
 from ..results.aggregate import Aggregates
 from .outdir import (
     check_entries,
@@ -57,7 +59,45 @@ def _read_run(folder: Path) -> tuple[dict, Aggregates]:
     check_run_versions(manifest, folder)
     agg = Aggregates.read(folder / "aggregates.json", int(manifest["deals"]))
     check_records(folder, manifest, agg.sides)
+    if manifest.get("records"):
+        _check_deal_ids(folder / "deals.parquet", deal_ranges(manifest))
     return manifest, agg
+
+
+def _check_deal_ids(path: Path, ranges: list[tuple[int, int, int]]) -> None:
+    """Refuse a ``deals.parquet`` whose rows are not each deal of ``ranges`` once (seed,
+    first deal, deals): a row's ``deal`` and its deal seed must be one of the range's (the
+    seed of deal ``i`` of master seed ``s`` is ``deal_seeds_nb(s, i, 1)``). A file of the
+    right size copied from another run would otherwise merge its deals twice. Reads two
+    columns batch by batch; holds one seed per deal."""
+    import pyarrow.dataset as ds
+
+    from ..nb.engine.rng import deal_seeds_nb
+
+    expected = [deal_seeds_nb(np.uint64(s), np.int64(f), np.int64(n)) for s, f, n in ranges]
+    counts = [np.zeros(n, np.int64) for _, _, n in ranges]
+    for batch in ds.dataset(path, format="parquet").to_batches(columns=["seed", "deal"]):
+        seeds = batch.column("seed").to_numpy()
+        deals = batch.column("deal").to_numpy()
+        placed = np.zeros(len(deals), bool)
+        for (_, first, n), want, count in zip(ranges, expected, counts):
+            at = np.clip(deals - first, 0, n - 1)
+            inside = (deals >= first) & (deals < first + n) & (seeds == want[at]) & ~placed
+            np.add.at(count, deals[inside] - first, 1)
+            placed |= inside
+        if not placed.all():
+            deal = int(deals[np.argmin(placed)])
+            raise ValueError(
+                f"{str(path)!r} holds a row of deal {deal} that is not one of its run's deals "
+                f"(seeds and deal ranges of its manifest): a file of another run"
+            )
+    for (seed, first, _), count in zip(ranges, counts):
+        if (count != 1).any():
+            i = int(np.argmax(count != 1))
+            raise ValueError(
+                f"{str(path)!r} holds deal {first + i} of seed {seed} {int(count[i])} times; "
+                f"its manifest says once (a damaged file)"
+            )
 
 
 def _differences(a, b, name: str) -> list[tuple[str, object, object]]:
