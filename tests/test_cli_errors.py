@@ -222,8 +222,6 @@ def test_merge_never_drops_records_silently(runs, tmp_path):
 
 
 def _copy(src, dst):
-    import shutil
-
     shutil.copytree(src, dst)
     return dst
 
@@ -273,6 +271,20 @@ def test_merge_refuses_a_deal_held_twice(runs, tmp_path):
     r = CliRunner().invoke(main, ["merge", str(bad), str(runs / "b"), "--out", str(tmp_path / "m")])
     assert r.exit_code == 2, r.output
     assert "holds deal 3 of seed 0 2 times" in " ".join(r.output.split())
+
+
+@pytest.mark.parametrize("entry, value", [("seed", "abc"), ("deals", -3), ("first_deal", 1.5)])
+def test_a_manifest_number_of_another_type_is_named(runs, tmp_path, entry, value):
+    bad = _copy(runs / "a", tmp_path / "bad")
+    manifest = json.loads((bad / "manifest.json").read_text())
+    manifest[entry] = value
+    (bad / "manifest.json").write_text(json.dumps(manifest))
+    for args in (["merge", bad, runs / "b", "--out", tmp_path / "m"], ["replay", bad, "--deal", 0]):
+        r = CliRunner().invoke(main, [str(a) for a in args])
+        assert r.exit_code == 2, r.output
+        said = " ".join(r.output.split())
+        assert f"{entry}={value!r} is not a whole number" in said, said
+        assert "Traceback" not in r.output and not (tmp_path / "m").exists()
 
 
 def test_corrupt_aggregates_are_named_by_report_and_merge(runs, tmp_path):

@@ -3,6 +3,8 @@ and ``replay --trace`` read (issue 27 item 4)."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 from click.testing import CliRunner
 
@@ -48,3 +50,22 @@ def test_a_broken_trace_fails_verify_and_options_that_clash_are_usage_errors(tmp
     assert result.exit_code == 2 and "Missing option '--deals'" in result.output
     result = runner.invoke(main, ["replay", "--trace", path, "--seed", "3"])
     assert result.exit_code == 2 and "--seed: --trace replays the file as it is" in result.output
+
+
+def test_replay_names_a_trace_it_cannot_read_and_the_line_of_bad_json(tmp_path):
+    path = episode_file(tmp_path)
+    lines = open(path).read().splitlines()
+    start = json.loads(lines[0])
+    start["rules"]["players"] = 5  # not a player count of the game
+    bad_rules = tmp_path / "rules.jsonl"
+    bad_rules.write_text("\n".join([json.dumps(start)] + lines[1:]) + "\n")
+    runner = CliRunner()
+    result = runner.invoke(main, ["replay", "--trace", str(bad_rules)])
+    said = " ".join(result.output.split())
+    assert result.exit_code == 2 and "not a trace file" in said and "players=5" in said
+    assert f"verify --trace {bad_rules}" in said
+    bad_json = tmp_path / "json.jsonl"
+    bad_json.write_text("\n".join(lines[:50] + ["{oops"] + lines[50:]) + "\n")
+    for command in ("replay", "verify"):
+        result = runner.invoke(main, [command, "--trace", str(bad_json)])
+        assert result.exit_code == 2 and "line 51:" in result.output, result.output

@@ -127,7 +127,7 @@ def test_a_folder_created_meanwhile_is_not_replaced(tmp_path):
     out = tmp_path / "run"
     target = prepare_out(out, overwrite=False)
     out.mkdir()
-    another = '{"canasta_sim": "0.0"}'  # another run's results (a manifest of canasta-sim's)
+    another = '{"canasta_sim": "0.0", "rules_version": 2, "bots_version": 8}'  # another run's
     (out / "manifest.json").write_text(another)
     with pytest.raises(OutConflict, match="written by another run"):
         with staging_folder(target) as tmp:

@@ -109,7 +109,7 @@ def replay(
     manifest gives rules, bots, seed and scores), or of a run with seed SEED and the given
     rules and bots; or the trace file of --trace. With --html, writes the page instead and
     prints only where."""
-    from ..game.trace import format_trace, load_trace
+    from ..game.trace import load_trace
     from ..results.rerun import RunDeal, deal_of_run, replay_deal
 
     if trace_file is not None:
@@ -173,7 +173,7 @@ def replay(
         for event in trace:
             click.echo(json.dumps(event))
     else:
-        click.echo(format_trace(trace))
+        click.echo(_listing(trace, trace_file))
     if check:
         from ..referee import check_trace
 
@@ -181,6 +181,23 @@ def replay(
         click.echo(f"referee: {verdict}", err=as_json)  # keep --json output pure JSON lines
         if not verdict.ok:
             sys.exit(1)
+
+
+def _listing(trace: list[dict], trace_file) -> str:
+    """The readable listing of ``trace``; a file given with ``--trace`` that it cannot read
+    (a start event of rules the game does not allow, an event missing a field) is a usage
+    error naming the file (the listing does not referee: ``verify --trace`` does)."""
+    from ..game.trace import format_trace
+
+    try:
+        return format_trace(trace)
+    except (ValueError, KeyError, TypeError, IndexError) as exc:
+        if trace_file is None:  # a deal replayed here: a fault of this package, not input
+            raise
+        raise click.UsageError(
+            f"--trace {trace_file}: not a trace file ({exc}); "
+            f"canasta-sim verify --trace {trace_file} referees it event by event"
+        ) from None
 
 
 def _write_html(run, run_folder, deal, game, value, path) -> None:

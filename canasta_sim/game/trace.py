@@ -7,6 +7,7 @@ from pathlib import Path
 
 from .. import cards as C
 from ..nb.enums import DealSlot, EndReason, Event, EventCol, Source, label
+from ..referee import read_trace_events
 from .rules import Rules
 
 
@@ -103,8 +104,14 @@ def save_trace(trace: list[dict], path) -> None:
 
 
 def load_trace(path) -> list[dict]:
-    """Read a trace written by :func:`save_trace`."""
-    return [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    """Read a trace written by :func:`save_trace` (or a JSON list of its events).
+
+    Raises
+    ------
+    ValueError
+        For text that is not JSON (naming the file's line) or not UTF-8.
+    """
+    return read_trace_events(path)
 
 
 def format_trace(trace: list[dict]) -> str:

@@ -72,6 +72,7 @@ __all__ = [
     "TableRules",
     "check_trace",
     "check_trace_file",
+    "read_trace_events",
 ]
 
 
@@ -165,7 +166,26 @@ def check_trace_file(path: str | Path) -> Verdict:
     Verdict
         As :func:`check_trace`.
     """
+    return check_trace(read_trace_events(path))
+
+
+def read_trace_events(path) -> list:
+    """The events of a trace file, a JSON list or JSON lines (one event per line), as read.
+
+    Raises
+    ------
+    ValueError
+        For text that is not JSON, naming the file's line (not only the column within it), or
+        not UTF-8 (``UnicodeDecodeError``).
+    """
     text = Path(path).read_text(encoding="utf-8")
     if text.lstrip().startswith("["):
-        return check_trace(json.loads(text))
-    return check_trace(json.loads(line) for line in text.splitlines() if line.strip())
+        return json.loads(text)
+    events = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                events.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise ValueError(f"line {number}: {exc.msg} (column {exc.colno})") from None
+    return events

@@ -553,6 +553,15 @@ def check_entries(manifest: dict, folder, names) -> None:
             f"{str(Path(folder) / 'manifest.json')!r} lacks {', '.join(missing)}: a partial or "
             f"edited manifest; allowed: the manifest.json a run wrote"
         )
+    for name, least in (("seed", 0), ("first_deal", 0), ("deals", 1), ("games", 1)):
+        value = manifest.get(name)
+        if name not in manifest or (value is None and name in ("seed", "first_deal")):
+            continue  # a merge of several seeds or deal ranges has neither
+        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+            raise ValueError(
+                f"{str(Path(folder) / 'manifest.json')!r}: {name}={value!r} is not a whole "
+                f"number from {least}: an edited manifest; allowed: the manifest.json a run wrote"
+            )
 
 
 def check_records(folder, manifest: dict, sides: int) -> None:
