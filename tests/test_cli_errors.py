@@ -251,6 +251,14 @@ def test_a_parquet_file_with_rows_missing_is_refused(runs, tmp_path):
     assert str(bad / "deals.parquet") in " ".join(r.output.split())
 
 
+def test_the_first_deal_bound_says_it_depends_on_the_deals():
+    r = run("simulate", "--deals", 10, "--first-deal", 2**63 - 2, "--quiet")
+    said = " ".join(r.output.split())
+    assert r.exit_code == 2
+    assert "with 10 deals would reach deal 9,223,372,036,854,775,815" in said
+    assert "allowed: 0 to 9,223,372,036,854,775,797 for 10 deals" in said
+
+
 def test_merge_refuses_a_deals_file_of_another_run(runs, tmp_path):
     # the right number of rows, but run b's deals 20-39: merged with b they would count twice
     bad = _copy(runs / "a", tmp_path / "bad")

@@ -245,6 +245,11 @@ def test_the_summary_and_the_report_name_the_policy(tmp_path):
     assert f"Statistics of the play of {policy}:" in report
     alone = simulate(40, bots="expert", seed=2, rules=Rules(players=6), records=False)
     assert alone.summary().attrs["policy"] == f"expert on every seat (bots version {BOTS_VERSION})"
+    mixed = simulate(40, seats="expert,expert,careful,careful", seed=2, records=False)
+    # seats 0 and 2 make side 0: each side's seats play expert then careful
+    assert mixed.summary().attrs["policy"] == (
+        f"expert/careful on each side (bots version {BOTS_VERSION})"
+    )
 
 
 def test_summary_json_names_the_policy_beside_the_statistics(tmp_path):

@@ -200,7 +200,7 @@ def rules_options(f):
         default="classic",
         show_default=True,
         metavar="classic|hoyle|FILE.json",
-        help="Rules preset (any case) or JSON file.",
+        help="Rules preset (any case) or JSON file; --players and --set override its switches.",
     )(f)
     f = click.option(
         "--players",
@@ -305,7 +305,8 @@ WORKERS = click.option(
     "--workers",
     type=Integer(min=1),
     default=None,
-    help="Threads (default: all cores); results do not depend on it.",
+    help="Threads, at most this machine's cores (default: all of them; with a remote "
+    "--scheduler not checked here); results do not depend on it.",
 )
 BOTS = click.option(
     "--bots",

@@ -676,11 +676,13 @@ def policy_label(manifest: dict) -> str:
     """The play a run's statistics describe, from its manifest: the bots of each side (each
     seating's, when the bots rotate) and the bots version, e.g. ``"expert on every seat
     (bots version 4)"`` or ``"side 0: expert, side 1: careful/greedy (bots version 4)"``
-    (``careful/greedy``: a side whose seats play different bots, in seat order)."""
+    (``careful/greedy``: a side whose seats play different bots, in seat order; ``"expert/careful
+    on each side"`` when every side's seats play those)."""
     seatings = manifest.get("bots") or []
     names = {spec for seating in seatings for spec in seating}
     if len(names) == 1:
-        text = f"{names.pop()} on every seat"
+        name = names.pop()  # "expert/careful" on both sides: each side's seats differ
+        text = f"{name} on every seat" if "/" not in name else f"{name} on each side"
     else:
         text = "; ".join(
             ", ".join(f"side {side}: {spec}" for side, spec in enumerate(seating))
