@@ -116,6 +116,8 @@ def test_resume_refused_for_other_versions_or_grid(tmp_path):
     run_study(axes, deals=50, out=tmp_path / "s", seed=1, workers=1)
     with pytest.raises(ValueError, match="deals_per_cell 50, not 60"):
         run_study(axes, deals=60, out=tmp_path / "s", seed=1, resume=True)
+    with pytest.raises(ValueError, match=r"axes players=2, not players=2\|4;"):
+        run_study([parse_axis("players=2|4")], deals=50, out=tmp_path / "s", seed=1, resume=True)
     manifest = tmp_path / "s" / "manifest.json"
     data = json.loads(manifest.read_text())
     data["bots_version"] = -1

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import json
 import math
 import re
 import shutil
@@ -463,9 +464,18 @@ def _check_resume(folder: Path, spec: dict) -> None:
     for key, value in spec.items():
         if found.get(key) != value:
             raise ValueError(
-                f"{str(folder)!r} is a study with {key} {found.get(key)!r}, not {value!r}; "
-                f"resume it with the same grid, seed, deals and baseline, or start a new one"
+                f"{str(folder)!r} is a study with {key} {_spec_text(found.get(key))}, not "
+                f"{_spec_text(value)}; resume it with the same grid, seed, deals and baseline, "
+                f"or start a new one"
             )
+
+
+def _spec_text(value) -> str:
+    """A study's setting as the command line writes it: axes as ``--axis`` values
+    (``players=2|4|6``), anything else as JSON."""
+    if isinstance(value, list) and all(isinstance(a, dict) and "name" in a for a in value):
+        return ", ".join(f"{a['name']}={'|'.join(map(str, a.get('values', [])))}" for a in value)
+    return json.dumps(value)
 
 
 def _atomic_text(path: Path, text: str) -> None:
