@@ -295,6 +295,48 @@ def test_a_manifest_number_of_another_type_is_named(runs, tmp_path, entry, value
         assert "Traceback" not in r.output and not (tmp_path / "m").exists()
 
 
+def test_merge_refuses_a_sides_file_of_another_run_or_a_side_row_twice(runs, tmp_path):
+    swapped = _copy(runs / "a", tmp_path / "swapped")
+    shutil.copy(runs / "b" / "sides.parquet", swapped / "sides.parquet")
+    twice = _copy(runs / "a", tmp_path / "twice")
+    frame = pd.read_parquet(twice / "sides.parquet")
+    rows = list(range(len(frame)))
+    rows[9] = 0  # deal 0's first side twice, deal 4's second side missing
+    frame.iloc[rows].to_parquet(twice / "sides.parquet")
+    for bad, says in ((swapped, "a row of deal 20"), (twice, "holds 3 rows of deal 0, not 2")):
+        out = tmp_path / f"m_{bad.name}"
+        r = CliRunner().invoke(main, ["merge", str(bad), str(runs / "b"), "--out", str(out)])
+        said = " ".join(r.output.split())
+        assert r.exit_code == 2 and str(bad / "sides.parquet") in said and says in said, said
+        assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "edit, says",
+    [
+        ({"seed": None}, "seed=None is not a whole number"),  # null only in a merge's ranges
+        ({"first_deal": 2**70}, "first_deal=1180591620717411303424 is not a whole number"),
+        ({"ranges": [["x", 0, 20]]}, "ranges seed='x' is not a whole number"),
+    ],
+)
+def test_manifest_numbers_out_of_bounds_are_named(runs, tmp_path, edit, says):
+    bad = _copy(runs / "a", tmp_path / "bad")
+    manifest = json.loads((bad / "manifest.json").read_text())
+    manifest.update(edit)
+    (bad / "manifest.json").write_text(json.dumps(manifest))
+    r = CliRunner().invoke(main, ["merge", str(bad), str(runs / "b"), "--out", str(tmp_path / "m")])
+    said = " ".join(r.output.split())
+    assert r.exit_code == 2 and str(bad / "manifest.json") in said and says in said, said
+
+
+def test_a_loop_of_symbolic_links_as_out_is_a_usage_error(tmp_path):
+    loop = tmp_path / "loop"
+    loop.symlink_to(loop)
+    for command in (["simulate", "--deals", "2"], ["study", "--axis", "players=2", "--deals", "2"]):
+        r = CliRunner().invoke(main, [*command, "--out", str(loop), "--quiet"])
+        assert r.exit_code == 2 and "cannot be resolved" in r.output, r.output
+
+
 def test_corrupt_aggregates_are_named_by_report_and_merge(runs, tmp_path):
     bad = _copy(runs / "a", tmp_path / "bad")
     (bad / "aggregates.json").write_text('{"deals": 3')

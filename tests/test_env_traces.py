@@ -69,3 +69,22 @@ def test_replay_names_a_trace_it_cannot_read_and_the_line_of_bad_json(tmp_path):
     for command in ("replay", "verify"):
         result = runner.invoke(main, [command, "--trace", str(bad_json)])
         assert result.exit_code == 2 and "line 51:" in result.output, result.output
+
+
+def test_verify_checks_the_start_events_rules(tmp_path):
+    path = episode_file(tmp_path)
+    lines = open(path).read().splitlines()
+    runner = CliRunner()
+    for edit, says in (
+        ({"mixed_canasta_bonus": "300"}, "mixed_canasta_bonus='300' is not of the switch's type"),
+        ({"foo": 1}, "unknown switch(es) foo"),
+        ({"max_turns": -1}, "max_turns=-1 is not of the switch's type"),
+        ({"wilds_at_most_naturals": 1}, "wilds_at_most_naturals=1 is not of the switch's type"),
+    ):
+        start = json.loads(lines[0])
+        start["rules"].update(edit)
+        bad = tmp_path / "bad.jsonl"
+        bad.write_text("\n".join([json.dumps(start)] + lines[1:]) + "\n")
+        result = runner.invoke(main, ["verify", "--trace", str(bad)])
+        assert result.exit_code == 1 and "FAIL" in result.output, result.output
+        assert says in " ".join(result.output.split())

@@ -68,6 +68,35 @@ RULE_SWITCHES = (
 )
 
 
+#: Section 8's switches that are true or false; the others are whole numbers (points, turns).
+FLAG_SWITCHES = frozenset(
+    (
+        "upcard_covers_black_three",
+        "red_three_upcard_freezes",
+        "wilds_at_most_naturals",
+        "concealed_out_needs_minimum",
+        "meld_after_last_red_three",
+    )
+)
+
+
+def _whole(value, least: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= least
+
+
+def _check_switch(name: str, value) -> None:
+    """A switch of a start event of the type section 8 gives it (a trace of another type
+    is malformed, not a deal to referee)."""
+    if name == "card_values":
+        ok = isinstance(value, list) and all(_whole(v, 0) for v in value)
+    elif name in FLAG_SWITCHES:
+        ok = isinstance(value, bool)
+    else:  # a turn limit or a target of at least 1; points from 0
+        ok = _whole(value, 1 if name in ("max_turns", "game_target", "players") else 0)
+    if not ok:
+        raise TraceFormatError(f"start.rules {name}={value!r} is not of the switch's type")
+
+
 @dataclass(frozen=True)
 class TableRules:
     """The switches of a ``start`` event plus section 2's table derived from ``players``.
@@ -99,10 +128,15 @@ class TableRules:
         missing = [k for k in RULE_SWITCHES if k not in source]
         if missing:
             raise TraceFormatError(f"start event lacks rules switch(es) {', '.join(missing)}")
+        unknown = sorted(set(source) - set(RULE_SWITCHES) - {"game_target"})
+        if unknown:
+            raise TraceFormatError(f"start.rules has unknown switch(es) {', '.join(unknown)}")
         players = source["players"]
-        if players not in PLAYER_TABLE:
+        if players not in PLAYER_TABLE or isinstance(players, bool):
             raise TraceFormatError(f"players={players!r}; allowed: 2, 3, 4 or 6")
-        values = tuple(int(v) for v in source["card_values"])
+        for name, value in source.items():
+            _check_switch(name, value)
+        values = tuple(source["card_values"])
         if len(values) != N_KINDS:
             raise TraceFormatError(f"card_values has {len(values)} entries, not {N_KINDS}")
         return cls(players, *PLAYER_TABLE[players], switches=dict(source), values=values)

@@ -61,7 +61,43 @@ def _read_run(folder: Path) -> tuple[dict, Aggregates]:
     check_records(folder, manifest, agg.sides)
     if manifest.get("records"):
         _check_deal_ids(folder / "deals.parquet", deal_ranges(manifest))
+        _check_side_rows(folder / "sides.parquet", deal_ranges(manifest), agg.sides)
     return manifest, agg
+
+
+def _check_side_rows(path: Path, ranges: list[tuple[int, int, int]], sides: int) -> None:
+    """Refuse a ``sides.parquet`` whose ``deal`` numbers are not those of ``ranges``, each
+    ``sides`` times (a side's row names its deal, not its seed: a deal number that several
+    ranges hold, of other seeds, is counted once for each). A byte per deal number."""
+    import pyarrow.dataset as ds
+
+    cuts = sorted({c for _, first, n in ranges for c in (first, first + n)})
+    # the deal numbers in pieces between cuts, with the count of ranges holding each piece
+    pieces = [
+        (a, b, sum(first <= a < first + n for _, first, n in ranges))
+        for a, b in zip(cuts, cuts[1:])
+    ]
+    pieces = [(a, b, m) for a, b, m in pieces if m > 0]
+    counts = [np.zeros(b - a, np.uint8) for a, b, _ in pieces]
+    for batch in ds.dataset(path, format="parquet").to_batches(columns=["deal"]):
+        deals = batch.column("deal").to_numpy()
+        placed = np.zeros(len(deals), bool)
+        for (a, b, _), count in zip(pieces, counts):
+            inside = (deals >= a) & (deals < b)
+            np.add.at(count, deals[inside] - a, 1)
+            placed |= inside
+        if not placed.all():
+            raise ValueError(
+                f"{str(path)!r} holds a row of deal {int(deals[np.argmin(placed)])}, which is "
+                f"not one of its run's deals: a file of another run"
+            )
+    for (a, _, m), count in zip(pieces, counts):
+        if (count != sides * m).any():
+            i = int(np.argmax(count != sides * m))
+            raise ValueError(
+                f"{str(path)!r} holds {int(count[i])} rows of deal {a + i}, not {sides * m} "
+                f"(one a side): a damaged file or one of another run"
+            )
 
 
 def _check_deal_ids(path: Path, ranges: list[tuple[int, int, int]]) -> None:

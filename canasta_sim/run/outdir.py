@@ -112,6 +112,20 @@ def _folder_id(path: Path) -> tuple[int, int] | None:
     return st.st_dev, st.st_ino
 
 
+def out_path(out) -> Path:
+    """``out`` as an absolute path, its symbolic links followed.
+
+    Raises
+    ------
+    BadArgument
+        For a path that cannot be resolved (a loop of symbolic links).
+    """
+    try:
+        return Path(out).resolve()
+    except (OSError, RuntimeError) as exc:  # Python 3.10 and 3.11 raise RuntimeError for a loop
+        raise BadArgument("out", f"out={str(out)!r} cannot be resolved ({exc})") from None
+
+
 def prepare_out(out, overwrite: bool) -> Target:
     """Check that ``out`` can be written: it must not exist (unless ``overwrite`` and it is a
     results folder of this toolkit, or empty) and its parent must be a writable folder or
@@ -131,7 +145,7 @@ def prepare_out(out, overwrite: bool) -> Target:
     ValueError
         Naming the path and what is wrong.
     """
-    path = Path(out).resolve()
+    path = out_path(out)
     replaces = None
     if path.exists():
         if not overwrite:
@@ -553,15 +567,41 @@ def check_entries(manifest: dict, folder, names) -> None:
             f"{str(Path(folder) / 'manifest.json')!r} lacks {', '.join(missing)}: a partial or "
             f"edited manifest; allowed: the manifest.json a run wrote"
         )
-    for name, least in (("seed", 0), ("first_deal", 0), ("deals", 1), ("games", 1)):
+    where = str(Path(folder) / "manifest.json")
+    for name, (low, high) in _NUMBERS.items():
         value = manifest.get(name)
-        if name not in manifest or (value is None and name in ("seed", "first_deal")):
-            continue  # a merge of several seeds or deal ranges has neither
-        if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        if name not in manifest or (value is None and name != "deals" and "ranges" in manifest):
+            continue  # a merge of several seeds or deal ranges has no one seed or first deal
+        _check_number(where, name, value, low, high)
+    ranges = manifest.get("ranges")
+    if ranges is not None:
+        if not isinstance(ranges, list) or not all(
+            isinstance(r, list) and len(r) == 3 for r in ranges
+        ):
             raise ValueError(
-                f"{str(Path(folder) / 'manifest.json')!r}: {name}={value!r} is not a whole "
-                f"number from {least}: an edited manifest; allowed: the manifest.json a run wrote"
+                f"{where!r}: ranges={ranges!r} is not a list of [seed, first deal, deals]: an "
+                f"edited manifest; allowed: the manifest.json a run wrote"
             )
+        for seed, first, deals in ranges:
+            for name, value in (("seed", seed), ("first_deal", first), ("deals", deals)):
+                _check_number(where, f"ranges {name}", value, *_NUMBERS[name])
+
+
+#: The whole numbers of a manifest and their bounds (seeds are 64-bit, deal indices int64).
+_NUMBERS = {
+    "seed": (0, 2**64 - 1),
+    "first_deal": (0, 2**63 - 1),
+    "deals": (1, 2**63 - 1),
+    "games": (1, 2**63 - 1),
+}
+
+
+def _check_number(where: str, name: str, value, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ValueError(
+            f"{where!r}: {name}={value!r} is not a whole number from {low:,} to {high:,}: an "
+            f"edited manifest; allowed: the manifest.json a run wrote"
+        )
 
 
 def check_records(folder, manifest: dict, sides: int) -> None:

@@ -48,6 +48,7 @@ from ..results.tables import interval, number
 from .outdir import (
     check_run_versions,
     json_text,
+    out_path,
     prepare_out,
     read_manifest,
     write_text,
@@ -390,7 +391,7 @@ def _study_folder(out, spec: dict, resume: bool, overwrite: bool) -> Path | None
         if resume:
             raise ValueError("resume needs out, the folder of the study to continue")
         return None
-    folder = Path(out).resolve()
+    folder = out_path(out)
     if resume:
         _check_resume(folder, spec)
     else:
