@@ -64,6 +64,10 @@ def test_replay_names_a_trace_it_cannot_read_and_the_line_of_bad_json(tmp_path):
     said = " ".join(result.output.split())
     assert result.exit_code == 2 and "not a trace file" in said and "players=5" in said
     assert f"verify --trace {bad_rules}" in said
+    no_rules = tmp_path / "no_rules.jsonl"
+    no_rules.write_text("\n".join([json.dumps({"event": "start"})] + lines[1:]) + "\n")
+    result = runner.invoke(main, ["replay", "--trace", str(no_rules)])
+    assert result.exit_code == 2 and "an event lacks 'rules'" in result.output, result.output
     bad_json = tmp_path / "json.jsonl"
     bad_json.write_text("\n".join(lines[:50] + ["{oops"] + lines[50:]) + "\n")
     for command in ("replay", "verify"):

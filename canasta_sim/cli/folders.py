@@ -194,8 +194,9 @@ def _listing(trace: list[dict], trace_file) -> str:
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         if trace_file is None:  # a deal replayed here: a fault of this package, not input
             raise
+        what = f"an event lacks {exc.args[0]!r}" if isinstance(exc, KeyError) else exc
         raise click.UsageError(
-            f"--trace {trace_file}: not a trace file ({exc}); "
+            f"--trace {trace_file}: not a trace file ({what}); "
             f"canasta-sim verify --trace {trace_file} referees it event by event"
         ) from None
 
