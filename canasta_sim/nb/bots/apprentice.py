@@ -58,7 +58,7 @@ def score_candidates_nb(weights, fwork, n):
     ``float32[NET_LEN]`` (parts at :data:`~canasta_sim.nb.enums.NetSlot`, ``A`` and ``B``
     transposed); the state half ``A s + b1`` goes to ``fwork.half`` once per decision.
 
-    The hidden units are summed side by side, feature after feature (:func:`add_scaled_nb`:
+    The hidden units are summed side by side, feature after feature (:func:`affine_nb`:
     vector instructions over each feature's contiguous weights), each unit's sum in feature
     order as a sum along one row would be, so the ``float32`` results are the same. (A
     feature at 0 adds products of 0, which change at most the sign of a sum that is 0, and
@@ -66,15 +66,9 @@ def score_candidates_nb(weights, fwork, n):
     half, hidden = fwork.half[:], fwork.hidden[:]
     for j in range(NET_HIDDEN):
         half[j] = weights[NetSlot.b1 + j]
-    state = fwork.state[:]
-    for i in range(N_STATE_FEAT):
-        add_scaled_nb(half, weights, np.int64(NetSlot.a + i * NET_HIDDEN), state[i])
+    affine_nb(half, half, weights, np.int64(NetSlot.a), fwork.state[:], N_STATE_FEAT)
     for c in range(n):
-        row = fwork.cands[c][:]
-        for j in range(NET_HIDDEN):
-            hidden[j] = half[j]
-        for i in range(N_CAND_FEAT):
-            add_scaled_nb(hidden, weights, np.int64(NetSlot.b + i * NET_HIDDEN), row[i])
+        affine_nb(hidden, half, weights, np.int64(NetSlot.b), fwork.cands[c][:], N_CAND_FEAT)
         out = weights[NetSlot.b2]
         for j in range(NET_HIDDEN):
             if hidden[j] > 0.0:
@@ -93,35 +87,43 @@ def _f32_vector(ty):
 
 
 @intrinsic
-def add_scaled_nb(typingctx, out, weights, start, x):
-    """``out[:NET_HIDDEN] += weights[start : start + NET_HIDDEN] * x`` (``float32``, C
-    arrays, ``weights`` read-only or not; ``start`` an integer, ``x`` a ``float32``) as one
-    multiply and one add of NET_HIDDEN-wide vectors: each element rounded as the scalar loop
-    rounds it (no fused multiply-add), which the compiler does not vectorise by itself (it
-    unrolls a loop of a constant count into scalar instructions)."""
+def affine_nb(typingctx, out, base, weights, start, x, count):
+    """``out[:H] = base[:H] + sum(weights[start + i H : start + (i + 1) H] * x[i] for i <
+    count)`` with ``H`` = NET_HIDDEN (``float32`` C arrays, ``weights`` read-only or not;
+    ``start`` an integer, ``count`` a constant): the sum kept in vector registers, added in
+    the order of ``i``, each product and sum rounded to ``float32`` as the scalar loop rounds
+    it (no fused multiply-add); ``out`` may be ``base``. numba neither vectorises such a loop
+    nor keeps a 32-wide sum out of memory between its steps (a load and a store per feature
+    cost more than the arithmetic)."""
     if not (
-        _f32_vector(out)
-        and _f32_vector(weights)
+        all(_f32_vector(a) for a in (out, base, weights, x))
         and isinstance(start, types.Integer)
-        and x == types.float32
+        and isinstance(count, types.IntegerLiteral)
     ):
         return None
+    n = count.literal_value
 
     def codegen(context, builder, signature, args):
         vec = ir.VectorType(ir.FloatType(), NET_HIDDEN)
         lane0 = ir.Constant(ir.IntType(32), 0)
         splat = ir.Constant(ir.VectorType(ir.IntType(32), NET_HIDDEN), [0] * NET_HIDDEN)
-        out_data = context.make_array(signature.args[0])(context, builder, args[0]).data
-        dst = builder.bitcast(out_data, vec.as_pointer())
-        w_data = context.make_array(signature.args[1])(context, builder, args[1]).data
-        src = builder.gep(w_data, [args[2]])
-        w = builder.load(builder.bitcast(src, vec.as_pointer()), align=4)
-        xs = builder.insert_element(ir.Constant(vec, ir.Undefined), args[3], lane0)
-        xv = builder.shuffle_vector(xs, ir.Constant(vec, ir.Undefined), splat)
-        builder.store(builder.fadd(builder.load(dst, align=4), builder.fmul(w, xv)), dst, align=4)
+
+        def data(i):
+            return context.make_array(signature.args[i])(context, builder, args[i]).data
+
+        out_data, base_data, w_data, x_data = data(0), data(1), data(2), data(4)
+        acc = builder.load(builder.bitcast(base_data, vec.as_pointer()), align=4)
+        for i in range(n):
+            xi = builder.load(builder.gep(x_data, [ir.Constant(ir.IntType(64), i)]))
+            xs = builder.insert_element(ir.Constant(vec, ir.Undefined), xi, lane0)
+            xv = builder.shuffle_vector(xs, ir.Constant(vec, ir.Undefined), splat)
+            at = builder.add(args[3], ir.Constant(args[3].type, i * NET_HIDDEN))
+            w = builder.load(builder.bitcast(builder.gep(w_data, [at]), vec.as_pointer()), align=4)
+            acc = builder.fadd(acc, builder.fmul(w, xv))
+        builder.store(acc, builder.bitcast(out_data, vec.as_pointer()), align=4)
         return context.get_dummy_value()
 
-    return types.void(out, weights, start, x), codegen
+    return types.void(out, base, weights, start, x, count), codegen
 
 
 @inline_kernel
