@@ -60,8 +60,9 @@ def _read_run(folder: Path) -> tuple[dict, Aggregates]:
     agg = Aggregates.read(folder / "aggregates.json", int(manifest["deals"]))
     check_records(folder, manifest, agg.sides)
     if manifest.get("records"):
-        _check_deal_ids(folder / "deals.parquet", deal_ranges(manifest))
-        _check_side_rows(folder / "sides.parquet", deal_ranges(manifest), agg.sides)
+        ranges = deal_ranges(manifest)
+        _check_deal_ids(folder / "deals.parquet", ranges)
+        _check_side_rows(folder / "sides.parquet", ranges, agg.sides)
     return manifest, agg
 
 

@@ -16,7 +16,6 @@ from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 from ..errors import BadArgument
@@ -284,14 +283,14 @@ def run_table(
         overwrite=overwrite,
         parts=parts,
     )
-    if isinstance(first_deal, (int, np.integer)) and first_deal > DEAL_LIMIT - deals >= 0:
+    first_deal = check_count("first_deal", first_deal, 0, DEAL_LIMIT - 1)
+    if first_deal > DEAL_LIMIT - deals:
         raise BadArgument(  # the bound depends on deals: say so, or it reads as arbitrary
             "first_deal",
             f"first_deal={first_deal:,} with {deals:,} deals would reach deal "
             f"{first_deal + deals - 1:,}, past the last deal index {DEAL_LIMIT - 1:,}; allowed: "
             f"0 to {DEAL_LIMIT - deals:,} for {deals:,} deals",
         )
-    first_deal = check_count("first_deal", first_deal, 0, DEAL_LIMIT - deals)
     board = len(table.seatings)
     if first_deal % board:
         raise BadArgument(
