@@ -38,7 +38,7 @@ MOVED = {
     "positions": "game.positions",
     "pybot": "players.pybot",
     "ranking": "players.ranking",
-    "records": "run.records",
+    "records": "results.records",
     "replay": "results.rerun",
     "report": "results.report",
     "review": "search.review",

@@ -204,7 +204,7 @@ async def page(request: Request):
 
 async def list_runs(request: Request):
     board: Board = request.app.state.board
-    from ..run.outdir import read_manifest
+    from ..results.run_folder import read_manifest
 
     out = []
     for i, folder in enumerate(board.runs):
@@ -470,7 +470,7 @@ async def _lifespan(app: Starlette):
 def _check_run(folder: Path) -> None:
     """Check at start-up that ``folder`` is a run folder the board lists and replays, so one
     corrupt folder is named at once instead of failing ``/api/runs`` for every run."""
-    from ..run.outdir import check_entries, read_manifest
+    from ..results.run_folder import check_entries, read_manifest
 
     try:
         manifest = read_manifest(folder)

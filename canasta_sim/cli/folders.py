@@ -29,7 +29,7 @@ from .options import (
 def report(run_dir):
     """Write RUN_DIR/report.md with plots, from a run folder of simulate or of study."""
     from ..results.report import write_report
-    from ..run.outdir import VersionMismatch, check_run_versions, read_manifest
+    from ..results.run_folder import VersionMismatch, check_run_versions, read_manifest
 
     with api_errors("RUN_DIR"):
         path = write_report(run_dir)

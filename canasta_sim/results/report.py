@@ -24,7 +24,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from ..game.rules import Rules
-from ..run.outdir import check_entries, check_records, read_manifest, writing
+from ..results.run_folder import check_entries, check_records, read_manifest, writing
 from ..run.study import STATISTICS, study_caption, study_policy, unfinished_study
 from .aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
 from .stats import hist_mean, policy_label, summary, summary_cells, table_number

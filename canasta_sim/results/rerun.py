@@ -4,7 +4,7 @@ A deal of a run is a function of the run's master seed, its seating (the bots of
 and the sides' scores before it. :func:`deal_of_run` reads them from a folder written by
 ``simulate``, ``compare`` (deals or games), ``sweep`` or ``games``, after checking that the
 folder was made with this package's rules and bots versions
-(:func:`canasta_sim.run.outdir.check_run_versions`), and :func:`replay_deal` plays it again with
+(:func:`canasta_sim.results.run_folder.check_run_versions`), and :func:`replay_deal` plays it again with
 its trace, optionally with every hand before each turn.
 
 Which deal: ``deal`` is the deal index of a ``simulate`` or ``compare --deals`` run (deal
@@ -28,7 +28,7 @@ from ..game.deals import Deal
 from ..game.rules import Rules, game_over
 from ..nb.engine.rng import deal_seed_nb
 from ..players.pybot import seated
-from ..run.outdir import check_entries, check_run_versions, read_manifest
+from ..results.run_folder import check_entries, check_run_versions, read_manifest
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def deal_of_run(folder, deal: int, *, game: int | None = None, value=None) -> Ru
         For a folder that is not a run folder (or whose manifest is partial), a deal (or
         game, or value) the run does not hold, a game given for a deals folder or none for a
         games folder.
-    canasta_sim.run.outdir.VersionMismatch
+    canasta_sim.results.run_folder.VersionMismatch
         When the folder was made with other rules or bots versions (its deals would not be
         replayed as they were played).
     """

@@ -79,8 +79,8 @@ from ..cards import BLACK_THREE, DEUCE, JOKER, KIND_COUNTS_108, RED_THREE
 from ..game.rules import Rules
 from ..nb.enums import PICKUP_BIN
 from ..run.games import GameTotals
-from ..run.records import END_REASONS
 from .aggregate import N_RANKS, SCORE_OFFSET, SCORE_STEP, TIMED_CANASTAS, Aggregates
+from .records import END_REASONS
 from .study_stats import KINDS, Z95, canasta_timing, red_three_value
 from .tables import DASH, align_columns, interval
 

@@ -24,7 +24,7 @@ from ..game.deals import Deal
 from ..game.infoset import InfoSet
 from ..game.rules import Rules
 from ..players.pybot import seated
-from .outdir import check_entries, check_run_versions, read_manifest
+from ..results.run_folder import check_entries, check_run_versions, read_manifest
 
 _ADDRESS = re.compile(
     r"(?P<folder>.+?):(?P<deal>[0-9]+)(?::(?P<turn>[0-9]+))?(?::(?P<decision>[0-9]+))?"

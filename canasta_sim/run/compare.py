@@ -22,6 +22,8 @@ import pandas as pd
 
 from ..errors import BadArgument
 from ..players.specs import Bot, parse_bot, seat_bots, spec_params
+from ..results.records import sides_frame
+from ..results.run_folder import writing
 from ..results.stats import mean_interval, wilson_interval
 from ..results.tables import align_columns, interval, number
 from .games import MAX_DEALS, play_game_chunk
@@ -33,9 +35,7 @@ from .outdir import (
     prepare_out,
     staging_folder,
     write_text,
-    writing,
 )
-from .records import sides_frame
 from .runner import (
     DEFAULT_CHUNK,
     MAX_CHUNK,

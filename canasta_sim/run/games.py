@@ -22,6 +22,7 @@ from ..errors import BadArgument
 from ..game.rules import game_over
 from ..nb.engine.rng import sub_seeds_nb
 from ..players.specs import table_bots
+from ..results.records import deals_frame, record_frame, sides_frame
 from .outdir import (
     RecordFiles,
     commit_out,
@@ -31,7 +32,6 @@ from .outdir import (
     staging_folder,
     write_text,
 )
-from .records import deals_frame, record_frame, sides_frame
 from .runner import (
     Table,
     board_seeds,

@@ -14,16 +14,14 @@ from pathlib import Path
 import numpy as np
 
 from ..results.aggregate import Aggregates
-from .outdir import (
+from ..results.run_folder import (
     check_entries,
     check_records,
     check_run_versions,
-    commit_out,
-    prepare_out,
     read_manifest,
-    staging_folder,
     writing,
 )
+from .outdir import commit_out, prepare_out, staging_folder
 from .simulate import SimulationResult, write_run_files
 
 #: Manifest entries that must be equal in every merged run.

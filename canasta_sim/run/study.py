@@ -42,18 +42,11 @@ from ..errors import BadArgument
 from ..game.rules import PRESETS, Rules, preset_name
 from ..players.specs import side_bots
 from ..results.aggregate import Aggregates
+from ..results.run_folder import check_run_versions, read_manifest, writing
 from ..results.stats import bots_version_text, canasta_turn_statistic, policy_label, summary
 from ..results.study_stats import Z95
 from ..results.tables import interval, number
-from .outdir import (
-    check_run_versions,
-    json_text,
-    out_path,
-    prepare_out,
-    read_manifest,
-    write_text,
-    writing,
-)
+from .outdir import json_text, out_path, prepare_out, write_text
 from .simulate import simulate
 
 __all__ = [
@@ -340,7 +333,7 @@ def run_study(
         without ``resume`` or ``overwrite`` (naming ``resume`` for an unfinished study), or
         resuming a folder that is not this study
         (other grid, seed or deals) or was made by other rules or bots versions
-        (:class:`~canasta_sim.run.outdir.VersionMismatch`).
+        (:class:`~canasta_sim.results.run_folder.VersionMismatch`).
     """
     cells = grid_cells(axes)
     if not 0 <= baseline < len(cells):
