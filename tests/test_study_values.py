@@ -9,8 +9,8 @@ import pytest
 
 from canasta_sim import Rules, simulate
 from canasta_sim.results.aggregate import RED_CELLS, Aggregates
+from canasta_sim.results.intervals import Z95
 from canasta_sim.results.study_stats import (
-    Z95,
     GameRedThree,
     canasta_timing,
     cell_regression,

@@ -37,16 +37,15 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.special import ndtri  # not scipy.stats (about 1 s of start-up)
 
 from ..game.rules import Rules
 from ..run.games import MAX_DEALS, game_table, play_game_chunk
 from ..run.runner import Table, check_count, chunk_starts, load_kernels, run_chunks
 from .aggregate import RED_CELLS, TIMED_CANASTAS, Aggregates
+from .intervals import Z95
 
 __all__ = [
     "KINDS",
-    "Z95",
     "GameRedThree",
     "all_red_threes",
     "canasta_timing",
@@ -56,8 +55,6 @@ __all__ = [
     "timing_curves",
 ]
 
-#: Two-sided 95% normal quantile (1.959964...).
-Z95 = float(ndtri(0.975))
 #: Kinds of the canasta timing curves: any kind, then by the kind when completed.
 KINDS = ("any", "natural", "mixed")
 _NAN = float("nan")

@@ -22,9 +22,9 @@ import pandas as pd
 
 from ..errors import BadArgument
 from ..players.specs import Bot, parse_bot, seat_bots, spec_params
+from ..results.intervals import mean_interval, wilson_interval
 from ..results.records import sides_frame
 from ..results.run_folder import writing
-from ..results.stats import mean_interval, wilson_interval
 from ..results.tables import align_columns, interval, number
 from .games import MAX_DEALS, play_game_chunk
 from .outdir import (

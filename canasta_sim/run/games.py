@@ -22,6 +22,7 @@ from ..errors import BadArgument
 from ..game.rules import game_over
 from ..nb.engine.rng import sub_seeds_nb
 from ..players.specs import table_bots
+from ..results.game_totals import GameTotals
 from ..results.records import deals_frame, record_frame, sides_frame
 from .outdir import (
     RecordFiles,
@@ -48,62 +49,6 @@ from .runner import (
 MAX_DEALS = 200  # safety bound on deals per game; a game reaching it has winner -1
 #: Deals per game assumed when estimating the memory of records kept in memory.
 DEALS_PER_GAME_ESTIMATE = 16
-
-
-@dataclass
-class GameTotals:
-    """Exactly mergeable totals of a set of games (what :func:`play_games` keeps without
-    records).
-
-    Attributes
-    ----------
-    games : int
-        Games played.
-    deals : int
-        Deals played in them.
-    wins : list of int
-        Games won per side.
-    unfinished : int
-        Games that reached ``MAX_DEALS`` without a winner.
-    score_sum : list of int
-        Sum of each side's final score (points).
-    score_sumsq : list of int
-        Sum of the squares of each side's final score (points squared; for the interval of
-        the mean).
-    """
-
-    games: int
-    deals: int
-    wins: list[int]
-    unfinished: int
-    score_sum: list[int]
-    score_sumsq: list[int]
-
-    @classmethod
-    def empty(cls, sides: int) -> GameTotals:
-        return cls(0, 0, [0] * sides, 0, [0] * sides, [0] * sides)
-
-    @classmethod
-    def from_frame(cls, games: pd.DataFrame, sides: int) -> GameTotals:
-        """Totals of a ``games`` frame (see :class:`GamesResult`)."""
-        winner = games["winner"].to_numpy()
-        return cls(
-            len(games),
-            int(games["deals"].astype(np.int64).sum()),
-            [int((winner == s).sum()) for s in range(sides)],
-            int((winner < 0).sum()),
-            [int(games[f"score_{s}"].astype(np.int64).sum()) for s in range(sides)],
-            [int((games[f"score_{s}"].astype(np.int64) ** 2).sum()) for s in range(sides)],
-        )
-
-    def __iadd__(self, other: GameTotals) -> GameTotals:
-        self.games += other.games
-        self.deals += other.deals
-        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
-        self.unfinished += other.unfinished
-        self.score_sum = [a + b for a, b in zip(self.score_sum, other.score_sum)]
-        self.score_sumsq = [a + b for a, b in zip(self.score_sumsq, other.score_sumsq)]
-        return self
 
 
 @dataclass

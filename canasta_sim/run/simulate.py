@@ -68,11 +68,12 @@ class SimulationResult:
     folder : pathlib.Path or None
         The results folder written (absolute), ``None`` without ``out``.
     deals : pandas.DataFrame or None
-        One row per deal (columns: :data:`canasta_sim.results.records.DEAL_COLUMNS`): held in memory
-        for a run without ``out``, read from ``folder`` on each access for a run with it;
-        ``None`` for a run with ``records=False``.
+        One row per deal (columns: :data:`canasta_sim.results.records.DEAL_COLUMNS`): held in
+        memory for a run without ``out``, read from ``folder`` on each access for a run with
+        it; ``None`` for a run with ``records=False``.
     sides : pandas.DataFrame or None
-        One row per deal and side (:data:`canasta_sim.results.records.SIDE_COLUMNS`), like ``deals``.
+        One row per deal and side (:data:`canasta_sim.results.records.SIDE_COLUMNS`), like
+        ``deals``.
     """
 
     aggregates: Aggregates

@@ -42,9 +42,9 @@ from ..errors import BadArgument
 from ..game.rules import PRESETS, Rules, preset_name
 from ..players.specs import side_bots
 from ..results.aggregate import Aggregates
+from ..results.intervals import Z95
 from ..results.run_folder import check_run_versions, read_manifest, writing
 from ..results.stats import bots_version_text, canasta_turn_statistic, policy_label, summary
-from ..results.study_stats import Z95
 from ..results.tables import interval, number
 from .outdir import json_text, out_path, prepare_out, write_text
 from .simulate import simulate
