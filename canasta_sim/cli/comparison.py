@@ -72,15 +72,15 @@ def compare(
     """Compare BOT_A with BOT_B (or the two teams of --seats): bots rotate over the sides
     on shared deals. Under the table, one line says how to read it: points decide games,
     so the points per deal say which bot is stronger; the deal win rate ignores margins."""
-    from ..results.tables import json_document
-    from ..run.compare import compare as run
-    from ..run.compare import (
+    from ..results.paired import (
         comparison_reading,
         comparison_settings,
         format_comparison,
-        rotation_table,
         table_notes,
     )
+    from ..results.tables import json_document
+    from ..run.compare import compare as run
+    from ..run.compare import rotation_table
 
     if (deals is None) == (games is None):
         raise click.UsageError("give exactly one of --deals N and --games N")
@@ -153,15 +153,9 @@ def sweep(
     opts,
 ):
     """Sweep one parameter of BOT against the --vs bot: one comparison per value."""
+    from ..results.paired import format_sweep, plot_sweep, sweep_settings, sweep_title
     from ..results.tables import json_document
-    from ..run.compare import (
-        format_sweep,
-        parse_range,
-        plot_sweep,
-        sweep_settings,
-        sweep_specs,
-        sweep_title,
-    )
+    from ..run.compare import parse_range, sweep_specs
     from ..run.compare import sweep as run
 
     name, eq, spec = param.partition("=")
