@@ -14,11 +14,10 @@ from canasta_sim.results.study_stats import (
     GameRedThree,
     canasta_timing,
     cell_regression,
-    game_red_three,
     red_three_value,
     timing_curves,
 )
-from canasta_sim.run.games import play_games
+from canasta_sim.run.games import game_red_three, play_games
 
 
 @pytest.fixture(scope="module", params=[2, 3])

@@ -424,14 +424,8 @@ def tune(
 )
 def study(axes, deals, baseline, resume, opts):
     """Run a grid of variants (one run per cell, the same seed) and compare the cells."""
-    from ..run.study import (
-        StudyInterrupted,
-        format_study,
-        grid_cells,
-        parse_axis,
-        run_study,
-        unfinished_study,
-    )
+    from ..results.study_table import format_study, unfinished_study
+    from ..run.study import StudyInterrupted, grid_cells, parse_axis, run_study
 
     parsed = []
     for text in axes:

@@ -5,7 +5,8 @@ chunk, with each game's dealer (rotating to the left, R-11) and each side's mini
 its cumulative score (R-64). Game ``g`` is seeded from ``(seed, g)`` and its deal ``j`` from
 ``(seed of game g, j)``, so results do not depend on chunking or threads. With several
 seatings, consecutive games form boards as in
-:func:`canasta_sim.run.runner.play_rows`.
+:func:`canasta_sim.run.runner.play_rows`. :func:`game_red_three` plays games for the value of
+the red threes dealt in their first deal.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from ..nb.engine.rng import sub_seeds_nb
 from ..players.specs import table_bots
 from ..results.game_totals import GameTotals
 from ..results.records import deals_frame, record_frame, sides_frame
+from ..results.study_stats import GameRedThree
 from .outdir import (
     RecordFiles,
     commit_out,
@@ -363,3 +365,55 @@ def play_games(
             commit_out(tmp, target)
             result.folder = target.path
         return result
+
+
+# --- the red threes of a game's first deal -----------------------------------------------
+def _game_chunk(table: Table, seed: int, first: int, n: int) -> GameRedThree:
+    games, _, sides = play_game_chunk(table, seed, first, n, MAX_DEALS, True)
+    return GameRedThree.from_frames(games, sides, table.rules.sides)
+
+
+def game_red_three(
+    games: int,
+    *,
+    rules=None,
+    bots=None,
+    seed: int = 0,
+    workers: int | None = None,
+    chunk_size: int = 10_000,
+    progress: bool = False,
+) -> GameRedThree:
+    """Play ``games`` full games (as :func:`play_games`, the same games for the same seed)
+    and keep only their cells by the red threes dealt in the first deal (constant memory:
+    each chunk's records are reduced where they are played).
+
+    Parameters
+    ----------
+    games : int
+        Games to play.
+    rules, bots, seed, workers, progress
+        As for :func:`canasta_sim.play_games`.
+    chunk_size : int
+        Games per chunk; results do not depend on it.
+
+    Returns
+    -------
+    GameRedThree
+
+    Raises
+    ------
+    ValueError
+        For a bad count, seed, rules or bot spec.
+    """
+    games = check_count("games", games)
+    seed = check_count("seed", seed, 0, 2**64 - 1)
+    table = game_table(rules, bots)
+    load_kernels(table, progress)
+    total = GameRedThree.empty(table.rules.sides)
+    chunks = ((n, (table, seed, f, n)) for f, n in chunk_starts(0, games, chunk_size))
+    with run_chunks(
+        _game_chunk, chunks, total=games, unit="game", workers=workers, progress=progress
+    ) as (results, _):
+        for part in results:
+            total += part
+    return total
