@@ -39,7 +39,7 @@ MOVED = {
     "pybot": "players.pybot",
     "ranking": "players.ranking",
     "records": "results.records",
-    "replay": "results.rerun",
+    "replay": "run.address",
     "report": "results.report",
     "review": "search.review",
     "rules": "game.rules",

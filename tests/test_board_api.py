@@ -17,8 +17,7 @@ from canasta_sim.board.export import deal_html
 from canasta_sim.board.frames import replay_frames
 from canasta_sim.cli import main
 from canasta_sim.game.infoset import InfoSet
-from canasta_sim.results.rerun import deal_of_run
-from canasta_sim.run.address import deal_from_run, info_set_from_run
+from canasta_sim.run.address import deal_from_run, deal_of_run, info_set_from_run
 
 starlette = pytest.importorskip("starlette", reason="the board extra is not installed")
 with warnings.catch_warnings():  # Starlette 1.x would rather run its test client on httpx2

@@ -270,7 +270,7 @@ def _totals(trace):
 
 def test_replay_of_a_simulate_folder_uses_its_seats_and_scores(tmp_path):
     from canasta_sim.referee import check_trace
-    from canasta_sim.results.rerun import deal_of_run, replay_deal
+    from canasta_sim.run.address import deal_of_run, replay_deal
 
     out = tmp_path / "run"
     res = cs.simulate(
@@ -289,7 +289,7 @@ def test_replay_of_a_simulate_folder_uses_its_seats_and_scores(tmp_path):
 
 
 def test_replay_of_compare_and_games_folders(tmp_path):
-    from canasta_sim.results.rerun import deal_of_run, replay_deal
+    from canasta_sim.run.address import deal_of_run, replay_deal
 
     cs.compare("greedy", "careful", deals=8, seed=2, workers=1, out=tmp_path / "c")
     import pandas as pd
@@ -334,7 +334,7 @@ def test_replay_cli_refuses_bots_with_a_folder_and_a_version_mismatch(tmp_path):
 
 
 def test_replay_hands_show_each_hand_before_each_turn():
-    from canasta_sim.results.rerun import RunDeal, replay_deal
+    from canasta_sim.run.address import RunDeal, replay_deal
 
     rules = cs.Rules()
     trace = replay_deal(RunDeal(rules, 9, 0, 0, ("greedy",) * 4, (0, 0)), hands=True)

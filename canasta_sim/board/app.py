@@ -50,6 +50,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import BadArgument, IllegalMove
 from ..game.rules import PLAYER_TABLE
+from ..run.address import RunAddress
 from .export import STATIC
 from .frames import DealReplay
 from .jobs import Busy, Jobs
@@ -282,7 +283,7 @@ async def start_analysis(request: Request):
             raise BadArgument("run", "analysis of a deal needs a run folder (or a position)")
         turn = _int(at.get("turn", 0), "turn", 0, 100_000)
         decision = _int(at.get("decision", 0), "decision", 0, 1)
-        job["address"] = f"{source['folder']}:{source['deal']}:{turn}:{decision}"
+        job["address"] = RunAddress(Path(source["folder"]), source["deal"], turn, decision)
     try:
         job_id = board.jobs.start(job)
     except Busy as exc:

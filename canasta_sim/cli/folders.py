@@ -110,7 +110,7 @@ def replay(
     rules and bots; or the trace file of --trace. With --html, writes the page instead and
     prints only where."""
     from ..game.trace import load_trace
-    from ..results.rerun import RunDeal, deal_of_run, replay_deal
+    from ..run.address import RunDeal, deal_of_run, replay_deal
 
     if trace_file is not None:
         given = [
@@ -157,7 +157,7 @@ def replay(
         seated = [b.spec for b in per_seat([parse_bot(x) for x in specs], rules.players)]
         with api_errors("--scores"):
             start = _check_scores(scores, rules)
-        run = RunDeal(rules, seed, deal, deal % rules.players, tuple(seated), start)
+        run = RunDeal.of_seed(rules, seed, deal, seated, start)
     if trace_file is None:
         with api_errors("--seats" if seats else "--bots"):
             trace = replay_deal(run, hands=show_hands)

@@ -65,6 +65,13 @@ def read_manifest(folder: Path) -> dict:
     return manifest
 
 
+def deal_ranges(manifest: dict) -> list[tuple[int, int, int]]:
+    """The deals a run holds: ``(seed, first deal, deals)`` per contiguous range."""
+    if "ranges" in manifest:
+        return [(int(a), int(b), int(c)) for a, b, c in manifest["ranges"]]
+    return [(manifest["seed"], manifest.get("first_deal", 0), manifest["deals"])]
+
+
 def check_entries(manifest: dict, folder, names) -> None:
     """Check that a run folder's manifest holds every entry of ``names``.
 
