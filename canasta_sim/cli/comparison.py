@@ -308,11 +308,8 @@ def tune(
 ):
     """Tune BOT's parameters jointly against a field of bots (docs/tune.md): a seeded TPE
     search on seat-rotated duplicate deals, then the best setting on fresh seeds."""
-    from ..results.tables import json_document
     from ..search.tune import (
         DEFAULT_FIELD,
-        format_final,
-        format_history,
         parse_ranges,
         search_space,
     )
@@ -346,12 +343,32 @@ def tune(
             rules=rules,
             **opts.api(),
         )  # bot, params, ranges and field are checked above
+    _show_tune(fmt, result, bot, objective, trials, rules, opts.seed)
+    if target is None:
+        return
+    _write_frames(
+        target,
+        {
+            "history.csv": result.history,
+            "final.csv": result.final,
+            "manifest.json": result.manifest,
+        },
+    )
+    _note(fmt, f"results written to {opts.out}")
+
+
+def _show_tune(fmt, result, bot: str, objective: str, trials: int, rules, seed: int) -> None:
+    """Print a tune's settings line, then its best trials and the best setting on fresh
+    seeds (or its final table as CSV, or all of it as JSON, by ``fmt``)."""
+    from ..results.tables import json_document
+    from ..search.tune import format_final, format_history
+
     info = result.manifest["tune"]
     _note(
         fmt,
         f"{trials} trials, objective {objective} ({info['objective_doc']}), field "
         f"{', '.join(result.manifest['bots']['field'])}, {rules.players} players, "
-        f"seed {opts.seed}: {result.manifest['wall_seconds']:.1f} s",
+        f"seed {seed}: {result.manifest['wall_seconds']:.1f} s",
     )
     _emit(
         fmt,
@@ -375,23 +392,12 @@ def tune(
                 "trials": trials,
                 "field": result.manifest["bots"]["field"],
                 "players": rules.players,
-                "seed": opts.seed,
+                "seed": seed,
             },
             history=result.history,
             final=result.final,
         ),
     )
-    if target is None:
-        return
-    _write_frames(
-        target,
-        {
-            "history.csv": result.history,
-            "final.csv": result.final,
-            "manifest.json": result.manifest,
-        },
-    )
-    _note(fmt, f"results written to {opts.out}")
 
 
 @click.command()

@@ -336,26 +336,10 @@ def play_games(
         ):
             for part in results:
                 totals += GameTotals.from_frame(part[0], table.rules.sides)
-                if files is not None:
-                    files.write("games.csv", part[0])
-                    if records:
-                        files.write("deals.parquet", part[1])
-                        files.write("sides.parquet", part[2])
-                elif records:
-                    kept.append(part)
-        manifest = make_manifest(
-            table,
-            seed=seed,
-            first_deal=0,
-            deals=games,
-            wall=time.perf_counter() - start,
-            how=how,
-            chunk=chunk,
-            records=records,
-        )
-        manifest["games"] = manifest.pop("deals")
-        for key in ("first_deal", "deals_per_second"):
-            manifest.pop(key)
+                _keep(part, files, kept, records)
+        wall = time.perf_counter() - start
+        run = {"seed": seed, "deals": games, "wall": wall, "how": how, "chunk": chunk}
+        manifest = _games_manifest(table, records=records, **run)
         frames = None
         if kept:
             frames = tuple(pd.concat([p[i] for p in kept], ignore_index=True) for i in range(3))
@@ -365,6 +349,28 @@ def play_games(
             commit_out(tmp, target)
             result.folder = target.path
         return result
+
+
+def _keep(part: tuple, files: RecordFiles | None, kept: list, records: bool) -> None:
+    """A chunk's ``(games, deals, sides)`` rows: into the folder's files (``games.csv``
+    always, the records with ``records``), else into ``kept`` with ``records``."""
+    if files is not None:
+        files.write("games.csv", part[0])
+        if records:
+            files.write("deals.parquet", part[1])
+            files.write("sides.parquet", part[2])
+    elif records:
+        kept.append(part)
+
+
+def _games_manifest(table: Table, **run) -> dict:
+    """A games run's manifest: a run's (:func:`~canasta_sim.run.outdir.make_manifest`) with
+    its count as ``games`` and no first deal or deal rate (games start at 0)."""
+    manifest = make_manifest(table, first_deal=0, **run)
+    manifest["games"] = manifest.pop("deals")
+    for key in ("first_deal", "deals_per_second"):
+        manifest.pop(key)
+    return manifest
 
 
 # --- the red threes of a game's first deal -----------------------------------------------
