@@ -85,7 +85,7 @@ def test_rotated_compare_run_deals_share_boards(tmp_path):
 @pytest.mark.parametrize(
     "address, message",
     [
-        ("{run}:2", "deal 2 is not in"),
+        ("{run}:2", "deal=2 is not in"),
         ("{run}:15", "holds deals 3 to 14"),
         ("{run}:4:5000", "ended after"),
         ("{run}x:4", "not a run folder"),
@@ -120,6 +120,21 @@ def test_cli_from_run(run):
     assert lines[0].startswith(f"position: {run}:5:6:1, seat ")
     assert lines[1].startswith("candidate") and "seed 0, 50 worlds" in lines[-1]
     bad = run_cli("--from-run", f"{run}:99")
-    assert bad.exit_code == 2 and "deal 99 is not in" in bad.output
+    assert bad.exit_code == 2 and "deal=99 is not in" in bad.output
     both = run_cli("position.toml", "--from-run", f"{run}:5")
     assert both.exit_code == 2 and "not both" in both.output
+
+
+def test_a_run_whose_partners_play_different_bots_is_addressable(tmp_path):
+    """The address reads the run's seats (a side's players may play different bots), not the
+    sides' labels: the deal played on from its start by those seats ends as recorded."""
+    folder = tmp_path / "seats"
+    seats = ["expert", "careful", "greedy", "careful"]  # side 0: expert and greedy
+    cs.simulate(3, rules=cs.Rules(players=4), seats=seats, seed=8, out=folder)
+    sides = pd.read_parquet(folder / "sides.parquet")
+    for k in range(3):
+        deal, bots = deal_from_run(f"{folder}:{k}")
+        assert bots == ["expert/greedy", "careful"] and deal.turns == 0
+        deal.play_out(seats=seats)
+        recorded = sides[sides["deal"] == k].set_index("side")["score"]
+        assert [deal.score()[s]["total"] for s in (0, 1)] == list(recorded)

@@ -237,7 +237,7 @@ def deal_of_run(folder, deal: int, *, game: int | None = None, value=None) -> Ru
     ranges = deal_ranges(manifest)
     if not any(first <= deal < first + n for _, first, n in ranges):
         spans = ", ".join(f"{first} to {first + n - 1}" for _, first, n in ranges)
-        raise BadArgument("deal", f"deal {deal} is not in {str(folder)!r}; it holds deals {spans}")
+        raise BadArgument("deal", f"deal={deal} is not in {str(folder)!r}: it holds deals {spans}")
     board = deal // len(seatings)
     seats = seatings[deal % len(seatings)]
     return RunDeal(rules, int(manifest["seed"]), board, board % rules.players, seats, scores)
