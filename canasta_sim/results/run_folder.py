@@ -1,6 +1,7 @@
 """Reading a run folder: its manifest (:func:`read_manifest`, checked by :func:`check_entries`
-and :func:`check_run_versions`) and its record files (:func:`check_records`); and
-:func:`writing`, which names the file an error of a write is about.
+and :func:`check_run_versions`), the deals it holds (:func:`deal_ranges`) and its record files
+(:func:`check_records`); and :func:`writing`, which names the file an error of a write is
+about.
 
 Everything that reads a results folder back (reports, replays, merges, resumed studies) reads
 it through these, so a partial, edited or foreign folder fails the same way everywhere, with
