@@ -51,8 +51,8 @@ from .nb.play import (
 )
 from .players.choices import candidates
 from .results.aggregate import Aggregates
+from .results.records import deal_dtype, side_dtype
 from .run.compiling import COMPILE_NOTE
-from .run.records import deal_dtype, side_dtype
 from .run.simulate import simulate
 from .search.analysis import analyse
 

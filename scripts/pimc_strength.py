@@ -15,7 +15,7 @@ import time
 from docs_page import DOCS, made_by, write_generated
 
 from canasta_sim import Rules, compare
-from canasta_sim.results.stats import wilson_interval
+from canasta_sim.results.intervals import wilson_interval
 from canasta_sim.run.games import play_games
 
 SCRIPT = "scripts/pimc_strength.py"

@@ -16,7 +16,8 @@ import click
 from docs_page import DOCS, made_by, write_generated
 
 from canasta_sim import Rules, simulate
-from canasta_sim.results.study_stats import all_red_threes, game_red_three, red_three_value
+from canasta_sim.results.study_stats import all_red_threes, red_three_value
+from canasta_sim.run.games import game_red_three
 
 
 def _ci(row, digits: int) -> str:

@@ -1,5 +1,6 @@
-"""Positions in a run folder, ``RUN_FOLDER:DEAL[:TURN[:DECISION]]`` (issue 18 item 1): the deal
-replayed from the manifest is the run's deal, and bad addresses are errors naming the value."""
+"""A deal of a run folder (canasta_sim.run.address): positions ``RUN_FOLDER:DEAL[:TURN[:DECISION]]``
+(issue 18 item 1), the deal replayed from the manifest is the run's deal and bad addresses are
+errors naming the value; whole deals of simulate, compare and games folders replayed."""
 
 import json
 
@@ -85,7 +86,7 @@ def test_rotated_compare_run_deals_share_boards(tmp_path):
 @pytest.mark.parametrize(
     "address, message",
     [
-        ("{run}:2", "deal 2 is not in"),
+        ("{run}:2", "deal=2 is not in"),
         ("{run}:15", "holds deals 3 to 14"),
         ("{run}:4:5000", "ended after"),
         ("{run}x:4", "not a run folder"),
@@ -120,6 +121,106 @@ def test_cli_from_run(run):
     assert lines[0].startswith(f"position: {run}:5:6:1, seat ")
     assert lines[1].startswith("candidate") and "seed 0, 50 worlds" in lines[-1]
     bad = run_cli("--from-run", f"{run}:99")
-    assert bad.exit_code == 2 and "deal 99 is not in" in bad.output
+    assert bad.exit_code == 2 and "deal=99 is not in" in bad.output
     both = run_cli("position.toml", "--from-run", f"{run}:5")
     assert both.exit_code == 2 and "not both" in both.output
+
+
+def test_a_run_whose_partners_play_different_bots_is_addressable(tmp_path):
+    """The address reads the run's seats (a side's players may play different bots), not the
+    sides' labels: the deal played on from its start by those seats ends as recorded."""
+    folder = tmp_path / "seats"
+    seats = ["expert", "careful", "greedy", "careful"]  # side 0: expert and greedy
+    cs.simulate(3, rules=cs.Rules(players=4), seats=seats, seed=8, out=folder)
+    sides = pd.read_parquet(folder / "sides.parquet")
+    for k in range(3):
+        deal, bots = deal_from_run(f"{folder}:{k}")
+        assert bots == ["expert/greedy", "careful"] and deal.turns == 0
+        deal.play_out(seats=seats)
+        recorded = sides[sides["deal"] == k].set_index("side")["score"]
+        assert [deal.score()[s]["total"] for s in (0, 1)] == list(recorded)
+
+
+# --- whole deals of run folders (replay_deal) -------------------------------------------------
+def _totals(trace):
+    return [e["total"] for e in trace if e["event"] == "score"]
+
+
+def test_replay_of_a_simulate_folder_uses_its_seats_and_scores(tmp_path):
+    from canasta_sim.referee import check_trace
+    from canasta_sim.run.address import deal_of_run, replay_deal
+
+    out = tmp_path / "run"
+    res = cs.simulate(
+        12, seats="greedy,careful,expert,careful", scores=[3000, 0], seed=5, workers=1, out=out
+    )
+    sides = res.sides
+    for k in (0, 7, 11):
+        run = deal_of_run(out, k)
+        assert run.seats == ("greedy", "careful", "expert", "careful")
+        trace = replay_deal(run)
+        assert trace[0]["minimums"] == [120, 50]
+        assert _totals(trace) == sides.query(f"deal == {k}")["score"].tolist()
+        assert check_trace(trace).ok
+    with pytest.raises(ValueError, match="holds deals 0 to 11"):
+        deal_of_run(out, 12)
+
+
+def test_replay_of_compare_and_games_folders(tmp_path):
+    from canasta_sim.run.address import deal_of_run, replay_deal
+
+    cs.compare("greedy", "careful", deals=8, seed=2, workers=1, out=tmp_path / "c")
+    rows = pd.read_parquet(tmp_path / "c" / "deals.parquet")
+    for k in (2, 5):  # board k // 2, greedy on side k % 2
+        run = deal_of_run(tmp_path / "c", k)
+        assert run.seats[k % 2] == "greedy" and run.seats[1 - k % 2] == "careful"
+        assert _totals(replay_deal(run)) == rows.query(f"deal == {k}")["score"].tolist()
+    res = cs.play_games(3, bots="greedy", scores=[2000, 0], seed=3, workers=1, out=tmp_path / "g")
+    sides = res.sides
+    deals = int(res.games.query("game == 1")["deals"].iloc[0])
+    for j in range(deals):
+        run = deal_of_run(tmp_path / "g", j, game=1)
+        expected = sides.query(f"game == 1 and deal == {j}")
+        assert list(run.scores) == expected["score_before"].tolist()
+        assert _totals(replay_deal(run)) == expected["score"].tolist()
+    with pytest.raises(ValueError, match=f"game 1 has {deals} deals"):
+        deal_of_run(tmp_path / "g", deals, game=1)
+
+
+def test_replay_cli_refuses_bots_with_a_folder_and_a_version_mismatch(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from canasta_sim.cli import main
+
+    out = tmp_path / "run"
+    cs.simulate(4, bots="greedy", seed=1, workers=1, out=out)
+    r = CliRunner().invoke(main, ["replay", str(out), "--deal", "2", "--bots", "expert"])
+    assert r.exit_code == 2 and "--bots" in r.output and "manifest" in r.output
+    r = CliRunner().invoke(main, ["replay", str(out), "--deal", "2", "--hands", "--check"])
+    assert r.exit_code == 0, r.output
+    assert "-- hands at the deal: seat 3 to play" in r.output  # deal 2: dealer seat 2
+    assert "referee: OK" in r.output
+    m = json.loads((out / "manifest.json").read_text())
+    m["bots_version"] = 0
+    (out / "manifest.json").write_text(json.dumps(m))
+    r = CliRunner().invoke(main, ["replay", str(out), "--deal", "2"])
+    assert r.exit_code == 2 and "bots_version 0" in r.output
+
+
+def test_replay_hands_show_each_hand_before_each_turn():
+    from canasta_sim.run.address import RunDeal, replay_deal
+
+    rules = cs.Rules()
+    trace = replay_deal(RunDeal(rules, 9, 0, 0, ("greedy",) * 4, (0, 0)), hands=True)
+    shows = [e for e in trace if e["event"] == "hands"]
+    # red threes are laid out and replaced (R-15): every hand holds the 11 cards dealt
+    assert [len(h.split()) for h in shows[0]["hands"]] == [rules.cards_dealt] * 4
+    assert [e["turn"] for e in shows] == list(range(len(shows)))
+    # one hands event before each turn, each followed by a move of the seat it names
+    for i, e in enumerate(trace):
+        if e["event"] == "hands":
+            assert trace[i + 1]["seat"] == e["seat"]
+    pickups = [e for e in trace if e["event"] == "take_pile"]
+    assert all(e["cards"] >= 1 for e in pickups)

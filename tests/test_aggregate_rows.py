@@ -26,7 +26,7 @@ from canasta_sim.results.aggregate import (
     count_layout,
     count_views,
 )
-from canasta_sim.run.records import (
+from canasta_sim.results.records import (
     CANASTA_TIMING,
     PICKUP_SIZE_FIELDS,
     deal_dtype,

@@ -2,6 +2,7 @@
 functions), and no module importing from a layer above its own."""
 
 import ast
+import re
 from pathlib import Path
 
 import canasta_sim
@@ -101,14 +102,15 @@ def test_cluster_is_a_leaf():
 
 #: The layers from the bottom up (docs/architecture.md): a module may import from its own layer
 #: and the layers below it. Keys are the first name below ``canasta_sim`` ("" is the package's
-#: ``__init__``); ``run`` and ``results`` are one layer in two packages.
+#: ``__init__``); ``results`` (reading runs) is below ``run`` (playing them).
 LAYERS = [
     {"_version", "cards", "_moved"},
     {"nb"},
     {"errors", "referee"},
     {"game"},
     {"players"},
-    {"run", "results"},
+    {"results"},
+    {"run"},
     {"search", "learn", "env"},
     {"cli", "warmup", "board"},
     {"", "__main__"},
@@ -141,6 +143,15 @@ def test_the_layer_check_finds_an_upward_import():
     assert upward_imports(graph) == {("canasta_sim.game.deals", "canasta_sim.run.runner")}
 
 
+def test_the_layer_check_finds_results_importing_run():
+    # results/ reads runs, run/ plays them: run imports results, never the other way
+    graph = {
+        "canasta_sim.results.stats": {"canasta_sim.run.games"},
+        "canasta_sim.run.simulate": {"canasta_sim.results.stats"},
+    }
+    assert upward_imports(graph) == {("canasta_sim.results.stats", "canasta_sim.run.games")}
+
+
 def test_every_module_is_in_a_layer():
     for module in import_graph():
         layer_of(module)
@@ -148,6 +159,51 @@ def test_every_module_is_in_a_layer():
 
 def test_no_module_imports_from_a_layer_above_its_own():
     assert upward_imports(import_graph()) == EXCEPTIONS
+
+
+ARCHITECTURE = ROOT.parent / "docs" / "architecture.md"
+
+
+def documented_layers(text: str) -> list[set[str]]:
+    """The layers of docs/architecture.md's table, bottom up: each row's second column, its
+    code names as :data:`LAYERS` keys (``nb/`` -> ``nb``, ``canasta_sim/__init__.py`` -> "")."""
+    layers = []
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) < 2 or not re.fullmatch(r"[0-9]+\. .+", cells[0]):
+            continue
+        names = re.findall(r"`([^`]+)`", cells[1])
+        layers.append({"" if n.endswith("__init__.py") else n.rstrip("/") for n in names})
+    return layers
+
+
+def documented_upward_imports(text: str) -> tuple[int, set[tuple[str, str]]]:
+    """docs/architecture.md's count of imports that go up a layer and its list of them
+    (``- `game.deals` imports `players.specs`: why``)."""
+    count = re.search(r"Imports that go up a layer: ([0-9]+)", text)
+    pairs = re.findall(r"^- `([\w.]+)` imports `([\w.]+)`", text, re.M)
+    found = {(f"canasta_sim.{a}", f"canasta_sim.{b}") for a, b in pairs}
+    return (int(count[1]) if count else -1), found
+
+
+def test_the_docs_parsers_read_a_table_and_a_list():
+    text = (
+        "| 0. Base | `cards`, `nb/` | x | y |\n| 1. Top | `canasta_sim/__init__.py` | x | y |\n"
+        "Imports that go up a layer: 1\n\n- `game.deals` imports `players.specs`: why\n"
+    )
+    assert documented_layers(text) == [{"cards", "nb"}, {""}]
+    assert documented_upward_imports(text) == (
+        1,
+        {("canasta_sim.game.deals", "canasta_sim.players.specs")},
+    )
+
+
+def test_the_docs_state_the_layers_of_the_test():
+    assert documented_layers(ARCHITECTURE.read_text()) == LAYERS
+
+
+def test_the_docs_state_the_imports_that_go_up():
+    assert documented_upward_imports(ARCHITECTURE.read_text()) == (len(EXCEPTIONS), EXCEPTIONS)
 
 
 def test_at_most_twelve_modules_at_the_top_of_the_package():

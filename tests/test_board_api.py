@@ -17,8 +17,7 @@ from canasta_sim.board.export import deal_html
 from canasta_sim.board.frames import replay_frames
 from canasta_sim.cli import main
 from canasta_sim.game.infoset import InfoSet
-from canasta_sim.results.rerun import deal_of_run
-from canasta_sim.run.address import deal_from_run, info_set_from_run
+from canasta_sim.run.address import RunAddress, deal_from_run, deal_of_run, info_set_from_run
 
 starlette = pytest.importorskip("starlette", reason="the board extra is not installed")
 with warnings.catch_warnings():  # Starlette 1.x would rather run its test client on httpx2
@@ -153,7 +152,7 @@ def test_deal_of_a_seed(client):
     [
         ({"run": 1, "deal": 4}, "run='1' is not allowed; allowed: an integer from 0 to 0"),
         ({"run": "../run4", "deal": 4}, "run='../run4' is not allowed"),
-        ({"run": 0, "deal": 9}, "deal=9: .* holds deals 4 to 5"),
+        ({"run": 0, "deal": 9}, "deal=9 is not in .* holds deals 4 to 5"),
         ({"run": 0, "deal": -1}, "deal='-1' is not allowed"),
         ({"run": 0, "seed": 1}, "give run or seed, not both"),
         ({"deal": 0}, "give run"),
@@ -240,6 +239,16 @@ def test_analysis_gives_the_command_lines_answer(client, run):
     assert status["command"] == (
         f"canasta-sim analyse --from-run {run}:4:6:0 --worlds 16 --seed 3 --rollout expert"
     )
+
+
+def test_the_worker_is_given_the_run_address(client, run, monkeypatch):
+    """The server passes its analysis worker the decision as a RunAddress, not text."""
+    sent = []
+    jobs = client.app.state.board.jobs
+    monkeypatch.setattr(jobs, "start", lambda request: sent.append(request) or "0")
+    request = {"at": {"run": 0, "deal": 5, "turn": 3, "decision": 1}, "worlds": 8}
+    assert client.post("/api/analyse", json=request).json() == {"job": "0", "state": "running"}
+    assert sent[0]["address"] == RunAddress(run, 5, 3, 1)
 
 
 def test_analysis_can_be_cancelled_and_one_runs_at_a_time(client):

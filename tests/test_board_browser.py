@@ -23,8 +23,7 @@ import canasta_sim as cs
 from canasta_sim.board.frames import replay_frames
 from canasta_sim.cli import main
 from canasta_sim.players.choices import candidates
-from canasta_sim.results.rerun import deal_of_run
-from canasta_sim.run.address import info_set_from_run
+from canasta_sim.run.address import deal_of_run, info_set_from_run
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"

@@ -19,8 +19,9 @@ from click.testing import CliRunner
 from canasta_sim import Deal, Rules, compare, play_games, simulate
 from canasta_sim._version import BOTS_VERSION
 from canasta_sim.cli import main
-from canasta_sim.results.stats import mean_interval
-from canasta_sim.run.compare import parse_range, plot_sweep, sweep
+from canasta_sim.results.intervals import mean_interval
+from canasta_sim.results.paired import plot_sweep
+from canasta_sim.run.compare import parse_range, sweep
 from canasta_sim.run.merge import merge_runs
 from canasta_sim.run.outdir import OutConflict, commit_out, prepare_out, staging_folder
 from canasta_sim.run.runner import Progress, chunk_starts, long_run_warning

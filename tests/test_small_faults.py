@@ -9,8 +9,8 @@ import pytest
 import canasta_sim as cs
 from canasta_sim import InfoSet, Rules, review
 from canasta_sim.players.specs import parse_bot
+from canasta_sim.results.study_table import STATISTICS, format_study
 from canasta_sim.run.address import deal_from_run
-from canasta_sim.run.study import STATISTICS, format_study
 from canasta_sim.search.analysis import pairing_note
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"

@@ -9,16 +9,15 @@ import pytest
 
 from canasta_sim import Rules, simulate
 from canasta_sim.results.aggregate import RED_CELLS, Aggregates
+from canasta_sim.results.intervals import Z95
 from canasta_sim.results.study_stats import (
-    Z95,
     GameRedThree,
     canasta_timing,
     cell_regression,
-    game_red_three,
     red_three_value,
     timing_curves,
 )
-from canasta_sim.run.games import play_games
+from canasta_sim.run.games import game_red_three, play_games
 
 
 @pytest.fixture(scope="module", params=[2, 3])

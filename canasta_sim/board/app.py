@@ -50,6 +50,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import BadArgument, IllegalMove
 from ..game.rules import PLAYER_TABLE
+from ..run.address import RunAddress
 from .export import STATIC
 from .frames import DealReplay
 from .jobs import Busy, Jobs
@@ -204,7 +205,7 @@ async def page(request: Request):
 
 async def list_runs(request: Request):
     board: Board = request.app.state.board
-    from ..run.outdir import read_manifest
+    from ..results.run_folder import read_manifest
 
     out = []
     for i, folder in enumerate(board.runs):
@@ -282,7 +283,7 @@ async def start_analysis(request: Request):
             raise BadArgument("run", "analysis of a deal needs a run folder (or a position)")
         turn = _int(at.get("turn", 0), "turn", 0, 100_000)
         decision = _int(at.get("decision", 0), "decision", 0, 1)
-        job["address"] = f"{source['folder']}:{source['deal']}:{turn}:{decision}"
+        job["address"] = RunAddress(Path(source["folder"]), source["deal"], turn, decision)
     try:
         job_id = board.jobs.start(job)
     except Busy as exc:
@@ -470,7 +471,7 @@ async def _lifespan(app: Starlette):
 def _check_run(folder: Path) -> None:
     """Check at start-up that ``folder`` is a run folder the board lists and replays, so one
     corrupt folder is named at once instead of failing ``/api/runs`` for every run."""
-    from ..run.outdir import check_entries, read_manifest
+    from ..results.run_folder import check_entries, read_manifest
 
     try:
         manifest = read_manifest(folder)

@@ -15,8 +15,7 @@ from typing import Any
 from ..game.deals import Deal
 from ..game.trace import format_trace
 from ..nb.enums import SideSlot
-from ..results.rerun import RunDeal
-from ..run.address import first_move
+from ..run.address import RunDeal, first_move
 
 #: Cards a canasta holds at least (R-62).
 CANASTA_CARDS = 7

@@ -50,12 +50,12 @@ def json_rows(frame) -> list[dict]:
 
 
 def run_analysis(request: dict) -> dict:
-    """Run one analysis request (in the worker process): ``address`` (a ``--from-run``
-    address) or ``position`` (a position mapping), ``worlds``, ``seed`` and ``rollout``
-    (checked by the server), returning :func:`analysis_answer`'s data; or ``review`` (a play
-    session's ``source``, ``you`` and ``actions``), returning
-    :func:`canasta_sim.board.session.review_session`'s tables as ``summary`` and ``decisions``
-    rows."""
+    """Run one analysis request (in the worker process): ``address`` (the
+    :class:`~canasta_sim.run.address.RunAddress` of a ``--from-run`` position) or ``position``
+    (a position mapping), ``worlds``, ``seed`` and ``rollout`` (checked by the server),
+    returning :func:`analysis_answer`'s data; or ``review`` (a play session's ``source``,
+    ``you`` and ``actions``), returning :func:`canasta_sim.board.session.review_session`'s
+    tables as ``summary`` and ``decisions`` rows."""
     from ..game.infoset import InfoSet
     from ..run.address import info_set_from_run
     from ..search.analysis import analyse
@@ -74,7 +74,7 @@ def run_analysis(request: dict) -> dict:
     result = analyse(info, worlds=worlds, seed=seed, rollout=rollout)
     where = f"--from-run {address}" if address else "POSITION"
     command = f"canasta-sim analyse {where} --worlds {worlds} --seed {seed} --rollout {rollout}"
-    return analysis_answer(result, address, command)
+    return analysis_answer(result, str(address) if address else None, command)
 
 
 def _worker(conn: Connection, request: dict) -> None:

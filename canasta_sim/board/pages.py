@@ -11,8 +11,7 @@ from pathlib import Path
 from ..errors import BadArgument
 from ..game.deals import Deal
 from ..game.rules import Rules
-from ..results.rerun import RunDeal, deal_of_run
-from ..run.address import deal_from_run, first_move
+from ..run.address import RunDeal, deal_of_run
 from .frames import DealReplay, replay_frames
 
 
@@ -69,7 +68,7 @@ def run_deal(source: dict) -> RunDeal:
     Raises
     ------
     ValueError
-        As :func:`canasta_sim.results.rerun.deal_of_run`, or for bad bots or players.
+        As :func:`canasta_sim.run.address.deal_of_run`, or for bad bots or players.
     """
     if "folder" in source:
         return deal_of_run(source["folder"], source["deal"])
@@ -79,9 +78,8 @@ def run_deal(source: dict) -> RunDeal:
     specs = source["bots"].split(",")
     per_side = len(specs) in (1, rules.sides)
     bots = table_bots(specs if per_side else None, None if per_side else specs, rules)
-    seats = tuple(b.spec for b in per_seat(list(bots), rules.players))
-    deal = source["deal"]
-    return RunDeal(rules, source["seed"], deal, deal % rules.players, seats, (0,) * rules.sides)
+    seats = [b.spec for b in per_seat(list(bots), rules.players)]
+    return RunDeal.of_seed(rules, source["seed"], source["deal"], seats)
 
 
 def deal_replay(source: dict) -> DealReplay:
@@ -101,7 +99,7 @@ def deal_replay(source: dict) -> DealReplay:
 
 def run_replay(run: RunDeal, folder, k: int) -> DealReplay:
     """The frames of deal ``k`` of the run in ``folder`` (``run``: what
-    :func:`canasta_sim.results.rerun.deal_of_run` answers for it), titled and addressed like
+    :func:`canasta_sim.run.address.deal_of_run` answers for it), titled and addressed like
     ``--from-run``."""
     return replay_frames(
         run,
@@ -112,29 +110,19 @@ def run_replay(run: RunDeal, folder, k: int) -> DealReplay:
 
 
 def deal_at(source: dict, turn: int, decision: int) -> Deal:
-    """The deal a checked request names, replayed to a decision (``turn``, ``decision`` as in
-    ``--from-run``). A run folder's deal is replayed by
-    :func:`canasta_sim.run.address.deal_from_run`, as ``analyse --from-run`` replays it.
+    """The deal a checked request names (:func:`run_deal`), played to a decision (``turn``,
+    ``decision`` as in ``--from-run``) by :meth:`canasta_sim.run.address.RunDeal.at`, as
+    ``analyse --from-run`` plays it.
 
     Raises
     ------
     ValueError
         For a turn or decision the deal does not reach (the message gives the allowed turns).
     """
-    if "folder" in source:
-        deal, _ = deal_from_run(f"{source['folder']}:{source['deal']}:{turn}:{decision}")
-        return deal
-    run = run_deal(source)
-    deal, seats = run.new_deal(trace=True), list(run.seats)
-    while deal.turns < turn and not deal.is_over:
-        deal.play_turn(seats=seats)
-    if not deal.is_over and decision == 1:
-        first_move(deal, seats=seats)
-    if deal.is_over:
-        raise BadArgument(
-            "turn", f"turn={turn}, decision={decision}: the deal is over before that decision"
-        )
-    return deal
+    where = (
+        f"deal {source['deal']} of {str(source['folder'])!r}" if "folder" in source else "the deal"
+    )
+    return run_deal(source).at(turn, decision, where)
 
 
 def deal_position(source: dict, turn: int, decision: int) -> dict:

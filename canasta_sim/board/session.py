@@ -24,7 +24,7 @@ from ..game.deals import Deal
 from ..game.notation import check_int
 from ..game.trace import format_trace
 from ..nb.enums import BLACK_THREE, LAST_NATURAL
-from ..results.rerun import RunDeal
+from ..run.address import RunDeal
 from .frames import table_frame
 from .pages import run_deal
 

@@ -72,15 +72,15 @@ def compare(
     """Compare BOT_A with BOT_B (or the two teams of --seats): bots rotate over the sides
     on shared deals. Under the table, one line says how to read it: points decide games,
     so the points per deal say which bot is stronger; the deal win rate ignores margins."""
-    from ..results.tables import json_document
-    from ..run.compare import compare as run
-    from ..run.compare import (
+    from ..results.paired import (
         comparison_reading,
         comparison_settings,
         format_comparison,
-        rotation_table,
         table_notes,
     )
+    from ..results.tables import json_document
+    from ..run.compare import compare as run
+    from ..run.compare import rotation_table
 
     if (deals is None) == (games is None):
         raise click.UsageError("give exactly one of --deals N and --games N")
@@ -153,15 +153,9 @@ def sweep(
     opts,
 ):
     """Sweep one parameter of BOT against the --vs bot: one comparison per value."""
+    from ..results.paired import format_sweep, plot_sweep, sweep_settings, sweep_title
     from ..results.tables import json_document
-    from ..run.compare import (
-        format_sweep,
-        parse_range,
-        plot_sweep,
-        sweep_settings,
-        sweep_specs,
-        sweep_title,
-    )
+    from ..run.compare import parse_range, sweep_specs
     from ..run.compare import sweep as run
 
     name, eq, spec = param.partition("=")
@@ -314,11 +308,8 @@ def tune(
 ):
     """Tune BOT's parameters jointly against a field of bots (docs/tune.md): a seeded TPE
     search on seat-rotated duplicate deals, then the best setting on fresh seeds."""
-    from ..results.tables import json_document
     from ..search.tune import (
         DEFAULT_FIELD,
-        format_final,
-        format_history,
         parse_ranges,
         search_space,
     )
@@ -352,12 +343,32 @@ def tune(
             rules=rules,
             **opts.api(),
         )  # bot, params, ranges and field are checked above
+    _show_tune(fmt, result, bot, objective, trials, rules, opts.seed)
+    if target is None:
+        return
+    _write_frames(
+        target,
+        {
+            "history.csv": result.history,
+            "final.csv": result.final,
+            "manifest.json": result.manifest,
+        },
+    )
+    _note(fmt, f"results written to {opts.out}")
+
+
+def _show_tune(fmt, result, bot: str, objective: str, trials: int, rules, seed: int) -> None:
+    """Print a tune's settings line, then its best trials and the best setting on fresh
+    seeds (or its final table as CSV, or all of it as JSON, by ``fmt``)."""
+    from ..results.tables import json_document
+    from ..search.tune import format_final, format_history
+
     info = result.manifest["tune"]
     _note(
         fmt,
         f"{trials} trials, objective {objective} ({info['objective_doc']}), field "
         f"{', '.join(result.manifest['bots']['field'])}, {rules.players} players, "
-        f"seed {opts.seed}: {result.manifest['wall_seconds']:.1f} s",
+        f"seed {seed}: {result.manifest['wall_seconds']:.1f} s",
     )
     _emit(
         fmt,
@@ -381,23 +392,12 @@ def tune(
                 "trials": trials,
                 "field": result.manifest["bots"]["field"],
                 "players": rules.players,
-                "seed": opts.seed,
+                "seed": seed,
             },
             history=result.history,
             final=result.final,
         ),
     )
-    if target is None:
-        return
-    _write_frames(
-        target,
-        {
-            "history.csv": result.history,
-            "final.csv": result.final,
-            "manifest.json": result.manifest,
-        },
-    )
-    _note(fmt, f"results written to {opts.out}")
 
 
 @click.command()
@@ -430,14 +430,8 @@ def tune(
 )
 def study(axes, deals, baseline, resume, opts):
     """Run a grid of variants (one run per cell, the same seed) and compare the cells."""
-    from ..run.study import (
-        StudyInterrupted,
-        format_study,
-        grid_cells,
-        parse_axis,
-        run_study,
-        unfinished_study,
-    )
+    from ..results.study_table import format_study, unfinished_study
+    from ..run.study import StudyInterrupted, grid_cells, parse_axis, run_study
 
     parsed = []
     for text in axes:

@@ -29,7 +29,7 @@ from .options import (
 def report(run_dir):
     """Write RUN_DIR/report.md with plots, from a run folder of simulate or of study."""
     from ..results.report import write_report
-    from ..run.outdir import VersionMismatch, check_run_versions, read_manifest
+    from ..results.run_folder import VersionMismatch, check_run_versions, read_manifest
 
     with api_errors("RUN_DIR"):
         path = write_report(run_dir)
@@ -109,30 +109,10 @@ def replay(
     manifest gives rules, bots, seed and scores), or of a run with seed SEED and the given
     rules and bots; or the trace file of --trace. With --html, writes the page instead and
     prints only where."""
-    from ..game.trace import load_trace
-    from ..results.rerun import RunDeal, deal_of_run, replay_deal
+    from ..run.address import RunDeal, deal_of_run, replay_deal
 
     if trace_file is not None:
-        given = [
-            f"--{name.replace('_opt', '').replace('_', '-')}"
-            for name in ("seed", "deal", "game", "value", "players", "rules_opt", "settings")
-            + ("bots", "seats", "scores")
-            if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT
-        ]
-        if run_folder is not None or given:
-            raise click.UsageError(
-                f"{', '.join(given) or 'RUN_FOLDER'}: --trace replays the file as it is; "
-                f"give --trace or a deal to replay, not both"
-            )
-        try:
-            trace = load_trace(trace_file)
-        except ValueError as exc:
-            raise click.UsageError(f"--trace {trace_file}: not a trace file ({exc})") from None
-        if not trace or not all(isinstance(e, dict) and "event" in e for e in trace):
-            raise click.UsageError(
-                f"--trace {trace_file}: not a trace file (allowed: JSON lines, each an object "
-                f"with an 'event' field, as save_trace writes them; docs/trace.md)"
-            )
+        trace = _trace_of_file(ctx, trace_file, run_folder)
     elif run_folder is not None:
         given = [
             f"--{name.replace('_opt', '').replace('_', '-')}"
@@ -157,7 +137,7 @@ def replay(
         seated = [b.spec for b in per_seat([parse_bot(x) for x in specs], rules.players)]
         with api_errors("--scores"):
             start = _check_scores(scores, rules)
-        run = RunDeal(rules, seed, deal, deal % rules.players, tuple(seated), start)
+        run = RunDeal.of_seed(rules, seed, deal, seated, start)
     if trace_file is None:
         with api_errors("--seats" if seats else "--bots"):
             trace = replay_deal(run, hands=show_hands)
@@ -181,6 +161,34 @@ def replay(
         click.echo(f"referee: {verdict}", err=as_json)  # keep --json output pure JSON lines
         if not verdict.ok:
             sys.exit(1)
+
+
+def _trace_of_file(ctx, trace_file, run_folder) -> list[dict]:
+    """The trace in ``--trace``'s file; a usage error for a file that holds no trace, or for
+    a deal named besides it (the file is replayed as it is)."""
+    from ..game.trace import load_trace
+
+    given = [
+        f"--{name.replace('_opt', '').replace('_', '-')}"
+        for name in ("seed", "deal", "game", "value", "players", "rules_opt", "settings")
+        + ("bots", "seats", "scores")
+        if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT
+    ]
+    if run_folder is not None or given:
+        raise click.UsageError(
+            f"{', '.join(given) or 'RUN_FOLDER'}: --trace replays the file as it is; "
+            f"give --trace or a deal to replay, not both"
+        )
+    try:
+        trace = load_trace(trace_file)
+    except ValueError as exc:
+        raise click.UsageError(f"--trace {trace_file}: not a trace file ({exc})") from None
+    if not trace or not all(isinstance(e, dict) and "event" in e for e in trace):
+        raise click.UsageError(
+            f"--trace {trace_file}: not a trace file (allowed: JSON lines, each an object "
+            f"with an 'event' field, as save_trace writes them; docs/trace.md)"
+        )
+    return trace
 
 
 def _listing(trace: list[dict], trace_file) -> str:

@@ -472,7 +472,8 @@ def _write_frames(target, files: dict) -> None:
     (staging folder, then rename): ``.csv`` and ``.parquet`` files from DataFrames, ``.json``
     files from dicts, any other file by calling its item with the path. An error names the
     file that could not be written."""
-    from ..run.outdir import commit_out, json_text, staging_folder, write_text, writing
+    from ..results.run_folder import writing
+    from ..run.outdir import commit_out, json_text, staging_folder, write_text
 
     with staging_folder(target) as tmp:
         for name, item in files.items():

@@ -198,7 +198,7 @@ def games(
     opts,
 ):
     """Play GAMES full games to the target score (R-55) and print win rates."""
-    from ..results.stats import format_game_sides, game_sides
+    from ..results.game_totals import format_game_sides, game_sides
     from ..results.tables import count, json_document
     from ..run.games import MAX_DEALS, play_games
 

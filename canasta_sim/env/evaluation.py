@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..game.notation import as_rules, check_int
-from ..results.stats import mean_interval, wilson_interval
+from ..results.intervals import mean_interval, wilson_interval
 from .vec import VecCanasta
 
 #: A policy: observations (``int32[n, ENV_OBS_LEN]``) and legal-action masks

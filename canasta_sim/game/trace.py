@@ -120,7 +120,7 @@ def format_trace(trace: list[dict]) -> str:
     Cards added to a meld the side already has are shown as added to it ("adds 2 to the 8s
     meld"), the stock cards drawn in place of red threes (R-15, R-16) as replacements
     ("draws a replacement: 7"), a pickup with the pile's size ("takes the pile (12 cards)"),
-    and ``hands`` events (:func:`canasta_sim.results.rerun.replay_deal` with ``hands=True``) as
+    and ``hands`` events (:func:`canasta_sim.run.address.replay_deal` with ``hands=True``) as
     every seat's hand before a turn.
 
     Parameters

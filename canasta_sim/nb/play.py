@@ -107,7 +107,7 @@ class Learned(NamedTuple):
 
 
 class Rows(NamedTuple):
-    """The records a chunk writes (:mod:`canasta_sim.run.records`)."""
+    """The records a chunk writes (:mod:`canasta_sim.results.records`)."""
 
     deals: np.ndarray  # deal_dtype, (n,)
     sides: np.ndarray  # side_dtype, (n, n_sides)
@@ -208,7 +208,7 @@ def play_search_deal_nb(state, rules, bot, deal, seating, search, learned, block
 @inline_kernel
 def record_deal_nb(state, rules, deal_row, side_rows):
     """Write the finished deal's record (``deal_row``, a record of
-    :data:`canasta_sim.run.records.deal_dtype`) and its sides' records (``side_rows``,
+    :data:`canasta_sim.results.records.deal_dtype`) and its sides' records (``side_rows``,
     ``ndarray(side_dtype, (n_sides,))``, including the score parts, points)."""
     melds, meld_flags, sides, g = state.melds, state.meld_flags, state.sides, state.g
     deal_row.dealer = g[DealSlot.dealer]
@@ -273,7 +273,7 @@ def record_deal_nb(state, rules, deal_row, side_rows):
 @inline_kernel
 def record_pile_nb(state, rules, side, row):
     """The pile and timeline fields of ``side``'s record ``row`` (see
-    :data:`canasta_sim.run.records.side_dtype`): its pickups by kind and pile size, wild-card
+    :data:`canasta_sim.results.records.side_dtype`): its pickups by kind and pile size, wild-card
     freezes, black-three blocks and the turn of its initial meld (its players' first melds,
     the earliest; -1 if none)."""
     sides = state.sides
@@ -398,9 +398,9 @@ def play_chunk(
         to balance the load, each reusing one state (no allocation per deal). Results do not
         depend on it.
     deal_rows : ndarray(deal_dtype, (n,)), written
-        :data:`canasta_sim.run.records.deal_dtype` rows.
+        :data:`canasta_sim.results.records.deal_dtype` rows.
     side_rows : ndarray(side_dtype, (n, n_sides)), written
-        :data:`canasta_sim.run.records.side_dtype` rows.
+        :data:`canasta_sim.results.records.side_dtype` rows.
     """
     n = seeds.shape[0]
     n_blocks = block_count(n, threads)

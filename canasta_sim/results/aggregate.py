@@ -17,7 +17,7 @@ import numpy as np
 from ..game.rules import Rules
 from ..nb.chunk_counts import add_chunk_nb
 from ..nb.enums import COUNT_COLS, COUNT_KEYS, CountCol
-from ..run.records import CANASTA_TIMING, END_REASONS, PICKUP_SIZE_FIELDS, deals_frame, sides_frame
+from .records import CANASTA_TIMING, END_REASONS, PICKUP_SIZE_FIELDS, deals_frame, sides_frame
 
 SCORE_OFFSET = 32765  # score histogram range: -32765 .. 32765 points; beyond it, the edge
 # bins (only reachable with extreme custom bonuses; means and sums stay exact)
@@ -332,7 +332,7 @@ def chunk_outputs(table, first_deal: int, seeds, seatings, deal_rows, side_rows,
     deal_rows : ndarray(deal_dtype, (n,))
     side_rows : ndarray(side_dtype, (n, sides))
     records : bool
-        Build the ``deals`` and ``sides`` frames (:mod:`canasta_sim.run.records`).
+        Build the ``deals`` and ``sides`` frames (:mod:`canasta_sim.results.records`).
     """
     rules, bots = table.rules, list(table.bot_specs)
     bot_codes = table.bot_codes[seatings]

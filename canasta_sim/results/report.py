@@ -24,11 +24,12 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from ..game.rules import Rules
-from ..run.outdir import check_entries, check_records, read_manifest, writing
-from ..run.study import STATISTICS, study_caption, study_policy, unfinished_study
+from ..results.run_folder import check_entries, check_records, read_manifest, writing
 from .aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
-from .stats import hist_mean, policy_label, summary, summary_cells, table_number
+from .intervals import hist_mean
+from .stats import policy_label, summary, summary_cells, table_number
 from .study_stats import KINDS, canasta_timing, red_three_value
+from .study_table import STATISTICS, study_caption, study_policy, unfinished_study
 
 __all__ = ["PLOTS", "write_report"]
 

@@ -18,21 +18,23 @@ exact      the exact expectation from the rules' arithmetic when one is known, e
 
 Intervals
 ---------
-* Rates: Wilson score interval without continuity correction (:func:`wilson_interval`; the
-  same numbers as :meth:`scipy.stats.binomtest` ``proportion_ci``, ``method="wilson"``).
+The interval functions are in :mod:`canasta_sim.results.intervals`.
+
+* Rates: Wilson score interval without continuity correction (``wilson_interval``; the same
+  numbers as :meth:`scipy.stats.binomtest` ``proportion_ci``, ``method="wilson"``).
 * Means: ``mean +- z * sd / sqrt(n)`` with ``z = ndtri(0.975)`` (1.95996) and the sample
   standard deviation (``ddof=1``) computed exactly from integer sums and sums of squares, or from
   the histogram.
 * Quantiles: the distribution-free order-statistic interval: ranks
   ``binom_quantile(0.025, n, p)`` and ``binom_quantile(0.975, n, p) + 1`` of the sorted sample
-  (:func:`binom_quantile` computes ``scipy.stats.binom.ppf``), read off the histogram. The
+  (``binom_quantile`` computes ``scipy.stats.binom.ppf``), read off the histogram. The
   point estimate is the inverted-CDF quantile (the smallest value whose cumulative fraction
   reaches ``p``; numpy's ``method="inverted_cdf"``).
 * Mean score difference of the side playing first minus the mean of the others: exact
   interval from the per-deal difference's own sum and sum of squares.
 * Mean pile size at a pickup: a ratio of sums over side-deals (cards taken over pickups), so
   its interval treats the side-deal as the unit (pickups of one deal are not independent):
-  the delta-method (linearisation) interval :func:`ratio_interval`.
+  the delta-method (linearisation) interval ``ratio_interval``.
 * Shares of pickups by pile size: Wilson intervals over the pickups (they treat pickups as
   independent trials, so they are somewhat narrow).
 
@@ -73,22 +75,20 @@ from fractions import Fraction
 
 import numpy as np
 import pandas as pd
-from scipy.special import bdtr, bdtrik  # not scipy.stats (about 1 s of start-up)
 
 from ..cards import BLACK_THREE, DEUCE, JOKER, KIND_COUNTS_108, RED_THREE
 from ..game.rules import Rules
 from ..nb.enums import PICKUP_BIN
-from ..run.games import GameTotals
-from ..run.records import END_REASONS
 from .aggregate import N_RANKS, SCORE_OFFSET, SCORE_STEP, TIMED_CANASTAS, Aggregates
-from .study_stats import KINDS, Z95, canasta_timing, red_three_value
-from .tables import DASH, align_columns, interval
+from .intervals import hist_mean, hist_quantile, mean_interval, ratio_interval, wilson_interval
+from .records import END_REASONS
+from .study_stats import KINDS, canasta_timing, red_three_value
+from .tables import DASH
 
 __all__ = [
     "COLUMNS",
     "QUANTILES",
     "SEAT_DIFF",
-    "binom_quantile",
     "bots_version_text",
     "canasta_turn_statistic",
     "exact_any_red_three_dealt",
@@ -97,13 +97,8 @@ __all__ = [
     "exact_red_threes_dealt_pmf",
     "exact_upcard_cards",
     "format_summary",
-    "hist_mean",
-    "hist_quantile",
-    "mean_interval",
     "pack_counts",
-    "ratio_interval",
     "summary",
-    "wilson_interval",
 ]
 
 #: Columns of the :func:`summary` frame, in order.
@@ -125,180 +120,11 @@ def _red_threes(h: int) -> str:
     return f"{h} red three" + ("" if h == 1 else "s")
 
 
-# --- intervals ------------------------------------------------------------------------------
-def wilson_interval(k: int, n: int) -> tuple[float, float]:
-    """95% Wilson score interval for ``k`` successes in ``n`` trials.
-
-    Wilson, E. B. (1927), "Probable inference, the law of succession, and statistical
-    inference", J. Amer. Statist. Assoc. 22, 209-212; without continuity correction, with
-    ``z = ndtri(0.975)``::
-
-        centre = (k + z**2 / 2) / (n + z**2)
-        half   = z / (n + z**2) * sqrt(k * (n - k) / n + z**2 / 4)
-        (low, high) = (centre - half, centre + half)
-
-    As in :meth:`scipy.stats.binomtest` ``proportion_ci(method="wilson")`` (the same numbers),
-    ``low`` is exactly 0 when ``k == 0`` and ``high`` exactly 1 when ``k == n``.
-
-    Returns ``(nan, nan)`` when ``n == 0``.
-
-    Raises
-    ------
-    ValueError
-        If ``k`` is not in ``0..n``.
-    """
-    k, n = int(k), int(n)
-    if n <= 0:
-        return _NAN, _NAN
-    if not 0 <= k <= n:
-        raise ValueError(f"k must be in 0..n, got k={k}, n={n}")
-    z2 = Z95 * Z95
-    centre = (k + z2 / 2) / (n + z2)
-    half = Z95 / (n + z2) * math.sqrt(k * (n - k) / n + z2 / 4)
-    return (0.0 if k == 0 else centre - half), (1.0 if k == n else centre + half)
-
-
-def binom_quantile(q: float, n: int, p: float) -> int:
-    """The ``q``-quantile of Binomial(n, p): the smallest ``k`` with ``P(X <= k) >= q``.
-
-    For ``0 < q < 1``, ``n >= 1`` and ``0 < p < 1``. Computed as scipy's ``binom.ppf`` long
-    did, from :func:`scipy.special.bdtrik` (the continuous inverse of the binomial CDF in
-    ``k``) and :func:`scipy.special.bdtr` (the CDF)::
-
-        k = ceil(bdtrik(q, n, p)); k1 = max(k - 1, 0)
-        return k1 if bdtr(k1, n, p) >= q else k
-
-    Recent scipy computes ``binom.ppf`` with Boost instead; the two agree except where
-    ``P(X <= k)`` equals ``q`` to rounding (e.g. ``q = 0.5``, ``p = 0.5``); for the 2.5% and
-    97.5% points used here they agreed for every ``n <= 3000`` and ``p`` of :data:`QUANTILES`.
-    """
-    n = int(n)
-    k = math.ceil(float(bdtrik(q, n, p)))
-    k1 = max(k - 1, 0)
-    return k1 if float(bdtr(k1, n, p)) >= q else k
-
-
-def mean_interval(total: int, total_sq: int, n: int) -> tuple[float, float, float]:
-    """Mean and its 95% normal interval from an exact integer sum and sum of squares.
-
-    Parameters
-    ----------
-    total, total_sq : int
-        Sum and sum of squares of the ``n`` observations (Python ints: no overflow).
-    n : int
-        Sample size.
-
-    Returns
-    -------
-    (mean, ci_low, ci_high) : floats; the interval is NaN for ``n < 2``, all NaN for ``n == 0``.
-    """
-    total, total_sq, n = int(total), int(total_sq), int(n)
-    if n <= 0:
-        return _NAN, _NAN, _NAN
-    mean = total / n
-    if n < 2:
-        return mean, _NAN, _NAN
-    # exact integer numerator: n * sum(x^2) - (sum x)^2 = n (n - 1) s^2
-    var = Fraction(n * total_sq - total * total, n * (n - 1))
-    half = Z95 * math.sqrt(max(float(var), 0.0) / n)
-    return mean, mean - half, mean + half
-
-
-def ratio_interval(x: int, xx: int, n: int, nn: int, xn: int, m: int) -> tuple[float, float, float]:
-    """A ratio of sums ``R = sum(x_i) / sum(n_i)`` over ``m`` units (side-deals) with its 95%
-    interval by linearisation (the delta method for a ratio estimator)::
-
-        s2 = (sum x^2 - 2 R sum x n + R^2 sum n^2) / (m - 1)
-        half = z * sqrt(s2 / m) / mean(n)
-
-    Parameters
-    ----------
-    x, xx : int
-        Sum of ``x_i`` and of ``x_i ** 2``.
-    n, nn : int
-        Sum of ``n_i`` and of ``n_i ** 2``.
-    xn : int
-        Sum of ``x_i * n_i``.
-    m : int
-        Units.
-
-    Returns
-    -------
-    (ratio, ci_low, ci_high) : floats; all NaN when ``sum(n_i) == 0``, the interval NaN for
-    ``m < 2``.
-    """
-    x, xx, n, nn, xn, m = (int(v) for v in (x, xx, n, nn, xn, m))
-    if n == 0:
-        return _NAN, _NAN, _NAN
-    r = Fraction(x, n)
-    if m < 2:
-        return float(r), _NAN, _NAN
-    s2 = (xx - 2 * r * xn + r * r * nn) / (m - 1)
-    half = Z95 * math.sqrt(max(float(s2), 0.0) / m) / (n / m)
-    return float(r), float(r) - half, float(r) + half
-
-
 def _sd(total: int, total_sq: int, n: int) -> float:
     total, total_sq, n = int(total), int(total_sq), int(n)
     if n < 2:
         return _NAN
     return math.sqrt(max(float(Fraction(n * total_sq - total * total, n * (n - 1))), 0.0))
-
-
-def _hist_sums(hist, values=None) -> tuple[int, int, int]:
-    hist = np.asarray(hist, np.int64)
-    values = np.arange(hist.shape[-1]) if values is None else np.asarray(values)
-    n = int(hist.sum())
-    total = sum(int(c) * int(v) for c, v in zip(hist, values) if c)
-    total_sq = sum(int(c) * int(v) * int(v) for c, v in zip(hist, values) if c)
-    return total, total_sq, n
-
-
-def hist_mean(hist, values=None) -> tuple[float, float, float, int]:
-    """Mean of a histogram with its 95% interval.
-
-    Parameters
-    ----------
-    hist : ndarray(int64, (m,))
-        ``hist[i]`` observations of value ``values[i]`` (default ``i``).
-    values : array of int, optional
-
-    Returns
-    -------
-    (mean, ci_low, ci_high, n)
-    """
-    total, total_sq, n = _hist_sums(hist, values)
-    return (*mean_interval(total, total_sq, n), n)
-
-
-def hist_quantile(hist, q: float, values=None) -> tuple[float, float, float]:
-    """The ``q``-quantile (0 < q < 1) of a histogram with its order-statistic 95% interval.
-
-    The estimate is the smallest value whose cumulative fraction reaches ``q`` (the value of
-    rank ``ceil(q * n)`` in the sorted sample, ranks from 1). The interval is formed by the
-    values of ranks ``binom_quantile(0.025, n, q)`` and ``binom_quantile(0.975, n, q) + 1``
-    (:func:`binom_quantile`, clipped to 1..n), which cover the true quantile with probability
-    >= 95% (distribution-free).
-
-    Returns
-    -------
-    (value, ci_low, ci_high) : floats (NaN for an empty histogram).
-    """
-    hist = np.asarray(hist, np.int64)
-    values = np.arange(hist.shape[-1]) if values is None else np.asarray(values)
-    n = int(hist.sum())
-    if n == 0:
-        return _NAN, _NAN, _NAN
-    cum = np.cumsum(hist)
-    q_frac = Fraction(q).limit_denominator(10**6)
-    rank = max(1, math.ceil(q_frac * n))
-    low = min(max(binom_quantile(0.025, n, float(q)), 1), n)
-    high = min(max(binom_quantile(0.975, n, float(q)) + 1, 1), n)
-
-    def at(r):  # value of rank r (1-based) in the sorted sample
-        return float(values[int(np.searchsorted(cum, r, side="left"))])
-
-    return at(rank), at(low), at(high)
 
 
 # --- exact values from the rules' arithmetic ------------------------------------------------
@@ -809,61 +635,3 @@ def format_summary(df: pd.DataFrame) -> str:
             f"{exact:>{widths[4]}}  {n:>{widths[5]}}"
         )
     return "\n".join(lines)
-
-
-# --- games ----------------------------------------------------------------------------------
-def game_sides(totals: GameTotals, bots) -> pd.DataFrame:
-    """Each side's results over games (:class:`~canasta_sim.run.games.GameTotals`).
-
-    Parameters
-    ----------
-    totals : GameTotals
-    bots : list of str
-        One bot spec per side.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per side: ``side``, ``bot``, ``games``, ``wins``, ``win_rate`` with its 95%
-        Wilson interval ``win_low``/``win_high``, and ``mean_final_score`` with its 95%
-        interval ``score_low``/``score_high`` (points).
-    """
-    rows = []
-    for side, bot in enumerate(bots):
-        wins = totals.wins[side]
-        low, high = wilson_interval(wins, totals.games)
-        mean, s_low, s_high = mean_interval(
-            totals.score_sum[side], totals.score_sumsq[side], totals.games
-        )
-        rows.append(
-            {
-                "side": side,
-                "bot": bot,
-                "games": totals.games,
-                "wins": wins,
-                "win_rate": wins / totals.games,
-                "win_low": low,
-                "win_high": high,
-                "mean_final_score": mean,
-                "score_low": s_low,
-                "score_high": s_high,
-            }
-        )
-    return pd.DataFrame(rows)
-
-
-def format_game_sides(frame: pd.DataFrame) -> str:
-    """A games side table (:func:`game_sides`) for people: per side its bot, wins, game win
-    rate and mean final score, each with its 95% interval."""
-    head = ["side", "bot", "wins", "game win rate [95%]", "mean final score, points [95%]"]
-    rows = [
-        [
-            str(r.side),
-            r.bot,
-            f"{r.wins:,}",
-            interval(r.win_rate, r.win_low, r.win_high, ".1%"),
-            interval(r.mean_final_score, r.score_low, r.score_high, ",.1f"),
-        ]
-        for r in frame.itertuples()
-    ]
-    return align_columns([head, *rows], left=2)

@@ -37,27 +37,21 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.special import ndtri  # not scipy.stats (about 1 s of start-up)
 
 from ..game.rules import Rules
-from ..run.games import MAX_DEALS, game_table, play_game_chunk
-from ..run.runner import Table, check_count, chunk_starts, load_kernels, run_chunks
 from .aggregate import RED_CELLS, TIMED_CANASTAS, Aggregates
+from .intervals import Z95
 
 __all__ = [
     "KINDS",
-    "Z95",
     "GameRedThree",
     "all_red_threes",
     "canasta_timing",
     "cell_regression",
-    "game_red_three",
     "red_three_value",
     "timing_curves",
 ]
 
-#: Two-sided 95% normal quantile (1.959964...).
-Z95 = float(ndtri(0.975))
 #: Kinds of the canasta timing curves: any kind, then by the kind when completed.
 KINDS = ("any", "natural", "mixed")
 _NAN = float("nan")
@@ -254,57 +248,6 @@ class GameRedThree:
         fits = [cell_regression(n, w, w) for n, w in zip(self.cells, self.wins)]
         value, se = _over_sides([(b[1], np.sqrt(v[1, 1])) for b, v in fits])
         return (*_interval(value, se), int(self.cells[0].sum()))
-
-
-def _game_chunk(table: Table, seed: int, first: int, n: int) -> GameRedThree:
-    games, _, sides = play_game_chunk(table, seed, first, n, MAX_DEALS, True)
-    return GameRedThree.from_frames(games, sides, table.rules.sides)
-
-
-def game_red_three(
-    games: int,
-    *,
-    rules=None,
-    bots=None,
-    seed: int = 0,
-    workers: int | None = None,
-    chunk_size: int = 10_000,
-    progress: bool = False,
-) -> GameRedThree:
-    """Play ``games`` full games (as :func:`canasta_sim.run.games.play_games`, the same games for
-    the same seed) and keep only their cells by the red threes dealt in the first deal
-    (constant memory: each chunk's records are reduced where they are played).
-
-    Parameters
-    ----------
-    games : int
-        Games to play.
-    rules, bots, seed, workers, progress
-        As for :func:`canasta_sim.play_games`.
-    chunk_size : int
-        Games per chunk; results do not depend on it.
-
-    Returns
-    -------
-    GameRedThree
-
-    Raises
-    ------
-    ValueError
-        For a bad count, seed, rules or bot spec.
-    """
-    games = check_count("games", games)
-    seed = check_count("seed", seed, 0, 2**64 - 1)
-    table = game_table(rules, bots)
-    load_kernels(table, progress)
-    total = GameRedThree.empty(table.rules.sides)
-    chunks = ((n, (table, seed, f, n)) for f, n in chunk_starts(0, games, chunk_size))
-    with run_chunks(
-        _game_chunk, chunks, total=games, unit="game", workers=workers, progress=progress
-    ) as (results, _):
-        for part in results:
-            total += part
-    return total
 
 
 # --- canasta timing -----------------------------------------------------------------------

@@ -1,9 +1,26 @@
-"""Positions in a run folder, addressed ``RUN_FOLDER:DEAL[:TURN[:DECISION]]`` (docs/analysis.md).
+"""A deal of a run folder: which one (:class:`RunAddress`), what decides it (:class:`RunDeal`,
+read from the folder by :func:`deal_of_run`), and playing it again: whole, with its trace
+(:func:`replay_deal`), or up to one of its decisions (:func:`deal_from_run`,
+:func:`info_set_from_run`). Everything that rebuilds a deal of a run (``replay``, ``analyse
+--from-run``, ``review``, the board, the environment's ``start``) does it here.
 
 A run folder's ``manifest.json`` holds everything that made its deals: the master seed, the
-rules and the bots of each seating. Deal ``DEAL`` of the run is replayed with
-:class:`~canasta_sim.Deal` (the same kernels, so the same moves as in the run, as
-:func:`canasta_sim.trace_deal` does) up to its decision:
+rules, the bots of each seating and the sides' scores, in a folder written by ``simulate``
+(or ``merge`` of runs of one seed), ``compare`` (deals or games), ``sweep`` or ``games``.
+:func:`deal_of_run` reads them after checking that the folder was made with this package's
+rules and bots versions (:func:`canasta_sim.results.run_folder.check_run_versions`); the deal
+is then played by :class:`~canasta_sim.Deal` (the same kernels, so the same moves as in the
+run, as :func:`canasta_sim.trace_deal` plays them).
+
+Which deal: ``deal`` is the deal index of a ``simulate`` or ``compare --deals`` run (deal
+``k`` of a rotated comparison is board ``k // R`` played in seating ``k % R``, see
+:func:`canasta_sim.run.runner.play_rows`), or the deal number within game ``game`` of a
+``games`` or ``compare --games`` run (game ``g`` is board ``g // R``; its deal ``j`` is seeded
+from ``(seed of board, j)`` with dealer ``(g // R + j) % players``; the scores before it are
+the game's starting scores plus the deals before it, replayed). A ``sweep`` folder holds one
+comparison per swept value: ``value`` picks one.
+
+Which decision, addressed ``RUN_FOLDER:DEAL[:TURN[:DECISION]]`` (docs/analysis.md):
 
 - ``TURN`` (default 0): the turn, counted from 0 in the deal (R-47 counts them the same way);
 - ``DECISION`` (default 0): ``0`` is the turn's first move (draw from the stock or take the
@@ -20,11 +37,15 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
+from ..errors import BadArgument
 from ..game.deals import Deal
 from ..game.infoset import InfoSet
-from ..game.rules import Rules
+from ..game.rules import Rules, game_over
+from ..nb.engine.rng import deal_seed_nb
 from ..players.pybot import seated
-from .outdir import check_entries, check_run_versions, read_manifest
+from ..results.run_folder import check_entries, check_run_versions, deal_ranges, read_manifest
 
 _ADDRESS = re.compile(
     r"(?P<folder>.+?):(?P<deal>[0-9]+)(?::(?P<turn>[0-9]+))?(?::(?P<decision>[0-9]+))?"
@@ -89,74 +110,263 @@ def parse_address(text: str) -> RunAddress:
     return RunAddress(Path(match["folder"]), int(match["deal"]), int(match["turn"] or 0), decision)
 
 
-def deal_from_run(address) -> tuple[Deal, list[str]]:
-    """Replay a run's deal to the decision at ``address`` (a :class:`RunAddress` or its text).
+@dataclass(frozen=True)
+class RunDeal:
+    """Everything that decides one deal of a run.
 
-    Deal ``k`` of a run with ``R`` seatings is board ``k // R`` (its cards and dealer) played
-    by seating ``k % R`` (:func:`canasta_sim.run.runner.play_rows`).
+    Attributes
+    ----------
+    rules : Rules
+    seed : int
+        Master seed of :meth:`Deal.new` (the run's seed, or a game's board seed).
+    deal : int
+        Deal index under ``seed``.
+    dealer : int
+    seats : tuple of str
+        The bot spec of every seat, seat 0 first.
+    scores : tuple of int
+        Each side's cumulative score before the deal (points).
+    """
+
+    rules: Rules
+    seed: int
+    deal: int
+    dealer: int
+    seats: tuple[str, ...]
+    scores: tuple[int, ...]
+
+    @classmethod
+    def of_seed(cls, rules: Rules, seed: int, deal: int, seats, scores=None) -> RunDeal:
+        """Deal ``deal`` of a run of one seating (``seats``: one bot spec per seat) with
+        master seed ``seed``, each side starting from ``scores`` (default 0): the dealer is
+        ``deal % players`` (R-11), as :func:`canasta_sim.simulate` deals it."""
+        scores = tuple(scores) if scores is not None else (0,) * rules.sides
+        return cls(rules, seed, deal, deal % rules.players, tuple(seats), scores)
+
+    def new_deal(self, trace: bool = True) -> Deal:
+        """The deal, dealt and ready for its first turn."""
+        scores = dict(enumerate(self.scores))
+        return Deal.new(
+            self.rules, self.seed, deal=self.deal, dealer=self.dealer, scores=scores, trace=trace
+        )
+
+    def side_bots(self) -> list[str]:
+        """The bots of each side: a side's spec when its players share one bot, else their
+        specs in seat order joined by ``/`` (as a run's manifest names them)."""
+        sides = self.rules.sides
+        specs = [self.seats[side::sides] for side in range(sides)]
+        return [s[0] if len(set(s)) == 1 else "/".join(s) for s in specs]
+
+    def at(self, turn: int, decision: int, where: str = "the deal") -> Deal:
+        """The deal played by its bots to decision ``decision`` (0 or 1) of turn ``turn``:
+        the seat to play is ``deal.current_player``.
+
+        Raises
+        ------
+        ValueError
+            For a turn or decision the deal does not reach (the message, about ``where``,
+            gives the turns it reaches).
+        """
+        deal = self.new_deal(trace=True)
+        last = deal.turns  # the last turn with a decision: the deal is not over at its start
+        table = seated(self.rules, seats=list(self.seats))
+        while deal.turns < turn and not deal.is_over:
+            deal.play_turn(table)
+            last = last if deal.is_over else deal.turns
+        if deal.is_over:  # ended by going out (after turn `last`) or at a first move (R-44)
+            raise ValueError(
+                f"{where} ended after {deal.turns} turns; turn {turn} is not played "
+                f"(allowed: 0 to {last})"
+            )
+        if decision == 1:
+            first_move(deal, seats=list(self.seats))
+            if deal.is_over:
+                raise ValueError(
+                    f"{where}: the first move of turn {turn} ended the deal (R-44, R-45); "
+                    f"there is no decision 1"
+                )
+        return deal
+
+
+def deal_of_run(folder, deal: int, *, game: int | None = None, value=None) -> RunDeal:
+    """Deal ``deal`` of the run in ``folder`` (deal ``deal`` of game ``game`` for a games
+    folder; of the comparison of ``value`` for a sweep folder).
+
+    Raises
+    ------
+    ValueError
+        For a folder that is not a run folder (or whose manifest is partial), a merge of runs
+        of several seeds, a deal (or game, or value) the run does not hold, a game given for
+        a deals folder or none for a games folder.
+    canasta_sim.results.run_folder.VersionMismatch
+        When the folder was made with other rules or bots versions (its deals would not be
+        replayed as they were played).
+    """
+    manifest = read_manifest(Path(folder))
+    if "rules" not in manifest:
+        raise ValueError(
+            f"{str(folder)!r} is not a run folder of simulate, compare, sweep or games (a study "
+            f"folder? replay one of its cells/ folders)"
+        )
+    seating_entry = () if "sweep" in manifest or "seats" in manifest else ("bots",)
+    check_entries(
+        manifest, folder, ("seed", "games" if "games" in manifest else "deals", *seating_entry)
+    )
+    if manifest.get("seed") is None:
+        seeds = sorted({r[0] for r in deal_ranges(manifest)})
+        raise ValueError(
+            f"{str(folder)!r} merges runs with the seeds {seeds}; replay the deal in the run "
+            f"folder it came from"
+        )
+    check_run_versions(manifest, folder)
+    rules = Rules.from_dict(manifest["rules"])
+    seatings = [tuple(s) for s in _seatings(manifest, value)]
+    scores = tuple(manifest.get("scores", [0] * rules.sides))
+    _check_index("deal", deal)
+    if "games" in manifest:
+        if game is None:
+            raise BadArgument(
+                "game",
+                f"{str(folder)!r} holds games, not deals: give the game and its deal (a "
+                f"position RUN_FOLDER:DEAL is a deal of a simulate or compare run)",
+            )
+        _check_index("game", game, manifest["games"])
+        return _deal_of_game(rules, int(manifest["seed"]), seatings, scores, game, deal)
+    if game is not None:
+        raise BadArgument("game", f"{str(folder)!r} holds deals, not games: give the deal only")
+    ranges = deal_ranges(manifest)
+    if not any(first <= deal < first + n for _, first, n in ranges):
+        spans = ", ".join(f"{first} to {first + n - 1}" for _, first, n in ranges)
+        raise BadArgument("deal", f"deal={deal} is not in {str(folder)!r}: it holds deals {spans}")
+    board = deal // len(seatings)
+    seats = seatings[deal % len(seatings)]
+    return RunDeal(rules, int(manifest["seed"]), board, board % rules.players, seats, scores)
+
+
+def _deal_of_game(rules: Rules, seed: int, seatings, scores, game: int, deal: int) -> RunDeal:
+    """Deal ``deal`` of game ``game`` of a games run: its scores before it are the game's
+    starting ``scores`` plus the game's deals before it, replayed."""
+    boards = len(seatings)
+    board = game // boards
+    seats = seatings[game % boards]
+    game_seed = int(deal_seed_nb(np.uint64(seed), np.int64(board)))
+    run = RunDeal(rules, game_seed, 0, board % rules.players, seats, scores)
+    for j in range(deal):  # the scores before deal j: the game's deals before it
+        if j > 0 and _game_over(run.scores, rules):
+            raise BadArgument("deal", f"game {game} has {j} deals; allowed: deal 0 to {j - 1}")
+        d = run.new_deal(trace=False)
+        d.play_out(seated(rules, seats=list(seats)))
+        totals = tuple(run.scores[s] + d.score()[s]["total"] for s in range(rules.sides))
+        run = RunDeal(rules, game_seed, j + 1, (board + j + 1) % rules.players, seats, totals)
+    if deal and _game_over(run.scores, rules):
+        raise BadArgument("deal", f"game {game} has {deal} deals; allowed: deal 0 to {deal - 1}")
+    return run
+
+
+def _seatings(manifest: dict, value) -> list[list[str]]:
+    """The per-seat specs of every seating of the run (of the swept ``value`` in a sweep)."""
+    from ..players.specs import per_seat, table_bots
+    from .compare import rotations, sweep_specs
+
+    rules = Rules.from_dict(manifest["rules"])
+    if "sweep" in manifest:
+        s = manifest["sweep"]
+        values = [float(v) for v in s["values"]]
+        if value is None or float(value) not in values:
+            raise BadArgument(
+                "value",
+                f"value={value!r}: a sweep folder holds one comparison per value; allowed: "
+                f"one of {', '.join(f'{v:g}' for v in values)}",
+            )
+        spec = sweep_specs(s["bot"], s["param"], values)[values.index(float(value))]
+        a, b = table_bots([spec, s["vs"]], None, rules)
+        return [[x.spec for x in seating] for seating in rotations(a, b, rules)]
+    if value is not None:
+        raise BadArgument("value", f"value={value!r} is only for sweep folders")
+    if "seats" in manifest:
+        return [list(seating) for seating in manifest["seats"]]
+    return [  # folders written before per-seat bots: one bot per side
+        [b.spec for b in per_seat(table_bots(seating, None, rules), rules.players)]
+        for seating in manifest["bots"]
+    ]
+
+
+def _check_index(name: str, value, count: int | None = None) -> None:
+    high = (count - 1) if count is not None else 2**63 - 1
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, np.integer))
+        or not (0 <= value <= high)
+    ):
+        raise BadArgument(
+            name, f"{name}={value!r} is not allowed; allowed: an integer from 0 to {high}"
+        )
+
+
+def _game_over(scores, rules: Rules) -> bool:
+    over, _ = game_over(np.array([scores], np.int64), rules.game_target)
+    return bool(over[0])
+
+
+def replay_deal(run: RunDeal, *, hands: bool = False) -> list[dict]:
+    """Play ``run``'s deal again and return its trace (docs/trace.md).
+
+    Parameters
+    ----------
+    run : RunDeal
+    hands : bool
+        Insert a ``hands`` event before every turn: ``turn``, ``seat`` (to play), ``hands``
+        (every seat's hand in card notation), ``pile`` and ``stock`` (cards). The referee
+        does not read ``hands`` events: referee a trace made without them.
+    """
+    d = run.new_deal()
+    table = seated(run.rules, seats=list(run.seats))
+    if not hands:
+        d.play_out(table)
+        return d.trace()
+    marks = []
+    while not d.is_over:
+        marks.append(
+            (
+                len(d.trace()),
+                {
+                    "event": "hands",
+                    "turn": d.turns,
+                    "seat": d.current_player,
+                    "hands": d.hands,
+                    "pile": len(d.pile.split()),
+                    "stock": d.stock_size,
+                },
+            )
+        )
+        d.play_turn(table)
+    trace = d.trace()
+    for at, event in reversed(marks):
+        trace.insert(at, event)
+    return trace
+
+
+def deal_from_run(address) -> tuple[Deal, list[str]]:
+    """Replay a run's deal to the decision at ``address`` (a :class:`RunAddress` or its text),
+    as :func:`deal_of_run` reads the deal and :meth:`RunDeal.at` plays it.
 
     Returns
     -------
     deal : Deal
         At the decision: the seat to play is ``deal.current_player``.
     bots : list of str
-        The bot spec of each side in that deal.
+        The bots of each side in that deal (:meth:`RunDeal.side_bots`).
 
     Raises
     ------
     ValueError
-        For a folder that is not a run folder of deals (a games folder, a merge of several
-        seeds), a run made with other rules or bots versions (its moves would differ), a deal
-        outside the run, or a turn or decision the deal does not reach.
+        As :func:`deal_of_run` (a games folder among them: an address names a deal of a
+        simulate or compare run), and for a turn or decision the deal does not reach.
     """
     address = address if isinstance(address, RunAddress) else parse_address(address)
-    folder = address.folder
-    manifest = read_manifest(folder)
-    check_run_versions(manifest, folder)
-    if "games" in manifest:
-        raise ValueError(
-            f"{str(folder)!r} holds games, not deals; positions address the deals of a "
-            f"simulate or compare run"
-        )
-    check_entries(
-        manifest, folder, ("rules", "deals", "bots", "ranges" if "ranges" in manifest else "seed")
-    )
-    ranges = manifest.get("ranges") or [
-        (manifest["seed"], manifest.get("first_deal", 0), manifest["deals"])
-    ]
-    seeds = {int(r[0]) for r in ranges}
-    if len(seeds) > 1:
-        raise ValueError(
-            f"{str(folder)!r} merges runs with the seeds {sorted(seeds)}; address the deal in "
-            f"the run folder it came from"
-        )
-    if not any(first <= address.deal < first + n for _, first, n in ranges):
-        spans = ", ".join(f"{first} to {first + n - 1}" for _, first, n in ranges)
-        raise ValueError(f"deal {address.deal} is not in {str(folder)!r}; it holds deals {spans}")
-    rules = Rules.from_dict(manifest["rules"])
-    seatings = manifest["bots"]
-    board = address.deal // len(seatings)
-    bots = list(seatings[address.deal % len(seatings)])
-    deal = Deal.new(rules, seeds.pop(), deal=board, dealer=board % rules.players, trace=True)
-    where = f"deal {address.deal} of {str(folder)!r}"
-    last = deal.turns  # the last turn with a decision: the deal is not over at its start
-    table = seated(rules, bots)
-    while deal.turns < address.turn and not deal.is_over:
-        deal.play_turn(table)
-        last = last if deal.is_over else deal.turns
-    if deal.is_over:  # ended by going out (after turn `last`) or at a first move (R-44)
-        raise ValueError(
-            f"{where} ended after {deal.turns} turns; turn {address.turn} is not played "
-            f"(allowed: 0 to {last})"
-        )
-    if address.decision == 1:
-        first_move(deal, bots)
-        if deal.is_over:
-            raise ValueError(
-                f"{where}: the first move of turn {address.turn} ended the deal (R-44, R-45); "
-                f"there is no decision 1"
-            )
-    return deal, bots
+    run = deal_of_run(address.folder, address.deal)
+    where = f"deal {address.deal} of {str(address.folder)!r}"
+    return run.at(address.turn, address.decision, where), run.side_bots()
 
 
 def info_set_from_run(address) -> InfoSet:

@@ -5,7 +5,8 @@ chunk, with each game's dealer (rotating to the left, R-11) and each side's mini
 its cumulative score (R-64). Game ``g`` is seeded from ``(seed, g)`` and its deal ``j`` from
 ``(seed of game g, j)``, so results do not depend on chunking or threads. With several
 seatings, consecutive games form boards as in
-:func:`canasta_sim.run.runner.play_rows`.
+:func:`canasta_sim.run.runner.play_rows`. :func:`game_red_three` plays games for the value of
+the red threes dealt in their first deal.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from ..errors import BadArgument
 from ..game.rules import game_over
 from ..nb.engine.rng import sub_seeds_nb
 from ..players.specs import table_bots
+from ..results.game_totals import GameTotals
+from ..results.records import deals_frame, record_frame, sides_frame
+from ..results.study_stats import GameRedThree
 from .outdir import (
     RecordFiles,
     commit_out,
@@ -31,7 +35,6 @@ from .outdir import (
     staging_folder,
     write_text,
 )
-from .records import deals_frame, record_frame, sides_frame
 from .runner import (
     Table,
     board_seeds,
@@ -48,62 +51,6 @@ from .runner import (
 MAX_DEALS = 200  # safety bound on deals per game; a game reaching it has winner -1
 #: Deals per game assumed when estimating the memory of records kept in memory.
 DEALS_PER_GAME_ESTIMATE = 16
-
-
-@dataclass
-class GameTotals:
-    """Exactly mergeable totals of a set of games (what :func:`play_games` keeps without
-    records).
-
-    Attributes
-    ----------
-    games : int
-        Games played.
-    deals : int
-        Deals played in them.
-    wins : list of int
-        Games won per side.
-    unfinished : int
-        Games that reached ``MAX_DEALS`` without a winner.
-    score_sum : list of int
-        Sum of each side's final score (points).
-    score_sumsq : list of int
-        Sum of the squares of each side's final score (points squared; for the interval of
-        the mean).
-    """
-
-    games: int
-    deals: int
-    wins: list[int]
-    unfinished: int
-    score_sum: list[int]
-    score_sumsq: list[int]
-
-    @classmethod
-    def empty(cls, sides: int) -> GameTotals:
-        return cls(0, 0, [0] * sides, 0, [0] * sides, [0] * sides)
-
-    @classmethod
-    def from_frame(cls, games: pd.DataFrame, sides: int) -> GameTotals:
-        """Totals of a ``games`` frame (see :class:`GamesResult`)."""
-        winner = games["winner"].to_numpy()
-        return cls(
-            len(games),
-            int(games["deals"].astype(np.int64).sum()),
-            [int((winner == s).sum()) for s in range(sides)],
-            int((winner < 0).sum()),
-            [int(games[f"score_{s}"].astype(np.int64).sum()) for s in range(sides)],
-            [int((games[f"score_{s}"].astype(np.int64) ** 2).sum()) for s in range(sides)],
-        )
-
-    def __iadd__(self, other: GameTotals) -> GameTotals:
-        self.games += other.games
-        self.deals += other.deals
-        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
-        self.unfinished += other.unfinished
-        self.score_sum = [a + b for a, b in zip(self.score_sum, other.score_sum)]
-        self.score_sumsq = [a + b for a, b in zip(self.score_sumsq, other.score_sumsq)]
-        return self
 
 
 @dataclass
@@ -389,26 +336,10 @@ def play_games(
         ):
             for part in results:
                 totals += GameTotals.from_frame(part[0], table.rules.sides)
-                if files is not None:
-                    files.write("games.csv", part[0])
-                    if records:
-                        files.write("deals.parquet", part[1])
-                        files.write("sides.parquet", part[2])
-                elif records:
-                    kept.append(part)
-        manifest = make_manifest(
-            table,
-            seed=seed,
-            first_deal=0,
-            deals=games,
-            wall=time.perf_counter() - start,
-            how=how,
-            chunk=chunk,
-            records=records,
-        )
-        manifest["games"] = manifest.pop("deals")
-        for key in ("first_deal", "deals_per_second"):
-            manifest.pop(key)
+                _keep(part, files, kept, records)
+        wall = time.perf_counter() - start
+        run = {"seed": seed, "deals": games, "wall": wall, "how": how, "chunk": chunk}
+        manifest = _games_manifest(table, records=records, **run)
         frames = None
         if kept:
             frames = tuple(pd.concat([p[i] for p in kept], ignore_index=True) for i in range(3))
@@ -418,3 +349,77 @@ def play_games(
             commit_out(tmp, target)
             result.folder = target.path
         return result
+
+
+def _keep(part: tuple, files: RecordFiles | None, kept: list, records: bool) -> None:
+    """A chunk's ``(games, deals, sides)`` rows: into the folder's files (``games.csv``
+    always, the records with ``records``), else into ``kept`` with ``records``."""
+    if files is not None:
+        files.write("games.csv", part[0])
+        if records:
+            files.write("deals.parquet", part[1])
+            files.write("sides.parquet", part[2])
+    elif records:
+        kept.append(part)
+
+
+def _games_manifest(table: Table, **run) -> dict:
+    """A games run's manifest: a run's (:func:`~canasta_sim.run.outdir.make_manifest`) with
+    its count as ``games`` and no first deal or deal rate (games start at 0)."""
+    manifest = make_manifest(table, first_deal=0, **run)
+    manifest["games"] = manifest.pop("deals")
+    for key in ("first_deal", "deals_per_second"):
+        manifest.pop(key)
+    return manifest
+
+
+# --- the red threes of a game's first deal -----------------------------------------------
+def _game_chunk(table: Table, seed: int, first: int, n: int) -> GameRedThree:
+    games, _, sides = play_game_chunk(table, seed, first, n, MAX_DEALS, True)
+    return GameRedThree.from_frames(games, sides, table.rules.sides)
+
+
+def game_red_three(
+    games: int,
+    *,
+    rules=None,
+    bots=None,
+    seed: int = 0,
+    workers: int | None = None,
+    chunk_size: int = 10_000,
+    progress: bool = False,
+) -> GameRedThree:
+    """Play ``games`` full games (as :func:`play_games`, the same games for the same seed)
+    and keep only their cells by the red threes dealt in the first deal (constant memory:
+    each chunk's records are reduced where they are played).
+
+    Parameters
+    ----------
+    games : int
+        Games to play.
+    rules, bots, seed, workers, progress
+        As for :func:`canasta_sim.play_games`.
+    chunk_size : int
+        Games per chunk; results do not depend on it.
+
+    Returns
+    -------
+    GameRedThree
+
+    Raises
+    ------
+    ValueError
+        For a bad count, seed, rules or bot spec.
+    """
+    games = check_count("games", games)
+    seed = check_count("seed", seed, 0, 2**64 - 1)
+    table = game_table(rules, bots)
+    load_kernels(table, progress)
+    total = GameRedThree.empty(table.rules.sides)
+    chunks = ((n, (table, seed, f, n)) for f, n in chunk_starts(0, games, chunk_size))
+    with run_chunks(
+        _game_chunk, chunks, total=games, unit="game", workers=workers, progress=progress
+    ) as (results, _):
+        for part in results:
+            total += part
+    return total

@@ -14,27 +14,19 @@ from pathlib import Path
 import numpy as np
 
 from ..results.aggregate import Aggregates
-from .outdir import (
+from ..results.run_folder import (
     check_entries,
     check_records,
     check_run_versions,
-    commit_out,
-    prepare_out,
+    deal_ranges,
     read_manifest,
-    staging_folder,
     writing,
 )
+from .outdir import commit_out, prepare_out, staging_folder
 from .simulate import SimulationResult, write_run_files
 
 #: Manifest entries that must be equal in every merged run.
 SAME = ("rules", "bots", "seats", "scores", "bot_parameters", "rules_version", "bots_version")
-
-
-def deal_ranges(manifest: dict) -> list[tuple[int, int, int]]:
-    """The deals a run holds: ``(seed, first deal, deals)`` per contiguous range."""
-    if "ranges" in manifest:
-        return [(int(a), int(b), int(c)) for a, b, c in manifest["ranges"]]
-    return [(manifest["seed"], manifest.get("first_deal", 0), manifest["deals"])]
 
 
 def _coalesce(ranges):

@@ -31,8 +31,8 @@ from ..game.rules import PRESETS, Rules
 from ..nb.engine.rng import deal_seeds_nb
 from ..nb.play import play_chunk
 from ..players.specs import Bot, per_seat, seat_arrays, side_label, weight_sets
+from ..results.records import deal_dtype, side_dtype
 from .compiling import compile_watch
-from .records import deal_dtype, side_dtype
 
 DEFAULT_CHUNK = 50_000
 #: Least default chunk (deals) of a table with a slow bot (:attr:`Table.slow`).
@@ -326,7 +326,7 @@ def play_deals(table: Table, seeds, dealers, scores, seatings):
     """Play one deal per seed with the kernel, each side starting from ``scores``
     (``(n, sides)`` cumulative points: minimum counts, R-64, and what the bots read); returns
     ``deal_rows`` (``deal_dtype``, ``(n,)``) and ``side_rows`` (``side_dtype``,
-    ``(n, sides)``), see :mod:`canasta_sim.run.records`."""
+    ``(n, sides)``), see :mod:`canasta_sim.results.records`."""
     rules = table.rules
     n = len(seeds)
     deal_rows = np.zeros(n, deal_dtype)

@@ -22,6 +22,7 @@ from ..errors import BadArgument
 from ..game.rules import Rules
 from ..players.specs import table_bots
 from ..results.aggregate import Aggregates, chunk_outputs
+from ..results.records import record_frame
 from ..results.stats import policy_label, summary
 from .outdir import (
     RecordFiles,
@@ -34,7 +35,6 @@ from .outdir import (
     write_part,
     write_text,
 )
-from .records import record_frame
 from .runner import (
     DEFAULT_CHUNK,
     MAX_CHUNK,
@@ -68,11 +68,12 @@ class SimulationResult:
     folder : pathlib.Path or None
         The results folder written (absolute), ``None`` without ``out``.
     deals : pandas.DataFrame or None
-        One row per deal (columns: :data:`canasta_sim.run.records.DEAL_COLUMNS`): held in memory
-        for a run without ``out``, read from ``folder`` on each access for a run with it;
-        ``None`` for a run with ``records=False``.
+        One row per deal (columns: :data:`canasta_sim.results.records.DEAL_COLUMNS`): held in
+        memory for a run without ``out``, read from ``folder`` on each access for a run with
+        it; ``None`` for a run with ``records=False``.
     sides : pandas.DataFrame or None
-        One row per deal and side (:data:`canasta_sim.run.records.SIDE_COLUMNS`), like ``deals``.
+        One row per deal and side (:data:`canasta_sim.results.records.SIDE_COLUMNS`), like
+        ``deals``.
     """
 
     aggregates: Aggregates

@@ -107,14 +107,8 @@ class AnalysisResult:
         ValueError
             If ``out`` exists or cannot be written.
         """
-        from ..run.outdir import (
-            commit_out,
-            json_text,
-            prepare_out,
-            staging_folder,
-            write_text,
-            writing,
-        )
+        from ..results.run_folder import writing
+        from ..run.outdir import commit_out, json_text, prepare_out, staging_folder, write_text
 
         target = prepare_out(out, overwrite=False)
         with staging_folder(target) as tmp:

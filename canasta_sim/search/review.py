@@ -557,7 +557,7 @@ def run_rules(run) -> tuple:
     ValueError
         For a folder :func:`canasta_sim.deal_from_run` refuses.
     """
-    from ..run.outdir import read_manifest
+    from ..results.run_folder import read_manifest
 
     folder = Path(run)
     manifest = read_manifest(folder)

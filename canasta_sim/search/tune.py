@@ -27,7 +27,7 @@ import pandas as pd
 
 from ..errors import BadArgument
 from ..players.specs import POLICIES, Bot, Param, Policy, parse_bot, spec_params
-from ..results.stats import wilson_interval
+from ..results.intervals import wilson_interval
 from ..results.tables import align_columns, interval, number
 from ..run.compare import compare
 from ..run.outdir import make_manifest
