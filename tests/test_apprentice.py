@@ -151,6 +151,18 @@ def test_fit_recovers_a_known_scorer():
     assert train.evaluate(train.scores(w, lab), lab, np.arange(len(lab["meta"])))["best"] == 1.0
 
 
+def test_labelling_progress_in_a_log_is_lines_not_a_bar(tmp_path, monkeypatch, capsys):
+    """stderr not a terminal (a log): ``train``'s labelling writes progress lines like the
+    other commands (here one per shard, the interval set to 0 s), not a bar's carriage
+    returns."""
+    monkeypatch.setattr("canasta_sim.run.runner.LOG_INTERVAL", 0.0)
+    plan = LabelPlan(seed=4, deals=1, worlds=2, every=2, players=(2,))
+    make_labels(tmp_path, plan, 2)
+    err = capsys.readouterr().err
+    assert "\r" not in err
+    assert "1 of 2 shards (50.0%)" in err.splitlines()[-1]
+
+
 def test_labels_resume_and_repeat(tmp_path):
     """Shards are written whole; a deleted shard is made again, byte-for-byte the same data,
     the others are left alone; each decision's best is its argmax of rollout values."""
