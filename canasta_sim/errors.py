@@ -126,3 +126,20 @@ class BotError(Exception):
 
     def __reduce__(self):
         return type(self), (self.spec, str(self).removeprefix(f"the Python bot {self.spec} "))
+
+
+def missing_extra(what: str, extra: str, exc: ImportError) -> ModuleNotFoundError:
+    """The error for ``what`` (e.g. ``"the board"``) needing the optional extra ``extra``
+    whose import ``exc`` failed: it names the extra, the missing module and the install line
+    of a checkout (the project is not on a package index).
+
+    Returns
+    -------
+    ModuleNotFoundError
+        With ``name`` the missing module; raise it ``from None``.
+    """
+    return ModuleNotFoundError(
+        f"{what} needs the optional extra '{extra}' ({exc.name} is missing): "
+        f'pip install -e ".[{extra}]" in the checkout',
+        name=exc.name,
+    )
