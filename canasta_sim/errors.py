@@ -24,6 +24,10 @@ _MESSAGES = {
     MoveError.phase: ("that move is not allowed in this phase of the turn ({phase})"),
     MoveError.not_in_hand: ("the player's hand does not hold those cards"),
     MoveError.empty: ("a meld needs cards"),
+    MoveError.nothing_staged: (
+        "no such card is staged: unstaging takes back a card staged this turn, and clearing "
+        "needs staged cards"
+    ),
     MoveError.pile_top: (
         "the pile cannot be taken when it is empty or a wild card or black three is on top"
     ),
