@@ -24,6 +24,10 @@ _MESSAGES = {
     MoveError.phase: ("that move is not allowed in this phase of the turn ({phase})"),
     MoveError.not_in_hand: ("the player's hand does not hold those cards"),
     MoveError.empty: ("a meld needs cards"),
+    MoveError.nothing_staged: (
+        "no such card is staged: unstaging takes back a card staged this turn, and clearing "
+        "needs staged cards"
+    ),
     MoveError.pile_top: (
         "the pile cannot be taken when it is empty or a wild card or black three is on top"
     ),
@@ -126,3 +130,20 @@ class BotError(Exception):
 
     def __reduce__(self):
         return type(self), (self.spec, str(self).removeprefix(f"the Python bot {self.spec} "))
+
+
+def missing_extra(what: str, extra: str, exc: ImportError) -> ModuleNotFoundError:
+    """The error for ``what`` (e.g. ``"the board"``) needing the optional extra ``extra``
+    whose import ``exc`` failed: it names the extra, the missing module and the install line
+    of a checkout (the project is not on a package index).
+
+    Returns
+    -------
+    ModuleNotFoundError
+        With ``name`` the missing module; raise it ``from None``.
+    """
+    return ModuleNotFoundError(
+        f"{what} needs the optional extra '{extra}' ({exc.name} is missing): "
+        f'pip install -e ".[{extra}]" in the checkout',
+        name=exc.name,
+    )

@@ -12,9 +12,11 @@ loads the kernels: the run compiles once, not once per test process. The trainer
 kernels, which the warm-up leaves out (they belong to an optional extra), are compiled by the
 first test process that needs them while the others wait for it (:func:`label_kernels`).
 
-The run then compiles nothing more: a kernel the tests compile after the warm-up (a call the
-warm-up does not make, or an argument type it does not use) is named at the end of the run's
-report, with its argument types, so that the warm-up can be taught it.
+The run then compiles nothing more: kernels the tests compile after the warm-up (a call the
+warm-up does not make, or an argument type it does not use) are counted in one line at the end
+of the run's report, the first of them named (``-v`` lists each with its argument types), so
+that the warm-up can be taught them. The trainer's label kernels, compiled on purpose, are not
+counted.
 """
 
 import fcntl
@@ -75,12 +77,14 @@ def label_kernels(tmp_path_factory):
     if os.environ.get("PYTEST_XDIST_WORKER"):
         run_folder = run_folder.parent
     lock = run_folder / "label_kernels.lock"
+    counted = len(_after_warm_up.kernels)
     with open(lock, "a") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
         try:
             label_shard(LabelPlan(seed=4, deals=1, worlds=2, every=2, players=(2,)), 0)
         finally:
             fcntl.flock(held, fcntl.LOCK_UN)
+    del _after_warm_up.kernels[counted:]  # compiled on purpose, not a gap of the warm-up
 
 
 def pytest_sessionfinish(session):
@@ -96,9 +100,28 @@ def pytest_testnodedown(node, error):
         _after_warm_up.kernels.append((name, args))
 
 
-def pytest_terminal_summary(terminalreporter):
+#: Kernels the one-line summary names; the rest are counted.
+NAMED_KERNELS = 3
+
+
+def compiled_summary(kernels: list[tuple[str, str]]) -> str:
+    """One line on the kernels compiled after the warm-up ((name, argument types) pairs): how
+    many, and the names of the first :data:`NAMED_KERNELS` distinct ones."""
+    names = list(dict.fromkeys(name for name, _ in kernels))
+    shown = ", ".join(names[:NAMED_KERNELS]) + (", ..." if len(names) > NAMED_KERNELS else "")
+    return (
+        f"{len(kernels)} kernel signature(s) compiled after the warm-up, which could teach "
+        f"them (-v lists them): {shown}"
+    )
+
+
+def pytest_terminal_summary(terminalreporter, config):
     kernels = _after_warm_up.kernels
-    if kernels:
+    if not kernels:
+        return
+    if config.option.verbose > 0:
         terminalreporter.section("kernels compiled after the warm-up")
         for name, args in kernels:
             terminalreporter.write_line(f"{name} {args[:300]}")
+    else:
+        terminalreporter.write_line(compiled_summary(kernels))

@@ -151,6 +151,18 @@ def test_fit_recovers_a_known_scorer():
     assert train.evaluate(train.scores(w, lab), lab, np.arange(len(lab["meta"])))["best"] == 1.0
 
 
+def test_labelling_progress_in_a_log_is_lines_not_a_bar(tmp_path, monkeypatch, capsys):
+    """stderr not a terminal (a log): ``train``'s labelling writes progress lines like the
+    other commands (here one per shard, the interval set to 0 s), not a bar's carriage
+    returns."""
+    monkeypatch.setattr("canasta_sim.run.runner.LOG_INTERVAL", 0.0)
+    plan = LabelPlan(seed=4, deals=1, worlds=2, every=2, players=(2,))
+    make_labels(tmp_path, plan, 2)
+    err = capsys.readouterr().err
+    assert "\r" not in err
+    assert "1 of 2 shards (50.0%)" in err.splitlines()[-1]
+
+
 def test_labels_resume_and_repeat(tmp_path):
     """Shards are written whole; a deleted shard is made again, byte-for-byte the same data,
     the others are left alone; each decision's best is its argmax of rollout values."""
@@ -309,6 +321,42 @@ def test_spec_refuses_weight_set_and_hides_it():
         parse_bot("apprentice:nonsense=1")
     assert "weight_set" not in str(info.value) and "temperature" in str(info.value)
     assert "`weight_set`" not in policies_markdown()
+
+
+def test_manifests_name_shipped_weights_by_package_not_by_path(tmp_path):
+    """A run's manifest records the shipped weight file by package, name and hash (the same
+    on every machine: no absolute path of this one), a file of the user's by the path its
+    spec gave, with its hash; a folder with the earlier record ({path: hash}) still merges
+    and replays."""
+    import hashlib
+    import json
+
+    from canasta_sim import simulate
+    from canasta_sim.run.address import deal_of_run
+    from canasta_sim.run.merge import merge_runs
+
+    zeros = tmp_path / "zeros.npz"
+    train.save(zeros, _net(0.0))
+    bots = ["apprentice", f"apprentice:weights={zeros}"]
+    simulate(2, rules=Rules(players=4), bots=bots, seed=1, out=tmp_path / "a")
+    text = (tmp_path / "a" / "manifest.json").read_text()
+    shipped = default_weights_path(4)
+    assert str(shipped.parent) not in text
+    assert json.loads(text)["weights"] == [
+        {
+            "package": "canasta_sim",
+            "file": "apprentice_4p.npz",
+            "sha256": hashlib.sha256(shipped.read_bytes()).hexdigest()[:16],
+        },
+        {"path": str(zeros), "sha256": hashlib.sha256(zeros.read_bytes()).hexdigest()[:16]},
+    ]
+    b = tmp_path / "b"
+    simulate(2, rules=Rules(players=4), bots=bots, seed=1, first_deal=2, out=b)
+    old = json.loads((b / "manifest.json").read_text())
+    old["weights"] = {str(shipped): "0123456789abcdef", str(zeros): "fedcba9876543210"}
+    (b / "manifest.json").write_text(json.dumps(old))
+    assert merge_runs([tmp_path / "a", b], tmp_path / "ab").manifest["deals"] == 4
+    assert deal_of_run(b, 3).deal == 3
 
 
 def test_weights_of_another_player_count_are_refused(tmp_path):

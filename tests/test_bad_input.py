@@ -2,6 +2,7 @@
 error (exit code 2) that names the value given and what is allowed, never a traceback; install
 hints for a project installed from a checkout."""
 
+import importlib
 import sys
 from pathlib import Path
 
@@ -78,6 +79,37 @@ def test_the_board_without_its_extra_says_how_to_install_it_from_a_checkout(monk
     assert r.exit_code == 2
     assert 'pip install -e ".[board]"' in r.output
     assert "canasta-sim[board]" not in r.output  # the project is not on an index
+
+
+def test_train_without_its_extra_is_a_usage_error_naming_it(monkeypatch, tmp_path):
+    """As the board: exit 2 (not 1), the extra and its install line named."""
+    monkeypatch.setitem(sys.modules, "sklearn", None)
+    r = invoke("train", "--out", tmp_path / "t", "--quiet")
+    assert r.exit_code == 2, r.output
+    assert "training needs the optional extra 'train' (sklearn is missing)" in r.output
+    assert 'pip install -e ".[train]" in the checkout' in r.output
+    assert not (tmp_path / "t").exists()
+
+
+@pytest.mark.parametrize(
+    "module, missing, extra",
+    [
+        ("canasta_sim.env.gym_env", "gymnasium", "env"),
+        ("canasta_sim.env.pettingzoo_env", "pettingzoo", "env"),
+        ("canasta_sim.env.spiel", "pyspiel", "openspiel"),
+    ],
+)
+def test_an_adapter_without_its_extra_names_the_extra(monkeypatch, module, missing, extra):
+    """Importing an adapter without its extra is no bare ModuleNotFoundError of a third-party
+    name: the message names the extra and how to install it."""
+    monkeypatch.setitem(sys.modules, missing, None)
+    monkeypatch.delitem(sys.modules, module, raising=False)
+    with pytest.raises(ModuleNotFoundError) as caught:
+        importlib.import_module(module)
+    assert str(caught.value) == (
+        f"{module} needs the optional extra '{extra}' ({missing} is missing): "
+        f'pip install -e ".[{extra}]" in the checkout'
+    )
 
 
 def test_the_scheduler_help_says_how_to_install_dask_from_a_checkout():

@@ -201,7 +201,10 @@ def test_a_merge_refusal_lists_only_the_differing_switch_in_full(runs, tmp_path)
     assert r.exit_code == 2
     message = " ".join(r.output.split("Error:")[1].split())  # click wraps long lines
     default = Rules().max_turns
-    assert f"rules.max_turns: {default} in {str(runs / 'a')!r}, 900 in {str(other)!r}" in message
+    assert (
+        f"{str(runs / 'a')!r} and {str(other)!r} differ in rules.max_turns ({default} vs 900);"
+        in message
+    )
     assert "card_values" not in message and "..." not in message
     assert not (tmp_path / "m").exists()
 

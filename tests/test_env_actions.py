@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from canasta_sim import Deal, Rules
-from canasta_sim.env import ACTION_NAMES, ActionDeal, action_id
+from canasta_sim.env import ACTION_NAMES, ActionDeal, VecCanasta, action_id
 from canasta_sim.env.stepping import NO_LOG, actions_markdown
 from canasta_sim.errors import IllegalMove
 from canasta_sim.nb.actions import apply_action_nb
@@ -193,6 +193,26 @@ def test_r60_an_illegal_action_message_has_its_rule_once_and_no_placeholder():
     assert text.startswith("R-60: action ")
     assert text.count("R-60") == 1
     assert "?" not in text and "at most 3 wild cards" in text
+
+
+@pytest.mark.parametrize("action", ["clear", "unstage_natural:9"])
+def test_clearing_or_unstaging_with_nothing_staged_says_so(action):
+    """Not "R-60: a meld needs cards" (no meld is made): what is wrong is that no such card is
+    staged; the batched environment says the same."""
+    position = dict(hands=["9 9 9 2 5", "4", "4", "4"], stock="7", pile="6")
+    ad = ActionDeal(Deal.from_position(**position))
+    ad.step("draw")
+    with pytest.raises(IllegalMove) as caught:
+        ad.step(action)
+    a = action_id(action)
+    assert str(caught.value) == (
+        f"R-20: action {a} ({action}): no such card is staged: unstaging takes back a card "
+        f"staged this turn, and clearing needs staged cards"
+    )
+    env = VecCanasta(1, start=Deal.from_position(**position))
+    env.reset()
+    with pytest.raises(IllegalMove, match=rf"environment 0, action {a} \({action}\): no such card"):
+        env.step(np.array([a]))
 
 
 def test_an_illegal_action_message_names_the_phase():

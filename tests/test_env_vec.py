@@ -196,3 +196,46 @@ def test_an_illegal_action_message_names_the_phase():
     env.reset()
     with pytest.raises(IllegalMove, match=r"phase of the turn \(draw\)$"):
         env.step(np.array([action_id("discard:JK")]))
+
+
+def _first_finished(env: VecCanasta, seed: int) -> dict:
+    """Step with random legal actions until environment 0 finishes a deal; that step's
+    result."""
+    rng = np.random.default_rng(seed)
+    result = env.reset()
+    while True:
+        result = env.step(random_actions(result, rng))
+        if result["info"]["end_reason"][0] != EndReason.none:
+            return result
+
+
+def test_traces_from_a_start_deal_begin_at_its_deck_and_pass_the_referee():
+    """The trace of an episode from a start Deal holds the deal's events before the start
+    too (from its deck), so the referee accepts it; a start without such events (an
+    information set's worlds) has no trace to give, and says so."""
+    deal = Deal.new(Rules(players=2), seed=6, trace=True)
+    for _ in range(4):
+        deal.play_turn("expert")
+    before = deal.trace()  # its events so far
+    env = VecCanasta(2, start=deal, opponents="expert", seat=deal.current_player, record=True)
+    _first_finished(env, 1)
+    trace = env.trace(0)
+    assert trace[: len(before)] == before
+    assert check_trace(trace).ok, str(check_trace(trace))
+    info = VecCanasta(2, start=deal.info_set(deal.current_player), record=True)
+    _first_finished(info, 1)
+    with pytest.raises(ValueError, match="the start position has no events from a deck"):
+        info.trace(0)
+
+
+def test_a_game_deal_trace_states_its_own_minimum_counts():
+    """game=True: the trace of a finished deal that does not end the game names the minimum
+    counts it was played under (R-64: 50 from 1,495 points), not the next deal's (90 for a
+    side that scored), so the referee accepts it."""
+    env = VecCanasta(1, seed=2, opponents="expert", game=True, scores=[1495, 1495], record=True)
+    result = _first_finished(env, 0)
+    assert not result["terminated"][0]  # the game goes on
+    assert 90 in env._rec.envs[0]["minimums"][:2]  # the next deal's
+    trace = env.trace(0)
+    assert trace[0]["minimums"] == [50, 50]
+    assert check_trace(trace).ok, str(check_trace(trace))

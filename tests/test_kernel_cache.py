@@ -95,3 +95,15 @@ def test_warm_up_refuses_zero_processes():
 
     with pytest.raises(ValueError, match="processes=0"):
         warm_up(0)
+
+
+def test_kernels_compiled_after_the_warm_up_are_one_line_of_the_report():
+    """A passing run's report ends in one line on them, not a line per signature (which
+    looks like a failure): the count of signatures, the first three kernel names."""
+    import conftest
+
+    kernels = [(f"kernel_{i % 5}_nb", f"(int64, array(int8, 1d, C), float{i})") for i in range(36)]
+    line = conftest.compiled_summary(kernels)
+    assert "\n" not in line
+    assert line.startswith("36 kernel signature(s) compiled after the warm-up")
+    assert line.endswith(": kernel_0_nb, kernel_1_nb, kernel_2_nb, ...")

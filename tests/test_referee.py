@@ -358,6 +358,34 @@ def test_concealed_going_out_with_black_threes():
     assert check_trace(concealed_out())
 
 
+def black_threes_split(cards_left_after_three: str):
+    """Seat 0 goes out concealed in the first turn: eight kings (one drawn), then three black
+    threes, then the fourth (R-63: the black threes of the turn that goes out may be split over
+    its laying-downs, each leaving at most one card); ``cards_left_after_three`` is the hand
+    after the three.
+
+    Scores: side 0: canasta natural concealed 600; going out concealed 200; melds K x 8 = 80
+    + B3 x 4 = 20 -> 100; seat 2 holds 120; total 600 + 200 + 100 - 120 = 780.
+    side 1: 0 - (100 + 130) = -230.
+    """
+    t = single_turn("K K K K K K K B3 B3 B3 B3", "K").draw(0, "K")
+    if cards_left_after_three == "B3":
+        t.meld(0, 1, "K", "K K K K K K K K").meld(0, 2, "B3", "B3 B3 B3")
+    else:  # the kings after the threes: the threes' laying-down leaves nine cards
+        t.meld(0, 1, "B3", "B3 B3 B3").meld(0, 2, "K", "K K K K K K K K")
+    t.meld(0, 3, "B3", "B3").go_out(0, concealed=True).end("went_out", 1)
+    t.score(0, 0, 600, 200, 100, 120, 780).score(1, 0, 0, 0, 0, 230, -230)
+    return t
+
+
+def test_r63_black_threes_split_over_the_laying_downs_of_the_turn_going_out():
+    """3 black threes leaving one card (the 4th), then the 4th: accepted. The same threes
+    laid before the kings leave nine cards: refused (R-63)."""
+    assert check_trace(black_threes_split("B3")), str(check_trace(black_threes_split("B3")))
+    trace = black_threes_split("K K K K K K K K B3")
+    assert_fails(trace, "R-63", find(trace, "meld", rank="B3"))
+
+
 def test_concealed_going_out_waives_the_minimum():
     # 90 points melded, side 0's minimum 120 (score 3000+): waived when going out concealed
     assert check_trace(concealed_out(minimums=(120, 50)))

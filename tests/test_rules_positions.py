@@ -1171,6 +1171,19 @@ def test_r63_black_threes_only_going_out():
     assert d.is_over and d.melds(0)["B3"] == "B3 B3 B3"
 
 
+def test_r63_black_threes_split_over_the_laying_downs_of_the_turn_going_out():
+    """Three black threes laid with the drawn 5, leaving the fourth (one card), then the
+    fourth: the turn goes out with the meld of four black threes."""
+    d = pos(["B3 B3 B3 B3", "4 4", "7 7", "6 6"], stock="5 10", melds={0: [SEVEN_K, "5 5 5"]})
+    d.draw()
+    d.meld("B3 B3 B3", "5")
+    assert not d.is_over and d.hand(0) == "B3"
+    d.meld("B3")
+    assert d.is_over and d.end_reason == "went_out" and d.went_out == 0
+    assert d.melds(0)["B3"] == "B3 B3 B3 B3"
+    assert d.score()[0]["meld_points"] == 70 + 20 + 20  # K x 7, 5 x 4, B3 x 4
+
+
 def test_r63_red_threes_never_melded():
     d = _melder("5 6 Q K")
     assert illegal(d.meld, "R3 R3 R3") in ("R-63", "R-60")

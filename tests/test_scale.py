@@ -313,6 +313,19 @@ def test_mismatched_merges_are_usage_errors_naming_the_difference(tmp_path):
     assert r.exit_code == 0 and "warning:" in r.output and (old / "report.md").exists()
 
 
+def test_a_merge_refusal_names_the_first_differences_briefly(tmp_path):
+    """The README's mistake (the extension played the default bot, not the expert): the
+    bots' parameters differ in dozens of entries, of which the refusal shows the first two
+    and counts the rest, in one short line."""
+    a = _run_folder(tmp_path, "a", "--players", "4", "--bots", "expert")
+    other = _run_folder(tmp_path, "b", "--players", "4", "--first-deal", "20")
+    r = run("merge", a, other, "--out", tmp_path / "m")
+    assert r.exit_code == 2, r.output
+    message = r.output.strip().splitlines()[-1]
+    assert "differ in bots (" in message and " more; allowed: runs of the same rules" in message
+    assert len(message) - len(str(a)) - len(str(other)) < 300, message  # the folders aside
+
+
 # --- 9. messages and provenance ---------------------------------------------------------------
 def test_a_full_disk_names_the_file_even_when_closing_fails_too(monkeypatch, tmp_path):
     outdir = importlib.import_module("canasta_sim.run.outdir")

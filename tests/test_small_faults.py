@@ -115,10 +115,15 @@ def test_the_study_table_prints_each_statistic_with_even_decimals():
 
 
 def test_docs_rules_words_r63_as_played():
-    """R-63: black threes are melded only in the laying-down that goes out (the engine's and
-    the referee's reading), as the shared rule book words it."""
-    text = (DOCS / "RULES.md").read_text()
-    assert "as part of the laying-down that goes out (one call of\n  the API, R-64)" in text
+    """R-63: black threes are melded only in laying-downs that go out, and may be split over
+    those of the turn (the engine's and the referee's reading), as the shared rule book words
+    it."""
+    text = " ".join((DOCS / "RULES.md").read_text().split())
+    assert (
+        "They may be laid in one laying-down or split over that turn's laying-downs (for "
+        "example 3, then the 4th), provided each laying-down that holds a black three leaves "
+        "the player at most one card, so that the turn goes out."
+    ) in text
 
 
 def test_the_pairing_note_says_when_pairing_grew_the_variance():

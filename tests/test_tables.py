@@ -212,6 +212,20 @@ def test_games_table_and_formats_agree():
     pd.testing.assert_frame_equal(pd.DataFrame(doc["sides"]), csv)
 
 
+def test_games_show_the_start_scores_in_the_table_and_the_json():
+    """``games --scores`` starts each side from a cumulative score: the table shows it (a
+    column, only when some side starts above 0) and so do the JSON's settings and sides."""
+    args = ("games", "--games", 4, "--bots", "expert,greedy", "--seed", 4, "--quiet")
+    lines = run(*args, "--scores", "1000,-50").output.splitlines()
+    assert header_cells(lines[1])[:4] == ["side", "bot", "start score", "wins"]
+    assert lines[2].split()[:3] == ["0", "expert", "1,000"]
+    assert lines[3].split()[:3] == ["1", "greedy", "-50"]
+    doc = json.loads(run(*args, "--scores", "1000,-50", "--format", "json").stdout)
+    assert doc["settings"]["scores"] == [1000, -50]
+    assert [side["start_score"] for side in doc["sides"]] == [1000, -50]
+    assert "start score" not in run(*args).output  # from 0-0: no column
+
+
 def test_sweep_without_out_prints_and_writes_nothing(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     args = ("sweep", "expert", "--param", "pile_threshold=2,4", "--vs", "greedy", "--deals", 4)

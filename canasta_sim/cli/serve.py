@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from ..errors import missing_extra
 from .options import Integer, api_errors, integer_option
 
 #: The address the board binds: this machine only.
@@ -37,10 +38,7 @@ def board(run_folders, port, positions):
 
         from ..board.app import create_app
     except ImportError as exc:
-        raise click.UsageError(
-            f"the board needs the optional extra 'board' ({exc.name} is missing): "
-            f'pip install -e ".[board]" in the checkout'
-        ) from None
+        raise click.UsageError(str(missing_extra("the board", "board", exc))) from None
     with api_errors("RUN_FOLDERS"):
         app = create_app(run_folders, positions)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)

@@ -219,7 +219,7 @@ def games(
         f"{count(games, 'game')}, {rules.players} players, target {rules.game_target}, seed "
         f"{opts.seed}: {wall:.1f} s; mean {t.deals / t.games:.2f} deals per game",
     )
-    sides = game_sides(t, result.manifest["bots"][0])
+    sides = game_sides(t, result.manifest["bots"][0], result.manifest["scores"])
     _emit(
         fmt,
         lambda: format_game_sides(sides),
@@ -230,6 +230,7 @@ def games(
                 "games": games,
                 "players": rules.players,
                 "target": rules.game_target,
+                "scores": result.manifest["scores"],
                 "seed": opts.seed,
                 "deals": t.deals,
                 "deals_per_game": t.deals / t.games,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import click
 
+from ..errors import missing_extra
 from ..learn import MOST_ROUNDS, PLAN_LEAST
 from .options import (
     SCHEDULER,
@@ -104,11 +105,8 @@ def train(out, threads, scheduler, quiet, **plan):
     _check_workers(threads, scheduler)
     try:
         import sklearn  # noqa: F401
-    except ImportError:
-        raise click.ClickException(
-            'training needs scikit-learn, the optional extra train: pip install -e ".[train]" '
-            "in a checkout"
-        ) from None
+    except ImportError as exc:
+        raise click.UsageError(str(missing_extra("training", "train", exc))) from None
     with api_errors():
         # --seed and the options of PLAN_OPTIONS are the plan's fields, by name
         folder = run_training(

@@ -11,15 +11,20 @@ reward, at the end of a deal, is the learner's side's deal score less the best o
 
 from __future__ import annotations
 
-import gymnasium as gym
 import numpy as np
-from gymnasium import spaces
-from gymnasium.vector import AutoresetMode, VectorEnv
 
+from ..errors import missing_extra
 from ..game.notation import check_int
 from ..nb.enums import ENV_OBS_LEN, N_ACTIONS
 from .stepping import ACTION_NAMES
 from .vec import VecCanasta
+
+try:
+    import gymnasium as gym
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode, VectorEnv
+except ImportError as exc:
+    raise missing_extra("canasta_sim.env.gym_env", "env", exc) from None
 
 _INT32 = np.iinfo(np.int32)
 OBSERVATION_SPACE = spaces.Box(_INT32.min, _INT32.max, (ENV_OBS_LEN,), np.int32)

@@ -11,13 +11,18 @@ the best other side's (points).
 from __future__ import annotations
 
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
 
+from ..errors import missing_extra
 from ..game.deals import Deal
 from ..game.notation import as_rules, check_int
 from ..nb.enums import ENV_OBS_LEN, N_ACTIONS
 from .stepping import ActionDeal
+
+try:
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ImportError as exc:
+    raise missing_extra("canasta_sim.env.pettingzoo_env", "env", exc) from None
 
 _INT32 = np.iinfo(np.int32)
 

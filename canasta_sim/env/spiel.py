@@ -15,15 +15,20 @@ from __future__ import annotations
 import copy
 
 import numpy as np
-import pyspiel
-from open_spiel.python.algorithms.mcts import Evaluator
 
+from ..errors import missing_extra
 from ..game.deals import Deal
 from ..game.notation import check_int
 from ..game.rules import Rules
 from ..nb.engine.rng import mix64_nb
 from ..nb.engine.state import STATE_DTYPE
 from .macro import MAX_MACROS, MacroDeal
+
+try:
+    import pyspiel
+    from open_spiel.python.algorithms.mcts import Evaluator
+except ImportError as exc:
+    raise missing_extra("canasta_sim.env.spiel", "openspiel", exc) from None
 
 #: The game's parameters and their defaults.
 _DEFAULTS = {"players": 4, "seed": 0}

@@ -34,6 +34,7 @@ from ..nb.enums import (
     MoveError,
     Phase,
     ScorePart,
+    SideSlot,
 )
 from ..nb.play import Learned, Search, run_blocks
 from ..nb.vecenv import ENV_DTYPE, EnvConfig, EnvOut, EnvRecords, env_block_nb
@@ -195,6 +196,7 @@ class VecCanasta:
         )
         self._no_actions = np.zeros(n_envs, np.int64)
         self._ready = False
+        self._history = _history(start)
 
     # --- the batch -----------------------------------------------------------------------------
     def reset(self, seed: int | None = None) -> dict[str, np.ndarray]:
@@ -272,10 +274,15 @@ class VecCanasta:
         """The trace (docs/trace.md) of environment ``env``'s last finished deal, which the
         referee (``canasta_sim.referee.check_trace``) and ``save_trace`` take.
 
+        A deal from a ``start`` Deal begins with that deal's events up to the start (from its
+        deck, as the referee replays it), then the episode's.
+
         Raises
         ------
         ValueError
-            Without ``record=True``, for ``env`` out of range, or before a deal has ended.
+            Without ``record=True``, for ``env`` out of range, before a deal has ended, or for
+            a start position with no events from a deck to begin the trace with (an
+            ``InfoSet``, ``Deal.from_position``, a Deal built without ``trace=True``).
         """
         check_int("env", env, 0, self.n_envs - 1)
         rec = self._rec
@@ -285,14 +292,27 @@ class VecCanasta:
         view = state_view(state, self._cfg.rules)
         if int(view.g[DealSlot.end]) == EndReason.none:
             raise ValueError(f"environment {env} has no finished deal yet")
+        seed, log = self.seed, rec.done_logs[env]
+        if self._cfg.starts.shape[0]:
+            if self._history is None:
+                raise ValueError(
+                    "the start position has no events from a deck, so a trace of its deals "
+                    "cannot begin at the deck as the referee needs; allowed: a start Deal "
+                    "played from its deck with trace=True (Deal.new(..., trace=True), a run "
+                    "address)"
+                )
+            seed, events = self._history
+            log = log.copy()
+            log[: len(events)] = events  # the kernel logs the episode's events after them
         parts = np.zeros((self.rules.sides, SC_LEN), np.int32)
         score_nb(state, self._cfg.rules, parts)
         scores = {
             s: dict(zip(ScorePart._fields, (int(v) for v in parts[s])))
             for s in range(self.rules.sides)
         }
-        minimums = rec.envs[env]["minimums"][: self.rules.sides]
-        return trace_from_log(self.rules, self.seed, view, rec.done_logs[env], minimums, scores)
+        # the deal's own minimum counts: in a game, env's are already the next deal's
+        minimums = view.sides[:, SideSlot.minimum]
+        return trace_from_log(self.rules, seed, view, log, minimums, scores)
 
     # --- internals -----------------------------------------------------------------------------
     def _run(self, todo: np.ndarray, actions: np.ndarray) -> None:
@@ -364,6 +384,15 @@ def _starts(start, n_envs: int, seed: int, rules: np.ndarray) -> np.ndarray:
             states[i], public, rules, worlds.hands[i], worlds.stock[i], worlds.seeds[i], 0
         )
     return states
+
+
+def _history(start) -> tuple[int, np.ndarray] | None:
+    """The seed and event log rows of a start Deal played from its deck with a trace (what
+    its episodes' traces begin with), else ``None``."""
+    if not isinstance(start, Deal) or start.event_log.shape[0] == 0:
+        return None
+    seed = start.trace()[0]["seed"]
+    return seed, start.event_log[: int(start.view.g[DealSlot.n_events])].copy()
 
 
 def _check_opponents(spec: str) -> None:

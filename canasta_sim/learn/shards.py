@@ -11,6 +11,7 @@ Shards run on threads here or as tasks on a Dask cluster (``scheduler``, as ``si
 from __future__ import annotations
 
 import os
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -34,7 +35,7 @@ from ..players.weights import (
     load_weights,
     weights_hash,
 )
-from ..run.runner import map_chunks, minimum_counts
+from ..run.runner import Progress, map_chunks, minimum_counts
 
 #: Decisions labelled at most per deal and per ``every`` (a deal has about 120 decisions).
 DECISIONS_PER_DEAL = 160
@@ -221,8 +222,9 @@ def make_labels(
     """Label shards ``0 .. shards - 1`` of ``plan`` into the folder ``out`` on ``threads``
     threads (the kernel releases the GIL), or as tasks on a Dask ``scheduler`` (``local:N``
     or an address, as ``simulate --scheduler``; the shards are written here as they come
-    back), skipping shards already written; returns every shard's path. Shows a tqdm
-    progress bar of shards when ``progress``.
+    back), skipping shards already written; returns every shard's path. Shows the progress
+    of shards on stderr when ``progress`` (:class:`~canasta_sim.run.runner.Progress`: a bar on
+    a terminal, a line every few seconds in a log).
 
     Raises
     ------
@@ -234,19 +236,22 @@ def make_labels(
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     todo = missing_shards(out, shards)
-    bar = None
-    if progress:
-        from tqdm.auto import tqdm
+    done = [shards - len(todo)]
+    lock = threading.Lock()  # the labelling threads count the shards they write
 
-        bar = tqdm(total=shards, initial=shards - len(todo), unit="shard")
+    with Progress(shards, "shard", progress) as bar:
 
-    def block(b: int) -> None:
-        i = todo[b]
-        write_shard(shard_path(out, i), label_shard(plan, i))
-        if bar is not None:
-            bar.update(1)
+        def written() -> None:
+            with lock:
+                done[0] += 1
+                bar.update(done[0])
 
-    try:
+        def block(b: int) -> None:
+            i = todo[b]
+            write_shard(shard_path(out, i), label_shard(plan, i))
+            written()
+
+        bar.update(done[0])
         if scheduler is None:
             run_blocks(block, len(todo), threads)
         else:
@@ -256,11 +261,7 @@ def make_labels(
             ):
                 for (_, i), arrays in results:
                     write_shard(shard_path(out, i), arrays)
-                    if bar is not None:
-                        bar.update(1)
-    finally:
-        if bar is not None:
-            bar.close()
+                    written()
     return [shard_path(out, i) for i in range(shards)]
 
 

@@ -244,7 +244,7 @@ def apply_action_nb(state, rules, staged, scratch, plan, action, log):
     int
         MoveError: ``ok``, or why the id is refused (the rule broken; ``phase`` for an id of
         the other phase or a finished deal; ``new_meld`` for a wild card staged on a row
-        without naturals; ``empty`` for unstaging what is not staged).
+        without naturals; ``nothing_staged`` for unstaging or clearing what is not staged).
     """
     g = state.g
     if g[DealSlot.phase] == Phase.over or action < 0 or action >= N_ACTIONS:
@@ -257,12 +257,12 @@ def apply_action_nb(state, rules, staged, scratch, plan, action, log):
         return err
     if sign < 0:
         if staged[row, col] == 0:
-            return MoveError.empty
+            return MoveError.nothing_staged
         staged[row, col] -= 1
         return MoveError.ok
     if action == ActionSlot.clear:
         if staged_total_nb(staged) == 0:
-            return MoveError.empty
+            return MoveError.nothing_staged
         clear_staged_nb(staged)
         return MoveError.ok
     if action == ActionSlot.draw:

@@ -110,6 +110,7 @@ class _MoveError(NamedTuple):
     phase: int = 1  # not allowed in this phase of the turn, or the deal is over
     not_in_hand: int = 2  # the cards are not in the player's hand
     empty: int = 3  # a meld with no cards
+    nothing_staged: int = 4  # unstage or clear an action id with no such card staged
     pile_top: int = 30  # no pile, or a black three, wild card or red three on top
     frozen_pile: int = 32  # a frozen pile needs a natural pair with the top card
     pile_pickup: int = 33  # the top card needs a pair, a natural and a wild, or a meld
@@ -124,12 +125,13 @@ class _MoveError(NamedTuple):
 
 
 #: What the move kernels return: ``ok`` (0) or why the move is illegal; apart from ``phase``,
-#: ``not_in_hand`` and ``empty`` the value is the id of the rule broken (``pile_top`` = R-30).
+#: ``not_in_hand``, ``empty`` and ``nothing_staged`` the value is the id of the rule broken
+#: (``pile_top`` = R-30).
 MoveError = _MoveError()
 
 #: The rule id of each :data:`MoveError` code.
 MOVE_ERROR_RULES = {
-    code: f"R-{code}" if code >= 10 else {0: "", 1: "R-20", 2: "R-20", 3: "R-60"}[code]
+    code: f"R-{code}" if code >= 10 else {0: "", 1: "R-20", 2: "R-20", 3: "R-60", 4: "R-20"}[code]
     for code in MoveError
 }
 

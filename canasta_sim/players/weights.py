@@ -171,3 +171,17 @@ def empty_weights() -> np.ndarray:
 def weights_hash(path) -> str:
     """The first 16 hex digits of the SHA-256 of a weight file's bytes (for manifests)."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def manifest_entry(path) -> dict[str, str]:
+    """A weight file as a run manifest records it: a shipped file by its package and file
+    name (``{"package": "canasta_sim", "file": "apprentice_4p.npz", "sha256": ...}``, the same
+    on every machine), another file by the path its spec gave (``{"path": ..., "sha256":
+    ...}``); ``sha256`` holds :func:`weights_hash`."""
+    path = Path(path)
+    where = (
+        {"package": __package__.partition(".")[0], "file": path.name}
+        if path.resolve().parent == DATA.resolve()
+        else {"path": str(path)}
+    )
+    return {**where, "sha256": weights_hash(path)}

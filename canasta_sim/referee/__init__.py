@@ -22,8 +22,8 @@ Readings of the rule book that the referee has to choose (see also the tests):
   discard (not after a last-card red three). R-64: a side's first laying-down reaches the
   minimum count, reported at its first event; R-42 waives that only for a laying-down from the
   hand that goes out in a turn that goes out concealed (never for a pickup, whose top card's
-  meld and melds from hand reach the minimum). R-63: black threes are melded only in a
-  laying-down that goes out.
+  meld and melds from hand reach the minimum). R-63: black threes are melded only in
+  laying-downs that go out, so a turn may split them over several (three, then the fourth).
 - R-40 is judged on the whole turn: a laying-down may leave one card that a later meld of the
   same turn adds to a meld (completing the canastas needed); going out is checked at the
   ``discard`` of the last card or at ``go_out``.

@@ -144,7 +144,8 @@ def going_out_rule(canastas: int, needed: int) -> str | None:
 
 
 def black_threes_rule(melds_black_threes: bool, laying_down_goes_out: bool) -> str | None:
-    """R-63: black threes are melded only in the laying-down that goes out."""
+    """R-63: black threes are melded only in a laying-down that goes out (leaves at most one
+    card); a turn may split them over several such laying-downs."""
     return "R-63" if melds_black_threes and not laying_down_goes_out else None
 
 

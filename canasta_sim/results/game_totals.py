@@ -72,7 +72,7 @@ class GameTotals:
         return self
 
 
-def game_sides(totals: GameTotals, bots) -> pd.DataFrame:
+def game_sides(totals: GameTotals, bots, scores) -> pd.DataFrame:
     """Each side's results over games (:class:`GameTotals`).
 
     Parameters
@@ -80,16 +80,18 @@ def game_sides(totals: GameTotals, bots) -> pd.DataFrame:
     totals : GameTotals
     bots : list of str
         One bot spec per side.
+    scores : list of int
+        Each side's cumulative score when the games start (points; ``games --scores``).
 
     Returns
     -------
     pandas.DataFrame
-        One row per side: ``side``, ``bot``, ``games``, ``wins``, ``win_rate`` with its 95%
-        Wilson interval ``win_low``/``win_high``, and ``mean_final_score`` with its 95%
-        interval ``score_low``/``score_high`` (points).
+        One row per side: ``side``, ``bot``, ``start_score`` (points), ``games``, ``wins``,
+        ``win_rate`` with its 95% Wilson interval ``win_low``/``win_high``, and
+        ``mean_final_score`` with its 95% interval ``score_low``/``score_high`` (points).
     """
     rows = []
-    for side, bot in enumerate(bots):
+    for side, (bot, start) in enumerate(zip(bots, scores, strict=True)):
         wins = totals.wins[side]
         low, high = wilson_interval(wins, totals.games)
         mean, s_low, s_high = mean_interval(
@@ -99,6 +101,7 @@ def game_sides(totals: GameTotals, bots) -> pd.DataFrame:
             {
                 "side": side,
                 "bot": bot,
+                "start_score": start,
                 "games": totals.games,
                 "wins": wins,
                 "win_rate": wins / totals.games,
@@ -113,13 +116,23 @@ def game_sides(totals: GameTotals, bots) -> pd.DataFrame:
 
 
 def format_game_sides(frame: pd.DataFrame) -> str:
-    """A games side table (:func:`game_sides`) for people: per side its bot, wins, game win
-    rate and mean final score, each with its 95% interval."""
-    head = ["side", "bot", "wins", "game win rate [95%]", "mean final score, points [95%]"]
+    """A games side table (:func:`game_sides`) for people: per side its bot, its start score
+    when some side starts from a score other than 0, wins, game win rate and mean final
+    score, each with its 95% interval."""
+    started = bool(frame["start_score"].any())
+    head = [
+        "side",
+        "bot",
+        *(["start score"] * started),
+        "wins",
+        "game win rate [95%]",
+        "mean final score, points [95%]",
+    ]
     rows = [
         [
             str(r.side),
             r.bot,
+            *([f"{r.start_score:,}"] * started),
             f"{r.wins:,}",
             interval(r.win_rate, r.win_low, r.win_high, ".1%"),
             interval(r.mean_final_score, r.score_low, r.score_high, ",.1f"),

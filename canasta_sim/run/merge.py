@@ -143,6 +143,27 @@ def _differences(a, b, name: str) -> list[tuple[str, object, object]]:
     return [(name, a, b)]
 
 
+#: Differences a refusal names, and the characters of a value it shows; a bot's parameters
+#: differ in dozens of entries, which would make a line of a thousand characters.
+SHOWN_DIFFERENCES = 2
+SHOWN_VALUE = 40
+
+
+def _first_differences(found: list[tuple[str, object, object]]) -> str:
+    """The first :data:`SHOWN_DIFFERENCES` of ``found`` (from :func:`_differences`), each
+    value in at most :data:`SHOWN_VALUE` characters, and how many more there are."""
+
+    def brief(value) -> str:
+        text = json.dumps(value)
+        return text if len(text) <= SHOWN_VALUE else text[: SHOWN_VALUE - 3] + "..."
+
+    what = "; ".join(
+        f"{path} ({brief(a)} vs {brief(b)})" for path, a, b in found[:SHOWN_DIFFERENCES]
+    )
+    more = len(found) - SHOWN_DIFFERENCES
+    return what + (f" and {more} more" if more > 0 else "")
+
+
 def merge_runs(runs, out, *, overwrite: bool = False, records: bool = True) -> SimulationResult:
     """Merge simulation run folders into the results folder ``out``.
 
@@ -172,8 +193,8 @@ def merge_runs(runs, out, *, overwrite: bool = False, records: bool = True) -> S
         For fewer than two runs, a folder that is not a simulate run (its manifest partial,
         its aggregates or records unreadable or short of rows: the message names the file),
         runs made with other behaviour versions than this package's, runs that differ in
-        rules, bots or bot parameters (the message names each differing entry, with both
-        values in full, and both folders), two runs holding the same deals (same seed,
+        rules, bots or bot parameters (the message names both folders and the first differing
+        entries with both values, shortened), two runs holding the same deals (same seed,
         overlapping deal ranges), or records to keep that a run lacks (records would be
         dropped silently).
     """
@@ -186,14 +207,9 @@ def merge_runs(runs, out, *, overwrite: bool = False, records: bool = True) -> S
     for folder, m in zip(folders[1:], manifests[1:]):
         found = [d for key in SAME for d in _differences(first.get(key), m.get(key), key)]
         if found:
-            what = "; ".join(
-                f"{path}: {json.dumps(a)} in {str(folders[0])!r}, {json.dumps(b)} in "
-                f"{str(folder)!r}"
-                for path, a, b in found
-            )
             raise ValueError(
-                f"{str(folders[0])!r} and {str(folder)!r} differ in {what}; allowed: runs of "
-                f"the same rules, bots and versions"
+                f"{str(folders[0])!r} and {str(folder)!r} differ in {_first_differences(found)}; "
+                f"allowed: runs of the same rules, bots and versions"
             )
     records = _keep_records(folders, manifests, records)
     owned = sorted((r, str(f)) for f, m in zip(folders, manifests) for r in deal_ranges(m))

@@ -460,7 +460,7 @@ def make_manifest(
     import pandas
 
     from ..nb import KERNEL_DIGEST
-    from ..players.weights import weights_hash
+    from ..players.weights import manifest_entry
 
     return {
         "canasta_sim": __version__,
@@ -480,8 +480,9 @@ def make_manifest(
             for seating in table.seatings
             for b in seating
         },
-        # the apprentice's weight files and the SHA-256 of each (first 16 hex digits)
-        "weights": {f: weights_hash(f) for f in getattr(table, "weight_files", ())},
+        # the apprentice's weight files (the shipped ones by package and name, not by this
+        # machine's path) and the SHA-256 of each (first 16 hex digits)
+        "weights": [manifest_entry(f) for f in getattr(table, "weight_files", ())],
         "workers": how["workers"],
         "threads_per_worker": how["threads_per_worker"],
         "scheduler": how["scheduler"],
