@@ -372,3 +372,23 @@ def test_board_refuses_a_corrupt_run_folder_and_a_tune_folder_at_start_up(tmp_pa
     (tune / "manifest.json").write_text(json.dumps(manifest))
     result = CliRunner().invoke(main, ["board", str(tune)])
     assert result.exit_code == 2 and "is a tune folder" in result.output
+
+
+@pytest.mark.parametrize(
+    "path, body, message",
+    [
+        ("/api/play", '{"seed": 1e400}', "seed=1e400 is not allowed; allowed: an integer from 0"),
+        ("/api/play", '{"seed": 1, "deal": 1e400}', "deal=1e400 is not allowed"),
+        ("/api/play", '{"seed": 1, "players": 1e400}', "players=1e400 is not allowed; allowed: 2"),
+        ("/api/play", '{"seed": 1, "seat": -1e400}', "seat=-1e400 is not allowed"),
+        ("/api/analyse", '{"at": {"run": 0, "deal": 1e400}}', "deal=1e400 is not allowed"),
+        ("/api/analyse", '{"at": {"run": 0, "deal": 4}, "seed": 1e400}', "seed=1e400 is not"),
+        ("/api/analyse", '{"at": {"run": 0, "deal": 4}, "worlds": 1e400}', "worlds=1e400 is not"),
+    ],
+)
+def test_numbers_too_large_for_a_float_are_named(client, path, body, message):
+    """JSON reads 1e400 as infinity: the answer is a 400 naming the number as sent, not a
+    server error (issue 39)."""
+    response = client.post(path, content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 400, response.text
+    assert message in response.json()["error"]

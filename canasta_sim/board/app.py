@@ -116,13 +116,14 @@ def _int(value, name: str, low: int, high: int) -> int:
         Naming ``name`` and the allowed range.
     """
     allowed = f"allowed: an integer from {low} to {high}"
-    if isinstance(value, bool) or value is None:
+    # a JSON number is never a float here: 1.5 is no count, and 1e400 reads as inf
+    if isinstance(value, (bool, float)) or value is None:
         raise BadArgument(name, f"{name}={value!r} is not allowed; {allowed}")
     try:
         number = int(value)
     except (TypeError, ValueError):
         raise BadArgument(name, f"{name}={value!r} is not allowed; {allowed}") from None
-    if isinstance(value, float) or not low <= number <= high:
+    if not low <= number <= high:
         raise BadArgument(name, f"{name}={value!r} is not allowed; {allowed}")
     return number
 
@@ -239,12 +240,30 @@ async def position(request: Request):
     return JSONResponse(deal_position(source, turn, decision))
 
 
+class _Written(float):
+    """A JSON number with a fraction or an exponent, shown as the page wrote it: ``1e400``
+    reads as ``inf``, and an error naming ``inf`` would not name what was sent."""
+
+    text: str
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __str__ = __repr__
+
+
+def _written(text: str) -> float:
+    number = _Written(text)
+    number.text = text
+    return number
+
+
 async def _body(request: Request) -> dict:
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise BadArgument("body", f"the request body has {len(raw)} bytes; at most {MAX_BODY}")
     try:
-        data = json.loads(raw or b"{}")
+        data = json.loads(raw or b"{}", parse_float=_written)
     except ValueError:
         raise BadArgument("body", "the request body is not JSON") from None
     if not isinstance(data, dict):
