@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -39,7 +40,7 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not in
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 WAIT = 120  # seconds for anything the page waits on (an analysis on a busy machine)
 
@@ -181,6 +182,57 @@ def test_replay_six_players(browser, server, shots):
     assert len(browser.find_elements(By.CSS_SELECTOR, "#table .seat")) == 6
     assert len(browser.find_elements(By.CSS_SELECTOR, "#sides .side")) == 2  # 3 a side (R-10)
     browser.save_screenshot(str(shots / "board-replay-6p.png"))
+
+
+#: Run in the page before its script: the answers for run 0's deals come 2.5 s late (an abort
+#: still ends the wait at once), as a slow deal's would.
+SLOW_RUN_0 = """
+const original = window.fetch;
+window.fetch = (url, options) => {
+  const answer = original(url, options);
+  if (!String(url).startsWith("/api/deal?run=0")) return answer;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(answer), 2500);
+    const signal = options && options.signal;
+    if (signal) signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(new DOMException("aborted", "AbortError"));
+    });
+  });
+};
+"""
+
+
+def test_a_late_first_deal_leaves_the_users_pick(browser, server):
+    """The page opens run 0's first deal by itself; when its answer comes after the user
+    picked run 1 (and opened its deal, or not yet), the Run menu stays on run 1 and run 0's
+    deal is not shown (issue 39)."""
+    added = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SLOW_RUN_0})
+    try:
+        for press_open in (True, False):
+            browser.get("about:blank")
+            browser.get(server)
+            # the menu fills while run 0's first deal is on its way
+            wait_for(
+                browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#pick-run option"), "runs"
+            )
+            Select(browser.find_element(By.ID, "pick-run")).select_by_value("1")
+            if press_open:
+                browser.find_element(By.ID, "pick-deal").clear()
+                browser.find_element(By.ID, "pick-deal").send_keys("0")
+                browser.find_element(By.ID, "open-run").click()
+                wait_for(
+                    browser, lambda b: "run6" in b.find_element(By.ID, "deal-title").text, "run6"
+                )
+            time.sleep(3)  # run 0's answer would have come by now
+            title = browser.find_element(By.ID, "deal-title").text
+            assert browser.find_element(By.ID, "pick-run").get_attribute("value") == "1"
+            assert title == ("run6, deal 0" if press_open else "")
+            if not press_open:
+                status = browser.find_element(By.ID, "pick-status").text
+                assert status == "run 0, deal 0 not opened: another run picked; press Open"
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", added)
 
 
 def test_analysis_shows_ranked_candidates(browser, server, runs, shots):

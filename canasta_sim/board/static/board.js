@@ -4,7 +4,7 @@
 "use strict";
 
 const EMBED = window.BOARD_EMBED || null; // the static export's deal: no server
-const state = { runs: [], source: null, replay: null, index: 0, job: null, pollTimer: null };
+const state = { runs: [], source: null, replay: null, index: 0, job: null, pollTimer: null, opening: null };
 const timings = { load: null, steps: [] }; // read by the browser test (docs/board.md)
 window.boardTimings = timings;
 
@@ -213,16 +213,41 @@ function showReplay(replay, at) {
   $("an-result").replaceChildren();
 }
 
+// One deal loads at a time: opening another, picking another run in the menu or Cancel stops
+// the one loading (its fetch aborted, which ends the server's replay), so an answer never
+// arrives after the user moved on to show another deal and reset the menu.
 async function openSource(source, at) {
   showError("");
+  stopOpening("");
+  const opening = { source, controller: new AbortController() };
+  state.opening = opening;
+  $("pick-cancel").hidden = false;
+  $("pick-status").textContent = "opening\u2026";
   const q = new URLSearchParams(source).toString();
   try {
-    const replay = await api(`/api/deal?${q}`);
+    const replay = await api(`/api/deal?${q}`, { signal: opening.controller.signal });
+    if (opening.controller.signal.aborted) return; // stopped while its body was read
     state.source = source;
     if (source.run !== undefined) $("pick-run").value = String(source.run);
     $("pick-deal").value = String(source.deal);
     showReplay(replay, at);
-  } catch (e) { showError(e.message); }
+    $("pick-status").textContent = "";
+  } catch (e) {
+    if (e.name !== "AbortError") { showError(e.message); $("pick-status").textContent = ""; }
+  } finally {
+    if (state.opening === opening) { state.opening = null; $("pick-cancel").hidden = true; }
+  }
+}
+
+function stopOpening(why) {
+  const opening = state.opening;
+  if (!opening) return;
+  state.opening = null;
+  opening.controller.abort();
+  $("pick-cancel").hidden = true;
+  const s = opening.source;
+  const what = s.run !== undefined ? `run ${s.run}, deal ${s.deal}` : `seed ${s.seed}, deal ${s.deal}`;
+  $("pick-status").textContent = why ? `${what} not opened: ${why}` : "";
 }
 
 function parseHash() {
@@ -490,6 +515,8 @@ async function start() {
   }
   for (const b of document.querySelectorAll(".tab")) b.onclick = () => showTab(b.dataset.tab);
   $("pick").onsubmit = (e) => { e.preventDefault(); openSource({ run: $("pick-run").value, deal: $("pick-deal").value }); };
+  $("pick-cancel").onclick = () => stopOpening("cancelled");
+  $("pick-run").onchange = () => stopOpening("another run picked; press Open");
   $("open-seed").onclick = () => openSource({ seed: $("pick-seed").value, deal: $("pick-deal").value, players: $("pick-players").value, bots: $("pick-bots").value });
   $("an-run").onclick = analyseShown;
   $("an-cancel").onclick = cancelAnalysis;
