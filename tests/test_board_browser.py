@@ -356,7 +356,8 @@ def test_play_a_deal_with_a_hint_and_its_review(browser, server, shots):
         play_click(browser, actions[move])
     assert browser.find_element(By.ID, "play-status").text.startswith("deal over")
     assert hinted and staged
-    worlds = browser.find_element(By.ID, "an-worlds")
+    worlds = browser.find_element(By.ID, "play-review-worlds")
+    assert worlds.get_attribute("value") == "2000"  # the default (docs/board.md, "Review")
     worlds.clear()
     worlds.send_keys("8")
     browser.find_element(By.ID, "play-review").click()
@@ -366,6 +367,17 @@ def test_play_a_deal_with_a_hint_and_its_review(browser, server, shots):
     rows = browser.find_elements(By.CSS_SELECTOR, "#play-review-result .review tr")
     kinds = [r.find_elements(By.TAG_NAME, "td")[0].text for r in rows[1:]]
     assert kinds == ["pickup", "meld_timing", "wild_cards", "discard", "going_out", "all"]
+    # every regret with its interval, "within noise" exactly where it holds 0 (issue 39)
+    figure = re.compile(r"([+-]\d+\.\d) \[([+-]\d+\.\d), ([+-]\d+\.\d)\]( within noise)?$")
+    cells = browser.find_elements(By.CSS_SELECTOR, "#play-review-result tr td:last-child")
+    assert len(cells) > len(kinds)  # the summary's and at least one decision's
+    for cell in cells:
+        match = figure.match(cell.text)
+        assert match, cell.text
+        value, lo, hi = (float(match.group(i)) for i in (1, 2, 3))
+        assert lo <= value <= hi
+        assert bool(match.group(4)) == (lo < hi and lo <= 0 <= hi), cell.text
+    assert "8 worlds a candidate" in browser.find_element(By.ID, "play-review-result").text
     assert not browser.find_element(By.ID, "error").is_displayed()
 
 

@@ -2,6 +2,7 @@
 turns entered as the environment's actions, illegal ones refused with their rule id, a hint,
 and the deal's review at its end."""
 
+import math
 import warnings
 
 import pytest
@@ -126,3 +127,11 @@ def test_hint_and_review(client):
     assert turns <= len(decisions) <= 2 * turns  # a first move and the rest of each turn
     assert summary["all"]["decisions"] == len(decisions)
     assert summary["all"]["rescored"] == pytest.approx(sum(d["rescored"] for d in decisions))
+    # each decision's re-scored regret with its paired interval, the deal's from theirs
+    # (deal_summary): no figure without its noise (issue 39)
+    assert review["worlds"] == 4
+    for d in decisions:
+        assert d["rescored_lo"] <= d["rescored"] <= d["rescored_hi"]
+    assert any(d["rescored_lo"] < d["rescored_hi"] for d in decisions)
+    half = math.sqrt(sum(((d["rescored_hi"] - d["rescored_lo"]) / 2) ** 2 for d in decisions))
+    assert summary["all"]["rescored_hi"] - summary["all"]["rescored"] == pytest.approx(half)

@@ -61,7 +61,7 @@ def run_analysis(request: dict) -> dict:
     (checked by the server), returning :func:`analysis_answer`'s data; or ``review`` (a play
     session's ``source``, ``you`` and ``actions``), returning
     :func:`canasta_sim.board.session.review_session`'s tables as ``summary`` and ``decisions``
-    rows."""
+    rows, with the ``worlds`` and ``seed`` that made them."""
     from ..game.infoset import InfoSet
     from ..run.address import info_set_from_run
     from ..search.analysis import analyse
@@ -73,7 +73,8 @@ def run_analysis(request: dict) -> dict:
         decisions, summary = review_session(
             r["source"], r["you"], r["actions"], request["worlds"], request["seed"]
         )
-        return {"summary": json_rows(summary), "decisions": json_rows(decisions)}
+        tables = {"summary": json_rows(summary), "decisions": json_rows(decisions)}
+        return {**tables, "worlds": request["worlds"], "seed": request["seed"]}
     address = request.get("address")
     info = info_set_from_run(address) if address else InfoSet.from_dict(request["position"])
     worlds, seed, rollout = request["worlds"], request["seed"], request["rollout"]

@@ -639,6 +639,15 @@ async function startPlay() {
   } catch (e) { showError(e.message); }
 }
 
+// A regret with its 95% interval; "within noise" when the interval holds 0: the rollouts
+// cannot tell that play from the best (more worlds narrow the interval). A regret of no
+// rollouts (no decision of the type, or your choice the best) is 0 exactly: no interval.
+function regretCell(value, lo, hi) {
+  const cell = el("td", "", `${num(value)} [${num(lo)}, ${num(hi)}]`);
+  if (lo !== null && hi !== null && lo < hi && lo <= 0 && hi >= 0) cell.append(" ", el("span", "noise", "within noise"));
+  return cell;
+}
+
 function showReview(answer) {
   const box = $("play-review-result");
   box.replaceChildren(el("h3", "", "Where you lost points (regret, points per deal)"));
@@ -649,25 +658,29 @@ function showReview(answer) {
   for (const r of answer.summary) {
     const tr = el("tr");
     tr.append(el("td", "", r.type), el("td", "", r.decisions), el("td", "", pct(r.not_best)));
-    tr.append(el("td", "", `${num(r.rescored)} [${num(r.rescored_lo)}, ${num(r.rescored_hi)}]`));
+    tr.append(regretCell(r.rescored, r.rescored_lo, r.rescored_hi));
     table.append(tr);
   }
-  const list = el("table", "cands");
+  const list = el("table", "cands decisions");
   const h2 = el("tr");
-  for (const h of ["turn", "decision", "type", "your choice", "best", "regret"]) h2.append(el("th", "", h));
+  for (const h of ["turn", "decision", "type", "your choice", "best", "regret [95%]"]) h2.append(el("th", "", h));
   list.append(h2);
   for (const d of answer.decisions.filter((x) => x.choice !== x.best)) {
     const tr = el("tr");
-    for (const v of [d.turn, d.decision, d.type, d.choice, d.best, num(d.rescored)]) tr.append(el("td", "", v));
+    for (const v of [d.turn, d.decision, d.type, d.choice, d.best]) tr.append(el("td", "", v));
+    tr.append(regretCell(d.rescored, d.rescored_lo, d.rescored_hi));
     list.append(tr);
   }
-  box.append(table, el("h3", "", "Decisions where another candidate was best"), list);
+  const note = `${answer.worlds} worlds a candidate, seed ${answer.seed}. Each regret is re-scored on fresh worlds ` +
+    "(best minus your choice, paired); \u201cwithin noise\u201d: its 95% interval holds 0, so the rollouts " +
+    "cannot tell your play from the best. More worlds narrow the intervals.";
+  box.append(table, el("div", "settings", note), el("h3", "", "Decisions where another candidate was best"), list);
 }
 
 async function reviewPlay() {
   showError("");
   try {
-    const answer = await api("/api/analyse", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ review: play.id, worlds: Number($("an-worlds").value), seed: Number($("an-seed").value) }) });
+    const answer = await api("/api/analyse", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ review: play.id, worlds: Number($("play-review-worlds").value), seed: Number($("an-seed").value) }) });
     state.job = answer.job;
     state.onDone = showReview;
     $("an-status").textContent = "reviewing\u2026";
