@@ -235,6 +235,41 @@ def test_a_late_first_deal_leaves_the_users_pick(browser, server):
         browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", added)
 
 
+#: For every card 10 with a card after it on the same row: the boxes of its rank's text (as
+#: drawn, transforms included), of its card and of the next card (left edges), in pixels.
+TEN_BOXES = """
+const out = [];
+for (const c of document.querySelectorAll('#table .card[data-card="10"]')) {
+  const next = c.nextElementSibling;
+  const box = c.getBoundingClientRect();
+  if (!next || next.getBoundingClientRect().top !== box.top) continue;
+  const range = document.createRange();
+  range.selectNodeContents(c.firstElementChild);
+  const text = range.getBoundingClientRect();
+  out.push({small: c.classList.contains("small"), left: text.left, right: text.right,
+            card: [box.left, box.right], next: next.getBoundingClientRect().left});
+}
+return out;
+"""
+
+
+@pytest.mark.parametrize("run, players", [(0, 4), (1, 6)])
+def test_a_fanned_10_is_not_covered_by_the_next_card(browser, server, runs, run, players):
+    """The rank 10 of a fanned hand is drawn whole in the strip the next card leaves visible,
+    full-size cards (4 players) and small ones (6 players, where it read "1(") (issue 39)."""
+    replay = replay_frames(deal_of_run(runs[run], 0), title="t", address=None, command="c")
+    turn, decision = next(
+        (f["turn"], f["decision"])
+        for f in replay.frames
+        if f["decision"] is not None and any(re.search(r"\b10 \S", h) for h in f["hands"])
+    )
+    open_at(browser, server, f"run={run}&deal=0&turn={turn}&decision={decision}", f"turn {turn},")
+    tens = browser.execute_script(TEN_BOXES)
+    assert tens and all(t["small"] == (players == 6) for t in tens)
+    for t in tens:
+        assert t["card"][0] < t["left"] < t["right"] <= t["next"] <= t["card"][1], t
+
+
 def test_analysis_shows_ranked_candidates(browser, server, runs, shots):
     """One click analyses the shown decision (the seat's information set): every legal
     candidate appears, ranked, with its bar and the command line that gives the same answer."""
