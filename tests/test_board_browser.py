@@ -374,6 +374,12 @@ def test_play_a_deal_with_a_hint_and_its_review(browser, server, shots):
         if not hinted:  # the hint: the analysis of this decision, then its picture
             browser.find_element(By.ID, "play-hint").click()
             wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, ".cands tr.cand"), "hint")
+            # the command reads the file the page offers the position in (issue 39)
+            command = browser.find_element(By.CSS_SELECTOR, "#an-result .command").text
+            assert command.startswith("canasta-sim analyse position.json --worlds 30 ")
+            link = browser.find_element(By.CSS_SELECTOR, "#an-result a.position-file")
+            assert link.get_attribute("download") == "position.json"
+            assert link.get_attribute("href").startswith("blob:")
             browser.save_screenshot(str(shots / "board-play.png"))
             hinted = True
         naturals = [a for a in actions if a.startswith("stage_natural:")]

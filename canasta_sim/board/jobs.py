@@ -38,13 +38,23 @@ class _Job:
     answer: dict = field(default_factory=dict)
 
 
-def analysis_answer(result, address: str | None, command: str) -> dict:
+#: The file name the command of a position's analysis reads: the page offers the position
+#: analysed as a download of that name.
+POSITION_FILE = "position.json"
+
+
+def analysis_answer(result, address: str | None, command: str, position=None) -> dict:
     """An :class:`~canasta_sim.search.analysis.AnalysisResult` as JSON data: ``candidates``
     (rows of the ranked table, best first, NaN as None), ``settings`` (the settings line),
-    ``address`` (the ``--from-run`` address or None) and ``command`` (the command line that
-    gives the same answer)."""
+    ``address`` (the ``--from-run`` address or None), ``command`` (the command line that
+    gives the same answer) and, for an analysis of a position, ``position`` (the position
+    mapping analysed) and ``file`` (:data:`POSITION_FILE`, the file the command reads)."""
     rows = json_rows(result.table)
-    return {"candidates": rows, "settings": result.settings, "address": address, "command": command}
+    answer = {"candidates": rows, "settings": result.settings, "address": address}
+    answer["command"] = command
+    if position is not None:
+        answer.update(position=position, file=POSITION_FILE)
+    return answer
 
 
 def json_rows(frame) -> list[dict]:
@@ -79,9 +89,9 @@ def run_analysis(request: dict) -> dict:
     info = info_set_from_run(address) if address else InfoSet.from_dict(request["position"])
     worlds, seed, rollout = request["worlds"], request["seed"], request["rollout"]
     result = analyse(info, worlds=worlds, seed=seed, rollout=rollout)
-    where = f"--from-run {address}" if address else "POSITION"
+    where = f"--from-run {address}" if address else POSITION_FILE
     command = f"canasta-sim analyse {where} --worlds {worlds} --seed {seed} --rollout {rollout}"
-    return analysis_answer(result, address, command)
+    return analysis_answer(result, address, command, request.get("position"))
 
 
 def _worker(conn: Connection, request: dict) -> None:

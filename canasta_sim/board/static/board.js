@@ -298,6 +298,15 @@ function showAnalysis(answer) {
     table.append(tr);
   });
   box.append(table, el("div", "settings", answer.settings), el("div", "command", answer.command));
+  if (answer.position) box.append(positionLink(answer.position, answer.file));
+}
+
+// The position an analysis read, as the file its command names (a download: no server path).
+function positionLink(position, name) {
+  const a = el("a", "position-file", `download ${name} (the position analysed)`);
+  a.href = URL.createObjectURL(new Blob([JSON.stringify(position, null, 2) + "\n"], { type: "application/json" }));
+  a.download = name;
+  return a;
 }
 
 async function pollJob() {
