@@ -235,6 +235,30 @@ def test_a_late_first_deal_leaves_the_users_pick(browser, server):
         browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", added)
 
 
+def test_a_slow_deal_is_cancelled_from_the_page(browser, server):
+    """A deal of search bots with 10,000 worlds takes tens of seconds: Cancel beside Open
+    stops it, on the server too (its worker is ended), so the next deal opens at once, and the
+    page answered every step meanwhile (issue 39)."""
+    open_at(browser, server, "run=0&deal=0&turn=4&decision=1", "turn 4, decision 1")
+    bots = browser.find_element(By.ID, "pick-bots")
+    bots.clear()
+    bots.send_keys("pimc:worlds=10000")
+    browser.find_element(By.ID, "open-seed").click()
+    wait_for(browser, lambda b: b.find_element(By.ID, "pick-cancel").is_displayed(), "Cancel")
+    time.sleep(2)  # the worker plays the slow deal
+    browser.find_element(By.ID, "next").click()  # the page steps the deal shown meanwhile
+    assert "turn 5, decision 0" in where(browser)
+    browser.find_element(By.ID, "pick-cancel").click()
+    assert browser.find_element(By.ID, "pick-status").text == "seed 1, deal 0 not opened: cancelled"
+    t0 = time.monotonic()
+    Select(browser.find_element(By.ID, "pick-run")).select_by_value("1")
+    browser.find_element(By.ID, "open-run").click()
+    wait_for(browser, lambda b: "run6" in b.find_element(By.ID, "deal-title").text, "run6")
+    assert time.monotonic() - t0 < 15  # not after the slow deal: its replay was ended
+    bots.clear()
+    bots.send_keys("expert")
+
+
 #: For every card 10 with a card after it on the same row: the boxes of its rank's text (as
 #: drawn, transforms included), of its card and of the next card (left edges), in pixels.
 TEN_BOXES = """
