@@ -458,4 +458,8 @@ def test_a_slow_deal_blocks_no_other_request_and_ends_when_the_page_leaves(run):
     with TestClient(app, base_url="http://127.0.0.1") as c:
         fresh = c.get("/api/deal", params={"seed": 1, "deal": 0, "players": 2, "bots": "greedy"})
         assert fresh.status_code == 200 and fresh.json()["players"] == 2
+        worker._process.kill()  # a worker that died between two requests is replaced
+        worker._process.join(5)
+        again = c.get("/api/deal", params={"seed": 1, "deal": 1, "players": 2, "bots": "greedy"})
+        assert again.status_code == 200 and worker.alive
     assert not worker.alive  # the server's end ends the worker

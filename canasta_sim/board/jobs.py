@@ -275,6 +275,8 @@ class PageWorker:
         return conn.recv()
 
     def _started(self) -> Connection:
+        if self._conn is not None and not self._process.is_alive():
+            self.close()  # it ended between two requests: start another
         if self._conn is None:
             ours, theirs = self._context.Pipe()
             self._process = self._context.Process(target=_serve, args=(theirs,), daemon=True)
