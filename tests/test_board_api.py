@@ -3,6 +3,7 @@ endpoint of the app with good and bad input, the folders and hosts it refuses, a
 give the command line's answer and can be cancelled, position files saved and read back, and
 the static export."""
 
+import asyncio
 import json
 import re
 import time
@@ -381,3 +382,93 @@ def test_board_refuses_a_corrupt_run_folder_and_a_tune_folder_at_start_up(tmp_pa
     (tune / "manifest.json").write_text(json.dumps(manifest))
     result = CliRunner().invoke(main, ["board", str(tune)])
     assert result.exit_code == 2 and "is a tune folder" in result.output
+
+
+@pytest.mark.parametrize(
+    "path, body, message",
+    [
+        ("/api/play", '{"seed": 1e400}', "seed=1e400 is not allowed; allowed: an integer from 0"),
+        ("/api/play", '{"seed": 1, "deal": 1e400}', "deal=1e400 is not allowed"),
+        ("/api/play", '{"seed": 1, "players": 1e400}', "players=1e400 is not allowed; allowed: 2"),
+        ("/api/play", '{"seed": 1, "seat": -1e400}', "seat=-1e400 is not allowed"),
+        ("/api/analyse", '{"at": {"run": 0, "deal": 1e400}}', "deal=1e400 is not allowed"),
+        ("/api/analyse", '{"at": {"run": 0, "deal": 4}, "seed": 1e400}', "seed=1e400 is not"),
+        ("/api/analyse", '{"at": {"run": 0, "deal": 4}, "worlds": 1e400}', "worlds=1e400 is not"),
+    ],
+)
+def test_numbers_too_large_for_a_float_are_named(client, path, body, message):
+    """JSON reads 1e400 as infinity: the answer is a 400 naming the number as sent, not a
+    server error (issue 39)."""
+    response = client.post(path, content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 400, response.text
+    assert message in response.json()["error"]
+
+
+async def asgi_get(app, path, query="", leave=None):
+    """A GET sent straight to the ASGI app (the test client sends no disconnect): the page
+    closes the request once the event ``leave`` is set. Returns the status and the JSON."""
+    messages = [{"type": "http.request", "body": b"", "more_body": False}]
+    sent = []
+
+    async def receive():
+        if messages:
+            return messages.pop()
+        await (leave or asyncio.Event()).wait()
+        return {"type": "http.disconnect"}
+
+    async def send(message):
+        sent.append(message)
+
+    scope = {
+        "type": "http",
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "root_path": "",
+        "query_string": query.encode(),
+        "headers": [(b"host", b"127.0.0.1")],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 80),
+    }
+    await app(scope, receive, send)
+    return sent[0]["status"], json.loads(b"".join(m.get("body", b"") for m in sent[1:]))
+
+
+def test_a_slow_deal_blocks_no_other_request_and_ends_when_the_page_leaves(run):
+    """A deal played by search bots (pimc with 10,000 worlds: tens of seconds) is replayed
+    in the board's worker process: the server answers /api/runs meanwhile, and the page
+    closing the request ends the worker; the next request starts another (issue 39)."""
+    app = create_app([run])
+    slow = "seed=1&deal=0&players=2&bots=pimc%3Aworlds%3D10000"
+
+    async def scenario():
+        leave = asyncio.Event()
+        replay = asyncio.ensure_future(asgi_get(app, "/api/deal", slow, leave))
+        t0 = time.monotonic()
+        await asyncio.sleep(3)  # the worker starts and plays
+        slept = time.monotonic() - t0
+        running = not replay.done()
+        t0 = time.monotonic()
+        runs = await asgi_get(app, "/api/runs")
+        answered = time.monotonic() - t0
+        leave.set()
+        t0 = time.monotonic()
+        closed = await asyncio.wait_for(replay, 30)
+        return slept, running, runs, answered, closed, time.monotonic() - t0
+
+    slept, running, runs, answered, closed, ended = asyncio.run(scenario())
+    assert slept < 4 and running  # the event loop was free while the deal played
+    assert runs[0] == 200 and runs[1][0]["run"] == 0 and answered < 2
+    assert closed[0] == 499 and ended < 2
+    worker = app.state.board.worker
+    assert not worker.alive
+    with TestClient(app, base_url="http://127.0.0.1") as c:
+        fresh = c.get("/api/deal", params={"seed": 1, "deal": 0, "players": 2, "bots": "greedy"})
+        assert fresh.status_code == 200 and fresh.json()["players"] == 2
+        worker._process.kill()  # a worker that died between two requests is replaced
+        worker._process.join(5)
+        again = c.get("/api/deal", params={"seed": 1, "deal": 1, "players": 2, "bots": "greedy"})
+        assert again.status_code == 200 and worker.alive
+    assert not worker.alive  # the server's end ends the worker

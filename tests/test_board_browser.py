@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -38,7 +39,7 @@ webdriver = pytest.importorskip("selenium.webdriver", reason="selenium is not in
 from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
-from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
+from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 WAIT = 120  # seconds for anything the page waits on (an analysis on a busy machine)
 
@@ -182,6 +183,116 @@ def test_replay_six_players(browser, server, shots):
     browser.save_screenshot(str(shots / "board-replay-6p.png"))
 
 
+#: Run in the page before its script: the answers for run 0's deals come 2.5 s late (an abort
+#: still ends the wait at once), as a slow deal's would.
+SLOW_RUN_0 = """
+const original = window.fetch;
+window.fetch = (url, options) => {
+  const answer = original(url, options);
+  if (!String(url).startsWith("/api/deal?run=0")) return answer;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(answer), 2500);
+    const signal = options && options.signal;
+    if (signal) signal.addEventListener("abort", () => {
+      clearTimeout(timer);
+      reject(new DOMException("aborted", "AbortError"));
+    });
+  });
+};
+"""
+
+
+def test_a_late_first_deal_leaves_the_users_pick(browser, server):
+    """The page opens run 0's first deal by itself; when its answer comes after the user
+    picked run 1 (and opened its deal, or not yet), the Run menu stays on run 1 and run 0's
+    deal is not shown (issue 39)."""
+    added = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": SLOW_RUN_0})
+    try:
+        for press_open in (True, False):
+            browser.get("about:blank")
+            browser.get(server)
+            # the menu fills while run 0's first deal is on its way
+            wait_for(
+                browser, lambda b: b.find_elements(By.CSS_SELECTOR, "#pick-run option"), "runs"
+            )
+            Select(browser.find_element(By.ID, "pick-run")).select_by_value("1")
+            if press_open:
+                browser.find_element(By.ID, "pick-deal").clear()
+                browser.find_element(By.ID, "pick-deal").send_keys("0")
+                browser.find_element(By.ID, "open-run").click()
+                wait_for(
+                    browser, lambda b: "run6" in b.find_element(By.ID, "deal-title").text, "run6"
+                )
+            time.sleep(3)  # run 0's answer would have come by now
+            title = browser.find_element(By.ID, "deal-title").text
+            assert browser.find_element(By.ID, "pick-run").get_attribute("value") == "1"
+            assert title == ("run6, deal 0" if press_open else "")
+            if not press_open:
+                status = browser.find_element(By.ID, "pick-status").text
+                assert status == "run 0, deal 0 not opened: another run picked; press Open"
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument", added)
+
+
+def test_a_slow_deal_is_cancelled_from_the_page(browser, server):
+    """A deal of search bots with 10,000 worlds takes tens of seconds: Cancel beside Open
+    stops it, on the server too (its worker is ended), so the next deal opens at once, and the
+    page answered every step meanwhile (issue 39)."""
+    open_at(browser, server, "run=0&deal=0&turn=4&decision=1", "turn 4, decision 1")
+    bots = browser.find_element(By.ID, "pick-bots")
+    bots.clear()
+    bots.send_keys("pimc:worlds=10000")
+    browser.find_element(By.ID, "open-seed").click()
+    wait_for(browser, lambda b: b.find_element(By.ID, "pick-cancel").is_displayed(), "Cancel")
+    time.sleep(2)  # the worker plays the slow deal
+    browser.find_element(By.ID, "next").click()  # the page steps the deal shown meanwhile
+    assert "turn 5, decision 0" in where(browser)
+    browser.find_element(By.ID, "pick-cancel").click()
+    assert browser.find_element(By.ID, "pick-status").text == "seed 1, deal 0 not opened: cancelled"
+    t0 = time.monotonic()
+    Select(browser.find_element(By.ID, "pick-run")).select_by_value("1")
+    browser.find_element(By.ID, "open-run").click()
+    wait_for(browser, lambda b: "run6" in b.find_element(By.ID, "deal-title").text, "run6")
+    assert time.monotonic() - t0 < 15  # not after the slow deal: its replay was ended
+    bots.clear()
+    bots.send_keys("expert")
+
+
+#: For every card 10 with a card after it on the same row: the boxes of its rank's text (as
+#: drawn, transforms included), of its card and of the next card (left edges), in pixels.
+TEN_BOXES = """
+const out = [];
+for (const c of document.querySelectorAll('#table .card[data-card="10"]')) {
+  const next = c.nextElementSibling;
+  const box = c.getBoundingClientRect();
+  if (!next || next.getBoundingClientRect().top !== box.top) continue;
+  const range = document.createRange();
+  range.selectNodeContents(c.firstElementChild);
+  const text = range.getBoundingClientRect();
+  out.push({small: c.classList.contains("small"), left: text.left, right: text.right,
+            card: [box.left, box.right], next: next.getBoundingClientRect().left});
+}
+return out;
+"""
+
+
+@pytest.mark.parametrize("run, players", [(0, 4), (1, 6)])
+def test_a_fanned_10_is_not_covered_by_the_next_card(browser, server, runs, run, players):
+    """The rank 10 of a fanned hand is drawn whole in the strip the next card leaves visible,
+    full-size cards (4 players) and small ones (6 players, where it read "1(") (issue 39)."""
+    replay = replay_frames(deal_of_run(runs[run], 0), title="t", address=None, command="c")
+    turn, decision = next(
+        (f["turn"], f["decision"])
+        for f in replay.frames
+        if f["decision"] is not None and any(re.search(r"\b10 \S", h) for h in f["hands"])
+    )
+    open_at(browser, server, f"run={run}&deal=0&turn={turn}&decision={decision}", f"turn {turn},")
+    tens = browser.execute_script(TEN_BOXES)
+    assert tens and all(t["small"] == (players == 6) for t in tens)
+    for t in tens:
+        assert t["card"][0] < t["left"] < t["right"] <= t["next"] <= t["card"][1], t
+
+
 def test_analysis_shows_ranked_candidates(browser, server, runs, shots):
     """One click analyses the shown decision (the seat's information set): every legal
     candidate appears, ranked, with its bar and the command line that gives the same answer."""
@@ -286,6 +397,12 @@ def test_play_a_deal_with_a_hint_and_its_review(browser, server, shots):
         if not hinted:  # the hint: the analysis of this decision, then its picture
             browser.find_element(By.ID, "play-hint").click()
             wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, ".cands tr.cand"), "hint")
+            # the command reads the file the page offers the position in (issue 39)
+            command = browser.find_element(By.CSS_SELECTOR, "#an-result .command").text
+            assert command.startswith("canasta-sim analyse position.json --worlds 30 ")
+            link = browser.find_element(By.CSS_SELECTOR, "#an-result a.position-file")
+            assert link.get_attribute("download") == "position.json"
+            assert link.get_attribute("href").startswith("blob:")
             browser.save_screenshot(str(shots / "board-play.png"))
             hinted = True
         naturals = [a for a in actions if a.startswith("stage_natural:")]
@@ -303,7 +420,8 @@ def test_play_a_deal_with_a_hint_and_its_review(browser, server, shots):
         play_click(browser, actions[move])
     assert browser.find_element(By.ID, "play-status").text.startswith("deal over")
     assert hinted and staged
-    worlds = browser.find_element(By.ID, "an-worlds")
+    worlds = browser.find_element(By.ID, "play-review-worlds")
+    assert worlds.get_attribute("value") == "2000"  # the default (docs/board.md, "Review")
     worlds.clear()
     worlds.send_keys("8")
     browser.find_element(By.ID, "play-review").click()
@@ -313,6 +431,17 @@ def test_play_a_deal_with_a_hint_and_its_review(browser, server, shots):
     rows = browser.find_elements(By.CSS_SELECTOR, "#play-review-result .review tr")
     kinds = [r.find_elements(By.TAG_NAME, "td")[0].text for r in rows[1:]]
     assert kinds == ["pickup", "meld_timing", "wild_cards", "discard", "going_out", "all"]
+    # every regret with its interval, "within noise" exactly where it holds 0 (issue 39)
+    figure = re.compile(r"([+-]\d+\.\d) \[([+-]\d+\.\d), ([+-]\d+\.\d)\]( within noise)?$")
+    cells = browser.find_elements(By.CSS_SELECTOR, "#play-review-result tr td:last-child")
+    assert len(cells) > len(kinds)  # the summary's and at least one decision's
+    for cell in cells:
+        match = figure.match(cell.text)
+        assert match, cell.text
+        value, lo, hi = (float(match.group(i)) for i in (1, 2, 3))
+        assert lo <= value <= hi
+        assert bool(match.group(4)) == (lo < hi and lo <= 0 <= hi), cell.text
+    assert "8 worlds a candidate" in browser.find_element(By.ID, "play-review-result").text
     assert not browser.find_element(By.ID, "error").is_displayed()
 
 

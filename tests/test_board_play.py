@@ -2,10 +2,16 @@
 turns entered as the environment's actions, illegal ones refused with their rule id, a hint,
 and the deal's review at its end."""
 
+import json
+import math
 import warnings
 
 import pytest
+from click.testing import CliRunner
 
+from canasta_sim import analyse
+from canasta_sim.cli import main
+from canasta_sim.game.infoset import InfoSet
 from canasta_sim.players.choices import candidates
 from canasta_sim.referee import check_trace
 from canasta_sim.search.review import TYPES
@@ -101,7 +107,7 @@ def test_a_deal_played_to_its_end_passes_the_referee(client):
     assert len(session.turns) == turns
 
 
-def test_hint_and_review(client):
+def test_hint_and_review(client, tmp_path):
     """The hint analyses the user's decision (every legal candidate); the review of the deal
     has a row per decision of the user and sums them by type."""
     game = client.post("/api/play", json=GAME).json()["game"]
@@ -111,6 +117,21 @@ def test_hint_and_review(client):
     session = client.app.state.board.plays[game]
     expected = candidates(session.deal.info_set(0))
     assert sorted(c["candidate"] for c in status["candidates"]) == sorted(c.label for c in expected)
+    # the command names the file the page offers the position in, and gives the same answer
+    assert (
+        status["command"]
+        == "canasta-sim analyse position.json --worlds 8 --seed 0 --rollout expert"
+    )
+    assert status["file"] == "position.json"
+    path = tmp_path / status["file"]
+    path.write_text(json.dumps(status["position"]))
+    again = analyse(InfoSet.from_file(path), worlds=8, seed=0, rollout="expert")
+    assert [c["candidate"] for c in status["candidates"]] == list(again.table.candidate)
+    assert [c["score_diff"] for c in status["candidates"]] == pytest.approx(
+        list(again.table.score_diff)
+    )
+    result = CliRunner().invoke(main, ["analyse", str(path), "--worlds", "8"])
+    assert result.exit_code == 0 and status["candidates"][0]["candidate"] in result.output
     early = client.post("/api/analyse", json={"review": game, "worlds": 4})
     assert early.status_code == 400 and "end of the deal" in early.json()["error"]
     view = client.get(f"/api/play/{game}").json()
@@ -126,3 +147,11 @@ def test_hint_and_review(client):
     assert turns <= len(decisions) <= 2 * turns  # a first move and the rest of each turn
     assert summary["all"]["decisions"] == len(decisions)
     assert summary["all"]["rescored"] == pytest.approx(sum(d["rescored"] for d in decisions))
+    # each decision's re-scored regret with its paired interval, the deal's from theirs
+    # (deal_summary): no figure without its noise (issue 39)
+    assert review["worlds"] == 4
+    for d in decisions:
+        assert d["rescored_lo"] <= d["rescored"] <= d["rescored_hi"]
+    assert any(d["rescored_lo"] < d["rescored_hi"] for d in decisions)
+    half = math.sqrt(sum(((d["rescored_hi"] - d["rescored_lo"]) / 2) ** 2 for d in decisions))
+    assert summary["all"]["rescored_hi"] - summary["all"]["rescored"] == pytest.approx(half)

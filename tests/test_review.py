@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from canasta_sim import Rules, review, trace_deal
 from canasta_sim.cli import main
-from canasta_sim.search.review import COLUMNS, TYPES, own_rollout
+from canasta_sim.search.review import COLUMNS, TYPES, deal_summary, own_rollout
 
 RULES = Rules(players=2)
 EXAMPLE_BOTS = Path(__file__).resolve().parent.parent / "docs" / "example_bots.py"
@@ -240,3 +240,24 @@ def test_the_summary_prints_a_dash_for_nothing_measured_and_aligns_its_columns()
     # each column's cells end where its header ends ('count' right-aligned after the types)
     end = lines[0].index("count") + len("count")
     assert [line[:end].split()[-1] for line in lines[1:]] == ["14", "0", "14"]
+
+
+def test_one_deals_summary_adds_its_decisions_intervals_in_quadrature():
+    """The board's review of one deal (issue 39): each decision's re-scoring has worlds of
+    its own, so the deal's interval half-width is the root of the sum of the decisions'
+    squared half-widths: discard +10 [4, 16] (half 6) and pickup -2 [-10, 6] (half 8) give
+    all +8 with half 10; a type without decisions is 0 [0, 0]."""
+    rows = [
+        {"deal": 0, "type": "discard", "bot_choice": "a", "best": "b", "regret": 12.0,
+         "rescored": 10.0, "rescored_lo": 4.0, "rescored_hi": 16.0},
+        {"deal": 0, "type": "pickup", "bot_choice": "c", "best": "d", "regret": 3.0,
+         "rescored": -2.0, "rescored_lo": -10.0, "rescored_hi": 6.0},
+    ]  # fmt: skip
+    summary = deal_summary(pd.DataFrame(rows)).set_index("type")
+    assert list(summary.loc["all", ["rescored", "rescored_lo", "rescored_hi"]]) == [8, -2, 18]
+    assert list(summary.loc["discard", ["rescored_lo", "rescored_hi"]]) == [4, 16]
+    assert list(summary.loc["meld_timing", ["rescored", "rescored_lo", "rescored_hi"]]) == [0, 0, 0]
+    rows[0]["rescored_lo"] = rows[0]["rescored_hi"] = float("nan")  # one world: no spread
+    assert summary.loc["pickup", "rescored_lo"] == -10
+    nan = deal_summary(pd.DataFrame(rows)).set_index("type")
+    assert pd.isna(nan.loc["all", "rescored_lo"]) and nan.loc["pickup", "rescored_lo"] == -10

@@ -14,6 +14,9 @@ Endpoints (JSON unless said otherwise):
 - ``GET /api/deal?run=R&deal=K`` or ``?seed=S&deal=K&players=P&bots=SPEC``: a deal's frames.
 - ``GET /api/position?run=R&deal=K&turn=T&decision=D`` (or the seed form): the position
   mapping of the seat to play at that decision.
+  These two replay the deal in the board's worker process (:class:`~.jobs.PageWorker`): the
+  server answers other requests meanwhile, and a request the page closes (it opened another
+  deal, or cancelled) ends the replay.
 - ``POST /api/analyse`` ``{at: {run, deal, turn, decision} | position | play | review,
   worlds, seed, rollout}``:
   starts an analysis; ``GET /api/jobs/ID`` its state and answer; ``DELETE /api/jobs/ID``
@@ -52,9 +55,8 @@ from ..errors import BadArgument, IllegalMove
 from ..game.rules import PLAYER_TABLE
 from ..run.address import RunAddress
 from .export import STATIC
-from .frames import DealReplay
-from .jobs import Busy, Jobs
-from .pages import deal_position, deal_replay, page_bot, page_rollout
+from .jobs import Busy, Cancelled, Jobs, PageWorker
+from .pages import page_bot, page_rollout
 
 #: Host header values the app answers (with any port).
 HOSTS = ("127.0.0.1", "localhost")
@@ -82,14 +84,18 @@ class Board:
     runs: list[Path]
     positions: Path | None = None
     jobs: Jobs = field(default_factory=Jobs)
+    worker: PageWorker = field(default_factory=PageWorker)
     plays: OrderedDict = field(default_factory=OrderedDict)
     _deals: OrderedDict = field(default_factory=OrderedDict)
     _play_ids: itertools.count = field(default_factory=lambda: itertools.count(1))
 
-    def replay(self, key: tuple, make) -> DealReplay:
-        """A deal's frames, kept for the last :data:`CACHED_DEALS` deals asked for."""
+    async def replay(self, source: dict, gone) -> dict:
+        """The frames of the deal ``source`` names (:func:`_source`), replayed by the page
+        worker (``gone`` as :meth:`PageWorker.call` takes it) and kept for the last
+        :data:`CACHED_DEALS` deals asked for."""
+        key = tuple(sorted((k, str(v)) for k, v in source.items()))
         if key not in self._deals:
-            self._deals[key] = make()
+            self._deals[key] = await self.worker.call({"deal": source}, gone)
             if len(self._deals) > CACHED_DEALS:
                 self._deals.popitem(last=False)
         self._deals.move_to_end(key)
@@ -117,13 +123,14 @@ def _int(value, name: str, low: int, high: int) -> int:
         Naming ``name`` and the allowed range.
     """
     allowed = f"allowed: an integer from {low} to {high}"
-    if isinstance(value, bool) or value is None:
+    # a JSON number is never a float here: 1.5 is no count, and 1e400 reads as inf
+    if isinstance(value, (bool, float)) or value is None:
         raise BadArgument(name, f"{name}={value!r} is not allowed; {allowed}")
     try:
         number = int(value)
     except (TypeError, ValueError):
         raise BadArgument(name, f"{name}={value!r} is not allowed; {allowed}") from None
-    if isinstance(value, float) or not low <= number <= high:
+    if not low <= number <= high:
         raise BadArgument(name, f"{name}={value!r} is not allowed; {allowed}")
     return number
 
@@ -195,10 +202,6 @@ def _source(board: Board, params) -> dict:
     }
 
 
-def _key(source: dict) -> tuple:
-    return tuple(sorted((k, str(v)) for k, v in source.items()))
-
-
 async def page(request: Request):
     return FileResponse(STATIC / "board.html", media_type="text/html")
 
@@ -227,8 +230,7 @@ async def list_runs(request: Request):
 async def deal(request: Request):
     board: Board = request.app.state.board
     source = _source(board, request.query_params)
-    replay = board.replay(_key(source), lambda: deal_replay(source))
-    return JSONResponse(replay.to_dict())
+    return JSONResponse(await board.replay(source, request.is_disconnected))
 
 
 async def position(request: Request):
@@ -237,7 +239,26 @@ async def position(request: Request):
     source = _source(board, params)
     turn = _int(params.get("turn", 0), "turn", 0, 100_000)
     decision = _int(params.get("decision", 0), "decision", 0, 1)
-    return JSONResponse(deal_position(source, turn, decision))
+    ask = {"position": source, "turn": turn, "decision": decision}
+    return JSONResponse(await board.worker.call(ask, request.is_disconnected))
+
+
+class _Written(float):
+    """A JSON number with a fraction or an exponent, shown as the page wrote it: ``1e400``
+    reads as ``inf``, and an error naming ``inf`` would not name what was sent."""
+
+    text: str
+
+    def __repr__(self) -> str:
+        return self.text
+
+    __str__ = __repr__
+
+
+def _written(text: str) -> float:
+    number = _Written(text)
+    number.text = text
+    return number
 
 
 async def _body(request: Request) -> dict:
@@ -245,7 +266,7 @@ async def _body(request: Request) -> dict:
     if len(raw) > MAX_BODY:
         raise BadArgument("body", f"the request body has {len(raw)} bytes; at most {MAX_BODY}")
     try:
-        data = json.loads(raw or b"{}")
+        data = json.loads(raw or b"{}", parse_float=_written)
     except ValueError:
         raise BadArgument("body", "the request body is not JSON") from None
     if not isinstance(data, dict):
@@ -457,6 +478,11 @@ async def _http_error(request: Request, exc: Exception):
     return bad(str(exc.detail), exc.status_code)
 
 
+async def _cancelled(request: Request, exc: Exception):
+    # nobody reads it: the page closed the request (499: "client closed request")
+    return bad(str(exc), 499)
+
+
 async def _server_error(request: Request, exc: Exception):
     logging.getLogger(__name__).error("%s %s", request.url.path, exc, exc_info=exc)
     return bad(f"the board failed on this request: {type(exc).__name__}", 500)
@@ -466,6 +492,7 @@ async def _server_error(request: Request, exc: Exception):
 async def _lifespan(app: Starlette):
     yield
     app.state.board.jobs.close()  # no analysis outlives the server
+    app.state.board.worker.close()
 
 
 def _check_run(folder: Path) -> None:
@@ -532,6 +559,7 @@ def create_app(runs, positions=None) -> Starlette:
         exception_handlers={
             ValueError: _value_error,
             HTTPException: _http_error,
+            Cancelled: _cancelled,
             Exception: _server_error,
         },
         lifespan=_lifespan,

@@ -1,23 +1,29 @@
-"""Analyses run for the board in worker processes, so that a long one never blocks the page
+"""Work run for the board in worker processes, so that a long piece never blocks the server
 and can be cancelled (the process is ended; the kernels cannot be interrupted in a thread).
 
-A job is one :func:`canasta_sim.analyse` call at an information set given as a position
-mapping (:func:`canasta_sim.game.positions.position_mapping`), or at a ``--from-run`` address;
-its answer is JSON data (:func:`analysis_answer`).
+An analysis job (:class:`Jobs`) is one :func:`canasta_sim.analyse` call at an information set
+given as a position mapping (:func:`canasta_sim.game.positions.position_mapping`), or at a
+``--from-run`` address; its answer is JSON data (:func:`analysis_answer`). A page request
+(:class:`PageWorker`) is a deal's frames or a decision's position, which the page waits for:
+a deal played by search bots takes as long as an analysis.
 """
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import math
 import multiprocessing
 import threading
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
 #: Jobs that may run at once: each uses every core through the rollout kernels.
 MAX_RUNNING = 1
+#: Seconds between two looks at a page request's worker (and at the page's connection).
+POLL = 0.02
 
 
 class Busy(RuntimeError):
@@ -32,13 +38,23 @@ class _Job:
     answer: dict = field(default_factory=dict)
 
 
-def analysis_answer(result, address: str | None, command: str) -> dict:
+#: The file name the command of a position's analysis reads: the page offers the position
+#: analysed as a download of that name.
+POSITION_FILE = "position.json"
+
+
+def analysis_answer(result, address: str | None, command: str, position=None) -> dict:
     """An :class:`~canasta_sim.search.analysis.AnalysisResult` as JSON data: ``candidates``
     (rows of the ranked table, best first, NaN as None), ``settings`` (the settings line),
-    ``address`` (the ``--from-run`` address or None) and ``command`` (the command line that
-    gives the same answer)."""
+    ``address`` (the ``--from-run`` address or None), ``command`` (the command line that
+    gives the same answer) and, for an analysis of a position, ``position`` (the position
+    mapping analysed) and ``file`` (:data:`POSITION_FILE`, the file the command reads)."""
     rows = json_rows(result.table)
-    return {"candidates": rows, "settings": result.settings, "address": address, "command": command}
+    answer = {"candidates": rows, "settings": result.settings, "address": address}
+    answer["command"] = command
+    if position is not None:
+        answer.update(position=position, file=POSITION_FILE)
+    return answer
 
 
 def json_rows(frame) -> list[dict]:
@@ -55,7 +71,8 @@ def run_analysis(request: dict) -> dict:
     (a position mapping), ``worlds``, ``seed`` and ``rollout`` (checked by the server),
     returning :func:`analysis_answer`'s data; or ``review`` (a play session's ``source``,
     ``you`` and ``actions``), returning :func:`canasta_sim.board.session.review_session`'s
-    tables as ``summary`` and ``decisions`` rows."""
+    tables as ``summary`` and ``decisions`` rows, with the ``worlds`` and ``seed`` that made
+    them."""
     from ..game.infoset import InfoSet
     from ..run.address import info_set_from_run
     from ..search.analysis import analyse
@@ -67,14 +84,17 @@ def run_analysis(request: dict) -> dict:
         decisions, summary = review_session(
             r["source"], r["you"], r["actions"], request["worlds"], request["seed"]
         )
-        return {"summary": json_rows(summary), "decisions": json_rows(decisions)}
+        tables = {"summary": json_rows(summary), "decisions": json_rows(decisions)}
+        return {**tables, "worlds": request["worlds"], "seed": request["seed"]}
     address = request.get("address")
     info = info_set_from_run(address) if address else InfoSet.from_dict(request["position"])
     worlds, seed, rollout = request["worlds"], request["seed"], request["rollout"]
     result = analyse(info, worlds=worlds, seed=seed, rollout=rollout)
-    where = f"--from-run {address}" if address else "POSITION"
+    where = f"--from-run {address}" if address else POSITION_FILE
     command = f"canasta-sim analyse {where} --worlds {worlds} --seed {seed} --rollout {rollout}"
-    return analysis_answer(result, str(address) if address else None, command)
+    return analysis_answer(
+        result, str(address) if address else None, command, request.get("position")
+    )
 
 
 def _worker(conn: Connection, request: dict) -> None:
@@ -162,3 +182,122 @@ class Jobs:
             elif not job.process.is_alive():
                 job.state, job.answer = "failed", {"error": "the analysis process ended"}
         return job.state
+
+
+class Cancelled(RuntimeError):
+    """The page closed a request it waited for (it opened another deal, or cancelled)."""
+
+
+def page_answer(request: dict) -> dict:
+    """Answer one page request (in the worker process): ``{"deal": source}`` the deal's frames
+    (:meth:`canasta_sim.board.frames.DealReplay.to_dict` of
+    :func:`canasta_sim.board.pages.deal_replay`), or ``{"position": source, "turn": T,
+    "decision": D}`` the position mapping of
+    :func:`canasta_sim.board.pages.deal_position`; ``source`` is checked by the server."""
+    from .pages import deal_position, deal_replay
+
+    if "position" in request:
+        return deal_position(request["position"], request["turn"], request["decision"])
+    return deal_replay(request["deal"]).to_dict()
+
+
+def _serve(conn: Connection) -> None:
+    """The page worker's loop: answer requests until the server closes the pipe."""
+    while True:
+        try:
+            request = conn.recv()
+        except EOFError:
+            return
+        try:
+            conn.send(("done", page_answer(request)))
+        except ValueError as exc:  # bad input found while replaying: a 400 naming it
+            conn.send(("bad", str(exc)))
+        except Exception as exc:  # noqa: BLE001 - the server answers 500 and logs it
+            conn.send(("failed", f"{type(exc).__name__}: {exc}"))
+
+
+class PageWorker:
+    """One worker process kept for the requests the page waits on (:func:`page_answer`), so
+    the server's event loop answers every other request while one runs, and a request the
+    page gives up on ends with its process (the next request starts another). Requests run
+    one at a time; the next waits, without blocking the event loop. For the event loop's
+    thread only."""
+
+    def __init__(self) -> None:
+        self._process: Any = None
+        self._conn: Connection | None = None
+        self._busy = False
+        self._context = multiprocessing.get_context("spawn")  # no fork of the server's threads
+
+    async def call(self, request: dict, gone: Callable[[], Awaitable[bool]]) -> dict:
+        """The answer of :func:`page_answer` to ``request``, run in the worker process.
+
+        Parameters
+        ----------
+        request : dict
+            As :func:`page_answer` takes it.
+        gone : async callable
+            True once the page has closed the request (starlette's
+            ``Request.is_disconnected``); the worker is then ended.
+
+        Raises
+        ------
+        Cancelled
+            When ``gone`` turns true before the answer.
+        ValueError
+            For bad input found while answering (the message names it).
+        RuntimeError
+            When the worker fails or its process ends.
+        """
+        while self._busy:  # another request runs: wait for it, or for the page to give up
+            if await gone():
+                raise Cancelled("the page closed the request")
+            await asyncio.sleep(POLL)
+        self._busy = True
+        try:
+            state, answer = await self._run(request, gone)
+        finally:
+            self._busy = False
+        if state == "bad":
+            raise ValueError(answer)
+        if state == "failed":
+            raise RuntimeError(answer)
+        return answer
+
+    async def _run(self, request: dict, gone) -> tuple[str, Any]:
+        conn = self._started()
+        conn.send(request)
+        while not conn.poll():
+            if await gone():
+                self.close()
+                raise Cancelled("the page closed the request")
+            if not self._process.is_alive():
+                self.close()
+                raise RuntimeError("the board's worker process ended")
+            await asyncio.sleep(POLL)
+        return conn.recv()
+
+    def _started(self) -> Connection:
+        if self._conn is not None and not self._process.is_alive():
+            self.close()  # it ended between two requests: start another
+        if self._conn is None:
+            ours, theirs = self._context.Pipe()
+            self._process = self._context.Process(target=_serve, args=(theirs,), daemon=True)
+            self._process.start()
+            theirs.close()
+            self._conn = ours
+        return self._conn
+
+    @property
+    def alive(self) -> bool:
+        """Whether the worker process runs."""
+        return self._process is not None and self._process.is_alive()
+
+    def close(self) -> None:
+        """End the worker process (a request given up on, or the server stops)."""
+        if self._process is not None:
+            self._process.terminate()
+            self._process.join(5)
+            assert self._conn is not None
+            self._conn.close()
+        self._process = self._conn = None

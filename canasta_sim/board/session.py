@@ -181,8 +181,9 @@ def review_session(
     -------
     decisions, summary : pandas.DataFrame
         ``decisions``: ``turn``, ``decision``, ``type``, ``choice`` (the user's), ``best``,
-        ``regret`` and ``rescored`` (points); ``summary``: the rows of
-        :func:`canasta_sim.search.review.summarise` for this one deal.
+        ``regret``, and ``rescored`` with its paired 95% interval ``rescored_lo`` ..
+        ``rescored_hi`` (points); ``summary``: the rows of
+        :func:`canasta_sim.search.review.deal_summary` for this one deal.
     """
     from ..search.review import review_turns
 
@@ -190,5 +191,6 @@ def review_session(
     decisions, summary = review_turns(
         session.turns, list(session.run.seats), worlds=worlds, seed=seed
     )
-    keep = ["turn", "decision", "type", "bot_choice", "best", "regret", "rescored"]
+    keep = ["turn", "decision", "type", "bot_choice", "best", "regret"]
+    keep += ["rescored", "rescored_lo", "rescored_hi"]
     return decisions[keep].rename(columns={"bot_choice": "choice"}), summary

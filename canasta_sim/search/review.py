@@ -318,6 +318,28 @@ def summarise(decisions: pd.DataFrame, deals: int) -> pd.DataFrame:
     return pd.DataFrame.from_records(records)
 
 
+def deal_summary(decisions: pd.DataFrame) -> pd.DataFrame:
+    """:func:`summarise` over the decisions of one deal, with 95% intervals for this deal's
+    regret given the deal: each decision is re-scored on worlds of its own, so the variance
+    of a sum of re-scored regrets is the sum of the decisions' variances (half-widths added
+    in quadrature). A decision whose choice is the analysis best adds 0 and no variance; an
+    interval is NaN when a decision's is (one world gives no spread).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The columns of :func:`summarise`, one row per decision type and ``all``.
+    """
+    summary = summarise(decisions, 1)
+    variance = ((decisions["rescored_hi"] - decisions["rescored_lo"]) / 2) ** 2
+    for i, kind in enumerate(summary["type"]):
+        part = variance if kind == "all" else variance[decisions["type"] == kind]
+        half = float(np.sqrt(part.sum(skipna=False)))
+        summary.loc[i, "rescored_lo"] = summary.loc[i, "rescored"] - half
+        summary.loc[i, "rescored_hi"] = summary.loc[i, "rescored"] + half
+    return summary
+
+
 def format_summary(summary: pd.DataFrame) -> str:
     """The summary as text: regret per deal in points, intervals in brackets, ``-`` for a share
     of no decisions or the interval of a single deal."""
@@ -388,7 +410,7 @@ def review_turns(
     -------
     decisions, summary : pandas.DataFrame
         As :attr:`ReviewResult.decisions` (``bot`` is ``"you"``) and
-        :func:`summarise` over the one deal.
+        :func:`deal_summary` (the one deal's regret, with intervals from its decisions').
     """
     _count("worlds", worlds)
     _count("analysis_seed", seed, 0, 2**32 - 1)
@@ -404,7 +426,7 @@ def review_turns(
                 row.update(deal=0, seat=seat, bot="you", reference=f"turn {row['turn']}")
                 rows.append(row)
     decisions = pd.DataFrame.from_records(rows, columns=list(COLUMNS))
-    return decisions, summarise(decisions, 1)
+    return decisions, deal_summary(decisions)
 
 
 def _played_turn(deal: Deal, trial: Deal, bot, plays, budget, key) -> list[dict]:

@@ -4,7 +4,7 @@
 "use strict";
 
 const EMBED = window.BOARD_EMBED || null; // the static export's deal: no server
-const state = { runs: [], source: null, replay: null, index: 0, job: null, pollTimer: null };
+const state = { runs: [], source: null, replay: null, index: 0, job: null, pollTimer: null, opening: null };
 const timings = { load: null, steps: [] }; // read by the browser test (docs/board.md)
 window.boardTimings = timings;
 
@@ -213,16 +213,41 @@ function showReplay(replay, at) {
   $("an-result").replaceChildren();
 }
 
+// One deal loads at a time: opening another, picking another run in the menu or Cancel stops
+// the one loading (its fetch aborted, which ends the server's replay), so an answer never
+// arrives after the user moved on to show another deal and reset the menu.
 async function openSource(source, at) {
   showError("");
+  stopOpening("");
+  const opening = { source, controller: new AbortController() };
+  state.opening = opening;
+  $("pick-cancel").hidden = false;
+  $("pick-status").textContent = "opening\u2026";
   const q = new URLSearchParams(source).toString();
   try {
-    const replay = await api(`/api/deal?${q}`);
+    const replay = await api(`/api/deal?${q}`, { signal: opening.controller.signal });
+    if (opening.controller.signal.aborted) return; // stopped while its body was read
     state.source = source;
     if (source.run !== undefined) $("pick-run").value = String(source.run);
     $("pick-deal").value = String(source.deal);
     showReplay(replay, at);
-  } catch (e) { showError(e.message); }
+    $("pick-status").textContent = "";
+  } catch (e) {
+    if (e.name !== "AbortError") { showError(e.message); $("pick-status").textContent = ""; }
+  } finally {
+    if (state.opening === opening) { state.opening = null; $("pick-cancel").hidden = true; }
+  }
+}
+
+function stopOpening(why) {
+  const opening = state.opening;
+  if (!opening) return;
+  state.opening = null;
+  opening.controller.abort();
+  $("pick-cancel").hidden = true;
+  const s = opening.source;
+  const what = s.run !== undefined ? `run ${s.run}, deal ${s.deal}` : `seed ${s.seed}, deal ${s.deal}`;
+  $("pick-status").textContent = why ? `${what} not opened: ${why}` : "";
 }
 
 function parseHash() {
@@ -273,6 +298,15 @@ function showAnalysis(answer) {
     table.append(tr);
   });
   box.append(table, el("div", "settings", answer.settings), el("div", "command", answer.command));
+  if (answer.position) box.append(positionLink(answer.position, answer.file));
+}
+
+// The position an analysis read, as the file its command names (a download: no server path).
+function positionLink(position, name) {
+  const a = el("a", "position-file", `download ${name} (the position analysed)`);
+  a.href = URL.createObjectURL(new Blob([JSON.stringify(position, null, 2) + "\n"], { type: "application/json" }));
+  a.download = name;
+  return a;
 }
 
 async function pollJob() {
@@ -490,6 +524,8 @@ async function start() {
   }
   for (const b of document.querySelectorAll(".tab")) b.onclick = () => showTab(b.dataset.tab);
   $("pick").onsubmit = (e) => { e.preventDefault(); openSource({ run: $("pick-run").value, deal: $("pick-deal").value }); };
+  $("pick-cancel").onclick = () => stopOpening("cancelled");
+  $("pick-run").onchange = () => stopOpening("another run picked; press Open");
   $("open-seed").onclick = () => openSource({ seed: $("pick-seed").value, deal: $("pick-deal").value, players: $("pick-players").value, bots: $("pick-bots").value });
   $("an-run").onclick = analyseShown;
   $("an-cancel").onclick = cancelAnalysis;
@@ -612,6 +648,15 @@ async function startPlay() {
   } catch (e) { showError(e.message); }
 }
 
+// A regret with its 95% interval; "within noise" when the interval holds 0: the rollouts
+// cannot tell that play from the best (more worlds narrow the interval). A regret of no
+// rollouts (no decision of the type, or your choice the best) is 0 exactly: no interval.
+function regretCell(value, lo, hi) {
+  const cell = el("td", "", `${num(value)} [${num(lo)}, ${num(hi)}]`);
+  if (lo !== null && hi !== null && lo < hi && lo <= 0 && hi >= 0) cell.append(" ", el("span", "noise", "within noise"));
+  return cell;
+}
+
 function showReview(answer) {
   const box = $("play-review-result");
   box.replaceChildren(el("h3", "", "Where you lost points (regret, points per deal)"));
@@ -622,25 +667,29 @@ function showReview(answer) {
   for (const r of answer.summary) {
     const tr = el("tr");
     tr.append(el("td", "", r.type), el("td", "", r.decisions), el("td", "", pct(r.not_best)));
-    tr.append(el("td", "", `${num(r.rescored)} [${num(r.rescored_lo)}, ${num(r.rescored_hi)}]`));
+    tr.append(regretCell(r.rescored, r.rescored_lo, r.rescored_hi));
     table.append(tr);
   }
-  const list = el("table", "cands");
+  const list = el("table", "cands decisions");
   const h2 = el("tr");
-  for (const h of ["turn", "decision", "type", "your choice", "best", "regret"]) h2.append(el("th", "", h));
+  for (const h of ["turn", "decision", "type", "your choice", "best", "regret [95%]"]) h2.append(el("th", "", h));
   list.append(h2);
   for (const d of answer.decisions.filter((x) => x.choice !== x.best)) {
     const tr = el("tr");
-    for (const v of [d.turn, d.decision, d.type, d.choice, d.best, num(d.rescored)]) tr.append(el("td", "", v));
+    for (const v of [d.turn, d.decision, d.type, d.choice, d.best]) tr.append(el("td", "", v));
+    tr.append(regretCell(d.rescored, d.rescored_lo, d.rescored_hi));
     list.append(tr);
   }
-  box.append(table, el("h3", "", "Decisions where another candidate was best"), list);
+  const note = `${answer.worlds} worlds a candidate, seed ${answer.seed}. Each regret is re-scored on fresh worlds ` +
+    "(best minus your choice, paired); \u201cwithin noise\u201d: its 95% interval holds 0, so the rollouts " +
+    "cannot tell your play from the best. More worlds narrow the intervals.";
+  box.append(table, el("div", "settings", note), el("h3", "", "Decisions where another candidate was best"), list);
 }
 
 async function reviewPlay() {
   showError("");
   try {
-    const answer = await api("/api/analyse", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ review: play.id, worlds: Number($("an-worlds").value), seed: Number($("an-seed").value) }) });
+    const answer = await api("/api/analyse", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ review: play.id, worlds: Number($("play-review-worlds").value), seed: Number($("an-seed").value) }) });
     state.job = answer.job;
     state.onDone = showReview;
     $("an-status").textContent = "reviewing\u2026";
