@@ -17,7 +17,7 @@ from gymnasium import spaces
 from gymnasium.vector import AutoresetMode, VectorEnv
 
 from ..game.notation import check_int
-from ..nb.enums import ENV_OBS_LEN, N_ACTIONS
+from ..nb.actions import ENV_OBS_LEN, N_ACTIONS
 from .stepping import ACTION_NAMES
 from .vec import VecCanasta
 

@@ -16,7 +16,7 @@ from pettingzoo import AECEnv
 
 from ..game.deals import Deal
 from ..game.notation import as_rules, check_int
-from ..nb.enums import ENV_OBS_LEN, N_ACTIONS
+from ..nb.actions import ENV_OBS_LEN, N_ACTIONS
 from .stepping import ActionDeal
 
 _INT32 = np.iinfo(np.int32)

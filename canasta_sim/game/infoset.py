@@ -31,7 +31,6 @@ from ..nb.enums import (
     LAST_NATURAL,
     N_KINDS,
     RED_THREE,
-    STRATA_OFF,
     DealSlot,
     MeldCol,
     MeldFlag,
@@ -40,6 +39,7 @@ from ..nb.enums import (
     SideSlot,
 )
 from ..nb.rollout import strata_nb, worlds_nb
+from ..nb.worlds import STRATA_OFF
 from .notation import check_int, is_legal_meld, meld_plan, minimum_count
 from .observe import Observation, observe
 from .positions import PHASES, check_upcard, position_fields, read_position

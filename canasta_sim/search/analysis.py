@@ -20,9 +20,8 @@ import pandas as pd
 from ..game.infoset import InfoSet, Worlds
 from ..nb.bots.apprentice import candidate_scores
 from ..nb.bots.policies import ROLLOUT_CODES, ApprenticeParam
-from ..nb.enums import RolloutCol
 from ..nb.play import Seating
-from ..nb.rollout import CandidateRows, Pairs, WorldCards, rollouts
+from ..nb.rollout import CandidateRows, Pairs, RolloutCol, WorldCards, rollouts
 from ..players.choices import (
     MAX_CANDIDATES,
     Candidate,
