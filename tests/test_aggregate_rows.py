@@ -32,7 +32,7 @@ from canasta_sim.run.records import (
     deal_dtype,
     side_dtype,
 )
-from canasta_sim.run.runner import Table, play_rows
+from canasta_sim.run.seating import Table, play_rows
 
 COUNTED = (
     "red_threes",

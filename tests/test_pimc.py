@@ -208,7 +208,7 @@ def test_meld_search_plays_the_deal_that_stalled():
         """
         from canasta_sim.run.compare import rotation_table
         from canasta_sim.game.rules import Rules
-        from canasta_sim.run.runner import play_rows
+        from canasta_sim.run.seating import play_rows
         table = rotation_table("pimc:melds=1", "pimc", Rules(players=4))
         seeds, seatings, deal_rows, side_rows = play_rows(table, 0, 910, 1)
         print(seatings[0], deal_rows[0]["end_reason"], deal_rows[0]["turns"] < Rules().max_turns)

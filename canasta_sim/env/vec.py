@@ -39,7 +39,7 @@ from ..nb.worlds import load_world_nb
 from ..players.specs import POLICIES, PRESETS, find_policy
 from ..run.address import deal_from_run
 from ..run.games import game_table
-from ..run.runner import check_scores
+from ..run.seating import check_scores
 from .stepping import ACTION_NAMES
 
 

@@ -34,7 +34,8 @@ from ..players.weights import (
     load_weights,
     weights_hash,
 )
-from ..run.runner import map_chunks, minimum_counts
+from ..run.runner import map_chunks
+from ..run.seating import minimum_counts
 
 #: Decisions labelled at most per deal and per ``every`` (a deal has about 120 decisions).
 DECISIONS_PER_DEAL = 160

@@ -320,7 +320,7 @@ def chunk_outputs(table, first_deal: int, seeds, seatings, deal_rows, side_rows,
 
     Parameters
     ----------
-    table : canasta_sim.run.runner.Table
+    table : canasta_sim.run.seating.Table
         Rules and seatings of the run (its side labels are the aggregates' bots and the
         frames' ``bot`` categories).
     first_deal : int

@@ -9,7 +9,7 @@ its trace, optionally with every hand before each turn.
 
 Which deal: ``deal`` is the deal index of a ``simulate`` or ``compare --deals`` run (deal
 ``k`` of a rotated comparison is board ``k // R`` played in seating ``k % R``, see
-:func:`canasta_sim.run.runner.play_rows`), or the deal number within game ``game`` of a
+:func:`canasta_sim.run.seating.play_rows`), or the deal number within game ``game`` of a
 ``games`` or ``compare --games`` run (game ``g`` is board ``g // R``; its deal ``j`` is seeded
 from ``(seed of board, j)`` with dealer ``(g // R + j) % players``; the scores before it are
 the game's starting scores plus the deals before it, replayed). A ``sweep`` folder holds one
@@ -25,6 +25,7 @@ import numpy as np
 
 from ..errors import BadArgument
 from ..game.deals import Deal
+from ..game.notation import check_int
 from ..game.rules import Rules, game_over
 from ..nb.engine.rng import deal_seed_nb
 from ..players.pybot import seated
@@ -126,11 +127,11 @@ def deal_of_run(folder, deal: int, *, game: int | None = None, value=None) -> Ru
     seatings = _seatings(manifest, value)
     scores = tuple(manifest.get("scores", [0] * rules.sides))
     seed, boards = int(manifest["seed"]), len(seatings)
-    _check_index("deal", deal)
+    check_int("deal", deal, 0, 2**63 - 1)
     if "games" in manifest:
         if game is None:
             raise BadArgument("game", f"{str(folder)!r} holds games: give the game (and its deal)")
-        _check_index("game", game, manifest["games"])
+        check_int("game", game, 0, manifest["games"] - 1)
         board = game // boards
         seats = tuple(seatings[game % boards])
         game_seed = int(deal_seed_nb(np.uint64(seed), np.int64(board)))
@@ -159,18 +160,6 @@ def deal_of_run(folder, deal: int, *, game: int | None = None, value=None) -> Ru
     return RunDeal(
         rules, seed, board, board % rules.players, tuple(seatings[deal % boards]), scores
     )
-
-
-def _check_index(name: str, value, count: int | None = None) -> None:
-    high = (count - 1) if count is not None else 2**63 - 1
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, np.integer))
-        or not (0 <= value <= high)
-    ):
-        raise BadArgument(
-            name, f"{name}={value!r} is not allowed; allowed: an integer from 0 to {high}"
-        )
 
 
 def _game_over(scores, rules: Rules) -> bool:

@@ -39,9 +39,11 @@ import numpy as np
 import pandas as pd
 from scipy.special import ndtri  # not scipy.stats (about 1 s of start-up)
 
+from ..game.notation import check_int
 from ..game.rules import Rules
 from ..run.games import MAX_DEALS, game_table, play_game_chunk
-from ..run.runner import Table, check_count, chunk_starts, load_kernels, run_chunks
+from ..run.runner import chunk_starts, run_chunks
+from ..run.seating import Table, load_kernels
 from .aggregate import RED_CELLS, TIMED_CANASTAS, Aggregates
 
 __all__ = [
@@ -293,8 +295,8 @@ def game_red_three(
     ValueError
         For a bad count, seed, rules or bot spec.
     """
-    games = check_count("games", games)
-    seed = check_count("seed", seed, 0, 2**64 - 1)
+    games = check_int("games", games, 1, 10**12)
+    seed = check_int("seed", seed, 0, 2**64 - 1)
     table = game_table(rules, bots)
     load_kernels(table, progress)
     total = GameRedThree.empty(table.rules.sides)

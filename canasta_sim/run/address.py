@@ -93,7 +93,7 @@ def deal_from_run(address) -> tuple[Deal, list[str]]:
     """Replay a run's deal to the decision at ``address`` (a :class:`RunAddress` or its text).
 
     Deal ``k`` of a run with ``R`` seatings is board ``k // R`` (its cards and dealer) played
-    by seating ``k % R`` (:func:`canasta_sim.run.runner.play_rows`).
+    by seating ``k % R`` (:func:`canasta_sim.run.seating.play_rows`).
 
     Returns
     -------

@@ -5,7 +5,7 @@ chunk, with each game's dealer (rotating to the left, R-11) and each side's mini
 its cumulative score (R-64). Game ``g`` is seeded from ``(seed, g)`` and its deal ``j`` from
 ``(seed of game g, j)``, so results do not depend on chunking or threads. With several
 seatings, consecutive games form boards as in
-:func:`canasta_sim.run.runner.play_rows`.
+:func:`canasta_sim.run.seating.play_rows`.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import BadArgument
+from ..game.notation import check_int
 from ..game.rules import game_over
 from ..nb.engine.rng import sub_seeds_nb
 from ..players.specs import table_bots
@@ -32,18 +33,8 @@ from .outdir import (
     write_text,
 )
 from .records import deals_frame, record_frame, sides_frame
-from .runner import (
-    Table,
-    board_seeds,
-    check_count,
-    check_run,
-    chunk_starts,
-    load_kernels,
-    play_deals,
-    record_bytes,
-    resolve_rules,
-    run_chunks,
-)
+from .runner import check_run, chunk_starts, record_bytes, run_chunks
+from .seating import Table, board_seeds, load_kernels, play_deals, resolve_rules
 
 MAX_DEALS = 200  # safety bound on deals per game; a game reaching it has winner -1
 #: Deals per game assumed when estimating the memory of records kept in memory.
@@ -266,13 +257,13 @@ def play_game_chunk(
 
 
 def game_table(rules, bots, seats=None, scores=None) -> Table:
-    """The one-seating :class:`~canasta_sim.run.runner.Table` of ``rules`` and side ``bots`` (or
+    """The one-seating :class:`~canasta_sim.run.seating.Table` of ``rules`` and side ``bots`` (or
     per-seat ``seats``, :func:`canasta_sim.players.specs.table_bots`), starting from ``scores``.
 
     Raises
     ------
     ValueError
-        As :class:`~canasta_sim.run.runner.Table`, or for starting ``scores`` at or above the
+        As :class:`~canasta_sim.run.seating.Table`, or for starting ``scores`` at or above the
         game's target (R-55: that game is already over).
     """
     rules = resolve_rules(rules)
@@ -362,7 +353,8 @@ def play_games(
         progress=progress,
         overwrite=overwrite,
     )
-    chunk = check_count("chunk_size", chunk_size or min(games, table.default_chunk(10_000, "game")))
+    default = min(games, table.default_chunk(10_000, "game"))
+    chunk = check_int("chunk_size", chunk_size or default, 1, 10**12)
     target = prepare_out(out, overwrite) if out is not None else None
     with staging_folder(target) if target else nullcontext() as tmp:
         if scheduler is None:

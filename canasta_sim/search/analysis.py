@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from ..game.infoset import InfoSet, Worlds
+from ..game.notation import check_int
 from ..nb.bots.apprentice import candidate_scores
 from ..nb.bots.policies import ROLLOUT_CODES, ApprenticeParam
 from ..nb.play import Seating
@@ -238,10 +239,10 @@ def analyse(
     if win_game not in WIN_GAME:
         raise ValueError(f"win_game={win_game!r}; allowed: {', '.join(WIN_GAME)}")
     if worlds is not None:
-        _check_count("worlds", worlds)
+        check_int("worlds", worlds, 1, 10_000_000)
         min_worlds = max_worlds = worlds
-    _check_count("min_worlds", min_worlds)
-    _check_count("max_worlds", max_worlds)
+    check_int("min_worlds", min_worlds, 1, 10_000_000)
+    check_int("max_worlds", max_worlds, 1, 10_000_000)
     if max_worlds < min_worlds:
         raise ValueError(f"max_worlds={max_worlds} is below min_worlds={min_worlds}")
     if not (isinstance(target_se, (int, float)) and target_se > 0):
@@ -296,11 +297,13 @@ def _prepare(
     policies, params = seat_arrays(bots, rules.players)
     _, weights = weight_sets([bots], rules.players, params[None])  # writes the weight sets
     threads = (
-        numba.config.NUMBA_NUM_THREADS if threads is None else _check_count("threads", threads)
+        numba.config.NUMBA_NUM_THREADS
+        if threads is None
+        else check_int("threads", threads, 1, 10_000_000)
     )
     cands, left_out = _chosen(info, candidates, max_candidates)
     if top is not None:
-        _check_count("top", top)
+        check_int("top", top, 1, 10_000_000)
         cands = rank_candidates(info, cands, bots[info.side])[:top]
     kernel_rows = _kernel_rows(info, cands)
     rows = CandidateRows(
@@ -701,16 +704,6 @@ def _chosen(info: InfoSet, chosen, cap: int) -> tuple[list[Candidate], int]:
     if not out:
         raise ValueError("candidates: an empty list; give at least one label")
     return out, left_out
-
-
-def _check_count(name: str, value, low: int = 1, high: int = 10_000_000) -> int:
-    if (
-        not isinstance(value, (int, np.integer))
-        or isinstance(value, bool)
-        or not (low <= value <= high)
-    ):
-        raise ValueError(f"{name}={value!r}; allowed: an integer from {low:,} to {high:,}")
-    return int(value)
 
 
 def _position(info: InfoSet) -> dict:
