@@ -273,7 +273,6 @@ OVERSIZED_MODULES = {
     "referee/replay.py",
     "results/stats.py",
     "run/compare.py",
-    "search/analysis.py",
 }
 LONG_FUNCTIONS = {
     "cli/comparison.py",
@@ -284,7 +283,6 @@ LONG_FUNCTIONS = {
     "results/stats.py",
     "run/compare.py",
     "run/games.py",
-    "search/analysis.py",
     "search/tune.py",
 }
 

@@ -172,7 +172,7 @@ def test_worlds_with_more_unseen_red_threes_than_stock_places():
         from canasta_sim import Deal
         from canasta_sim.nb.enums import N_KINDS, RED_THREE
         from canasta_sim.nb.rollout import worlds_nb
-        from canasta_sim.nb.enums import STRATA_OFF
+        from canasta_sim.nb.worlds import STRATA_OFF
         unseen = np.zeros(N_KINDS, np.int64)
         unseen[RED_THREE] = 4
         unseen[RED_THREE + 1 :] = 2  # two of every other kind: more than the places

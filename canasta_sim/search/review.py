@@ -43,7 +43,8 @@ from ..players.ranking import played_candidate, rank_candidates
 from ..players.specs import parse_bot, search_rollout_bot, side_bots
 from ..results.tables import DASH, align_columns, interval, number
 from ..run.address import RunAddress, deal_from_run
-from .analysis import Z95, analyse, rollout_bots
+from .analysis import analyse, rollout_bots
+from .race import Z95
 
 #: Decision types, in the order of the summary (:func:`decision_type`).
 TYPES = ("pickup", "meld_timing", "wild_cards", "discard", "going_out")
