@@ -282,7 +282,6 @@ LONG_FUNCTIONS = {
     "game/infoset.py",
     "results/stats.py",
     "run/compare.py",
-    "run/games.py",
     "search/tune.py",
 }
 

@@ -281,6 +281,25 @@ def game_table(rules, bots, seats=None, scores=None) -> Table:
     return table
 
 
+def _games_manifest(table: Table, seed: int, games: int, wall: float, how, chunk, records):
+    """A games run's manifest: a run's (:func:`~canasta_sim.run.outdir.make_manifest`) with
+    ``games`` in place of its deal count, first deal and speed."""
+    manifest = make_manifest(
+        table,
+        seed=seed,
+        first_deal=0,
+        deals=games,
+        wall=wall,
+        how=how,
+        chunk=chunk,
+        records=records,
+    )
+    manifest["games"] = manifest.pop("deals")
+    for key in ("first_deal", "deals_per_second"):
+        manifest.pop(key)
+    return manifest
+
+
 def play_games(
     games: int,
     *,
@@ -388,19 +407,8 @@ def play_games(
                         files.write("sides.parquet", part[2])
                 elif records:
                     kept.append(part)
-        manifest = make_manifest(
-            table,
-            seed=seed,
-            first_deal=0,
-            deals=games,
-            wall=time.perf_counter() - start,
-            how=how,
-            chunk=chunk,
-            records=records,
-        )
-        manifest["games"] = manifest.pop("deals")
-        for key in ("first_deal", "deals_per_second"):
-            manifest.pop(key)
+        wall = time.perf_counter() - start
+        manifest = _games_manifest(table, seed, games, wall, how, chunk, records)
         frames = None
         if kept:
             frames = tuple(pd.concat([p[i] for p in kept], ignore_index=True) for i in range(3))
