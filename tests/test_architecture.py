@@ -279,7 +279,6 @@ LONG_FUNCTIONS = {
     "cli/decisions.py",
     "cli/folders.py",
     "env/vec.py",
-    "game/infoset.py",
     "results/stats.py",
     "run/compare.py",
     "search/tune.py",
