@@ -125,9 +125,10 @@ CandFeat = _CandFeat()
 N_CAND_FEAT = len(CandFeat)
 
 
-# --- the learned bot's network ------------------------------------------------------------------
+# --- the feature work ----------------------------------------------------------------------
 #: Hidden units of the apprentice's network: ``score = v . relu(A s + B c + b1) + b2``. Its
-#: state half ``A s + b1`` is kept in the feature work's ``half`` (NET_HIDDEN floats).
+#: state half ``A s + b1`` is kept in the feature work's ``half`` (NET_HIDDEN floats); the
+#: packed weights are laid out at :data:`~canasta_sim.nb.bots.apprentice.NetSlot`.
 NET_HIDDEN = 32
 
 
