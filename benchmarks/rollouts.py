@@ -25,9 +25,8 @@ from common import paired_seconds, write_table  # noqa: E402
 from throughput import deal_call  # noqa: E402
 
 from canasta_sim import Deal, InfoSet, Rules, analyse  # noqa: E402
-from canasta_sim.nb.enums import RolloutCol  # noqa: E402
 from canasta_sim.nb.play import Seating  # noqa: E402
-from canasta_sim.nb.rollout import CandidateRows, Pairs, WorldCards, rollouts  # noqa: E402
+from canasta_sim.nb.rollout import CandidateRows, Pairs, RolloutCol, WorldCards, rollouts  # noqa: E402
 from canasta_sim.players.choices import candidates  # noqa: E402
 from canasta_sim.players.specs import seat_arrays, side_bots  # noqa: E402
 

@@ -22,7 +22,7 @@ from floor_kernel import floor_chunk_nb  # noqa: E402
 
 from canasta_sim import Rules, simulate  # noqa: E402
 from canasta_sim.players.specs import side_bots  # noqa: E402
-from canasta_sim.run.runner import Table, board_seeds, play_deals  # noqa: E402
+from canasta_sim.run.seating import Table, board_seeds, play_deals
 
 
 def deal_call(rules: Rules, bot: str, deals: int):

@@ -2,7 +2,8 @@
 
 Usage: ``python scripts/observation_doc.py``. The page is generated whole by
 :func:`canasta_sim.game.observe.layout_markdown` from ``OBS_LAYOUT`` in
-:mod:`canasta_sim.nb.enums`; ``tests/test_observation.py`` fails while it is out of date.
+:mod:`canasta_sim.nb.engine.observation`; ``tests/test_observation.py`` fails while it is out
+of date.
 """
 
 from pathlib import Path

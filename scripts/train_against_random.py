@@ -27,7 +27,8 @@ import numpy as np
 
 from canasta_sim.env import VecCanasta
 from canasta_sim.env.evaluation import evaluate
-from canasta_sim.nb.enums import ACTION_LAYOUT, N_ACTIONS, OBS_LEN, ActionSlot
+from canasta_sim.nb.actions import ACTION_LAYOUT, N_ACTIONS, ActionSlot
+from canasta_sim.nb.engine.observation import OBS_LEN
 
 # Observation offsets (docs/observation.md) of the slots the policy reads.
 HAND, OWN_MELDS, STAGED = slice(16, 31), slice(163, 199), slice(OBS_LEN, OBS_LEN + 36)

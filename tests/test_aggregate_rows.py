@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from canasta_sim.game.rules import Rules
-from canasta_sim.nb.enums import COUNT_KEYS, Count, CountCol
+from canasta_sim.nb.chunk_counts import COUNT_KEYS, Count, CountCol
 from canasta_sim.players.specs import table_bots
 from canasta_sim.results.aggregate import (
     MAX_COUNT,
@@ -32,7 +32,7 @@ from canasta_sim.results.records import (
     deal_dtype,
     side_dtype,
 )
-from canasta_sim.run.runner import Table, play_rows
+from canasta_sim.run.seating import Table, play_rows
 
 COUNTED = (
     "red_threes",

@@ -474,7 +474,7 @@ def test_cli_top_keeps_the_rollout_bot_first_ranked_candidates():
 
 
 def test_the_table_header_lines_up_with_rows_wider_than_the_titles():
-    from canasta_sim.search.analysis import format_table
+    from canasta_sim.search.race import format_table
 
     table = pd.DataFrame(
         {

@@ -214,3 +214,39 @@ def test_sweep_values_equal_after_rounding_are_refused(text):
 
     with pytest.raises(ValueError, match="repeats a value"):
         parse_range(text)
+
+
+@pytest.mark.parametrize(
+    "value", [True, np.bool_(False), 2.0, "3", None, -1, 11, np.int64(11), np.uint8(0)]
+)
+def test_the_integer_check_names_the_value_and_the_range(value):
+    from canasta_sim.errors import BadArgument
+    from canasta_sim.game.notation import check_int
+
+    with pytest.raises(BadArgument) as info:
+        check_int("worlds", value, 1, 10)
+    assert info.value.argument == "worlds"
+    assert str(info.value) == f"worlds={value!r} is not allowed; allowed: an integer from 1 to 10"
+
+
+def test_the_integer_check_gives_a_python_int_and_writes_large_bounds_in_groups():
+    from canasta_sim.game.notation import check_int
+
+    checked = check_int("seed", np.uint64(2**64 - 1), 0, 2**64 - 1)
+    assert checked == 2**64 - 1 and type(checked) is int
+    with pytest.raises(ValueError, match=r"^deals=0 .* from 1 to 1,000,000,000,000$"):
+        check_int("deals", 0, 1, 10**12)
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: simulate(deals=True),
+        lambda: Deal.new(Rules(), -1),
+    ],
+)
+def test_deals_and_runs_share_the_integer_check(call):
+    from canasta_sim.errors import BadArgument
+
+    with pytest.raises(BadArgument, match=r"is not allowed; allowed: an integer from"):
+        call()

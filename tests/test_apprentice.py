@@ -13,9 +13,9 @@ from canasta_sim.game.rules import Rules
 from canasta_sim.learn import train
 from canasta_sim.learn.shards import LabelPlan, label_shard, load_labels, make_labels
 from canasta_sim.nb.bots.apprentice import score_candidates_nb
-from canasta_sim.nb.bots.features import FEATURE_WORK_DTYPE
+from canasta_sim.nb.bots.features import FEATURE_WORK_DTYPE, N_CAND_FEAT, N_STATE_FEAT
 from canasta_sim.nb.bots.policies import EXPERT_PARAMS, PimcParam
-from canasta_sim.nb.enums import LABEL_LEN, N_CAND_FEAT, N_STATE_FEAT, LabelCol
+from canasta_sim.nb.labels import LABEL_LEN, LabelCol
 from canasta_sim.players.specs import parse_bot
 from canasta_sim.players.weights import PARTS, default_weights_path, pack, weights_hash
 from canasta_sim.referee import check_trace

@@ -1,9 +1,14 @@
 """The package's import order (docs/architecture.md): no cycle (module level or inside
-functions), and no module importing from a layer above its own."""
+functions), and no module importing from a layer above its own; and its sizes: modules under
+700 lines, functions outside nb/ under 80 code lines, the longer kernels listed with a reason."""
 
 import ast
+import io
 import re
+import tokenize
 from pathlib import Path
+
+import pytest
 
 import canasta_sim
 
@@ -308,3 +313,121 @@ def test_no_module_sets_attributes_on_what_it_imports():
     # (players.pybot.seated), not registered on Deal when the package is imported
     found = [hit for p in ROOT.rglob("*.py") for hit in attribute_injections(p)]
     assert found == []
+
+
+#: Most lines of a module, and most code lines of a function outside ``nb/`` (a kernel over it
+#: is listed in docs/architecture.md, "Long kernels", with the reason).
+MAX_MODULE_LINES = 700
+MAX_FUNCTION_LINES = 80
+
+#: Modules over the bounds that other work of the same issue splits (run/compare.py,
+#: run/outdir.py and results/stats.py) or that are still to be split: expected failures, each
+#: named, so that the test says which remain (strict: one fixed fails until taken off the list).
+OVERSIZED_MODULES = {
+    "game/deals.py",
+    "referee/replay.py",
+    "results/stats.py",
+    "run/compare.py",
+}
+LONG_FUNCTIONS = {
+    "cli/comparison.py",
+    "cli/decisions.py",
+    "cli/folders.py",
+    "env/vec.py",
+    "results/stats.py",
+    "run/compare.py",
+    "search/tune.py",
+}
+
+
+def function_lengths(source: str) -> dict[str, int]:
+    """Code lines of every function and method of ``source`` (qualified name -> lines):
+    lines holding a token of its code, its docstring, comments and blank lines not counted
+    (a nested function counts in its own entry and in the function around it)."""
+    code = set()
+    skip = {tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT}
+    for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+        if tok.type not in skip | {tokenize.ENDMARKER}:
+            code.update(range(tok.start[0], tok.end[0] + 1))
+    out: dict[str, int] = {}
+
+    def visit(node, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines = set(range(child.lineno, child.end_lineno + 1))
+                first = child.body[0]
+                if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                    if isinstance(first.value.value, str):
+                        lines -= set(range(first.lineno, first.end_lineno + 1))
+                out[prefix + child.name] = len(lines & code)
+                visit(child, f"{prefix}{child.name}.")
+            elif isinstance(child, ast.ClassDef):
+                visit(child, f"{prefix}{child.name}.")
+            else:
+                visit(child, prefix)
+
+    visit(ast.parse(source), "")
+    return out
+
+
+def test_function_lengths_count_code_lines_only():
+    source = (
+        "def f(a,\n"
+        "      b):\n"
+        '    """Doc\n'
+        '    string."""\n'
+        "    # a comment\n"
+        "\n"
+        "    x = 1\n"
+        "\n"
+        "    def g():\n"
+        "        return 2\n"
+        "    return x\n"
+        "class C:\n"
+        "    def m(self):\n"
+        "        pass\n"
+    )
+    assert function_lengths(source) == {"f": 6, "f.g": 2, "C.m": 2}
+
+
+def long_kernels_listed() -> set[str]:
+    """The kernels docs/architecture.md lists under "Long kernels" (``nb/...py: name``)."""
+    text = (ROOT.parent / "docs" / "architecture.md").read_text()
+    section = text.split("## Long kernels", 1)[1].split("\n## ", 1)[0]
+    return {f"{m[1]}: {m[2]}" for m in re.finditer(r"^- `(nb/[\w/]+\.py)` `(\w+)`", section, re.M)}
+
+
+def _relative(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def _marked(names: set[str], why: str, skip: str = "") -> list:
+    """Every module's path below the package (but those starting with ``skip``, if given),
+    those of ``names`` marked as expected failures."""
+    paths = sorted(_relative(p) for p in ROOT.rglob("*.py"))
+    assert names <= set(paths), sorted(names - set(paths))
+    paths = [p for p in paths if not (skip and p.startswith(skip))]
+    mark = pytest.mark.xfail(strict=True, reason=why)
+    return [pytest.param(p, marks=mark) if p in names else p for p in paths]
+
+
+@pytest.mark.parametrize("module", _marked(OVERSIZED_MODULES, "still to be split"))
+def test_every_module_is_under_700_lines(module):
+    lines = len((ROOT / module).read_text().splitlines())
+    assert lines < MAX_MODULE_LINES, f"{module}: {lines} lines"
+
+
+@pytest.mark.parametrize("module", _marked(LONG_FUNCTIONS, "long functions to split", "nb/"))
+def test_no_function_outside_nb_is_over_80_code_lines(module):
+    found = function_lengths((ROOT / module).read_text())
+    assert {k: n for k, n in found.items() if n > MAX_FUNCTION_LINES} == {}
+
+
+def test_the_long_kernels_are_the_ones_the_architecture_lists():
+    found = {
+        f"{_relative(p)}: {name}"
+        for p in (ROOT / "nb").rglob("*.py")
+        for name, n in function_lengths(p.read_text()).items()
+        if n > MAX_FUNCTION_LINES
+    }
+    assert found == long_kernels_listed()

@@ -8,7 +8,7 @@ from canasta_sim.nb import play
 from canasta_sim.nb.bots.memory import BOT_DTYPE
 from canasta_sim.nb.engine.state import STATE_DTYPE
 from canasta_sim.players.specs import side_bots
-from canasta_sim.run.runner import Table, board_seeds, play_deals
+from canasta_sim.run.seating import Table, board_seeds, play_deals
 
 
 def test_line_records_start_each_record_on_its_own_cache_line():

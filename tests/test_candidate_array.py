@@ -12,7 +12,8 @@ from test_candidates import CANASTA, HAND, position
 from canasta_sim.cards import kind_index
 from canasta_sim.errors import IllegalMove
 from canasta_sim.nb.candidates import CANDIDATE_DTYPE
-from canasta_sim.nb.enums import CandKind, PickupWay
+from canasta_sim.nb.enums import PickupWay
+from canasta_sim.nb.worlds import CandKind
 from canasta_sim.players import choices
 from canasta_sim.players.choices import (
     Candidate,

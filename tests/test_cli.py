@@ -517,7 +517,7 @@ def test_compile_note_only_when_kernels_compile(monkeypatch, capsys):
     from canasta_sim.players.specs import side_bots
     from canasta_sim.run.compiling import COMPILE_NOTE
 
-    sim = importlib.import_module("canasta_sim.run.runner")
+    sim = importlib.import_module("canasta_sim.run.seating")
     table = sim.Table(Rules(), ((side_bots("random", 2)[0],) * 2,))
     sim.load_kernels(table, True)  # compiled or loaded before the note is watched for
     capsys.readouterr()

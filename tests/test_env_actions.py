@@ -15,9 +15,10 @@ from canasta_sim import Deal, Rules
 from canasta_sim.env import ACTION_NAMES, ActionDeal, VecCanasta, action_id
 from canasta_sim.env.stepping import NO_LOG, actions_markdown
 from canasta_sim.errors import IllegalMove
-from canasta_sim.nb.actions import apply_action_nb
+from canasta_sim.nb.actions import ENV_OBS_LEN, N_ACTIONS, apply_action_nb
+from canasta_sim.nb.engine.observation import OBS_LEN
 from canasta_sim.nb.engine.state import STATE_DTYPE
-from canasta_sim.nb.enums import ENV_OBS_LEN, N_ACTIONS, N_KINDS, OBS_LEN, MoveError
+from canasta_sim.nb.enums import N_KINDS, MoveError
 from canasta_sim.referee import check_trace
 
 

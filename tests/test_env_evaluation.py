@@ -8,7 +8,7 @@ import pytest
 from canasta_sim import Rules
 from canasta_sim.env import VecCanasta, action_id
 from canasta_sim.env.evaluation import evaluate
-from canasta_sim.nb.enums import ENV_OBS_LEN, N_ACTIONS
+from canasta_sim.nb.actions import ENV_OBS_LEN, N_ACTIONS
 
 
 def random_policy(seed: int):

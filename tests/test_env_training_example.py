@@ -10,7 +10,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import train_against_random as example  # noqa: E402
 
 from canasta_sim.env.evaluation import evaluate  # noqa: E402
-from canasta_sim.nb.enums import ActionSlot  # noqa: E402
+from canasta_sim.nb.actions import ActionSlot
 
 
 def test_a_short_training_beats_the_untrained_policy_on_the_same_deals():

@@ -11,7 +11,8 @@ import pytest
 from canasta_sim import Deal, Rules
 from canasta_sim.env import ActionDeal, VecCanasta, action_id
 from canasta_sim.errors import IllegalMove
-from canasta_sim.nb.enums import ENV_OBS_LEN, N_ACTIONS, EndReason
+from canasta_sim.nb.actions import ENV_OBS_LEN, N_ACTIONS
+from canasta_sim.nb.enums import EndReason
 from canasta_sim.referee import check_trace
 
 

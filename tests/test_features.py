@@ -9,26 +9,21 @@ from canasta_sim.cards import BLACK_THREE, DEUCE, FIRST_NATURAL, JOKER, LAST_NAT
 from canasta_sim.game.deals import Deal
 from canasta_sim.game.rules import Rules
 from canasta_sim.nb.bots.apprentice import decision_features_nb
-from canasta_sim.nb.bots.features import feature_work
+from canasta_sim.nb.bots.features import (
+    N_CAND_FEAT,
+    N_STATE_FEAT,
+    CandFeat,
+    StateFeat,
+    feature_work,
+)
 from canasta_sim.nb.bots.memory import new_bot
 from canasta_sim.nb.bots.search_candidates import (
     draw_candidates_nb,
     play_candidates_nb,
     search_work,
 )
-from canasta_sim.nb.enums import (
-    EV_LEN,
-    N_CAND_FEAT,
-    N_KINDS,
-    N_STATE_FEAT,
-    CandFeat,
-    CandKind,
-    DealSlot,
-    MeldCol,
-    RuleSlot,
-    SideSlot,
-    StateFeat,
-)
+from canasta_sim.nb.enums import EV_LEN, N_KINDS, DealSlot, MeldCol, RuleSlot, SideSlot
+from canasta_sim.nb.worlds import CandKind
 
 NO_LOG = np.zeros((0, EV_LEN), np.int32)
 

@@ -9,8 +9,9 @@ import pytest
 from canasta_sim import Deal, InfoSet, Rules
 from canasta_sim import cards as C
 from canasta_sim.game.observe import Observation, layout_markdown
+from canasta_sim.nb.engine.observation import OBS_LAYOUT, OBS_LEN, ObsSlot
 from canasta_sim.nb.engine.state import MAX_CARDS, MAX_PLAYERS, MAX_SIDES
-from canasta_sim.nb.enums import OBS_LAYOUT, OBS_LEN, RED_THREE, DealSlot, ObsSlot
+from canasta_sim.nb.enums import RED_THREE, DealSlot
 from canasta_sim.players.choices import candidates
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -172,7 +172,7 @@ def test_worlds_with_more_unseen_red_threes_than_stock_places():
         from canasta_sim import Deal
         from canasta_sim.nb.enums import N_KINDS, RED_THREE
         from canasta_sim.nb.rollout import worlds_nb
-        from canasta_sim.nb.enums import STRATA_OFF
+        from canasta_sim.nb.worlds import STRATA_OFF
         unseen = np.zeros(N_KINDS, np.int64)
         unseen[RED_THREE] = 4
         unseen[RED_THREE + 1 :] = 2  # two of every other kind: more than the places
@@ -208,7 +208,7 @@ def test_meld_search_plays_the_deal_that_stalled():
         """
         from canasta_sim.run.compare import rotation_table
         from canasta_sim.game.rules import Rules
-        from canasta_sim.run.runner import play_rows
+        from canasta_sim.run.seating import play_rows
         table = rotation_table("pimc:melds=1", "pimc", Rules(players=4))
         seeds, seatings, deal_rows, side_rows = play_rows(table, 0, 910, 1)
         print(seatings[0], deal_rows[0]["end_reason"], deal_rows[0]["turns"] < Rules().max_turns)

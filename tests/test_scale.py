@@ -24,9 +24,11 @@ from canasta_sim.results.paired import plot_sweep
 from canasta_sim.run.compare import parse_range, sweep
 from canasta_sim.run.merge import merge_runs
 from canasta_sim.run.outdir import OutConflict, commit_out, prepare_out, staging_folder
-from canasta_sim.run.runner import Progress, chunk_starts, long_run_warning
+from canasta_sim.run.progress import Progress
+from canasta_sim.run.runner import chunk_starts, long_run_warning
 
 runner = importlib.import_module("canasta_sim.run.runner")
+progress = importlib.import_module("canasta_sim.run.progress")
 
 
 def run(*args):
@@ -375,7 +377,7 @@ def test_a_later_run_asks_git_nothing(monkeypatch):
 
 def test_progress_in_a_log_is_a_line_every_few_seconds(monkeypatch):
     clock = iter(range(0, 1000, 2))  # each call 2 s later
-    monkeypatch.setattr(runner.time, "monotonic", lambda: next(clock))
+    monkeypatch.setattr(progress.time, "monotonic", lambda: next(clock))
     log = io.StringIO()
     with Progress(1_000, "deal", True, stream=log) as bar:
         for done in range(100, 1_001, 100):

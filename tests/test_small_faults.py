@@ -11,7 +11,7 @@ from canasta_sim import InfoSet, Rules, review
 from canasta_sim.players.specs import parse_bot
 from canasta_sim.results.study_table import STATISTICS, format_study
 from canasta_sim.run.address import deal_from_run
-from canasta_sim.search.analysis import pairing_note
+from canasta_sim.search.race import pairing_note
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 

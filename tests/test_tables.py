@@ -17,7 +17,7 @@ from canasta_sim.game.rules import Rules
 from canasta_sim.players.specs import parse_bot
 from canasta_sim.results.paired import COLUMNS, comparison_reading
 from canasta_sim.results.tables import align_columns, interval, json_document, number
-from canasta_sim.run.runner import SLOW_DEALS, Table
+from canasta_sim.run.seating import SLOW_DEALS, Table
 from canasta_sim.search.review import format_top
 
 GO_OUT = Path(__file__).resolve().parent.parent / "docs" / "positions" / "go_out_2p.json"

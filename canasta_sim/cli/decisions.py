@@ -367,7 +367,7 @@ def review_command(
     def tick(done, total):
         nonlocal bar
         if bar is None:  # the input is checked: the progress starts (a bar on a terminal)
-            from ..run.runner import Progress
+            from ..run.progress import Progress
 
             bar = Progress(total, "deal", True)
         bar.update(done)

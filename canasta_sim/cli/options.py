@@ -288,7 +288,7 @@ FORMAT = click.option(
 
 
 def _check_scores(scores, rules):
-    from ..run.runner import check_scores
+    from ..run.seating import check_scores
 
     return check_scores(scores, rules)
 

@@ -280,7 +280,7 @@ def verify(
 ):
     """Referee DEALS deals (or the trace files of --trace) with the independent rules checker;
     exit code 1 if any fails."""
-    from ..run.runner import Progress
+    from ..run.progress import Progress
     from ..run.verify import verify as run
 
     if traces:

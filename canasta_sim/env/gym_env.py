@@ -15,7 +15,7 @@ import numpy as np
 
 from ..errors import missing_extra
 from ..game.notation import check_int
-from ..nb.enums import ENV_OBS_LEN, N_ACTIONS
+from ..nb.actions import ENV_OBS_LEN, N_ACTIONS
 from .stepping import ACTION_NAMES
 from .vec import VecCanasta
 

@@ -2,7 +2,7 @@
 (:class:`ActionDeal`) and the action table of ``docs/environment.md``.
 
 The ids, their mask and their moves are the kernels' (:mod:`canasta_sim.nb.actions`, layout
-:data:`~canasta_sim.nb.enums.ACTION_LAYOUT`); this module names them and plays them on a
+:data:`~canasta_sim.nb.actions.ACTION_LAYOUT`); this module names them and plays them on a
 :class:`~canasta_sim.Deal` one call at a time, for a board, a notebook or a test. The batched
 environment (:class:`canasta_sim.env.VecCanasta`) steps many deals in one kernel call.
 """
@@ -14,22 +14,18 @@ import numpy as np
 from .. import cards as C
 from ..errors import IllegalMove
 from ..game.deals import Deal, move_error
-from ..nb.actions import action_mask_nb, apply_action_nb, env_observe_nb
-from ..nb.engine.state import new_state, state_view
-from ..nb.enums import (
+from ..nb.actions import (
     ACTION_LAYOUT,
-    BLACK_THREE,
     ENV_OBS_LEN,
-    EV_LEN,
-    FIRST_NATURAL,
-    MAX_TURN_ACTIONS,
     N_ACTIONS,
-    N_KINDS,
-    OBS_LEN,
-    MeldCol,
-    MoveError,
-    PickupWay,
+    action_mask_nb,
+    apply_action_nb,
+    env_observe_nb,
 )
+from ..nb.engine.observation import OBS_LEN
+from ..nb.engine.state import new_state, state_view
+from ..nb.enums import BLACK_THREE, EV_LEN, FIRST_NATURAL, N_KINDS, MeldCol, MoveError, PickupWay
+from ..nb.vecenv import MAX_TURN_ACTIONS
 
 NO_LOG = np.zeros((0, EV_LEN), np.int32)
 
@@ -149,7 +145,7 @@ class ActionDeal:
 
     @property
     def truncated(self) -> bool:
-        """Whether the seat to play took :data:`~canasta_sim.nb.enums.MAX_TURN_ACTIONS`
+        """Whether the seat to play took :data:`~canasta_sim.nb.vecenv.MAX_TURN_ACTIONS`
         actions this turn (the environments end such an episode as truncated)."""
         return self.turn_actions >= MAX_TURN_ACTIONS
 
@@ -175,7 +171,7 @@ class ActionDeal:
 
 def actions_markdown() -> str:
     """The action table of ``docs/environment.md``, written from
-    :data:`~canasta_sim.nb.enums.ACTION_LAYOUT` (``scripts/environment_doc.py``)."""
+    :data:`~canasta_sim.nb.actions.ACTION_LAYOUT` (``scripts/environment_doc.py``)."""
     rows = [
         f"| `{f.name}` | {f.offset}{f' .. {f.offset + f.count - 1}' if f.count > 1 else ''} | "
         f"{f.index or '-'} | {f.meaning} | {f.rules or '-'} |"

@@ -14,6 +14,7 @@ from ..game.infoset import InfoSet
 from ..game.notation import as_rules, check_int
 from ..game.rules import Rules
 from ..game.trace import trace_from_log
+from ..nb.actions import ENV_OBS_LEN, N_ACTIONS
 from ..nb.bots.features import feature_work
 from ..nb.bots.memory import new_bots
 from ..nb.bots.policies import LEARNED_CODES, SEARCH_CODES
@@ -22,27 +23,24 @@ from ..nb.engine.rng import deal_seeds_nb
 from ..nb.engine.score import score_nb
 from ..nb.engine.state import STATE_DTYPE, state_view
 from ..nb.enums import (
-    ENV_OBS_LEN,
     EV_LEN,
     MAX_PLAYERS,
     MAX_SIDES,
-    N_ACTIONS,
     SC_LEN,
     DealSlot,
     EndReason,
-    EnvTodo,
     MoveError,
     Phase,
     ScorePart,
     SideSlot,
 )
 from ..nb.play import Learned, Search, run_blocks
-from ..nb.vecenv import ENV_DTYPE, EnvConfig, EnvOut, EnvRecords, env_block_nb
+from ..nb.vecenv import ENV_DTYPE, EnvConfig, EnvOut, EnvRecords, EnvTodo, env_block_nb
 from ..nb.worlds import load_world_nb
 from ..players.specs import POLICIES, PRESETS, find_policy
 from ..run.address import deal_from_run
 from ..run.games import game_table
-from ..run.runner import check_scores
+from ..run.seating import check_scores
 from .stepping import ACTION_NAMES
 
 

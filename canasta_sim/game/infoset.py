@@ -31,7 +31,6 @@ from ..nb.enums import (
     LAST_NATURAL,
     N_KINDS,
     RED_THREE,
-    STRATA_OFF,
     DealSlot,
     MeldCol,
     MeldFlag,
@@ -40,6 +39,7 @@ from ..nb.enums import (
     SideSlot,
 )
 from ..nb.rollout import strata_nb, worlds_nb
+from ..nb.worlds import STRATA_OFF
 from .notation import check_int, is_legal_meld, meld_plan, minimum_count
 from .observe import Observation, observe
 from .positions import PHASES, check_upcard, position_fields, read_position
@@ -437,59 +437,10 @@ def _check_card_texts(info: InfoSet) -> None:
 
 
 def _validate(info: InfoSet) -> None:
-    rules = info.rules
-    if not isinstance(rules, Rules):
-        raise TypeError(f"rules must be a Rules, not {rules!r}")
-    players, sides = rules.players, rules.sides
-    check_int("seat", info.seat, 0, players - 1)
-    check_int("current", info.current, 0, players - 1)
-    if info.phase not in PHASES:
-        raise ValueError(
-            f"phase={info.phase!r} has no decision to analyse; allowed: {', '.join(PHASES)}"
-        )
-    for name, n, what in (
-        ("melds", sides, "side"),
-        ("red_threes", sides, "side"),
-        ("scores", sides, "side"),
-        ("hand_sizes", players, "seat"),
-        ("known", players, "seat"),
-    ):
-        if len(getattr(info, name)) != n:
-            raise ValueError(f"{name}={getattr(info, name)!r} needs one entry per {what} ({n})")
-    if info.first_meld_turns and len(info.first_meld_turns) != players:
-        raise ValueError(f"first_meld_turns={info.first_meld_turns!r} needs one entry per seat")
-    if info.concealed_canastas and len(info.concealed_canastas) != sides:
-        raise ValueError(f"concealed_canastas={info.concealed_canastas!r} needs one entry per side")
+    _check_shapes(info)
     _check_card_texts(info)
-    for p, size in enumerate(info.hand_sizes):
-        check_int(f"hand_sizes[{p}]", size, 0, rules.n_cards)
-        if size == 0:
-            raise ValueError(
-                f"hand_sizes[{p}]=0: a player without cards has gone out (R-40) and the deal "
-                f"is over; allowed: 1 to {rules.n_cards} cards in every hand"
-            )
-    hand = info.hand_counts
-    if hand[RED_THREE]:
-        raise ValueError(
-            f"hand={info.hand!r} holds a red three; red threes are laid out (R-15), give them "
-            f"as red_threes"
-        )
-    if hand.sum() != info.hand_sizes[info.seat]:
-        raise ValueError(
-            f"hand={info.hand!r} has {hand.sum()} cards but hand_sizes[{info.seat}]="
-            f"{info.hand_sizes[info.seat]}"
-        )
-    for p, (text, counts) in enumerate(zip(info.known, info.known_counts)):
-        if p == info.seat and counts.any():
-            raise ValueError(f"known[{p}]={text!r}: the observer's own hand is given as hand")
-        if counts[RED_THREE]:
-            raise ValueError(f"known[{p}]={text!r} holds a red three; red threes are never held")
-        size = info.hand_sizes[p]
-        check_int(f"hand_sizes[{p}]", size, 0, rules.n_cards)
-        if counts.sum() > size:
-            raise ValueError(
-                f"known[{p}]={text!r} has {counts.sum()} cards but hand_sizes[{p}]={size}"
-            )
+    _check_hands(info)
+    rules, sides = info.rules, info.rules.sides
     for s in range(sides):
         check_int(f"red_threes[{s}]", info.red_threes[s], 0, rules.n_cards // 27)
         check_int(f"scores[{s}]", info.scores[s], -(2**31), 2**31 - 1)
@@ -525,7 +476,72 @@ def _validate(info: InfoSet) -> None:
             f"{info.stock_size} cards; red threes are never held (R-15, R-16): give them as "
             f"red_threes"
         )
-    cur_side = info.current % sides
+    _check_play_phase(info)
+
+
+def _check_shapes(info: InfoSet) -> None:
+    """The rules, seats, phase and the length of every per-side and per-seat list."""
+    rules = info.rules
+    if not isinstance(rules, Rules):
+        raise TypeError(f"rules must be a Rules, not {rules!r}")
+    players, sides = rules.players, rules.sides
+    check_int("seat", info.seat, 0, players - 1)
+    check_int("current", info.current, 0, players - 1)
+    if info.phase not in PHASES:
+        raise ValueError(
+            f"phase={info.phase!r} has no decision to analyse; allowed: {', '.join(PHASES)}"
+        )
+    for name, n, what in (
+        ("melds", sides, "side"),
+        ("red_threes", sides, "side"),
+        ("scores", sides, "side"),
+        ("hand_sizes", players, "seat"),
+        ("known", players, "seat"),
+    ):
+        if len(getattr(info, name)) != n:
+            raise ValueError(f"{name}={getattr(info, name)!r} needs one entry per {what} ({n})")
+    if info.first_meld_turns and len(info.first_meld_turns) != players:
+        raise ValueError(f"first_meld_turns={info.first_meld_turns!r} needs one entry per seat")
+    if info.concealed_canastas and len(info.concealed_canastas) != sides:
+        raise ValueError(f"concealed_canastas={info.concealed_canastas!r} needs one entry per side")
+
+
+def _check_hands(info: InfoSet) -> None:
+    """Hand sizes, the observer's hand and the cards known in other hands."""
+    rules = info.rules
+    for p, size in enumerate(info.hand_sizes):
+        check_int(f"hand_sizes[{p}]", size, 0, rules.n_cards)
+        if size == 0:
+            raise ValueError(
+                f"hand_sizes[{p}]=0: a player without cards has gone out (R-40) and the deal "
+                f"is over; allowed: 1 to {rules.n_cards} cards in every hand"
+            )
+    hand = info.hand_counts
+    if hand[RED_THREE]:
+        raise ValueError(
+            f"hand={info.hand!r} holds a red three; red threes are laid out (R-15), give them "
+            f"as red_threes"
+        )
+    if hand.sum() != info.hand_sizes[info.seat]:
+        raise ValueError(
+            f"hand={info.hand!r} has {hand.sum()} cards but hand_sizes[{info.seat}]="
+            f"{info.hand_sizes[info.seat]}"
+        )
+    for p, (text, counts) in enumerate(zip(info.known, info.known_counts)):
+        if p == info.seat and counts.any():
+            raise ValueError(f"known[{p}]={text!r}: the observer's own hand is given as hand")
+        if counts[RED_THREE]:
+            raise ValueError(f"known[{p}]={text!r} holds a red three; red threes are never held")
+        size = info.hand_sizes[p]  # checked above
+        if counts.sum() > size:
+            raise ValueError(
+                f"known[{p}]={text!r} has {counts.sum()} cards but hand_sizes[{p}]={size}"
+            )
+
+
+def _check_play_phase(info: InfoSet) -> None:
+    """What only the play phase may give: melds this turn, pile melds, the turn's flags."""
+    cur_side = info.current % info.rules.sides
     for name in ("melds_this_turn", "pile_melds"):
         ranks = getattr(info, name)
         if ranks and info.phase != "play":

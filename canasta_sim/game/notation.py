@@ -1,6 +1,7 @@
 """Meld texts and the rule checks that need no deal: a meld text parsed into a plan, whether
 cards form a legal meld on their own (R-60, R-63), the minimum count of a score (R-64), and
-the argument checks :class:`~canasta_sim.Deal` and :class:`~canasta_sim.InfoSet` share.
+the package's one check of an integer argument (:func:`check_int`: counts, seeds,
+indices, seats and scores, from the deal up to the runs and analyses).
 
 A meld text is card notation (:mod:`canasta_sim.cards`) for the cards of one rank, naturals and
 wild cards (``"K K K 2"``); a text of wild cards only names its rank first (``"K: 2"``).
@@ -13,7 +14,7 @@ from collections.abc import Iterable, Mapping
 import numpy as np
 
 from .. import cards as C
-from ..errors import IllegalMove
+from ..errors import BadArgument, IllegalMove
 from ..nb.engine.melds import meld_ok_nb, minimum_count_nb
 from ..nb.enums import BLACK_THREE, DEUCE, FIRST_NATURAL, JOKER, LAST_NATURAL, N_KINDS, RED_THREE
 from .rules import Rules
@@ -149,22 +150,29 @@ def as_rules(rules) -> Rules:
     return rules
 
 
-def check_int(name: str, value, low: int, high: int) -> None:
-    """``value`` must be an int (not a bool) from ``low`` to ``high``.
+def check_int(name: str, value, low: int, high: int) -> int:
+    """The package's one check of an integer argument (a count, seed, index, seat or score):
+    ``value`` must be an int or numpy integer (not a bool) from ``low`` to ``high``.
+
+    Returns
+    -------
+    int
+        ``value`` as a Python int.
 
     Raises
     ------
-    ValueError
-        Naming ``name``, the value and the allowed range.
+    BadArgument
+        (a ValueError) Naming ``name``, the bad value and the allowed range.
     """
     if (
         not isinstance(value, (int, np.integer))
-        or isinstance(value, bool)
+        or isinstance(value, (bool, np.bool_))
         or not (low <= value <= high)
     ):
-        raise ValueError(
-            f"{name}={value!r} is not allowed; allowed: an integer from {low} to {high}"
+        raise BadArgument(
+            name, f"{name}={value!r} is not allowed; allowed: an integer from {low:,} to {high:,}"
         )
+    return int(value)
 
 
 def plan_texts(plan: np.ndarray, skip: int = -1) -> tuple[str, ...]:

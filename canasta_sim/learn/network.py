@@ -18,7 +18,7 @@ import warnings
 
 import numpy as np
 
-from ..nb.enums import N_STATE_FEAT, NET_HIDDEN
+from ..nb.bots.features import N_STATE_FEAT, NET_HIDDEN
 from .train import candidate_rows
 
 #: Targets are fitted in hundreds of points (the optimiser's defaults suit values near 1).

@@ -18,14 +18,14 @@ from pathlib import Path
 import numpy as np
 
 from ..game.rules import Rules
-from ..nb.bots.features import feature_work
+from ..nb.bots.features import N_CAND_FEAT, N_STATE_FEAT, feature_work
 from ..nb.bots.memory import new_bot
 from ..nb.bots.policies import PimcParam
 from ..nb.bots.search_candidates import search_work
 from ..nb.engine.rng import deal_seeds_nb, mix64_nb
 from ..nb.engine.state import STATE_DTYPE
-from ..nb.enums import EV_LEN, LABEL_LEN, N_CAND_FEAT, N_STATE_FEAT
-from ..nb.labels import label_deals_nb
+from ..nb.enums import EV_LEN
+from ..nb.labels import LABEL_LEN, label_deals_nb
 from ..nb.play import run_blocks
 from ..players.specs import Bot, learned_rollout, parse_bot
 from ..players.weights import (
@@ -35,7 +35,9 @@ from ..players.weights import (
     load_weights,
     weights_hash,
 )
-from ..run.runner import Progress, map_chunks, minimum_counts
+from ..run.progress import Progress
+from ..run.runner import map_chunks
+from ..run.seating import minimum_counts
 
 #: Decisions labelled at most per deal and per ``every`` (a deal has about 120 decisions).
 DECISIONS_PER_DEAL = 160

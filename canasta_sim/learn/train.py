@@ -17,7 +17,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..nb.enums import N_CAND_FEAT, N_STATE_FEAT, LabelCol
+from ..nb.bots.features import N_CAND_FEAT, N_STATE_FEAT
+from ..nb.labels import LabelCol
 from ..players.weights import FEATURE_VERSION, pack
 
 #: Decisions per block of the design matrix.

@@ -1,7 +1,7 @@
 """The learning environment's fine-grained actions: the legal-action mask and applying one id.
 
-The action space is the table :data:`~canasta_sim.nb.enums.ACTION_LAYOUT` (ids by
-:data:`~canasta_sim.nb.enums.ActionSlot`, documented in ``docs/environment.md``). A turn is a
+The action space is the table :data:`ACTION_LAYOUT` (ids by
+:data:`ActionSlot`, documented in ``docs/environment.md``). A turn is a
 sequence of ids: draw or take the pile, stage cards from hand onto meld rows one at a time
 (and unstage them), then discard, go out or end the deal, which melds the staged cards in the
 same move. The staged cards are the environment's, not the game's: ``staged``,
@@ -14,6 +14,9 @@ them on ``scratch`` (a copy of the state) first when the move is two moves (meld
 cards, then discard), so a refused id never changes the state. Staging is checked here:
 the card must be in hand and not yet staged, and a wild card needs naturals on its row.
 """
+
+from collections import namedtuple
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -30,7 +33,7 @@ from .engine.moves import (
     pile_top_nb,
     take_pile_nb,
 )
-from .engine.observation import observe_nb
+from .engine.observation import OBS_LEN, OBS_RANKS, observe_nb
 from .engine.state import copy_state_nb
 from .enums import (
     BLACK_THREE,
@@ -38,14 +41,8 @@ from .enums import (
     FIRST_NATURAL,
     JOKER,
     LAST_NATURAL,
-    N_ACTIONS,
-    N_DISCARDS,
     N_KINDS,
     N_PICKUP_WAYS,
-    N_RANKS,
-    OBS_LEN,
-    OBS_RANKS,
-    ActionSlot,
     DealSlot,
     MeldCol,
     MoveError,
@@ -53,6 +50,119 @@ from .enums import (
     RuleSlot,
 )
 from .jit import inline_kernel, kernel
+
+
+# --- the learning environment's fine-grained actions (canasta_sim.env, docs/environment.md) --
+class ActionField(NamedTuple):
+    """One block of the fine-grained action space: ``count`` ids from ``offset``, what id
+    ``offset + i`` does (``index`` says what ``i`` counts), and the rule ids it implements."""
+
+    name: str
+    count: int
+    index: str
+    meaning: str
+    rules: str
+    offset: int = 0
+
+
+#: Natural ranks (4 .. A): the rows a wild card can be staged on.
+N_RANKS = LAST_NATURAL - FIRST_NATURAL + 1
+#: Kinds a player can discard (black three .. joker; a red three is never held, R-14).
+N_DISCARDS = N_KINDS - BLACK_THREE
+
+_ACTION_FIELDS = (
+    ActionField(
+        "draw",
+        1,
+        "",
+        "draw from the stock (with the stock empty: the deal ends, unless the pile must be "
+        "taken); staged cards stay staged",
+        "R-20, R-44, R-46",
+    ),
+    ActionField(
+        "take",
+        N_PICKUP_WAYS,
+        "PickupWay: onto the side's meld, natural pair, natural and deuce, natural and joker",
+        "take the discard pile, the top card used this way, the staged cards melded in the "
+        "same move (they count toward the minimum count)",
+        "R-30..R-35, R-64",
+    ),
+    ActionField(
+        "stage_natural",
+        OBS_RANKS,
+        "meld row: black three, 4 .. A",
+        "stage one natural of the row's rank from hand (draw phase: only with a natural on "
+        "top of the pile)",
+        "R-60, R-63",
+    ),
+    ActionField(
+        "stage_deuce",
+        N_RANKS,
+        "rank 4 .. A",
+        "stage one deuce from hand onto the rank's meld; only a row with naturals (the side's "
+        "meld, staged ones or the pile's top card)",
+        "R-60, R-61",
+    ),
+    ActionField(
+        "stage_joker",
+        N_RANKS,
+        "rank 4 .. A",
+        "stage one joker from hand onto the rank's meld; only a row with naturals",
+        "R-60, R-61",
+    ),
+    ActionField(
+        "unstage_natural", OBS_RANKS, "meld row: black three, 4 .. A", "unstage one natural", ""
+    ),
+    ActionField("unstage_deuce", N_RANKS, "rank 4 .. A", "unstage one deuce from the row", ""),
+    ActionField("unstage_joker", N_RANKS, "rank 4 .. A", "unstage one joker from the row", ""),
+    ActionField("clear", 1, "", "unstage every staged card", ""),
+    ActionField(
+        "discard",
+        N_DISCARDS,
+        "kind: black three, 4 .. A, deuce, joker",
+        "meld the staged cards (if any) and discard one card of the kind: the turn ends "
+        "(the last card goes out)",
+        "R-20, R-23, R-24, R-40, R-60..R-64",
+    ),
+    ActionField(
+        "go_out",
+        1,
+        "",
+        "meld the staged cards and go out without a discard: they empty the hand, or leave one "
+        "card that completes the canasta the side needs and is melded too",
+        "R-40..R-42, R-63",
+    ),
+    ActionField(
+        "end_deal",
+        1,
+        "",
+        "after drawing a red three as the last stock card: meld the staged cards (if any, by "
+        "switch) and end the deal without a discard",
+        "R-45",
+    ),
+)
+
+
+def _action_offsets(fields: tuple[ActionField, ...]) -> tuple[ActionField, ...]:
+    out, offset = [], 0
+    for f in fields:
+        out.append(f._replace(offset=offset))
+        offset += f.count
+    return tuple(out)
+
+
+#: The fine-grained action space (:mod:`canasta_sim.nb.actions`): one entry per block of ids,
+#: in id order. ``docs/environment.md`` is written from it.
+ACTION_LAYOUT = _action_offsets(_ACTION_FIELDS)
+#: First id of each block: ``ActionSlot.discard + kind - BLACK_THREE`` (folded into kernels).
+ActionSlot: Any = namedtuple("ActionSlot", [f.name for f in ACTION_LAYOUT])(
+    *(f.offset for f in ACTION_LAYOUT)
+)
+#: Number of fine-grained action ids.
+N_ACTIONS = ACTION_LAYOUT[-1].offset + ACTION_LAYOUT[-1].count
+#: The environment's observation: the observation array (:data:`OBS_LEN` slots) followed by the
+#: staged cards, meld rows black three .. ace by naturals, deuces, jokers.
+ENV_OBS_LEN = OBS_LEN + OBS_RANKS * 3
 
 
 # --- the staged cards -----------------------------------------------------------------------

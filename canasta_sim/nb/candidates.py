@@ -28,7 +28,6 @@ from .enums import (
     JOKER,
     LAST_NATURAL,
     N_KINDS,
-    CandKind,
     DealSlot,
     MeldCol,
     MoveError,
@@ -46,7 +45,7 @@ from .plans import (
     pickup_candidates_nb,
     plan_points_nb,
 )
-from .worlds import apply_candidate_nb
+from .worlds import CandKind, apply_candidate_nb
 
 #: Most plans of a plan space listed whole; a larger space is pruned (module docstring).
 SPACE_LIMIT = 512
@@ -85,7 +84,7 @@ CANDIDATE_DTYPE = np.dtype(
 ==============  ==================  ========================================================
 field           dtype, shape        meaning
 ==============  ==================  ========================================================
-``kind``        int8                :data:`~canasta_sim.nb.enums.CandKind`: draw, take, play
+``kind``        int8                :data:`~canasta_sim.nb.worlds.CandKind`: draw, take, play
 ``way``         int8                take: :data:`~canasta_sim.nb.enums.PickupWay` (R-32,
                                     R-33); else -1
 ``plan``        int8, (N_KINDS, 3)  cards from hand laid, per rank the naturals, deuces and

@@ -2,7 +2,7 @@
 of :meth:`canasta_sim.results.aggregate.Aggregates.from_rows`).
 
 The counts travel as one flat ``int64`` array ``c`` and a layout table (``int64``, rows
-:data:`~.enums.CountCol`, one column per count of :data:`~.enums.Count`) saying where each
+:data:`CountCol`, one column per count of :data:`Count`) saying where each
 count starts in it and its axes' lengths; the kernel reads no table from a global. Element
 ``[i, j]`` of count ``K`` (``i`` on its first axis, ``j`` over the others, flattened) is
 ``c[at[K] + i * row[K] + j]``, with ``at``, ``row`` and ``bins`` the table's rows. Every
@@ -19,10 +19,92 @@ fast but stayed calls, which made the pass about 1.4 times slower.
 
 from __future__ import annotations
 
+from collections import namedtuple
+from typing import Any, NamedTuple
+
 import numba as nb
 import numpy as np
 
-from .enums import Count, CountCol
+# --- a run's aggregate counts (canasta_sim.results.aggregate) ---------------------------------
+#: The count arrays of a run's aggregates (``Aggregates.empty`` gives each its shape and
+#: meaning), in the order of their blocks in the one flat ``int64`` array the aggregation kernel
+#: adds into (:mod:`canasta_sim.nb.chunk_counts`).
+COUNT_KEYS = (
+    "deals",
+    "end_reason",
+    "turns",
+    "upcard_cards",
+    "pile_frozen_at_start",
+    "concealed_out",
+    "first_canasta_turn",
+    "red_threes_dealt_any",
+    "red_threes",
+    "red_threes_dealt",
+    "red_threes_drawn",
+    "red_threes_from_pile",
+    "red_threes_outcome",
+    "red_three_score_sum",
+    "red_three_score_negative",
+    "natural_canastas",
+    "mixed_canastas",
+    "concealed_canastas",
+    "canastas",
+    "canasta_rank",
+    "melds",
+    "score",
+    "score_sum",
+    "score_sumsq",
+    "outcome",
+    "position_outcome",
+    "position_score_sum",
+    "position_score_sumsq",
+    "position_diff_sum",
+    "position_diff_sumsq",
+    "meld_points_sum",
+    "canasta_bonus_sum",
+    "going_out_bonus_sum",
+    "hand_penalty_sum",
+    "went_out",
+    "bot_sides",
+    "bot_outcome",
+    "bot_score_sum",
+    "bot_score_sumsq",
+    "canasta_done",
+    "canasta_censored",
+    "r3_cells",
+    "r3_lead_sum",
+    "r3_lead_sumsq",
+    "r3_net_sum",
+    "r3_net_sumsq",
+    "r3_wins",
+    "pickups_sum",
+    "pickups_sumsq",
+    "pile_taken_sum",
+    "pile_taken_sumsq",
+    "pile_taken_cross",
+    "pickup_size",
+    "wild_freezes_sum",
+    "wild_freezes_sumsq",
+    "black_three_blocks_sum",
+    "black_three_blocks_sumsq",
+    "initial_meld_turn",
+)
+#: Columns of the count layout table: ``layout[CountCol.start, Count.score]`` (a namedtuple
+#: built from :data:`COUNT_KEYS`, so numba folds its values into the kernels as constants).
+Count: Any = namedtuple("Count", COUNT_KEYS)(*range(len(COUNT_KEYS)))
+
+
+class _CountCol(NamedTuple):
+    start: int = 0  # the count's first element in the flat array
+    row: int = 1  # elements per index of its first axis (its shape's other axes, multiplied)
+    bins: int = 2  # length of its last axis (a histogram's bins)
+
+
+#: Rows of the count layout table, ``ndarray(int64, (COUNT_COLS, len(Count)))``: element
+#: ``[i, j]`` of count ``k`` (``j`` the flat index over its other axes) is
+#: ``flat[layout[CountCol.start, k] + i * layout[CountCol.row, k] + j]``.
+CountCol = _CountCol()
+COUNT_COLS = len(CountCol)
 
 
 # nogil: a run adds up a chunk while the next one plays (canasta_sim.run.runner.map_chunks),
@@ -36,8 +118,8 @@ def add_chunk_nb(c, layout, deal_rows, side_rows, bot_codes, players, score_offs
     c : ndarray(int64, (size,))
         Every count, flat, as ``layout`` places them.
     layout : ndarray(int64, (COUNT_COLS, len(Count)))
-        Where each count of :data:`~.enums.Count` starts in ``c`` and its axes' lengths
-        (rows :data:`~.enums.CountCol`).
+        Where each count of :data:`Count` starts in ``c`` and its axes' lengths
+        (rows :data:`CountCol`).
     deal_rows : ndarray(deal_dtype, (n,))
     side_rows : ndarray(side_dtype, (n, sides))
     bot_codes : ndarray(int64, (n, sides))

@@ -7,11 +7,14 @@ candidate (``follow`` 1) or the expert's own (``follow`` 0). The kernel writes i
 it is given and stops labelling when they are full (it allocates nothing).
 """
 
+from typing import NamedTuple
+
 import numba as nb
 import numpy as np
 
 from .bots.apprentice import decision_features_nb
 from .bots.expert import expert_draw_nb, expert_turn_nb
+from .bots.features import N_CAND_FEAT, N_STATE_FEAT
 from .bots.memory import MAX_CANDIDATES
 from .bots.pimc import search_nb
 from .bots.policies import PimcParam
@@ -20,20 +23,25 @@ from .engine.deal import start_deal_nb
 from .engine.moves import draw_nb, meld_last_card_nb, take_pile_nb
 from .engine.rng import below_nb
 from .engine.state import copy_state_nb
-from .enums import (
-    N_CAND_FEAT,
-    N_STATE_FEAT,
-    CandKind,
-    DealSlot,
-    LabelCol,
-    MeldCol,
-    MoveError,
-    Phase,
-    RuleSlot,
-    SideSlot,
-)
+from .enums import DealSlot, MeldCol, MoveError, Phase, RuleSlot, SideSlot
 from .jit import kernel
-from .worlds import apply_candidate_nb
+from .worlds import CandKind, apply_candidate_nb
+
+
+class _LabelCol(NamedTuple):
+    deal: int = 0  # the deal's index in the labelling run
+    turn: int = 1  # completed turns at the decision
+    phase: int = 2  # Phase: draw or play decision
+    seat: int = 3  # the seat to play
+    n_cands: int = 4  # candidates of the decision
+    first: int = 5  # row of its first candidate in the candidate arrays
+    expert: int = 6  # candidate the expert plays (-1: none of them)
+    best: int = 7  # candidate with the best rollout value (pimc's choice)
+
+
+#: Columns of the labelled decisions' metadata (``int64[n_decisions, LABEL_LEN]``).
+LabelCol = _LabelCol()
+LABEL_LEN = len(LabelCol)
 
 
 @kernel

@@ -18,27 +18,27 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from .bots.apprentice import NET_LEN
 from .bots.features import feature_work
 from .bots.policies import ROLLOUT_CODES
 from .bots.search_candidates import search_work
 from .bots.turn import learned_turn_nb
 from .engine.score import side_score_nb
-from .enums import (
-    EV_LEN,
-    N_KINDS,
-    NET_LEN,
-    RED_THREE,
-    RO_LEN,
-    CandKind,
-    DealSlot,
-    MoveError,
-    Phase,
-    RolloutCol,
-    RuleSlot,
-    ScorePart,
-)
+from .enums import EV_LEN, N_KINDS, RED_THREE, DealSlot, MoveError, Phase, RuleSlot, ScorePart
 from .play import Learned, Search, Seating, learns, new_blocks, run_blocks
-from .worlds import apply_candidate_nb, load_world_nb, unseen_pool_nb, world_nb
+from .worlds import CandKind, apply_candidate_nb, load_world_nb, unseen_pool_nb, world_nb
+
+
+class _RolloutCol(NamedTuple):
+    out_seat: int = 0  # seat that went out, or -1
+    end: int = 1  # end reason (EndReason)
+    error: int = 2  # MoveError.ok, or the error of the candidate's move (never expected)
+    turns: int = 3  # turns played in the rollout
+
+
+#: Columns of a rollout's ``info`` row: ``ndarray(int32, (n, RO_LEN))``.
+RolloutCol = _RolloutCol()
+RO_LEN = len(RolloutCol)
 
 
 class WorldCards(NamedTuple):
@@ -204,7 +204,7 @@ def rollouts(
     worlds : WorldCards
         The worlds' hands, stocks and seeds (dtypes and shapes in :class:`WorldCards`).
     cands : CandidateRows
-        The candidates' kinds (:data:`~.enums.CandKind`), plans and discards.
+        The candidates' kinds (:data:`~canasta_sim.nb.worlds.CandKind`), plans and discards.
     pairs : Pairs
         Each rollout's world (row of ``worlds``) and candidate (row of ``cands``).
     seating : Seating
@@ -222,7 +222,7 @@ def rollouts(
     Results
         ``scores``, ``ndarray(int32, (n, n_sides))``: each side's deal score (points,
         R-50..R-54); ``info``, ``ndarray(int32, (n, RO_LEN))``, columns
-        :data:`~.enums.RolloutCol`: seat that went out (-1), end reason (EndReason), the
+        :data:`RolloutCol`: seat that went out (-1), end reason (EndReason), the
         candidate's MoveError, turns played.
 
     Raises

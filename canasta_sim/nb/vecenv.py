@@ -2,7 +2,7 @@
 
 Each environment is one deal state (:data:`~.engine.state.STATE_DTYPE`), a scratch state, a
 bots' working record and one record of :data:`ENV_DTYPE` (the staged cards, the pickup plan,
-its counters :data:`~.enums.EnvSlot` and, in a game, the sides' cumulative scores). One
+its counters :data:`EnvSlot` and, in a game, the sides' cumulative scores). One
 call of :func:`env_block_nb` per block of environments takes the learner's action in each
 (or starts a new episode), then plays the seats that are not the learner's with their kernel
 policies (:func:`.bots.turn.learned_turn_nb`: every policy but the search bot) until a
@@ -26,21 +26,35 @@ from .engine.melds import minimum_count_nb
 from .engine.rng import deal_seed_nb
 from .engine.score import side_score_nb
 from .engine.state import copy_state_nb
-from .enums import (
-    ENV_CTL_LEN,
-    MAX_SIDES,
-    MAX_TURN_ACTIONS,
-    N_KINDS,
-    DealSlot,
-    EndReason,
-    EnvSlot,
-    EnvTodo,
-    MoveError,
-    Phase,
-    RuleSlot,
-    SideSlot,
-)
+from .enums import MAX_SIDES, N_KINDS, DealSlot, EndReason, MoveError, Phase, RuleSlot, SideSlot
 from .jit import inline_kernel
+
+#: Actions one player may take in one turn before the episode is truncated (staging and
+#: unstaging can go on for ever; uniformly random masked play takes about 40 actions a turn
+#: and rarely over 300).
+MAX_TURN_ACTIONS = 1000
+
+
+class _EnvSlot(NamedTuple):
+    deals: int = 0  # deals started by this environment (deal k is seeded by (master, k))
+    episodes: int = 1  # episodes started
+    episode_deals: int = 2  # deals started in the running episode (a game has several)
+    turn_actions: int = 3  # actions of the seat to play in this turn
+
+
+#: Slots of an environment's counters (``ctl`` of :data:`ENV_DTYPE`).
+EnvSlot = _EnvSlot()
+ENV_CTL_LEN = len(EnvSlot)
+
+
+class _EnvTodo(NamedTuple):
+    skip: int = -1  # leave the environment as it is
+    step: int = 0  # take the given action
+    reset: int = 1  # start a new episode
+
+
+#: What the batched step does with each environment (``todo[i]``).
+EnvTodo = _EnvTodo()
 
 #: One environment's own record (see the module docstring).
 ENV_DTYPE = np.dtype(
@@ -253,7 +267,7 @@ def env_write_nb(i, cfg, rec, out):
 @nb.njit(cache=True, _nrt=False, nogil=True)
 def env_block_nb(block, n_blocks, todo, actions, cfg, rec, search, learned, out):
     """Step, reset or skip each environment of block ``block`` of ``n_blocks`` (consecutive
-    environments) as ``todo`` says (:data:`~.enums.EnvTodo`), with the learner's ``actions``
+    environments) as ``todo`` says (:data:`EnvTodo`), with the learner's ``actions``
     (``int64[n_envs]``); ``search`` and ``learned`` are the learned bot's work arrays
     (:class:`.play.Search`, :class:`.play.Learned`, used at index ``block``). Writes ``out``
     (:class:`EnvOut`) for every environment not skipped. Releases the GIL, so blocks run in

@@ -3,14 +3,34 @@ moves: the pieces shared by the rollouts of :mod:`.rollout` and the search bot
 (:mod:`.bots.pimc`). No bot is imported here, so the bots may use them.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .engine.melds import plan_rows_nb
 from .engine.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
 from .engine.rng import below_nb, mix64_nb
 from .engine.state import copy_state_nb
-from .enums import N_KINDS, RED_THREE, STRATA_OFF, CandKind, DealSlot, MoveError, Phase, RuleSlot
+from .enums import N_KINDS, RED_THREE, DealSlot, MoveError, Phase, RuleSlot
 from .jit import inline_kernel
+
+#: ``first`` kind of a world whose next stock card is not stratified (:func:`~.rollout.worlds_nb`).
+STRATA_OFF = -1
+
+
+class _CandKind(NamedTuple):
+    draw: int = 0  # draw from the stock (R-20)
+    take: int = 1  # take the pile with the candidate's plan (R-30..R-35)
+    # meld the candidate's plan (if any cards), then discard its kind (if >= 0); after a
+    # last-card red three, no discard: the deal ends (R-45)
+    play: int = 2
+
+
+#: What a candidate's first move is: the ``kind`` of a candidate row
+#: (:data:`~.candidates.CANDIDATE_DTYPE`), ``cand_kind`` of the rollouts, the search bot's
+#: ``kind``. Here beside :func:`apply_candidate_nb`, which makes the move, below every kernel
+#: that writes candidates.
+CandKind = _CandKind()
 
 
 @inline_kernel
@@ -101,7 +121,7 @@ def load_world_nb(state, public, rules, hands, stock, seed, shift):
 
 @inline_kernel
 def apply_candidate_nb(state, rules, kind, plan, discard, log):
-    """Make a candidate's moves (:data:`~.enums.CandKind`); returns ``MoveError.ok`` or the move's
+    """Make a candidate's moves (:data:`CandKind`); returns ``MoveError.ok`` or the move's
     :data:`~canasta_sim.nb.enums.MoveError`."""
     if kind == CandKind.draw:
         return draw_nb(state, rules, log)

@@ -54,11 +54,11 @@ from ..nb.enums import (
     JOKER,
     LAST_NATURAL,
     N_KINDS,
-    CandKind,
     DealSlot,
     MoveError,
     Phase,
 )
+from ..nb.worlds import CandKind
 
 MOVES = ("draw", "take", "play")  # by CandKind code
 
@@ -251,9 +251,10 @@ class Candidate:
                 deal.end_turn()
 
     def kernel_row(self, pile_top: int) -> tuple[int, np.ndarray, int]:
-        """``(kind, plan, discard)`` for the rollout kernel (:data:`~canasta_sim.nb.enums.CandKind`;
-        ``int8[N_KINDS, 3]``; kind code or -1); ``pile_top`` is the pile's top kind. An
-        ``end_deal`` candidate has no discard: the kernel ends the deal after its melds (R-45).
+        """``(kind, plan, discard)`` for the rollout kernel
+        (:data:`~canasta_sim.nb.worlds.CandKind`; ``int8[N_KINDS, 3]``; kind code or -1);
+        ``pile_top`` is the pile's top kind. An ``end_deal`` candidate has no discard: the
+        kernel ends the deal after its melds (R-45).
         A candidate of the layer gives its record's fields (no text is read)."""
         if self._rows is not None:
             r = self._record

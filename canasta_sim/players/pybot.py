@@ -239,14 +239,14 @@ def seated(rules: Rules, bots=None, *, seats=None) -> Seated:
 
 
 def play_python_deals(table, seeds, dealers, minimums, scores, seatings, deal_rows, side_rows):
-    """:func:`canasta_sim.run.runner.play_deals` for a table with Python bots: every deal is
+    """:func:`canasta_sim.run.seating.play_deals` for a table with Python bots: every deal is
     dealt and recorded by the same kernels as the chunk kernel's, and its turns are played
     from Python (:class:`Seated`) on a :class:`~canasta_sim.Deal` over the same state, one
     deal after another in this thread.
 
     Parameters
     ----------
-    table : canasta_sim.run.runner.Table
+    table : canasta_sim.run.seating.Table
     seeds : ndarray(uint64, (n,))
     dealers : ndarray(int32, (n,))
     minimums, scores : ndarray(int32, (n, sides))

@@ -113,7 +113,7 @@ def bot_names() -> str:
 RUN_SET = frozenset({"weight_set"})
 
 #: The policy of a bot written in Python: code -1, which no kernel plays (runs with such a
-#: bot play their deals in Python, :func:`canasta_sim.run.runner.play_deals`).
+#: bot play their deals in Python, :func:`canasta_sim.run.seating.play_deals`).
 PYTHON_POLICY = Policy(
     "py", -1, "", (), "A bot written in Python: py:FILE.py:CLASS (docs/strategy.md)."
 )

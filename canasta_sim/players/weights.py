@@ -20,7 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..nb.enums import N_CAND_FEAT, N_STATE_FEAT, NET_HIDDEN, NET_LEN, NetSlot
+from ..nb.bots.apprentice import NET_LEN, NetSlot
+from ..nb.bots.features import N_CAND_FEAT, N_STATE_FEAT, NET_HIDDEN
 
 #: Version of the feature table the weights were fitted on; a file of another version is
 #: refused (its slots mean other things).
@@ -45,7 +46,7 @@ def default_weights_path(players: int) -> Path:
 
 def pack(parts: dict[str, np.ndarray]) -> np.ndarray:
     """The network's parts (:data:`PARTS`) as the kernels read them: one ``float32[NET_LEN]``
-    laid out at :data:`~canasta_sim.nb.enums.NetSlot`, the matrices ``A`` and ``B``
+    laid out at :data:`~canasta_sim.nb.bots.apprentice.NetSlot`, the matrices ``A`` and ``B``
     transposed (each feature's weights to the hidden units side by side).
 
     Raises

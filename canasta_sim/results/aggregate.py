@@ -15,8 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..game.rules import Rules
-from ..nb.chunk_counts import add_chunk_nb
-from ..nb.enums import COUNT_COLS, COUNT_KEYS, CountCol
+from ..nb.chunk_counts import COUNT_COLS, COUNT_KEYS, CountCol, add_chunk_nb
 from .records import CANASTA_TIMING, END_REASONS, PICKUP_SIZE_FIELDS, deals_frame, sides_frame
 
 SCORE_OFFSET = 32765  # score histogram range: -32765 .. 32765 points; beyond it, the edge
@@ -34,7 +33,7 @@ PICKUP_KINDS = ("pickups", "pickups_pair", "pickups_wild", "pickups_onto_meld")
 
 def count_shapes(sides: int, max_turns: int, n_bots: int) -> dict[str, tuple[int, ...]]:
     """The shape of every count of a run's aggregates (:attr:`Aggregates.counts`), in the
-    order of :data:`canasta_sim.nb.enums.COUNT_KEYS`."""
+    order of :data:`canasta_sim.nb.chunk_counts.COUNT_KEYS`."""
     S, T, B, H = sides, max_turns + 2, n_bots, MAX_COUNT
     return {
         "deals": (1,),
@@ -109,7 +108,7 @@ def count_shapes(sides: int, max_turns: int, n_bots: int) -> dict[str, tuple[int
 @dataclass(frozen=True)
 class CountLayout:
     """Where each count of a run's aggregates lies in one flat ``int64`` array: the counts
-    one after another in :data:`~canasta_sim.nb.enums.COUNT_KEYS` order, each row-major.
+    one after another in :data:`~canasta_sim.nb.chunk_counts.COUNT_KEYS` order, each row-major.
 
     Attributes
     ----------
@@ -117,7 +116,7 @@ class CountLayout:
         :func:`count_shapes`.
     table : ndarray(int64, (COUNT_COLS, len(COUNT_KEYS)))
         Per count (column) its start, elements per index of its first axis and length of its
-        last axis (rows :data:`~canasta_sim.nb.enums.CountCol`): the aggregation kernel's
+        last axis (rows :data:`~canasta_sim.nb.chunk_counts.CountCol`): the aggregation kernel's
         layout.
     size : int
         Elements of the flat array.
@@ -321,7 +320,7 @@ def chunk_outputs(table, first_deal: int, seeds, seatings, deal_rows, side_rows,
 
     Parameters
     ----------
-    table : canasta_sim.run.runner.Table
+    table : canasta_sim.run.seating.Table
         Rules and seatings of the run (its side labels are the aggregates' bots and the
         frames' ``bot`` categories).
     first_deal : int

@@ -14,7 +14,7 @@ run, as :func:`canasta_sim.trace_deal` plays them).
 
 Which deal: ``deal`` is the deal index of a ``simulate`` or ``compare --deals`` run (deal
 ``k`` of a rotated comparison is board ``k // R`` played in seating ``k % R``, see
-:func:`canasta_sim.run.runner.play_rows`), or the deal number within game ``game`` of a
+:func:`canasta_sim.run.seating.play_rows`), or the deal number within game ``game`` of a
 ``games`` or ``compare --games`` run (game ``g`` is board ``g // R``; its deal ``j`` is seeded
 from ``(seed of board, j)`` with dealer ``(g // R + j) % players``; the scores before it are
 the game's starting scores plus the deals before it, replayed). A ``sweep`` folder holds one
@@ -42,6 +42,7 @@ import numpy as np
 from ..errors import BadArgument
 from ..game.deals import Deal
 from ..game.infoset import InfoSet
+from ..game.notation import check_int
 from ..game.rules import Rules, game_over
 from ..nb.engine.rng import deal_seed_nb
 from ..players.pybot import seated
@@ -222,7 +223,7 @@ def deal_of_run(folder, deal: int, *, game: int | None = None, value=None) -> Ru
     rules = Rules.from_dict(manifest["rules"])
     seatings = [tuple(s) for s in _seatings(manifest, value)]
     scores = tuple(manifest.get("scores", [0] * rules.sides))
-    _check_index("deal", deal)
+    check_int("deal", deal, 0, 2**63 - 1)
     if "games" in manifest:
         if game is None:
             raise BadArgument(
@@ -230,7 +231,7 @@ def deal_of_run(folder, deal: int, *, game: int | None = None, value=None) -> Ru
                 f"{str(folder)!r} holds games, not deals: give the game and its deal (a "
                 f"position RUN_FOLDER:DEAL is a deal of a simulate or compare run)",
             )
-        _check_index("game", game, manifest["games"])
+        check_int("game", game, 0, manifest["games"] - 1)
         return _deal_of_game(rules, int(manifest["seed"]), seatings, scores, game, deal)
     if game is not None:
         raise BadArgument("game", f"{str(folder)!r} holds deals, not games: give the deal only")
@@ -289,18 +290,6 @@ def _seatings(manifest: dict, value) -> list[list[str]]:
         [b.spec for b in per_seat(table_bots(seating, None, rules), rules.players)]
         for seating in manifest["bots"]
     ]
-
-
-def _check_index(name: str, value, count: int | None = None) -> None:
-    high = (count - 1) if count is not None else 2**63 - 1
-    if (
-        isinstance(value, bool)
-        or not isinstance(value, (int, np.integer))
-        or not (0 <= value <= high)
-    ):
-        raise BadArgument(
-            name, f"{name}={value!r} is not allowed; allowed: an integer from 0 to {high}"
-        )
 
 
 def _game_over(scores, rules: Rules) -> bool:

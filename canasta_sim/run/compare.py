@@ -1,7 +1,7 @@
 """Comparing bots honestly: seat rotation on shared boards, and parameter sweeps.
 
 Bots rotate over the sides so each plays every seat equally often, and the rotations of one
-board share their cards (duplicate play, see :func:`canasta_sim.run.runner.play_rows`). Each
+board share their cards (duplicate play, see :func:`canasta_sim.run.seating.play_rows`). Each
 chunk of boards is reduced to exactly mergeable sums where it is played; the sums, their
 paired intervals and the tables are :mod:`canasta_sim.results.paired`'s.
 """
@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import BadArgument
+from ..game.notation import check_int
 from ..players.specs import Bot, parse_bot, seat_bots, spec_params
 from ..results.paired import PairSums, comparison_table
 from ..results.records import sides_frame
@@ -30,19 +31,8 @@ from .outdir import (
     staging_folder,
     write_text,
 )
-from .runner import (
-    DEFAULT_CHUNK,
-    MAX_CHUNK,
-    Table,
-    check_count,
-    check_run,
-    chunk_starts,
-    load_kernels,
-    play_rows,
-    record_bytes,
-    resolve_rules,
-    run_chunks,
-)
+from .runner import DEFAULT_CHUNK, MAX_CHUNK, check_run, chunk_starts, record_bytes, run_chunks
+from .seating import Table, load_kernels, play_rows, resolve_rules
 
 MAX_SWEEP_VALUES = 100
 
@@ -101,7 +91,7 @@ def seat_teams(seats, rules) -> tuple[tuple[Bot, ...], tuple[Bot, ...]]:
 
 
 def rotation_table(bot_a, bot_b, rules, seats=None, scores=None) -> Table:
-    """The :class:`~canasta_sim.run.runner.Table` of :func:`rotations` for two bot specs (or
+    """The :class:`~canasta_sim.run.seating.Table` of :func:`rotations` for two bot specs (or
     :class:`Bot`), or for the two teams of ``seats`` (:func:`seat_teams`), and rules.
 
     Raises
@@ -278,7 +268,7 @@ def _compare(
     )
     _check_boards(unit, count, sides)
     default = table.default_chunk(DEFAULT_CHUNK if games is None else 10_000, unit[:-1])
-    chunk = check_count("chunk_size", chunk_size or min(count, default), 1, MAX_CHUNK)
+    chunk = check_int("chunk_size", chunk_size or min(count, default), 1, MAX_CHUNK)
     target = prepare_out(out, overwrite) if out is not None else None
     specs = (table.bot_specs[table.bot_codes[0, 0]], table.bot_specs[table.bot_codes[0, 1]])
     fn = compare_deal_chunk if games is None else compare_game_chunk

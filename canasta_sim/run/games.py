@@ -5,7 +5,7 @@ chunk, with each game's dealer (rotating to the left, R-11) and each side's mini
 its cumulative score (R-64). Game ``g`` is seeded from ``(seed, g)`` and its deal ``j`` from
 ``(seed of game g, j)``, so results do not depend on chunking or threads. With several
 seatings, consecutive games form boards as in
-:func:`canasta_sim.run.runner.play_rows`. :func:`game_red_three` plays games for the value of
+:func:`canasta_sim.run.seating.play_rows`. :func:`game_red_three` plays games for the value of
 the red threes dealt in their first deal.
 """
 
@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import BadArgument
+from ..game.notation import check_int
 from ..game.rules import game_over
 from ..nb.engine.rng import sub_seeds_nb
 from ..players.specs import table_bots
@@ -35,18 +36,8 @@ from .outdir import (
     staging_folder,
     write_text,
 )
-from .runner import (
-    Table,
-    board_seeds,
-    check_count,
-    check_run,
-    chunk_starts,
-    load_kernels,
-    play_deals,
-    record_bytes,
-    resolve_rules,
-    run_chunks,
-)
+from .runner import check_run, chunk_starts, record_bytes, run_chunks
+from .seating import Table, board_seeds, load_kernels, play_deals, resolve_rules
 
 MAX_DEALS = 200  # safety bound on deals per game; a game reaching it has winner -1
 #: Deals per game assumed when estimating the memory of records kept in memory.
@@ -213,13 +204,13 @@ def play_game_chunk(
 
 
 def game_table(rules, bots, seats=None, scores=None) -> Table:
-    """The one-seating :class:`~canasta_sim.run.runner.Table` of ``rules`` and side ``bots`` (or
+    """The one-seating :class:`~canasta_sim.run.seating.Table` of ``rules`` and side ``bots`` (or
     per-seat ``seats``, :func:`canasta_sim.players.specs.table_bots`), starting from ``scores``.
 
     Raises
     ------
     ValueError
-        As :class:`~canasta_sim.run.runner.Table`, or for starting ``scores`` at or above the
+        As :class:`~canasta_sim.run.seating.Table`, or for starting ``scores`` at or above the
         game's target (R-55: that game is already over).
     """
     rules = resolve_rules(rules)
@@ -309,7 +300,8 @@ def play_games(
         progress=progress,
         overwrite=overwrite,
     )
-    chunk = check_count("chunk_size", chunk_size or min(games, table.default_chunk(10_000, "game")))
+    default = min(games, table.default_chunk(10_000, "game"))
+    chunk = check_int("chunk_size", chunk_size or default, 1, 10**12)
     target = prepare_out(out, overwrite) if out is not None else None
     with staging_folder(target) if target else nullcontext() as tmp:
         if scheduler is None:
@@ -411,8 +403,8 @@ def game_red_three(
     ValueError
         For a bad count, seed, rules or bot spec.
     """
-    games = check_count("games", games)
-    seed = check_count("seed", seed, 0, 2**64 - 1)
+    games = check_int("games", games, 1, 10**12)
+    seed = check_int("seed", seed, 0, 2**64 - 1)
     table = game_table(rules, bots)
     load_kernels(table, progress)
     total = GameRedThree.empty(table.rules.sides)

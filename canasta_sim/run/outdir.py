@@ -440,7 +440,7 @@ def make_manifest(
 
     Parameters
     ----------
-    table : canasta_sim.run.runner.Table
+    table : canasta_sim.run.seating.Table
         Rules and seatings of the run.
     seed, first_deal, deals : int
         Master seed and the deals played (``first_deal .. first_deal + deals - 1``).

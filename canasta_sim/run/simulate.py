@@ -19,6 +19,7 @@ from pathlib import Path
 import pandas as pd
 
 from ..errors import BadArgument
+from ..game.notation import check_int
 from ..game.rules import Rules
 from ..players.specs import table_bots
 from ..results.aggregate import Aggregates, chunk_outputs
@@ -35,19 +36,8 @@ from .outdir import (
     write_part,
     write_text,
 )
-from .runner import (
-    DEFAULT_CHUNK,
-    MAX_CHUNK,
-    Table,
-    check_count,
-    check_run,
-    chunk_starts,
-    load_kernels,
-    play_rows,
-    record_bytes,
-    resolve_rules,
-    run_chunks,
-)
+from .runner import DEFAULT_CHUNK, MAX_CHUNK, check_run, chunk_starts, record_bytes, run_chunks
+from .seating import Table, load_kernels, play_rows, resolve_rules
 
 __all__ = ["MAX_CHUNK", "SimulationResult", "resolve_rules", "run_chunk", "run_table", "simulate"]
 
@@ -115,7 +105,7 @@ class SimulationResult:
 
 def chunk_rows(table: Table, seed: int, first: int, n: int, records: bool):
     """Play deals ``first .. first + n - 1`` of a run: ``(seeds, seatings, deal_rows,
-    side_rows)`` of :func:`canasta_sim.run.runner.play_rows` (``records`` is for
+    side_rows)`` of :func:`canasta_sim.run.seating.play_rows` (``records`` is for
     :func:`finish_chunk`)."""
     return play_rows(table, seed, first, n)
 
@@ -130,8 +120,9 @@ def finish_chunk(args: tuple, rows: tuple):
 
 
 def run_chunk(table: Table, seed: int, first: int, n: int, records: bool):
-    """Play deals ``first .. first + n - 1`` of a run (see :func:`canasta_sim.run.runner.play_rows`)
-    and return ``(deals, sides, aggregates)``; the frames are ``None`` unless ``records``.
+    """Play deals ``first .. first + n - 1`` of a run (see
+    :func:`canasta_sim.run.seating.play_rows`) and return ``(deals, sides, aggregates)``; the
+    frames are ``None`` unless ``records``.
     Every scheduler's unit of work: :func:`chunk_rows` then :func:`finish_chunk`, which
     :func:`canasta_sim.run.runner.map_chunks` runs one chunk apart."""
     args = (table, seed, first, n, records)
@@ -269,7 +260,7 @@ def run_table(
     scheduler=None,
     parts=False,
 ) -> SimulationResult:
-    """:func:`simulate` for an explicit :class:`~canasta_sim.run.runner.Table` (several
+    """:func:`simulate` for an explicit :class:`~canasta_sim.run.seating.Table` (several
     seatings: ``first_deal`` and the chunks hold whole boards)."""
     deals, seed = check_run(
         table,
@@ -284,7 +275,7 @@ def run_table(
         overwrite=overwrite,
         parts=parts,
     )
-    first_deal = check_count("first_deal", first_deal, 0, DEAL_LIMIT - 1)
+    first_deal = check_int("first_deal", first_deal, 0, DEAL_LIMIT - 1)
     if first_deal > DEAL_LIMIT - deals:
         raise BadArgument(  # the bound depends on deals: say so, or it reads as arbitrary
             "first_deal",
@@ -299,7 +290,7 @@ def run_table(
             f"first_deal={first_deal} is not allowed; allowed: a multiple of the {board} "
             f"seatings (a board's rotations stay together)",
         )
-    chunk = check_count(
+    chunk = check_int(
         "chunk_size",
         min(deals, table.default_chunk(DEFAULT_CHUNK)) if chunk_size is None else chunk_size,
         1,

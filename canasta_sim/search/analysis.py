@@ -18,11 +18,11 @@ import numpy as np
 import pandas as pd
 
 from ..game.infoset import InfoSet, Worlds
+from ..game.notation import check_int
 from ..nb.bots.apprentice import candidate_scores
 from ..nb.bots.policies import ROLLOUT_CODES, ApprenticeParam
-from ..nb.enums import RolloutCol
 from ..nb.play import Seating
-from ..nb.rollout import CandidateRows, Pairs, WorldCards, rollouts
+from ..nb.rollout import CandidateRows, Pairs, RolloutCol, WorldCards, rollouts
 from ..players.choices import (
     MAX_CANDIDATES,
     Candidate,
@@ -33,9 +33,9 @@ from ..players.choices import (
 )
 from ..players.ranking import rank_candidates
 from ..players.specs import POLICIES, Bot, seat_arrays, side_bots, weight_sets
-from ..results.tables import align_columns, interval
 from ..run.compiling import compile_watch
 from .equity import in_scope, p_win_game, play_out, table_policy
+from .race import FinishedRace, RaceSettings, format_table, objective_values, race_tables
 
 #: Objectives the race can be run on, and the column of the table holding each.
 OBJECTIVES = {
@@ -49,7 +49,6 @@ WIN_GAME = {
     "table": "the game-equity table (n/a where it does not cover the rules)",
     "play-out": "every world's game played out after the deal by the rollout bots",
 }
-Z95 = 1.959963984540054  # two-sided 95% normal quantile
 DROP_Z = 2.33  # a candidate this many paired standard errors behind the best leaves the race
 BATCH = 1000  # worlds added per round of the race after the first min_worlds
 
@@ -233,10 +232,10 @@ def analyse(
     if win_game not in WIN_GAME:
         raise ValueError(f"win_game={win_game!r}; allowed: {', '.join(WIN_GAME)}")
     if worlds is not None:
-        _check_count("worlds", worlds)
+        check_int("worlds", worlds, 1, 10_000_000)
         min_worlds = max_worlds = worlds
-    _check_count("min_worlds", min_worlds)
-    _check_count("max_worlds", max_worlds)
+    check_int("min_worlds", min_worlds, 1, 10_000_000)
+    check_int("max_worlds", max_worlds, 1, 10_000_000)
     if max_worlds < min_worlds:
         raise ValueError(f"max_worlds={max_worlds} is below min_worlds={min_worlds}")
     if not (isinstance(target_se, (int, float)) and target_se > 0):
@@ -244,7 +243,7 @@ def analyse(
     # a first use compiles the rollout kernels: the reported time is the analysis's own
     with compile_watch(note=False) as compiling:
         setup = _prepare(info_set, rollout, threads, candidates, max_candidates, top)
-        settings = _Settings(
+        settings = RaceSettings(
             seed, objective, setup.bots, stratify, min_worlds, max_worlds, target_se
         )
         race = _run_race(info_set, setup, settings, worlds_given=worlds is not None)
@@ -256,7 +255,9 @@ def analyse(
         "compile_seconds": compiling.seconds,
     }
     elapsed = time.perf_counter() - t0 - compiling.seconds
-    result = _result(info_set, setup.cands, settings, race, games, notes, elapsed)
+    done = race_tables(info_set, setup.cands, settings, race, games, notes, elapsed)
+    cands = [setup.cands[c] for c in done.order]
+    result = AnalysisResult(done.table, done.settings, done.per_world, info_set, cands, done.meta)
     if setup.bots[info_set.side].policy.learned:  # the learned bot's own value of each candidate
         seat_params = setup.seating.params[0, info_set.seat]
         one = setup.weights[int(seat_params[ApprenticeParam.weight_set])]
@@ -291,11 +292,13 @@ def _prepare(
     policies, params = seat_arrays(bots, rules.players)
     _, weights = weight_sets([bots], rules.players, params[None])  # writes the weight sets
     threads = (
-        numba.config.NUMBA_NUM_THREADS if threads is None else _check_count("threads", threads)
+        numba.config.NUMBA_NUM_THREADS
+        if threads is None
+        else check_int("threads", threads, 1, 10_000_000)
     )
     cands, left_out = _chosen(info, candidates, max_candidates)
     if top is not None:
-        _check_count("top", top)
+        check_int("top", top, 1, 10_000_000)
         cands = rank_candidates(info, cands, bots[info.side])[:top]
     kernel_rows = _kernel_rows(info, cands)
     rows = CandidateRows(
@@ -315,7 +318,9 @@ def _kernel_rows(info: InfoSet, cands) -> list[tuple[int, np.ndarray, int]]:
     return [c.kernel_row(top) for c in cands]
 
 
-def _run_race(info: InfoSet, setup: _Setup, settings: _Settings, worlds_given: bool) -> _Race:
+def _run_race(
+    info: InfoSet, setup: _Setup, settings: RaceSettings, worlds_given: bool
+) -> FinishedRace:
     """The finished race of ``setup``'s candidates (:func:`analyse`): rounds of sampled
     worlds, each played by every candidate still in the race, until a stop rule holds
     (``worlds_given``: ``analyse`` was given ``worlds``)."""
@@ -350,7 +355,9 @@ def _run_race(info: InfoSet, setup: _Setup, settings: _Settings, worlds_given: b
         ses = _drop_behind(settings.objective, own, other, active)
         reason = _stop_reason(done, active, ses, settings, worlds_given)
         if reason:
-            return _Race(own, other, outs, ends, deal_scores, world_seeds, played, active, reason)
+            return FinishedRace(
+                own, other, outs, ends, deal_scores, world_seeds, played, active, reason
+            )
 
 
 def _play_round(setup: _Setup, w: Worlds, live: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -387,7 +394,7 @@ def _drop_behind(objective: str, own, other, active: np.ndarray) -> dict:
     candidate (the best left out), after dropping from ``active`` (in place) those more than
     :data:`DROP_Z` of them behind (or behind it with no spread at all)."""
     values = [
-        _objective(objective, np.concatenate(own[c]), np.concatenate(other[c]))
+        objective_values(objective, np.concatenate(own[c]), np.concatenate(other[c]))
         for c in range(len(active))
     ]
     best = max(np.nonzero(active)[0], key=lambda c: values[c].mean())
@@ -405,7 +412,7 @@ def _drop_behind(objective: str, own, other, active: np.ndarray) -> dict:
 
 
 def _stop_reason(
-    done: int, active: np.ndarray, ses: dict, settings: _Settings, worlds_given: bool
+    done: int, active: np.ndarray, ses: dict, settings: RaceSettings, worlds_given: bool
 ) -> str:
     """Why the race stops after ``done`` worlds (``ses``: the paired standard errors of
     :func:`_drop_behind`), or ``""`` while it goes on."""
@@ -440,7 +447,7 @@ def learned_scores(info: InfoSet, cands, params: np.ndarray, weights: np.ndarray
     )
 
 
-def _win_game(info, bots, how, race: _Race, threads):
+def _win_game(info, bots, how, race: FinishedRace, threads):
     """Each candidate's per-world P(win the game) after its deal in ``race``
     (``float64[worlds]``), and the meta entries saying how it was found (``win_game``,
     ``play_out_deals``, ``play_out_seconds``)."""
@@ -480,200 +487,6 @@ def _win_game(info, bots, how, race: _Race, threads):
     }
 
 
-def _objective(name: str, own: np.ndarray, other: np.ndarray) -> np.ndarray:
-    if name == "score_diff":
-        return (own - other).astype(np.float64)
-    if name == "own_score":
-        return own.astype(np.float64)
-    return (own > other).astype(np.float64)
-
-
-@dataclass(frozen=True)
-class _Settings:
-    """What an analysis was asked for (see :func:`analyse`)."""
-
-    seed: int
-    objective: str
-    bots: list
-    stratify: bool
-    min_worlds: int
-    max_worlds: int
-    target_se: float
-
-
-@dataclass(frozen=True)
-class _Race:
-    """A finished race, per candidate: the batches' own side's and best other side's deal
-    scores (points), seats that went out, end reasons and every side's deal scores; the
-    batches' world seeds; per candidate, worlds played and still in the race; and why it
-    stopped."""
-
-    own: list
-    other: list
-    outs: list
-    ends: list
-    deal_scores: list
-    world_seeds: list
-    played: np.ndarray
-    active: np.ndarray
-    reason: str
-
-
-def _result(
-    info, cands, settings: _Settings, race: _Race, games, notes, elapsed: float
-) -> AnalysisResult:
-    """The table and settings of a finished race: candidates still in the race first (the
-    best has played every world), then the dropped ones, each group by the objective;
-    ``notes``: how P(win the game) was found (:func:`_win_game`), the candidates' cap and the
-    seconds spent compiling; ``elapsed``: the analysis's seconds, compiling left out."""
-    n_c = len(cands)
-    own = [np.concatenate(x) for x in race.own]
-    other = [np.concatenate(x) for x in race.other]
-    outs = [np.concatenate(x) for x in race.outs]
-    ends = [np.concatenate(x) for x in race.ends]
-    objective, active, bots = settings.objective, race.active, settings.bots
-    values = [_objective(objective, own[c], other[c]) for c in range(n_c)]
-    order = sorted(range(n_c), key=lambda c: (not active[c], -values[c].mean(), c))
-    best = order[0]
-    sides = info.rules.sides
-    records = []
-    unpaired, paired = 0.0, 0.0
-    for c in order:
-        diff = (own[c] - other[c]).astype(np.float64)
-        n = len(diff)
-        lo, hi = _interval(diff)
-        d = values[c] - values[best][:n]
-        vlo, vhi = _interval(d)
-        if c != best and n > 1:
-            unpaired += values[c].var(ddof=1) + values[best][:n].var(ddof=1)
-            paired += d.var(ddof=1)
-        out_side = np.where(outs[c] >= 0, outs[c] % sides, -1)
-        records.append(
-            {
-                "candidate": cands[c].label,
-                "score_diff": diff.mean(),
-                "score_diff_lo": lo,
-                "score_diff_hi": hi,
-                "vs_best": d.mean(),
-                "vs_best_lo": vlo,
-                "vs_best_hi": vhi,
-                "p_win_deal": float((own[c] > other[c]).mean()),
-                "p_win_game": float(games[c].mean()),
-                "own_score": float(own[c].mean()),
-                "own_score_sd": float(own[c].std(ddof=1)) if n > 1 else 0.0,
-                "p_own_out": float((out_side == info.side).mean()),
-                "p_other_out": float(((out_side >= 0) & (out_side != info.side)).mean()),
-                "worlds": int(n),
-            }
-        )
-    table = pd.DataFrame.from_records(records)
-    spec = ", ".join(dict.fromkeys(b.spec for b in bots))
-    worlds = int(race.played.max())
-    line = (
-        f"seed {settings.seed}, {worlds} worlds (min {settings.min_worlds}, max "
-        f"{settings.max_worlds}, target SE {settings.target_se:g}), objective {objective}, "
-        f"rollout {spec}, "
-        f"{'stratified next stock card' if settings.stratify else 'no stratification'}, "
-        f"common random numbers, {elapsed:.2f} s{_compile_note(notes)}, "
-        f"{pairing_note(n_c, unpaired, paired)}, "
-        f"{_win_game_note(notes)}{_cap_note(notes)}, stopped: {race.reason}"
-    )
-    per_world = pd.DataFrame(
-        {
-            "world": np.concatenate([np.arange(len(own[c])) for c in range(n_c)]),
-            "candidate": np.concatenate([[cands[c].label] * len(own[c]) for c in range(n_c)]),
-            "own_score": np.concatenate(own).astype(np.int32),
-            "other_score": np.concatenate(other).astype(np.int32),
-            "out_seat": np.concatenate(outs).astype(np.int8),
-            "end": np.concatenate(ends).astype(np.int8),
-            "win_game": np.concatenate(games),
-        }
-    )
-    meta = {
-        "seed": settings.seed,
-        "worlds": worlds,
-        "min_worlds": settings.min_worlds,
-        "max_worlds": settings.max_worlds,
-        "target_se": settings.target_se,
-        "objective": objective,
-        "rollout": [b.spec for b in bots],
-        "stratify": settings.stratify,
-        "elapsed_seconds": elapsed,
-        "variance_shrink": unpaired / paired if paired > 0 else None,
-        "stopped": race.reason,
-        **notes,
-    }
-    return AnalysisResult(table, line, per_world, info, [cands[c] for c in order], meta)
-
-
-def pairing_note(candidates: int, unpaired: float, paired: float) -> str:
-    """What pairing did to the variance of the differences to the best candidate, for the
-    settings line.
-
-    Parameters
-    ----------
-    candidates : int
-        Candidates compared.
-    unpaired, paired : float
-        Sums over the candidates other than the best of the variance of the difference
-        without pairing (the two variances added) and with it (the variance of the paired
-        differences), points squared.
-
-    Returns
-    -------
-    str
-        The shrink factor; or, with no paired variance, whether the differences are exact
-        (the same in every world: nothing for pairing to shrink), there is nothing to compare
-        (one candidate), or no world's score differs at all.
-    """
-    if candidates < 2:
-        return "pairing: one candidate, no difference to measure"
-    if paired > 0 and unpaired >= paired:
-        return f"pairing shrank the variance of differences {unpaired / paired:.1f}x"
-    if paired > 0:  # the candidates' scores moved against each other across the worlds
-        return f"pairing grew the variance of differences {paired / max(unpaired, 1e-300):.1f}x"
-    if unpaired > 0:
-        return "pairing: the differences are exact (the same in every world)"
-    return "pairing: no spread to measure (one world, or every world scores the same)"
-
-
-def _compile_note(notes: dict) -> str:
-    """The settings line's words on the kernels a first use compiled (their time is not in
-    the analysis's seconds before them), if it compiled any."""
-    seconds = notes["compile_seconds"]
-    return f" (and {seconds:.1f} s compiling the kernels, first use only)" if seconds else ""
-
-
-def _win_game_note(meta: dict) -> str:
-    """The settings line's words on where P(win the game) came from."""
-    if meta["win_game"] == "table":
-        return f"P(win game) from the game-equity table of {meta['win_game_bots']} play"
-    if meta["win_game"] == "play-out":
-        return (
-            f"P(win game) from playing the game out with {meta['win_game_bots']} "
-            f"({meta['play_out_deals']:.1f} more deals a world, {meta['play_out_seconds']:.2f} s)"
-        )
-    return "P(win game) n/a (outside the game-equity table's scope)"
-
-
-def _cap_note(notes: dict) -> str:
-    """The settings line's words on the meld plans the candidates' cap left out, if any."""
-    left_out = notes["plans_left_out"]
-    if not left_out:
-        return ""
-    return (
-        f", {left_out:,} meld plan{'s' if left_out > 1 else ''} left out by the cap of "
-        f"{notes['max_candidates']:,} candidates (max_candidates)"
-    )
-
-
-def _interval(x: np.ndarray) -> tuple[float, float]:
-    if len(x) < 2:
-        return float("nan"), float("nan")
-    half = Z95 * x.std(ddof=1) / np.sqrt(len(x))
-    return float(x.mean() - half), float(x.mean() + half)
-
-
 def _chosen(info: InfoSet, chosen, cap: int) -> tuple[list[Candidate], int]:
     """The candidates to roll out (the ``chosen`` ones, or all the layer lists within
     ``cap``) and the meld plans the cap left out of the listing."""
@@ -698,16 +511,6 @@ def _chosen(info: InfoSet, chosen, cap: int) -> tuple[list[Candidate], int]:
     return out, left_out
 
 
-def _check_count(name: str, value, low: int = 1, high: int = 10_000_000) -> int:
-    if (
-        not isinstance(value, (int, np.integer))
-        or isinstance(value, bool)
-        or not (low <= value <= high)
-    ):
-        raise ValueError(f"{name}={value!r}; allowed: an integer from {low:,} to {high:,}")
-    return int(value)
-
-
 def _position(info: InfoSet) -> dict:
     return {
         "players": info.rules.players,
@@ -724,38 +527,3 @@ def _position(info: InfoSet) -> dict:
         "known": list(info.known),
         "turn": info.turn,
     }
-
-
-def format_table(table: pd.DataFrame) -> str:
-    """The ranked table as text: intervals in brackets (a dash for a bound not measured),
-    probabilities as percentages."""
-    head = [
-        "candidate",
-        "score diff [95%]",
-        "vs best [95%]",
-        "P(win deal)",
-        "P(win game)",
-        "own score",
-        "P(we out)",
-        "P(they out)",
-        "worlds",
-    ]
-    learned = "learned" in table
-    if learned:
-        head.append("learned")
-    rows = [
-        [
-            row.candidate,
-            interval(row.score_diff, row.score_diff_lo, row.score_diff_hi, "+.1f"),
-            interval(row.vs_best, row.vs_best_lo, row.vs_best_hi, "+.1f"),
-            f"{row.p_win_deal:.1%}",
-            "n/a" if np.isnan(row.p_win_game) else f"{row.p_win_game:.1%}",
-            f"{row.own_score:.1f}",
-            f"{row.p_own_out:.1%}",
-            f"{row.p_other_out:.1%}",
-            f"{row.worlds:,}",
-            *([] if not learned else ["-" if np.isnan(row.learned) else f"{row.learned:+.1f}"]),
-        ]
-        for row in table.itertuples()
-    ]
-    return align_columns([head, *rows], sep="  ")

@@ -68,7 +68,7 @@ def deal_samples(
         score per side (points, R-50..R-54), dealers rotating over the seats.
     """
     from ..run.games import game_table  # playing: not needed to read the table (analyse)
-    from ..run.runner import board_seeds, play_deals
+    from ..run.seating import board_seeds, play_deals
 
     table = game_table(rules, bots)
     levels = minimum_levels(rules)
@@ -109,7 +109,7 @@ def build_table(
         Row: side 0's score ``LOW + STEP * row``; column: side 1's, below the game target.
     """
     from ..run.games import MAX_DEALS
-    from ..run.runner import minimum_counts
+    from ..run.seating import minimum_counts
 
     rules = Rules.preset(PRESET, players=players)
     samples = deal_samples(rules, deals, seed, bots)
@@ -255,7 +255,8 @@ def play_out(
         Deals played after this one (0 where the deal ended the game).
     """
     from ..run.games import play_on  # playing: not needed to read the table (analyse)
-    from ..run.runner import Table, numba_threads
+    from ..run.runner import numba_threads
+    from ..run.seating import Table
 
     scores = np.asarray(scores, np.int64)
     over, winner = game_over(scores, rules.game_target)

@@ -35,16 +35,16 @@ import numpy as np
 import pandas as pd
 
 from .. import cards as C
-from ..errors import BadArgument
 from ..game.deals import Deal
-from ..game.notation import as_rules
+from ..game.notation import as_rules, check_int
 from ..players.choices import MAX_CANDIDATES, Candidate, list_candidates
 from ..players.pybot import seated
 from ..players.ranking import played_candidate, rank_candidates
 from ..players.specs import parse_bot, search_rollout_bot, side_bots
 from ..results.tables import DASH, align_columns, interval, number
 from ..run.address import RunAddress, deal_from_run
-from .analysis import Z95, analyse, rollout_bots
+from .analysis import analyse, rollout_bots
+from .race import Z95
 
 #: Decision types, in the order of the summary (:func:`decision_type`).
 TYPES = ("pickup", "meld_timing", "wild_cards", "discard", "going_out")
@@ -196,12 +196,14 @@ def review(
         below 1, ``run`` given with ``rules``, ``bots`` other than the default or ``seed``, or
         a run folder :func:`canasta_sim.deal_from_run` refuses.
     """
-    _count("worlds", worlds)
-    rescore_worlds = worlds if rescore_worlds is None else _count("rescore_worlds", rescore_worlds)
-    _count("analysis_seed", analysis_seed, 0, 2**32 - 1)
+    check_int("worlds", worlds, 1, 10_000_000)
+    if rescore_worlds is None:
+        rescore_worlds = worlds
+    check_int("rescore_worlds", rescore_worlds, 1, 10_000_000)
+    check_int("analysis_seed", analysis_seed, 0, 2**32 - 1)
     if top_candidates is not None:
-        _count("top_candidates", top_candidates)
-    _count("max_candidates", max_candidates, 1, 10_000)
+        check_int("top_candidates", top_candidates, 1, 10_000_000)
+    check_int("max_candidates", max_candidates, 1, 10_000)
     if run is not None:
         if rules is not None or seed != 0 or bots != "expert":
             raise ValueError(
@@ -210,8 +212,8 @@ def review(
         rules, n, boards = _run_deals(run, deals)
     else:
         rules = as_rules(rules)
-        n = _count("deals", 1 if deals is None else deals)
-        _count("seed", seed, 0, 2**64 - 1)
+        n = check_int("deals", 1 if deals is None else deals, 1, 10_000_000)
+        check_int("seed", seed, 0, 2**64 - 1)
         specs = [b.spec for b in side_bots(bots, rules.sides)]
         if rollout is None:
             own_rollout(specs, rules.sides)  # checks the default before any rollout
@@ -219,7 +221,7 @@ def review(
             (f"seed {seed} deal {k}", Deal.new(rules, seed, deal=k, trace=True), specs)
             for k in range(n)
         )
-    _count("seat", seat, 0, rules.players - 1)
+    check_int("seat", seat, 0, rules.players - 1)
     if rollout is not None:
         rollout_bots(rollout, rules.sides)  # checks the spec before any rollout
     rows = []
@@ -412,8 +414,8 @@ def review_turns(
         As :attr:`ReviewResult.decisions` (``bot`` is ``"you"``) and
         :func:`deal_summary` (the one deal's regret, with intervals from its decisions').
     """
-    _count("worlds", worlds)
-    _count("analysis_seed", seed, 0, 2**32 - 1)
+    check_int("worlds", worlds, 1, 10_000_000)
+    check_int("analysis_seed", seed, 0, 2**32 - 1)
     rows = []
     if turns:
         sides = turns[0][0].rules.sides
@@ -592,7 +594,7 @@ def _run_deals(run, deals) -> tuple:
     for its first ``deals`` deals (default: all)."""
     folder = Path(run)
     rules, total = run_rules(folder)
-    n = total if deals is None else _count("deals", deals, 1, max(total, 1))
+    n = total if deals is None else check_int("deals", deals, 1, max(total, 1))
 
     def boards():
         for k in range(n):
@@ -600,13 +602,3 @@ def _run_deals(run, deals) -> tuple:
             yield f"{folder}:{k}", deal, bots
 
     return rules, n, boards()
-
-
-def _count(name: str, value, low: int = 1, high: int = 10_000_000) -> int:
-    if (
-        not isinstance(value, (int, np.integer))
-        or isinstance(value, bool)
-        or not (low <= value <= high)
-    ):
-        raise BadArgument(name, f"{name}={value!r}; allowed: an integer from {low:,} to {high:,}")
-    return int(value)

@@ -26,12 +26,14 @@ import numpy as np
 import pandas as pd
 
 from ..errors import BadArgument
+from ..game.notation import check_int
 from ..players.specs import POLICIES, Bot, Param, Policy, parse_bot, spec_params
 from ..results.intervals import wilson_interval
 from ..results.tables import align_columns, interval, number
 from ..run.compare import compare
 from ..run.outdir import make_manifest
-from ..run.runner import Progress, Table, resolve_rules
+from ..run.progress import Progress
+from ..run.seating import Table, resolve_rules
 
 DEFAULT_FIELD = ("expert", "careful")
 OBJECTIVES = {
@@ -207,15 +209,14 @@ def parse_ranges(items) -> dict[str, tuple[float, float]]:
 def _count(name: str, value, sides: int) -> int:
     """A deal or game count: a whole number >= ``sides``, a multiple of ``sides`` (seat
     rotation)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise BadArgument(name, f"{name}={value!r} is not a whole number")
-    if value < sides or value % sides or value > 10**12:
+    value = check_int(name, value, sides, 10**12)
+    if value % sides:
         raise BadArgument(
             name,
             f"{name}={value} is not allowed: a multiple of the {sides} sides (bots rotate "
             f"over the sides), from {sides} to 10**12",
         )
-    return int(value)
+    return value
 
 
 @dataclass(frozen=True)
@@ -370,10 +371,7 @@ def tune(
         if specs.count(spec) > 1:
             raise ValueError(f"field lists {spec!r} twice; allowed: each bot once")
     sides = rules.sides
-    if isinstance(trials, bool) or not isinstance(trials, (int, np.integer)):
-        raise ValueError(f"trials={trials!r} is not a whole number")
-    if not 1 <= trials <= MAX_TRIALS:
-        raise ValueError(f"trials={trials} is not allowed: 1 to {MAX_TRIALS:,}")
+    check_int("trials", trials, 1, MAX_TRIALS)
     count = _count(
         "deals" if objective == "diff" else "games", deals if objective == "diff" else games, sides
     )
@@ -385,8 +383,7 @@ def tune(
         final_games = FINAL_TIMES * _count("games", games, sides)
     final_deals = _count("final_deals", final_deals, sides)
     final_games = _count("final_games", final_games, sides)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**64:
-        raise ValueError(f"seed={seed!r} is not allowed: a whole number from 0 to 2**64 - 1")
+    check_int("seed", seed, 0, 2**64 - 1)
 
     try:
         start_bot = parse_bot(bot if start is None else start)

@@ -11,9 +11,11 @@ units), trained on pimc's rollout values; the state half ``A s + b1`` is compute
 decision.
 
 The weight sets are a kernel argument (``float32[n_sets, NET_LEN]``, each a packed network:
-:data:`~canasta_sim.nb.enums.NetSlot`), each seat naming its set by index
+:data:`NetSlot`), each seat naming its set by index
 (``ApprenticeParam.weight_set``): never a module global.
 """
+
+from typing import NamedTuple
 
 import numpy as np
 from llvmlite import ir
@@ -22,25 +24,36 @@ from numba.extending import intrinsic
 
 from ..engine.moves import draw_nb, take_pile_nb
 from ..engine.rng import next_u64_nb
-from ..enums import (
-    EV_LEN,
+from ..enums import EV_LEN, DealSlot, MoveError, Phase
+from ..jit import inline_kernel, kernel
+from ..worlds import CandKind, apply_candidate_nb
+from .discards import discard_safe_nb
+from .expert import PAIR_KEEP, expert_discard_nb, expert_melds_nb
+from .features import (
     N_CAND_FEAT,
     N_STATE_FEAT,
     NET_HIDDEN,
-    CandKind,
-    DealSlot,
-    MoveError,
-    NetSlot,
-    Phase,
+    candidate_features_nb,
+    state_features_nb,
 )
-from ..jit import inline_kernel, kernel
-from ..worlds import apply_candidate_nb
-from .discards import discard_safe_nb
-from .expert import PAIR_KEEP, expert_discard_nb, expert_melds_nb
-from .features import candidate_features_nb, state_features_nb
 from .pickups import take_forced_pile_nb
 from .policies import ApprenticeParam
 from .search_candidates import N_EXPERT, draw_candidates_nb, play_candidates_nb
+
+
+class _NetSlot(NamedTuple):
+    # A and B are packed transposed (one feature's NET_HIDDEN weights side by side), so that
+    # the kernel sums the hidden units side by side over contiguous weights
+    a: int = 0  # A transposed, (N_STATE_FEAT, NET_HIDDEN): state features -> hidden
+    b: int = NET_HIDDEN * N_STATE_FEAT  # B transposed, (N_CAND_FEAT, NET_HIDDEN): candidate
+    b1: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT)  # hidden biases (NET_HIDDEN)
+    v: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 1)  # output weights (NET_HIDDEN)
+    b2: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2)  # output bias (points)
+
+
+#: Offsets of the network's parts in one packed weight set (``float32[NET_LEN]``).
+NetSlot = _NetSlot()
+NET_LEN = NetSlot.b2 + 1
 
 
 @kernel
@@ -55,7 +68,7 @@ def decision_features_nb(state, rules, work, fwork, n):
 def score_candidates_nb(weights, fwork, n):
     """``fwork.scores[c] = v . relu(A s + B c + b1) + b2`` for ``c < n`` (points), with ``s``
     the state features and ``c`` candidate ``c``'s: ``weights`` is one packed network,
-    ``float32[NET_LEN]`` (parts at :data:`~canasta_sim.nb.enums.NetSlot`, ``A`` and ``B``
+    ``float32[NET_LEN]`` (parts at :data:`NetSlot`, ``A`` and ``B``
     transposed); the state half ``A s + b1`` goes to ``fwork.half`` once per decision.
 
     The hidden units are summed side by side, feature after feature (:func:`affine_nb`:
@@ -232,12 +245,12 @@ def candidate_scores(state, rules, params, weights):
         The apprentice's parameters (:data:`~.policies.ApprenticeParam`; ``top`` and the
         candidates' expert are used).
     weights : ndarray(float32, (NET_LEN,))
-        One weight set (a packed network, :data:`~canasta_sim.nb.enums.NetSlot`).
+        One weight set (a packed network, :data:`NetSlot`).
 
     Returns
     -------
     kinds : ndarray(int64, (n,))
-        Each candidate's :data:`~canasta_sim.nb.enums.CandKind`.
+        Each candidate's :data:`~canasta_sim.nb.worlds.CandKind`.
     plans : ndarray(int8, (n, N_KINDS, 3))
         Its pickup's or melds' plan.
     discards : ndarray(int64, (n,))

@@ -1,6 +1,6 @@
 """The learned bot's inputs: state features (once per decision) and candidate features (one
-vector per candidate), ``float32`` arrays whose slots are :data:`~..enums.StateFeat` and
-:data:`~..enums.CandFeat` (table and scales in ``docs/learned.md``).
+vector per candidate), ``float32`` arrays whose slots are :data:`StateFeat` and
+:data:`CandFeat` (table and scales in ``docs/learned.md``).
 
 Only what the seat to play may know is read: its own hand, the melds, red threes and the
 discard pile (public), ``state.known`` (cards taken with the pile and not since shown), the
@@ -19,6 +19,8 @@ caller they made it the longest compile of a cold start, 9 CPU s of 58; as a cal
 candidate a play decision took about a seventh more time: docs/performance.md.)
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..engine.deal import pack_count_nb
@@ -29,23 +31,16 @@ from ..enums import (
     FIRST_NATURAL,
     JOKER,
     LAST_NATURAL,
-    N_CAND_FEAT,
-    N_FEAT_CTX,
     N_KINDS,
-    N_STATE_FEAT,
-    NET_HIDDEN,
     RED_THREE,
-    CandFeat,
-    CandKind,
     DealSlot,
-    FeatCtx,
     MeldCol,
     Phase,
     RuleSlot,
     SideSlot,
-    StateFeat,
 )
 from ..jit import inline_kernel, kernel
+from ..worlds import CandKind
 from .discards import take_chance_nb
 from .knowledge import (
     opponents_threaten_nb,
@@ -55,6 +50,104 @@ from .knowledge import (
     unseen_wilds_nb,
 )
 from .memory import MAX_CANDIDATES, MAX_POWERS
+
+
+# --- slots of the learned bot's feature vectors (docs/learned.md) ---------------------------
+class _StateFeat(NamedTuple):
+    bias: int = 0  # 1.0
+    stock: int = 1  # stock left / cards in the pack
+    hand: int = 2  # own hand size / 15
+    next_hand: int = 3  # next player's hand size / 15
+    partner_hand: int = 4  # partners' mean hand size / 15 (0 without a partner)
+    opp_hand_min: int = 5  # smallest opponent hand / 15
+    pile: int = 6  # discard pile size / 20
+    frozen: int = 7  # 1 if the pile is frozen for all (R-31)
+    melded: int = 8  # 1 if the own side has made its initial meld
+    next_melded: int = 9  # 1 if the next player's side has made its initial meld
+    canastas: int = 10  # own side's canastas / 2
+    opp_canastas: int = 11  # most canastas of another side / 2
+    table: int = 12  # own side's table points / 1000 (R-50, R-51, R-53)
+    opp_table: int = 13  # most table points of another side / 1000
+    minimum: int = 14  # own side's minimum count / 100 (R-64)
+    score: int = 15  # own side's cumulative score / 5000 (R-55)
+    opp_score: int = 16  # best other side's cumulative score / 5000
+    wilds: int = 17  # wild cards in own hand / 4
+    threat: int = 18  # 1 if an opponent may go out soon (the expert's test)
+    endgame: int = 19  # 1 if the stock is down to two rounds of draws
+    can_out: int = 20  # 1 if the own side has the canastas to go out (R-40)
+    next_known: int = 21  # cards known to be in the next player's hand / 5
+    play_phase: int = 22  # 1 at the play decision, 0 at the draw decision
+    turn: int = 23  # completed turns / 100
+
+
+#: Slots of the learned bot's state features (``float32[N_STATE_FEAT]``).
+StateFeat = _StateFeat()
+N_STATE_FEAT = len(StateFeat)
+
+
+class _CandFeat(NamedTuple):
+    draw: int = 0  # 1: draw from the stock
+    take: int = 1  # 1: take the discard pile
+    hold: int = 2  # 1: play phase, no meld laid
+    laid: int = 3  # cards laid from hand / 10
+    left: int = 4  # cards in hand after the move / 15
+    points: int = 5  # card points laid (with the pile's top card) / 100
+    natural_made: int = 6  # natural canastas completed (R-51)
+    mixed_made: int = 7  # mixed canastas completed
+    closer: int = 8  # melds grown to 4..6 cards
+    wilds_spent: int = 9  # wild cards laid / 2
+    new_melds: int = 10  # melds started
+    initial: int = 11  # 1: the side's initial meld (R-64)
+    pile_taken: int = 12  # cards of the pile taken / 20
+    pile_points: int = 13  # card points of the pile taken / 100
+    pile_wilds: int = 14  # wild cards in the pile taken / 2
+    danger: int = 15  # chance the next player can take the pile after the discard
+    handed: int = 16  # pile size after the discard / 20
+    danger_handed: int = 17  # danger x handed
+    wild_discard: int = 18  # 1: a wild card discarded
+    freezes: int = 19  # 1: the discard freezes an open pile (R-24)
+    black_three: int = 20  # 1: a black three discarded (R-23)
+    pair_break: int = 21  # 1: the discard is one of two or more of its kind held
+    discard_points: int = 22  # card points of the discard / 50
+    next_meld: int = 23  # 1: the next side has a meld of the discard's rank
+    next_known: int = 24  # 1: the next player is known to hold the discard's kind
+    passed: int = 25  # 1: the next player passed on the discard's rank
+    going_out: int = 26  # 1: the move empties the hand (R-40)
+    stock_left: int = 27  # stock fraction x left
+    endgame_left: int = 28  # endgame flag x left
+    initial_minimum: int = 29  # initial x minimum count / 100
+    pile_frozen: int = 30  # pile_taken x frozen
+    points_stock: int = 31  # points x stock fraction
+
+
+#: Slots of the learned bot's candidate features (``float32[N_CAND_FEAT]``).
+CandFeat = _CandFeat()
+N_CAND_FEAT = len(CandFeat)
+
+
+# --- the feature work ----------------------------------------------------------------------
+#: Hidden units of the apprentice's network: ``score = v . relu(A s + B c + b1) + b2``. Its
+#: state half ``A s + b1`` is kept in the feature work's ``half`` (NET_HIDDEN floats); the
+#: packed weights are laid out at :data:`~canasta_sim.nb.bots.apprentice.NetSlot`.
+NET_HIDDEN = 32
+
+
+class _FeatCtx(NamedTuple):
+    q: int = 0  # chance that one unseen card sits in the next player's hand
+    p_wild: int = 1  # chance that the next player holds a wild card
+    passed: int = 2  # bit mask: ranks the next player passed on
+    discarded: int = 3  # bit mask: ranks the next player discarded
+    frozen_next: int = 4  # 1 if the pile is frozen for the next player
+    next_melded: int = 5  # 1 if the next player's side has its initial meld
+    next_ranks: int = 6  # bit mask: the next side's meld ranks
+    stock: int = 7  # stock fraction (StateFeat.stock)
+    endgame: int = 8  # StateFeat.endgame
+    minimum: int = 9  # own minimum count / 100
+
+
+#: Slots of the per-decision values the candidate features read (``float64[N_FEAT_CTX]``).
+FeatCtx = _FeatCtx()
+N_FEAT_CTX = len(FeatCtx)
 
 #: The learned bot's feature arrays (one record per thread).
 FEATURE_WORK_DTYPE = np.dtype(

@@ -33,20 +33,16 @@ from ..engine.melds import empty_plan_nb
 from ..engine.moves import discard_nb, draw_nb, meld_last_card_nb, take_pile_nb
 from ..engine.rng import mix64_nb, next_u64_nb
 from ..engine.score import side_score_nb
-from ..enums import (
-    N_KINDS,
-    RED_THREE,
+from ..enums import N_KINDS, RED_THREE, DealSlot, MoveError, Phase, RuleSlot, ScorePart, SideSlot
+from ..jit import inline_kernel, kernel
+from ..worlds import (
     STRATA_OFF,
     CandKind,
-    DealSlot,
-    MoveError,
-    Phase,
-    RuleSlot,
-    ScorePart,
-    SideSlot,
+    apply_candidate_nb,
+    load_world_nb,
+    unseen_pool_nb,
+    world_nb,
 )
-from ..jit import inline_kernel, kernel
-from ..worlds import apply_candidate_nb, load_world_nb, unseen_pool_nb, world_nb
 from .apprentice import apprentice_turn_nb, decision_features_nb, score_candidates_nb
 from .discards import discard_safe_nb
 from .expert import PAIR_KEEP, expert_discard_nb, expert_melds_nb, expert_turn_nb

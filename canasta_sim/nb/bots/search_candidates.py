@@ -11,8 +11,9 @@ import numpy as np
 
 from ..engine.melds import copy_plan_nb, empty_plan_nb, plan_rows_nb
 from ..engine.state import MAX_CARDS, MAX_PLAYERS, STATE_DTYPE, copy_state_nb
-from ..enums import N_KINDS, CandKind, DealSlot, Phase, RuleSlot
+from ..enums import N_KINDS, DealSlot, Phase, RuleSlot
 from ..jit import kernel
+from ..worlds import CandKind
 from .discards import ranked_discards_nb
 from .expert import PAIR_KEEP, expert_melds_nb, param_nb
 from .memory import MAX_CANDIDATES
