@@ -10,7 +10,8 @@ from test_stats import RULES, tiny
 import canasta_sim as cs
 from canasta_sim.cli import main
 from canasta_sim.players.specs import parse_bot, side_bots
-from canasta_sim.results.stats import Z95, summary
+from canasta_sim.results.statistics import summary
+from canasta_sim.results.stats import Z95
 
 
 def invoke(*args):

@@ -16,16 +16,14 @@ import pytest
 from canasta_sim.game.rules import Rules
 from canasta_sim.results.aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
 from canasta_sim.results.report import PLOTS, write_report
+from canasta_sim.results.statistics import COLUMNS, SEAT_DIFF, summary
 from canasta_sim.results.stats import (
-    COLUMNS,
-    SEAT_DIFF,
     binom_quantile,
     exact_any_red_three_dealt,
     exact_pile_frozen_at_start,
     exact_upcard_cards,
     format_summary,
     hist_quantile,
-    summary,
     wilson_interval,
 )
 

@@ -27,7 +27,8 @@ from ..game.rules import Rules
 from ..run.outdir import check_entries, check_records, read_manifest, writing
 from ..run.study import STATISTICS, study_caption, study_policy, unfinished_study
 from .aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
-from .stats import hist_mean, policy_label, summary, summary_cells, table_number
+from .statistics import summary
+from .stats import hist_mean, policy_label, summary_cells, table_number
 from .study_stats import KINDS, canasta_timing, red_three_value
 
 __all__ = ["PLOTS", "write_report"]

@@ -42,7 +42,8 @@ from ..errors import BadArgument
 from ..game.rules import PRESETS, Rules, preset_name
 from ..players.specs import side_bots
 from ..results.aggregate import Aggregates
-from ..results.stats import bots_version_text, canasta_turn_statistic, policy_label, summary
+from ..results.statistics import canasta_turn_statistic, summary
+from ..results.stats import bots_version_text, policy_label
 from ..results.study_stats import Z95
 from ..results.tables import interval, number
 from .outdir import (
