@@ -1,8 +1,8 @@
 """The statistics of a run (:func:`summary`), declared once each: one function per group.
 
 Every function of :data:`GROUPS` adds its group's rows, in the table's order, from the run's
-aggregates alone (:attr:`~canasta_sim.results.aggregate.Aggregates.counts`), so the summary
-works for runs made with ``records=False``. One row per statistic:
+aggregates alone (the ``counts`` of :class:`~canasta_sim.results.aggregate.Aggregates`), so
+the summary works for runs made with ``records=False``. One row per statistic:
 
 =========  ====================================================================================
 column     meaning
