@@ -403,7 +403,8 @@ def bots(out: _Rows, agg: Aggregates, rules: Rules) -> None:
         )
 
 
-#: The summary's groups, in the table's order: each adds its rows from the aggregates.
+#: The summary's groups, in the table's order: ``group(out, agg, rules)`` adds the group's
+#: rows to ``out`` from ``agg.counts`` (and ``rules`` for exact values and R-50's scores).
 GROUPS: tuple[Callable[[_Rows, Aggregates, Rules], None], ...] = (
     red_threes,
     canastas,
