@@ -1,6 +1,6 @@
 """Aggregates.from_rows (one numba pass, canasta_sim.nb.chunk_counts) against a plain reference.
 
-The reference below is written from what each count means (aggregate.py's comments, R-15,
+The reference below is written from what each count means (COUNTS in chunk_counts.py, R-15,
 R-50, R-65) with Python loops over deals, independently of the kernel: histograms clip their
 index to the first and last bin; sums and squares are exact integers. It is checked on
 synthetic rows full of edge values and on real runs at every player count and both presets.
@@ -14,7 +14,8 @@ import numpy as np
 import pytest
 
 from canasta_sim.game.rules import Rules
-from canasta_sim.nb.enums import COUNT_KEYS, Count, CountCol
+from canasta_sim.nb.chunk_counts import COUNT_KEYS, Count
+from canasta_sim.nb.enums import CountCol
 from canasta_sim.players.specs import table_bots
 from canasta_sim.results.aggregate import (
     MAX_COUNT,

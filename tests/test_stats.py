@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from canasta_sim.game.rules import Rules
-from canasta_sim.nb.enums import COUNTS
+from canasta_sim.nb.chunk_counts import COUNTS
 from canasta_sim.results.aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
 from canasta_sim.results.report import PLOTS, write_report
 from canasta_sim.results.statistics import COLUMNS, SEAT_DIFF, summary

@@ -2,7 +2,7 @@
 of :meth:`canasta_sim.results.aggregate.Aggregates.from_rows`).
 
 The counts travel as one flat ``int64`` array ``c`` and a layout table (``int64``, rows
-:data:`~.enums.CountCol`, one column per count of :data:`~.enums.Count`) saying where each
+:data:`~.enums.CountCol`, one column per count of :data:`Count`) saying where each
 count starts in it and its axes' lengths; the kernel reads no table from a global. Element
 ``[i, j]`` of count ``K`` (``i`` on its first axis, ``j`` over the others, flattened) is
 ``c[at[K] + i * row[K] + j]``, with ``at``, ``row`` and ``bins`` the table's rows. Every
@@ -19,10 +19,96 @@ fast but stayed calls, which made the pass about 1.4 times slower.
 
 from __future__ import annotations
 
+from collections import namedtuple
+from typing import Any
+
 import numba as nb
 import numpy as np
 
-from .enums import Count, CountCol
+from .enums import CountCol
+
+#: The count arrays of a run's aggregates, declared once: each count's name and its axes, in
+#: the order of their blocks in the one flat ``int64`` array the aggregation kernel adds into
+#: (:func:`add_chunk_nb`). An axis's length follows from the run's shape
+#: (:func:`canasta_sim.results.aggregate.count_shapes`): ``sides``, ``bots``, ``turns``
+#: (max_turns + 2: a turn histogram, index = turn + 1 where 0 is "none"), ``count`` (0 .. 15 of
+#: a per-side count), ``upcard`` (0 .. 31 cards), ``end_reasons``, ``ranks`` (4 .. A),
+#: ``score`` (bins of 5 points), ``outcomes`` (win, tie, loss), ``canasta`` (the 1st, 2nd and
+#: 3rd of a side), ``mixed`` (natural, mixed), ``red_cells`` (red threes dealt, 0 .. 6),
+#: ``pickup_kinds``, ``pickup_sizes``, ``one`` (a single number).
+COUNTS = {
+    "deals": ("one",),
+    "end_reason": ("end_reasons",),
+    "turns": ("turns",),
+    "upcard_cards": ("upcard",),
+    "pile_frozen_at_start": ("one",),
+    "concealed_out": ("one",),
+    "first_canasta_turn": ("turns",),
+    "red_threes_dealt_any": ("count",),  # red threes dealt per deal, all sides together
+    "red_threes": ("sides", "count"),
+    "red_threes_dealt": ("sides", "count"),
+    "red_threes_drawn": ("sides", "count"),
+    "red_threes_from_pile": ("sides", "count"),
+    "red_threes_outcome": ("sides", "count", "outcomes"),
+    "red_three_score_sum": ("sides",),
+    "red_three_score_negative": ("sides",),
+    "natural_canastas": ("sides", "count"),
+    "mixed_canastas": ("sides", "count"),
+    "concealed_canastas": ("sides", "count"),
+    "canastas": ("sides", "count"),
+    "canasta_rank": ("sides", "ranks"),
+    "melds": ("sides", "count"),
+    "score": ("sides", "score"),
+    "score_sum": ("sides",),
+    "score_sumsq": ("sides",),
+    "outcome": ("sides", "outcomes"),
+    "position_outcome": ("sides", "outcomes"),
+    "position_score_sum": ("sides",),
+    "position_score_sumsq": ("sides",),
+    "position_diff_sum": ("one",),
+    "position_diff_sumsq": ("one",),
+    "meld_points_sum": ("sides",),
+    "canasta_bonus_sum": ("sides",),
+    "going_out_bonus_sum": ("sides",),
+    "hand_penalty_sum": ("sides",),
+    "went_out": ("sides",),
+    "bot_sides": ("bots",),
+    "bot_outcome": ("bots", "outcomes"),
+    "bot_score_sum": ("bots",),
+    "bot_score_sumsq": ("bots",),
+    # canasta timing (R-65): [side, k-th canasta - 1, mixed when completed, turn] the turn
+    # (0-based) it was completed; deals without it: [side, k - 1, turns played]
+    "canasta_done": ("sides", "canasta", "mixed", "turns"),
+    "canasta_censored": ("sides", "canasta", "turns"),
+    # red threes dealt (R-15) as a natural experiment: [side, dealt to the side, dealt to the
+    # other sides] deals, and sums over them of the side's lead (S - 1 times its score minus
+    # the others', so an integer), gross and net of every side's red-three score (R-50), with
+    # squares, and of its sole wins of the deal
+    "r3_cells": ("sides", "red_cells", "red_cells"),
+    "r3_lead_sum": ("sides", "red_cells", "red_cells"),
+    "r3_lead_sumsq": ("sides", "red_cells", "red_cells"),
+    "r3_net_sum": ("sides", "red_cells", "red_cells"),
+    "r3_net_sumsq": ("sides", "red_cells", "red_cells"),
+    "r3_wins": ("sides", "red_cells", "red_cells"),
+    # the discard pile per side and deal: sums (and squares) of the pickups by kind
+    # (PICKUP_KINDS), of the cards taken and of cards x pickups (ratio intervals)
+    "pickups_sum": ("sides", "pickup_kinds"),
+    "pickups_sumsq": ("sides", "pickup_kinds"),
+    "pile_taken_sum": ("sides",),
+    "pile_taken_sumsq": ("sides",),
+    "pile_taken_cross": ("sides",),
+    "pickup_size": ("sides", "pickup_sizes"),
+    "wild_freezes_sum": ("sides",),
+    "wild_freezes_sumsq": ("sides",),
+    "black_three_blocks_sum": ("sides",),
+    "black_three_blocks_sumsq": ("sides",),
+    "initial_meld_turn": ("sides", "turns"),  # index = turn + 1; 0 = no initial meld
+}
+#: The names of :data:`COUNTS`, in order.
+COUNT_KEYS = tuple(COUNTS)
+#: Columns of the count layout table: ``layout[CountCol.start, Count.score]`` (a namedtuple
+#: built from :data:`COUNT_KEYS`, so numba folds its values into the kernel as constants).
+Count: Any = namedtuple("Count", COUNT_KEYS)(*range(len(COUNT_KEYS)))
 
 
 # nogil: a run adds up a chunk while the next one plays (canasta_sim.run.runner.map_chunks),
@@ -36,7 +122,7 @@ def add_chunk_nb(c, layout, deal_rows, side_rows, bot_codes, players, score_offs
     c : ndarray(int64, (size,))
         Every count, flat, as ``layout`` places them.
     layout : ndarray(int64, (COUNT_COLS, len(Count)))
-        Where each count of :data:`~.enums.Count` starts in ``c`` and its axes' lengths
+        Where each count of :data:`Count` starts in ``c`` and its axes' lengths
         (rows :data:`~.enums.CountCol`).
     deal_rows : ndarray(deal_dtype, (n,))
     side_rows : ndarray(side_dtype, (n, sides))

@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 
 from ..game.rules import Rules
-from ..nb.chunk_counts import add_chunk_nb
-from ..nb.enums import COUNT_COLS, COUNT_KEYS, COUNTS, CountCol
+from ..nb.chunk_counts import COUNT_KEYS, COUNTS, add_chunk_nb
+from ..nb.enums import COUNT_COLS, CountCol
 from ..run.records import CANASTA_TIMING, END_REASONS, PICKUP_SIZE_FIELDS, deals_frame, sides_frame
 
 SCORE_OFFSET = 32765  # score histogram range: -32765 .. 32765 points; beyond it, the edge
@@ -34,8 +34,8 @@ PICKUP_KINDS = ("pickups", "pickups_pair", "pickups_wild", "pickups_onto_meld")
 
 def count_shapes(sides: int, max_turns: int, n_bots: int) -> dict[str, tuple[int, ...]]:
     """The shape of every count of a run's aggregates (:attr:`Aggregates.counts`), in the
-    order of :data:`canasta_sim.nb.enums.COUNTS`, which names each count's axes and says what
-    it holds."""
+    order of :data:`canasta_sim.nb.chunk_counts.COUNTS`, which names each count's axes and
+    says what it holds."""
     length = {
         "one": 1,
         "sides": sides,
@@ -59,7 +59,7 @@ def count_shapes(sides: int, max_turns: int, n_bots: int) -> dict[str, tuple[int
 @dataclass(frozen=True)
 class CountLayout:
     """Where each count of a run's aggregates lies in one flat ``int64`` array: the counts
-    one after another in :data:`~canasta_sim.nb.enums.COUNT_KEYS` order, each row-major.
+    one after another in :data:`~canasta_sim.nb.chunk_counts.COUNT_KEYS` order, each row-major.
 
     Attributes
     ----------
@@ -113,7 +113,7 @@ class Aggregates:
     bots : list of str
         Bot specs of the run; ``bot_*`` arrays are indexed by position in this list.
     counts : dict of str -> ndarray(int64)
-        Every key of :data:`canasta_sim.nb.enums.COUNTS` (what it holds), shaped by
+        Every key of :data:`canasta_sim.nb.chunk_counts.COUNTS` (what it holds), shaped by
         :func:`count_shapes`.
     """
 
@@ -126,8 +126,8 @@ class Aggregates:
     @classmethod
     def empty(cls, players: int, sides: int, max_turns: int, bots: list[str]) -> Aggregates:
         """All-zero aggregates for a run's shape: :func:`count_shapes` gives every key's
-        shape (:data:`canasta_sim.nb.enums.COUNTS` its meaning); the arrays are views into one
-        flat array (:func:`count_layout`)."""
+        shape (:data:`canasta_sim.nb.chunk_counts.COUNTS` its meaning); the arrays are views
+        into one flat array (:func:`count_layout`)."""
         layout = count_layout(sides, max_turns, len(bots))
         return cls(
             players,

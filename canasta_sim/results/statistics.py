@@ -450,20 +450,25 @@ def summary(agg: Aggregates, rules: Rules, policy: str = "") -> pd.DataFrame:
 
     Notes
     -----
-    Adding a statistic. One the counts already hold is one file: a row added in its group's
-    function here (or a new group function, listed in :data:`GROUPS`). One that needs a new
-    count of what the records hold is three files, two of them in ``canasta_sim/nb/``:
+    Adding a statistic. One that the counts already hold is one file: a row added in its
+    group's function in this module (a new group: a function listed in :data:`GROUPS`). One
+    that needs a new count of a value the records hold is three files:
 
-    1. ``nb/enums.py``: the count's name and axes in :data:`~canasta_sim.nb.enums.COUNTS`
-       (its shape follows from the axes; :func:`~canasta_sim.results.aggregate.count_shapes`).
-    2. ``nb/chunk_counts.py``: :func:`~canasta_sim.nb.chunk_counts.add_chunk_nb` adds each
-       deal's value into it (``c[at[Count.name] + ...] += v``).
-    3. this module: the row that reads ``agg.counts["name"]``.
+    1. ``canasta_sim/nb/chunk_counts.py``: the count's name and axes in
+       :data:`~canasta_sim.nb.chunk_counts.COUNTS`, with what it holds (its shape follows
+       from the axes, :func:`~canasta_sim.results.aggregate.count_shapes`), and the line of
+       :func:`~canasta_sim.nb.chunk_counts.add_chunk_nb` that adds each deal's value into
+       it (``c[at[Count.name] + ...] += v``);
+    2. ``tests/test_aggregate_rows.py``: the same count in ``reference``, the plain-Python
+       loop the kernel's every count is checked against;
+    3. this module (``canasta_sim/results/statistics.py``): the row that reads
+       ``agg.counts["name"]``.
 
-    ``tests/test_stats.py`` then checks the new count is read (every count the kernels record
-    is read by some statistic); ``python scripts/statistics_table.py`` regenerates the table
-    of docs/statistics.md. A value the records do not hold yet is a new record field first
-    (its dtype in ``run/records.py`` and the kernel that writes it), a change of its own.
+    ``tests/test_stats.py`` checks that every count is read by some statistic;
+    ``python scripts/statistics_table.py`` then regenerates the table of docs/statistics.md
+    (generated, not edited). A value the records do not hold yet is a new record field
+    first (its dtype in ``run/records.py`` and the kernel that writes it), a change of its
+    own.
     """
     if (agg.players, agg.sides) != (rules.players, rules.sides):
         raise ValueError(
