@@ -104,30 +104,31 @@ STATISTICS = (
 FIGURES: tuple[Figure, ...] = (
     # README.md
     Command("readme-analyse", R, (f"{TAKE_OR_DRAW} --worlds 3000",), (ANALYSE_TIME,)),
-    Command(
-        "readme-analyse-rollouts",
-        R,
-        (
-            f"{TAKE_OR_DRAW} --worlds 3000 --rollout expert@2",
-            f"{TAKE_OR_DRAW} --worlds 3000 --rollout expert@1",
-        ),
-        (ANALYSE_TIME,),
-    ),
-    Command(
-        "readme-strength",
-        R,
-        (
-            "canasta-sim compare expert expert@2 --deals 100000 --seed 0",
-            "canasta-sim compare expert greedy --deals 20000 --seed 0",
-            "canasta-sim compare expert greedy --games 2000 --seed 0",
-        ),
-    ),
     # docs/analysis.md
     Command(
         "analysis-take-or-draw",
         "docs/analysis.md",
         (f"{TAKE_OR_DRAW} --worlds 3000",),
         (ANALYSE_TIME,),
+    ),
+    Command(
+        "analysis-rollouts",
+        "docs/analysis.md",
+        (
+            f"{TAKE_OR_DRAW} --worlds 3000 --rollout expert@2",
+            f"{TAKE_OR_DRAW} --worlds 3000 --rollout expert@1",
+        ),
+        (ANALYSE_TIME,),
+    ),
+    # docs/strength.md
+    Command(
+        "strength-compare",
+        "docs/strength.md",
+        (
+            "canasta-sim compare expert expert@2 --deals 100000 --seed 0",
+            "canasta-sim compare expert greedy --deals 20000 --seed 0",
+            "canasta-sim compare expert greedy --games 2000 --seed 0",
+        ),
     ),
     # docs/recipes.md
     Command(

@@ -1,6 +1,6 @@
 """Aggregates.from_rows (one numba pass, canasta_sim.nb.chunk_counts) against a plain reference.
 
-The reference below is written from what each count means (aggregate.py's comments, R-15,
+The reference below is written from what each count means (COUNTS in chunk_counts.py, R-15,
 R-50, R-65) with Python loops over deals, independently of the kernel: histograms clip their
 index to the first and last bin; sums and squares are exact integers. It is checked on
 synthetic rows full of edge values and on real runs at every player count and both presets.

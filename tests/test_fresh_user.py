@@ -11,7 +11,7 @@ import canasta_sim as cs
 from canasta_sim.cli import main
 from canasta_sim.players.specs import parse_bot, side_bots
 from canasta_sim.results.intervals import Z95
-from canasta_sim.results.stats import summary
+from canasta_sim.results.statistics import summary
 
 
 def invoke(*args):

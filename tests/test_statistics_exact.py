@@ -29,7 +29,8 @@ import numpy as np
 import pytest
 
 from canasta_sim.game.rules import Rules
-from canasta_sim.results.stats import exact_any_red_three_dealt, summary
+from canasta_sim.results.statistics import summary
+from canasta_sim.results.stats import exact_any_red_three_dealt
 from canasta_sim.run.simulate import simulate
 
 

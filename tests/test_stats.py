@@ -14,17 +14,16 @@ import numpy as np
 import pytest
 
 from canasta_sim.game.rules import Rules
+from canasta_sim.nb.chunk_counts import COUNTS
 from canasta_sim.results.aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
 from canasta_sim.results.intervals import binom_quantile, hist_quantile, wilson_interval
 from canasta_sim.results.report import PLOTS, write_report
+from canasta_sim.results.statistics import COLUMNS, SEAT_DIFF, summary
 from canasta_sim.results.stats import (
-    COLUMNS,
-    SEAT_DIFF,
     exact_any_red_three_dealt,
     exact_pile_frozen_at_start,
     exact_upcard_cards,
     format_summary,
-    summary,
 )
 
 RULES = Rules()  # classic, 4 players, 2 sides
@@ -82,6 +81,36 @@ def test_columns_and_types():
     assert df["n"].dtype == np.int64
     assert set(df["group"]) >= {"red threes", "canastas", "end", "score", "seat"}
     assert not df["statistic"].duplicated().any()
+
+
+class _ReadCounts(dict):
+    """Counts that remember which of them were read."""
+
+    def __init__(self, counts):
+        super().__init__(counts)
+        self.read = set()
+
+    def __getitem__(self, key):
+        self.read.add(key)
+        return super().__getitem__(key)
+
+
+def test_every_count_the_kernels_record_is_read_by_a_statistic():
+    # a count no statistic reads costs every run its memory and a pass for nothing
+    agg = tiny()
+    counts = _ReadCounts(agg.counts)
+    agg.counts = counts
+    summary(agg, RULES)
+    assert len(COUNTS) > 50  # the declaration itself: a parser that found none would pass
+    assert sorted(set(COUNTS) - counts.read) == []
+
+
+def test_an_unread_count_would_be_found():
+    agg = tiny()
+    counts = _ReadCounts({**agg.counts, "never_read": np.zeros(1, np.int64)})
+    agg.counts = counts
+    summary(agg, RULES)
+    assert set(counts) - counts.read == {"never_read"}
 
 
 def test_wilson_interval_k5_n10():

@@ -176,7 +176,7 @@ def test_a_count_stops_when_its_judge_finds_no_gain(tmp_path, monkeypatch):
 
 def test_round_one_plans_are_the_shipped_labels():
     """At seed 1 round 1's plans are those the shipped files' labels were made with
-    (docs/learned.md, "Rounds"): round 1's 2-, 3- and 6-player labels (seed 2, 180 shards)
+    (docs/learned-history.md, "Rounds"): round 1's 2-, 3- and 6-player labels (seed 2, 180 shards)
     and 4-player ones (seed 1, 500 shards) with the expert at its 4-player knobs, and the
     3-player file's plans `a` (seed 31, 160 shards) and `b` (seed 32, 244 shards)."""
     from canasta_sim.learn.pipeline import TrainPlan

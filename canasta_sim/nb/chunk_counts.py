@@ -25,72 +25,87 @@ from typing import Any, NamedTuple
 import numba as nb
 import numpy as np
 
-# --- a run's aggregate counts (canasta_sim.results.aggregate) ---------------------------------
-#: The count arrays of a run's aggregates (``Aggregates.empty`` gives each its shape and
-#: meaning), in the order of their blocks in the one flat ``int64`` array the aggregation kernel
-#: adds into (:mod:`canasta_sim.nb.chunk_counts`).
-COUNT_KEYS = (
-    "deals",
-    "end_reason",
-    "turns",
-    "upcard_cards",
-    "pile_frozen_at_start",
-    "concealed_out",
-    "first_canasta_turn",
-    "red_threes_dealt_any",
-    "red_threes",
-    "red_threes_dealt",
-    "red_threes_drawn",
-    "red_threes_from_pile",
-    "red_threes_outcome",
-    "red_three_score_sum",
-    "red_three_score_negative",
-    "natural_canastas",
-    "mixed_canastas",
-    "concealed_canastas",
-    "canastas",
-    "canasta_rank",
-    "melds",
-    "score",
-    "score_sum",
-    "score_sumsq",
-    "outcome",
-    "position_outcome",
-    "position_score_sum",
-    "position_score_sumsq",
-    "position_diff_sum",
-    "position_diff_sumsq",
-    "meld_points_sum",
-    "canasta_bonus_sum",
-    "going_out_bonus_sum",
-    "hand_penalty_sum",
-    "went_out",
-    "bot_sides",
-    "bot_outcome",
-    "bot_score_sum",
-    "bot_score_sumsq",
-    "canasta_done",
-    "canasta_censored",
-    "r3_cells",
-    "r3_lead_sum",
-    "r3_lead_sumsq",
-    "r3_net_sum",
-    "r3_net_sumsq",
-    "r3_wins",
-    "pickups_sum",
-    "pickups_sumsq",
-    "pile_taken_sum",
-    "pile_taken_sumsq",
-    "pile_taken_cross",
-    "pickup_size",
-    "wild_freezes_sum",
-    "wild_freezes_sumsq",
-    "black_three_blocks_sum",
-    "black_three_blocks_sumsq",
-    "initial_meld_turn",
-)
+#: The count arrays of a run's aggregates, declared once: each count's name and its axes, in
+#: the order of their blocks in the one flat ``int64`` array the aggregation kernel adds into
+#: (:func:`add_chunk_nb`). An axis's length follows from the run's shape
+#: (:func:`canasta_sim.results.aggregate.count_shapes`): ``sides``, ``bots``, ``turns``
+#: (max_turns + 2: a turn histogram, index = turn + 1 where 0 is "none"), ``count`` (0 .. 15 of
+#: a per-side count), ``upcard`` (0 .. 31 cards), ``end_reasons``, ``ranks`` (4 .. A),
+#: ``score`` (bins of 5 points), ``outcomes`` (win, tie, loss), ``canasta`` (the 1st, 2nd and
+#: 3rd of a side), ``mixed`` (natural, mixed), ``red_cells`` (red threes dealt, 0 .. 6),
+#: ``pickup_kinds``, ``pickup_sizes``, ``one`` (a single number).
+COUNTS = {
+    "deals": ("one",),
+    "end_reason": ("end_reasons",),
+    "turns": ("turns",),
+    "upcard_cards": ("upcard",),
+    "pile_frozen_at_start": ("one",),
+    "concealed_out": ("one",),
+    "first_canasta_turn": ("turns",),
+    "red_threes_dealt_any": ("count",),  # red threes dealt per deal, all sides together
+    "red_threes": ("sides", "count"),
+    "red_threes_dealt": ("sides", "count"),
+    "red_threes_drawn": ("sides", "count"),
+    "red_threes_from_pile": ("sides", "count"),
+    "red_threes_outcome": ("sides", "count", "outcomes"),
+    "red_three_score_sum": ("sides",),
+    "red_three_score_negative": ("sides",),
+    "natural_canastas": ("sides", "count"),
+    "mixed_canastas": ("sides", "count"),
+    "concealed_canastas": ("sides", "count"),
+    "canastas": ("sides", "count"),
+    "canasta_rank": ("sides", "ranks"),
+    "melds": ("sides", "count"),
+    "score": ("sides", "score"),
+    "score_sum": ("sides",),
+    "score_sumsq": ("sides",),
+    "outcome": ("sides", "outcomes"),
+    "position_outcome": ("sides", "outcomes"),
+    "position_score_sum": ("sides",),
+    "position_score_sumsq": ("sides",),
+    "position_diff_sum": ("one",),
+    "position_diff_sumsq": ("one",),
+    "meld_points_sum": ("sides",),
+    "canasta_bonus_sum": ("sides",),
+    "going_out_bonus_sum": ("sides",),
+    "hand_penalty_sum": ("sides",),
+    "went_out": ("sides",),
+    "bot_sides": ("bots",),
+    "bot_outcome": ("bots", "outcomes"),
+    "bot_score_sum": ("bots",),
+    "bot_score_sumsq": ("bots",),
+    # canasta timing (R-65): [side, k-th canasta - 1, mixed when completed, turn] the turn
+    # (0-based) it was completed; deals without it: [side, k - 1, turns played]
+    "canasta_done": ("sides", "canasta", "mixed", "turns"),
+    "canasta_censored": ("sides", "canasta", "turns"),
+    # red threes dealt (R-15) as a natural experiment: [side, dealt to the side, dealt to the
+    # other sides] deals, and sums over them of the side's lead (S - 1 times its score minus
+    # the others', so an integer), gross and net of every side's red-three score (R-50), with
+    # squares, and of its sole wins of the deal
+    "r3_cells": ("sides", "red_cells", "red_cells"),
+    "r3_lead_sum": ("sides", "red_cells", "red_cells"),
+    "r3_lead_sumsq": ("sides", "red_cells", "red_cells"),
+    "r3_net_sum": ("sides", "red_cells", "red_cells"),
+    "r3_net_sumsq": ("sides", "red_cells", "red_cells"),
+    "r3_wins": ("sides", "red_cells", "red_cells"),
+    # the discard pile per side and deal: sums (and squares) of the pickups by kind
+    # (PICKUP_KINDS), of the cards taken and of cards x pickups (ratio intervals)
+    "pickups_sum": ("sides", "pickup_kinds"),
+    "pickups_sumsq": ("sides", "pickup_kinds"),
+    "pile_taken_sum": ("sides",),
+    "pile_taken_sumsq": ("sides",),
+    "pile_taken_cross": ("sides",),
+    "pickup_size": ("sides", "pickup_sizes"),
+    "wild_freezes_sum": ("sides",),
+    "wild_freezes_sumsq": ("sides",),
+    "black_three_blocks_sum": ("sides",),
+    "black_three_blocks_sumsq": ("sides",),
+    "initial_meld_turn": ("sides", "turns"),  # index = turn + 1; 0 = no initial meld
+}
+#: The names of :data:`COUNTS`, in order.
+COUNT_KEYS = tuple(COUNTS)
 #: Columns of the count layout table: ``layout[CountCol.start, Count.score]`` (a namedtuple
-#: built from :data:`COUNT_KEYS`, so numba folds its values into the kernels as constants).
+#: built from :data:`COUNT_KEYS`, so numba folds its values into the kernel as constants).
 Count: Any = namedtuple("Count", COUNT_KEYS)(*range(len(COUNT_KEYS)))
 
 

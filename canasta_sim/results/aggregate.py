@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from ..game.rules import Rules
-from ..nb.chunk_counts import COUNT_COLS, COUNT_KEYS, CountCol, add_chunk_nb
+from ..nb.chunk_counts import COUNT_COLS, COUNT_KEYS, COUNTS, CountCol, add_chunk_nb
 from .records import CANASTA_TIMING, END_REASONS, PICKUP_SIZE_FIELDS, deals_frame, sides_frame
 
 SCORE_OFFSET = 32765  # score histogram range: -32765 .. 32765 points; beyond it, the edge
@@ -33,76 +33,26 @@ PICKUP_KINDS = ("pickups", "pickups_pair", "pickups_wild", "pickups_onto_meld")
 
 def count_shapes(sides: int, max_turns: int, n_bots: int) -> dict[str, tuple[int, ...]]:
     """The shape of every count of a run's aggregates (:attr:`Aggregates.counts`), in the
-    order of :data:`canasta_sim.nb.chunk_counts.COUNT_KEYS`."""
-    S, T, B, H = sides, max_turns + 2, n_bots, MAX_COUNT
-    return {
-        "deals": (1,),
-        "end_reason": (len(END_REASONS),),
-        "turns": (T,),
-        "upcard_cards": (H * 2,),
-        "pile_frozen_at_start": (1,),
-        "concealed_out": (1,),
-        "first_canasta_turn": (T,),  # index = turn + 1; 0 = no canasta
-        "red_threes_dealt_any": (H,),  # red threes dealt per deal, all sides together
-        "red_threes": (S, H),
-        "red_threes_dealt": (S, H),
-        "red_threes_drawn": (S, H),
-        "red_threes_from_pile": (S, H),
-        "red_threes_outcome": (S, H, 3),
-        "red_three_score_sum": (S,),
-        "red_three_score_negative": (S,),
-        "natural_canastas": (S, H),
-        "mixed_canastas": (S, H),
-        "concealed_canastas": (S, H),
-        "canastas": (S, H),
-        "canasta_rank": (S, N_RANKS),
-        "melds": (S, H),
-        "score": (S, SCORE_BINS),
-        "score_sum": (S,),
-        "score_sumsq": (S,),
-        "outcome": (S, 3),
-        "position_outcome": (S, 3),
-        "position_score_sum": (S,),
-        "position_score_sumsq": (S,),
-        "position_diff_sum": (1,),
-        "position_diff_sumsq": (1,),
-        "meld_points_sum": (S,),
-        "canasta_bonus_sum": (S,),
-        "going_out_bonus_sum": (S,),
-        "hand_penalty_sum": (S,),
-        "went_out": (S,),
-        "bot_sides": (B,),
-        "bot_outcome": (B, 3),
-        "bot_score_sum": (B,),
-        "bot_score_sumsq": (B,),
-        # canasta timing (R-65): [side, k-th canasta - 1, mixed when completed, turn] the
-        # turn (0-based) it was completed; deals without it: [side, k - 1, turns played]
-        "canasta_done": (S, TIMED_CANASTAS, 2, T),
-        "canasta_censored": (S, TIMED_CANASTAS, T),
-        # red threes dealt (R-15) as a natural experiment: [side, dealt to the side, dealt
-        # to the other sides] deals, and sums over them of the side's lead (S - 1 times its
-        # score minus the others', so an integer), gross and net of every side's
-        # red-three score (R-50), with squares, and of its sole wins of the deal
-        "r3_cells": (S, RED_CELLS, RED_CELLS),
-        "r3_lead_sum": (S, RED_CELLS, RED_CELLS),
-        "r3_lead_sumsq": (S, RED_CELLS, RED_CELLS),
-        "r3_net_sum": (S, RED_CELLS, RED_CELLS),
-        "r3_net_sumsq": (S, RED_CELLS, RED_CELLS),
-        "r3_wins": (S, RED_CELLS, RED_CELLS),
-        # the discard pile per side and deal: sums (and squares) of the pickups by kind
-        # (PICKUP_KINDS), of the cards taken and of cards x pickups (ratio intervals)
-        "pickups_sum": (S, len(PICKUP_KINDS)),
-        "pickups_sumsq": (S, len(PICKUP_KINDS)),
-        "pile_taken_sum": (S,),
-        "pile_taken_sumsq": (S,),
-        "pile_taken_cross": (S,),
-        "pickup_size": (S, len(PICKUP_SIZE_FIELDS)),
-        "wild_freezes_sum": (S,),
-        "wild_freezes_sumsq": (S,),
-        "black_three_blocks_sum": (S,),
-        "black_three_blocks_sumsq": (S,),
-        "initial_meld_turn": (S, T),  # index = turn + 1; 0 = no initial meld
+    order of :data:`canasta_sim.nb.chunk_counts.COUNTS`, which names each count's axes and
+    says what it holds."""
+    length = {
+        "one": 1,
+        "sides": sides,
+        "bots": n_bots,
+        "turns": max_turns + 2,
+        "count": MAX_COUNT,
+        "upcard": 2 * MAX_COUNT,
+        "end_reasons": len(END_REASONS),
+        "ranks": N_RANKS,
+        "score": SCORE_BINS,
+        "outcomes": len(OUTCOMES),
+        "canasta": TIMED_CANASTAS,
+        "mixed": 2,
+        "red_cells": RED_CELLS,
+        "pickup_kinds": len(PICKUP_KINDS),
+        "pickup_sizes": len(PICKUP_SIZE_FIELDS),
     }
+    return {key: tuple(length[axis] for axis in axes) for key, axes in COUNTS.items()}
 
 
 @dataclass(frozen=True)
@@ -162,7 +112,8 @@ class Aggregates:
     bots : list of str
         Bot specs of the run; ``bot_*`` arrays are indexed by position in this list.
     counts : dict of str -> ndarray(int64)
-        See :func:`count_shapes` for every key and its shape.
+        Every key of :data:`canasta_sim.nb.chunk_counts.COUNTS` (what it holds), shaped by
+        :func:`count_shapes`.
     """
 
     players: int
@@ -174,7 +125,8 @@ class Aggregates:
     @classmethod
     def empty(cls, players: int, sides: int, max_turns: int, bots: list[str]) -> Aggregates:
         """All-zero aggregates for a run's shape: :func:`count_shapes` gives every key's
-        shape and meaning; the arrays are views into one flat array (:func:`count_layout`)."""
+        shape (:data:`canasta_sim.nb.chunk_counts.COUNTS` its meaning); the arrays are views
+        into one flat array (:func:`count_layout`)."""
         layout = count_layout(sides, max_turns, len(bots))
         return cls(
             players,

@@ -27,7 +27,8 @@ from ..game.rules import Rules
 from ..results.run_folder import check_entries, check_records, read_manifest, writing
 from .aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
 from .intervals import hist_mean
-from .stats import policy_label, summary, summary_cells, table_number
+from .statistics import summary
+from .stats import policy_label, summary_cells, table_number
 from .study_stats import KINDS, canasta_timing, red_three_value
 from .study_table import STATISTICS, study_caption, study_policy, unfinished_study
 

@@ -1,20 +1,7 @@
-"""Statistics of a run with 95% confidence intervals, from its aggregates alone.
+"""The arithmetic of a run's statistics: 95% intervals, exact values of the deal, tables.
 
-Everything here reads only :attr:`Aggregates.counts` (counts, exact integer sums and
-histograms), so it works for runs made with ``records=False``. One row per statistic:
-
-=========  ====================================================================================
-column     meaning
-=========  ====================================================================================
-group      "red threes", "canastas", "canasta ranks", "pile", "timeline", "end", "score",
-           "seat", "red-three value", "canasta timing" or "bot"
-statistic  readable name, e.g. ``"red threes dealt per side per deal"``
-value      the estimate (a rate in 0..1, a mean in its unit, or a quantile in points)
-ci_low     lower end of the 95% interval (NaN when the aggregates cannot give one)
-ci_high    upper end of the 95% interval
-n          the sample size the estimate rests on (deals, sides x deals, ...)
-exact      the exact expectation from the rules' arithmetic when one is known, else NaN
-=========  ====================================================================================
+:func:`canasta_sim.results.statistics.summary` (one row per statistic, one function per
+group) computes its rows with these; :func:`format_summary` prints them.
 
 Intervals
 ---------
@@ -38,12 +25,6 @@ The interval functions are in :mod:`canasta_sim.results.intervals`.
 * Shares of pickups by pile size: Wilson intervals over the pickups (they treat pickups as
   independent trials, so they are somewhat narrow).
 
-Ties
-----
-"win rate" counts only sole wins (a side with the strictly highest deal score) over all the
-sides it rests on; ties for the highest score are reported separately as "tie rate". They are
-never counted as half a win (so win rate + tie rate + loss rate = 1).
-
 Exact values (column ``exact``)
 -------------------------------
 With ``N`` cards in the pack (108, or 162), ``R`` red threes in it (4 or 6) and
@@ -65,7 +46,7 @@ With ``N`` cards in the pack (108, or 162), ``R`` red threes in it (4 or 6) and
 * P(at least one red three dealt to anyone): ``1 - C(N - D, R) / C(N, R)`` with
   ``D = players * cards_dealt`` (:func:`exact_any_red_three_dealt`; 224939/255195 for 4
   players). It needs the joint count over sides within a deal, which the aggregates do not
-  hold, so it is not a row of :func:`summary`.
+  hold, so it is not a row of the summary.
 """
 
 from __future__ import annotations
@@ -78,19 +59,10 @@ import pandas as pd
 
 from ..cards import BLACK_THREE, DEUCE, JOKER, KIND_COUNTS_108, RED_THREE
 from ..game.rules import Rules
-from ..nb.enums import PICKUP_BIN
-from .aggregate import N_RANKS, SCORE_OFFSET, SCORE_STEP, TIMED_CANASTAS, Aggregates
-from .intervals import hist_mean, hist_quantile, mean_interval, ratio_interval, wilson_interval
-from .records import END_REASONS
-from .study_stats import KINDS, canasta_timing, red_three_value
 from .tables import DASH
 
 __all__ = [
-    "COLUMNS",
-    "QUANTILES",
-    "SEAT_DIFF",
     "bots_version_text",
-    "canasta_turn_statistic",
     "exact_any_red_three_dealt",
     "exact_pile_frozen_at_start",
     "exact_red_threes_dealt_per_side",
@@ -98,36 +70,9 @@ __all__ = [
     "exact_upcard_cards",
     "format_summary",
     "pack_counts",
-    "summary",
 ]
 
-#: Columns of the :func:`summary` frame, in order.
-COLUMNS = ("group", "statistic", "value", "ci_low", "ci_high", "n", "exact")
-#: Score quantiles reported, in percent.
-QUANTILES = (5, 25, 50, 75, 95)
-#: Rounds (1-based; a round: every player one turn) at which the summary gives the canasta
-#: timing curves of :func:`canasta_sim.results.study_stats.canasta_timing`.
-TIMING_ROUNDS = (5, 10, 20)
-ORDINALS = ("first", "second", "third")
-_COUNT_WORDS = ("one", "two", "three")
-RANK_NAMES = ("4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-_NAN = float("nan")
-#: Name of the seat-advantage score difference (its interval is conservative, see above).
-SEAT_DIFF = "score of the side playing first minus the others' (points)"
 
-
-def _red_threes(h: int) -> str:
-    return f"{h} red three" + ("" if h == 1 else "s")
-
-
-def _sd(total: int, total_sq: int, n: int) -> float:
-    total, total_sq, n = int(total), int(total_sq), int(n)
-    if n < 2:
-        return _NAN
-    return math.sqrt(max(float(Fraction(n * total_sq - total * total, n * (n - 1))), 0.0))
-
-
-# --- exact values from the rules' arithmetic ------------------------------------------------
 def pack_counts(rules: Rules) -> np.ndarray:
     """Cards of each kind in the pack (R-01, R-02): ``ndarray(int64, (N_KINDS,))``."""
     return KIND_COUNTS_108.astype(np.int64) * rules.n_cards // 108
@@ -202,302 +147,6 @@ def exact_any_red_three_dealt(rules: Rules) -> Fraction:
     return 1 - Fraction(math.comb(rules.n_cards - dealt, red), math.comb(rules.n_cards, red))
 
 
-# --- the summary ----------------------------------------------------------------------------
-class _Rows:
-    def __init__(self):
-        self.rows: list[dict] = []
-
-    def add(self, group, statistic, value, low=_NAN, high=_NAN, n=0, exact=None):
-        self.rows.append(
-            {
-                "group": group,
-                "statistic": statistic,
-                "value": float(value),
-                "ci_low": float(low),
-                "ci_high": float(high),
-                "n": int(n),
-                "exact": _NAN if exact is None else float(exact),
-            }
-        )
-
-    def rate(self, group, statistic, k, n, exact=None):
-        k, n = int(k), int(n)
-        low, high = wilson_interval(k, n)
-        self.add(group, statistic, k / n if n else _NAN, low, high, n, exact)
-
-    def mean(self, group, statistic, hist, values=None, exact=None):
-        """A histogram's mean; its interval stays inside the values the histogram can hold
-        (a count's normal interval would reach below 0 on a few deals)."""
-        mean, low, high, n = hist_mean(hist, values)
-        support = np.arange(len(hist)) if values is None else np.asarray(values)
-        if len(support):
-            low, high = _clip(low, high, float(support.min()), float(support.max()))
-        self.add(group, statistic, mean, low, high, n, exact)
-
-    def mean_sums(self, group, statistic, total, total_sq, n, exact=None, floor=None):
-        """A mean from exact sums; ``floor`` is the least value an observation can take (0
-        for a count), the interval's lower bound kept at or above it."""
-        mean, low, high = mean_interval(total, total_sq, n)
-        if floor is not None:
-            low, high = _clip(low, high, floor, math.inf)
-        self.add(group, statistic, mean, low, high, n, exact)
-
-
-def _clip(low: float, high: float, least: float, most: float) -> tuple[float, float]:
-    """An interval cut to the range ``least`` .. ``most`` the estimate can take (NaN stays)."""
-    return min(max(low, least), most), max(min(high, most), least)
-
-
-def summary(agg: Aggregates, rules: Rules, policy: str = "") -> pd.DataFrame:
-    """Every statistic of a run with its 95% interval, from ``agg.counts`` alone.
-
-    Every statistic but the exact values of the deal (red threes dealt, the upcard) describes
-    the play of the run's bots: the policy is part of what a figure means.
-
-    Parameters
-    ----------
-    agg : Aggregates
-        The run's aggregates (possibly from a ``records=False`` run or ``aggregates.json``).
-    rules : Rules
-        The run's rules (for exact values and the red-three scores of R-50).
-    policy : str
-        The play the statistics describe (:func:`policy_label` of the run's manifest), kept
-        in ``frame.attrs["policy"]`` and printed by :func:`format_summary`.
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per statistic; columns :data:`COLUMNS` (see the module docstring). Rates are in
-        0..1, scores in points, turns 0-based. ``frame.attrs["policy"]``: ``policy``.
-
-    Raises
-    ------
-    ValueError
-        If the aggregates' player or side count does not match ``rules``.
-    """
-    if (agg.players, agg.sides) != (rules.players, rules.sides):
-        raise ValueError(
-            f"aggregates of {agg.players} players / {agg.sides} sides do not match "
-            f"rules with players={rules.players} ({rules.sides} sides)"
-        )
-    c = agg.counts
-    deals = agg.n_deals
-    S = agg.sides
-    side_deals = deals * S
-    red = int(pack_counts(rules)[RED_THREE])
-    out = _Rows()
-
-    # red threes (R-15, R-16, R-14, R-50)
-    g = "red threes"
-    for key, label, exact in (
-        ("red_threes_dealt", "dealt", exact_red_threes_dealt_per_side(rules)),
-        ("red_threes_drawn", "drawn", None),
-        ("red_threes_from_pile", "from the pile", None),
-        ("red_threes", "in total", None),
-    ):
-        out.mean(g, f"red threes {label} per side per deal", c[key].sum(axis=0), exact=exact)
-    held = c["red_threes"].sum(axis=0)
-    for h in range(red + 1):
-        out.rate(g, f"P(side holds {_red_threes(h)})", held[h], side_deals)
-    pmf = exact_red_threes_dealt_pmf(rules)
-    dealt = c["red_threes_dealt"].sum(axis=0)
-    for h in range(red + 1):
-        out.rate(g, f"P(side is dealt {_red_threes(h)})", dealt[h], side_deals, exact=pmf[h])
-    # at most one side can hold all of them, so the per-side counts add up to deals
-    out.rate(
-        g, f"deals where one side holds all {red} red threes", c["red_threes"][:, red].sum(), deals
-    )
-    any_dealt = c["red_threes_dealt_any"]
-    out.rate(
-        g,
-        "deals with at least one red three dealt",
-        deals - any_dealt[0],
-        deals,
-        exact=exact_any_red_three_dealt(rules),
-    )
-    out.rate(
-        g,
-        "red-three score negative (side made no meld), per side",
-        c["red_three_score_negative"].sum(),
-        side_deals,
-    )
-    # |red-three score| depends only on the count held (R-50), so its sum of squares is exact
-    r3_sq = sum(int(held[h]) * rules.red_three_score(h) ** 2 for h in range(len(held)) if held[h])
-    out.mean_sums(
-        g,
-        "mean red-three score per side (points)",
-        c["red_three_score_sum"].sum(),
-        r3_sq,
-        side_deals,
-    )
-    by_held = c["red_threes_outcome"].sum(axis=0)  # (H, 3): win, tie, loss
-    for h in range(red + 1):
-        n_h = by_held[h].sum()
-        out.rate(g, f"win rate of a side holding {_red_threes(h)}", by_held[h, 0], n_h)
-    for h in range(red + 1):
-        n_h = by_held[h].sum()
-        out.rate(g, f"tie rate of a side holding {_red_threes(h)}", by_held[h, 1], n_h)
-
-    # canastas and melds (R-65..R-67)
-    g = "canastas"
-    for key, label in (
-        ("natural_canastas", "natural"),
-        ("mixed_canastas", "mixed"),
-        ("concealed_canastas", "concealed"),
-        ("canastas", "total"),
-    ):
-        out.mean(g, f"{label} canastas per side per deal", c[key].sum(axis=0))
-    out.rate(
-        g, "P(side makes at least one canasta)", side_deals - c["canastas"][:, 0].sum(), side_deals
-    )
-    out.mean(g, "melds per side at the end of the deal", c["melds"].sum(axis=0))
-    first = c["first_canasta_turn"]  # index = turn + 1, 0 = none
-    out.rate(g, "deals with at least one canasta", first[1:].sum(), deals)
-    out.mean(g, "turn of the first canasta (0-based, deals with one)", first[1:])
-    g = "canasta ranks"
-    by_rank = c["canasta_rank"].sum(axis=0)
-    for r in range(N_RANKS):
-        out.rate(g, f"canasta of {RANK_NAMES[r]}s per side per deal", by_rank[r], side_deals)
-
-    _pile_rows(out, c, side_deals)
-
-    # how deals start and end (R-12, R-13, R-40, R-44, R-45, R-47)
-    g = "end"
-    for i, reason in enumerate(END_REASONS):
-        out.rate(g, f"deals ending: {reason.replace('_', ' ')}", c["end_reason"][i], deals)
-    out.mean(g, "turns per deal", c["turns"])
-    out.mean(g, "cards turned for the upcard", c["upcard_cards"], exact=exact_upcard_cards(rules))
-    out.rate(
-        g,
-        "pile frozen at start",
-        c["pile_frozen_at_start"][0],
-        deals,
-        exact=exact_pile_frozen_at_start(rules),
-    )
-    out.rate(g, "went out, per side", c["went_out"].sum(), side_deals)
-    out.rate(g, "went out concealed, per deal", c["concealed_out"][0], deals)
-    out.rate(
-        g,
-        "went out concealed, among deals with a side going out",
-        c["concealed_out"][0],
-        c["went_out"].sum(),
-    )
-
-    # scores (R-50..R-54)
-    g = "score"
-    score = c["score"].sum(axis=0)
-    values = np.arange(score.shape[0], dtype=np.int64) * SCORE_STEP - SCORE_OFFSET
-    total, total_sq = int(c["score_sum"].sum()), int(c["score_sumsq"].sum())
-    out.mean_sums(g, "mean score per side (points)", total, total_sq, side_deals)
-    out.add(g, "sd of the score per side (points)", _sd(total, total_sq, side_deals), n=side_deals)
-    for q in QUANTILES:
-        out.add(
-            g,
-            f"score quantile {q}% (points)",
-            *hist_quantile(score, q / 100, values),
-            n=int(score.sum()),
-        )
-    for s in range(S):
-        out.mean_sums(
-            g, f"mean score of side {s} (points)", c["score_sum"][s], c["score_sumsq"][s], deals
-        )
-    for key, label in (
-        ("meld_points", "card points in melds"),
-        ("canasta_bonus", "canasta bonuses"),
-        ("going_out_bonus", "going-out bonus"),
-        ("hand_penalty", "penalty for cards left in hand"),
-    ):
-        total_k = int(c[key + "_sum"].sum())
-        out.add(
-            g,
-            f"mean {label} per side (points)",
-            total_k / side_deals if side_deals else _NAN,
-            n=side_deals,
-        )
-    for s in range(S):
-        out.rate(g, f"win rate of side {s}", c["outcome"][s, 0], deals)
-    for s in range(S):
-        out.rate(g, f"tie rate of side {s}", c["outcome"][s, 1], deals)
-
-    # seat advantage: position 0 = the side of the player who plays first (R-11)
-    g = "seat"
-    pos = c["position_outcome"]
-    out.rate(g, "win rate of the side playing first", pos[0, 0], deals)
-    out.rate(g, "tie rate of the side playing first", pos[0, 1], deals)
-    ps, pq = c["position_score_sum"], c["position_score_sumsq"]
-    out.mean_sums(g, "mean score of the side playing first (points)", ps[0], pq[0], deals)
-    # the first side's score minus the mean of the others, exact from its own sums
-    k = S - 1
-    mean_d, low_d, high_d = mean_interval(
-        int(c["position_diff_sum"][0]), int(c["position_diff_sumsq"][0]), deals
-    )
-    out.add(g, SEAT_DIFF, mean_d / k, low_d / k, high_d / k, deals)
-
-    # the causal value of red threes dealt (R-15, R-50): see canasta_sim.results.study_stats
-    g = "red-three value"
-    for r in red_three_value(agg, rules).itertuples(index=False):
-        out.add(g, r.effect, r.value, r.ci_low, r.ci_high, r.n)
-
-    # canasta timing (R-65..R-67): Kaplan-Meier / Aalen-Johansen (results.study_stats)
-    g = "canasta timing"
-    for k in range(TIMED_CANASTAS):
-        out.mean(
-            g,
-            canasta_turn_statistic(k + 1),
-            c["canasta_done"][:, k].sum(axis=(0, 1)),
-        )
-    timing = canasta_timing(agg, rules).set_index(["canasta", "kind", "round"])
-    for k in range(1, TIMED_CANASTAS + 1):
-        for kind in KINDS:
-            for t in TIMING_ROUNDS:
-                if (k, kind, t) not in timing.index:
-                    continue
-                r = timing.loc[(k, kind, t)]
-                what = "" if kind == "any" else f", {kind},"
-                out.add(
-                    g,
-                    f"P(side's {ORDINALS[k - 1]} canasta{what} by round {t}, had the deal gone on)",
-                    r["value"],
-                    r["ci_low"],
-                    r["ci_high"],
-                    side_deals,
-                )
-
-    # bots
-    g = "bot"
-    for b, spec in enumerate(agg.bots):
-        n_b = c["bot_sides"][b]
-        out.rate(g, f"win rate of {spec}", c["bot_outcome"][b, 0], n_b)
-        out.mean_sums(
-            g, f"mean score of {spec} (points)", c["bot_score_sum"][b], c["bot_score_sumsq"][b], n_b
-        )
-
-    frame = pd.DataFrame(out.rows, columns=list(COLUMNS))
-    frame["n"] = frame["n"].astype(np.int64)
-    frame.attrs["policy"] = policy
-    return frame
-
-
-def canasta_turn_statistic(k: int) -> str:
-    """Name of the summary's mean turn of a side's ``k``-th canasta (1 to 3): the mean is over
-    the sides that made at least ``k`` canastas (the others have no such turn).
-
-    Parameters
-    ----------
-    k : int
-        Which canasta, 1-based.
-
-    Returns
-    -------
-    str
-        E.g. ``"turn of a side's second canasta (0-based, sides that made at least two)"``.
-    """
-    return (
-        f"turn of a side's {ORDINALS[k - 1]} canasta (0-based, sides that made at least "
-        f"{_COUNT_WORDS[k - 1]})"
-    )
-
-
 def policy_label(manifest: dict) -> str:
     """The play a run's statistics describe, from its manifest: the bots of each side (each
     seating's, when the bots rotate) and the bots version, e.g. ``"expert on every seat
@@ -523,54 +172,6 @@ def bots_version_text(version) -> str:
     return f" (bots version {version})" if version is not None else ""
 
 
-def _pile_rows(out: _Rows, c: dict, side_deals: int) -> None:
-    """The "pile" and "timeline" groups of :func:`summary` (all sides pooled)."""
-    g = "pile"
-    sums, sumsq = c["pickups_sum"].sum(axis=0), c["pickups_sumsq"].sum(axis=0)
-    for i, label in enumerate(
-        ("", " with a natural pair", " with a natural and wild cards", " onto a meld")
-    ):
-        out.mean_sums(
-            g, f"pile pickups{label} per side per deal", sums[i], sumsq[i], side_deals, floor=0
-        )
-    size = ratio_interval(
-        c["pile_taken_sum"].sum(),
-        c["pile_taken_sumsq"].sum(),
-        sums[0],
-        sumsq[0],
-        c["pile_taken_cross"].sum(),
-        side_deals,
-    )
-    out.add(g, "pile size at a pickup (cards, top card included)", *size, int(sums[0]))
-    bins = c["pickup_size"].sum(axis=0)
-    for i, count in enumerate(bins):
-        low = i * PICKUP_BIN
-        cards = f"{low} to {low + PICKUP_BIN - 1}" if i < len(bins) - 1 else f"{low} or more"
-        out.rate(g, f"share of pickups of {cards} cards", count, bins.sum())
-    for key, label in (
-        ("wild_freezes", "wild cards discarded to freeze the pile"),
-        ("black_three_blocks", "black threes discarded to block"),
-    ):
-        out.mean_sums(
-            g,
-            f"{label} per side per deal",
-            c[key + "_sum"].sum(),
-            c[key + "_sumsq"].sum(),
-            side_deals,
-            floor=0,
-        )
-    g = "timeline"
-    first = c["initial_meld_turn"].sum(axis=0)  # index = turn + 1, 0 = none
-    out.rate(g, "P(side makes its initial meld)", first[1:].sum(), side_deals)
-    out.mean(g, "turn of the side's initial meld (0-based, sides that made one)", first[1:])
-    out.add(
-        g,
-        "median turn of the side's initial meld",
-        *hist_quantile(first[1:], 0.5),
-        n=int(first[1:].sum()),
-    )
-
-
 # --- terminal table -------------------------------------------------------------------------
 def table_number(v: float, digits: int = 4, like: float | None = None) -> str:
     """A number of a statistics table (terminal and report): 1 decimal with thousands
@@ -589,9 +190,10 @@ def table_number(v: float, digits: int = 4, like: float | None = None) -> str:
 
 
 def summary_cells(row) -> tuple[str, str, str]:
-    """The value, 95% interval and exact cells of one :func:`summary` row, as the terminal
-    table and the report print them: the bounds with the value's decimals, a dash for what
-    was not measured, blank where no exact value is known (it has 5 significant decimals)."""
+    """The value, 95% interval and exact cells of one row of a summary
+    (:func:`~canasta_sim.results.statistics.summary`), as the terminal table and the report
+    print them: the bounds with the value's decimals, a dash for what was not measured,
+    blank where no exact value is known (it has 5 significant decimals)."""
     like = row.value if row.value else None  # a value of 0 says nothing of its bounds' size
     ci = (
         DASH
@@ -603,7 +205,8 @@ def summary_cells(row) -> tuple[str, str, str]:
 
 
 def format_summary(df: pd.DataFrame) -> str:
-    """A fixed-width table of a :func:`summary` frame for the terminal.
+    """A fixed-width table of a :func:`~canasta_sim.results.statistics.summary` frame for the
+    terminal.
 
     One block per group; each line: statistic, value, 95% interval ``[low, high]``, the exact
     value where known, and ``n``; first the play the statistics describe
@@ -635,3 +238,6 @@ def format_summary(df: pd.DataFrame) -> str:
             f"{exact:>{widths[4]}}  {n:>{widths[5]}}"
         )
     return "\n".join(lines)
+
+
+# --- games ----------------------------------------------------------------------------------

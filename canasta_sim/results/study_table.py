@@ -16,7 +16,8 @@ import pandas as pd
 
 from .intervals import Z95
 from .run_folder import read_manifest
-from .stats import bots_version_text, canasta_turn_statistic, policy_label, summary
+from .statistics import canasta_turn_statistic, summary
+from .stats import bots_version_text, policy_label
 from .tables import interval, number
 
 __all__ = [

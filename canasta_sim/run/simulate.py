@@ -24,7 +24,8 @@ from ..game.rules import Rules
 from ..players.specs import table_bots
 from ..results.aggregate import Aggregates, chunk_outputs
 from ..results.records import record_frame
-from ..results.stats import policy_label, summary
+from ..results.statistics import summary
+from ..results.stats import policy_label
 from .outdir import (
     RecordFiles,
     Target,
@@ -98,7 +99,7 @@ class SimulationResult:
 
     def summary(self) -> pd.DataFrame:
         """The run's statistics with 95% intervals (see
-        :func:`canasta_sim.results.stats.summary`); ``attrs["policy"]`` names the bots they
+        :func:`canasta_sim.results.statistics.summary`); ``attrs["policy"]`` names the bots they
         describe (:func:`canasta_sim.results.stats.policy_label`)."""
         return summary(self.aggregates, self.rules, policy_label(self.manifest))
 

@@ -16,7 +16,7 @@ nothing: the feature arrays live in a work record (:data:`FEATURE_WORK_DTYPE`).
 Both feature kernels have one caller (:func:`.apprentice.decision_features_nb`), one call a
 decision each: the candidates' features are one loop in one kernel. (Inlined into their
 caller they made it the longest compile of a cold start, 9 CPU s of 58; as a call per
-candidate a play decision took about a seventh more time: docs/performance.md.)
+candidate a play decision took about a seventh more time: docs/performance-history.md.)
 """
 
 from typing import NamedTuple
