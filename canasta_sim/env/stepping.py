@@ -13,7 +13,8 @@ import numpy as np
 
 from .. import cards as C
 from ..errors import IllegalMove
-from ..game.deals import Deal, move_error
+from ..game.deals import Deal
+from ..game.legality import move_error
 from ..nb.actions import action_mask_nb, apply_action_nb, env_observe_nb
 from ..nb.engine.state import new_state, state_view
 from ..nb.enums import (

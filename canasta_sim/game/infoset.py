@@ -40,10 +40,12 @@ from ..nb.enums import (
     SideSlot,
 )
 from ..nb.rollout import strata_nb, worlds_nb
+from .layout import pack_counts
 from .notation import check_int, is_legal_meld, meld_plan, minimum_count
 from .observe import Observation, observe
 from .positions import PHASES, check_upcard, position_fields, read_position
 from .rules import Rules
+from .strata import top_card_weights
 
 
 @dataclass(frozen=True)
@@ -200,7 +202,7 @@ class InfoSet:
     def unseen_counts(self) -> np.ndarray:
         """Cards of each kind the observer cannot place: in the stock or among the unknown
         cards of the other hands, ``ndarray(int64, (N_KINDS,))``."""
-        return _pack(self.rules) - _seen(self)
+        return pack_counts(self.rules) - _seen(self)
 
     @property
     def frozen(self) -> bool:
@@ -319,28 +321,6 @@ class Worlds:
         return len(self.seeds)
 
 
-def top_card_weights(unseen: np.ndarray, stock_size: int) -> np.ndarray | None:
-    """Probability of each kind being the top stock card given the unseen counts: red threes
-    lie only in the stock (R-15, R-16), the other unseen cards spread evenly over the free
-    places of hands and stock. ``None`` for an empty stock (nothing to stratify).
-
-    Returns
-    -------
-    ndarray(float64, (N_KINDS,)) or None
-    """
-    if stock_size == 0:
-        return None
-    unseen = np.asarray(unseen, np.float64)
-    red = unseen[RED_THREE]
-    others = unseen.copy()
-    others[RED_THREE] = 0.0
-    w = np.zeros(N_KINDS)
-    if others.sum() > 0:
-        w = (1.0 - red / stock_size) * others / others.sum()
-    w[RED_THREE] = red / stock_size
-    return w
-
-
 # --- from and to the observation -------------------------------------------------------------
 def _from_observation(obs: Observation) -> InfoSet:
     """The information set of an observation (:meth:`InfoSet.from_observation`): the
@@ -389,10 +369,6 @@ def _from_observation(obs: Observation) -> InfoSet:
 
 
 # --- validation and the kernel state ---------------------------------------------------------
-def _pack(rules: Rules) -> np.ndarray:
-    return C.KIND_COUNTS_108.astype(np.int64) * rules.n_cards // 108
-
-
 def _read_only(array: np.ndarray) -> np.ndarray:
     array.flags.writeable = False
     return array
@@ -437,6 +413,24 @@ def _check_card_texts(info: InfoSet) -> None:
 
 
 def _validate(info: InfoSet) -> None:
+    """Check every field and the whole position; the first broken check raises."""
+    _check_shape(info)
+    _check_card_texts(info)
+    _check_hands(info)
+    _check_sides(info)
+    rules = info.rules
+    check_int("stock", info.stock_size, 0, rules.n_cards)
+    check_int("turn", info.turn, 0, rules.max_turns - 1)
+    check_int("upcard_cards", info.upcard_cards, 0, rules.n_cards)
+    _check_pile_red_threes(info)
+    for s, ranks in enumerate(info.concealed_canastas):
+        _check_concealed(info, s, ranks)
+    _check_places(info)
+    _check_turn_so_far(info)
+
+
+def _check_shape(info: InfoSet) -> None:
+    """The rules, the seats and the phase, and one entry per side or seat in each list."""
     rules = info.rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules, not {rules!r}")
@@ -460,13 +454,17 @@ def _validate(info: InfoSet) -> None:
         raise ValueError(f"first_meld_turns={info.first_meld_turns!r} needs one entry per seat")
     if info.concealed_canastas and len(info.concealed_canastas) != sides:
         raise ValueError(f"concealed_canastas={info.concealed_canastas!r} needs one entry per side")
-    _check_card_texts(info)
+
+
+def _check_hands(info: InfoSet) -> None:
+    """Every hand's size, the observer's hand and the cards known in the other hands."""
+    n_cards = info.rules.n_cards
     for p, size in enumerate(info.hand_sizes):
-        check_int(f"hand_sizes[{p}]", size, 0, rules.n_cards)
+        check_int(f"hand_sizes[{p}]", size, 0, n_cards)
         if size == 0:
             raise ValueError(
                 f"hand_sizes[{p}]=0: a player without cards has gone out (R-40) and the deal "
-                f"is over; allowed: 1 to {rules.n_cards} cards in every hand"
+                f"is over; allowed: 1 to {n_cards} cards in every hand"
             )
     hand = info.hand_counts
     if hand[RED_THREE]:
@@ -485,12 +483,18 @@ def _validate(info: InfoSet) -> None:
         if counts[RED_THREE]:
             raise ValueError(f"known[{p}]={text!r} holds a red three; red threes are never held")
         size = info.hand_sizes[p]
-        check_int(f"hand_sizes[{p}]", size, 0, rules.n_cards)
+        check_int(f"hand_sizes[{p}]", size, 0, n_cards)
         if counts.sum() > size:
             raise ValueError(
                 f"known[{p}]={text!r} has {counts.sum()} cards but hand_sizes[{p}]={size}"
             )
-    for s in range(sides):
+
+
+def _check_sides(info: InfoSet) -> None:
+    """Each side's red threes and score, and its melds legal on the table (R-60, R-61,
+    R-63)."""
+    rules = info.rules
+    for s in range(rules.sides):
         check_int(f"red_threes[{s}]", info.red_threes[s], 0, rules.n_cards // 27)
         check_int(f"scores[{s}]", info.scores[s], -(2**31), 2**31 - 1)
         md = _meld_plan(info, s)
@@ -502,18 +506,17 @@ def _validate(info: InfoSet) -> None:
                     f"melds[{s}]: {C.format_cards(counts)!r} is not a legal meld on the "
                     f"table (R-60, R-61, R-63)"
                 )
-    check_int("stock", info.stock_size, 0, rules.n_cards)
-    check_int("turn", info.turn, 0, rules.max_turns - 1)
-    check_int("upcard_cards", info.upcard_cards, 0, rules.n_cards)
-    _check_pile_red_threes(info)
-    for s, ranks in enumerate(info.concealed_canastas):
-        _check_concealed(info, s, ranks)
+
+
+def _check_places(info: InfoSet) -> None:
+    """The pack: no more cards of a kind in view than it holds, and a place out of view (the
+    other hands' unknown cards, the stock) for each card it holds out of view."""
     seen = _seen(info)
-    pack = _pack(rules)
+    pack = pack_counts(info.rules)
     for k in np.nonzero(seen > pack)[0]:
         raise ValueError(
             f"the position breaks the pack: it shows {seen[k]} cards of kind {C.KINDS[k]}, "
-            f"the {rules.n_cards}-card pack has {pack[k]}"
+            f"the {info.rules.n_cards}-card pack has {pack[k]}"
         )
     unseen = pack - seen
     hidden = sum(info.hand_sizes) - info.hand_sizes[info.seat] - info.known_counts.sum()
@@ -525,7 +528,12 @@ def _validate(info: InfoSet) -> None:
             f"{info.stock_size} cards; red threes are never held (R-15, R-16): give them as "
             f"red_threes"
         )
-    cur_side = info.current % sides
+
+
+def _check_turn_so_far(info: InfoSet) -> None:
+    """What the turn being played did (melds made, pile cards, a last-card red three):
+    given only in the play phase, its melds among the side's."""
+    cur_side = info.current % info.rules.sides
     for name in ("melds_this_turn", "pile_melds"):
         ranks = getattr(info, name)
         if ranks and info.phase != "play":
