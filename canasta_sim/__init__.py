@@ -20,8 +20,9 @@ from ._version import BOTS_VERSION, RULES_VERSION, __version__
 if TYPE_CHECKING:  # what the names of _HOMES are, for type checkers (F401: used lazily)
     from .cards import KINDS, N_KINDS, format_cards, parse_cards  # noqa: F401
     from .errors import IllegalMove  # noqa: F401
-    from .game.deals import Deal, is_legal_meld, minimum_count, trace_deal  # noqa: F401
+    from .game.deals import Deal, trace_deal  # noqa: F401
     from .game.infoset import InfoSet, Worlds  # noqa: F401
+    from .game.notation import is_legal_meld, minimum_count  # noqa: F401
     from .game.observe import Observation  # noqa: F401
     from .game.rules import Rules  # noqa: F401
     from .run.address import deal_from_run, info_set_from_run  # noqa: F401
@@ -45,8 +46,8 @@ _HOMES = {
     "compare": "run.compare",
     "sweep": "run.compare",
     "Deal": "game.deals",
-    "is_legal_meld": "game.deals",
-    "minimum_count": "game.deals",
+    "is_legal_meld": "game.notation",
+    "minimum_count": "game.notation",
     "trace_deal": "game.deals",
     "IllegalMove": "errors",
     "GamesResult": "run.games",

@@ -36,7 +36,9 @@ from pathlib import Path
 import numpy as np
 
 from .env import ActionDeal, VecCanasta
-from .game.deals import STEPS, Deal, is_legal_meld, minimum_count
+from .game.deals import Deal
+from .game.legality import STEPS
+from .game.notation import is_legal_meld, minimum_count
 from .game.rules import Rules
 from .nb.bots.apprentice import decision_features_nb
 from .nb.bots.features import feature_work

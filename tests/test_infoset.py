@@ -10,7 +10,7 @@ from scipy import stats
 
 from canasta_sim import Deal, InfoSet, Rules
 from canasta_sim import cards as C
-from canasta_sim.game.infoset import top_card_weights
+from canasta_sim.game.strata import top_card_weights
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "positions"
 TAKE = DOCS / "take_or_draw.toml"

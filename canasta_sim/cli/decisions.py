@@ -317,61 +317,20 @@ def review_command(
     """Analyse every decision of one seat in DEALS deals played by the bots (or in the deals
     of RUN_FOLDER) and print the regret: the best candidate's mean score difference minus
     the bot's choice's, re-scored on fresh worlds, per deal by decision type."""
-    from ..results.tables import json_document
-    from ..search.analysis import rollout_bots
-    from ..search.review import cap_note, format_summary, format_top, own_rollout, review, run_rules
-
-    if run_folder is not None:
-        given = [
-            name
-            for name, value in (
-                ("--players", players),
-                ("--set", settings or None),
-                ("--bots", bots),
-                ("--seed", seed),
-                ("--rules", None if rules_opt == "classic" else rules_opt),
-            )
-            if value is not None
-        ]
-        if given:
-            raise click.UsageError(
-                f"{', '.join(given)}: RUN_FOLDER gives the deals, rules and bots; drop them"
-            )
-        if not run_folder.is_dir():
-            raise click.BadParameter(
-                f"{str(run_folder)!r} is not a folder", param_hint="RUN_FOLDER"
-            )
-        with api_errors("RUN_FOLDER"):
-            rules, total = run_rules(run_folder)
-        if deals is not None and deals > total:
-            raise click.BadParameter(
-                f"{deals} deals; RUN_FOLDER holds {total:,}: allowed 1 to {total:,}",
-                param_hint="--deals",
-            )
-    else:
-        rules = build_rules(players, rules_opt, settings)
-        specs = [b.spec for b in _bots(bots, rules)]
-        if rollout is None:  # the rollouts play the deal's own bots
-            with api_errors("--bots"):
-                own_rollout(specs, rules.sides)
+    rules = _review_rules(run_folder, deals, players, rules_opt, settings, bots, seed, rollout)
     if seat >= rules.players:
         raise click.BadParameter(
             f"{seat} is not a seat; allowed: 0 to {rules.players - 1}", param_hint="--seat"
         )
     if rollout is not None:
+        from ..search.analysis import rollout_bots
+
         with api_errors("--rollout"):
             rollout_bots(rollout, rules.sides)
     target = _new_out(out, overwrite)
-    bar = None
+    from ..search.review import review
 
-    def tick(done, total):
-        nonlocal bar
-        if bar is None:  # the input is checked: the progress starts (a bar on a terminal)
-            from ..run.progress import Progress
-
-            bar = Progress(total, "deal", True)
-        bar.update(done)
-
+    progress = _DealProgress()
     from ..run.compiling import compile_watch
 
     # the deals and their analyses may compile kernels (a first use): say so
@@ -390,10 +349,86 @@ def review_command(
             analysis_seed=analysis_seed,
             top_candidates=top_candidates,
             max_candidates=max_candidates,
-            progress=None if quiet else tick,
+            progress=None if quiet else progress.tick,
         )
-    if bar is not None:
-        bar.close()
+    progress.close()
+    _show_review(result, seat, worlds, top, max_candidates, fmt)
+    if target is not None:
+        _write_frames(
+            target,
+            {
+                "decisions.parquet": result.decisions,
+                "summary.csv": result.summary,
+                "review.json": result.settings,
+            },
+        )
+        _note(fmt, f"wrote {out}")
+
+
+def _review_rules(run_folder, deals, players, rules_opt, settings, bots, seed, rollout):
+    """The rules of the deals to review, from RUN_FOLDER or the options, with the options
+    checked against them (usage errors name the option)."""
+    from ..search.review import own_rollout, run_rules
+
+    if run_folder is None:
+        rules = build_rules(players, rules_opt, settings)
+        specs = [b.spec for b in _bots(bots, rules)]
+        if rollout is None:  # the rollouts play the deal's own bots
+            with api_errors("--bots"):
+                own_rollout(specs, rules.sides)
+        return rules
+    given = [
+        name
+        for name, value in (
+            ("--players", players),
+            ("--set", settings or None),
+            ("--bots", bots),
+            ("--seed", seed),
+            ("--rules", None if rules_opt == "classic" else rules_opt),
+        )
+        if value is not None
+    ]
+    if given:
+        raise click.UsageError(
+            f"{', '.join(given)}: RUN_FOLDER gives the deals, rules and bots; drop them"
+        )
+    if not run_folder.is_dir():
+        raise click.BadParameter(f"{str(run_folder)!r} is not a folder", param_hint="RUN_FOLDER")
+    with api_errors("RUN_FOLDER"):
+        rules, total = run_rules(run_folder)
+    if deals is not None and deals > total:
+        raise click.BadParameter(
+            f"{deals} deals; RUN_FOLDER holds {total:,}: allowed 1 to {total:,}",
+            param_hint="--deals",
+        )
+    return rules
+
+
+class _DealProgress:
+    """The review's progress over deals: a bar on a terminal, started once the input is
+    checked (the first call of :meth:`tick`)."""
+
+    def __init__(self):
+        self.bar = None
+
+    def tick(self, done, total):
+        if self.bar is None:
+            from ..run.progress import Progress
+
+            self.bar = Progress(total, "deal", True)
+        self.bar.update(done)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _show_review(result, seat, worlds, top, max_candidates, fmt) -> None:
+    """Print a review: its settings (a note), the summary and the ``top`` decisions with the
+    largest regret in ``fmt``, and where the candidate cap left meld plans out."""
+    from ..results.tables import json_document
+    from ..search.review import cap_note, format_summary, format_top
+
     s = result.settings
     _note(
         fmt,
@@ -414,13 +449,3 @@ def review_command(
     note = cap_note(result.decisions, max_candidates)
     if note:
         _note(fmt, note.lstrip("\n"))
-    if target is not None:
-        _write_frames(
-            target,
-            {
-                "decisions.parquet": result.decisions,
-                "summary.csv": result.summary,
-                "review.json": result.settings,
-            },
-        )
-        _note(fmt, f"wrote {out}")

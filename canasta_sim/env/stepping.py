@@ -13,7 +13,8 @@ import numpy as np
 
 from .. import cards as C
 from ..errors import IllegalMove
-from ..game.deals import Deal, move_error
+from ..game.deals import Deal
+from ..game.legality import move_error
 from ..nb.actions import (
     ACTION_LAYOUT,
     ENV_OBS_LEN,

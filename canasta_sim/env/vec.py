@@ -9,8 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import IllegalMove
-from ..game.deals import Deal, move_error
+from ..game.deals import Deal
 from ..game.infoset import InfoSet
+from ..game.legality import move_error
 from ..game.notation import as_rules, check_int
 from ..game.rules import Rules
 from ..game.trace import trace_from_log

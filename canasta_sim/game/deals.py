@@ -7,34 +7,17 @@ an illegal move raises :class:`~canasta_sim.errors.IllegalMove` and leaves the d
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 
 import numpy as np
 
 from .. import cards as C
 from ..errors import IllegalMove, illegal_move
 from ..nb.bots.turn import play_turn
-from ..nb.engine.deal import freezes_pile_nb, start_deal_nb
-from ..nb.engine.legal import (
-    check_discard_step_nb,
-    check_draw_step_nb,
-    check_end_deal_step_nb,
-    check_go_out_nb,
-    check_meld_step_nb,
-    check_pickup_nb,
-    legal_pickups_nb,
-    way_alone_nb,
-)
-from ..nb.engine.moves import (
-    discard_nb,
-    draw_nb,
-    end_turn_nb,
-    meld_nb,
-    take_pile_nb,
-)
+from ..nb.engine.deal import start_deal_nb
+from ..nb.engine.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
 from ..nb.engine.rng import deal_seed_nb
 from ..nb.engine.score import score_nb
-from ..nb.engine.state import STATE_DTYPE, StateView, new_state, recount_nb, state_view
+from ..nb.engine.state import STATE_DTYPE, StateView, new_state, state_view
 from ..nb.enums import (
     BLACK_THREE,
     DEUCE,
@@ -42,65 +25,21 @@ from ..nb.enums import (
     FIRST_NATURAL,
     JOKER,
     LAST_NATURAL,
-    N_KINDS,
-    N_PICKUP_WAYS,
-    RED_THREE,
     SC_LEN,
     DealSlot,
     EndReason,
-    MeldCol,
     MoveError,
     Phase,
-    PickupWay,
     ScorePart,
     SideSlot,
     label,
 )
-from .notation import (
-    as_rules,
-    check_int,
-    is_legal_meld,
-    meld_plan,
-    minimum_count,
-    plan_texts,
-    text_list,
-)
+from .layout import card_counts, pack_counts, position_state, side_minimums, side_scores
+from .legality import LegalPickup, find_legal_pickups, move_error, step_check_code
+from .notation import as_rules, check_int, meld_plan
 from .observe import Observation, observe
 from .rules import Rules
 from .trace import trace_from_log
-
-#: The steps of a turn :meth:`Deal.step_error` checks.
-STEPS = ("draw", "take", "meld", "discard", "go_out", "end_deal")
-
-#: The trials' event log: no rows, they record nothing.
-NO_LOG = np.zeros((0, EV_LEN), np.int32)
-
-
-@dataclass(frozen=True)
-class LegalPickup:
-    """A legal way to take the discard pile (:meth:`Deal.legal_pickups`), with one legal
-    :meth:`Deal.take_pile` call that takes it that way.
-
-    Attributes
-    ----------
-    way : str
-        How the top card is used (:data:`~canasta_sim.nb.enums.PickupWay`): ``"onto_meld"``
-        (R-33 c), ``"natural_pair"`` (R-32, R-33 a), ``"natural_deuce"`` or
-        ``"natural_joker"`` (R-33 b).
-    with_ : str
-        The cards from hand melded with the top card (``""``: onto the side's meld).
-    melds : tuple of str
-        Further melds from hand laid in the same move.
-    needs_melds : bool
-        The way's cards alone are not legal: they fall short of the minimum count (R-64) or
-        leave too few cards without the canastas to go out (R-22, R-40); ``with_`` and
-        ``melds`` then hold cards from hand that mend it.
-    """
-
-    way: str
-    with_: str
-    melds: tuple[str, ...]
-    needs_melds: bool
 
 
 class Deal:
@@ -172,14 +111,14 @@ class Deal:
         if dealer is None:
             dealer = deal % rules.players
         check_int("dealer", dealer, 0, rules.players - 1)
-        minimums = _minimums(rules, scores)
+        minimums = side_minimums(rules, scores)
         r = rules.to_array()
         state = new_state()
         self = cls(rules, state, trace=trace, seed=seed, minimums=minimums)
         self._scores = scores
         self._deal_seed = np.uint64(deal_seed_nb(np.uint64(seed), np.int64(deal)))
         start_deal_nb(state, r, self._deal_seed, np.int32(dealer), minimums, self._log)
-        self._view.sides[:, SideSlot.score] = _scores(rules, scores)  # what the seats read
+        self._view.sides[:, SideSlot.score] = side_scores(rules, scores)  # what the seats read
         return self
 
     @classmethod
@@ -228,60 +167,16 @@ class Deal:
             of sides to lists of meld texts.
         """
         rules = as_rules(rules)
-        hands = text_list("hands", hands, "one card text per seat, e.g. ['4 5 6', ...]")
-        if len(hands) != rules.players:
-            raise ValueError(
-                f"hands: {len(hands)} given, {rules.players} players need {rules.players}"
-            )
-        check_int("current", current, 0, rules.players - 1)
-        r = rules.to_array()
-        state = new_state()
-        view = state_view(state, r)
-        h, st, pl, md, sd, g = view.hands, view.stock, view.pile, view.melds, view.sides, view.g
-        for seat, text in enumerate(hands):
-            h[seat] = C.parse_cards(text)
-            if h[seat, RED_THREE]:
-                raise ValueError(
-                    f"hands[{seat}]: {text!r} holds a red three; red threes are "
-                    f"laid out, not held (R-15): give them as red_threes="
-                )
-        seq = C.parse_sequence(stock)
-        n = rules.n_cards
-        if len(seq) > n:
-            raise ValueError(f"stock: {len(seq)} cards, the pack has {n}")
-        st[n - len(seq) :] = seq
-        g[DealSlot.stock_pos] = n - len(seq)
-        pseq = C.parse_sequence(pile)
-        if len(pseq) > n:
-            raise ValueError(f"pile: {len(pseq)} cards, the pack has {n}")
-        pl[: len(pseq)] = pseq
-        g[DealSlot.pile_len] = len(pseq)
-        g[DealSlot.pile_freeze] = sum(bool(freezes_pile_nb(k, r)) for k in pseq)
-        _check_mapping("melds", melds, "{0: ['K K K']}")
-        for side, texts in (melds or {}).items():
-            check_int("melds side", side, 0, rules.sides - 1)
-            md[side] = meld_plan(texts)  # the texts of one rank add up to one meld
-            for rank in np.nonzero(md[side].any(axis=1))[0]:
-                counts = np.zeros(N_KINDS, np.int8)
-                counts[[rank, DEUCE, JOKER]] = md[side, rank]
-                if not is_legal_meld(counts, rules):  # black threes only when going out (R-63)
-                    raise ValueError(
-                        f"melds[{side}]: {C.format_cards(counts)!r} is not a "
-                        f"legal meld on the table (R-60, R-61, R-63)"
-                    )
-            if md[side].any():
-                sd[side, SideSlot.melded] = 1
-        _check_mapping("red_threes", red_threes, "{0: 1}")
-        for side, count in (red_threes or {}).items():
-            check_int("red_threes side", side, 0, rules.sides - 1)
-            check_int(f"red_threes[{side}]", count, 0, rules.n_cards // 27)
-            sd[side, SideSlot.r3_dealt] = count
-        minimums = _minimums(rules, scores)
-        sd[:, SideSlot.minimum] = minimums
-        sd[:, SideSlot.score] = _scores(rules, scores)
-        g[DealSlot.current] = current
-        _check_pack(rules, view)
-        recount_nb(state, r)
+        state, minimums = position_state(
+            rules,
+            hands=hands,
+            stock=stock,
+            pile=pile,
+            melds=melds,
+            red_threes=red_threes,
+            current=current,
+            scores=scores,
+        )
         self = cls(rules, state, minimums=minimums)
         self._scores = scores
         return self
@@ -389,26 +284,7 @@ class Deal:
         the way's cards alone when they are legal, else with melds from hand that reach the
         minimum count or go out (``needs_melds``).
         """
-        plans = np.zeros((N_PICKUP_WAYS, N_KINDS, 3), np.int8)
-        errors = np.zeros(N_PICKUP_WAYS, np.int64)
-        if not legal_pickups_nb(self._state, self._r, plans, errors):
-            return []
-        top = int(self._view.pile[int(self._g[DealSlot.pile_len]) - 1])
-        found = []
-        for way in np.nonzero(errors == MoveError.ok)[0].tolist():
-            plan = plans[way]
-            nat, deu, jok = (int(x) for x in plan[top])
-            alone = np.zeros_like(plan)
-            way_alone_nb(np.int64(way), np.int64(top), alone)
-            found.append(
-                LegalPickup(
-                    way=label(PickupWay, way),
-                    with_=C.meld_cards(top, nat, deu, jok) if nat + deu + jok else "",
-                    melds=plan_texts(plan, skip=top),
-                    needs_melds=bool((plan != alone).any()),
-                )
-            )
-        return found
+        return find_legal_pickups(self._state, self._r, self._view)
 
     def step_error(
         self, step: str, *, way: str = "", melds: Iterable[str] = (), card: str = ""
@@ -445,28 +321,7 @@ class Deal:
         ValueError
             For an unknown step or way, or a bad card text.
         """
-        plan = meld_plan(melds)
-        if step == "draw":
-            code = check_draw_step_nb(self._state, self._r)
-        elif step == "take":
-            if way not in PickupWay._fields:
-                raise ValueError(f"way: {way!r} is not a pickup way; allowed: {PickupWay._fields}")
-            code = check_pickup_nb(
-                self._state, self._r, np.int64(getattr(PickupWay, way)), plan, np.zeros_like(plan)
-            )
-        elif step == "meld":
-            code = check_meld_step_nb(self._state, self._r, plan)
-        elif step == "discard":
-            code = check_discard_step_nb(self._state, self._r, np.int64(C.kind_index(card)))
-        elif step == "go_out":
-            kind = C.kind_index(card) if card else -1
-            scratch = np.zeros(1, STATE_DTYPE)[0]
-            code = check_go_out_nb(self._state, self._r, plan, np.int64(kind), scratch, NO_LOG)
-        elif step == "end_deal":
-            code = check_end_deal_step_nb(self._state)
-        else:
-            raise ValueError(f"step: {step!r} is not a step of a turn; allowed: {STEPS}")
-        return self._error(int(code))
+        return self._error(step_check_code(self._state, self._r, step, way, melds, card))
 
     def observation(self, seat: int | None = None) -> Observation:
         """What ``seat`` knows now, as the observation array in readable form (an
@@ -503,7 +358,7 @@ class Deal:
         check_int("seat", seat, 0, self.rules.players - 1)
         if self.is_over:
             raise ValueError("phase 'over': the deal is over, no seat has a decision to analyse")
-        missing = _pack(self.rules) - _card_counts(self._view)
+        missing = pack_counts(self.rules) - card_counts(self._view)
         if missing.any():
             raise ValueError(
                 f"the position leaves {missing.sum()} cards of the {self.rules.n_cards}-card "
@@ -750,78 +605,6 @@ class Deal:
         return (
             f"Deal(players={self.rules.players}, current={self.current_player}, "
             f"phase={self.phase!r}, stock={self.stock_size}, pile={self.pile!r})"
-        )
-
-
-def move_error(code: int, view: StateView, rules: Rules) -> IllegalMove:
-    """The :class:`IllegalMove` of a move kernel's MoveError ``code`` refused in the state of
-    ``view``, its message filled from that state (phase, the side's minimum count) and
-    ``rules``: the one formatting of the deal, the action deal and the batched environment.
-
-    Parameters
-    ----------
-    code : int
-        A non-zero :data:`~canasta_sim.nb.enums.MoveError` code.
-    view : StateView
-        The state the move was refused in (unchanged by the refusal).
-    rules : Rules
-    """
-    side = int(view.g[DealSlot.current]) % rules.sides
-    return illegal_move(
-        code,
-        phase=label(Phase, int(view.g[DealSlot.phase])),
-        canastas=rules.canastas_to_go_out,
-        minimum=int(view.sides[side, SideSlot.minimum]),
-        wilds_rule=", never more wild cards than naturals" if rules.wilds_at_most_naturals else "",
-    )
-
-
-def _scores(rules: Rules, scores) -> np.ndarray:
-    """The cumulative score of every side (0 where ``scores`` names none), checked."""
-    _check_mapping("scores", scores, "{0: 1500}")
-    scores = dict(scores or {})
-    for side, score in scores.items():
-        check_int("scores side", side, 0, rules.sides - 1)
-        check_int(f"scores[{side}]", score, -(2**31), 2**31 - 1)
-    return np.array([int(scores.get(s, 0)) for s in range(rules.sides)], np.int32)
-
-
-def _minimums(rules: Rules, scores) -> np.ndarray:
-    return np.array([minimum_count(int(x), rules) for x in _scores(rules, scores)], np.int32)
-
-
-def _check_mapping(name: str, value, example: str) -> None:
-    if value is not None and not isinstance(value, Mapping):
-        raise TypeError(f"{name} must map each side to its value, e.g. {example}, not {value!r}")
-
-
-def _pack(rules: Rules) -> np.ndarray:
-    """Cards of each kind in the pack (R-01, R-02), ``ndarray(int64, (N_KINDS,))``."""
-    return C.KIND_COUNTS_108.astype(np.int64) * rules.n_cards // 108
-
-
-def _card_counts(view: StateView) -> np.ndarray:
-    """Cards of each kind anywhere in the deal: hands, stock, pile, melds and red threes laid
-    out, ``ndarray(int64, (N_KINDS,))``."""
-    h, st, pl, md, sd, g = view.hands, view.stock, view.pile, view.melds, view.sides, view.g
-    counts = h.sum(axis=0).astype(np.int64)
-    counts += np.bincount(st[g[DealSlot.stock_pos] :], minlength=N_KINDS)
-    counts += np.bincount(pl[: g[DealSlot.pile_len]], minlength=N_KINDS)
-    counts[FIRST_NATURAL - 1 : LAST_NATURAL + 1] += md[
-        :, BLACK_THREE : LAST_NATURAL + 1, MeldCol.naturals
-    ].sum(axis=0)
-    counts[DEUCE] += md[:, :, MeldCol.deuces].sum()
-    counts[JOKER] += md[:, :, MeldCol.jokers].sum()
-    counts[RED_THREE] += sd[:, SideSlot.r3_dealt : SideSlot.r3_pile + 1].sum()
-    return counts
-
-
-def _check_pack(rules: Rules, view: StateView) -> None:
-    counts, pack = _card_counts(view), _pack(rules)
-    for k in np.nonzero(counts > pack)[0]:
-        raise ValueError(
-            f"the position has {counts[k]} cards of kind {C.KINDS[k]}, the "
-            f"{rules.n_cards}-card pack has {pack[k]}"
         )
 
 

@@ -40,10 +40,12 @@ from ..nb.enums import (
 )
 from ..nb.rollout import strata_nb, worlds_nb
 from ..nb.worlds import STRATA_OFF
+from .layout import pack_counts
 from .notation import check_int, is_legal_meld, meld_plan, minimum_count
 from .observe import Observation, observe
 from .positions import PHASES, check_upcard, position_fields, read_position
 from .rules import Rules
+from .strata import top_card_weights
 
 
 @dataclass(frozen=True)
@@ -200,7 +202,7 @@ class InfoSet:
     def unseen_counts(self) -> np.ndarray:
         """Cards of each kind the observer cannot place: in the stock or among the unknown
         cards of the other hands, ``ndarray(int64, (N_KINDS,))``."""
-        return _pack(self.rules) - _seen(self)
+        return pack_counts(self.rules) - _seen(self)
 
     @property
     def frozen(self) -> bool:
@@ -319,28 +321,6 @@ class Worlds:
         return len(self.seeds)
 
 
-def top_card_weights(unseen: np.ndarray, stock_size: int) -> np.ndarray | None:
-    """Probability of each kind being the top stock card given the unseen counts: red threes
-    lie only in the stock (R-15, R-16), the other unseen cards spread evenly over the free
-    places of hands and stock. ``None`` for an empty stock (nothing to stratify).
-
-    Returns
-    -------
-    ndarray(float64, (N_KINDS,)) or None
-    """
-    if stock_size == 0:
-        return None
-    unseen = np.asarray(unseen, np.float64)
-    red = unseen[RED_THREE]
-    others = unseen.copy()
-    others[RED_THREE] = 0.0
-    w = np.zeros(N_KINDS)
-    if others.sum() > 0:
-        w = (1.0 - red / stock_size) * others / others.sum()
-    w[RED_THREE] = red / stock_size
-    return w
-
-
 # --- from and to the observation -------------------------------------------------------------
 def _from_observation(obs: Observation) -> InfoSet:
     """The information set of an observation (:meth:`InfoSet.from_observation`): the
@@ -389,10 +369,6 @@ def _from_observation(obs: Observation) -> InfoSet:
 
 
 # --- validation and the kernel state ---------------------------------------------------------
-def _pack(rules: Rules) -> np.ndarray:
-    return C.KIND_COUNTS_108.astype(np.int64) * rules.n_cards // 108
-
-
 def _read_only(array: np.ndarray) -> np.ndarray:
     array.flags.writeable = False
     return array
@@ -437,50 +413,24 @@ def _check_card_texts(info: InfoSet) -> None:
 
 
 def _validate(info: InfoSet) -> None:
-    _check_shapes(info)
+    """Check every field and the whole position; the first broken check raises."""
+    _check_shape(info)
     _check_card_texts(info)
     _check_hands(info)
-    rules, sides = info.rules, info.rules.sides
-    for s in range(sides):
-        check_int(f"red_threes[{s}]", info.red_threes[s], 0, rules.n_cards // 27)
-        check_int(f"scores[{s}]", info.scores[s], -(2**31), 2**31 - 1)
-        md = _meld_plan(info, s)
-        for rank in np.nonzero(md.any(axis=1))[0]:
-            counts = np.zeros(N_KINDS, np.int8)
-            counts[[int(rank), DEUCE, JOKER]] = md[rank]
-            if not is_legal_meld(counts, rules):
-                raise ValueError(
-                    f"melds[{s}]: {C.format_cards(counts)!r} is not a legal meld on the "
-                    f"table (R-60, R-61, R-63)"
-                )
+    _check_sides(info)
+    rules = info.rules
     check_int("stock", info.stock_size, 0, rules.n_cards)
     check_int("turn", info.turn, 0, rules.max_turns - 1)
     check_int("upcard_cards", info.upcard_cards, 0, rules.n_cards)
     _check_pile_red_threes(info)
     for s, ranks in enumerate(info.concealed_canastas):
         _check_concealed(info, s, ranks)
-    seen = _seen(info)
-    pack = _pack(rules)
-    for k in np.nonzero(seen > pack)[0]:
-        raise ValueError(
-            f"the position breaks the pack: it shows {seen[k]} cards of kind {C.KINDS[k]}, "
-            f"the {rules.n_cards}-card pack has {pack[k]}"
-        )
-    unseen = pack - seen
-    hidden = sum(info.hand_sizes) - info.hand_sizes[info.seat] - info.known_counts.sum()
-    if hidden + info.stock_size != unseen.sum():
-        raise ValueError(_places_message(info, unseen, hidden))
-    if unseen[RED_THREE] > info.stock_size:
-        raise ValueError(
-            f"{unseen[RED_THREE]} red threes are not in view but the stock holds only "
-            f"{info.stock_size} cards; red threes are never held (R-15, R-16): give them as "
-            f"red_threes"
-        )
-    _check_play_phase(info)
+    _check_places(info)
+    _check_turn_so_far(info)
 
 
-def _check_shapes(info: InfoSet) -> None:
-    """The rules, seats, phase and the length of every per-side and per-seat list."""
+def _check_shape(info: InfoSet) -> None:
+    """The rules, the seats and the phase, and one entry per side or seat in each list."""
     rules = info.rules
     if not isinstance(rules, Rules):
         raise TypeError(f"rules must be a Rules, not {rules!r}")
@@ -507,14 +457,14 @@ def _check_shapes(info: InfoSet) -> None:
 
 
 def _check_hands(info: InfoSet) -> None:
-    """Hand sizes, the observer's hand and the cards known in other hands."""
-    rules = info.rules
+    """Every hand's size, the observer's hand and the cards known in the other hands."""
+    n_cards = info.rules.n_cards
     for p, size in enumerate(info.hand_sizes):
-        check_int(f"hand_sizes[{p}]", size, 0, rules.n_cards)
+        check_int(f"hand_sizes[{p}]", size, 0, n_cards)
         if size == 0:
             raise ValueError(
                 f"hand_sizes[{p}]=0: a player without cards has gone out (R-40) and the deal "
-                f"is over; allowed: 1 to {rules.n_cards} cards in every hand"
+                f"is over; allowed: 1 to {n_cards} cards in every hand"
             )
     hand = info.hand_counts
     if hand[RED_THREE]:
@@ -532,15 +482,57 @@ def _check_hands(info: InfoSet) -> None:
             raise ValueError(f"known[{p}]={text!r}: the observer's own hand is given as hand")
         if counts[RED_THREE]:
             raise ValueError(f"known[{p}]={text!r} holds a red three; red threes are never held")
-        size = info.hand_sizes[p]  # checked above
+        size = info.hand_sizes[p]
+        check_int(f"hand_sizes[{p}]", size, 0, n_cards)
         if counts.sum() > size:
             raise ValueError(
                 f"known[{p}]={text!r} has {counts.sum()} cards but hand_sizes[{p}]={size}"
             )
 
 
-def _check_play_phase(info: InfoSet) -> None:
-    """What only the play phase may give: melds this turn, pile melds, the turn's flags."""
+def _check_sides(info: InfoSet) -> None:
+    """Each side's red threes and score, and its melds legal on the table (R-60, R-61,
+    R-63)."""
+    rules = info.rules
+    for s in range(rules.sides):
+        check_int(f"red_threes[{s}]", info.red_threes[s], 0, rules.n_cards // 27)
+        check_int(f"scores[{s}]", info.scores[s], -(2**31), 2**31 - 1)
+        md = _meld_plan(info, s)
+        for rank in np.nonzero(md.any(axis=1))[0]:
+            counts = np.zeros(N_KINDS, np.int8)
+            counts[[int(rank), DEUCE, JOKER]] = md[rank]
+            if not is_legal_meld(counts, rules):
+                raise ValueError(
+                    f"melds[{s}]: {C.format_cards(counts)!r} is not a legal meld on the "
+                    f"table (R-60, R-61, R-63)"
+                )
+
+
+def _check_places(info: InfoSet) -> None:
+    """The pack: no more cards of a kind in view than it holds, and a place out of view (the
+    other hands' unknown cards, the stock) for each card it holds out of view."""
+    seen = _seen(info)
+    pack = pack_counts(info.rules)
+    for k in np.nonzero(seen > pack)[0]:
+        raise ValueError(
+            f"the position breaks the pack: it shows {seen[k]} cards of kind {C.KINDS[k]}, "
+            f"the {info.rules.n_cards}-card pack has {pack[k]}"
+        )
+    unseen = pack - seen
+    hidden = sum(info.hand_sizes) - info.hand_sizes[info.seat] - info.known_counts.sum()
+    if hidden + info.stock_size != unseen.sum():
+        raise ValueError(_places_message(info, unseen, hidden))
+    if unseen[RED_THREE] > info.stock_size:
+        raise ValueError(
+            f"{unseen[RED_THREE]} red threes are not in view but the stock holds only "
+            f"{info.stock_size} cards; red threes are never held (R-15, R-16): give them as "
+            f"red_threes"
+        )
+
+
+def _check_turn_so_far(info: InfoSet) -> None:
+    """What the turn being played did (melds made, pile cards, a last-card red three):
+    given only in the play phase, its melds among the side's."""
     cur_side = info.current % info.rules.sides
     for name in ("melds_this_turn", "pile_melds"):
         ranks = getattr(info, name)

@@ -33,8 +33,9 @@ import numpy as np
 
 from .. import cards as C
 from ..errors import IllegalMove
-from ..game.deals import NO_LOG, Deal, move_error
+from ..game.deals import Deal
 from ..game.infoset import InfoSet
+from ..game.legality import NO_LOG, move_error
 from ..game.notation import check_int, meld_plan, plan_texts
 from ..nb.candidates import (
     CANDIDATE_DTYPE,

@@ -8,8 +8,11 @@ it comes from. The first event that breaks a rule is reported with the rule id (
 description of the position.
 
 Modules: :mod:`.table` (kinds, section 2's table, the switches), :mod:`.checks` (the rule
-checks as pure functions returning a rule id or None), :mod:`.replay` (the position and the
-phase machine that feeds each event to its handler).
+checks as pure functions returning a rule id or None), :mod:`.fields` (an event's fields read),
+:mod:`.position` (the position and its phase), :mod:`.dealing`, :mod:`.turns` and
+:mod:`.scoring` (the handlers of the start, the turns and the end of the deal), :mod:`.refusals`
+(the events a phase does not take) and :mod:`.replay` (the phase machine that feeds each event
+to its handler).
 
 Readings of the rule book that the referee has to choose (see also the tests):
 
@@ -62,7 +65,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .replay import Replay, RuleViolation
+from .position import RuleViolation
+from .replay import Replay
 from .table import TableRules, TraceFormatError
 
 __all__ = [
