@@ -114,6 +114,24 @@ def test_kernel_scores_equal_row_by_row_sums_exactly():
         np.testing.assert_array_equal(fwork["scores"][:n], _row_by_row(parts, state, cands))
 
 
+def test_kernel_scores_each_single_feature_in_its_slot():
+    """A candidate whose one nonzero feature is slot ``i``, for every ``i`` (the first and the
+    last bit of the sparse scorer's mask included), scores as the row-by-row sum: the
+    feature is read from its own slot with its own weights."""
+    rng = np.random.default_rng(12)
+    parts = {k: rng.normal(0, 1, shape).astype(np.float32) for k, shape in PARTS.items()}
+    weights = pack(parts)
+    fwork = np.zeros(1, FEATURE_WORK_DTYPE)[0]
+    state = rng.random(N_STATE_FEAT, dtype=np.float32)
+    cands = np.diag(rng.normal(0, 2, N_CAND_FEAT).astype(np.float32))
+    fwork["state"][:] = state
+    fwork["cands"][:N_CAND_FEAT] = cands
+    score_candidates_nb(weights, fwork, np.int64(N_CAND_FEAT))
+    want = _row_by_row(parts, state, cands)
+    np.testing.assert_array_equal(fwork["scores"][:N_CAND_FEAT], want)
+    assert len(set(want.tolist())) == N_CAND_FEAT  # each slot's weights tell it apart
+
+
 def test_network_fit_is_reproducible_and_learns():
     """Two fits from one seed give the same weights; a fit on values made by a known rule of
     the candidate features (plus a per-decision offset, which advantages remove) picks
