@@ -20,11 +20,19 @@ seat-rotated duplicate boards as ``compare`` does (:func:`canasta_sim.run.compar
 one deal at a time through :class:`canasta_sim.Deal` with its trace, which the referee's
 :class:`~canasta_sim.referee.Replay` walks to read the state before every stock card.
 
+What there is to remove: each board is played again from its position after the red-three
+setup with random orders of its stock below its top ``kept`` cards (written into the deal's
+state through :attr:`canasta_sim.Deal.view`), every rotation with the same order. The spread
+of a board's difference over the orders is the luck of those cards, which an ideal ``v`` (the
+bots' own expected result of each position) would remove; its share of the board variance
+``s`` gives the ideal factor ``1 / (1 - s)``.
+
 Run: ``python benchmarks/luck_pilot.py [--quick]``; writes ``results/bench/luck_pilot.csv``
 and ``luck_pilot.md``.
 """
 
 import argparse
+import itertools
 import sys
 import time
 from pathlib import Path
@@ -45,10 +53,12 @@ from canasta_sim.run.compare import rotation_table  # noqa: E402
 
 FIT_SEED, EVAL_SEED = 9001, 4242
 PAIRINGS = (("apprentice", "expert"), ("expert", "greedy"))
+#: Stock cards kept in place when the rest is reshuffled: how the luck spreads over the stock.
+KEPT = (0, 16, 32)
 
 # --- the state before each stock card: one int16 row per event --------------------------------
-DEAL, SIDE, KIND, STOCK_LEFT, PILE, RED3, MELDED, CANASTAS, HAND_SIZE = range(9)
-STOCK = 9  # the stock's count per kind (15 columns)
+DEAL, SIDE, KIND, STOCK_LEFT, PILE, RED3, MELDED, CANASTAS = range(8)
+STOCK = 8  # the stock's count per kind (15 columns)
 HAND = STOCK + N_KINDS  # the drawing seat's hand per kind
 MELD = HAND + N_KINDS  # cards in the side's meld of each rank (0: no meld)
 N_FIELDS = MELD + N_KINDS
@@ -72,7 +82,6 @@ def stock_events(trace: list[dict], deal: int) -> np.ndarray:
                 replay.sides[side].red_threes,
                 replay.sides[side].melded,
                 replay.canastas(side),
-                sum(replay.hands[seat]),
             ]
             row += np.bincount(replay.deck[replay.stock_pos :], minlength=N_KINDS).tolist()
             row += replay.hands[seat]
@@ -103,11 +112,14 @@ def play_boards(rules: Rules, bot_a: str, bot_b: str, seed: int, boards: int):
     return np.concatenate(events), np.array(scores, np.int64)
 
 
-def reshuffled_boards(rules: Rules, bot_a: str, bot_b: str, seed: int, boards: int, orders: int):
+def reshuffled_boards(
+    rules: Rules, bot_a: str, bot_b: str, seed: int, boards: int, orders: int, kept: int = 0
+):
     """Board differences (points, ``(boards, orders)``, rotations averaged) of each board
     played from its position after the red-three setup with ``orders`` random orders of its
-    stock, every rotation with the same order. Their spread within a board is the stock's
-    luck: what an ideal ``v`` (the bots' own expected result) would remove."""
+    stock below the top ``kept`` cards, every rotation with the same order. Their spread
+    within a board is the luck of those cards: what an ideal ``v`` (the bots' own expected
+    result) would remove at them."""
     tables = rotation_tables(rules, bot_a, bot_b)
     rng = np.random.default_rng(seed)
     out = np.zeros((boards, orders))
@@ -115,7 +127,8 @@ def reshuffled_boards(rules: Rules, bot_a: str, bot_b: str, seed: int, boards: i
         start = Deal.new(rules, seed, deal=board, dealer=board % rules.players)
         top = int(start.view.g[DealSlot.stock_pos])
         for j in range(orders):
-            order = rng.permutation(start.view.stock[top:])
+            order = start.view.stock[top:].copy()
+            order[kept:] = rng.permutation(order[kept:])
             scores = []
             for table in tables:  # rotation r: row r, A on side r, as score_diff reads it
                 d = start.copy()
@@ -159,7 +172,7 @@ def columns(e: np.ndarray, candidate: str) -> np.ndarray:
     canastas), ``stock`` (+ each kind's value by the stock left and by the initial meld)."""
     n = len(e)
     hand, meld = e[:, HAND : HAND + N_KINDS], e[:, MELD : MELD + N_KINDS]
-    left = (e[:, STOCK_LEFT] / 64.0)[:, None]
+    left = (e[:, STOCK_LEFT] / 64.0)[:, None]  # about 1 at the first draw of 4 players
     # one indicator per kind but the 4: the stock's shares sum to 1, so the 15 indicators'
     # terms sum to 0 and one of them would be redundant (values are relative to a 4's)
     one = np.broadcast_to(np.eye(N_KINDS)[:, KINDS != BASELINE], (n, N_KINDS, N_KINDS - 1))
@@ -289,9 +302,10 @@ def main(argv=None):
                 own = evaluate(diff, x @ fit([x], [diff]), rules.sides)["factor"]
                 rows.append(row | {"factor_own_fit": own})
                 print(rows[-1], flush=True)
-        for a, b in PAIRINGS:
-            boards = reshuffled_boards(rules, a, b, EVAL_SEED, args.ideal_boards, args.orders)
-            row = {"players": players, "pairing": f"{a} vs {b}", "v": "ideal"}
+        for (a, b), kept in itertools.product(PAIRINGS, KEPT):
+            boards = reshuffled_boards(rules, a, b, EVAL_SEED, args.ideal_boards, args.orders, kept)
+            v = "ideal" + (f", stock below {kept}" if kept else "")
+            row = {"players": players, "pairing": f"{a} vs {b}", "v": v}
             share, low = stock_share(boards)
             row |= {"boards": args.ideal_boards, "plain": boards.mean(), "stock_share": share}
             row |= {"factor": ideal(share), "factor_low": ideal(low)}
