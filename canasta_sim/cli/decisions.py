@@ -147,34 +147,16 @@ def analyse_command(
     """Rank the candidates at the decision in POSITION (a TOML or JSON position file,
     docs/analysis.md), or at a decision of a run (--from-run), by rolling each out in the
     same sampled worlds."""
-    from ..game.infoset import InfoSet
     from ..players.choices import candidates, find_candidate
-    from ..results.tables import json_document
     from ..search.analysis import analyse, rollout_bots
 
-    if position is None and address is None:
-        raise click.UsageError("give POSITION (a position file) or --from-run RUN:DEAL[:TURN]")
-    if position is not None and address is not None:
-        raise click.UsageError("give either POSITION (a position file) or --from-run, not both")
-    if not math.isfinite(target_se):
-        raise click.BadParameter(f"{target_se} is not a number of points", param_hint="--target-se")
+    _check_analyse_source(position, address, target_se)
     from ..run.compiling import compile_watch
 
     # reading a run's deal, listing the candidates and the rollouts may compile kernels (a
     # first use): say so, as the commands that play deals do
     with compile_watch(note=not quiet):
-        if address is not None:
-            from ..run.address import info_set_from_run  # (run folders: parquet, only here)
-
-            with api_errors("--from-run"):
-                info = info_set_from_run(address)
-            if not quiet:
-                _note(fmt, f"position: {address}, seat {info.seat} to play ({info.phase} phase)")
-        elif not position.is_file():
-            raise click.BadParameter(f"{str(position)!r} is not a file", param_hint="POSITION")
-        else:
-            with api_errors("POSITION"):
-                info = InfoSet.from_file(position)
+        info = _analysed_position(position, address, quiet, fmt)
         with api_errors("--rollout"):
             rollout_bots(rollout, info.rules.sides)
         with api_errors("POSITION"):
@@ -186,16 +168,7 @@ def analyse_command(
                 f"--max-worlds {max_worlds} is below --min-worlds {min_worlds}",
                 param_hint="--max-worlds",
             )
-        if out is not None:
-            from ..run.outdir import prepare_out
-
-            if out.exists():
-                raise click.BadParameter(
-                    f"{str(out)!r} exists; analyse writes a new folder only: name another",
-                    param_hint="--out",
-                )
-            with api_errors("--out"):
-                prepare_out(out, overwrite=False)
+        _prepare_analyse_out(out)
         result = analyse(
             info,
             picked or None,
@@ -210,6 +183,57 @@ def analyse_command(
             win_game=win_game,
             max_candidates=max_candidates,
         )
+    _show_analysis(result, out, quiet, fmt)
+
+
+def _check_analyse_source(position, address, target_se) -> None:
+    """Exactly one of POSITION and --from-run, and a finite --target-se."""
+    if position is None and address is None:
+        raise click.UsageError("give POSITION (a position file) or --from-run RUN:DEAL[:TURN]")
+    if position is not None and address is not None:
+        raise click.UsageError("give either POSITION (a position file) or --from-run, not both")
+    if not math.isfinite(target_se):
+        raise click.BadParameter(f"{target_se} is not a number of points", param_hint="--target-se")
+
+
+def _analysed_position(position, address, quiet, fmt):
+    """The information set analysed: a run's decision (--from-run, noted unless quiet) or
+    the POSITION file's."""
+    from ..game.infoset import InfoSet
+
+    if address is not None:
+        from ..run.address import info_set_from_run  # (run folders: parquet, only here)
+
+        with api_errors("--from-run"):
+            info = info_set_from_run(address)
+        if not quiet:
+            _note(fmt, f"position: {address}, seat {info.seat} to play ({info.phase} phase)")
+        return info
+    if not position.is_file():
+        raise click.BadParameter(f"{str(position)!r} is not a file", param_hint="POSITION")
+    with api_errors("POSITION"):
+        return InfoSet.from_file(position)
+
+
+def _prepare_analyse_out(out) -> None:
+    """Create --out, a new folder (analyse never overwrites), before the rollouts."""
+    if out is None:
+        return
+    from ..run.outdir import prepare_out
+
+    if out.exists():
+        raise click.BadParameter(
+            f"{str(out)!r} exists; analyse writes a new folder only: name another",
+            param_hint="--out",
+        )
+    with api_errors("--out"):
+        prepare_out(out, overwrite=False)
+
+
+def _show_analysis(result, out, quiet, fmt) -> None:
+    """Print the ranking in the chosen format and write it to --out if given."""
+    from ..results.tables import json_document
+
     _emit(
         fmt,
         lambda: str(result),

@@ -124,20 +124,7 @@ class VecCanasta:
         check_int("n_envs", n_envs, 1, 1_000_000)
         check_int("seed", seed, 0, 2**64 - 1)
         check_int("threads", threads, 1, 256)
-        if isinstance(start, str):
-            start, _bots = deal_from_run(start)
-        if start is not None and not isinstance(start, (Deal, InfoSet)):
-            raise ValueError(
-                f"start={start!r}: allowed: None (new deals), a Deal, an InfoSet or a run address "
-                "'RUN_FOLDER:DEAL[:TURN[:DECISION]]'"
-            )
-        given = start is not None and rules is None
-        self.rules = start.rules if given else as_rules(rules)  # type: ignore[union-attr]
-        if start is not None and start.rules != self.rules:
-            raise ValueError(
-                "the start position is played under other rules than rules=; allowed: "
-                "rules=None (the position's rules) or the same rules"
-            )
+        start, self.rules = _start_and_rules(start, rules)
         check_int("seat", seat, 0, self.rules.players - 1)
         self.n_envs, self.seed, self.threads = n_envs, seed, threads
         self.opponents, self.seat, self.game, self.autoreset = opponents, seat, game, autoreset
@@ -147,13 +134,7 @@ class VecCanasta:
             _check_opponents(opponents)
         table = game_table(self.rules, opponents or "random", scores=scores)
         policies = table.policies[0]
-        learner = np.zeros(self.players, np.int8)
-        if opponents is None:
-            learner[:] = 1
-        elif team:
-            learner[seat % self.rules.sides :: self.rules.sides] = 1
-        else:
-            learner[seat] = 1
+        learner = _learner_seats(self.rules, opponents, seat, team)
         first_scores = np.zeros(MAX_SIDES, np.int64)
         first_scores[: self.rules.sides] = check_scores(scores, self.rules)
         self._cfg = EnvConfig(
@@ -170,29 +151,8 @@ class VecCanasta:
         learns = bool(np.isin(policies[learner == 0], LEARNED_CODES).any())
         self._search = Search(*search_work(2 * self._blocks if learns else 0))
         self._learned = Learned(table.weights, feature_work(self._blocks if learns else 0))
-        rows = 30 * self.rules.max_turns + 1000 if record else 0
-        kept = n_envs if record else 0
-        self._rec = EnvRecords(
-            states=np.zeros(n_envs, STATE_DTYPE),
-            scratch=np.zeros(n_envs, STATE_DTYPE),
-            envs=np.zeros(n_envs, ENV_DTYPE),
-            bots=new_bots(self._blocks),
-            logs=np.zeros((n_envs, rows, EV_LEN), np.int32),
-            no_log=np.zeros((0, EV_LEN), np.int32),
-            done_states=np.zeros(kept, STATE_DTYPE),
-            done_logs=np.zeros((kept, rows, EV_LEN), np.int32),
-        )
-        self._out = EnvOut(
-            obs=np.zeros((n_envs, ENV_OBS_LEN), np.int32),
-            mask=np.zeros((n_envs, N_ACTIONS), np.bool_),
-            current=np.zeros(n_envs, np.int32),
-            rewards=np.zeros((n_envs, MAX_PLAYERS), np.float64),
-            terminated=np.zeros(n_envs, np.bool_),
-            truncated=np.zeros(n_envs, np.bool_),
-            end_reason=np.zeros(n_envs, np.int32),
-            deal_scores=np.zeros((n_envs, MAX_SIDES), np.int32),
-            errors=np.zeros(n_envs, np.int32),
-        )
+        self._rec = _records(n_envs, self._blocks, self.rules.max_turns, record)
+        self._out = _outputs(n_envs)
         self._no_actions = np.zeros(n_envs, np.int64)
         self._ready = False
         self._history = _history(start)
@@ -364,6 +324,78 @@ class VecCanasta:
 
     def _over(self, i: int) -> bool:
         return int(self._rec.states[i]["g"][DealSlot.phase]) == Phase.over
+
+
+def _start_and_rules(start, rules) -> tuple[Deal | InfoSet | None, Rules]:
+    """The start position (a run address replayed to its Deal) and the environment's rules:
+    ``rules``, or with ``rules=None`` the position's.
+
+    Raises
+    ------
+    ValueError
+        For a start that is not None, a Deal, an InfoSet or a run address, or a position
+        played under other rules than ``rules``.
+    """
+    if isinstance(start, str):
+        start, _bots = deal_from_run(start)
+    if start is not None and not isinstance(start, (Deal, InfoSet)):
+        raise ValueError(
+            f"start={start!r}: allowed: None (new deals), a Deal, an InfoSet or a run address "
+            "'RUN_FOLDER:DEAL[:TURN[:DECISION]]'"
+        )
+    given = start is not None and rules is None
+    rules = start.rules if given else as_rules(rules)  # type: ignore[union-attr]
+    if start is not None and start.rules != rules:
+        raise ValueError(
+            "the start position is played under other rules than rules=; allowed: "
+            "rules=None (the position's rules) or the same rules"
+        )
+    return start, rules
+
+
+def _learner_seats(rules: Rules, opponents: str | None, seat: int, team: bool) -> np.ndarray:
+    """``int8 (players,)``: 1 for the seats the learner plays (all without opponents; with
+    them ``seat``, or with ``team`` every seat of its side), 0 for the opponents'."""
+    learner = np.zeros(rules.players, np.int8)
+    if opponents is None:
+        learner[:] = 1
+    elif team:
+        learner[seat % rules.sides :: rules.sides] = 1
+    else:
+        learner[seat] = 1
+    return learner
+
+
+def _records(n_envs: int, blocks: int, max_turns: int, record: bool) -> EnvRecords:
+    """The kernel's per-environment states, bot memories and event logs; with ``record``
+    room for each environment's last finished deal and its log."""
+    rows = 30 * max_turns + 1000 if record else 0
+    kept = n_envs if record else 0
+    return EnvRecords(
+        states=np.zeros(n_envs, STATE_DTYPE),
+        scratch=np.zeros(n_envs, STATE_DTYPE),
+        envs=np.zeros(n_envs, ENV_DTYPE),
+        bots=new_bots(blocks),
+        logs=np.zeros((n_envs, rows, EV_LEN), np.int32),
+        no_log=np.zeros((0, EV_LEN), np.int32),
+        done_states=np.zeros(kept, STATE_DTYPE),
+        done_logs=np.zeros((kept, rows, EV_LEN), np.int32),
+    )
+
+
+def _outputs(n_envs: int) -> EnvOut:
+    """The buffers one kernel call writes its results to (what ``copy=False`` returns)."""
+    return EnvOut(
+        obs=np.zeros((n_envs, ENV_OBS_LEN), np.int32),
+        mask=np.zeros((n_envs, N_ACTIONS), np.bool_),
+        current=np.zeros(n_envs, np.int32),
+        rewards=np.zeros((n_envs, MAX_PLAYERS), np.float64),
+        terminated=np.zeros(n_envs, np.bool_),
+        truncated=np.zeros(n_envs, np.bool_),
+        end_reason=np.zeros(n_envs, np.int32),
+        deal_scores=np.zeros((n_envs, MAX_SIDES), np.int32),
+        errors=np.zeros(n_envs, np.int32),
+    )
 
 
 def _starts(start, n_envs: int, seed: int, rules: np.ndarray) -> np.ndarray:

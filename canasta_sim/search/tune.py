@@ -27,6 +27,7 @@ import pandas as pd
 
 from ..errors import BadArgument
 from ..game.notation import check_int
+from ..game.rules import Rules
 from ..players.specs import POLICIES, Bot, Param, Policy, parse_bot, spec_params
 from ..results.intervals import wilson_interval
 from ..results.tables import align_columns, interval, number
@@ -357,19 +358,89 @@ def tune(
     """
     import optuna
 
+    plan = _plan(
+        bot,
+        field,
+        params,
+        ranges,
+        objective,
+        trials,
+        start,
+        deals,
+        games,
+        final_deals,
+        final_games,
+        rules,
+        seed,
+    )
+    sampler = optuna.samplers.TPESampler(seed=plan.sampler_seed, multivariate=True)
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        study = optuna.create_study(direction="maximize", sampler=sampler)
+    _enqueue_baseline(study, plan, start)
+    t0 = time.perf_counter()
+    history = _search(study, plan, workers, progress)
+    search_seconds = time.perf_counter() - t0
+    best_row = history.loc[history["objective"].idxmax()]
+    best = parse_bot(best_row["spec"])
+    final = _final(
+        best, plan.field, plan.final_deals, plan.final_games, plan.final_seeds, plan.rules, workers
+    )
+    sampler_doc = (
+        f"optuna {optuna.__version__} TPESampler(multivariate=True, seed={plan.sampler_seed})"
+    )
+    wall = time.perf_counter() - t0
+    manifest = _tune_manifest(plan, best, best_row, sampler_doc, search_seconds, wall, workers)
+    return TuneResult(best, history, final, manifest)
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """A tuning run's checked settings: what the search tries, against which field, with how
+    many deals or games, on which seeds."""
+
+    bot: str
+    policy: Policy
+    fixed: dict[str, float]
+    searched: list[Param]
+    bounds: dict[str, tuple[float, float]]
+    field: list[Bot]
+    objective: str
+    rules: Rules
+    trials: int
+    count: int  # deals (objective diff) or games (wins) per field bot per trial
+    final_deals: int
+    final_games: int
+    start: Bot  # trial 0's setting
+    seed: int
+    search_seeds: list[int]
+    final_seeds: list[int]
+    sampler_seed: int
+
+
+def _plan(
+    bot,
+    field,
+    params,
+    ranges,
+    objective,
+    trials,
+    start,
+    deals,
+    games,
+    final_deals,
+    final_games,
+    rules,
+    seed,
+) -> _Plan:
+    """:func:`tune`'s arguments checked, in the order its errors name them, with the seeds of
+    both stages."""
     if objective not in OBJECTIVES:
         raise ValueError(f"objective {objective!r} is unknown; allowed: {', '.join(OBJECTIVES)}")
     rules = resolve_rules(rules)
     policy, fixed, searched, bounds = search_space(bot, params, ranges)
-    if isinstance(field, str):
-        field = [field]
-    field_bots = [parse_bot(s) for s in field]
-    if not field_bots:
-        raise ValueError("field is empty; allowed: one or more opponent bot specs")
-    specs = [b.spec for b in field_bots]
-    for spec in specs:
-        if specs.count(spec) > 1:
-            raise ValueError(f"field lists {spec!r} twice; allowed: each bot once")
+    field_bots = _field_bots(field)
     sides = rules.sides
     check_int("trials", trials, 1, MAX_TRIALS)
     count = _count(
@@ -384,7 +455,43 @@ def tune(
     final_deals = _count("final_deals", final_deals, sides)
     final_games = _count("final_games", final_games, sides)
     check_int("seed", seed, 0, 2**64 - 1)
+    return _Plan(
+        bot=bot,
+        policy=policy,
+        fixed=fixed,
+        searched=searched,
+        bounds=bounds,
+        field=field_bots,
+        objective=objective,
+        rules=rules,
+        trials=trials,
+        count=count,
+        final_deals=final_deals,
+        final_games=final_games,
+        start=_start_bot(bot, start, policy),
+        seed=seed,
+        search_seeds=stage_seeds(seed, SEARCH, len(field_bots)),
+        final_seeds=stage_seeds(seed, FINAL, len(field_bots)),
+        sampler_seed=int(seed % 2**32),  # the sampler takes a 32-bit seed
+    )
 
+
+def _field_bots(field) -> list[Bot]:
+    """The field's bots: one or more specs (a str is one), each once."""
+    if isinstance(field, str):
+        field = [field]
+    field_bots = [parse_bot(s) for s in field]
+    if not field_bots:
+        raise ValueError("field is empty; allowed: one or more opponent bot specs")
+    specs = [b.spec for b in field_bots]
+    for spec in specs:
+        if specs.count(spec) > 1:
+            raise ValueError(f"field lists {spec!r} twice; allowed: each bot once")
+    return field_bots
+
+
+def _start_bot(bot: str, start: str | None, policy: Policy) -> Bot:
+    """Trial 0's bot: ``start`` if given (a setting of ``policy``), else ``bot``."""
     try:
         start_bot = parse_bot(bot if start is None else start)
     except ValueError as exc:
@@ -396,16 +503,15 @@ def tune(
             f"{policy.name}, e.g. {policy.name}:{policy.params[0].name}="
             f"{policy.params[0].default:g}",
         )
-    start_values = start_bot.parameters_at(rules.players)
-    search_seeds = stage_seeds(seed, SEARCH, len(field_bots))
-    final_seeds = stage_seeds(seed, FINAL, len(field_bots))
-    sampler_seed = int(seed % 2**32)  # the sampler takes a 32-bit seed
-    sampler = optuna.samplers.TPESampler(seed=sampler_seed, multivariate=True)
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
-        study = optuna.create_study(direction="maximize", sampler=sampler)
-    baseline = {p.name: start_values[p.name] for p in searched}
+    return start_bot
+
+
+def _enqueue_baseline(study, plan: _Plan, start: str | None) -> None:
+    """Queue trial 0 (the start setting's searched values) when they lie inside the search
+    ranges: a given ``start`` must, the bot's own setting may not (then the sampler starts)."""
+    values = plan.start.parameters_at(plan.rules.players)
+    baseline = {p.name: values[p.name] for p in plan.searched}
+    bounds = plan.bounds
     outside = [n for n, v in baseline.items() if not bounds[n][0] <= v <= bounds[n][1]]
     if start is not None and outside:
         raise BadArgument(
@@ -415,16 +521,20 @@ def tune(
         )
     if not outside:
         study.enqueue_trial(baseline)
+
+
+def _search(study, plan: _Plan, workers, progress: bool) -> pd.DataFrame:
+    """Play ``plan.trials`` settings the study suggests on the search seeds: one history row each
+    (:attr:`TuneResult.history`)."""
     history = []
-    t0 = time.perf_counter()
-    with Progress(trials, "trial", progress) as bar:
-        for done in range(1, trials + 1):
+    with Progress(plan.trials, "trial", progress) as bar:
+        for done in range(1, plan.trials + 1):
             trial = study.ask()
-            chosen = {p.name: _suggest(trial, p, *bounds[p.name]) for p in searched}
-            cand = _make_bot(policy, fixed, chosen, rules.players)
+            chosen = {p.name: _suggest(trial, p, *plan.bounds[p.name]) for p in plan.searched}
+            cand = _make_bot(plan.policy, plan.fixed, chosen, plan.rules.players)
             t = time.perf_counter()
             score, _ = _against_field(
-                cand, field_bots, objective, count, search_seeds, rules, workers
+                cand, plan.field, plan.objective, plan.count, plan.search_seeds, plan.rules, workers
             )
             study.tell(trial, score.value)
             history.append(
@@ -435,25 +545,25 @@ def tune(
                     "objective": score.value,
                     "low": score.low,
                     "high": score.high,
-                    **{f"vs_{b.spec}": v for b, v in zip(field_bots, score.per_opponent)},
+                    **{f"vs_{b.spec}": v for b, v in zip(plan.field, score.per_opponent)},
                     "seconds": round(time.perf_counter() - t, 3),
                 }
             )
             bar.update(done, f"best {study.best_value:.4g}")
-    search_seconds = time.perf_counter() - t0
-    history = pd.DataFrame(history)
-    best_row = history.loc[history["objective"].idxmax()]
-    best = parse_bot(best_row["spec"])
+    return pd.DataFrame(history)
 
-    final = _final(best, field_bots, final_deals, final_games, final_seeds, rules, workers)
-    # rules, versions and wall time as every run's manifest has them; the bots are the tuned
-    # setting and the field
+
+def _tune_manifest(
+    plan: _Plan, best: Bot, best_row, sampler_doc: str, search_seconds: float, wall: float, workers
+) -> dict:
+    """:attr:`TuneResult.manifest`: rules, versions and wall time as every run's manifest has
+    them; the bots are the tuned setting and the field; ``tune`` holds the search's settings,
+    seeds and outcome."""
     threads = workers if workers is not None else numba.get_num_threads()
-    wall = time.perf_counter() - t0
     how = {"workers": threads, "threads_per_worker": 1, "scheduler": None}
     manifest = make_manifest(
-        Table(rules, ((best,) * sides,)),
-        seed=int(seed),
+        Table(plan.rules, ((best,) * plan.rules.sides,)),
+        seed=int(plan.seed),
         first_deal=0,
         deals=0,
         wall=wall,
@@ -463,32 +573,31 @@ def tune(
     )
     for key in ("first_deal", "deals", "deals_per_second", "chunk_size", "records"):
         manifest.pop(key, None)
-    manifest["bots"] = {"tuned": best.spec, "field": [b.spec for b in field_bots]}
+    manifest["bots"] = {"tuned": best.spec, "field": [b.spec for b in plan.field]}
     manifest["bot_parameters"] = {
-        b.spec: b.parameters_at(rules.players) for b in (best, *field_bots)
+        b.spec: b.parameters_at(plan.rules.players) for b in (best, *plan.field)
     }
     manifest.update(
         tune={
-            "bot": bot,
-            "objective": objective,
-            "objective_doc": OBJECTIVES[objective],
-            "fixed": fixed,
-            "searched": {n: [float(v) for v in bounds[n]] for n in bounds},
-            "trials": int(trials),
-            "per_trial": {"deals" if objective == "diff" else "games": count},
-            "final_deals": final_deals,
-            "final_games": final_games,
-            "search_seeds": search_seeds,
-            "final_seeds": final_seeds,
-            "sampler": f"optuna {optuna.__version__} TPESampler(multivariate=True, "
-            f"seed={sampler_seed})",
-            "baseline": start_bot.spec,
+            "bot": plan.bot,
+            "objective": plan.objective,
+            "objective_doc": OBJECTIVES[plan.objective],
+            "fixed": plan.fixed,
+            "searched": {n: [float(v) for v in plan.bounds[n]] for n in plan.bounds},
+            "trials": int(plan.trials),
+            "per_trial": {"deals" if plan.objective == "diff" else "games": plan.count},
+            "final_deals": plan.final_deals,
+            "final_games": plan.final_games,
+            "search_seeds": plan.search_seeds,
+            "final_seeds": plan.final_seeds,
+            "sampler": sampler_doc,
+            "baseline": plan.start.spec,
             "best_trial": int(best_row["trial"]),
             "best_search_objective": float(best_row["objective"]),
             "search_seconds": round(search_seconds, 3),
         }
     )
-    return TuneResult(best, history, final, manifest)
+    return manifest
 
 
 def _final(best, field_bots, deals, games, seeds, rules, workers) -> pd.DataFrame:
