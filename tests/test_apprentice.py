@@ -173,7 +173,7 @@ def test_labelling_progress_in_a_log_is_lines_not_a_bar(tmp_path, monkeypatch, c
     """stderr not a terminal (a log): ``train``'s labelling writes progress lines like the
     other commands (here one per shard, the interval set to 0 s), not a bar's carriage
     returns."""
-    monkeypatch.setattr("canasta_sim.run.runner.LOG_INTERVAL", 0.0)
+    monkeypatch.setattr("canasta_sim.run.progress.LOG_INTERVAL", 0.0)
     plan = LabelPlan(seed=4, deals=1, worlds=2, every=2, players=(2,))
     make_labels(tmp_path, plan, 2)
     err = capsys.readouterr().err

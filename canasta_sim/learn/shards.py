@@ -225,7 +225,7 @@ def make_labels(
     threads (the kernel releases the GIL), or as tasks on a Dask ``scheduler`` (``local:N``
     or an address, as ``simulate --scheduler``; the shards are written here as they come
     back), skipping shards already written; returns every shard's path. Shows the progress
-    of shards on stderr when ``progress`` (:class:`~canasta_sim.run.runner.Progress`: a bar on
+    of shards on stderr when ``progress`` (:class:`~canasta_sim.run.progress.Progress`: a bar on
     a terminal, a line every few seconds in a log).
 
     Raises
