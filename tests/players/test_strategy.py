@@ -487,7 +487,7 @@ def test_example_bots_play_legal_deals_that_the_referee_accepts(monkeypatch, dea
 
     from canasta_sim.referee import check_trace
 
-    monkeypatch.chdir(Path(__file__).resolve().parent.parent)
+    monkeypatch.chdir(Path(__file__).resolve().parents[2])
     hoarder, eager = "py:docs/example_bots.py:PileHoarder", "py:docs/example_bots.py:EagerMelder"
     for players, bots in ((4, [hoarder, eager]), (2, [eager, "expert"]), (3, [hoarder])):
         rules = cs.Rules(players=players)
@@ -505,7 +505,7 @@ def test_the_minimal_bot_of_strategy_md_plays_deals_the_referee_accepts(tmp_path
 
     from canasta_sim.referee import check_trace
 
-    doc = (Path(__file__).resolve().parent.parent / "docs/strategy.md").read_text()
+    doc = (Path(__file__).resolve().parents[2] / "docs/strategy.md").read_text()
     code = re.search(r"```python\n(class Minimal:.*?)```", doc, re.S).group(1)
     monkeypatch.chdir(tmp_path)
     (tmp_path / "minimal.py").write_text(code)
@@ -524,7 +524,7 @@ def test_example_bots_express_their_strategies(monkeypatch):
     from canasta_sim.players.choices import candidates
     from canasta_sim.players.pybot import view_of
 
-    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parent.parent / "docs"))
+    monkeypatch.syspath_prepend(str(Path(__file__).resolve().parents[2] / "docs"))
     import example_bots as ex
 
     d = cs.Deal.new(seed=3)
@@ -561,7 +561,7 @@ def test_a_python_bot_is_not_a_rollout_bot(bot_file):
     """Rollouts run in the kernels: a bot written in Python is refused, not replaced."""
     from pathlib import Path
 
-    info = cs.InfoSet.from_file(Path(__file__).parent.parent / "docs/positions/go_out_2p.json")
+    info = cs.InfoSet.from_file(Path(__file__).parents[2] / "docs/positions/go_out_2p.json")
     with pytest.raises(
         ValueError, match="is written in Python, and the rollouts run in the kernels"
     ):

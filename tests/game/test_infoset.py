@@ -12,7 +12,7 @@ from canasta_sim import Deal, InfoSet, Rules
 from canasta_sim import cards as C
 from canasta_sim.game.strata import top_card_weights
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "positions"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "positions"
 TAKE = DOCS / "take_or_draw.toml"
 GO_OUT = DOCS / "go_out_2p.json"
 tomllib = pytest.importorskip("tomllib")  # Python 3.11+; positions can be JSON on 3.10

@@ -11,7 +11,7 @@ from canasta_sim import Deal, InfoSet, Rules
 from canasta_sim import cards as C
 from canasta_sim.game.positions import PHASES, position_fields, read_position
 
-POSITIONS = Path(__file__).resolve().parent.parent / "docs" / "positions"
+POSITIONS = Path(__file__).resolve().parents[2] / "docs" / "positions"
 GO_OUT = POSITIONS / "go_out_2p.json"
 
 

@@ -13,7 +13,7 @@ from canasta_sim.cli import main
 from canasta_sim.search.review import COLUMNS, TYPES, deal_summary, own_rollout
 
 RULES = Rules(players=2)
-EXAMPLE_BOTS = Path(__file__).resolve().parent.parent / "docs" / "example_bots.py"
+EXAMPLE_BOTS = Path(__file__).resolve().parents[2] / "docs" / "example_bots.py"
 DEALS = 2
 
 

@@ -14,7 +14,7 @@ from canasta_sim.nb.engine.state import MAX_CARDS, MAX_PLAYERS, MAX_SIDES
 from canasta_sim.nb.enums import RED_THREE, DealSlot
 from canasta_sim.players.choices import candidates
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 K = {name: i for i, name in enumerate(C.KINDS)}
 VARIANTS = [(p, preset) for p in (2, 3, 4, 6) for preset in ("classic", "hoyle")]
 

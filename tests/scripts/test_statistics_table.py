@@ -9,7 +9,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import statistics_table  # noqa: E402
 
 from canasta_sim._version import BOTS_VERSION  # noqa: E402

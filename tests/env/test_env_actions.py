@@ -180,7 +180,7 @@ def test_staged_cards_are_seen_only_by_the_seat_to_play():
 def test_the_action_table_in_the_docs_is_up_to_date():
     from pathlib import Path
 
-    page = (Path(__file__).parent.parent / "docs" / "environment.md").read_text()
+    page = (Path(__file__).parents[2] / "docs" / "environment.md").read_text()
     assert actions_markdown() in page, "run python scripts/environment_doc.py"
 
 

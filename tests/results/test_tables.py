@@ -20,7 +20,7 @@ from canasta_sim.results.tables import align_columns, interval, json_document, n
 from canasta_sim.run.seating import SLOW_DEALS, Table
 from canasta_sim.search.review import format_top
 
-GO_OUT = Path(__file__).resolve().parent.parent / "docs" / "positions" / "go_out_2p.json"
+GO_OUT = Path(__file__).resolve().parents[2] / "docs" / "positions" / "go_out_2p.json"
 NAN = float("nan")
 
 

@@ -209,7 +209,7 @@ def test_docs_bots_md_shows_the_policy_table():
 
     from canasta_sim.players.specs import policies_markdown
 
-    text = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text()
+    text = (Path(__file__).resolve().parents[2] / "docs" / "bots.md").read_text()
     assert text.endswith(policies_markdown())
     # bots version 4: the 4-player default, then the counts whose default differs
     assert "| `pile_threshold` | 6 (3 players: 5; 6 players: 3) | 1 .. 50 (whole numbers) |" in (

@@ -327,7 +327,7 @@ def test_after_a_last_card_red_three_each_plan_ends_the_deal_without_a_discard()
 def test_decision_types_from_the_bot_choice_and_the_best(a, b, kind):
     info = position(HAND, CANASTA)
     found = {c.label: c for c in candidates(info)}
-    take = InfoSet.from_file(Path(__file__).parent.parent / "docs/positions/take_or_draw.toml")
+    take = InfoSet.from_file(Path(__file__).parents[2] / "docs/positions/take_or_draw.toml")
     found.update({c.label: c for c in candidates(take)})
     assert decision_type(found[a], found[b]) == kind
     assert decision_type(found[b], found[a]) == kind

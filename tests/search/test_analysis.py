@@ -12,7 +12,7 @@ from canasta_sim import InfoSet, analyse
 from canasta_sim import cards as C
 from canasta_sim.players.choices import candidates
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "positions"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "positions"
 GO_OUT = DOCS / "go_out_2p.json"
 EXAMPLE_BOTS = DOCS.parent / "example_bots.py"
 

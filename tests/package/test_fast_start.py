@@ -15,7 +15,7 @@ import pytest
 from canasta_sim import Rules, simulate
 from canasta_sim.nb import play
 
-POSITION = Path(__file__).resolve().parent.parent / "docs" / "positions" / "take_or_draw.toml"
+POSITION = Path(__file__).resolve().parents[2] / "docs" / "positions" / "take_or_draw.toml"
 KERNELS = (
     "play_block_nb",
     "play_expert_block_nb",

@@ -228,7 +228,7 @@ def test_check_trace_file(tmp_path):
 
 
 def test_referee_imports_only_the_card_notation():
-    package = Path(__file__).parents[1] / "canasta_sim" / "referee"
+    package = Path(__file__).parents[2] / "canasta_sim" / "referee"
     modules = {path.stem for path in package.glob("*.py")}
     imported = set()
     for source in package.glob("*.py"):

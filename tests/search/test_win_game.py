@@ -10,7 +10,7 @@ import pytest
 from canasta_sim import InfoSet, analyse
 from canasta_sim.search.equity import table_policy, table_scope
 
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "positions"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "positions"
 GO_OUT = "go out: meld 7 7 7, discard B3"
 
 
