@@ -185,3 +185,40 @@ def test_an_empty_out_is_a_usage_error(command):
     r = invoke(*command, "--out", "")
     assert r.exit_code == 2, r.output
     assert "'' is an empty folder name; allowed: a folder path" in r.output
+
+
+# --- the value as written, the option at fault ---------------------------------------------------
+def test_the_cli_names_the_trailing_comma_of_bots():
+    r = invoke("simulate", "--deals", 1, "--bots", "expert:pile_threshold=6,")
+    assert r.exit_code == 2
+    assert "empty item after 'expert:pile_threshold=6'" in " ".join(r.output.split())
+
+
+@pytest.mark.parametrize(
+    "setting, shown",
+    [("card_values=1,2", "card_values=1,2 is not allowed"), ("players=true", "players=true is")],
+)
+def test_set_echoes_the_value_as_written(setting, shown):
+    r = invoke("simulate", "--deals", 1, "--set", setting)
+    assert r.exit_code == 2
+    text = " ".join(r.output.split())
+    assert shown in text and "(1, 2)" not in text and "True" not in text
+
+
+def test_an_existing_out_folder_names_the_option_not_the_argument(tmp_path):
+    (tmp_path / "x").mkdir()
+    r = invoke("simulate", "--deals", 1, "--out", tmp_path / "x")
+    assert r.exit_code == 2
+    text = " ".join(r.output.split())
+    assert "already exists; choose a new folder or add --overwrite" in text
+    assert "overwrite=True" not in text
+
+
+@pytest.mark.parametrize("scores, side, value", [("6000,0", 0, 6000), ("0,5000", 1, 5000)])
+def test_games_from_scores_at_the_target_are_refused(scores, side, value):
+    r = invoke("games", "--games", 1, "--scores", scores)
+    assert r.exit_code == 2
+    text = " ".join(r.output.split())
+    assert f"side {side} starts with {value} points, at or above the game's target of 5000" in text
+    with pytest.raises(ValueError, match="at or above the game's target of 5000"):
+        canasta_sim.play_games(1, scores=[int(v) for v in scores.split(",")])

@@ -2,9 +2,11 @@
 
 import importlib
 import json
+import os
 import shutil
 import subprocess
 import sys
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -13,6 +15,8 @@ from click.testing import CliRunner
 from canasta_sim.cli import main
 from canasta_sim.cli.options import _write_frames
 from canasta_sim.run.outdir import Target
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args):
@@ -618,3 +622,79 @@ def test_chunk_size_limit_matches_the_simulator():
     from canasta_sim.run.runner import MAX_CHUNK
 
     assert (CHUNK.min, CHUNK.max) == (1, MAX_CHUNK)
+
+
+# --- what a command prints -----------------------------------------------------------------------
+def test_one_game_is_one_game():
+    r = run("games", "--games", 1, "--players", 2, "--seed", 3)
+    assert r.exit_code == 0, r.output
+    assert r.output.startswith("1 game, 2 players, target 5000")
+
+
+def test_rollout_help_lists_exactly_the_bots_rollout_takes():
+    from canasta_sim.cli.decisions import ROLLOUT_HELP
+    from canasta_sim.players.specs import POLICIES
+    from canasta_sim.search.analysis import rollout_bots
+
+    listed, _, refused = ROLLOUT_HELP.partition("; not ")
+    for name in POLICIES:
+        if name in listed:
+            rollout_bots(name, 2)  # accepted
+        else:
+            assert name in refused
+            with pytest.raises(ValueError):
+                rollout_bots(name, 2)
+    for command in ("analyse", "review"):
+        help_text = " ".join(run(command, "--help").output.split())
+        assert " ".join(ROLLOUT_HELP.split()) in help_text
+
+
+def test_analyse_quiet_prints_the_result_only(tmp_path):
+    position = ROOT / "docs/positions/take_or_draw.toml"
+    args = ["analyse", position, "--worlds", 20, "--format", "csv", "--out", tmp_path / "a"]
+    loud, quiet = run(*args), run(*args[:-1], tmp_path / "b", "--quiet")
+    assert loud.exit_code == 0 and quiet.exit_code == 0, quiet.output
+    assert f"wrote {tmp_path / 'a'}" in loud.stderr
+    assert "wrote" not in quiet.stderr and quiet.stdout == loud.stdout  # the same table
+    assert (tmp_path / "b" / "analysis.json").is_file()
+
+
+# --- Ctrl-C while the command line loads -----------------------------------------------------
+CTRL_C_WHILE_LOADING = """
+import sys
+
+
+class CtrlC:  # the user's Ctrl-C arrives while the command modules are being imported
+    def find_spec(self, name, path=None, target=None):
+        if name == "canasta_sim.cli.simulation":
+            raise KeyboardInterrupt
+        return None
+
+
+sys.meta_path.insert(0, CtrlC())
+sys.argv = ["canasta-sim", "simulate", "--deals", "10"]
+from canasta_sim.__main__ import run
+
+run()
+"""
+
+
+def test_ctrl_c_while_loading_exits_130_without_traceback():
+    # it printed Python's traceback of the imports and exited 1
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    r = subprocess.run(
+        [sys.executable, "-c", CTRL_C_WHILE_LOADING],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        cwd=ROOT,
+    )
+    assert (r.returncode, r.stderr) == (130, "Interrupted.\n")
+
+
+def test_the_command_is_the_loader():
+    """The ``canasta-sim`` script runs :func:`canasta_sim.__main__.run`, which catches the
+    Ctrl-C above (the script entry in pyproject.toml)."""
+    text = (ROOT / "pyproject.toml").read_text()
+    assert 'canasta-sim = "canasta_sim.__main__:run"' in text

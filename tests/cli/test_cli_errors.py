@@ -453,3 +453,50 @@ def test_a_syntax_error_in_a_bot_file_names_its_line(tmp_path, monkeypatch):
     r = run("simulate", "--deals", 2, "--bots", "py:b.py:C", "--quiet")
     assert r.exit_code == 1, r.output
     assert "SyntaxError" in r.output and 'b.py", line 2' in r.output
+
+
+# --- report of what it does not read -------------------------------------------------------------
+@pytest.fixture(scope="module")
+def games_folder(tmp_path_factory):
+    out = tmp_path_factory.mktemp("games") / "g"
+    r = run("games", "--games", 1, "--players", 2, "--quiet", "--out", out)
+    assert r.exit_code == 0, r.output
+    return out
+
+
+READS = (
+    "report reads a run folder of simulate (manifest.json and aggregates.json) or of study "
+    "(study.csv)"
+)
+
+
+def test_report_of_a_games_folder_says_what_to_use_instead(games_folder):
+    # it said "aggregates.json missing", as if the folder were a broken run folder
+    r = run("report", games_folder)
+    assert r.exit_code == 2 and "Traceback" not in r.output
+    text = " ".join(r.output.split())
+    assert f"'{games_folder}' is a folder of canasta-sim games: games writes no report" in text
+    assert "canasta-sim replay --game G --deal D FOLDER" in text and READS in text
+
+
+def test_report_of_a_file_says_it_reads_a_folder(games_folder, tmp_path):
+    # it said "it does not exist or is not a folder" of a file that exists
+    r = run("report", games_folder / "games.csv")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2
+    assert f"'{games_folder / 'games.csv'}' is a file, not a run folder: {READS}" in text
+    assert "it is in a folder of canasta-sim games" in text
+    run_folder = tmp_path / "run"
+    run_folder.mkdir()
+    for name in ("manifest.json", "aggregates.json"):
+        (run_folder / name).write_text("{}")
+    r = run("report", run_folder / "manifest.json")
+    assert r.exit_code == 2
+    assert f"give the folder it is in, '{run_folder}'" in " ".join(r.output.split())
+
+
+def test_report_of_a_missing_folder_says_what_report_reads(tmp_path):
+    r = run("report", tmp_path / "none")
+    assert r.exit_code == 2
+    text = " ".join(r.output.split())
+    assert f"'{tmp_path / 'none'}' is not a run folder: it does not exist; {READS}" in text

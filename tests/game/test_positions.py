@@ -2,13 +2,16 @@
 of the pack out is told."""
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
 import pytest
+from click.testing import CliRunner
 
 from canasta_sim import Deal, InfoSet, Rules
 from canasta_sim import cards as C
+from canasta_sim.cli import main
 from canasta_sim.game.positions import PHASES, position_fields, read_position
 
 POSITIONS = Path(__file__).resolve().parents[2] / "docs" / "positions"
@@ -68,3 +71,34 @@ def test_a_position_with_the_wrong_stock_says_how_to_complete_the_pack(stock, fi
     assert fix in message
     assert "71 of the 108 cards are not in view (R3 x3," in message
     assert f"make {28 + stock} places" in message
+
+
+# --- files that are no position files ------------------------------------------------------------
+def test_a_binary_position_file_is_no_text_position_file(tmp_path):
+    path = tmp_path / "p.toml"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\xff\xfe")
+    with pytest.raises(ValueError, match="not a text position file") as info:
+        InfoSet.from_file(path)
+    assert "codec" not in str(info.value)
+    r = CliRunner().invoke(main, ["analyse", str(path)])
+    assert r.exit_code == 2 and "not a text position file" in r.output
+
+
+@pytest.mark.parametrize(
+    "old, new, named",
+    [
+        (
+            'hand = "9 9 K K 5 7 A A J 2 4"',
+            'hand = "9 9 K K 5 7 A A J 2 X"',
+            "hand='9 9 K K 5 7 A A J 2 X'",
+        ),
+        ('pile = "4 7 8 9 J 6 5 Q 9"', 'pile = "4 7 8 9 J 6 5 Q X"', "pile='4 7 8 9 J 6 5 Q X'"),
+        ('known = ["", "8 8", "", ""]', 'known = ["", "8 X", "", ""]', "known[1]='8 X'"),
+    ],
+)
+def test_an_unknown_card_token_names_its_key(tmp_path, old, new, named):
+    text = (POSITIONS / "take_or_draw.toml").read_text()
+    assert old in text
+    (tmp_path / "p.toml").write_text(text.replace(old, new))
+    with pytest.raises(ValueError, match=re.escape(f"{named}: unknown card token 'X'")):
+        InfoSet.from_file(tmp_path / "p.toml")

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+import canasta_sim.learn.pipeline as pipeline
 from canasta_sim.cli import main
 from canasta_sim.players.weights import PARTS, load_weights
 
@@ -322,3 +323,29 @@ def test_train_help_agrees_with_the_plan_and_names_the_checkout_install():
     assert "6<=x" in text and 'pip install -e ".[train]"' in text, text
     r = CliRunner().invoke(main, ["train", "--out", "o", "--shards-other", "2"])
     assert r.exit_code == 2 and "2 is not allowed; allowed: 6 to 1,000,000,000,000" in r.output
+
+
+def test_a_resumed_train_says_how_many_stages_and_shards_are_done(tmp_path, monkeypatch):
+    # it said "round 1 label_4p: 3 shards, ..." as if the stage started afresh
+    pytest.importorskip("sklearn")
+    monkeypatch.setattr(pipeline, "_run_stage", lambda *args: {})  # stages made instantly
+    monkeypatch.setattr(pipeline, "keep_weights", lambda out, rounds: out)  # and no files
+    out = tmp_path / "t"
+    args = ["train", "--out", out, "--quiet", "--rounds", 1, "--shards", 3, "--shards-own", 2]
+    args = [str(a) for a in args]
+    first = CliRunner().invoke(main, args)
+    assert first.exit_code == 0, first.output
+    assert "resuming" not in first.output
+    assert "round 1 label_4p: 3 shards, seed 1, pimc:" in first.output
+    # killed in label_4p with shards 0 and 2 written: its marker and those after it missing
+    r1 = out / "round_1"
+    for stage in ("label_4p", "own_4p", "fit_4p"):
+        (r1 / f"{stage}.done").unlink()
+    (r1 / "labels_4p").mkdir()
+    for shard in (0, 2):
+        (r1 / "labels_4p" / f"shard_{shard:05d}.npz").touch()
+    again = CliRunner().invoke(main, args)
+    assert again.exit_code == 0, again.output
+    assert f"resuming {out}: 8 of 11 stages already done" in again.output
+    assert "round 1 label_4p: resuming, 2 of 3 shards already done, seed 1, pimc:" in again.output
+    assert "round 1 own_4p: 2 shards, seed 35, pimc:top=4" in again.output

@@ -86,7 +86,8 @@ def test_public_names_are_the_functions_after_their_module_is_imported():
     """``canasta_sim.simulate`` is the function, as with the eager imports before, also once
     the old module path of the same name (canasta_sim._moved) has been imported."""
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", DeprecationWarning)  # old paths: tests/test_moved.py
+        # old paths: tests/package/test_moved.py
+        warnings.simplefilter("ignore", DeprecationWarning)
         import canasta_sim.compare
         import canasta_sim.review  # noqa: F401
         import canasta_sim.simulate  # noqa: F401

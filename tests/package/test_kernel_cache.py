@@ -10,8 +10,10 @@ from pathlib import Path
 
 import numba
 import pytest
+from click.testing import CliRunner
 
 import canasta_sim.nb as kernels
+from canasta_sim.cli import main
 
 
 @pytest.mark.parametrize("source", ["play.py", "engine/moves.py", "plans.py"])
@@ -107,3 +109,48 @@ def test_kernels_compiled_after_the_warm_up_are_one_line_of_the_report():
     assert "\n" not in line
     assert line.startswith("36 kernel signature(s) compiled after the warm-up")
     assert line.endswith(": kernel_0_nb, kernel_1_nb, kernel_2_nb, ...")
+
+
+# --- what the warm-up says and loads -------------------------------------------------------------
+@pytest.mark.parametrize("cached, said", [(False, True), (True, False)])
+def test_warmup_says_it_compiles_before_a_cold_compile(monkeypatch, cached, said):
+    import canasta_sim.warmup as warmup
+    from canasta_sim.run.compiling import COMPILE_NOTE
+
+    apart = []
+    monkeypatch.setattr(warmup, "_chunk_kernels_cached", lambda: cached)
+    monkeypatch.setattr(warmup, "_run_apart", lambda: apart.append(1))
+    monkeypatch.setattr(warmup, "STEPS_IN_ORDER", ())  # nothing loaded into this process
+    r = CliRunner().invoke(main, ["warmup", "--processes", "2"])
+    assert r.exit_code == 0, r.output
+    assert (COMPILE_NOTE in r.stderr) is said
+    assert apart == ([1] if said else [])  # the workers start only on a cold cache
+    assert "kernels ready in" in r.stdout
+
+
+WARM_UP_THEN_PYTHON_BOTS = """
+from canasta_sim.nb.play import record_deal_nb
+from canasta_sim.run.compare import compare
+from canasta_sim.warmup import warm_up
+
+warm_up()  # the cache is warm (the run's first fixture): this loads every kernel
+loaded = list(record_deal_nb.signatures)
+compare("py:docs/example_bots.py:Minimal", "greedy", deals=2, seed=0, workers=1)
+print(len(loaded), record_deal_nb.signatures == loaded)
+"""
+
+
+def test_the_warm_up_makes_the_record_python_bots_write():
+    # the README's test command on one file named record_deal_nb, compiled after the warm-up
+    # by the first run of Python bots (which write each deal's record from Python)
+    root = Path(__file__).resolve().parents[2]
+    r = subprocess.run(
+        [sys.executable, "-c", WARM_UP_THEN_PYTHON_BOTS],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(root)},
+        timeout=300,
+        cwd=root,
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["1", "True"]

@@ -230,3 +230,35 @@ def test_docs_bots_md_shows_the_policy_table():
 def test_a_colon_without_parameters_is_refused(spec):
     with pytest.raises(ValueError, match="has a ':' but no parameters"):
         side_bots(spec, 2)
+
+
+# --- bad bot specs -------------------------------------------------------------------------------
+def test_weights_on_a_bot_that_takes_none_names_the_apprentice(tmp_path):
+    # the file is no weight file: its shape was reported before the bot was read
+    bad = tmp_path / "w.npz"
+    bad.write_bytes(b"not a weight file")
+    with pytest.raises(ValueError, match=r"weights=.*is a parameter of apprentice") as info:
+        parse_bot(f"expert:pile_threshold=6,weights={bad}")
+    assert "shape" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "bots, where",
+    [
+        ("expert:pile_threshold=6,", "after 'expert:pile_threshold=6'"),
+        ("expert,,greedy", "after 'expert'"),
+        (",expert", "at its start"),
+    ],
+)
+def test_an_empty_item_of_a_bot_list_is_named(bots, where):
+    with pytest.raises(ValueError, match="has an empty item") as info:
+        side_bots(bots, 2)
+    assert where in str(info.value) and "unknown bot ''" not in str(info.value)
+
+
+@pytest.mark.parametrize(
+    "spec", ["expert:pile_threshold=5,,meld_keep=40", "expert:pile_threshold=5,", "expert:,"]
+)
+def test_an_empty_bot_parameter_is_refused(spec):
+    with pytest.raises(ValueError, match="empty parameter"):
+        parse_bot(spec)

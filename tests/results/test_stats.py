@@ -16,8 +16,8 @@ import pytest
 from canasta_sim.game.rules import Rules
 from canasta_sim.nb.chunk_counts import COUNTS
 from canasta_sim.results.aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
-from canasta_sim.results.intervals import binom_quantile, hist_quantile, wilson_interval
-from canasta_sim.results.report import PLOTS, write_report
+from canasta_sim.results.intervals import Z95, binom_quantile, hist_quantile, wilson_interval
+from canasta_sim.results.report import PLOTS, _estimate, write_report
 from canasta_sim.results.statistics import COLUMNS, SEAT_DIFF, summary
 from canasta_sim.results.stats import (
     exact_any_red_three_dealt,
@@ -398,3 +398,54 @@ def test_report_bad_folder(tmp_path):
     with pytest.raises(ValueError, match="manifest.json is not readable") as err:
         write_report(bad)
     assert str(bad) in str(err.value)
+
+
+# --- intervals and empty statistics in the tables ------------------------------------------------
+def _row(frame, statistic):
+    return frame.set_index("statistic").loc[statistic]
+
+
+def test_a_count_interval_stays_at_or_above_zero():
+    agg = tiny()
+    # one pile pickup in 20 side-deals: mean 0.05, s^2 = (20 - 1) / (20 * 19) = 0.05,
+    # half-width 1.96 * sqrt(0.05 / 20) = 0.098: the normal interval reaches -0.048
+    agg.counts["pickups_sum"][0, 0] = 1
+    agg.counts["pickups_sumsq"][0, 0] = 1
+    row = _row(summary(agg, RULES), "pile pickups per side per deal")
+    assert row.value == pytest.approx(0.05)
+    assert row.ci_low == 0.0
+    assert row.ci_high == pytest.approx(0.05 + Z95 * math.sqrt(0.05 / 20))
+
+
+def test_a_histogram_count_interval_stays_at_or_above_zero():
+    agg = tiny()
+    # melds at the end: 19 side-deals with 0, one with 4: mean 0.2, s^2 = (16 - 20 * 0.04)
+    # / 19 = 0.8, half-width 1.96 * sqrt(0.8 / 20) = 0.392 (low -0.192)
+    agg.counts["melds"][:] = 0
+    agg.counts["melds"][0, 0] = 9
+    agg.counts["melds"][1, 0] = 10
+    agg.counts["melds"][0, 4] = 1
+    row = _row(summary(agg, RULES), "melds per side at the end of the deal")
+    assert row.value == pytest.approx(0.2)
+    assert row.ci_low == 0.0
+    assert row.ci_high == pytest.approx(0.2 + Z95 * math.sqrt(0.8 / 20))
+
+
+def test_a_statistic_with_nothing_measured_shows_dashes_in_both_tables(tmp_path):
+    agg = tiny()
+    agg.counts["red_threes_outcome"][:, 3] = 0  # no side held 3 red threes
+    frame = summary(agg, RULES)
+    assert _row(frame, "win rate of a side holding 3 red threes").n == 0
+    line = next(
+        ln
+        for ln in format_summary(frame).splitlines()
+        if ln.startswith("win rate of a side holding 3 red threes")
+    )
+    assert line.split()[-3:] == ["-", "-", "0"]  # value, interval, n (no exact value known)
+
+
+def test_a_report_prints_interval_bounds_with_the_values_decimals():
+    # 0.009980 [0.009382, 0.0106] read unevenly in the report; the terminal table was fixed
+    assert _estimate(0.00998, 0.009382, 0.0106) == "0.009980 [0.009382, 0.010600]"
+    assert _estimate(150.25, 98.5, 1234.5) == "150.2 [98.5, 1,234.5]"
+    assert _estimate(float("nan"), float("nan"), float("nan")) == "- [-, -]"

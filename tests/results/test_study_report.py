@@ -8,6 +8,7 @@ from canasta_sim import Rules, simulate
 from canasta_sim.cli import main
 from canasta_sim.results.report import PLOTS, STUDY_PLOTS, _plot_timing, write_report
 from canasta_sim.results.study_stats import red_three_value
+from canasta_sim.results.study_table import STATISTICS, format_study
 from canasta_sim.run.study import parse_axis, run_study
 
 
@@ -69,3 +70,27 @@ def test_study_outputs_name_the_bots_and_their_version(tmp_path, monkeypatch):
     # cells with their own bots: the table says each cell names them
     mixed = run_study([parse_axis("bots=expert|greedy")], deals=20, out=None, workers=1)
     assert mixed.attrs["policy"] == f"the bots each cell names (bots version {BOTS_VERSION})"
+
+
+def test_the_study_table_prints_each_statistic_with_even_decimals():
+    row = {"cell": 1, "baseline": False, "players": 4}
+    values = {
+        "canastas": (2.45, 2.402, 2.5, -0.0005252, -0.031, 0.03),
+        "red_three_value": (101.26, 90.0, 112.5, 3.0, -5.5, 11.04),
+        "turns": (60.0, 59.5, 60.45, 0.5, 0.0, 1.0),
+        "going_out": (0.8, 0.79, 0.81, -0.01, -0.02, 0.0),
+        "first_canasta_turn": (20.0, 19.9, 20.1, 0.0, -0.1, 0.1),
+        "score": (1500.0, 1490.04, 1510.0, 12.0, -3.0, 27.0),
+    }
+    for key, (v, lo, hi, d, dl, dh) in values.items():
+        row |= {key: v, f"{key}_low": lo, f"{key}_high": hi}
+        row |= {f"{key}_diff": d, f"{key}_diff_low": dl, f"{key}_diff_high": dh}
+    lines = format_study(pd.DataFrame([row])).splitlines()
+    assert lines[0] == "[1] players=4"
+    body = {line[4:40].strip(): line[40:].split() for line in lines[1:]}
+    label = {key: STATISTICS[key][2] for key in values}
+    assert body[label["canastas"]] == "2.450 [2.402, 2.500] diff -0.001 [-0.031, +0.030]".split()
+    assert body[label["red_three_value"]] == "101.3 [90.0, 112.5] diff +3.0 [-5.5, +11.0]".split()
+    assert body[label["turns"]] == "60.00 [59.50, 60.45] diff +0.50 [+0.00, +1.00]".split()
+    assert body[label["going_out"]] == "0.800 [0.790, 0.810] diff -0.010 [-0.020, +0.000]".split()
+    assert body[label["score"]] == "1,500.0 [1,490.0, 1,510.0] diff +12.0 [-3.0, +27.0]".split()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -435,3 +436,16 @@ def test_verify_cli_reports_failures_in_deal_order(monkeypatch):
     assert "4 of 7 deals passed" in r.output
     assert "deal 0: FAIL R-99" in r.output and "deal 3: FAIL R-99" in r.output
     assert "deal 6:" not in r.output  # --show 2
+
+
+def test_docs_rules_words_r63_as_played():
+    """R-63: black threes are melded only in laying-downs that go out, and may be split over
+    those of the turn (the engine's and the referee's reading), as the shared rule book words
+    it."""
+    rules_md = Path(__file__).resolve().parents[2] / "docs" / "RULES.md"
+    text = " ".join(rules_md.read_text().split())
+    assert (
+        "They may be laid in one laying-down or split over that turn's laying-downs (for "
+        "example 3, then the 4th), provided each laying-down that holds a black three leaves "
+        "the player at most one card, so that the turn goes out."
+    ) in text

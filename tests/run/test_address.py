@@ -224,3 +224,26 @@ def test_replay_hands_show_each_hand_before_each_turn():
             assert trace[i + 1]["seat"] == e["seat"]
     pickups = [e for e in trace if e["event"] == "take_pile"]
     assert all(e["cards"] >= 1 for e in pickups)
+
+
+@pytest.fixture(scope="module")
+def sixty_deals(tmp_path_factory):
+    """60 deals of a 4-player run (seed 0): deals that end on an empty stock and by going out."""
+    folder = tmp_path_factory.mktemp("run") / "run"
+    cs.simulate(60, seed=0, out=folder, progress=False)
+    return folder
+
+
+@pytest.mark.parametrize("reason, last", [("stock_exhausted", 0), ("went_out", -1)])
+def test_from_run_allows_exactly_the_turns_it_accepts(sixty_deals, reason, last):
+    """A deal that ends on the draw from an empty stock (R-44) has a decision at turn T, its
+    recorded turns; one that ends by going out has its last decision at turn T - 1."""
+    run = sixty_deals
+    deals = pd.read_parquet(run / "deals.parquet")
+    row = deals[deals["end_reason"] == reason].iloc[0]
+    deal, turns = int(row["deal"]), int(row["turns"])
+    top = turns + last
+    reached, _ = deal_from_run(f"{run}:{deal}:{top}")
+    assert reached.turns == top and not reached.is_over
+    with pytest.raises(ValueError, match=f"turn {top + 1} is not played .allowed: 0 to {top}."):
+        deal_from_run(f"{run}:{deal}:{top + 1}")

@@ -11,6 +11,7 @@ import pytest
 from canasta_sim import InfoSet, analyse
 from canasta_sim import cards as C
 from canasta_sim.players.choices import candidates
+from canasta_sim.search.race import pairing_note
 
 DOCS = Path(__file__).resolve().parents[2] / "docs" / "positions"
 GO_OUT = DOCS / "go_out_2p.json"
@@ -541,3 +542,30 @@ def test_a_first_use_says_it_compiles_and_keeps_compiling_out_of_the_time(monkey
     cold.append(True)
     quiet = run_cli(GO_OUT, "--worlds", 20, "--quiet")
     assert quiet.exit_code == 0 and quiet.stderr == ""
+
+
+# --- the pairing note ----------------------------------------------------------------------------
+def test_the_pairing_note_tells_exact_differences_from_none():
+    # two or more candidates whose differences are the same in every world: variance 0
+    assert pairing_note(39, unpaired=5000.0, paired=0.0) == (
+        "pairing: the differences are exact (the same in every world)"
+    )
+    assert pairing_note(1, unpaired=0.0, paired=0.0) == (
+        "pairing: one candidate, no difference to measure"
+    )
+    assert pairing_note(3, unpaired=0.0, paired=0.0) == (
+        "pairing: no spread to measure (one world, or every world scores the same)"
+    )
+    assert pairing_note(3, unpaired=14.0, paired=10.0) == (
+        "pairing shrank the variance of differences 1.4x"
+    )
+
+
+def test_the_pairing_note_says_when_pairing_grew_the_variance():
+    # scores that move against each other across worlds: var(a - b) above var(a) + var(b)
+    assert pairing_note(3, unpaired=900.0, paired=1000.0) == (
+        "pairing grew the variance of differences 1.1x"
+    )
+    assert pairing_note(3, unpaired=1400.0, paired=1000.0) == (
+        "pairing shrank the variance of differences 1.4x"
+    )

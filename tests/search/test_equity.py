@@ -91,7 +91,7 @@ def test_three_players_have_no_table_and_play_the_game_out():
     result = analyse(info, worlds=20, win_game="table")
     assert result.table["p_win_game"].isna().all()
     assert "n/a" in str(result).splitlines()[1]
-    # by default the game is played out instead (tests/test_win_game.py)
+    # by default the game is played out instead (tests/search/test_win_game.py)
     played = analyse(info, worlds=20)
     assert played.table["p_win_game"].between(0, 1).all()
     assert played.meta["win_game"] == "play-out"

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from canasta_sim import Rules, review, trace_deal
 from canasta_sim.cli import main
-from canasta_sim.search.review import COLUMNS, TYPES, deal_summary, own_rollout
+from canasta_sim.search.review import COLUMNS, TYPES, cap_note, deal_summary, own_rollout
 
 RULES = Rules(players=2)
 EXAMPLE_BOTS = Path(__file__).resolve().parents[2] / "docs" / "example_bots.py"
@@ -261,3 +261,26 @@ def test_one_deals_summary_adds_its_decisions_intervals_in_quadrature():
     assert summary.loc["pickup", "rescored_lo"] == -10
     nan = deal_summary(pd.DataFrame(rows)).set_index("type")
     assert pd.isna(nan.loc["all", "rescored_lo"]) and nan.loc["pickup", "rescored_lo"] == -10
+
+
+# --- what a review says --------------------------------------------------------------------------
+def test_review_writes_no_carriage_return_bar_into_a_log():
+    # CliRunner's stderr is no terminal: a log gets plain lines (none for so short a run)
+    r = invoke("--deals", 1, "--players", 2, "--worlds", 2, "--rescore-worlds", 2)
+    assert r.exit_code == 0, r.output
+    assert "\r" not in r.stderr and "it/s" not in r.stderr and "deal/s" not in r.stderr
+
+
+def test_the_review_cap_note_separates_thousands():
+    decisions = pd.DataFrame({"plans_left_out": [2000, 809] + [0] * 1198})
+    note = cap_note(decisions, 64)
+    assert "at 2 of 1,200 decisions (2,809 plans in all;" in note
+
+
+def test_review_writes_the_rollout_bot_it_used():
+    result = review(Rules(players=2), deals=1, bots="greedy,expert", seed=4, worlds=2)
+    assert result.settings["rollout"] == "greedy,expert"  # each side's own bot
+    result = review(Rules(players=2), deals=1, bots="expert", seed=4, worlds=2)
+    assert result.settings["rollout"] == "expert"
+    given = review(Rules(players=2), deals=1, bots="expert", seed=4, worlds=2, rollout="greedy")
+    assert given.settings["rollout"] == "greedy"

@@ -1,6 +1,7 @@
 """The expert's pickup knobs (hand-built positions) and the tuner (canasta_sim.search.tune).
 
-Positions are built with ``Deal.from_position`` (see tests/test_bots.py for its conventions).
+Positions are built with ``Deal.from_position`` (see tests/players/test_bots.py for its
+conventions).
 """
 
 import hashlib
@@ -517,3 +518,32 @@ def test_a_bad_search_space_is_an_error_of_its_option(args, option):
     r = CliRunner().invoke(main, ["tune", *args, "--trials", "1"])
     assert r.exit_code == 2
     assert f"Invalid value for {option}" in r.output or f"Invalid value for '{option}'" in r.output
+
+
+# --- what a tune folder says ---------------------------------------------------------------------
+def invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.fixture(scope="module")
+def tuned(tmp_path_factory):
+    out = tmp_path_factory.mktemp("tune") / "t"
+    args = ["tune", "--trials", 2, "--deals", 20, "--final-deals", 20, "--final-games", 2]
+    r = invoke(*args, "--vs", "greedy", "--out", out)
+    assert r.exit_code == 0, r.output
+    return out, r
+
+
+def test_tune_writes_no_carriage_return_bar_into_a_log(tuned):
+    _, r = tuned
+    assert "\r" not in r.stderr and "trial/s" not in r.stderr
+
+
+def test_replay_of_a_tune_folder_says_what_the_folder_is(tuned):
+    out, _ = tuned
+    r = invoke("replay", out, "--deal", 0)
+    assert r.exit_code == 2
+    text = " ".join(r.output.split())
+    assert "is a tune folder (a search of expert's parameters" in text
+    assert "allowed: a run folder of simulate, compare, sweep or games" in text
+    assert "partial" not in text
