@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import canasta_sim
+from canasta_sim._moved import MOVED
 
 ROOT = Path(canasta_sim.__file__).parent
 DOCS = ROOT.parent / "docs"
@@ -29,10 +30,17 @@ def resolve(dotted: str) -> object:
         (that imports with a DeprecationWarning).
     """
     head, *rest = dotted.split(".")
-    obj = importlib.import_module(head)
+    obj = package = importlib.import_module(head)
     with warnings.catch_warnings():
         warnings.simplefilter("error", DeprecationWarning)
         for part in rest:
+            if (
+                obj is package
+                and part in MOVED
+                and isinstance(getattr(obj, part, None), types.ModuleType)
+            ):
+                # imported before (tests/package/test_moved.py): an attribute now, no warning
+                raise LookupError(f"{dotted}: {head}.{part} moved to {head}.{MOVED[part]}")
             try:
                 try:
                     obj = getattr(obj, part)
