@@ -18,7 +18,7 @@ Every figure sits in a block ``<!-- figure: NAME -->`` ... ``<!-- /figure -->`` 
 - a *script* figure (:class:`Script`) is written by a slower script (minutes to hours), named in
   the block; ``--write NAME`` runs the script, ``--check`` does not.
 
-``tests/test_figures.py`` checks that the registry and the pages agree without running
+``tests/scripts/test_figures.py`` checks that the registry and the pages agree without running
 anything; CI (``.ci/run``) runs ``--check``.
 """
 

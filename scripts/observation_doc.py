@@ -2,7 +2,7 @@
 
 Usage: ``python scripts/observation_doc.py``. The page is generated whole by
 :func:`canasta_sim.game.observe.layout_markdown` from ``OBS_LAYOUT`` in
-:mod:`canasta_sim.nb.engine.observation`; ``tests/test_observation.py`` fails while it is out
+:mod:`canasta_sim.nb.engine.observation`; ``tests/game/test_observation.py`` fails while it is out
 of date.
 """
 

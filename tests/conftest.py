@@ -36,7 +36,7 @@ class _Compiles(event.Listener):
         self.kernels: list[tuple[str, str]] = []
 
     def on_start(self, ev):
-        if "dispatcher" in ev.data:  # not a test's own event (tests/test_cli.py sends some)
+        if "dispatcher" in ev.data:  # not a test's own event (tests/cli/test_cli.py sends some)
             self.kernels.append((ev.data["dispatcher"].py_func.__qualname__, str(ev.data["args"])))
 
     def on_end(self, ev):

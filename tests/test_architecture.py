@@ -248,7 +248,7 @@ def test_the_private_read_check_finds_one(tmp_path):
 
 def test_only_the_game_reads_deals_private_fields():
     outside = [p for p in ROOT.rglob("*.py") if "game" not in p.relative_to(ROOT).parts[:1]]
-    outside += list((ROOT.parent / "tests").glob("*.py"))
+    outside += list((ROOT.parent / "tests").rglob("*.py"))
     found = [hit for p in outside for hit in private_deal_reads(p)]
     assert found == []
 

@@ -6,7 +6,7 @@ every legal pickup, the meld plans of the candidate layer with each discard, at 
 :data:`MAX_MACROS`); macro ``i`` is candidate ``i`` of the decision. A macro is made by staging
 its meld cards one at a time and committing them with the pickup, the discard, going out or
 ending the deal, so every macro is reachable by fine-grained actions and leaves the state the
-candidate's own moves leave (``tests/test_env_macro.py``).
+candidate's own moves leave (``tests/env/test_env_macro.py``).
 """
 
 from __future__ import annotations

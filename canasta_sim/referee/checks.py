@@ -2,7 +2,7 @@
 (``"R-xx"``) or None.
 
 They take plain values (count arrays indexed by kind, R-02; booleans; points) and read no
-state, so each is tested on its own (tests/test_referee_checks.py). The replay
+state, so each is tested on its own (tests/referee/test_referee_checks.py). The replay
 (:mod:`.replay`) calls them and writes the message that describes the position.
 """
 

@@ -455,12 +455,12 @@ def summary(agg: Aggregates, rules: Rules, policy: str = "") -> pd.DataFrame:
        from the axes, :func:`~canasta_sim.results.aggregate.count_shapes`), and the line of
        :func:`~canasta_sim.nb.chunk_counts.add_chunk_nb` that adds each deal's value into
        it (``c[at[Count.name] + ...] += v``);
-    2. ``tests/test_aggregate_rows.py``: the same count in ``reference``, the plain-Python
+    2. ``tests/nb/test_aggregate_rows.py``: the same count in ``reference``, the plain-Python
        loop the kernel's every count is checked against;
     3. this module (``canasta_sim/results/statistics.py``): the row that reads
        ``agg.counts["name"]``.
 
-    ``tests/test_stats.py`` checks that every count is read by some statistic;
+    ``tests/results/test_stats.py`` checks that every count is read by some statistic;
     ``python scripts/statistics_table.py`` then regenerates the table of docs/statistics.md
     (generated, not edited). A value the records do not hold yet is a new record field
     first (its dtype in ``run/records.py`` and the kernel that writes it), a change of its

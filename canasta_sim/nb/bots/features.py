@@ -6,7 +6,7 @@ Only what the seat to play may know is read: its own hand, the melds, red threes
 discard pile (public), ``state.known`` (cards taken with the pile and not since shown), the
 hand sizes, the stock size, the sides' cumulative scores and minimum counts, and the turn. The
 other hands' unknown cards and the stock order are never read, so two positions that differ
-only in hidden cards give the same features (``tests/test_features.py``).
+only in hidden cards give the same features (``tests/nb/test_features.py``).
 
 A candidate is read as the search bot keeps it (:mod:`.pimc`): its kind (``CandKind``), its plan
 (``int8[N_KINDS, 3]``: cards from hand melded, with the pile's top card for a pickup) and its

@@ -1,0 +1,224 @@
+"""Bad input a fresh user tried (issue 24 item 7, issue 26's leftovers): every one a usage
+error (exit code 2) that names the value given and what is allowed, never a traceback; install
+hints for a project installed from a checkout."""
+
+import importlib
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import canasta_sim
+from canasta_sim.cli import main
+
+
+def invoke(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        # click's own message said "'abc' is not a valid integer range" and no range
+        (
+            ["simulate", "--deals", "abc"],
+            "Invalid value for '--deals': 'abc' is not an integer; allowed: 1 to 1,000,000,000,000",
+        ),
+        (
+            ["simulate", "--deals", "1e3"],
+            "'1e3' is not an integer; allowed: 1 to 1,000,000,000,000",
+        ),
+        (["games", "--games", "0"], "'--games': 0 is not allowed; allowed: 1 to 1,000,000,000,000"),
+        (
+            ["simulate", "--deals", "10", "--seed", "-1"],
+            "'--seed': -1 is not allowed; allowed: 0 to 18,446,744,073,709,551,615",
+        ),
+        (["simulate", "--deals", "10", "--workers", "0"], "0 is not allowed; allowed: 1 or more"),
+        (
+            ["compare", "expert", "greedy", "--deals", "10", "--chunk-size", "x"],
+            "'--chunk-size': 'x' is not an integer; allowed: 1 to 1,000,000",
+        ),
+        (["verify", "--deals", "ten"], "'--deals': 'ten' is not an integer; allowed: 1 to"),
+        (["replay", "--deal", "-1"], "'--deal': -1 is not allowed; allowed: 0 to"),
+        (["board", "--port", "70000"], "'--port': 70000 is not allowed; allowed: 0 to 65,535"),
+        (["tune", "expert", "--trials", "many"], "'many' is not an integer; allowed: 1 to 100,000"),
+        (["warmup", "--processes", "0"], "'--processes': 0 is not allowed; allowed: 1 or more"),
+    ],
+)
+def test_an_integer_option_names_the_value_and_the_integers_allowed(args, message):
+    r = invoke(*args)
+    assert r.exit_code == 2, r.output
+    assert message in r.output
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        "not json at all\n",  # verify raised JSONDecodeError with a traceback
+        "[1, 2]\n",  # replay raised TypeError: JSON, but not trace events
+    ],
+)
+@pytest.mark.parametrize("command", ["verify", "replay"])
+def test_a_trace_file_that_is_no_trace_is_a_usage_error(tmp_path, command, content):
+    path = tmp_path / "trace.jsonl"
+    path.write_text(content)
+    r = invoke(command, "--trace", path)
+    if command == "verify" and content.startswith("["):
+        # the referee reads a JSON list as a trace and gives its verdict: a failure, exit 1
+        assert r.exit_code == 1 and "0 of 1 traces passed" in r.output
+        return
+    assert r.exit_code == 2, r.output
+    assert f"--trace {path}: not a trace file" in r.output
+
+
+def test_the_board_without_its_extra_says_how_to_install_it_from_a_checkout(monkeypatch):
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    r = invoke("board")
+    assert r.exit_code == 2
+    assert 'pip install -e ".[board]"' in r.output
+    assert "canasta-sim[board]" not in r.output  # the project is not on an index
+
+
+def test_train_without_its_extra_is_a_usage_error_naming_it(monkeypatch, tmp_path):
+    """As the board: exit 2 (not 1), the extra and its install line named."""
+    monkeypatch.setitem(sys.modules, "sklearn", None)
+    r = invoke("train", "--out", tmp_path / "t", "--quiet")
+    assert r.exit_code == 2, r.output
+    assert "training needs the optional extra 'train' (sklearn is missing)" in r.output
+    assert 'pip install -e ".[train]" in the checkout' in r.output
+    assert not (tmp_path / "t").exists()
+
+
+@pytest.mark.parametrize(
+    "module, missing, extra",
+    [
+        ("canasta_sim.env.gym_env", "gymnasium", "env"),
+        ("canasta_sim.env.pettingzoo_env", "pettingzoo", "env"),
+        ("canasta_sim.env.spiel", "pyspiel", "openspiel"),
+    ],
+)
+def test_an_adapter_without_its_extra_names_the_extra(monkeypatch, module, missing, extra):
+    """Importing an adapter without its extra is no bare ModuleNotFoundError of a third-party
+    name: the message names the extra and how to install it."""
+    monkeypatch.setitem(sys.modules, missing, None)
+    monkeypatch.delitem(sys.modules, module, raising=False)
+    with pytest.raises(ModuleNotFoundError) as caught:
+        importlib.import_module(module)
+    assert str(caught.value) == (
+        f"{module} needs the optional extra '{extra}' ({missing} is missing): "
+        f'pip install -e ".[{extra}]" in the checkout'
+    )
+
+
+def test_the_scheduler_help_says_how_to_install_dask_from_a_checkout():
+    r = invoke("simulate", "--help")
+    assert r.exit_code == 0
+    assert 'pip install -e ".[dask]"' in " ".join(r.output.split())
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "expert", "greedy"]])
+def test_no_records_without_out_is_a_usage_error(command):
+    # --no-records only leaves rows out of a results folder: alone it would do nothing.
+    r = invoke(*command, "--deals", "10", "--no-records")
+    assert r.exit_code == 2, r.output
+    assert "--no-records needs --out" in r.output
+
+
+def test_one_seat_spec_is_counted_in_the_singular():
+    r = invoke("simulate", "--deals", "10", "--seats", "expert")
+    assert r.exit_code == 2, r.output
+    assert "seats: 1 spec given; give 4 (one per seat" in r.output
+
+
+@pytest.mark.parametrize(
+    "content, reason",
+    [
+        (b"plain text, no archive\n", "not an .npz archive"),  # numpy talked of pickled data
+        (None, "no such file"),
+        ("folder", "a folder: give one of its files, e.g. "),  # train's weights/ folder
+    ],
+)
+def test_a_weights_file_that_is_no_npz_says_so(tmp_path, content, reason):
+    path = tmp_path / "w.npz"
+    if content == "folder":
+        path.mkdir()
+        reason += str(path / "apprentice_4p.npz")
+    elif content is not None:
+        path.write_bytes(content)
+    r = invoke("simulate", "--deals", "10", "--bots", f"apprentice:weights={path}")
+    assert r.exit_code == 2, r.output
+    assert f"weights={path}: not an apprentice weight file ({reason})" in r.output
+    assert "pickle" not in r.output
+
+
+def test_report_of_a_compare_folder_says_what_the_folder_is(tmp_path):
+    # it said "aggregates.json missing", as if the folder were broken
+    out = tmp_path / "cmp"
+    assert (
+        invoke("compare", "expert", "greedy", "--deals", "20", "--quiet", "--out", out).exit_code
+        == 0
+    )
+    r = invoke("report", out)
+    assert r.exit_code == 2, r.output
+    assert "is a folder of canasta-sim compare: its table is compare.csv" in r.output
+
+
+@pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
+def test_a_weights_file_with_non_finite_weights_is_refused(tmp_path, value):
+    # it played a broken policy: every candidate scored NaN (a fresh user's finding)
+    shipped = Path(canasta_sim.__file__).parent / "data" / "apprentice_4p.npz"
+    parts = dict(np.load(shipped))
+    parts["B"][3, 5] = value
+    path = tmp_path / "w.npz"
+    np.savez(path, **parts)
+    r = invoke("simulate", "--deals", "10", "--bots", f"apprentice:weights={path}")
+    assert r.exit_code == 2, r.output
+    assert f"weights={path}: part B holds NaN or infinite weights" in r.output
+    assert "every weight a finite number" in r.output
+
+
+@pytest.mark.parametrize("command", [["simulate", "--deals", "10"], ["merge", "a"], ["train"]])
+def test_an_empty_out_is_a_usage_error(command):
+    # click read "" as the current folder: "'.' already exists" (a fresh user's finding)
+    r = invoke(*command, "--out", "")
+    assert r.exit_code == 2, r.output
+    assert "'' is an empty folder name; allowed: a folder path" in r.output
+
+
+# --- the value as written, the option at fault ---------------------------------------------------
+def test_the_cli_names_the_trailing_comma_of_bots():
+    r = invoke("simulate", "--deals", 1, "--bots", "expert:pile_threshold=6,")
+    assert r.exit_code == 2
+    assert "empty item after 'expert:pile_threshold=6'" in " ".join(r.output.split())
+
+
+@pytest.mark.parametrize(
+    "setting, shown",
+    [("card_values=1,2", "card_values=1,2 is not allowed"), ("players=true", "players=true is")],
+)
+def test_set_echoes_the_value_as_written(setting, shown):
+    r = invoke("simulate", "--deals", 1, "--set", setting)
+    assert r.exit_code == 2
+    text = " ".join(r.output.split())
+    assert shown in text and "(1, 2)" not in text and "True" not in text
+
+
+def test_an_existing_out_folder_names_the_option_not_the_argument(tmp_path):
+    (tmp_path / "x").mkdir()
+    r = invoke("simulate", "--deals", 1, "--out", tmp_path / "x")
+    assert r.exit_code == 2
+    text = " ".join(r.output.split())
+    assert "already exists; choose a new folder or add --overwrite" in text
+    assert "overwrite=True" not in text
+
+
+@pytest.mark.parametrize("scores, side, value", [("6000,0", 0, 6000), ("0,5000", 1, 5000)])
+def test_games_from_scores_at_the_target_are_refused(scores, side, value):
+    r = invoke("games", "--games", 1, "--scores", scores)
+    assert r.exit_code == 2
+    text = " ".join(r.output.split())
+    assert f"side {side} starts with {value} points, at or above the game's target of 5000" in text
+    with pytest.raises(ValueError, match="at or above the game's target of 5000"):
+        canasta_sim.play_games(1, scores=[int(v) for v in scores.split(",")])
