@@ -37,7 +37,7 @@ def resolve(dotted: str) -> object:
             if (
                 obj is package
                 and part in MOVED
-                and isinstance(getattr(obj, part, None), types.ModuleType)
+                and isinstance(vars(obj).get(part), types.ModuleType)
             ):
                 # imported before (tests/package/test_moved.py): an attribute now, no warning
                 raise LookupError(f"{dotted}: {head}.{part} moved to {head}.{MOVED[part]}")
