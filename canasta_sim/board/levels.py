@@ -54,3 +54,32 @@ def level_spec(name: str) -> str:
         if isinstance(name, str) and level.name == name.strip().lower():
             return level.spec
     raise BadArgument("level", f"level {name!r} is not allowed; allowed: {level_names()}")
+
+
+def level_seats(players: int, you: int, opponents: str, partner: str | None = None) -> str:
+    """One bot spec per seat, comma separated (as ``--seats``): the ``opponents`` level on the
+    other side's seats, the ``partner`` level (default: the opponents') on your partners'
+    seats, and the opponents' on your own seat (not played).
+
+    Parameters
+    ----------
+    players : int
+        Players at the table (2, 3, 4 or 6; checked by the caller).
+    you : int
+        Your seat; seats ``you % sides`` apart are your side's (R-10).
+    opponents, partner : str
+        Level names (any case).
+
+    Raises
+    ------
+    BadArgument
+        For a name that is no level's (the message lists the levels).
+    """
+    from ..game.rules import PLAYER_TABLE
+
+    sides = PLAYER_TABLE[players][0]
+    theirs = level_spec(opponents)
+    ours = theirs if partner is None else level_spec(partner)
+    return ",".join(
+        ours if seat % sides == you % sides and seat != you else theirs for seat in range(players)
+    )
