@@ -77,7 +77,8 @@ def main(argv=None):
         f"{SCRIPT} --deals {args.deals} --search-deals {args.search_deals} "
         f"--time-deals {args.time_deals} --seed {args.seed}"
     )
-    write_generated(DOCS / "board.md", "board-levels", f"{made_by(command, machine=True)}\n\n{text}")
+    made = made_by(command, machine=True)
+    write_generated(DOCS / "board.md", "board-levels", f"{made}\n\n{text}")
 
 
 if __name__ == "__main__":
