@@ -731,6 +731,7 @@ async function loadLevels() {
 
 function wirePlay() {
   loadLevels().catch((e) => showError(e.message));
+  $("play-opponents").onchange = () => { $("play-bots").disabled = Boolean($("play-opponents").value); };
   $("play-start").onclick = startPlay;
   $("play-table").onclick = onPlayCard;
   $("play-sides").onclick = onPlayCard;
