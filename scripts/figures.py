@@ -271,6 +271,12 @@ FIGURES: tuple[Figure, ...] = (
     Script("pimc-worlds", "docs/pimc.md", PIMC.format("worlds")),
     Script("pimc-see-hidden", "docs/pimc.md", PIMC.format("see_hidden")),
     Script("pimc-games", "docs/pimc.md", PIMC.format("games")),
+    Script(
+        "board-levels",
+        "docs/board.md",
+        "python scripts/board_levels.py --deals 2000 --search-deals 1000 --time-deals 3 "
+        "--seed 2026",
+    ),
 )
 
 

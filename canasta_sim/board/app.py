@@ -9,7 +9,8 @@ error naming the value and what is allowed, never a traceback.
 
 Endpoints (JSON unless said otherwise):
 
-- ``GET /``: the page; ``GET /static/...``: its script and style.
+- ``GET /``: the page; ``GET /static/...``: its script and style; ``GET /rules``: the rule
+  book (package data, ``scripts/board_rules.py``).
 - ``GET /api/runs``: the run folders given.
 - ``GET /api/deal?run=R&deal=K`` or ``?seed=S&deal=K&players=P&bots=SPEC``: a deal's frames.
 - ``GET /api/position?run=R&deal=K&turn=T&decision=D`` (or the seed form): the position
@@ -21,9 +22,13 @@ Endpoints (JSON unless said otherwise):
   worlds, seed, rollout}``:
   starts an analysis; ``GET /api/jobs/ID`` its state and answer; ``DELETE /api/jobs/ID``
   cancels it.
-- ``POST /api/play`` ``{seed, deal, players, bots, seat}``: a game against the bots;
+- ``POST /api/play`` ``{seed, deal, players, bots, seat}``: a game against the bots; or
+  ``{..., opponents, partner}`` instead of ``bots``: levels by name (``GET /api/levels``:
+  the levels, weakest first, :mod:`.levels`); the partner's level defaults to the opponents'.
   ``GET /api/play/ID`` what the user sees; ``POST /api/play/ID/act`` ``{action}``: one of
-  the environment's actions (an illegal one: 400 with its rule id). ``play: ID`` in an
+  the environment's actions (an illegal one: 400 with its rule id, ``{error, rule}``; the page
+  links the rule in ``GET /rules``, the rule book generated from docs/RULES.md with an
+  anchor per rule id). ``play: ID`` in an
   analysis request is a hint at the user's decision, ``review: ID`` the deal's review.
 - ``POST /api/check-position`` ``{position}``: the position checked (as ``analyse`` reads it).
 - ``GET /api/positions``, ``GET /api/positions/NAME``, ``PUT /api/positions/NAME``
@@ -56,6 +61,7 @@ from ..game.rules import PLAYER_TABLE
 from ..run.address import RunAddress
 from .export import STATIC
 from .jobs import Busy, Cancelled, Jobs, PageWorker
+from .levels import LEVELS, level_seats
 from .pages import page_bot, page_rollout
 
 #: Host header values the app answers (with any port).
@@ -204,6 +210,14 @@ def _source(board: Board, params) -> dict:
 
 async def page(request: Request):
     return FileResponse(STATIC / "board.html", media_type="text/html")
+
+
+async def rules(request: Request):
+    return FileResponse(STATIC / "rules.html", media_type="text/html")
+
+
+async def list_levels(request: Request):
+    return JSONResponse([level._asdict() for level in LEVELS])
 
 
 async def list_runs(request: Request):
@@ -371,10 +385,19 @@ async def start_play(request: Request):
 
     board: Board = request.app.state.board
     data = await _body(request)
+    seat = _int(data.get("seat", 0), "seat", 0, 5)
+    if data.get("opponents") is not None:  # levels by name instead of bot specs
+        if data.get("bots") is not None:
+            raise BadArgument("bots", "give bots or opponents (a level), not both")
+        players = _players(data.get("players", 4))
+        bots = level_seats(players, seat, data["opponents"], data.get("partner"))
+        data = {**data, "bots": bots}
+    elif data.get("partner") is not None:
+        raise BadArgument("partner", "a partner's level comes with the opponents' level")
     source = _source(board, {**data, "run": None})
     if "seed" not in source:
         raise BadArgument("seed", "a game is dealt from a seed: give seed")
-    session = await run_in_threadpool(new_session, source, _int(data.get("seat", 0), "seat", 0, 5))
+    session = await run_in_threadpool(new_session, source, seat)
     return JSONResponse({"game": board.add_play(session), "view": session_view(session)})
 
 
@@ -538,6 +561,8 @@ def create_app(runs, positions=None) -> Starlette:
     board = Board(folders, None if positions is None else Path(positions))
     routes = [
         Route("/", page),
+        Route("/rules", rules),
+        Route("/api/levels", list_levels),
         Route("/api/runs", list_runs),
         Route("/api/deal", deal),
         Route("/api/position", position),

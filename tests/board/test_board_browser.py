@@ -445,6 +445,62 @@ def test_play_a_deal_with_a_hint_and_its_review(browser, server, shots):
     assert not browser.find_element(By.ID, "error").is_displayed()
 
 
+def test_levels_by_name_and_a_refused_actions_why_link(browser, server, shots):
+    """Issue 43: the Play tab offers the levels by name, the opponents' and the partner's
+    apart; a refused action (a discard before the draw: R-20, the turn's order) shows its
+    message with a "Why?" link that lands on the rule in the board's rule book."""
+    browser.get("about:blank")
+    browser.get(server)
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-tab="play"]').click()
+    opponents = Select(browser.find_element(By.ID, "play-opponents"))
+    wait_for(browser, lambda b: len(opponents.options) > 1, "the levels")
+    names = [o.text for o in opponents.options]
+    assert names == ["bots field", "beginner", "novice", "club", "strong", "master", "grandmaster"]
+    partner = Select(browser.find_element(By.ID, "play-partner"))
+    assert [o.text for o in partner.options] == ["as opponents", *names[1:]]
+    Select(browser.find_element(By.ID, "play-players")).select_by_visible_text("4")
+    opponents.select_by_visible_text("novice")
+    assert not browser.find_element(By.ID, "play-bots").is_enabled()  # the level replaces it
+    partner.select_by_visible_text("club")
+    play_click(browser, browser.find_element(By.ID, "play-start"))
+    assert browser.find_element(By.ID, "play-status").text == "your turn"
+    names = [
+        n.text for n in browser.find_elements(By.CSS_SELECTOR, "#play-table .seat .name")
+    ]  # seat 0 is yours; the partner (seat 2) plays careful, the opponents greedy
+    assert names == [
+        "seat 0 \u00b7 you",
+        "seat 1 \u00b7 greedy",
+        "seat 2 \u00b7 careful",
+        "seat 3 \u00b7 greedy",
+    ]
+    hand = browser.find_element(By.CSS_SELECTOR, '#play-table .seat[data-seat="0"]')
+    natural = next(
+        c
+        for c in hand.find_elements(By.CSS_SELECTOR, ".card")
+        if c.get_attribute("data-card") not in ("2", "JK", "B3", "R3")
+    )
+    browser.find_element(By.ID, "play-discard").click()  # a click on a card discards it
+    play_click(browser, natural)  # a discard before the draw: refused
+    error = browser.find_element(By.ID, "error")
+    assert error.text.startswith("R-20: ") and error.text.endswith("Why?")
+    why = error.find_element(By.CSS_SELECTOR, "a.why")
+    assert why.get_attribute("href") == f"{server}rules#R-20"
+    browser.save_screenshot(str(shots / "board-why.png"))
+    game = browser.current_window_handle
+    why.click()  # opens the rule book in a new tab: the game stays
+    wait_for(browser, lambda b: len(b.window_handles) == 2, "the rule book's tab")
+    browser.switch_to.window(next(h for h in browser.window_handles if h != game))
+    try:
+        wait_for(browser, lambda b: b.current_url.endswith("/rules#R-20"), "the rule book")
+        target = browser.execute_script("return document.querySelector(':target')")
+        assert target.get_attribute("id") == "R-20"
+        assert target.text.startswith("R-20 A turn: (1) draw from the stock")
+        assert browser.execute_script("return window.scrollY") > 0  # scrolled to the rule
+    finally:
+        browser.close()
+        browser.switch_to.window(game)
+
+
 def test_static_export_in_the_browser(browser, runs, tmp_path):
     out = tmp_path / "deal.html"
     result = CliRunner().invoke(main, ["replay", str(runs[1]), "--deal", "0", "--html", str(out)])

@@ -16,9 +16,18 @@ function el(tag, cls, text) {
   return e;
 }
 
-function showError(message) {
+// rule: the rule id a refused action breaks (the server's "rule"); its "Why?" link opens the
+// rule book the board serves at /rules, on the rule's anchor
+function showError(message, rule) {
   const box = $("error");
   box.textContent = message || "";
+  if (message && /^R-\d\d$/.test(rule || "")) {
+    const why = el("a", "why", "Why?");
+    why.href = `/rules#${rule}`;
+    why.target = "_blank";
+    why.rel = "noopener";
+    box.append(" ", why);
+  }
   box.hidden = !message;
 }
 
@@ -26,7 +35,11 @@ async function api(path, options) {
   const response = await fetch(path, options);
   let body = null;
   try { body = await response.json(); } catch (e) { body = { error: response.statusText }; }
-  if (!response.ok) throw new Error(body.error || `${response.status} ${response.statusText}`);
+  if (!response.ok) {
+    const error = new Error(body.error || `${response.status} ${response.statusText}`);
+    error.rule = body.rule;
+    throw error;
+  }
   return body;
 }
 
@@ -570,7 +583,7 @@ function playAction(name) {
   showError("");
   api(`/api/play/${play.id}/act`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ action: name }) })
     .then(showPlay)
-    .catch((e) => showError(e.message));
+    .catch((e) => showError(e.message, e.rule));
 }
 
 function rankOf(token) { return token === "R3" || token === "B3" ? "B3" : token; }
@@ -639,6 +652,11 @@ function showPlay(view) {
 async function startPlay() {
   showError("");
   const body = { seed: Number($("play-seed").value), deal: Number($("play-deal").value), players: Number($("play-players").value), bots: $("play-bots").value, seat: Number($("play-seat").value) };
+  if ($("play-opponents").value) { // levels by name: the server maps them to their bots
+    delete body.bots;
+    body.opponents = $("play-opponents").value;
+    if ($("play-partner").value) body.partner = $("play-partner").value;
+  }
   try {
     const answer = await api("/api/play", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
     play.id = answer.game;
@@ -698,7 +716,22 @@ async function reviewPlay() {
   } catch (e) { showError(e.message); }
 }
 
+// The levels' names fill the Opponents and Partner lists, weakest first (GET /api/levels).
+async function loadLevels() {
+  const levels = await api("/api/levels");
+  for (const id of ["play-opponents", "play-partner"]) {
+    for (const level of levels) {
+      const option = el("option", "", level.name);
+      option.value = level.name;
+      option.title = `${level.spec}: ${level.description}`;
+      $(id).append(option);
+    }
+  }
+}
+
 function wirePlay() {
+  loadLevels().catch((e) => showError(e.message));
+  $("play-opponents").onchange = () => { $("play-bots").disabled = Boolean($("play-opponents").value); };
   $("play-start").onclick = startPlay;
   $("play-table").onclick = onPlayCard;
   $("play-sides").onclick = onPlayCard;
