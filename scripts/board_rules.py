@@ -3,7 +3,8 @@
 Run: ``python scripts/board_rules.py`` after any change to docs/RULES.md
 (tests/board/test_board_rules.py checks the shipped file is up to date). The page ships as
 package data, since docs/ is not in the wheel; the board serves it at ``/rules``, where every
-rule's item has its id as anchor (``/rules#R-60``), the target of the "Why?" link of a refused action.
+rule's item has its id as anchor (``/rules#R-60``), the target of the "Why?" link of a
+refused action.
 
 A small converter for the Markdown RULES.md uses: headings, paragraphs, lists (``-`` and
 ``1.``, continued by indented lines), tables and inline code and emphasis; rule ids in the text
