@@ -385,11 +385,11 @@ async def start_play(request: Request):
 
     board: Board = request.app.state.board
     data = await _body(request)
-    seat = _int(data.get("seat", 0), "seat", 0, 5)
+    players = _players(data.get("players", 4))  # a game is dealt from a seed, for players
+    seat = _int(data.get("seat", 0), "seat", 0, players - 1)
     if data.get("opponents") is not None:  # levels by name instead of bot specs
         if data.get("bots") is not None:
             raise BadArgument("bots", "give bots or opponents (a level), not both")
-        players = _players(data.get("players", 4))
         bots = level_seats(players, seat, data["opponents"], data.get("partner"))
         data = {**data, "bots": bots}
     elif data.get("partner") is not None:

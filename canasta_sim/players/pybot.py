@@ -123,7 +123,8 @@ def _ask(bot, deal: Deal, spec: str) -> Candidate:
         answer = bot.choose(view, offered)
     except NoCandidate:  # the position's fault, not the bot's
         raise
-    except Exception as exc:  # the user's code: its error, with its own frames, not ours
+    # the user's code: its error (sys.exit too: a run would end quietly), with its own frames
+    except (Exception, SystemExit) as exc:
         when = f"of seat {view.seat} at the {deal.phase} decision"
         frames = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
         raise BotError.raised(spec, when, exc, frames) from exc

@@ -585,7 +585,7 @@ def load_class(source: str):
         module = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
         try:
             spec.loader.exec_module(module)  # type: ignore[union-attr]
-        except Exception as exc:  # the user's file failed: its error, from its own frames
+        except (Exception, SystemExit) as exc:  # the user's file failed (or exits): its error
             frames = _frames_in(exc.__traceback__, resolved)
             raise BotError.raised(f"py:{source}", "(loading its file)", exc, frames) from exc
         _MODULES[resolved] = module
@@ -596,7 +596,7 @@ def load_class(source: str):
         )
     try:
         cls()  # each seat plays its own instance, made without arguments
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:
         frames = exc.__traceback__.tb_next if exc.__traceback__ is not None else None
         if frames is not None:  # the class's own code failed
             raise BotError.raised(f"py:{source}", "(making an instance)", exc, frames) from exc

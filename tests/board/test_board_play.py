@@ -88,9 +88,12 @@ def test_illegal_actions_name_their_rule(client):
     response = client.post(f"/api/play/{game}/act", json={"action": "fly"})
     assert response.status_code == 400 and "unknown action 'fly'" in response.json()["error"]
     assert client.get("/api/play/99").status_code == 404
-    bad = dict(GAME, seat=2)
-    response = client.post("/api/play", json=bad)
-    assert response.status_code == 400 and "seat" in response.json()["error"]
+    for seat in (2, 7):  # 2 players: seats 0 and 1
+        response = client.post("/api/play", json=dict(GAME, seat=seat))
+        assert response.status_code == 400
+        assert response.json()["error"].endswith(
+            f"seat={seat} is not allowed; allowed: an integer from 0 to 1"
+        )
     bad = dict(GAME, bots="py:docs/example_bots.py:PileHoarder")
     assert client.post("/api/play", json=bad).status_code == 400
 

@@ -39,6 +39,11 @@ class Armed:
         if os.environ.get("CANASTA_TEST_ARMED"):
             raise RuntimeError("armed")
         return choices[0]
+
+
+class Exiter:
+    def choose(self, view, choices):
+        raise SystemExit(0)
 """
 
 
@@ -106,6 +111,19 @@ def test_any_exception_in_a_python_bot_exits_1_without_a_traceback(bots):
     assert "KeyError: 'missing'" in done.stderr
     assert f'{bots}", line 15, in choose' in done.stderr
     assert "Traceback" not in done.stderr and "canasta_sim" not in done.stderr
+
+
+def test_a_python_bot_that_exits_is_the_bots_error(bots, tmp_path):
+    """sys.exit in a bot's choice, or in its file as it loads, is the bot's error (exit 1,
+    naming it), not a quiet end of the run with no results."""
+    spec = f"py:{bots}:Exiter"
+    r = run("simulate", "--deals", 2, "--bots", f"{spec},expert", "--out", "exits")
+    _is_the_bots_error(r, spec, "SystemExit: 0", 28)
+    assert not (tmp_path / "exits").exists()
+    (tmp_path / "exits_on_load.py").write_text("import sys\n\nsys.exit(3)\n")
+    r = run("simulate", "--deals", 2, "--bots", "py:exits_on_load.py:X,expert", "--quiet")
+    assert r.exit_code == 1, r.output
+    assert "the Python bot py:exits_on_load.py:X" in r.output and "SystemExit: 3" in r.output
 
 
 def test_a_wrong_answer_is_the_bots_error_too(tmp_path, monkeypatch):
