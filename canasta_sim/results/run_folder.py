@@ -80,7 +80,8 @@ def check_entries(manifest: dict, folder, names) -> None:
     ------
     ValueError
         Naming ``folder/manifest.json`` and the entries missing (a partial or hand-edited
-        manifest), or saying the folder is a tune folder (its manifest holds no deals).
+        manifest), or saying the folder is a tune or a study folder (its manifest holds no
+        deals).
     """
     missing = [name for name in names if name not in manifest]
     if missing and isinstance(manifest.get("tune"), dict):  # whole, but of another command
@@ -89,6 +90,11 @@ def check_entries(manifest: dict, folder, names) -> None:
             f"{manifest['tune'].get('bot', 'a bot')}'s parameters: history.csv and final.csv, "
             f"no deals); allowed: a run folder of simulate, compare, sweep or games (compare "
             f"the tuned setting with --out to make one)"
+        )
+    if missing and isinstance(manifest.get("study"), dict):  # a study's cells are its runs
+        raise ValueError(
+            f"{str(folder)!r} is a study folder (one run per cell); allowed: a run folder of "
+            f"simulate, compare, sweep or games, such as one of its cells/ folders"
         )
     if missing:
         raise ValueError(

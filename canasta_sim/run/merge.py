@@ -190,14 +190,16 @@ def merge_runs(runs, out, *, overwrite: bool = False, records: bool = True) -> S
     Raises
     ------
     ValueError
-        For fewer than two runs, a folder that is not a simulate run (its manifest partial,
-        its aggregates or records unreadable or short of rows: the message names the file),
-        runs made with other behaviour versions than this package's, runs that differ in
-        rules, bots or bot parameters (the message names both folders and the first differing
-        entries with both values, shortened), two runs holding the same deals (same seed,
-        overlapping deal ranges), or records to keep that a run lacks (records would be
-        dropped silently).
+        For one folder given as ``runs`` or fewer than two runs, a folder that is not a simulate run
+        (its manifest partial, its aggregates or records unreadable or short of rows: the message
+        names the file), runs made with other behaviour versions than this package's, runs that
+        differ in rules, bots or bot parameters (the message names both folders and the first
+        differing entries with both values, shortened), two runs holding the same deals (same seed,
+        overlapping deal ranges), or records to keep that a run lacks (records would be dropped
+        silently).
     """
+    if isinstance(runs, (str, Path)):  # one folder, not a list of them (a str is iterable)
+        raise ValueError(f"runs={str(runs)!r} is one folder; allowed: a list of two or more")
     folders = [Path(r) for r in runs]
     if len(folders) < 2:
         raise ValueError(f"merge needs two or more runs; got {len(folders)}")

@@ -384,6 +384,16 @@ def test_board_refuses_a_corrupt_run_folder_and_a_tune_folder_at_start_up(tmp_pa
     assert result.exit_code == 2 and "is a tune folder" in result.output
 
 
+def test_board_names_a_study_folder_and_its_cells(tmp_path):
+    # finding: a study folder was "a partial or edited manifest" lacking rules, seed, deals
+    from canasta_sim.run.study import parse_axis, run_study
+
+    run_study([parse_axis("players=2")], deals=20, out=tmp_path / "s", seed=1, workers=1)
+    result = CliRunner().invoke(main, ["board", str(tmp_path / "s")])
+    assert result.exit_code == 2 and "is a study folder" in result.output
+    assert "one of its cells/ folders" in result.output and "partial" not in result.output
+
+
 @pytest.mark.parametrize(
     "path, body, message",
     [

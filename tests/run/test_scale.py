@@ -311,6 +311,9 @@ def test_mismatched_merges_are_usage_errors_naming_the_difference(tmp_path):
     with pytest.raises(ValueError, match="different seeds or deal ranges"):
         merge_runs([a, a], tmp_path / "twice")
     assert not (tmp_path / "twice").exists()
+    for one in (a, str(a)):  # a folder is not a list of folders (a str was read letter by letter)
+        with pytest.raises(ValueError, match="is one folder; allowed: a list of two or more"):
+            merge_runs(one, tmp_path / "one")
     r = run("report", old)  # a report of an older run warns, and is written
     assert r.exit_code == 0 and "warning:" in r.output and (old / "report.md").exists()
 
