@@ -584,7 +584,9 @@ function scoreFigure(fig) {
   if (!edges.length) return plotAxes(0, 1, 1, "no deals", "").box;
   const top = Math.max(...fig.sides.flat()) || 1;
   const { box, X, Y } = plotAxes(edges[0], edges[edges.length - 1], top, "deal score (points)", "fraction of deals");
-  for (const t of [edges[0], edges[edges.length - 1]]) box.append(svg("text", { x: X(t), y: PLOT.h - PLOT.bottom + 11, "text-anchor": "middle" }, short(t)));
+  for (const [t, anchor] of [[edges[0], "start"], [edges[edges.length - 1], "end"]]) {
+    box.append(svg("text", { x: X(t), y: PLOT.h - PLOT.bottom + 11, "text-anchor": anchor }, short(t)));
+  }
   fig.sides.forEach((fractions, s) => { // the report's stairs: a step per bin
     let d = `M${X(edges[0])},${Y(0)}`;
     fractions.forEach((v, i) => { d += ` V${Y(v)} H${X(edges[i + 1])}`; });
@@ -601,7 +603,7 @@ function barFigure(groups, series, yLabel, exact) {
   const width = 0.8 / series.length;
   series.forEach((bars, s) => bars.forEach((b, g) => {
     const x = g + 0.1 + width * s;
-    box.append(svg("rect", { x: X(x), y: Y(b.value ?? 0), width: X(x + width) - X(x), height: Y(0) - Y(b.value ?? 0), fill: series.length > 1 ? SIDE_COLORS[s % 3] : "#d62728", opacity: 0.8, class: "bar" }));
+    box.append(svg("rect", { x: X(x), y: Y(b.value ?? 0), width: X(x + width) - X(x), height: Y(0) - Y(b.value ?? 0), fill: series.length > 1 ? SIDE_COLORS[s % 3] : "#d62728", opacity: 0.8, class: "fig-bar" }));
     errorBar(box, X(x + width / 2), b.ci_low, b.ci_high, Y);
   }));
   groups.forEach((label, g) => box.append(svg("text", { x: X(g + 0.5), y: PLOT.h - PLOT.bottom + 12, "text-anchor": "middle" }, label)));
@@ -688,7 +690,8 @@ function showTab(name) {
   $("editor-view").hidden = name !== "editor";
   $("play-view").hidden = name !== "play";
   $("stats-view").hidden = name !== "stats";
-  $("log-box").hidden = name === "editor" || name === "stats";
+  $("log-box").hidden = name === "editor";
+  $("panel").hidden = name === "stats"; // the statistics take the page's width
   if (name === "stats" && !$("stats-panes").children.length) showStats();
   if (name === "replay" && state.replay) { const i = state.index; showReplay(state.replay, null); step(i); }
   if (name === "play" && play.view) showPlay(play.view);
