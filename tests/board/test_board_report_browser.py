@@ -154,7 +154,8 @@ def test_a_runs_statistics_page(browser, server, runs, shots):
     captions = [c.text for c in pane.find_elements(By.TAG_NAME, "figcaption")]
     assert captions[0] == "Deal score per side"
     assert len(pane.find_elements(By.CSS_SELECTOR, "figure svg path.stairs")) == rules.sides
-    assert len(pane.find_elements(By.CSS_SELECTOR, "figure svg rect.fig-bar")) == 4 + 3 * rules.sides
+    bars = pane.find_elements(By.CSS_SELECTOR, "figure svg rect.fig-bar")
+    assert len(bars) == 4 + 3 * rules.sides  # 4 red-three sources; 3 canasta kinds a side
     deals = [a.get_attribute("href") for a in pane.find_elements(By.CSS_SELECTOR, ".deals a")]
     assert [d.split("#")[1] for d in deals] == ["run=0&deal=0", "run=0&deal=1"]
     Select(browser.find_element(By.ID, "stats-other")).select_by_value("1")
