@@ -11,11 +11,14 @@ Endpoints (JSON unless said otherwise):
 
 - ``GET /``: the page; ``GET /static/...``: its script and style; ``GET /rules``: the rule
   book (package data, ``scripts/board_rules.py``).
-- ``GET /api/runs``: the run folders given.
+- ``GET /api/runs``: the run folders given; ``GET /api/run/R/summary``: run R's statistics
+  table, the play it describes and the numbers of its report's figures (:mod:`.run_stats`).
 - ``GET /api/deal?run=R&deal=K`` or ``?seed=S&deal=K&players=P&bots=SPEC``: a deal's frames.
 - ``GET /api/position?run=R&deal=K&turn=T&decision=D`` (or the seed form): the position
   mapping of the seat to play at that decision.
-  These two replay the deal in the board's worker process (:class:`~.jobs.PageWorker`): the
+- ``GET /api/report?run=R&deal=K&turn=T&decision=D`` (or the seed form): the hand's report,
+  the files ``position.json`` (that position) and ``trace.jsonl`` (the deal's trace) as text.
+  These three replay the deal in the board's worker process (:class:`~.jobs.PageWorker`): the
   server answers other requests meanwhile, and a request the page closes (it opened another
   deal, or cancelled) ends the replay.
 - ``POST /api/analyse`` ``{at: {run, deal, turn, decision} | position | play | review,
@@ -28,7 +31,8 @@ Endpoints (JSON unless said otherwise):
   ``GET /api/play/ID`` what the user sees; ``POST /api/play/ID/act`` ``{action}``: one of
   the environment's actions (an illegal one: 400 with its rule id, ``{error, rule}``; the page
   links the rule in ``GET /rules``, the rule book generated from docs/RULES.md with an
-  anchor per rule id). ``play: ID`` in an
+  anchor per rule id). ``GET /api/play/ID/report?turn=T&decision=D``: once the deal is over,
+  the report of the user's hand at one of the user's decisions. ``play: ID`` in an
   analysis request is a hint at the user's decision, ``review: ID`` the deal's review.
 - ``POST /api/check-position`` ``{position}``: the position checked (as ``analyse`` reads it).
 - ``GET /api/positions``, ``GET /api/positions/NAME``, ``PUT /api/positions/NAME``
@@ -241,19 +245,41 @@ async def list_runs(request: Request):
     return JSONResponse(out)
 
 
+async def run_statistics(request: Request):
+    from .run_stats import run_summary
+
+    board: Board = request.app.state.board
+    if not board.runs:
+        raise BadArgument("run", "no run folders were given to canasta-sim board")
+    run = _int(request.path_params["run"], "run", 0, len(board.runs) - 1)
+    return JSONResponse(await run_in_threadpool(run_summary, board.runs[run]))
+
+
 async def deal(request: Request):
     board: Board = request.app.state.board
     source = _source(board, request.query_params)
     return JSONResponse(await board.replay(source, request.is_disconnected))
 
 
+def _decision(params) -> dict:
+    """The ``turn`` and ``decision`` a request names (as ``--from-run`` does)."""
+    return {
+        "turn": _int(params.get("turn", 0), "turn", 0, 100_000),
+        "decision": _int(params.get("decision", 0), "decision", 0, 1),
+    }
+
+
 async def position(request: Request):
     board: Board = request.app.state.board
     params = request.query_params
-    source = _source(board, params)
-    turn = _int(params.get("turn", 0), "turn", 0, 100_000)
-    decision = _int(params.get("decision", 0), "decision", 0, 1)
-    ask = {"position": source, "turn": turn, "decision": decision}
+    ask = {"position": _source(board, params), **_decision(params)}
+    return JSONResponse(await board.worker.call(ask, request.is_disconnected))
+
+
+async def hand_report(request: Request):
+    board: Board = request.app.state.board
+    params = request.query_params
+    ask = {"report": _source(board, params), **_decision(params)}
     return JSONResponse(await board.worker.call(ask, request.is_disconnected))
 
 
@@ -406,6 +432,15 @@ async def play_view(request: Request):
 
     session = _play_session(request.app.state.board, request.path_params["game"])
     return JSONResponse(session_view(session))
+
+
+async def play_report(request: Request):
+    from .session import session_report
+
+    session = _play_session(request.app.state.board, request.path_params["game"])
+    params = request.query_params
+    where = _decision(params)
+    return JSONResponse(session_report(session, where["turn"], where["decision"]))
 
 
 async def play_act(request: Request):
@@ -564,8 +599,10 @@ def create_app(runs, positions=None) -> Starlette:
         Route("/rules", rules),
         Route("/api/levels", list_levels),
         Route("/api/runs", list_runs),
+        Route("/api/run/{run}/summary", run_statistics),
         Route("/api/deal", deal),
         Route("/api/position", position),
+        Route("/api/report", hand_report),
         Route("/api/analyse", start_analysis, methods=["POST"]),
         Route("/api/jobs/{job}", job_status, methods=["GET"]),
         Route("/api/jobs/{job}", job_cancel, methods=["DELETE"]),
@@ -573,6 +610,7 @@ def create_app(runs, positions=None) -> Starlette:
         Route("/api/play", start_play, methods=["POST"]),
         Route("/api/play/{game}", play_view, methods=["GET"]),
         Route("/api/play/{game}/act", play_act, methods=["POST"]),
+        Route("/api/play/{game}/report", play_report, methods=["GET"]),
         Route("/api/positions", list_positions),
         Route("/api/positions/{name}", read_saved_position, methods=["GET"]),
         Route("/api/positions/{name}", save_position, methods=["PUT"]),

@@ -193,11 +193,15 @@ def page_answer(request: dict) -> dict:
     (:meth:`canasta_sim.board.frames.DealReplay.to_dict` of
     :func:`canasta_sim.board.pages.deal_replay`), or ``{"position": source, "turn": T,
     "decision": D}`` the position mapping of
-    :func:`canasta_sim.board.pages.deal_position`; ``source`` is checked by the server."""
-    from .pages import deal_position, deal_replay
+    :func:`canasta_sim.board.pages.deal_position`, or ``{"report": source, "turn": T,
+    "decision": D}`` the hand's report of :func:`canasta_sim.board.pages.hand_report`;
+    ``source`` is checked by the server."""
+    from .pages import deal_position, deal_replay, hand_report
 
     if "position" in request:
         return deal_position(request["position"], request["turn"], request["decision"])
+    if "report" in request:
+        return hand_report(request["report"], request["turn"], request["decision"])
     return deal_replay(request["deal"]).to_dict()
 
 

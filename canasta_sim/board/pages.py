@@ -1,17 +1,19 @@
 """What the board shows, built from a request's checked values: a deal's frames
-(:func:`deal_replay`), the position at one of its decisions (:func:`deal_position`), and the
-bot specs a page may name (:func:`page_bot`). Needs no web framework: the static export
+(:func:`deal_replay`), the position at one of its decisions (:func:`deal_position`), a hand's
+report (:func:`hand_report`: that position and the deal's trace, as files), and the bot specs
+a page may name (:func:`page_bot`). Needs no web framework: the static export
 (:mod:`canasta_sim.board.export`) uses it too.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from ..errors import BadArgument
 from ..game.deals import Deal
 from ..game.rules import Rules
-from ..run.address import RunDeal, deal_of_run
+from ..run.address import RunDeal, deal_of_run, replay_deal
 from .frames import DealReplay, replay_frames
 
 
@@ -131,3 +133,36 @@ def deal_position(source: dict, turn: int, decision: int) -> dict:
 
     deal = deal_at(source, turn, decision)
     return position_mapping(deal.info_set(deal.current_player))
+
+
+#: The files of a hand's report: the position ``canasta-sim analyse FILE`` reads and the
+#: deal's trace ``canasta-sim verify --trace FILE`` referees (JSON lines, docs/trace.md).
+REPORT_FILES = ("position.json", "trace.jsonl")
+
+
+def report_files(position: dict, trace: list[dict], name: str) -> dict:
+    """A hand's report as the page downloads it: ``files``, file name -> text, the position
+    (indented JSON) and the trace (one event per line, as
+    :func:`canasta_sim.game.trace.save_trace` writes it), each name prefixed with ``name``."""
+    position_file, trace_file = (f"{name}-{file}" for file in REPORT_FILES)
+    return {
+        "files": {
+            position_file: json.dumps(position, indent=2) + "\n",
+            trace_file: "".join(json.dumps(event) + "\n" for event in trace),
+        }
+    }
+
+
+def hand_report(source: dict, turn: int, decision: int) -> dict:
+    """The report of a hand at a decision of the deal a checked request names
+    (:func:`run_deal`): the position of the seat to play there (:func:`deal_position`) and
+    the whole deal's trace, as :func:`report_files` gives them.
+
+    Raises
+    ------
+    ValueError
+        For a turn or decision the deal does not reach.
+    """
+    position = deal_position(source, turn, decision)
+    trace = replay_deal(run_deal(source))
+    return report_files(position, trace, f"deal{source['deal']}-turn{turn}-{decision}")

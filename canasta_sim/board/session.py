@@ -26,7 +26,7 @@ from ..game.trace import format_trace
 from ..nb.enums import BLACK_THREE, LAST_NATURAL
 from ..run.address import RunDeal
 from .frames import table_frame
-from .pages import run_deal
+from .pages import report_files, run_deal
 
 
 @dataclass
@@ -46,6 +46,9 @@ class PlaySession:
         The user's actions so far, by name (:data:`canasta_sim.env.ACTION_NAMES`).
     turns : list of (Deal, Deal)
         Each of the user's completed turns: copies of the deal before and after it.
+    positions : dict
+        ``(turn, decision) -> position mapping`` of the user at each of the user's decisions
+        (:func:`canasta_sim.game.positions.position_mapping`): what a hand's report gives.
     """
 
     source: dict
@@ -54,6 +57,7 @@ class PlaySession:
     game: ActionDeal
     actions: list[str] = field(default_factory=list)
     turns: list[tuple[Deal, Deal]] = field(default_factory=list)
+    positions: dict[tuple[int, int], dict] = field(default_factory=dict)
     _before: Deal | None = None
 
     @property
@@ -86,6 +90,17 @@ def _bots_play(session: PlaySession) -> None:
         deal.play_turn(seats=list(session.run.seats))
     if not deal.is_over:
         session._before = deal.copy()
+        _keep_position(session, 0)
+
+
+def _keep_position(session: PlaySession, decision: int) -> None:
+    """Keep the user's position at ``decision`` of the turn now."""
+    from ..game.positions import position_mapping
+
+    deal = session.deal
+    key = (deal.turns, decision)
+    if key not in session.positions:
+        session.positions[key] = position_mapping(deal.info_set(session.you))
 
 
 def act(session: PlaySession, action: str) -> None:
@@ -112,6 +127,8 @@ def act(session: PlaySession, action: str) -> None:
         session.turns.append((session._before, deal.copy()))
         session._before = None
         _bots_play(session)
+    elif deal.phase == "play":  # after the turn's first move: decision 1
+        _keep_position(session, 1)
 
 
 def replay_session(source: dict, you: int, actions: list[str]) -> PlaySession:
@@ -133,8 +150,9 @@ def session_view(session: PlaySession) -> dict[str, Any]:
     other seats' hands hidden while the deal runs: ``hidden`` counts their cards), ``legal``
     (the names of the user's legal actions now), ``staged`` (the staged cards as meld texts)
     and ``staged_rows`` (per meld row: ``rank``, ``cards``), ``log`` (the move log so far),
-    ``you``, ``players``, ``sides``, ``seats`` (``"you"`` at the user's) and ``actions``
-    (the user's actions so far)."""
+    ``you``, ``players``, ``sides``, ``seats`` (``"you"`` at the user's), ``actions``
+    (the user's actions so far) and ``decisions`` (the user's decisions so far, ``[turn,
+    decision]``, as :func:`session_report` takes them)."""
     deal = session.deal
     decision = 0 if deal.phase == "draw" else 1
     frame = table_frame(deal, decision, session.run.scores)
@@ -157,7 +175,32 @@ def session_view(session: PlaySession) -> dict[str, Any]:
         "sides": deal.rules.sides,
         "seats": ["you" if s == session.you else b for s, b in enumerate(session.run.seats)],
         "actions": list(session.actions),
+        "decisions": [[t, d] for t, d in session.positions],
     }
+
+
+def session_report(session: PlaySession, turn: int, decision: int) -> dict[str, Any]:
+    """The report of the user's hand at one of the user's decisions, once the deal is over:
+    the user's position there and the deal's trace, as
+    :func:`canasta_sim.board.pages.report_files` gives them.
+
+    Raises
+    ------
+    BadArgument
+        While the deal runs (a report would show the hidden hands of the trace), or for a
+        decision that is not the user's (the message lists the user's decisions).
+    """
+    if not session.deal.is_over:
+        raise BadArgument("play", "a hand's report comes at the end of the deal")
+    position = session.positions.get((turn, decision))
+    if position is None:
+        yours = ", ".join(f"{t}:{d}" for t, d in session.positions)
+        raise BadArgument(
+            "turn",
+            f"turn {turn}, decision {decision} is not yours; allowed (turn:decision): {yours}",
+        )
+    name = f"play-turn{turn}-{decision}"
+    return report_files(position, session.deal.trace(), name)
 
 
 def _staged_rows(staged) -> list[dict]:

@@ -25,14 +25,14 @@ from matplotlib.ticker import MaxNLocator
 
 from ..game.rules import Rules
 from ..results.run_folder import check_entries, check_records, read_manifest, writing
-from .aggregate import SCORE_OFFSET, SCORE_STEP, Aggregates
-from .intervals import hist_mean
+from .aggregate import Aggregates
+from .figure_data import CANASTA_KINDS, canastas_by_kind, red_threes_by_source, score_histogram
 from .statistics import summary
 from .stats import policy_label, summary_cells, table_number
 from .study_stats import KINDS, canasta_timing, red_three_value
 from .study_table import STATISTICS, study_caption, study_policy, unfinished_study
 
-__all__ = ["PLOTS", "write_report"]
+__all__ = ["PLOTS", "read_run", "write_report"]
 
 #: Plot files written next to ``report.md``: file name -> caption.
 PLOTS = {
@@ -104,7 +104,7 @@ def write_report(run_dir) -> Path:
             f"(canasta-sim study ... --out {folder} --resume), then report it; a finished "
             f"cell's folder (cells/NNN-...) is a run folder and can be reported alone"
         )
-    manifest, agg, rules = _load(folder)
+    manifest, agg, rules = read_run(folder)
     table = summary(agg, rules, policy_label(manifest))
     caption = _caption(manifest, rules)
     figures = {
@@ -133,7 +133,14 @@ def _other_run(folder: Path) -> str:
     return ""
 
 
-def _load(folder: Path):
+def read_run(folder: Path):
+    """A run folder's manifest, aggregates and rules, as the report reads them.
+
+    Raises
+    ------
+    ValueError
+        As :func:`write_report`, naming the folder or the file.
+    """
     if folder.is_file():
         parent = folder.parent
         if all((parent / name).is_file() for name in _REQUIRED):
@@ -198,19 +205,10 @@ def _png(fig: Figure, caption: str) -> bytes:
 def _plot_scores(agg: Aggregates) -> Figure:
     fig = Figure(figsize=(8, 4.5), layout="constrained")
     ax = fig.add_subplot()
-    hist = agg.counts["score"]
-    used = np.nonzero(hist.sum(axis=0))[0]
-    if used.size:
-        lo, hi = int(used[0]), int(used[-1]) + 1
-        width = max(1, math.ceil((hi - lo) / 80))  # at most ~80 bins, each a multiple of 5 pts
-        hi = lo + width * math.ceil((hi - lo) / width)
-        edges = np.arange(lo, hi + 1, width) * SCORE_STEP - SCORE_OFFSET - SCORE_STEP / 2
+    edges, fractions = score_histogram(agg)
+    if edges.size:
         for s in range(agg.sides):
-            h = np.zeros(hi - lo, np.int64)
-            h[: min(hist.shape[1], hi) - lo] = hist[s, lo:hi]
-            counts = h.reshape(-1, width).sum(axis=1)
-            total = counts.sum()
-            ax.stairs(counts / total if total else counts, edges, label=f"side {s}")
+            ax.stairs(fractions[s], edges, label=f"side {s}")
         ax.legend()
     else:
         ax.text(0.5, 0.5, "no deals", ha="center", va="center", transform=ax.transAxes)
@@ -223,15 +221,10 @@ def _plot_scores(agg: Aggregates) -> Figure:
 def _plot_red_threes(agg: Aggregates, table) -> Figure:
     fig = Figure(figsize=(7, 4.5), layout="constrained")
     ax = fig.add_subplot()
-    labels = ("dealt", "drawn", "from the pile", "in total")
-    rows = [
-        table[table["statistic"] == f"red threes {x} per side per deal"].iloc[0] for x in labels
-    ]
+    rows = red_threes_by_source(table)
     x = np.arange(len(rows))
-    value = np.array([r["value"] for r in rows])
-    err = np.array(
-        [[r["value"] - r["ci_low"] for r in rows], [r["ci_high"] - r["value"] for r in rows]]
-    )
+    value = rows["value"].to_numpy()
+    err = np.array([value - rows["ci_low"], rows["ci_high"] - value])
     ax.bar(
         x,
         value,
@@ -241,7 +234,7 @@ def _plot_red_threes(agg: Aggregates, table) -> Figure:
         alpha=0.75,
         label="observed (95% interval)",
     )
-    exact = rows[0]["exact"]
+    exact = rows["exact"].iloc[0]
     if not math.isnan(exact):
         ax.hlines(
             exact,
@@ -252,7 +245,7 @@ def _plot_red_threes(agg: Aggregates, table) -> Figure:
             linewidth=2,
             label=f"exact expectation, dealt: {exact:.4f}",
         )
-    ax.set_xticks(x, labels)
+    ax.set_xticks(x, rows["source"])
     ax.set_ylabel("red threes per side per deal")
     ax.set_title(f"Red threes by source ({agg.n_deals:,} deals)")
     ax.legend()
@@ -262,26 +255,19 @@ def _plot_red_threes(agg: Aggregates, table) -> Figure:
 def _plot_canastas(agg: Aggregates) -> Figure:
     fig = Figure(figsize=(7, 4.5), layout="constrained")
     ax = fig.add_subplot()
-    kinds = (
-        ("natural_canastas", "natural"),
-        ("mixed_canastas", "mixed"),
-        ("concealed_canastas", "concealed"),
-    )
-    x = np.arange(len(kinds))
+    x = np.arange(len(CANASTA_KINDS))
     width = 0.8 / agg.sides
-    for s in range(agg.sides):
-        stats = [hist_mean(agg.counts[key][s]) for key, _ in kinds]
-        mean = np.array([m[0] for m in stats])
-        err = np.array([[m[0] - m[1] for m in stats], [m[2] - m[0] for m in stats]])
+    for s, stats in enumerate(canastas_by_kind(agg)):
+        mean, low, high = stats.T
         ax.bar(
             x - 0.4 + width * (s + 0.5),
             np.nan_to_num(mean),
             width,
-            yerr=np.nan_to_num(err),
+            yerr=np.nan_to_num(np.array([mean - low, high - mean])),
             capsize=3,
             label=f"side {s}",
         )
-    ax.set_xticks(x, [label for _, label in kinds])
+    ax.set_xticks(x, list(CANASTA_KINDS.values()))
     ax.set_ylabel("canastas per side per deal")
     ax.set_title(f"Canastas per side per deal ({agg.n_deals:,} deals, 95% intervals)")
     ax.legend()
@@ -354,7 +340,7 @@ def _write_study_report(folder: Path) -> Path:
     runs = []
     manifests = []
     for name in table["name"]:
-        cell_manifest, agg, rules = _load(folder / "cells" / name)
+        cell_manifest, agg, rules = read_run(folder / "cells" / name)
         runs.append((name, agg, rules))
         manifests.append(cell_manifest)
     policy = study_policy(manifests)

@@ -175,6 +175,8 @@ function render() {
   const address = frameAddress(f);
   $("address").textContent = address ? `--from-run ${address}` : r.command;
   $("an-run").disabled = EMBED !== null || f.decision === null;
+  $("report-hand").disabled = EMBED !== null || f.decision === null;
+  $("report-files").replaceChildren(); // a report is of the decision it was asked at
   const items = $("log").children;
   for (let i = 0; i < items.length; i++) {
     items[i].className = i < f.events ? "done" : "todo";
@@ -502,13 +504,195 @@ function editorLoadFile(event) {
   });
 }
 
+// --- a hand's report ---------------------------------------------------------------------------
+// The server sends the files' text (the position at the decision, as `canasta-sim analyse FILE`
+// reads it, and the deal's trace, as `canasta-sim verify --trace FILE` referees it); the page
+// offers each as a download: no path named, nothing written on the server.
+function reportLinks(box, files) {
+  box.replaceChildren();
+  for (const [name, text] of Object.entries(files)) {
+    const a = el("a", "report-file", `download ${name}`);
+    a.href = URL.createObjectURL(new Blob([text], { type: "application/json" }));
+    a.download = name;
+    box.append(a);
+  }
+}
+
+async function reportShown() {
+  showError("");
+  const f = state.replay.frames[state.index];
+  const q = new URLSearchParams({ ...state.source, turn: f.turn, decision: f.decision });
+  try { reportLinks($("report-files"), (await api(`/api/report?${q}`)).files); }
+  catch (e) { showError(e.message); }
+}
+
+async function reportPlay() {
+  showError("");
+  const [turn, decision] = $("play-report-at").value.split(":");
+  const q = new URLSearchParams({ turn, decision });
+  try { reportLinks($("play-report-files"), (await api(`/api/play/${play.id}/report?${q}`)).files); }
+  catch (e) { showError(e.message); }
+}
+
+// --- a run at a glance ------------------------------------------------------------------------
+// The statistics table of `canasta-sim report` with its intervals, the play it describes, and
+// the report's figures drawn here as SVG from the numbers the server sends (the report's own).
+const SVG_NS = "http://www.w3.org/2000/svg";
+const SIDE_COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c"];
+const PLOT = { w: 420, h: 220, left: 46, right: 10, top: 10, bottom: 30 };
+
+function svg(tag, attrs, text) {
+  const e = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = String(text);
+  return e;
+}
+
+const short = (v) => (v === null || v === undefined ? "\u2013" : Math.abs(v) >= 1000 ? v.toFixed(0) : String(Number(v.toPrecision(4))));
+
+// An empty plot with its axes: x from x0 to x1, y from 0 to y1; its scales.
+function plotAxes(x0, x1, y1, xLabel, yLabel) {
+  const box = svg("svg", { viewBox: `0 0 ${PLOT.w} ${PLOT.h}`, role: "img" });
+  const X = (x) => PLOT.left + ((x - x0) / (x1 - x0 || 1)) * (PLOT.w - PLOT.left - PLOT.right);
+  const Y = (y) => PLOT.h - PLOT.bottom - (y / (y1 || 1)) * (PLOT.h - PLOT.top - PLOT.bottom);
+  box.append(svg("line", { x1: PLOT.left, y1: Y(0), x2: PLOT.w - PLOT.right, y2: Y(0), stroke: "#667" }));
+  box.append(svg("line", { x1: PLOT.left, y1: Y(0), x2: PLOT.left, y2: PLOT.top, stroke: "#667" }));
+  for (const t of [0, y1 / 2, y1]) {
+    box.append(svg("text", { x: PLOT.left - 3, y: Y(t) + 3, "text-anchor": "end" }, short(t)));
+  }
+  box.append(svg("text", { x: (PLOT.left + PLOT.w) / 2, y: PLOT.h - 2, "text-anchor": "middle" }, xLabel));
+  box.append(svg("text", { x: 10, y: PLOT.top + 6, transform: `rotate(-90 10 ${PLOT.top + 6})`, "text-anchor": "end" }, yLabel));
+  return { box, X, Y };
+}
+
+function errorBar(box, x, lo, hi, Y) {
+  if (lo === null || hi === null) return;
+  box.append(svg("line", { x1: x, y1: Y(lo), x2: x, y2: Y(hi), stroke: "#222" }));
+  for (const y of [lo, hi]) box.append(svg("line", { x1: x - 3, y1: Y(y), x2: x + 3, y2: Y(y), stroke: "#222" }));
+}
+
+function legend(box, labels) {
+  labels.forEach((label, i) => {
+    const x = PLOT.w - PLOT.right - 70, y = PLOT.top + 4 + 12 * i;
+    box.append(svg("rect", { x, y, width: 9, height: 9, fill: SIDE_COLORS[i % 3] }));
+    box.append(svg("text", { x: x + 12, y: y + 8 }, label));
+  });
+}
+
+function scoreFigure(fig) {
+  const edges = fig.edges;
+  if (!edges.length) return plotAxes(0, 1, 1, "no deals", "").box;
+  const top = Math.max(...fig.sides.flat()) || 1;
+  const { box, X, Y } = plotAxes(edges[0], edges[edges.length - 1], top, "deal score (points)", "fraction of deals");
+  for (const [t, anchor] of [[edges[0], "start"], [edges[edges.length - 1], "end"]]) {
+    box.append(svg("text", { x: X(t), y: PLOT.h - PLOT.bottom + 11, "text-anchor": anchor }, short(t)));
+  }
+  fig.sides.forEach((fractions, s) => { // the report's stairs: a step per bin
+    let d = `M${X(edges[0])},${Y(0)}`;
+    fractions.forEach((v, i) => { d += ` V${Y(v)} H${X(edges[i + 1])}`; });
+    box.append(svg("path", { d: d + ` V${Y(0)}`, fill: "none", stroke: SIDE_COLORS[s % 3], "stroke-width": 1.5, class: "stairs" }));
+  });
+  legend(box, fig.sides.map((_, s) => `side ${s}`));
+  return box;
+}
+
+function barFigure(groups, series, yLabel, exact) {
+  // groups: labels on x; series[s][g] = {value, ci_low, ci_high}
+  const top = Math.max(exact || 0, ...series.flat().map((b) => b.ci_high ?? b.value ?? 0)) * 1.1 || 1;
+  const { box, X, Y } = plotAxes(0, groups.length, top, "", yLabel);
+  const width = 0.8 / series.length;
+  series.forEach((bars, s) => bars.forEach((b, g) => {
+    const x = g + 0.1 + width * s;
+    box.append(svg("rect", { x: X(x), y: Y(b.value ?? 0), width: X(x + width) - X(x), height: Y(0) - Y(b.value ?? 0), fill: series.length > 1 ? SIDE_COLORS[s % 3] : "#d62728", opacity: 0.8, class: "fig-bar" }));
+    errorBar(box, X(x + width / 2), b.ci_low, b.ci_high, Y);
+  }));
+  groups.forEach((label, g) => box.append(svg("text", { x: X(g + 0.5), y: PLOT.h - PLOT.bottom + 12, "text-anchor": "middle" }, label)));
+  if (exact !== null && exact !== undefined) { // the exact expectation of the dealt ones
+    box.append(svg("line", { x1: X(0.05), y1: Y(exact), x2: X(0.95), y2: Y(exact), stroke: "#000", "stroke-dasharray": "5 3", "stroke-width": 2 }));
+  }
+  if (series.length > 1) legend(box, series.map((_, s) => `side ${s}`));
+  return box;
+}
+
+function figure(title, drawing) {
+  const f = el("figure");
+  f.append(el("figcaption", "", title), drawing);
+  return f;
+}
+
+function statsTable(rows) {
+  const table = el("table", "stats-table");
+  const head = el("tr");
+  for (const h of ["statistic", "value", "95% interval", "n"]) head.append(el("th", "", h));
+  table.append(head);
+  let group = null;
+  for (const r of rows) {
+    if (r.group !== group) {
+      group = r.group;
+      const g = el("tr", "group");
+      const cell = el("td", "", group);
+      cell.colSpan = 4;
+      g.append(cell);
+      table.append(g);
+    }
+    const tr = el("tr");
+    tr.append(el("td", "", r.statistic), el("td", "v", short(r.value)));
+    tr.append(el("td", "v", r.ci_low === null ? "" : `[${short(r.ci_low)}, ${short(r.ci_high)}]`), el("td", "n", r.n));
+    table.append(tr);
+  }
+  return table;
+}
+
+function statsPane(run, s) {
+  const pane = el("div", "stats-pane");
+  pane.dataset.run = String(run.run);
+  pane.append(el("h2", "", `${s.name}: ${s.deals} deals, ${s.players} players, seed ${s.seed}`));
+  pane.append(el("div", "policy", `play: ${s.policy}`));
+  const deals = el("div", "deals", "deals: ");
+  const last = run.first_deal + run.deals - 1;
+  for (let k = run.first_deal; k <= Math.min(last, run.first_deal + 29); k++) {
+    const a = el("a", "", k);
+    a.href = `#run=${run.run}&deal=${k}`; // the hash opens the deal in the replay
+    deals.append(a);
+  }
+  if (last > run.first_deal + 29) deals.append(`\u2026 ${last} (Deal field of the replay)`);
+  const f = s.figures;
+  pane.append(deals,
+    figure(f.scores.title, scoreFigure(f.scores)),
+    figure(f.red_threes.title, barFigure(f.red_threes.bars.map((b) => b.source), [f.red_threes.bars], "per side per deal", f.red_threes.exact)),
+    figure(`${f.canastas.title} (95% intervals)`, barFigure(f.canastas.kinds, f.canastas.sides.map((side) => side.map(([value, ci_low, ci_high]) => ({ value, ci_low, ci_high }))), "per side per deal", null)),
+    statsTable(s.rows));
+  return pane;
+}
+
+async function showStats() {
+  showError("");
+  const picked = [$("stats-run").value, $("stats-other").value].filter((v, i, all) => v !== "" && all.indexOf(v) === i);
+  try {
+    const summaries = await Promise.all(picked.map((r) => api(`/api/run/${r}/summary`)));
+    $("stats-panes").replaceChildren(...summaries.map((s, i) => statsPane(state.runs[Number(picked[i])], s)));
+    window.boardStatsShown = (window.boardStatsShown || 0) + 1; // the browser test waits on it
+  } catch (e) { showError(e.message); }
+}
+
+function fillStatsRuns() {
+  const options = (none) => [...(none ? [Object.assign(el("option", "", none), { value: "" })] : []),
+    ...state.runs.map((r) => Object.assign(el("option", "", r.name), { value: String(r.run) }))];
+  $("stats-run").replaceChildren(...options(null));
+  $("stats-other").replaceChildren(...options("no other run"));
+  $("stats-other").closest("label").hidden = state.runs.length < 2;
+}
+
 // --- wiring -----------------------------------------------------------------------------------
 function showTab(name) {
   for (const b of document.querySelectorAll(".tab")) b.classList.toggle("active", b.dataset.tab === name);
   $("replay-view").hidden = name !== "replay";
   $("editor-view").hidden = name !== "editor";
   $("play-view").hidden = name !== "play";
+  $("stats-view").hidden = name !== "stats";
   $("log-box").hidden = name === "editor";
+  $("panel").hidden = name === "stats"; // the statistics take the page's width
+  if (name === "stats" && !$("stats-panes").children.length) showStats();
   if (name === "replay" && state.replay) { const i = state.index; showReplay(state.replay, null); step(i); }
   if (name === "play" && play.view) showPlay(play.view);
 }
@@ -541,6 +725,9 @@ async function start() {
   $("pick-run").onchange = () => stopOpening("another run picked; press Open");
   $("open-seed").onclick = () => openSource({ seed: $("pick-seed").value, deal: $("pick-deal").value, players: $("pick-players").value, bots: $("pick-bots").value });
   $("an-run").onclick = analyseShown;
+  $("report-hand").onclick = reportShown;
+  $("stats-run").onchange = showStats;
+  $("stats-other").onchange = showStats;
   $("an-cancel").onclick = cancelAnalysis;
   $("ed-from-replay").onclick = editorFromReplay;
   $("ed-check").onclick = editorCheck;
@@ -561,11 +748,12 @@ async function start() {
       return o;
     }));
     if (state.source && state.source.run !== undefined) $("pick-run").value = String(state.source.run);
+    fillStatsRuns();
   } catch (e) { showError(e.message); }
   loadSavedList();
   window.addEventListener("hashchange", () => { // an address typed or pasted
     const h = parseHash();
-    if (h) openSource(h.source, h.at);
+    if (h) { showTab("replay"); openSource(h.source, h.at); }
   });
   if (opening) await opening;
   else if (state.runs.length) await openSource({ run: "0", deal: String(state.runs[0].first_deal) });
@@ -646,6 +834,12 @@ function showPlay(view) {
     : view.legal.length ? "your turn" : `seat ${f.seat} to play`;
   $("play-hint").disabled = over || !view.legal.length;
   $("play-review").hidden = !over;
+  $("play-report-box").hidden = !over;
+  if (over) { // the user's decisions, for a hand's report
+    const at = $("play-report-at"), kept = at.value;
+    at.replaceChildren(...view.decisions.map(([t, d]) => Object.assign(el("option", "", `${t}:${d}`), { value: `${t}:${d}` })));
+    if (kept) at.value = kept;
+  }
   $("log").replaceChildren(...view.log.map((line) => el("li", "done", line)));
 }
 
@@ -662,6 +856,7 @@ async function startPlay() {
     play.id = answer.game;
     $("an-result").replaceChildren();
     $("play-review-result").replaceChildren();
+    $("play-report-files").replaceChildren();
     showPlay(answer.view);
   } catch (e) { showError(e.message); }
 }
@@ -738,6 +933,7 @@ function wirePlay() {
   $("play-staged").onclick = onPlayCard;
   $("play-hint").onclick = () => startAnalysis({ play: play.id });
   $("play-review").onclick = reviewPlay;
+  $("play-report").onclick = reportPlay;
 }
 
 start();
