@@ -62,6 +62,7 @@ from starlette.staticfiles import StaticFiles
 
 from ..errors import BadArgument, IllegalMove
 from ..game.rules import PLAYER_TABLE
+from ..players.specs import split_bot_list
 from ..run.address import RunAddress
 from .export import STATIC
 from .jobs import Busy, Cancelled, Jobs, PageWorker
@@ -164,6 +165,21 @@ def _players(value) -> int:
     return players
 
 
+def _split_bots(bots) -> list[str]:
+    """The page's bots text as one spec per bot, as ``--bots`` reads it (a comma item of
+    ``NAME=VALUE`` continues the bot before: ``pimc:worlds=8,margin_z=1`` is one bot).
+
+    Raises
+    ------
+    BadArgument
+        Naming ``bots`` for an empty item.
+    """
+    try:
+        return split_bot_list(str(bots))
+    except ValueError as exc:
+        raise BadArgument("bots", str(exc)) from None
+
+
 def _check_bot_count(bots: str, players: int) -> None:
     """The page's bots, comma separated, are one for every seat, one per side or one per seat.
 
@@ -173,7 +189,7 @@ def _check_bot_count(bots: str, players: int) -> None:
         Naming ``bots``, how many specs were given and every count allowed at ``players``.
     """
     sides = PLAYER_TABLE[players][0]
-    given = len(bots.split(","))
+    given = len(_split_bots(bots))
     counts = {1: "1 (every seat)", sides: f"{sides} (one per side)"}
     counts.setdefault(players, f"{players} (one per seat)")
     if given not in counts:
@@ -201,7 +217,7 @@ def _source(board: Board, params) -> dict:
         raise BadArgument("run", "give run (a run folder's number) or seed")
     players = _players(params.get("players", 4))
     bots = params.get("bots", "expert")
-    for spec in str(bots).split(","):
+    for spec in _split_bots(bots):
         page_bot(spec)
     _check_bot_count(str(bots), players)
     return {
@@ -307,7 +323,7 @@ async def _body(request: Request) -> dict:
         raise BadArgument("body", f"the request body has {len(raw)} bytes; at most {MAX_BODY}")
     try:
         data = json.loads(raw or b"{}", parse_float=_written)
-    except ValueError:
+    except (ValueError, RecursionError):  # nested deeper than the parser's stack
         raise BadArgument("body", "the request body is not JSON") from None
     if not isinstance(data, dict):
         raise BadArgument("body", "the request body must be a JSON object")
@@ -416,6 +432,10 @@ async def start_play(request: Request):
     if data.get("opponents") is not None:  # levels by name instead of bot specs
         if data.get("bots") is not None:
             raise BadArgument("bots", "give bots or opponents (a level), not both")
+        if data.get("partner") is not None and PLAYER_TABLE[players][0] == players:
+            raise BadArgument(
+                "partner", f"partner: no seat is your partner at {players} players (R-10)"
+            )
         bots = level_seats(players, seat, data["opponents"], data.get("partner"))
         data = {**data, "bots": bots}
     elif data.get("partner") is not None:

@@ -74,10 +74,10 @@ def run_deal(source: dict) -> RunDeal:
     """
     if "folder" in source:
         return deal_of_run(source["folder"], source["deal"])
-    from ..players.specs import per_seat, table_bots
+    from ..players.specs import per_seat, split_bot_list, table_bots
 
     rules = Rules.preset("classic", players=source["players"])
-    specs = source["bots"].split(",")
+    specs = split_bot_list(source["bots"])
     per_side = len(specs) in (1, rules.sides)
     bots = table_bots(specs if per_side else None, None if per_side else specs, rules)
     seats = [b.spec for b in per_seat(list(bots), rules.players)]
@@ -90,7 +90,9 @@ def deal_replay(source: dict) -> DealReplay:
     if "folder" in source:
         return run_replay(run, source["folder"], source["deal"])
     seed, k, players, bots = source["seed"], source["deal"], source["players"], source["bots"]
-    option = "--bots" if len(bots.split(",")) in (1, run.rules.sides) else "--seats"
+    from ..players.specs import split_bot_list
+
+    option = "--bots" if len(split_bot_list(bots)) in (1, run.rules.sides) else "--seats"
     return replay_frames(
         run,
         title=f"seed {seed}, deal {k}, {players} players, {bots}",

@@ -414,6 +414,16 @@ def test_numbers_too_large_for_a_float_are_named(client, path, body, message):
     assert message in response.json()["error"]
 
 
+@pytest.mark.parametrize("path", ["/api/play", "/api/analyse", "/api/check-position"])
+def test_a_body_nested_too_deep_is_not_json(client, path):
+    """20,000 nested lists (40 kB, under the body's bound) overflow the JSON parser's stack:
+    a 400, not a server error (a fresh user's finding)."""
+    body = '{"seed": ' + "[" * 20_000 + "]" * 20_000 + "}"
+    response = client.post(path, content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 400, response.text
+    assert response.json()["error"] == "the request body is not JSON"
+
+
 async def asgi_get(app, path, query="", leave=None):
     """A GET sent straight to the ASGI app (the test client sends no disconnect): the page
     closes the request once the event ``leave`` is set. Returns the status and the JSON."""

@@ -99,3 +99,18 @@ def test_a_game_against_levels(client):
     assert both.status_code == 400 and "not both" in both.json()["error"]
     alone = client.post("/api/play", json={**game, "opponents": None, "partner": "club"})
     assert alone.status_code == 400 and "partner" in alone.json()["error"]
+    for players in (2, 3):  # one side a player: no partners (R-10)
+        two = client.post("/api/play", json={**game, "players": players, "partner": "club"})
+        assert two.status_code == 400
+        assert f"no seat is your partner at {players} players" in two.json()["error"]
+
+
+def test_every_level_can_be_played(client):
+    """Each level's spec survives the page's bot list (the grandmaster's parameters are
+    comma separated: a fresh user found it refused as "unknown bot 'prior_top=3'")."""
+    for name, spec, _ in LEVELS:
+        answer = client.post(
+            "/api/play", json={"seed": 2, "deal": 0, "players": 2, "seat": 0, "opponents": name}
+        )
+        assert answer.status_code == 200, answer.json()
+        assert answer.json()["view"]["seats"] == ["you", spec]
