@@ -45,11 +45,16 @@ POSITION_FILE = "position.json"
 
 def analysis_answer(result, address: str | None, command: str, position=None) -> dict:
     """An :class:`~canasta_sim.search.analysis.AnalysisResult` as JSON data: ``candidates``
-    (rows of the ranked table, best first, NaN as None), ``settings`` (the settings line),
+    (rows of the ranked table, best first, NaN as None, each with its ``reason``:
+    :func:`canasta_sim.search.reasons.hint_reasons`), ``settings`` (the settings line),
     ``address`` (the ``--from-run`` address or None), ``command`` (the command line that
     gives the same answer) and, for an analysis of a position, ``position`` (the position
     mapping analysed) and ``file`` (:data:`POSITION_FILE`, the file the command reads)."""
+    from ..search.reasons import hint_reasons
+
     rows = json_rows(result.table)
+    for row, why in zip(rows, hint_reasons(result)):
+        row["reason"] = why
     answer = {"candidates": rows, "settings": result.settings, "address": address}
     answer["command"] = command
     if position is not None:

@@ -300,18 +300,18 @@ def _prepare(
     if top is not None:
         check_int("top", top, 1, 10_000_000)
         cands = rank_candidates(info, cands, bots[info.side])[:top]
-    kernel_rows = _kernel_rows(info, cands)
+    rows_of = kernel_rows(info, cands)
     rows = CandidateRows(
-        np.array([k for k, _, _ in kernel_rows], np.int64),
-        np.stack([plan for _, plan, _ in kernel_rows]).astype(np.int8),
-        np.array([d for _, _, d in kernel_rows], np.int64),
+        np.array([k for k, _, _ in rows_of], np.int64),
+        np.stack([plan for _, plan, _ in rows_of]).astype(np.int8),
+        np.array([d for _, _, d in rows_of], np.int64),
     )
     seating = Seating(policies[None], params[None])
     public = np.array([info.public_state()])
     return _Setup(bots, seating, weights, threads, cands, left_out, rows, public, rules.to_array())
 
 
-def _kernel_rows(info: InfoSet, cands) -> list[tuple[int, np.ndarray, int]]:
+def kernel_rows(info: InfoSet, cands) -> list[tuple[int, np.ndarray, int]]:
     """Each of ``cands`` as the kernels' ``(kind, plan, discard)`` row at ``info``'s
     decision."""
     top = int(info.pile_codes[-1]) if len(info.pile_codes) else 0
@@ -442,7 +442,7 @@ def learned_scores(info: InfoSet, cands, params: np.ndarray, weights: np.ndarray
     return np.array(
         [
             own.get((int(k), np.asarray(p, np.int8).tobytes(), int(d)), np.nan)
-            for k, p, d in _kernel_rows(info, cands)
+            for k, p, d in kernel_rows(info, cands)
         ]
     )
 

@@ -25,6 +25,7 @@ from canasta_sim.board.frames import replay_frames
 from canasta_sim.cli import main
 from canasta_sim.players.choices import candidates
 from canasta_sim.run.address import deal_of_run, info_set_from_run
+from canasta_sim.search.reasons import MAX_PARTS, NOISE, NOISE_BEST
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -442,6 +443,46 @@ def test_play_a_deal_with_a_hint_and_its_review(browser, server, shots):
         assert lo <= value <= hi
         assert bool(match.group(4)) == (lo < hi and lo <= 0 <= hi), cell.text
     assert "8 worlds a candidate" in browser.find_element(By.ID, "play-review-result").text
+    assert not browser.find_element(By.ID, "error").is_displayed()
+
+
+def test_a_hints_reasons_shown(browser, server):
+    """The hint panel gives each candidate its reason: "within noise" exactly where the
+    paired interval to the best (for the best, the runner-up's) holds 0, else phrases of what
+    the move changes (search/reasons.py)."""
+    browser.get("about:blank")
+    browser.get(server)
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-tab="play"]').click()
+    browser.find_element(By.ID, "play-players").send_keys("2")
+    browser.find_element(By.ID, "play-bots").clear()
+    browser.find_element(By.ID, "play-bots").send_keys("greedy")
+    play_click(browser, browser.find_element(By.ID, "play-start"))
+    draw = browser.find_elements(By.CSS_SELECTOR, '#play-actions button[data-action="draw"]')
+    if draw:  # the hint at the play decision: more candidates to tell apart
+        play_click(browser, draw[0])
+    worlds = browser.find_element(By.ID, "an-worlds")
+    worlds.clear()
+    worlds.send_keys("200")
+    browser.find_element(By.ID, "play-hint").click()
+    wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, ".cands tr.cand"), "hint")
+    heads = [h.text for h in browser.find_elements(By.CSS_SELECTOR, ".cands th")]
+    assert heads[-1] == "reason"
+    interval = re.compile(r"[+-]\d+\.\d \[([+-]\d+\.\d), ([+-]\d+\.\d)\]$")
+    rows = [
+        [td.text for td in tr.find_elements(By.TAG_NAME, "td")]
+        for tr in browser.find_elements(By.CSS_SELECTOR, ".cands tr.cand")
+    ]
+    assert len(rows) >= 2
+    holds_zero = []
+    for row in rows[1:]:
+        lo, hi = (float(x) for x in interval.match(row[4]).groups())
+        holds_zero.append(lo <= 0 <= hi)
+    assert (rows[0][-1] == NOISE_BEST) == holds_zero[0], rows[0]
+    for row, noise in zip(rows[1:], holds_zero):
+        assert (row[-1] == NOISE) == noise, row
+    for row in rows:  # the others: one or two phrases of what the move changes
+        if row[-1] not in (NOISE, NOISE_BEST):
+            assert 1 <= len(row[-1].split("; ")) <= MAX_PARTS and row[-1].strip(), row
     assert not browser.find_element(By.ID, "error").is_displayed()
 
 

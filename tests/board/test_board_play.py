@@ -14,6 +14,7 @@ from canasta_sim.cli import main
 from canasta_sim.game.infoset import InfoSet
 from canasta_sim.players.choices import candidates
 from canasta_sim.referee import check_trace
+from canasta_sim.search.reasons import NOISE, hint_reasons
 from canasta_sim.search.review import TYPES
 
 pytest.importorskip("starlette", reason="the board extra is not installed")
@@ -133,6 +134,10 @@ def test_hint_and_review(client, tmp_path):
     assert [c["score_diff"] for c in status["candidates"]] == pytest.approx(
         list(again.table.score_diff)
     )
+    # each candidate with its reason, "within noise" where its paired interval holds 0
+    assert [c["reason"] for c in status["candidates"]] == hint_reasons(again)
+    for row in status["candidates"][1:]:
+        assert (row["reason"] == NOISE) == (row["vs_best_lo"] <= 0 <= row["vs_best_hi"]), row
     result = CliRunner().invoke(main, ["analyse", str(path), "--worlds", "8"])
     assert result.exit_code == 0 and status["candidates"][0]["candidate"] in result.output
     early = client.post("/api/analyse", json={"review": game, "worlds": 4})

@@ -301,7 +301,7 @@ function showAnalysis(answer) {
   if (hi - lo < 1) hi = lo + 1;
   const table = el("table", "cands");
   const head = el("tr");
-  for (const h of ["#", "candidate", "score diff [95%]", "", "vs best [95%]", "P(win deal)", "P(win game)"]) head.append(el("th", "", h));
+  for (const h of ["#", "candidate", "score diff [95%]", "", "vs best [95%]", "P(win deal)", "P(win game)", "reason"]) head.append(el("th", "", h));
   table.append(head);
   rows.forEach((r, i) => {
     const tr = el("tr", "cand");
@@ -309,7 +309,7 @@ function showAnalysis(answer) {
     tr.append(el("td", "", `${num(r.score_diff)} [${num(r.score_diff_lo)}, ${num(r.score_diff_hi)}]`));
     const cell = el("td"); cell.append(bar(r, lo, hi)); tr.append(cell);
     tr.append(el("td", "", i === 0 ? "best" : `${num(r.vs_best)} [${num(r.vs_best_lo)}, ${num(r.vs_best_hi)}]`));
-    tr.append(el("td", "", pct(r.p_win_deal)), el("td", "", pct(r.p_win_game)));
+    tr.append(el("td", "", pct(r.p_win_deal)), el("td", "", pct(r.p_win_game)), el("td", "reason", r.reason));
     table.append(tr);
   });
   box.append(table, el("div", "settings", answer.settings), el("div", "command", answer.command));

@@ -357,3 +357,41 @@ def candidate_scores(state, rules, params, weights):
         work["discard"][:n].copy(),
         fwork["scores"][:n].copy(),
     )
+
+
+def candidate_features(state, rules, kinds, plans, discards):
+    """The learned bot's candidate features of given candidates at the current decision of
+    ``state``, for Python callers (the reasons of a hint, :mod:`canasta_sim.search.reasons`).
+
+    Parameters
+    ----------
+    state : record of STATE_DTYPE
+        A state at a draw or play decision; only what the current seat may know is read, and
+        it is not changed.
+    rules : ndarray(int32, (RULES_LEN,))
+    kinds, plans, discards
+        The candidates as :func:`candidate_scores` returns them (``int64[n]``,
+        ``int8[n, N_KINDS, 3]``, ``int64[n]``).
+
+    Returns
+    -------
+    ndarray(float32, (n, N_CAND_FEAT))
+        Slots :data:`~.features.CandFeat` (R-23, R-24, R-30..R-35, R-40, R-51, R-64).
+    """
+    from .features import N_CAND_FEAT, feature_work
+    from .memory import MAX_CANDIDATES
+    from .search_candidates import search_work
+
+    work, fwork = search_work(1)[1][0], feature_work(1)[0]
+    out = np.zeros((len(kinds), N_CAND_FEAT), np.float32)
+    for at in range(0, len(kinds), MAX_CANDIDATES):  # the work record holds MAX_CANDIDATES
+        part = slice(at, at + MAX_CANDIDATES)
+        n = len(kinds[part])
+        work["kind"][:n], work["plans"][:n], work["discard"][:n] = (
+            kinds[part],
+            plans[part],
+            discards[part],
+        )
+        decision_features_nb(state, rules, work, fwork, np.int64(n))
+        out[part] = fwork["cands"][:n]
+    return out
