@@ -71,6 +71,9 @@ from .pages import page_bot, page_rollout
 
 #: Host header values the app answers (with any port).
 HOSTS = ("127.0.0.1", "localhost")
+#: A Host header: a name and an optional port of digits (nothing after them: ``NAME:PORT@x``
+#: is refused, not read as NAME).
+_HOST = re.compile(r"(?P<name>[^:@/]+)(?::\d{1,5})?")
 #: A position file's name: letters, digits, ``-`` and ``_`` (the page never names a path).
 POSITION_NAME = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_WORLDS = 100_000
@@ -536,8 +539,9 @@ class LocalHostOnly:
 
     async def __call__(self, scope, receive, send):
         if scope["type"] == "http":
-            host = Headers(scope=scope).get("host", "").split(":")[0]
-            if host not in HOSTS:
+            host = Headers(scope=scope).get("host", "")
+            name = _HOST.fullmatch(host)
+            if name is None or name["name"].lower() not in HOSTS:
                 refused = bad(
                     f"Host header {host!r} refused: the board answers this machine only; "
                     f"allowed: {' or '.join(HOSTS)} (with any port)"

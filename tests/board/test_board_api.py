@@ -193,6 +193,11 @@ def test_a_foreign_host_is_refused(run):
     assert response.json()["error"].startswith("Host header 'evil.example' refused")
     with TestClient(create_app([run]), base_url="http://localhost:8123") as c:
         assert c.get("/api/runs").status_code == 200
+        assert c.get("/api/runs", headers={"Host": "LOCALHOST:8123"}).status_code == 200
+        for host in ("127.0.0.1:8123@evil.example", "127.0.0.1:x", "127.0.0.1.evil.example"):
+            response = c.get("/api/runs", headers={"Host": host})
+            assert response.status_code == 400  # a fresh user's finding: the first passed
+            assert response.json()["error"].startswith(f"Host header {host!r} refused")
 
 
 def test_only_run_folders(tmp_path):
