@@ -34,6 +34,14 @@ Endpoints (JSON unless said otherwise):
   anchor per rule id). ``GET /api/play/ID/report?turn=T&decision=D``: once the deal is over,
   the report of the user's hand at one of the user's decisions. ``play: ID`` in an
   analysis request is a hint at the user's decision, ``review: ID`` the deal's review.
+- ``POST /api/game`` ``{seed, players, bots | opponents, partner, seat, target}``: a whole
+  game against the bots to ``target`` (default the rules', R-55; :mod:`.games`); ``GET
+  /api/game/ID`` what the user sees, with the score sheet and the game's ``record``;
+  ``POST /api/game/ID/act`` ``{action}`` as for a deal; ``POST /api/game/ID/next``: the
+  next deal, once the one at the table is over; ``GET /api/game/ID/trace?deal=J``: the
+  trace of deal J once it is over; ``POST /api/game/resume`` ``{seed, players, bots, seat,
+  target, moves}``: the game of a record (its address) played again. The deal at the table
+  is also a play session (the answer's ``play``) for its hint, review and hand's report.
 - ``POST /api/check-position`` ``{position}``: the position checked (as ``analyse`` reads it).
 - ``GET /api/positions``, ``GET /api/positions/NAME``, ``PUT /api/positions/NAME``
   ``{position}``: the position files of the ``--positions`` folder.
@@ -61,7 +69,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import BadArgument, IllegalMove
-from ..game.rules import PLAYER_TABLE
+from ..game.rules import MAX_TARGET, PLAYER_TABLE
 from ..players.specs import split_bot_list
 from ..run.address import RunAddress
 from .export import STATIC
@@ -80,6 +88,7 @@ MAX_WORLDS = 100_000
 MAX_BODY = 100_000  # bytes of a request's JSON body
 CACHED_DEALS = 32
 PLAYS = 16  # play sessions kept
+GAMES = 16  # whole games kept (a game left longer resumes from its address)
 
 
 @dataclass
@@ -100,8 +109,10 @@ class Board:
     jobs: Jobs = field(default_factory=Jobs)
     worker: PageWorker = field(default_factory=PageWorker)
     plays: OrderedDict = field(default_factory=OrderedDict)
+    games: OrderedDict = field(default_factory=OrderedDict)
     _deals: OrderedDict = field(default_factory=OrderedDict)
     _play_ids: itertools.count = field(default_factory=lambda: itertools.count(1))
+    _game_ids: itertools.count = field(default_factory=lambda: itertools.count(1))
 
     async def replay(self, source: dict, gone) -> dict:
         """The frames of the deal ``source`` names (:func:`_source`), replayed by the page
@@ -122,6 +133,22 @@ class Board:
         if len(self.plays) > PLAYS:
             self.plays.popitem(last=False)
         return play_id
+
+    def play_id(self, session) -> str:
+        """The id of a play session kept, kept anew (:meth:`add_play`) when it is not (a
+        game's new deal, or one pushed out by later sessions)."""
+        for play_id, kept in self.plays.items():
+            if kept is session:
+                return play_id
+        return self.add_play(session)
+
+    def add_game(self, game) -> str:
+        """Keep a whole game (the last :data:`GAMES` started or resumed); its id."""
+        game_id = str(next(self._game_ids))
+        self.games[game_id] = game
+        if len(self.games) > GAMES:
+            self.games.popitem(last=False)
+        return game_id
 
 
 def bad(message: str, status: int = 400) -> JSONResponse:
@@ -425,11 +452,10 @@ def _play_session(board: Board, play_id):
     return board.plays[str(play_id)]
 
 
-async def start_play(request: Request):
-    from .session import new_session, session_view
-
-    board: Board = request.app.state.board
-    data = await _body(request)
+def _play_request(board: Board, data: dict) -> tuple[dict, int]:
+    """The deal (seed form, :func:`_source`) and the user's seat a play request names:
+    ``seed``, ``deal``, ``players``, ``seat`` and ``bots``, or ``opponents`` and ``partner``
+    (levels by name) instead of ``bots``."""
     players = _players(data.get("players", 4))  # a game is dealt from a seed, for players
     seat = _int(data.get("seat", 0), "seat", 0, players - 1)
     if data.get("opponents") is not None:  # levels by name instead of bot specs
@@ -446,6 +472,14 @@ async def start_play(request: Request):
     source = _source(board, {**data, "run": None})
     if "seed" not in source:
         raise BadArgument("seed", "a game is dealt from a seed: give seed")
+    return source, seat
+
+
+async def start_play(request: Request):
+    from .session import new_session, session_view
+
+    board: Board = request.app.state.board
+    source, seat = _play_request(board, await _body(request))
     session = await run_in_threadpool(new_session, source, seat)
     return JSONResponse({"game": board.add_play(session), "view": session_view(session)})
 
@@ -479,6 +513,102 @@ async def play_act(request: Request):
     except IllegalMove as exc:
         return JSONResponse({"error": str(exc), "rule": exc.rule}, status_code=400)
     return JSONResponse(session_view(session))
+
+
+def _game_request(board: Board, data: dict) -> tuple[dict, int]:
+    """The game (:mod:`.games`) and the user's seat a request names: as a play request
+    (:func:`_play_request`, no ``deal``: a game starts at its first) with ``target``, the
+    game's target score (R-55, points; default the rules' for the players)."""
+    if data.get("deal") is not None:
+        raise BadArgument("deal", "a game starts at its first deal: give no deal")
+    source, seat = _play_request(board, data)
+    default = PLAYER_TABLE[source["players"]][5]
+    target = data.get("target")
+    source = {
+        "seed": source["seed"],
+        "players": source["players"],
+        "bots": source["bots"],
+        "target": default if target is None else _int(target, "target", 1, MAX_TARGET),
+    }
+    return source, seat
+
+
+def _board_game(board: Board, game_id):
+    if not isinstance(game_id, str) or game_id not in board.games:
+        raise HTTPException(404, f"no game {game_id!r}: start one or resume it from its address")
+    return board.games[game_id]
+
+
+def _game_answer(board: Board, game_id: str) -> JSONResponse:
+    """The game's view (:func:`.games.game_view`) with its ``id`` and ``play``, the id of the
+    deal at the table as a play session (its hint, review and hand's report)."""
+    from .games import game_view
+
+    game = board.games[game_id]
+    play_id = board.play_id(game.session)
+    return JSONResponse({"id": game_id, "play": play_id, **game_view(game)})
+
+
+async def start_game(request: Request):
+    from .games import new_game
+
+    board: Board = request.app.state.board
+    source, seat = _game_request(board, await _body(request))
+    game = await run_in_threadpool(new_game, source, seat)
+    return _game_answer(board, board.add_game(game))
+
+
+async def resume_game(request: Request):
+    from .games import resume_game as resume
+
+    board: Board = request.app.state.board
+    data = await _body(request)
+    moves = data.pop("moves", None)
+    source, seat = _game_request(board, data)
+    game = await run_in_threadpool(resume, source, seat, moves)
+    return _game_answer(board, board.add_game(game))
+
+
+async def game_state(request: Request):
+    board: Board = request.app.state.board
+    game_id = request.path_params["game"]
+    _board_game(board, game_id)
+    return _game_answer(board, game_id)
+
+
+async def game_act(request: Request):
+    from .session import act
+
+    board: Board = request.app.state.board
+    game_id = request.path_params["game"]
+    game = _board_game(board, game_id)
+    data = await _body(request)
+    action = data.get("action")
+    if not isinstance(action, str):
+        raise BadArgument("action", f"action={action!r}: give an action name, e.g. 'draw'")
+    try:
+        await run_in_threadpool(act, game.session, action)
+    except IllegalMove as exc:
+        return JSONResponse({"error": str(exc), "rule": exc.rule}, status_code=400)
+    return _game_answer(board, game_id)
+
+
+async def game_next(request: Request):
+    from .games import next_deal
+
+    board: Board = request.app.state.board
+    game_id = request.path_params["game"]
+    await run_in_threadpool(next_deal, _board_game(board, game_id))
+    return _game_answer(board, game_id)
+
+
+async def game_trace(request: Request):
+    from .games import deal_trace
+
+    board: Board = request.app.state.board
+    game = _board_game(board, request.path_params["game"])
+    deal = _int(request.query_params.get("deal"), "deal", 0, len(game.deals) - 1)
+    return JSONResponse({"deal": deal, "trace": deal_trace(game, deal)})
 
 
 async def check_position(request: Request):
@@ -635,6 +765,12 @@ def create_app(runs, positions=None) -> Starlette:
         Route("/api/play/{game}", play_view, methods=["GET"]),
         Route("/api/play/{game}/act", play_act, methods=["POST"]),
         Route("/api/play/{game}/report", play_report, methods=["GET"]),
+        Route("/api/game", start_game, methods=["POST"]),
+        Route("/api/game/resume", resume_game, methods=["POST"]),
+        Route("/api/game/{game}", game_state, methods=["GET"]),
+        Route("/api/game/{game}/act", game_act, methods=["POST"]),
+        Route("/api/game/{game}/next", game_next, methods=["POST"]),
+        Route("/api/game/{game}/trace", game_trace, methods=["GET"]),
         Route("/api/positions", list_positions),
         Route("/api/positions/{name}", read_saved_position, methods=["GET"]),
         Route("/api/positions/{name}", save_position, methods=["PUT"]),

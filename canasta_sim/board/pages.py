@@ -65,7 +65,10 @@ def page_rollout(spec) -> str:
 def run_deal(source: dict) -> RunDeal:
     """The deal a checked request names: ``folder`` and ``deal`` (of a run folder), or
     ``seed``, ``deal``, ``players`` and ``bots`` (one spec per side or per seat, comma
-    separated; classic rules, scores 0).
+    separated; classic rules, scores 0), with optionally a game's ``target`` (R-55, the
+    rules' ``game_target``; default the rules') and ``scores`` (each side's cumulative score
+    before the deal, points: the minimum counts, R-64), as a whole game's deals have them
+    (:mod:`canasta_sim.board.games`).
 
     Raises
     ------
@@ -76,12 +79,13 @@ def run_deal(source: dict) -> RunDeal:
         return deal_of_run(source["folder"], source["deal"])
     from ..players.specs import per_seat, split_bot_list, table_bots
 
-    rules = Rules.preset("classic", players=source["players"])
+    target = {} if source.get("target") is None else {"game_target": source["target"]}
+    rules = Rules.preset("classic", players=source["players"], **target)
     specs = split_bot_list(source["bots"])
     per_side = len(specs) in (1, rules.sides)
     bots = table_bots(specs if per_side else None, None if per_side else specs, rules)
     seats = [b.spec for b in per_seat(list(bots), rules.players)]
-    return RunDeal.of_seed(rules, source["seed"], source["deal"], seats)
+    return RunDeal.of_seed(rules, source["seed"], source["deal"], seats, source.get("scores"))
 
 
 def deal_replay(source: dict) -> DealReplay:

@@ -153,7 +153,8 @@ function frameAddress(frame) {
 }
 
 function setHash() {
-  if (EMBED || !state.source) return;
+  // the address is the replay's while the replay is shown (a game's while the game is)
+  if (EMBED || !state.source || $("replay-view").hidden) return;
   const f = state.replay.frames[state.index];
   const where = f.decision === null ? "end" : `turn=${f.turn}&decision=${f.decision}`;
   const src = state.source.run !== undefined
@@ -695,6 +696,7 @@ function showTab(name) {
   if (name === "stats" && !$("stats-panes").children.length) showStats();
   if (name === "replay" && state.replay) { const i = state.index; showReplay(state.replay, null); step(i); }
   if (name === "play" && play.view) showPlay(play.view);
+  if (name === "play" && play.game) history.replaceState(null, "", gameHash(play.record));
 }
 
 function keys(event) {
@@ -738,6 +740,8 @@ async function start() {
   wirePlay();
   $("ed-analyse").onclick = async () => { const p = await editorCheck(); if (p) startAnalysis({ position: p }); };
   const fromHash = parseHash();
+  const game = parseGameHash();
+  if (game) { showTab("play"); resumeGame(game); } // a game's address: the game, played again
   // the deal of the address is fetched while the run list loads
   const opening = fromHash ? openSource(fromHash.source, fromHash.at) : null;
   try {
@@ -754,9 +758,11 @@ async function start() {
   window.addEventListener("hashchange", () => { // an address typed or pasted
     const h = parseHash();
     if (h) { showTab("replay"); openSource(h.source, h.at); }
+    const g = parseGameHash();
+    if (g) { showTab("play"); resumeGame(g); }
   });
   if (opening) await opening;
-  else if (state.runs.length) await openSource({ run: "0", deal: String(state.runs[0].first_deal) });
+  else if (state.runs.length && !game) await openSource({ run: "0", deal: String(state.runs[0].first_deal) });
   timings.load = performance.now();
 }
 
@@ -764,14 +770,20 @@ async function start() {
 // A turn is entered with the environment's actions (docs/environment.md): a click on a natural
 // in your hand stages it onto its meld, a wild card clicked then a meld's rank stages it there,
 // a staged card clicked goes back to the hand, and a discard (discard mode) commits the turn.
-const play = { id: null, view: null, wild: null };
+// play.game: the id of the whole game being played (null for a single deal); its actions go
+// through the game, whose answer adds the score sheet.
+const play = { id: null, view: null, wild: null, game: null, record: null };
+
+function post(path, body) {
+  return api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}) });
+}
 
 function playAction(name) {
   if (!play.id) return;
   showError("");
-  api(`/api/play/${play.id}/act`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ action: name }) })
-    .then(showPlay)
-    .catch((e) => showError(e.message, e.rule));
+  const answer = play.game ? post(`/api/game/${play.game}/act`, { action: name }).then(showGame)
+    : post(`/api/play/${play.id}/act`, { action: name }).then(showPlay);
+  answer.catch((e) => showError(e.message, e.rule));
 }
 
 function rankOf(token) { return token === "R3" || token === "B3" ? "B3" : token; }
@@ -843,22 +855,131 @@ function showPlay(view) {
   $("log").replaceChildren(...view.log.map((line) => el("li", "done", line)));
 }
 
-async function startPlay() {
-  showError("");
+// The play form as a request: the bots, or levels by name (the server maps them to their bots).
+function playRequest() {
   const body = { seed: Number($("play-seed").value), deal: Number($("play-deal").value), players: Number($("play-players").value), bots: $("play-bots").value, seat: Number($("play-seat").value) };
-  if ($("play-opponents").value) { // levels by name: the server maps them to their bots
+  if ($("play-opponents").value) {
     delete body.bots;
     body.opponents = $("play-opponents").value;
     if ($("play-partner").value) body.partner = $("play-partner").value;
   }
+  return body;
+}
+
+async function startPlay() {
+  showError("");
+  const body = playRequest();
   try {
-    const answer = await api("/api/play", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const answer = await post("/api/play", body);
     play.id = answer.game;
-    $("an-result").replaceChildren();
-    $("play-review-result").replaceChildren();
-    $("play-report-files").replaceChildren();
+    play.game = null;
+    $("game-box").hidden = true;
+    clearPlayResults();
     showPlay(answer.view);
   } catch (e) { showError(e.message); }
+}
+
+function clearPlayResults() {
+  $("an-result").replaceChildren();
+  $("play-review-result").replaceChildren();
+  $("play-report-files").replaceChildren();
+}
+
+// --- whole games ------------------------------------------------------------------------------
+// A game is dealt deal after deal to its target (R-55); its address (the page's, and the link
+// in the game's box) holds its record: the request and your actions in every deal, from which
+// the server plays the game again (POST /api/game/resume).
+async function startGame() {
+  showError("");
+  const body = playRequest();
+  delete body.deal; // a game starts at its first deal
+  if ($("game-target").value) body.target = Number($("game-target").value);
+  try { clearPlayResults(); showGame(await post("/api/game", body)); } catch (e) { showError(e.message); }
+}
+
+async function resumeGame(record) {
+  showError("");
+  $("play-status").textContent = "playing the game again from its address\u2026";
+  try { clearPlayResults(); showGame(await post("/api/game/resume", record)); } catch (e) { showError(e.message); }
+}
+
+async function nextDeal() {
+  showError("");
+  try { clearPlayResults(); showGame(await post(`/api/game/${play.game}/next`)); } catch (e) { showError(e.message); }
+}
+
+function gameHash(record) {
+  const p = new URLSearchParams({ game: "", seed: record.seed, players: record.players, bots: record.bots, seat: record.seat, target: record.target });
+  for (const moves of record.moves) p.append("moves", moves.join(","));
+  return `#${p.toString()}`;
+}
+
+function parseGameHash() {
+  const p = new URLSearchParams(location.hash.slice(1));
+  if (!p.has("game")) return null;
+  const record = { moves: p.getAll("moves").map((m) => m.split(",").filter(Boolean)) };
+  for (const key of ["seed", "players", "seat", "target"]) record[key] = Number(p.get(key));
+  record.bots = p.get("bots");
+  return record;
+}
+
+function showGame(answer) {
+  play.game = answer.id;
+  play.id = answer.play;
+  play.record = answer.game.record;
+  showPlay(answer.view);
+  const g = answer.game;
+  $("game-box").hidden = false;
+  drawSheet(g, answer.view.sides);
+  const over = answer.view.frame.phase === "over";
+  const you = g.you_side;
+  const names = g.scores.map((_, s) => (s === you ? `you (side ${s})` : `side ${s}`));
+  const standing = g.scores.map((v, s) => `${names[s]} ${v}`).join(", ");
+  if (g.winner !== null) {
+    const others = g.scores.filter((_, s) => s !== g.winner).join(" and ");
+    const who = g.winner === you ? `You win (side ${you})` : `Side ${g.winner} wins`;
+    $("game-status").textContent = `Game over after ${g.sheet.length} deals: ${who} with ${g.scores[g.winner]} points to ${others} (target ${g.target}, R-55).`;
+  } else {
+    $("game-status").textContent = `Deal ${g.deal + 1} of the game to ${g.target}: ${standing}` + (over ? " \u00b7 deal over: deal the next one" : "");
+  }
+  $("game-next").hidden = !over || g.winner !== null;
+  const hash = gameHash(g.record);
+  $("game-address").href = hash;
+  if (!$("play-view").hidden) history.replaceState(null, "", hash);
+}
+
+// The score sheet: a row per deal that is over, per side its minimum count (R-64) and the
+// deal's score parts (R-50..R-54), the deal's total and the game's score after it.
+const SHEET = [["minimum", "minimum count"], ["red_threes", "red threes"], ["canasta_bonus", "canastas"],
+  ["meld_points", "melds"], ["going_out_bonus", "going out"], ["hand_penalty", "hand \u2212"],
+  ["total", "deal"], ["cumulative", "game"]];
+
+function drawSheet(game, sides) {
+  const table = $("game-sheet");
+  const top = el("tr"), head = el("tr");
+  top.append(el("th", "", ""));
+  head.append(el("th", "", "deal"));
+  for (let s = 0; s < sides; s++) {
+    const th = el("th", "side-head", s === game.you_side ? `you (side ${s})` : `side ${s}`);
+    th.colSpan = SHEET.length;
+    top.append(th);
+    for (const [, label] of SHEET) head.append(el("th", "", label));
+  }
+  table.replaceChildren(top, head);
+  for (const row of game.sheet) {
+    const tr = el("tr", "sheet-row");
+    tr.dataset.deal = row.deal;
+    tr.append(el("td", "", row.deal + 1));
+    for (const side of row.sides) {
+      for (const [key] of SHEET) {
+        const td = el("td", key === "cumulative" ? "cumulative" : "", side[key]);
+        td.dataset.side = row.sides.indexOf(side);
+        td.dataset.part = key;
+        tr.append(td);
+      }
+    }
+    table.append(tr);
+  }
 }
 
 // A regret with its 95% interval; "within noise" when the interval holds 0: the rollouts
@@ -928,6 +1049,8 @@ function wirePlay() {
   loadLevels().catch((e) => showError(e.message));
   $("play-opponents").onchange = () => { $("play-bots").disabled = Boolean($("play-opponents").value); };
   $("play-start").onclick = startPlay;
+  $("game-start").onclick = startGame;
+  $("game-next").onclick = nextDeal;
   $("play-table").onclick = onPlayCard;
   $("play-sides").onclick = onPlayCard;
   $("play-staged").onclick = onPlayCard;
