@@ -124,6 +124,7 @@ def test_a_whole_game_played_to_its_end(browser, server, shots):
     )
     assert final, status
     assert resumed
+    browser.execute_script("window.scrollTo(0, 0)")  # the picture: the form, the sheet
     browser.save_screenshot(str(shots / "board-game.png"))
     rows = sheet(browser)
     assert len(rows) == int(final.group(1)) >= 2

@@ -899,6 +899,10 @@ async function startGame() {
 
 async function resumeGame(record) {
   showError("");
+  // the form shows the game's request (its levels as the bot specs they name)
+  for (const [id, key] of [["play-players", "players"], ["play-seat", "seat"], ["play-seed", "seed"], ["game-target", "target"], ["play-bots", "bots"]]) $(id).value = String(record[key]);
+  $("play-opponents").value = "";
+  $("play-bots").disabled = false;
   $("play-status").textContent = "playing the game again from its address\u2026";
   try { clearPlayResults(); showGame(await post("/api/game/resume", record)); } catch (e) { showError(e.message); }
 }
