@@ -28,20 +28,25 @@ Endpoints (JSON unless said otherwise):
 - ``POST /api/play`` ``{seed, deal, players, bots, seat}``: a game against the bots; or
   ``{..., opponents, partner}`` instead of ``bots``: levels by name (``GET /api/levels``:
   the levels, weakest first, :mod:`.levels`); the partner's level defaults to the opponents'.
+  With ``practice: true`` the bots wait after each of the user's turns: ``POST
+  /api/play/ID/undo`` takes back the user's last action of the turn (:func:`.session.undo`),
+  ``POST /api/play/ID/done`` lets the bots play on.
   ``GET /api/play/ID`` what the user sees; ``POST /api/play/ID/act`` ``{action}``: one of
   the environment's actions (an illegal one: 400 with its rule id, ``{error, rule}``; the page
   links the rule in ``GET /rules``, the rule book generated from docs/RULES.md with an
   anchor per rule id). ``GET /api/play/ID/report?turn=T&decision=D``: once the deal is over,
   the report of the user's hand at one of the user's decisions. ``play: ID`` in an
   analysis request is a hint at the user's decision, ``review: ID`` the deal's review.
-- ``POST /api/game`` ``{seed, players, bots | opponents, partner, seat, target}``: a whole
-  game against the bots to ``target`` (default the rules', R-55; :mod:`.games`); ``GET
+- ``POST /api/game`` ``{seed, players, bots | opponents, partner, seat, target, practice}``:
+  a whole game against the bots to ``target`` (default the rules', R-55; :mod:`.games`); ``GET
   /api/game/ID`` what the user sees, with the score sheet and the game's ``record``;
   ``POST /api/game/ID/act`` ``{action}`` as for a deal; ``POST /api/game/ID/next``: the
-  next deal, once the one at the table is over; ``GET /api/game/ID/trace?deal=J``: the
+  next deal, once the one at the table is over; ``POST /api/game/ID/undo`` and ``/done`` as
+  for a deal in practice; ``GET /api/game/ID/trace?deal=J``: the
   trace of deal J once it is over; ``POST /api/game/resume`` ``{seed, players, bots, seat,
-  target, moves}``: the game of a record (its address) played again. The deal at the table
-  is also a play session (the answer's ``play``) for its hint, review and hand's report.
+  target, moves, practice, undos}``: the game of a record (its address) played again. The
+  deal at the table is also a play session (the answer's ``play``) for its hint, review and
+  hand's report.
 - ``POST /api/check-position`` ``{position}``: the position checked (as ``analyse`` reads it).
 - ``GET /api/positions``, ``GET /api/positions/NAME``, ``PUT /api/positions/NAME``
   ``{position}``: the position files of the ``--positions`` folder.
@@ -378,7 +383,12 @@ async def start_analysis(request: Request):
         session = _play_session(board, data["review"])
         if not session.deal.is_over:
             raise BadArgument("review", "the review comes at the end of the deal")
-        job["review"] = {"source": session.source, "you": session.you, "actions": session.actions}
+        job["review"] = {
+            "source": session.source,
+            "you": session.you,
+            "actions": session.actions,
+            "undos": session.undos,  # a practice deal's review says so
+        }
     elif "position" in data:
         job["position"] = _checked_position(data["position"])
     else:
@@ -475,12 +485,29 @@ def _play_request(board: Board, data: dict) -> tuple[dict, int]:
     return source, seat
 
 
+def _practice(data: dict) -> bool:
+    """A request's ``practice`` (undo allowed, :mod:`.session`): true or false (default).
+
+    Raises
+    ------
+    BadArgument
+        For another value.
+    """
+    practice = data.get("practice", False)
+    if not isinstance(practice, bool):
+        raise BadArgument(
+            "practice", f"practice={practice!r} is not allowed; allowed: true or false"
+        )
+    return practice
+
+
 async def start_play(request: Request):
     from .session import new_session, session_view
 
     board: Board = request.app.state.board
-    source, seat = _play_request(board, await _body(request))
-    session = await run_in_threadpool(new_session, source, seat)
+    data = await _body(request)
+    source, seat = _play_request(board, data)
+    session = await run_in_threadpool(new_session, source, seat, _practice(data))
     return JSONResponse({"game": board.add_play(session), "view": session_view(session)})
 
 
@@ -553,8 +580,9 @@ async def start_game(request: Request):
     from .games import new_game
 
     board: Board = request.app.state.board
-    source, seat = _game_request(board, await _body(request))
-    game = await run_in_threadpool(new_game, source, seat)
+    data = await _body(request)
+    source, seat = _game_request(board, data)
+    game = await run_in_threadpool(new_game, source, seat, _practice(data))
     return _game_answer(board, board.add_game(game))
 
 
@@ -563,9 +591,9 @@ async def resume_game(request: Request):
 
     board: Board = request.app.state.board
     data = await _body(request)
-    moves = data.pop("moves", None)
+    moves, undos = data.pop("moves", None), data.pop("undos", None)
     source, seat = _game_request(board, data)
-    game = await run_in_threadpool(resume, source, seat, moves)
+    game = await run_in_threadpool(resume, source, seat, moves, _practice(data), undos)
     return _game_answer(board, board.add_game(game))
 
 
@@ -602,6 +630,24 @@ async def game_next(request: Request):
     return _game_answer(board, game_id)
 
 
+async def game_undo(request: Request):
+    from .session import undo
+
+    board: Board = request.app.state.board
+    game_id = request.path_params["game"]
+    await run_in_threadpool(undo, _board_game(board, game_id).session)
+    return _game_answer(board, game_id)
+
+
+async def game_done(request: Request):
+    from .session import play_on
+
+    board: Board = request.app.state.board
+    game_id = request.path_params["game"]
+    await run_in_threadpool(play_on, _board_game(board, game_id).session)
+    return _game_answer(board, game_id)
+
+
 async def game_trace(request: Request):
     from .games import deal_trace
 
@@ -609,6 +655,22 @@ async def game_trace(request: Request):
     game = _board_game(board, request.path_params["game"])
     deal = _int(request.query_params.get("deal"), "deal", 0, len(game.deals) - 1)
     return JSONResponse({"deal": deal, "trace": deal_trace(game, deal)})
+
+
+async def play_undo(request: Request):
+    from .session import session_view, undo
+
+    session = _play_session(request.app.state.board, request.path_params["game"])
+    await run_in_threadpool(undo, session)
+    return JSONResponse(session_view(session))
+
+
+async def play_done(request: Request):
+    from .session import play_on, session_view
+
+    session = _play_session(request.app.state.board, request.path_params["game"])
+    await run_in_threadpool(play_on, session)
+    return JSONResponse(session_view(session))
 
 
 async def check_position(request: Request):
@@ -765,12 +827,16 @@ def create_app(runs, positions=None) -> Starlette:
         Route("/api/play/{game}", play_view, methods=["GET"]),
         Route("/api/play/{game}/act", play_act, methods=["POST"]),
         Route("/api/play/{game}/report", play_report, methods=["GET"]),
+        Route("/api/play/{game}/undo", play_undo, methods=["POST"]),
+        Route("/api/play/{game}/done", play_done, methods=["POST"]),
         Route("/api/game", start_game, methods=["POST"]),
         Route("/api/game/resume", resume_game, methods=["POST"]),
         Route("/api/game/{game}", game_state, methods=["GET"]),
         Route("/api/game/{game}/act", game_act, methods=["POST"]),
         Route("/api/game/{game}/next", game_next, methods=["POST"]),
         Route("/api/game/{game}/trace", game_trace, methods=["GET"]),
+        Route("/api/game/{game}/undo", game_undo, methods=["POST"]),
+        Route("/api/game/{game}/done", game_done, methods=["POST"]),
         Route("/api/positions", list_positions),
         Route("/api/positions/{name}", read_saved_position, methods=["GET"]),
         Route("/api/positions/{name}", save_position, methods=["PUT"]),

@@ -5,7 +5,9 @@ sides' cumulative scores (R-64), with a score sheet of every deal's parts (R-50.
 A game is its request (``seed``, ``players``, ``bots``, ``target``), the user's seat and the
 user's actions in each deal (:func:`game_record`): every deal is a
 :class:`~canasta_sim.board.session.PlaySession`, replayable from its deal and the user's
-actions, so :func:`resume_game` rebuilds a game from its record alone. Deal ``j`` of the game
+actions, so :func:`resume_game` rebuilds a game from its record alone. In practice (undo
+allowed, :mod:`canasta_sim.board.session`) the record holds each deal's undos too, and a deal
+with any is marked as practice on the sheet. Deal ``j`` of the game
 of seed ``S`` is dealt as deal ``j`` of game 0 of ``canasta-sim games --seed S``
 (:mod:`canasta_sim.run.address`): its seed is the game's (``(S, 0)``), its dealer ``j %
 players`` (R-11).
@@ -19,10 +21,10 @@ from typing import Any
 import numpy as np
 
 from ..errors import BadArgument, IllegalMove
-from ..game.rules import game_over
+from ..game.rules import PLAYER_TABLE, game_over
 from ..nb.engine.rng import deal_seed_nb
 from ..nb.enums import ScorePart, SideSlot
-from .session import PlaySession, act, new_session, session_view
+from .session import PlaySession, act, new_session, play_on, session_view
 
 #: Most deals a game on the board plays (as :data:`canasta_sim.run.games.MAX_DEALS`).
 MAX_GAME_DEALS = 200
@@ -43,11 +45,14 @@ class BoardGame:
         The user's seat.
     deals : list of PlaySession
         Every deal dealt so far, in order; the last is the one at the table.
+    practice : bool
+        Undo allowed in every deal (:class:`~canasta_sim.board.session.PlaySession`).
     """
 
     source: dict
     you: int
     deals: list[PlaySession]
+    practice: bool = False
 
     @property
     def session(self) -> PlaySession:
@@ -69,9 +74,9 @@ def _deal_source(source: dict, deal: int, scores) -> dict:
     }
 
 
-def new_game(source: dict, you: int) -> BoardGame:
+def new_game(source: dict, you: int, practice: bool = False) -> BoardGame:
     """Deal the first deal of the game of ``source`` (from 0 to 0) and let the bots play up to
-    the user's first turn.
+    the user's first turn (``practice``: undo allowed).
 
     Raises
     ------
@@ -79,12 +84,10 @@ def new_game(source: dict, you: int) -> BoardGame:
         For a seat out of range.
     """
     first = _deal_source(source, 0, [0] * _sides(source))
-    return BoardGame(source, you, [new_session(first, you)])
+    return BoardGame(source, you, [new_session(first, you, practice)], practice)
 
 
 def _sides(source: dict) -> int:
-    from ..game.rules import PLAYER_TABLE
-
     return PLAYER_TABLE[source["players"]][0]
 
 
@@ -120,11 +123,12 @@ def next_deal(game: BoardGame) -> None:
     if len(game.deals) >= MAX_GAME_DEALS:
         raise BadArgument("next", f"the game has {MAX_GAME_DEALS} deals, the most a game plays")
     source = _deal_source(game.source, len(game.deals), game_scores(game))
-    game.deals.append(new_session(source, game.you))
+    game.deals.append(new_session(source, game.you, game.practice))
 
 
 def score_sheet(game: BoardGame) -> list[dict[str, Any]]:
-    """One row per deal that is over: ``deal`` (from 0), ``end`` (the end reason) and per
+    """One row per deal that is over: ``deal`` (from 0), ``end`` (the end reason),
+    ``practice`` (whether undo was used in it) and per
     side (a list, side 0 first) ``minimum`` (the deal's minimum count, R-64), the score
     parts of :data:`~canasta_sim.nb.enums.ScorePart` (points, R-50..R-54: ``red_threes``,
     ``canasta_bonus``, ``going_out_bonus``, ``meld_points``, ``hand_penalty`` subtracted,
@@ -144,14 +148,16 @@ def score_sheet(game: BoardGame) -> list[dict[str, Any]]:
             row["cumulative"] = before + row["total"]
             sides.append(row)
         cumulative = [s["cumulative"] for s in sides]
-        rows.append({"deal": j, "end": deal.end_reason, "sides": sides})
+        practice = session.undos > 0
+        rows.append({"deal": j, "end": deal.end_reason, "practice": practice, "sides": sides})
     return rows
 
 
 def game_record(game: BoardGame) -> dict[str, Any]:
     """The game's address: what :func:`resume_game` rebuilds it from, as JSON data: the
-    request's ``seed``, ``players``, ``bots``, ``target``, the user's ``seat`` and ``moves``
-    (per deal, the user's actions by name, :data:`canasta_sim.env.ACTION_NAMES`)."""
+    request's ``seed``, ``players``, ``bots``, ``target``, the user's ``seat``, ``moves``
+    (per deal, the user's actions by name, :data:`canasta_sim.env.ACTION_NAMES`: the line
+    finally played), ``practice`` and ``undos`` (per deal, the undos used)."""
     return {
         "seed": game.source["seed"],
         "players": game.source["players"],
@@ -159,12 +165,15 @@ def game_record(game: BoardGame) -> dict[str, Any]:
         "seat": game.you,
         "target": game.source["target"],
         "moves": [list(session.actions) for session in game.deals],
+        "practice": game.practice,
+        "undos": [session.undos for session in game.deals],
     }
 
 
-def resume_game(source: dict, you: int, moves) -> BoardGame:
+def resume_game(source: dict, you: int, moves, practice: bool = False, undos=None) -> BoardGame:
     """The game of ``source`` rebuilt from the user's ``moves`` (per deal, the actions of
-    :func:`game_record`): every deal dealt and played again.
+    :func:`game_record`): every deal dealt and played again, with its ``undos`` (per deal,
+    default none) in ``practice``.
 
     Raises
     ------
@@ -172,7 +181,8 @@ def resume_game(source: dict, you: int, moves) -> BoardGame:
         For moves that are not a list of lists of action names (at most
         :data:`MAX_GAME_DEALS` deals of :data:`MAX_DEAL_ACTIONS` actions), an action the
         rules refuse (naming the deal, the action and its rule), or a deal after one that is
-        not over or after the game's end.
+        not over or after the game's end; for ``undos`` that are not one count (0 to
+        :data:`MAX_DEAL_ACTIONS`) per deal of ``moves``, or any without ``practice``.
     """
     if (
         not isinstance(moves, list)
@@ -184,7 +194,19 @@ def resume_game(source: dict, you: int, moves) -> BoardGame:
             f"moves: give a list of 1 to {MAX_GAME_DEALS} deals, each a list of at most "
             f"{MAX_DEAL_ACTIONS} action names",
         )
-    game = new_game(source, you)
+    undos = [0] * len(moves) if undos is None else undos
+    if (
+        not isinstance(undos, list)
+        or len(undos) != len(moves)
+        or not all(type(n) is int and 0 <= n <= MAX_DEAL_ACTIONS for n in undos)
+        or (any(undos) and not practice)
+    ):
+        raise BadArgument(
+            "undos",
+            f"undos: give one count from 0 to {MAX_DEAL_ACTIONS} per deal of moves "
+            f"({len(moves)}), all 0 unless practice",
+        )
+    game = new_game(source, you, practice)
     for j, actions in enumerate(moves):
         if j:
             try:
@@ -195,9 +217,12 @@ def resume_game(source: dict, you: int, moves) -> BoardGame:
             if not isinstance(action, str):
                 raise BadArgument("moves", f"moves: deal {j}, action {i} ({action!r}) is no name")
             try:
+                if game.session.waiting:  # the user acted again: the bots had played
+                    play_on(game.session)
                 act(game.session, action)
             except (IllegalMove, ValueError) as exc:
                 raise BadArgument("moves", f"moves: deal {j}, action {i}: {exc}") from None
+        game.session.undos = undos[j]
     return game
 
 

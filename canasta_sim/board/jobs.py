@@ -75,9 +75,10 @@ def run_analysis(request: dict) -> dict:
     :class:`~canasta_sim.run.address.RunAddress` of a ``--from-run`` position) or ``position``
     (a position mapping), ``worlds``, ``seed`` and ``rollout`` (checked by the server),
     returning :func:`analysis_answer`'s data; or ``review`` (a play session's ``source``,
-    ``you`` and ``actions``), returning :func:`canasta_sim.board.session.review_session`'s
-    tables as ``summary`` and ``decisions`` rows, with the ``worlds`` and ``seed`` that made
-    them."""
+    ``you``, ``actions`` and ``undos``), returning
+    :func:`canasta_sim.board.session.review_session`'s tables as ``summary`` and
+    ``decisions`` rows, with the ``worlds`` and ``seed`` that made them and the deal's
+    ``undos`` (a practice deal's review says so)."""
     from ..game.infoset import InfoSet
     from ..run.address import info_set_from_run
     from ..search.analysis import analyse
@@ -90,6 +91,8 @@ def run_analysis(request: dict) -> dict:
             r["source"], r["you"], r["actions"], request["worlds"], request["seed"]
         )
         tables = {"summary": json_rows(summary), "decisions": json_rows(decisions)}
+        # a deal played with undo is a practice deal: its review says so
+        tables["undos"] = r.get("undos", 0)
         return {**tables, "worlds": request["worlds"], "seed": request["seed"]}
     address = request.get("address")
     info = info_set_from_run(address) if address else InfoSet.from_dict(request["position"])

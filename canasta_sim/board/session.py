@@ -8,6 +8,14 @@ is refused with its rule id.
 A session is replayable from its deal and the user's actions alone (the bots are
 deterministic, docs/bots.md): :func:`replay_session` rebuilds it, which is how the deal's
 review (:func:`review_session`) runs in a worker process.
+
+In practice (``practice=True``) the bots wait after each of the user's turns until the user is
+done (:func:`play_on`), and :func:`undo` takes back the user's last action of the turn: a
+staged card, a ``clear`` or the turn's discard, never the turn's draw or pickup (it showed
+cards) nor anything once the bots have played (they drew from the stock) or the deal is over
+(its end shows every hand). An undo plays the session again without the action, so the deal
+and its trace hold the line finally played; a deal in which undo was used is a practice deal
+(``undos``), marked so in its review and its hand's report.
 """
 
 from __future__ import annotations
@@ -49,6 +57,12 @@ class PlaySession:
     positions : dict
         ``(turn, decision) -> position mapping`` of the user at each of the user's decisions
         (:func:`canasta_sim.game.positions.position_mapping`): what a hand's report gives.
+    practice : bool
+        Whether undo is allowed: the bots wait after each of the user's turns.
+    waiting : bool
+        In practice, whether the user's turn is over and the bots wait for :func:`play_on`.
+    undos : int
+        The undos used in the deal (a deal with any is a practice deal).
     """
 
     source: dict
@@ -58,6 +72,9 @@ class PlaySession:
     actions: list[str] = field(default_factory=list)
     turns: list[tuple[Deal, Deal]] = field(default_factory=list)
     positions: dict[tuple[int, int], dict] = field(default_factory=dict)
+    practice: bool = False
+    waiting: bool = False
+    undos: int = 0
     _before: Deal | None = None
 
     @property
@@ -65,8 +82,9 @@ class PlaySession:
         return self.game.deal
 
 
-def new_session(source: dict, you: int) -> PlaySession:
-    """Deal the deal of ``source`` and let the bots play up to the user's first turn.
+def new_session(source: dict, you: int, practice: bool = False) -> PlaySession:
+    """Deal the deal of ``source`` and let the bots play up to the user's first turn
+    (``practice``: undo allowed, :class:`PlaySession`).
 
     Raises
     ------
@@ -78,7 +96,7 @@ def new_session(source: dict, you: int) -> PlaySession:
         check_int("seat", you, 0, run.rules.players - 1)
     except ValueError as exc:
         raise BadArgument("seat", str(exc)) from None
-    session = PlaySession(source, you, run, ActionDeal(run.new_deal(trace=True)))
+    session = PlaySession(source, you, run, ActionDeal(run.new_deal(trace=True)), practice=practice)
     _bots_play(session)
     return session
 
@@ -107,10 +125,12 @@ def act(session: PlaySession, action: str) -> None:
     """Take the user's ``action`` (a name of :data:`canasta_sim.env.ACTION_NAMES`); when it
     ends the user's turn, the bots play on to the user's next turn.
 
+    In practice the bots wait instead, until :func:`play_on`.
+
     Raises
     ------
     BadArgument
-        When the deal is over or it is not the user's turn.
+        When the deal is over, or the user's turn is over and the bots wait.
     ValueError
         For an unknown action name.
     canasta_sim.errors.IllegalMove
@@ -119,6 +139,10 @@ def act(session: PlaySession, action: str) -> None:
     deal = session.deal
     if deal.is_over:
         raise BadArgument("action", "the deal is over: start another")
+    if session.waiting:
+        raise BadArgument(
+            "action", "your turn is over: done lets the bots play, undo takes it back"
+        )
     turn = deal.turns
     session.game.step(action)
     session.actions.append(str(action))
@@ -126,21 +150,81 @@ def act(session: PlaySession, action: str) -> None:
         assert session._before is not None
         session.turns.append((session._before, deal.copy()))
         session._before = None
-        _bots_play(session)
+        session.waiting = session.practice and not deal.is_over
+        if not session.waiting:
+            _bots_play(session)
     elif deal.phase == "play":  # after the turn's first move: decision 1
         _keep_position(session, 1)
 
 
-def replay_session(source: dict, you: int, actions: list[str]) -> PlaySession:
-    """The session of ``source`` after the user's ``actions``, played again.
+def play_on(session: PlaySession) -> None:
+    """In practice, once the user's turn is over: the bots play on to the user's next turn.
+
+    Raises
+    ------
+    BadArgument
+        When the user's turn is not over (or the deal is).
+    """
+    if not session.waiting:
+        raise BadArgument("done", "the bots wait only after your turn: finish it first")
+    session.waiting = False
+    _bots_play(session)
+
+
+#: The actions that start a turn: they show cards (a stock card, the pile), never undone.
+FIRST_MOVES = ("draw", "take:")
+
+
+def undo_refusal(session: PlaySession) -> str | None:
+    """Why :func:`undo` is refused now, or None when it is allowed."""
+    if not session.practice:
+        return "undo is for practice: start the deal with practice on"
+    if session.deal.is_over:
+        return "the deal is over: its end showed every hand"
+    if not session.actions:
+        return "you have played nothing yet"
+    if session.waiting:
+        return None  # the turn's discard, before the bots play
+    if session.deal.phase == "draw":
+        return "the bots have played since your last action: they drew from the stock"
+    if session.actions[-1].startswith(FIRST_MOVES):
+        return "your turn's draw or pickup showed cards: undo goes back no further"
+    return None
+
+
+def undo(session: PlaySession) -> None:
+    """Take back the user's last action of the turn (practice only): the session is played
+    again without it (:func:`replay_session`), so its deal and trace hold the line finally
+    played; ``undos`` counts it.
+
+    Raises
+    ------
+    BadArgument
+        Naming why, when undo is refused (:func:`undo_refusal`).
+    """
+    why = undo_refusal(session)
+    if why is not None:
+        raise BadArgument("undo", f"undo refused: {why}")
+    again = replay_session(session.source, session.you, session.actions[:-1], practice=True)
+    again.undos = session.undos + 1
+    vars(session).update(vars(again))  # the session kept by the board, played again
+
+
+def replay_session(
+    source: dict, you: int, actions: list[str], practice: bool = False
+) -> PlaySession:
+    """The session of ``source`` after the user's ``actions``, played again (``practice``:
+    the bots wait after the last action if it ends a turn, as they did).
 
     Raises
     ------
     ValueError
         As :func:`new_session` and :func:`act`.
     """
-    session = new_session(source, you)
+    session = new_session(source, you, practice)
     for action in actions:
+        if session.waiting:  # the user acted again: the bots had played
+            play_on(session)
         act(session, action)
     return session
 
@@ -151,8 +235,9 @@ def session_view(session: PlaySession) -> dict[str, Any]:
     (the names of the user's legal actions now), ``staged`` (the staged cards as meld texts)
     and ``staged_rows`` (per meld row: ``rank``, ``cards``), ``log`` (the move log so far),
     ``you``, ``players``, ``sides``, ``seats`` (``"you"`` at the user's), ``actions``
-    (the user's actions so far) and ``decisions`` (the user's decisions so far, ``[turn,
-    decision]``, as :func:`session_report` takes them)."""
+    (the user's actions so far), ``decisions`` (the user's decisions so far, ``[turn,
+    decision]``, as :func:`session_report` takes them), ``practice``, ``waiting`` and
+    ``undos`` (:class:`PlaySession`) and ``undo`` (whether :func:`undo` is allowed now)."""
     deal = session.deal
     decision = 0 if deal.phase == "draw" else 1
     frame = table_frame(deal, decision, session.run.scores)
@@ -176,6 +261,10 @@ def session_view(session: PlaySession) -> dict[str, Any]:
         "seats": ["you" if s == session.you else b for s, b in enumerate(session.run.seats)],
         "actions": list(session.actions),
         "decisions": [[t, d] for t, d in session.positions],
+        "practice": session.practice,
+        "waiting": session.waiting,
+        "undos": session.undos,
+        "undo": undo_refusal(session) is None,
     }
 
 
@@ -199,7 +288,8 @@ def session_report(session: PlaySession, turn: int, decision: int) -> dict[str, 
             "turn",
             f"turn {turn}, decision {decision} is not yours; allowed (turn:decision): {yours}",
         )
-    name = f"play-turn{turn}-{decision}"
+    # a deal played with undo is a practice deal: its files say so
+    name = f"{'practice-' if session.undos else ''}play-turn{turn}-{decision}"
     return report_files(position, session.deal.trace(), name)
 
 

@@ -149,5 +149,5 @@ def test_a_game_resumes_from_its_record(client):
     assert refused.status_code == 400
     assert refused.json()["error"].startswith("moves: deal 1 cannot be dealt: ")
     for moves in ("draw", [], [["draw"]] * 201, [[3]]):
-        refused = client.post("/api/game/resume", json=dict(record, moves=moves))
+        refused = client.post("/api/game/resume", json=dict(record, moves=moves, undos=None))
         assert refused.status_code == 400 and refused.json()["error"].startswith("moves: ")

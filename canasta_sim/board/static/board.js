@@ -778,6 +778,14 @@ function post(path, body) {
   return api(path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body || {}) });
 }
 
+// Undo and Done (practice): through the game when one is played, as the actions go.
+function practiceStep(what) {
+  showError("");
+  const answer = play.game ? post(`/api/game/${play.game}/${what}`).then(showGame)
+    : post(`/api/play/${play.id}/${what}`).then(showPlay);
+  answer.catch((e) => showError(e.message));
+}
+
 function playAction(name) {
   if (!play.id) return;
   showError("");
@@ -841,9 +849,14 @@ function showPlay(view) {
     box.append(b);
   }
   const over = f.phase === "over";
-  $("play-status").textContent = over
+  const practice = view.undos ? ` \u00b7 practice deal (${view.undos} undo${view.undos > 1 ? "s" : ""})` : "";
+  $("play-status").textContent = (over
     ? `deal over (${f.end}): your side ${f.result[view.you % view.sides].total} points`
-    : view.legal.length ? "your turn" : `seat ${f.seat} to play`;
+    : view.waiting ? "your turn is over: Undo takes your discard back, Done lets the bots play"
+    : view.legal.length ? "your turn" : `seat ${f.seat} to play`) + practice;
+  $("play-undo").hidden = !view.practice;
+  $("play-undo").disabled = !view.undo;
+  $("play-done").hidden = !view.waiting;
   $("play-hint").disabled = over || !view.legal.length;
   $("play-review").hidden = !over;
   $("play-report-box").hidden = !over;
@@ -857,7 +870,7 @@ function showPlay(view) {
 
 // The play form as a request: the bots, or levels by name (the server maps them to their bots).
 function playRequest() {
-  const body = { seed: Number($("play-seed").value), deal: Number($("play-deal").value), players: Number($("play-players").value), bots: $("play-bots").value, seat: Number($("play-seat").value) };
+  const body = { seed: Number($("play-seed").value), deal: Number($("play-deal").value), players: Number($("play-players").value), bots: $("play-bots").value, seat: Number($("play-seat").value), practice: $("play-practice").checked };
   if ($("play-opponents").value) {
     delete body.bots;
     body.opponents = $("play-opponents").value;
@@ -903,6 +916,7 @@ async function resumeGame(record) {
   for (const [id, key] of [["play-players", "players"], ["play-seat", "seat"], ["play-seed", "seed"], ["game-target", "target"], ["play-bots", "bots"]]) $(id).value = String(record[key]);
   $("play-opponents").value = "";
   $("play-bots").disabled = false;
+  $("play-practice").checked = record.practice;
   $("play-status").textContent = "playing the game again from its address\u2026";
   try { clearPlayResults(); showGame(await post("/api/game/resume", record)); } catch (e) { showError(e.message); }
 }
@@ -915,6 +929,7 @@ async function nextDeal() {
 function gameHash(record) {
   const p = new URLSearchParams({ game: "", seed: record.seed, players: record.players, bots: record.bots, seat: record.seat, target: record.target });
   for (const moves of record.moves) p.append("moves", moves.join(","));
+  if (record.practice) { p.set("practice", "1"); p.set("undos", record.undos.join(",")); }
   return `#${p.toString()}`;
 }
 
@@ -924,6 +939,8 @@ function parseGameHash() {
   const record = { moves: p.getAll("moves").map((m) => m.split(",").filter(Boolean)) };
   for (const key of ["seed", "players", "seat", "target"]) record[key] = Number(p.get(key));
   record.bots = p.get("bots");
+  record.practice = p.get("practice") === "1";
+  if (record.practice) record.undos = (p.get("undos") || "").split(",").map(Number);
   return record;
 }
 
@@ -973,7 +990,7 @@ function drawSheet(game, sides) {
   for (const row of game.sheet) {
     const tr = el("tr", "sheet-row");
     tr.dataset.deal = row.deal;
-    tr.append(el("td", "", row.deal + 1));
+    tr.append(el("td", row.practice ? "practice" : "", row.practice ? `${row.deal + 1} (practice)` : row.deal + 1));
     for (const side of row.sides) {
       for (const [key] of SHEET) {
         const td = el("td", key === "cumulative" ? "cumulative" : "", side[key]);
@@ -998,6 +1015,7 @@ function regretCell(value, lo, hi) {
 function showReview(answer) {
   const box = $("play-review-result");
   box.replaceChildren(el("h3", "", "Where you lost points (regret, points per deal)"));
+  if (answer.undos) box.append(el("div", "practice", `Practice deal: you used undo ${answer.undos} time${answer.undos > 1 ? "s" : ""}; the review is of the line finally played.`));
   const table = el("table", "cands review");
   const head = el("tr");
   for (const h of ["decision type", "decisions", "not the best", "regret (re-scored) [95%]"]) head.append(el("th", "", h));
@@ -1053,6 +1071,8 @@ function wirePlay() {
   loadLevels().catch((e) => showError(e.message));
   $("play-opponents").onchange = () => { $("play-bots").disabled = Boolean($("play-opponents").value); };
   $("play-start").onclick = startPlay;
+  $("play-undo").onclick = () => practiceStep("undo");
+  $("play-done").onclick = () => practiceStep("done");
   $("game-start").onclick = startGame;
   $("game-next").onclick = nextDeal;
   $("play-table").onclick = onPlayCard;
