@@ -1,11 +1,11 @@
-"""A whole game in a real browser (issue 43 item 2), with the harness of
-``test_board_browser.py`` (the system's Chromium, ``canasta-sim board`` as a subprocess): a
-2-player game against greedy played to its end through the page, left in the middle of a deal
-and resumed from its address, its score sheet checked against the referee's replay of every
-deal's trace.
+"""A whole game and undo in practice in a real browser (issue 43 items 2 and 5), with the
+harness of ``test_board_browser.py`` (the system's Chromium, ``canasta-sim board`` as a
+subprocess): a 2-player game against greedy played to its end through the page, left in the
+middle of a deal and resumed from its address, its score sheet checked against the referee's
+replay of every deal's trace; a staged card and a discard taken back by Undo, revealing no card.
 
-The screenshot goes where ``test_board_browser.py`` puts them (``CANASTA_BOARD_SCREENSHOTS=
-docs/img`` makes ``board-game.png`` of docs/board.md).
+The screenshots go where ``test_board_browser.py`` puts them (``CANASTA_BOARD_SCREENSHOTS=
+docs/img`` makes ``board-game.png`` and ``board-undo.png`` of docs/board.md).
 """
 
 import json
@@ -155,3 +155,60 @@ def test_a_whole_game_played_to_its_end(browser, server, shots):
     assert any(minimum_count(s["cumulative"]) != 50 for r in rows[:-1] for s in r["sides"].values())
     assert not browser.find_element(By.ID, "game-next").is_displayed()
     assert actions(browser) == {}
+
+
+def seen(browser) -> dict:
+    """What the page shows of the deal: the table's text, every card face and back on it, the
+    staged cards and the move log."""
+    cards = browser.find_elements(By.CSS_SELECTOR, "#play-table .card")
+    return {
+        "table": text(browser, "play-table"),
+        "cards": [c.get_attribute("data-card") or c.get_attribute("class") for c in cards],
+        "staged": text(browser, "play-staged"),
+        "log": [li.text for li in browser.find_elements(By.CSS_SELECTOR, "#log li")],
+    }
+
+
+def test_an_undo_reveals_no_card(browser, server, shots):
+    """Practice against greedy (2 players): after the draw, a staged card and then the
+    turn's discard are taken back by Undo, and the page shows exactly what it showed after the
+    draw (the other hand still backs, the stock and the pile as they were, no move of the bots
+    in the log); the draw itself is never undone, and once Done let the bots play, Undo is
+    off. The status marks the deal as practice."""
+    browser.get("about:blank")
+    browser.get(server)
+    browser.find_element(By.CSS_SELECTOR, '.tab[data-tab="play"]').click()
+    Select(browser.find_element(By.ID, "play-players")).select_by_visible_text("2")
+    browser.find_element(By.ID, "play-bots").clear()
+    browser.find_element(By.ID, "play-bots").send_keys("greedy")
+    browser.find_element(By.ID, "play-practice").click()
+    play_click(browser, browser.find_element(By.ID, "play-start"))
+    undo = browser.find_element(By.ID, "play-undo")
+    assert undo.is_displayed() and not undo.is_enabled()  # nothing of this turn to take back
+    play_click(browser, actions(browser)["draw"])
+    assert not undo.is_enabled()  # the draw showed a card: never undone
+    after_draw = seen(browser)
+    naturals = [a for a in actions(browser) if a.startswith("stage_natural:")]
+    rank = naturals[0].split(":")[1]
+    hand = browser.find_element(By.CSS_SELECTOR, '#play-table .seat[data-seat="0"]')
+    play_click(browser, hand.find_element(By.CSS_SELECTOR, f'.card[data-card="{rank}"]'))
+    assert seen(browser)["staged"] != after_draw["staged"]
+    play_click(browser, undo)
+    assert seen(browser) == after_draw
+    assert text(browser, "play-status") == "your turn \u00b7 practice deal (1 undo)"
+    discard = next(a for a in actions(browser) if a.startswith("discard:"))
+    play_click(browser, actions(browser)[discard])
+    waiting = seen(browser)
+    assert browser.find_element(By.ID, "play-done").is_displayed() and undo.is_enabled()
+    assert waiting["log"] == [*after_draw["log"], f"seat 0 discards {discard.split(':')[1]}"]
+    backs = [c for c in after_draw["cards"] if "back" in c]
+    assert [c for c in waiting["cards"] if "back" in c] == backs  # no card of the bots shown
+    browser.save_screenshot(str(shots / "board-undo.png"))
+    play_click(browser, undo)
+    assert seen(browser) == after_draw
+    assert text(browser, "play-status") == "your turn \u00b7 practice deal (2 undos)"
+    play_click(browser, actions(browser)[discard])
+    play_click(browser, browser.find_element(By.ID, "play-done"))
+    assert text(browser, "play-status").startswith(("your turn", "deal over"))
+    assert not undo.is_enabled() and not browser.find_element(By.ID, "play-done").is_displayed()
+    assert not browser.find_element(By.ID, "error").is_displayed()
