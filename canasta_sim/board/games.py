@@ -20,11 +20,11 @@ from typing import Any
 
 import numpy as np
 
-from ..errors import BadArgument, IllegalMove
+from ..errors import BadArgument
 from ..game.rules import PLAYER_TABLE, game_over
 from ..nb.engine.rng import deal_seed_nb
 from ..nb.enums import ScorePart, SideSlot
-from .session import PlaySession, act, new_session, play_on, session_view
+from .session import PlaySession, replay_session, session_view
 
 #: Most deals a game on the board plays (as :data:`canasta_sim.run.games.MAX_DEALS`).
 MAX_GAME_DEALS = 200
@@ -74,17 +74,18 @@ def _deal_source(source: dict, deal: int, scores) -> dict:
     }
 
 
-def new_game(source: dict, you: int, practice: bool = False) -> BoardGame:
+def new_game(source: dict, you: int, practice: bool = False, actions=()) -> BoardGame:
     """Deal the first deal of the game of ``source`` (from 0 to 0) and let the bots play up to
-    the user's first turn (``practice``: undo allowed).
+    the user's first turn (``practice``: undo allowed), then play the user's ``actions`` in it
+    (:func:`~canasta_sim.board.session.replay_session`).
 
     Raises
     ------
-    BadArgument
-        For a seat out of range.
+    ValueError
+        For a seat out of range, or as :func:`~canasta_sim.board.session.act`.
     """
     first = _deal_source(source, 0, [0] * _sides(source))
-    return BoardGame(source, you, [new_session(first, you, practice)], practice)
+    return BoardGame(source, you, [replay_session(first, you, list(actions), practice)], practice)
 
 
 def _sides(source: dict) -> int:
@@ -106,15 +107,18 @@ def game_winner(game: BoardGame) -> int | None:
     return int(winner[0]) if over[0] else None
 
 
-def next_deal(game: BoardGame) -> None:
+def next_deal(game: BoardGame, actions=()) -> None:
     """Deal the game's next deal from the cumulative scores (R-64: each side's minimum count
-    follows its score) and let the bots play up to the user's first turn.
+    follows its score) and let the bots play up to the user's first turn, then play the
+    user's ``actions`` in it.
 
     Raises
     ------
     BadArgument
         While the deal at the table is not over, once the game is over (R-55), or after
         :data:`MAX_GAME_DEALS` deals.
+    ValueError
+        As :func:`~canasta_sim.board.session.act`, for ``actions``.
     """
     if not game.session.deal.is_over:
         raise BadArgument("next", "the deal at the table is not over: finish it first")
@@ -123,7 +127,7 @@ def next_deal(game: BoardGame) -> None:
     if len(game.deals) >= MAX_GAME_DEALS:
         raise BadArgument("next", f"the game has {MAX_GAME_DEALS} deals, the most a game plays")
     source = _deal_source(game.source, len(game.deals), game_scores(game))
-    game.deals.append(new_session(source, game.you, game.practice))
+    game.deals.append(replay_session(source, game.you, list(actions), game.practice))
 
 
 def score_sheet(game: BoardGame) -> list[dict[str, Any]]:
@@ -180,14 +184,16 @@ def resume_game(source: dict, you: int, moves, practice: bool = False, undos=Non
     BadArgument
         For moves that are not a list of lists of action names (at most
         :data:`MAX_GAME_DEALS` deals of :data:`MAX_DEAL_ACTIONS` actions), an action the
-        rules refuse (naming the deal, the action and its rule), or a deal after one that is
-        not over or after the game's end; for ``undos`` that are not one count (0 to
-        :data:`MAX_DEAL_ACTIONS`) per deal of ``moves``, or any without ``practice``.
+        rules refuse (naming the deal, the action and its rule) or that comes after the
+        deal's end, or a deal after one that is not over or after the game's end; for
+        ``undos`` that are not one count (0 to :data:`MAX_DEAL_ACTIONS`) per deal of
+        ``moves``, or any without ``practice``.
     """
     if (
         not isinstance(moves, list)
         or not 1 <= len(moves) <= MAX_GAME_DEALS
         or not all(isinstance(deal, list) and len(deal) <= MAX_DEAL_ACTIONS for deal in moves)
+        or not all(isinstance(action, str) for deal in moves for action in deal)
     ):
         raise BadArgument(
             "moves",
@@ -206,23 +212,17 @@ def resume_game(source: dict, you: int, moves, practice: bool = False, undos=Non
             f"undos: give one count from 0 to {MAX_DEAL_ACTIONS} per deal of moves "
             f"({len(moves)}), all 0 unless practice",
         )
-    game = new_game(source, you, practice)
+    game = None
     for j, actions in enumerate(moves):
-        if j:
-            try:
-                next_deal(game)
-            except BadArgument as exc:
-                raise BadArgument("moves", f"moves: deal {j} cannot be dealt: {exc}") from None
-        for i, action in enumerate(actions):
-            if not isinstance(action, str):
-                raise BadArgument("moves", f"moves: deal {j}, action {i} ({action!r}) is no name")
-            try:
-                if game.session.waiting:  # the user acted again: the bots had played
-                    play_on(game.session)
-                act(game.session, action)
-            except (IllegalMove, ValueError) as exc:
-                raise BadArgument("moves", f"moves: deal {j}, action {i}: {exc}") from None
+        try:
+            if game is None:
+                game = new_game(source, you, practice, actions)
+            else:
+                next_deal(game, actions)
+        except ValueError as exc:  # an action refused (IllegalMove) or a deal not dealt
+            raise BadArgument("moves", f"moves: deal {j}: {exc}") from None
         game.session.undos = undos[j]
+    assert game is not None  # moves holds a deal
     return game
 
 

@@ -143,11 +143,16 @@ def test_a_game_resumes_from_its_record(client):
     bad = dict(record, moves=[record["moves"][0], ["discard:K", *record["moves"][1]]])
     refused = client.post("/api/game/resume", json=bad)
     assert refused.status_code == 400
-    assert refused.json()["error"].startswith("moves: deal 1, action 0: ")
+    assert refused.json()["error"] == (  # a discard before the turn's draw
+        "moves: deal 1: R-20: action 84 (discard:K): that move is not allowed in this phase of "
+        "the turn (draw)"
+    )
     early = dict(record, moves=[record["moves"][0][:2], record["moves"][1]])
     refused = client.post("/api/game/resume", json=early)
     assert refused.status_code == 400
-    assert refused.json()["error"].startswith("moves: deal 1 cannot be dealt: ")
+    assert refused.json()["error"] == (
+        "moves: deal 1: the deal at the table is not over: finish it first"
+    )
     for moves in ("draw", [], [["draw"]] * 201, [[3]]):
         refused = client.post("/api/game/resume", json=dict(record, moves=moves, undos=None))
         assert refused.status_code == 400 and refused.json()["error"].startswith("moves: ")
