@@ -68,7 +68,7 @@ def run_deal(source: dict) -> RunDeal:
     separated; classic rules, scores 0), with optionally a game's ``target`` (R-55, the
     rules' ``game_target``; default the rules') and ``scores`` (each side's cumulative score
     before the deal, points: the minimum counts, R-64), as a whole game's deals have them
-    (:mod:`canasta_sim.board.games`).
+    (:mod:`canasta_sim.board.whole_game`).
 
     Raises
     ------

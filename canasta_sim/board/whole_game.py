@@ -60,7 +60,7 @@ class BoardGame:
         return self.deals[-1]
 
 
-def _deal_source(source: dict, deal: int, scores) -> dict:
+def _game_deal(source: dict, deal: int, scores) -> dict:
     """Deal ``deal`` of the game of ``source``, from the sides' cumulative ``scores`` (as
     :func:`canasta_sim.board.pages.run_deal` takes it)."""
     game_seed = int(deal_seed_nb(np.uint64(source["seed"]), np.int64(0)))
@@ -84,7 +84,7 @@ def new_game(source: dict, you: int, practice: bool = False, actions=()) -> Boar
     ValueError
         For a seat out of range, or as :func:`~canasta_sim.board.session.act`.
     """
-    first = _deal_source(source, 0, [0] * _sides(source))
+    first = _game_deal(source, 0, [0] * _sides(source))
     return BoardGame(source, you, [replay_session(first, you, list(actions), practice)], practice)
 
 
@@ -126,7 +126,7 @@ def next_deal(game: BoardGame, actions=()) -> None:
         raise BadArgument("next", "the game is over (R-55): start another")
     if len(game.deals) >= MAX_GAME_DEALS:
         raise BadArgument("next", f"the game has {MAX_GAME_DEALS} deals, the most a game plays")
-    source = _deal_source(game.source, len(game.deals), game_scores(game))
+    source = _game_deal(game.source, len(game.deals), game_scores(game))
     game.deals.append(replay_session(source, game.you, list(actions), game.practice))
 
 
