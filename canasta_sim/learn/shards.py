@@ -24,7 +24,7 @@ from ..nb.bots.policies import PimcParam
 from ..nb.bots.search_candidates import search_work
 from ..nb.engine.rng import deal_seeds_nb, mix64_nb
 from ..nb.engine.state import STATE_DTYPE
-from ..nb.enums import EV_LEN
+from ..nb.enums import EV_LEN, N_KINDS
 from ..nb.labels import LABEL_LEN, label_deals_nb
 from ..nb.play import run_blocks
 from ..players.specs import Bot, learned_rollout, parse_bot
@@ -161,6 +161,13 @@ def label_shard(plan: LabelPlan, shard: int) -> dict[str, np.ndarray]:
     dec_meta = np.zeros((cap, LABEL_LEN), np.int64)
     cand_feat = np.zeros((cap * 8, N_CAND_FEAT), np.float32)
     cand_value = np.zeros(cap * 8, np.float32)
+    moves = (
+        np.zeros(cap, STATE_DTYPE),
+        np.zeros(cap, np.float32),
+        np.zeros(cap * 8, np.int64),
+        np.zeros((cap * 8, N_KINDS, 3), np.int8),
+        np.zeros(cap * 8, np.int64),
+    )
     sampler = np.array([mix64_nb(np.uint64(plan.seed) + np.uint64(shard))], np.uint64)
     rstates, works = search_work(2)
     fwork = feature_work(1)[0]  # the rollout apprentice's too: a label's features are copied first
@@ -186,13 +193,20 @@ def label_shard(plan: LabelPlan, shard: int) -> dict[str, np.ndarray]:
         dec_meta,
         cand_feat,
         cand_value,
+        moves,
         np.zeros((0, EV_LEN), np.int32),
     )
+    positions, outcome, kinds, plans, discards = moves
     return {
         "state": dec_state[:nd].copy(),
         "meta": dec_meta[:nd].copy(),
         "cands": cand_feat[:nc].copy(),
         "value": cand_value[:nc].copy(),
+        "positions": positions[:nd].copy(),
+        "outcome": outcome[:nd].copy(),
+        "cand_kind": kinds[:nc].copy(),
+        "cand_plan": plans[:nc].copy(),
+        "cand_discard": discards[:nc].copy(),
         "players": np.int64(players),
         "preset": np.array(preset),
         "worlds": np.int64(plan.worlds),
@@ -208,7 +222,8 @@ def write_shard(path: Path, arrays: dict[str, np.ndarray]) -> None:
     folder, then renamed): a killed run leaves whole shards or none."""
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
-        np.savez(f, **arrays)  # type: ignore[arg-type]
+        # compressed: the positions (a whole state a decision) are mostly zeros
+        np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
     os.replace(tmp, path)
 
 
@@ -267,19 +282,26 @@ def make_labels(
     return [shard_path(out, i) for i in range(shards)]
 
 
+#: What a shard keeps of each decision beside its features (shards written before have none).
+MOVES = ("positions", "outcome", "cand_kind", "cand_plan", "cand_discard")
+
+
 def load_labels(paths) -> dict[str, np.ndarray]:
     """The shards ``paths`` joined: ``state`` (decisions x N_STATE_FEAT), ``meta`` (decisions x
-    LABEL_LEN, ``first`` made global), ``cands``, ``value``, and per decision ``players``."""
-    parts: dict[str, list] = {"state": [], "meta": [], "cands": [], "value": [], "players": []}
+    LABEL_LEN, ``first`` made global), ``cands``, ``value``, and per decision ``players``;
+    with :data:`MOVES` too when every shard holds them (the positions, ``STATE_DTYPE``; the
+    outcomes; the candidates' kinds, plans and discards)."""
+    keys = ["state", "meta", "cands", "value"]
+    parts: dict[str, list] = {k: [] for k in [*keys, *MOVES, "players"]}
     offset = 0
     for p in paths:
         with np.load(p) as z:
-            meta = z["meta"].copy()
-            meta[:, 5] += offset
-            parts["state"].append(z["state"])
-            parts["meta"].append(meta)
-            parts["cands"].append(z["cands"])
-            parts["value"].append(z["value"])
-            parts["players"].append(np.full(len(meta), int(z["players"])))
+            for k in [*keys, *MOVES]:
+                if k in z:
+                    parts[k].append(z[k])
+            parts["meta"][-1] = parts["meta"][-1].copy()
+            parts["meta"][-1][:, 5] += offset
+            parts["players"].append(np.full(len(z["meta"]), int(z["players"])))
             offset += len(z["value"])
-    return {k: np.concatenate(v) for k, v in parts.items()}
+    n = len(parts["meta"])
+    return {k: np.concatenate(v) for k, v in parts.items() if v and len(v) == n}

@@ -203,6 +203,38 @@ def test_labels_resume_and_repeat(tmp_path):
         assert v[row[LabelCol.best]] == np.nanmax(v)
 
 
+def test_labels_keep_positions_candidates_and_outcomes():
+    """Each labelled decision keeps its position and candidates, from which the kernel gives
+    back the very features stored beside them (so later feature versions can be computed
+    from old labels), and its deal's outcome: the seat's side's deal score minus the other
+    side's (2 sides here), so partners share it and opponents' outcomes are its negative."""
+    from canasta_sim.nb.bots.apprentice import decision_features_nb
+    from canasta_sim.nb.bots.features import feature_work
+    from canasta_sim.nb.bots.search_candidates import search_work
+    from canasta_sim.nb.enums import DealSlot
+
+    lab = label_shard(LabelPlan(seed=4, deals=2, worlds=2, every=2, players=(4,)), 0)
+    rules = Rules.preset("classic", 4).to_array()
+    work, fwork = search_work(1)[1][0], feature_work(1)[0]
+    assert len(lab["positions"]) == len(lab["meta"]) > 10
+    for d, row in enumerate(lab["meta"]):
+        first, n = row[LabelCol.first], row[LabelCol.n_cands]
+        work["kind"][:n] = lab["cand_kind"][first : first + n]
+        work["plans"][:n] = lab["cand_plan"][first : first + n]
+        work["discard"][:n] = lab["cand_discard"][first : first + n]
+        decision_features_nb(lab["positions"][d], rules, work, fwork, np.int64(n))
+        np.testing.assert_array_equal(fwork["state"], lab["state"][d])
+        np.testing.assert_array_equal(fwork["cands"][:n], lab["cands"][first : first + n])
+        assert lab["positions"][d]["g"][DealSlot.current] == row[LabelCol.seat]
+    for deal in np.unique(lab["meta"][:, LabelCol.deal]):
+        rows = lab["meta"][:, LabelCol.deal] == deal
+        side = lab["meta"][rows, LabelCol.seat] % 2
+        out = lab["outcome"][rows]
+        assert np.all(out[side == 0] == out[side == 0][0])
+        assert np.all(out[side == 1] == -out[side == 0][0]) or not np.any(side == 0)
+        assert out[0] % 5 == 0  # deal scores are multiples of 5 points (R-04, R-50)
+
+
 @pytest.mark.parametrize("players", [2, 4])
 def test_referee_accepts_apprentice_deals(players):
     """Every apprentice deal passes the referee (R-10..R-66), against the expert and alone."""
