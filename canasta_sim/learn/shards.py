@@ -25,7 +25,7 @@ from ..nb.bots.search_candidates import search_work
 from ..nb.engine.rng import deal_seeds_nb, mix64_nb
 from ..nb.engine.state import STATE_DTYPE
 from ..nb.enums import EV_LEN, N_KINDS
-from ..nb.labels import LABEL_LEN, label_deals_nb
+from ..nb.labels import LABEL_LEN, features_of_positions_nb, label_deals_nb
 from ..nb.play import run_blocks
 from ..players.specs import Bot, learned_rollout, parse_bot
 from ..players.weights import (
@@ -288,11 +288,12 @@ MOVES = ("positions", "outcome", "cand_kind", "cand_plan", "cand_discard")
 
 def load_labels(paths) -> dict[str, np.ndarray]:
     """The shards ``paths`` joined: ``state`` (decisions x N_STATE_FEAT), ``meta`` (decisions x
-    LABEL_LEN, ``first`` made global), ``cands``, ``value``, and per decision ``players``;
+    LABEL_LEN, ``first`` made global), ``cands``, ``value``, and per decision ``players`` and
+    ``preset``;
     with :data:`MOVES` too when every shard holds them (the positions, ``STATE_DTYPE``; the
     outcomes; the candidates' kinds, plans and discards)."""
     keys = ["state", "meta", "cands", "value"]
-    parts: dict[str, list] = {k: [] for k in [*keys, *MOVES, "players"]}
+    parts: dict[str, list] = {k: [] for k in [*keys, *MOVES, "players", "preset"]}
     offset = 0
     for p in paths:
         with np.load(p) as z:
@@ -302,6 +303,42 @@ def load_labels(paths) -> dict[str, np.ndarray]:
             parts["meta"][-1] = parts["meta"][-1].copy()
             parts["meta"][-1][:, 5] += offset
             parts["players"].append(np.full(len(z["meta"]), int(z["players"])))
+            parts["preset"].append(np.full(len(z["meta"]), str(z["preset"])))
             offset += len(z["value"])
     n = len(parts["meta"])
     return {k: np.concatenate(v) for k, v in parts.items() if v and len(v) == n}
+
+
+def refeature(labels: dict) -> dict:
+    """``labels`` (:func:`load_labels`, with :data:`MOVES`) with ``state`` and ``cands``
+    computed again from the kept positions by today's feature kernels (features of a later
+    version than the shards were written with).
+
+    Raises
+    ------
+    ValueError
+        For labels without kept positions (shards written before they were kept).
+    """
+    if "positions" not in labels:
+        raise ValueError("these labels keep no positions (shards written before); label again")
+    combos = sorted(set(zip(labels["players"].tolist(), labels["preset"].tolist())))
+    rules = np.stack([Rules.preset(r, p).to_array() for p, r in combos])
+    index = {c: i for i, c in enumerate(combos)}
+    which = np.array([index[c] for c in zip(labels["players"], labels["preset"])], np.int64)
+    work, fwork = search_work(1)[1][0], feature_work(1)[0]
+    state = np.zeros((len(which), N_STATE_FEAT), np.float32)
+    cands = np.zeros((len(labels["value"]), N_CAND_FEAT), np.float32)
+    features_of_positions_nb(
+        labels["positions"],
+        rules,
+        which,
+        labels["cand_kind"],
+        labels["cand_plan"],
+        labels["cand_discard"],
+        labels["meta"],
+        work,
+        fwork,
+        state,
+        cands,
+    )
+    return {**labels, "state": state, "cands": cands}

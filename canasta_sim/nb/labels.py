@@ -249,3 +249,30 @@ def label_deals_nb(
             side = rules[RuleSlot.side_of + positions[d].g[DealSlot.current]]
             outcome[d] = score_diff_nb(state, rules, side)
     return nd, nc
+
+
+@nb.njit(cache=True, _nrt=False, nogil=True)
+def features_of_positions_nb(
+    positions, rules, which, kinds, plans, discards, meta, work, fwork, dec_state, cand_feat
+):
+    """The features of labelled decisions computed again from their kept positions and
+    candidates (:func:`label_deals_nb`'s ``moves``) with today's feature kernels: decision
+    ``d`` reads the rules row ``rules[which[d]]`` (``int32[n_rules, RULES_LEN]``) and its
+    candidates at ``meta[d, first] ..`` (``int64[decisions, LABEL_LEN]``); into ``dec_state``
+    (``float32[decisions, N_STATE_FEAT]``) and ``cand_feat`` (``float32[candidates,
+    N_CAND_FEAT]``); ``work`` and ``fwork`` are scratch."""
+    wplans = work.plans[:]
+    for d in range(positions.shape[0]):
+        first, n = meta[d, LabelCol.first], meta[d, LabelCol.n_cands]
+        for c in range(n):
+            work.kind[c] = kinds[first + c]
+            work.discard[c] = discards[first + c]
+            for k in range(N_KINDS):
+                for m in range(3):
+                    wplans[c, k, m] = plans[first + c, k, m]
+        decision_features_nb(positions[d], rules[which[d]], work, fwork, n)
+        for j in range(N_STATE_FEAT):
+            dec_state[d, j] = fwork.state[j]
+        for c in range(n):
+            for i in range(N_CAND_FEAT):
+                cand_feat[first + c, i] = fwork.cands[c, i]

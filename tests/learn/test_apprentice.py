@@ -11,7 +11,7 @@ import pytest
 from canasta_sim.game.deals import trace_deal
 from canasta_sim.game.rules import Rules
 from canasta_sim.learn import train
-from canasta_sim.learn.shards import LabelPlan, label_shard, load_labels, make_labels
+from canasta_sim.learn.shards import LabelPlan, label_shard, load_labels, make_labels, refeature
 from canasta_sim.nb.bots.apprentice import score_candidates_nb
 from canasta_sim.nb.bots.features import FEATURE_WORK_DTYPE, N_CAND_FEAT, N_STATE_FEAT
 from canasta_sim.nb.bots.policies import EXPERT_PARAMS, PimcParam
@@ -206,8 +206,9 @@ def test_labels_resume_and_repeat(tmp_path):
 def test_labels_keep_positions_candidates_and_outcomes():
     """Each labelled decision keeps its position and candidates, from which the kernel gives
     back the very features stored beside them (so later feature versions can be computed
-    from old labels), and its deal's outcome: the seat's side's deal score minus the other
-    side's (2 sides here), so partners share it and opponents' outcomes are its negative."""
+    from old labels, one at a time and all at once: ``refeature``), and its deal's outcome:
+    the seat's side's deal score minus the other side's (2 sides here), so partners share it
+    and opponents' outcomes are its negative."""
     from canasta_sim.nb.bots.apprentice import decision_features_nb
     from canasta_sim.nb.bots.features import feature_work
     from canasta_sim.nb.bots.search_candidates import search_work
@@ -233,6 +234,11 @@ def test_labels_keep_positions_candidates_and_outcomes():
         assert np.all(out[side == 0] == out[side == 0][0])
         assert np.all(out[side == 1] == -out[side == 0][0]) or not np.any(side == 0)
         assert out[0] % 5 == 0  # deal scores are multiples of 5 points (R-04, R-50)
+    lab["players"] = np.full(len(lab["meta"]), 4)
+    lab["preset"] = np.full(len(lab["meta"]), "classic")
+    again = refeature({**lab, "state": lab["state"] * 0, "cands": lab["cands"] * 0})
+    np.testing.assert_array_equal(again["state"], lab["state"])
+    np.testing.assert_array_equal(again["cands"], lab["cands"])
 
 
 @pytest.mark.parametrize("players", [2, 4])
