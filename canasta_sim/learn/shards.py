@@ -269,11 +269,24 @@ def make_labels(
 
 def load_labels(paths) -> dict[str, np.ndarray]:
     """The shards ``paths`` joined: ``state`` (decisions x N_STATE_FEAT), ``meta`` (decisions x
-    LABEL_LEN, ``first`` made global), ``cands``, ``value``, and per decision ``players``."""
+    LABEL_LEN, ``first`` made global), ``cands``, ``value``, and per decision ``players``.
+
+    Raises
+    ------
+    ValueError
+        Naming a shard whose features are of another width (labelled with an earlier feature
+        version: label it again).
+    """
     parts: dict[str, list] = {"state": [], "meta": [], "cands": [], "value": [], "players": []}
     offset = 0
     for p in paths:
         with np.load(p) as z:
+            widths = (z["state"].shape[1], z["cands"].shape[1])
+            if widths != (N_STATE_FEAT, N_CAND_FEAT):
+                raise ValueError(
+                    f"shard {p}: {widths[0]} state and {widths[1]} candidate features; allowed: "
+                    f"{N_STATE_FEAT} and {N_CAND_FEAT} (this feature version's): label it again"
+                )
             meta = z["meta"].copy()
             meta[:, 5] += offset
             parts["state"].append(z["state"])
