@@ -88,7 +88,7 @@ class _StateFeat(NamedTuple):
     opp_known_kinds: int = 80  # per kind: cards known in the other opponents' hands / 2
     next_passed: int = 94  # per rank: 1 if the next player passed on the rank
     next_discarded: int = 105  # per rank: 1 if the next player discarded the rank
-    next_frozen: int = 116  # 1 if the pile is frozen for the next player (R-31, R-32)
+    next_frozen: int = 116  # 1 if the pile is frozen for the next player (R-31)
     prev_hand: int = 117  # the previous player's hand size / 15
 
 
@@ -438,7 +438,7 @@ def ranks_left_nb(state, out, seat, plan, top, discard):
     """The natural ranks (4 .. ace) of which two cards or more, and of which one, stay in hand
     after a candidate: the hand less the naturals ``plan`` melds and the ``discard`` (a kind or
     -1); with a pickup (``top`` >= 0, the pile's top card, melded) plus the rest of the pile
-    (R-30)."""
+    (R-34)."""
     pairs = 0
     singles = 0
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
