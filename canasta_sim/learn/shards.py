@@ -289,16 +289,35 @@ MOVES = ("positions", "outcome", "cand_kind", "cand_plan", "cand_discard")
 def load_labels(paths) -> dict[str, np.ndarray]:
     """The shards ``paths`` joined: ``state`` (decisions x N_STATE_FEAT), ``meta`` (decisions x
     LABEL_LEN, ``first`` made global), ``cands``, ``value``, and per decision ``players`` and
-    ``preset``;
-    with :data:`MOVES` too when every shard holds them (the positions, ``STATE_DTYPE``; the
-    outcomes; the candidates' kinds, plans and discards)."""
+    ``preset``; with :data:`MOVES` too when every shard holds them (the positions,
+    ``STATE_DTYPE``; the outcomes; the candidates' kinds, plans and discards). Shards
+    labelled with an earlier feature version get today's features from their kept positions
+    (:func:`refeature`).
+
+    Raises
+    ------
+    ValueError
+        Naming a shard whose features are of another width and that keeps no positions
+        (labelled before they were kept: label it again).
+    """
     keys = ["state", "meta", "cands", "value"]
     parts: dict[str, list] = {k: [] for k in [*keys, *MOVES, "players", "preset"]}
     offset = 0
+    again = False  # some shard's features are of another version
+    widths_now = {"state": N_STATE_FEAT, "cands": N_CAND_FEAT}
     for p in paths:
         with np.load(p) as z:
+            widths = (z["state"].shape[1], z["cands"].shape[1])
+            if widths != (N_STATE_FEAT, N_CAND_FEAT):
+                if "positions" not in z:
+                    raise ValueError(
+                        f"shard {p}: {widths[0]} state and {widths[1]} candidate features and "
+                        f"no kept positions; allowed: {N_STATE_FEAT} and {N_CAND_FEAT} (this "
+                        "feature version's), or a shard that keeps its positions: label it again"
+                    )
+                again = True
             for k in [*keys, *MOVES]:
-                if k in z:
+                if k in z and (k not in ("state", "cands") or z[k].shape[1] == widths_now[k]):
                     parts[k].append(z[k])
             parts["meta"][-1] = parts["meta"][-1].copy()
             parts["meta"][-1][:, 5] += offset
@@ -306,7 +325,8 @@ def load_labels(paths) -> dict[str, np.ndarray]:
             parts["preset"].append(np.full(len(z["meta"]), str(z["preset"])))
             offset += len(z["value"])
     n = len(parts["meta"])
-    return {k: np.concatenate(v) for k, v in parts.items() if v and len(v) == n}
+    joined = {k: np.concatenate(v) for k, v in parts.items() if v and len(v) == n}
+    return refeature(joined) if again else joined
 
 
 def refeature(labels: dict) -> dict:
