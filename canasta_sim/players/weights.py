@@ -121,16 +121,16 @@ def load_weights(path: str) -> np.ndarray:
     try:
         with _open_npz(path) as z:
             parts = {k: z[k] for k in PARTS if k in z}
-            version = int(z["feature_version"]) if "feature_version" in z else -1
-        # the shapes first (those of the current version for an unknown one): a file of
-        # other arrays is no weight file, whatever its version says
-        net = pack(widen(parts, version if version in FEATURE_WIDTHS else FEATURE_VERSION))
+            version = int(z["feature_version"]) if "feature_version" in z else None
+        if version is None or version in FEATURE_WIDTHS:  # without a version its arrays tell
+            net = pack(widen(parts, FEATURE_VERSION if version is None else version))
     except (OSError, KeyError, ValueError) as exc:
         raise ValueError(
             f"weights={path}: not an apprentice weight file ({exc}); {allowed}"
         ) from None
     if version not in FEATURE_WIDTHS:
-        raise ValueError(f"weights={path}: feature version {version}; {allowed}")
+        said = "no feature version" if version is None else f"feature version {version}"
+        raise ValueError(f"weights={path}: {said}; {allowed}")
     bad = [k for k, v in parts.items() if not np.isfinite(v).all()]
     if bad:  # a NaN or an infinity scores every candidate alike: a broken policy, not a bot
         raise ValueError(

@@ -489,10 +489,19 @@ def test_a_version_1_file_plays_as_before(tmp_path):
     want = _row_by_row(flushed, fwork["state"][:n_state], cands[:, :n_cand])
     np.testing.assert_array_equal(scores, want)
 
-    for version, parts in ((3, wide), (1, wide)):
+    refusals = (
+        (3, v1, "feature version 3; allowed: "),
+        (
+            1,
+            wide,
+            r"not an apprentice weight file \(network part A of shape \(32, 118\); "
+            r"allowed: \(32, 24\)\)",
+        ),
+    )
+    for version, parts, said in refusals:
         bad = tmp_path / f"bad_{version}.npz"
         np.savez(bad, feature_version=np.int64(version), **parts)
-        with pytest.raises(ValueError, match=f"weights={bad}: .*feature version 1 has A of"):
+        with pytest.raises(ValueError, match=f"weights={bad}: {said}.*feature version 1 has A"):
             load_weights(str(bad))
 
 

@@ -74,7 +74,7 @@ def score_candidates_nb(weights, fwork, n):
     The hidden units are summed side by side, feature after feature (:func:`affine_nb`,
     :func:`sparse_affine_nb`: vector instructions over each feature's contiguous weights),
     each unit's sum in feature order as a sum along one row would be, so the ``float32``
-    results are the same. A candidate's features at 0 are skipped (most are: a draw sets 4
+    results are the same. A candidate's features at 0 are skipped (most are: a draw sets 3
     to 6 of its N_CAND_FEAT): a product of 0 changes at most the sign of a sum that is 0, and
     the ``relu`` reads either as 0. So a network of an earlier feature version, its weights of
     the later slots 0 (:func:`canasta_sim.players.weights.widen`), scores as it did before

@@ -96,9 +96,6 @@ class _StateFeat(NamedTuple):
 #: its first slot.
 StateFeat = _StateFeat()
 N_STATE_FEAT = StateFeat.prev_hand + 1
-#: Slots of a block per held kind (black three .. joker) and per natural rank (4 .. ace).
-HELD_KINDS = N_KINDS - BLACK_THREE
-NATURAL_RANKS = LAST_NATURAL - FIRST_NATURAL + 1
 
 
 class _CandFeat(NamedTuple):
@@ -299,11 +296,19 @@ def state_features_nb(state, rules, fwork):
     ctx[FeatCtx.endgame] = 1.0 if endgame else 0.0
     ctx[FeatCtx.minimum] = sides[side, SideSlot.minimum] / 100.0
     kind_features_nb(state, rules, out, seat, nxt)
+    neighbour_features_nb(state, rules, out, seat, passed, discarded, ctx[FeatCtx.frozen_next])
+
+
+@inline_kernel
+def neighbour_features_nb(state, rules, out, seat, passed, discarded, frozen_next):
+    """The state features of the neighbours (feature version 2): the natural ranks the next
+    player passed on and discarded (bit masks of :func:`.knowledge.pile_memory_nb`), the pile
+    frozen for them (R-31), the previous player's hand size."""
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
         out[StateFeat.next_passed + k - FIRST_NATURAL] = (passed >> k) & 1
         out[StateFeat.next_discarded + k - FIRST_NATURAL] = (discarded >> k) & 1
-    out[StateFeat.next_frozen] = ctx[FeatCtx.frozen_next]
-    for p in range(players):
+    out[StateFeat.next_frozen] = frozen_next
+    for p in range(rules[RuleSlot.players]):
         if rules[RuleSlot.next_seat + p] == seat:
             out[StateFeat.prev_hand] = state.hand_sizes[p] / HAND_SCALE
 
