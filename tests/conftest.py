@@ -67,11 +67,14 @@ def kernels_compiled_once():
 
 @pytest.fixture(scope="session")
 def label_kernels(tmp_path_factory):
-    """The trainer's label kernels, compiled by one labelled deal under a lock that the test
+    """The trainer's label kernels (and the one that computes a label's features again),
+    compiled by one labelled deal under a lock that the test
     processes of a run share (a file in the run's base folder; an xdist test process's own
     folder is inside it): the first compiles them into the cache, the others wait and then
     load them."""
-    from canasta_sim.learn.shards import LabelPlan, label_shard
+    import numpy as np
+
+    from canasta_sim.learn.shards import LabelPlan, label_shard, refeature
 
     run_folder = tmp_path_factory.getbasetemp()
     if os.environ.get("PYTEST_XDIST_WORKER"):
@@ -81,7 +84,9 @@ def label_kernels(tmp_path_factory):
     with open(lock, "a") as held:
         fcntl.flock(held, fcntl.LOCK_EX)
         try:
-            label_shard(LabelPlan(seed=4, deals=1, worlds=2, every=2, players=(2,)), 0)
+            lab = label_shard(LabelPlan(seed=4, deals=1, worlds=2, every=2, players=(2,)), 0)
+            n = len(lab["meta"])
+            refeature({**lab, "players": np.full(n, 2), "preset": np.full(n, "classic")})
         finally:
             fcntl.flock(held, fcntl.LOCK_UN)
     del _after_warm_up.kernels[counted:]  # compiled on purpose, not a gap of the warm-up

@@ -24,8 +24,8 @@ from ..nb.bots.policies import PimcParam
 from ..nb.bots.search_candidates import search_work
 from ..nb.engine.rng import deal_seeds_nb, mix64_nb
 from ..nb.engine.state import STATE_DTYPE
-from ..nb.enums import EV_LEN
-from ..nb.labels import LABEL_LEN, label_deals_nb
+from ..nb.enums import EV_LEN, N_KINDS
+from ..nb.labels import LABEL_LEN, features_of_positions_nb, label_deals_nb
 from ..nb.play import run_blocks
 from ..players.specs import Bot, learned_rollout, parse_bot
 from ..players.weights import (
@@ -161,6 +161,13 @@ def label_shard(plan: LabelPlan, shard: int) -> dict[str, np.ndarray]:
     dec_meta = np.zeros((cap, LABEL_LEN), np.int64)
     cand_feat = np.zeros((cap * 8, N_CAND_FEAT), np.float32)
     cand_value = np.zeros(cap * 8, np.float32)
+    moves = (
+        np.zeros(cap, STATE_DTYPE),
+        np.zeros(cap, np.float32),
+        np.zeros(cap * 8, np.int64),
+        np.zeros((cap * 8, N_KINDS, 3), np.int8),
+        np.zeros(cap * 8, np.int64),
+    )
     sampler = np.array([mix64_nb(np.uint64(plan.seed) + np.uint64(shard))], np.uint64)
     rstates, works = search_work(2)
     fwork = feature_work(1)[0]  # the rollout apprentice's too: a label's features are copied first
@@ -186,13 +193,20 @@ def label_shard(plan: LabelPlan, shard: int) -> dict[str, np.ndarray]:
         dec_meta,
         cand_feat,
         cand_value,
+        moves,
         np.zeros((0, EV_LEN), np.int32),
     )
+    positions, outcome, kinds, plans, discards = moves
     return {
         "state": dec_state[:nd].copy(),
         "meta": dec_meta[:nd].copy(),
         "cands": cand_feat[:nc].copy(),
         "value": cand_value[:nc].copy(),
+        "positions": positions[:nd].copy(),
+        "outcome": outcome[:nd].copy(),
+        "cand_kind": kinds[:nc].copy(),
+        "cand_plan": plans[:nc].copy(),
+        "cand_discard": discards[:nc].copy(),
         "players": np.int64(players),
         "preset": np.array(preset),
         "worlds": np.int64(plan.worlds),
@@ -208,7 +222,8 @@ def write_shard(path: Path, arrays: dict[str, np.ndarray]) -> None:
     folder, then renamed): a killed run leaves whole shards or none."""
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
-        np.savez(f, **arrays)  # type: ignore[arg-type]
+        # compressed: the positions (a whole state a decision) are mostly zeros
+        np.savez_compressed(f, **arrays)  # type: ignore[arg-type]
     os.replace(tmp, path)
 
 
@@ -267,19 +282,83 @@ def make_labels(
     return [shard_path(out, i) for i in range(shards)]
 
 
+#: What a shard keeps of each decision beside its features (shards written before have none).
+MOVES = ("positions", "outcome", "cand_kind", "cand_plan", "cand_discard")
+
+
 def load_labels(paths) -> dict[str, np.ndarray]:
     """The shards ``paths`` joined: ``state`` (decisions x N_STATE_FEAT), ``meta`` (decisions x
-    LABEL_LEN, ``first`` made global), ``cands``, ``value``, and per decision ``players``."""
-    parts: dict[str, list] = {"state": [], "meta": [], "cands": [], "value": [], "players": []}
+    LABEL_LEN, ``first`` made global), ``cands``, ``value``, and per decision ``players`` and
+    ``preset``; with :data:`MOVES` too when every shard holds them (the positions,
+    ``STATE_DTYPE``; the outcomes; the candidates' kinds, plans and discards). Shards
+    labelled with an earlier feature version get today's features from their kept positions
+    (:func:`refeature`).
+
+    Raises
+    ------
+    ValueError
+        Naming a shard whose features are of another width and that keeps no positions
+        (labelled before they were kept: label it again).
+    """
+    keys = ["state", "meta", "cands", "value"]
+    parts: dict[str, list] = {k: [] for k in [*keys, *MOVES, "players", "preset"]}
     offset = 0
+    again = False  # some shard's features are of another version
+    widths_now = {"state": N_STATE_FEAT, "cands": N_CAND_FEAT}
     for p in paths:
         with np.load(p) as z:
-            meta = z["meta"].copy()
-            meta[:, 5] += offset
-            parts["state"].append(z["state"])
-            parts["meta"].append(meta)
-            parts["cands"].append(z["cands"])
-            parts["value"].append(z["value"])
-            parts["players"].append(np.full(len(meta), int(z["players"])))
+            widths = (z["state"].shape[1], z["cands"].shape[1])
+            if widths != (N_STATE_FEAT, N_CAND_FEAT):
+                if "positions" not in z:
+                    raise ValueError(
+                        f"shard {p}: {widths[0]} state and {widths[1]} candidate features and "
+                        f"no kept positions; allowed: {N_STATE_FEAT} and {N_CAND_FEAT} (this "
+                        "feature version's), or a shard that keeps its positions: label it again"
+                    )
+                again = True
+            for k in [*keys, *MOVES]:
+                if k in z and (k not in ("state", "cands") or z[k].shape[1] == widths_now[k]):
+                    parts[k].append(z[k])
+            parts["meta"][-1] = parts["meta"][-1].copy()
+            parts["meta"][-1][:, 5] += offset
+            parts["players"].append(np.full(len(z["meta"]), int(z["players"])))
+            parts["preset"].append(np.full(len(z["meta"]), str(z["preset"])))
             offset += len(z["value"])
-    return {k: np.concatenate(v) for k, v in parts.items()}
+    n = len(parts["meta"])
+    joined = {k: np.concatenate(v) for k, v in parts.items() if v and len(v) == n}
+    return refeature(joined) if again else joined
+
+
+def refeature(labels: dict) -> dict:
+    """``labels`` (:func:`load_labels`, with :data:`MOVES`) with ``state`` and ``cands``
+    computed again from the kept positions by today's feature kernels (features of a later
+    version than the shards were written with).
+
+    Raises
+    ------
+    ValueError
+        For labels without kept positions (shards written before they were kept).
+    """
+    if "positions" not in labels:
+        raise ValueError("these labels keep no positions (shards written before); label again")
+    combos = sorted(set(zip(labels["players"].tolist(), labels["preset"].tolist())))
+    rules = np.stack([Rules.preset(r, p).to_array() for p, r in combos])
+    index = {c: i for i, c in enumerate(combos)}
+    which = np.array([index[c] for c in zip(labels["players"], labels["preset"])], np.int64)
+    work, fwork = search_work(1)[1][0], feature_work(1)[0]
+    state = np.zeros((len(which), N_STATE_FEAT), np.float32)
+    cands = np.zeros((len(labels["value"]), N_CAND_FEAT), np.float32)
+    features_of_positions_nb(
+        labels["positions"],
+        rules,
+        which,
+        labels["cand_kind"],
+        labels["cand_plan"],
+        labels["cand_discard"],
+        labels["meta"],
+        work,
+        fwork,
+        state,
+        cands,
+    )
+    return {**labels, "state": state, "cands": cands}

@@ -7,7 +7,8 @@ the advantage of each candidate (its mean rollout value minus its decision's mea
 with the features centred within each decision too, so only differences between the
 candidates of a decision are learned (what choosing needs). Candidates illegal in some world
 (value NaN) are left out. Deterministic: no random step. The bot plays the network; the
-baseline is fitted only to show what the network gains on held-out decisions.
+baseline is fitted only to show what the network gains on held-out decisions, on the slots of
+feature version 1 (:data:`BASELINE_WIDTHS`).
 """
 
 from __future__ import annotations
@@ -17,12 +18,16 @@ from pathlib import Path
 
 import numpy as np
 
-from ..nb.bots.features import N_CAND_FEAT, N_STATE_FEAT
+from ..nb.bots.features import FEATURE_WIDTHS
 from ..nb.labels import LabelCol
 from ..players.weights import FEATURE_VERSION, pack
 
 #: Decisions per block of the design matrix.
 CHUNK = 4000
+#: The (state, candidate) features the baseline reads: the slots of feature version 1, the
+#: first of every later version. On all of version 2's (118 x 62) its normal equations would
+#: be 7,316 wide: 430 MB, a design block of 2 GB and a solve of minutes, for a yardstick.
+BASELINE_WIDTHS = FEATURE_WIDTHS[1]
 
 
 def candidate_rows(labels: dict) -> tuple[np.ndarray, np.ndarray]:
@@ -33,13 +38,15 @@ def candidate_rows(labels: dict) -> tuple[np.ndarray, np.ndarray]:
 
 
 def design(labels: dict, decisions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Within-decision centred design ``X`` (``float64[rows, N_CAND_FEAT * N_STATE_FEAT]``),
-    advantages ``y`` (points) and the rows' decision indices, for ``decisions``."""
+    """Within-decision centred design ``X`` (``float64[rows, n_cand * n_state]``, the
+    :data:`BASELINE_WIDTHS`), advantages ``y`` (points) and the rows' decision indices, for
+    ``decisions``."""
+    n_state, n_cand = BASELINE_WIDTHS
     dec, ok = candidate_rows(labels)
     rows = np.flatnonzero(np.isin(dec, decisions) & ok)
     d = dec[rows]
-    c = labels["cands"][rows].astype(np.float64)
-    s = labels["state"][d].astype(np.float64)
+    c = labels["cands"][rows, :n_cand].astype(np.float64)
+    s = labels["state"][d, :n_state].astype(np.float64)
     x = (c[:, :, None] * s[:, None, :]).reshape(len(rows), -1)
     y = labels["value"][rows].astype(np.float64)
     _, inv, counts = np.unique(d, return_inverse=True, return_counts=True)
@@ -51,8 +58,9 @@ def design(labels: dict, decisions: np.ndarray) -> tuple[np.ndarray, np.ndarray,
 
 
 def fit(labels: dict, decisions: np.ndarray, alpha: float = 1.0) -> np.ndarray:
-    """Ridge fit of ``W`` (``float32[N_CAND_FEAT, N_STATE_FEAT]``) on ``decisions``; ``alpha``
-    is the ridge penalty per labelled candidate (scale-free in the data size).
+    """Ridge fit of ``W`` (``float32[n_cand, n_state]``, the :data:`BASELINE_WIDTHS`) on
+    ``decisions``; ``alpha`` is the ridge penalty per labelled candidate (scale-free in the
+    data size).
 
     Raises
     ------
@@ -61,7 +69,8 @@ def fit(labels: dict, decisions: np.ndarray, alpha: float = 1.0) -> np.ndarray:
     """
     if alpha < 0:
         raise ValueError(f"alpha={alpha} is not allowed; allowed: 0 or more")
-    dim = N_CAND_FEAT * N_STATE_FEAT
+    n_state, n_cand = BASELINE_WIDTHS
+    dim = n_cand * n_state
     xtx = np.zeros((dim, dim))
     xty = np.zeros(dim)
     rows = 0
@@ -73,15 +82,16 @@ def fit(labels: dict, decisions: np.ndarray, alpha: float = 1.0) -> np.ndarray:
     if rows == 0:
         raise ValueError("no labelled candidate with a finite value among the decisions")
     w = np.linalg.solve(xtx + alpha * rows * np.eye(dim), xty)
-    return w.reshape(N_CAND_FEAT, N_STATE_FEAT).astype(np.float32)
+    return w.reshape(n_cand, n_state).astype(np.float32)
 
 
 def scores(w: np.ndarray, labels: dict) -> np.ndarray:
     """The scorer's value of every labelled candidate (points), as the kernel computes it:
-    ``cands[i] . (W state[decision(i)])`` in float32."""
+    ``cands[i] . (W state[decision(i)])`` in float32, over the :data:`BASELINE_WIDTHS`."""
+    n_state, n_cand = BASELINE_WIDTHS
     dec, _ = candidate_rows(labels)
-    half = labels["state"].astype(np.float32) @ w.T.astype(np.float32)  # (decisions, NC)
-    return np.einsum("ij,ij->i", labels["cands"].astype(np.float32), half[dec])
+    half = labels["state"][:, :n_state].astype(np.float32) @ w.T.astype(np.float32)
+    return np.einsum("ij,ij->i", labels["cands"][:, :n_cand].astype(np.float32), half[dec])
 
 
 def evaluate(scores: np.ndarray | None, labels: dict, decisions: np.ndarray) -> dict[str, float]:

@@ -3,8 +3,12 @@ candidate valued by pimc's paired rollouts (:func:`.bots.pimc.search_nb`, shared
 rollout expert in every seat), with the state and candidate features of :mod:`.bots.features`.
 
 The deals are played by the expert; at a labelled decision the move played is pimc's best
-candidate (``follow`` 1) or the expert's own (``follow`` 0). The kernel writes into arrays
-it is given and stops labelling when they are full (it allocates nothing).
+candidate (``follow`` 1) or the expert's own (``follow`` 0). Each labelled decision also keeps
+its whole position, its candidates as moves and the deal's outcome for the seat's side, so
+that features of any later version, a model of the hidden hands (trained on the true hands)
+and a value of the position can be fitted on the same labels without playing them again. The
+kernel writes into arrays it is given and stops labelling when they are full (it allocates
+nothing).
 """
 
 from typing import NamedTuple
@@ -16,14 +20,14 @@ from .bots.apprentice import decision_features_nb
 from .bots.expert import expert_draw_nb, expert_turn_nb
 from .bots.features import N_CAND_FEAT, N_STATE_FEAT
 from .bots.memory import MAX_CANDIDATES
-from .bots.pimc import search_nb
+from .bots.pimc import score_diff_nb, search_nb
 from .bots.policies import PimcParam
 from .bots.search_candidates import N_EXPERT, draw_candidates_nb, play_candidates_nb
 from .engine.deal import start_deal_nb
 from .engine.moves import draw_nb, meld_last_card_nb, take_pile_nb
 from .engine.rng import below_nb
 from .engine.state import copy_state_nb
-from .enums import DealSlot, MeldCol, MoveError, Phase, RuleSlot, SideSlot
+from .enums import N_KINDS, DealSlot, MeldCol, MoveError, Phase, RuleSlot, SideSlot
 from .jit import kernel
 from .worlds import CandKind, apply_candidate_nb
 
@@ -88,14 +92,25 @@ def label_decision_nb(
     dec_meta,
     cand_feat,
     cand_value,
+    moves,
     nd,
     nc,
     log,
 ):
     """Features of the decision's ``n`` candidates and their mean rollout values (points; NaN
     for a candidate illegal in some world) into row ``nd`` of ``dec_state`` and ``dec_meta``
-    and rows ``nc ..`` of ``cand_feat`` and ``cand_value``; returns pimc's choice."""
+    and rows ``nc ..`` of ``cand_feat`` and ``cand_value``, the position and the candidates
+    into ``moves`` (:func:`label_deals_nb`); returns pimc's choice."""
     g = state.g
+    positions, _, kinds, plans, discards = moves
+    copy_state_nb(positions[nd], state)
+    wplans = work.plans[:]  # a plain C array, as in pimc
+    for c in range(n):
+        kinds[nc + c] = work.kind[c]
+        discards[nc + c] = work.discard[c]
+        for k in range(N_KINDS):
+            for m in range(3):
+                plans[nc + c, k, m] = wplans[c, k, m]
     decision_features_nb(state, rules, work, fwork, n)
     for j in range(N_STATE_FEAT):
         dec_state[nd, j] = fwork.state[j]
@@ -140,6 +155,7 @@ def label_deals_nb(
     dec_meta,
     cand_feat,
     cand_value,
+    moves,
     log,
 ):
     """Play one deal per seed (``deals``: their indices in the run) with the expert (the
@@ -148,8 +164,13 @@ def label_deals_nb(
     more; ``bot`` (:data:`.bots.memory.BOT_DTYPE`), ``rstate``, ``work``, ``fwork`` and
     ``learner`` are scratch (the bots' working record, pimc's, the features' and pimc's
     rollout apprentice's, :func:`.bots.pimc.rollout_turn_nb`), the
-    labels go to :func:`label_decision_nb`'s arrays. Returns ``(decisions, candidates)``
-    written."""
+    labels go to :func:`label_decision_nb`'s arrays. ``moves`` is a tuple of what a decision
+    keeps beside its features: its position (``STATE_DTYPE[decisions]``, the whole state,
+    hidden cards included), the deal's outcome for the seat's side (``float32[decisions]``,
+    its deal score minus the mean of the other sides', points, R-50..R-54) and each
+    candidate's kind, plan and discard (``int64[candidates]``, ``int8[candidates, N_KINDS,
+    3]``, ``int64[candidates]``, as :data:`.bots.search_candidates.WORK_DTYPE` holds them).
+    Returns ``(decisions, candidates)`` written."""
     g = state.g
     rparams = work.rparams[:]  # a plain C array, as in pimc
     plans = work.plans[:]
@@ -158,7 +179,9 @@ def label_deals_nb(
     top = int(params[PimcParam.top])
     nd = np.int64(0)  # not a literal 0: label_decision_nb compiles once (jit.py)
     nc = np.int64(0)
+    positions, outcome = moves[0], moves[1]
     for i in range(seeds.shape[0]):
+        first = nd  # the deal's first labelled decision
         start_deal_nb(state, rules, seeds[i], dealers[i], minimums[i], log)
         for s in range(rules[RuleSlot.sides]):
             state.sides[s, SideSlot.score] = scores[i, s]
@@ -195,6 +218,7 @@ def label_deals_nb(
                     dec_meta,
                     cand_feat,
                     cand_value,
+                    moves,
                     nd,
                     nc,
                     log,
@@ -221,4 +245,34 @@ def label_deals_nb(
                 expert_turn_nb(state, rules, bot, rparams, log)
             if g[DealSlot.phase] == Phase.play and g[DealSlot.current] == seat:
                 meld_last_card_nb(state, rules, log)
+        for d in range(first, nd):
+            side = rules[RuleSlot.side_of + positions[d].g[DealSlot.current]]
+            outcome[d] = score_diff_nb(state, rules, side)
     return nd, nc
+
+
+@nb.njit(cache=True, _nrt=False, nogil=True)
+def features_of_positions_nb(
+    positions, rules, which, kinds, plans, discards, meta, work, fwork, dec_state, cand_feat
+):
+    """The features of labelled decisions computed again from their kept positions and
+    candidates (:func:`label_deals_nb`'s ``moves``) with today's feature kernels: decision
+    ``d`` reads the rules row ``rules[which[d]]`` (``int32[n_rules, RULES_LEN]``) and its
+    candidates at ``meta[d, first] ..`` (``int64[decisions, LABEL_LEN]``); into ``dec_state``
+    (``float32[decisions, N_STATE_FEAT]``) and ``cand_feat`` (``float32[candidates,
+    N_CAND_FEAT]``); ``work`` and ``fwork`` are scratch."""
+    wplans = work.plans[:]
+    for d in range(positions.shape[0]):
+        first, n = meta[d, LabelCol.first], meta[d, LabelCol.n_cands]
+        for c in range(n):
+            work.kind[c] = kinds[first + c]
+            work.discard[c] = discards[first + c]
+            for k in range(N_KINDS):
+                for m in range(3):
+                    wplans[c, k, m] = plans[first + c, k, m]
+        decision_features_nb(positions[d], rules[which[d]], work, fwork, n)
+        for j in range(N_STATE_FEAT):
+            dec_state[d, j] = fwork.state[j]
+        for c in range(n):
+            for i in range(N_CAND_FEAT):
+                cand_feat[first + c, i] = fwork.cands[c, i]

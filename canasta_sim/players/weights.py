@@ -7,7 +7,10 @@ A weight file is a NumPy ``.npz`` holding the network ``score = v . relu(A s + B
 ``float32[NET_HIDDEN, N_STATE_FEAT]``, ``B`` ``float32[NET_HIDDEN, N_CAND_FEAT]``, ``b1`` and
 ``v`` ``float32[NET_HIDDEN]``, ``b2`` ``float32[]``, plus ``feature_version``, ``players``
 (the player count of the labels it was fitted on; files written before it have none) and
-training notes. The kernels read one packed ``float32[NET_LEN]`` per file (:func:`pack`).
+training notes. A file of an earlier feature version has the narrower ``A`` and ``B`` of its
+version (:data:`~canasta_sim.nb.bots.features.FEATURE_WIDTHS`) and is read widened with
+zeros (:func:`widen`): it plays as it did. The kernels read one packed ``float32[NET_LEN]``
+per file (:func:`pack`).
 """
 
 from __future__ import annotations
@@ -21,11 +24,12 @@ from pathlib import Path
 import numpy as np
 
 from ..nb.bots.apprentice import NET_LEN, NetSlot
-from ..nb.bots.features import N_CAND_FEAT, N_STATE_FEAT, NET_HIDDEN
+from ..nb.bots.features import FEATURE_WIDTHS, N_CAND_FEAT, N_STATE_FEAT, NET_HIDDEN
 
-#: Version of the feature table the weights were fitted on; a file of another version is
-#: refused (its slots mean other things).
-FEATURE_VERSION = 1
+#: Version of the feature table that weight files are written for; a file of an earlier
+#: version (a key of :data:`~canasta_sim.nb.bots.features.FEATURE_WIDTHS`) is widened, one of
+#: another version refused (its slots mean other things).
+FEATURE_VERSION = 2
 DATA = Path(__file__).parents[1] / "data"
 #: The network's parts in a weight file and their shapes.
 PARTS = {
@@ -35,6 +39,36 @@ PARTS = {
     "v": (NET_HIDDEN,),
     "b2": (),
 }
+
+
+def version_parts(version: int) -> dict[str, tuple[int, ...]]:
+    """The network's parts and their shapes in a weight file of feature ``version`` (a key of
+    :data:`~canasta_sim.nb.bots.features.FEATURE_WIDTHS`): :data:`PARTS` with ``A`` and ``B``
+    as wide as that version's state and candidate features."""
+    n_state, n_cand = FEATURE_WIDTHS[version]
+    return {**PARTS, "A": (NET_HIDDEN, n_state), "B": (NET_HIDDEN, n_cand)}
+
+
+def widen(parts: dict[str, np.ndarray], version: int) -> dict[str, np.ndarray]:
+    """The parts of a network of feature ``version`` as a network of :data:`FEATURE_VERSION`:
+    ``A`` and ``B`` padded with zero columns for the slots later versions append (the first
+    slots keep their meaning), so it scores every candidate as before, bit for bit
+    (:func:`~canasta_sim.nb.bots.apprentice.score_candidates_nb`).
+
+    Raises
+    ------
+    ValueError
+        Naming the part missing or not of the shape of ``version`` (:func:`version_parts`).
+    """
+    out = dict(parts)
+    for name, shape in version_parts(version).items():
+        part = np.asarray(parts.get(name, np.zeros(0)), np.float32)
+        if part.shape != shape:
+            raise ValueError(f"network part {name} of shape {part.shape}; allowed: {shape}")
+        if name in ("A", "B"):
+            out[name] = np.zeros(PARTS[name], np.float32)
+            out[name][:, : shape[1]] = part
+    return out
 
 
 def default_weights_path(players: int) -> Path:
@@ -74,21 +108,29 @@ def load_weights(path: str) -> np.ndarray:
         Naming the file: unreadable, a part missing or of another shape, another feature
         version, or a weight that is NaN or infinite.
     """
+    earlier = "".join(
+        f"; a file of feature version {v} has A of shape {version_parts(v)['A']} and B of "
+        f"shape {version_parts(v)['B']}"
+        for v in FEATURE_WIDTHS
+        if v != FEATURE_VERSION
+    )
     allowed = (
         f"allowed: an .npz with {', '.join(f'{k} of shape {s}' for k, s in PARTS.items())} "
-        f"and feature version {FEATURE_VERSION} (canasta-sim train writes them)"
+        f"and feature version {FEATURE_VERSION} (canasta-sim train writes them{earlier})"
     )
     try:
         with _open_npz(path) as z:
             parts = {k: z[k] for k in PARTS if k in z}
-            version = int(z["feature_version"]) if "feature_version" in z else -1
-        net = pack(parts)
+            version = int(z["feature_version"]) if "feature_version" in z else None
+        if version is None or version in FEATURE_WIDTHS:  # without a version its arrays tell
+            net = pack(widen(parts, FEATURE_VERSION if version is None else version))
     except (OSError, KeyError, ValueError) as exc:
         raise ValueError(
             f"weights={path}: not an apprentice weight file ({exc}); {allowed}"
         ) from None
-    if version != FEATURE_VERSION:
-        raise ValueError(f"weights={path}: feature version {version}; {allowed}")
+    if version not in FEATURE_WIDTHS:
+        said = "no feature version" if version is None else f"feature version {version}"
+        raise ValueError(f"weights={path}: {said}; {allowed}")
     bad = [k for k, v in parts.items() if not np.isfinite(v).all()]
     if bad:  # a NaN or an infinity scores every candidate alike: a broken policy, not a bot
         raise ValueError(

@@ -70,7 +70,8 @@ def reason(own: Mapping[str, float], other: Mapping[str, float] | None, words: W
     Parameters
     ----------
     own, other : mapping of str to float
-        Candidate features by :data:`CandFeat` name (a missing name is 0).
+        Candidate features by :data:`CandFeat` name (a block's name: its first slot; a
+        missing name is 0).
     words : Words
 
     Returns
@@ -115,7 +116,7 @@ def hint_reasons(result: AnalysisResult) -> list[str]:
         np.stack([plan for _, plan, _ in rows]).astype(np.int8),
         np.array([d for _, _, d in rows], np.int64),
     )
-    named = [dict(zip(CandFeat._fields, map(float, f))) for f in feats]
+    named = [{name: float(f[slot]) for name, slot in CandFeat._asdict().items()} for f in feats]
     top = int(info.pile_codes[-1]) if len(info.pile_codes) else -1
     table = result.table
     out = []

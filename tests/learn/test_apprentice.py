@@ -11,9 +11,15 @@ import pytest
 from canasta_sim.game.deals import trace_deal
 from canasta_sim.game.rules import Rules
 from canasta_sim.learn import train
-from canasta_sim.learn.shards import LabelPlan, label_shard, load_labels, make_labels
+from canasta_sim.learn.shards import LabelPlan, label_shard, load_labels, make_labels, refeature
 from canasta_sim.nb.bots.apprentice import score_candidates_nb
-from canasta_sim.nb.bots.features import FEATURE_WORK_DTYPE, N_CAND_FEAT, N_STATE_FEAT
+from canasta_sim.nb.bots.features import (
+    FEATURE_WIDTHS,
+    FEATURE_WORK_DTYPE,
+    N_CAND_FEAT,
+    N_STATE_FEAT,
+)
+from canasta_sim.nb.bots.memory import MAX_CANDIDATES
 from canasta_sim.nb.bots.policies import EXPERT_PARAMS, PimcParam
 from canasta_sim.nb.labels import LABEL_LEN, LabelCol
 from canasta_sim.players.specs import parse_bot
@@ -125,10 +131,12 @@ def test_kernel_scores_each_single_feature_in_its_slot():
     state = rng.random(N_STATE_FEAT, dtype=np.float32)
     cands = np.diag(rng.normal(0, 2, N_CAND_FEAT).astype(np.float32))
     fwork["state"][:] = state
-    fwork["cands"][:N_CAND_FEAT] = cands
-    score_candidates_nb(weights, fwork, np.int64(N_CAND_FEAT))
     want = _row_by_row(parts, state, cands)
-    np.testing.assert_array_equal(fwork["scores"][:N_CAND_FEAT], want)
+    for at in range(0, N_CAND_FEAT, MAX_CANDIDATES):  # the work record holds MAX_CANDIDATES
+        n = len(cands[at : at + MAX_CANDIDATES])
+        fwork["cands"][:n] = cands[at : at + n]
+        score_candidates_nb(weights, fwork, np.int64(n))
+        np.testing.assert_array_equal(fwork["scores"][:n], want[at : at + n])
     assert len(set(want.tolist())) == N_CAND_FEAT  # each slot's weights tell it apart
 
 
@@ -158,7 +166,8 @@ def test_fit_recovers_a_known_scorer():
     ridge fit with a tiny penalty finds W, and then picks every decision's best candidate."""
     lab = _synthetic(3000, seed=2)
     rng = np.random.default_rng(3)
-    w_true = rng.normal(0, 10, (N_CAND_FEAT, N_STATE_FEAT)).astype(np.float32)
+    n_state, n_cand = train.BASELINE_WIDTHS
+    w_true = rng.normal(0, 10, (n_cand, n_state)).astype(np.float32)
     offset = rng.normal(0, 500, len(lab["meta"]))
     dec, _ = train.candidate_rows(lab)
     lab["value"] = (train.scores(w_true, lab) + offset[dec]).astype(np.float32)
@@ -201,6 +210,44 @@ def test_labels_resume_and_repeat(tmp_path):
         v = lab["value"][row[LabelCol.first] : row[LabelCol.first] + row[LabelCol.n_cands]]
         assert row[LabelCol.n_cands] >= 2
         assert v[row[LabelCol.best]] == np.nanmax(v)
+
+
+def test_labels_keep_positions_candidates_and_outcomes():
+    """Each labelled decision keeps its position and candidates, from which the kernel gives
+    back the very features stored beside them (so later feature versions can be computed
+    from old labels, one at a time and all at once: ``refeature``), and its deal's outcome:
+    the seat's side's deal score minus the other side's (2 sides here), so partners share it
+    and opponents' outcomes are its negative."""
+    from canasta_sim.nb.bots.apprentice import decision_features_nb
+    from canasta_sim.nb.bots.features import feature_work
+    from canasta_sim.nb.bots.search_candidates import search_work
+    from canasta_sim.nb.enums import DealSlot
+
+    lab = label_shard(LabelPlan(seed=4, deals=2, worlds=2, every=2, players=(4,)), 0)
+    rules = Rules.preset("classic", 4).to_array()
+    work, fwork = search_work(1)[1][0], feature_work(1)[0]
+    assert len(lab["positions"]) == len(lab["meta"]) > 10
+    for d, row in enumerate(lab["meta"]):
+        first, n = row[LabelCol.first], row[LabelCol.n_cands]
+        work["kind"][:n] = lab["cand_kind"][first : first + n]
+        work["plans"][:n] = lab["cand_plan"][first : first + n]
+        work["discard"][:n] = lab["cand_discard"][first : first + n]
+        decision_features_nb(lab["positions"][d], rules, work, fwork, np.int64(n))
+        np.testing.assert_array_equal(fwork["state"], lab["state"][d])
+        np.testing.assert_array_equal(fwork["cands"][:n], lab["cands"][first : first + n])
+        assert lab["positions"][d]["g"][DealSlot.current] == row[LabelCol.seat]
+    for deal in np.unique(lab["meta"][:, LabelCol.deal]):
+        rows = lab["meta"][:, LabelCol.deal] == deal
+        side = lab["meta"][rows, LabelCol.seat] % 2
+        out = lab["outcome"][rows]
+        assert np.all(out[side == 0] == out[side == 0][0])
+        assert np.all(out[side == 1] == -out[side == 0][0]) or not np.any(side == 0)
+        assert out[0] % 5 == 0  # deal scores are multiples of 5 points (R-04, R-50)
+    lab["players"] = np.full(len(lab["meta"]), 4)
+    lab["preset"] = np.full(len(lab["meta"]), "classic")
+    again = refeature({**lab, "state": lab["state"] * 0, "cands": lab["cands"] * 0})
+    np.testing.assert_array_equal(again["state"], lab["state"])
+    np.testing.assert_array_equal(again["cands"], lab["cands"])
 
 
 @pytest.mark.parametrize("players", [2, 4])
@@ -396,3 +443,76 @@ def test_weights_of_another_player_count_are_refused(tmp_path):
         assert len(run.sides) == 2  # one deal, a row per side
     run = simulate(1, rules=Rules(players=2), bots=[f"apprentice:weights={unknown}"], seed=1)
     assert len(run.sides) == 2
+
+
+def test_a_version_1_file_plays_as_before(tmp_path):
+    """A weight file of feature version 1 (the shipped 4-player one: A 32 x 24, B 32 x 32) and
+    the same network written as version 2 with zero weights for the appended slots pack to the
+    same array; on a pinned decision the bot's scores are, bit for bit, those of the version-1
+    network summed row by row over the version-1 slots alone (as the kernels summed them before
+    the slots were appended). Another version, or version-2 widths with version 1, is refused."""
+    from search_positions import position
+
+    from canasta_sim.nb.bots.apprentice import candidate_scores, decision_features_nb
+    from canasta_sim.nb.bots.features import feature_work
+    from canasta_sim.nb.bots.search_candidates import search_work
+    from canasta_sim.players.weights import load_weights
+
+    shipped = default_weights_path(4)
+    with np.load(shipped) as z:
+        assert int(z["feature_version"]) == 1
+        v1 = {k: z[k] for k in PARTS}
+    n_state, n_cand = FEATURE_WIDTHS[1]
+    assert v1["A"].shape == (32, n_state) and v1["B"].shape == (32, n_cand)
+    wide = dict(v1)
+    wide["A"] = np.pad(v1["A"], ((0, 0), (0, N_STATE_FEAT - n_state)))
+    wide["B"] = np.pad(v1["B"], ((0, 0), (0, N_CAND_FEAT - n_cand)))
+    path = tmp_path / "v2.npz"
+    train.save(path, wide)
+    with np.load(path) as z:
+        assert int(z["feature_version"]) == 2
+    old, new = load_weights(str(shipped)), load_weights(str(path))
+    np.testing.assert_array_equal(old, new)
+
+    d = position(4, 0, 18)
+    s, r = d.state, d.rules.to_array()
+    params = parse_bot("apprentice").vector(4)
+    kinds, plans, discards, scores = candidate_scores(s, r, params, old)
+    np.testing.assert_array_equal(candidate_scores(s, r, params, new)[3], scores)
+    work, fwork = search_work(1)[1][0], feature_work(1)[0]
+    n = len(kinds)
+    work["kind"][:n], work["plans"][:n], work["discard"][:n] = kinds, plans, discards
+    decision_features_nb(s, r, work, fwork, np.int64(n))
+    cands = fwork["cands"][:n]
+    assert cands[:, n_cand:].any()  # the appended candidate slots are read, at weight 0
+    flushed = {k: np.where(np.abs(v) < np.finfo(np.float32).tiny, 0, v) for k, v in v1.items()}
+    want = _row_by_row(flushed, fwork["state"][:n_state], cands[:, :n_cand])
+    np.testing.assert_array_equal(scores, want)
+
+    refusals = (
+        (3, v1, "feature version 3; allowed: "),
+        (
+            1,
+            wide,
+            r"not an apprentice weight file \(network part A of shape \(32, 118\); "
+            r"allowed: \(32, 24\)\)",
+        ),
+    )
+    for version, parts, said in refusals:
+        bad = tmp_path / f"bad_{version}.npz"
+        np.savez(bad, feature_version=np.int64(version), **parts)
+        with pytest.raises(ValueError, match=f"weights={bad}: {said}.*feature version 1 has A"):
+            load_weights(str(bad))
+
+
+def test_labels_of_another_feature_width_are_refused(tmp_path):
+    """A shard labelled with feature version 1 (24 state and 32 candidate slots) is refused by
+    name: its rows would be split wrongly between the network's state and candidate halves."""
+    path = tmp_path / "shard_00000.npz"
+    meta = np.zeros((1, LABEL_LEN), np.int64)
+    meta[0, LabelCol.n_cands] = 2
+    cands = np.zeros((2, 32), np.float32)
+    np.savez(path, state=np.zeros((1, 24), np.float32), meta=meta, cands=cands, value=np.zeros(2))
+    want = f"shard {path}: 24 state and 32 candidate features; allowed: 118 and 62"
+    with pytest.raises(ValueError, match=want):
+        load_labels([path])

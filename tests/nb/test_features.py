@@ -1,15 +1,26 @@
 """The apprentice's features (canasta_sim/nb/bots/features.py): equal to a plain-Python
 reference written from the feature table (docs/learned.md) on pinned decisions of 2, 3, 4 and
-6 players, at both decisions of a turn; unchanged when only cards hidden from the seat move."""
+6 players, at both decisions of a turn; feature version 2's slots counted by hand on a built
+position; unchanged when only cards hidden from the seat move."""
 
 import numpy as np
 import pytest
 
-from canasta_sim.cards import BLACK_THREE, DEUCE, FIRST_NATURAL, JOKER, LAST_NATURAL, RED_THREE
+from canasta_sim.cards import (
+    BLACK_THREE,
+    DEUCE,
+    FIRST_NATURAL,
+    JOKER,
+    KIND_COUNTS_108,
+    LAST_NATURAL,
+    RED_THREE,
+    kind_index,
+)
 from canasta_sim.game.deals import Deal
 from canasta_sim.game.rules import Rules
 from canasta_sim.nb.bots.apprentice import decision_features_nb
 from canasta_sim.nb.bots.features import (
+    FEATURE_WIDTHS,
     N_CAND_FEAT,
     N_STATE_FEAT,
     CandFeat,
@@ -115,7 +126,37 @@ def reference_state(s, r):
     f[StateFeat.next_known] = s["known"][nxt].sum() / 5
     f[StateFeat.play_phase] = g[DealSlot.phase] == 1
     f[StateFeat.turn] = g[DealSlot.turn] / 100
+    _reference_state_v2(s, r, f)
     return f
+
+
+def _reference_state_v2(s, r, f):
+    """Feature version 2's state slots into ``f``: per held kind (black three .. joker) the own
+    hand's, the pile's, the unseen (the pack's less every card whose place the seat knows), the
+    next player's known and the other opponents' known cards; per natural rank what the next
+    player passed on and discarded; the pile frozen for them; the previous hand's size."""
+    g, seat = s["g"], int(s["g"][DealSlot.current])
+    players, sides = r[RuleSlot.players], r[RuleSlot.sides]
+    nxt, prev = (seat + 1) % players, (seat - 1) % players
+    pack = KIND_COUNTS_108 * r[RuleSlot.n_cards] // 108
+    known = s["known"][:players].astype(int)
+    others = [p for p in range(players) if p != seat]
+    opps = [p for p in others if p != nxt and p % sides != seat % sides]
+    for k in range(BLACK_THREE, N_KINDS):
+        hand, pile = int(s["hands"][seat, k]), int(s["pile_counts"][k])
+        placed = hand + pile + int(s["melded"][k]) + sum(known[p, k] for p in others)
+        f[StateFeat.hand_kinds + k - 1] = hand / 4
+        f[StateFeat.pile_kinds + k - 1] = pile / 4
+        f[StateFeat.unseen_kinds + k - 1] = max(int(pack[k]) - placed, 0) / 8
+        f[StateFeat.next_known_kinds + k - 1] = known[nxt, k] / 2
+        f[StateFeat.opp_known_kinds + k - 1] = sum(known[p, k] for p in opps) / 2
+    passed, discarded = _pile_memory(s, r)
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        f[StateFeat.next_passed + k - FIRST_NATURAL] = k in passed
+        f[StateFeat.next_discarded + k - FIRST_NATURAL] = k in discarded
+    next_side = s["sides"][nxt % sides]
+    f[StateFeat.next_frozen] = g[DealSlot.pile_freeze] > 0 or next_side[SideSlot.melded] == 0
+    f[StateFeat.prev_hand] = s["hand_sizes"][prev] / 15
 
 
 def _take_chance(s, r, k):
@@ -228,7 +269,30 @@ def reference_candidate(s, r, kind, plan, discard):
     f[CandFeat.endgame_left] = endgame * left / 15
     f[CandFeat.initial_minimum] = s["sides"][side, SideSlot.minimum] / 100 if initial else 0
     f[CandFeat.points_stock] = points / 100 * stock
+    _reference_candidate_v2(s, kind, plan, discard, f)
     return f
+
+
+def _reference_candidate_v2(s, kind, plan, discard, f):
+    """Feature version 2's candidate slots into ``f``: the cards laid from hand per kind (wild
+    cards of every row together), the discard's kind, and the natural ranks with two cards or
+    more and with one card in hand after the move (a pickup adds the pile but its top card,
+    which is melded)."""
+    g, seat = s["g"], int(s["g"][DealSlot.current])
+    laid = plan[:, 0].astype(int)  # the naturals of each row are of the row's kind
+    laid[DEUCE] += plan[:, 1].sum()
+    laid[JOKER] += plan[:, 2].sum()
+    after = s["hands"][seat].astype(int) - plan[:, 0]
+    if kind == CandKind.take:
+        after += s["pile_counts"]
+        after[s["pile"][g[DealSlot.pile_len] - 1]] -= 1
+    if discard >= 0:
+        f[CandFeat.discard_kinds + discard - 1] = 1
+        after[discard] -= 1
+    f[CandFeat.laid_kinds : CandFeat.laid_kinds + N_KINDS - 1] = laid[1:] / 4
+    naturals = after[FIRST_NATURAL : LAST_NATURAL + 1]
+    f[CandFeat.pairs_left] = (naturals >= 2).sum() / 5
+    f[CandFeat.singles_left] = (naturals == 1).sum() / 5
 
 
 # --- pinned decisions ---------------------------------------------------------------------
@@ -293,6 +357,93 @@ def test_features_equal_reference(players, preset):
     assert phases == {0, 1}  # both decisions of a turn were checked
 
 
+def _by_card(start, values, width=N_KINDS - 1, first=BLACK_THREE):
+    """A block of ``width`` slots (kind ``first`` in its first) holding ``values``, a mapping
+    of card names (``"7"``, ``"JK"``) to slot values; the other slots 0."""
+    out = np.zeros(width)
+    for card, value in values.items():
+        out[kind_index(card) - first] = value
+    return start, out
+
+
+def test_version_2_slots_counted_by_hand():
+    """4 players, seat 0 to draw (turn 10, so the pile's cards are discards): hand 7 7 9 K 2,
+    pile 9 6 JK 7 (7 on top; frozen by the joker, R-31), side 0's meld K K K, side 1's
+    A A A 2; seat 1 (next) holds 5 5 Q, known 5 5 Q; seat 2 (partner) 4 4 4, known one 4;
+    seat 3 (previous, 6 cards) 8 8 J J 6 10, known J J. Each slot of feature version 2 counted
+    from the rules: the pack has 8 of each natural rank and deuce, 4 black threes and jokers
+    (R-01); the 9 was on top when seat 1 played (passed), the 6 is their discard."""
+    d = Deal.from_position(
+        Rules.preset("classic", 4),
+        hands=["7 7 9 K 2", "5 5 Q", "4 4 4", "8 8 J J 6 10"],
+        stock="4 5 6",
+        pile="9 6 JK 7",
+        melds={0: ["K K K"], 1: ["A A A 2"]},
+    )
+    s, r = d.state.copy(), d.rules.to_array()
+    s["g"][DealSlot.turn], s["g"][DealSlot.upcard_cards] = 10, 1
+    for seat, card, n in ((1, "5", 2), (1, "Q", 1), (2, "4", 1), (3, "J", 2)):
+        s["known"][seat, kind_index(card)] = n
+    plans = np.zeros((4, N_KINDS, 3), np.int8)
+    seven, nine, king = kind_index("7"), kind_index("9"), kind_index("K")
+    plans[1, seven] = [2, 0, 0]  # take the pile with 7 7
+    plans[2, king] = [1, 1, 0]  # lay K 2 on the kings
+    plans[3, seven] = [2, 1, 0]  # meld 7 7 2
+    kinds = np.array([CandKind.draw, CandKind.take, CandKind.play, CandKind.play], np.int64)
+    discards = np.array([-1, -1, seven, nine], np.int64)
+    state_f, cand_f = _kernel_features(s, r, kinds, plans, discards)
+    unseen = {"B3": 4, "4": 7, "5": 6, "6": 7, "7": 5, "8": 8, "9": 6, "10": 8, "J": 6}
+    unseen |= {"Q": 7, "K": 4, "A": 5, "2": 6, "JK": 3}
+    naturals = dict(width=LAST_NATURAL - FIRST_NATURAL + 1, first=FIRST_NATURAL)
+    for start, want in (
+        _by_card(StateFeat.hand_kinds, {"7": 2 / 4, "9": 1 / 4, "K": 1 / 4, "2": 1 / 4}),
+        _by_card(StateFeat.pile_kinds, {"9": 1 / 4, "6": 1 / 4, "JK": 1 / 4, "7": 1 / 4}),
+        _by_card(StateFeat.unseen_kinds, {k: n / 8 for k, n in unseen.items()}),
+        _by_card(StateFeat.next_known_kinds, {"5": 2 / 2, "Q": 1 / 2}),
+        _by_card(StateFeat.opp_known_kinds, {"J": 2 / 2}),  # not the partner's 4
+        _by_card(StateFeat.next_passed, {"9": 1}, **naturals),
+        _by_card(StateFeat.next_discarded, {"6": 1}, **naturals),
+    ):
+        np.testing.assert_allclose(state_f[start : start + len(want)], want, err_msg=str(start))
+    assert state_f[StateFeat.next_frozen] == 1
+    assert state_f[StateFeat.prev_hand] == np.float32(6 / 15)
+    laid = [{}, {"7": 2 / 4}, {"K": 1 / 4, "2": 1 / 4}, {"7": 2 / 4, "2": 1 / 4}]
+    discarded = [{}, {}, {"7": 1}, {"9": 1}]
+    # left in hand: 7 7 9 K; 9 9 K 6 (2 JK taken, 7 7 melded with the top 7); 7 9; K
+    pairs_singles = [(1, 2), (1, 2), (0, 2), (0, 1)]
+    for c in range(4):
+        f = cand_f[c]
+        for start, want in (
+            _by_card(CandFeat.laid_kinds, laid[c]),
+            _by_card(CandFeat.discard_kinds, discarded[c]),
+        ):
+            np.testing.assert_allclose(f[start : start + len(want)], want, err_msg=f"{c} {start}")
+        pairs, singles = pairs_singles[c]
+        assert (f[CandFeat.pairs_left], f[CandFeat.singles_left]) == (
+            np.float32(pairs / 5),
+            np.float32(singles / 5),
+        ), c
+        want = reference_candidate(s, r, kinds[c], plans[c], discards[c])
+        np.testing.assert_allclose(f, want, rtol=1e-6, atol=1e-7, err_msg=f"candidate {c}")
+    np.testing.assert_allclose(state_f, reference_state(s, r), rtol=1e-6, atol=1e-7)
+
+
+def test_version_2_appends_to_version_1():
+    """The slots of version 1 come first (a version-1 network reads them where it did), and the
+    named slots and blocks of version 2 tile the rest without a gap or an overlap."""
+    assert FEATURE_WIDTHS == {1: (24, 32), 2: (N_STATE_FEAT, N_CAND_FEAT)}
+    assert (StateFeat.turn, CandFeat.points_stock) == (23, 31)
+    assert N_CAND_FEAT <= 64  # sparse_affine_nb's mask
+    blocks = {"next_passed": 11, "next_discarded": 11}  # one slot per natural rank, 4 .. A
+    kinds = ("hand", "pile", "unseen", "next_known", "opp_known", "laid", "discard")
+    blocks |= {f"{name}_kinds": N_KINDS - 1 for name in kinds}  # per kind but the red three
+    for table, width in ((StateFeat, N_STATE_FEAT), (CandFeat, N_CAND_FEAT)):
+        slots = list(table._asdict().items())
+        ends = [start + blocks.get(name, 1) for name, start in slots]
+        assert [start for _, start in slots[1:]] == ends[:-1]
+        assert ends[-1] == width
+
+
 def _shuffle_hidden(s, r, rng):
     """A copy of ``s`` whose cards hidden from the current seat (other hands' cards not known
     to all, the stock below its top; red threes stay where they are) are dealt anew."""
@@ -326,14 +477,18 @@ def _shuffle_hidden(s, r, rng):
 def test_hidden_cards_do_not_change_features(players):
     rng = np.random.default_rng(5)
     changed = 0
-    for s, r, kinds, plans, discards in _decisions(players, seed=8)[::3]:
+    known = 0
+    decisions = _decisions(players, seed=8)[::3] + _decisions(players, seed=9)[::3]
+    for s, r, kinds, plans, discards in decisions:  # seed 9: a 2-player pile taken early
         t = _shuffle_hidden(s, r, rng)
         changed += int((t["hands"] != s["hands"]).any())
         a = _kernel_features(s, r, kinds, plans, discards)
         b = _kernel_features(t, r, kinds, plans, discards)
         np.testing.assert_array_equal(a[0], b[0])
         np.testing.assert_array_equal(a[1], b[1])
+        known += int(a[0][StateFeat.next_known_kinds : StateFeat.next_passed].any())
     assert changed > 0
+    assert known > 0  # cards known in other hands (kept in place) were read
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])

@@ -75,8 +75,10 @@ def score_candidates_nb(weights, fwork, n):
     :func:`sparse_affine_nb`: vector instructions over each feature's contiguous weights),
     each unit's sum in feature order as a sum along one row would be, so the ``float32``
     results are the same. A candidate's features at 0 are skipped (most are: a draw sets 3
-    or 4 of its 32): a product of 0 changes at most the sign of a sum that is 0, and the
-    ``relu`` reads either as 0."""
+    to 6 of its N_CAND_FEAT): a product of 0 changes at most the sign of a sum that is 0, and
+    the ``relu`` reads either as 0. So a network of an earlier feature version, its weights of
+    the later slots 0 (:func:`canasta_sim.players.weights.widen`), scores as it did before
+    those slots were appended, bit for bit."""
     half, hidden = fwork.half[:], fwork.hidden[:]
     for j in range(NET_HIDDEN):
         half[j] = weights[NetSlot.b1 + j]

@@ -78,11 +78,24 @@ class _StateFeat(NamedTuple):
     next_known: int = 21  # cards known to be in the next player's hand / 5
     play_phase: int = 22  # 1 at the play decision, 0 at the draw decision
     turn: int = 23  # completed turns / 100
+    # feature version 2 appends the slots below. A block "per kind" has 14 slots, one per kind
+    # a hand can hold, kind k at start + k - 1 (black three .. joker: a red three is never
+    # held); a block "per rank" has 11, natural rank k at start + k - FIRST_NATURAL (4 .. ace)
+    hand_kinds: int = 24  # per kind: own hand's cards of the kind / 4
+    pile_kinds: int = 38  # per kind: the discard pile's cards of the kind / 4
+    unseen_kinds: int = 52  # per kind: cards of the kind whose place the seat does not know / 8
+    next_known_kinds: int = 66  # per kind: cards known in the next player's hand / 2
+    opp_known_kinds: int = 80  # per kind: cards known in the other opponents' hands / 2
+    next_passed: int = 94  # per rank: 1 if the next player passed on the rank
+    next_discarded: int = 105  # per rank: 1 if the next player discarded the rank
+    next_frozen: int = 116  # 1 if the pile is frozen for the next player (R-31)
+    prev_hand: int = 117  # the previous player's hand size / 15
 
 
-#: Slots of the learned bot's state features (``float32[N_STATE_FEAT]``).
+#: Slots of the learned bot's state features (``float32[N_STATE_FEAT]``); a block's field is
+#: its first slot.
 StateFeat = _StateFeat()
-N_STATE_FEAT = len(StateFeat)
+N_STATE_FEAT = StateFeat.prev_hand + 1
 
 
 class _CandFeat(NamedTuple):
@@ -118,11 +131,22 @@ class _CandFeat(NamedTuple):
     initial_minimum: int = 29  # initial x minimum count / 100
     pile_frozen: int = 30  # pile_taken x frozen
     points_stock: int = 31  # points x stock fraction
+    # feature version 2 appends the slots below (blocks per kind as in _StateFeat)
+    laid_kinds: int = 32  # per kind: cards of the kind laid from hand / 4 (wild cards summed)
+    discard_kinds: int = 46  # per kind: 1 for the kind discarded
+    pairs_left: int = 60  # natural ranks with 2 or more cards in hand after the move / 5
+    singles_left: int = 61  # natural ranks with 1 card in hand after the move / 5
 
 
-#: Slots of the learned bot's candidate features (``float32[N_CAND_FEAT]``).
+#: Slots of the learned bot's candidate features (``float32[N_CAND_FEAT]``; at most 64, the
+#: width of :func:`~.apprentice.sparse_affine_nb`'s mask); a block's field is its first slot.
 CandFeat = _CandFeat()
-N_CAND_FEAT = len(CandFeat)
+N_CAND_FEAT = CandFeat.singles_left + 1
+
+#: The (state, candidate) feature widths of each feature version. A version appends slots to
+#: the one before, so a network of an earlier version plays as one whose weights of the
+#: appended slots are 0 (:func:`canasta_sim.players.weights.widen`).
+FEATURE_WIDTHS = {1: (StateFeat.hand_kinds, CandFeat.laid_kinds), 2: (N_STATE_FEAT, N_CAND_FEAT)}
 
 
 # --- the feature work ----------------------------------------------------------------------
@@ -271,6 +295,49 @@ def state_features_nb(state, rules, fwork):
     ctx[FeatCtx.stock] = stock
     ctx[FeatCtx.endgame] = 1.0 if endgame else 0.0
     ctx[FeatCtx.minimum] = sides[side, SideSlot.minimum] / 100.0
+    kind_features_nb(state, rules, out, seat, nxt)
+    neighbour_features_nb(state, rules, out, seat, passed, discarded, ctx[FeatCtx.frozen_next])
+
+
+@inline_kernel
+def neighbour_features_nb(state, rules, out, seat, passed, discarded, frozen_next):
+    """The state features of the neighbours (feature version 2): the natural ranks the next
+    player passed on and discarded (bit masks of :func:`.knowledge.pile_memory_nb`), the pile
+    frozen for them (R-31), the previous player's hand size."""
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        out[StateFeat.next_passed + k - FIRST_NATURAL] = (passed >> k) & 1
+        out[StateFeat.next_discarded + k - FIRST_NATURAL] = (discarded >> k) & 1
+    out[StateFeat.next_frozen] = frozen_next
+    for p in range(rules[RuleSlot.players]):
+        if rules[RuleSlot.next_seat + p] == seat:
+            out[StateFeat.prev_hand] = state.hand_sizes[p] / HAND_SCALE
+
+
+@inline_kernel
+def kind_features_nb(state, rules, out, seat, nxt):
+    """The state features per held kind (feature version 2): the seat's own cards, the pile's,
+    those whose place it does not know (the pack's, R-01, but for its hand, the pile, the
+    melds and the cards known in other hands: in the stock or in other hands unknown), and
+    those known in the next player's hand and in the other opponents' (R-10 sides)."""
+    players = rules[RuleSlot.players]
+    side = rules[RuleSlot.side_of + seat]
+    hands, known = state.hands, state.known
+    for k in range(BLACK_THREE, N_KINDS):
+        others = 0  # known in any other hand
+        opps = 0  # known in the hands of opponents other than the next player
+        for p in range(players):
+            if p != seat:
+                others += known[p, k]
+                if p != nxt and rules[RuleSlot.side_of + p] != side:
+                    opps += known[p, k]
+        unseen = pack_count_nb(rules[RuleSlot.n_cards], k) - hands[seat, k]
+        unseen -= state.pile_counts[k] + state.melded[k] + others
+        i = k - BLACK_THREE
+        out[StateFeat.hand_kinds + i] = hands[seat, k] / 4.0
+        out[StateFeat.pile_kinds + i] = state.pile_counts[k] / 4.0
+        out[StateFeat.unseen_kinds + i] = max(unseen, 0) / 8.0
+        out[StateFeat.next_known_kinds + i] = known[nxt, k] / 2.0
+        out[StateFeat.opp_known_kinds + i] = opps / 2.0
 
 
 @inline_kernel
@@ -313,6 +380,9 @@ def candidate_features_nb(state, rules, work, fwork, n_cands):
             rows, r, n, d, j, t = next_plan_row_nb(rows, plan, np.int64(top))
             add = n + d + j + t
             laid += n + d + j
+            out[CandFeat.laid_kinds + r - BLACK_THREE] += n / 4.0
+            out[CandFeat.laid_kinds + DEUCE - BLACK_THREE] += d / 4.0
+            out[CandFeat.laid_kinds + JOKER - BLACK_THREE] += j / 4.0
             wilds += d + j
             points += card_points_nb(rules, n + t, d, j, r)
             before = melds[side, r, MeldCol.naturals] + melds[side, r, MeldCol.deuces]
@@ -351,6 +421,7 @@ def candidate_features_nb(state, rules, work, fwork, n_cands):
                 out[CandFeat.hold] = 1.0
             if discard >= 0:
                 discard_features_nb(state, rules, fwork, out, plan, discard, nxt)
+                out[CandFeat.discard_kinds + discard - BLACK_THREE] = 1.0
                 left -= 1
             if left == 0:
                 out[CandFeat.going_out] = 1.0
@@ -364,6 +435,29 @@ def candidate_features_nb(state, rules, work, fwork, n_cands):
         out[CandFeat.endgame_left] = ctx[FeatCtx.endgame] * left / HAND_SCALE
         out[CandFeat.initial_minimum] = ctx[FeatCtx.minimum] if initial else 0.0
         out[CandFeat.points_stock] = points / 100.0 * ctx[FeatCtx.stock]
+        ranks_left_nb(state, out, seat, plan, np.int64(top), discard)
+
+
+@inline_kernel
+def ranks_left_nb(state, out, seat, plan, top, discard):
+    """The natural ranks (4 .. ace) of which two cards or more, and of which one, stay in hand
+    after a candidate: the hand less the naturals ``plan`` melds and the ``discard`` (a kind or
+    -1); with a pickup (``top`` >= 0, the pile's top card, melded) plus the rest of the pile
+    (R-34)."""
+    pairs = 0
+    singles = 0
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        n = state.hands[seat, k] - plan[k, MeldCol.naturals]
+        if top >= 0:
+            n += state.pile_counts[k] - (1 if k == top else 0)
+        if k == discard:
+            n -= 1
+        if n >= 2:
+            pairs += 1
+        elif n == 1:
+            singles += 1
+    out[CandFeat.pairs_left] = pairs / 5.0
+    out[CandFeat.singles_left] = singles / 5.0
 
 
 @inline_kernel
