@@ -72,7 +72,8 @@ class LabelPlan:
         pimc spec of the labelling search (its ``top`` and rollout bot; ``worlds`` above wins).
         With ``rollout=apprentice`` the rollouts play the apprentice (expert iteration): its
         weights are the spec's ``weights=PATH``, else ``weights`` below, else the shipped
-        file for the shard's player count.
+        file for the shard's player count (with ``rollout=apprentice@8``: version 8's
+        shipped file, unless the spec gives ``weights=PATH``).
     weights : str
         Folder of the rollout apprentice's weight files, ``apprentice_{players}p.npz`` per
         player count (the previous round's; empty: the spec's or the shipped ones).

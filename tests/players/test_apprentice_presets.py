@@ -132,3 +132,17 @@ def test_search_bot_rolls_out_with_version_8():
     manifest = old.manifest
     assert [w["file"] for w in manifest["weights"]] == ["apprentice8_2p.npz", "apprentice_2p.npz"]
     assert "pimc:worlds=4,rollout=apprentice@8" in manifest["bot_parameters"]
+
+
+def test_labels_roll_out_with_version_8_files(tmp_path):
+    """A labelling search rolling out with ``apprentice@8`` reads version 8's file, not the
+    previous round's folder (``LabelPlan.weights``), which names today's apprentice; its
+    ``weights=PATH`` still wins."""
+    from canasta_sim.learn.shards import LabelPlan, rollout_weights
+
+    plan = LabelPlan(search="pimc:rollout=apprentice@8", weights=str(tmp_path))
+    path, weights = rollout_weights(plan, parse_bot(plan.search), 2)
+    assert path == str(DATA / "apprentice8_2p.npz") and weights.shape[0] == 1
+    mine = str(default_weights_path(2))
+    path, _ = rollout_weights(plan, parse_bot(f"{plan.search},weights={mine}"), 2)
+    assert path == mine
