@@ -72,7 +72,8 @@ class LabelPlan:
         pimc spec of the labelling search (its ``top`` and rollout bot; ``worlds`` above wins).
         With ``rollout=apprentice`` the rollouts play the apprentice (expert iteration): its
         weights are the spec's ``weights=PATH``, else ``weights`` below, else the shipped
-        file for the shard's player count.
+        file for the shard's player count (with ``rollout=apprentice@8``: version 8's
+        shipped file, unless the spec gives ``weights=PATH``).
     weights : str
         Folder of the rollout apprentice's weight files, ``apprentice_{players}p.npz`` per
         player count (the previous round's; empty: the spec's or the shipped ones).
@@ -97,8 +98,10 @@ class LabelPlan:
 
 def rollout_weights(plan: LabelPlan, search: Bot, players: int) -> tuple[str, np.ndarray]:
     """The weight file of the labelling search's rollout apprentice for ``players`` players
-    and its weight set as the kernel reads it (one set, index 0); ``("", zeros)`` when the
-    rollouts play the expert (the weights go unread).
+    (the spec's ``weights=PATH``, else the shipped family of its ``rollout=`` preset, else the
+    file of ``plan.weights``' folder, else the shipped one) and its weight set as the kernel
+    reads it (one set, index 0); ``("", zeros)`` when the rollouts play the expert (the
+    weights go unread).
 
     Raises
     ------
@@ -111,10 +114,10 @@ def rollout_weights(plan: LabelPlan, search: Bot, players: int) -> tuple[str, np
     if search.weights:
         path = search.weights
         check_players(path, players)
-    elif plan.weights:
+    elif plan.weights and not search.family:
         path = str(Path(plan.weights) / f"apprentice_{players}p.npz")
-    else:
-        path = str(default_weights_path(players))
+    else:  # the shipped files, those of the spec's preset (rollout=apprentice@8) or today's
+        path = str(default_weights_path(players, search.family))
     # a writable copy, as empty_weights() is: a read-only array is another type to numba,
     # which would compile the label kernels a second time
     return path, np.stack([load_weights(path)])

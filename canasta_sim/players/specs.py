@@ -3,9 +3,10 @@
 bot written in Python (:mod:`canasta_sim.players.pybot`).
 
 The search bot's ``rollout`` names its rollout bot (the expert or one of its presets, which sets
-the defaults of the ``rollout.NAME`` parameters, or the learned bot ``apprentice``, with the
-spec's ``weights=PATH``); ``rollout.NAME=value`` sets one of the rollout expert's parameters
-(the rollout apprentice's candidate-generating expert's; a spec cannot nest ``:``).
+the defaults of the ``rollout.NAME`` parameters, or the learned bot ``apprentice`` or its
+preset ``apprentice@8``, with the spec's ``weights=PATH``); ``rollout.NAME=value`` sets one of
+the rollout expert's parameters (the rollout apprentice's candidate-generating expert's; a spec
+cannot nest ``:``).
 
 A bot is a policy code the kernels branch on plus a float parameter vector (no jitted
 callbacks). The policies and their parameters are those of the table in
@@ -43,8 +44,10 @@ DEFAULT_BOT = "apprentice"
 #: version 2 set it (before ``initial_cards`` held the initial meld back), ``expert@3`` as
 #: version 3 set it (its 4-player defaults at every player count, before the defaults of
 #: :data:`~canasta_sim.nb.bots.policies.EXPERT_BY_PLAYERS`), for comparisons with today's
-#: defaults. A preset's defaults hold at every player count. Parameters given in a spec change
-#: a preset as they change a policy.
+#: defaults; ``apprentice@8`` is the apprentice of bots version 8, which plays version 8's
+#: weight files (:data:`WEIGHT_FAMILIES`). A preset's defaults hold at every player count; a
+#: parameter it leaves out keeps the policy's defaults (per player count too). Parameters
+#: given in a spec change a preset as they change a policy.
 PRESETS: dict[str, dict[str, float]] = {
     "expert@1": {
         "pile_threshold": 5,
@@ -85,7 +88,15 @@ PRESETS: dict[str, dict[str, float]] = {
         "meld_pile": 0,
         "initial_cards": 3,
     },
+    # version 8's parameters are today's apprentice defaults: only its weights are its own
+    "apprentice@8": {},
 }
+
+#: The family of shipped weight files an apprentice preset plays (``data/{family}_{N}p.npz``
+#: for N players, :func:`~canasta_sim.players.weights.default_weights_path`): the files of its
+#: bots version, kept under their own names when a later version ships new ones, so that the
+#: preset plays as its version did (as a bot, and as ``pimc``'s ``rollout=``).
+WEIGHT_FAMILIES: dict[str, str] = {"apprentice@8": "apprentice8"}
 
 
 def find_policy(name: str) -> Policy | None:
@@ -97,10 +108,17 @@ def find_policy(name: str) -> Policy | None:
         base = POLICIES[name.partition("@")[0]]
         values = PRESETS[name]
         params = tuple(
-            replace(p, default=float(values[p.name]), by_players=()) for p in base.params
+            replace(p, default=float(values[p.name]), by_players=()) if p.name in values else p
+            for p in base.params
         )
         return replace(base, name=name, params=params)
     return POLICIES.get(name)
+
+
+def family_bot(family: str) -> str:
+    """The apprentice that plays a family of shipped weight files: the preset of
+    :data:`WEIGHT_FAMILIES` that names it, ``apprentice`` for the empty family (today's)."""
+    return next((n for n, f in WEIGHT_FAMILIES.items() if f == family), "apprentice")
 
 
 def bot_names() -> str:
@@ -123,15 +141,19 @@ PYTHON_POLICY = Policy(
 class Bot:
     """A parsed bot spec; ``source`` is ``FILE.py:CLASS`` for a bot written in Python;
     ``weights`` the weight file (``.npz``) an ``apprentice`` spec names (empty: the shipped
-    one for the player count); ``free`` the parameters the spec leaves to defaults that depend
-    on the player count (``Param.by_players``): ``values`` holds their 4-player defaults,
-    :meth:`values_at` their values at a table."""
+    one for the player count); ``family`` the family of shipped weight files its apprentice
+    (or a search bot's rollout apprentice) plays when ``weights`` is empty: an apprentice
+    preset's (:data:`WEIGHT_FAMILIES`, ``apprentice8`` for ``apprentice@8`` and
+    ``pimc:rollout=apprentice@8``), empty for today's; ``free`` the parameters the spec
+    leaves to defaults that depend on the player count (``Param.by_players``): ``values``
+    holds their 4-player defaults, :meth:`values_at` their values at a table."""
 
     policy: Policy
     values: tuple[float, ...]
     source: str = ""
     weights: str = ""
     free: frozenset[str] = frozenset()
+    family: str = ""
 
     @property
     def is_python(self) -> bool:
@@ -149,13 +171,18 @@ class Bot:
         if self.source:
             return f"py:{self.source}"
         changed = [
-            f"{p.name}={_TABLE[int(v)].name if p.name == 'rollout' else _fmt(v)}"
+            f"{p.name}={self._rollout_name(v) if p.name == 'rollout' else _fmt(v)}"
             for p, v in zip(self.policy.params, self.values)
             if p.name not in self.free and (v != p.default or p.by_players)
         ]
         if self.weights:
             changed.append(f"weights={self.weights}")
         return self.policy.name + (":" + ",".join(changed) if changed else "")
+
+    def _rollout_name(self, code: float) -> str:
+        """The bot a search bot's ``rollout`` parameter value ``code`` names in its spec: the
+        apprentice preset of the spec's weight family, or the policy of the code."""
+        return family_bot(self.family) if self.family else _TABLE[int(code)].name
 
     @property
     def parameters(self) -> dict[str, float]:
@@ -184,12 +211,18 @@ class Bot:
     def plays_as(self, other: Bot, players: int) -> bool:
         """Whether ``other`` is the same bot with ``players`` at the table: one policy (a
         preset counts as its policy), the same parameter values there, the same weight file
-        or Python class (``expert:pile_threshold=3`` plays as ``expert`` with 6 players)."""
-        return (self.policy.code, self.source, self.weights) == (
+        (given, or of a shipped family) or Python class (``expert:pile_threshold=3`` plays as
+        ``expert`` with 6 players)."""
+        return (self.policy.code, self.source, self._plays_weights) == (
             other.policy.code,
             other.source,
-            other.weights,
+            other._plays_weights,
         ) and self.values_at(players) == other.values_at(players)
+
+    @property
+    def _plays_weights(self) -> tuple[str, str]:
+        """The weight file a spec gives, else the family of shipped files it plays."""
+        return (self.weights, "" if self.weights else self.family)
 
     def vector(self, players: int) -> np.ndarray:
         """``ndarray(float64, (N_PARAMS,))`` of parameter values in kernel order with
@@ -215,7 +248,7 @@ def parse_bot(spec: str) -> Bot:
         load_class(source)  # a bad file or class is a bad spec, found now
         return Bot(PYTHON_POLICY, (), source)
     spec, weights = _weights_item(spec)
-    policy, given = spec_params(spec)
+    policy, given, family = _spec_items(spec)
     values = {p.name: given.get(p.name, p.default) for p in policy.params}
     if weights and not (policy.learned or learned_rollout(policy, values.get("rollout"))):
         raise ValueError(
@@ -226,7 +259,8 @@ def parse_bot(spec: str) -> Bot:
     if weights:  # a bad file is a bad spec, found now (after the bot: it may take none)
         load_weights(weights)
     free = frozenset(p.name for p in policy.params if p.by_players and p.name not in given)
-    return Bot(policy, tuple(values[p.name] for p in policy.params), weights=weights, free=free)
+    ordered = tuple(values[p.name] for p in policy.params)
+    return Bot(policy, ordered, weights=weights, free=free, family=family)
 
 
 def _check_prior(policy: Policy, values: dict[str, float], spec: str) -> None:
@@ -271,6 +305,13 @@ def spec_params(spec: str) -> tuple[Policy, dict[str, float]]:
     ValueError
         As :func:`parse_bot`.
     """
+    policy, given, _ = _spec_items(spec)
+    return policy, given
+
+
+def _spec_items(spec: str) -> tuple[Policy, dict[str, float], str]:
+    """As :func:`spec_params`, and the family of shipped weight files the spec's apprentice
+    plays (:attr:`Bot.family`: an apprentice preset's, or a search bot's rollout preset's)."""
     if not isinstance(spec, str):
         raise ValueError(f"bot spec {spec!r} is not a string; allowed: {bot_names()}")
     name, colon, rest = spec.strip().partition(":")
@@ -287,6 +328,7 @@ def spec_params(spec: str) -> tuple[Policy, dict[str, float]]:
         )
     given: dict[str, float] = {}
     preset: dict[str, float] = {}
+    rollout = ""  # the rollout bot's name: its code alone does not tell one preset from another
     for item in (s.strip() for s in rest.split(",") if colon):
         if not item:  # a doubled or trailing comma: a parameter left out by mistake
             raise ValueError(
@@ -296,7 +338,13 @@ def spec_params(spec: str) -> tuple[Policy, dict[str, float]]:
         key, eq, text = item.partition("=")
         key = key.strip()
         if key == "rollout" and policy.name == "pimc":
-            value, preset = _rollout_bot(text, spec)
+            value, preset, named = _rollout_bot(text, spec)
+            if rollout not in ("", named):
+                raise ValueError(
+                    f"bot parameter rollout is given twice with different values ({rollout} "
+                    f"and {named}) in {spec!r}; allowed: each parameter once"
+                )
+            rollout = named
         else:
             value = _param_value(policy, key, text, eq)
         if given.get(key, value) != value:
@@ -306,16 +354,16 @@ def spec_params(spec: str) -> tuple[Policy, dict[str, float]]:
                 f"each parameter once"
             )
         given[key] = value
-    return policy, {**preset, **given}
+    return policy, {**preset, **given}, WEIGHT_FAMILIES.get(rollout or policy.name, "")
 
 
-def _rollout_bot(text: str, spec: str) -> tuple[float, dict[str, float]]:
-    """The search bot's ``rollout=NAME``: the rollout policy's code, and the ``rollout.NAME``
-    parameter values its preset sets (none for today's expert and the apprentice, whose
-    expert plays today's defaults)."""
+def _rollout_bot(text: str, spec: str) -> tuple[float, dict[str, float], str]:
+    """The search bot's ``rollout=NAME``: the rollout policy's code, the ``rollout.NAME``
+    parameter values its preset sets (none for today's expert and the apprentice and its
+    presets, whose expert plays today's defaults) and the rollout bot's name."""
     rollout = find_policy(text)
     if rollout is not None and (rollout.learned or rollout is POLICIES["expert"]):
-        return float(rollout.code), {}  # today's expert: its defaults, per player count
+        return float(rollout.code), {}, rollout.name  # today's defaults, per player count
     if rollout is None or rollout.code != POLICIES["expert"].code:
         names = ", ".join(
             n for n in [*POLICIES, *PRESETS] if n.partition("@")[0] in ("expert", "apprentice")
@@ -324,7 +372,8 @@ def _rollout_bot(text: str, spec: str) -> tuple[float, dict[str, float]]:
             f"rollout bot {text.strip()!r} in {spec!r} is not allowed; allowed: {names} "
             f"(parameters as rollout.NAME=value)"
         )
-    return float(rollout.code), {"rollout." + p.name: p.default for p in rollout.params}
+    values = {"rollout." + p.name: p.default for p in rollout.params}
+    return float(rollout.code), values, rollout.name
 
 
 def learned_rollout(policy: Policy, rollout: float | None) -> bool:
@@ -336,8 +385,8 @@ def learned_rollout(policy: Policy, rollout: float | None) -> bool:
 def search_rollout_bot(bot: Bot) -> Bot:
     """The rollout bot of a search bot (``pimc``): the expert with the spec's ``rollout.NAME``
     values, under the name of the expert preset it is closest to (the shortest spec); with
-    ``rollout=apprentice`` the apprentice with those values as its ``expert.NAME`` and the
-    spec's weight file.
+    ``rollout=apprentice`` (or ``apprentice@8``) that apprentice with those values as its
+    ``expert.NAME`` and the spec's weight file or family.
 
     Raises
     ------
@@ -350,11 +399,12 @@ def search_rollout_bot(bot: Bot) -> Bot:
     values = tuple(bot.parameters["rollout." + n] for n in names)
     free = frozenset(n for n in names if "rollout." + n in bot.free)
     if learned_rollout(bot.policy, bot.parameters["rollout"]):
-        apprentice = POLICIES["apprentice"]
+        apprentice = find_policy(family_bot(bot.family))
+        assert apprentice is not None  # every family is a preset's
         own = apprentice.params[: ApprenticeParam.expert]
         free = frozenset(p.name for p in own) | {"expert." + n for n in free}
         values = tuple(p.default for p in own) + values
-        return Bot(apprentice, values, weights=bot.weights, free=free)
+        return Bot(apprentice, values, weights=bot.weights, free=free, family=bot.family)
     presets = [n for n in [*POLICIES, *PRESETS] if n.partition("@")[0] == "expert"]
     bots = [Bot(find_policy(n), values, free=free) for n in presets]
     return min(bots, key=lambda b: len(b.spec))
@@ -524,10 +574,11 @@ def seat_arrays(bots, players: int) -> tuple[np.ndarray, np.ndarray]:
 
 def weight_sets(seatings, players: int, params: np.ndarray):
     """The weight files of the apprentice seats of ``seatings`` and of its search seats
-    rolling out with the apprentice (each seat's own ``weights=PATH`` or the shipped file for
-    ``players``) and their packed networks stacked (``float32[n_sets, NET_LEN]``);
-    writes each such seat's index into ``params[seating, seat, ApprenticeParam.weight_set]``
-    (``PimcParam.weight_set`` for a search seat).
+    rolling out with the apprentice (each seat's own ``weights=PATH``, or the shipped file of
+    its family, :attr:`Bot.family`, for ``players``) and their packed networks stacked
+    (``float32[n_sets, NET_LEN]``); writes each such seat's index into
+    ``params[seating, seat, ApprenticeParam.weight_set]`` (``PimcParam.weight_set`` for a
+    search seat).
 
     Raises
     ------
@@ -542,7 +593,7 @@ def weight_sets(seatings, players: int, params: np.ndarray):
             if bot.policy.learned or search:
                 if bot.weights:
                     check_players(bot.weights, players)
-                path = bot.weights or str(default_weights_path(players))
+                path = bot.weights or str(default_weights_path(players, bot.family))
                 if path not in files:
                     files.append(path)
                 slot = PimcParam.weight_set if search else ApprenticeParam.weight_set

@@ -71,11 +71,15 @@ def widen(parts: dict[str, np.ndarray], version: int) -> dict[str, np.ndarray]:
     return out
 
 
-def default_weights_path(players: int) -> Path:
-    """The shipped weights for ``players`` players: ``data/apprentice_{players}p.npz``, or the
-    4-player file where none was fitted for that count."""
-    own = DATA / f"apprentice_{players}p.npz"
-    return own if own.exists() else DATA / "apprentice_4p.npz"
+def default_weights_path(players: int, family: str = "") -> Path:
+    """The shipped weights for ``players`` players: ``data/{family}_{players}p.npz``, or the
+    family's 4-player file where none was fitted for that count. ``family`` names a set of
+    shipped files, one per player count: empty for today's (``apprentice``), or the one an
+    apprentice preset plays (``apprentice8``,
+    :data:`~canasta_sim.players.specs.WEIGHT_FAMILIES`)."""
+    family = family or "apprentice"
+    own = DATA / f"{family}_{players}p.npz"
+    return own if own.exists() else DATA / f"{family}_4p.npz"
 
 
 def pack(parts: dict[str, np.ndarray]) -> np.ndarray:

@@ -147,7 +147,7 @@ def rollout_bots(rollout, sides: int) -> list[Bot]:
             raise ValueError(
                 f"rollout bot {bot.spec!r} {why}; pass an expert spec (e.g. 'expert', "
                 f"'expert@1', 'expert:safety=80') or 'apprentice'; allowed: "
-                f"{', '.join(allowed)} (or an expert preset)"
+                f"{', '.join(allowed)} (or an expert or apprentice preset)"
             )
     return bots
 

@@ -1,0 +1,148 @@
+"""``apprentice@8``: the apprentice of bots version 8, a preset that plays version 8's own weight
+files (``data/apprentice8_{N}p.npz``), as a bot and as the search bot's rollout bot
+(``pimc:rollout=apprentice@8``)."""
+
+import pytest
+
+from canasta_sim import Rules, compare, simulate
+from canasta_sim.nb.bots.policies import ApprenticeParam, PimcParam, PolicyCode
+from canasta_sim.players.specs import (
+    parse_bot,
+    search_rollout_bot,
+    seat_arrays,
+    side_bots,
+    weight_sets,
+)
+from canasta_sim.players.weights import DATA, default_weights_path, weights_hash
+
+#: The SHA-256 (first 16 hex digits) of version 8's weight files, recorded when they shipped:
+#: the files are frozen, so that ``apprentice@8`` plays as version 8 did for good.
+VERSION_8 = {
+    2: "11789839d55e2636",
+    3: "d3415a53451d04b6",
+    4: "3918411903982cfd",
+    6: "947621cf88e261da",
+}
+
+
+@pytest.mark.parametrize("players", sorted(VERSION_8))
+def test_version_8_files_are_the_recorded_ones(players):
+    assert weights_hash(DATA / f"apprentice8_{players}p.npz") == VERSION_8[players]
+
+
+@pytest.mark.parametrize(
+    "spec, canonical",
+    [
+        ("apprentice@8", "apprentice@8"),
+        (" Apprentice@8:top=3", "apprentice@8:top=3"),
+        ("pimc:rollout=apprentice@8,worlds=4", "pimc:worlds=4,rollout=apprentice@8"),
+        (
+            "pimc:prior_top=2,rollout=apprentice@8",
+            "pimc:rollout=apprentice@8,prior_top=2",
+        ),
+    ],
+)
+def test_specs_round_trip_with_the_family(spec, canonical):
+    bot = parse_bot(spec)
+    assert bot.spec == canonical
+    assert parse_bot(bot.spec) == bot
+    assert bot.family == "apprentice8"
+    # another bot than today's apprentice (or search bot rolling out with it), which plays
+    # other files as soon as a version ships new ones
+    today = parse_bot(canonical.replace("apprentice@8", "apprentice"))
+    assert not bot.plays_as(today, 4)
+    assert bot.values_at(4) == today.values_at(4)
+
+
+def test_a_spec_weight_file_wins_over_the_family():
+    path = str(default_weights_path(2))
+    bot = parse_bot(f"apprentice@8:weights={path}")
+    assert bot.spec == f"apprentice@8:weights={path}"
+    _, params = seat_arrays([bot, bot], 2)
+    files, _ = weight_sets([[bot, bot]], 2, params[None])
+    assert files == (path,)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_weight_sets_pick_version_8_files_at_every_player_count(players):
+    """An ``apprentice@8`` seat and a ``pimc:rollout=apprentice@8`` seat read
+    ``apprentice8_{players}p.npz`` (one weight set, index 0 in both seats' slots); today's
+    apprentice at the third side (3 players) reads the default file, index 1."""
+    sides = Rules(players=players).sides
+    specs = ["apprentice@8", "pimc:rollout=apprentice@8,worlds=4", "apprentice"][:sides]
+    bots = side_bots(specs, sides)
+    _, params = seat_arrays(bots, players)
+    files, weights = weight_sets([bots], players, params[None])
+    names = [f.rpartition("/")[2] for f in files]
+    expected = [f"apprentice8_{players}p.npz"] + [f"apprentice_{players}p.npz"] * (sides == 3)
+    assert names == expected and weights.shape[0] == len(expected)
+    assert params[0, ApprenticeParam.weight_set] == 0
+    assert params[1, PimcParam.weight_set] == 0
+    assert params[1, PimcParam.rollout] == PolicyCode.apprentice
+    if sides == 3:
+        assert params[2, ApprenticeParam.weight_set] == 1
+
+
+def test_the_search_bots_rollout_bot_is_version_8s():
+    inner = search_rollout_bot(parse_bot("pimc:rollout=apprentice@8,rollout.safety=80"))
+    assert inner.spec == "apprentice@8:expert.safety=80"
+    assert inner.family == "apprentice8"
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("apprentice@9", "unknown bot 'apprentice@9'; allowed: "),
+        ("pimc:rollout=apprentice@7", "rollout bot 'apprentice@7' in "),
+        ("pimc:rollout=apprentice,rollout=apprentice@8", "(apprentice and apprentice@8)"),
+    ],
+)
+def test_unknown_versions_are_refused_naming_the_allowed(spec, message):
+    with pytest.raises(ValueError) as err:
+        parse_bot(spec)
+    assert message in str(err.value)
+    if "twice" not in str(err.value):
+        assert "apprentice, expert@1, expert@2, expert@3, apprentice@8" in str(err.value)
+
+
+def test_apprentice_8_plays_as_apprentice_while_the_shipped_files_are_version_8s():
+    """Today the shipped default files are version 8's (the recorded hashes): ``apprentice@8``
+    and ``apprentice`` play the same deals alike, so a rotated comparison scores a difference
+    of exactly 0 and equal wins; the manifest names version 8's file by package and name.
+    (Holds until a bots version ships new default files: then this test goes.)"""
+    assert weights_hash(default_weights_path(4)) == VERSION_8[4]
+    table, _ = compare("apprentice@8", "apprentice", deals=300, rules=Rules(players=4), seed=3)
+    a, b = table.iloc[0], table.iloc[1]
+    assert (a["bot"], b["bot"]) == ("apprentice@8", "apprentice")
+    assert a["mean_diff"] == 0 and b["mean_diff"] == 0
+    assert a["wins"] == b["wins"] and a["mean_score"] == b["mean_score"]
+    files = {w["file"]: w["sha256"] for w in table.attrs["manifest"]["weights"]}
+    assert files == {"apprentice8_4p.npz": VERSION_8[4], "apprentice_4p.npz": VERSION_8[4]}
+
+
+def test_search_bot_rolls_out_with_version_8():
+    """``pimc:rollout=apprentice@8,worlds=4`` plays a short run, deal for deal as the search bot
+    rolling out with today's apprentice (the same weights today); its manifest names version
+    8's file and the bot's spec."""
+    rules = Rules(players=2)
+    old = simulate(4, rules=rules, bots=["pimc:rollout=apprentice@8,worlds=4", "apprentice"])
+    new = simulate(4, rules=rules, bots=["pimc:rollout=apprentice,worlds=4", "apprentice"])
+    assert len(old.sides) == 8
+    assert old.sides["score"].tolist() == new.sides["score"].tolist()
+    manifest = old.manifest
+    assert [w["file"] for w in manifest["weights"]] == ["apprentice8_2p.npz", "apprentice_2p.npz"]
+    assert "pimc:worlds=4,rollout=apprentice@8" in manifest["bot_parameters"]
+
+
+def test_labels_roll_out_with_version_8_files(tmp_path):
+    """A labelling search rolling out with ``apprentice@8`` reads version 8's file, not the
+    previous round's folder (``LabelPlan.weights``), which names today's apprentice; its
+    ``weights=PATH`` still wins."""
+    from canasta_sim.learn.shards import LabelPlan, rollout_weights
+
+    plan = LabelPlan(search="pimc:rollout=apprentice@8", weights=str(tmp_path))
+    path, weights = rollout_weights(plan, parse_bot(plan.search), 2)
+    assert path == str(DATA / "apprentice8_2p.npz") and weights.shape[0] == 1
+    mine = str(default_weights_path(2))
+    path, _ = rollout_weights(plan, parse_bot(f"{plan.search},weights={mine}"), 2)
+    assert path == mine
