@@ -506,13 +506,17 @@ def test_a_version_1_file_plays_as_before(tmp_path):
 
 
 def test_labels_of_another_feature_width_are_refused(tmp_path):
-    """A shard labelled with feature version 1 (24 state and 32 candidate slots) is refused by
-    name: its rows would be split wrongly between the network's state and candidate halves."""
+    """A shard labelled with feature version 1 (24 state and 32 candidate slots) that keeps no
+    positions is refused by name: its rows would be split wrongly between the network's state
+    and candidate halves, and its features cannot be computed again."""
     path = tmp_path / "shard_00000.npz"
     meta = np.zeros((1, LABEL_LEN), np.int64)
     meta[0, LabelCol.n_cands] = 2
     cands = np.zeros((2, 32), np.float32)
     np.savez(path, state=np.zeros((1, 24), np.float32), meta=meta, cands=cands, value=np.zeros(2))
-    want = f"shard {path}: 24 state and 32 candidate features; allowed: 118 and 62"
+    want = (
+        f"shard {path}: 24 state and 32 candidate features and no kept positions; allowed: "
+        "118 and 62"
+    )
     with pytest.raises(ValueError, match=want):
         load_labels([path])
