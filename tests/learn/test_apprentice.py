@@ -11,7 +11,14 @@ import pytest
 from canasta_sim.game.deals import trace_deal
 from canasta_sim.game.rules import Rules
 from canasta_sim.learn import train
-from canasta_sim.learn.shards import LabelPlan, label_shard, load_labels, make_labels, refeature
+from canasta_sim.learn.shards import (
+    LabelPlan,
+    label_shard,
+    load_labels,
+    make_labels,
+    refeature,
+    write_shard,
+)
 from canasta_sim.nb.bots.apprentice import score_candidates_nb
 from canasta_sim.nb.bots.features import (
     FEATURE_WIDTHS,
@@ -212,7 +219,7 @@ def test_labels_resume_and_repeat(tmp_path):
         assert v[row[LabelCol.best]] == np.nanmax(v)
 
 
-def test_labels_keep_positions_candidates_and_outcomes():
+def test_labels_keep_positions_candidates_and_outcomes(tmp_path):
     """Each labelled decision keeps its position and candidates, from which the kernel gives
     back the very features stored beside them (so later feature versions can be computed
     from old labels, one at a time and all at once: ``refeature``), and its deal's outcome:
@@ -248,6 +255,13 @@ def test_labels_keep_positions_candidates_and_outcomes():
     again = refeature({**lab, "state": lab["state"] * 0, "cands": lab["cands"] * 0})
     np.testing.assert_array_equal(again["state"], lab["state"])
     np.testing.assert_array_equal(again["cands"], lab["cands"])
+    # a shard of feature version 1's widths that keeps its positions reads with today's
+    old = {**lab, "state": lab["state"][:, :24], "cands": lab["cands"][:, :32]}
+    del old["players"], old["preset"]
+    write_shard(tmp_path / "shard_00000.npz", {**old, "players": np.int64(4), "preset": "classic"})
+    read = load_labels([tmp_path / "shard_00000.npz"])
+    np.testing.assert_array_equal(read["state"], lab["state"])
+    np.testing.assert_array_equal(read["cands"], lab["cands"])
 
 
 @pytest.mark.parametrize("players", [2, 4])
