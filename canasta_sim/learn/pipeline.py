@@ -275,8 +275,8 @@ def fit_count(out, k: int, players: int, seed: int, baseline: bool = True) -> di
     of the network, the linear baseline (left out without ``baseline``) and the expert,
     :func:`.train.evaluate`), also written into the weight file. When the labels keep each
     deal's outcome, the value output is fitted on the same decisions and saved beside the
-    network, its held-out error under ``value`` (``rmse``, ``rmse_mean``, ``r2``:
-    :func:`.network.value_report`).
+    network, its held-out error (when a deal is held out) under ``value`` (``rmse``,
+    ``rmse_mean``, ``r2``: :func:`.network.value_report`).
 
     Raises
     ------
@@ -310,9 +310,10 @@ def fit_count(out, k: int, players: int, seed: int, baseline: bool = True) -> di
     saved = network.parts(model)
     if "outcome" in labels:  # shards written before outcomes were kept give no value output
         value = network.fit_value(labels, tr, seed=seed)
-        report = network.value_report(value, labels, te, tr)
-        facts["value"] = {k: round(float(report[k]), 4) for k in ("rmse", "rmse_mean", "r2")}
         saved |= network.value_parts(value)
+        if len(te):  # tiny runs may hold no deal out
+            report = network.value_report(value, labels, te, tr)
+            facts["value"] = {key: round(report[key], 4) for key in ("rmse", "rmse_mean", "r2")}
     train.save(
         weights_dir(out, k) / f"apprentice_{players}p.npz",
         saved,
