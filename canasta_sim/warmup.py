@@ -40,8 +40,8 @@ from .game.deals import Deal
 from .game.legality import STEPS
 from .game.notation import is_legal_meld, minimum_count
 from .game.rules import Rules
-from .nb.bots.apprentice import decision_features_nb
-from .nb.bots.features import feature_work
+from .nb.bots.apprentice import VALUE_LEN, decision_features_nb, position_value_nb
+from .nb.bots.features import feature_work, state_features_nb
 from .nb.bots.search_candidates import search_work
 from .nb.engine.state import STATE_DTYPE
 from .nb.play import (
@@ -127,12 +127,17 @@ def _compile(kernel, *args) -> None:
 def _features() -> None:
     """The learned bot's features of a decision (``decision_features_nb``, which calls no
     other kernel that is not inlined), for the types the learned and the search bot pass: a
-    state record, the rules, a search work record, a feature work record and a count."""
+    state record, the rules, a search work record, a feature work record and a count; and
+    the value output of a position as ``position_value`` computes it (its state features, then
+    a read-only packed value network as ``load_value`` gives it)."""
     _, works = search_work(1)
     state = np.zeros(1, STATE_DTYPE)[0]
-    _compile(
-        decision_features_nb, state, Rules().to_array(), works[0], feature_work(1)[0], np.int64(0)
-    )
+    fwork = feature_work(1)[0]
+    _compile(decision_features_nb, state, Rules().to_array(), works[0], fwork, np.int64(0))
+    _compile(state_features_nb, state, Rules().to_array(), fwork)
+    vweights = np.zeros(VALUE_LEN, np.float32)
+    vweights.setflags(write=False)
+    _compile(position_value_nb, vweights, fwork)
 
 
 def _bots() -> None:

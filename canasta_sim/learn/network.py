@@ -7,6 +7,11 @@ and a candidate's features ``c``, one hidden layer of NET_HIDDEN units: scikit-l
 (its mean rollout value minus its decision's mean, points; candidates illegal in some world
 left out) as target, scaled to hundreds of points. Reproducible: a fixed ``random_state``
 (the seed) draws the initial weights, the mini-batches and the early-stopping split.
+
+The value output is a second network of the state features alone,
+``value = v . relu(A s + b1) + b2`` (points): the deal's expected score difference for the
+seat's side (R-50..R-54: its final score minus the mean of the other sides'), fitted on each
+decision's ``outcome`` with the same optimiser (:func:`fit_value`).
 """
 
 from __future__ import annotations
@@ -50,12 +55,19 @@ def fit_network(labels: dict, decisions: np.ndarray, seed: int = 0, alpha: float
     KeyboardInterrupt
         For Ctrl-C (SIGINT) during the fit: no half-fitted network is returned.
     """
-    from sklearn.exceptions import ConvergenceWarning
-    from sklearn.neural_network import MLPRegressor
-
     x, y = network_rows(labels, decisions)
     if len(y) == 0:
         raise ValueError("no labelled candidate with a finite value among the decisions")
+    return _fit(x, y, seed, alpha)
+
+
+def _fit(x: np.ndarray, y: np.ndarray, seed: int, alpha: float):
+    """``MLPRegressor`` of ``NET_HIDDEN`` ReLU units fitted on rows ``x`` to targets ``y``
+    (points, fitted in units of :data:`TARGET_SCALE`): Adam, mini-batches of 256, early
+    stopping on a tenth of the rows, ``alpha`` its L2 penalty, Ctrl-C passed through."""
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.neural_network import MLPRegressor
+
     model = MLPRegressor(
         hidden_layer_sizes=(NET_HIDDEN,),
         alpha=alpha,
@@ -70,6 +82,28 @@ def fit_network(labels: dict, decisions: np.ndarray, seed: int = 0, alpha: float
         warnings.simplefilter("ignore", ConvergenceWarning)
         model.fit(x, y / TARGET_SCALE)
     return model
+
+
+def fit_value(labels: dict, decisions: np.ndarray, seed: int = 0, alpha: float = 1e-4):
+    """The fitted value output: an ``MLPRegressor`` of the state features of ``decisions``
+    (``labels["state"]``, ``float32``) to each decision's ``outcome`` (the deal's final score
+    of the seat's side minus the mean of the other sides', points; R-50..R-54), with
+    :func:`fit_network`'s optimiser, ``seed`` and ``alpha``; :func:`value_parts` turns it into
+    a weight file's arrays.
+
+    Raises
+    ------
+    ValueError
+        For labels without ``outcome`` (shards written before it was kept) or no decisions.
+    KeyboardInterrupt
+        For Ctrl-C (SIGINT) during the fit: no half-fitted network is returned.
+    """
+    if "outcome" not in labels:
+        raise ValueError("these labels keep no outcome (shards written before); label again")
+    if len(decisions) == 0:
+        raise ValueError("no decision to fit the value output on")
+    x = labels["state"][decisions].astype(np.float32)
+    return _fit(x, labels["outcome"][decisions].astype(np.float64), seed, alpha)
 
 
 class _FitInterrupted(BaseException):
@@ -109,6 +143,47 @@ def parts(model) -> dict[str, np.ndarray]:
         "b1": model.intercepts_[0].astype(np.float32),
         "v": (out[:, 0] * TARGET_SCALE).astype(np.float32),
         "b2": np.float32(model.intercepts_[1][0] * TARGET_SCALE),
+    }
+
+
+def value_parts(model) -> dict[str, np.ndarray]:
+    """A fitted value output (:func:`fit_value`) as a weight file's value parts
+    (:data:`canasta_sim.players.weights.VALUE_PARTS`: ``value_A``
+    ``float32[NET_HIDDEN, N_STATE_FEAT]``, ``value_b1`` and ``value_v`` ``float32[NET_HIDDEN]``,
+    ``value_b2`` ``float32[]``), the output in points."""
+    first, out = model.coefs_
+    return {
+        "value_A": first.T.astype(np.float32),
+        "value_b1": model.intercepts_[0].astype(np.float32),
+        "value_v": (out[:, 0] * TARGET_SCALE).astype(np.float32),
+        "value_b2": np.float32(model.intercepts_[1][0] * TARGET_SCALE),
+    }
+
+
+def value_report(model, labels: dict, decisions: np.ndarray, train: np.ndarray) -> dict[str, float]:
+    """The value output's error on ``decisions`` (held out), ``train`` the decisions it was
+    fitted on: ``rmse`` (points), ``rmse_mean`` (the error of predicting the mean outcome of
+    ``train`` everywhere: what knowing nothing of the position scores, points), ``r2``
+    (``1 - rmse^2 / var``, ``var`` the variance of the outcomes of ``decisions``) and
+    ``decisions`` counted.
+
+    Raises
+    ------
+    ValueError
+        For no decision among ``decisions``.
+    """
+    if len(decisions) == 0:
+        raise ValueError("no held-out decision to report the value output's error on")
+    y = labels["outcome"][decisions].astype(np.float64)
+    pred = model.predict(labels["state"][decisions].astype(np.float32)) * TARGET_SCALE
+    mse = float(np.mean((pred - y) ** 2))
+    guess = float(np.mean(labels["outcome"][train]))
+    var = float(np.var(y))
+    return {
+        "rmse": float(np.sqrt(mse)),
+        "rmse_mean": float(np.sqrt(np.mean((guess - y) ** 2))),
+        "r2": 1.0 - mse / var if var > 0 else float("nan"),
+        "decisions": len(y),
     }
 
 

@@ -273,7 +273,10 @@ def fit_count(out, k: int, players: int, seed: int, baseline: bool = True) -> di
     """Fit round ``k``'s weight file for ``players`` players on its label folders
     (:func:`label_folders`); returns the held-out report (decisions, and ``best``/``regret``
     of the network, the linear baseline (left out without ``baseline``) and the expert,
-    :func:`.train.evaluate`), also written into the weight file.
+    :func:`.train.evaluate`), also written into the weight file. When the labels keep each
+    deal's outcome, the value output is fitted on the same decisions and saved beside the
+    network, its held-out error (when a deal is held out) under ``value`` (``rmse``,
+    ``rmse_mean``, ``r2``: :func:`.network.value_report`).
 
     Raises
     ------
@@ -304,9 +307,16 @@ def fit_count(out, k: int, players: int, seed: int, baseline: bool = True) -> di
     for who, sc in models.items():
         e = train.evaluate(sc, labels, te)
         facts[who] = {"best": round(float(e["best"]), 4), "regret": round(float(e["regret"]), 2)}
+    saved = network.parts(model)
+    if "outcome" in labels:  # shards written before outcomes were kept give no value output
+        value = network.fit_value(labels, tr, seed=seed)
+        saved |= network.value_parts(value)
+        if len(te):  # tiny runs may hold no deal out
+            report = network.value_report(value, labels, te, tr)
+            facts["value"] = {key: round(report[key], 4) for key in ("rmse", "rmse_mean", "r2")}
     train.save(
         weights_dir(out, k) / f"apprentice_{players}p.npz",
-        network.parts(model),
+        saved,
         players=np.int64(players),
         report=np.array(json.dumps(facts)),
     )

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..nb.bots.features import FEATURE_WIDTHS
 from ..nb.labels import LabelCol
-from ..players.weights import FEATURE_VERSION, pack
+from ..players.weights import FEATURE_VERSION, VALUE_PARTS, pack, pack_value
 
 #: Decisions per block of the design matrix.
 CHUNK = 4000
@@ -134,15 +134,20 @@ def split(labels: dict, holdout: int = 5) -> tuple[np.ndarray, np.ndarray]:
 
 def save(path, parts: dict[str, np.ndarray], **notes) -> None:
     """Write a weight file (:mod:`canasta_sim.players.weights`): the network's ``parts``
-    (:data:`~canasta_sim.players.weights.PARTS`), the feature version and ``notes`` (training
-    facts: decisions, seed, held-out figures, ...), atomically (a temporary file, renamed).
+    (:data:`~canasta_sim.players.weights.PARTS`, and the value output's,
+    :data:`~canasta_sim.players.weights.VALUE_PARTS`, when ``parts`` holds any of them), the
+    feature version and ``notes`` (training facts: decisions, seed, held-out figures, ...),
+    atomically (a temporary file, renamed).
 
     Raises
     ------
     ValueError
-        For a part missing or of another shape (:func:`~canasta_sim.players.weights.pack`).
+        For a part missing or of another shape (:func:`~canasta_sim.players.weights.pack`,
+        :func:`~canasta_sim.players.weights.pack_value`).
     """
     pack(parts)
+    if VALUE_PARTS.keys() & parts.keys():
+        pack_value(parts)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")

@@ -11,6 +11,11 @@ training notes. A file of an earlier feature version has the narrower ``A`` and 
 version (:data:`~canasta_sim.nb.bots.features.FEATURE_WIDTHS`) and is read widened with
 zeros (:func:`widen`): it plays as it did. The kernels read one packed ``float32[NET_LEN]``
 per file (:func:`pack`).
+
+A file may also hold a value output (:data:`VALUE_PARTS`, optional: the shipped version-1
+files have none): ``value = value_v . relu(value_A s + value_b1) + value_b2``, the deal's
+expected score difference for the seat's side (points). Play never reads it
+(:func:`load_weights`); :func:`load_value` does.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..nb.bots.apprentice import NET_LEN, NetSlot
+from ..nb.bots.apprentice import NET_LEN, VALUE_LEN, NetSlot, ValueSlot
 from ..nb.bots.features import FEATURE_WIDTHS, N_CAND_FEAT, N_STATE_FEAT, NET_HIDDEN
 
 #: Version of the feature table that weight files are written for; a file of an earlier
@@ -38,6 +43,14 @@ PARTS = {
     "b1": (NET_HIDDEN,),
     "v": (NET_HIDDEN,),
     "b2": (),
+}
+
+#: The value output's parts in a weight file (of :data:`FEATURE_VERSION`) and their shapes.
+VALUE_PARTS = {
+    "value_A": (NET_HIDDEN, N_STATE_FEAT),
+    "value_b1": (NET_HIDDEN,),
+    "value_v": (NET_HIDDEN,),
+    "value_b2": (),
 }
 
 
@@ -85,15 +98,35 @@ def default_weights_path(players: int, family: str = "") -> Path:
 def pack(parts: dict[str, np.ndarray]) -> np.ndarray:
     """The network's parts (:data:`PARTS`) as the kernels read them: one ``float32[NET_LEN]``
     laid out at :data:`~canasta_sim.nb.bots.apprentice.NetSlot`, the matrices ``A`` and ``B``
-    transposed (each feature's weights to the hidden units side by side).
+    transposed (each feature's weights to the hidden units side by side). Other entries of
+    ``parts`` are not read.
 
     Raises
     ------
     ValueError
         Naming the part missing or of another shape.
     """
-    out = np.zeros(NET_LEN, np.float32)
-    for (name, shape), start in zip(PARTS.items(), NetSlot):
+    return _pack(parts, PARTS, NetSlot, NET_LEN)
+
+
+def pack_value(parts: dict[str, np.ndarray]) -> np.ndarray:
+    """The value output's parts (:data:`VALUE_PARTS`) as the kernel reads them: one
+    ``float32[VALUE_LEN]`` laid out at :data:`~canasta_sim.nb.bots.apprentice.ValueSlot`,
+    ``value_A`` transposed as :func:`pack` transposes ``A``.
+
+    Raises
+    ------
+    ValueError
+        Naming the part missing or of another shape.
+    """
+    return _pack(parts, VALUE_PARTS, ValueSlot, VALUE_LEN)
+
+
+def _pack(parts: dict, shapes: dict, slots, length: int) -> np.ndarray:
+    """``parts`` of the given ``shapes`` into one ``float32[length]`` at ``slots`` (in the
+    order of ``shapes``), the matrices transposed."""
+    out = np.zeros(length, np.float32)
+    for (name, shape), start in zip(shapes.items(), slots):
         part = np.asarray(parts.get(name, np.zeros(0)), np.float32)
         if part.shape != shape:
             raise ValueError(f"network part {name} of shape {part.shape}; allowed: {shape}")
@@ -141,6 +174,11 @@ def load_weights(path: str) -> np.ndarray:
             f"weights={path}: part {bad[0]} holds NaN or infinite weights; {allowed}, "
             "every weight a finite number"
         )
+    return _finished(net)
+
+
+def _finished(net: np.ndarray) -> np.ndarray:
+    """A packed network read-only, its subnormal weights zeros."""
     # A weight the fit's decay left below float32's smallest normal number changes no score
     # (the bias beside it is some 35 orders of magnitude larger) but sends every multiply-add
     # on it down the CPU's slow path for subnormal numbers: such weights made the version-7
@@ -148,6 +186,43 @@ def load_weights(path: str) -> np.ndarray:
     net[np.abs(net) < np.finfo(np.float32).tiny] = 0
     net.setflags(write=False)
     return net
+
+
+@lru_cache(maxsize=32)
+def load_value(path: str) -> np.ndarray:
+    """The packed value output of a weight file: ``ndarray(float32, (VALUE_LEN,))``
+    (read-only, :data:`~canasta_sim.nb.bots.apprentice.ValueSlot`), subnormal weights read as
+    zeros; :func:`~canasta_sim.nb.bots.apprentice.position_value` evaluates it.
+
+    Raises
+    ------
+    ValueError
+        Naming the file: unreadable, holding no value output (files written before it, the
+        shipped version-1 files among them), a value part of another shape, or a weight that
+        is NaN or infinite.
+    """
+    allowed = (
+        f"allowed: an .npz with {', '.join(f'{k} of shape {s}' for k, s in VALUE_PARTS.items())}"
+        " (canasta-sim train writes them when its labels keep each deal's outcome)"
+    )
+    try:
+        with _open_npz(path) as z:
+            parts = {k: z[k] for k in VALUE_PARTS if k in z}
+    except (OSError, KeyError, ValueError) as exc:
+        raise ValueError(f"weights={path}: not a weight file ({exc}); {allowed}") from None
+    if not parts:
+        raise ValueError(f"weights={path}: holds no value output; {allowed}")
+    try:
+        net = pack_value(parts)
+    except ValueError as exc:
+        raise ValueError(f"weights={path}: {exc}; {allowed}") from None
+    bad = [k for k, v in parts.items() if not np.isfinite(v).all()]
+    if bad:
+        raise ValueError(
+            f"weights={path}: part {bad[0]} holds NaN or infinite weights; {allowed}, "
+            "every weight a finite number"
+        )
+    return _finished(net)
 
 
 @lru_cache(maxsize=32)

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 import canasta_sim.learn.pipeline as pipeline
 from canasta_sim.cli import main
-from canasta_sim.players.weights import PARTS, load_weights
+from canasta_sim.players.weights import PARTS, load_value, load_weights
 
 sklearn = pytest.importorskip("sklearn")
 threadpoolctl = pytest.importorskip("threadpoolctl")
@@ -90,6 +90,13 @@ def test_train_stages_resume_and_repeat(tmp_path):
         "blas": f"{blas['internal_api']} {blas['version']} {blas['architecture']}",
     }
     assert fit3["folders"] == ["round_1/labels_236", "round_1/knobs4_3p", "round_1/own_3p"]
+    # the labels keep each deal's outcome: a value output beside the network, its error
+    # reported on the held-out decisions; the training mean misses them by at least their
+    # spread, so R² (against that spread) is at most 1 - (rmse / rmse_mean)²
+    value = fit3["value"]
+    assert set(value) == {"rmse", "rmse_mean", "r2"} and value["rmse"] > 0
+    assert value["r2"] <= 1 - (value["rmse"] / value["rmse_mean"]) ** 2 + 1e-3
+    assert np.isfinite(load_value(str(r1 / "weights" / "apprentice_3p.npz"))).all()
     assert json.loads((r1 / "fit_4p.json").read_text())["folders"] == [
         "round_1/labels_4p",
         "round_1/own_4p",

@@ -56,6 +56,19 @@ NetSlot = _NetSlot()
 NET_LEN = NetSlot.b2 + 1
 
 
+class _ValueSlot(NamedTuple):
+    # A transposed as in NetSlot: the state features' weights to the hidden units side by side
+    a: int = 0  # A transposed, (N_STATE_FEAT, NET_HIDDEN): state features -> hidden
+    b1: int = NET_HIDDEN * N_STATE_FEAT  # hidden biases (NET_HIDDEN)
+    v: int = NET_HIDDEN * (N_STATE_FEAT + 1)  # output weights (NET_HIDDEN)
+    b2: int = NET_HIDDEN * (N_STATE_FEAT + 2)  # output bias (points)
+
+
+#: Offsets of the value output's parts in one packed value network (``float32[VALUE_LEN]``).
+ValueSlot = _ValueSlot()
+VALUE_LEN = ValueSlot.b2 + 1
+
+
 @kernel
 def decision_features_nb(state, rules, work, fwork, n):
     """State features and the features of candidates ``0 .. n - 1`` of ``work`` (a record of
@@ -90,6 +103,24 @@ def score_candidates_nb(weights, fwork, n):
             if hidden[j] > 0.0:
                 out += weights[NetSlot.v + j] * hidden[j]
         fwork.scores[c] = out
+
+
+@kernel
+def position_value_nb(vweights, fwork):
+    """The value output of the state features in ``fwork.state``
+    (:data:`.features.FEATURE_WORK_DTYPE`): ``v . relu(A s + b1) + b2``, the deal's expected
+    score difference for the seat's side (points, R-50..R-54), ``vweights`` one packed value
+    network (``float32[VALUE_LEN]``, parts at :data:`ValueSlot`, ``A`` transposed); the
+    hidden units go to ``fwork.hidden``."""
+    hidden = fwork.hidden[:]
+    for j in range(NET_HIDDEN):
+        hidden[j] = vweights[ValueSlot.b1 + j]
+    affine_nb(hidden, hidden, vweights, np.int64(ValueSlot.a), fwork.state[:], N_STATE_FEAT)
+    out = vweights[ValueSlot.b2]
+    for j in range(NET_HIDDEN):
+        if hidden[j] > 0.0:
+            out += vweights[ValueSlot.v + j] * hidden[j]
+    return out
 
 
 def _f32_vector(ty):
@@ -359,6 +390,33 @@ def candidate_scores(state, rules, params, weights):
         work["discard"][:n].copy(),
         fwork["scores"][:n].copy(),
     )
+
+
+def position_value(state, rules, vweights):
+    """The value output at the current decision of ``state``: the deal's expected score
+    difference for the current seat's side, for Python callers (the luck adjustment reads it).
+
+    Parameters
+    ----------
+    state : record of STATE_DTYPE
+        A state at a draw or play decision; only what the current seat may know is read
+        (its state features: its own hand and the public cards), and it is not changed.
+    rules : ndarray(int32, (RULES_LEN,))
+    vweights : ndarray(float32, (VALUE_LEN,))
+        One packed value network (:data:`ValueSlot`): a weight file's value output as
+        :func:`canasta_sim.players.weights.load_value` reads it.
+
+    Returns
+    -------
+    float
+        The expected final score of the seat's side minus the mean of the other sides' final
+        scores of the deal (points, R-50..R-54).
+    """
+    from .features import feature_work
+
+    fwork = feature_work(1)[0]
+    state_features_nb(state, rules, fwork)
+    return float(position_value_nb(vweights, fwork))
 
 
 def candidate_features(state, rules, kinds, plans, discards):
