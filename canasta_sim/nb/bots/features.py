@@ -363,6 +363,9 @@ def candidate_features_nb(state, rules, work, fwork, n_cands):
     nxt = rules[RuleSlot.next_seat + seat]
     plen = g[DealSlot.pile_len]
     plans = work.plans[:]  # a plain C array, as in pimc
+    pile_top = state.pile[plen - 1] if plen > 0 else -1
+    held = ranks_held_nb(state, seat, np.int64(-1))  # (pairs, singles) before any meld
+    held_take = ranks_held_nb(state, seat, np.int64(pile_top)) if plen > 0 else held
     # one loop over the candidates in one kernel: as an inlined kernel of one candidate it took
     # numba twice the compile time, and as a call per candidate more run time
     for c in range(n_cands):
@@ -370,7 +373,8 @@ def candidate_features_nb(state, rules, work, fwork, n_cands):
         out = fwork.cands[c]
         for i in range(N_CAND_FEAT):
             out[i] = 0.0
-        top = state.pile[plen - 1] if kind == CandKind.take and plen > 0 else -1
+        top = pile_top if kind == CandKind.take else -1
+        pairs, singles = held_take if top >= 0 else held
         laid = 0
         points = 0
         wilds = 0
@@ -380,6 +384,11 @@ def candidate_features_nb(state, rules, work, fwork, n_cands):
             rows, r, n, d, j, t = next_plan_row_nb(rows, plan, np.int64(top))
             add = n + d + j + t
             laid += n + d + j
+            if n > 0 and r >= FIRST_NATURAL:
+                h = held_nb(state, seat, np.int64(top), r)
+                dp, ds = rank_change_nb(h, h - n)
+                pairs += dp
+                singles += ds
             out[CandFeat.laid_kinds + r - BLACK_THREE] += n / 4.0
             out[CandFeat.laid_kinds + DEUCE - BLACK_THREE] += d / 4.0
             out[CandFeat.laid_kinds + JOKER - BLACK_THREE] += j / 4.0
@@ -435,27 +444,54 @@ def candidate_features_nb(state, rules, work, fwork, n_cands):
         out[CandFeat.endgame_left] = ctx[FeatCtx.endgame] * left / HAND_SCALE
         out[CandFeat.initial_minimum] = ctx[FeatCtx.minimum] if initial else 0.0
         out[CandFeat.points_stock] = points / 100.0 * ctx[FeatCtx.stock]
-        ranks_left_nb(state, out, seat, plan, np.int64(top), discard)
+        ranks_left_nb(state, out, seat, plan, np.int64(top), discard, pairs, singles)
 
 
 @inline_kernel
-def ranks_left_nb(state, out, seat, plan, top, discard):
-    """The natural ranks (4 .. ace) of which two cards or more, and of which one, stay in hand
-    after a candidate: the hand less the naturals ``plan`` melds and the ``discard`` (a kind or
-    -1); with a pickup (``top`` >= 0, the pile's top card, melded) plus the rest of the pile
-    (R-34)."""
+def held_nb(state, seat, top, k):
+    """The cards of natural rank ``k`` in hand before a candidate's melds: the hand's, with a
+    pickup (``top`` >= 0, the pile's top card, melded) plus the rest of the pile (R-34)."""
+    n = state.hands[seat, k]
+    if top >= 0:
+        n += state.pile_counts[k] - (1 if k == top else 0)
+    return n
+
+
+@inline_kernel
+def ranks_held_nb(state, seat, top):
+    """The natural ranks (4 .. ace) of which two cards or more, and of which one, are in hand
+    before a candidate's melds (:func:`held_nb`): once a decision, and each candidate then
+    counts only the ranks it changes (:func:`rank_change_nb`)."""
     pairs = 0
     singles = 0
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-        n = state.hands[seat, k] - plan[k, MeldCol.naturals]
-        if top >= 0:
-            n += state.pile_counts[k] - (1 if k == top else 0)
-        if k == discard:
-            n -= 1
+        n = held_nb(state, seat, top, k)
         if n >= 2:
             pairs += 1
         elif n == 1:
             singles += 1
+    return pairs, singles
+
+
+@inline_kernel
+def rank_change_nb(before, after):
+    """How a rank going from ``before`` to ``after`` cards in hand changes the counts of
+    :func:`ranks_held_nb`: ``(pairs, singles)``, each -1, 0 or 1."""
+    pairs = (1 if after >= 2 else 0) - (1 if before >= 2 else 0)
+    singles = (1 if after == 1 else 0) - (1 if before == 1 else 0)
+    return pairs, singles
+
+
+@inline_kernel
+def ranks_left_nb(state, out, seat, plan, top, discard, pairs, singles):
+    """The natural ranks of which two cards or more, and of which one, stay in hand after a
+    candidate: ``pairs`` and ``singles`` after its melds (``plan``; ``top`` as in
+    :func:`held_nb`), less its ``discard`` (a kind or -1)."""
+    if FIRST_NATURAL <= discard <= LAST_NATURAL:
+        n = held_nb(state, seat, top, discard) - plan[discard, MeldCol.naturals]
+        dp, ds = rank_change_nb(n, n - 1)
+        pairs += dp
+        singles += ds
     out[CandFeat.pairs_left] = pairs / 5.0
     out[CandFeat.singles_left] = singles / 5.0
 
