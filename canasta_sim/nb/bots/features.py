@@ -319,25 +319,30 @@ def kind_features_nb(state, rules, out, seat, nxt):
     those whose place it does not know (the pack's, R-01, but for its hand, the pile, the
     melds and the cards known in other hands: in the stock or in other hands unknown), and
     those known in the next player's hand and in the other opponents' (R-10 sides)."""
-    players = rules[RuleSlot.players]
-    side = rules[RuleSlot.side_of + seat]
     hands, known = state.hands, state.known
+    unseen, opps = StateFeat.unseen_kinds, StateFeat.opp_known_kinds
+    # a pass over the kinds, then one over the hands of the players other than the seat and
+    # the next player (one at 4 players), the cards known there counted in the slots (small
+    # whole numbers, exact in float32) and scaled last: not a loop over the players per kind
     for k in range(BLACK_THREE, N_KINDS):
-        others = 0  # known in any other hand
-        opps = 0  # known in the hands of opponents other than the next player
-        for p in range(players):
-            if p != seat:
-                others += known[p, k]
-                if p != nxt and rules[RuleSlot.side_of + p] != side:
-                    opps += known[p, k]
-        unseen = pack_count_nb(rules[RuleSlot.n_cards], k) - hands[seat, k]
-        unseen -= state.pile_counts[k] + state.melded[k] + others
         i = k - BLACK_THREE
+        u = pack_count_nb(rules[RuleSlot.n_cards], k) - hands[seat, k]
+        out[unseen + i] = u - state.pile_counts[k] - state.melded[k] - known[nxt, k]
+        out[opps + i] = 0.0
         out[StateFeat.hand_kinds + i] = hands[seat, k] / 4.0
         out[StateFeat.pile_kinds + i] = state.pile_counts[k] / 4.0
-        out[StateFeat.unseen_kinds + i] = max(unseen, 0) / 8.0
         out[StateFeat.next_known_kinds + i] = known[nxt, k] / 2.0
-        out[StateFeat.opp_known_kinds + i] = opps / 2.0
+    side = rules[RuleSlot.side_of + seat]
+    for p in range(rules[RuleSlot.players]):
+        if p != seat and p != nxt:
+            opp = rules[RuleSlot.side_of + p] != side
+            for k in range(BLACK_THREE, N_KINDS):
+                out[unseen + k - BLACK_THREE] -= known[p, k]
+                if opp:
+                    out[opps + k - BLACK_THREE] += known[p, k]
+    for i in range(N_KINDS - BLACK_THREE):
+        out[unseen + i] = max(out[unseen + i], 0.0) / 8.0
+        out[opps + i] = out[opps + i] / 2.0
 
 
 @inline_kernel
