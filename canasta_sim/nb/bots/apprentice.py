@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from llvmlite import ir
 from numba.core import types
+from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 from numba.extending import intrinsic
 
 from ..engine.moves import draw_nb, take_pile_nb
@@ -96,9 +97,11 @@ def score_candidates_nb(weights, fwork, n):
     for c in range(n):
         sparse_affine_nb(hidden, half, weights, np.int64(NetSlot.b), fwork.cands[c][:], N_CAND_FEAT)
         out = weights[NetSlot.b2]
-        for j in range(NET_HIDDEN):
-            if hidden[j] > 0.0:
-                out += weights[NetSlot.v + j] * hidden[j]
+        active = positive_mask_nb(hidden, NET_HIDDEN)  # the units the relu passes
+        while active != 0:  # lowest first: the sum in the order of the units
+            j = trailing_zeros(active)
+            out += weights[NetSlot.v + j] * hidden[j]
+            active &= active - 1
         fwork.scores[c] = out
 
 
@@ -207,6 +210,29 @@ def sparse_affine_nb(typingctx, out, base, weights, start, x, count):
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+@intrinsic
+def positive_mask_nb(typingctx, x, count):
+    """The bit mask (``int64``) of the features ``i < count`` of ``x`` (a 1-d C ``float32``
+    array; ``count`` a constant of at most MASK_WIDTH) above 0, bit ``i`` for ``x[i]``: one
+    vector compare, not a branch a feature (NaN is not above 0)."""
+    if not (
+        _f32_vector(x)
+        and isinstance(count, types.IntegerLiteral)
+        and count.literal_value <= MASK_WIDTH
+    ):
+        return None
+    n = count.literal_value
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        xvec = ir.VectorType(ir.FloatType(), n)
+        xs = builder.load(builder.bitcast(data, xvec.as_pointer()), align=4)
+        above = builder.fcmp_ordered(">", xs, ir.Constant(xvec, [0.0] * n))
+        return builder.zext(builder.bitcast(above, ir.IntType(n)), ir.IntType(64))
+
+    return types.int64(x, count), codegen
 
 
 @inline_kernel
