@@ -417,19 +417,8 @@ def candidate_features_nb(state, rules, work, fwork, n_cands):
             out[CandFeat.draw] = 1.0
             left += rules[RuleSlot.draw_count]
         elif kind == CandKind.take:
-            out[CandFeat.take] = 1.0
-            pile_points = 0
-            pile_wilds = 0
-            for k in range(N_KINDS):
-                if k != RED_THREE:  # red threes taken are laid out (R-14)
-                    pile_points += state.pile_counts[k] * rules[RuleSlot.values + k]
-                if k == DEUCE or k == JOKER:
-                    pile_wilds += state.pile_counts[k]
-            left += plen - 1 - state.pile_counts[RED_THREE]
-            out[CandFeat.pile_taken] = plen / PILE_SCALE
-            out[CandFeat.pile_points] = pile_points / 100.0
-            out[CandFeat.pile_wilds] = pile_wilds / 2.0
-            out[CandFeat.pile_frozen] = plen / PILE_SCALE if g[DealSlot.pile_freeze] > 0 else 0.0
+            pile_features_nb(state, rules, out)
+            left += plen - 1 - state.pile_counts[RED_THREE]  # red threes are laid out (R-14)
         else:
             if laid == 0:
                 out[CandFeat.hold] = 1.0
@@ -450,6 +439,25 @@ def candidate_features_nb(state, rules, work, fwork, n_cands):
         out[CandFeat.initial_minimum] = ctx[FeatCtx.minimum] if initial else 0.0
         out[CandFeat.points_stock] = points / 100.0 * ctx[FeatCtx.stock]
         ranks_left_nb(state, out, seat, plan, np.int64(top), discard, pairs, singles)
+
+
+@inline_kernel
+def pile_features_nb(state, rules, out):
+    """A pickup's features of the pile it takes (R-30..R-35; red threes taken are laid out and
+    count no card points, R-14)."""
+    plen = state.g[DealSlot.pile_len]
+    out[CandFeat.take] = 1.0
+    pile_points = 0
+    pile_wilds = 0
+    for k in range(N_KINDS):
+        if k != RED_THREE:
+            pile_points += state.pile_counts[k] * rules[RuleSlot.values + k]
+        if k == DEUCE or k == JOKER:
+            pile_wilds += state.pile_counts[k]
+    out[CandFeat.pile_taken] = plen / PILE_SCALE
+    out[CandFeat.pile_points] = pile_points / 100.0
+    out[CandFeat.pile_wilds] = pile_wilds / 2.0
+    out[CandFeat.pile_frozen] = plen / PILE_SCALE if state.g[DealSlot.pile_freeze] > 0 else 0.0
 
 
 @inline_kernel
