@@ -20,6 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from llvmlite import ir
 from numba.core import types
+from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 from numba.extending import intrinsic
 
 from ..engine.moves import draw_nb, take_pile_nb
@@ -55,6 +56,11 @@ class _NetSlot(NamedTuple):
 NetSlot = _NetSlot()
 NET_LEN = NetSlot.b2 + 1
 
+#: Features one :func:`sparse_affine_nb` sums at most (the bits of its mask); the state
+#: features are summed as a head of MASK_WIDTH and a tail of STATE_TAIL.
+MASK_WIDTH = 64
+STATE_TAIL = N_STATE_FEAT - MASK_WIDTH
+
 
 class _ValueSlot(NamedTuple):
     # A transposed as in NetSlot: the state features' weights to the hidden units side by side
@@ -84,24 +90,31 @@ def score_candidates_nb(weights, fwork, n):
     ``float32[NET_LEN]`` (parts at :data:`NetSlot`, ``A`` and ``B``
     transposed); the state half ``A s + b1`` goes to ``fwork.half`` once per decision.
 
-    The hidden units are summed side by side, feature after feature (:func:`affine_nb`,
-    :func:`sparse_affine_nb`: vector instructions over each feature's contiguous weights),
+    The hidden units are summed side by side, feature after feature
+    (:func:`sparse_affine_nb`: vector instructions over each feature's contiguous weights),
     each unit's sum in feature order as a sum along one row would be, so the ``float32``
-    results are the same. A candidate's features at 0 are skipped (most are: a draw sets 3
-    to 6 of its N_CAND_FEAT): a product of 0 changes at most the sign of a sum that is 0, and
-    the ``relu`` reads either as 0. So a network of an earlier feature version, its weights of
-    the later slots 0 (:func:`canasta_sim.players.weights.widen`), scores as it did before
-    those slots were appended, bit for bit."""
-    half, hidden = fwork.half[:], fwork.hidden[:]
+    results are the same. Features at 0 are skipped (most of a candidate's are: a draw sets 3
+    to 6 of its N_CAND_FEAT; many of the state's): a product of 0 changes at most the
+    sign of a sum that is 0, and the ``relu`` reads either as 0. So a network of an earlier
+    feature version, its weights of the later slots 0
+    (:func:`canasta_sim.players.weights.widen`), scores as it did before those slots were
+    appended, bit for bit."""
+    half, hidden, state = fwork.half[:], fwork.hidden[:], fwork.state[:]
     for j in range(NET_HIDDEN):
         half[j] = weights[NetSlot.b1 + j]
-    affine_nb(half, half, weights, np.int64(NetSlot.a), fwork.state[:], N_STATE_FEAT)
+    # the state features in two blocks, one a mask (first the head, then the tail: feature
+    # order); many are 0 (the pile's kinds, the cards known, the ranks passed on)
+    sparse_affine_nb(half, half, weights, np.int64(NetSlot.a), state[:MASK_WIDTH], MASK_WIDTH)
+    tail = np.int64(NetSlot.a + NET_HIDDEN * MASK_WIDTH)
+    sparse_affine_nb(half, half, weights, tail, state[MASK_WIDTH:], STATE_TAIL)
     for c in range(n):
         sparse_affine_nb(hidden, half, weights, np.int64(NetSlot.b), fwork.cands[c][:], N_CAND_FEAT)
         out = weights[NetSlot.b2]
-        for j in range(NET_HIDDEN):
-            if hidden[j] > 0.0:
-                out += weights[NetSlot.v + j] * hidden[j]
+        active = positive_mask_nb(hidden, NET_HIDDEN)  # the units the relu passes
+        while active != 0:  # lowest first: the sum in the order of the units
+            j = trailing_zeros(active)
+            out += weights[NetSlot.v + j] * hidden[j]
+            active &= active - 1
         fwork.scores[c] = out
 
 
@@ -134,19 +147,21 @@ def _f32_vector(ty):
 
 
 def _affine_signature(out, base, weights, start, x, count):
-    """The intrinsics' signature, or None (numba then reports no matching definition) unless
-    the arrays are 1-d C ``float32``, ``start`` an integer and ``count`` a constant."""
+    """The intrinsic's signature, or None (numba then reports no matching definition) unless
+    the arrays are 1-d C ``float32``, ``start`` an integer and ``count`` a constant of at most
+    MASK_WIDTH."""
     if not (
         all(_f32_vector(a) for a in (out, base, weights, x))
         and isinstance(start, types.Integer)
         and isinstance(count, types.IntegerLiteral)
+        and count.literal_value <= MASK_WIDTH
     ):
         return None
     return types.void(out, base, weights, start, x, count)
 
 
 class _Affine:
-    """LLVM code shared by the intrinsics: one NET_HIDDEN-wide vector sum."""
+    """LLVM code of :func:`sparse_affine_nb`: one NET_HIDDEN-wide vector sum."""
 
     def __init__(self, context, builder, signature, args):
         def data(i):
@@ -179,35 +194,17 @@ class _Affine:
 
 
 @intrinsic
-def affine_nb(typingctx, out, base, weights, start, x, count):
+def sparse_affine_nb(typingctx, out, base, weights, start, x, count):
     """``out[:H] = base[:H] + sum(weights[start + i H : start + (i + 1) H] * x[i] for i <
-    count)`` with ``H`` = NET_HIDDEN (``float32`` C arrays, ``weights`` read-only or not;
-    ``start`` an integer, ``count`` a constant): the sum kept in vector registers, added in
-    the order of ``i``, each product and sum rounded to ``float32`` as the scalar loop rounds
-    it (no fused multiply-add); ``out`` may be ``base``. numba neither vectorises such a loop
+    count if x[i] != 0)`` with ``H`` = NET_HIDDEN (``float32`` C arrays, ``weights``
+    read-only or not; ``start`` an integer, ``count`` a constant, at most MASK_WIDTH); ``out``
+    may be ``base``. One vector compare gives the features that are not 0 as a bit mask, and a
+    loop adds one feature a set bit, lowest first (the order of ``i``), with no branch on the
+    features themselves; the sum stays in vector registers, each product and sum rounded to
+    ``float32`` as the scalar loop rounds it (no fused multiply-add). Equal to the sum over
+    every feature but for the sign of a sum that is 0. numba neither vectorises such a loop
     nor keeps a 32-wide sum out of memory between its steps (a load and a store per feature
     cost more than the arithmetic)."""
-    sig = _affine_signature(out, base, weights, start, x, count)
-    if sig is None:
-        return None
-
-    def codegen(context, builder, signature, args):
-        code = _Affine(context, builder, signature, args)
-        acc = code.load_base()
-        for i in range(count.literal_value):
-            acc = code.add_feature(acc, ir.Constant(ir.IntType(64), i))
-        code.store(acc)
-        return context.get_dummy_value()
-
-    return sig, codegen
-
-
-@intrinsic
-def sparse_affine_nb(typingctx, out, base, weights, start, x, count):
-    """:func:`affine_nb` over the features of ``x`` that are not 0 (``count`` at most 64):
-    one vector compare gives them as a bit mask, and a loop adds one feature a set bit,
-    lowest first (the order of ``i``), with no branch on the features themselves. Equal to
-    :func:`affine_nb` but for the sign of a sum that is 0."""
     sig = _affine_signature(out, base, weights, start, x, count)
     if sig is None:
         return None
@@ -244,6 +241,29 @@ def sparse_affine_nb(typingctx, out, base, weights, start, x, count):
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+@intrinsic
+def positive_mask_nb(typingctx, x, count):
+    """The bit mask (``int64``) of the features ``i < count`` of ``x`` (a 1-d C ``float32``
+    array; ``count`` a constant of at most MASK_WIDTH) above 0, bit ``i`` for ``x[i]``: one
+    vector compare, not a branch a feature (NaN is not above 0)."""
+    if not (
+        _f32_vector(x)
+        and isinstance(count, types.IntegerLiteral)
+        and count.literal_value <= MASK_WIDTH
+    ):
+        return None
+    n = count.literal_value
+
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        xvec = ir.VectorType(ir.FloatType(), n)
+        xs = builder.load(builder.bitcast(data, xvec.as_pointer()), align=4)
+        above = builder.fcmp_ordered(">", xs, ir.Constant(xvec, [0.0] * n))
+        return builder.zext(builder.bitcast(above, ir.IntType(n)), ir.IntType(64))
+
+    return types.int64(x, count), codegen
 
 
 @inline_kernel

@@ -319,25 +319,30 @@ def kind_features_nb(state, rules, out, seat, nxt):
     those whose place it does not know (the pack's, R-01, but for its hand, the pile, the
     melds and the cards known in other hands: in the stock or in other hands unknown), and
     those known in the next player's hand and in the other opponents' (R-10 sides)."""
-    players = rules[RuleSlot.players]
-    side = rules[RuleSlot.side_of + seat]
     hands, known = state.hands, state.known
+    unseen, opps = StateFeat.unseen_kinds, StateFeat.opp_known_kinds
+    # a pass over the kinds, then one over the hands of the players other than the seat and
+    # the next player (one at 4 players), the cards known there counted in the slots (small
+    # whole numbers, exact in float32) and scaled last: not a loop over the players per kind
     for k in range(BLACK_THREE, N_KINDS):
-        others = 0  # known in any other hand
-        opps = 0  # known in the hands of opponents other than the next player
-        for p in range(players):
-            if p != seat:
-                others += known[p, k]
-                if p != nxt and rules[RuleSlot.side_of + p] != side:
-                    opps += known[p, k]
-        unseen = pack_count_nb(rules[RuleSlot.n_cards], k) - hands[seat, k]
-        unseen -= state.pile_counts[k] + state.melded[k] + others
         i = k - BLACK_THREE
+        u = pack_count_nb(rules[RuleSlot.n_cards], k) - hands[seat, k]
+        out[unseen + i] = u - state.pile_counts[k] - state.melded[k] - known[nxt, k]
+        out[opps + i] = 0.0
         out[StateFeat.hand_kinds + i] = hands[seat, k] / 4.0
         out[StateFeat.pile_kinds + i] = state.pile_counts[k] / 4.0
-        out[StateFeat.unseen_kinds + i] = max(unseen, 0) / 8.0
         out[StateFeat.next_known_kinds + i] = known[nxt, k] / 2.0
-        out[StateFeat.opp_known_kinds + i] = opps / 2.0
+    side = rules[RuleSlot.side_of + seat]
+    for p in range(rules[RuleSlot.players]):
+        if p != seat and p != nxt:
+            opp = rules[RuleSlot.side_of + p] != side
+            for k in range(BLACK_THREE, N_KINDS):
+                out[unseen + k - BLACK_THREE] -= known[p, k]
+                if opp:
+                    out[opps + k - BLACK_THREE] += known[p, k]
+    for i in range(N_KINDS - BLACK_THREE):
+        out[unseen + i] = max(out[unseen + i], 0.0) / 8.0
+        out[opps + i] = out[opps + i] / 2.0
 
 
 @inline_kernel
@@ -363,6 +368,9 @@ def candidate_features_nb(state, rules, work, fwork, n_cands):
     nxt = rules[RuleSlot.next_seat + seat]
     plen = g[DealSlot.pile_len]
     plans = work.plans[:]  # a plain C array, as in pimc
+    pile_top = state.pile[plen - 1] if plen > 0 else -1
+    held = ranks_held_nb(state, seat, np.int64(-1))  # (pairs, singles) before any meld
+    held_take = ranks_held_nb(state, seat, np.int64(pile_top)) if plen > 0 else held
     # one loop over the candidates in one kernel: as an inlined kernel of one candidate it took
     # numba twice the compile time, and as a call per candidate more run time
     for c in range(n_cands):
@@ -370,7 +378,8 @@ def candidate_features_nb(state, rules, work, fwork, n_cands):
         out = fwork.cands[c]
         for i in range(N_CAND_FEAT):
             out[i] = 0.0
-        top = state.pile[plen - 1] if kind == CandKind.take and plen > 0 else -1
+        top = pile_top if kind == CandKind.take else -1
+        pairs, singles = held_take if top >= 0 else held
         laid = 0
         points = 0
         wilds = 0
@@ -380,6 +389,11 @@ def candidate_features_nb(state, rules, work, fwork, n_cands):
             rows, r, n, d, j, t = next_plan_row_nb(rows, plan, np.int64(top))
             add = n + d + j + t
             laid += n + d + j
+            if n > 0 and r >= FIRST_NATURAL:
+                h = held_nb(state, seat, np.int64(top), r)
+                dp, ds = rank_change_nb(h, h - n)
+                pairs += dp
+                singles += ds
             out[CandFeat.laid_kinds + r - BLACK_THREE] += n / 4.0
             out[CandFeat.laid_kinds + DEUCE - BLACK_THREE] += d / 4.0
             out[CandFeat.laid_kinds + JOKER - BLACK_THREE] += j / 4.0
@@ -403,19 +417,8 @@ def candidate_features_nb(state, rules, work, fwork, n_cands):
             out[CandFeat.draw] = 1.0
             left += rules[RuleSlot.draw_count]
         elif kind == CandKind.take:
-            out[CandFeat.take] = 1.0
-            pile_points = 0
-            pile_wilds = 0
-            for k in range(N_KINDS):
-                if k != RED_THREE:  # red threes taken are laid out (R-14)
-                    pile_points += state.pile_counts[k] * rules[RuleSlot.values + k]
-                if k == DEUCE or k == JOKER:
-                    pile_wilds += state.pile_counts[k]
-            left += plen - 1 - state.pile_counts[RED_THREE]
-            out[CandFeat.pile_taken] = plen / PILE_SCALE
-            out[CandFeat.pile_points] = pile_points / 100.0
-            out[CandFeat.pile_wilds] = pile_wilds / 2.0
-            out[CandFeat.pile_frozen] = plen / PILE_SCALE if g[DealSlot.pile_freeze] > 0 else 0.0
+            pile_features_nb(state, rules, out)
+            left += plen - 1 - state.pile_counts[RED_THREE]  # red threes are laid out (R-14)
         else:
             if laid == 0:
                 out[CandFeat.hold] = 1.0
@@ -435,27 +438,73 @@ def candidate_features_nb(state, rules, work, fwork, n_cands):
         out[CandFeat.endgame_left] = ctx[FeatCtx.endgame] * left / HAND_SCALE
         out[CandFeat.initial_minimum] = ctx[FeatCtx.minimum] if initial else 0.0
         out[CandFeat.points_stock] = points / 100.0 * ctx[FeatCtx.stock]
-        ranks_left_nb(state, out, seat, plan, np.int64(top), discard)
+        ranks_left_nb(state, out, seat, plan, np.int64(top), discard, pairs, singles)
 
 
 @inline_kernel
-def ranks_left_nb(state, out, seat, plan, top, discard):
-    """The natural ranks (4 .. ace) of which two cards or more, and of which one, stay in hand
-    after a candidate: the hand less the naturals ``plan`` melds and the ``discard`` (a kind or
-    -1); with a pickup (``top`` >= 0, the pile's top card, melded) plus the rest of the pile
-    (R-34)."""
+def pile_features_nb(state, rules, out):
+    """A pickup's features of the pile it takes (R-30..R-35; red threes taken are laid out and
+    count no card points, R-14)."""
+    plen = state.g[DealSlot.pile_len]
+    out[CandFeat.take] = 1.0
+    pile_points = 0
+    pile_wilds = 0
+    for k in range(N_KINDS):
+        if k != RED_THREE:
+            pile_points += state.pile_counts[k] * rules[RuleSlot.values + k]
+        if k == DEUCE or k == JOKER:
+            pile_wilds += state.pile_counts[k]
+    out[CandFeat.pile_taken] = plen / PILE_SCALE
+    out[CandFeat.pile_points] = pile_points / 100.0
+    out[CandFeat.pile_wilds] = pile_wilds / 2.0
+    out[CandFeat.pile_frozen] = plen / PILE_SCALE if state.g[DealSlot.pile_freeze] > 0 else 0.0
+
+
+@inline_kernel
+def held_nb(state, seat, top, k):
+    """The cards of natural rank ``k`` in hand before a candidate's melds: the hand's, with a
+    pickup (``top`` >= 0, the pile's top card, melded) plus the rest of the pile (R-34)."""
+    n = state.hands[seat, k]
+    if top >= 0:
+        n += state.pile_counts[k] - (1 if k == top else 0)
+    return n
+
+
+@inline_kernel
+def ranks_held_nb(state, seat, top):
+    """The natural ranks (4 .. ace) of which two cards or more, and of which one, are in hand
+    before a candidate's melds (:func:`held_nb`): once a decision, and each candidate then
+    counts only the ranks it changes (:func:`rank_change_nb`)."""
     pairs = 0
     singles = 0
     for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-        n = state.hands[seat, k] - plan[k, MeldCol.naturals]
-        if top >= 0:
-            n += state.pile_counts[k] - (1 if k == top else 0)
-        if k == discard:
-            n -= 1
+        n = held_nb(state, seat, top, k)
         if n >= 2:
             pairs += 1
         elif n == 1:
             singles += 1
+    return pairs, singles
+
+
+@inline_kernel
+def rank_change_nb(before, after):
+    """How a rank going from ``before`` to ``after`` cards in hand changes the counts of
+    :func:`ranks_held_nb`: ``(pairs, singles)``, each -1, 0 or 1."""
+    pairs = (1 if after >= 2 else 0) - (1 if before >= 2 else 0)
+    singles = (1 if after == 1 else 0) - (1 if before == 1 else 0)
+    return pairs, singles
+
+
+@inline_kernel
+def ranks_left_nb(state, out, seat, plan, top, discard, pairs, singles):
+    """The natural ranks of which two cards or more, and of which one, stay in hand after a
+    candidate: ``pairs`` and ``singles`` after its melds (``plan``; ``top`` as in
+    :func:`held_nb`), less its ``discard`` (a kind or -1)."""
+    if FIRST_NATURAL <= discard <= LAST_NATURAL:
+        n = held_nb(state, seat, top, discard) - plan[discard, MeldCol.naturals]
+        dp, ds = rank_change_nb(n, n - 1)
+        pairs += dp
+        singles += ds
     out[CandFeat.pairs_left] = pairs / 5.0
     out[CandFeat.singles_left] = singles / 5.0
 
