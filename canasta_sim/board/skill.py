@@ -53,13 +53,16 @@ def luck_and_skill(session: PlaySession) -> dict[str, Any] | None:
         again = run.new_deal(trace=False)
         again.play_out(seats=list(run.seats))
         yours, bots = session.deal.score(), again.score()
-        you = {"score": yours[side]["total"], "difference": score_difference(yours, side)}
+        mine, theirs = score_difference(yours, side), score_difference(bots, side)
         spec = run.seats[session.you]
-        bot = {
-            "spec": spec,
-            "level": level_of(spec),
-            "score": bots[side]["total"],
-            "difference": score_difference(bots, side),
+        session.skill = {
+            "you": {"score": yours[side]["total"], "difference": mine},
+            "bot": {
+                "spec": spec,
+                "level": level_of(spec),
+                "score": bots[side]["total"],
+                "difference": theirs,
+            },
+            "more": mine - theirs,
         }
-        session.skill = {"you": you, "bot": bot, "more": you["difference"] - bot["difference"]}
     return session.skill
