@@ -91,20 +91,26 @@ def test_another_line_is_reported_with_its_sign(client):
 
 
 def test_a_game_deal_is_compared_from_its_own_scores(client):
-    """A whole game's deal: the bots' deal is dealt as the game's (its seed, dealer and
-    scores); the opponents' level sits in the user's seat."""
+    """The second deal of a whole game: the bots' deal is dealt as the game's (dealer 1, the
+    first deal's totals as the cumulative scores, so the same minimum counts, R-64); the
+    opponents' level sits in the user's seat."""
     body = {"seed": 5, "players": 2, "opponents": "novice", "seat": 0}
     answer = client.post("/api/game", json=body).json()
-    game, view = answer["id"], answer["view"]
-    while view["frame"]["phase"] != "over":
-        legal = view["legal"]
-        move = "draw" if "draw" in legal else next(a for a in legal if a.startswith("discard:"))
-        response = client.post(f"/api/game/{game}/act", json={"action": move})
-        view = response.json()["view"]
+    game = answer["id"]
+    for deal in range(2):
+        view = answer["view"]
+        while view["frame"]["phase"] != "over":
+            legal = view["legal"]
+            move = "draw" if "draw" in legal else next(a for a in legal if a.startswith("discard:"))
+            answer = client.post(f"/api/game/{game}/act", json={"action": move}).json()
+            view = answer["view"]
+        if deal == 0:
+            first = [side["total"] for side in view["frame"]["result"]]
+            answer = client.post(f"/api/game/{game}/next").json()
     session = client.app.state.board.games[game].session
-    assert session.run.dealer == 0 and session.run.scores == (0, 0)  # the game's first deal
+    assert session.run.dealer == 1 and session.run.scores == tuple(first)
     totals = [e["total"] for e in replay_deal(session.run) if e["event"] == "score"]
     skill = view["skill"]
-    assert skill["bot"]["score"] == totals[0]
+    assert skill["bot"]["level"] == "novice" and skill["bot"]["score"] == totals[0]
     assert skill["bot"]["difference"] == totals[0] - totals[1]
     assert skill["more"] == skill["you"]["difference"] - skill["bot"]["difference"]
