@@ -36,7 +36,9 @@ request checks :mod:`.requests`', what the app keeps :class:`~.kept.Board`):
   the environment's actions (an illegal one: 400 with its rule id, ``{error, rule}``; the page
   links the rule in ``GET /rules``, the rule book generated from docs/RULES.md with an
   anchor per rule id). ``GET /api/play/ID/report?turn=T&decision=D``: once the deal is over,
-  the report of the user's hand at one of the user's decisions. ``play: ID`` in an
+  the report of the user's hand at one of the user's decisions; once the deal is over, the
+  view's ``skill`` is the user's result beside the bot of the user's seat's with the same
+  cards (:mod:`.skill`). ``play: ID`` in an
   analysis request is a hint at the user's decision, ``review: ID`` the deal's review.
 - ``POST /api/game`` ``{seed, players, bots | opponents, partner, seat, target, practice}``:
   a whole game against the bots to ``target`` (default the rules', R-55; :mod:`.whole_game`); ``GET

@@ -56,6 +56,17 @@ def level_spec(name: str) -> str:
     raise BadArgument("level", f"level {name!r} is not allowed; allowed: {level_names()}")
 
 
+def level_of(spec: str) -> str | None:
+    """The name of the level whose bot is ``spec`` (a checked spec, as
+    :func:`canasta_sim.board.pages.page_bot` gives it), or None for a bot that is no level's."""
+    from ..players.specs import parse_bot
+
+    for level in LEVELS:
+        if parse_bot(level.spec).spec == spec:
+            return level.name
+    return None
+
+
 def level_seats(players: int, you: int, opponents: str, partner: str | None = None) -> str:
     """One bot spec per seat, comma separated (as ``--seats``): the ``opponents`` level on the
     other side's seats, the ``partner`` level (default: the opponents') on your partners'

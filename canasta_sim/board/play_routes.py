@@ -31,6 +31,15 @@ def play_session(board: Board, play_id):
     return board.plays[str(play_id)]
 
 
+async def _finished(session) -> None:
+    """Once the session's deal is over, its luck and skill (:mod:`.skill`: one deal played
+    by the bots, in a thread, kept in the session), for the view to show."""
+    from .skill import luck_and_skill
+
+    if session.deal.is_over and session.skill is None:
+        await run_in_threadpool(luck_and_skill, session)
+
+
 def _play_request(board: Board, data: dict) -> tuple[dict, int]:
     """The deal (seed form, :func:`~.requests.deal_source`) and the user's seat a play
     request names: ``seed``, ``deal``, ``players``, ``seat`` and ``bots``, or ``opponents``
@@ -77,6 +86,7 @@ async def start_play(request: Request):
     data = await read_body(request)
     source, seat = _play_request(board, data)
     session = await run_in_threadpool(new_session, source, seat, _practice(data))
+    await _finished(session)
     return JSONResponse({"game": board.add_play(session), "view": session_view(session)})
 
 
@@ -84,6 +94,7 @@ async def play_view(request: Request):
     from .session import session_view
 
     session = play_session(request.app.state.board, request.path_params["game"])
+    await _finished(session)
     return JSONResponse(session_view(session))
 
 
@@ -108,6 +119,7 @@ async def play_act(request: Request):
         await run_in_threadpool(act, session, action)
     except IllegalMove as exc:
         return JSONResponse({"error": str(exc), "rule": exc.rule}, status_code=400)
+    await _finished(session)
     return JSONResponse(session_view(session))
 
 
@@ -135,12 +147,13 @@ def _board_game(board: Board, game_id):
     return board.games[game_id]
 
 
-def _game_answer(board: Board, game_id: str) -> JSONResponse:
+async def _game_answer(board: Board, game_id: str) -> JSONResponse:
     """The game's view (:func:`.whole_game.game_view`) with its ``id`` and ``play``, the id of the
     deal at the table as a play session (its hint, review and hand's report)."""
     from .whole_game import game_view
 
     game = board.games[game_id]
+    await _finished(game.session)
     play_id = board.play_id(game.session)
     return JSONResponse({"id": game_id, "play": play_id, **game_view(game)})
 
@@ -152,7 +165,7 @@ async def start_game(request: Request):
     data = await read_body(request)
     source, seat = _game_request(board, data)
     game = await run_in_threadpool(new_game, source, seat, _practice(data))
-    return _game_answer(board, board.add_game(game))
+    return await _game_answer(board, board.add_game(game))
 
 
 async def resume_game(request: Request):
@@ -163,14 +176,14 @@ async def resume_game(request: Request):
     moves, undos = data.pop("moves", None), data.pop("undos", None)
     source, seat = _game_request(board, data)
     game = await run_in_threadpool(resume, source, seat, moves, _practice(data), undos)
-    return _game_answer(board, board.add_game(game))
+    return await _game_answer(board, board.add_game(game))
 
 
 async def game_state(request: Request):
     board: Board = request.app.state.board
     game_id = request.path_params["game"]
     _board_game(board, game_id)
-    return _game_answer(board, game_id)
+    return await _game_answer(board, game_id)
 
 
 async def game_act(request: Request):
@@ -187,7 +200,7 @@ async def game_act(request: Request):
         await run_in_threadpool(act, game.session, action)
     except IllegalMove as exc:
         return JSONResponse({"error": str(exc), "rule": exc.rule}, status_code=400)
-    return _game_answer(board, game_id)
+    return await _game_answer(board, game_id)
 
 
 async def game_next(request: Request):
@@ -196,7 +209,7 @@ async def game_next(request: Request):
     board: Board = request.app.state.board
     game_id = request.path_params["game"]
     await run_in_threadpool(next_deal, _board_game(board, game_id))
-    return _game_answer(board, game_id)
+    return await _game_answer(board, game_id)
 
 
 async def game_undo(request: Request):
@@ -205,7 +218,7 @@ async def game_undo(request: Request):
     board: Board = request.app.state.board
     game_id = request.path_params["game"]
     await run_in_threadpool(undo, _board_game(board, game_id).session)
-    return _game_answer(board, game_id)
+    return await _game_answer(board, game_id)
 
 
 async def game_done(request: Request):
@@ -214,7 +227,7 @@ async def game_done(request: Request):
     board: Board = request.app.state.board
     game_id = request.path_params["game"]
     await run_in_threadpool(play_on, _board_game(board, game_id).session)
-    return _game_answer(board, game_id)
+    return await _game_answer(board, game_id)
 
 
 async def game_trace(request: Request):
@@ -239,6 +252,7 @@ async def play_done(request: Request):
 
     session = play_session(request.app.state.board, request.path_params["game"])
     await run_in_threadpool(play_on, session)
+    await _finished(session)
     return JSONResponse(session_view(session))
 
 

@@ -63,6 +63,9 @@ class PlaySession:
         In practice, whether the user's turn is over and the bots wait for :func:`play_on`.
     undos : int
         The undos used in the deal (a deal with any is a practice deal).
+    skill : dict or None
+        Once the deal is over and asked for, the user's result beside the bot's with the same
+        cards (:func:`canasta_sim.board.skill.luck_and_skill`).
     """
 
     source: dict
@@ -75,6 +78,7 @@ class PlaySession:
     practice: bool = False
     waiting: bool = False
     undos: int = 0
+    skill: dict | None = None
     _before: Deal | None = None
 
     @property
@@ -237,7 +241,9 @@ def session_view(session: PlaySession) -> dict[str, Any]:
     ``you``, ``players``, ``sides``, ``seats`` (``"you"`` at the user's), ``actions``
     (the user's actions so far), ``decisions`` (the user's decisions so far, ``[turn,
     decision]``, as :func:`session_report` takes them), ``practice``, ``waiting`` and
-    ``undos`` (:class:`PlaySession`) and ``undo`` (whether :func:`undo` is allowed now)."""
+    ``undos`` (:class:`PlaySession`), ``undo`` (whether :func:`undo` is allowed now) and
+    ``skill`` (once the deal is over, the user's result beside the bot's with the same
+    cards, :func:`canasta_sim.board.skill.luck_and_skill`, when computed; else None)."""
     deal = session.deal
     decision = 0 if deal.phase == "draw" else 1
     frame = table_frame(deal, decision, session.run.scores)
@@ -265,6 +271,7 @@ def session_view(session: PlaySession) -> dict[str, Any]:
         "waiting": session.waiting,
         "undos": session.undos,
         "undo": undo_refusal(session) is None,
+        "skill": session.skill,
     }
 
 

@@ -865,7 +865,34 @@ function showPlay(view) {
     at.replaceChildren(...view.decisions.map(([t, d]) => Object.assign(el("option", "", `${t}:${d}`), { value: `${t}:${d}` })));
     if (kept) at.value = kept;
   }
+  showSkill(view.skill);
   $("log").replaceChildren(...view.log.map((line) => el("li", "done", line)));
+}
+
+// Luck and skill after a deal (the view's skill, server side): your side's result, the
+// bot of your seat's with the same cards (the deal played again by the bots alone), and the
+// difference between the two. A result is a score difference: your side minus the others.
+function showSkill(skill) {
+  const box = $("play-skill");
+  box.hidden = !skill;
+  if (!skill) return box.replaceChildren();
+  const points = (v) => (v > 0 ? "+" : "") + (Number.isInteger(v) ? v : v.toFixed(1));
+  const bot = skill.bot.level ? `the ${skill.bot.level} bot (${skill.bot.spec})` : `the bot ${skill.bot.spec}`;
+  const others = play.view.sides > 2 ? "the other sides' mean" : "the other side";
+  const verdict = skill.more === 0 ? `you scored as ${bot} would have with these cards`
+    : `you scored ${Math.abs(skill.more)} points ${skill.more > 0 ? "more" : "less"} than ${bot} would have with these cards`;
+  const line = (id, label, value) => {
+    const row = el("div", "skill-row", label);
+    row.append(" ", Object.assign(el("strong", "", value), { id }));
+    return row;
+  };
+  box.replaceChildren(
+    el("h3", "", "Luck and skill"),
+    line("skill-you", "Your side this deal:", `${skill.you.score} points, ${points(skill.you.difference)} against ${others}`),
+    line("skill-bot", `With ${bot} in your seat and the same cards:`, `${skill.bot.score} points, ${points(skill.bot.difference)}`),
+    line("skill-more", "Difference:", `${points(skill.more)} points: ${verdict}`),
+    el("div", "settings", "The other bots react to different play: the same cards, not the same deal."),
+  );
 }
 
 // The play form as a request: the bots, or levels by name (the server maps them to their bots).
