@@ -8,7 +8,8 @@ Per player count P: ``LabelPlan(seed=SEEDS[P], deals=20, players=(P,), presets=(
 shards into ``OUT/labels_Pp`` (resumable: whole shards are kept), then the network
 (``fit_network``) and the value output (``fit_value``) on the deals not held out (deal % 5),
 seed 0, into ``OUT/apprentice_Pp.npz`` with the held-out report. The shipped files were made
-by this recipe on two cores (labels: 1000 shards at 4 players in 45 minutes, 600 at 2 in 21,
+by this recipe's plans and fits on two cores (labels: 1000 shards at 4 players in 45
+minutes, 600 at 2 in 21,
 400 at 6 in 30; each fit 1 to 10 minutes); ``canasta-sim train`` does not run it yet.
 """
 
@@ -60,14 +61,18 @@ def fit_file(out: Path, players: int) -> dict:
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
     parser.add_argument("--out", type=Path, required=True, help="folder of labels and files")
-    parser.add_argument("--players", type=int, nargs="*", default=sorted(SHARDS))
+    parser.add_argument("--players", type=int, nargs="+", default=sorted(SHARDS))
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args(argv)
     bad = [p for p in args.players if p not in SHARDS]
     if bad:
         parser.error(f"--players {bad[0]}: allowed: {', '.join(map(str, SHARDS))}")
+    if args.threads < 1:
+        parser.error(f"--threads {args.threads}: allowed: 1 or more")
+    if args.out.exists() and not args.out.is_dir():
+        parser.error(f"--out {args.out}: not a folder")
     for players in args.players:
         folder = args.out / f"labels_{players}p"
         make_labels(folder, plan_of(players), SHARDS[players], threads=args.threads)

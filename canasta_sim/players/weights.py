@@ -21,10 +21,13 @@ expected score difference for the seat's side (points). Play never reads it
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 import zipfile
-from functools import lru_cache
+from collections.abc import Callable
+from functools import lru_cache, wraps
 from pathlib import Path
+from typing import TypeVar
 
 import numpy as np
 
@@ -84,6 +87,27 @@ def widen(parts: dict[str, np.ndarray], version: int) -> dict[str, np.ndarray]:
     return out
 
 
+T = TypeVar("T")
+
+
+def per_file_version(read: Callable[[str], T]) -> Callable[[str], T]:
+    """``read(path)`` cached by the path and the file's modification time and size: a file
+    written again in the same process is read again (a run's manifest hashes the file it
+    names, so the weights played must be that file's)."""
+    cached = lru_cache(maxsize=32)(lambda path, _stamp: read(path))
+
+    @wraps(read)
+    def reader(path: str) -> T:
+        try:
+            st = os.stat(path)
+            stamp: tuple[int, int] | None = (st.st_mtime_ns, st.st_size)
+        except OSError:  # read() names the file in its error
+            stamp = None
+        return cached(path, stamp)
+
+    return reader
+
+
 def default_weights_path(players: int, family: str = "") -> Path:
     """The shipped weights for ``players`` players: ``data/{family}_{players}p.npz``, or the
     family's 4-player file where none was fitted for that count. ``family`` names a set of
@@ -134,7 +158,7 @@ def _pack(parts: dict, shapes: dict, slots, length: int) -> np.ndarray:
     return out
 
 
-@lru_cache(maxsize=32)
+@per_file_version
 def load_weights(path: str) -> np.ndarray:
     """The packed network of a weight file: ``ndarray(float32, (NET_LEN,))`` (read-only),
     subnormal weights read as zeros.
@@ -188,7 +212,7 @@ def _finished(net: np.ndarray) -> np.ndarray:
     return net
 
 
-@lru_cache(maxsize=32)
+@per_file_version
 def load_value(path: str) -> np.ndarray:
     """The packed value output of a weight file: ``ndarray(float32, (VALUE_LEN,))``
     (read-only, :data:`~canasta_sim.nb.bots.apprentice.ValueSlot`), subnormal weights read as
@@ -225,7 +249,7 @@ def load_value(path: str) -> np.ndarray:
     return _finished(net)
 
 
-@lru_cache(maxsize=32)
+@per_file_version
 def fitted_players(path: str) -> int | None:
     """The player count a weight file was fitted for: its ``players`` entry, else the
     ``N`` of a file named ``apprentice_Np.npz`` (as ``canasta-sim train`` names them), else

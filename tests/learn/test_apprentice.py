@@ -460,7 +460,7 @@ def test_weights_of_another_player_count_are_refused(tmp_path):
 
 
 def test_a_version_1_file_plays_as_before(tmp_path):
-    """A weight file of feature version 1 (the shipped 4-player one: A 32 x 24, B 32 x 32) and
+    """A weight file of feature version 1 (bots version 8's 4-player one: A 32 x 24, B 32 x 32) and
     the same network written as version 2 with zero weights for the appended slots pack to the
     same array; on a pinned decision the bot's scores are, bit for bit, those of the version-1
     network summed row by row over the version-1 slots alone (as the kernels summed them before
@@ -472,7 +472,7 @@ def test_a_version_1_file_plays_as_before(tmp_path):
     from canasta_sim.nb.bots.search_candidates import search_work
     from canasta_sim.players.weights import load_weights
 
-    shipped = default_weights_path(4)
+    shipped = default_weights_path(4, "apprentice8")
     with np.load(shipped) as z:
         assert int(z["feature_version"]) == 1
         v1 = {k: z[k] for k in PARTS}

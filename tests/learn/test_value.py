@@ -7,11 +7,12 @@ import pytest
 from canasta_sim.game.deals import Deal
 from canasta_sim.game.rules import Rules
 from canasta_sim.learn import train
-from canasta_sim.nb.bots.apprentice import position_value, position_value_nb
+from canasta_sim.nb.bots.apprentice import VALUE_LEN, position_value, position_value_nb
 from canasta_sim.nb.bots.features import FEATURE_WORK_DTYPE, N_STATE_FEAT, NET_HIDDEN
 from canasta_sim.nb.enums import DealSlot
 from canasta_sim.nb.labels import LABEL_LEN, LabelCol
 from canasta_sim.players.weights import (
+    DATA,
     PARTS,
     VALUE_PARTS,
     default_weights_path,
@@ -73,9 +74,10 @@ def test_a_file_without_a_value_output_is_refused_by_name(tmp_path):
     train.save(path, _net(0.01))
     with pytest.raises(ValueError, match=rf"weights={path}: holds no value output"):
         load_value(str(path))
-    shipped = default_weights_path(4)  # written before value outputs
+    shipped = DATA / "apprentice8_4p.npz"  # bots version 8's, written before value outputs
     with pytest.raises(ValueError, match=rf"weights={shipped}: holds no value output"):
         load_value(str(shipped))
+    assert load_value(str(default_weights_path(4))).shape == (VALUE_LEN,)  # version 9's has one
 
 
 @pytest.mark.parametrize(
@@ -152,3 +154,17 @@ def test_position_value_reads_no_hidden_card():
         deal.play_turn("expert")
     assert swapped > 10
     assert len(set(values)) > len(values) // 2
+
+
+def test_a_weight_file_written_again_is_read_again(tmp_path):
+    """The readers cache a file by its path, modification time and size: a file written again
+    in the same process plays its new weights (a fresh user's finding: the old ones were
+    played while the manifest hashed the new file)."""
+    path = tmp_path / "mine.npz"
+    train.save(path, _net(0.01))
+    first = load_weights(str(path))
+    assert load_weights(str(path)) is first  # read once while unchanged
+    train.save(path, _net(0.02))
+    again = load_weights(str(path))
+    assert again is not first
+    assert np.float32(0.02) in again and np.float32(0.01) not in again

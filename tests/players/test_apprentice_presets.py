@@ -105,28 +105,34 @@ def test_unknown_versions_are_refused_naming_the_allowed(spec, message):
         assert "apprentice, expert@1, expert@2, expert@3, apprentice@8" in str(err.value)
 
 
-def test_apprentice_8_plays_as_apprentice_while_the_shipped_files_are_version_8s():
-    """Today the shipped default files are version 8's (the recorded hashes): ``apprentice@8``
-    and ``apprentice`` play the same deals alike, so a rotated comparison scores a difference
-    of exactly 0 and equal wins; the manifest names version 8's file by package and name.
-    (Holds until a bots version ships new default files: then this test goes.)"""
-    assert weights_hash(default_weights_path(4)) == VERSION_8[4]
-    table, _ = compare("apprentice@8", "apprentice", deals=300, rules=Rules(players=4), seed=3)
+def test_apprentice_8_plays_its_own_files():
+    """``apprentice@8`` plays version 8's files: against the apprentice given the same file by
+    path a rotated comparison scores a difference of exactly 0 and equal wins; against today's
+    default files (bots version 9's, another network) the two bots play other deals. The
+    manifest names version 8's file by package and name."""
+    assert weights_hash(default_weights_path(4)) != VERSION_8[4]
+    same = f"apprentice:weights={DATA / 'apprentice8_4p.npz'}"
+    table, _ = compare("apprentice@8", same, deals=300, rules=Rules(players=4), seed=3)
     a, b = table.iloc[0], table.iloc[1]
-    assert (a["bot"], b["bot"]) == ("apprentice@8", "apprentice")
+    assert a["bot"] == "apprentice@8"
     assert a["mean_diff"] == 0 and b["mean_diff"] == 0
     assert a["wins"] == b["wins"] and a["mean_score"] == b["mean_score"]
     files = {w["file"]: w["sha256"] for w in table.attrs["manifest"]["weights"]}
-    assert files == {"apprentice8_4p.npz": VERSION_8[4], "apprentice_4p.npz": VERSION_8[4]}
+    assert files["apprentice8_4p.npz"] == VERSION_8[4]
+    table, _ = compare("apprentice@8", "apprentice", deals=300, rules=Rules(players=4), seed=3)
+    assert table.iloc[0]["mean_diff"] != 0
 
 
 def test_search_bot_rolls_out_with_version_8():
     """``pimc:rollout=apprentice@8,worlds=4`` plays a short run, deal for deal as the search bot
-    rolling out with today's apprentice (the same weights today); its manifest names version
+    rolling out with the apprentice given version 8's file by path; its manifest names version
     8's file and the bot's spec."""
     rules = Rules(players=2)
+    path = DATA / "apprentice8_2p.npz"
     old = simulate(4, rules=rules, bots=["pimc:rollout=apprentice@8,worlds=4", "apprentice"])
-    new = simulate(4, rules=rules, bots=["pimc:rollout=apprentice,worlds=4", "apprentice"])
+    new = simulate(
+        4, rules=rules, bots=[f"pimc:rollout=apprentice,worlds=4,weights={path}", "apprentice"]
+    )
     assert len(old.sides) == 8
     assert old.sides["score"].tolist() == new.sides["score"].tolist()
     manifest = old.manifest

@@ -99,14 +99,8 @@ def score_candidates_nb(weights, fwork, n):
     feature version, its weights of the later slots 0
     (:func:`canasta_sim.players.weights.widen`), scores as it did before those slots were
     appended, bit for bit."""
-    half, hidden, state = fwork.half[:], fwork.hidden[:], fwork.state[:]
-    for j in range(NET_HIDDEN):
-        half[j] = weights[NetSlot.b1 + j]
-    # the state features in two blocks, one a mask (first the head, then the tail: feature
-    # order); many are 0 (the pile's kinds, the cards known, the ranks passed on)
-    sparse_affine_nb(half, half, weights, np.int64(NetSlot.a), state[:MASK_WIDTH], MASK_WIDTH)
-    tail = np.int64(NetSlot.a + NET_HIDDEN * MASK_WIDTH)
-    sparse_affine_nb(half, half, weights, tail, state[MASK_WIDTH:], STATE_TAIL)
+    half, hidden = fwork.half[:], fwork.hidden[:]
+    state_half_nb(half, weights, np.int64(NetSlot.a), np.int64(NetSlot.b1), fwork.state[:])
     for c in range(n):
         sparse_affine_nb(hidden, half, weights, np.int64(NetSlot.b), fwork.cands[c][:], N_CAND_FEAT)
         out = weights[NetSlot.b2]
@@ -118,6 +112,20 @@ def score_candidates_nb(weights, fwork, n):
         fwork.scores[c] = out
 
 
+@inline_kernel
+def state_half_nb(half, weights, a, b1, state):
+    """``half = A s + b1`` (``float32[NET_HIDDEN]``) for the state features ``state`` and a
+    packed network's ``A`` (transposed) at ``a`` and ``b1`` at ``b1`` of ``weights``: the
+    features in two blocks, each one bit mask (the head, then the tail: feature order), the
+    features at 0 skipped (many are: the pile's kinds, the cards known, the ranks passed on)."""
+    for j in range(NET_HIDDEN):
+        half[j] = weights[b1 + j]
+    sparse_affine_nb(half, half, weights, a, state[:MASK_WIDTH], MASK_WIDTH)
+    sparse_affine_nb(
+        half, half, weights, a + NET_HIDDEN * MASK_WIDTH, state[MASK_WIDTH:], STATE_TAIL
+    )
+
+
 @kernel
 def position_value_nb(vweights, fwork):
     """The value output of the state features in ``fwork.state``
@@ -126,9 +134,7 @@ def position_value_nb(vweights, fwork):
     network (``float32[VALUE_LEN]``, parts at :data:`ValueSlot`, ``A`` transposed); the
     hidden units go to ``fwork.hidden``."""
     hidden = fwork.hidden[:]
-    for j in range(NET_HIDDEN):
-        hidden[j] = vweights[ValueSlot.b1 + j]
-    affine_nb(hidden, hidden, vweights, np.int64(ValueSlot.a), fwork.state[:], N_STATE_FEAT)
+    state_half_nb(hidden, vweights, np.int64(ValueSlot.a), np.int64(ValueSlot.b1), fwork.state[:])
     out = vweights[ValueSlot.b2]
     for j in range(NET_HIDDEN):
         if hidden[j] > 0.0:
