@@ -156,3 +156,38 @@ def test_a_practice_game_keeps_its_undos(client):
     assert again["game"] == answer["game"]
     refused = post(client, "/api/game/resume", dict(record, practice=False), status=400)
     assert refused["error"].startswith("undos: give one count from 0 to 20000 per deal")
+
+
+def practice_turn(client, game, answer) -> dict:
+    """The user's plain play in practice: done while the bots wait, else draw, else the first
+    discard (or going out) allowed."""
+    view = answer["view"]
+    if view["waiting"]:
+        return post(client, f"/api/game/{game}/done")
+    legal = view["legal"]
+    move = (
+        "draw"
+        if "draw" in legal
+        else next(a for a in legal if a.startswith(("discard:", "go_out", "end_deal")))
+    )
+    return post(client, f"/api/game/{game}/act", {"action": move})
+
+
+def test_a_practice_game_resumes_after_a_deal_the_bots_ended(client):
+    """The record keeps no presses of done: a deal that the bots ended after the user's last
+    turn (deal 0 of seed 10: greedy goes out after the user's done) is played on when the game is
+    resumed, and the game stands in deal 1 as it was left."""
+    body = {"seed": 10, "players": 2, "bots": "greedy", "seat": 0, "target": 1500}
+    answer = post(client, "/api/game", dict(body, practice=True))
+    game = answer["id"]
+    while not answer["game"]["sheet"]:
+        done = answer["view"]["waiting"]
+        answer = practice_turn(client, game, answer)
+    assert done and answer["game"]["sheet"][0]["end"] == "went_out"
+    answer = post(client, f"/api/game/{game}/next")
+    answer = practice_turn(client, game, answer)
+    record = answer["game"]["record"]
+    assert len(record["moves"]) == 2 and record["moves"][1] == ["draw"]
+    again = post(client, "/api/game/resume", record)
+    assert again["game"] == answer["game"]
+    assert again["view"] == answer["view"]
