@@ -92,6 +92,19 @@ def test_undo_is_for_practice(client):
     assert bad["error"] == "practice='yes' is not allowed; allowed: true or false"
 
 
+def test_done_is_for_practice(client):
+    """Outside practice the bots never wait: done says it is for practice, as undo does."""
+    game = post(client, "/api/play", dict(DEAL, practice=False))["game"]
+    refused = post(client, f"/api/play/{game}/done", status=400)
+    assert refused["error"] == "done is for practice: start the deal with practice on"
+    body = {k: v for k, v in DEAL.items() if k not in ("deal", "practice")}
+    game = post(client, "/api/game", body)["id"]
+    refused = post(client, f"/api/game/{game}/done", status=400)
+    assert refused["error"] == "done is for practice: start the deal with practice on"
+    bad = post(client, "/api/play", dict(DEAL, practice=None), status=400)
+    assert bad["error"] == "practice=null is not allowed; allowed: true or false"
+
+
 def test_the_trace_holds_the_line_finally_played_and_the_deal_is_marked(client):
     """A discard taken back and another card discarded: the trace has the second discard
     only, passes the referee and is the trace of the actions kept, played again; the review
