@@ -15,7 +15,24 @@ from ..errors import BadArgument, IllegalMove
 from ..game.rules import MAX_TARGET, PLAYER_TABLE
 from .kept import Board
 from .levels import level_seats
-from .requests import deal_source, decision_params, int_param, players_param, read_body
+from .requests import (
+    check_keys,
+    deal_source,
+    decision_params,
+    int_param,
+    players_param,
+    read_body,
+    shown,
+)
+
+#: The keys of a play request's JSON body (:func:`start_play`).
+PLAY_KEYS = ("seed", "deal", "players", "seat", "bots", "opponents", "partner", "practice")
+#: The keys of a game request's (:func:`start_game`): a game starts at its first deal.
+GAME_KEYS = ("seed", "players", "seat", "bots", "opponents", "partner", "target", "practice")
+#: The keys of a game's record (:func:`resume_game`, :func:`.whole_game.game_record`).
+RECORD_KEYS = (*GAME_KEYS, "moves", "undos")
+#: The keys of an action's (the play's and the game's act).
+ACT_KEYS = ("action",)
 
 
 def play_session(board: Board, play_id):
@@ -74,7 +91,7 @@ def _practice(data: dict) -> bool:
     practice = data.get("practice", False)
     if not isinstance(practice, bool):
         raise BadArgument(
-            "practice", f"practice={practice!r} is not allowed; allowed: true or false"
+            "practice", f"practice={shown(practice)} is not allowed; allowed: true or false"
         )
     return practice
 
@@ -84,6 +101,7 @@ async def start_play(request: Request):
 
     board: Board = request.app.state.board
     data = await read_body(request)
+    check_keys(data, PLAY_KEYS)
     source, seat = _play_request(board, data)
     session = await run_in_threadpool(new_session, source, seat, _practice(data))
     await _finished(session)
@@ -112,6 +130,7 @@ async def play_act(request: Request):
 
     session = play_session(request.app.state.board, request.path_params["game"])
     data = await read_body(request)
+    check_keys(data, ACT_KEYS)
     action = data.get("action")
     if not isinstance(action, str):
         raise BadArgument("action", f"action={action!r}: give an action name, e.g. 'draw'")
@@ -123,12 +142,14 @@ async def play_act(request: Request):
     return JSONResponse(session_view(session))
 
 
-def _game_request(board: Board, data: dict) -> tuple[dict, int]:
+def _game_request(board: Board, data: dict, keys: tuple[str, ...]) -> tuple[dict, int]:
     """The game (:mod:`.whole_game`) and the user's seat a request names: as a play request
     (:func:`_play_request`, no ``deal``: a game starts at its first) with ``target``, the
-    game's target score (R-55, points; default the rules' for the players)."""
+    game's target score (R-55, points; default the rules' for the players); ``data`` holds
+    no key but ``keys``."""
     if data.get("deal") is not None:
         raise BadArgument("deal", "a game starts at its first deal: give no deal")
+    check_keys(data, keys)
     source, seat = _play_request(board, data)
     default = PLAYER_TABLE[source["players"]][5]
     target = data.get("target")
@@ -163,7 +184,7 @@ async def start_game(request: Request):
 
     board: Board = request.app.state.board
     data = await read_body(request)
-    source, seat = _game_request(board, data)
+    source, seat = _game_request(board, data, GAME_KEYS)
     game = await run_in_threadpool(new_game, source, seat, _practice(data))
     return await _game_answer(board, board.add_game(game))
 
@@ -173,8 +194,8 @@ async def resume_game(request: Request):
 
     board: Board = request.app.state.board
     data = await read_body(request)
-    moves, undos = data.pop("moves", None), data.pop("undos", None)
-    source, seat = _game_request(board, data)
+    source, seat = _game_request(board, data, RECORD_KEYS)
+    moves, undos = data.get("moves"), data.get("undos")
     game = await run_in_threadpool(resume, source, seat, moves, _practice(data), undos)
     return await _game_answer(board, board.add_game(game))
 
@@ -193,6 +214,7 @@ async def game_act(request: Request):
     game_id = request.path_params["game"]
     game = _board_game(board, game_id)
     data = await read_body(request)
+    check_keys(data, ACT_KEYS)
     action = data.get("action")
     if not isinstance(action, str):
         raise BadArgument("action", f"action={action!r}: give an action name, e.g. 'draw'")

@@ -25,24 +25,50 @@ def bad(message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status)
 
 
+def shown(value, text=repr) -> str:
+    """``value`` as a message names it: JSON's spelling for ``true``, ``false`` and ``null``
+    (what the page sent), else ``text(value)``."""
+    if isinstance(value, bool) or value is None:
+        return json.dumps(value)
+    return text(value)
+
+
+def check_keys(data: dict, allowed: tuple[str, ...]) -> None:
+    """Refuse a JSON body with a key outside ``allowed``: a misspelt key (``targte``) would
+    otherwise leave its value at the default without a word.
+
+    Raises
+    ------
+    BadArgument
+        Naming the first unknown key and every allowed one.
+    """
+    for key in data:
+        if key not in allowed:
+            raise BadArgument(key, f"unknown key {key!r}; allowed: {', '.join(allowed)}")
+
+
 def int_param(value, name: str, low: int, high: int) -> int:
-    """``value`` (text or JSON number) as an integer in ``low .. high``.
+    """``value`` (a JSON integer, or a query parameter's text of ASCII digits) as an integer
+    in ``low .. high``.
 
     Raises
     ------
     BadArgument
         Naming ``name`` and the allowed range.
     """
-    allowed = f"allowed: an integer from {low} to {high}"
-    # a JSON number is never a float here: 1.5 is no count, and 1e400 reads as inf
-    if isinstance(value, (bool, float)) or value is None:
-        raise BadArgument(name, f"{name}={value!r} is not allowed; {allowed}")
-    try:
+    refused = BadArgument(
+        name, f"{name}={shown(value)} is not allowed; allowed: an integer from {low} to {high}"
+    )
+    # a JSON number with a fraction is no count (1.5; 1e400 reads as inf), and int() would
+    # also read "3_000", " 3000 " and other scripts' digits
+    if type(value) is int:
+        number = value
+    elif isinstance(value, str) and value.isascii() and value.isdigit():
         number = int(value)
-    except (TypeError, ValueError):
-        raise BadArgument(name, f"{name}={value!r} is not allowed; {allowed}") from None
+    else:
+        raise refused
     if not low <= number <= high:
-        raise BadArgument(name, f"{name}={value!r} is not allowed; {allowed}")
+        raise refused
     return number
 
 
@@ -61,11 +87,13 @@ def players_param(value) -> int:
     if players not in PLAYER_TABLE:
         *most, last = PLAYER_TABLE
         allowed = f"{', '.join(map(str, most))} or {last}"
-        raise BadArgument("players", f"players={value} is not allowed; allowed: {allowed}")
+        raise BadArgument(
+            "players", f"players={shown(value, str)} is not allowed; allowed: {allowed}"
+        )
     return players
 
 
-def split_bots(bots) -> list[str]:
+def split_bots(bots: str) -> list[str]:
     """The page's bots text as one spec per bot, as ``--bots`` reads it (a comma item of
     ``NAME=VALUE`` continues the bot before: ``pimc:worlds=8,margin_z=1`` is one bot).
 
@@ -75,7 +103,7 @@ def split_bots(bots) -> list[str]:
         Naming ``bots`` for an empty item.
     """
     try:
-        return split_bot_list(str(bots))
+        return split_bot_list(bots)
     except ValueError as exc:
         raise BadArgument("bots", str(exc)) from None
 
@@ -124,14 +152,18 @@ def deal_source(runs: list[Path], params) -> dict:
         raise BadArgument("run", "give run (a run folder's number) or seed")
     players = players_param(params.get("players", 4))
     bots = params.get("bots", "expert")
+    if not isinstance(bots, str):
+        raise BadArgument(
+            "bots", f"bots={shown(bots)} is not allowed; allowed: bot specs, comma separated"
+        )
     for spec in split_bots(bots):
         page_bot(spec)
-    check_bot_count(str(bots), players)
+    check_bot_count(bots, players)
     return {
         "seed": int_param(params["seed"], "seed", 0, 2**64 - 1),
         "deal": deal,
         "players": players,
-        "bots": str(bots),
+        "bots": bots,
     }
 
 

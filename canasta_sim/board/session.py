@@ -167,8 +167,10 @@ def play_on(session: PlaySession) -> None:
     Raises
     ------
     BadArgument
-        When the user's turn is not over (or the deal is).
+        Outside practice, or when the user's turn is not over (or the deal is).
     """
+    if not session.practice:  # the bots never wait
+        raise BadArgument("done", "done is for practice: start the deal with practice on")
     if not session.waiting:
         raise BadArgument("done", "the bots wait only after your turn: finish it first")
     session.waiting = False

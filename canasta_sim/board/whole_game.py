@@ -24,7 +24,7 @@ from ..errors import BadArgument
 from ..game.rules import PLAYER_TABLE, game_over
 from ..nb.engine.rng import deal_seed_nb
 from ..nb.enums import ScorePart, SideSlot
-from .session import PlaySession, replay_session, session_view
+from .session import PlaySession, play_on, replay_session, session_view
 
 #: Most deals a game on the board plays (as :data:`canasta_sim.run.games.MAX_DEALS`).
 MAX_GAME_DEALS = 200
@@ -177,7 +177,8 @@ def game_record(game: BoardGame) -> dict[str, Any]:
 def resume_game(source: dict, you: int, moves, practice: bool = False, undos=None) -> BoardGame:
     """The game of ``source`` rebuilt from the user's ``moves`` (per deal, the actions of
     :func:`game_record`): every deal dealt and played again, with its ``undos`` (per deal,
-    default none) in ``practice``.
+    default none) in ``practice``, where the bots play on (done) in a deal that waits for them
+    before the next is dealt.
 
     Raises
     ------
@@ -218,6 +219,10 @@ def resume_game(source: dict, you: int, moves, practice: bool = False, undos=Non
             if game is None:
                 game = new_game(source, you, practice, actions)
             else:
+                # the record keeps no presses of done (practice): a deal left waiting for the
+                # bots, which ended it, is played on before the next deal is dealt
+                if game.session.waiting:
+                    play_on(game.session)
                 next_deal(game, actions)
         except ValueError as exc:  # an action refused (IllegalMove) or a deal not dealt
             raise BadArgument("moves", f"moves: deal {j}: {exc}") from None

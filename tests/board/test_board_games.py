@@ -60,7 +60,16 @@ def minimum_count(score: int) -> int:
 
 
 def test_a_game_request_is_checked(client):
-    for target, shown in ((0, "0"), ("x", "'x'"), (1.5, "1.5"), (10**8, "100000000")):
+    # only a JSON integer (or plain ASCII digits): not what Python's int() also reads
+    wrong = ("3_000", " 3000 ", "\u0663\u0660\u0660\u0660")  # the last in Arabic-Indic digits
+    for target, shown in (
+        (0, "0"),
+        ("x", "'x'"),
+        (1.5, "1.5"),
+        (10**8, "100000000"),
+        (True, "true"),
+        *((text, repr(text)) for text in wrong),
+    ):
         response = client.post("/api/game", json=dict(GAME, target=target))
         assert response.status_code == 400
         assert response.json()["error"] == (
@@ -70,6 +79,10 @@ def test_a_game_request_is_checked(client):
     assert response.status_code == 400 and "a game starts at its first deal" in response.text
     response = client.post("/api/game", json=dict(GAME, bots="py:docs/example_bots.py:PileHoarder"))
     assert response.status_code == 400 and "bots written in Python" in response.json()["error"]
+    response = client.post("/api/game", json=dict(GAME, bots=None))
+    assert response.json()["error"] == (
+        "bots=null is not allowed; allowed: bot specs, comma separated"
+    )
     answer = client.post("/api/game", json=GAME).json()
     game = answer["id"]
     assert answer["game"]["target"] == 3000 and answer["game"]["sheet"] == []
@@ -156,3 +169,32 @@ def test_a_game_resumes_from_its_record(client):
     for moves in ("draw", [], [["draw"]] * 201, [[3]]):
         refused = client.post("/api/game/resume", json=dict(record, moves=moves, undos=None))
         assert refused.status_code == 400 and refused.json()["error"].startswith("moves: ")
+
+
+def test_a_request_with_an_unknown_key_is_refused(client):
+    """A misspelt key is refused, naming it and the request's keys, instead of leaving its
+    value at the default (``targte``: a 5,000 game)."""
+    game_keys = "seed, players, seat, bots, opponents, partner, target, practice"
+    for path, body, key, keys in (
+        ("/api/game", dict(GAME, targte=3000), "targte", game_keys),
+        (
+            "/api/game/resume",
+            dict(GAME, moves=[[]], undo=[0]),
+            "undo",
+            f"{game_keys}, moves, undos",
+        ),
+        (
+            "/api/play",
+            {"seed": 1, "run": 0},
+            "run",
+            "seed, deal, players, seat, bots, opponents, partner, practice",
+        ),
+    ):
+        response = client.post(path, json=body)
+        assert response.status_code == 400
+        assert response.json()["error"] == f"unknown key {key!r}; allowed: {keys}"
+    answer = client.post("/api/game", json=GAME).json()
+    for path in (f"/api/game/{answer['id']}/act", f"/api/play/{answer['play']}/act"):
+        response = client.post(path, json={"action": "draw", "seat": 1})
+        assert response.status_code == 400
+        assert response.json()["error"] == "unknown key 'seat'; allowed: action"

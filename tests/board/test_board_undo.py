@@ -92,6 +92,19 @@ def test_undo_is_for_practice(client):
     assert bad["error"] == "practice='yes' is not allowed; allowed: true or false"
 
 
+def test_done_is_for_practice(client):
+    """Outside practice the bots never wait: done says it is for practice, as undo does."""
+    game = post(client, "/api/play", dict(DEAL, practice=False))["game"]
+    refused = post(client, f"/api/play/{game}/done", status=400)
+    assert refused["error"] == "done is for practice: start the deal with practice on"
+    body = {k: v for k, v in DEAL.items() if k not in ("deal", "practice")}
+    game = post(client, "/api/game", body)["id"]
+    refused = post(client, f"/api/game/{game}/done", status=400)
+    assert refused["error"] == "done is for practice: start the deal with practice on"
+    bad = post(client, "/api/play", dict(DEAL, practice=None), status=400)
+    assert bad["error"] == "practice=null is not allowed; allowed: true or false"
+
+
 def test_the_trace_holds_the_line_finally_played_and_the_deal_is_marked(client):
     """A discard taken back and another card discarded: the trace has the second discard
     only, passes the referee and is the trace of the actions kept, played again; the review
@@ -156,3 +169,38 @@ def test_a_practice_game_keeps_its_undos(client):
     assert again["game"] == answer["game"]
     refused = post(client, "/api/game/resume", dict(record, practice=False), status=400)
     assert refused["error"].startswith("undos: give one count from 0 to 20000 per deal")
+
+
+def practice_turn(client, game, answer) -> dict:
+    """The user's plain play in practice: done while the bots wait, else draw, else the first
+    discard (or going out) allowed."""
+    view = answer["view"]
+    if view["waiting"]:
+        return post(client, f"/api/game/{game}/done")
+    legal = view["legal"]
+    move = (
+        "draw"
+        if "draw" in legal
+        else next(a for a in legal if a.startswith(("discard:", "go_out", "end_deal")))
+    )
+    return post(client, f"/api/game/{game}/act", {"action": move})
+
+
+def test_a_practice_game_resumes_after_a_deal_the_bots_ended(client):
+    """The record keeps no presses of done: a deal that the bots ended after the user's last
+    turn (deal 0 of seed 10: greedy goes out after the user's done) is played on when the game is
+    resumed, and the game stands in deal 1 as it was left."""
+    body = {"seed": 10, "players": 2, "bots": "greedy", "seat": 0, "target": 1500}
+    answer = post(client, "/api/game", dict(body, practice=True))
+    game = answer["id"]
+    while not answer["game"]["sheet"]:
+        done = answer["view"]["waiting"]
+        answer = practice_turn(client, game, answer)
+    assert done and answer["game"]["sheet"][0]["end"] == "went_out"
+    answer = post(client, f"/api/game/{game}/next")
+    answer = practice_turn(client, game, answer)
+    record = answer["game"]["record"]
+    assert len(record["moves"]) == 2 and record["moves"][1] == ["draw"]
+    again = post(client, "/api/game/resume", record)
+    assert again["game"] == answer["game"]
+    assert again["view"] == answer["view"]
