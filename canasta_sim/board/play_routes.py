@@ -125,10 +125,11 @@ async def play_report(request: Request):
     return JSONResponse(session_report(session, where["turn"], where["decision"]))
 
 
-async def play_act(request: Request):
-    from .session import act, session_view
+async def _act_on(request: Request, session) -> JSONResponse | None:
+    """Play the request's action (``{"action": NAME}``) in the play session ``session``; the
+    answer for an action the rules refuse (its message and rule id), else None."""
+    from .session import act
 
-    session = play_session(request.app.state.board, request.path_params["game"])
     data = await read_body(request)
     check_keys(data, ACT_KEYS)
     action = data.get("action")
@@ -138,6 +139,16 @@ async def play_act(request: Request):
         await run_in_threadpool(act, session, action)
     except IllegalMove as exc:
         return JSONResponse({"error": str(exc), "rule": exc.rule}, status_code=400)
+    return None
+
+
+async def play_act(request: Request):
+    from .session import session_view
+
+    session = play_session(request.app.state.board, request.path_params["game"])
+    refused = await _act_on(request, session)
+    if refused is not None:
+        return refused
     await _finished(session)
     return JSONResponse(session_view(session))
 
@@ -208,20 +219,11 @@ async def game_state(request: Request):
 
 
 async def game_act(request: Request):
-    from .session import act
-
     board: Board = request.app.state.board
     game_id = request.path_params["game"]
-    game = _board_game(board, game_id)
-    data = await read_body(request)
-    check_keys(data, ACT_KEYS)
-    action = data.get("action")
-    if not isinstance(action, str):
-        raise BadArgument("action", f"action={action!r}: give an action name, e.g. 'draw'")
-    try:
-        await run_in_threadpool(act, game.session, action)
-    except IllegalMove as exc:
-        return JSONResponse({"error": str(exc), "rule": exc.rule}, status_code=400)
+    refused = await _act_on(request, _board_game(board, game_id).session)
+    if refused is not None:
+        return refused
     return await _game_answer(board, game_id)
 
 
