@@ -446,7 +446,7 @@ def test_play_a_deal_with_a_hint_and_its_review(browser, server, shots):
     assert not browser.find_element(By.ID, "error").is_displayed()
 
 
-def test_a_hints_reasons_shown(browser, server):
+def test_a_hints_reasons_shown(browser, server, shots):
     """The hint panel gives each candidate its reason: "within noise" exactly where the
     paired interval to the best (for the best, the runner-up's) holds 0, else phrases of what
     the move changes (search/reasons.py)."""
@@ -484,6 +484,7 @@ def test_a_hints_reasons_shown(browser, server):
         if row[-1] not in (NOISE, NOISE_BEST):
             assert 1 <= len(row[-1].split("; ")) <= MAX_PARTS and row[-1].strip(), row
     assert not browser.find_element(By.ID, "error").is_displayed()
+    browser.save_screenshot(str(shots / "board-hint-reasons.png"))
 
 
 def test_levels_by_name_and_a_refused_actions_why_link(browser, server, shots):
