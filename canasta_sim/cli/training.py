@@ -39,7 +39,7 @@ PLAN_OPTIONS = (
         10**12,
         500,
         "Shards a labelling stage makes at most: a player count with more is labelled in "
-        "several stages of equal size (about 25 minutes each on two cores).",
+        "several stages of equal size (500 shards: 15 to 40 minutes on two cores).",
     ),
     ("deals", 10**12, 20, "Deals per shard."),
     ("worlds", 10_000, 32, "Sampled worlds per labelled decision."),

@@ -25,6 +25,6 @@ PLAN_LEAST = {
     "judge_deals": 6,
 }
 
-#: Rounds at most: every round rolls out the one before it, labels as much as round 1 (two to
-#: three hours on two cores at the defaults) and has stopped gaining well before.
+#: Rounds at most: each round labels as much as round 1 (about two hours on two cores at the
+#: defaults), so 15 rounds are over a day of labelling.
 MOST_ROUNDS = 15

@@ -245,9 +245,9 @@ def make_labels(
     or an address, as ``simulate --scheduler``; the shards are written here as they come
     back), skipping shards already written; returns the path of each of them (a shard's
     content depends only on the plan and its index, so a plan's shards may be made in several
-    calls of consecutive ranges). Shows the progress
-    of shards on stderr when ``progress`` (:class:`~canasta_sim.run.progress.Progress`: a bar on
-    a terminal, a line every few seconds in a log).
+    calls of consecutive ranges). Shows the progress of shards on stderr when ``progress``
+    (:class:`~canasta_sim.run.progress.Progress`: a bar on a terminal, a line every few
+    seconds in a log).
 
     Raises
     ------
