@@ -6,10 +6,11 @@ from __future__ import annotations
 import click
 
 from ..errors import missing_extra
-from ..learn import MOST_ROUNDS, PLAN_LEAST
+from ..learn import MOST_ROUNDS, PLAN_LEAST, STARTS
 from .options import (
+    QUIET,
     SCHEDULER,
-    SEED,
+    SEED_OPTION,
     Folder,
     Integer,
     _check_workers,
@@ -18,30 +19,27 @@ from .options import (
 )
 
 #: The plan's counts as options: name, most, default and help; the least value of each is the
-#: plan's own (:data:`canasta_sim.learn.PLAN_LEAST`).
+#: plan's own (:data:`canasta_sim.learn.PLAN_LEAST`). The defaults are bots version 9's recipe.
 PLAN_OPTIONS = (
     (
         "rounds",
         MOST_ROUNDS,
-        3,
-        "Rounds at most: round 1 labels with the expert's rollouts, round k with round k-1's "
+        1,
+        "Rounds at most: round 1 labels with --start's rollouts, round k with round k-1's "
         "apprentice; each round fits on the labels of every round so far, and a player count "
-        "stops when its new file does not beat the last one (3 rounds: the shipped files' "
+        "stops when its new file does not beat the one before (1 round: the shipped files' "
         "recipe).",
     ),
-    ("shards", 10**12, 500, "4-player shards a round."),
-    ("shards_other", 10**12, 180, "Shards a round of 2, 3 and 6 players (in turn)."),
+    ("shards_2p", 10**12, 600, "2-player shards a round (seed SEED + 7002)."),
+    ("shards_3p", 10**12, 400, "3-player shards a round (seed SEED + 7003)."),
+    ("shards_4p", 10**12, 1000, "4-player shards a round (seed SEED + 7001)."),
+    ("shards_6p", 10**12, 400, "6-player shards a round (seed SEED + 7006)."),
     (
-        "shards_own",
+        "stage_shards",
         10**12,
-        244,
-        "Round 1's shards per player count from that count's own expert (pimc:top=4).",
-    ),
-    (
-        "shards_knobs",
-        10**12,
-        160,
-        "Round 1's 3-player shards from the expert at the 4-player knobs (pimc:top=4).",
+        500,
+        "Shards a labelling stage makes at most: a player count with more is labelled in "
+        "several stages of equal size (500 shards: 15 to 40 minutes on two cores).",
     ),
     ("deals", 10**12, 20, "Deals per shard."),
     ("worlds", 10_000, 32, "Sampled worlds per labelled decision."),
@@ -50,7 +48,7 @@ PLAN_OPTIONS = (
         "judge_deals",
         10**9,
         100_000,
-        "Deals a round's new file plays against the last one to be kept (seed SEED + 40).",
+        "Deals a round's new file plays against the one before it to be kept (seed SEED + 40).",
     ),
 )
 
@@ -76,7 +74,15 @@ def plan_options(f):
     required=True,
     help="Folder of the stages; run the same command again to resume after a kill.",
 )
-@click.option("--seed", type=SEED, default=1, show_default=True, help="Master seed.")
+@SEED_OPTION
+@click.option(
+    "--start",
+    type=click.Choice(STARTS),
+    default="apprentice@8",
+    show_default=True,
+    help="Round 1's rollout bot, whose files its judges play against: an apprentice of shipped "
+    "files, or expert (pimc's expert rollouts, no judge in round 1).",
+)
 @plan_options
 @integer_option(
     "--threads",
@@ -85,20 +91,21 @@ def plan_options(f):
     help="Threads labelling shards side by side (results do not depend on it).",
 )
 @SCHEDULER
-@click.option("--quiet", is_flag=True, help="No progress bar.")
+@QUIET
 def train(out, threads, scheduler, quiet, **plan):
     """Rebuild the apprentice's weights (apprentice_{2,3,4,6}p.npz) from a seed.
 
-    Round 1 labels decisions with pimc's paired rollouts of the expert: 2-, 3- and 6-player
-    ones, then per player count the deals of that count's own expert, 4 players last, and
-    fits a network per player count; each further round labels with the previous round's
-    apprentice as rollout bot, refits, and plays each new file against the one before it
-    (--judge-deals deals): a player count whose new file does not win by more than its 95%
-    interval keeps the file before and stops. The default, at most 3 rounds at seed 1, is
-    the shipped files' recipe (needs the optional extra train: pip install -e ".[train]" in
-    a checkout). A stage done is marked in OUT/round_K/ and skipped when the command runs
-    again; a labelling stage resumes from its last whole shard. The kept file of each count
-    ends in OUT/weights/, with kept.json naming its round (docs/learned.md).
+    Per player count (2, 6, 3, then 4 players) round 1 labels decisions with pimc (top=4)
+    rolling out --start's apprentice (version 8's by default), fits a network and a value
+    output on them, and plays the new file against --start's (--judge-deals deals); each
+    further round labels with the previous round's apprentice, refits on the labels of every
+    round so far and plays the new file against the one before it. A player count whose new
+    file does not win by more than its 95% interval keeps the file before and stops. The
+    defaults, at seed 0, are the shipped files' recipe (bots version 9; needs the optional
+    extra train: pip install -e ".[train]" in a checkout). A stage done is marked in
+    OUT/round_K/ and skipped when the command runs again; a labelling stage resumes from its
+    last whole shard. The kept file of each count ends in OUT/weights/, with kept.json naming
+    its round (docs/learned.md).
     """
     from ..learn.pipeline import TrainPlan, run_training
 
@@ -108,7 +115,7 @@ def train(out, threads, scheduler, quiet, **plan):
     except ImportError as exc:
         raise click.UsageError(str(missing_extra("training", "train", exc))) from None
     with api_errors():
-        # --seed and the options of PLAN_OPTIONS are the plan's fields, by name
+        # --seed, --start and the options of PLAN_OPTIONS are the plan's fields, by name
         folder = run_training(
             out,
             TrainPlan(**plan),

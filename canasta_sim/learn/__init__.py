@@ -2,21 +2,29 @@
 (:mod:`.shards`) and the model fit (:mod:`.train`). Nothing here is imported when a bot
 plays: the bot reads its weights from ``.npz`` files (:mod:`canasta_sim.players.weights`)."""
 
+from ..players.specs import WEIGHT_FAMILIES
+
+#: What round 1 of ``canasta-sim train`` rolls out (``--start``): an apprentice preset of
+#: shipped weight files (``apprentice``: today's), or ``expert`` (pimc's expert rollouts, a
+#: start from no learned file).
+STARTS = ("apprentice", *WEIGHT_FAMILIES, "expert")
+
 #: The least value of each count of ``canasta-sim train``'s plan (:class:`.pipeline.TrainPlan`):
-#: every (player count, preset) of a labelling stage needs a shard, or its player count has no
-#: fit. The command's option ranges read it too, so its help and the check agree.
+#: every preset of a count's labels needs a shard, or its fit has no rows of it. The command's
+#: option ranges read it too, so its help and the check agree.
 PLAN_LEAST = {
     "rounds": 1,
-    "shards": 2,
-    "shards_other": 6,
-    "shards_own": 2,
-    "shards_knobs": 2,
+    "shards_2p": 2,
+    "shards_3p": 2,
+    "shards_4p": 2,
+    "shards_6p": 2,
+    "stage_shards": 1,
     "deals": 1,
     "worlds": 1,
     "every": 1,
     "judge_deals": 6,
 }
 
-#: Rounds at most: round ``k``'s seeds ``seed + 2 (k - 1)`` and ``seed + 2 (k - 1) + 1`` stay
-#: below the seeds of round 1's per-count plans (``seed + 30`` on, :data:`.pipeline.OWN_PLANS`).
+#: Rounds at most: each round labels as much as round 1 (about two hours on two cores at the
+#: defaults), so 15 rounds are over a day of labelling.
 MOST_ROUNDS = 15

@@ -1,25 +1,27 @@
 """Training the apprentice from a seed in resumable stages (``canasta-sim train``): the recipe
 of the shipped weight files (docs/learned.md, "Train your own").
 
-Round 1 (pimc's expert rollouts) labels, into ``out/round_1/``:
+Round by round, per player count (2, 6 and 3 players, then 4: :data:`ORDER`), into
+``out/round_K/``:
 
-- ``label_236`` / ``label_4p``: 2-, 3- and 6-player decisions into ``labels_236/`` and
-  4-player ones into ``labels_4p/`` (both presets), the rollout and self-play expert at the
-  4-player knobs at every count (the labels every shipped file was first fitted on);
-- ``own_{P}p``: per player count, decisions of that count's own expert (its deals, rollouts
-  and candidates, ``pimc:top=4``), and at 3 players ``knobs4_3p`` too (``top=4``, the expert
-  at the 4-player knobs), into folders of the same names;
-- ``fit_{P}p``: a network per player count (:mod:`.network`) on the labels of its count, into
-  ``weights/apprentice_{P}p.npz``, with the held-out figures of the network, the linear
-  baseline (:mod:`.train`) and the expert in ``fit_{P}p.json``.
+- ``label_{P}p``: decisions of ``P`` players, classic and hoyle, labelled by ``pimc`` (its
+  ``top=4`` candidates) rolling out the round's teacher, into ``labels_{P}p/``; a count with
+  more shards than ``stage_shards`` is labelled in several stages ``label_{P}p_1``,
+  ``label_{P}p_2``, ... of as many shards each (give or take one), into the same folder. In
+  round 1 the teacher is the start (:data:`~canasta_sim.learn.STARTS`: ``apprentice@8``,
+  the shipped files' recipe, rolls out bots version 8's apprentice; ``expert``, pimc's
+  expert rollouts), in round ``k`` > 1 round ``k - 1``'s apprentice (expert iteration);
+- ``fit_{P}p``: the network and the value output (:mod:`.network`) on the labels of rounds
+  ``1 .. k`` of the count, into ``weights/apprentice_{P}p.npz``, with the held-out figures of
+  the network, the linear baseline (:mod:`.train`), the expert and the value output in
+  ``fit_{P}p.json``;
+- ``judge_{P}p``: the new file against the one it would replace (seat-rotated duplicate deals,
+  :func:`canasta_sim.run.compare.compare`): round ``k - 1``'s file, in round 1 the start's
+  (no judge after the expert's rollouts: there is no file before). A count whose new file does
+  not win by more than its 95% interval keeps the file before and stops (is neither labelled
+  nor fitted again).
 
-Round ``k`` > 1 (expert iteration) labels ``label_236`` and ``label_4p`` with pimc rolling
-out round ``k - 1``'s apprentice and fits on the labels of rounds ``1 .. k`` every count
-still improving; after each fit ``judge_{P}p`` plays the new file against round ``k - 1``'s
-(seat-rotated duplicate deals, :func:`canasta_sim.run.compare.compare`): a count whose new
-file does not win by more than its 95% interval keeps round ``k - 1``'s file and stops (is
-neither labelled nor fitted again). The stages of 2 and 6 players come first, 4 players
-last; the kept file of every count ends in ``out/weights/``. A stage done writes its marker
+The kept file of every count ends in ``out/weights/``. A stage done writes its marker
 ``STAGE.done`` (atomically, with its wall time and load average) and is skipped on a later
 run; a labelling stage killed midway keeps its whole shards and makes only the missing ones
 (:func:`.shards.make_labels`).
@@ -38,56 +40,36 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import BadArgument
-from ..nb.bots.policies import EXPERT_PARAMS
-from . import MOST_ROUNDS, PLAN_LEAST
+from ..players.specs import WEIGHT_FAMILIES
+from ..players.weights import default_weights_path
+from . import MOST_ROUNDS, PLAN_LEAST, STARTS
 from .shards import LabelPlan, load_labels, make_labels, missing_shards
 
 #: The player counts the recipe trains, each with a weight file of its own.
 COUNTS = (2, 3, 4, 6)
 
+#: The order a round labels, fits and judges the counts in: 4 players, the most labels, last.
+ORDER = (2, 6, 3, 4)
+
 #: The file of a training folder that records its plan (:class:`TrainPlan`'s fields).
 PLAN_FILE = "plan.json"
 
 #: The recipe's version, recorded in ``plan.json``: a folder of another recipe (1: before the
-#: per-count plans, no ``recipe`` field; 2: before the judge stages) is not resumed.
-RECIPE = 3
+#: per-count plans, no ``recipe`` field; 2: before the judge stages; 3: bots version 8's, round
+#: 1 from the expert's rollouts) is not resumed.
+RECIPE = 4
+
+#: Each count's labelling seed offset in round 1 (the plan's seed plus it; at seed 0 the seeds
+#: of bots version 9's labels); round ``k`` adds ``ROUND_SEED * (k - 1)``.
+LABEL_SEEDS = {2: 7002, 3: 7003, 4: 7001, 6: 7006}
+ROUND_SEED = 10
 
 #: The judge's seed offset: a round's file meets the file it would replace on the deals of
-#: seed ``seed + JUDGE_SEED``, which no labelling stage plays (they use ``seed`` to
-#: ``seed + 34``).
+#: seed ``seed + JUDGE_SEED``, which no labelling stage plays (they use ``seed + 7001`` on).
 JUDGE_SEED = 40
 
-#: The rounds' labelling stages of every round: name, folder, player counts, seed offset
-#: (round ``k``'s seed is ``seed + 2 (k - 1) + offset``).
-ROUND_STAGES = (("label_236", "labels_236", (2, 3, 6), 1), ("label_4p", "labels_4p", (4,), 0))
-
-#: The pimc knobs of the rollout expert at its 4-player defaults at every player count (round
-#: 1's labels; the expert had them at every count when they were first made, bots version 3).
-FOUR_PLAYER_KNOBS = ",".join(
-    f"rollout.{p.name}={p.default:g}" for p in EXPERT_PARAMS if p.by_players
-)
-
-#: Round 1's per-count plans: name (= folder), player count, pimc spec, seed offset (the
-#: plan's seed is ``seed + offset``; 30 and 31 are the shipped 3-player file's 31 and 32 at
-#: seed 1), and whether its shard count is ``shards_knobs`` (else ``shards_own``).
-OWN_PLANS = (
-    ("own_2p", 2, "pimc:top=4", 32, False),
-    ("own_6p", 6, "pimc:top=4", 33, False),
-    ("knobs4_3p", 3, f"pimc:top=4,{FOUR_PLAYER_KNOBS}", 30, True),
-    ("own_3p", 3, "pimc:top=4", 31, False),
-    ("own_4p", 4, "pimc:top=4", 34, False),
-)
-
-#: Round 1's stages in order: ``label_*`` / plan names, then ``fit_{P}p`` (2 and 6 players,
-#: the counts with the fewest labels, first).
-ROUND1_ORDER = (
-    "label_236", "own_2p", "own_6p", "fit_2p", "fit_6p",
-    "knobs4_3p", "own_3p", "fit_3p", "label_4p", "own_4p", "fit_4p",
-)  # fmt: skip
-
-#: The counts a round ``k`` > 1 fits after each of its labelling stages, in order (each
-#: fit followed by its judge).
-ROUND_FITS = {"label_236": (2, 6, 3), "label_4p": (4,)}
+#: The labelling search's options beside its rollout bot: the apprentice's own candidates.
+SEARCH = "top=4"
 
 
 @dataclass(frozen=True)
@@ -97,22 +79,21 @@ class TrainPlan:
     Attributes
     ----------
     seed : int
-        Master seed: round ``k``'s 4-player labels use seed ``seed + 2 (k - 1)``, its 2-, 3-
-        and 6-player labels ``seed + 2 (k - 1) + 1``, round 1's per-count plans ``seed + 30``
-        to ``seed + 34`` (:data:`OWN_PLANS`), the network fits ``seed``.
+        Master seed: round ``k``'s labels of ``P`` players use seed ``seed + LABEL_SEEDS[P]
+        + ROUND_SEED (k - 1)`` (:data:`LABEL_SEEDS`), the fits ``seed``, the judges ``seed +
+        JUDGE_SEED``.
+    start : str
+        Round 1's rollout bot and the bot its judges play against
+        (:data:`canasta_sim.learn.STARTS`).
     rounds : int
-        Rounds of labelling and fitting at most (1: expert rollouts only; 3, the default:
-        two rounds of expert iteration, the shipped files' recipe; at most
-        :data:`MOST_ROUNDS`); a count stops earlier when its judge says so.
-    shards : int
-        4-player shards of ``label_4p`` per round (at least 2: one per preset).
-    shards_other : int
-        2-, 3- and 6-player shards of ``label_236`` per round (at least 6: one per player
-        count and preset).
-    shards_own : int
-        Shards of each per-count plan ``own_{P}p`` of round 1 (at least 2).
-    shards_knobs : int
-        Shards of round 1's ``knobs4_3p`` plan (at least 2).
+        Rounds of labelling and fitting at most (1, the default, is bots version 9's recipe;
+        at most :data:`~canasta_sim.learn.MOST_ROUNDS`); a count stops earlier when its judge
+        says so.
+    shards_2p, shards_3p, shards_4p, shards_6p : int
+        Shards a round labels of each player count (at least 2: one per preset).
+    stage_shards : int
+        Shards a labelling stage makes at most: a count with more is labelled in as many
+        stages as it takes, of equal size give or take one.
     deals : int
         Deals per shard.
     worlds : int
@@ -121,14 +102,23 @@ class TrainPlan:
         About one decision in ``every`` is labelled.
     judge_deals : int
         Deals each judge stage plays (rounded up to a multiple of the sides).
+
+    Raises
+    ------
+    BadArgument
+        For a field below its least value (:data:`canasta_sim.learn.PLAN_LEAST`), more rounds
+        than :data:`~canasta_sim.learn.MOST_ROUNDS` or a start not in
+        :data:`~canasta_sim.learn.STARTS`.
     """
 
-    seed: int = 1
-    rounds: int = 3
-    shards: int = 500
-    shards_other: int = 180
-    shards_own: int = 244
-    shards_knobs: int = 160
+    seed: int = 0
+    start: str = "apprentice@8"
+    rounds: int = 1
+    shards_2p: int = 600
+    shards_3p: int = 400
+    shards_4p: int = 1000
+    shards_6p: int = 400
+    stage_shards: int = 500
     deals: int = 20
     worlds: int = 32
     every: int = 3
@@ -144,66 +134,64 @@ class TrainPlan:
             raise BadArgument(
                 "rounds", f"rounds={self.rounds} is not allowed; allowed: 1 to {MOST_ROUNDS}"
             )
+        if self.start not in STARTS:
+            raise BadArgument(
+                "start", f"start={self.start!r} is not allowed; allowed: {', '.join(STARTS)}"
+            )
 
-    def label_plan(
-        self, out: Path, k: int, name: str, going: tuple[int, ...] = COUNTS
-    ) -> tuple[LabelPlan, int]:
-        """The labelling plan of round ``k``'s stage ``name`` (a :data:`ROUND_STAGES` or, in
-        round 1, an :data:`OWN_PLANS` name) and its shard count; a round stage labels only
-        the player counts in ``going`` (those still improving, :func:`going`).
+    def shards(self, players: int) -> int:
+        """Shards a round labels of ``players`` players."""
+        return getattr(self, f"shards_{players}p")
 
-        Raises
-        ------
-        KeyError
-            For a stage name of neither.
-        """
-        presets = ("classic", "hoyle")
-        for stage, _, players, offset in ROUND_STAGES:
-            if stage == name:
-                plan = LabelPlan(
-                    seed=self.seed + 2 * (k - 1) + offset,
-                    players=tuple(p for p in players if p in going),
-                    presets=presets,
-                    search=f"pimc:{FOUR_PLAYER_KNOBS}" if k == 1 else "pimc:rollout=apprentice",
-                    weights=str(weights_dir(out, k - 1)) if k > 1 else "",
-                    deals=self.deals,
-                    worlds=self.worlds,
-                    every=self.every,
-                )
-                return plan, self.shards if players == (4,) else self.shards_other
-        _, count, search, offset, knobs = next(p for p in OWN_PLANS if p[0] == name)
-        plan = LabelPlan(
-            seed=self.seed + offset,
-            players=(count,),
-            presets=presets,
-            search=search,
+    def label_stages(self, players: int) -> list[tuple[str, int, int]]:
+        """The labelling stages of ``players`` players in a round: name, first shard and the
+        shard after its last."""
+        n = self.shards(players)
+        parts = -(-n // self.stage_shards)
+        if parts == 1:
+            return [(f"label_{players}p", 0, n)]
+        return [
+            (f"label_{players}p_{j + 1}", j * n // parts, (j + 1) * n // parts)
+            for j in range(parts)
+        ]
+
+    def judged(self, k: int) -> bool:
+        """Whether round ``k`` judges its files (not round 1 of the expert's rollouts)."""
+        return k > 1 or self.start != "expert"
+
+    def label_plan(self, out, k: int, players: int) -> LabelPlan:
+        """The labelling plan of round ``k`` at ``players`` players: pimc rolling out the
+        start in round 1, round ``k - 1``'s apprentice (its files in ``out``) after."""
+        if k > 1:
+            search, weights = f"pimc:rollout=apprentice,{SEARCH}", str(weights_dir(out, k - 1))
+        elif self.start == "expert":
+            search, weights = f"pimc:{SEARCH}", ""
+        else:
+            search, weights = f"pimc:rollout={self.start},{SEARCH}", ""
+        return LabelPlan(
+            seed=self.seed + LABEL_SEEDS[players] + ROUND_SEED * (k - 1),
             deals=self.deals,
+            players=(players,),
+            presets=("classic", "hoyle"),
             worlds=self.worlds,
             every=self.every,
+            search=search,
+            weights=weights,
         )
-        return plan, self.shards_knobs if knobs else self.shards_own
+
+    def start_file(self, players: int) -> Path:
+        """The start's weight file for ``players`` players (a learned start's)."""
+        return default_weights_path(players, WEIGHT_FAMILIES.get(self.start, ""))
 
 
 def label_folders(out, k: int, players: int) -> list[Path]:
     """The label folders the fit of ``players`` players in round ``k`` reads, in order (the
-    order of the rows fixes the fit): per round ``r`` of ``1 .. k`` its round stage of that
-    count, and after round 1's its per-count plans in :data:`OWN_PLANS` order."""
-    folders = []
-    for r in range(1, k + 1):
-        folders += [round_dir(out, r) / f for _, f, ps, _ in ROUND_STAGES if players in ps]
-        if r == 1:
-            folders += [round_dir(out, 1) / n for n, p, *_ in OWN_PLANS if p == players]
-    return folders
+    order of the rows fixes the fit): the count's of rounds ``1 .. k``."""
+    return [round_dir(out, r) / f"labels_{players}p" for r in range(1, k + 1)]
 
 
 def round_dir(out, k: int) -> Path:
     return Path(out) / f"round_{k}"
-
-
-def label_folder(out, k: int, name: str) -> Path:
-    """The folder of round ``k``'s labelling stage ``name`` (a :data:`ROUND_STAGES` or an
-    :data:`OWN_PLANS` name)."""
-    return round_dir(out, k) / next((f for s, f, *_ in ROUND_STAGES if s == name), name)
 
 
 def weights_dir(out, k: int) -> Path:
@@ -241,6 +229,12 @@ def _check_plan(out: Path, facts: dict) -> None:
                 f"the folder {out} holds files and is not a training folder of canasta-sim "
                 f"train (no {PLAN_FILE}): give a new or empty folder, or one to resume",
             )
+    if before and before.get("recipe", 1) != RECIPE:
+        raise BadArgument(
+            "out",
+            f"the folder {out} was made by recipe {before.get('recipe', 1)} of canasta-sim "
+            f"train, this is recipe {RECIPE}: start over in another folder (--out)",
+        )
     if facts["rounds"] < before.get("rounds", 0):
         raise BadArgument(
             "rounds",
@@ -248,12 +242,6 @@ def _check_plan(out: Path, facts: dict) -> None:
             f"{before['rounds']} and its weights/ follow every round's judges: --rounds may "
             f"only grow (resume it with {before['rounds']} or more; each round's files are in "
             f"{out}/round_K/weights/)",
-        )
-    if before and before.get("recipe", 1) != RECIPE:
-        raise BadArgument(
-            "out",
-            f"the folder {out} was made by recipe {before.get('recipe', 1)} of canasta-sim "
-            f"train, this is recipe {RECIPE}: start over in another folder (--out)",
         )
     for name, value in facts.items():
         if name != "rounds" and name in before and before[name] != value:
@@ -281,15 +269,13 @@ def fit_count(out, k: int, players: int, seed: int, baseline: bool = True) -> di
     Raises
     ------
     ValueError
-        For no labelled decision of ``players`` players with a value.
+        For no labelled decision with a value.
     """
     from . import network, train
 
     folders = label_folders(out, k, players)
     labels = load_labels([p for f in folders for p in sorted(f.glob("shard_*.npz"))])
-    tr_all, te_all = train.split(labels)
-    keep = labels["players"] == players
-    tr, te = tr_all[keep[tr_all]], te_all[keep[te_all]]
+    tr, te = train.split(labels)
     t = time.time()
     model = network.fit_network(labels, tr, seed=seed)
     facts: dict = {
@@ -323,29 +309,39 @@ def fit_count(out, k: int, players: int, seed: int, baseline: bool = True) -> di
     return facts
 
 
+def rival(out, k: int, players: int, plan: TrainPlan) -> str:
+    """The bot round ``k``'s file for ``players`` players would replace: round ``k - 1``'s
+    file, in round 1 the start."""
+    if k == 1:
+        return plan.start
+    return f"apprentice:weights={weights_dir(out, k - 1) / f'apprentice_{players}p.npz'}"
+
+
 def judge_count(
     out, k: int, players: int, plan: TrainPlan, threads: int = 1, scheduler=None
 ) -> dict:
-    """Play round ``k``'s weight file for ``players`` players against round ``k - 1``'s (the
-    file it would replace) over ``plan.judge_deals`` seat-rotated duplicate deals (rounded up
-    to a multiple of the sides) of seed ``plan.seed + JUDGE_SEED``, the rules' classic preset.
+    """Play round ``k``'s weight file for ``players`` players against the bot it would
+    replace (:func:`rival`) over ``plan.judge_deals`` seat-rotated duplicate deals (rounded
+    up to a multiple of the sides) of seed ``plan.seed + JUDGE_SEED``, the rules' classic
+    preset.
 
     Returns
     -------
     dict
-        ``deals``, ``seed``, the new file's mean difference in points a deal with its 95%
-        interval (``mean_diff``, ``diff_low``, ``diff_high``) and ``gains``: whether the
-        interval lies above 0 (then round ``k``'s file is kept, else round ``k - 1``'s).
+        ``deals``, ``seed``, ``against`` (the rival's spec), the new file's mean difference in
+        points a deal with its 95% interval (``mean_diff``, ``diff_low``, ``diff_high``) and
+        ``gains``: whether the interval lies above 0 (then round ``k``'s file is kept, else
+        the rival's).
     """
     from ..game.rules import Rules
     from ..run.compare import compare
 
     sides = Rules(players=players).sides
     deals = -(-plan.judge_deals // sides) * sides
-    new, old = (weights_dir(out, r) / f"apprentice_{players}p.npz" for r in (k, k - 1))
+    old = rival(out, k, players, plan)
     table, _ = compare(
-        f"apprentice:weights={new}",
-        f"apprentice:weights={old}",
+        f"apprentice:weights={weights_dir(out, k) / f'apprentice_{players}p.npz'}",
+        old,
         deals=deals,
         rules=Rules(players=players),
         seed=plan.seed + JUDGE_SEED,
@@ -354,53 +350,78 @@ def judge_count(
         records=False,
     )
     row = table.iloc[0]
-    facts: dict = {"deals": deals, "seed": plan.seed + JUDGE_SEED}
+    facts: dict = {"deals": deals, "seed": plan.seed + JUDGE_SEED, "against": old}
     facts |= {c: round(float(row[c]), 2) for c in ("mean_diff", "diff_low", "diff_high")}
     return facts | {"gains": bool(row["diff_low"] > 0)}
 
 
-def going(out, k: int) -> tuple[int, ...]:
+def going(out, plan: TrainPlan, k: int) -> tuple[int, ...]:
     """The player counts whose round-``k`` file is kept, in :data:`COUNTS` order: every count
-    up to round 1 (``k`` 0 or 1), then those whose judge of every later round said it gains
-    (read from the rounds' ``judge_{P}p.json``)."""
+    at round 0 (the start), then those whose judge of every round ``1 .. k`` that judges said
+    it gains (read from the rounds' ``judge_{P}p.json``).
+
+    Raises
+    ------
+    FileNotFoundError
+        While one of those judges has not finished.
+    """
     counts: tuple[int, ...] = COUNTS
-    for r in range(2, k + 1):
-        counts = tuple(p for p in counts if json.loads(_judge_file(out, r, p).read_text())["gains"])
+    for r in range(1, k + 1):
+        if plan.judged(r):
+            counts = tuple(p for p in counts if _gains(out, r, p))
     return counts
+
+
+def _gains(out, k: int, players: int) -> bool:
+    """Whether round ``k``'s judge of ``players`` players found a gain.
+
+    Raises
+    ------
+    FileNotFoundError
+        While that judge has not finished (no marker: a report without one is of a judge
+        that a rerun plays again).
+    """
+    done = round_dir(out, k) / f"judge_{players}p.done"
+    if not done.exists():
+        raise FileNotFoundError(done)
+    return json.loads(_judge_file(out, k, players).read_text())["gains"]
 
 
 def _judge_file(out, k: int, players: int) -> Path:
     return round_dir(out, k) / f"judge_{players}p.json"
 
 
-def round_stages(out, k: int) -> tuple[str, ...]:
-    """Round ``k``'s stages in order: :data:`ROUND1_ORDER` for round 1; for a later round
-    each labelling stage of a count still improving after round ``k - 1`` (:func:`going`),
-    followed by that count's fit and judge (:data:`ROUND_FITS`)."""
-    if k == 1:
-        return ROUND1_ORDER
-    counts = going(out, k - 1)
+def round_stages(out, plan: TrainPlan, k: int) -> tuple[str, ...]:
+    """Round ``k``'s stages in order: per count still improving after round ``k - 1``
+    (:func:`going`), in :data:`ORDER`, its labelling stages, its fit and its judge (none in
+    round 1 of the expert's rollouts).
+
+    Raises
+    ------
+    FileNotFoundError
+        While a judge of round ``k - 1`` has not run.
+    """
     stages: list[str] = []
-    for label, fits in ROUND_FITS.items():
-        mine = [p for p in fits if p in counts]
-        if mine:
-            stages += [label] + [f"{s}_{p}p" for p in mine for s in ("fit", "judge")]
+    for players in (p for p in ORDER if p in going(out, plan, k - 1)):
+        stages += [name for name, _, _ in plan.label_stages(players)] + [f"fit_{players}p"]
+        if plan.judged(k):
+            stages.append(f"judge_{players}p")
     return tuple(stages)
 
 
-def keep_weights(out, rounds: int) -> Path:
-    """Copy each count's kept weight file (the last round it gained in, :func:`going`) into
-    ``out/weights/``, with ``kept.json`` naming the round of each and the judge that stopped
-    it; returns that folder."""
+def keep_weights(out, plan: TrainPlan) -> Path:
+    """Copy each count's kept weight file (the last round it gained in, :func:`going`; the
+    start's file when round 1 did not gain) into ``out/weights/``, with ``kept.json`` naming
+    the round of each (0: the start) and the judge that stopped it; returns that folder."""
     final = Path(out) / "weights"
     final.mkdir(exist_ok=True)
-    last = {p: r for r in range(1, rounds + 1) for p in going(out, r)}  # later rounds win
+    last = {p: r for r in range(plan.rounds + 1) for p in going(out, plan, r)}  # later win
     kept = {}
     for players in COUNTS:
         k = last[players]
         name = f"apprentice_{players}p.npz"
         tmp = final / (name + ".tmp")
-        shutil.copyfile(weights_dir(out, k) / name, tmp)
+        shutil.copyfile(weights_dir(out, k) / name if k else plan.start_file(players), tmp)
         os.replace(tmp, final / name)
         stop = _judge_file(out, k + 1, players)
         kept[str(players)] = {
@@ -446,57 +467,68 @@ def _load() -> list[float]:
 
 def _run_stage(out: Path, plan: TrainPlan, k: int, name: str, threads, scheduler, progress):
     """Run stage ``name`` of round ``k``; returns what its marker records beside the plan."""
-    here = round_dir(out, k)
-    if name.startswith(("fit_", "judge_")):
-        kind, players = name.split("_")[0], int(name.split("_")[1][:-1])
+    kind, count = name.split("_")[:2]
+    players = int(count[:-1])
+    if kind in ("fit", "judge"):
         if kind == "fit":
             report = fit_count(out, k, players, plan.seed)
         else:
             report = judge_count(out, k, players, plan, threads, scheduler)
-        _write_marker(here / f"{name}.json", report)
+        _write_marker(round_dir(out, k) / f"{name}.json", report)
         return {}
-    lplan, n = plan.label_plan(out, k, name, going(out, k - 1))
+    lplan = plan.label_plan(out, k, players)
+    first, stop = _shard_range(plan, name)
     make_labels(
-        label_folder(out, k, name),
+        round_dir(out, k) / f"labels_{players}p",
         lplan,
-        n,
+        stop,
+        first=first,
         threads=threads,
         scheduler=scheduler,
         progress=progress,
     )
-    return {"plan": asdict(lplan), "shards_made": n}
+    return {"plan": asdict(lplan), "shards_made": [first, stop]}
+
+
+def _shard_range(plan: TrainPlan, name: str) -> tuple[int, int]:
+    """The first shard of labelling stage ``name`` and the one after its last."""
+    players = int(name.split("_")[1][:-1])
+    return next((a, b) for n, a, b in plan.label_stages(players) if n == name)
 
 
 def _announce(out: Path, plan: TrainPlan, k: int, name: str) -> str:
     """The line that starts stage ``name`` of round ``k``."""
     if name.startswith("fit_"):
         return f"round {k} {name}"
+    players = int(name.split("_")[1][:-1])
     if name.startswith("judge_"):
-        return f"round {k} {name}: round {k} against round {k - 1}"
-    lplan, n = plan.label_plan(out, k, name, going(out, k - 1))
-    have = n - len(missing_shards(label_folder(out, k, name), n))
+        return f"round {k} {name}: round {k} against {rival(out, k, players, plan)}"
+    lplan = plan.label_plan(out, k, players)
+    first, stop = _shard_range(plan, name)
+    have = stop - first - len(missing_shards(round_dir(out, k) / f"labels_{players}p", stop, first))
+    n = stop - first
     shards = f"resuming, {have} of {n} shards already done" if have else f"{n} shards"
-    return f"round {k} {name}: {shards}, seed {lplan.seed}, {lplan.search}"
+    return f"round {k} {name}: {shards} ({first} to {stop - 1}), seed {lplan.seed}, {lplan.search}"
 
 
 def _verdict(out: Path, k: int, name: str) -> str:
     """A judge's result in words."""
     j = json.loads((round_dir(out, k) / f"{name}.json").read_text())
     players = name[len("judge_") : -1]
-    keep = f"round {k} kept" if j["gains"] else f"round {k - 1} kept, {players} players stop"
+    keep = f"round {k} kept" if j["gains"] else f"{j['against']} kept, {players} players stop"
     return (
         f"  {j['mean_diff']:+,.1f} [{j['diff_low']:+,.1f}, {j['diff_high']:+,.1f}] points a "
         f"deal over {j['deals']:,} deals: {keep}"
     )
 
 
-def _progress(out: Path, rounds: int) -> tuple[int, int, bool]:
+def _progress(out: Path, plan: TrainPlan) -> tuple[int, int, bool]:
     """Stages done and stages in all of the rounds whose stages are known, and whether every
     round's are (a round's follow from the judges of the round before it)."""
     done = total = 0
-    for k in range(1, rounds + 1):
+    for k in range(1, plan.rounds + 1):
         try:
-            stages = round_stages(out, k)
+            stages = round_stages(out, plan, k)
         except FileNotFoundError:  # a judge of round k - 1 has not run yet
             return done, total, False
         total += len(stages)
@@ -523,22 +555,22 @@ def run_training(
     Raises
     ------
     ValueError
-        For a bad plan, ``threads`` below 1 or a bad scheduler.
+        For ``threads`` below 1 or a bad scheduler.
     BadArgument
-        For a folder made with another plan (``rounds`` may differ) or recipe.
+        For a folder made with another plan (``rounds`` may grow) or recipe.
     KeyboardInterrupt
         For Ctrl-C; the stage it stops has no marker, so a rerun does it again.
     """
     out = Path(out)
     facts = {**asdict(plan), "recipe": RECIPE}
     _check_plan(out, facts)
-    done, total, known = _progress(out, plan.rounds)
+    done, total, known = _progress(out, plan)
     if done:
         more = "" if known else " (and the stages of rounds their judges have yet to decide)"
         echo(f"resuming {out}: {done} of {total}{more} stages already done")
     for k in range(1, plan.rounds + 1):
         here = round_dir(out, k)
-        stages = round_stages(out, k)
+        stages = round_stages(out, plan, k)
         if not stages:
             echo(f"round {k}: no player count improves any more, training ends")
             break
@@ -558,4 +590,4 @@ def run_training(
             )
             if name.startswith("judge_"):
                 echo(_verdict(out, k, name))
-    return keep_weights(out, plan.rounds)
+    return keep_weights(out, plan)

@@ -127,9 +127,9 @@ def shard_path(out: Path, shard: int) -> Path:
     return Path(out) / f"shard_{shard:05d}.npz"
 
 
-def missing_shards(out, shards: int) -> list[int]:
-    """The shards of ``0 .. shards - 1`` not yet written into the folder ``out``."""
-    return [i for i in range(shards) if not shard_path(out, i).exists()]
+def missing_shards(out, shards: int, first: int = 0) -> list[int]:
+    """The shards of ``first .. shards - 1`` not yet written into the folder ``out``."""
+    return [i for i in range(first, shards) if not shard_path(out, i).exists()]
 
 
 def label_shard(plan: LabelPlan, shard: int) -> dict[str, np.ndarray]:
@@ -235,31 +235,38 @@ def make_labels(
     plan: LabelPlan,
     shards: int,
     *,
+    first: int = 0,
     threads: int = 1,
     progress: bool = True,
     scheduler: str | None = None,
 ) -> list[Path]:
-    """Label shards ``0 .. shards - 1`` of ``plan`` into the folder ``out`` on ``threads``
+    """Label shards ``first .. shards - 1`` of ``plan`` into the folder ``out`` on ``threads``
     threads (the kernel releases the GIL), or as tasks on a Dask ``scheduler`` (``local:N``
     or an address, as ``simulate --scheduler``; the shards are written here as they come
-    back), skipping shards already written; returns every shard's path. Shows the progress
-    of shards on stderr when ``progress`` (:class:`~canasta_sim.run.progress.Progress`: a bar on
-    a terminal, a line every few seconds in a log).
+    back), skipping shards already written; returns the path of each of them (a shard's
+    content depends only on the plan and its index, so a plan's shards may be made in several
+    calls of consecutive ranges). Shows the progress of shards on stderr when ``progress``
+    (:class:`~canasta_sim.run.progress.Progress`: a bar on a terminal, a line every few
+    seconds in a log).
 
     Raises
     ------
     ValueError
-        For ``shards`` or ``threads`` below 1, a bad plan (:func:`label_shard`) or scheduler.
+        For no shard in ``first .. shards - 1``, ``first`` below 0, ``threads`` below 1, a bad
+        plan (:func:`label_shard`) or scheduler.
     """
-    if shards < 1 or threads < 1:
-        raise ValueError(f"shards={shards}, threads={threads}: both must be at least 1")
+    if not 0 <= first < shards or threads < 1:
+        raise ValueError(
+            f"first={first}, shards={shards}, threads={threads}: allowed: 0 <= first < shards "
+            "and threads 1 or more"
+        )
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    todo = missing_shards(out, shards)
-    done = [shards - len(todo)]
+    todo = missing_shards(out, shards, first)
+    done = [shards - first - len(todo)]
     lock = threading.Lock()  # the labelling threads count the shards they write
 
-    with Progress(shards, "shard", progress) as bar:
+    with Progress(shards - first, "shard", progress) as bar:
 
         def written() -> None:
             with lock:
@@ -282,7 +289,7 @@ def make_labels(
                 for (_, i), arrays in results:
                     write_shard(shard_path(out, i), arrays)
                     written()
-    return [shard_path(out, i) for i in range(shards)]
+    return [shard_path(out, i) for i in range(first, shards)]
 
 
 #: What a shard keeps of each decision beside its features (shards written before have none).

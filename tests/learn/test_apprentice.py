@@ -311,14 +311,19 @@ def test_subnormal_weights_read_as_zeros(tmp_path):
 
 
 def test_labels_on_dask_equal_threads(tmp_path):
-    """A labelling run on a local Dask cluster writes the same shards as one on threads."""
+    """A labelling run on a local Dask cluster writes the same shards as one on threads, also
+    when it makes only a range of them (a later stage of ``canasta-sim train``: shard 1 of 2
+    alone); an empty range is refused."""
     plan = LabelPlan(seed=4, deals=1, worlds=2, every=2, players=(2,))
     here = make_labels(tmp_path / "here", plan, 2, progress=False)
-    dask = make_labels(tmp_path / "dask", plan, 2, progress=False, scheduler="local:1")
-    for a, b in zip(here, dask):
-        za, zb = np.load(a), np.load(b)
-        for k in ("state", "meta", "cands", "value"):
-            np.testing.assert_array_equal(za[k], zb[k])
+    dask = make_labels(tmp_path / "dask", plan, 2, first=1, progress=False, scheduler="local:1")
+    assert [p.name for p in dask] == ["shard_00001.npz"]
+    assert [p.name for p in (tmp_path / "dask").iterdir()] == ["shard_00001.npz"]
+    za, zb = np.load(here[1]), np.load(dask[0])
+    for k in ("state", "meta", "cands", "value"):
+        np.testing.assert_array_equal(za[k], zb[k])
+    with pytest.raises(ValueError, match="first=2, shards=2, threads=1: allowed: 0 <= first"):
+        make_labels(tmp_path / "none", plan, 2, first=2)
 
 
 def test_deal_api_plays_the_named_weights_like_the_chunk_kernel(tmp_path):

@@ -1,8 +1,11 @@
-"""``canasta-sim train`` (issue 26 items 4 and 6): its stages run from a seed, a killed
-labelling stage resumes by making only its missing shards, two rebuilds from one seed give the
-same weights, a count stops when its judge finds no gain, and bad options are usage errors."""
+"""``canasta-sim train`` (issue 26 items 4 and 6, issue 41's reproducible training): its stages
+run from a seed, a killed labelling stage resumes by making only its missing shards and gives
+the same shards as a run never killed, two rebuilds from one seed give the same weights, stages
+done are skipped, a count stops when its judge finds no gain, and bad options are usage
+errors."""
 
 import json
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -11,7 +14,7 @@ from click.testing import CliRunner
 
 import canasta_sim.learn.pipeline as pipeline
 from canasta_sim.cli import main
-from canasta_sim.players.weights import PARTS, load_value, load_weights
+from canasta_sim.players.weights import PARTS, VALUE_PARTS, default_weights_path, load_value
 
 sklearn = pytest.importorskip("sklearn")
 threadpoolctl = pytest.importorskip("threadpoolctl")
@@ -19,23 +22,22 @@ threadpoolctl = pytest.importorskip("threadpoolctl")
 #: The trainer's label kernels are not in the warm-up: compiled once per run (tests/conftest.py).
 pytestmark = pytest.mark.usefixtures("label_kernels")
 
+#: Tiny sizes: 3 four-player shards in stages of at most 2 shards (label_4p_1: shard 0,
+#: label_4p_2: shards 1 and 2), 2 shards of every other count (one stage each).
 TINY = [
-    "--shards", "2", "--shards-other", "6", "--shards-own", "2", "--shards-knobs", "2",
-    "--deals", "1", "--worlds", "2", "--every", "2", "--judge-deals", "6",
+    "--shards-2p", "2", "--shards-3p", "2", "--shards-4p", "3", "--shards-6p", "2",
+    "--stage-shards", "2", "--deals", "1", "--worlds", "2", "--every", "2",
+    "--judge-deals", "6",
 ]  # fmt: skip
 
-#: Round 1's stages in the order the recipe runs them: 2 and 6 players fitted first, then 3
-#: players, 4 players last (docs/learned.md, "Train your own").
+#: Round 1's stages in the order the recipe runs them: per count (2, 6, 3 players, 4 last)
+#: its labels, its fit and its judge (docs/learned.md, "Train your own").
 ROUND1 = [
-    "label_236", "own_2p", "own_6p", "fit_2p", "fit_6p",
-    "knobs4_3p", "own_3p", "fit_3p", "label_4p", "own_4p", "fit_4p",
+    "label_2p", "fit_2p", "judge_2p", "label_6p", "fit_6p", "judge_6p",
+    "label_3p", "fit_3p", "judge_3p", "label_4p_1", "label_4p_2", "fit_4p", "judge_4p",
 ]  # fmt: skip
 
-#: The expert's 4-player knobs as pimc's rollout options (round 1's labels at every count).
-KNOBS4 = (
-    "rollout.pile_threshold=6,rollout.hold_wilds=1,rollout.freeze_risk=0.263,"
-    "rollout.safety=90.82,rollout.initial_cards=3"
-)
+BOTH = ("classic", "hoyle")
 
 
 def _train(out, *args):
@@ -45,10 +47,21 @@ def _train(out, *args):
 
 
 def _arrays(folder):
+    """The weight arrays (network and value output) of the four files of ``folder``."""
     out = {}
     for players in (2, 3, 4, 6):
         with np.load(folder / f"apprentice_{players}p.npz") as z:
-            out[players] = {k: z[k].tobytes() for k in PARTS}
+            out[players] = {k: z[k].tobytes() for k in [*PARTS, *VALUE_PARTS]}
+    return out
+
+
+def _shard(path):
+    """A shard's arrays as bytes, the positions field by field (a record's padding bytes are
+    not part of its content), but the hash of the rollout apprentice's file: a weight file's
+    bytes hold its fit's wall time and the times its zip was written."""
+    with np.load(path) as z:
+        out = {k: z[k].tobytes() for k in z if k not in ("positions", "rollout_weights")}
+        out |= {f: z["positions"][f].tobytes() for f in z["positions"].dtype.names}
     return out
 
 
@@ -60,36 +73,47 @@ def _stages(output, k):
     ]
 
 
-def test_train_stages_resume_and_repeat(tmp_path):
+def _judge_gains(out, k, players, plan, threads=1, scheduler=None):
+    """A judge that finds every new file better than its rival, by rule (no deal played)."""
+    return {"deals": 6, "seed": plan.seed + 40, "against": pipeline.rival(out, k, players, plan),
+            "mean_diff": 1.0, "diff_low": 0.5, "diff_high": 2.0, "gains": True}  # fmt: skip
+
+
+def test_train_stages_resume_skip_and_repeat(tmp_path, monkeypatch):
+    monkeypatch.setattr(pipeline, "judge_count", _judge_gains)
     a = tmp_path / "a"
     out = _train(a, "--rounds", "1", "--seed", "7")
     assert _stages(out, 1) == ROUND1
     r1 = a / "round_1"
     assert {p.name for p in r1.glob("*.done")} == {f"{s}.done" for s in ROUND1}
-    marker = json.loads((r1 / "own_2p.done").read_text())
-    assert marker["seconds"] >= 0 and len(marker["load_start"]) == 3 and marker["recipe"] == 3
-    # the per-count plans: seeds seed + 30 .. 34, the count's own expert but knobs4_3p
-    for name, players, seed, search in (
-        ("own_2p", 2, 39, "pimc:top=4"),
-        ("own_6p", 6, 40, "pimc:top=4"),
-        ("knobs4_3p", 3, 37, "pimc:top=4," + KNOBS4),
-        ("own_3p", 3, 38, "pimc:top=4"),
-        ("own_4p", 4, 41, "pimc:top=4"),
+    marker = json.loads((r1 / "label_2p.done").read_text())
+    assert marker["seconds"] >= 0 and len(marker["load_start"]) == 3 and marker["recipe"] == 4
+    # each count's labels: seed 7 + 7000 + its offset, pimc rolling out version 8's apprentice
+    for name, players, seed, made in (
+        ("label_2p", 2, 7009, [0, 2]),
+        ("label_6p", 6, 7013, [0, 2]),
+        ("label_3p", 3, 7010, [0, 2]),
+        ("label_4p_1", 4, 7008, [0, 1]),
+        ("label_4p_2", 4, 7008, [1, 3]),
     ):
-        plan = json.loads((r1 / f"{name}.done").read_text())["plan"]
-        assert (plan["players"], plan["seed"], plan["search"]) == ([players], seed, search)
-        with np.load(r1 / name / "shard_00001.npz") as z:
+        done = json.loads((r1 / f"{name}.done").read_text())
+        plan = done["plan"]
+        assert (plan["players"], plan["seed"], plan["presets"]) == ([players], seed, list(BOTH))
+        assert (plan["search"], done["shards_made"]) == ("pimc:rollout=apprentice@8,top=4", made)
+        with np.load(r1 / f"labels_{players}p" / "shard_00001.npz") as z:
             assert int(z["players"]) == players and str(z["preset"]) == "hoyle"
-    # each count is fitted on round 1's labels of its count, 3 players with knobs4 first
+            assert str(z["search"]) == "pimc:top=4,rollout=apprentice@8"  # the spec, parsed
+    assert len(list((r1 / "labels_4p").glob("shard_*.npz"))) == 3
+    # each count is fitted on its own labels, and the report names what the fit's arithmetic
+    # depends on: NumPy's BLAS and its kernel
     fit3 = json.loads((r1 / "fit_3p.json").read_text())
-    # and the report names what the fit's arithmetic depends on: NumPy's BLAS and its kernel
     blas = next(i for i in threadpoolctl.threadpool_info() if "numpy" in i.get("filepath", ""))
     assert fit3["library"] == {
         "scikit-learn": sklearn.__version__,
         "numpy": np.__version__,
         "blas": f"{blas['internal_api']} {blas['version']} {blas['architecture']}",
     }
-    assert fit3["folders"] == ["round_1/labels_236", "round_1/knobs4_3p", "round_1/own_3p"]
+    assert fit3["folders"] == ["round_1/labels_3p"]
     # the labels keep each deal's outcome: a value output beside the network, its error
     # reported on the held-out decisions; the training mean misses them by at least their
     # spread, so R² (against that spread) is at most 1 - (rmse / rmse_mean)²
@@ -97,139 +121,163 @@ def test_train_stages_resume_and_repeat(tmp_path):
     assert set(value) == {"rmse", "rmse_mean", "r2"} and value["rmse"] > 0
     assert value["r2"] <= 1 - (value["rmse"] / value["rmse_mean"]) ** 2 + 1e-3
     assert np.isfinite(load_value(str(r1 / "weights" / "apprentice_3p.npz"))).all()
-    assert json.loads((r1 / "fit_4p.json").read_text())["folders"] == [
-        "round_1/labels_4p",
-        "round_1/own_4p",
-    ]
-    shards = sorted((r1 / "own_2p").glob("shard_*.npz"))
-    assert len(shards) == 2 and len(list((r1 / "labels_236").glob("shard_*.npz"))) == 6
-    # a kill in the middle of own_2p: one shard, its marker and the fits after it missing
-    before = dict(np.load(shards[0]))
-    stamp = shards[1].stat().st_mtime_ns
-    shards[0].unlink()
-    for stage in ("own_2p", "fit_2p"):
-        (r1 / f"{stage}.done").unlink()
+    # round 1's judges play against the start
+    assert json.loads((r1 / "judge_4p.json").read_text())["against"] == "apprentice@8"
+    # killed in label_4p_2 while writing shard 2: shard 1 whole, shard 2 a partial temporary
+    # file, and nothing of the stages after it
+    shard1, shard2 = (r1 / "labels_4p" / f"shard_0000{i}.npz" for i in (1, 2))
+    stamp = shard1.stat().st_mtime_ns
+    shard2.unlink()
+    shard2.with_name(shard2.name + ".tmp").write_bytes(b"half a shard")
+    for made in ("label_4p_2.done", "fit_4p.done", "fit_4p.json", "judge_4p.done",
+                 "judge_4p.json", "weights/apprentice_4p.npz"):  # fmt: skip
+        (r1 / made).unlink()
     out = _train(a, "--rounds", "2", "--seed", "7")
-    assert "round 1 own_2p: resuming, 1 of 2 shards already done, seed 39, pimc:top=4" in out
-    assert "round 1 own_6p: done before" in out and "round 1 fit_6p: done before" in out
-    assert _stages(out, 2) == [
-        "label_236", "fit_2p", "judge_2p", "fit_6p", "judge_6p", "fit_3p", "judge_3p",
-        "label_4p", "fit_4p", "judge_4p",
-    ]  # fmt: skip
-    assert shards[1].stat().st_mtime_ns == stamp
-    again = dict(np.load(shards[0]))
-    for k in ("state", "meta", "cands", "value"):
-        np.testing.assert_array_equal(before[k], again[k])
-    # round 2 rolled out round 1's apprentice and fitted on both rounds
-    with np.load(next((a / "round_2" / "labels_4p").glob("shard_*.npz"))) as z:
-        assert str(z["search"]) == "pimc:rollout=apprentice" and str(z["rollout_weights"])
-    assert json.loads((a / "round_2" / "fit_2p.json").read_text())["folders"] == [
-        "round_1/labels_236",
-        "round_1/own_2p",
-        "round_2/labels_236",
+    more = "(and the stages of rounds their judges have yet to decide)"
+    assert f"resuming {a}: 10 of 13 {more} stages already done" in out
+    assert "round 1 label_4p_1: done before" in out and "round 1 fit_3p: done before" in out
+    assert (
+        "round 1 label_4p_2: resuming, 1 of 2 shards already done (1 to 2), seed 7008, "
+        "pimc:rollout=apprentice@8,top=4" in out
+    )
+    assert shard1.stat().st_mtime_ns == stamp and shard2.exists()
+    assert not shard2.with_name(shard2.name + ".tmp").exists()
+    # round 2 labels every count again rolling out round 1's apprentice (seeds 10 on), fits
+    # on both rounds and judges the new file against round 1's
+    assert _stages(out, 2) == ROUND1
+    r2 = a / "round_2"
+    with np.load(r2 / "labels_4p" / "shard_00000.npz") as z:
+        assert str(z["search"]) == "pimc:top=4,rollout=apprentice" and str(z["rollout_weights"])
+    assert json.loads((r2 / "label_2p.done").read_text())["plan"]["seed"] == 7019
+    assert json.loads((r2 / "fit_2p.json").read_text())["folders"] == [
+        "round_1/labels_2p",
+        "round_2/labels_2p",
     ]
-    for players in (2, 3, 4, 6):
-        assert load_weights(str(a / "round_2" / "weights" / f"apprentice_{players}p.npz")).any()
-    # each judge played round 2's file against round 1's on 6 deals of seed 7 + 40, and the
-    # file its interval chose is the one in weights/ (round 2's only if it gains)
+    judge = json.loads((r2 / "judge_6p.json").read_text())
+    assert judge["against"] == f"apprentice:weights={r1 / 'weights' / 'apprentice_6p.npz'}"
     kept = json.loads((a / "weights" / "kept.json").read_text())
-    for players in (2, 3, 4, 6):
-        judge = json.loads((a / "round_2" / f"judge_{players}p.json").read_text())
-        assert (judge["deals"], judge["seed"]) == (6, 47)
-        assert judge["diff_low"] <= judge["mean_diff"] <= judge["diff_high"]
-        assert judge["gains"] == (judge["diff_low"] > 0)
-        k = 2 if judge["gains"] else 1
-        assert kept[str(players)] == {"round": k, "stopped_by": None if k == 2 else judge}
-        name = f"apprentice_{players}p.npz"
-        assert (a / "weights" / name).read_bytes() == (a / f"round_{k}/weights" / name).read_bytes()
+    assert {p: v["round"] for p, v in kept.items()} == {"2": 2, "3": 2, "4": 2, "6": 2}
+    # a third run finds every stage done and changes no file
+    files = {p: p.stat().st_mtime_ns for p in r1.rglob("*") if p.is_file()}
+    out = _train(a, "--rounds", "2", "--seed", "7")
+    assert f"resuming {a}: 26 of 26 stages already done" in out
+    assert len(_stages(out, 1)) == 13 and "shards" not in out
+    assert files == {p: p.stat().st_mtime_ns for p in r1.rglob("*") if p.is_file()}
+    # a run never killed, its shards labelled on a local Dask cluster, makes the same shards
+    # and the same weights in every round
     b = tmp_path / "b"
-    assert "weights:" in _train(b, "--rounds", "2", "--seed", "7")
-    assert _arrays(a / "round_2" / "weights") == _arrays(b / "round_2" / "weights")
+    assert "weights:" in _train(b, "--rounds", "2", "--seed", "7", "--scheduler", "local:1")
+    for r in (1, 2):
+        for path in sorted((a / f"round_{r}").glob("labels_*/shard_*.npz")):
+            assert _shard(path) == _shard(b / path.relative_to(a)), path
+        assert _arrays(a / f"round_{r}" / "weights") == _arrays(b / f"round_{r}" / "weights")
 
 
 def test_a_count_stops_when_its_judge_finds_no_gain(tmp_path, monkeypatch):
-    """With judges that find a gain at 3 and 6 players in round 2 and at 6 in round 3 only,
-    round 3 labels only 3 and 6 players (no 4-player stage) and fits and judges them, and
-    weights/ holds round 1's file at 2 and 4 players, round 2's at 3 and round 3's at 6."""
-    from canasta_sim.learn import pipeline
-
-    gains = {(2, 3), (2, 6), (3, 6)}
+    """With judges that find a gain at 2, 3 and 6 players in round 1, at 3 and 6 in round 2
+    and at 6 in round 3 only, 4 players keeps the start's file (version 8's), round 3 labels
+    only 6 and 3 players, and weights/ holds round 1's file at 2 players, round 2's at 3 and
+    round 3's at 6."""
+    gains = {(1, 2), (1, 3), (1, 6), (2, 3), (2, 6), (3, 6)}
 
     def judge(out, k, players, plan, threads=1, scheduler=None):
         up = (k, players) in gains
-        return {"deals": 6, "seed": 47, "mean_diff": 1.0 if up else -1.0,
-                "diff_low": 0.5 if up else -2.0, "diff_high": 2.0, "gains": up}  # fmt: skip
+        return {"deals": 6, "seed": 47, "against": pipeline.rival(out, k, players, plan),
+                "mean_diff": 1.0 if up else -1.0, "diff_low": 0.5 if up else -2.0,
+                "diff_high": 2.0, "gains": up}  # fmt: skip
 
     monkeypatch.setattr(pipeline, "judge_count", judge)
     out = _train(tmp_path / "t", "--rounds", "3", "--seed", "7")
-    assert _stages(out, 3) == ["label_236", "fit_6p", "judge_6p", "fit_3p", "judge_3p"]
+    assert "-1.0 [-2.0, +2.0] points a deal over 6 deals: apprentice@8 kept, 4 players stop" in out
+    assert _stages(out, 3) == ["label_6p", "fit_6p", "judge_6p", "label_3p", "fit_3p", "judge_3p"]
     assert "+1.0 [+0.5, +2.0] points a deal over 6 deals: round 3 kept" in out
-    assert "-1.0 [-2.0, +2.0] points a deal over 6 deals: round 2 kept, 3 players stop" in out
     r3 = tmp_path / "t" / "round_3"
-    assert json.loads((r3 / "label_236.done").read_text())["plan"]["players"] == [3, 6]
-    assert not (r3 / "labels_4p").exists()
+    assert not (r3 / "labels_4p").exists() and not (r3 / "labels_2p").exists()
     kept = json.loads((tmp_path / "t" / "weights" / "kept.json").read_text())
-    assert {p: v["round"] for p, v in kept.items()} == {"2": 1, "3": 2, "4": 1, "6": 3}
+    assert {p: v["round"] for p, v in kept.items()} == {"2": 1, "3": 2, "4": 0, "6": 3}
     assert kept["3"]["stopped_by"]["mean_diff"] == -1.0 and kept["6"]["stopped_by"] is None
-    for players, k in ((2, 1), (3, 2), (4, 1), (6, 3)):
+    assert kept["4"]["stopped_by"]["against"] == "apprentice@8"
+    for players, k in ((2, 1), (3, 2), (6, 3)):
         name = f"apprentice_{players}p.npz"
         got = (tmp_path / "t" / "weights" / name).read_bytes()
         assert got == (tmp_path / "t" / f"round_{k}" / "weights" / name).read_bytes()
+    got = (tmp_path / "t" / "weights" / "apprentice_4p.npz").read_bytes()
+    assert got == default_weights_path(4, "apprentice8").read_bytes()
     # a fourth round has nothing left but 6 players; with none left the run ends early
     gains.clear()
     out = _train(tmp_path / "t", "--rounds", "5", "--seed", "7")
-    assert _stages(out, 4) == ["label_236", "fit_6p", "judge_6p"]
+    assert _stages(out, 4) == ["label_6p", "fit_6p", "judge_6p"]
     assert "round 5: no player count improves any more, training ends" in out
 
 
-def test_round_one_plans_are_the_shipped_labels():
-    """At seed 1 round 1's plans are those the shipped files' labels were made with
-    (docs/learned-history.md, "Rounds"): round 1's 2-, 3- and 6-player labels (seed 2, 180 shards)
-    and 4-player ones (seed 1, 500 shards) with the expert at its 4-player knobs, and the
-    3-player file's plans `a` (seed 31, 160 shards) and `b` (seed 32, 244 shards)."""
-    from canasta_sim.learn.pipeline import TrainPlan
-    from canasta_sim.learn.shards import LabelPlan
+def test_the_judge_plays_the_new_file_against_the_start_then_the_round_before(tmp_path):
+    """A real judge of 6 deals (3 players: 2 seat rotations of 3 sides) of seed 7 + 40: round
+    1's file (here the shipped one) against ``apprentice@8``, round 2's against round 1's."""
+    from canasta_sim.learn.pipeline import TrainPlan, judge_count, weights_dir
 
-    both = ("classic", "hoyle")
-    plan = TrainPlan()
-    for name, shards, want in (
-        ("label_236", 180, LabelPlan(2, 20, (2, 3, 6), both, 32, 3, search="pimc:" + KNOBS4)),
-        ("label_4p", 500, LabelPlan(1, 20, (4,), both, 32, 3, search="pimc:" + KNOBS4)),
-        ("knobs4_3p", 160, LabelPlan(31, 20, (3,), both, 32, 3, search="pimc:top=4," + KNOBS4)),
-        ("own_3p", 244, LabelPlan(32, 20, (3,), both, 32, 3, search="pimc:top=4")),
+    plan = TrainPlan(seed=7, judge_deals=6)
+    for k in (1, 2):
+        weights_dir(tmp_path, k).mkdir(parents=True)
+        shutil.copy(default_weights_path(3), weights_dir(tmp_path, k) / "apprentice_3p.npz")
+    for k, against in (
+        (1, "apprentice@8"),
+        (2, f"apprentice:weights={weights_dir(tmp_path, 1) / 'apprentice_3p.npz'}"),
     ):
-        assert plan.label_plan(Path("o"), 1, name) == (want, shards), name
+        j = judge_count(tmp_path, k, 3, plan)
+        assert (j["deals"], j["seed"], j["against"]) == (6, 47, against)
+        assert j["diff_low"] <= j["mean_diff"] <= j["diff_high"]
+        assert j["gains"] == (j["diff_low"] > 0)
+    # the same file on both sides of duplicate deals: every deal even
+    assert (j["mean_diff"], j["gains"]) == (0.0, False)
 
 
-def test_the_default_is_the_shipped_recipe_with_two_rounds_of_expert_iteration():
-    """The shipped files at 2, 4 and 6 players (bots version 8) are the kept files of at most
-    3 rounds at seed 1 (judged over 100,000 deals of seed 41): by default the command runs 3
-    rounds, and round 2 labels the same counts and shard numbers as round 1's round stages
-    with pimc rolling out round 1's apprentice, at seeds 1 + 2 = 3 (4 players) and
-    1 + 2 + 1 = 4 (2, 3 and 6 players)."""
+def test_the_default_is_bots_version_9s_recipe():
+    """At seed 0 the defaults are the plans of the shipped files (bots version 9: the reports
+    in canasta_sim/data/apprentice_{P}p.npz): per count 20 deals a shard, classic and hoyle, 32
+    worlds, one decision in 3, pimc with top=4 rolling out version 8's apprentice, seeds
+    7002, 7003, 7001 and 7006, 600, 400, 1,000 and 400 shards, one round, fits of seed 0; the
+    labelling stages hold at most 500 shards (a half-hour on two cores); round 2 would roll
+    out round 1's files at seeds 10 higher."""
     from canasta_sim.learn.pipeline import TrainPlan, weights_dir
     from canasta_sim.learn.shards import LabelPlan
 
-    both = ("classic", "hoyle")
     plan = TrainPlan()
-    assert (plan.rounds, plan.judge_deals) == (3, 100_000)
-    later = {"search": "pimc:rollout=apprentice", "weights": str(weights_dir(Path("o"), 1))}
-    for name, shards, want in (
-        ("label_236", 180, LabelPlan(4, 20, (2, 3, 6), both, 32, 3, **later)),
-        ("label_4p", 500, LabelPlan(3, 20, (4,), both, 32, 3, **later)),
-    ):
-        assert plan.label_plan(Path("o"), 2, name) == (want, shards), name
+    assert (plan.seed, plan.rounds, plan.start, plan.judge_deals) == (0, 1, "apprentice@8", 100_000)
+    spec = "pimc:rollout=apprentice@8,top=4"
+    for players, seed, shards in ((2, 7002, 600), (3, 7003, 400), (4, 7001, 1000), (6, 7006, 400)):
+        want = LabelPlan(seed, 20, (players,), BOTH, 32, 3, search=spec)
+        assert (plan.label_plan(Path("o"), 1, players), plan.shards(players)) == (want, shards)
+    assert plan.label_stages(4) == [("label_4p_1", 0, 500), ("label_4p_2", 500, 1000)]
+    assert plan.label_stages(2) == [("label_2p_1", 0, 300), ("label_2p_2", 300, 600)]
+    assert plan.label_stages(3) == [("label_3p", 0, 400)]
+    later = plan.label_plan(Path("o"), 2, 6)
+    assert (later.seed, later.search, later.weights) == (
+        7016,
+        "pimc:rollout=apprentice,top=4",
+        str(weights_dir(Path("o"), 1)),
+    )
+
+
+def test_a_start_from_the_expert_labels_with_its_rollouts_and_judges_from_round_2():
+    """``--start expert``: round 1 labels with pimc's expert rollouts and has no judge (no file
+    before it); round 2 judges."""
+    from canasta_sim.learn.pipeline import TrainPlan, round_stages
+
+    plan = TrainPlan(start="expert", rounds=2, shards_4p=2, shards_2p=2, stage_shards=2)
+    assert plan.label_plan(Path("o"), 1, 4).search == "pimc:top=4"
+    stages = round_stages(Path("o"), plan, 1)
+    assert stages[:2] == ("label_2p", "fit_2p") and not [s for s in stages if "judge" in s]
 
 
 def test_a_folder_of_the_old_recipe_is_not_resumed(tmp_path):
-    """A training folder whose plan.json has no recipe (made before the per-count plans) is a
-    usage error of --out, and nothing is labelled into it."""
+    """A training folder of bots version 8's recipe (recipe 3: round 1 from the expert's
+    rollouts, stages label_236 ...) is a usage error of --out, and nothing is labelled into it."""
     out = tmp_path / "old"
     out.mkdir()
-    (out / "plan.json").write_text(json.dumps({"seed": 1, "rounds": 2, "shards": 2}))
+    (out / "plan.json").write_text(json.dumps({"seed": 1, "rounds": 2, "recipe": 3}))
     r = CliRunner().invoke(main, ["train", "--out", str(out), "--quiet", *TINY])
     text = " ".join(r.output.split())
-    assert r.exit_code == 2 and "--out" in text and "recipe 1" in text, text
+    assert r.exit_code == 2 and "--out" in text and "recipe 3" in text, text
     assert not (out / "round_1").exists()
 
 
@@ -250,8 +298,8 @@ def test_train_refuses_a_folder_of_other_files_fewer_rounds_and_an_unwritable_fo
     assert sorted(p.name for p in other.iterdir()) == ["manifest.json"]
     done = tmp_path / "done"
     done.mkdir()
-    plan = TrainPlan(rounds=3, shards=2, shards_other=6, shards_own=2, shards_knobs=2, deals=1,
-                     worlds=2, every=2, judge_deals=6)  # fmt: skip
+    plan = TrainPlan(rounds=3, shards_2p=2, shards_3p=2, shards_4p=3, shards_6p=2,
+                     stage_shards=2, deals=1, worlds=2, every=2, judge_deals=6)  # fmt: skip
     (done / "plan.json").write_text(json.dumps({**asdict(plan), "recipe": RECIPE}))
     r = CliRunner().invoke(main, ["train", "--out", str(done), "--quiet", *TINY, "--rounds", "2"])
     text = " ".join(r.output.split())
@@ -266,10 +314,10 @@ def test_train_refuses_a_folder_of_other_files_fewer_rounds_and_an_unwritable_fo
     [
         (["--rounds", "0"], "--rounds"),
         (["--rounds", "16"], "--rounds"),
-        (["--shards-own", "1"], "--shards-own"),
-        (["--shards-knobs", "1"], "--shards-knobs"),
-        (["--shards", "0"], "--shards"),
-        (["--shards-other", "3"], "--shards-other"),
+        (["--shards-2p", "1"], "--shards-2p"),
+        (["--shards-4p", "0"], "--shards-4p"),
+        (["--stage-shards", "0"], "--stage-shards"),
+        (["--start", "apprentice@7"], "--start"),
         (["--threads", "0"], "--threads"),
         (["--worlds", "x"], "--worlds"),
         (["--scheduler", "nowhere"], "--scheduler"),
@@ -284,8 +332,8 @@ def test_train_bad_options_are_usage_errors(tmp_path, args, option):
 def test_ctrl_c_in_a_fit_exits_130_and_a_rerun_keeps_the_plan(tmp_path, monkeypatch):
     """Ctrl-C (a real SIGINT) during the first fit: exit code 130, no ``fit_2p.done``, no weight
     file (scikit-learn's own catch would keep the half-fitted network). A rerun with another
-    seed or shard count is a usage error naming the option and both values; with the same
-    options it resumes after the labels and fits."""
+    seed, shard count or start is a usage error naming the option and both values; with the
+    same options it resumes after the labels."""
     import os
     import signal
 
@@ -297,6 +345,7 @@ def test_ctrl_c_in_a_fit_exits_130_and_a_rerun_keeps_the_plan(tmp_path, monkeypa
         os.kill(os.getpid(), signal.SIGINT)
         return epoch(self, *args)
 
+    monkeypatch.setattr(pipeline, "judge_count", _judge_gains)
     out = tmp_path / "t"
     with monkeypatch.context() as m:
         m.setattr(MLPRegressor, "_update_no_improvement_count", interrupted)
@@ -305,11 +354,12 @@ def test_ctrl_c_in_a_fit_exits_130_and_a_rerun_keeps_the_plan(tmp_path, monkeypa
         )
     assert r.exit_code == 130, r.output
     r1 = out / "round_1"
-    assert (r1 / "own_6p.done").exists() and not (r1 / "fit_2p.done").exists()
+    assert (r1 / "label_2p.done").exists() and not (r1 / "fit_2p.done").exists()
     assert not list(r1.glob("weights/*.npz"))
     for args, option, given, made in (
-        (["--seed", "8"], "--seed", "seed=8", "seed=1"),
-        (["--shards", "4"], "--shards", "shards=4", "shards=2"),
+        (["--seed", "8"], "--seed", "seed=8", "seed=0"),
+        (["--shards-4p", "4"], "--shards-4p", "shards_4p=4", "shards_4p=3"),
+        (["--start", "expert"], "--start", "start=expert", "start=apprentice@8"),
     ):
         bad = [*TINY, "--rounds", "1", *args]  # the last value of an option counts
         r = CliRunner().invoke(main, ["train", "--out", str(out), "--quiet", *bad])
@@ -317,42 +367,50 @@ def test_ctrl_c_in_a_fit_exits_130_and_a_rerun_keeps_the_plan(tmp_path, monkeypa
         text = " ".join(r.output.split())
         assert given in text and made in text and "another folder (--out)" in text, text
     again = _train(out, "--rounds", "1")
-    assert "round 1 own_6p: done before" in again and "round 1 fit_2p: done before" not in again
+    assert "round 1 label_2p: done before" in again and "round 1 fit_2p: done before" not in again
     assert (r1 / "fit_4p.done").exists() and len(list(r1.glob("weights/*.npz"))) == 4
 
 
 def test_train_help_agrees_with_the_plan_and_names_the_checkout_install():
-    """--shards-other's range says the least value the plan takes (6: a shard per player count
-    and preset), and a value below it is refused with that range; the help's install line is
-    the one for a checkout."""
+    """--shards-2p's range says the least value the plan takes (2: a shard per preset), and a
+    value below it is refused with that range; the help's install line is the one for a
+    checkout."""
     r = CliRunner().invoke(main, ["train", "--help"])
     text = " ".join(r.output.split())
-    assert "6<=x" in text and 'pip install -e ".[train]"' in text, text
-    r = CliRunner().invoke(main, ["train", "--out", "o", "--shards-other", "2"])
-    assert r.exit_code == 2 and "2 is not allowed; allowed: 6 to 1,000,000,000,000" in r.output
+    assert "2<=x" in text and 'pip install -e ".[train]"' in text, text
+    r = CliRunner().invoke(main, ["train", "--out", "o", "--shards-2p", "1"])
+    assert r.exit_code == 2 and "1 is not allowed; allowed: 2 to 1,000,000,000,000" in r.output
 
 
 def test_a_resumed_train_says_how_many_stages_and_shards_are_done(tmp_path, monkeypatch):
     # it said "round 1 label_4p: 3 shards, ..." as if the stage started afresh
-    pytest.importorskip("sklearn")
-    monkeypatch.setattr(pipeline, "_run_stage", lambda *args: {})  # stages made instantly
-    monkeypatch.setattr(pipeline, "keep_weights", lambda out, rounds: out)  # and no files
+    def instant(out, plan, k, name, *args):  # stages made instantly, judges find gains
+        if name.startswith("judge_"):
+            report = _judge_gains(out, k, int(name[len("judge_") : -1]), plan)
+            (out / f"round_{k}" / f"{name}.json").write_text(json.dumps(report))
+        return {}
+
+    monkeypatch.setattr(pipeline, "_run_stage", instant)
+    monkeypatch.setattr(pipeline, "keep_weights", lambda out, plan: out)  # and no files
     out = tmp_path / "t"
-    args = ["train", "--out", out, "--quiet", "--rounds", 1, "--shards", 3, "--shards-own", 2]
+    args = ["train", "--out", out, "--quiet", "--rounds", 1, "--shards-4p", 3]
     args = [str(a) for a in args]
     first = CliRunner().invoke(main, args)
     assert first.exit_code == 0, first.output
     assert "resuming" not in first.output
-    assert "round 1 label_4p: 3 shards, seed 1, pimc:" in first.output
+    spec = "pimc:rollout=apprentice@8,top=4"
+    assert f"round 1 label_4p: 3 shards (0 to 2), seed 7001, {spec}" in first.output
     # killed in label_4p with shards 0 and 2 written: its marker and those after it missing
     r1 = out / "round_1"
-    for stage in ("label_4p", "own_4p", "fit_4p"):
+    for stage in ("label_4p", "fit_4p", "judge_4p"):
         (r1 / f"{stage}.done").unlink()
     (r1 / "labels_4p").mkdir()
     for shard in (0, 2):
         (r1 / "labels_4p" / f"shard_{shard:05d}.npz").touch()
     again = CliRunner().invoke(main, args)
     assert again.exit_code == 0, again.output
-    assert f"resuming {out}: 8 of 11 stages already done" in again.output
-    assert "round 1 label_4p: resuming, 2 of 3 shards already done, seed 1, pimc:" in again.output
-    assert "round 1 own_4p: 2 shards, seed 35, pimc:top=4" in again.output
+    assert f"resuming {out}: 10 of 13 stages already done" in again.output
+    assert f"label_4p: resuming, 2 of 3 shards already done (0 to 2), seed 7001, {spec}" in (
+        again.output
+    )
+    assert "round 1 label_2p_1: done before" in again.output

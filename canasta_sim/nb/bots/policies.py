@@ -322,11 +322,12 @@ PimcParam = namedtuple(
 )(*range(6), *range(5 + len(EXPERT_PARAMS), 9 + len(EXPERT_PARAMS)))
 
 #: Player counts at which the apprentice's candidates come from that count's own expert: its
-#: weights there were fitted on labels of the per-count expert's deals and candidates
-#: (``canasta-sim train``'s ``own_{P}p`` stages, docs/learned.md), and with them it plays
-#: better than with the 4-player knobs (bots version 6: +112 points a deal at 2 players, +150
-#: at 6). Elsewhere the candidate expert keeps the 4-player defaults; weights fitted only on
-#: labels of the 4-player knobs lose 150 to 800 points a deal with the per-count candidates.
+#: weights there were fitted on labels of the per-count expert's deals and candidates (the
+#: ``own_{P}p`` stages of bots version 8's recipe, docs/learned-history.md), and with them it
+#: plays better than with the 4-player knobs (bots version 6: +112 points a deal at 2
+#: players, +150 at 6). Elsewhere the candidate expert keeps the 4-player defaults; weights
+#: fitted only on labels of the 4-player knobs lose 150 to 800 points a deal with the
+#: per-count candidates.
 APPRENTICE_OWN_EXPERT = (2, 3, 6)
 
 APPRENTICE_PARAMS = (
