@@ -98,7 +98,7 @@ STRENGTH = (
 )
 STATISTICS = (
     "python scripts/statistics_table.py --deals 1000000 --expert-deals 1000000 "
-    "--pimc-deals 600 --seed 0"
+    "--pimc-deals 600 --ladder-deals 100000 --search-deals 1000 --seed 0"
 )
 
 FIGURES: tuple[Figure, ...] = (
@@ -258,6 +258,7 @@ FIGURES: tuple[Figure, ...] = (
     ),
     Script("statistics-table", "docs/statistics.md", STATISTICS),
     Script("statistics-policies", "docs/statistics.md", STATISTICS),
+    Script("statistics-ladder", "docs/statistics.md", STATISTICS),
     Script("strength-table", "docs/strength.md", STRENGTH),
     Script("bots-strength", "docs/bots.md", STRENGTH),
     Script("performance-tables", "docs/performance.md", "python scripts/performance.py"),
