@@ -271,7 +271,7 @@ def policy_ladder(deals: int, search_deals: int, seed: int, workers: int | None)
         run = simulate(n, bots=bot, seed=seed, workers=workers, progress=True)
         print(f"{bot}: {n:,} deals in {run.manifest['wall_seconds']} s", flush=True)
         totals[label] = deal_totals(run.sides, run.deals)
-    return ladder_table(totals, sides=int(run.sides["side"].max()) + 1)
+    return ladder_table(totals, sides=run.rules.sides)
 
 
 def deal_totals(sides: pd.DataFrame, deals: pd.DataFrame) -> pd.DataFrame:

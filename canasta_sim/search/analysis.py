@@ -136,8 +136,8 @@ class AnalysisResult:
 def rollout_names() -> str:
     """Every bot name a rollout spec may start with (the policies the rollout kernel plays and
     their presets), for messages."""
-    names = [*POLICIES, *PRESETS]
-    return ", ".join(n for n in names if find_policy(n).code in ROLLOUT_CODES)
+    names = [*POLICIES, *PRESETS]  # a preset's policy is the name before its "@"
+    return ", ".join(n for n in names if POLICIES[n.partition("@")[0]].code in ROLLOUT_CODES)
 
 
 def rollout_bots(rollout, sides: int) -> list[Bot]:
