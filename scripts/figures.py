@@ -98,7 +98,7 @@ STRENGTH = (
 )
 STATISTICS = (
     "python scripts/statistics_table.py --deals 1000000 --expert-deals 1000000 "
-    "--pimc-deals 600 --ladder-deals 100000 --search-deals 1000 --seed 0"
+    "--pimc-deals 600 --seed 0"
 )
 
 FIGURES: tuple[Figure, ...] = (
