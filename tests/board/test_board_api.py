@@ -49,6 +49,16 @@ def client(run, positions):
         yield c
 
 
+def wait(client, job, timeout=300):
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        status = client.get(f"/api/jobs/{job}").json()
+        if status["state"] != "running":
+            return status
+        time.sleep(0.2)
+    raise AssertionError(f"analysis {job} still running after {timeout} s")
+
+
 def pack_count(frame) -> int:
     """Cards of a frame anywhere: hands, stock, pile, melds, red threes laid out."""
     cards = lambda text: len(text.split())  # noqa: E731
@@ -224,12 +234,12 @@ def test_position_of_a_decision(client, run):
     assert late.status_code == 400 and "turn 5000 is not played" in late.json()["error"]
 
 
-def test_analysis_gives_the_command_lines_answer(client, run, wait_job):
+def test_analysis_gives_the_command_lines_answer(client, run):
     """The board's analysis at a decision is ``analyse --from-run`` with the same settings:
     the same candidates and values."""
     request = {"at": {"run": 0, "deal": 4, "turn": 6, "decision": 0}, "worlds": 16, "seed": 3}
     job = client.post("/api/analyse", json=request).json()["job"]
-    status = wait_job(client, job)
+    status = wait(client, job)
     assert status["state"] == "done", status
     expected = cs.analyse(info_set_from_run(f"{run}:4:6:0"), worlds=16, seed=3)
     assert [c["candidate"] for c in status["candidates"]] == list(expected.table.candidate)

@@ -2,12 +2,29 @@
 deals dealt as ``canasta-sim games`` deals them, played to the target (R-55) with the minimum
 counts following the score (R-64), and resumed from its record."""
 
+import warnings
+
+import pytest
+
 from canasta_sim import Rules, play_games
 from canasta_sim.referee import check_trace
 from canasta_sim.run.address import deal_of_run
 
+pytest.importorskip("starlette", reason="the board extra is not installed")
+with warnings.catch_warnings():  # Starlette 1.x would rather run its test client on httpx2
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from canasta_sim.board.app import create_app  # noqa: E402
+
 PARTS = ("red_threes", "canasta_bonus", "going_out_bonus", "meld_points", "hand_penalty", "total")
 GAME = {"seed": 1, "players": 2, "bots": "greedy", "seat": 0, "target": 3000}
+
+
+@pytest.fixture()
+def client():
+    with TestClient(create_app([]), base_url="http://127.0.0.1") as c:
+        yield c
 
 
 def act(client, game, action):

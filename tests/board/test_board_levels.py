@@ -4,6 +4,7 @@ by name, opponents and partner apart."""
 
 import re
 import sys
+import warnings
 from pathlib import Path
 
 import pytest
@@ -64,6 +65,20 @@ def test_level_seats_set_partners_apart():
     assert level_seats(2, 1, "strong", "novice") == "expert,expert"
     with pytest.raises(BadArgument, match="level 'x'"):
         level_seats(4, 0, "novice", "x")
+
+
+pytest.importorskip("starlette", reason="the board extra is not installed")
+with warnings.catch_warnings():
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from canasta_sim.board.app import create_app  # noqa: E402
+
+
+@pytest.fixture()
+def client():
+    with TestClient(create_app([]), base_url="http://127.0.0.1") as c:
+        yield c
 
 
 def test_the_api_lists_the_levels(client):

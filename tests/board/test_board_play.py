@@ -4,6 +4,7 @@ and the deal's review at its end."""
 
 import json
 import math
+import warnings
 
 import pytest
 from click.testing import CliRunner
@@ -16,7 +17,31 @@ from canasta_sim.referee import check_trace
 from canasta_sim.search.reasons import NOISE, hint_reasons
 from canasta_sim.search.review import TYPES
 
+pytest.importorskip("starlette", reason="the board extra is not installed")
+with warnings.catch_warnings():  # Starlette 1.x would rather run its test client on httpx2
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from canasta_sim.board.app import create_app  # noqa: E402
+
 GAME = {"seed": 1, "deal": 0, "players": 2, "bots": "greedy", "seat": 0}
+
+
+@pytest.fixture()
+def client():
+    with TestClient(create_app([]), base_url="http://127.0.0.1") as c:
+        yield c
+
+
+def wait(client, job):
+    import time
+
+    for _ in range(1500):
+        status = client.get(f"/api/jobs/{job}").json()
+        if status["state"] != "running":
+            return status
+        time.sleep(0.2)
+    raise AssertionError(f"job {job} still running")
 
 
 def act(client, game, action):
@@ -86,12 +111,12 @@ def test_a_deal_played_to_its_end_passes_the_referee(client):
     assert len(session.turns) == turns
 
 
-def test_hint_and_review(client, tmp_path, wait_job):
+def test_hint_and_review(client, tmp_path):
     """The hint analyses the user's decision (every legal candidate); the review of the deal
     has a row per decision of the user and sums them by type."""
     game = client.post("/api/play", json=GAME).json()["game"]
     job = client.post("/api/analyse", json={"play": game, "worlds": 8}).json()["job"]
-    status = wait_job(client, job)
+    status = wait(client, job)
     assert status["state"] == "done", status
     session = client.app.state.board.plays[game]
     expected = candidates(session.deal.info_set(0))
@@ -122,7 +147,7 @@ def test_hint_and_review(client, tmp_path, wait_job):
     late = client.post("/api/analyse", json={"play": game, "worlds": 8})
     assert late.status_code == 400 and "your own turn" in late.json()["error"]
     job = client.post("/api/analyse", json={"review": game, "worlds": 4}).json()["job"]
-    review = wait_job(client, job)
+    review = wait(client, job)
     assert review["state"] == "done", review
     summary = {row["type"]: row for row in review["summary"]}
     assert list(summary) == [*TYPES, "all"]

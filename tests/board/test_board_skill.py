@@ -1,6 +1,10 @@
 """Luck and skill after a deal on the board (issue 43 item 6): the user's result beside what
 the bot of the user's seat would have scored with the same cards."""
 
+import warnings
+
+import pytest
+
 from canasta_sim.env import ACTION_NAMES
 from canasta_sim.env.macro import fine_actions
 from canasta_sim.game.rules import Rules
@@ -9,8 +13,21 @@ from canasta_sim.players.choices import candidates
 from canasta_sim.players.ranking import policy_choice
 from canasta_sim.run.address import RunDeal, replay_deal
 
+pytest.importorskip("starlette", reason="the board extra is not installed")
+with warnings.catch_warnings():  # Starlette 1.x would rather run its test client on httpx2
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from canasta_sim.board.app import create_app  # noqa: E402
+
 # two players against the novice (greedy): the novice's bot is the one in the user's seat
 GAME = {"seed": 3, "deal": 1, "players": 2, "opponents": "novice", "seat": 1}
+
+
+@pytest.fixture()
+def client():
+    with TestClient(create_app([]), base_url="http://127.0.0.1") as c:
+        yield c
 
 
 def act(client, game, action):
