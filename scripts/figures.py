@@ -258,6 +258,7 @@ FIGURES: tuple[Figure, ...] = (
     ),
     Script("statistics-table", "docs/statistics.md", STATISTICS),
     Script("statistics-policies", "docs/statistics.md", STATISTICS),
+    Script("statistics-ladder", "docs/statistics.md", STATISTICS),
     Script("strength-table", "docs/strength.md", STRENGTH),
     Script("bots-strength", "docs/bots.md", STRENGTH),
     Script("performance-tables", "docs/performance.md", "python scripts/performance.py"),

@@ -2,7 +2,8 @@
 under other policies side by side.
 
 Run: ``python scripts/statistics_table.py [--deals 1000000] [--expert-deals 1000000]
-[--pimc-deals 600] [--seed 0] [--only BOT ...] [--workers N]``. It runs the command line as the
+[--pimc-deals 600] [--ladder-deals 100000] [--search-deals 1000] [--seed 0] [--only BOT ...]
+[--workers N]``. It runs the command line as the
 README's main job does (``canasta-sim simulate --deals N --out DIR``, the default bot on every
 seat: ``apprentice``), with ``DIR`` a temporary folder so that the wall time includes writing
 the Parquet files and nothing is left under results/, captures what it prints (the wall-time
@@ -16,6 +17,13 @@ Each policy's statistics are kept in ``results/statistics/BOT.json``. ``--only B
 (repeatable) reruns only that policy's column, after a bot change moved it, and takes the
 others from their files (an error if a file is missing or holds other deals or another seed);
 without ``--only`` every policy is rerun (the main job's block with the default bot's).
+
+Block ``statistics-ladder`` is the policy ladder: the main statistics under each bot of
+:data:`LADDER` on every seat of the same deals (``--ladder-deals``; the search, the slowest, on
+the first ``--search-deals`` of them), each with its 95% interval, and each policy's paired
+difference from the default bot's on their common deals (per-deal differences: the same
+shuffles, so the luck of the cards cancels). ``--only ladder`` reruns it alone; it keeps no
+file (it is rerun whole).
 """
 
 from __future__ import annotations
@@ -30,12 +38,14 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 from docs_page import DOCS, ROOT, made_by, write_generated
 
 from canasta_sim import simulate
 from canasta_sim._version import BOTS_VERSION
 from canasta_sim.players.specs import DEFAULT_BOT
+from canasta_sim.results.intervals import mean_interval
 from canasta_sim.results.tables import interval
 
 SCRIPT = "scripts/statistics_table.py"
@@ -47,6 +57,27 @@ POLICIES = (DEFAULT_BOT, *(b for b in ("apprentice", "expert", "pimc") if b != D
 DEALS = {"apprentice": 100_000, "expert": 1_000_000, "pimc": 600}
 #: Where each policy's statistics are kept, for ``--only``.
 COLUMNS = ROOT / "results" / "statistics"
+#: The policy ladder, weakest first, as ``{column label: bot spec}``: the hand-written bot, the
+#: previous learned bot, the default bot and the strongest search (rolling out with the default
+#: bot, its prior).
+LADDER = {
+    "expert": "expert",
+    "apprentice@8": "apprentice@8",
+    DEFAULT_BOT: DEFAULT_BOT,
+    "search": "pimc:rollout=apprentice,prior_top=3,margin_z=1",
+}
+#: The ladder's statistics: label, the record's column (``sides`` or ``deals``) and whether it
+#: is a count per side (the deal's total over its sides divided by the sides).
+LADDER_ROWS = (
+    ("natural canastas per side", "sides", "natural_canastas"),
+    ("mixed canastas per side", "sides", "mixed_canastas"),
+    ("concealed canastas per side", "sides", "concealed_canastas"),
+    ("red-three score per side (points)", "sides", "red_three_score"),
+    ("share of sides that never meld", "sides", "never_meld"),
+    ("mean side score (points)", "sides", "score"),
+    ("turns per deal", "deals", "turns"),
+    ("share of deals ending by going out", "deals", "went_out"),
+)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -54,14 +85,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--deals", type=int, default=1_000_000)
     for bot in POLICIES[1:]:
         parser.add_argument(f"--{bot}-deals", type=int, default=DEALS[bot])
+    parser.add_argument("--ladder-deals", type=int, default=100_000)
+    parser.add_argument("--search-deals", type=int, default=1_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--only",
         action="append",
-        choices=POLICIES,
+        choices=(*POLICIES, "ladder"),
         metavar="BOT",
         help=f"rerun only this policy's column (repeatable; one of {', '.join(POLICIES)}), "
-        "the others read from results/statistics/BOT.json",
+        "the others read from results/statistics/BOT.json; or the policy ladder (ladder)",
     )
     parser.add_argument("--workers", type=workers_count, help="threads (default: all cores)")
     args = parser.parse_args(argv)
@@ -75,6 +108,13 @@ def main(argv: list[str] | None = None) -> None:
         }
     except ValueError as error:
         parser.error(str(error))
+    if not args.only or "ladder" in args.only:
+        ladder = policy_ladder(args.ladder_deals, args.search_deals, args.seed, args.workers)
+        write_generated(
+            DOCS / "statistics.md", "statistics-ladder", f"{made_by(script)}\n\n{ladder}"
+        )
+    if not rerun:
+        return
     for bot in rerun:
         if bot == POLICIES[0]:
             command, printed, table = main_job(args.deals, args.seed, args.workers)
@@ -218,6 +258,67 @@ def side_by_side(tables: dict[str, pd.DataFrame]) -> str:
         "shuffle's alone."
     )
     return count + "\n\n" + "\n".join(lines)
+
+
+def policy_ladder(deals: int, search_deals: int, seed: int, workers: int | None) -> str:
+    """The policy ladder (block ``statistics-ladder``): each bot of :data:`LADDER` on every seat
+    of the first ``deals`` deals of ``seed`` (the search of the first ``search_deals``), its
+    statistics (:data:`LADDER_ROWS`) and their paired differences from the default bot's, as a
+    Markdown table."""
+    totals = {}
+    for label, bot in LADDER.items():
+        n = search_deals if label == "search" else deals
+        run = simulate(n, bots=bot, seed=seed, workers=workers, progress=True)
+        print(f"{bot}: {n:,} deals in {run.manifest['wall_seconds']} s", flush=True)
+        totals[label] = deal_totals(run.sides, run.deals)
+    return ladder_table(totals, sides=run.rules.sides)
+
+
+def deal_totals(sides: pd.DataFrame, deals: pd.DataFrame) -> pd.DataFrame:
+    """Each deal's integer total of every statistic of :data:`LADDER_ROWS` (summed over the
+    deal's sides for a per-side one), one row per deal in deal order.
+
+    ``sides``, ``deals``: a run's records (:attr:`SimulationResult.sides`, ``.deals``)."""
+    per_side = sides.assign(never_meld=sides["initial_meld_turn"] < 0)
+    per_deal = deals.assign(went_out=deals["end_reason"] == "went_out").set_index("deal")
+    columns = [column for _, frame, column in LADDER_ROWS if frame == "sides"]
+    total = per_side.groupby("deal")[columns].sum()
+    for _, frame, column in LADDER_ROWS:
+        if frame == "deals":
+            total[column] = per_deal[column]
+    return total.sort_index().astype(np.int64)
+
+
+def ladder_table(totals: dict[str, pd.DataFrame], sides: int) -> str:
+    """The ladder as Markdown: a row per statistic, each policy's mean over its deals with the
+    95% interval, then each other policy's paired difference from the default bot's on their
+    common deals (the first deals of both: deal ``k`` is the same shuffle in every run).
+
+    ``totals``: each policy's :func:`deal_totals` by its column label, in ladder order;
+    ``sides``: sides a deal, the divisor of the per-side statistics."""
+    reference = totals[DEFAULT_BOT]
+    others = [bot for bot in totals if bot != DEFAULT_BOT]
+    head = [f"{bot} ({len(t):,} deals)" for bot, t in totals.items()]
+    head += [f"{bot} - {DEFAULT_BOT} ({min(len(totals[bot]), len(reference)):,})" for bot in others]
+    lines = ["| statistic | " + " | ".join(head) + " |", "|---|" + "---|" * len(head)]
+    for label, frame, column in LADDER_ROWS:
+        scale = sides if frame == "sides" else 1
+        cells = [per_deal_mean(t[column].to_numpy(), scale) for t in totals.values()]
+        for bot in others:
+            common = min(len(totals[bot]), len(reference))
+            diff = totals[bot][column].to_numpy()[:common] - reference[column].to_numpy()[:common]
+            cells.append(per_deal_mean(diff, scale, signed=True))
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def per_deal_mean(values: np.ndarray, scale: int, signed: bool = False) -> str:
+    """The mean of per-deal integer ``values`` divided by ``scale``, with its 95% normal
+    interval over the deals, as a table cell (``signed``: with a + on a positive value)."""
+    v = values.astype(object)  # Python ints: the sum of squares does not overflow
+    mean, low, high = (x / scale for x in mean_interval(sum(v), sum(v * v), len(v)))
+    spec = "+,.4g" if signed else ",.4g"
+    return interval(mean, low, high, spec)
 
 
 if __name__ == "__main__":

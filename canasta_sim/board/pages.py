@@ -24,10 +24,11 @@ def page_bot(spec) -> str:
     ------
     BadArgument
         For a spec that is not text, a bot written in Python (``py:...``: the page may not
-        make the server load code) or an unknown bot or parameter (the message lists the
+        make the server load code; the message lists the built-in bots and presets) or an
+        unknown bot or parameter (the message lists the
         allowed ones).
     """
-    from ..players.specs import parse_bot
+    from ..players.specs import bot_names, parse_bot
 
     if not isinstance(spec, str) or not spec.strip():
         raise BadArgument("bots", f"bot spec {spec!r} is not allowed; allowed: e.g. 'expert'")
@@ -35,7 +36,7 @@ def page_bot(spec) -> str:
         raise BadArgument(
             "bots",
             f"bot spec {spec!r}: bots written in Python are not taken from the page; "
-            f"allowed: the built-in bots (random, greedy, careful, expert, pimc, apprentice)",
+            f"allowed: the built-in bots and their presets ({bot_names()})",
         )
     try:
         return parse_bot(spec).spec

@@ -80,7 +80,7 @@ def widen(parts: dict[str, np.ndarray], version: int) -> dict[str, np.ndarray]:
     for name, shape in version_parts(version).items():
         part = np.asarray(parts.get(name, np.zeros(0)), np.float32)
         if part.shape != shape:
-            raise ValueError(f"network part {name} of shape {part.shape}; allowed: {shape}")
+            raise ValueError(f"network part {name} of shape {part.shape}, not {shape}")
         if name in ("A", "B"):
             out[name] = np.zeros(PARTS[name], np.float32)
             out[name][:, : shape[1]] = part
@@ -153,7 +153,7 @@ def _pack(parts: dict, shapes: dict, slots, length: int) -> np.ndarray:
     for (name, shape), start in zip(shapes.items(), slots):
         part = np.asarray(parts.get(name, np.zeros(0)), np.float32)
         if part.shape != shape:
-            raise ValueError(f"network part {name} of shape {part.shape}; allowed: {shape}")
+            raise ValueError(f"network part {name} of shape {part.shape}, not {shape}")
         out[start : start + part.size] = part.T.ravel()  # the matrices transposed
     return out
 

@@ -38,8 +38,12 @@ def _missing(value) -> bool:
 
 def number(value, spec: str) -> str:
     """``value`` formatted with the format ``spec`` (``"+.1f"``, ``".1%"``, ``",d"``), or
-    :data:`DASH` when it is ``None`` or NaN (nothing measured)."""
-    return DASH if _missing(value) else format(value, spec)
+    :data:`DASH` when it is ``None`` or NaN (nothing measured). An exact zero prints without a
+    minus sign whatever its sign bit (``"+0.0"``, ``"0.0"``): a tie's difference, negated for
+    the other bot, is -0.0."""
+    if _missing(value):
+        return DASH
+    return format(abs(value) if value == 0 else value, spec)
 
 
 def count(n: int, noun: str) -> str:

@@ -32,7 +32,16 @@ from ..players.choices import (
     list_candidates,
 )
 from ..players.ranking import rank_candidates
-from ..players.specs import POLICIES, Bot, seat_arrays, side_bots, weight_sets
+from ..players.specs import (
+    POLICIES,
+    PRESETS,
+    Bot,
+    find_policy,
+    seat_arrays,
+    side_bots,
+    split_bot_list,
+    weight_sets,
+)
 from ..run.compiling import compile_watch
 from .equity import in_scope, p_win_game, play_out, table_policy
 from .race import FinishedRace, RaceSettings, format_table, objective_values, race_tables
@@ -124,17 +133,31 @@ class AnalysisResult:
         return target.path
 
 
+def rollout_names() -> str:
+    """Every bot name a rollout spec may start with (the policies the rollout kernel plays and
+    their presets), for messages."""
+    names = [*POLICIES, *PRESETS]  # a preset's policy is the name before its "@"
+    return ", ".join(n for n in names if POLICIES[n.partition("@")[0]].code in ROLLOUT_CODES)
+
+
 def rollout_bots(rollout, sides: int) -> list[Bot]:
     """The rollout bots of a spec for every side or one per side (:func:`side_bots`): the
     policies the rollout kernel plays (random, greedy, careful, expert and its presets,
-    apprentice).
+    apprentice and its presets).
 
     Raises
     ------
     ValueError
-        For a bad spec (as :func:`side_bots`), a bot written in Python (it plays outside the
-        kernels) or the search bot ``pimc`` (the rollouts hold no search; docs/pimc.md).
+        For a bad spec (as :func:`side_bots`; an unknown bot's message lists the rollout bots
+        alone), a bot written in Python (it plays outside the kernels) or the search bot
+        ``pimc`` (the rollouts hold no search; docs/pimc.md).
     """
+    # an unknown name is refused here: side_bots' message would list every bot, pimc included
+    specs = split_bot_list(rollout) if isinstance(rollout, str) else rollout
+    for spec in specs if isinstance(specs, (list, tuple)) else ():
+        name = spec.partition(":")[0].strip() if isinstance(spec, str) else "py"
+        if name.lower() != "py" and find_policy(name) is None:
+            raise ValueError(f"unknown rollout bot {name!r}; allowed: {rollout_names()}")
     bots = side_bots(rollout, sides)
     for bot in bots:
         if bot.policy.code not in ROLLOUT_CODES:
@@ -143,11 +166,9 @@ def rollout_bots(rollout, sides: int) -> list[Bot]:
                 if bot.is_python
                 else "is the search bot, which cannot be a rollout bot (docs/pimc.md)"
             )
-            allowed = [p.name for p in POLICIES.values() if p.code in ROLLOUT_CODES]
             raise ValueError(
                 f"rollout bot {bot.spec!r} {why}; pass an expert spec (e.g. 'expert', "
-                f"'expert@1', 'expert:safety=80') or 'apprentice'; allowed: "
-                f"{', '.join(allowed)} (or an expert or apprentice preset)"
+                f"'expert@1', 'expert:safety=80') or 'apprentice'; allowed: {rollout_names()}"
             )
     return bots
 

@@ -157,7 +157,12 @@ def test_deal_of_a_seed(client):
         ({"run": 0, "deal": -1}, "deal='-1' is not allowed"),
         ({"run": 0, "seed": 1}, "give run or seed, not both"),
         ({"deal": 0}, "give run"),
-        ({"seed": 1, "bots": "py:docs/example_bots.py:PileHoarder"}, "bots written in Python"),
+        # the refusal lists the presets too (a fresh user found only the six bots listed)
+        (
+            {"seed": 1, "bots": "py:docs/example_bots.py:PileHoarder"},
+            r"bots written in Python are not taken from the page; allowed: .*expert@2, .*"
+            r"apprentice@8",
+        ),
         ({"seed": 1, "bots": "expert:nosuch=1"}, "nosuch"),
         ({"seed": 1, "players": 5}, "players=5 is not allowed; allowed: 2, 3, 4 or 6"),
         # every player count of R-10's table, not a range that holds 5

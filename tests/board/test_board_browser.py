@@ -398,6 +398,13 @@ def test_play_a_deal_with_a_hint_and_its_review(browser, server, shots):
         if not hinted:  # the hint: the analysis of this decision, then its picture
             browser.find_element(By.ID, "play-hint").click()
             wait_for(browser, lambda b: b.find_elements(By.CSS_SELECTOR, ".cands tr.cand"), "hint")
+            # timings, reported (docs/board.md): the hint from its click to its table drawn
+            hint = browser.execute_script("return window.boardTimings.analyses")
+            assert len(hint) == 1
+            count = len(browser.find_elements(By.CSS_SELECTOR, ".cands tr.cand"))
+            (shots / "board-hint-timing.json").write_text(
+                json.dumps({"hint": hint[0], "worlds": 30, "candidates": count}, indent=1) + "\n"
+            )
             # the command reads the file the page offers the position in (issue 39)
             command = browser.find_element(By.CSS_SELECTOR, "#an-result .command").text
             assert command.startswith("canasta-sim analyse position.json --worlds 30 ")

@@ -153,6 +153,20 @@ def test_a_weights_file_that_is_no_npz_says_so(tmp_path, content, reason):
     assert "pickle" not in r.output
 
 
+def test_a_weights_file_of_the_wrong_shape_says_allowed_once(tmp_path):
+    """A part of another shape is named with the shape it needs, inside the message's one
+    list of what is allowed (a fresh user found "allowed:" twice in it)."""
+    path = tmp_path / "w.npz"
+    np.savez(path, A=np.zeros(3, np.float32))
+    r = invoke("simulate", "--deals", "10", "--bots", f"apprentice:weights={path}")
+    assert r.exit_code == 2, r.output
+    message = " ".join(r.output.split())
+    said = f"weights={path}: not an apprentice weight file (network part A of shape (3,), not (32,"
+    assert said in message
+    assert message.count("allowed:") == 1
+    assert "; allowed: an .npz with A of shape (32," in message
+
+
 def test_report_of_a_compare_folder_says_what_the_folder_is(tmp_path):
     # it said "aggregates.json missing", as if the folder were broken
     out = tmp_path / "cmp"

@@ -513,8 +513,8 @@ def test_a_version_1_file_plays_as_before(tmp_path):
         (
             1,
             wide,
-            r"not an apprentice weight file \(network part A of shape \(32, 118\); "
-            r"allowed: \(32, 24\)\)",
+            r"not an apprentice weight file \(network part A of shape \(32, 118\), not "
+            r"\(32, 24\)\)",
         ),
     )
     for version, parts, said in refusals:

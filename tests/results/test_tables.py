@@ -15,7 +15,13 @@ from canasta_sim._version import BOTS_VERSION
 from canasta_sim.cli import main
 from canasta_sim.game.rules import Rules
 from canasta_sim.players.specs import parse_bot
-from canasta_sim.results.paired import COLUMNS, comparison_reading
+from canasta_sim.results.paired import (
+    COLUMNS,
+    PairSums,
+    comparison_reading,
+    comparison_table,
+    format_comparison,
+)
 from canasta_sim.results.tables import align_columns, interval, json_document, number
 from canasta_sim.run.seating import SLOW_DEALS, Table
 from canasta_sim.search.review import format_top
@@ -42,6 +48,19 @@ def test_nothing_measured_is_a_dash():
     assert interval(12.34, 8.06, 16.5, "+.1f") == "+12.3 [+8.1, +16.5]"
     assert interval(0.0, NAN, NAN, "+.2f") == "+0.00 [-, -]"
     assert interval(NAN, NAN, NAN, "+.2f") == "-"
+
+
+def test_an_exact_tie_prints_zero_without_a_minus_sign():
+    """Two bots that score alike on every deal: both differences are 0 (B's is A's negated,
+    -0.0), printed alike."""
+    assert number(-0.0, "+.1f") == "+0.0" and number(-0.0, ",.1f") == "0.0"
+    assert number(-0.04, "+.1f") == "-0.0"  # a value rounded to zero keeps its sign
+    scores = np.array([[100, 100], [250, 250], [-40, -40], [5, 5]], np.int64)
+    sums = PairSums.from_scores(scores, np.full(4, -1, np.int64), 0)
+    text = format_comparison(comparison_table(sums, ("expert", "careful")))
+    rows = [line for line in text.splitlines() if line.startswith(("expert ", "careful "))]
+    assert len(rows) == 2 and all(r.endswith("+0.0 [+0.0, +0.0]") for r in rows)
+    assert "-0.0" not in text
 
 
 def test_columns_align_labels_left_and_numbers_right():

@@ -16,7 +16,8 @@ from canasta_sim._version import BOTS_VERSION  # noqa: E402
 
 PAGE = (
     "# Statistics\n\n<!-- figure: statistics-table -->\nmain job\n<!-- /figure -->\n\n"
-    "<!-- figure: statistics-policies -->\nside by side\n<!-- /figure -->\n"
+    "<!-- figure: statistics-policies -->\nside by side\n<!-- /figure -->\n\n"
+    "<!-- figure: statistics-ladder -->\nladder\n<!-- /figure -->\n"
 )
 FULL = ["--deals", "1000", "--expert-deals", "100", "--pimc-deals", "6", "--seed", "0"]
 
@@ -31,7 +32,8 @@ def table(value: float) -> pd.DataFrame:
 @pytest.fixture
 def job(tmp_path, monkeypatch):
     """The page, the values each policy's run gives (change them between runs) and the runs
-    made, as ``(policy, deals, workers)``."""
+    made, as ``(policy, deals, workers)`` (the ladder's as ``("ladder", deals, search deals,
+    workers)``)."""
     (tmp_path / "statistics.md").write_text(PAGE)
     monkeypatch.setattr(statistics_table, "DOCS", tmp_path)
     monkeypatch.setattr(statistics_table, "COLUMNS", tmp_path / "statistics")
@@ -58,8 +60,13 @@ def job(tmp_path, monkeypatch):
             table(values["apprentice"]),
         )
 
+    def policy_ladder(deals, search_deals, seed, workers):
+        runs.append(("ladder", deals, search_deals, workers))
+        return "| ladder table |"
+
     monkeypatch.setattr(statistics_table, "simulate", simulate)
     monkeypatch.setattr(statistics_table, "main_job", main_job)
+    monkeypatch.setattr(statistics_table, "policy_ladder", policy_ladder)
     return tmp_path / "statistics.md", values, runs
 
 
@@ -72,7 +79,12 @@ def policies_row(page: Path) -> tuple[str, str]:
 def test_only_reruns_the_named_column_and_keeps_the_others(job):
     page, values, runs = job
     statistics_table.main(FULL)
-    assert runs == [("apprentice", 1000, None), ("expert", 100, None), ("pimc", 6, None)]
+    assert runs == [
+        ("ladder", 100_000, 1_000, None),
+        ("apprentice", 1000, None),
+        ("expert", 100, None),
+        ("pimc", 6, None),
+    ]
     assert "apprentice printed 1.0" in page.read_text()
     values.update(apprentice=9.0, expert=2.5, pimc=9.0)
     runs.clear()
@@ -136,3 +148,74 @@ def test_workers_must_be_a_count(job, capsys, workers):
         statistics_table.main([*FULL, "--workers", workers])
     assert exit_.value.code == 2
     assert f"{workers!r} is not a count of threads; allowed: 1 or more" in capsys.readouterr().err
+
+
+# --- the policy ladder ---------------------------------------------------------------------------
+def test_deal_totals_sum_the_sides_of_each_deal():
+    """Two deals of two sides: per-side counts summed over the deal's sides, a side that
+    never melds counted by its initial-meld turn of -1, a deal gone out by its end reason."""
+    sides = pd.DataFrame(
+        {
+            "deal": [1, 1, 0, 0],
+            "natural_canastas": [1, 2, 0, 3],
+            "mixed_canastas": [0, 1, 1, 1],
+            "concealed_canastas": [0, 0, 1, 0],
+            "red_three_score": [-100, 300, 200, 0],
+            "initial_meld_turn": [-1, 4, 7, -1],
+            "score": [-250, 1500, 900, 20],
+        }
+    )
+    deals = pd.DataFrame(
+        {"deal": [0, 1], "turns": [40, 61], "end_reason": ["stock_exhausted", "went_out"]}
+    )
+    totals = statistics_table.deal_totals(sides, deals)
+    assert totals.index.tolist() == [0, 1]
+    assert totals["natural_canastas"].tolist() == [3, 3]
+    assert totals["red_three_score"].tolist() == [200, 200]
+    assert totals["never_meld"].tolist() == [1, 1]
+    assert totals["score"].tolist() == [920, 1250]
+    assert totals["turns"].tolist() == [40, 61]
+    assert totals["went_out"].tolist() == [0, 1]
+
+
+def ladder_totals(natural: list[int]) -> pd.DataFrame:
+    """Per-deal totals with ``natural`` natural canastas (the deal's two sides together) and
+    every other statistic 0."""
+    columns = [column for _, _, column in statistics_table.LADDER_ROWS]
+    frame = pd.DataFrame(0, index=range(len(natural)), columns=columns)
+    frame["natural_canastas"] = natural
+    return frame
+
+
+def test_the_ladder_pairs_each_policy_with_the_default_bot_on_common_deals():
+    """The expert makes one more natural canasta than the apprentice on every deal (a
+    constant difference: no spread), the search, on the first two deals only, 0 and 2 more:
+    per side +0.5 with the half-width 1.96 * sd / sqrt(2) / 2 = 0.98 (sd of (0, 2): sqrt(2))."""
+    totals = {
+        "expert": ladder_totals([3, 1, 5]),
+        "apprentice": ladder_totals([2, 0, 4]),
+        "search": ladder_totals([2, 2]),
+    }
+    lines = statistics_table.ladder_table(totals, sides=2).splitlines()
+    assert lines[0] == (
+        "| statistic | expert (3 deals) | apprentice (3 deals) | search (2 deals) | "
+        "expert - apprentice (3) | search - apprentice (2) |"
+    )
+    natural = next(x for x in lines if x.startswith("| natural"))
+    cells = [c.strip() for c in natural.split("|")[2:-1]]
+    assert cells[1].startswith("1 [") and cells[2].startswith("1 [")  # (2 + 0 + 4) / 3 / 2
+    assert cells[3] == "+0.5 [+0.5, +0.5]"
+    assert cells[4] == "+0.5 [-0.48, +1.48]"
+
+
+def test_only_ladder_reruns_the_ladder_alone(job):
+    page, _, runs = job
+    statistics_table.main(FULL)
+    runs.clear()
+    before = page.read_text().split("statistics-ladder")[0]
+    statistics_table.main(
+        [*FULL, "--ladder-deals", "50", "--search-deals", "5", "--only", "ladder"]
+    )
+    assert runs == [("ladder", 50, 5, None)]
+    assert page.read_text().split("statistics-ladder")[0] == before  # the columns untouched
+    assert "| ladder table |" in page.read_text().split("statistics-ladder")[1]

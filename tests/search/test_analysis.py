@@ -420,8 +420,16 @@ def write_position(tmp_path, **change):
         ({"stock": 41}, [], "stock size 41 disagree"),
         ({"phase": "over"}, [], "phase='over' has no decision"),
         ({}, ["--candidate", "discard K"], "unknown candidate 'discard K'"),
-        ({}, ["--rollout", "wizard"], "unknown bot 'wizard'"),
+        # the allowed list is the rollout bots' alone: pimc is refused as a rollout bot
+        (
+            {},
+            ["--rollout", "wizard"],
+            "unknown rollout bot 'wizard'; allowed: random, greedy, careful, expert, "
+            "apprentice, expert@1, expert@2, expert@3, apprentice@8\n",
+        ),
+        ({}, ["--rollout", "expert,wizard:x=1"], "unknown rollout bot 'wizard'; allowed: random"),
         ({}, ["--rollout", "pimc"], "--rollout: rollout bot 'pimc' is the search bot"),
+        ({}, ["--rollout", "pimc"], "allowed: random, greedy, careful, expert, apprentice, exp"),
         ({}, ["--rollout", "pimc:melds=1"], "--rollout: rollout bot 'pimc:melds=1' is the"),
         ({}, ["--rollout", f"py:{EXAMPLE_BOTS}:EagerMelder"], "--rollout: rollout bot 'py:"),
         # a hand without cards has gone out (R-40): no decision is left, and no rollout hangs

@@ -4,8 +4,10 @@
 "use strict";
 
 const EMBED = window.BOARD_EMBED || null; // the static export's deal: no server
-const state = { runs: [], source: null, replay: null, index: 0, job: null, pollTimer: null, opening: null };
-const timings = { load: null, steps: [] }; // read by the browser test (docs/board.md)
+const state = { runs: [], source: null, replay: null, index: 0, job: null, pollTimer: null, opening: null, asked: null };
+// read by the browser tests (docs/board.md): the first table drawn, each step, and each
+// analysis (a hint, a review) from its request to its answer drawn
+const timings = { load: null, steps: [], analyses: [] };
 window.boardTimings = timings;
 
 const $ = (id) => document.getElementById(id);
@@ -332,8 +334,11 @@ async function pollJob() {
     if (s.state === "running") { state.pollTimer = setTimeout(pollJob, 300); return; }
     const show = state.onDone || showAnalysis; // the review shows its own table
     analysisDone(s.state === "done" ? "done" : s.state);
-    if (s.state === "done") show(s);
-    else if (s.error) showError(s.error);
+    if (s.state === "done") {
+      show(s);
+      void document.body.offsetHeight; // the layout, so the timing includes it
+      timings.analyses.push(performance.now() - state.asked);
+    } else if (s.error) showError(s.error);
   } catch (e) { analysisDone("failed"); showError(e.message); }
 }
 
@@ -346,6 +351,7 @@ function analysisDone(text) {
 }
 
 async function startAnalysis(body) {
+  state.asked = performance.now();
   showError("");
   $("an-result").replaceChildren();
   const settings = { worlds: Number($("an-worlds").value), seed: Number($("an-seed").value), rollout: $("an-rollout").value };
@@ -1070,6 +1076,7 @@ function showReview(answer) {
 }
 
 async function reviewPlay() {
+  state.asked = performance.now();
   showError("");
   try {
     const answer = await api("/api/analyse", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ review: play.id, worlds: Number($("play-review-worlds").value), seed: Number($("an-seed").value) }) });
