@@ -310,6 +310,15 @@ def play_turns(deal: Deal, table, side_a: int, hooks: list) -> np.ndarray:
 SHARDS = {4: "/work/runs/l4", 2: "/work/runs/l2"}
 
 
+def stock_counts(states: np.ndarray, rules: Rules) -> np.ndarray:
+    """The stock's count per kind (int64, ``(n, N_KINDS)``) of positions (``STATE_DTYPE[n]``):
+    its multiset, the cards from ``stock_pos`` on."""
+    pos = states["g"][:, DealSlot.stock_pos]
+    place = np.arange(states["stock"].shape[1])[None, :]
+    live = (place >= pos[:, None]) & (place < rules.n_cards)
+    return ((states["stock"][:, :, None] == np.arange(N_KINDS)) & live[:, :, None]).sum(axis=1)
+
+
 def full_features(states: np.ndarray, rules: Rules, side: int | np.ndarray) -> np.ndarray:
     """Features (float32, ``(n, width)``) of whole positions (``STATE_DTYPE[n]``) from side
     ``side``'s point of view (2 sides): whether its seat is to play and the phase; every
@@ -331,9 +340,7 @@ def full_features(states: np.ndarray, rules: Rules, side: int | np.ndarray) -> n
     md = melds[rows, first].astype(np.float32)  # (n, 2, kinds, 3)
     red3 = sd[:, :, SideSlot.r3_dealt] + sd[:, :, SideSlot.r3_drawn] + sd[:, :, SideSlot.r3_pile]
     pos = g[:, DealSlot.stock_pos]
-    live = np.arange(states["stock"].shape[1])[None, :]
-    live = (live >= pos[:, None]) & (live < rules.n_cards)
-    stock = ((states["stock"][:, :, None] == kinds) & live[:, :, None]).sum(axis=1)
+    stock = stock_counts(states, rules)
     plen = g[:, DealSlot.pile_len]
     top = states["pile"][np.arange(n), np.maximum(plen - 1, 0)]
     top_hot = (top[:, None] == kinds) & (plen[:, None] > 0)
@@ -416,7 +423,9 @@ class FullValue:
     width = 1
 
     def start(self) -> None:
-        self.before, self.cards = [], []  # the state before every stock card, and the card
+        # the state before every stock card, and the card
+        self.before: list[np.void] = []
+        self.cards: list[int] = []
 
     def turn(self, state, rules: np.ndarray, taken: int, side_a: int) -> None:
         seat = np.int64(state["g"][DealSlot.current])
@@ -451,10 +460,7 @@ class FullValue:
             ).reshape(len(ev), N_KINDS)
             * 1000.0
         )
-        pos = ev["g"][:, DealSlot.stock_pos]
-        live = np.arange(ev["stock"].shape[1])[None, :]
-        live = (live >= pos[:, None]) & (live < self.rules.n_cards)
-        counts = ((ev["stock"][:, :, None] == np.arange(N_KINDS)) & live[:, :, None]).sum(axis=1)
+        counts = stock_counts(ev, self.rules)
         p = counts / counts.sum(axis=1, keepdims=True)
         terms = v[np.arange(len(ev)), cards] - (p * v).sum(axis=1)
         return np.array([terms.sum()])
@@ -615,11 +621,13 @@ def main(argv=None):
     for players in (int(p) for p in args.players.split(",")):
         rules = Rules(players=players)
         start = time.perf_counter()
-        hooks, columns = [], {}
-        for family, make in (("value9", Value9), ("full", FullValue)):
-            if any(c.removesuffix("-fit") == family for c in chosen):
-                hooks.append(make(rules) if family == "value9" else make(rules, args.shards))
-                at = sum(h.width for h in hooks[:-1])
+        hooks: list = []
+        columns = {}
+        families = {c.removesuffix("-fit") for c in chosen}
+        for family in ("value9", "full"):
+            if family in families:
+                at = sum(h.width for h in hooks)
+                hooks.append(Value9(rules) if family == "value9" else FullValue(rules, args.shards))
                 columns[family] = slice(at, at + hooks[-1].width)
         fitted = [play_boards(rules, a, b, FIT_SEED, args.fit_boards, hooks) for a, b in PAIRINGS]
         played = [play_boards(rules, a, b, EVAL_SEED, args.eval_boards, hooks) for a, b in PAIRINGS]
