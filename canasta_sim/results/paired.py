@@ -347,10 +347,11 @@ def comparison_reading(frame: pd.DataFrame, unit: str = "deals") -> str:
 def comparison_settings(frame: pd.DataFrame) -> dict:
     """What a comparison's JSON output says of its run (from its manifest): ``unit``
     (deals or games), ``count``, ``players``, ``seed``, ``bots`` (A, B),
-    ``rotation_correlation`` and ``unpaired_halfwidth`` (points)."""
+    ``rotation_correlation`` and ``unpaired_halfwidth`` (points); after ``--until``, also
+    ``until`` (``rule``, ``most``, ``block``, ``stopped``: why the run stopped)."""
     m = frame.attrs["manifest"]
     unit = "games" if "games" in m else "deals"
-    return {
+    settings = {
         "unit": unit,
         "count": m[unit],
         "players": m["rules"]["players"],
@@ -359,6 +360,9 @@ def comparison_settings(frame: pd.DataFrame) -> dict:
         "rotation_correlation": frame.attrs["rotation_correlation"],
         "unpaired_halfwidth": frame.attrs["unpaired_halfwidth"],
     }
+    if "until" in m:
+        settings["until"] = m["until"]
+    return settings
 
 
 def sweep_title(frame: pd.DataFrame) -> str:

@@ -1,6 +1,8 @@
 """``compare --until``: blocks of deals until the always-valid interval of the difference
 decides or is narrow enough (:func:`canasta_sim.run.compare.compare`, ``until``)."""
 
+import json
+
 import pandas as pd
 import pytest
 
@@ -103,6 +105,21 @@ def test_command_line_until():
     assert "the interval is always valid (a confidence sequence, narrowest at 200 boards)" in (
         ok.output
     )
+    doc = run(
+        "--players",
+        "2",
+        "--deals",
+        "400",
+        "--until",
+        "decided",
+        "--block",
+        "20",
+        "--format",
+        "json",
+    )
+    settings = json.loads(doc.stdout)["settings"]
+    assert settings["until"] == {"rule": "decided", "most": 400, "block": 20, "stopped": "decided"}
+    assert settings["count"] % 20 == 0 and settings["count"] < 400
     bad = run("--deals", "40", "--until", "0")
     assert bad.exit_code == 2 and "Invalid value for --until: until='0'" in bad.output
     lone = run("--deals", "40", "--block", "20")
