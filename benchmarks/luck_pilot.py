@@ -20,6 +20,16 @@ seat-rotated duplicate boards as ``compare`` does (:func:`canasta_sim.run.compar
 one deal at a time through :class:`canasta_sim.Deal` with its trace, which the referee's
 :class:`~canasta_sim.referee.Replay` walks to read the state before every stock card.
 
+Candidates of the whole position (pilot step 2), their terms computed as the deal is played
+(:func:`play_turns`), every kind's ``v(after kind k)`` evaluated in full: ``value9`` is the
+shipped weights' value output (bots version 9) read from every seat's observation, signed
+for side A and averaged over the seats; ``full`` is a network of the whole position (every
+hand, the melds, the pile and the stock's multiset, never its order; antisymmetric between
+the 2 sides) fitted with scikit-learn's MLPRegressor on the positions and outcomes of the
+label shards in ``/work/runs/l4`` and ``l2`` (seeds 7001 and 7002). A red three drawn counts
+as laid out (its replacement is an event of its own); every kind's state is read as at the
+drawing seat's play decision. ``-fit`` weights them by least squares on the fit seed.
+
 What there is to remove: each board is played again from its position after the red-three
 setup with random orders of its stock below its top ``kept`` cards (written into the deal's
 state through :attr:`canasta_sim.Deal.view`), every rotation with the same order. The spread
@@ -306,8 +316,9 @@ def play_turns(deal: Deal, table, side_a: int, hooks: list) -> np.ndarray:
 
 
 # --- full: a value of the whole position (every hand, the stock's multiset), 2 sides ----------
-#: Label shards with positions and outcomes (seeds apart from the fit and evaluation seeds).
-SHARDS = {4: "/work/runs/l4", 2: "/work/runs/l2"}
+#: Folders of label shards with positions and outcomes (``canasta-sim train``'s, seeds apart
+#: from the fit and evaluation seeds), by player count.
+LABELS = "/work/runs/l{players}"
 
 
 def stock_counts(states: np.ndarray, rules: Rules) -> np.ndarray:
@@ -372,7 +383,7 @@ class FullValue:
     shards' positions and outcomes (both sides' views: ``+outcome`` for the seat's side,
     ``-outcome`` for the other). A hook of :func:`play_turns`: 1 column."""
 
-    def __init__(self, rules: Rules, shards: int, hidden: tuple = (128, 64)):
+    def __init__(self, rules: Rules, shards: int, labels: str = LABELS, hidden=(128, 64)):
         from sklearn.neural_network import MLPRegressor
         from sklearn.pipeline import make_pipeline
         from sklearn.preprocessing import StandardScaler
@@ -382,7 +393,10 @@ class FullValue:
         if rules.sides != 2:
             raise ValueError(f"players={rules.players}: the full value is for 2 sides")
         self.rules = rules
-        paths = sorted(Path(SHARDS[rules.players]).glob("shard_*.npz"))[:shards]
+        folder = Path(labels.format(players=rules.players))
+        paths = sorted(folder.glob("shard_*.npz"))[:shards]
+        if not paths:
+            raise ValueError(f"{folder}: no label shards (shard_*.npz)")
         z = load_labels(paths)
         states, y = z["positions"], z["outcome"].astype(np.float64) / 1000.0
         side = np.asarray(rules.to_array()[RuleSlot.side_of :][: rules.players])
@@ -608,7 +622,8 @@ def main(argv=None):
         default=",".join(CANDIDATES + VALUE9 + FULL),
         help=f"candidates, of {', '.join(CANDIDATES + VALUE9 + FULL)}",
     )
-    parser.add_argument("--shards", type=int, default=300, help="label shards (full value)")
+    parser.add_argument("--shards", type=int, default=200, help="label shards (full value)")
+    parser.add_argument("--labels", default=LABELS, help="label shard folder, {players} in it")
     args = parser.parse_args(argv)
     if args.quick:
         args.players, args.fit_boards, args.eval_boards, args.ideal_boards = "4", 20, 20, 20
@@ -627,7 +642,11 @@ def main(argv=None):
         for family in ("value9", "full"):
             if family in families:
                 at = sum(h.width for h in hooks)
-                hooks.append(Value9(rules) if family == "value9" else FullValue(rules, args.shards))
+                hooks.append(
+                    Value9(rules)
+                    if family == "value9"
+                    else FullValue(rules, args.shards, args.labels)
+                )
                 columns[family] = slice(at, at + hooks[-1].width)
         fitted = [play_boards(rules, a, b, FIT_SEED, args.fit_boards, hooks) for a, b in PAIRINGS]
         played = [play_boards(rules, a, b, EVAL_SEED, args.eval_boards, hooks) for a, b in PAIRINGS]
