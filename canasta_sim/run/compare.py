@@ -284,13 +284,7 @@ def _compare(
     )
     _check_boards(unit, count, sides)
     default = table.default_chunk(DEFAULT_CHUNK if games is None else 10_000, unit[:-1])
-    rule = check_until(until)
-    if rule is None and block is not None:
-        raise BadArgument(
-            "block",
-            f"block={block}: allowed only with until (a block is the {unit} between two looks)",
-        )
-    look = count if rule is None else _check_block(unit, block, sides)
+    rule, look = _looks(until, block, unit, count, sides)
     chunk = check_int("chunk_size", chunk_size or min(count, look, default), 1, MAX_CHUNK)
     target = prepare_out(out, overwrite) if out is not None else None
     specs = (table.bot_specs[table.bot_codes[0, 0]], table.bot_specs[table.bot_codes[0, 1]])
@@ -300,30 +294,21 @@ def _compare(
             load_kernels(table, progress)
         start = time.perf_counter()
         sums = PairSums(sides)
-        kept = []
+        kept: list[pd.DataFrame] = []
         files = RecordFiles(tmp) if tmp is not None and records else None
         stopped: str | None = None
         with files or nullcontext():
             # one look after every block of boards, in deal order: the stop depends only on
             # the boards before it, never on which chunk finished first
             for first, size in chunk_starts(0, count, look, sides):
-                starts = chunk_starts(first, size, chunk, sides)
-                chunks = ((n, (table, seed, f, n, records)) for f, n in starts)
-                with run_chunks(
-                    fn,
-                    chunks,
-                    total=size,
-                    unit=unit[:-1],
-                    workers=workers,
-                    scheduler=scheduler,
-                    progress=progress,
-                ) as (results, how):
-                    for part, raw in results:
-                        sums += part
-                        if files is not None:
-                            files.write(f"{unit}.parquet", raw)
-                        elif records:
-                            kept.append(raw)
+                chunks = (
+                    (n, (table, seed, f, n, records))
+                    for f, n in chunk_starts(first, size, chunk, sides)
+                )
+                runs = {"workers": workers, "scheduler": scheduler, "progress": progress}
+                how = _play_block(
+                    fn, chunks, size, unit, runs, sums, files, kept if records else None
+                )
                 if rule is not None:
                     stopped = until_reached(rule, sums.diff_sequence(count // sides))
                     if stopped:
@@ -348,6 +333,20 @@ def _compare(
             write_text(tmp / "manifest.json", json_text(manifest))
             commit_out(tmp, target)
     return frame, raw_rows
+
+
+def _play_block(fn, chunks, size, unit, run, sums, files, kept) -> str:
+    """Play one block of a comparison's chunks: their sums go to ``sums``, their raw rows to
+    ``files`` (a :class:`RecordFiles`) or else to the list ``kept`` (``None``: not kept).
+    Returns how the chunks ran."""
+    with run_chunks(fn, chunks, total=size, unit=unit[:-1], **run) as (results, how):
+        for part, raw in results:
+            sums += part
+            if files is not None:
+                files.write(f"{unit}.parquet", raw)
+            elif kept is not None:
+                kept.append(raw)
+    return how
 
 
 #: Deals (or games) between two looks of ``compare --until``, rounded up to whole boards.
@@ -394,10 +393,19 @@ def until_reached(rule: str | float, interval: tuple[float, float, float]) -> st
     return "width" if (high - low) / 2 <= float(rule) else None
 
 
-def _check_block(unit: str, block: int | None, sides: int) -> int:
-    """Deals (games) between two looks, rounded up to whole boards."""
+def _looks(until, block, unit: str, count: int, sides: int) -> tuple[str | float | None, int]:
+    """The stopping rule (:func:`check_until`) and the deals (games) between two looks,
+    rounded up to whole boards (all ``count`` without a rule)."""
+    rule = check_until(until)
+    if rule is None:
+        if block is not None:
+            raise BadArgument(
+                "block",
+                f"block={block}: allowed only with until (a block is the {unit} between two looks)",
+            )
+        return rule, count
     n = check_int("block", DEFAULT_BLOCK if block is None else block, 1, MAX_CHUNK)
-    return -(-n // sides) * sides
+    return rule, -(-n // sides) * sides
 
 
 def _json_float(x: float) -> float | None:
