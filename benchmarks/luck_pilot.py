@@ -20,6 +20,16 @@ seat-rotated duplicate boards as ``compare`` does (:func:`canasta_sim.run.compar
 one deal at a time through :class:`canasta_sim.Deal` with its trace, which the referee's
 :class:`~canasta_sim.referee.Replay` walks to read the state before every stock card.
 
+Candidates of the whole position (pilot step 2), their terms computed as the deal is played
+(:func:`play_turns`), every kind's ``v(after kind k)`` evaluated in full: ``value9`` is the
+shipped weights' value output (bots version 9) read from every seat's observation, signed
+for side A and averaged over the seats; ``full`` is a network of the whole position (every
+hand, the melds, the pile and the stock's multiset, never its order; antisymmetric between
+the 2 sides) fitted with scikit-learn's MLPRegressor on the positions and outcomes of the
+label shards in ``/work/runs/l4`` and ``l2`` (seeds 7001 and 7002). A red three drawn counts
+as laid out (its replacement is an event of its own); every kind's state is read as at the
+drawing seat's play decision. ``-fit`` weights them by least squares on the fit seed.
+
 What there is to remove: each board is played again from its position after the red-three
 setup with random orders of its stock below its top ``kept`` cards (written into the deal's
 state through :attr:`canasta_sim.Deal.view`), every rotation with the same order. The spread
@@ -46,8 +56,13 @@ from common import write_table  # noqa: E402
 
 from canasta_sim import Deal, Rules  # noqa: E402
 from canasta_sim.cards import BLACK_THREE, DEUCE, JOKER, N_KINDS, RED_THREE, kind_index  # noqa: E402
-from canasta_sim.nb.enums import DealSlot  # noqa: E402
+from canasta_sim.nb.bots.apprentice import position_value_nb  # noqa: E402
+from canasta_sim.nb.bots.features import feature_work, state_features_nb  # noqa: E402
+from canasta_sim.nb.engine.state import STATE_DTYPE  # noqa: E402
+from canasta_sim.nb.enums import DealSlot, Phase, RuleSlot, SideSlot  # noqa: E402
+from canasta_sim.nb.jit import kernel  # noqa: E402
 from canasta_sim.players.pybot import seated  # noqa: E402
+from canasta_sim.players.weights import DATA, load_value  # noqa: E402
 from canasta_sim.referee import Replay  # noqa: E402
 from canasta_sim.run.compare import rotation_table  # noqa: E402
 
@@ -97,19 +112,24 @@ def rotation_tables(rules: Rules, bot_a: str, bot_b: str) -> list:
     return [seated(rules, seats=s) for s in seatings]
 
 
-def play_boards(rules: Rules, bot_a: str, bot_b: str, seed: int, boards: int):
+def play_boards(rules: Rules, bot_a: str, bot_b: str, seed: int, boards: int, hooks=()):
     """Play ``boards`` seat-rotated boards as ``compare`` does (deal ``b * R + r`` is board
-    ``b`` in rotation ``r``, bot A on side ``r``). Returns the stock events of every deal and
-    the side scores (int64, ``(boards * R, sides)``)."""
+    ``b`` in rotation ``r``, bot A on side ``r``). Returns the stock events of every deal, the
+    side scores (int64, ``(boards * R, sides)``) and the hooks' terms of every deal (float64,
+    ``(boards * R, columns)``, :func:`play_turns`)."""
     tables = rotation_tables(rules, bot_a, bot_b)
-    events, scores = [], []
+    events, scores, terms = [], [], []
     for board in range(boards):
         for r, table in enumerate(tables):
             d = Deal.new(rules, seed, deal=board, dealer=board % rules.players, trace=True)
-            d.play_out(table)
+            terms.append(play_turns(d, table, r, list(hooks)))
             events.append(stock_events(d.trace(), board * len(tables) + r))
             scores.append([d.score()[s]["total"] for s in range(rules.sides)])
-    return np.concatenate(events), np.array(scores, np.int64)
+    return (
+        np.concatenate(events),
+        np.array(scores, np.int64),
+        np.array(terms).reshape(len(scores), -1),
+    )
 
 
 def reshuffled_boards(
@@ -155,6 +175,309 @@ def stock_share(boards: np.ndarray) -> tuple[float, float]:
 def ideal(share: float) -> float:
     """The factor of an ideal ``v`` for a stock share of the variance (inf at 1 or more)."""
     return float("inf") if share >= 1 else 1 / (1 - share)
+
+
+# --- value9: the value output of the shipped weights, from every seat's observation ----------
+@kernel
+def seat_value_nb(state, rules, vweights, fwork, seat):
+    """The value output of ``seat``'s observation of ``state`` (points for its side), as if it
+    were the seat to play (the state's current seat is restored)."""
+    g = state.g
+    current = g[DealSlot.current]
+    g[DealSlot.current] = seat
+    state_features_nb(state, rules, fwork)
+    g[DealSlot.current] = current
+    return position_value_nb(vweights, fwork)
+
+
+@kernel
+def value9_nb(state, rules, vweights, fwork, side_a, parts):
+    """``v(state)`` for side ``side_a`` split by seat: ``parts[p]`` (float64, ``(players,)``)
+    is seat ``p``'s observation value times its weight, ``+1 / (2 m)`` for side A's ``m`` seats
+    and ``-1 / (2 m)`` for every other side's: at 2 sides the mean over seats of their values
+    signed for side A (each seat's value is its side's minus the mean of the others')."""
+    players = rules[RuleSlot.players]
+    m = players // rules[RuleSlot.sides]
+    for p in range(players):
+        w = 0.5 / m if rules[RuleSlot.side_of + p] == side_a else -0.5 / m
+        parts[p] = w * seat_value_nb(state, rules, vweights, fwork, p)
+
+
+@kernel
+def take_kind_nb(state, rules, seat, kind, sign):
+    """Put (``sign`` 1) or take back (-1) a stock card of ``kind`` drawn by ``seat``: a red
+    three is laid out for its side (R-14), another kind goes to the hand; the state is then
+    read as at the seat's play decision (the phase to restore on taking back is the
+    caller's)."""
+    g = state.g
+    g[DealSlot.stock_pos] += sign
+    if kind == RED_THREE:
+        state.sides[rules[RuleSlot.side_of + seat], SideSlot.r3_drawn] += sign
+    else:
+        state.hands[seat, kind] += sign
+        state.hand_sizes[seat] += sign
+    # every kind's value read in the play phase: the value output differs by hundreds of
+    # points between the phases, which a red three (still to be replaced) would otherwise add
+    g[DealSlot.phase] = Phase.play
+
+
+@kernel
+def value9_terms_nb(state, rules, vweights, fwork, side_a, n, counts, parts, values, out):
+    """Add the terms of the next ``n`` stock cards, drawn by the current seat of ``state`` (a
+    scratch copy at its draw decision, walked through the cards), to ``out`` (float64,
+    ``(2,)``): ``[0]`` the drawing seat's part of ``v(after the card) - sum_k p_k v(after
+    kind k)``, ``[1]`` the other seats' part. Work: ``counts`` (int64, ``(N_KINDS,)``),
+    ``parts`` (float64, ``(players,)``), ``values`` (float64, ``(N_KINDS, 2)``)."""
+    g = state.g
+    seat = g[DealSlot.current]
+    n_cards = rules[RuleSlot.n_cards]
+    players = rules[RuleSlot.players]
+    for _ in range(n):
+        pos = g[DealSlot.stock_pos]
+        if pos >= n_cards:
+            return
+        counts[:] = 0
+        for i in range(pos, n_cards):
+            counts[state.stock[i]] += 1
+        phase = g[DealSlot.phase]
+        for k in range(N_KINDS):
+            values[k, 0] = 0.0
+            values[k, 1] = 0.0
+            if counts[k] == 0:
+                continue
+            take_kind_nb(state, rules, seat, np.int64(k), np.int64(1))
+            value9_nb(state, rules, vweights, fwork, side_a, parts)
+            take_kind_nb(state, rules, seat, np.int64(k), np.int64(-1))
+            g[DealSlot.phase] = phase
+            for p in range(players):
+                values[k, 0 if p == seat else 1] += parts[p]
+        card = state.stock[pos]
+        for j in range(2):
+            mean = 0.0
+            for k in range(N_KINDS):
+                mean += counts[k] * values[k, j]
+            out[j] += values[card, j] - mean / (n_cards - pos)
+        take_kind_nb(state, rules, seat, np.int64(card), np.int64(1))
+
+
+class Value9:
+    """The value9 terms of a deal played turn by turn (:func:`play_turns`): 2 columns, the
+    drawing seats' parts and the other seats'."""
+
+    width = 2
+
+    def __init__(self, rules: Rules):
+        self.vweights = load_value(str(DATA / f"apprentice_{rules.players}p.npz"))
+        self.fwork = feature_work(1)[0]
+        self.counts = np.zeros(N_KINDS, np.int64)
+        self.parts = np.zeros(rules.players)
+        self.values = np.zeros((N_KINDS, 2))
+
+    def start(self) -> None:
+        self.out = np.zeros(2)
+
+    def turn(self, state, rules: np.ndarray, taken: int, side_a: int) -> None:
+        value9_terms_nb(
+            state,
+            rules,
+            self.vweights,
+            self.fwork,
+            np.int64(side_a),
+            np.int64(taken),
+            self.counts,
+            self.parts,
+            self.values,
+            self.out,
+        )
+
+    def finish(self, side_a: int) -> np.ndarray:
+        return self.out
+
+
+def play_turns(deal: Deal, table, side_a: int, hooks: list) -> np.ndarray:
+    """Play ``deal`` out turn by turn; every turn that draws from the stock goes to each hook
+    (``turn(state before it, rules, cards taken, side_a)``, the state a copy the hook may
+    change). Returns the hooks' terms side by side (float64)."""
+    g, scratch = deal.view.g, np.zeros(1, STATE_DTYPE)
+    for hook in hooks:
+        hook.start()
+    while not deal.is_over:
+        drawing = g[DealSlot.phase] == Phase.draw
+        scratch[0] = deal.state
+        pos = int(g[DealSlot.stock_pos])
+        table.play_turn(deal)
+        taken = int(g[DealSlot.stock_pos]) - pos
+        if drawing and taken:
+            for hook in hooks:
+                state = np.zeros(1, STATE_DTYPE)
+                state[0] = scratch[0]
+                hook.turn(state[0], deal.rules_array, taken, side_a)
+    return np.concatenate([hook.finish(side_a) for hook in hooks])
+
+
+# --- full: a value of the whole position (every hand, the stock's multiset), 2 sides ----------
+#: Folders of label shards with positions and outcomes (``canasta-sim train``'s, seeds apart
+#: from the fit and evaluation seeds), by player count.
+LABELS = "/work/runs/l{players}"
+
+
+def stock_counts(states: np.ndarray, rules: Rules) -> np.ndarray:
+    """The stock's count per kind (int64, ``(n, N_KINDS)``) of positions (``STATE_DTYPE[n]``):
+    its multiset, the cards from ``stock_pos`` on."""
+    pos = states["g"][:, DealSlot.stock_pos]
+    place = np.arange(states["stock"].shape[1])[None, :]
+    live = (place >= pos[:, None]) & (place < rules.n_cards)
+    return ((states["stock"][:, :, None] == np.arange(N_KINDS)) & live[:, :, None]).sum(axis=1)
+
+
+def full_features(states: np.ndarray, rules: Rules, side: int | np.ndarray) -> np.ndarray:
+    """Features (float32, ``(n, width)``) of whole positions (``STATE_DTYPE[n]``) from side
+    ``side``'s point of view (2 sides): whether its seat is to play and the phase; every
+    seat's hand per kind and size, in play order from the seat to play, each marked as the
+    side's or not; per side (the side's first) its melds per rank (naturals, wild cards), red
+    threes, canastas, minimum and score; the pile's size, top kind and freeze; the stock's
+    count per kind (its multiset, never its order)."""
+    n, players, kinds = len(states), rules.players, np.arange(N_KINDS)
+    side = np.broadcast_to(np.asarray(side), (n,))
+    g, sides, melds = states["g"], states["sides"][:, :2], states["melds"][:, :2]
+    cur = g[:, DealSlot.current]
+    rows = np.arange(n)[:, None]
+    order = (cur[:, None] + np.arange(players)) % players  # seats from the one to play
+    own = (order % 2 == side[:, None]).astype(np.float32)
+    hands = states["hands"][rows, order].astype(np.float32) / 4.0  # (n, players, kinds)
+    sizes = states["hand_sizes"][rows, order].astype(np.float32) / 15.0
+    first = np.stack([side, 1 - side], axis=1)  # the side's own block first
+    sd = sides[rows, first].astype(np.float32)  # (n, 2, S_LEN)
+    md = melds[rows, first].astype(np.float32)  # (n, 2, kinds, 3)
+    red3 = sd[:, :, SideSlot.r3_dealt] + sd[:, :, SideSlot.r3_drawn] + sd[:, :, SideSlot.r3_pile]
+    pos = g[:, DealSlot.stock_pos]
+    stock = stock_counts(states, rules)
+    plen = g[:, DealSlot.pile_len]
+    top = states["pile"][np.arange(n), np.maximum(plen - 1, 0)]
+    top_hot = (top[:, None] == kinds) & (plen[:, None] > 0)
+    parts = [
+        own[:, :1],
+        (g[:, DealSlot.phase] == Phase.play)[:, None],
+        own,
+        hands.reshape(n, -1),
+        sizes,
+        md[:, :, :, 0].reshape(n, -1) / 7.0,
+        (md[:, :, :, 1] + md[:, :, :, 2]).reshape(n, -1) / 3.0,
+        red3 / 4.0,
+        sd[:, :, SideSlot.melded] != 0,
+        sd[:, :, SideSlot.canastas] / 2.0,
+        sd[:, :, SideSlot.minimum] / 100.0,
+        sd[:, :, SideSlot.score] / 5000.0,
+        plen[:, None] / 20.0,
+        (g[:, DealSlot.pile_freeze] > 0)[:, None],
+        top_hot,
+        stock / 8.0,
+        ((rules.n_cards - pos) / rules.n_cards)[:, None],
+    ]
+    return np.concatenate([np.asarray(x, np.float32).reshape(n, -1) for x in parts], axis=1)
+
+
+class FullValue:
+    """A full-state value ``v(S) = (f(S, A) - f(S, B)) / 2`` (antisymmetric between the 2
+    sides), ``f`` scikit-learn's MLPRegressor on :func:`full_features`, fitted on label
+    shards' positions and outcomes (both sides' views: ``+outcome`` for the seat's side,
+    ``-outcome`` for the other). A hook of :func:`play_turns`: 1 column."""
+
+    def __init__(self, rules: Rules, shards: int, labels: str = LABELS, hidden=(128, 64)):
+        from sklearn.neural_network import MLPRegressor
+        from sklearn.pipeline import make_pipeline
+        from sklearn.preprocessing import StandardScaler
+
+        from canasta_sim.learn.shards import load_labels
+
+        if rules.sides != 2:
+            raise ValueError(f"players={rules.players}: the full value is for 2 sides")
+        self.rules = rules
+        folder = Path(labels.format(players=rules.players))
+        paths = sorted(folder.glob("shard_*.npz"))[:shards]
+        if not paths:
+            raise ValueError(f"{folder}: no label shards (shard_*.npz)")
+        z = load_labels(paths)
+        states, y = z["positions"], z["outcome"].astype(np.float64) / 1000.0
+        side = np.asarray(rules.to_array()[RuleSlot.side_of :][: rules.players])
+        mine = side[states["g"][:, DealSlot.current]]
+        x = np.concatenate(
+            [full_features(states, rules, mine), full_features(states, rules, 1 - mine)]
+        )
+        y2 = np.concatenate([y, -y])
+        # held out: the last tenth of the shards' positions (both views), by deal order
+        cut = int(0.9 * len(y))
+        train = np.r_[0:cut, len(y) : len(y) + cut]
+        test = np.r_[cut : len(y), len(y) + cut : 2 * len(y)]
+        self.model = make_pipeline(
+            StandardScaler(),
+            MLPRegressor(
+                hidden_layer_sizes=hidden,
+                batch_size=512,
+                early_stopping=True,
+                max_iter=30,
+                random_state=0,
+            ),
+        )
+        start = time.perf_counter()
+        self.model.fit(x[train], y2[train])
+        pred = self.predict_pairs(x[test[: len(test) // 2]], x[test[len(test) // 2 :]])
+        truth = y[cut:]
+        self.r2 = float(1 - ((pred - truth) ** 2).mean() / truth.var())
+        print(
+            f"full value, {rules.players} players: {len(y)} positions of {len(paths)} shards, "
+            f"held-out R2 {self.r2:.3f}, fitted in {time.perf_counter() - start:.0f} s",
+            flush=True,
+        )
+
+    def predict_pairs(self, xa: np.ndarray, xb: np.ndarray) -> np.ndarray:
+        """``(f(A) - f(B)) / 2`` (thousands of points) of feature rows from both sides."""
+        return (self.model.predict(xa) - self.model.predict(xb)) / 2.0
+
+    width = 1
+
+    def start(self) -> None:
+        # the state before every stock card, and the card
+        self.before: list[np.void] = []
+        self.cards: list[int] = []
+
+    def turn(self, state, rules: np.ndarray, taken: int, side_a: int) -> None:
+        seat = np.int64(state["g"][DealSlot.current])
+        for _ in range(taken):
+            pos = int(state["g"][DealSlot.stock_pos])
+            if pos >= self.rules.n_cards:
+                return
+            card = int(state["stock"][pos])
+            self.before.append(state.copy())
+            self.cards.append(card)
+            take_kind_nb(state, rules, seat, np.int64(card), np.int64(1))
+
+    def finish(self, side_a: int) -> np.ndarray:
+        before, cards, r = self.before, self.cards, self.rules.to_array()
+        if not before:
+            return np.zeros(1)
+        ev = np.array(before, STATE_DTYPE)
+        after = np.repeat(ev, N_KINDS)
+        kinds = np.tile(np.arange(N_KINDS), len(ev))
+        for i in range(len(after)):
+            take_kind_nb(
+                after[i],
+                r,
+                np.int64(after[i]["g"][DealSlot.current]),
+                np.int64(kinds[i]),
+                np.int64(1),
+            )
+        v = (
+            self.predict_pairs(
+                full_features(after, self.rules, side_a),
+                full_features(after, self.rules, 1 - side_a),
+            ).reshape(len(ev), N_KINDS)
+            * 1000.0
+        )
+        counts = stock_counts(ev, self.rules)
+        p = counts / counts.sum(axis=1, keepdims=True)
+        terms = v[np.arange(len(ev)), cards] - (p * v).sum(axis=1)
+        return np.array([terms.sum()])
 
 
 # --- candidate value functions: the column of kind k, g(state, k) ------------------------------
@@ -209,6 +532,22 @@ def columns(e: np.ndarray, candidate: str) -> np.ndarray:
 
 
 CANDIDATES = ("red3", "kinds", "inter", "stock")
+#: value9 with weights 1 (v as it is), and with the drawing seats' part and the other seats'
+#: part weighted by least squares on the fit seed.
+VALUE9 = ("value9", "value9-fit")
+#: The full-state value (its least-squares weight fitted on the fit seed, or 1).
+FULL = ("full", "full-fit")
+
+
+def candidate_terms(played, sides: int, candidate: str, columns: dict) -> np.ndarray:
+    """``X`` (float64, ``(deals, terms)``) of a candidate for the deals :func:`play_boards`
+    returned (events, scores, hook terms), ``columns`` the hook columns of each family
+    (``"value9"``, ``"full"``: a slice)."""
+    events, scores, terms = played
+    family = candidate.removesuffix("-fit")
+    if family in columns:
+        return terms[:, columns[family]]
+    return deal_terms(events, len(scores), sides, candidate)
 
 
 def deal_terms(events: np.ndarray, deals: int, sides: int, candidate: str) -> np.ndarray:
@@ -278,30 +617,55 @@ def main(argv=None):
     parser.add_argument("--ideal-boards", type=int, default=300, help="boards a pairing")
     parser.add_argument("--orders", type=int, default=6, help="stock orders a board (ideal)")
     parser.add_argument("--quick", action="store_true", help="4 players, 20 boards each")
+    parser.add_argument(
+        "--v",
+        default=",".join(CANDIDATES + VALUE9 + FULL),
+        help=f"candidates, of {', '.join(CANDIDATES + VALUE9 + FULL)}",
+    )
+    parser.add_argument("--shards", type=int, default=200, help="label shards (full value)")
+    parser.add_argument("--labels", default=LABELS, help="label shard folder, {players} in it")
     args = parser.parse_args(argv)
     if args.quick:
         args.players, args.fit_boards, args.eval_boards, args.ideal_boards = "4", 20, 20, 20
+        args.shards = 20
+    chosen = args.v.split(",")
+    unknown = sorted(set(chosen) - set(CANDIDATES + VALUE9 + FULL))
+    if unknown:
+        parser.error(f"--v {unknown[0]!r}: allowed {', '.join(CANDIDATES + VALUE9 + FULL)}")
     rows = []
     for players in (int(p) for p in args.players.split(",")):
         rules = Rules(players=players)
         start = time.perf_counter()
-        fitted = [play_boards(rules, a, b, FIT_SEED, args.fit_boards) for a, b in PAIRINGS]
-        played = [play_boards(rules, a, b, EVAL_SEED, args.eval_boards) for a, b in PAIRINGS]
+        hooks: list = []
+        columns = {}
+        families = {c.removesuffix("-fit") for c in chosen}
+        for family in ("value9", "full"):
+            if family in families:
+                at = sum(h.width for h in hooks)
+                hooks.append(
+                    Value9(rules)
+                    if family == "value9"
+                    else FullValue(rules, args.shards, args.labels)
+                )
+                columns[family] = slice(at, at + hooks[-1].width)
+        fitted = [play_boards(rules, a, b, FIT_SEED, args.fit_boards, hooks) for a, b in PAIRINGS]
+        played = [play_boards(rules, a, b, EVAL_SEED, args.eval_boards, hooks) for a, b in PAIRINGS]
         print(f"{players} players: played in {time.perf_counter() - start:.0f} s", flush=True)
-        for candidate in CANDIDATES:
-            w = fit(
-                [deal_terms(ev, len(s), rules.sides, candidate) for ev, s in fitted],
-                [score_diff(s) for _, s in fitted],
-            )
-            for (a, b), (ev, s) in zip(PAIRINGS, played):
-                x, diff = deal_terms(ev, len(s), rules.sides, candidate), score_diff(s)
+        for candidate in chosen:
+            xs = [candidate_terms(p, rules.sides, candidate, columns) for p in fitted]
+            fixed = candidate in ("value9", "full")  # v as it is: weights 1
+            w = np.ones(xs[0].shape[1]) if fixed else fit(xs, [score_diff(p[1]) for p in fitted])
+            for (a, b), p in zip(PAIRINGS, played):
+                x, diff = candidate_terms(p, rules.sides, candidate, columns), score_diff(p[1])
                 row = {"players": players, "pairing": f"{a} vs {b}", "v": candidate}
-                row |= {"terms": len(w), "boards": len(s) // rules.sides}
+                row |= {"terms": len(w), "boards": len(diff) // rules.sides}
                 row |= evaluate(diff, x @ w, rules.sides)
                 # the family's own best: w fitted on the evaluated deals (optimistic)
                 own = evaluate(diff, x @ fit([x], [diff]), rules.sides)["factor"]
-                rows.append(row | {"factor_own_fit": own})
+                rows.append(row | {"weights": np.round(w, 3).tolist(), "factor_own_fit": own})
                 print(rows[-1], flush=True)
+        if not args.ideal_boards:
+            continue
         for (a, b), kept in itertools.product(PAIRINGS, KEPT):
             boards = reshuffled_boards(rules, a, b, EVAL_SEED, args.ideal_boards, args.orders, kept)
             v = "ideal" + (f", stock below {kept}" if kept else "")

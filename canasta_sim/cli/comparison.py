@@ -49,6 +49,21 @@ from .options import (
     default=None,
     help="Deals (games) per chunk, rounded up to whole boards; results do not depend on it.",
 )
+@click.option(
+    "--until",
+    default=None,
+    metavar="decided|POINTS",
+    help="Stop early: play blocks of --block deals and stop after the first block whose "
+    "always-valid 95% interval of the difference (a confidence sequence) excludes 0 "
+    "(decided) or is at most POINTS either side; --deals (--games) is then the most to play.",
+)
+@click.option(
+    "--block",
+    type=COUNT,
+    default=None,
+    help="With --until: deals (games) between two looks (default 1,000), rounded up to whole "
+    "boards.",
+)
 @run_options("Folder for the table (CSV) and the raw rows (Parquet, written chunk by chunk).")
 @_no_records_option
 @SCHEDULER
@@ -64,6 +79,8 @@ def compare(
     rules_opt,
     settings,
     chunk_size,
+    until,
+    block,
     no_records,
     scheduler,
     fmt,
@@ -79,13 +96,17 @@ def compare(
         table_notes,
     )
     from ..results.tables import json_document
+    from ..run.compare import check_until, rotation_table
     from ..run.compare import compare as run
-    from ..run.compare import rotation_table
 
     if (deals is None) == (games is None):
         raise click.UsageError("give exactly one of --deals N and --games N")
     if (seats is None) == (bot_a is None or bot_b is None) or (seats and bot_a is not None):
         raise click.UsageError("give two bots BOT_A BOT_B, or --seats (one bot per seat)")
+    if block is not None and until is None:
+        raise click.UsageError("--block is the deals between two looks of --until: give --until")
+    with api_errors("--until"):
+        check_until(until)
     rules = build_rules(players, rules_opt, settings)
     with api_errors("--seats" if seats else None):
         rotation_table(bot_a, bot_b, rules, seats)
@@ -103,12 +124,18 @@ def compare(
             rules=rules,
             chunk_size=chunk_size,
             scheduler=scheduler,
+            until=until,
+            block=block,
             **opts.api(),
             **opts.writes(no_records),
         )  # the bots are checked above
     unit = "games" if games else "deals"
     reading = comparison_reading(table, unit)
-    _note(fmt, f"{games or deals:,} {unit}, {rules.players} players, seed {opts.seed}")
+    played = table.attrs["manifest"][unit]
+    _note(fmt, f"{played:,} {unit}, {rules.players} players, seed {opts.seed}")
+    if until is not None:
+        stop = table.attrs["manifest"]["until"]
+        _note(fmt, f"until {until}: stopped ({stop['stopped']}) of at most {stop['most']:,}")
     _emit(
         fmt,
         lambda: "\n".join([format_comparison(table, unit), reading, *table_notes(table)]),

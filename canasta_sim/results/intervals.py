@@ -1,6 +1,7 @@
 """95% intervals from exact integer sums: rates (:func:`wilson_interval`), means
-(:func:`mean_interval`, :func:`hist_mean`), ratios of sums (:func:`ratio_interval`) and
-quantiles (:func:`hist_quantile`, through :func:`binom_quantile`).
+(:func:`mean_interval`, :func:`hist_mean`; :func:`sequence_interval` for a run that stops
+when its result is decided), ratios of sums (:func:`ratio_interval`) and quantiles
+(:func:`hist_quantile`, through :func:`binom_quantile`).
 
 Every function takes counts, sums and sums of squares (or a histogram), the exactly mergeable
 figures runs keep, so intervals come out the same however a run was split into chunks or
@@ -26,6 +27,7 @@ __all__ = [
     "hist_quantile",
     "mean_interval",
     "ratio_interval",
+    "sequence_interval",
     "wilson_interval",
 ]
 
@@ -108,6 +110,62 @@ def mean_interval(total: int, total_sq: int, n: int) -> tuple[float, float, floa
     # exact integer numerator: n * sum(x^2) - (sum x)^2 = n (n - 1) s^2
     var = Fraction(n * total_sq - total * total, n * (n - 1))
     half = Z95 * math.sqrt(max(float(var), 0.0) / n)
+    return mean, mean - half, mean + half
+
+
+def sequence_interval(
+    total: int, total_sq: int, n: int, target: int, alpha: float = 0.05
+) -> tuple[float, float, float]:
+    """Mean and its always-valid ``1 - alpha`` interval (an asymptotic confidence sequence)
+    from an exact integer sum and sum of squares: it holds the true mean at every ``n`` at
+    once with probability ``1 - alpha`` (asymptotically), so a run may look after every block
+    and stop when the interval is narrow enough or excludes a value. A fixed-``n`` interval
+    (:func:`mean_interval`) read over and over does not: its error rate grows with the looks.
+
+    Waudby-Smith, I., Arbour, D., Sinha, R., Kennedy, E. H., Ramdas, A. (2024),
+    "Time-uniform central limit theory and asymptotic confidence sequences", Ann. Statist.
+    52(6), the Gaussian-mixture (Robbins) boundary with the sample standard deviation
+    ``s``::
+
+        half = s * sqrt(2 (n rho^2 + 1) / (n^2 rho^2) * log(sqrt(n rho^2 + 1) / alpha))
+        rho^2 = (-2 log alpha + log(-2 log alpha + 1)) / target
+
+    ``rho`` makes the interval narrowest at ``n = target`` (there it is about 1.55 times the
+    fixed-``n`` interval at ``alpha = 0.05``); the choice does not affect its validity.
+
+    Parameters
+    ----------
+    total, total_sq : int
+        Sum and sum of squares of the ``n`` observations (Python ints: no overflow).
+    n : int
+        Observations so far.
+    target : int
+        Observations at which the interval is to be narrowest (at least 1), fixed before the
+        run (the most the run may take is a good choice).
+    alpha : float
+        Error rate over the whole sequence, in (0, 1).
+
+    Returns
+    -------
+    (mean, ci_low, ci_high) : floats; the interval is NaN for ``n < 2``, all NaN for ``n == 0``.
+
+    Raises
+    ------
+    ValueError
+        If ``target`` is below 1 or ``alpha`` is not in (0, 1).
+    """
+    if int(target) < 1:
+        raise ValueError(f"target={target}: allowed a whole number of at least 1")
+    if not 0.0 < alpha < 1.0:
+        raise ValueError(f"alpha={alpha}: allowed a number in (0, 1)")
+    mean, low, _ = mean_interval(total, total_sq, n)
+    if math.isnan(low):
+        return mean, low, low
+    s = (mean - low) / Z95 * math.sqrt(n)  # the sample standard deviation
+    log_a = -2.0 * math.log(alpha)
+    rho2 = (log_a + math.log(log_a + 1.0)) / int(target)
+    t = n * rho2 + 1.0
+    half = s * math.sqrt(2.0 * t / (n * n * rho2) * math.log(math.sqrt(t) / alpha))
     return mean, mean - half, mean + half
 
 

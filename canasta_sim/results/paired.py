@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .intervals import mean_interval, wilson_interval
+from .intervals import mean_interval, sequence_interval, wilson_interval
 from .tables import align_columns, interval, number
 
 COLUMNS = (
@@ -144,6 +144,16 @@ class PairSums:
         m, lo, hi = mean_interval(board_sum, board_sumsq, self.boards)
         return m / scale, lo / scale, hi / scale
 
+    def diff_sequence(self, target: int) -> tuple[float, float, float]:
+        """The same mean with its always-valid 95% interval over the boards
+        (:func:`~canasta_sim.results.intervals.sequence_interval`, narrowest at ``target``
+        boards): valid however often it is read while the run goes on."""
+        scale = self.sides * (self.sides - 1)
+        board_sum = sum(self.d_sum)
+        board_sumsq = sum(sum(row) for row in self.cross)
+        m, lo, hi = sequence_interval(board_sum, board_sumsq, self.boards, target)
+        return m / scale, lo / scale, hi / scale
+
     def unpaired_interval(self) -> tuple[float, float, float]:
         """The same mean with the interval that treats every deal as independent (for
         comparison: what the pairing gains)."""
@@ -171,7 +181,9 @@ class PairSums:
         return float(np.mean(corrs))
 
 
-def comparison_table(sums: PairSums, specs: tuple[str, str]) -> pd.DataFrame:
+def comparison_table(
+    sums: PairSums, specs: tuple[str, str], target: int | None = None
+) -> pd.DataFrame:
     """Per-bot rows of a rotated comparison.
 
     Parameters
@@ -179,6 +191,10 @@ def comparison_table(sums: PairSums, specs: tuple[str, str]) -> pd.DataFrame:
     sums : PairSums
     specs : (str, str)
         Bot specs A and B.
+    target : int, optional
+        For a run that stopped when its result was decided (``compare --until``): the
+        difference interval is the always-valid one (:meth:`PairSums.diff_sequence`,
+        narrowest at ``target`` boards) and ``frame.attrs["sequence_target"]`` is set.
 
     Returns
     -------
@@ -194,7 +210,7 @@ def comparison_table(sums: PairSums, specs: tuple[str, str]) -> pd.DataFrame:
         ``unpaired_halfwidth`` (the half-width the interval would have without the pairing).
     """
     S, n = sums.sides, sums.n
-    dm, dl, dh = sums.diff_interval()
+    dm, dl, dh = sums.diff_interval() if target is None else sums.diff_sequence(target)
     am, al, ah = mean_interval(sums.a_sum, sums.a_sumsq, n)
     bm, bl, bh = (v / (S - 1) for v in mean_interval(sums.b_sum, sums.b_sumsq, n))
     out = []
@@ -212,6 +228,8 @@ def comparison_table(sums: PairSums, specs: tuple[str, str]) -> pd.DataFrame:
     _, ul, uh = sums.unpaired_interval()
     frame.attrs["rotation_correlation"] = sums.rotation_correlation()
     frame.attrs["unpaired_halfwidth"] = (uh - ul) / 2
+    if target is not None:
+        frame.attrs["sequence_target"] = target
     return frame
 
 
@@ -231,6 +249,13 @@ def table_notes(frame: pd.DataFrame) -> list[str]:
         pairing = (
             f"rotations correlate at {number(corr, '+.3f')}, so pairing gives +-{half:.4g} "
             f"instead of +-{number(unpaired, '.4g')} points"
+        )
+    target = frame.attrs.get("sequence_target")
+    if target is not None and not math.isnan(half):
+        pairing = (
+            f"rotations correlate at {number(corr, '+.3f')}; the interval is always valid "
+            f"(a confidence sequence, narrowest at {target:,} boards), so it may be read "
+            f"after every block"
         )
     lines = [f"{per_board}; {pairing}"]
     if n_sides > 2:
@@ -322,10 +347,11 @@ def comparison_reading(frame: pd.DataFrame, unit: str = "deals") -> str:
 def comparison_settings(frame: pd.DataFrame) -> dict:
     """What a comparison's JSON output says of its run (from its manifest): ``unit``
     (deals or games), ``count``, ``players``, ``seed``, ``bots`` (A, B),
-    ``rotation_correlation`` and ``unpaired_halfwidth`` (points)."""
+    ``rotation_correlation`` and ``unpaired_halfwidth`` (points); after ``--until``, also
+    ``until`` (``rule``, ``most``, ``block``, ``stopped``: why the run stopped)."""
     m = frame.attrs["manifest"]
     unit = "games" if "games" in m else "deals"
-    return {
+    settings = {
         "unit": unit,
         "count": m[unit],
         "players": m["rules"]["players"],
@@ -334,6 +360,9 @@ def comparison_settings(frame: pd.DataFrame) -> dict:
         "rotation_correlation": frame.attrs["rotation_correlation"],
         "unpaired_halfwidth": frame.attrs["unpaired_halfwidth"],
     }
+    if "until" in m:
+        settings["until"] = m["until"]
+    return settings
 
 
 def sweep_title(frame: pd.DataFrame) -> str:

@@ -172,6 +172,8 @@ def compare(
     out=None,
     overwrite: bool = False,
     scheduler: str | None = None,
+    until: str | float | None = None,
+    block: int | None = None,
 ):
     """Compare two bots over ``deals`` deals or ``games`` full games.
 
@@ -201,6 +203,16 @@ def compare(
     out : path, optional
         Results folder: ``compare.csv``, ``manifest.json`` and with records the raw rows
         (``deals.parquet`` or ``games.parquet``, written chunk by chunk).
+    until : "decided" or float, optional
+        Stop early: play blocks of ``block`` deals (games) and stop after the first block
+        whose always-valid 95% interval of the difference
+        (:func:`~canasta_sim.results.intervals.sequence_interval`, narrowest at the most
+        boards) excludes 0 (``"decided"``) or is at most this many points either side;
+        ``deals`` (``games``) is then the most to play. The table's difference interval is
+        that always-valid one, and the manifest's ``until`` says why the run stopped.
+    block : int, optional
+        Deals (games) between two looks (default :data:`DEFAULT_BLOCK`), rounded up to
+        whole boards; only with ``until``.
 
     Returns
     -------
@@ -234,6 +246,8 @@ def compare(
         out=out,
         overwrite=overwrite,
         scheduler=scheduler,
+        until=until,
+        block=block,
     )
 
 
@@ -250,6 +264,8 @@ def _compare(
     out,
     overwrite,
     scheduler,
+    until=None,
+    block=None,
 ):
     """:func:`compare` for a rotation table (whose two bots may be the same, in a sweep)."""
     sides = table.rules.sides
@@ -268,7 +284,8 @@ def _compare(
     )
     _check_boards(unit, count, sides)
     default = table.default_chunk(DEFAULT_CHUNK if games is None else 10_000, unit[:-1])
-    chunk = check_int("chunk_size", chunk_size or min(count, default), 1, MAX_CHUNK)
+    rule, look = _looks(until, block, unit, count, sides)
+    chunk = check_int("chunk_size", chunk_size or min(count, look, default), 1, MAX_CHUNK)
     target = prepare_out(out, overwrite) if out is not None else None
     specs = (table.bot_specs[table.bot_codes[0, 0]], table.bot_specs[table.bot_codes[0, 1]])
     fn = compare_deal_chunk if games is None else compare_game_chunk
@@ -277,32 +294,36 @@ def _compare(
             load_kernels(table, progress)
         start = time.perf_counter()
         sums = PairSums(sides)
-        kept = []
-        starts = chunk_starts(0, count, chunk, sides)
-        chunks = ((n, (table, seed, f, n, records)) for f, n in starts)
+        kept: list[pd.DataFrame] = []
         files = RecordFiles(tmp) if tmp is not None and records else None
-        with (
-            files or nullcontext(),
-            run_chunks(
-                fn,
-                chunks,
-                total=count,
-                unit=unit[:-1],
-                workers=workers,
-                scheduler=scheduler,
-                progress=progress,
-            ) as (results, how),
-        ):
-            for part, raw in results:
-                sums += part
-                if files is not None:
-                    files.write(f"{unit}.parquet", raw)
-                elif records:
-                    kept.append(raw)
+        stopped: str | None = None
+        with files or nullcontext():
+            # one look after every block of boards, in deal order: the stop depends only on
+            # the boards before it, never on which chunk finished first
+            for first, size in chunk_starts(0, count, look, sides):
+                chunks = (
+                    (n, (table, seed, f, n, records))
+                    for f, n in chunk_starts(first, size, chunk, sides)
+                )
+                runs = {"workers": workers, "scheduler": scheduler, "progress": progress}
+                how = _play_block(
+                    fn, chunks, size, unit, runs, sums, files, kept if records else None
+                )
+                if rule is not None:
+                    stopped = until_reached(rule, sums.diff_sequence(count // sides))
+                    if stopped:
+                        break
         wall = time.perf_counter() - start
-        frame = comparison_table(sums, specs)
-        run = {"seed": seed, "deals": count, "wall": wall, "how": how, "chunk": chunk}
+        frame = comparison_table(sums, specs, None if rule is None else count // sides)
+        run = {"seed": seed, "deals": sums.n, "wall": wall, "how": how, "chunk": chunk}
         manifest = _comparison_manifest(table, frame, unit, records=records, **run)
+        if rule is not None:
+            manifest["until"] = {
+                "rule": until,
+                "most": count,
+                "block": look,
+                "stopped": stopped or f"the most {unit}",
+            }
         frame.attrs["manifest"] = manifest
         raw_rows = pd.concat(kept, ignore_index=True) if kept else None
         kept.clear()
@@ -312,6 +333,79 @@ def _compare(
             write_text(tmp / "manifest.json", json_text(manifest))
             commit_out(tmp, target)
     return frame, raw_rows
+
+
+def _play_block(fn, chunks, size, unit, run, sums, files, kept) -> str:
+    """Play one block of a comparison's chunks: their sums go to ``sums``, their raw rows to
+    ``files`` (a :class:`RecordFiles`) or else to the list ``kept`` (``None``: not kept).
+    Returns how the chunks ran."""
+    with run_chunks(fn, chunks, total=size, unit=unit[:-1], **run) as (results, how):
+        for part, raw in results:
+            sums += part
+            if files is not None:
+                files.write(f"{unit}.parquet", raw)
+            elif kept is not None:
+                kept.append(raw)
+    return how
+
+
+#: Deals (or games) between two looks of ``compare --until``, rounded up to whole boards.
+DEFAULT_BLOCK = 1000
+
+
+def check_until(until: str | None) -> str | float | None:
+    """A stopping rule of ``compare --until``: ``"decided"`` (stop when the difference's
+    interval excludes 0) or a half-width in points (stop when the interval is at most
+    that wide either side); ``None`` for none.
+
+    Raises
+    ------
+    BadArgument
+        Naming the rule and what is allowed.
+    """
+    if until is None:
+        return None
+    text = str(until).strip()
+    if text == "decided":
+        return text
+    try:
+        width = float(text)
+    except ValueError:
+        width = math.nan
+    if not width > 0 or math.isinf(width):
+        raise BadArgument(
+            "until",
+            f"until={until!r}: allowed 'decided' (the interval excludes 0) or a half-width "
+            f"in points above 0 (16: stop at +-16 or narrower)",
+        )
+    return width
+
+
+def until_reached(rule: str | float, interval: tuple[float, float, float]) -> str | None:
+    """Why a comparison may stop with its always-valid ``interval`` (mean, low, high), or
+    ``None``: ``"decided"`` when it excludes 0, ``"width"`` when it is at most ``rule``
+    points either side."""
+    _, low, high = interval
+    if math.isnan(low):
+        return None
+    if rule == "decided":
+        return "decided" if low > 0 or high < 0 else None
+    return "width" if (high - low) / 2 <= float(rule) else None
+
+
+def _looks(until, block, unit: str, count: int, sides: int) -> tuple[str | float | None, int]:
+    """The stopping rule (:func:`check_until`) and the deals (games) between two looks,
+    rounded up to whole boards (all ``count`` without a rule)."""
+    rule = check_until(until)
+    if rule is None:
+        if block is not None:
+            raise BadArgument(
+                "block",
+                f"block={block}: allowed only with until (a block is the {unit} between two looks)",
+            )
+        return rule, count
+    n = check_int("block", DEFAULT_BLOCK if block is None else block, 1, MAX_CHUNK)
+    return rule, -(-n // sides) * sides
 
 
 def _json_float(x: float) -> float | None:
