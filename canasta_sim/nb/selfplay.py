@@ -90,7 +90,9 @@ def log_decision_nb(state, fwork, n, chosen, temperature, deal, logs, nd, nc):
 
 
 @kernel
-def learner_turn_nb(state, rules, bot, params, weights, rstate, work, fwork, deal, logs, nd, nc, log):
+def learner_turn_nb(
+    state, rules, bot, params, weights, rstate, work, fwork, deal, logs, nd, nc, log
+):
     """One whole turn of the learner (the apprentice's, :func:`.bots.apprentice.apprentice_turn_nb`,
     with parameters ``params``), its scored decisions of two candidates or more logged at
     rows ``nd`` and ``nc ..`` of ``logs`` when they have room; returns the rows written
@@ -186,7 +188,19 @@ def selfplay_deals_nb(
             seat = g[DealSlot.current]
             if rules[RuleSlot.side_of + seat] == learner_side[i]:
                 d, k, full = learner_turn_nb(
-                    state, rules, bot, lparams, weights, rstate, work, fwork, deals[i], logs, nd, nc, log
+                    state,
+                    rules,
+                    bot,
+                    lparams,
+                    weights,
+                    rstate,
+                    work,
+                    fwork,
+                    deals[i],
+                    logs,
+                    nd,
+                    nc,
+                    log,
                 )
                 nd += d
                 nc += k

@@ -333,9 +333,9 @@ def apprentice_draw_nb(state, rules, bot, params, weights, work, fwork, log):
 
 @inline_kernel
 def play_draw_candidate_nb(state, rules, bot, work, n, best, log):
-    """Play draw candidate ``best`` of the ``n`` of ``work`` (:func:`.search_candidates.draw_candidates_nb`):
-    the draw, or its pickup (the draw if the pickup fails); with no candidate (``n`` 0) what
-    R-44 forces."""
+    """Play draw candidate ``best`` of the ``n`` of ``work``
+    (:func:`.search_candidates.draw_candidates_nb`): the draw, or its pickup (the draw if the
+    pickup fails); with no candidate (``n`` 0) what R-44 forces."""
     if n == 0:
         if draw_nb(state, rules, log) != MoveError.ok:
             take_forced_pile_nb(state, rules, bot, log)
