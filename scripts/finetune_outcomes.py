@@ -1,5 +1,5 @@
 """Fine-tune the apprentice on real deal results (issue 41 item 3): rounds of self-play
-(:mod:`canasta_sim.learn.selfplay`) and policy-gradient updates with a critic that sees every
+(:mod:`canasta_sim.learn.experience`) and policy-gradient updates with a critic that sees every
 hand (:mod:`canasta_sim.learn.outcomes`), from the imitation weights.
 
     python scripts/finetune_outcomes.py --out /work/runs/rl/a --rounds 4 --deals 10000
@@ -23,7 +23,7 @@ os.environ.setdefault("XLA_FLAGS", "--xla_cpu_multi_thread_eigen=false")
 import numpy as np  # noqa: E402
 
 from canasta_sim.learn import outcomes  # noqa: E402
-from canasta_sim.learn.selfplay import SelfPlayPlan, selfplay  # noqa: E402
+from canasta_sim.learn.experience import SelfPlayPlan, selfplay  # noqa: E402
 from canasta_sim.players.weights import default_weights_path  # noqa: E402
 
 

@@ -5,7 +5,7 @@ optional extra ``train``); play never imports them (the result is a normal weigh
 The policy is the apprentice's sampling at temperature ``T``: candidate ``c`` of a decision
 is played with probability ``softmax(score(s, c) / T)``, ``score`` the kernel's network
 (:func:`scores`, the same function of the same weights). Its update is PPO's clipped
-surrogate on the logged decisions (:mod:`.selfplay`): the ratio of the new probability of
+surrogate on the logged decisions (:mod:`.experience`): the ratio of the new probability of
 the candidate played to the logged one, times its advantage, the deal's outcome for the
 seat's side minus a critic's value, plus ``kl`` times the KL divergence from the imitation
 policy (the starting weights' sampling), which keeps the policy near what the search taught.

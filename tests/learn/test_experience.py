@@ -7,8 +7,8 @@ import pytest
 
 from canasta_sim.game.deals import Deal
 from canasta_sim.game.rules import Rules
-from canasta_sim.learn import selfplay as sp
-from canasta_sim.learn.selfplay import SelfPlayPlan, selfplay
+from canasta_sim.learn import experience as sp
+from canasta_sim.learn.experience import SelfPlayPlan, selfplay
 from canasta_sim.nb.selfplay import PlayCol
 from canasta_sim.players.weights import default_weights_path
 

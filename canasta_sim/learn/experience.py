@@ -1,4 +1,4 @@
-"""Self-play rounds for learning from outcomes (issue 41 item 3): the learner's decisions
+"""Self-play experience for learning from outcomes (issue 41 item 3): the learner's decisions
 logged by :func:`canasta_sim.nb.selfplay.selfplay_deals_nb`, played in chunks of deals and
 joined.
 
