@@ -327,11 +327,19 @@ def apprentice_draw_nb(state, rules, bot, params, weights, work, fwork, log):
     """The apprentice's draw decision (R-20 step 1, R-30..R-35, R-44): the best of the draw
     and every legal pickup, or what R-44 forces when there is no choice."""
     n = draw_candidates_nb(state, rules, work)
+    best = choose_nb(state, rules, params, weights, work, fwork, n) if n > 0 else -1
+    play_draw_candidate_nb(state, rules, bot, work, n, best, log)
+
+
+@inline_kernel
+def play_draw_candidate_nb(state, rules, bot, work, n, best, log):
+    """Play draw candidate ``best`` of the ``n`` of ``work``
+    (:func:`.search_candidates.draw_candidates_nb`): the draw, or its pickup (the draw if the
+    pickup fails); with no candidate (``n`` 0) what R-44 forces."""
     if n == 0:
         if draw_nb(state, rules, log) != MoveError.ok:
             take_forced_pile_nb(state, rules, bot, log)
         return
-    best = choose_nb(state, rules, params, weights, work, fwork, n)
     if (
         work.kind[best] == CandKind.draw
         or take_pile_nb(state, rules, work.plans[:][best], log) != MoveError.ok
@@ -346,14 +354,30 @@ def apprentice_play_nb(state, rules, bot, params, weights, rstate, work, fwork, 
     after a last-card red three is the expert's."""
     rparams = work.rparams[:]
     if state.g[DealSlot.last_red_three] != 0:
-        expert_melds_nb(state, rules, bot, rparams, log)
-        if state.g[DealSlot.phase] == Phase.play:
-            discard_safe_nb(state, rules, bot, log, 0.0, np.int64(0), 0.0, np.int64(0), PAIR_KEEP)
+        last_red_three_end_nb(state, rules, bot, rparams, log)
         return
     top = int(params[ApprenticeParam.top])
     n = play_candidates_nb(state, rules, bot, rparams, rstate, work, top, log)
+    best = 0 if n < 2 else choose_nb(state, rules, params, weights, work, fwork, n)
+    play_candidate_nb(state, rules, bot, work, n, best, log)
+
+
+@inline_kernel
+def last_red_three_end_nb(state, rules, bot, rparams, log):
+    """The turn's end after a red three as the stock's last card (R-45): the expert's melds
+    (parameters ``rparams``), then its safest discard."""
+    expert_melds_nb(state, rules, bot, rparams, log)
+    if state.g[DealSlot.phase] == Phase.play:
+        discard_safe_nb(state, rules, bot, log, 0.0, np.int64(0), 0.0, np.int64(0), PAIR_KEEP)
+
+
+@inline_kernel
+def play_candidate_nb(state, rules, bot, work, n, best, log):
+    """Play play candidate ``best`` of the ``n`` of ``work``
+    (:func:`.search_candidates.play_candidates_nb`, the expert's parameters in
+    ``work.rparams``); with none, or when it fails, the expert's melds and discard."""
+    rparams = work.rparams[:]
     if n > 0:
-        best = 0 if n == 1 else choose_nb(state, rules, params, weights, work, fwork, n)
         kind, discard = work.kind[best], work.discard[best]
         plan = work.plans[:][best]
         if apply_candidate_nb(state, rules, kind, plan, discard, log) == MoveError.ok:
