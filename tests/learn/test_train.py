@@ -434,3 +434,11 @@ def test_too_few_rows_to_fit_name_what_gives_more(tmp_path, monkeypatch):
     assert r.exit_code == 2 and "--shards-4p" in text, text
     assert "round 1's 4-player labels: 5 rows are too few" in text
     assert "--deals" in text and "--every" in text and "validation_fraction" not in text
+
+
+def test_start_is_read_in_any_case(tmp_path, monkeypatch):
+    seen = []
+    monkeypatch.setattr(pipeline, "run_training", lambda out, plan, **kw: seen.append(plan.start))
+    r = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "o"), "--start", "EXPERT"])
+    assert r.exit_code == 0, r.output
+    assert seen == ["expert"]
