@@ -70,7 +70,13 @@ def parse(argv) -> argparse.Namespace:
         formatter_class=argparse.ArgumentDefaultsHelpFormatter,
     )
     add = parser.add_argument
-    add("--out", type=Path, required=True, help="folder of the rounds' files (made if missing)")
+    add(
+        "--out",
+        type=Path,
+        required=True,
+        default=argparse.SUPPRESS,
+        help="folder of the rounds' files (made if missing)",
+    )
     add("--start", default="", help="imitation weight file (empty: the one shipped for --players)")
     add("--players", type=int, default=4, choices=(2, 3, 4, 6), help="players at the table")
     add("--preset", default="classic", choices=("classic", "hoyle"), help="rule preset")
@@ -132,6 +138,7 @@ def check(args) -> None:
         import optax  # noqa: F401
     except ImportError as exc:
         raise ValueError(str(missing_extra("fine-tuning", "train", exc))) from None
+    check_resume(args)
 
 
 #: Options with a lower bound: (option, bound, whether the bound itself is refused).
@@ -157,25 +164,30 @@ def settings(args) -> dict:
 
 
 def check_resume(args) -> None:
-    """Write the folder's settings on its first run; refuse a resume with others, naming the
-    option (SystemExit 2)."""
+    """Refuse a resume whose options differ from the folder's (``OUT/settings.json``, written
+    by its first run), naming the first option that differs (ValueError)."""
     path = args.out / "settings.json"
-    want = settings(args)
     if not path.exists():
-        args.out.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(".tmp")
-        tmp.write_text(json.dumps(want, indent=1))
-        os.replace(tmp, path)
         return
     had = json.loads(path.read_text())
-    for k, v in want.items():
+    for k, v in settings(args).items():
         if had.get(k) != v:
             opt = "--" + k.replace("_", "-")
-            sys.stderr.write(
-                f"error: {opt} {v}: {args.out} holds rounds of {opt} {had.get(k)}; "
-                "allowed: the folder's settings, or another --out\n"
+            raise ValueError(
+                f"{opt} {v}: {args.out} holds rounds of {opt} {had.get(k)}; "
+                "allowed: the folder's settings, or another --out"
             )
-            raise SystemExit(2)
+
+
+def write_settings(args) -> None:
+    """Make the folder and write its settings on its first run (atomically)."""
+    path = args.out / "settings.json"
+    if path.exists():
+        return
+    args.out.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(settings(args), indent=1))
+    os.replace(tmp, path)
 
 
 def save_critic(path: Path, critic: dict) -> None:
@@ -188,7 +200,7 @@ def save_critic(path: Path, critic: dict) -> None:
 
 def run(args) -> None:
     """Play and update the rounds not done yet, printing each one's facts as a JSON line."""
-    check_resume(args)
+    write_settings(args)
     given = {k: v for k, v in vars(args).items() if k in outcomes.UpdatePlan.__dataclass_fields__}
     plan = outcomes.UpdatePlan(**given)
     parts0 = outcomes.read_parts(args.start)

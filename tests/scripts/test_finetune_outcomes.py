@@ -57,13 +57,22 @@ def test_missing_jax_names_the_extra(tmp_path, capsys, monkeypatch):
 
 def test_a_resume_with_other_settings_is_refused(tmp_path, capsys):
     out = tmp_path / "run"
-    finetune_outcomes.check_resume(finetune_outcomes.parse(["--out", str(out), "--seed", "5"]))
+    finetune_outcomes.write_settings(finetune_outcomes.parse(["--out", str(out), "--seed", "5"]))
     assert (out / "settings.json").exists()
-    finetune_outcomes.check_resume(finetune_outcomes.parse(["--out", str(out), "--seed", "5"]))
+    finetune_outcomes.parse(["--out", str(out), "--seed", "5"])  # the same: a resume
     with pytest.raises(SystemExit) as exc:
-        finetune_outcomes.check_resume(finetune_outcomes.parse(["--out", str(out), "--seed", "6"]))
+        finetune_outcomes.parse(["--out", str(out), "--seed", "6"])
     assert exc.value.code == 2
-    assert "--seed 6" in capsys.readouterr().err
+    assert "--seed 6: " in capsys.readouterr().err
+
+
+def test_every_option_has_help_with_its_default(capsys):
+    with pytest.raises(SystemExit):
+        finetune_outcomes.main(["--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    for said in ("--batch BATCH decisions a step", "(default: 1024)", "(default: 50.0)"):
+        assert said in text
+    assert text.count("(default: ") == 15  # every option but --help and the required --out
 
 
 def test_ctrl_c_exits_130(tmp_path, capsys, monkeypatch):
