@@ -36,6 +36,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -81,13 +82,13 @@ LADDER_ROWS = (
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=1_000_000)
+    parser = argparse.ArgumentParser(description=" ".join(__doc__.split("\n\n")[0].split()))
+    parser.add_argument("--deals", type=count(1, "a count of deals"), default=1_000_000)
     for bot in POLICIES[1:]:
-        parser.add_argument(f"--{bot}-deals", type=int, default=DEALS[bot])
-    parser.add_argument("--ladder-deals", type=int, default=100_000)
-    parser.add_argument("--search-deals", type=int, default=1_000)
-    parser.add_argument("--seed", type=int, default=0)
+        parser.add_argument(f"--{bot}-deals", type=count(1, "a count of deals"), default=DEALS[bot])
+    parser.add_argument("--ladder-deals", type=count(1, "a count of deals"), default=100_000)
+    parser.add_argument("--search-deals", type=count(1, "a count of deals"), default=1_000)
+    parser.add_argument("--seed", type=count(0, "a seed"), default=0)
     parser.add_argument(
         "--only",
         action="append",
@@ -96,7 +97,9 @@ def main(argv: list[str] | None = None) -> None:
         help=f"rerun only this policy's column (repeatable; one of {', '.join(POLICIES)}), "
         "the others read from results/statistics/BOT.json; or the policy ladder (ladder)",
     )
-    parser.add_argument("--workers", type=workers_count, help="threads (default: all cores)")
+    parser.add_argument(
+        "--workers", type=count(1, "a count of threads"), help="threads (default: all cores)"
+    )
     args = parser.parse_args(argv)
     script = " ".join(["python", SCRIPT, *(sys.argv[1:] if argv is None else argv)])
     deals = {bot: getattr(args, f"{bot}_deals", args.deals) for bot in POLICIES}
@@ -132,11 +135,15 @@ def main(argv: list[str] | None = None) -> None:
     write_generated(DOCS / "statistics.md", "statistics-policies", f"{made_by(script)}\n\n{side}")
 
 
-def workers_count(text: str) -> int:
-    """``--workers``: a count of threads, 1 or more."""
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a count of threads; allowed: 1 or more")
-    return int(text)
+def count(low: int, what: str) -> Callable[[str], int]:
+    """An option's type: a whole number ``low`` or more (``what`` names it in the error)."""
+
+    def parse(text: str) -> int:
+        if not text.strip().isdigit() or int(text) < low:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}; allowed: {low} or more")
+        return int(text)
+
+    return parse
 
 
 def write_main_table(script: str, command: str, printed: str) -> None:
@@ -208,10 +215,14 @@ def main_job(deals: int, seed: int, workers: int | None) -> tuple[str, str, pd.D
         # --quiet keeps the progress bar out of the captured table
         done = subprocess.run(
             [sys.executable, "-m", "canasta_sim", *command, "--out", out, "--quiet"],
-            check=True,
             capture_output=True,
             text=True,
         )
+        if done.returncode:  # its own message, not a traceback of this script
+            raise SystemExit(
+                f"canasta-sim {' '.join(command)} failed (exit code {done.returncode}): "
+                f"{done.stderr.strip()}"
+            )
         rows = json.loads((Path(out) / "summary.json").read_text())["statistics"]
     printed = "\n".join(
         line for line in done.stdout.strip().splitlines() if not line.startswith("results written")

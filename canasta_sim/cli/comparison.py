@@ -135,7 +135,8 @@ def compare(
     _note(fmt, f"{played:,} {unit}, {rules.players} players, seed {opts.seed}")
     if until is not None:
         stop = table.attrs["manifest"]["until"]
-        _note(fmt, f"until {until}: stopped ({stop['stopped']}) of at most {stop['most']:,}")
+        rule = stop["rule"] if stop["rule"] == "decided" else f"{stop['rule']:g}"
+        _note(fmt, f"until {rule}: stopped ({stop['stopped']}) of at most {stop['most']:,}")
     _emit(
         fmt,
         lambda: "\n".join([format_comparison(table, unit), reading, *table_notes(table)]),

@@ -77,7 +77,7 @@ def plan_options(f):
 @SEED_OPTION
 @click.option(
     "--start",
-    type=click.Choice(STARTS),
+    type=click.Choice(STARTS, case_sensitive=False),
     default="apprentice@8",
     show_default=True,
     help="Round 1's rollout bot, whose files its judges play against: an apprentice of shipped "

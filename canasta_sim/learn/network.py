@@ -51,7 +51,8 @@ def fit_network(labels: dict, decisions: np.ndarray, seed: int = 0, alpha: float
     Raises
     ------
     ValueError
-        For no labelled candidate with a value among ``decisions``.
+        For no labelled candidate with a value among ``decisions``; :class:`TooFewRows` for
+        too few rows (fewer than about 20).
     KeyboardInterrupt
         For Ctrl-C (SIGINT) during the fit: no half-fitted network is returned.
     """
@@ -64,7 +65,8 @@ def fit_network(labels: dict, decisions: np.ndarray, seed: int = 0, alpha: float
 def _fit(x: np.ndarray, y: np.ndarray, seed: int, alpha: float):
     """``MLPRegressor`` of ``NET_HIDDEN`` ReLU units fitted on rows ``x`` to targets ``y``
     (points, fitted in units of :data:`TARGET_SCALE`): Adam, mini-batches of 256, early
-    stopping on a tenth of the rows, ``alpha`` its L2 penalty, Ctrl-C passed through."""
+    stopping on a tenth of the rows, ``alpha`` its L2 penalty, Ctrl-C passed through;
+    :class:`TooFewRows` when the tenth is too small."""
     from sklearn.exceptions import ConvergenceWarning
     from sklearn.neural_network import MLPRegressor
 
@@ -80,8 +82,20 @@ def _fit(x: np.ndarray, y: np.ndarray, seed: int, alpha: float):
     )
     with warnings.catch_warnings(), _interrupt_passes_through():
         warnings.simplefilter("ignore", ConvergenceWarning)
-        model.fit(x, y / TARGET_SCALE)
+        try:
+            model.fit(x, y / TARGET_SCALE)
+        except ValueError as exc:  # scikit-learn's words name its own options, not ours
+            if "validation set is too small" not in str(exc):
+                raise
+            raise TooFewRows(
+                f"{len(y)} rows are too few to fit on (a tenth is held out for early "
+                "stopping and must hold 2 or more)"
+            ) from None
     return model
+
+
+class TooFewRows(ValueError):
+    """Too few rows for a fit: early stopping's held-out tenth would hold fewer than 2."""
 
 
 def fit_value(labels: dict, decisions: np.ndarray, seed: int = 0, alpha: float = 1e-4):

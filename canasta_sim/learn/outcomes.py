@@ -190,8 +190,9 @@ def imitation_probs(parts0: dict, log: dict, rows: np.ndarray, mask: np.ndarray,
 
 
 def fit_critic(critic, x, outcome, plan: UpdatePlan):
-    """The critic after ``plan.critic_epochs`` passes of Adam over ``(x, outcome)``, and its
-    last pass's mean squared error (points squared)."""
+    """The critic after ``plan.critic_epochs`` passes of Adam over ``(x, outcome)`` (at least
+    one decision), and its last pass's mean squared error over every decision (points
+    squared)."""
     import jax
     import optax
 
@@ -205,15 +206,20 @@ def fit_critic(critic, x, outcome, plan: UpdatePlan):
         return optax.apply_updates(critic, updates), state, loss
 
     gen = np.random.default_rng(plan.seed + 1)
-    losses: list[float] = []
+    squares = 0.0
     for _ in range(plan.critic_epochs):
-        losses = []
+        squares = 0.0
         order = gen.permutation(len(x))
-        for at in range(0, len(order) - plan.batch + 1, plan.batch):
-            b = order[at : at + plan.batch]
+        for b in batches(order, plan.batch):
             critic, state, loss = step(critic, state, x[b], outcome[b])
-            losses.append(float(loss))
-    return critic, float(np.mean(losses)) * OUTCOME_SCALE**2 if losses else float("nan")
+            squares += float(loss) * len(b)
+    return critic, squares / len(x) * OUTCOME_SCALE**2
+
+
+def batches(order: np.ndarray, size: int) -> list[np.ndarray]:
+    """``order`` in steps of ``size`` decisions, the last one the rest (smaller): every
+    decision counts, however few a round has."""
+    return [order[at : at + size] for at in range(0, len(order), size)]
 
 
 def update(params, critic, parts0: dict, log: dict, players: int, plan: UpdatePlan):
@@ -262,8 +268,8 @@ def update(params, critic, parts0: dict, log: dict, players: int, plan: UpdatePl
     params = {k: jnp.asarray(v) for k, v in params.items()}
     for _ in range(plan.epochs):
         order = gen.permutation(len(outcome))
-        for at in range(0, len(order) - plan.batch + 1, plan.batch):
-            params, opt_state, _ = step(params, opt_state, batch_of(order[at : at + plan.batch]))
+        for b in batches(order, plan.batch):
+            params, opt_state, _ = step(params, opt_state, batch_of(b))
     facts = {
         "decisions": len(outcome),
         "critic_rmse": float(np.sqrt(critic_mse)),

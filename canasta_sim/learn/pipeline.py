@@ -29,6 +29,7 @@ run; a labelling stage killed midway keeps its whole shards and makes only the m
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -257,6 +258,22 @@ def _check_plan(out: Path, facts: dict) -> None:
     _write_marker(path, facts)
 
 
+@contextlib.contextmanager
+def _enough_labels(k: int, players: int):
+    """A fit of round ``k``'s ``players``-player labels with too few rows
+    (:class:`.network.TooFewRows`) as a bad ``shards_{players}p``, naming what gives more."""
+    from .network import TooFewRows
+
+    try:
+        yield
+    except TooFewRows as exc:
+        raise BadArgument(
+            f"shards_{players}p",
+            f"round {k}'s {players}-player labels: {exc}; allowed: more labelled decisions: "
+            f"more --shards-{players}p, more --deals a shard or a smaller --every",
+        ) from None
+
+
 def fit_count(out, k: int, players: int, seed: int, baseline: bool = True) -> dict:
     """Fit round ``k``'s weight file for ``players`` players on its label folders
     (:func:`label_folders`); returns the held-out report (decisions, and ``best``/``regret``
@@ -270,6 +287,8 @@ def fit_count(out, k: int, players: int, seed: int, baseline: bool = True) -> di
     ------
     ValueError
         For no labelled decision with a value.
+    BadArgument
+        Of ``shards_{players}p`` for too few labelled decisions to fit on.
     """
     from . import network, train
 
@@ -277,7 +296,8 @@ def fit_count(out, k: int, players: int, seed: int, baseline: bool = True) -> di
     labels = load_labels([p for f in folders for p in sorted(f.glob("shard_*.npz"))])
     tr, te = train.split(labels)
     t = time.time()
-    model = network.fit_network(labels, tr, seed=seed)
+    with _enough_labels(k, players):
+        model = network.fit_network(labels, tr, seed=seed)
     facts: dict = {
         "round": k,
         "folders": [str(f.relative_to(out)) for f in folders],
@@ -295,7 +315,8 @@ def fit_count(out, k: int, players: int, seed: int, baseline: bool = True) -> di
         facts[who] = {"best": round(float(e["best"]), 4), "regret": round(float(e["regret"]), 2)}
     saved = network.parts(model)
     if "outcome" in labels:  # shards written before outcomes were kept give no value output
-        value = network.fit_value(labels, tr, seed=seed)
+        with _enough_labels(k, players):
+            value = network.fit_value(labels, tr, seed=seed)
         saved |= network.value_parts(value)
         if len(te):  # tiny runs may hold no deal out
             report = network.value_report(value, labels, te, tr)

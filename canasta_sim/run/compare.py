@@ -9,6 +9,7 @@ paired intervals and the tables are :mod:`canasta_sim.results.paired`'s.
 from __future__ import annotations
 
 import math
+import sys
 import time
 from contextlib import nullcontext
 
@@ -209,7 +210,10 @@ def compare(
         (:func:`~canasta_sim.results.intervals.sequence_interval`, narrowest at the most
         boards) excludes 0 (``"decided"``) or is at most this many points either side;
         ``deals`` (``games``) is then the most to play. The table's difference interval is
-        that always-valid one, and the manifest's ``until`` says why the run stopped.
+        that always-valid one, and the manifest's ``until`` says why the run stopped (its
+        ``rule``: ``"decided"`` or the width as a number). A string is read in any case,
+        spaces around it ignored (``" Decided"``, ``"16"``). With ``progress``, each look
+        prints the deals (games) played and the interval on stderr (:func:`look_line`).
     block : int, optional
         Deals (games) between two looks (default :data:`DEFAULT_BLOCK`), rounded up to
         whole boards; only with ``until``.
@@ -310,7 +314,10 @@ def _compare(
                     fn, chunks, size, unit, runs, sums, files, kept if records else None
                 )
                 if rule is not None:
-                    stopped = until_reached(rule, sums.diff_sequence(count // sides))
+                    interval = sums.diff_sequence(count // sides)
+                    if progress:
+                        print(look_line(first + size, count, unit, interval), file=sys.stderr)
+                    stopped = until_reached(rule, interval)
                     if stopped:
                         break
         wall = time.perf_counter() - start
@@ -319,7 +326,7 @@ def _compare(
         manifest = _comparison_manifest(table, frame, unit, records=records, **run)
         if rule is not None:
             manifest["until"] = {
-                "rule": until,
+                "rule": rule,
                 "most": count,
                 "block": look,
                 "stopped": stopped or f"the most {unit}",
@@ -356,7 +363,7 @@ DEFAULT_BLOCK = 1000
 def check_until(until: str | None) -> str | float | None:
     """A stopping rule of ``compare --until``: ``"decided"`` (stop when the difference's
     interval excludes 0) or a half-width in points (stop when the interval is at most
-    that wide either side); ``None`` for none.
+    that wide either side); ``None`` for none. Case and spaces around it do not matter.
 
     Raises
     ------
@@ -365,7 +372,7 @@ def check_until(until: str | None) -> str | float | None:
     """
     if until is None:
         return None
-    text = str(until).strip()
+    text = str(until).strip().lower()
     if text == "decided":
         return text
     try:
@@ -379,6 +386,18 @@ def check_until(until: str | None) -> str | float | None:
             f"in points above 0 (16: stop at +-16 or narrower)",
         )
     return width
+
+
+def look_line(played: int, most: int, unit: str, interval: tuple[float, float, float]) -> str:
+    """The progress line of one look of ``compare --until``: the ``unit`` played of at most
+    ``most`` and the difference's always-valid ``interval`` (mean, low, high; points)."""
+    mean, low, high = interval
+    if math.isnan(low):
+        return f"{played:,} of at most {most:,} {unit}: difference {mean:+.1f}, no interval yet"
+    return (
+        f"{played:,} of at most {most:,} {unit}: difference {mean:+.1f} "
+        f"[{low:+.1f}, {high:+.1f}] (+-{(high - low) / 2:.1f})"
+    )
 
 
 def until_reached(rule: str | float, interval: tuple[float, float, float]) -> str | None:

@@ -143,3 +143,22 @@ def test_the_script_refuses_bad_sizes(tmp_path):
     r = subprocess.run([*script, "--rounds", "0"], capture_output=True, text=True, env=env)
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert "--rounds 0" in r.stderr and "allowed: 1 or more" in r.stderr
+
+
+def test_batches_keep_the_last_partial_one():
+    got = outcomes.batches(np.arange(5), 2)
+    assert [b.tolist() for b in got] == [[0, 1], [2, 3], [4]]
+
+
+def test_a_round_smaller_than_a_batch_fits_the_critic():
+    """Three decisions, batch 1024: one step of all three, its error the first critic's mean
+    squared error on them (value_and_grad's loss is before the step), not NaN."""
+    gen = np.random.default_rng(2)
+    x = gen.random((3, 10)).astype(np.float32)
+    y = np.array([100.0, -200.0, 50.0], np.float32)
+    plan = outcomes.UpdatePlan(critic_epochs=1, batch=1024, seed=3)
+    first = outcomes.init_critic(10, 3)
+    want = np.mean((np.asarray(outcomes.critic_value(first, x)) - y) ** 2)
+    critic, mse = outcomes.fit_critic(dict(first), x, y, plan)
+    assert mse == pytest.approx(want, rel=1e-4)
+    assert not np.array_equal(np.asarray(critic["b1"]), first["b1"])  # it stepped

@@ -414,3 +414,31 @@ def test_a_resumed_train_says_how_many_stages_and_shards_are_done(tmp_path, monk
         again.output
     )
     assert "round 1 label_2p_1: done before" in again.output
+
+
+def test_too_few_rows_to_fit_name_what_gives_more(tmp_path, monkeypatch):
+    """Five rows: early stopping's tenth holds 1 (scikit-learn refuses below 2, naming its
+    own validation_fraction); the command says which of its options give more rows."""
+    from canasta_sim.learn import network
+
+    with pytest.raises(network.TooFewRows, match="5 rows are too few"):
+        network._fit(np.zeros((5, 3)), np.arange(5.0), 0, 1e-4)
+
+    def run_training(out, plan, **kw):
+        with pipeline._enough_labels(1, 4):
+            network._fit(np.zeros((5, 3)), np.arange(5.0), 0, 1e-4)
+
+    monkeypatch.setattr(pipeline, "run_training", run_training)
+    r = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "o"), "--quiet"])
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--shards-4p" in text, text
+    assert "round 1's 4-player labels: 5 rows are too few" in text
+    assert "--deals" in text and "--every" in text and "validation_fraction" not in text
+
+
+def test_start_is_read_in_any_case(tmp_path, monkeypatch):
+    seen = []
+    monkeypatch.setattr(pipeline, "run_training", lambda out, plan, **kw: seen.append(plan.start))
+    r = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "o"), "--start", "EXPERT"])
+    assert r.exit_code == 0, r.output
+    assert seen == ["expert"]

@@ -9,7 +9,14 @@ import pytest
 from canasta_sim import Rules
 from canasta_sim.errors import BadArgument
 from canasta_sim.players.specs import parse_bot
-from canasta_sim.run.compare import _compare, check_until, compare, rotations, until_reached
+from canasta_sim.run.compare import (
+    _compare,
+    check_until,
+    compare,
+    look_line,
+    rotations,
+    until_reached,
+)
 from canasta_sim.run.seating import Table
 
 TWO = Rules(players=2)
@@ -126,3 +133,47 @@ def test_command_line_until():
     assert lone.exit_code == 2 and "--block is the deals between two looks of --until" in (
         lone.output
     )
+
+
+@pytest.mark.parametrize(
+    ("given", "rule"), [("Decided", "decided"), (" DECIDED ", "decided"), (" 16", 16.0)]
+)
+def test_until_ignores_case_and_spaces(given, rule):
+    assert check_until(given) == rule
+
+
+def test_each_look_shows_the_deals_and_the_interval(capsys):
+    frame, _ = compare(
+        "greedy", "random", deals=200, rules=TWO, seed=5, until=" 0.01", block=60, progress=True
+    )
+    lines = [x for x in capsys.readouterr().err.splitlines() if "of at most" in x]
+    # blocks of 60 deals: 60, 120, 180, then the last 20; never narrow enough to stop
+    assert [x.split(" of at most")[0] for x in lines] == ["60", "120", "180", "200"]
+    assert lines[-1].startswith("200 of at most 200 deals: difference ")
+    mean, low, high = (frame[k].iloc[0] for k in ("mean_diff", "diff_low", "diff_high"))
+    assert lines[-1].endswith(f"{mean:+.1f} [{low:+.1f}, {high:+.1f}] (+-{(high - low) / 2:.1f})")
+    assert frame.attrs["manifest"]["until"]["rule"] == 0.01  # a number, not the text given
+
+
+def test_the_look_line_without_an_interval_says_so():
+    nan = float("nan")
+    assert look_line(20, 400, "games", (0.0, nan, nan)) == (
+        "20 of at most 400 games: difference +0.0, no interval yet"
+    )
+
+
+def test_command_line_until_ignores_case_and_gives_a_width_as_a_number():
+    from click.testing import CliRunner
+
+    from canasta_sim.cli import main
+
+    args = ["compare", "greedy", "random", "--players", "2", "--deals", "80", "--block", "20"]
+    doc = CliRunner().invoke(main, [*args, "--until", " 0.01", "--format", "json"])
+    assert doc.exit_code == 0, doc.output
+    assert json.loads(doc.stdout)["settings"]["until"]["rule"] == 0.01
+    # not --quiet: a line a look on stderr, as plain compare shows its progress
+    looks = [x for x in doc.stderr.splitlines() if "of at most 80 deals" in x]
+    assert [x.split(" of")[0] for x in looks] == ["20", "40", "60", "80"]
+    text = CliRunner().invoke(main, [*args, "--until", "Decided", "--quiet"])
+    assert text.exit_code == 0, text.output
+    assert "until decided: stopped" in text.output and "of at most 80 deals:" not in text.output

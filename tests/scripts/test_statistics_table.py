@@ -3,6 +3,7 @@ from their files, with the bots version each was measured at, and refuses a miss
 of other deals. No bot plays: the runs are replaced by tables of known values."""
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -148,6 +149,46 @@ def test_workers_must_be_a_count(job, capsys, workers):
         statistics_table.main([*FULL, "--workers", workers])
     assert exit_.value.code == 2
     assert f"{workers!r} is not a count of threads; allowed: 1 or more" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        ("--deals", "0", "'0' is not a count of deals; allowed: 1 or more"),
+        ("--expert-deals", "-5", "'-5' is not a count of deals; allowed: 1 or more"),
+        ("--pimc-deals", "0", "'0' is not a count of deals"),
+        ("--ladder-deals", "0", "'0' is not a count of deals"),
+        ("--search-deals", "x", "'x' is not a count of deals"),
+        ("--seed", "-1", "'-1' is not a seed; allowed: 0 or more"),
+    ],
+)
+def test_counts_and_seed_are_checked_before_any_run(job, capsys, option, value, said):
+    page, values, runs = job
+    with pytest.raises(SystemExit) as exit_:
+        statistics_table.main([*FULL, option, value])
+    assert exit_.value.code == 2
+    assert said in capsys.readouterr().err
+    assert runs == []
+
+
+def test_a_failed_main_job_shows_its_message(monkeypatch):
+    def failed(command, capture_output, text):
+        return subprocess.CompletedProcess(command, 2, "", "Error: --deals: bad value\n")
+
+    monkeypatch.setattr(statistics_table.subprocess, "run", failed)
+    with pytest.raises(SystemExit) as exit_:
+        statistics_table.main_job(5, 0, None)
+    said = str(exit_.value.code)
+    assert "canasta-sim simulate --deals 5 --seed 0 failed (exit code 2)" in said
+    assert said.endswith("Error: --deals: bad value")
+
+
+def test_the_help_says_the_whole_first_paragraph(capsys):
+    with pytest.raises(SystemExit):
+        statistics_table.main(["--help"])
+    assert "with the same table under other policies side by side." in " ".join(
+        capsys.readouterr().out.split()
+    )
 
 
 # --- the policy ladder ---------------------------------------------------------------------------
