@@ -118,7 +118,7 @@ def test_unknown_versions_are_refused_naming_the_allowed(spec, message):
 def test_apprentice_8_plays_its_own_files():
     """``apprentice@8`` plays version 8's files: against the apprentice given the same file by
     path a rotated comparison scores a difference of exactly 0 and equal wins; against today's
-    default files (bots version 9's, another network) the two bots play other deals. The
+    default files (bots version 10's, another network) the two bots play other deals. The
     manifest names version 8's file by package and name."""
     assert weights_hash(default_weights_path(4)) != VERSION_8[4]
     same = f"apprentice:weights={DATA / 'apprentice8_4p.npz'}"
