@@ -101,8 +101,9 @@ def train(out, threads, scheduler, quiet, **plan):
     further round labels with the previous round's apprentice, refits on the labels of every
     round so far and plays the new file against the one before it. A player count whose new
     file does not win by more than its 95% interval keeps the file before and stops. The
-    defaults, at seed 0, are the shipped files' recipe (bots version 9; needs the optional
-    extra train: pip install -e ".[train]" in a checkout). A stage done is marked in
+    defaults, at seed 0, are bots version 9's recipe, the imitation files that version 10
+    fine-tuned on self-play outcomes (scripts/finetune_outcomes.py; needs the optional extra
+    train: pip install -e ".[train]" in a checkout). A stage done is marked in
     OUT/round_K/ and skipped when the command runs again; a labelling stage resumes from its
     last whole shard. The kept file of each count ends in OUT/weights/, with kept.json naming
     its round (docs/learned.md).

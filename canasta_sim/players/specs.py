@@ -44,8 +44,8 @@ DEFAULT_BOT = "apprentice"
 #: version 2 set it (before ``initial_cards`` held the initial meld back), ``expert@3`` as
 #: version 3 set it (its 4-player defaults at every player count, before the defaults of
 #: :data:`~canasta_sim.nb.bots.policies.EXPERT_BY_PLAYERS`), for comparisons with today's
-#: defaults; ``apprentice@8`` is the apprentice of bots version 8, which plays version 8's
-#: weight files (:data:`WEIGHT_FAMILIES`). A preset's defaults hold at every player count; a
+#: defaults; ``apprentice@8`` and ``apprentice@9`` are the apprentices of bots versions 8 and 9,
+#: which play their versions' weight files (:data:`WEIGHT_FAMILIES`). A preset's defaults hold at every player count; a
 #: parameter it leaves out keeps the policy's defaults (per player count too). Parameters
 #: given in a spec change a preset as they change a policy.
 PRESETS: dict[str, dict[str, float]] = {
@@ -88,15 +88,17 @@ PRESETS: dict[str, dict[str, float]] = {
         "meld_pile": 0,
         "initial_cards": 3,
     },
-    # version 8's parameters are today's apprentice defaults: only its weights are its own
+    # versions 8's and 9's parameters are today's apprentice defaults: only their weights are
+    # their own
     "apprentice@8": {},
+    "apprentice@9": {},
 }
 
 #: The family of shipped weight files an apprentice preset plays (``data/{family}_{N}p.npz``
 #: for N players, :func:`~canasta_sim.players.weights.default_weights_path`): the files of its
 #: bots version, kept under their own names when a later version ships new ones, so that the
 #: preset plays as its version did (as a bot, and as ``pimc``'s ``rollout=``).
-WEIGHT_FAMILIES: dict[str, str] = {"apprentice@8": "apprentice8"}
+WEIGHT_FAMILIES: dict[str, str] = {"apprentice@8": "apprentice8", "apprentice@9": "apprentice9"}
 
 
 def find_policy(name: str) -> Policy | None:

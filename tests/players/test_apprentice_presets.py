@@ -1,6 +1,6 @@
 """``apprentice@8``: the apprentice of bots version 8, a preset that plays version 8's own weight
 files (``data/apprentice8_{N}p.npz``), as a bot and as the search bot's rollout bot
-(``pimc:rollout=apprentice@8``)."""
+(``pimc:rollout=apprentice@8``); ``apprentice@9`` the same for version 9."""
 
 import pytest
 
@@ -25,9 +25,19 @@ VERSION_8 = {
 }
 
 
+#: The same of version 9's weight files (``apprentice@9``), recorded when they shipped.
+VERSION_9 = {
+    2: "ac7513877da50e4d",
+    3: "6be9cf85bfd17876",
+    4: "f29b4b8bc67b1fc4",
+    6: "4e2491ce52d63dc1",
+}
+
+
 @pytest.mark.parametrize("players", sorted(VERSION_8))
-def test_version_8_files_are_the_recorded_ones(players):
-    assert weights_hash(DATA / f"apprentice8_{players}p.npz") == VERSION_8[players]
+@pytest.mark.parametrize("version, hashes", [(8, VERSION_8), (9, VERSION_9)])
+def test_frozen_files_are_the_recorded_ones(players, version, hashes):
+    assert weights_hash(DATA / f"apprentice{version}_{players}p.npz") == hashes[players]
 
 
 @pytest.mark.parametrize(
@@ -92,7 +102,7 @@ def test_the_search_bots_rollout_bot_is_version_8s():
 @pytest.mark.parametrize(
     "spec, message",
     [
-        ("apprentice@9", "unknown bot 'apprentice@9'; allowed: "),
+        ("apprentice@10", "unknown bot 'apprentice@10'; allowed: "),
         ("pimc:rollout=apprentice@7", "rollout bot 'apprentice@7' in "),
         ("pimc:rollout=apprentice,rollout=apprentice@8", "(apprentice and apprentice@8)"),
     ],
@@ -102,13 +112,13 @@ def test_unknown_versions_are_refused_naming_the_allowed(spec, message):
         parse_bot(spec)
     assert message in str(err.value)
     if "twice" not in str(err.value):
-        assert "apprentice, expert@1, expert@2, expert@3, apprentice@8" in str(err.value)
+        assert "apprentice, expert@1, expert@2, expert@3, apprentice@8, apprentice@9" in str(err.value)
 
 
 def test_apprentice_8_plays_its_own_files():
     """``apprentice@8`` plays version 8's files: against the apprentice given the same file by
     path a rotated comparison scores a difference of exactly 0 and equal wins; against today's
-    default files (bots version 9's, another network) the two bots play other deals. The
+    default files (bots version 10's, another network) the two bots play other deals. The
     manifest names version 8's file by package and name."""
     assert weights_hash(default_weights_path(4)) != VERSION_8[4]
     same = f"apprentice:weights={DATA / 'apprentice8_4p.npz'}"
