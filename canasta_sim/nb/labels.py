@@ -28,7 +28,7 @@ from .engine.moves import draw_nb, meld_last_card_nb, take_pile_nb
 from .engine.rng import below_nb
 from .engine.state import copy_state_nb
 from .enums import N_KINDS, DealSlot, MeldCol, MoveError, Phase, RuleSlot, SideSlot
-from .jit import kernel
+from .jit import inline_kernel, kernel
 from .worlds import CandKind, apply_candidate_nb
 
 
@@ -46,6 +46,27 @@ class _LabelCol(NamedTuple):
 #: Columns of the labelled decisions' metadata (``int64[n_decisions, LABEL_LEN]``).
 LabelCol = _LabelCol()
 LABEL_LEN = len(LabelCol)
+
+
+@inline_kernel
+def decision_row_nb(state, fwork, n, deal, dec_state, dec_meta, cand_feat, nd, nc):
+    """The decision's features (``fwork``, ``n`` candidates) into row ``nd`` of ``dec_state``
+    and rows ``nc ..`` of ``cand_feat``, and the columns ``deal`` to ``first`` of row ``nd``
+    of ``dec_meta``: the columns every log of decisions shares (:data:`LabelCol` here,
+    :data:`.selfplay.PlayCol` in self-play)."""
+    g = state.g
+    for j in range(N_STATE_FEAT):
+        dec_state[nd, j] = fwork.state[j]
+    for c in range(n):
+        for i in range(N_CAND_FEAT):
+            cand_feat[nc + c, i] = fwork.cands[c, i]
+    row = dec_meta[nd]
+    row[LabelCol.deal] = deal
+    row[LabelCol.turn] = g[DealSlot.turn]
+    row[LabelCol.phase] = g[DealSlot.phase]
+    row[LabelCol.seat] = g[DealSlot.current]
+    row[LabelCol.n_cands] = n
+    row[LabelCol.first] = nc
 
 
 @kernel
@@ -101,7 +122,6 @@ def label_decision_nb(
     for a candidate illegal in some world) into row ``nd`` of ``dec_state`` and ``dec_meta``
     and rows ``nc ..`` of ``cand_feat`` and ``cand_value``, the position and the candidates
     into ``moves`` (:func:`label_deals_nb`); returns pimc's choice."""
-    g = state.g
     positions, _, kinds, plans, discards = moves
     copy_state_nb(positions[nd], state)
     wplans = work.plans[:]  # a plain C array, as in pimc
@@ -112,22 +132,12 @@ def label_decision_nb(
             for m in range(3):
                 plans[nc + c, k, m] = wplans[c, k, m]
     decision_features_nb(state, rules, work, fwork, n)
-    for j in range(N_STATE_FEAT):
-        dec_state[nd, j] = fwork.state[j]
-    for c in range(n):
-        for i in range(N_CAND_FEAT):
-            cand_feat[nc + c, i] = fwork.cands[c, i]
+    decision_row_nb(state, fwork, n, deal, dec_state, dec_meta, cand_feat, nd, nc)
     best = search_nb(state, rules, bot, params, rstate, work, learner, n, log)
     worlds = params[PimcParam.worlds]
     for c in range(n):
         cand_value[nc + c] = work.total[c] / worlds if work.ok[c] != 0 else np.nan
     row = dec_meta[nd]
-    row[LabelCol.deal] = deal
-    row[LabelCol.turn] = g[DealSlot.turn]
-    row[LabelCol.phase] = g[DealSlot.phase]
-    row[LabelCol.seat] = g[DealSlot.current]
-    row[LabelCol.n_cands] = n
-    row[LabelCol.first] = nc
     row[LabelCol.expert] = expert
     row[LabelCol.best] = best
     return best

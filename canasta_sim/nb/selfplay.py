@@ -23,7 +23,6 @@ from .bots.apprentice import (
     play_candidate_nb,
     play_draw_candidate_nb,
 )
-from .bots.features import N_CAND_FEAT, N_STATE_FEAT
 from .bots.memory import MAX_CANDIDATES
 from .bots.pimc import score_diff_nb
 from .bots.policies import ApprenticeParam
@@ -33,16 +32,18 @@ from .engine.deal import start_deal_nb
 from .engine.state import copy_state_nb
 from .enums import DealSlot, Phase, RuleSlot, SideSlot
 from .jit import inline_kernel, kernel
+from .labels import LabelCol, decision_row_nb
 
 
 class _PlayCol(NamedTuple):
-    deal: int = 0  # the deal's index in the run
-    turn: int = 1  # completed turns at the decision
-    phase: int = 2  # Phase: draw or play decision
-    seat: int = 3  # the seat to play
-    n_cands: int = 4  # candidates of the decision
-    first: int = 5  # row of its first candidate in the candidate arrays
-    chosen: int = 6  # the candidate played (0 .. n_cands - 1)
+    # the columns every log of decisions shares, written by decision_row_nb
+    deal: int = LabelCol.deal  # the deal's index in the run
+    turn: int = LabelCol.turn  # completed turns at the decision
+    phase: int = LabelCol.phase  # Phase: draw or play decision
+    seat: int = LabelCol.seat  # the seat to play
+    n_cands: int = LabelCol.n_cands  # candidates of the decision
+    first: int = LabelCol.first  # row of its first candidate in the candidate arrays
+    chosen: int = LabelCol.first + 1  # the candidate played (0 .. n_cands - 1)
 
 
 #: Columns of the logged decisions' metadata (``int64[n_decisions, PLAY_LEN]``).
@@ -71,22 +72,11 @@ def log_decision_nb(state, fwork, n, chosen, temperature, deal, logs, nd, nc):
         else:
             cand_prob[nc + c] = 1.0 if c == best else 0.0
         total += cand_prob[nc + c]
-        for i in range(N_CAND_FEAT):
-            cand_feat[nc + c, i] = fwork.cands[c, i]
     for c in range(n):
         cand_prob[nc + c] /= total
-    for j in range(N_STATE_FEAT):
-        dec_state[nd, j] = fwork.state[j]
     copy_state_nb(positions[nd], state)
-    g = state.g
-    row = dec_meta[nd]
-    row[PlayCol.deal] = deal
-    row[PlayCol.turn] = g[DealSlot.turn]
-    row[PlayCol.phase] = g[DealSlot.phase]
-    row[PlayCol.seat] = g[DealSlot.current]
-    row[PlayCol.n_cands] = n
-    row[PlayCol.first] = nc
-    row[PlayCol.chosen] = chosen
+    decision_row_nb(state, fwork, n, deal, dec_state, dec_meta, cand_feat, nd, nc)
+    dec_meta[nd, PlayCol.chosen] = chosen
 
 
 @kernel

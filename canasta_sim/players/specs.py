@@ -45,9 +45,9 @@ DEFAULT_BOT = "apprentice"
 #: version 3 set it (its 4-player defaults at every player count, before the defaults of
 #: :data:`~canasta_sim.nb.bots.policies.EXPERT_BY_PLAYERS`), for comparisons with today's
 #: defaults; ``apprentice@8`` and ``apprentice@9`` are the apprentices of bots versions 8 and 9,
-#: which play their versions' weight files (:data:`WEIGHT_FAMILIES`). A preset's defaults hold at every player count; a
-#: parameter it leaves out keeps the policy's defaults (per player count too). Parameters
-#: given in a spec change a preset as they change a policy.
+#: which play their versions' weight files (:data:`WEIGHT_FAMILIES`). A preset's defaults hold
+#: at every player count; a parameter it leaves out keeps the policy's defaults (per player
+#: count too). Parameters given in a spec change a preset as they change a policy.
 PRESETS: dict[str, dict[str, float]] = {
     "expert@1": {
         "pile_threshold": 5,

@@ -313,24 +313,16 @@ def _compare(
                 how = _play_block(
                     fn, chunks, size, unit, runs, sums, files, kept if records else None
                 )
-                if rule is not None:
-                    interval = sums.diff_sequence(count // sides)
-                    if progress:
-                        print(look_line(first + size, count, unit, interval), file=sys.stderr)
-                    stopped = until_reached(rule, interval)
-                    if stopped:
-                        break
+                stopped = _look(rule, sums, first + size, count, unit, progress)
+                if stopped:
+                    break
         wall = time.perf_counter() - start
         frame = comparison_table(sums, specs, None if rule is None else count // sides)
         run = {"seed": seed, "deals": sums.n, "wall": wall, "how": how, "chunk": chunk}
         manifest = _comparison_manifest(table, frame, unit, records=records, **run)
         if rule is not None:
-            manifest["until"] = {
-                "rule": rule,
-                "most": count,
-                "block": look,
-                "stopped": stopped or f"the most {unit}",
-            }
+            stop = stopped or f"the most {unit}"
+            manifest["until"] = {"rule": rule, "most": count, "block": look, "stopped": stop}
         frame.attrs["manifest"] = manifest
         raw_rows = pd.concat(kept, ignore_index=True) if kept else None
         kept.clear()
@@ -340,6 +332,18 @@ def _compare(
             write_text(tmp / "manifest.json", json_text(manifest))
             commit_out(tmp, target)
     return frame, raw_rows
+
+
+def _look(rule, sums, played, count, unit, progress) -> str | None:
+    """The look after a block of ``played`` of at most ``count`` deals (or games): ``None``
+    without ``rule`` (no --until) or while undecided, else why the run stops; its line on
+    stderr with ``progress``."""
+    if rule is None:
+        return None
+    interval = sums.diff_sequence(count // sums.sides)
+    if progress:
+        print(look_line(played, count, unit, interval), file=sys.stderr)
+    return until_reached(rule, interval)
 
 
 def _play_block(fn, chunks, size, unit, run, sums, files, kept) -> str:
