@@ -19,6 +19,7 @@ DATA = Path(__file__).resolve().parents[2] / "canasta_sim" / "data"
         (["--players", "3", "--start", str(DATA / "apprentice_4p.npz")], "fitted for 4 players"),
         (["--start", "missing.npz"], "no such file"),
         (["--pool", "self", "nobody"], "--pool nobody"),
+        (["--rounds", "0"], "--rounds 0: allowed: 1 or more"),
         (["--seed", "-1"], "--seed -1: allowed: 0 or more"),
         (["--temperature", "0"], "--temperature 0.0: allowed: above 0"),
         (["--batch", "0"], "--batch 0: allowed: 1 or more"),
