@@ -21,10 +21,15 @@ Round by round, per player count (2, 6 and 3 players, then 4: :data:`ORDER`), in
   not win by more than its 95% interval keeps the file before and stops (is neither labelled
   nor fitted again).
 
-The kept file of every count ends in ``out/weights/``. A stage done writes its marker
+After the rounds, each count's kept file is fine-tuned on the outcomes of self-play deals
+(:mod:`.finetune`), into ``out/outcomes_{P}p/``: its rounds grouped into stages
+``outcomes_{P}p_1``, ``outcomes_{P}p_2``, ... of ``stage_rounds`` rounds each (the last one
+the rest), in :data:`ORDER`; a count of no rounds on outcomes keeps its imitation file.
+
+The final file of every count ends in ``out/weights/``. A stage done writes its marker
 ``STAGE.done`` (atomically, with its wall time and load average) and is skipped on a later
 run; a labelling stage killed midway keeps its whole shards and makes only the missing ones
-(:func:`.shards.make_labels`).
+(:func:`.shards.make_labels`), a fine-tuning stage its whole rounds.
 """
 
 from __future__ import annotations
@@ -43,7 +48,8 @@ import numpy as np
 from ..errors import BadArgument
 from ..players.specs import WEIGHT_FAMILIES
 from ..players.weights import default_weights_path
-from . import MOST_ROUNDS, PLAN_LEAST, STARTS
+from . import MOST_ROUNDS, PLAN_LEAST, STARTS, TUNE_POOL, TUNE_SEEDS
+from .finetune import TunePlan, is_done, round_files, tune_rounds
 from .shards import LabelPlan, load_labels, make_labels, missing_shards
 
 #: The player counts the recipe trains, each with a weight file of its own.
@@ -71,6 +77,10 @@ JUDGE_SEED = 40
 
 #: The labelling search's options beside its rollout bot: the apprentice's own candidates.
 SEARCH = "top=4"
+
+#: The plan's fields a resume may raise (never lower): the rounds of imitation (only before
+#: any fine-tuning: they may change the file it starts from) and of fine-tuning.
+GROWS = ("rounds", *(f"outcome_rounds_{p}p" for p in COUNTS))
 
 
 @dataclass(frozen=True)
@@ -103,13 +113,30 @@ class TrainPlan:
         About one decision in ``every`` is labelled.
     judge_deals : int
         Deals each judge stage plays (rounded up to a multiple of the sides).
+    outcome_rounds_2p, outcome_rounds_3p, outcome_rounds_4p, outcome_rounds_6p : int
+        Rounds of fine-tuning on outcomes of each count's kept file (0: none; the defaults
+        are bots version 10's recipe), at seed ``seed + TUNE_SEEDS[P]``
+        (:data:`~canasta_sim.learn.TUNE_SEEDS`).
+    outcome_deals_2p, outcome_deals_3p, outcome_deals_4p, outcome_deals_6p : int
+        Deals a round on outcomes plays, a multiple of the pool's size.
+    stage_rounds : int
+        Rounds on outcomes a stage holds at most.
+    outcome_temperature, outcome_lr, outcome_kl : float
+        The learner's sampling temperature (points, above 0), the policy's learning rate
+        (above 0) and the weight of its KL divergence from the kept file (0 or more)
+        (:class:`.finetune.TunePlan`).
+    outcome_pool : tuple of str
+        The learner's opponents (:data:`~canasta_sim.learn.TUNE_POOL`), each playing an
+        equal share of a round's deals.
 
     Raises
     ------
     BadArgument
-        For a field below its least value (:data:`canasta_sim.learn.PLAN_LEAST`), more rounds
-        than :data:`~canasta_sim.learn.MOST_ROUNDS` or a start not in
-        :data:`~canasta_sim.learn.STARTS`.
+        For a field below its least value (:data:`canasta_sim.learn.PLAN_LEAST`) or out of its
+        range, more rounds than :data:`~canasta_sim.learn.MOST_ROUNDS`, a start not in
+        :data:`~canasta_sim.learn.STARTS` (or ``expert`` with no round of imitation), a pool
+        opponent not in :data:`~canasta_sim.learn.TUNE_POOL`, or deals not a multiple of the
+        pool's size.
     """
 
     seed: int = 0
@@ -124,6 +151,19 @@ class TrainPlan:
     worlds: int = 32
     every: int = 3
     judge_deals: int = 100_000
+    outcome_rounds_2p: int = 40
+    outcome_rounds_3p: int = 40
+    outcome_rounds_4p: int = 28
+    outcome_rounds_6p: int = 40
+    outcome_deals_2p: int = 10_000
+    outcome_deals_3p: int = 10_000
+    outcome_deals_4p: int = 10_000
+    outcome_deals_6p: int = 5_000
+    stage_rounds: int = 20
+    outcome_temperature: float = 50.0
+    outcome_lr: float = 3e-4
+    outcome_kl: float = 0.1
+    outcome_pool: tuple[str, ...] = ("self", "start")
 
     def __post_init__(self):
         for name, low in PLAN_LEAST.items():
@@ -139,6 +179,41 @@ class TrainPlan:
             raise BadArgument(
                 "start", f"start={self.start!r} is not allowed; allowed: {', '.join(STARTS)}"
             )
+        if self.rounds == 0 and self.start == "expert":
+            raise BadArgument(
+                "rounds",
+                "rounds=0 fine-tunes the start's files, and start=expert has none; allowed: "
+                "1 or more with start=expert, or a start of shipped files",
+            )
+        self._check_outcomes()
+
+    def _check_outcomes(self):
+        """Refuse a bad setting of the fine-tuning (BadArgument naming it)."""
+        for name, low, strict in (
+            ("outcome_temperature", 0, True),
+            ("outcome_lr", 0, True),
+            ("outcome_kl", 0, False),
+        ):
+            value = getattr(self, name)
+            if not (value > low if strict else value >= low):  # NaN fails both
+                bound = f"above {low}" if strict else f"{low} or more"
+                raise BadArgument(name, f"{name}={value} is not allowed; allowed: {bound}")
+        bad = [p for p in self.outcome_pool if p not in TUNE_POOL]
+        if bad or not self.outcome_pool:
+            raise BadArgument(
+                "outcome_pool",
+                f"outcome_pool={','.join(self.outcome_pool)}: {bad[0] if bad else 'empty'} is "
+                f"not allowed; allowed: a comma-separated list of {', '.join(TUNE_POOL)}",
+            )
+        for players in COUNTS:
+            deals = getattr(self, f"outcome_deals_{players}p")
+            if deals % len(self.outcome_pool):
+                raise BadArgument(
+                    f"outcome_deals_{players}p",
+                    f"outcome_deals_{players}p={deals} is not allowed; allowed: a multiple of "
+                    f"the pool's size ({len(self.outcome_pool)}), each opponent playing the "
+                    "same share",
+                )
 
     def shards(self, players: int) -> int:
         """Shards a round labels of ``players`` players."""
@@ -180,6 +255,32 @@ class TrainPlan:
             weights=weights,
         )
 
+    def outcome_rounds(self, players: int) -> int:
+        """Rounds on outcomes of ``players`` players."""
+        return getattr(self, f"outcome_rounds_{players}p")
+
+    def tune_plan(self, players: int) -> TunePlan:
+        """The fine-tuning of ``players`` players: seed ``seed + TUNE_SEEDS[players]``."""
+        return TunePlan(
+            seed=self.seed + TUNE_SEEDS[players],
+            players=players,
+            deals=getattr(self, f"outcome_deals_{players}p"),
+            pool=tuple(self.outcome_pool),
+            temperature=self.outcome_temperature,
+            lr=self.outcome_lr,
+            kl=self.outcome_kl,
+        )
+
+    def tune_stages(self, players: int) -> list[tuple[str, int, int]]:
+        """The fine-tuning stages of ``players`` players: name, first round and the round
+        after its last; stage ``j`` holds rounds ``(j - 1) stage_rounds ..``, so more rounds
+        (a resume with more) only add rounds to the last stage or stages after it."""
+        n, size = self.outcome_rounds(players), self.stage_rounds
+        return [
+            (f"outcomes_{players}p_{j + 1}", j * size, min((j + 1) * size, n))
+            for j in range(-(-n // size))
+        ]
+
     def start_file(self, players: int) -> Path:
         """The start's weight file for ``players`` players (a learned start's)."""
         return default_weights_path(players, WEIGHT_FAMILIES.get(self.start, ""))
@@ -208,15 +309,16 @@ def _write_marker(path: Path, facts: dict) -> None:
 
 def _check_plan(out: Path, facts: dict) -> None:
     """Refuse to resume the folder ``out`` with other options than it was made with (its
-    ``plan.json``, or a stage marker of a folder made before it) but ``rounds``, which may
-    grow, or with another recipe, and refuse a folder that holds other files; records
-    ``facts`` (the plan and its ``recipe``) in ``plan.json`` on the way.
+    ``plan.json``, or a stage marker of a folder made before it) but those of :data:`GROWS`,
+    which may grow, or with another recipe, and refuse a folder that holds other files;
+    records ``facts`` (the plan and its ``recipe``) in ``plan.json`` on the way.
 
     Raises
     ------
     BadArgument
         Naming the first option whose value differs from the folder's, fewer rounds than the
-        folder was run to, a folder of other files, or a folder that cannot be made.
+        folder was run to, more rounds of imitation once a fine-tuning has begun, a folder of
+        other files, or a folder that cannot be made.
     """
     path = out / PLAN_FILE
     if path.exists():
@@ -236,16 +338,23 @@ def _check_plan(out: Path, facts: dict) -> None:
             f"the folder {out} was made by recipe {before.get('recipe', 1)} of canasta-sim "
             f"train, this is recipe {RECIPE}: start over in another folder (--out)",
         )
-    if facts["rounds"] < before.get("rounds", 0):
+    for name in GROWS:
+        if facts[name] < before.get(name, 0):
+            raise BadArgument(
+                name,
+                f"{name}={facts[name]}, but the folder {out} was run to {name}={before[name]} "
+                f"and its weights/ follow every round: it may only grow (resume it with "
+                f"{before[name]} or more, or start over in another folder (--out))",
+            )
+    if facts["rounds"] > before.get("rounds", facts["rounds"]) and _tuned(out):
         raise BadArgument(
             "rounds",
             f"rounds={facts['rounds']}, but the folder {out} was run to rounds="
-            f"{before['rounds']} and its weights/ follow every round's judges: --rounds may "
-            f"only grow (resume it with {before['rounds']} or more; each round's files are in "
-            f"{out}/round_K/weights/)",
+            f"{before['rounds']} and has begun fine-tuning their files (outcomes_*p/): resume "
+            f"it with {before['rounds']}, or start over in another folder (--out)",
         )
     for name, value in facts.items():
-        if name != "rounds" and name in before and before[name] != value:
+        if name not in GROWS and name in before and before[name] != value:
             raise BadArgument(
                 name,
                 f"{name}={value}, but the folder {out} was made with {name}={before[name]}: "
@@ -256,6 +365,11 @@ def _check_plan(out: Path, facts: dict) -> None:
     except OSError as exc:
         raise BadArgument("out", f"the folder {out} cannot be made: {exc.strerror}") from None
     _write_marker(path, facts)
+
+
+def _tuned(out: Path) -> bool:
+    """Whether a fine-tuning of the folder ``out`` has begun (a round of it is written)."""
+    return any(out.glob("outcomes_*p/round_*.npz"))
 
 
 @contextlib.contextmanager
@@ -430,24 +544,50 @@ def round_stages(out, plan: TrainPlan, k: int) -> tuple[str, ...]:
     return tuple(stages)
 
 
+def kept_rounds(out, plan: TrainPlan) -> dict[int, int]:
+    """Each count's kept round of imitation: the last round it gained in (:func:`going`; 0,
+    the start, when round 1 did not gain or with no round)."""
+    return {p: r for r in range(plan.rounds + 1) for p in going(out, plan, r)}  # later win
+
+
+def imitation_file(out, plan: TrainPlan, players: int, k: int) -> Path:
+    """Round ``k``'s weight file of ``players`` players (0: the start's)."""
+    return weights_dir(out, k) / f"apprentice_{players}p.npz" if k else plan.start_file(players)
+
+
+def tune_folder(out, players: int) -> Path:
+    """Where the fine-tuning of ``players`` players writes its rounds and stage markers."""
+    return Path(out) / f"outcomes_{players}p"
+
+
 def keep_weights(out, plan: TrainPlan) -> Path:
-    """Copy each count's kept weight file (the last round it gained in, :func:`going`; the
-    start's file when round 1 did not gain) into ``out/weights/``, with ``kept.json`` naming
-    the round of each (0: the start) and the judge that stopped it; returns that folder."""
+    """Copy each count's final weight file into ``out/weights/``: its last round on outcomes,
+    or with none its kept imitation file (:func:`kept_rounds`); ``kept.json`` names, per
+    count, the round of imitation kept (0: the start), the judge that stopped it and the
+    stage and round on outcomes that made the file (``null`` with none). Returns that
+    folder."""
     final = Path(out) / "weights"
     final.mkdir(exist_ok=True)
-    last = {p: r for r in range(plan.rounds + 1) for p in going(out, plan, r)}  # later win
+    last = kept_rounds(out, plan)
     kept = {}
     for players in COUNTS:
-        k = last[players]
+        k, n = last[players], plan.outcome_rounds(players)
         name = f"apprentice_{players}p.npz"
         tmp = final / (name + ".tmp")
-        shutil.copyfile(weights_dir(out, k) / name if k else plan.start_file(players), tmp)
+        made = round_files(tune_folder(out, players), n - 1)[0] if n else None
+        shutil.copyfile(made or imitation_file(out, plan, players, k), tmp)
         os.replace(tmp, final / name)
         stop = _judge_file(out, k + 1, players)
         kept[str(players)] = {
             "round": k,
             "stopped_by": json.loads(stop.read_text()) if stop.exists() else None,
+            "outcomes": {
+                "stage": plan.tune_stages(players)[-1][0],
+                "round": n - 1,
+                "file": str(Path(made).relative_to(out)),
+            }
+            if made
+            else None,
         }
     _write_marker(final / "kept.json", kept)
     return final
@@ -544,9 +684,12 @@ def _verdict(out: Path, k: int, name: str) -> str:
 
 
 def _progress(out: Path, plan: TrainPlan) -> tuple[int, int, bool]:
-    """Stages done and stages in all of the rounds whose stages are known, and whether every
-    round's are (a round's follow from the judges of the round before it)."""
-    done = total = 0
+    """Stages done and stages in all of the rounds whose stages are known and in the
+    fine-tuning, and whether every round's are (a round's follow from the judges of the round
+    before it)."""
+    tuning = [(p, *stage) for p in ORDER for stage in plan.tune_stages(p)]
+    done = sum(_tune_done(out, *stage) for stage in tuning)
+    total = len(tuning)
     for k in range(1, plan.rounds + 1):
         try:
             stages = round_stages(out, plan, k)
@@ -555,6 +698,46 @@ def _progress(out: Path, plan: TrainPlan) -> tuple[int, int, bool]:
         total += len(stages)
         done += sum((round_dir(out, k) / f"{name}.done").exists() for name in stages)
     return done, total, True
+
+
+def _tune_done(out: Path, players: int, name: str, first: int, stop: int) -> bool:
+    """Whether fine-tuning stage ``name`` made rounds ``first .. stop - 1`` (its marker names
+    them: a resume with more rounds may lengthen the last stage)."""
+    marker = tune_folder(out, players) / f"{name}.done"
+    return marker.exists() and json.loads(marker.read_text())["rounds"] == [first, stop]
+
+
+def _tune_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -> None:
+    """Run (or resume) the fine-tuning stages of ``players`` players from its kept imitation
+    file; each stage's marker records the plan, its rounds, the starting file, its wall time
+    and the load average at its start and end."""
+    start = str(imitation_file(out, plan, players, kept_rounds(out, plan)[players]))
+    tune = plan.tune_plan(players)
+    folder = tune_folder(out, players)
+    for name, first, stop in plan.tune_stages(players):
+        if _tune_done(out, players, name, first, stop):
+            echo(f"{name}: done before")
+            continue
+        have = sum(is_done(folder, k) for k in range(first, stop))
+        n = stop - first
+        rounds = f"resuming, {have} of {n} rounds already done" if have else f"{n} rounds"
+        echo(
+            f"{name}: {rounds} ({first} to {stop - 1}), {tune.deals:,} deals each, seed "
+            f"{tune.seed}, pool {','.join(tune.pool)}, from {start}"
+        )
+        t, load = time.time(), _load()
+        tune_rounds(folder, tune, start, first, stop, echo)
+        _write_marker(
+            folder / f"{name}.done",
+            {
+                **facts,
+                "rounds": [first, stop],
+                "start": start,
+                "seconds": round(time.time() - t, 1),
+                "load_start": load,
+                "load_end": _load(),
+            },
+        )
 
 
 def run_training(
@@ -567,23 +750,29 @@ def run_training(
     echo: Callable[[str], None] = print,
 ) -> Path:
     """Run (or resume) every stage of ``plan`` into the folder ``out`` (round by round, in
-    :func:`round_stages` order, until ``plan.rounds`` or until no count improves), then copy
-    each count's kept file into ``out/weights/`` (:func:`keep_weights`) and return that
-    folder. ``threads`` and ``scheduler`` are the labelling's and the judges'
-    (:func:`.shards.make_labels`); ``echo`` gets one line per stage. Each stage's marker
-    records its wall time (``seconds``) and the load average at its start and end.
+    :func:`round_stages` order, until ``plan.rounds`` or until no count improves; then, per
+    count in :data:`ORDER`, the fine-tuning of its kept file), then copy each count's final
+    file into ``out/weights/`` (:func:`keep_weights`) and return that folder. ``threads`` and
+    ``scheduler`` are the labelling's and the judges' (:func:`.shards.make_labels`); the
+    fine-tuning is one sequential learner on one thread of this machine. ``echo`` gets one
+    line per stage (and per round on outcomes). Each stage's marker records its wall time
+    (``seconds``) and the load average at its start and end.
 
     Raises
     ------
     ValueError
         For ``threads`` below 1 or a bad scheduler.
     BadArgument
-        For a folder made with another plan (``rounds`` may grow) or recipe.
+        For a folder made with another plan (``rounds`` and the rounds on outcomes may grow)
+        or recipe.
+    ModuleNotFoundError
+        When a count is fine-tuned without JAX or optax (the extra ``train``).
     KeyboardInterrupt
-        For Ctrl-C; the stage it stops has no marker, so a rerun does it again.
+        For Ctrl-C; the stage it stops has no marker, so a rerun does it again (a labelling
+        stage from its whole shards, a fine-tuning stage from its whole rounds).
     """
     out = Path(out)
-    facts = {**asdict(plan), "recipe": RECIPE}
+    facts = json.loads(json.dumps({**asdict(plan), "recipe": RECIPE}))  # as plan.json reads
     _check_plan(out, facts)
     done, total, known = _progress(out, plan)
     if done:
@@ -611,4 +800,6 @@ def run_training(
             )
             if name.startswith("judge_"):
                 echo(_verdict(out, k, name))
+    for players in ORDER:
+        _tune_count(out, plan, players, facts, echo)
     return keep_weights(out, plan)
