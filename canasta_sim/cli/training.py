@@ -1,5 +1,6 @@
 """``canasta-sim train``: rebuild the apprentice's four weight files from a seed, in resumable
-stages (labels with pimc's rollouts, then a network fitted on them, round after round)."""
+stages (labels with pimc's rollouts, then a network fitted on them, round after round; then
+rounds of fine-tuning on the outcomes of self-play deals)."""
 
 from __future__ import annotations
 
@@ -69,8 +70,8 @@ PLAN_OPTIONS = (
         "stage_rounds",
         10**6,
         20,
-        "Rounds on outcomes a stage holds at most (20: under an hour at 4 players, about 10 "
-        "minutes at 2, 3 and 6, on one core).",
+        "Rounds on outcomes a stage holds at most (20: under an hour at 4 players, about a "
+        "quarter of an hour at 2, 3 and 6, on one core).",
     ),
 )
 

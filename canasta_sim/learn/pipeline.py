@@ -135,8 +135,8 @@ class TrainPlan:
         For a field below its least value (:data:`canasta_sim.learn.PLAN_LEAST`) or out of its
         range, more rounds than :data:`~canasta_sim.learn.MOST_ROUNDS`, a start not in
         :data:`~canasta_sim.learn.STARTS` (or ``expert`` with no round of imitation), a pool
-        opponent not in :data:`~canasta_sim.learn.TUNE_POOL`, or deals not a multiple of the
-        pool's size.
+        opponent not in :data:`~canasta_sim.learn.TUNE_POOL`, or deals of a count with rounds
+        on outcomes not a multiple of the pool's size.
     """
 
     seed: int = 0
@@ -207,7 +207,7 @@ class TrainPlan:
             )
         for players in COUNTS:
             deals = getattr(self, f"outcome_deals_{players}p")
-            if deals % len(self.outcome_pool):
+            if self.outcome_rounds(players) and deals % len(self.outcome_pool):
                 raise BadArgument(
                     f"outcome_deals_{players}p",
                     f"outcome_deals_{players}p={deals} is not allowed; allowed: a multiple of "
@@ -719,11 +719,11 @@ def _tune_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -> 
             echo(f"{name}: done before")
             continue
         have = sum(is_done(folder, k) for k in range(first, stop))
-        n = stop - first
-        rounds = f"resuming, {have} of {n} rounds already done" if have else f"{n} rounds"
+        again = f" (resuming, {have} already done)" if have else ""
         echo(
-            f"{name}: {rounds} ({first} to {stop - 1}), {tune.deals:,} deals each, seed "
-            f"{tune.seed}, pool {','.join(tune.pool)}, from {start}"
+            f"{name}: rounds {first} to {stop - 1} of {plan.outcome_rounds(players)}{again}, "
+            f"{tune.deals:,} deals each, seed {tune.seed}, pool {','.join(tune.pool)}, from "
+            f"{start}"
         )
         t, load = time.time(), _load()
         tune_rounds(folder, tune, start, first, stop, echo)

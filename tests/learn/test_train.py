@@ -23,11 +23,13 @@ threadpoolctl = pytest.importorskip("threadpoolctl")
 pytestmark = pytest.mark.usefixtures("label_kernels")
 
 #: Tiny sizes: 3 four-player shards in stages of at most 2 shards (label_4p_1: shard 0,
-#: label_4p_2: shards 1 and 2), 2 shards of every other count (one stage each).
+#: label_4p_2: shards 1 and 2), 2 shards of every other count (one stage each); no
+#: fine-tuning on outcomes (its stages: tests/learn/test_finetune.py).
+NO_OUTCOMES = [f"--outcome-rounds-{p}p=0" for p in (2, 3, 4, 6)]
 TINY = [
     "--shards-2p", "2", "--shards-3p", "2", "--shards-4p", "3", "--shards-6p", "2",
     "--stage-shards", "2", "--deals", "1", "--worlds", "2", "--every", "2",
-    "--judge-deals", "6",
+    "--judge-deals", "6", *NO_OUTCOMES,
 ]  # fmt: skip
 
 #: Round 1's stages in the order the recipe runs them: per count (2, 6, 3 players, 4 last)
@@ -299,7 +301,8 @@ def test_train_refuses_a_folder_of_other_files_fewer_rounds_and_an_unwritable_fo
     done = tmp_path / "done"
     done.mkdir()
     plan = TrainPlan(rounds=3, shards_2p=2, shards_3p=2, shards_4p=3, shards_6p=2,
-                     stage_shards=2, deals=1, worlds=2, every=2, judge_deals=6)  # fmt: skip
+                     stage_shards=2, deals=1, worlds=2, every=2, judge_deals=6,
+                     **{f"outcome_rounds_{p}p": 0 for p in (2, 3, 4, 6)})  # fmt: skip
     (done / "plan.json").write_text(json.dumps({**asdict(plan), "recipe": RECIPE}))
     r = CliRunner().invoke(main, ["train", "--out", str(done), "--quiet", *TINY, "--rounds", "2"])
     text = " ".join(r.output.split())
@@ -312,7 +315,7 @@ def test_train_refuses_a_folder_of_other_files_fewer_rounds_and_an_unwritable_fo
 @pytest.mark.parametrize(
     "args, option",
     [
-        (["--rounds", "0"], "--rounds"),
+        (["--rounds", "-1"], "--rounds"),
         (["--rounds", "16"], "--rounds"),
         (["--shards-2p", "1"], "--shards-2p"),
         (["--shards-4p", "0"], "--shards-4p"),
@@ -393,7 +396,7 @@ def test_a_resumed_train_says_how_many_stages_and_shards_are_done(tmp_path, monk
     monkeypatch.setattr(pipeline, "_run_stage", instant)
     monkeypatch.setattr(pipeline, "keep_weights", lambda out, plan: out)  # and no files
     out = tmp_path / "t"
-    args = ["train", "--out", out, "--quiet", "--rounds", 1, "--shards-4p", 3]
+    args = ["train", "--out", out, "--quiet", "--rounds", 1, "--shards-4p", 3, *NO_OUTCOMES]
     args = [str(a) for a in args]
     first = CliRunner().invoke(main, args)
     assert first.exit_code == 0, first.output
