@@ -119,8 +119,8 @@ TUNE_OPTIONS = (
 
 def plan_options(f):
     """The options of :data:`PLAN_OPTIONS`, then :data:`TUNE_OPTIONS`, in their order."""
-    for option in reversed(TUNE_OPTIONS):
-        f = option(f)
+    for decorate in reversed(TUNE_OPTIONS):
+        f = decorate(f)
     for name, most, default, help in reversed(PLAN_OPTIONS):
         option = "--" + name.replace("_", "-")
         f = click.option(
