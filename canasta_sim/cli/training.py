@@ -180,7 +180,8 @@ def train(out, threads, scheduler, quiet, **options):
     in OUT/weights/, with kept.json naming its round of imitation and its stage and round on
     outcomes (docs/learned.md).
     """
-    from ..learn.pipeline import TrainPlan, run_training
+    from ..learn.pipeline import run_training
+    from ..learn.plan import TrainPlan
 
     _check_workers(threads, scheduler)
     with api_errors():
@@ -203,7 +204,7 @@ def train(out, threads, scheduler, quiet, **options):
 def _check_extras(plan) -> None:
     """A usage error naming the extra ``train`` when the plan needs a library it lacks:
     scikit-learn for rounds of imitation, JAX and optax for rounds on outcomes."""
-    from ..learn.pipeline import COUNTS
+    from ..learn.plan import COUNTS
 
     try:
         if plan.rounds:

@@ -11,7 +11,7 @@ from ..players.specs import WEIGHT_FAMILIES
 #: start from no learned file).
 STARTS = ("apprentice", *WEIGHT_FAMILIES, "expert")
 
-#: The least value of each count of ``canasta-sim train``'s plan (:class:`.pipeline.TrainPlan`):
+#: The least value of each count of ``canasta-sim train``'s plan (:class:`.plan.TrainPlan`):
 #: every preset of a count's labels needs a shard, or its fit has no rows of it; 0 rounds of
 #: imitation fine-tune the start's files, 0 rounds on outcomes keep a count's imitation file.
 #: The command's option ranges read it too, so its help and the check agree.

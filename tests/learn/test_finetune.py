@@ -13,7 +13,7 @@ from click.testing import CliRunner
 import canasta_sim.learn.finetune as finetune
 from canasta_sim.cli import main
 from canasta_sim.learn import TUNE_POOL
-from canasta_sim.learn.pipeline import TrainPlan
+from canasta_sim.learn.plan import TrainPlan
 from canasta_sim.players.weights import default_weights_path, load_weights
 
 pytest.importorskip("jax")

@@ -215,7 +215,8 @@ def test_a_count_stops_when_its_judge_finds_no_gain(tmp_path, monkeypatch):
 def test_the_judge_plays_the_new_file_against_the_start_then_the_round_before(tmp_path):
     """A real judge of 6 deals (3 players: 2 seat rotations of 3 sides) of seed 7 + 40: round
     1's file (here the shipped one) against ``apprentice@8``, round 2's against round 1's."""
-    from canasta_sim.learn.pipeline import TrainPlan, judge_count, weights_dir
+    from canasta_sim.learn.pipeline import judge_count
+    from canasta_sim.learn.plan import TrainPlan, weights_dir
 
     plan = TrainPlan(seed=7, judge_deals=6)
     for k in (1, 2):
@@ -240,7 +241,7 @@ def test_the_default_is_bots_version_9s_recipe():
     7002, 7003, 7001 and 7006, 600, 400, 1,000 and 400 shards, one round, fits of seed 0; the
     labelling stages hold at most 500 shards (a half-hour on two cores); round 2 would roll
     out round 1's files at seeds 10 higher."""
-    from canasta_sim.learn.pipeline import TrainPlan, weights_dir
+    from canasta_sim.learn.plan import TrainPlan, weights_dir
     from canasta_sim.learn.shards import LabelPlan
 
     plan = TrainPlan()
@@ -263,7 +264,8 @@ def test_the_default_is_bots_version_9s_recipe():
 def test_a_start_from_the_expert_labels_with_its_rollouts_and_judges_from_round_2():
     """``--start expert``: round 1 labels with pimc's expert rollouts and has no judge (no file
     before it); round 2 judges."""
-    from canasta_sim.learn.pipeline import TrainPlan, round_stages
+    from canasta_sim.learn.pipeline import round_stages
+    from canasta_sim.learn.plan import TrainPlan
 
     plan = TrainPlan(start="expert", rounds=2, shards_4p=2, shards_2p=2, stage_shards=2)
     assert plan.label_plan(Path("o"), 1, 4).search == "pimc:top=4"
@@ -289,7 +291,8 @@ def test_train_refuses_a_folder_of_other_files_fewer_rounds_and_an_unwritable_fo
     cannot be made is a usage error of --out, not a crash."""
     from dataclasses import asdict
 
-    from canasta_sim.learn.pipeline import RECIPE, TrainPlan
+    from canasta_sim.learn.pipeline import RECIPE
+    from canasta_sim.learn.plan import TrainPlan
 
     other = tmp_path / "run"
     other.mkdir()
