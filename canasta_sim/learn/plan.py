@@ -149,10 +149,11 @@ class TrainPlan:
                 raise BadArgument(name, f"{name}={value} is not allowed; allowed: {bound}")
         bad = [p for p in self.outcome_pool if p not in TUNE_POOL]
         if bad or not self.outcome_pool:
+            what = repr(bad[0]) if bad else "no opponent"
             raise BadArgument(
                 "outcome_pool",
-                f"outcome_pool={','.join(self.outcome_pool)}: {bad[0] if bad else 'empty'} is "
-                f"not allowed; allowed: a comma-separated list of {', '.join(TUNE_POOL)}",
+                f"outcome_pool={','.join(self.outcome_pool)}: {what} is not allowed; "
+                f"allowed: a comma-separated list of one or more of {', '.join(TUNE_POOL)}",
             )
         for players in COUNTS:
             deals = getattr(self, f"outcome_deals_{players}p")

@@ -155,7 +155,8 @@ def test_a_resume_with_other_settings_is_refused(tmp_path, args, option, said):
             "--outcome-deals-4p",
             "a multiple of the pool's size (3)",
         ),
-        (["--outcome-pool", "self,nobody"], "--outcome-pool", "nobody is not allowed"),
+        (["--outcome-pool", "self,nobody"], "--outcome-pool", "'nobody' is not allowed"),
+        (["--outcome-pool", ""], "--outcome-pool", "'' is not allowed"),
         (["--outcome-temperature", "0"], "--outcome-temperature", "x>0"),
         (["--outcome-lr", "nan"], "--outcome-lr", "outcome_lr=nan is not allowed"),
         (["--outcome-kl", "-0.5"], "--outcome-kl", "x>=0"),
@@ -206,3 +207,12 @@ def test_the_pool_names_the_files_it_plays():
     want = str(default_weights_path(3, "apprentice8"))
     assert finetune.pool_file("apprentice@8", "learner.npz", "start.npz", 3) == want
     assert finetune.pool_file("apprentice", "l", "s", 6) == str(default_weights_path(6))
+
+
+def test_xla_runs_on_one_thread_unless_told(monkeypatch):
+    monkeypatch.delenv("XLA_FLAGS", raising=False)
+    finetune.need_jax()
+    assert finetune.os.environ["XLA_FLAGS"] == "--xla_cpu_multi_thread_eigen=false"
+    monkeypatch.setenv("XLA_FLAGS", "--mine")
+    finetune.need_jax()
+    assert finetune.os.environ["XLA_FLAGS"] == "--mine"
