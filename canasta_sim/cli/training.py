@@ -1,12 +1,13 @@
 """``canasta-sim train``: rebuild the apprentice's four weight files from a seed, in resumable
-stages (labels with pimc's rollouts, then a network fitted on them, round after round)."""
+stages (labels with pimc's rollouts, then a network fitted on them, round after round; then
+rounds of fine-tuning on the outcomes of self-play deals)."""
 
 from __future__ import annotations
 
 import click
 
 from ..errors import missing_extra
-from ..learn import MOST_ROUNDS, PLAN_LEAST, STARTS
+from ..learn import MOST_ROUNDS, PLAN_LEAST, STARTS, TUNE_POOL, TUNE_SEEDS
 from .options import (
     QUIET,
     SCHEDULER,
@@ -19,7 +20,8 @@ from .options import (
 )
 
 #: The plan's counts as options: name, most, default and help; the least value of each is the
-#: plan's own (:data:`canasta_sim.learn.PLAN_LEAST`). The defaults are bots version 9's recipe.
+#: plan's own (:data:`canasta_sim.learn.PLAN_LEAST`). The defaults are bots version 10's recipe
+#: (the imitation's, bots version 9's, then the fine-tuning on outcomes).
 PLAN_OPTIONS = (
     (
         "rounds",
@@ -28,7 +30,7 @@ PLAN_OPTIONS = (
         "Rounds at most: round 1 labels with --start's rollouts, round k with round k-1's "
         "apprentice; each round fits on the labels of every round so far, and a player count "
         "stops when its new file does not beat the one before (1 round: the shipped files' "
-        "recipe).",
+        "recipe; 0: no labels, the fine-tuning starts from --start's files).",
     ),
     ("shards_2p", 10**12, 600, "2-player shards a round (seed SEED + 7002)."),
     ("shards_3p", 10**12, 400, "3-player shards a round (seed SEED + 7003)."),
@@ -50,11 +52,75 @@ PLAN_OPTIONS = (
         100_000,
         "Deals a round's new file plays against the one before it to be kept (seed SEED + 40).",
     ),
+    *(
+        (
+            f"outcome_rounds_{p}p",
+            10**6,
+            rounds,
+            f"Rounds of fine-tuning on outcomes of the kept {p}-player file (seed SEED + "
+            f"{TUNE_SEEDS[p]}; 0: keep the imitation file).",
+        )
+        for p, rounds in ((2, 40), (3, 40), (4, 28), (6, 40))
+    ),
+    *(
+        (f"outcome_deals_{p}p", 10**9, deals, f"Deals a {p}-player round on outcomes plays.")
+        for p, deals in ((2, 10_000), (3, 10_000), (4, 10_000), (6, 5_000))
+    ),
+    (
+        "stage_rounds",
+        10**6,
+        20,
+        "Rounds on outcomes a stage holds at most (20: under an hour at 4 players, about a "
+        "quarter of an hour at 2, 3 and 6, on one core).",
+    ),
+)
+
+
+def _pool(ctx, param, value: str) -> tuple[str, ...]:
+    """``--outcome-pool``'s names, in order (the plan checks each)."""
+    return tuple(name.strip().lower() for name in value.split(","))
+
+
+#: The fine-tuning's other settings (:class:`canasta_sim.learn.finetune.TunePlan`).
+TUNE_OPTIONS = (
+    click.option(
+        "--outcome-temperature",
+        type=click.FloatRange(min=0, min_open=True),
+        default=50.0,
+        show_default=True,
+        help="The learner's sampling temperature on outcomes (points).",
+    ),
+    click.option(
+        "--outcome-lr",
+        type=click.FloatRange(min=0, min_open=True),
+        default=3e-4,
+        show_default=True,
+        help="The policy's Adam learning rate on outcomes.",
+    ),
+    click.option(
+        "--outcome-kl",
+        type=click.FloatRange(min=0),
+        default=0.1,
+        show_default=True,
+        help="Weight of the policy's KL divergence from its imitation file.",
+    ),
+    click.option(
+        "--outcome-pool",
+        default="self,start",
+        show_default=True,
+        callback=_pool,
+        help="The learner's opponents on outcomes, comma-separated, each an equal share of a "
+        "round's deals: self (its weights of the round), start (its imitation file) or the "
+        f"shipped files of {', '.join(TUNE_POOL[2:])}; --outcome-deals-Np must be a multiple "
+        "of their number.",
+    ),
 )
 
 
 def plan_options(f):
-    """The options of :data:`PLAN_OPTIONS`, in its order."""
+    """The options of :data:`PLAN_OPTIONS`, then :data:`TUNE_OPTIONS`, in their order."""
+    for decorate in reversed(TUNE_OPTIONS):
+        f = decorate(f)
     for name, most, default, help in reversed(PLAN_OPTIONS):
         option = "--" + name.replace("_", "-")
         f = click.option(
@@ -92,7 +158,7 @@ def plan_options(f):
 )
 @SCHEDULER
 @QUIET
-def train(out, threads, scheduler, quiet, **plan):
+def train(out, threads, scheduler, quiet, **options):
     """Rebuild the apprentice's weights (apprentice_{2,3,4,6}p.npz) from a seed.
 
     Per player count (2, 6, 3, then 4 players) round 1 labels decisions with pimc (top=4)
@@ -100,29 +166,55 @@ def train(out, threads, scheduler, quiet, **plan):
     output on them, and plays the new file against --start's (--judge-deals deals); each
     further round labels with the previous round's apprentice, refits on the labels of every
     round so far and plays the new file against the one before it. A player count whose new
-    file does not win by more than its 95% interval keeps the file before and stops. The
-    defaults, at seed 0, are bots version 9's recipe, the imitation files that version 10
-    fine-tuned on self-play outcomes (scripts/finetune_outcomes.py; needs the optional extra
-    train: pip install -e ".[train]" in a checkout). A stage done is marked in
-    OUT/round_K/ and skipped when the command runs again; a labelling stage resumes from its
-    last whole shard. The kept file of each count ends in OUT/weights/, with kept.json naming
-    its round (docs/learned.md).
+    file does not win by more than its 95% interval keeps the file before and stops. Then
+    each count's kept file is fine-tuned on the outcomes of self-play deals
+    (--outcome-rounds-Np rounds of --outcome-deals-Np deals, in stages of at most
+    --stage-rounds rounds, into OUT/outcomes_Np/); this part is one sequential learner on
+    one core of this machine, even with --scheduler. The defaults, at seed 0, are bots
+    version 10's recipe (about 2 h 20 min of imitation, bots version 9's files, then the
+    fine-tuning). --rounds 0 fine-tunes --start's shipped files without labelling:
+    --rounds 0 --start apprentice@9 rebuilds version 10's files from version 9's. Needs the
+    optional extra train: pip install -e ".[train]" in a checkout. A stage done is marked
+    and skipped when the command runs again; a labelling stage resumes from its last whole
+    shard, a fine-tuning stage from its last whole round. The final file of each count ends
+    in OUT/weights/, with kept.json naming its round of imitation and its stage and round on
+    outcomes (docs/learned.md).
     """
-    from ..learn.pipeline import TrainPlan, run_training
+    from ..learn.pipeline import run_training
+    from ..learn.plan import TrainPlan
 
     _check_workers(threads, scheduler)
-    try:
-        import sklearn  # noqa: F401
-    except ImportError as exc:
-        raise click.UsageError(str(missing_extra("training", "train", exc))) from None
     with api_errors():
-        # --seed, --start and the options of PLAN_OPTIONS are the plan's fields, by name
+        # --seed, --start and the options of PLAN_OPTIONS and TUNE_OPTIONS are the plan's
+        # fields, by name
+        plan = TrainPlan(**options)
+    _check_extras(plan)
+    with api_errors():
         folder = run_training(
             out,
-            TrainPlan(**plan),
+            plan,
             threads=threads,
             scheduler=scheduler,
             progress=not quiet,
             echo=click.echo,
         )
     click.echo(f"weights: {folder}")
+
+
+def _check_extras(plan) -> None:
+    """A usage error naming the extra ``train`` when the plan needs a library it lacks:
+    scikit-learn for rounds of imitation, JAX and optax for rounds on outcomes."""
+    from ..learn.plan import COUNTS
+
+    try:
+        if plan.rounds:
+            import sklearn  # noqa: F401
+    except ImportError as exc:
+        raise click.UsageError(str(missing_extra("training", "train", exc))) from None
+    if any(plan.outcome_rounds(p) for p in COUNTS):
+        from ..learn.finetune import need_jax
+
+        try:
+            need_jax()
+        except ImportError as exc:
+            raise click.UsageError(str(exc)) from None

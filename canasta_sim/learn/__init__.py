@@ -1,6 +1,8 @@
 """Training the ``apprentice`` (docs/learned.md): labelled decisions from pimc's rollouts
-(:mod:`.shards`) and the model fit (:mod:`.train`). Nothing here is imported when a bot
-plays: the bot reads its weights from ``.npz`` files (:mod:`canasta_sim.players.weights`)."""
+(:mod:`.shards`), the model fit (:mod:`.train`, :mod:`.network`) and the fine-tuning on
+outcomes (:mod:`.finetune`), in the stages of :mod:`.pipeline`. Nothing here is imported when
+a bot plays: the bot reads its weights from ``.npz`` files
+(:mod:`canasta_sim.players.weights`)."""
 
 from ..players.specs import WEIGHT_FAMILIES
 
@@ -9,11 +11,12 @@ from ..players.specs import WEIGHT_FAMILIES
 #: start from no learned file).
 STARTS = ("apprentice", *WEIGHT_FAMILIES, "expert")
 
-#: The least value of each count of ``canasta-sim train``'s plan (:class:`.pipeline.TrainPlan`):
-#: every preset of a count's labels needs a shard, or its fit has no rows of it. The command's
-#: option ranges read it too, so its help and the check agree.
+#: The least value of each count of ``canasta-sim train``'s plan (:class:`.plan.TrainPlan`):
+#: every preset of a count's labels needs a shard, or its fit has no rows of it; 0 rounds of
+#: imitation fine-tune the start's files, 0 rounds on outcomes keep a count's imitation file.
+#: The command's option ranges read it too, so its help and the check agree.
 PLAN_LEAST = {
-    "rounds": 1,
+    "rounds": 0,
     "shards_2p": 2,
     "shards_3p": 2,
     "shards_4p": 2,
@@ -23,8 +26,27 @@ PLAN_LEAST = {
     "worlds": 1,
     "every": 1,
     "judge_deals": 6,
+    "outcome_rounds_2p": 0,
+    "outcome_rounds_3p": 0,
+    "outcome_rounds_4p": 0,
+    "outcome_rounds_6p": 0,
+    "outcome_deals_2p": 1,
+    "outcome_deals_3p": 1,
+    "outcome_deals_4p": 1,
+    "outcome_deals_6p": 1,
+    "stage_rounds": 1,
 }
 
 #: Rounds at most: each round labels as much as round 1 (about two hours on two cores at the
 #: defaults), so 15 rounds are over a day of labelling.
 MOST_ROUNDS = 15
+
+#: Each count's seed offset of ``canasta-sim train``'s fine-tuning on outcomes (the plan's
+#: seed plus it, :mod:`.finetune`): at seed 0 the seeds bots version 10's files were
+#: fine-tuned with (4 players first, 101).
+TUNE_SEEDS = {2: 102, 3: 103, 4: 101, 6: 106}
+
+#: The fine-tuning's opponents (``--outcome-pool``): ``self`` (the learner's weights of the
+#: round), ``start`` (the count's file the fine-tuning starts from), or the shipped files of
+#: an apprentice preset (the count's file of that family).
+TUNE_POOL = ("self", "start", "apprentice", *WEIGHT_FAMILIES)

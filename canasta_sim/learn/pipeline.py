@@ -21,10 +21,15 @@ Round by round, per player count (2, 6 and 3 players, then 4: :data:`ORDER`), in
   not win by more than its 95% interval keeps the file before and stops (is neither labelled
   nor fitted again).
 
-The kept file of every count ends in ``out/weights/``. A stage done writes its marker
+After the rounds, each count's kept file is fine-tuned on the outcomes of self-play deals
+(:mod:`.finetune`), into ``out/outcomes_{P}p/``: its rounds grouped into stages
+``outcomes_{P}p_1``, ``outcomes_{P}p_2``, ... of ``stage_rounds`` rounds each (the last one
+the rest), in :data:`ORDER`; a count of no rounds on outcomes keeps its imitation file.
+
+The final file of every count ends in ``out/weights/``. A stage done writes its marker
 ``STAGE.done`` (atomically, with its wall time and load average) and is skipped on a later
 run; a labelling stage killed midway keeps its whole shards and makes only the missing ones
-(:func:`.shards.make_labels`).
+(:func:`.shards.make_labels`), a fine-tuning stage its whole rounds.
 """
 
 from __future__ import annotations
@@ -35,22 +40,15 @@ import os
 import shutil
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
 
 from ..errors import BadArgument
-from ..players.specs import WEIGHT_FAMILIES
-from ..players.weights import default_weights_path
-from . import MOST_ROUNDS, PLAN_LEAST, STARTS
-from .shards import LabelPlan, load_labels, make_labels, missing_shards
-
-#: The player counts the recipe trains, each with a weight file of its own.
-COUNTS = (2, 3, 4, 6)
-
-#: The order a round labels, fits and judges the counts in: 4 players, the most labels, last.
-ORDER = (2, 6, 3, 4)
+from .finetune import is_done, round_files, tune_rounds
+from .plan import COUNTS, JUDGE_SEED, ORDER, TrainPlan, round_dir, weights_dir
+from .shards import load_labels, make_labels, missing_shards
 
 #: The file of a training folder that records its plan (:class:`TrainPlan`'s fields).
 PLAN_FILE = "plan.json"
@@ -60,144 +58,15 @@ PLAN_FILE = "plan.json"
 #: 1 from the expert's rollouts) is not resumed.
 RECIPE = 4
 
-#: Each count's labelling seed offset in round 1 (the plan's seed plus it; at seed 0 the seeds
-#: of bots version 9's labels); round ``k`` adds ``ROUND_SEED * (k - 1)``.
-LABEL_SEEDS = {2: 7002, 3: 7003, 4: 7001, 6: 7006}
-ROUND_SEED = 10
-
-#: The judge's seed offset: a round's file meets the file it would replace on the deals of
-#: seed ``seed + JUDGE_SEED``, which no labelling stage plays (they use ``seed + 7001`` on).
-JUDGE_SEED = 40
-
-#: The labelling search's options beside its rollout bot: the apprentice's own candidates.
-SEARCH = "top=4"
-
-
-@dataclass(frozen=True)
-class TrainPlan:
-    """What ``canasta-sim train`` makes.
-
-    Attributes
-    ----------
-    seed : int
-        Master seed: round ``k``'s labels of ``P`` players use seed ``seed + LABEL_SEEDS[P]
-        + ROUND_SEED (k - 1)`` (:data:`LABEL_SEEDS`), the fits ``seed``, the judges ``seed +
-        JUDGE_SEED``.
-    start : str
-        Round 1's rollout bot and the bot its judges play against
-        (:data:`canasta_sim.learn.STARTS`).
-    rounds : int
-        Rounds of labelling and fitting at most (1, the default, is bots version 9's recipe;
-        at most :data:`~canasta_sim.learn.MOST_ROUNDS`); a count stops earlier when its judge
-        says so.
-    shards_2p, shards_3p, shards_4p, shards_6p : int
-        Shards a round labels of each player count (at least 2: one per preset).
-    stage_shards : int
-        Shards a labelling stage makes at most: a count with more is labelled in as many
-        stages as it takes, of equal size give or take one.
-    deals : int
-        Deals per shard.
-    worlds : int
-        Sampled worlds per labelled decision.
-    every : int
-        About one decision in ``every`` is labelled.
-    judge_deals : int
-        Deals each judge stage plays (rounded up to a multiple of the sides).
-
-    Raises
-    ------
-    BadArgument
-        For a field below its least value (:data:`canasta_sim.learn.PLAN_LEAST`), more rounds
-        than :data:`~canasta_sim.learn.MOST_ROUNDS` or a start not in
-        :data:`~canasta_sim.learn.STARTS`.
-    """
-
-    seed: int = 0
-    start: str = "apprentice@8"
-    rounds: int = 1
-    shards_2p: int = 600
-    shards_3p: int = 400
-    shards_4p: int = 1000
-    shards_6p: int = 400
-    stage_shards: int = 500
-    deals: int = 20
-    worlds: int = 32
-    every: int = 3
-    judge_deals: int = 100_000
-
-    def __post_init__(self):
-        for name, low in PLAN_LEAST.items():
-            if getattr(self, name) < low:
-                raise BadArgument(
-                    name, f"{name}={getattr(self, name)} is not allowed; allowed: {low} or more"
-                )
-        if self.rounds > MOST_ROUNDS:
-            raise BadArgument(
-                "rounds", f"rounds={self.rounds} is not allowed; allowed: 1 to {MOST_ROUNDS}"
-            )
-        if self.start not in STARTS:
-            raise BadArgument(
-                "start", f"start={self.start!r} is not allowed; allowed: {', '.join(STARTS)}"
-            )
-
-    def shards(self, players: int) -> int:
-        """Shards a round labels of ``players`` players."""
-        return getattr(self, f"shards_{players}p")
-
-    def label_stages(self, players: int) -> list[tuple[str, int, int]]:
-        """The labelling stages of ``players`` players in a round: name, first shard and the
-        shard after its last."""
-        n = self.shards(players)
-        parts = -(-n // self.stage_shards)
-        if parts == 1:
-            return [(f"label_{players}p", 0, n)]
-        return [
-            (f"label_{players}p_{j + 1}", j * n // parts, (j + 1) * n // parts)
-            for j in range(parts)
-        ]
-
-    def judged(self, k: int) -> bool:
-        """Whether round ``k`` judges its files (not round 1 of the expert's rollouts)."""
-        return k > 1 or self.start != "expert"
-
-    def label_plan(self, out, k: int, players: int) -> LabelPlan:
-        """The labelling plan of round ``k`` at ``players`` players: pimc rolling out the
-        start in round 1, round ``k - 1``'s apprentice (its files in ``out``) after."""
-        if k > 1:
-            search, weights = f"pimc:rollout=apprentice,{SEARCH}", str(weights_dir(out, k - 1))
-        elif self.start == "expert":
-            search, weights = f"pimc:{SEARCH}", ""
-        else:
-            search, weights = f"pimc:rollout={self.start},{SEARCH}", ""
-        return LabelPlan(
-            seed=self.seed + LABEL_SEEDS[players] + ROUND_SEED * (k - 1),
-            deals=self.deals,
-            players=(players,),
-            presets=("classic", "hoyle"),
-            worlds=self.worlds,
-            every=self.every,
-            search=search,
-            weights=weights,
-        )
-
-    def start_file(self, players: int) -> Path:
-        """The start's weight file for ``players`` players (a learned start's)."""
-        return default_weights_path(players, WEIGHT_FAMILIES.get(self.start, ""))
+#: The plan's fields a resume may raise (never lower): the rounds of imitation (only before
+#: any fine-tuning: they may change the file it starts from) and of fine-tuning.
+GROWS = ("rounds", *(f"outcome_rounds_{p}p" for p in COUNTS))
 
 
 def label_folders(out, k: int, players: int) -> list[Path]:
     """The label folders the fit of ``players`` players in round ``k`` reads, in order (the
     order of the rows fixes the fit): the count's of rounds ``1 .. k``."""
     return [round_dir(out, r) / f"labels_{players}p" for r in range(1, k + 1)]
-
-
-def round_dir(out, k: int) -> Path:
-    return Path(out) / f"round_{k}"
-
-
-def weights_dir(out, k: int) -> Path:
-    """Where round ``k`` writes its weight files (``apprentice_{players}p.npz``)."""
-    return round_dir(out, k) / "weights"
 
 
 def _write_marker(path: Path, facts: dict) -> None:
@@ -208,15 +77,16 @@ def _write_marker(path: Path, facts: dict) -> None:
 
 def _check_plan(out: Path, facts: dict) -> None:
     """Refuse to resume the folder ``out`` with other options than it was made with (its
-    ``plan.json``, or a stage marker of a folder made before it) but ``rounds``, which may
-    grow, or with another recipe, and refuse a folder that holds other files; records
-    ``facts`` (the plan and its ``recipe``) in ``plan.json`` on the way.
+    ``plan.json``, or a stage marker of a folder made before it) but those of :data:`GROWS`,
+    which may grow, or with another recipe, and refuse a folder that holds other files;
+    records ``facts`` (the plan and its ``recipe``) in ``plan.json`` on the way.
 
     Raises
     ------
     BadArgument
         Naming the first option whose value differs from the folder's, fewer rounds than the
-        folder was run to, a folder of other files, or a folder that cannot be made.
+        folder was run to, more rounds of imitation once a fine-tuning has begun, a folder of
+        other files, or a folder that cannot be made.
     """
     path = out / PLAN_FILE
     if path.exists():
@@ -236,16 +106,23 @@ def _check_plan(out: Path, facts: dict) -> None:
             f"the folder {out} was made by recipe {before.get('recipe', 1)} of canasta-sim "
             f"train, this is recipe {RECIPE}: start over in another folder (--out)",
         )
-    if facts["rounds"] < before.get("rounds", 0):
+    for name in GROWS:
+        if facts[name] < before.get(name, 0):
+            raise BadArgument(
+                name,
+                f"{name}={facts[name]}, but the folder {out} was run to {name}={before[name]} "
+                f"and its weights/ follow every round: it may only grow (resume it with "
+                f"{before[name]} or more, or start over in another folder (--out))",
+            )
+    if facts["rounds"] > before.get("rounds", facts["rounds"]) and _tuned(out):
         raise BadArgument(
             "rounds",
             f"rounds={facts['rounds']}, but the folder {out} was run to rounds="
-            f"{before['rounds']} and its weights/ follow every round's judges: --rounds may "
-            f"only grow (resume it with {before['rounds']} or more; each round's files are in "
-            f"{out}/round_K/weights/)",
+            f"{before['rounds']} and has begun fine-tuning their files (outcomes_*p/): resume "
+            f"it with {before['rounds']}, or start over in another folder (--out)",
         )
     for name, value in facts.items():
-        if name != "rounds" and name in before and before[name] != value:
+        if name not in GROWS and name in before and before[name] != value:
             raise BadArgument(
                 name,
                 f"{name}={value}, but the folder {out} was made with {name}={before[name]}: "
@@ -256,6 +133,11 @@ def _check_plan(out: Path, facts: dict) -> None:
     except OSError as exc:
         raise BadArgument("out", f"the folder {out} cannot be made: {exc.strerror}") from None
     _write_marker(path, facts)
+
+
+def _tuned(out: Path) -> bool:
+    """Whether a fine-tuning of the folder ``out`` has begun (a round of it is written)."""
+    return any(out.glob("outcomes_*p/round_*.npz"))
 
 
 @contextlib.contextmanager
@@ -430,24 +312,50 @@ def round_stages(out, plan: TrainPlan, k: int) -> tuple[str, ...]:
     return tuple(stages)
 
 
+def kept_rounds(out, plan: TrainPlan) -> dict[int, int]:
+    """Each count's kept round of imitation: the last round it gained in (:func:`going`; 0,
+    the start, when round 1 did not gain or with no round)."""
+    return {p: r for r in range(plan.rounds + 1) for p in going(out, plan, r)}  # later win
+
+
+def imitation_file(out, plan: TrainPlan, players: int, k: int) -> Path:
+    """Round ``k``'s weight file of ``players`` players (0: the start's)."""
+    return weights_dir(out, k) / f"apprentice_{players}p.npz" if k else plan.start_file(players)
+
+
+def tune_folder(out, players: int) -> Path:
+    """Where the fine-tuning of ``players`` players writes its rounds and stage markers."""
+    return Path(out) / f"outcomes_{players}p"
+
+
 def keep_weights(out, plan: TrainPlan) -> Path:
-    """Copy each count's kept weight file (the last round it gained in, :func:`going`; the
-    start's file when round 1 did not gain) into ``out/weights/``, with ``kept.json`` naming
-    the round of each (0: the start) and the judge that stopped it; returns that folder."""
+    """Copy each count's final weight file into ``out/weights/``: its last round on outcomes,
+    or with none its kept imitation file (:func:`kept_rounds`); ``kept.json`` names, per
+    count, the round of imitation kept (0: the start), the judge that stopped it and the
+    stage and round on outcomes that made the file (``null`` with none). Returns that
+    folder."""
     final = Path(out) / "weights"
     final.mkdir(exist_ok=True)
-    last = {p: r for r in range(plan.rounds + 1) for p in going(out, plan, r)}  # later win
+    last = kept_rounds(out, plan)
     kept = {}
     for players in COUNTS:
-        k = last[players]
+        k, n = last[players], plan.outcome_rounds(players)
         name = f"apprentice_{players}p.npz"
         tmp = final / (name + ".tmp")
-        shutil.copyfile(weights_dir(out, k) / name if k else plan.start_file(players), tmp)
+        made = round_files(tune_folder(out, players), n - 1)[0] if n else None
+        shutil.copyfile(made or imitation_file(out, plan, players, k), tmp)
         os.replace(tmp, final / name)
         stop = _judge_file(out, k + 1, players)
         kept[str(players)] = {
             "round": k,
             "stopped_by": json.loads(stop.read_text()) if stop.exists() else None,
+            "outcomes": {
+                "stage": plan.tune_stages(players)[-1][0],
+                "round": n - 1,
+                "file": str(Path(made).relative_to(out)),
+            }
+            if made
+            else None,
         }
     _write_marker(final / "kept.json", kept)
     return final
@@ -544,9 +452,12 @@ def _verdict(out: Path, k: int, name: str) -> str:
 
 
 def _progress(out: Path, plan: TrainPlan) -> tuple[int, int, bool]:
-    """Stages done and stages in all of the rounds whose stages are known, and whether every
-    round's are (a round's follow from the judges of the round before it)."""
-    done = total = 0
+    """Stages done and stages in all of the rounds whose stages are known and in the
+    fine-tuning, and whether every round's are (a round's follow from the judges of the round
+    before it)."""
+    tuning = [(p, *stage) for p in ORDER for stage in plan.tune_stages(p)]
+    done = sum(_tune_done(out, *stage) for stage in tuning)
+    total = len(tuning)
     for k in range(1, plan.rounds + 1):
         try:
             stages = round_stages(out, plan, k)
@@ -555,6 +466,46 @@ def _progress(out: Path, plan: TrainPlan) -> tuple[int, int, bool]:
         total += len(stages)
         done += sum((round_dir(out, k) / f"{name}.done").exists() for name in stages)
     return done, total, True
+
+
+def _tune_done(out: Path, players: int, name: str, first: int, stop: int) -> bool:
+    """Whether fine-tuning stage ``name`` made rounds ``first .. stop - 1`` (its marker names
+    them: a resume with more rounds may lengthen the last stage)."""
+    marker = tune_folder(out, players) / f"{name}.done"
+    return marker.exists() and json.loads(marker.read_text())["rounds"] == [first, stop]
+
+
+def _tune_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -> None:
+    """Run (or resume) the fine-tuning stages of ``players`` players from its kept imitation
+    file; each stage's marker records the plan, its rounds, the starting file, its wall time
+    and the load average at its start and end."""
+    start = str(imitation_file(out, plan, players, kept_rounds(out, plan)[players]))
+    tune = plan.tune_plan(players)
+    folder = tune_folder(out, players)
+    for name, first, stop in plan.tune_stages(players):
+        if _tune_done(out, players, name, first, stop):
+            echo(f"{name}: done before")
+            continue
+        have = sum(is_done(folder, k) for k in range(first, stop))
+        again = f" (resuming, {have} already done)" if have else ""
+        echo(
+            f"{name}: rounds {first} to {stop - 1} of {plan.outcome_rounds(players)}{again}, "
+            f"{tune.deals:,} deals each, seed {tune.seed}, pool {','.join(tune.pool)}, from "
+            f"{start}"
+        )
+        t, load = time.time(), _load()
+        tune_rounds(folder, tune, start, first, stop, echo)
+        _write_marker(
+            folder / f"{name}.done",
+            {
+                **facts,
+                "rounds": [first, stop],
+                "start": start,
+                "seconds": round(time.time() - t, 1),
+                "load_start": load,
+                "load_end": _load(),
+            },
+        )
 
 
 def run_training(
@@ -567,23 +518,29 @@ def run_training(
     echo: Callable[[str], None] = print,
 ) -> Path:
     """Run (or resume) every stage of ``plan`` into the folder ``out`` (round by round, in
-    :func:`round_stages` order, until ``plan.rounds`` or until no count improves), then copy
-    each count's kept file into ``out/weights/`` (:func:`keep_weights`) and return that
-    folder. ``threads`` and ``scheduler`` are the labelling's and the judges'
-    (:func:`.shards.make_labels`); ``echo`` gets one line per stage. Each stage's marker
-    records its wall time (``seconds``) and the load average at its start and end.
+    :func:`round_stages` order, until ``plan.rounds`` or until no count improves; then, per
+    count in :data:`ORDER`, the fine-tuning of its kept file), then copy each count's final
+    file into ``out/weights/`` (:func:`keep_weights`) and return that folder. ``threads`` and
+    ``scheduler`` are the labelling's and the judges' (:func:`.shards.make_labels`); the
+    fine-tuning is one sequential learner on one thread of this machine. ``echo`` gets one
+    line per stage (and per round on outcomes). Each stage's marker records its wall time
+    (``seconds``) and the load average at its start and end.
 
     Raises
     ------
     ValueError
         For ``threads`` below 1 or a bad scheduler.
     BadArgument
-        For a folder made with another plan (``rounds`` may grow) or recipe.
+        For a folder made with another plan (``rounds`` and the rounds on outcomes may grow)
+        or recipe.
+    ModuleNotFoundError
+        When a count is fine-tuned without JAX or optax (the extra ``train``).
     KeyboardInterrupt
-        For Ctrl-C; the stage it stops has no marker, so a rerun does it again.
+        For Ctrl-C; the stage it stops has no marker, so a rerun does it again (a labelling
+        stage from its whole shards, a fine-tuning stage from its whole rounds).
     """
     out = Path(out)
-    facts = {**asdict(plan), "recipe": RECIPE}
+    facts = json.loads(json.dumps({**asdict(plan), "recipe": RECIPE}))  # as plan.json reads
     _check_plan(out, facts)
     done, total, known = _progress(out, plan)
     if done:
@@ -611,4 +568,6 @@ def run_training(
             )
             if name.startswith("judge_"):
                 echo(_verdict(out, k, name))
+    for players in ORDER:
+        _tune_count(out, plan, players, facts, echo)
     return keep_weights(out, plan)

@@ -1,12 +1,8 @@
 """The outcomes trainer (issue 41 item 3): its forward pass is the kernel's network, a step
 moves the probability of a candidate the way its advantage says, and the file it writes
-plays; the script runs its rounds and resumes."""
+plays (the rounds and their resume: tests/learn/test_finetune.py)."""
 
 import json
-import os
-import subprocess
-import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,7 +20,6 @@ from canasta_sim.nb.selfplay import PlayCol  # noqa: E402
 from canasta_sim.players.specs import parse_bot  # noqa: E402
 from canasta_sim.players.weights import default_weights_path, load_weights, pack  # noqa: E402
 
-ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = default_weights_path(4)
 
 
@@ -110,26 +105,6 @@ def test_the_written_file_loads_and_plays(tmp_path):
         np.testing.assert_array_equal(z["value_A"], parts0["value_A"])  # kept
     run = simulate(2, rules=Rules(players=4), bots=[f"apprentice:weights={path}"], seed=3)
     assert len(run.deals) == 2
-
-
-def test_the_script_runs_rounds_and_resumes(tmp_path):
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    script = [
-        sys.executable,
-        str(ROOT / "scripts" / "finetune_outcomes.py"),
-        "--out",
-        str(tmp_path),
-    ]
-    small = ["--deals", "8", "--pool", "self", "start", "--batch", "32", "--seed", "5"]
-    r = subprocess.run([*script, "--rounds", "1", *small], capture_output=True, text=True, env=env)
-    assert r.returncode == 0, r.stderr
-    first = (tmp_path / "round_0.npz").read_bytes()
-    r = subprocess.run([*script, "--rounds", "2", *small], capture_output=True, text=True, env=env)
-    assert r.returncode == 0, r.stderr
-    assert (tmp_path / "round_0.npz").read_bytes() == first  # skipped, not made again
-    facts = json.loads(r.stdout.strip().splitlines()[-1])
-    assert facts["round"] == 1 and facts["decisions"] > 100
-    load_weights(str(tmp_path / "round_1.npz"))
 
 
 def test_batches_keep_the_last_partial_one():

@@ -23,11 +23,13 @@ threadpoolctl = pytest.importorskip("threadpoolctl")
 pytestmark = pytest.mark.usefixtures("label_kernels")
 
 #: Tiny sizes: 3 four-player shards in stages of at most 2 shards (label_4p_1: shard 0,
-#: label_4p_2: shards 1 and 2), 2 shards of every other count (one stage each).
+#: label_4p_2: shards 1 and 2), 2 shards of every other count (one stage each); no
+#: fine-tuning on outcomes (its stages: tests/learn/test_finetune.py).
+NO_OUTCOMES = [f"--outcome-rounds-{p}p=0" for p in (2, 3, 4, 6)]
 TINY = [
     "--shards-2p", "2", "--shards-3p", "2", "--shards-4p", "3", "--shards-6p", "2",
     "--stage-shards", "2", "--deals", "1", "--worlds", "2", "--every", "2",
-    "--judge-deals", "6",
+    "--judge-deals", "6", *NO_OUTCOMES,
 ]  # fmt: skip
 
 #: Round 1's stages in the order the recipe runs them: per count (2, 6, 3 players, 4 last)
@@ -213,7 +215,8 @@ def test_a_count_stops_when_its_judge_finds_no_gain(tmp_path, monkeypatch):
 def test_the_judge_plays_the_new_file_against_the_start_then_the_round_before(tmp_path):
     """A real judge of 6 deals (3 players: 2 seat rotations of 3 sides) of seed 7 + 40: round
     1's file (here the shipped one) against ``apprentice@8``, round 2's against round 1's."""
-    from canasta_sim.learn.pipeline import TrainPlan, judge_count, weights_dir
+    from canasta_sim.learn.pipeline import judge_count
+    from canasta_sim.learn.plan import TrainPlan, weights_dir
 
     plan = TrainPlan(seed=7, judge_deals=6)
     for k in (1, 2):
@@ -238,7 +241,7 @@ def test_the_default_is_bots_version_9s_recipe():
     7002, 7003, 7001 and 7006, 600, 400, 1,000 and 400 shards, one round, fits of seed 0; the
     labelling stages hold at most 500 shards (a half-hour on two cores); round 2 would roll
     out round 1's files at seeds 10 higher."""
-    from canasta_sim.learn.pipeline import TrainPlan, weights_dir
+    from canasta_sim.learn.plan import TrainPlan, weights_dir
     from canasta_sim.learn.shards import LabelPlan
 
     plan = TrainPlan()
@@ -261,7 +264,8 @@ def test_the_default_is_bots_version_9s_recipe():
 def test_a_start_from_the_expert_labels_with_its_rollouts_and_judges_from_round_2():
     """``--start expert``: round 1 labels with pimc's expert rollouts and has no judge (no file
     before it); round 2 judges."""
-    from canasta_sim.learn.pipeline import TrainPlan, round_stages
+    from canasta_sim.learn.pipeline import round_stages
+    from canasta_sim.learn.plan import TrainPlan
 
     plan = TrainPlan(start="expert", rounds=2, shards_4p=2, shards_2p=2, stage_shards=2)
     assert plan.label_plan(Path("o"), 1, 4).search == "pimc:top=4"
@@ -287,7 +291,8 @@ def test_train_refuses_a_folder_of_other_files_fewer_rounds_and_an_unwritable_fo
     cannot be made is a usage error of --out, not a crash."""
     from dataclasses import asdict
 
-    from canasta_sim.learn.pipeline import RECIPE, TrainPlan
+    from canasta_sim.learn.pipeline import RECIPE
+    from canasta_sim.learn.plan import TrainPlan
 
     other = tmp_path / "run"
     other.mkdir()
@@ -299,7 +304,8 @@ def test_train_refuses_a_folder_of_other_files_fewer_rounds_and_an_unwritable_fo
     done = tmp_path / "done"
     done.mkdir()
     plan = TrainPlan(rounds=3, shards_2p=2, shards_3p=2, shards_4p=3, shards_6p=2,
-                     stage_shards=2, deals=1, worlds=2, every=2, judge_deals=6)  # fmt: skip
+                     stage_shards=2, deals=1, worlds=2, every=2, judge_deals=6,
+                     **{f"outcome_rounds_{p}p": 0 for p in (2, 3, 4, 6)})  # fmt: skip
     (done / "plan.json").write_text(json.dumps({**asdict(plan), "recipe": RECIPE}))
     r = CliRunner().invoke(main, ["train", "--out", str(done), "--quiet", *TINY, "--rounds", "2"])
     text = " ".join(r.output.split())
@@ -312,7 +318,7 @@ def test_train_refuses_a_folder_of_other_files_fewer_rounds_and_an_unwritable_fo
 @pytest.mark.parametrize(
     "args, option",
     [
-        (["--rounds", "0"], "--rounds"),
+        (["--rounds", "-1"], "--rounds"),
         (["--rounds", "16"], "--rounds"),
         (["--shards-2p", "1"], "--shards-2p"),
         (["--shards-4p", "0"], "--shards-4p"),
@@ -393,7 +399,7 @@ def test_a_resumed_train_says_how_many_stages_and_shards_are_done(tmp_path, monk
     monkeypatch.setattr(pipeline, "_run_stage", instant)
     monkeypatch.setattr(pipeline, "keep_weights", lambda out, plan: out)  # and no files
     out = tmp_path / "t"
-    args = ["train", "--out", out, "--quiet", "--rounds", 1, "--shards-4p", 3]
+    args = ["train", "--out", out, "--quiet", "--rounds", 1, "--shards-4p", 3, *NO_OUTCOMES]
     args = [str(a) for a in args]
     first = CliRunner().invoke(main, args)
     assert first.exit_code == 0, first.output

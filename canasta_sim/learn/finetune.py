@@ -1,0 +1,211 @@
+"""Fine-tuning a player count's weight file on real deal results, the stages of ``canasta-sim
+train`` after its imitation rounds (issue 41 item 3; docs/learned.md, "Learning from
+outcomes"): rounds of self-play (:mod:`.experience`), each followed by a policy-gradient
+update with a critic that sees every hand (:mod:`.outcomes`).
+
+Round ``k`` (from 0) plays deals ``k * deals ..`` of the plan's seed, split evenly over the
+pool's opponents in its order, the learner sampling at ``temperature`` points, updates the
+policy and the critic, and writes into the count's folder ``critic_K.npz`` (the trainer's
+state after the round) and then ``round_K.npz`` (the policy as a weight file:
+``apprentice:weights=.../round_K.npz``), each to a temporary file renamed: a round whose two
+files exist is done, and a rerun goes on from the last one done, as a run never stopped does.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import missing_extra
+from ..players.specs import WEIGHT_FAMILIES
+from ..players.weights import default_weights_path
+from . import outcomes
+from .experience import SelfPlayPlan, selfplay
+
+#: XLA on one CPU thread, as bots version 10's files were fine-tuned (the other cores label or
+#: play); XLA reads it once, so it is set before JAX is first imported.
+XLA_FLAGS = "--xla_cpu_multi_thread_eigen=false"
+
+#: The critic's arrays in ``critic_K.npz``; the policy's ride beside them with the prefix
+#: ``policy_``, in the trainer's units (a weight file holds the output layer in points, and
+#: the trainer's hundreds do not come back exactly from it).
+CRITIC_PARTS = ("A", "b1", "v", "b2")
+POLICY = "policy_"
+
+
+@dataclass(frozen=True)
+class TunePlan:
+    """What the fine-tuning of one player count plays and how it updates.
+
+    Attributes
+    ----------
+    seed : int
+        Seed of the deals (round ``k``'s are deals ``k * deals ..``) and of the updates'
+        batches and first critic (:class:`.outcomes.UpdatePlan`'s ``seed``).
+    players : int
+        Players at the table (2, 3, 4 or 6); the rules are the classic preset's.
+    deals : int
+        Deals a round, split evenly over ``pool``.
+    pool : tuple of str
+        The learner's opponents (:data:`~canasta_sim.learn.TUNE_POOL`), each playing
+        ``deals / len(pool)`` of a round's deals at temperature 0.
+    temperature : float
+        The learner's sampling temperature (points).
+    lr : float
+        The policy's Adam learning rate.
+    kl : float
+        Weight of the KL divergence from the starting file's policy.
+    """
+
+    seed: int
+    players: int
+    deals: int
+    pool: tuple[str, ...] = ("self", "start")
+    temperature: float = 50.0
+    lr: float = 3e-4
+    kl: float = 0.1
+
+    def update_plan(self) -> outcomes.UpdatePlan:
+        """The update's settings: these, the rest at :class:`.outcomes.UpdatePlan`'s defaults."""
+        return outcomes.UpdatePlan(
+            temperature=self.temperature, lr=self.lr, kl=self.kl, seed=self.seed
+        )
+
+
+def need_jax() -> None:
+    """Import JAX and optax (XLA on one thread, :data:`XLA_FLAGS`, unless set already).
+
+    Raises
+    ------
+    ModuleNotFoundError
+        Naming the optional extra ``train`` and its install line, when either is missing.
+    """
+    os.environ.setdefault("XLA_FLAGS", XLA_FLAGS)
+    try:
+        import jax  # noqa: F401
+        import optax  # noqa: F401
+    except ImportError as exc:
+        raise missing_extra("fine-tuning on outcomes", "train", exc) from None
+
+
+def round_files(folder, k: int) -> tuple[Path, Path]:
+    """Round ``k``'s weight file and trainer state in ``folder``."""
+    return Path(folder) / f"round_{k}.npz", Path(folder) / f"critic_{k}.npz"
+
+
+def is_done(folder, k: int) -> bool:
+    """Whether round ``k``'s two files are in ``folder`` (each is written whole or not)."""
+    return all(p.exists() for p in round_files(folder, k))
+
+
+def pool_file(name: str, learner: str, start: str, players: int) -> str:
+    """The weight file of pool opponent ``name`` (:data:`~canasta_sim.learn.TUNE_POOL`) at
+    ``players`` players."""
+    if name in ("self", "start"):
+        return learner if name == "self" else start
+    return str(default_weights_path(players, WEIGHT_FAMILIES.get(name, "")))
+
+
+def play_round(plan: TunePlan, k: int, learner: str, start: str) -> dict:
+    """Round ``k``'s logged decisions (:func:`.experience.selfplay`), its deals split over
+    the pool in order and the logs joined."""
+    share = plan.deals // len(plan.pool)
+    logs = []
+    for j, name in enumerate(plan.pool):
+        sp = SelfPlayPlan(
+            seed=plan.seed,
+            players=plan.players,
+            preset="classic",
+            temperature=plan.temperature,
+            pool=pool_file(name, learner, start, plan.players),
+        )
+        logs.append(selfplay(learner, sp, k * plan.deals + j * share, share))
+    return join(logs)
+
+
+def join(logs: list[dict]) -> dict:
+    """Logs of several calls as one (the candidate rows of each decision renumbered)."""
+    out = {k: np.concatenate([g[k] for g in logs]) for k in logs[0]}
+    shift = np.cumsum([0] + [len(g["score"]) for g in logs[:-1]])
+    out["meta"][:, 5] += np.repeat(shift, [len(g["meta"]) for g in logs])
+    return out
+
+
+def _save_state(path: Path, params: dict, critic: dict) -> None:
+    """Write the trainer's state (the critic, the policy) atomically: a kill leaves no
+    half-written file that a rerun would take for a finished round."""
+    tmp = path.with_name(path.stem + ".tmp.npz")
+    np.savez(tmp, **critic, **{POLICY + k: v for k, v in params.items()})
+    os.replace(tmp, path)
+
+
+def _state_after(folder, k: int, start: str) -> tuple[dict, dict | None, str]:
+    """The policy, the critic and the learner's weight file after round ``k`` (-1: the
+    starting file, no critic yet)."""
+    if k < 0:
+        return outcomes.policy_params(outcomes.read_parts(start)), None, start
+    path, cpath = round_files(folder, k)
+    with np.load(cpath) as z:
+        critic = {n: z[n] for n in CRITIC_PARTS}
+        params = {n[len(POLICY) :]: z[n] for n in z if n.startswith(POLICY)}
+    return params, critic, str(path)
+
+
+def tune_rounds(
+    folder, plan: TunePlan, start: str, first: int, stop: int, echo: Callable[[str], None]
+) -> list[dict]:
+    """Play and update rounds ``first .. stop - 1`` of ``plan`` not done yet, from the
+    weight file ``start`` (the count's imitation file), into ``folder``; ``echo`` gets a line
+    per round. Returns the facts of each round made (also the report of its weight file).
+
+    Raises
+    ------
+    ModuleNotFoundError
+        Without JAX or optax (:func:`need_jax`).
+    FileNotFoundError
+        When round ``first - 1`` is not done.
+    """
+    need_jax()
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    update = plan.update_plan()
+    parts0 = outcomes.read_parts(start)
+    made: list[dict] = []
+    for k in range(first, stop):
+        if is_done(folder, k):
+            continue
+        if not made or made[-1]["round"] != k - 1:  # else the round before is in memory
+            params, critic, learner = _state_after(folder, k - 1, start)
+        t = time.time()
+        log = play_round(plan, k, learner, start)
+        played = time.time() - t
+        params, critic, facts = outcomes.update(params, critic, parts0, log, plan.players, update)
+        facts = {
+            "round": k,
+            "plan": asdict(update),
+            "pool": list(plan.pool),
+            "seed": plan.seed,
+            "deals": plan.deals,
+            "start": start,
+            "play_seconds": round(played, 1),
+            "update_seconds": round(time.time() - t - played, 1),
+            **facts,
+            "mean_outcome": float(np.mean(log["outcome"])),
+        }
+        path, cpath = round_files(folder, k)
+        _save_state(cpath, params, critic)
+        outcomes.write(path, params, parts0, plan.players, facts)
+        learner = str(path)
+        made.append(facts)
+        echo(
+            f"  round {k}: {facts['decisions']:,} decisions, mean outcome "
+            f"{facts['mean_outcome']:+,.0f} points, critic error {facts['critic_rmse']:,.0f}, "
+            f"KL from the start {facts['kl_imitation']:.4f} (play {played:.0f} s, update "
+            f"{facts['update_seconds']:.0f} s)"
+        )
+    return made

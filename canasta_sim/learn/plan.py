@@ -1,0 +1,245 @@
+"""The plan of ``canasta-sim train`` (:class:`TrainPlan`: what its stages make, from a seed)
+and the layout of its rounds' folders; :mod:`.pipeline` runs the stages."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import BadArgument
+from ..players.specs import WEIGHT_FAMILIES
+from ..players.weights import default_weights_path
+from . import MOST_ROUNDS, PLAN_LEAST, STARTS, TUNE_POOL, TUNE_SEEDS
+from .finetune import TunePlan
+from .shards import LabelPlan
+
+#: The player counts the recipe trains, each with a weight file of its own.
+COUNTS = (2, 3, 4, 6)
+
+#: The order a round labels, fits and judges the counts in: 4 players, the most labels, last.
+ORDER = (2, 6, 3, 4)
+
+#: Each count's labelling seed offset in round 1 (the plan's seed plus it; at seed 0 the seeds
+#: of bots version 9's labels); round ``k`` adds ``ROUND_SEED * (k - 1)``.
+LABEL_SEEDS = {2: 7002, 3: 7003, 4: 7001, 6: 7006}
+ROUND_SEED = 10
+
+#: The judge's seed offset: a round's file meets the file it would replace on the deals of
+#: seed ``seed + JUDGE_SEED``, which no labelling stage plays (they use ``seed + 7001`` on).
+JUDGE_SEED = 40
+
+#: The labelling search's options beside its rollout bot: the apprentice's own candidates.
+SEARCH = "top=4"
+
+
+@dataclass(frozen=True)
+class TrainPlan:
+    """What ``canasta-sim train`` makes.
+
+    Attributes
+    ----------
+    seed : int
+        Master seed: round ``k``'s labels of ``P`` players use seed ``seed + LABEL_SEEDS[P]
+        + ROUND_SEED (k - 1)`` (:data:`LABEL_SEEDS`), the fits ``seed``, the judges ``seed +
+        JUDGE_SEED``.
+    start : str
+        Round 1's rollout bot and the bot its judges play against
+        (:data:`canasta_sim.learn.STARTS`).
+    rounds : int
+        Rounds of labelling and fitting at most (1, the default, is bots version 9's recipe;
+        at most :data:`~canasta_sim.learn.MOST_ROUNDS`); a count stops earlier when its judge
+        says so.
+    shards_2p, shards_3p, shards_4p, shards_6p : int
+        Shards a round labels of each player count (at least 2: one per preset).
+    stage_shards : int
+        Shards a labelling stage makes at most: a count with more is labelled in as many
+        stages as it takes, of equal size give or take one.
+    deals : int
+        Deals per shard.
+    worlds : int
+        Sampled worlds per labelled decision.
+    every : int
+        About one decision in ``every`` is labelled.
+    judge_deals : int
+        Deals each judge stage plays (rounded up to a multiple of the sides).
+    outcome_rounds_2p, outcome_rounds_3p, outcome_rounds_4p, outcome_rounds_6p : int
+        Rounds of fine-tuning on outcomes of each count's kept file (0: none; the defaults
+        are bots version 10's recipe), at seed ``seed + TUNE_SEEDS[P]``
+        (:data:`~canasta_sim.learn.TUNE_SEEDS`).
+    outcome_deals_2p, outcome_deals_3p, outcome_deals_4p, outcome_deals_6p : int
+        Deals a round on outcomes plays, a multiple of the pool's size.
+    stage_rounds : int
+        Rounds on outcomes a stage holds at most.
+    outcome_temperature, outcome_lr, outcome_kl : float
+        The learner's sampling temperature (points, above 0), the policy's learning rate
+        (above 0) and the weight of its KL divergence from the kept file (0 or more)
+        (:class:`.finetune.TunePlan`).
+    outcome_pool : tuple of str
+        The learner's opponents (:data:`~canasta_sim.learn.TUNE_POOL`), each playing an
+        equal share of a round's deals.
+
+    Raises
+    ------
+    BadArgument
+        For a field below its least value (:data:`canasta_sim.learn.PLAN_LEAST`) or out of its
+        range, more rounds than :data:`~canasta_sim.learn.MOST_ROUNDS`, a start not in
+        :data:`~canasta_sim.learn.STARTS` (or ``expert`` with no round of imitation), a pool
+        opponent not in :data:`~canasta_sim.learn.TUNE_POOL`, or deals of a count with rounds
+        on outcomes not a multiple of the pool's size.
+    """
+
+    seed: int = 0
+    start: str = "apprentice@8"
+    rounds: int = 1
+    shards_2p: int = 600
+    shards_3p: int = 400
+    shards_4p: int = 1000
+    shards_6p: int = 400
+    stage_shards: int = 500
+    deals: int = 20
+    worlds: int = 32
+    every: int = 3
+    judge_deals: int = 100_000
+    outcome_rounds_2p: int = 40
+    outcome_rounds_3p: int = 40
+    outcome_rounds_4p: int = 28
+    outcome_rounds_6p: int = 40
+    outcome_deals_2p: int = 10_000
+    outcome_deals_3p: int = 10_000
+    outcome_deals_4p: int = 10_000
+    outcome_deals_6p: int = 5_000
+    stage_rounds: int = 20
+    outcome_temperature: float = 50.0
+    outcome_lr: float = 3e-4
+    outcome_kl: float = 0.1
+    outcome_pool: tuple[str, ...] = ("self", "start")
+
+    def __post_init__(self):
+        for name, low in PLAN_LEAST.items():
+            if getattr(self, name) < low:
+                raise BadArgument(
+                    name, f"{name}={getattr(self, name)} is not allowed; allowed: {low} or more"
+                )
+        if self.rounds > MOST_ROUNDS:
+            raise BadArgument(
+                "rounds", f"rounds={self.rounds} is not allowed; allowed: 1 to {MOST_ROUNDS}"
+            )
+        if self.start not in STARTS:
+            raise BadArgument(
+                "start", f"start={self.start!r} is not allowed; allowed: {', '.join(STARTS)}"
+            )
+        if self.rounds == 0 and self.start == "expert":
+            raise BadArgument(
+                "rounds",
+                "rounds=0 fine-tunes the start's files, and start=expert has none; allowed: "
+                "1 or more with start=expert, or a start of shipped files",
+            )
+        self._check_outcomes()
+
+    def _check_outcomes(self):
+        """Refuse a bad setting of the fine-tuning (BadArgument naming it)."""
+        for name, low, strict in (
+            ("outcome_temperature", 0, True),
+            ("outcome_lr", 0, True),
+            ("outcome_kl", 0, False),
+        ):
+            value = getattr(self, name)
+            if not (value > low if strict else value >= low):  # NaN fails both
+                bound = f"above {low}" if strict else f"{low} or more"
+                raise BadArgument(name, f"{name}={value} is not allowed; allowed: {bound}")
+        bad = [p for p in self.outcome_pool if p not in TUNE_POOL]
+        if bad or not self.outcome_pool:
+            what = repr(bad[0]) if bad else "no opponent"
+            raise BadArgument(
+                "outcome_pool",
+                f"outcome_pool={','.join(self.outcome_pool)}: {what} is not allowed; "
+                f"allowed: a comma-separated list of one or more of {', '.join(TUNE_POOL)}",
+            )
+        for players in COUNTS:
+            deals = getattr(self, f"outcome_deals_{players}p")
+            if self.outcome_rounds(players) and deals % len(self.outcome_pool):
+                raise BadArgument(
+                    f"outcome_deals_{players}p",
+                    f"outcome_deals_{players}p={deals} is not allowed; allowed: a multiple of "
+                    f"the pool's size ({len(self.outcome_pool)}), each opponent playing the "
+                    "same share",
+                )
+
+    def shards(self, players: int) -> int:
+        """Shards a round labels of ``players`` players."""
+        return getattr(self, f"shards_{players}p")
+
+    def label_stages(self, players: int) -> list[tuple[str, int, int]]:
+        """The labelling stages of ``players`` players in a round: name, first shard and the
+        shard after its last."""
+        n = self.shards(players)
+        parts = -(-n // self.stage_shards)
+        if parts == 1:
+            return [(f"label_{players}p", 0, n)]
+        return [
+            (f"label_{players}p_{j + 1}", j * n // parts, (j + 1) * n // parts)
+            for j in range(parts)
+        ]
+
+    def judged(self, k: int) -> bool:
+        """Whether round ``k`` judges its files (not round 1 of the expert's rollouts)."""
+        return k > 1 or self.start != "expert"
+
+    def label_plan(self, out, k: int, players: int) -> LabelPlan:
+        """The labelling plan of round ``k`` at ``players`` players: pimc rolling out the
+        start in round 1, round ``k - 1``'s apprentice (its files in ``out``) after."""
+        if k > 1:
+            search, weights = f"pimc:rollout=apprentice,{SEARCH}", str(weights_dir(out, k - 1))
+        elif self.start == "expert":
+            search, weights = f"pimc:{SEARCH}", ""
+        else:
+            search, weights = f"pimc:rollout={self.start},{SEARCH}", ""
+        return LabelPlan(
+            seed=self.seed + LABEL_SEEDS[players] + ROUND_SEED * (k - 1),
+            deals=self.deals,
+            players=(players,),
+            presets=("classic", "hoyle"),
+            worlds=self.worlds,
+            every=self.every,
+            search=search,
+            weights=weights,
+        )
+
+    def outcome_rounds(self, players: int) -> int:
+        """Rounds on outcomes of ``players`` players."""
+        return getattr(self, f"outcome_rounds_{players}p")
+
+    def tune_plan(self, players: int) -> TunePlan:
+        """The fine-tuning of ``players`` players: seed ``seed + TUNE_SEEDS[players]``."""
+        return TunePlan(
+            seed=self.seed + TUNE_SEEDS[players],
+            players=players,
+            deals=getattr(self, f"outcome_deals_{players}p"),
+            pool=tuple(self.outcome_pool),
+            temperature=self.outcome_temperature,
+            lr=self.outcome_lr,
+            kl=self.outcome_kl,
+        )
+
+    def tune_stages(self, players: int) -> list[tuple[str, int, int]]:
+        """The fine-tuning stages of ``players`` players: name, first round and the round
+        after its last; stage ``j`` holds rounds ``(j - 1) stage_rounds ..``, so more rounds
+        (a resume with more) only add rounds to the last stage or stages after it."""
+        n, size = self.outcome_rounds(players), self.stage_rounds
+        return [
+            (f"outcomes_{players}p_{j + 1}", j * size, min((j + 1) * size, n))
+            for j in range(-(-n // size))
+        ]
+
+    def start_file(self, players: int) -> Path:
+        """The start's weight file for ``players`` players (a learned start's)."""
+        return default_weights_path(players, WEIGHT_FAMILIES.get(self.start, ""))
+
+
+def round_dir(out, k: int) -> Path:
+    return Path(out) / f"round_{k}"
+
+
+def weights_dir(out, k: int) -> Path:
+    """Where round ``k`` writes its weight files (``apprentice_{players}p.npz``)."""
+    return round_dir(out, k) / "weights"

@@ -1,0 +1,218 @@
+"""``canasta-sim train``'s fine-tuning on outcomes (issue 41 item 3 and its reproducible
+training): its stages of rounds run from a seed, a run killed while writing a round resumes
+from the round before and gives the same bytes as a run never killed, a resume with other
+settings is refused naming the option, and bad options are usage errors before any play."""
+
+import json
+import sys
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+import canasta_sim.learn.finetune as finetune
+from canasta_sim.cli import main
+from canasta_sim.learn import TUNE_POOL
+from canasta_sim.learn.plan import TrainPlan
+from canasta_sim.players.weights import default_weights_path, load_weights
+
+pytest.importorskip("jax")
+pytest.importorskip("optax")
+
+#: Fine-tuning only (no labels: --rounds 0) of version 9's 2-player file: 2 rounds of 8
+#: deals, a stage each; the other counts keep version 9's files.
+SMALL = [
+    "--rounds", "0", "--start", "apprentice@9", "--outcome-rounds-2p", "2",
+    "--outcome-deals-2p", "8", "--stage-rounds", "1", "--outcome-rounds-3p", "0",
+    "--outcome-rounds-4p", "0", "--outcome-rounds-6p", "0",
+]  # fmt: skip
+
+
+def _train(out, *args):
+    return CliRunner().invoke(main, ["train", "--out", str(out), "--quiet", *SMALL, *args])
+
+
+def _arrays(path):
+    """A file's arrays as bytes, but a weight file's report (it holds the round's times)."""
+    with np.load(path) as z:
+        return {k: z[k].tobytes() for k in z if k != "report"}
+
+
+def _half_written(write):
+    """``outcomes.write`` killed while writing round 1's weight file: a partial temporary
+    file left, no round file."""
+
+    def killed(path, *args):
+        if path.name == "round_1.npz":
+            path.with_name(path.name + ".tmp").write_bytes(b"PK\x03\x04 half")
+            raise KeyboardInterrupt
+        return write(path, *args)
+
+    return killed
+
+
+def test_stages_killed_and_resumed_give_the_bytes_of_a_run_never_killed(tmp_path, monkeypatch):
+    whole = tmp_path / "whole"
+    r = _train(whole)
+    assert r.exit_code == 0, r.output
+    tuned = whole / "outcomes_2p"
+    # a stage a round, each marked with its rounds; seed 0 + 102 (bots version 10's)
+    for name, rounds in (("outcomes_2p_1", [0, 1]), ("outcomes_2p_2", [1, 2])):
+        assert f"{name}: rounds {rounds[0]} to {rounds[0]} of 2, 8 deals each, seed 102" in r.output
+        marker = json.loads((tuned / f"{name}.done").read_text())
+        assert marker["rounds"] == rounds and marker["seconds"] >= 0
+        assert marker["start"] == str(default_weights_path(2, "apprentice9"))
+    with np.load(tuned / "round_1.npz") as z:
+        facts = json.loads(str(z["report"]))
+    assert (facts["round"], facts["seed"], facts["pool"]) == (1, 102, ["self", "start"])
+    assert facts["plan"]["lr"] == 3e-4 and facts["plan"]["seed"] == 102
+    assert facts["decisions"] > 100
+    # the final files: round 1's at 2 players, version 9's at the others
+    kept = json.loads((whole / "weights" / "kept.json").read_text())
+    assert kept["2"]["outcomes"] == {
+        "stage": "outcomes_2p_2",
+        "round": 1,
+        "file": "outcomes_2p/round_1.npz",
+    }
+    assert kept["3"] == {"round": 0, "stopped_by": None, "outcomes": None}
+    assert _arrays(whole / "weights" / "apprentice_2p.npz") == _arrays(tuned / "round_1.npz")
+    shipped = default_weights_path(3, "apprentice9")
+    assert (whole / "weights" / "apprentice_3p.npz").read_bytes() == shipped.read_bytes()
+    load_weights(str(whole / "weights" / "apprentice_2p.npz"))  # a weight file that plays
+    # killed while writing round 1 (stage 2): exit 130, round 0 and its marker kept, round 1
+    # not done (its temporary file is no round file)
+    killed = tmp_path / "killed"
+    with monkeypatch.context() as m:
+        m.setattr(finetune.outcomes, "write", _half_written(finetune.outcomes.write))
+        r = _train(killed)
+    assert r.exit_code == 130, r.output
+    part = killed / "outcomes_2p"
+    assert (part / "outcomes_2p_1.done").exists() and not (part / "outcomes_2p_2.done").exists()
+    assert not (part / "round_1.npz").exists()
+    first = (part / "round_0.npz").read_bytes()
+    r = _train(killed)
+    assert r.exit_code == 0, r.output
+    assert f"resuming {killed}: 1 of 2 stages already done" in r.output
+    assert "outcomes_2p_1: done before" in r.output
+    assert (part / "round_0.npz").read_bytes() == first  # skipped, not made again
+    for name in ("round_0", "critic_0", "round_1", "critic_1"):
+        assert _arrays(part / f"{name}.npz") == _arrays(tuned / f"{name}.npz"), name
+    assert _arrays(killed / "weights" / "apprentice_2p.npz") == _arrays(tuned / "round_1.npz")
+    # a run of a finished folder plays nothing
+    r = _train(killed)
+    assert r.exit_code == 0 and "outcomes_2p_2: done before" in r.output, r.output
+    assert "round 0:" not in r.output
+
+
+@pytest.mark.parametrize(
+    ("args", "option", "said"),
+    [
+        (["--outcome-lr", "1e-3"], "--outcome-lr", "outcome_lr=0.0003"),
+        (["--outcome-pool", "self"], "--outcome-pool", "outcome_pool=['self', 'start']"),
+        (["--outcome-deals-2p", "10"], "--outcome-deals-2p", "outcome_deals_2p=8"),
+        (["--outcome-rounds-2p", "1"], "--outcome-rounds-2p", "run to outcome_rounds_2p=2"),
+        (["--rounds", "1"], "--rounds", "has begun fine-tuning"),
+    ],
+)
+def test_a_resume_with_other_settings_is_refused(tmp_path, args, option, said):
+    """A folder whose fine-tuning has begun (its plan and round 0 of 2 players written) is
+    resumed only with its settings: more rounds on outcomes may come, more rounds of
+    imitation may not (they may change the file the fine-tuning started from)."""
+    from dataclasses import asdict
+
+    from canasta_sim.learn.pipeline import RECIPE
+
+    out = tmp_path / "o"
+    plan = TrainPlan(
+        rounds=0,
+        start="apprentice@9",
+        outcome_rounds_2p=2,
+        outcome_deals_2p=8,
+        stage_rounds=1,
+        outcome_rounds_3p=0,
+        outcome_rounds_4p=0,
+        outcome_rounds_6p=0,
+    )
+    (out / "outcomes_2p").mkdir(parents=True)
+    (out / "plan.json").write_text(json.dumps({**asdict(plan), "recipe": RECIPE}))
+    (out / "outcomes_2p" / "round_0.npz").write_bytes(b"")
+    r = _train(out, *args)
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and option in text and said in text, text
+    assert "Traceback" not in text and not (out / "outcomes_2p" / "critic_0.npz").exists()
+
+
+@pytest.mark.parametrize(
+    ("args", "option", "said"),
+    [
+        (["--outcome-rounds-2p", "-1"], "--outcome-rounds-2p", "allowed: 0 to"),
+        (["--outcome-deals-6p", "0"], "--outcome-deals-6p", "allowed: 1 to"),
+        (["--stage-rounds", "0"], "--stage-rounds", "allowed: 1 to"),
+        (["--outcome-deals-2p", "9"], "--outcome-deals-2p", "a multiple of the pool's size (2)"),
+        (
+            ["--outcome-pool", "self,start,apprentice@8", "--outcome-deals-4p", "100"]
+            + ["--outcome-rounds-2p", "0", "--outcome-rounds-3p", "0"],
+            "--outcome-deals-4p",
+            "a multiple of the pool's size (3)",
+        ),
+        (["--outcome-pool", "self,nobody"], "--outcome-pool", "'nobody' is not allowed"),
+        (["--outcome-pool", ""], "--outcome-pool", "'' is not allowed"),
+        (["--outcome-temperature", "0"], "--outcome-temperature", "x>0"),
+        (["--outcome-lr", "nan"], "--outcome-lr", "outcome_lr=nan is not allowed"),
+        (["--outcome-kl", "-0.5"], "--outcome-kl", "x>=0"),
+        (["--rounds", "0", "--start", "expert"], "--rounds", "start=expert has none"),
+    ],
+)
+def test_bad_options_are_usage_errors_before_any_play(tmp_path, args, option, said):
+    r = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "o"), *args])
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and option in text and said in text, text
+    assert "Traceback" not in text and not (tmp_path / "o").exists()
+
+
+def test_missing_jax_names_the_extra(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "optax", None)  # its import fails
+    r = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "o"), *SMALL])
+    assert r.exit_code == 2 and 'pip install -e ".[train]"' in r.output, r.output
+    assert not (tmp_path / "o").exists()
+    # no round on outcomes needs no JAX
+    nothing = [*SMALL, "--outcome-rounds-2p", "0"]
+    r = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "o"), "--quiet", *nothing])
+    assert r.exit_code == 0, r.output
+
+
+def test_the_default_is_bots_version_10s_recipe():
+    """At seed 0 the fine-tuning of every count is the one bots version 10's files were made
+    with (docs/learned.md, "The other player counts"): 40 rounds of 10,000 deals at 2 and 3
+    players (seeds 102 and 103), 28 of 10,000 at 4 (seed 101), 40 of 5,000 at 6 (seed 106),
+    the pool itself and its starting file, temperature 50, Adam at 3e-4, KL weight 0.1, the
+    update's seed the deals'; stages of at most 20 rounds."""
+    from canasta_sim.learn.outcomes import UpdatePlan
+
+    plan = TrainPlan()
+    for players, rounds, deals, seed in ((2, 40, 10_000, 102), (3, 40, 10_000, 103),
+                                         (4, 28, 10_000, 101), (6, 40, 5_000, 106)):  # fmt: skip
+        tune = plan.tune_plan(players)
+        assert (plan.outcome_rounds(players), tune.deals, tune.seed) == (rounds, deals, seed)
+        assert tune.pool == ("self", "start")
+        assert tune.update_plan() == UpdatePlan(temperature=50.0, lr=3e-4, kl=0.1, seed=seed)
+    assert plan.tune_stages(4) == [("outcomes_4p_1", 0, 20), ("outcomes_4p_2", 20, 28)]
+    assert TrainPlan(seed=5).tune_plan(6).seed == 111
+
+
+def test_the_pool_names_the_files_it_plays():
+    assert TUNE_POOL[:2] == ("self", "start")
+    assert finetune.pool_file("self", "learner.npz", "start.npz", 3) == "learner.npz"
+    assert finetune.pool_file("start", "learner.npz", "start.npz", 3) == "start.npz"
+    want = str(default_weights_path(3, "apprentice8"))
+    assert finetune.pool_file("apprentice@8", "learner.npz", "start.npz", 3) == want
+    assert finetune.pool_file("apprentice", "l", "s", 6) == str(default_weights_path(6))
+
+
+def test_xla_runs_on_one_thread_unless_told(monkeypatch):
+    monkeypatch.delenv("XLA_FLAGS", raising=False)
+    finetune.need_jax()
+    assert finetune.os.environ["XLA_FLAGS"] == "--xla_cpu_multi_thread_eigen=false"
+    monkeypatch.setenv("XLA_FLAGS", "--mine")
+    finetune.need_jax()
+    assert finetune.os.environ["XLA_FLAGS"] == "--mine"
