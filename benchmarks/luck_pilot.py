@@ -330,13 +330,16 @@ def stock_counts(states: np.ndarray, rules: Rules) -> np.ndarray:
     return ((states["stock"][:, :, None] == np.arange(N_KINDS)) & live[:, :, None]).sum(axis=1)
 
 
-def full_features(states: np.ndarray, rules: Rules, side: int | np.ndarray) -> np.ndarray:
+def full_features(
+    states: np.ndarray, rules: Rules, side: int | np.ndarray, stock: np.ndarray | None = None
+) -> np.ndarray:
     """Features (float32, ``(n, width)``) of whole positions (``STATE_DTYPE[n]``) from side
     ``side``'s point of view (2 sides): whether its seat is to play and the phase; every
     seat's hand per kind and size, in play order from the seat to play, each marked as the
     side's or not; per side (the side's first) its melds per rank (naturals, wild cards), red
     threes, canastas, minimum and score; the pile's size, top kind and freeze; the stock's
-    count per kind (its multiset, never its order)."""
+    count per kind (its multiset, never its order: ``stock``, int64 ``(n, N_KINDS)``, when
+    given, else :func:`stock_counts` of the states)."""
     n, players, kinds = len(states), rules.players, np.arange(N_KINDS)
     side = np.broadcast_to(np.asarray(side), (n,))
     g, sides, melds = states["g"], states["sides"][:, :2], states["melds"][:, :2]
@@ -351,7 +354,7 @@ def full_features(states: np.ndarray, rules: Rules, side: int | np.ndarray) -> n
     md = melds[rows, first].astype(np.float32)  # (n, 2, kinds, 3)
     red3 = sd[:, :, SideSlot.r3_dealt] + sd[:, :, SideSlot.r3_drawn] + sd[:, :, SideSlot.r3_pile]
     pos = g[:, DealSlot.stock_pos]
-    stock = stock_counts(states, rules)
+    stock = stock_counts(states, rules) if stock is None else stock
     plen = g[:, DealSlot.pile_len]
     top = states["pile"][np.arange(n), np.maximum(plen - 1, 0)]
     top_hot = (top[:, None] == kinds) & (plen[:, None] > 0)
@@ -467,14 +470,18 @@ class FullValue:
                 np.int64(kinds[i]),
                 np.int64(1),
             )
+        # the stock after kind k is the stock before less one card of kind k (an after-state's
+        # own stock array would take away the card actually there: the stock's order)
+        counts = stock_counts(ev, self.rules)
+        one = np.tile(np.eye(N_KINDS, dtype=np.int64), (len(ev), 1))
+        stock = np.repeat(counts, N_KINDS, axis=0) - one
         v = (
             self.predict_pairs(
-                full_features(after, self.rules, side_a),
-                full_features(after, self.rules, 1 - side_a),
+                full_features(after, self.rules, side_a, stock),
+                full_features(after, self.rules, 1 - side_a, stock),
             ).reshape(len(ev), N_KINDS)
             * 1000.0
         )
-        counts = stock_counts(ev, self.rules)
         p = counts / counts.sum(axis=1, keepdims=True)
         terms = v[np.arange(len(ev)), cards] - (p * v).sum(axis=1)
         return np.array([terms.sum()])
