@@ -206,20 +206,23 @@ def fit_critic(critic, x, outcome, plan: UpdatePlan):
         return optax.apply_updates(critic, updates), state, loss
 
     gen = np.random.default_rng(plan.seed + 1)
-    squares = 0.0
+    squares, seen = 0.0, 0
     for _ in range(plan.critic_epochs):
-        squares = 0.0
+        squares, seen = 0.0, 0
         order = gen.permutation(len(x))
         for b in batches(order, plan.batch):
             critic, state, loss = step(critic, state, x[b], outcome[b])
-            squares += float(loss) * len(b)
-    return critic, squares / len(x) * OUTCOME_SCALE**2
+            squares, seen = squares + float(loss) * len(b), seen + len(b)
+    return critic, squares / seen * OUTCOME_SCALE**2
 
 
 def batches(order: np.ndarray, size: int) -> list[np.ndarray]:
-    """``order`` in steps of ``size`` decisions, the last one the rest (smaller): every
-    decision counts, however few a round has."""
-    return [order[at : at + size] for at in range(0, len(order), size)]
+    """``order`` in whole batches of ``size`` decisions; the decisions left over (fewer than
+    a batch) wait for the next pass's shuffle, as bots version 10's files were fitted; a
+    round of fewer decisions than a batch is one batch of them all, so it still updates."""
+    if len(order) < size:
+        return [order]
+    return [order[at : at + size] for at in range(0, len(order) - size + 1, size)]
 
 
 def update(params, critic, parts0: dict, log: dict, players: int, plan: UpdatePlan):

@@ -107,9 +107,11 @@ def test_the_written_file_loads_and_plays(tmp_path):
     assert len(run.deals) == 2
 
 
-def test_batches_keep_the_last_partial_one():
-    got = outcomes.batches(np.arange(5), 2)
-    assert [b.tolist() for b in got] == [[0, 1], [2, 3], [4]]
+def test_batches_are_whole_and_a_short_round_is_one_batch():
+    # 5 decisions in batches of 2: two whole batches, the fifth left for the next shuffle
+    assert [b.tolist() for b in outcomes.batches(np.arange(5), 2)] == [[0, 1], [2, 3]]
+    # fewer decisions than a batch: one batch of them all
+    assert [b.tolist() for b in outcomes.batches(np.arange(3), 1024)] == [[0, 1, 2]]
 
 
 def test_a_round_smaller_than_a_batch_fits_the_critic():
