@@ -8,8 +8,9 @@ Apart from :mod:`.pimc` so that the search bot can play the learned bot in its r
 
 The candidates' kernels but :func:`discard_candidates_nb` (called twice by
 :func:`play_candidates_nb`) are inlined: thin kernels with one call site in each kernel that
-calls them, which as kernels of their own were each one more level of linked code that numba
-and LLVM optimise again (:mod:`..jit`), a tenth of the learned bot's own compile time.
+calls them, which as kernels of their own were each one more level of linked code that LLVM
+optimises and compiles to machine code again (:mod:`..jit`; about 2 CPU s of a cold start
+with the default bots, docs/performance.md).
 """
 
 import numpy as np
