@@ -7,9 +7,9 @@ the batched environment), each of which links and optimises all of that again. A
 :func:`warm_up` runs two groups of calls (:data:`GROUPS`) side by side, each in a worker
 process (``python -m canasta_sim.warmup GROUP FOLDER``): the long chain (the expert, the
 learned bot, the search bot and its chunk kernel) in one; in the other first what needs no
-other kernel: the aggregation kernel, and the learned bot's feature kernels, the largest of the
-chain that call none of the chain's kernels (compiled for their argument types, so that the
-first worker loads them from the cache when the learned bot calls them); then what needs only the
+other kernel: the aggregation kernel, and the learned bot's feature kernel, the largest of the
+chain that calls none of the chain's kernels (compiled for its argument types, so that the
+first worker loads it from the cache when the learned bot calls it); then what needs only the
 engine's moves (a ``Deal``'s move and step checks, candidates and sampled worlds, the
 environment's single actions), then what builds on the first group's kernels, each call
 waiting until the first group has made the call it builds on (:data:`AFTER`) so that it loads
@@ -40,10 +40,12 @@ from .game.deals import Deal
 from .game.legality import STEPS
 from .game.notation import is_legal_meld, minimum_count
 from .game.rules import Rules
-from .nb.bots.apprentice import VALUE_LEN, position_value_nb
-from .nb.bots.features import candidate_features_nb, feature_work, state_features_nb
-from .nb.bots.search_candidates import search_work
+from .nb.bots.apprentice import VALUE_LEN, decision_features_nb, position_value_nb
+from .nb.bots.features import feature_work, state_features_nb
+from .nb.bots.memory import new_bot
+from .nb.bots.search_candidates import N_EXPERT, play_candidates_nb, search_work
 from .nb.engine.state import STATE_DTYPE
+from .nb.enums import EV_LEN
 from .nb.play import (
     play_apprentice_block_nb,
     play_block_nb,
@@ -65,8 +67,16 @@ def _expert() -> None:
 
 
 def _apprentice() -> None:
-    """The learned bot's kernels (its candidates and features; it calls the expert's)."""
+    """The learned bot's kernels (its candidates and features; it calls the expert's), and its
+    play candidates for Python callers (``candidate_scores``, analyse's learned column at a
+    play decision: inlined into the bots' kernels, ``play_candidates_nb`` compiles apart for a
+    call from Python)."""
     Deal.new(Rules(), 0).play_out(["apprentice", "expert"])
+    rstates, works = search_work(1)
+    no_log = np.zeros((0, EV_LEN), np.int32)
+    rparams = np.zeros(N_EXPERT)
+    args = (rstates[0], Rules().to_array(), new_bot(), rparams, rstates[0], works[0])
+    _compile(play_candidates_nb, *args, np.int64(0), no_log)
 
 
 def _pimc() -> None:
@@ -125,16 +135,17 @@ def _compile(kernel, *args) -> None:
 
 
 def _features() -> None:
-    """The learned bot's feature kernels of a decision (``candidate_features_nb`` and
-    ``state_features_nb``, which call no other kernel that is not inlined; their one caller,
-    ``decision_features_nb``, is inlined into the bots' kernels), for the types the learned
-    and the search bot pass: a state record, the rules, a search work record, a feature work
-    record and a count; and the value output of a position as ``position_value`` computes it
-    (its state features, then a read-only packed value network as ``load_value`` gives it)."""
+    """The learned bot's features of a decision (``decision_features_nb``, which calls no
+    other kernel that is not inlined: inlined into the bots' kernels, it compiles here its two
+    feature kernels, which they call, and itself for its Python callers), for the types the
+    learned and the search bot pass: a state record, the rules, a search work record, a
+    feature work record and a count; and
+    the value output of a position as ``position_value`` computes it (its state features, then
+    a read-only packed value network as ``load_value`` gives it)."""
     _, works = search_work(1)
     state = np.zeros(1, STATE_DTYPE)[0]
     fwork = feature_work(1)[0]
-    _compile(candidate_features_nb, state, Rules().to_array(), works[0], fwork, np.int64(0))
+    _compile(decision_features_nb, state, Rules().to_array(), works[0], fwork, np.int64(0))
     _compile(state_features_nb, state, Rules().to_array(), fwork)
     vweights = np.zeros(VALUE_LEN, np.float32)
     vweights.setflags(write=False)

@@ -164,7 +164,7 @@ def test_a_kernel_compiled_ahead_gets_the_types_of_a_call(monkeypatch):
 
     seen = []
     monkeypatch.setattr(
-        warmup.candidate_features_nb, "compile", lambda sig: seen.append(sig), raising=False
+        warmup.decision_features_nb, "compile", lambda sig: seen.append(sig), raising=False
     )
     warmup._features()
     (sig,) = seen
