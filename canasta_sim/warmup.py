@@ -42,8 +42,10 @@ from .game.notation import is_legal_meld, minimum_count
 from .game.rules import Rules
 from .nb.bots.apprentice import VALUE_LEN, decision_features_nb, position_value_nb
 from .nb.bots.features import feature_work, state_features_nb
-from .nb.bots.search_candidates import search_work
+from .nb.bots.memory import new_bot
+from .nb.bots.search_candidates import N_EXPERT, play_candidates_nb, search_work
 from .nb.engine.state import STATE_DTYPE
+from .nb.enums import EV_LEN
 from .nb.play import (
     play_apprentice_block_nb,
     play_block_nb,
@@ -65,8 +67,16 @@ def _expert() -> None:
 
 
 def _apprentice() -> None:
-    """The learned bot's kernels (its candidates and features; it calls the expert's)."""
+    """The learned bot's kernels (its candidates and features; it calls the expert's), and its
+    play candidates for Python callers (``candidate_scores``, analyse's learned column at a
+    play decision: inlined into the bots' kernels, ``play_candidates_nb`` compiles apart for a
+    call from Python)."""
     Deal.new(Rules(), 0).play_out(["apprentice", "expert"])
+    rstates, works = search_work(1)
+    no_log = np.zeros((0, EV_LEN), np.int32)
+    rparams = np.zeros(N_EXPERT)
+    args = (rstates[0], Rules().to_array(), new_bot(), rparams, rstates[0], works[0])
+    _compile(play_candidates_nb, *args, np.int64(0), no_log)
 
 
 def _pimc() -> None:
@@ -126,8 +136,10 @@ def _compile(kernel, *args) -> None:
 
 def _features() -> None:
     """The learned bot's features of a decision (``decision_features_nb``, which calls no
-    other kernel that is not inlined), for the types the learned and the search bot pass: a
-    state record, the rules, a search work record, a feature work record and a count; and
+    other kernel that is not inlined: inlined into the bots' kernels, it compiles here its two
+    feature kernels, which they call, and itself for its Python callers), for the types the
+    learned and the search bot pass: a state record, the rules, a search work record, a
+    feature work record and a count; and
     the value output of a position as ``position_value`` computes it (its state features, then
     a read-only packed value network as ``load_value`` gives it)."""
     _, works = search_work(1)

@@ -33,7 +33,7 @@ from canasta_sim.nb.bots.search_candidates import (
     play_candidates_nb,
     search_work,
 )
-from canasta_sim.nb.enums import EV_LEN, N_KINDS, DealSlot, MeldCol, RuleSlot, SideSlot
+from canasta_sim.nb.enums import EV_LEN, N_KINDS, DealSlot, MeldCol, Phase, RuleSlot, SideSlot
 from canasta_sim.nb.worlds import CandKind
 
 NO_LOG = np.zeros((0, EV_LEN), np.int32)
@@ -489,6 +489,34 @@ def test_hidden_cards_do_not_change_features(players):
         known += int(a[0][StateFeat.next_known_kinds : StateFeat.next_passed].any())
     assert changed > 0
     assert known > 0  # cards known in other hands (kept in place) were read
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_learned_fallback_plays_the_expert_melds_and_discard(players):
+    """With no candidate, the learned bot's play (play_candidate_nb) is the expert's melds and
+    discard: its discard the first of the expert's ranking, not choose_discard_nb's call, gives
+    the same state, move for move (R-20 steps 2 and 3)."""
+    from canasta_sim.nb.bots.apprentice import play_candidate_nb
+    from canasta_sim.nb.bots.expert import expert_discard_nb, expert_melds_nb
+    from canasta_sim.nb.bots.policies import EXPERT_DEFAULTS
+    from canasta_sim.nb.engine.state import STATE_DTYPE
+
+    work = search_work(1)[1][0]
+    rparams = work["rparams"]
+    rparams[: len(EXPERT_DEFAULTS)] = EXPERT_DEFAULTS
+    discarded = 0
+    for s, r, _, _, _ in _decisions(players, seed=8):
+        if s["g"][DealSlot.phase] != Phase.play or s["g"][DealSlot.last_red_three] != 0:
+            continue  # a draw decision; R-45's end is not a discard
+        learned, expert = np.zeros(2, STATE_DTYPE), np.zeros(2, STATE_DTYPE)
+        learned[0] = expert[0] = s
+        play_candidate_nb(learned[0], r, new_bot(), work, np.int64(0), np.int64(0), NO_LOG)
+        expert_melds_nb(expert[0], r, new_bot(), rparams, NO_LOG)
+        if expert[0]["g"][DealSlot.phase] == Phase.play:
+            expert_discard_nb(expert[0], r, new_bot(), rparams, NO_LOG)
+        assert learned[0].tobytes() == expert[0].tobytes()
+        discarded += int(expert[0]["g"][DealSlot.pile_len] > s["g"][DealSlot.pile_len])
+    assert discarded > 3  # discards were compared, not only melds that went out
 
 
 @pytest.mark.parametrize("players", [2, 4, 6])

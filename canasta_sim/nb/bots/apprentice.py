@@ -23,13 +23,13 @@ from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 from numba.extending import intrinsic
 
-from ..engine.moves import draw_nb, take_pile_nb
+from ..engine.moves import draw_nb, end_turn_nb, take_pile_nb
 from ..engine.rng import next_u64_nb
 from ..enums import EV_LEN, DealSlot, MoveError, Phase
 from ..jit import inline_kernel, kernel
 from ..worlds import CandKind, apply_candidate_nb
-from .discards import discard_safe_nb
-from .expert import PAIR_KEEP, expert_discard_nb, expert_melds_nb
+from .discards import discard_or_any_nb
+from .expert import expert_melds_nb
 from .features import (
     N_CAND_FEAT,
     N_STATE_FEAT,
@@ -39,7 +39,12 @@ from .features import (
 )
 from .pickups import take_forced_pile_nb
 from .policies import ApprenticeParam
-from .search_candidates import N_EXPERT, draw_candidates_nb, play_candidates_nb
+from .search_candidates import (
+    N_EXPERT,
+    draw_candidates_nb,
+    expert_ranking_nb,
+    play_candidates_nb,
+)
 
 
 class _NetSlot(NamedTuple):
@@ -75,10 +80,12 @@ ValueSlot = _ValueSlot()
 VALUE_LEN = ValueSlot.b2 + 1
 
 
-@kernel
+@inline_kernel
 def decision_features_nb(state, rules, work, fwork, n):
     """State features and the features of candidates ``0 .. n - 1`` of ``work`` (a record of
-    :data:`.search_candidates.WORK_DTYPE`) into ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`)."""
+    :data:`.search_candidates.WORK_DTYPE`) into ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`).
+    Inlined: as a kernel of its own it was one more level of linked code for two calls
+    (:mod:`..jit`)."""
     state_features_nb(state, rules, fwork)
     candidate_features_nb(state, rules, work, fwork, n)
 
@@ -365,10 +372,11 @@ def apprentice_play_nb(state, rules, bot, params, weights, rstate, work, fwork, 
 @inline_kernel
 def last_red_three_end_nb(state, rules, bot, rparams, log):
     """The turn's end after a red three as the stock's last card (R-45): the expert's melds
-    (parameters ``rparams``), then its safest discard."""
+    (parameters ``rparams``), then the deal's end without a discard, as the expert's discard
+    kernel ends it there (:func:`.discards.discard_safe_nb`)."""
     expert_melds_nb(state, rules, bot, rparams, log)
     if state.g[DealSlot.phase] == Phase.play:
-        discard_safe_nb(state, rules, bot, log, 0.0, np.int64(0), 0.0, np.int64(0), PAIR_KEEP)
+        end_turn_nb(state, rules, log)
 
 
 @inline_kernel
@@ -385,7 +393,12 @@ def play_candidate_nb(state, rules, bot, work, n, best, log):
     else:
         expert_melds_nb(state, rules, bot, rparams, log)
     if state.g[DealSlot.phase] == Phase.play:  # a failed candidate or the expert's melds
-        expert_discard_nb(state, rules, bot, rparams, log)
+        # the expert's discard as the first of its ranking, which the candidates compile
+        # anyway (its first kind is choose_discard_nb's: tests/nb/test_features.py), so that
+        # the learned path compiles no second discard heuristic; R-45 is handled before
+        m = expert_ranking_nb(state, rules, bot, rparams, np.int64(1), work)
+        k = work.ranked[0] if m > 0 else -1
+        discard_or_any_nb(state, rules, state.g[DealSlot.current], k, log)
 
 
 def candidate_scores(state, rules, params, weights):

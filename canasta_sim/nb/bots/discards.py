@@ -225,7 +225,7 @@ def ranked_discards_nb(
 def discard_safe_nb(state, rules, bot, log, safety, block_at, freeze_risk, freeze_pile, pair_keep):
     """Discard the card :func:`choose_discard_nb` picks (falling back to any card the move
     kernel accepts); after a last-card red three the deal ends instead (R-45)."""
-    hands, g = state.hands, state.g
+    g = state.g
     if g[DealSlot.last_red_three] != 0:
         end_turn_nb(state, rules, log)
         return
@@ -233,8 +233,15 @@ def discard_safe_nb(state, rules, bot, log, safety, block_at, freeze_risk, freez
     k = choose_discard_nb(
         state, rules, bot, seat, safety, block_at, freeze_risk, freeze_pile, pair_keep
     )
+    discard_or_any_nb(state, rules, seat, k, log)
+
+
+@inline_kernel
+def discard_or_any_nb(state, rules, seat, k, log):
+    """Discard kind ``k`` for ``seat``, or when ``k`` is -1 or the move kernel refuses it the
+    first kind held that the move kernel accepts (R-20 step 3)."""
     if k >= 0 and discard_nb(state, rules, np.int64(k), log) == MoveError.ok:
         return
-    for k in range(N_KINDS):
-        if hands[seat, k] > 0 and discard_nb(state, rules, k, log) == MoveError.ok:
+    for j in range(N_KINDS):
+        if state.hands[seat, j] > 0 and discard_nb(state, rules, j, log) == MoveError.ok:
             return

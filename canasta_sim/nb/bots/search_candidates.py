@@ -5,6 +5,12 @@ The search bot (:mod:`.pimc`) rolls these candidates out and the learned bot
 (R-20, R-30..R-35); at the play decision the expert's melds of the turn or holding them, each
 followed by the top discards the expert ranks, and its going out (R-20 steps 2 and 3, R-40).
 Apart from :mod:`.pimc` so that the search bot can play the learned bot in its rollouts.
+
+The candidates' kernels but :func:`discard_candidates_nb` (called twice by
+:func:`play_candidates_nb`) are inlined: thin kernels with one call site in each kernel that
+calls them, which as kernels of their own were each one more level of linked code that LLVM
+optimises and compiles to machine code again (:mod:`..jit`; about 2 CPU s of a cold start
+with the default bots, docs/performance.md).
 """
 
 import numpy as np
@@ -12,7 +18,7 @@ import numpy as np
 from ..engine.melds import copy_plan_nb, empty_plan_nb, plan_rows_nb
 from ..engine.state import MAX_CARDS, MAX_PLAYERS, STATE_DTYPE, copy_state_nb
 from ..enums import N_KINDS, DealSlot, Phase, RuleSlot
-from ..jit import kernel
+from ..jit import inline_kernel, kernel
 from ..worlds import CandKind
 from .discards import ranked_discards_nb
 from .expert import PAIR_KEEP, expert_melds_nb, param_nb
@@ -62,23 +68,9 @@ def discard_candidates_nb(state, rules, bot, rparams, plan, work, n, top):
     kinds the rollout expert's discard heuristic ranks first for the current player (its
     choice, then its choice without that kind, and so on; R-20 step 3). Stops at
     ``MAX_CANDIDATES``; returns the number of candidates written so far."""
-    seat = state.g[DealSlot.current]
     plans = work.plans[:]  # a plain C array, as in search_nb
     ranked = work.ranked[:]
-    m = ranked_discards_nb(
-        state,
-        rules,
-        bot,
-        seat,
-        param_nb(rparams, ExpertParam.safety),
-        int(param_nb(rparams, ExpertParam.block_at)),
-        param_nb(rparams, ExpertParam.freeze_risk),
-        np.int64(0),
-        PAIR_KEEP,
-        min(top, MAX_CANDIDATES - n),
-        ranked,
-        work.dvals[:],
-    )
+    m = expert_ranking_nb(state, rules, bot, rparams, min(top, MAX_CANDIDATES - n), work)
     for i in range(m):
         work.kind[n] = CandKind.play
         work.discard[n] = ranked[i]
@@ -87,7 +79,28 @@ def discard_candidates_nb(state, rules, bot, rparams, plan, work, n, top):
     return n
 
 
-@kernel
+@inline_kernel
+def expert_ranking_nb(state, rules, bot, rparams, top, work):
+    """Write the first ``top`` kinds the rollout expert (parameters ``rparams``) ranks for the
+    current player's discard into ``work.ranked`` (:func:`.discards.ranked_discards_nb` with
+    its knobs, ``work.dvals`` the scratch; R-20 step 3) and return how many."""
+    return ranked_discards_nb(
+        state,
+        rules,
+        bot,
+        state.g[DealSlot.current],
+        param_nb(rparams, ExpertParam.safety),
+        int(param_nb(rparams, ExpertParam.block_at)),
+        param_nb(rparams, ExpertParam.freeze_risk),
+        np.int64(0),
+        PAIR_KEEP,
+        top,
+        work.ranked[:],
+        work.dvals[:],
+    )
+
+
+@inline_kernel
 def expert_plan_nb(state, rules, bot, rparams, rstate, plan, log):
     """Lay the rollout expert's melds of the turn (:func:`.expert.expert_melds_nb`, going out
     included) on ``rstate``, a copy of ``state``, and write them into ``plan``
@@ -103,7 +116,7 @@ def expert_plan_nb(state, rules, bot, rparams, rstate, plan, log):
     return plan_rows_nb(plan, np.int64(-1)) != 0
 
 
-@kernel
+@inline_kernel
 def play_candidates_nb(state, rules, bot, rparams, rstate, work, top, log):
     """Write the play phase's candidates into ``work`` and return their number (R-20 steps 2
     and 3): the rollout expert's melds of the turn (laid on ``rstate``, a copy) followed by
@@ -122,7 +135,7 @@ def play_candidates_nb(state, rules, bot, rparams, rstate, work, top, log):
     return discard_candidates_nb(state, rules, bot, rparams, empty_plan_nb(), work, n, top)
 
 
-@kernel
+@inline_kernel
 def draw_candidates_nb(state, rules, work):
     """Write the draw decision's candidates into ``work`` (every legal way to take the pile,
     R-30..R-35, then the draw, R-20) and return their number; 0 when there is no choice (no
