@@ -47,7 +47,7 @@ import numpy as np
 
 from ..errors import BadArgument
 from .finetune import is_done, round_files, tune_rounds
-from .plan import COUNTS, JUDGE_SEED, ORDER, TrainPlan, round_dir, weights_dir
+from .plan import COUNTS, ORDER, TrainPlan, round_dir, weights_dir
 from .shards import load_labels, make_labels, missing_shards
 
 #: The file of a training folder that records its plan (:class:`TrainPlan`'s fields).
@@ -225,7 +225,7 @@ def judge_count(
 ) -> dict:
     """Play round ``k``'s weight file for ``players`` players against the bot it would
     replace (:func:`rival`) over ``plan.judge_deals`` seat-rotated duplicate deals (rounded
-    up to a multiple of the sides) of seed ``plan.seed + JUDGE_SEED``, the rules' classic
+    up to a multiple of the sides) of seed ``plan.judge_seed()``, the rules' classic
     preset.
 
     Returns
@@ -247,13 +247,13 @@ def judge_count(
         old,
         deals=deals,
         rules=Rules(players=players),
-        seed=plan.seed + JUDGE_SEED,
+        seed=plan.judge_seed(),
         workers=threads,
         scheduler=scheduler,
         records=False,
     )
     row = table.iloc[0]
-    facts: dict = {"deals": deals, "seed": plan.seed + JUDGE_SEED, "against": old}
+    facts: dict = {"deals": deals, "seed": plan.judge_seed(), "against": old}
     facts |= {c: round(float(row[c]), 2) for c in ("mean_diff", "diff_low", "diff_high")}
     return facts | {"gains": bool(row["diff_low"] > 0)}
 

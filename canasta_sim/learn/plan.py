@@ -9,7 +9,7 @@ from pathlib import Path
 from ..errors import BadArgument
 from ..players.specs import WEIGHT_FAMILIES
 from ..players.weights import default_weights_path
-from . import MOST_ROUNDS, PLAN_LEAST, STARTS, TUNE_POOL, TUNE_SEEDS
+from . import MOST_ROUNDS, PLAN_LEAST, STARTS, TUNE_POOL, TUNE_SEEDS, derived_seed
 from .finetune import TunePlan
 from .shards import LabelPlan
 
@@ -39,9 +39,10 @@ class TrainPlan:
     Attributes
     ----------
     seed : int
-        Master seed: round ``k``'s labels of ``P`` players use seed ``seed + LABEL_SEEDS[P]
-        + ROUND_SEED (k - 1)`` (:data:`LABEL_SEEDS`), the fits ``seed``, the judges ``seed +
-        JUDGE_SEED``.
+        Master seed (0 .. 2**64 - 1): round ``k``'s labels of ``P`` players use seed ``seed +
+        LABEL_SEEDS[P] + ROUND_SEED (k - 1)`` (:data:`LABEL_SEEDS`), the fits ``seed``, the
+        judges ``seed + JUDGE_SEED``, each sum wrapped round modulo 2**64
+        (:func:`~canasta_sim.learn.derived_seed`).
     start : str
         Round 1's rollout bot and the bot its judges play against
         (:data:`canasta_sim.learn.STARTS`).
@@ -195,7 +196,7 @@ class TrainPlan:
         else:
             search, weights = f"pimc:rollout={self.start},{SEARCH}", ""
         return LabelPlan(
-            seed=self.seed + LABEL_SEEDS[players] + ROUND_SEED * (k - 1),
+            seed=derived_seed(self.seed, LABEL_SEEDS[players] + ROUND_SEED * (k - 1)),
             deals=self.deals,
             players=(players,),
             presets=("classic", "hoyle"),
@@ -205,6 +206,10 @@ class TrainPlan:
             weights=weights,
         )
 
+    def judge_seed(self) -> int:
+        """The judges' seed: ``seed + JUDGE_SEED``."""
+        return derived_seed(self.seed, JUDGE_SEED)
+
     def outcome_rounds(self, players: int) -> int:
         """Rounds on outcomes of ``players`` players."""
         return getattr(self, f"outcome_rounds_{players}p")
@@ -212,7 +217,7 @@ class TrainPlan:
     def tune_plan(self, players: int) -> TunePlan:
         """The fine-tuning of ``players`` players: seed ``seed + TUNE_SEEDS[players]``."""
         return TunePlan(
-            seed=self.seed + TUNE_SEEDS[players],
+            seed=derived_seed(self.seed, TUNE_SEEDS[players]),
             players=players,
             deals=getattr(self, f"outcome_deals_{players}p"),
             pool=tuple(self.outcome_pool),

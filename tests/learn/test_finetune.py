@@ -104,6 +104,16 @@ def test_stages_killed_and_resumed_give_the_bytes_of_a_run_never_killed(tmp_path
     assert "round 0:" not in r.output
 
 
+def test_the_top_seed_fine_tunes(tmp_path):
+    """--seed 2**64 - 1: the 2-player fine-tuning plays and updates at seed 102 - 1 (its
+    offset wrapped round modulo 2**64), no overflow."""
+    out = tmp_path / "top"
+    r = _train(out, "--seed", str(2**64 - 1), "--outcome-rounds-2p", "1")
+    assert r.exit_code == 0, r.output
+    with np.load(out / "outcomes_2p" / "round_0.npz") as z:
+        assert json.loads(str(z["report"]))["seed"] == 101
+
+
 @pytest.mark.parametrize(
     ("args", "option", "said"),
     [
