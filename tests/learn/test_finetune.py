@@ -114,6 +114,31 @@ def test_the_top_seed_fine_tunes(tmp_path):
         assert json.loads(str(z["report"]))["seed"] == 101
 
 
+def test_version_8s_files_are_fine_tuned_widened_as_they_play(tmp_path):
+    """Bots version 8's files (feature version 1, no value output) are read as play reads
+    them: A and B padded with zero columns for the later features; --rounds 0 --start
+    apprentice@8 fine-tunes them into a file of today's feature version."""
+    from canasta_sim.learn.outcomes import read_parts
+    from canasta_sim.players.weights import FEATURE_VERSION, PARTS
+
+    path = default_weights_path(2, "apprentice8")
+    with np.load(path) as z:
+        assert int(z["feature_version"]) == 1
+        old = {k: z[k] for k in ("A", "B", "v")}
+    parts = read_parts(path)
+    for name in ("A", "B"):
+        width = old[name].shape[1]
+        assert parts[name].shape == PARTS[name] and width < PARTS[name][1]
+        assert (parts[name][:, :width] == old[name]).all() and not parts[name][:, width:].any()
+    assert (parts["v"] == old["v"]).all()
+    out = tmp_path / "v8"
+    r = _train(out, "--start", "apprentice@8", "--outcome-rounds-2p", "1")
+    assert r.exit_code == 0, r.output
+    with np.load(out / "outcomes_2p" / "round_0.npz") as z:
+        assert int(z["feature_version"]) == FEATURE_VERSION
+    load_weights(str(out / "weights" / "apprentice_2p.npz"))
+
+
 @pytest.mark.parametrize(
     ("args", "option", "said"),
     [
