@@ -21,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import missing_extra
+from ..errors import BadArgument, missing_extra
 from ..players.specs import WEIGHT_FAMILIES
-from ..players.weights import default_weights_path
+from ..players.weights import default_weights_path, nonfinite_part
 from . import outcomes
 from .experience import SelfPlayPlan, selfplay
 
@@ -156,6 +156,29 @@ def _state_after(folder, k: int, start: str) -> tuple[dict, dict | None, str]:
     return params, critic, str(path)
 
 
+def _check_update(plan: TunePlan, k: int, params: dict, facts: dict) -> None:
+    """Refuse round ``k``'s update when it left a policy weight or the policy's KL divergence
+    from the start NaN or infinite (a learning rate or KL weight too large for float32):
+    such a policy scores every candidate alike, and every round after it too.
+
+    Raises
+    ------
+    BadArgument
+        Of ``outcome_lr``, naming the part (as a weight file's check says it) or the KL, and
+        the settings.
+    """
+    bad = nonfinite_part(outcomes.weight_parts(params))
+    if bad is None and np.isfinite(facts["kl_imitation"]):
+        return
+    what = bad or f"the KL divergence from the start is {facts['kl_imitation']}"
+    raise BadArgument(
+        "outcome_lr",
+        f"round {k} on outcomes of {plan.players} players: after its update the policy's {what} "
+        f"(outcome_lr={plan.lr}, outcome_kl={plan.kl}), so no file of the round is written; "
+        "allowed: a smaller --outcome-lr or --outcome-kl, in another folder (--out)",
+    )
+
+
 def tune_rounds(
     folder, plan: TunePlan, start: str, first: int, stop: int, echo: Callable[[str], None]
 ) -> list[dict]:
@@ -167,6 +190,10 @@ def tune_rounds(
     ------
     ModuleNotFoundError
         Without JAX or optax (:func:`need_jax`).
+    BadArgument
+        Of ``outcome_lr`` when a round's update makes a policy weight or its KL divergence
+        from the start NaN or infinite (:func:`_check_update`); nothing of that round is
+        written.
     FileNotFoundError
         When round ``first - 1`` is not done.
     """
@@ -185,6 +212,7 @@ def tune_rounds(
         log = play_round(plan, k, learner, start)
         played = time.time() - t
         params, critic, facts = outcomes.update(params, critic, parts0, log, plan.players, update)
+        _check_update(plan, k, params, facts)
         facts = {
             "round": k,
             "plan": asdict(update),

@@ -3,6 +3,7 @@ and the layout of its rounds' folders; :mod:`.pipeline` runs the stages."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -73,7 +74,8 @@ class TrainPlan:
         Rounds on outcomes a stage holds at most.
     outcome_temperature, outcome_lr, outcome_kl : float
         The learner's sampling temperature (points, above 0), the policy's learning rate
-        (above 0) and the weight of its KL divergence from the kept file (0 or more)
+        (above 0) and the weight of its KL divergence from the kept file (0 or more), each
+        finite
         (:class:`.finetune.TunePlan`).
     outcome_pool : tuple of str
         The learner's opponents (:data:`~canasta_sim.learn.TUNE_POOL`), each playing an
@@ -83,7 +85,8 @@ class TrainPlan:
     ------
     BadArgument
         For a field below its least value (:data:`canasta_sim.learn.PLAN_LEAST`) or out of its
-        range, more rounds than :data:`~canasta_sim.learn.MOST_ROUNDS`, a start not in
+        range (a setting of the fine-tuning not finite), more rounds than
+        :data:`~canasta_sim.learn.MOST_ROUNDS`, a start not in
         :data:`~canasta_sim.learn.STARTS` (or ``expert`` with no round of imitation), a pool
         opponent not in :data:`~canasta_sim.learn.TUNE_POOL`, or deals of a count with rounds
         on outcomes not a multiple of the pool's size.
@@ -145,8 +148,8 @@ class TrainPlan:
             ("outcome_kl", 0, False),
         ):
             value = getattr(self, name)
-            if not (value > low if strict else value >= low):  # NaN fails both
-                bound = f"above {low}" if strict else f"{low} or more"
+            if not (math.isfinite(value) and (value > low if strict else value >= low)):
+                bound = f"a finite number {'above' if strict else 'of at least'} {low}"
                 raise BadArgument(name, f"{name}={value} is not allowed; allowed: {bound}")
         bad = [p for p in self.outcome_pool if p not in TUNE_POOL]
         if bad or not self.outcome_pool:

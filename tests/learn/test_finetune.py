@@ -192,9 +192,18 @@ def test_a_resume_with_other_settings_is_refused(tmp_path, args, option, said):
         ),
         (["--outcome-pool", "self,nobody"], "--outcome-pool", "'nobody' is not allowed"),
         (["--outcome-pool", ""], "--outcome-pool", "'' is not allowed"),
-        (["--outcome-temperature", "0"], "--outcome-temperature", "x>0"),
+        (
+            ["--outcome-temperature", "0"],
+            "--outcome-temperature",
+            "allowed: a finite number above 0",
+        ),
+        (["--outcome-temperature", "inf"], "--outcome-temperature", "temperature=inf is not"),
         (["--outcome-lr", "nan"], "--outcome-lr", "outcome_lr=nan is not allowed"),
-        (["--outcome-kl", "-0.5"], "--outcome-kl", "x>=0"),
+        (["--outcome-lr", "inf"], "--outcome-lr", "allowed: a finite number above 0"),
+        (["--outcome-lr", "x"], "--outcome-lr", "'x' is not a valid float"),
+        (["--outcome-kl", "-0.5"], "--outcome-kl", "allowed: a finite number of at least 0"),
+        (["--outcome-kl", "inf"], "--outcome-kl", "outcome_kl=inf is not allowed"),
+        (["--outcome-kl", "-inf"], "--outcome-kl", "outcome_kl=-inf is not allowed"),
         (["--rounds", "0", "--start", "expert"], "--rounds", "start=expert has none"),
     ],
 )
@@ -203,6 +212,19 @@ def test_bad_options_are_usage_errors_before_any_play(tmp_path, args, option, sa
     text = " ".join(r.output.split())
     assert r.exit_code == 2 and option in text and said in text, text
     assert "Traceback" not in text and not (tmp_path / "o").exists()
+
+
+def test_an_update_to_nan_weights_stops_before_its_round_is_written(tmp_path):
+    """A KL weight of 1e300 is finite but float32's infinity: the first update makes the
+    policy NaN. The command stops with a usage error naming the weight file check's words
+    and the settings, and writes no file of the round (nor the final weights)."""
+    out = tmp_path / "o"
+    r = _train(out, "--outcome-kl", "1e300", "--outcome-rounds-2p", "1")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--outcome-lr" in text and "Traceback" not in text, text
+    assert "round 0 on outcomes of 2 players" in text and "outcome_kl=1e+300" in text
+    assert "holds NaN or infinite weights" in text or "KL divergence from the start is" in text
+    assert not list((out / "outcomes_2p").glob("*.npz")) and not (out / "weights").exists()
 
 
 def test_missing_jax_names_the_extra(tmp_path, monkeypatch):
