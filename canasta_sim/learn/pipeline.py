@@ -58,8 +58,10 @@ PLAN_FILE = "plan.json"
 #: 1 from the expert's rollouts) is not resumed.
 RECIPE = 4
 
-#: The plan's fields a resume may raise (never lower): the rounds of imitation (only before
-#: any fine-tuning: they may change the file it starts from) and of fine-tuning.
+#: The plan's fields a resume may change: the rounds of imitation may grow (never shrink:
+#: the weights follow every round; and only before any fine-tuning: they may change the file
+#: it starts from), the rounds on outcomes of each count take any number at or above the
+#: rounds already made (:func:`_tuned_rounds`).
 GROWS = ("rounds", *(f"outcome_rounds_{p}p" for p in COUNTS))
 
 
@@ -78,22 +80,23 @@ def _write_marker(path: Path, facts: dict) -> None:
 def _check_plan(out: Path, facts: dict) -> None:
     """Refuse to resume the folder ``out`` with other options than it was made with (its
     ``plan.json``, or a stage marker of a folder made before it) but those of :data:`GROWS`,
-    which may grow, or with another recipe, and refuse a folder that holds other files;
+    which may change as it says, or with another recipe, and refuse a folder that holds other files;
     records ``facts`` (the plan and its ``recipe``) in ``plan.json`` on the way.
 
     Raises
     ------
     BadArgument
-        Naming the first option whose value differs from the folder's, fewer rounds than the
-        folder was run to, more rounds of imitation once a fine-tuning has begun, a folder of
-        other files, or a folder that cannot be made.
+        Naming the first option whose value differs from the folder's, fewer rounds of
+        imitation than the folder was run to, more once a fine-tuning has begun, fewer rounds
+        on outcomes of a count than it has made, a folder of other files, a damaged
+        ``plan.json`` or a folder that cannot be made.
     """
     path = out / PLAN_FILE
     if path.exists():
-        before = json.loads(path.read_text())
+        before = _read_plan(path)
     else:
         markers = sorted(out.glob("round_*/*.done"))
-        before = json.loads(markers[0].read_text()) if markers else {}
+        before = _read_plan(markers[0]) if markers else {}
         if not before and out.is_dir() and any(out.iterdir()):
             raise BadArgument(
                 "out",
@@ -106,13 +109,22 @@ def _check_plan(out: Path, facts: dict) -> None:
             f"the folder {out} was made by recipe {before.get('recipe', 1)} of canasta-sim "
             f"train, this is recipe {RECIPE}: start over in another folder (--out)",
         )
-    for name in GROWS:
-        if facts[name] < before.get(name, 0):
+    if facts["rounds"] < before.get("rounds", 0):
+        raise BadArgument(
+            "rounds",
+            f"rounds={facts['rounds']}, but the folder {out} was run to rounds="
+            f"{before['rounds']} and its weights/ follow every round: it may only grow (resume "
+            f"it with {before['rounds']} or more, or start over in another folder (--out))",
+        )
+    for players in COUNTS:
+        name, made = f"outcome_rounds_{players}p", _tuned_rounds(out, players)
+        if facts[name] < made:
             raise BadArgument(
                 name,
-                f"{name}={facts[name]}, but the folder {out} was run to {name}={before[name]} "
-                f"and its weights/ follow every round: it may only grow (resume it with "
-                f"{before[name]} or more, or start over in another folder (--out))",
+                f"{name}={facts[name]}, but the folder {out} has {made} rounds on outcomes of "
+                f"{players} players done (up to {tune_folder(out, players).name}/round_"
+                f"{made - 1}.npz): resume it with {made} or more, or start over in another "
+                "folder (--out)",
             )
     if facts["rounds"] > before.get("rounds", facts["rounds"]) and _tuned(out):
         raise BadArgument(
@@ -123,16 +135,50 @@ def _check_plan(out: Path, facts: dict) -> None:
         )
     for name, value in facts.items():
         if name not in GROWS and name in before and before[name] != value:
+            was = _shown(before[name])
             raise BadArgument(
                 name,
-                f"{name}={value}, but the folder {out} was made with {name}={before[name]}: "
-                f"resume it with {before[name]}, or start over in another folder (--out)",
+                f"{name}={_shown(value)}, but the folder {out} was made with {name}={was}: "
+                f"resume it with {was}, or start over in another folder (--out)",
             )
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BadArgument("out", f"the folder {out} cannot be made: {exc.strerror}") from None
     _write_marker(path, facts)
+
+
+def _shown(value) -> str:
+    """A plan's value as its option is written: a list (the pool) comma-separated."""
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _read_plan(path: Path) -> dict:
+    """A training folder's ``plan.json`` (or a stage marker: it holds the plan too).
+
+    Raises
+    ------
+    BadArgument
+        Of ``out``, naming the file, when it is not a plan (a damaged file).
+    """
+    try:
+        plan = json.loads(path.read_text())
+    except ValueError as exc:  # not UTF-8, not JSON
+        plan = exc
+    if not isinstance(plan, dict):
+        raise BadArgument(
+            "out",
+            f"{path} is damaged (not a plan of canasta-sim train: {plan}): delete it and run "
+            "the same command again, or start over in another folder (--out)",
+        )
+    return plan
+
+
+def _tuned_rounds(out: Path, players: int) -> int:
+    """Rounds on outcomes of ``players`` players made in the folder ``out``: one more than
+    the last round's weight file (rounds are made in order, a round's file last)."""
+    names = (p.stem[len("round_") :] for p in tune_folder(out, players).glob("round_*.npz"))
+    return max((int(k) for k in names if k.isdigit()), default=-1) + 1
 
 
 def _tuned(out: Path) -> bool:
@@ -470,9 +516,15 @@ def _progress(out: Path, plan: TrainPlan) -> tuple[int, int, bool]:
 
 def _tune_done(out: Path, players: int, name: str, first: int, stop: int) -> bool:
     """Whether fine-tuning stage ``name`` made rounds ``first .. stop - 1`` (its marker names
-    them: a resume with more rounds may lengthen the last stage)."""
-    marker = tune_folder(out, players) / f"{name}.done"
-    return marker.exists() and json.loads(marker.read_text())["rounds"] == [first, stop]
+    them: a resume with more rounds may lengthen the last stage) and their files are all
+    there (a damaged one deleted is made again)."""
+    folder = tune_folder(out, players)
+    marker = folder / f"{name}.done"
+    return (
+        marker.exists()
+        and json.loads(marker.read_text())["rounds"] == [first, stop]
+        and all(is_done(folder, k) for k in range(first, stop))
+    )
 
 
 def _tune_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -> None:

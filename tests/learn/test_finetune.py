@@ -4,6 +4,7 @@ from the round before and gives the same bytes as a run never killed, a resume w
 settings is refused naming the option, and bad options are usage errors before any play."""
 
 import json
+import shutil
 import sys
 
 import numpy as np
@@ -104,6 +105,51 @@ def test_stages_killed_and_resumed_give_the_bytes_of_a_run_never_killed(tmp_path
     assert "round 0:" not in r.output
 
 
+def test_fewer_rounds_than_planned_but_not_than_made_and_damaged_files(tmp_path):
+    """A run of 40 rounds killed after 2 may be resumed with any count from 2 (its kept.json
+    names round 1), not with 1 (2 rounds are made). A round's file that cannot be read, or
+    a plan.json that is not one, is a usage error naming the file and saying to delete it;
+    a rerun after deleting a round's file makes the round again, the same bytes."""
+    out = tmp_path / "o"
+    assert _train(out).exit_code == 0
+    tuned = out / "outcomes_2p"
+    made = {name: _arrays(tuned / f"{name}.npz") for name in ("round_1", "critic_1")}
+    plan = json.loads((out / "plan.json").read_text())
+    (out / "plan.json").write_text(json.dumps({**plan, "outcome_rounds_2p": 40}))
+    shutil.rmtree(out / "weights")
+    r = _train(out, "--outcome-rounds-2p", "1")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--outcome-rounds-2p" in text, text
+    assert "outcome_rounds_2p=1, but the folder" in text and "has 2 rounds on outcomes" in text
+    r = _train(out)
+    assert r.exit_code == 0, r.output
+    kept = json.loads((out / "weights" / "kept.json").read_text())
+    assert kept["2"]["outcomes"]["file"] == "outcomes_2p/round_1.npz"
+    assert json.loads((out / "plan.json").read_text())["outcome_rounds_2p"] == 2
+    critic = tuned / "critic_1.npz"
+    critic.write_bytes(b"garbage")
+    r = _train(out, "--outcome-rounds-2p", "3")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and f"{critic} is damaged" in text and "allow_pickle" not in text
+    assert "delete it and run the same command again" in text and "--out" in text, text
+    assert not (tuned / "round_2.npz").exists()
+    critic.unlink()
+    r = _train(out, "--outcome-rounds-2p", "3")
+    assert r.exit_code == 0, r.output
+    assert {name: _arrays(tuned / f"{name}.npz") for name in made} == made
+    weights = tuned / "round_2.npz"
+    weights.write_bytes(weights.read_bytes()[:200])
+    r = _train(out, "--outcome-rounds-2p", "4")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and f"{weights} is damaged" in text, text
+    assert "delete it and run the same command again" in text
+    (out / "plan.json").write_text("{ half")
+    r = _train(out, "--outcome-rounds-2p", "4")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "plan.json is damaged" in text and "--out" in text, text
+    assert "delete it and run the same command again" in text and "Traceback" not in text
+
+
 def test_the_top_seed_fine_tunes(tmp_path):
     """--seed 2**64 - 1: the 2-player fine-tuning plays and updates at seed 102 - 1 (its
     offset wrapped round modulo 2**64), no overflow."""
@@ -143,16 +189,17 @@ def test_version_8s_files_are_fine_tuned_widened_as_they_play(tmp_path):
     ("args", "option", "said"),
     [
         (["--outcome-lr", "1e-3"], "--outcome-lr", "outcome_lr=0.0003"),
-        (["--outcome-pool", "self"], "--outcome-pool", "outcome_pool=['self', 'start']"),
+        (["--outcome-pool", "self"], "--outcome-pool", "made with outcome_pool=self,start:"),
         (["--outcome-deals-2p", "10"], "--outcome-deals-2p", "outcome_deals_2p=8"),
-        (["--outcome-rounds-2p", "1"], "--outcome-rounds-2p", "run to outcome_rounds_2p=2"),
+        (["--outcome-rounds-2p", "1"], "--outcome-rounds-2p", "2 rounds on outcomes of 2 play"),
         (["--rounds", "1"], "--rounds", "has begun fine-tuning"),
     ],
 )
 def test_a_resume_with_other_settings_is_refused(tmp_path, args, option, said):
-    """A folder whose fine-tuning has begun (its plan and round 0 of 2 players written) is
-    resumed only with its settings: more rounds on outcomes may come, more rounds of
-    imitation may not (they may change the file the fine-tuning started from)."""
+    """A folder whose fine-tuning has begun (its plan and rounds 0 and 1 of 2 players
+    written) is resumed only with its settings: fewer rounds on outcomes than it made may not
+    come, more rounds of imitation may not (they may change the file the fine-tuning
+    started from)."""
     from dataclasses import asdict
 
     from canasta_sim.learn.pipeline import RECIPE
@@ -170,7 +217,8 @@ def test_a_resume_with_other_settings_is_refused(tmp_path, args, option, said):
     )
     (out / "outcomes_2p").mkdir(parents=True)
     (out / "plan.json").write_text(json.dumps({**asdict(plan), "recipe": RECIPE}))
-    (out / "outcomes_2p" / "round_0.npz").write_bytes(b"")
+    for k in (0, 1):
+        (out / "outcomes_2p" / f"round_{k}.npz").write_bytes(b"")
     r = _train(out, *args)
     text = " ".join(r.output.split())
     assert r.exit_code == 2 and option in text and said in text, text
