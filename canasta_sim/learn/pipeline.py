@@ -121,7 +121,8 @@ def _check_plan(out: Path, facts: dict) -> None:
         if facts[name] < made:
             raise BadArgument(
                 name,
-                f"{name}={facts[name]}, but the folder {out} has {made} rounds on outcomes of "
+                f"{name}={facts[name]}, but the folder {out} has {made} round"
+                f"{'' if made == 1 else 's'} on outcomes of "
                 f"{players} players done (up to {tune_folder(out, players).name}/round_"
                 f"{made - 1}.npz): resume it with {made} or more, or start over in another "
                 "folder (--out)",
@@ -482,7 +483,9 @@ def _announce(out: Path, plan: TrainPlan, k: int, name: str) -> str:
     first, stop = _shard_range(plan, name)
     have = stop - first - len(missing_shards(round_dir(out, k) / f"labels_{players}p", stop, first))
     n = stop - first
-    shards = f"resuming, {have} of {n} shards already done" if have else f"{n} shards"
+    shards = f"{n} shard{'' if n == 1 else 's'}"
+    if have:
+        shards = f"resuming, {have} of {shards} already done"
     return f"round {k} {name}: {shards} ({first} to {stop - 1}), seed {lplan.seed}, {lplan.search}"
 
 
@@ -542,8 +545,8 @@ def _tune_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -> 
         again = f" (resuming, {have} already done)" if have else ""
         echo(
             f"{name}: rounds {first} to {stop - 1} of {plan.outcome_rounds(players)}{again}, "
-            f"{tune.deals:,} deals each, seed {tune.seed}, pool {','.join(tune.pool)}, from "
-            f"{start}"
+            f"{tune.deals:,} deal{'' if tune.deals == 1 else 's'} each, seed {tune.seed}, pool "
+            f"{','.join(tune.pool)}, from {start}"
         )
         t, load = time.time(), _load()
         tune_rounds(folder, tune, start, first, stop, echo)

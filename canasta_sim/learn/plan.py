@@ -88,8 +88,8 @@ class TrainPlan:
         range (a setting of the fine-tuning not finite), more rounds than
         :data:`~canasta_sim.learn.MOST_ROUNDS`, a start not in
         :data:`~canasta_sim.learn.STARTS` (or ``expert`` with no round of imitation), a pool
-        opponent not in :data:`~canasta_sim.learn.TUNE_POOL`, or deals of a count with rounds
-        on outcomes not a multiple of the pool's size.
+        opponent not in :data:`~canasta_sim.learn.TUNE_POOL` (or named twice), or deals of a
+        count with rounds on outcomes not a multiple of the pool's size.
     """
 
     seed: int = 0
@@ -152,12 +152,14 @@ class TrainPlan:
                 bound = f"a finite number {'above' if strict else 'of at least'} {low}"
                 raise BadArgument(name, f"{name}={value} is not allowed; allowed: {bound}")
         bad = [p for p in self.outcome_pool if p not in TUNE_POOL]
-        if bad or not self.outcome_pool:
-            what = repr(bad[0]) if bad else "no opponent"
+        twice = [p for j, p in enumerate(self.outcome_pool) if p in self.outcome_pool[:j]]
+        if bad or twice or not self.outcome_pool:
+            what = repr(bad[0]) if bad else f"{twice[0]!r} twice" if twice else "no opponent"
             raise BadArgument(
                 "outcome_pool",
                 f"outcome_pool={','.join(self.outcome_pool)}: {what} is not allowed; "
-                f"allowed: a comma-separated list of one or more of {', '.join(TUNE_POOL)}",
+                "allowed: a comma-separated list of one or more of "
+                f"{', '.join(TUNE_POOL)}, each once",
             )
         for players in COUNTS:
             deals = getattr(self, f"outcome_deals_{players}p")

@@ -150,12 +150,20 @@ def test_fewer_rounds_than_planned_but_not_than_made_and_damaged_files(tmp_path)
     assert "delete it and run the same command again" in text and "Traceback" not in text
 
 
+def test_a_round_of_one_deal_says_deal(tmp_path):
+    r = _train(tmp_path / "o", "--outcome-pool", "self", "--outcome-deals-2p", "1",
+               "--outcome-rounds-2p", "1")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert "outcomes_2p_1: rounds 0 to 0 of 1, 1 deal each, seed 102, pool self" in r.output
+
+
 def test_the_top_seed_fine_tunes(tmp_path):
     """--seed 2**64 - 1: the 2-player fine-tuning plays and updates at seed 102 - 1 (its
     offset wrapped round modulo 2**64), no overflow."""
     out = tmp_path / "top"
     r = _train(out, "--seed", str(2**64 - 1), "--outcome-rounds-2p", "1")
     assert r.exit_code == 0, r.output
+    assert "rounds 0 to 0 of 1, 8 deals each, seed 101" in r.output
     with np.load(out / "outcomes_2p" / "round_0.npz") as z:
         assert json.loads(str(z["report"]))["seed"] == 101
 
@@ -240,6 +248,7 @@ def test_a_resume_with_other_settings_is_refused(tmp_path, args, option, said):
         ),
         (["--outcome-pool", "self,nobody"], "--outcome-pool", "'nobody' is not allowed"),
         (["--outcome-pool", ""], "--outcome-pool", "'' is not allowed"),
+        (["--outcome-pool", "self,start,Self"], "--outcome-pool", "'self' twice is not allowed"),
         (
             ["--outcome-temperature", "0"],
             "--outcome-temperature",
