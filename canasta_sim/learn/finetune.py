@@ -202,7 +202,8 @@ def _check_update(plan: TunePlan, k: int, params: dict, facts: dict) -> None:
         "outcome_lr",
         f"round {k} on outcomes of {plan.players} players: after its update the policy's {what} "
         f"(outcome_lr={plan.lr}, outcome_kl={plan.kl}), so no file of the round is written; "
-        "allowed: a smaller --outcome-lr or --outcome-kl, in another folder (--out)",
+        "allowed: a smaller --outcome-lr or --outcome-kl (in a folder whose outcomes_*p/ "
+        "hold no round yet: delete them to keep its rounds of imitation)",
     )
 
 

@@ -64,6 +64,17 @@ RECIPE = 4
 #: rounds already made (:func:`_tuned_rounds`).
 GROWS = ("rounds", *(f"outcome_rounds_{p}p" for p in COUNTS))
 
+#: The fine-tuning's other settings: a folder with no round on outcomes made yet takes other
+#: values of them (nothing made depends on them; a round whose update diverged is not made).
+TUNING = (
+    "stage_rounds",
+    "outcome_temperature",
+    "outcome_lr",
+    "outcome_kl",
+    "outcome_pool",
+    *(f"outcome_deals_{p}p" for p in COUNTS),
+)
+
 
 def label_folders(out, k: int, players: int) -> list[Path]:
     """The label folders the fit of ``players`` players in round ``k`` reads, in order (the
@@ -80,7 +91,8 @@ def _write_marker(path: Path, facts: dict) -> None:
 def _check_plan(out: Path, facts: dict) -> None:
     """Refuse to resume the folder ``out`` with other options than it was made with (its
     ``plan.json``, or a stage marker of a folder made before it) but those of :data:`GROWS`,
-    which may change as it says, or with another recipe, and refuse a folder that holds other files;
+    which may change as it says, and of :data:`TUNING` before any round on outcomes is made,
+    or with another recipe, and refuse a folder that holds other files;
     records ``facts`` (the plan and its ``recipe``) in ``plan.json`` on the way.
 
     Raises
@@ -134,8 +146,9 @@ def _check_plan(out: Path, facts: dict) -> None:
             f"{before['rounds']} and has begun fine-tuning their files (outcomes_*p/): resume "
             f"it with {before['rounds']}, or start over in another folder (--out)",
         )
+    free = GROWS + (() if _tuned(out) else TUNING)
     for name, value in facts.items():
-        if name not in GROWS and name in before and before[name] != value:
+        if name not in free and name in before and before[name] != value:
             was = _shown(before[name])
             raise BadArgument(
                 name,

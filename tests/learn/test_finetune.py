@@ -274,7 +274,8 @@ def test_bad_options_are_usage_errors_before_any_play(tmp_path, args, option, sa
 def test_an_update_to_nan_weights_stops_before_its_round_is_written(tmp_path):
     """A KL weight of 1e300 is finite but float32's infinity: the first update makes the
     policy NaN. The command stops with a usage error naming the weight file check's words
-    and the settings, and writes no file of the round (nor the final weights)."""
+    and the settings, and writes no file of the round (nor the final weights); with no
+    round on outcomes made the folder is resumed with another KL weight."""
     out = tmp_path / "o"
     r = _train(out, "--outcome-kl", "1e300", "--outcome-rounds-2p", "1")
     text = " ".join(r.output.split())
@@ -282,6 +283,11 @@ def test_an_update_to_nan_weights_stops_before_its_round_is_written(tmp_path):
     assert "round 0 on outcomes of 2 players" in text and "outcome_kl=1e+300" in text
     assert "holds NaN or infinite weights" in text or "KL divergence from the start is" in text
     assert not list((out / "outcomes_2p").glob("*.npz")) and not (out / "weights").exists()
+    # no round on outcomes is made: the folder takes a smaller KL weight
+    r = _train(out, "--outcome-kl", "0.5", "--outcome-rounds-2p", "1")
+    assert r.exit_code == 0, r.output
+    assert json.loads((out / "plan.json").read_text())["outcome_kl"] == 0.5
+    assert np.isfinite(load_weights(str(out / "weights" / "apprentice_2p.npz"))).all()
 
 
 def test_missing_jax_names_the_extra(tmp_path, monkeypatch):
