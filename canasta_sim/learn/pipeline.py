@@ -105,10 +105,10 @@ def _check_plan(out: Path, facts: dict) -> None:
     """
     path = out / PLAN_FILE
     if path.exists():
-        before = _read_plan(path)
+        before = _read_facts(path)
     else:
         markers = sorted(out.glob("round_*/*.done"))
-        before = _read_plan(markers[0]) if markers else {}
+        before = _read_facts(markers[0]) if markers else {}
         if not before and out.is_dir() and any(out.iterdir()):
             raise BadArgument(
                 "out",
@@ -167,13 +167,14 @@ def _shown(value) -> str:
     return ",".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
-def _read_plan(path: Path) -> dict:
-    """A training folder's ``plan.json`` (or a stage marker: it holds the plan too).
+def _read_facts(path: Path) -> dict:
+    """A training folder's ``plan.json`` or a stage marker (each holds the plan).
 
     Raises
     ------
     BadArgument
-        Of ``out``, naming the file, when it is not a plan (a damaged file).
+        Of ``out``, naming the file, when it is not a JSON object (a damaged file: deleted,
+        a rerun writes it again).
     """
     try:
         plan = json.loads(path.read_text())
@@ -182,7 +183,7 @@ def _read_plan(path: Path) -> dict:
     if not isinstance(plan, dict):
         raise BadArgument(
             "out",
-            f"{path} is damaged (not a plan of canasta-sim train: {plan}): delete it and run "
+            f"{path} is damaged (not a record of canasta-sim train: {plan}): delete it and run "
             "the same command again, or start over in another folder (--out)",
         )
     return plan
@@ -538,7 +539,7 @@ def _tune_done(out: Path, players: int, name: str, first: int, stop: int) -> boo
     marker = folder / f"{name}.done"
     return (
         marker.exists()
-        and json.loads(marker.read_text())["rounds"] == [first, stop]
+        and _read_facts(marker)["rounds"] == [first, stop]
         and all(is_done(folder, k) for k in range(first, stop))
     )
 

@@ -143,6 +143,11 @@ def test_fewer_rounds_than_planned_but_not_than_made_and_damaged_files(tmp_path)
     text = " ".join(r.output.split())
     assert r.exit_code == 2 and f"{weights} is damaged" in text, text
     assert "delete it and run the same command again" in text
+    marker = tuned / "outcomes_2p_1.done"
+    marker.write_bytes(b"\xff")
+    r = _train(out, "--outcome-rounds-2p", "4")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and f"{marker} is damaged" in text, text
     (out / "plan.json").write_text("{ half")
     r = _train(out, "--outcome-rounds-2p", "4")
     text = " ".join(r.output.split())
