@@ -81,28 +81,29 @@ def _pool(ctx, param, value: str) -> tuple[str, ...]:
     return tuple(name.strip().lower() for name in value.split(","))
 
 
-#: The fine-tuning's other settings (:class:`canasta_sim.learn.finetune.TunePlan`).
+#: The fine-tuning's other settings (:class:`canasta_sim.learn.finetune.TunePlan`); the plan
+#: checks their ranges (finite, above 0 or at least 0), in the words of the other options.
 TUNE_OPTIONS = (
     click.option(
         "--outcome-temperature",
-        type=click.FloatRange(min=0, min_open=True),
+        type=float,
         default=50.0,
         show_default=True,
-        help="The learner's sampling temperature on outcomes (points).",
+        help="The learner's sampling temperature on outcomes (points, above 0).",
     ),
     click.option(
         "--outcome-lr",
-        type=click.FloatRange(min=0, min_open=True),
+        type=float,
         default=3e-4,
         show_default=True,
-        help="The policy's Adam learning rate on outcomes.",
+        help="The policy's Adam learning rate on outcomes (above 0).",
     ),
     click.option(
         "--outcome-kl",
-        type=click.FloatRange(min=0),
+        type=float,
         default=0.1,
         show_default=True,
-        help="Weight of the policy's KL divergence from its imitation file.",
+        help="Weight of the policy's KL divergence from its imitation file (0 or more).",
     ),
     click.option(
         "--outcome-pool",

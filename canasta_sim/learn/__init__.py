@@ -50,3 +50,14 @@ TUNE_SEEDS = {2: 102, 3: 103, 4: 101, 6: 106}
 #: round), ``start`` (the count's file the fine-tuning starts from), or the shipped files of
 #: an apprentice preset (the count's file of that family).
 TUNE_POOL = ("self", "start", "apprentice", *WEIGHT_FAMILIES)
+
+#: Master seeds are 64-bit (0 .. 2**64 - 1), as every command's ``--seed``.
+SEED_SPAN = 2**64
+
+
+def derived_seed(seed: int, offset: int) -> int:
+    """The seed ``offset`` after the master ``seed``, wrapped round modulo 2**64: a stage's
+    seed (:data:`TUNE_SEEDS`, the labels' and the judges' offsets) at every master seed, the
+    plain sum ``seed + offset`` below ``2**64 - offset`` (at seed 0 the shipped files' seeds).
+    """
+    return (seed + offset) % SEED_SPAN

@@ -15,15 +15,16 @@ from __future__ import annotations
 
 import os
 import time
+import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import numpy as np
 
-from ..errors import missing_extra
+from ..errors import BadArgument, missing_extra
 from ..players.specs import WEIGHT_FAMILIES
-from ..players.weights import default_weights_path
+from ..players.weights import default_weights_path, load_weights, nonfinite_part
 from . import outcomes
 from .experience import SelfPlayPlan, selfplay
 
@@ -146,14 +147,64 @@ def _save_state(path: Path, params: dict, critic: dict) -> None:
 
 def _state_after(folder, k: int, start: str) -> tuple[dict, dict | None, str]:
     """The policy, the critic and the learner's weight file after round ``k`` (-1: the
-    starting file, no critic yet)."""
+    starting file, no critic yet).
+
+    Raises
+    ------
+    BadArgument
+        Of ``out``, naming round ``k``'s file that cannot be read.
+    """
     if k < 0:
         return outcomes.policy_params(outcomes.read_parts(start)), None, start
     path, cpath = round_files(folder, k)
-    with np.load(cpath) as z:
-        critic = {n: z[n] for n in CRITIC_PARTS}
-        params = {n[len(POLICY) :]: z[n] for n in z if n.startswith(POLICY)}
+    try:
+        with np.load(cpath) as z:
+            critic = {n: z[n] for n in CRITIC_PARTS}
+            params = {n[len(POLICY) :]: z[n] for n in z if n.startswith(POLICY)}
+    except FileNotFoundError:  # not made: no damage
+        raise
+    except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile):
+        raise _damaged(cpath, "the trainer's state after a round") from None
+    try:
+        load_weights(str(path))  # the next round's learner: a damaged file named before play
+    except ValueError:
+        raise _damaged(path, "a round's weight file") from None
     return params, critic, str(path)
+
+
+def _damaged(path: Path, what: str) -> BadArgument:
+    """The error of a round's file that cannot be read as ``what`` (numpy's words about
+    pickles would mislead), naming it and how a rerun remakes it (a round missing a file is
+    made again, the same bytes)."""
+    return BadArgument(
+        "out",
+        f"{path} is damaged (not {what}): delete it and run the same command again, which "
+        "makes its round again",
+    )
+
+
+def _check_update(plan: TunePlan, k: int, params: dict, facts: dict) -> None:
+    """Refuse round ``k``'s update when it left a policy weight or the policy's KL divergence
+    from the start NaN or infinite (a learning rate or KL weight too large for float32):
+    such a policy scores every candidate alike, and every round after it too.
+
+    Raises
+    ------
+    BadArgument
+        Of ``outcome_lr``, naming the part (as a weight file's check says it) or the KL, and
+        the settings.
+    """
+    bad = nonfinite_part(outcomes.weight_parts(params))
+    if bad is None and np.isfinite(facts["kl_imitation"]):
+        return
+    what = bad or f"the KL divergence from the start is {facts['kl_imitation']}"
+    raise BadArgument(
+        "outcome_lr",
+        f"round {k} on outcomes of {plan.players} players: after its update the policy's {what} "
+        f"(outcome_lr={plan.lr}, outcome_kl={plan.kl}), so no file of the round is written; "
+        "allowed: a smaller --outcome-lr or --outcome-kl (in a folder whose outcomes_*p/ "
+        "hold no round yet: delete them to keep its rounds of imitation)",
+    )
 
 
 def tune_rounds(
@@ -167,8 +218,15 @@ def tune_rounds(
     ------
     ModuleNotFoundError
         Without JAX or optax (:func:`need_jax`).
+    BadArgument
+        Of ``outcome_lr`` when a round's update makes a policy weight or its KL divergence
+        from the start NaN or infinite (:func:`_check_update`); nothing of that round is
+        written.
     FileNotFoundError
         When round ``first - 1`` is not done.
+    BadArgument
+        Of ``out``, naming a file of round ``first - 1`` (or of a round done before the one
+        to make) that cannot be read.
     """
     need_jax()
     folder = Path(folder)
@@ -185,6 +243,7 @@ def tune_rounds(
         log = play_round(plan, k, learner, start)
         played = time.time() - t
         params, critic, facts = outcomes.update(params, critic, parts0, log, plan.players, update)
+        _check_update(plan, k, params, facts)
         facts = {
             "round": k,
             "plan": asdict(update),

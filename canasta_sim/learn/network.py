@@ -78,7 +78,7 @@ def _fit(x: np.ndarray, y: np.ndarray, seed: int, alpha: float):
         max_iter=200,
         early_stopping=True,
         n_iter_no_change=6,
-        random_state=seed,
+        random_state=random_state(seed),
     )
     with warnings.catch_warnings(), _interrupt_passes_through():
         warnings.simplefilter("ignore", ConvergenceWarning)
@@ -92,6 +92,15 @@ def _fit(x: np.ndarray, y: np.ndarray, seed: int, alpha: float):
                 "stopping and must hold 2 or more)"
             ) from None
     return model
+
+
+def random_state(seed: int) -> int | np.random.RandomState:
+    """scikit-learn's random state of a 64-bit ``seed``: the seed itself below 2**32 (the
+    most scikit-learn takes; at seed 0 the shipped files' fits), else a generator seeded by
+    its two 32-bit halves (each seed its own)."""
+    if seed < 2**32:
+        return seed
+    return np.random.RandomState([seed % 2**32, seed >> 32])
 
 
 class TooFewRows(ValueError):

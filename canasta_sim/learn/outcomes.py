@@ -24,7 +24,7 @@ import numpy as np
 
 from ..nb.enums import N_KINDS
 from ..nb.selfplay import PlayCol
-from ..players.weights import PARTS, VALUE_PARTS
+from ..players.weights import FEATURE_VERSION, PARTS, VALUE_PARTS, widen
 from .train import save
 
 #: Hidden units of the critic; it is fitted in units of OUTCOME_SCALE points.
@@ -312,6 +312,10 @@ def write(path, params, parts0: dict, players: int, facts: dict) -> None:
 
 
 def read_parts(path) -> dict[str, np.ndarray]:
-    """A weight file's network and value parts (a file of this feature version)."""
+    """A weight file's network and value parts, a network of an earlier feature version
+    widened as play reads it (:func:`~canasta_sim.players.weights.widen`: bots version 8's
+    files, feature version 1, score as they play)."""
     with np.load(path) as z:
-        return {k: z[k] for k in (*PARTS, *VALUE_PARTS) if k in z}
+        parts = {k: z[k] for k in (*PARTS, *VALUE_PARTS) if k in z}
+        version = int(z["feature_version"]) if "feature_version" in z else FEATURE_VERSION
+    return widen(parts, version)

@@ -47,7 +47,7 @@ import numpy as np
 
 from ..errors import BadArgument
 from .finetune import is_done, round_files, tune_rounds
-from .plan import COUNTS, JUDGE_SEED, ORDER, TrainPlan, round_dir, weights_dir
+from .plan import COUNTS, ORDER, TrainPlan, round_dir, weights_dir
 from .shards import load_labels, make_labels, missing_shards
 
 #: The file of a training folder that records its plan (:class:`TrainPlan`'s fields).
@@ -58,9 +58,22 @@ PLAN_FILE = "plan.json"
 #: 1 from the expert's rollouts) is not resumed.
 RECIPE = 4
 
-#: The plan's fields a resume may raise (never lower): the rounds of imitation (only before
-#: any fine-tuning: they may change the file it starts from) and of fine-tuning.
+#: The plan's fields a resume may change: the rounds of imitation may grow (never shrink:
+#: the weights follow every round; and only before any fine-tuning: they may change the file
+#: it starts from), the rounds on outcomes of each count take any number at or above the
+#: rounds already made (:func:`_tuned_rounds`).
 GROWS = ("rounds", *(f"outcome_rounds_{p}p" for p in COUNTS))
+
+#: The fine-tuning's other settings: a folder with no round on outcomes made yet takes other
+#: values of them (nothing made depends on them; a round whose update diverged is not made).
+TUNING = (
+    "stage_rounds",
+    "outcome_temperature",
+    "outcome_lr",
+    "outcome_kl",
+    "outcome_pool",
+    *(f"outcome_deals_{p}p" for p in COUNTS),
+)
 
 
 def label_folders(out, k: int, players: int) -> list[Path]:
@@ -78,22 +91,24 @@ def _write_marker(path: Path, facts: dict) -> None:
 def _check_plan(out: Path, facts: dict) -> None:
     """Refuse to resume the folder ``out`` with other options than it was made with (its
     ``plan.json``, or a stage marker of a folder made before it) but those of :data:`GROWS`,
-    which may grow, or with another recipe, and refuse a folder that holds other files;
+    which may change as it says, and of :data:`TUNING` before any round on outcomes is made,
+    or with another recipe, and refuse a folder that holds other files;
     records ``facts`` (the plan and its ``recipe``) in ``plan.json`` on the way.
 
     Raises
     ------
     BadArgument
-        Naming the first option whose value differs from the folder's, fewer rounds than the
-        folder was run to, more rounds of imitation once a fine-tuning has begun, a folder of
-        other files, or a folder that cannot be made.
+        Naming the first option whose value differs from the folder's, fewer rounds of
+        imitation than the folder was run to, more once a fine-tuning has begun, fewer rounds
+        on outcomes of a count than it has made, a folder of other files, a damaged
+        ``plan.json`` or a folder that cannot be made.
     """
     path = out / PLAN_FILE
     if path.exists():
-        before = json.loads(path.read_text())
+        before = _read_facts(path)
     else:
         markers = sorted(out.glob("round_*/*.done"))
-        before = json.loads(markers[0].read_text()) if markers else {}
+        before = _read_facts(markers[0]) if markers else {}
         if not before and out.is_dir() and any(out.iterdir()):
             raise BadArgument(
                 "out",
@@ -106,13 +121,23 @@ def _check_plan(out: Path, facts: dict) -> None:
             f"the folder {out} was made by recipe {before.get('recipe', 1)} of canasta-sim "
             f"train, this is recipe {RECIPE}: start over in another folder (--out)",
         )
-    for name in GROWS:
-        if facts[name] < before.get(name, 0):
+    if facts["rounds"] < before.get("rounds", 0):
+        raise BadArgument(
+            "rounds",
+            f"rounds={facts['rounds']}, but the folder {out} was run to rounds="
+            f"{before['rounds']} and its weights/ follow every round: it may only grow (resume "
+            f"it with {before['rounds']} or more, or start over in another folder (--out))",
+        )
+    for players in COUNTS:
+        name, made = f"outcome_rounds_{players}p", _tuned_rounds(out, players)
+        if facts[name] < made:
             raise BadArgument(
                 name,
-                f"{name}={facts[name]}, but the folder {out} was run to {name}={before[name]} "
-                f"and its weights/ follow every round: it may only grow (resume it with "
-                f"{before[name]} or more, or start over in another folder (--out))",
+                f"{name}={facts[name]}, but the folder {out} has {made} round"
+                f"{'' if made == 1 else 's'} on outcomes of "
+                f"{players} players done (up to {tune_folder(out, players).name}/round_"
+                f"{made - 1}.npz): resume it with {made} or more, or start over in another "
+                "folder (--out)",
             )
     if facts["rounds"] > before.get("rounds", facts["rounds"]) and _tuned(out):
         raise BadArgument(
@@ -121,18 +146,54 @@ def _check_plan(out: Path, facts: dict) -> None:
             f"{before['rounds']} and has begun fine-tuning their files (outcomes_*p/): resume "
             f"it with {before['rounds']}, or start over in another folder (--out)",
         )
+    free = GROWS + (() if _tuned(out) else TUNING)
     for name, value in facts.items():
-        if name not in GROWS and name in before and before[name] != value:
+        if name not in free and name in before and before[name] != value:
+            was = _shown(before[name])
             raise BadArgument(
                 name,
-                f"{name}={value}, but the folder {out} was made with {name}={before[name]}: "
-                f"resume it with {before[name]}, or start over in another folder (--out)",
+                f"{name}={_shown(value)}, but the folder {out} was made with {name}={was}: "
+                f"resume it with {was}, or start over in another folder (--out)",
             )
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BadArgument("out", f"the folder {out} cannot be made: {exc.strerror}") from None
     _write_marker(path, facts)
+
+
+def _shown(value) -> str:
+    """A plan's value as its option is written: a list (the pool) comma-separated."""
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _read_facts(path: Path) -> dict:
+    """A training folder's ``plan.json`` or a stage marker (each holds the plan).
+
+    Raises
+    ------
+    BadArgument
+        Of ``out``, naming the file, when it is not a JSON object (a damaged file: deleted,
+        a rerun writes it again).
+    """
+    try:
+        plan = json.loads(path.read_text())
+    except ValueError as exc:  # not UTF-8, not JSON
+        plan = exc
+    if not isinstance(plan, dict):
+        raise BadArgument(
+            "out",
+            f"{path} is damaged (not a record of canasta-sim train: {plan}): delete it and run "
+            "the same command again, or start over in another folder (--out)",
+        )
+    return plan
+
+
+def _tuned_rounds(out: Path, players: int) -> int:
+    """Rounds on outcomes of ``players`` players made in the folder ``out``: one more than
+    the last round's weight file (rounds are made in order, a round's file last)."""
+    names = (p.stem[len("round_") :] for p in tune_folder(out, players).glob("round_*.npz"))
+    return max((int(k) for k in names if k.isdigit()), default=-1) + 1
 
 
 def _tuned(out: Path) -> bool:
@@ -225,7 +286,7 @@ def judge_count(
 ) -> dict:
     """Play round ``k``'s weight file for ``players`` players against the bot it would
     replace (:func:`rival`) over ``plan.judge_deals`` seat-rotated duplicate deals (rounded
-    up to a multiple of the sides) of seed ``plan.seed + JUDGE_SEED``, the rules' classic
+    up to a multiple of the sides) of seed ``plan.judge_seed()``, the rules' classic
     preset.
 
     Returns
@@ -247,13 +308,13 @@ def judge_count(
         old,
         deals=deals,
         rules=Rules(players=players),
-        seed=plan.seed + JUDGE_SEED,
+        seed=plan.judge_seed(),
         workers=threads,
         scheduler=scheduler,
         records=False,
     )
     row = table.iloc[0]
-    facts: dict = {"deals": deals, "seed": plan.seed + JUDGE_SEED, "against": old}
+    facts: dict = {"deals": deals, "seed": plan.judge_seed(), "against": old}
     facts |= {c: round(float(row[c]), 2) for c in ("mean_diff", "diff_low", "diff_high")}
     return facts | {"gains": bool(row["diff_low"] > 0)}
 
@@ -436,7 +497,9 @@ def _announce(out: Path, plan: TrainPlan, k: int, name: str) -> str:
     first, stop = _shard_range(plan, name)
     have = stop - first - len(missing_shards(round_dir(out, k) / f"labels_{players}p", stop, first))
     n = stop - first
-    shards = f"resuming, {have} of {n} shards already done" if have else f"{n} shards"
+    shards = f"{n} shard{'' if n == 1 else 's'}"
+    if have:
+        shards = f"resuming, {have} of {shards} already done"
     return f"round {k} {name}: {shards} ({first} to {stop - 1}), seed {lplan.seed}, {lplan.search}"
 
 
@@ -470,9 +533,15 @@ def _progress(out: Path, plan: TrainPlan) -> tuple[int, int, bool]:
 
 def _tune_done(out: Path, players: int, name: str, first: int, stop: int) -> bool:
     """Whether fine-tuning stage ``name`` made rounds ``first .. stop - 1`` (its marker names
-    them: a resume with more rounds may lengthen the last stage)."""
-    marker = tune_folder(out, players) / f"{name}.done"
-    return marker.exists() and json.loads(marker.read_text())["rounds"] == [first, stop]
+    them: a resume with more rounds may lengthen the last stage) and their files are all
+    there (a damaged one deleted is made again)."""
+    folder = tune_folder(out, players)
+    marker = folder / f"{name}.done"
+    return (
+        marker.exists()
+        and _read_facts(marker)["rounds"] == [first, stop]
+        and all(is_done(folder, k) for k in range(first, stop))
+    )
 
 
 def _tune_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -> None:
@@ -490,8 +559,8 @@ def _tune_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -> 
         again = f" (resuming, {have} already done)" if have else ""
         echo(
             f"{name}: rounds {first} to {stop - 1} of {plan.outcome_rounds(players)}{again}, "
-            f"{tune.deals:,} deals each, seed {tune.seed}, pool {','.join(tune.pool)}, from "
-            f"{start}"
+            f"{tune.deals:,} deal{'' if tune.deals == 1 else 's'} each, seed {tune.seed}, pool "
+            f"{','.join(tune.pool)}, from {start}"
         )
         t, load = time.time(), _load()
         tune_rounds(folder, tune, start, first, stop, echo)

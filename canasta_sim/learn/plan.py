@@ -3,13 +3,14 @@ and the layout of its rounds' folders; :mod:`.pipeline` runs the stages."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import BadArgument
 from ..players.specs import WEIGHT_FAMILIES
 from ..players.weights import default_weights_path
-from . import MOST_ROUNDS, PLAN_LEAST, STARTS, TUNE_POOL, TUNE_SEEDS
+from . import MOST_ROUNDS, PLAN_LEAST, STARTS, TUNE_POOL, TUNE_SEEDS, derived_seed
 from .finetune import TunePlan
 from .shards import LabelPlan
 
@@ -39,9 +40,10 @@ class TrainPlan:
     Attributes
     ----------
     seed : int
-        Master seed: round ``k``'s labels of ``P`` players use seed ``seed + LABEL_SEEDS[P]
-        + ROUND_SEED (k - 1)`` (:data:`LABEL_SEEDS`), the fits ``seed``, the judges ``seed +
-        JUDGE_SEED``.
+        Master seed (0 .. 2**64 - 1): round ``k``'s labels of ``P`` players use seed ``seed +
+        LABEL_SEEDS[P] + ROUND_SEED (k - 1)`` (:data:`LABEL_SEEDS`), the fits ``seed``, the
+        judges ``seed + JUDGE_SEED``, each sum wrapped round modulo 2**64
+        (:func:`~canasta_sim.learn.derived_seed`).
     start : str
         Round 1's rollout bot and the bot its judges play against
         (:data:`canasta_sim.learn.STARTS`).
@@ -72,7 +74,8 @@ class TrainPlan:
         Rounds on outcomes a stage holds at most.
     outcome_temperature, outcome_lr, outcome_kl : float
         The learner's sampling temperature (points, above 0), the policy's learning rate
-        (above 0) and the weight of its KL divergence from the kept file (0 or more)
+        (above 0) and the weight of its KL divergence from the kept file (0 or more), each
+        finite
         (:class:`.finetune.TunePlan`).
     outcome_pool : tuple of str
         The learner's opponents (:data:`~canasta_sim.learn.TUNE_POOL`), each playing an
@@ -82,10 +85,11 @@ class TrainPlan:
     ------
     BadArgument
         For a field below its least value (:data:`canasta_sim.learn.PLAN_LEAST`) or out of its
-        range, more rounds than :data:`~canasta_sim.learn.MOST_ROUNDS`, a start not in
+        range (a setting of the fine-tuning not finite), more rounds than
+        :data:`~canasta_sim.learn.MOST_ROUNDS`, a start not in
         :data:`~canasta_sim.learn.STARTS` (or ``expert`` with no round of imitation), a pool
-        opponent not in :data:`~canasta_sim.learn.TUNE_POOL`, or deals of a count with rounds
-        on outcomes not a multiple of the pool's size.
+        opponent not in :data:`~canasta_sim.learn.TUNE_POOL` (or named twice), or deals of a
+        count with rounds on outcomes not a multiple of the pool's size.
     """
 
     seed: int = 0
@@ -144,16 +148,18 @@ class TrainPlan:
             ("outcome_kl", 0, False),
         ):
             value = getattr(self, name)
-            if not (value > low if strict else value >= low):  # NaN fails both
-                bound = f"above {low}" if strict else f"{low} or more"
+            if not (math.isfinite(value) and (value > low if strict else value >= low)):
+                bound = f"a finite number {'above' if strict else 'of at least'} {low}"
                 raise BadArgument(name, f"{name}={value} is not allowed; allowed: {bound}")
         bad = [p for p in self.outcome_pool if p not in TUNE_POOL]
-        if bad or not self.outcome_pool:
-            what = repr(bad[0]) if bad else "no opponent"
+        twice = [p for j, p in enumerate(self.outcome_pool) if p in self.outcome_pool[:j]]
+        if bad or twice or not self.outcome_pool:
+            what = repr(bad[0]) if bad else f"{twice[0]!r} twice" if twice else "no opponent"
             raise BadArgument(
                 "outcome_pool",
                 f"outcome_pool={','.join(self.outcome_pool)}: {what} is not allowed; "
-                f"allowed: a comma-separated list of one or more of {', '.join(TUNE_POOL)}",
+                "allowed: a comma-separated list of one or more of "
+                f"{', '.join(TUNE_POOL)}, each once",
             )
         for players in COUNTS:
             deals = getattr(self, f"outcome_deals_{players}p")
@@ -195,7 +201,7 @@ class TrainPlan:
         else:
             search, weights = f"pimc:rollout={self.start},{SEARCH}", ""
         return LabelPlan(
-            seed=self.seed + LABEL_SEEDS[players] + ROUND_SEED * (k - 1),
+            seed=derived_seed(self.seed, LABEL_SEEDS[players] + ROUND_SEED * (k - 1)),
             deals=self.deals,
             players=(players,),
             presets=("classic", "hoyle"),
@@ -205,6 +211,10 @@ class TrainPlan:
             weights=weights,
         )
 
+    def judge_seed(self) -> int:
+        """The judges' seed: ``seed + JUDGE_SEED``."""
+        return derived_seed(self.seed, JUDGE_SEED)
+
     def outcome_rounds(self, players: int) -> int:
         """Rounds on outcomes of ``players`` players."""
         return getattr(self, f"outcome_rounds_{players}p")
@@ -212,7 +222,7 @@ class TrainPlan:
     def tune_plan(self, players: int) -> TunePlan:
         """The fine-tuning of ``players`` players: seed ``seed + TUNE_SEEDS[players]``."""
         return TunePlan(
-            seed=self.seed + TUNE_SEEDS[players],
+            seed=derived_seed(self.seed, TUNE_SEEDS[players]),
             players=players,
             deals=getattr(self, f"outcome_deals_{players}p"),
             pool=tuple(self.outcome_pool),

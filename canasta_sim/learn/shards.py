@@ -38,6 +38,7 @@ from ..players.weights import (
 from ..run.progress import Progress
 from ..run.runner import map_chunks
 from ..run.seating import minimum_counts
+from . import derived_seed
 
 #: Decisions labelled at most per deal and per ``every`` (a deal has about 120 decisions).
 DECISIONS_PER_DEAL = 160
@@ -171,7 +172,7 @@ def label_shard(plan: LabelPlan, shard: int) -> dict[str, np.ndarray]:
         np.zeros((cap * 8, N_KINDS, 3), np.int8),
         np.zeros(cap * 8, np.int64),
     )
-    sampler = np.array([mix64_nb(np.uint64(plan.seed) + np.uint64(shard))], np.uint64)
+    sampler = np.array([mix64_nb(np.uint64(derived_seed(plan.seed, shard)))], np.uint64)
     rstates, works = search_work(2)
     fwork = feature_work(1)[0]  # the rollout apprentice's too: a label's features are copied first
     learner = (rstates[1], works[1], weights, fwork)
@@ -213,7 +214,7 @@ def label_shard(plan: LabelPlan, shard: int) -> dict[str, np.ndarray]:
         "players": np.int64(players),
         "preset": np.array(preset),
         "worlds": np.int64(plan.worlds),
-        "seed": np.int64(plan.seed),
+        "seed": np.uint64(plan.seed),
         "shard": np.int64(shard),
         "search": np.array(search.spec),
         "rollout_weights": np.array(weights_hash(wpath) if wpath else ""),

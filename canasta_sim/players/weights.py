@@ -192,13 +192,17 @@ def load_weights(path: str) -> np.ndarray:
     if version not in FEATURE_WIDTHS:
         said = "no feature version" if version is None else f"feature version {version}"
         raise ValueError(f"weights={path}: {said}; {allowed}")
-    bad = [k for k, v in parts.items() if not np.isfinite(v).all()]
+    bad = nonfinite_part(parts)
     if bad:  # a NaN or an infinity scores every candidate alike: a broken policy, not a bot
-        raise ValueError(
-            f"weights={path}: part {bad[0]} holds NaN or infinite weights; {allowed}, "
-            "every weight a finite number"
-        )
+        raise ValueError(f"weights={path}: {bad}; {allowed}, every weight a finite number")
     return _finished(net)
+
+
+def nonfinite_part(parts: dict[str, np.ndarray]) -> str | None:
+    """``"part A holds NaN or infinite weights"`` for the first of the network's ``parts``
+    (name to array) that holds a NaN or an infinity; ``None`` when every weight is finite."""
+    bad = next((k for k, v in parts.items() if not np.isfinite(v).all()), None)
+    return None if bad is None else f"part {bad} holds NaN or infinite weights"
 
 
 def _finished(net: np.ndarray) -> np.ndarray:
@@ -240,12 +244,9 @@ def load_value(path: str) -> np.ndarray:
         net = pack_value(parts)
     except ValueError as exc:
         raise ValueError(f"weights={path}: {exc}; {allowed}") from None
-    bad = [k for k, v in parts.items() if not np.isfinite(v).all()]
+    bad = nonfinite_part(parts)
     if bad:
-        raise ValueError(
-            f"weights={path}: part {bad[0]} holds NaN or infinite weights; {allowed}, "
-            "every weight a finite number"
-        )
+        raise ValueError(f"weights={path}: {bad}; {allowed}, every weight a finite number")
     return _finished(net)
 
 

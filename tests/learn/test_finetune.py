@@ -4,6 +4,7 @@ from the round before and gives the same bytes as a run never killed, a resume w
 settings is refused naming the option, and bad options are usage errors before any play."""
 
 import json
+import shutil
 import sys
 
 import numpy as np
@@ -104,20 +105,114 @@ def test_stages_killed_and_resumed_give_the_bytes_of_a_run_never_killed(tmp_path
     assert "round 0:" not in r.output
 
 
+def test_fewer_rounds_than_planned_but_not_than_made_and_damaged_files(tmp_path):
+    """A run of 40 rounds killed after 2 may be resumed with any count from 2 (its kept.json
+    names round 1), not with 1 (2 rounds are made). A round's file that cannot be read, or
+    a plan.json that is not one, is a usage error naming the file and saying to delete it;
+    a rerun after deleting a round's file makes the round again, the same bytes."""
+    out = tmp_path / "o"
+    assert _train(out).exit_code == 0
+    tuned = out / "outcomes_2p"
+    made = {name: _arrays(tuned / f"{name}.npz") for name in ("round_1", "critic_1")}
+    plan = json.loads((out / "plan.json").read_text())
+    (out / "plan.json").write_text(json.dumps({**plan, "outcome_rounds_2p": 40}))
+    shutil.rmtree(out / "weights")
+    r = _train(out, "--outcome-rounds-2p", "1")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--outcome-rounds-2p" in text, text
+    assert "outcome_rounds_2p=1, but the folder" in text and "has 2 rounds on outcomes" in text
+    r = _train(out)
+    assert r.exit_code == 0, r.output
+    kept = json.loads((out / "weights" / "kept.json").read_text())
+    assert kept["2"]["outcomes"]["file"] == "outcomes_2p/round_1.npz"
+    assert json.loads((out / "plan.json").read_text())["outcome_rounds_2p"] == 2
+    critic = tuned / "critic_1.npz"
+    critic.write_bytes(b"garbage")
+    r = _train(out, "--outcome-rounds-2p", "3")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and f"{critic} is damaged" in text and "allow_pickle" not in text
+    assert "delete it and run the same command again" in text and "--out" in text, text
+    assert not (tuned / "round_2.npz").exists()
+    critic.unlink()
+    r = _train(out, "--outcome-rounds-2p", "3")
+    assert r.exit_code == 0, r.output
+    assert {name: _arrays(tuned / f"{name}.npz") for name in made} == made
+    weights = tuned / "round_2.npz"
+    weights.write_bytes(weights.read_bytes()[:200])
+    r = _train(out, "--outcome-rounds-2p", "4")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and f"{weights} is damaged" in text, text
+    assert "delete it and run the same command again" in text
+    marker = tuned / "outcomes_2p_1.done"
+    marker.write_bytes(b"\xff")
+    r = _train(out, "--outcome-rounds-2p", "4")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and f"{marker} is damaged" in text, text
+    (out / "plan.json").write_text("{ half")
+    r = _train(out, "--outcome-rounds-2p", "4")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "plan.json is damaged" in text and "--out" in text, text
+    assert "delete it and run the same command again" in text and "Traceback" not in text
+
+
+def test_a_round_of_one_deal_says_deal(tmp_path):
+    r = _train(tmp_path / "o", "--outcome-pool", "self", "--outcome-deals-2p", "1",
+               "--outcome-rounds-2p", "1")  # fmt: skip
+    assert r.exit_code == 0, r.output
+    assert "outcomes_2p_1: rounds 0 to 0 of 1, 1 deal each, seed 102, pool self" in r.output
+
+
+def test_the_top_seed_fine_tunes(tmp_path):
+    """--seed 2**64 - 1: the 2-player fine-tuning plays and updates at seed 102 - 1 (its
+    offset wrapped round modulo 2**64), no overflow."""
+    out = tmp_path / "top"
+    r = _train(out, "--seed", str(2**64 - 1), "--outcome-rounds-2p", "1")
+    assert r.exit_code == 0, r.output
+    assert "rounds 0 to 0 of 1, 8 deals each, seed 101" in r.output
+    with np.load(out / "outcomes_2p" / "round_0.npz") as z:
+        assert json.loads(str(z["report"]))["seed"] == 101
+
+
+def test_version_8s_files_are_fine_tuned_widened_as_they_play(tmp_path):
+    """Bots version 8's files (feature version 1, no value output) are read as play reads
+    them: A and B padded with zero columns for the later features; --rounds 0 --start
+    apprentice@8 fine-tunes them into a file of today's feature version."""
+    from canasta_sim.learn.outcomes import read_parts
+    from canasta_sim.players.weights import FEATURE_VERSION, PARTS
+
+    path = default_weights_path(2, "apprentice8")
+    with np.load(path) as z:
+        assert int(z["feature_version"]) == 1
+        old = {k: z[k] for k in ("A", "B", "v")}
+    parts = read_parts(path)
+    for name in ("A", "B"):
+        width = old[name].shape[1]
+        assert parts[name].shape == PARTS[name] and width < PARTS[name][1]
+        assert (parts[name][:, :width] == old[name]).all() and not parts[name][:, width:].any()
+    assert (parts["v"] == old["v"]).all()
+    out = tmp_path / "v8"
+    r = _train(out, "--start", "apprentice@8", "--outcome-rounds-2p", "1")
+    assert r.exit_code == 0, r.output
+    with np.load(out / "outcomes_2p" / "round_0.npz") as z:
+        assert int(z["feature_version"]) == FEATURE_VERSION
+    load_weights(str(out / "weights" / "apprentice_2p.npz"))
+
+
 @pytest.mark.parametrize(
     ("args", "option", "said"),
     [
         (["--outcome-lr", "1e-3"], "--outcome-lr", "outcome_lr=0.0003"),
-        (["--outcome-pool", "self"], "--outcome-pool", "outcome_pool=['self', 'start']"),
+        (["--outcome-pool", "self"], "--outcome-pool", "made with outcome_pool=self,start:"),
         (["--outcome-deals-2p", "10"], "--outcome-deals-2p", "outcome_deals_2p=8"),
-        (["--outcome-rounds-2p", "1"], "--outcome-rounds-2p", "run to outcome_rounds_2p=2"),
+        (["--outcome-rounds-2p", "1"], "--outcome-rounds-2p", "2 rounds on outcomes of 2 play"),
         (["--rounds", "1"], "--rounds", "has begun fine-tuning"),
     ],
 )
 def test_a_resume_with_other_settings_is_refused(tmp_path, args, option, said):
-    """A folder whose fine-tuning has begun (its plan and round 0 of 2 players written) is
-    resumed only with its settings: more rounds on outcomes may come, more rounds of
-    imitation may not (they may change the file the fine-tuning started from)."""
+    """A folder whose fine-tuning has begun (its plan and rounds 0 and 1 of 2 players
+    written) is resumed only with its settings: fewer rounds on outcomes than it made may not
+    come, more rounds of imitation may not (they may change the file the fine-tuning
+    started from)."""
     from dataclasses import asdict
 
     from canasta_sim.learn.pipeline import RECIPE
@@ -135,7 +230,8 @@ def test_a_resume_with_other_settings_is_refused(tmp_path, args, option, said):
     )
     (out / "outcomes_2p").mkdir(parents=True)
     (out / "plan.json").write_text(json.dumps({**asdict(plan), "recipe": RECIPE}))
-    (out / "outcomes_2p" / "round_0.npz").write_bytes(b"")
+    for k in (0, 1):
+        (out / "outcomes_2p" / f"round_{k}.npz").write_bytes(b"")
     r = _train(out, *args)
     text = " ".join(r.output.split())
     assert r.exit_code == 2 and option in text and said in text, text
@@ -157,9 +253,19 @@ def test_a_resume_with_other_settings_is_refused(tmp_path, args, option, said):
         ),
         (["--outcome-pool", "self,nobody"], "--outcome-pool", "'nobody' is not allowed"),
         (["--outcome-pool", ""], "--outcome-pool", "'' is not allowed"),
-        (["--outcome-temperature", "0"], "--outcome-temperature", "x>0"),
+        (["--outcome-pool", "self,start,Self"], "--outcome-pool", "'self' twice is not allowed"),
+        (
+            ["--outcome-temperature", "0"],
+            "--outcome-temperature",
+            "allowed: a finite number above 0",
+        ),
+        (["--outcome-temperature", "inf"], "--outcome-temperature", "temperature=inf is not"),
         (["--outcome-lr", "nan"], "--outcome-lr", "outcome_lr=nan is not allowed"),
-        (["--outcome-kl", "-0.5"], "--outcome-kl", "x>=0"),
+        (["--outcome-lr", "inf"], "--outcome-lr", "allowed: a finite number above 0"),
+        (["--outcome-lr", "x"], "--outcome-lr", "'x' is not a valid float"),
+        (["--outcome-kl", "-0.5"], "--outcome-kl", "allowed: a finite number of at least 0"),
+        (["--outcome-kl", "inf"], "--outcome-kl", "outcome_kl=inf is not allowed"),
+        (["--outcome-kl", "-inf"], "--outcome-kl", "outcome_kl=-inf is not allowed"),
         (["--rounds", "0", "--start", "expert"], "--rounds", "start=expert has none"),
     ],
 )
@@ -168,6 +274,25 @@ def test_bad_options_are_usage_errors_before_any_play(tmp_path, args, option, sa
     text = " ".join(r.output.split())
     assert r.exit_code == 2 and option in text and said in text, text
     assert "Traceback" not in text and not (tmp_path / "o").exists()
+
+
+def test_an_update_to_nan_weights_stops_before_its_round_is_written(tmp_path):
+    """A KL weight of 1e300 is finite but float32's infinity: the first update makes the
+    policy NaN. The command stops with a usage error naming the weight file check's words
+    and the settings, and writes no file of the round (nor the final weights); with no
+    round on outcomes made the folder is resumed with another KL weight."""
+    out = tmp_path / "o"
+    r = _train(out, "--outcome-kl", "1e300", "--outcome-rounds-2p", "1")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--outcome-lr" in text and "Traceback" not in text, text
+    assert "round 0 on outcomes of 2 players" in text and "outcome_kl=1e+300" in text
+    assert "holds NaN or infinite weights" in text or "KL divergence from the start is" in text
+    assert not list((out / "outcomes_2p").glob("*.npz")) and not (out / "weights").exists()
+    # no round on outcomes is made: the folder takes a smaller KL weight
+    r = _train(out, "--outcome-kl", "0.5", "--outcome-rounds-2p", "1")
+    assert r.exit_code == 0, r.output
+    assert json.loads((out / "plan.json").read_text())["outcome_kl"] == 0.5
+    assert np.isfinite(load_weights(str(out / "weights" / "apprentice_2p.npz"))).all()
 
 
 def test_missing_jax_names_the_extra(tmp_path, monkeypatch):

@@ -448,3 +448,32 @@ def test_start_is_read_in_any_case(tmp_path, monkeypatch):
     r = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "o"), "--start", "EXPERT"])
     assert r.exit_code == 0, r.output
     assert seen == ["expert"]
+
+
+def test_the_top_seed_wraps_its_stages_seeds_round(tmp_path, monkeypatch):
+    """--seed 2**64 - 1 (the top of its range) trains: each stage's seed is the master seed
+    plus its offset modulo 2**64 (7002 - 1 for the 2-player labels, 40 - 1 for the judges,
+    102 - 1 for the 2-player fine-tuning), while at seed 0 they stay the plain offsets; the
+    fits take it too (scikit-learn's seeds stop at 2**32 - 1)."""
+    from canasta_sim.learn import network
+    from canasta_sim.learn.plan import TrainPlan
+
+    top = 2**64 - 1
+    plan, zero = TrainPlan(seed=top), TrainPlan()
+    for players, offset in ((2, 7002), (3, 7003), (4, 7001), (6, 7006)):
+        assert zero.label_plan(Path("o"), 1, players).seed == offset
+        assert plan.label_plan(Path("o"), 1, players).seed == offset - 1
+        assert plan.label_plan(Path("o"), 3, players).seed == offset + 20 - 1
+    assert (zero.judge_seed(), plan.judge_seed()) == (40, 39)
+    assert [plan.tune_plan(p).seed for p in (2, 3, 4, 6)] == [101, 102, 100, 105]
+    assert network.random_state(7) == 7 and network.random_state(2**32 - 1) == 2**32 - 1
+    a, b = (network.random_state(s).randint(2**31, size=4) for s in (top, top - 1))
+    assert (a != b).any()
+    monkeypatch.setattr(pipeline, "judge_count", _judge_gains)
+    out = tmp_path / "top"
+    _train(out, "--rounds", "1", "--seed", str(top))
+    marker = json.loads((out / "round_1" / "label_2p.done").read_text())
+    assert (marker["seed"], marker["plan"]["seed"]) == (top, 7001)
+    with np.load(out / "round_1" / "labels_2p" / "shard_00000.npz") as z:
+        assert int(z["seed"]) == 7001
+    assert (out / "weights" / "apprentice_4p.npz").exists()
