@@ -62,7 +62,10 @@ class Events:
     width = 0
 
     def __init__(self, rules: Rules):
-        self.rules, self.states, self.cards, self.deal_of, self.deal = rules, [], [], [], 0
+        self.rules, self.deal = rules, 0
+        self.states: list[np.void] = []
+        self.cards: list[int] = []
+        self.deal_of: list[int] = []
 
     def start(self) -> None:
         pass
