@@ -10,10 +10,10 @@ Apart from :mod:`.pimc` so that the search bot can play the learned bot in its r
 import numpy as np
 
 from ..engine.melds import copy_plan_nb, empty_plan_nb, plan_rows_nb
-from ..plans import clear_plan_nb
 from ..engine.state import MAX_CARDS, MAX_PLAYERS, STATE_DTYPE, copy_state_nb
 from ..enums import N_KINDS, DealSlot, Phase, RuleSlot
 from ..jit import kernel
+from ..plans import clear_plan_nb
 from ..worlds import CandKind
 from .discards import ranked_discards_nb
 from .expert import PAIR_KEEP, expert_melds_nb, param_nb
