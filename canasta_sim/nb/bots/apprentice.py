@@ -99,10 +99,15 @@ def score_candidates_nb(weights, fwork, n):
     feature version, its weights of the later slots 0
     (:func:`canasta_sim.players.weights.widen`), scores as it did before those slots were
     appended, bit for bit."""
-    half, hidden = fwork.half[:], fwork.hidden[:]
+    half = fwork.half[:]
     state_half_nb(half, weights, np.int64(NetSlot.a), np.int64(NetSlot.b1), fwork.state[:])
+    # every candidate's hidden units first, then every output: the loop exits of the sums
+    # then hang on the features' masks only, so the candidates' sums overlap
     for c in range(n):
+        hidden = fwork.hidden[c][:]
         sparse_affine_nb(hidden, half, weights, np.int64(NetSlot.b), fwork.cands[c][:], N_CAND_FEAT)
+    for c in range(n):
+        hidden = fwork.hidden[c][:]
         out = weights[NetSlot.b2]
         active = positive_mask_nb(hidden, NET_HIDDEN)  # the units the relu passes
         while active != 0:  # lowest first: the sum in the order of the units
@@ -118,9 +123,8 @@ def state_half_nb(half, weights, a, b1, state):
     packed network's ``A`` (transposed) at ``a`` and ``b1`` at ``b1`` of ``weights``: the
     features in two blocks, each one bit mask (the head, then the tail: feature order), the
     features at 0 skipped (many are: the pile's kinds, the cards known, the ranks passed on)."""
-    for j in range(NET_HIDDEN):
-        half[j] = weights[b1 + j]
-    sparse_affine_nb(half, half, weights, a, state[:MASK_WIDTH], MASK_WIDTH)
+    bias = weights[b1 : b1 + NET_HIDDEN]  # the sum starts from the biases, read in place
+    sparse_affine_nb(half, bias, weights, a, state[:MASK_WIDTH], MASK_WIDTH)
     sparse_affine_nb(
         half, half, weights, a + NET_HIDDEN * MASK_WIDTH, state[MASK_WIDTH:], STATE_TAIL
     )
@@ -133,7 +137,7 @@ def position_value_nb(vweights, fwork):
     score difference for the seat's side (points, R-50..R-54), ``vweights`` one packed value
     network (``float32[VALUE_LEN]``, parts at :data:`ValueSlot`, ``A`` transposed); the
     hidden units go to ``fwork.hidden``."""
-    hidden = fwork.hidden[:]
+    hidden = fwork.hidden[0][:]
     state_half_nb(hidden, vweights, np.int64(ValueSlot.a), np.int64(ValueSlot.b1), fwork.state[:])
     out = vweights[ValueSlot.b2]
     for j in range(NET_HIDDEN):

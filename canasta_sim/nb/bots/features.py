@@ -180,7 +180,7 @@ FEATURE_WORK_DTYPE = np.dtype(
         ("state", np.float32, (N_STATE_FEAT,)),  # the decision's state features
         ("cands", np.float32, (MAX_CANDIDATES, N_CAND_FEAT)),  # candidate features
         ("half", np.float32, (NET_HIDDEN,)),  # A s + b1 (once a decision)
-        ("hidden", np.float32, (NET_HIDDEN,)),  # A s + B c + b1 of one candidate
+        ("hidden", np.float32, (MAX_CANDIDATES, NET_HIDDEN)),  # A s + B c + b1 per candidate
         ("scores", np.float32, (MAX_CANDIDATES,)),  # the model's score per candidate
         ("ctx", np.float64, (N_FEAT_CTX,)),  # FeatCtx: what the candidate features read
         ("powers", np.float64, (MAX_POWERS,)),  # (1 - q) ** i for take_chance_nb
