@@ -162,9 +162,9 @@ def ranked_discards_nb(
     without that kind, ...; R-20 step 3, R-23, R-24), into ``out`` (``int64[>= top]``), in
     one pass: the next player's odds and every held rank's score (``vals``,
     ``float64[N_KINDS]`` scratch) are computed once, and the scores again after a wild card
-    is chosen (only the chance that the next player holds a wild card changes: the unseen
-    wild cards count the own hand's). The hand is left as it was. Returns how many were
-    written."""
+    is chosen on a pile open to the next player (only the chance that they hold a wild card
+    changes: the unseen wild cards count the own hand's). The hand is left as it was.
+    Returns how many were written."""
     hand = state.hands[seat]
     plen = state.g[DealSlot.pile_len]
     context = discard_context_nb(state, rules, bot, seat)
@@ -208,15 +208,15 @@ def ranked_discards_nb(
         elif best == DEUCE or best == JOKER:
             deuce = deuce and best != DEUCE
             joker = joker and best != JOKER
-            if n < top:  # the scores read the chance of a wild card: again without this one
+            # the scores read the chance of a wild card (take_chance_nb) only on a pile open
+            # to the next player: again without this one
+            passed, discarded, q, _, opp_melded, opp_ranks, own_ranks, frozen, per_rank = context
+            if n < top and not frozen:
                 hand[DEUCE] = deuces if deuce else 0
                 hand[JOKER] = jokers if joker else 0
                 p_wild = 1.0 - bot.powers[unseen_wilds_nb(state, rules, seat)]
                 hand[DEUCE] = deuces
                 hand[JOKER] = jokers
-                passed, discarded, q, _, opp_melded, opp_ranks, own_ranks, frozen, per_rank = (
-                    context
-                )
                 context = (
                     passed,
                     discarded,
