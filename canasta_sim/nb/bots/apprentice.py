@@ -88,7 +88,8 @@ def score_candidates_nb(weights, fwork, n):
     """``fwork.scores[c] = v . relu(A s + B c + b1) + b2`` for ``c < n`` (points), with ``s``
     the state features and ``c`` candidate ``c``'s: ``weights`` is one packed network,
     ``float32[NET_LEN]`` (parts at :data:`NetSlot`, ``A`` and ``B``
-    transposed); the state half ``A s + b1`` goes to ``fwork.half`` once per decision.
+    transposed); the state half ``A s + b1`` goes to ``fwork.half`` once per decision, each
+    candidate's hidden units to its row of ``fwork.hidden``.
 
     The hidden units are summed side by side, feature after feature
     (:func:`sparse_affine_nb`: vector instructions over each feature's contiguous weights),
@@ -136,7 +137,7 @@ def position_value_nb(vweights, fwork):
     (:data:`.features.FEATURE_WORK_DTYPE`): ``v . relu(A s + b1) + b2``, the deal's expected
     score difference for the seat's side (points, R-50..R-54), ``vweights`` one packed value
     network (``float32[VALUE_LEN]``, parts at :data:`ValueSlot`, ``A`` transposed); the
-    hidden units go to ``fwork.hidden``."""
+    hidden units go to ``fwork.hidden[0]``."""
     hidden = fwork.hidden[0][:]
     state_half_nb(hidden, vweights, np.int64(ValueSlot.a), np.int64(ValueSlot.b1), fwork.state[:])
     out = vweights[ValueSlot.b2]
