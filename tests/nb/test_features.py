@@ -522,12 +522,17 @@ def test_the_learned_fallback_plays_the_expert_melds_and_discard(players):
 @pytest.mark.parametrize("players", [2, 4, 6])
 def test_ranked_discards_repeat_the_expert_choice(players):
     """ranked_discards_nb (pimc's and the apprentice's discard candidates, one pass) gives the
-    kinds choose_discard_nb gives when asked again with each choice taken out of the hand."""
+    kinds choose_discard_nb gives when asked again with each choice taken out of the hand:
+    after a wild card on a pile open to the next player the scores change (the chance that
+    they hold a wild card counts the own hand's), on a pile frozen for them they do not."""
     from canasta_sim.nb.bots.discards import choose_discard_nb, ranked_discards_nb
 
-    seen_wild = 0
-    for s, r, _, _, _ in _decisions(players, seed=6):
+    seen_wild = {False: 0, True: 0}  # by whether the pile is frozen for the next player
+    # seed 7: 2-player rankings that change after a wild card on an open pile
+    for s, r, _, _, _ in _decisions(players, seed=6) + _decisions(players, seed=7):
         seat = int(s["g"][DealSlot.current])
+        nside = r[RuleSlot.side_of + r[RuleSlot.next_seat + seat]]
+        frozen = bool(s["g"][DealSlot.pile_freeze] > 0 or s["sides"][nside, SideSlot.melded] == 0)
         for safety, block_at, freeze_risk in ((90.82, 40, 0.263), (200.0, 0, 0.0)):
             got = np.zeros(N_KINDS, np.int64)
             vals = np.zeros(N_KINDS)
@@ -542,5 +547,7 @@ def test_ranked_discards_repeat_the_expert_choice(players):
                 want.append(int(k))
                 t["hands"][seat, k] = 0
             assert list(got[:n]) == want
-            seen_wild += any(k in (DEUCE, JOKER) for k in want[:-1])
-    assert seen_wild > 0  # a wild card chosen before other kinds was checked
+            seen_wild[frozen] += any(k in (DEUCE, JOKER) for k in want[:-1])
+    # a wild card chosen before other kinds was checked on open and on frozen piles
+    assert seen_wild[False] > 0
+    assert seen_wild[True] > 0

@@ -95,7 +95,8 @@ def score_candidates_nb(weights, fwork, n):
     """``fwork.scores[c] = v . relu(A s + B c + b1) + b2`` for ``c < n`` (points), with ``s``
     the state features and ``c`` candidate ``c``'s: ``weights`` is one packed network,
     ``float32[NET_LEN]`` (parts at :data:`NetSlot`, ``A`` and ``B``
-    transposed); the state half ``A s + b1`` goes to ``fwork.half`` once per decision.
+    transposed); the state half ``A s + b1`` goes to ``fwork.half`` once per decision, each
+    candidate's hidden units to its row of ``fwork.hidden``.
 
     The hidden units are summed side by side, feature after feature
     (:func:`sparse_affine_nb`: vector instructions over each feature's contiguous weights),
@@ -106,10 +107,15 @@ def score_candidates_nb(weights, fwork, n):
     feature version, its weights of the later slots 0
     (:func:`canasta_sim.players.weights.widen`), scores as it did before those slots were
     appended, bit for bit."""
-    half, hidden = fwork.half[:], fwork.hidden[:]
+    half = fwork.half[:]
     state_half_nb(half, weights, np.int64(NetSlot.a), np.int64(NetSlot.b1), fwork.state[:])
+    # every candidate's hidden units first, then every output: the loop exits of the sums
+    # then hang on the features' masks only, so the candidates' sums overlap
     for c in range(n):
+        hidden = fwork.hidden[c][:]
         sparse_affine_nb(hidden, half, weights, np.int64(NetSlot.b), fwork.cands[c][:], N_CAND_FEAT)
+    for c in range(n):
+        hidden = fwork.hidden[c][:]
         out = weights[NetSlot.b2]
         active = positive_mask_nb(hidden, NET_HIDDEN)  # the units the relu passes
         while active != 0:  # lowest first: the sum in the order of the units
@@ -125,9 +131,8 @@ def state_half_nb(half, weights, a, b1, state):
     packed network's ``A`` (transposed) at ``a`` and ``b1`` at ``b1`` of ``weights``: the
     features in two blocks, each one bit mask (the head, then the tail: feature order), the
     features at 0 skipped (many are: the pile's kinds, the cards known, the ranks passed on)."""
-    for j in range(NET_HIDDEN):
-        half[j] = weights[b1 + j]
-    sparse_affine_nb(half, half, weights, a, state[:MASK_WIDTH], MASK_WIDTH)
+    bias = weights[b1 : b1 + NET_HIDDEN]  # the sum starts from the biases, read in place
+    sparse_affine_nb(half, bias, weights, a, state[:MASK_WIDTH], MASK_WIDTH)
     sparse_affine_nb(
         half, half, weights, a + NET_HIDDEN * MASK_WIDTH, state[MASK_WIDTH:], STATE_TAIL
     )
@@ -139,8 +144,8 @@ def position_value_nb(vweights, fwork):
     (:data:`.features.FEATURE_WORK_DTYPE`): ``v . relu(A s + b1) + b2``, the deal's expected
     score difference for the seat's side (points, R-50..R-54), ``vweights`` one packed value
     network (``float32[VALUE_LEN]``, parts at :data:`ValueSlot`, ``A`` transposed); the
-    hidden units go to ``fwork.hidden``."""
-    hidden = fwork.hidden[:]
+    hidden units go to ``fwork.hidden[0]``."""
+    hidden = fwork.hidden[0][:]
     state_half_nb(hidden, vweights, np.int64(ValueSlot.a), np.int64(ValueSlot.b1), fwork.state[:])
     out = vweights[ValueSlot.b2]
     for j in range(NET_HIDDEN):

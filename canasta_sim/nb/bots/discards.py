@@ -19,7 +19,7 @@ from ..enums import (
     SideSlot,
 )
 from ..jit import inline_kernel, kernel
-from .knowledge import next_player_odds_nb, pile_memory_nb
+from .knowledge import next_player_odds_nb, pile_memory_nb, unseen_wilds_nb
 
 BLACK_THREE_KEEP = 0.3  # keep value of a black three held back for a later block
 WILD_KEEP = 1.0  # keep value of a wild card, before its freeze_risk term
@@ -161,42 +161,37 @@ def ranked_discards_nb(
     again and again with each chosen kind taken out of the hand (its choice, then its choice
     without that kind, ...; R-20 step 3, R-23, R-24), into ``out`` (``int64[>= top]``), in
     one pass: the next player's odds and every held rank's score (``vals``,
-    ``float64[N_KINDS]`` scratch) are computed once, and again after a wild card is chosen
-    (the odds count the unseen wild cards). The hand is left as it was. Returns how
-    many were written."""
+    ``float64[N_KINDS]`` scratch) are computed once, and the scores again after a wild card
+    is chosen on a pile open to the next player (only the chance that they hold a wild card
+    changes: the unseen wild cards count the own hand's). The hand is left as it was.
+    Returns how many were written."""
     hand = state.hands[seat]
     plen = state.g[DealSlot.pile_len]
-    for k in range(N_KINDS):
-        vals[k] = np.inf if k < FIRST_NATURAL or k > LAST_NATURAL or hand[k] == 0 else 0.0
+    context = discard_context_nb(state, rules, bot, seat)
+    # the held ranks not chosen yet, walked in rank order as the set bits of a mask
+    held = 0
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+        held |= (1 if hand[k] > 0 else 0) << k
+    discard_values_nb(state, rules, bot, hand, held, context, safety, pair_keep, vals)
     black = hand[BLACK_THREE] > 0
     deuces = hand[DEUCE]
     jokers = hand[JOKER]
     deuce = deuces > 0
     joker = jokers > 0
     n = 0
-    fresh = False
     while n < top:
-        if not fresh:  # the odds read the own wild cards: again after one is chosen
-            hand[DEUCE] = deuces if deuce else 0
-            hand[JOKER] = jokers if joker else 0
-            context = discard_context_nb(state, rules, bot, seat)
-            for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-                if vals[k] != np.inf:
-                    vals[k] = discard_value_nb(
-                        state, rules, bot, hand, k, context, safety, pair_keep
-                    )
-            hand[DEUCE] = deuces
-            hand[JOKER] = jokers
-            fresh = True
         best = -1
         if black and (plen >= block_at or hand[BLACK_THREE] >= 2 or state.hand_sizes[seat] <= 3):
             best = BLACK_THREE
         else:
             best_v = 1e18
-            for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
-                if vals[k] < best_v:
-                    best_v = vals[k]
-                    best = k
+            todo = held
+            while todo != 0:
+                k = trailing_zeros(todo)
+                todo &= todo - 1
+                better = vals[k] < best_v
+                best = k if better else best
+                best_v = vals[k] if better else best_v
             if black and (BLACK_THREE_KEEP < best_v or best < 0):
                 best_v = BLACK_THREE_KEEP
                 best = BLACK_THREE
@@ -210,15 +205,44 @@ def ranked_discards_nb(
         n += 1
         if best == BLACK_THREE:
             black = False
-        elif best == DEUCE:
-            deuce = False
-            fresh = False
-        elif best == JOKER:
-            joker = False
-            fresh = False
+        elif best == DEUCE or best == JOKER:
+            deuce = deuce and best != DEUCE
+            joker = joker and best != JOKER
+            # the scores read the chance of a wild card (take_chance_nb) only on a pile open
+            # to the next player: again without this one
+            passed, discarded, q, _, opp_melded, opp_ranks, own_ranks, frozen, per_rank = context
+            if n < top and not frozen:
+                hand[DEUCE] = deuces if deuce else 0
+                hand[JOKER] = jokers if joker else 0
+                p_wild = 1.0 - bot.powers[unseen_wilds_nb(state, rules, seat)]
+                hand[DEUCE] = deuces
+                hand[JOKER] = jokers
+                context = (
+                    passed,
+                    discarded,
+                    q,
+                    p_wild,
+                    opp_melded,
+                    opp_ranks,
+                    own_ranks,
+                    frozen,
+                    per_rank,
+                )
+                discard_values_nb(state, rules, bot, hand, held, context, safety, pair_keep, vals)
         else:
-            vals[best] = np.inf
+            held &= ~(1 << best)
     return n
+
+
+@inline_kernel
+def discard_values_nb(state, rules, bot, hand, held, context, safety, pair_keep, vals):
+    """:func:`discard_value_nb` of each natural rank of the bit mask ``held`` into ``vals``
+    (``float64[N_KINDS]``, at the rank)."""
+    todo = held
+    while todo != 0:
+        k = trailing_zeros(todo)
+        todo &= todo - 1
+        vals[k] = discard_value_nb(state, rules, bot, hand, k, context, safety, pair_keep)
 
 
 @kernel

@@ -22,6 +22,7 @@ candidate a play decision took about a seventh more time: docs/performance-histo
 from typing import NamedTuple
 
 import numpy as np
+from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 
 from ..engine.deal import pack_count_nb
 from ..engine.melds import next_plan_row_nb, plan_rows_nb
@@ -179,7 +180,7 @@ FEATURE_WORK_DTYPE = np.dtype(
         ("state", np.float32, (N_STATE_FEAT,)),  # the decision's state features
         ("cands", np.float32, (MAX_CANDIDATES, N_CAND_FEAT)),  # candidate features
         ("half", np.float32, (NET_HIDDEN,)),  # A s + b1 (once a decision)
-        ("hidden", np.float32, (NET_HIDDEN,)),  # A s + B c + b1 of one candidate
+        ("hidden", np.float32, (MAX_CANDIDATES, NET_HIDDEN)),  # A s + B c + b1 per candidate
         ("scores", np.float32, (MAX_CANDIDATES,)),  # the model's score per candidate
         ("ctx", np.float64, (N_FEAT_CTX,)),  # FeatCtx: what the candidate features read
         ("powers", np.float64, (MAX_POWERS,)),  # (1 - q) ** i for take_chance_nb
@@ -319,30 +320,37 @@ def kind_features_nb(state, rules, out, seat, nxt):
     those whose place it does not know (the pack's, R-01, but for its hand, the pile, the
     melds and the cards known in other hands: in the stock or in other hands unknown), and
     those known in the next player's hand and in the other opponents' (R-10 sides)."""
-    hands, known = state.hands, state.known
-    unseen, opps = StateFeat.unseen_kinds, StateFeat.opp_known_kinds
-    # a pass over the kinds, then one over the hands of the players other than the seat and
-    # the next player (one at 4 players), the cards known there counted in the slots (small
-    # whole numbers, exact in float32) and scaled last: not a loop over the players per kind
-    for k in range(BLACK_THREE, N_KINDS):
-        i = k - BLACK_THREE
-        u = pack_count_nb(rules[RuleSlot.n_cards], k) - hands[seat, k]
-        out[unseen + i] = u - state.pile_counts[k] - state.melded[k] - known[nxt, k]
-        out[opps + i] = 0.0
-        out[StateFeat.hand_kinds + i] = hands[seat, k] / 4.0
-        out[StateFeat.pile_kinds + i] = state.pile_counts[k] / 4.0
-        out[StateFeat.next_known_kinds + i] = known[nxt, k] / 2.0
+    hands, known, pile_counts, melded = state.hands, state.known, state.pile_counts, state.melded
     side = rules[RuleSlot.side_of + seat]
+    # the players other than the seat and the next player (one at 4 players) as bit masks:
+    # all of them, and those of another side
+    others = 0
+    opps = 0
     for p in range(rules[RuleSlot.players]):
         if p != seat and p != nxt:
-            opp = rules[RuleSlot.side_of + p] != side
-            for k in range(BLACK_THREE, N_KINDS):
-                out[unseen + k - BLACK_THREE] -= known[p, k]
-                if opp:
-                    out[opps + k - BLACK_THREE] += known[p, k]
-    for i in range(N_KINDS - BLACK_THREE):
-        out[unseen + i] = max(out[unseen + i], 0.0) / 8.0
-        out[opps + i] = out[opps + i] / 2.0
+            others |= 1 << p
+            opps |= (1 if rules[RuleSlot.side_of + p] != side else 0) << p
+    n_cards = rules[RuleSlot.n_cards]
+    # counted in integers and scaled once (small whole numbers over powers of two: the same
+    # float32 values as counting in the slots)
+    for k in range(BLACK_THREE, N_KINDS):
+        i = k - BLACK_THREE
+        h = hands[seat, k]
+        pile = pile_counts[k]
+        nk = known[nxt, k]
+        u = pack_count_nb(n_cards, k) - h - pile - melded[k] - nk
+        o = 0
+        todo = others
+        while todo != 0:
+            p = trailing_zeros(todo)
+            todo &= todo - 1
+            u -= known[p, k]
+            o += known[p, k] * ((opps >> p) & 1)
+        out[StateFeat.unseen_kinds + i] = max(u, 0) / 8.0
+        out[StateFeat.opp_known_kinds + i] = o / 2.0
+        out[StateFeat.hand_kinds + i] = h / 4.0
+        out[StateFeat.pile_kinds + i] = pile / 4.0
+        out[StateFeat.next_known_kinds + i] = nk / 2.0
 
 
 @inline_kernel

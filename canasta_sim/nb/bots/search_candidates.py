@@ -19,6 +19,7 @@ from ..engine.melds import copy_plan_nb, empty_plan_nb, plan_rows_nb
 from ..engine.state import MAX_CARDS, MAX_PLAYERS, STATE_DTYPE, copy_state_nb
 from ..enums import N_KINDS, DealSlot, Phase, RuleSlot
 from ..jit import inline_kernel, kernel
+from ..plans import clear_plan_nb
 from ..worlds import CandKind
 from .discards import ranked_discards_nb
 from .expert import PAIR_KEEP, expert_melds_nb, param_nb
@@ -107,9 +108,13 @@ def expert_plan_nb(state, rules, bot, rparams, rstate, plan, log):
     (``int8[N_KINDS, 3]``, the side's melds gained: one plan, as the expert melds once a turn).
     The expert reads only its own hand and the public cards, so the copy's hidden cards are
     never read. Returns whether the plan holds cards."""
-    side = rules[RuleSlot.side_of + state.g[DealSlot.current]]
+    seat = state.g[DealSlot.current]
+    side = rules[RuleSlot.side_of + seat]
     copy_state_nb(rstate, state)  # one memcpy; the expert draws no random number
     expert_melds_nb(rstate, rules, bot, rparams, log)
+    if rstate.hand_sizes[seat] == state.hand_sizes[seat]:  # no meld (most turns): no diff
+        clear_plan_nb(plan)
+        return False
     for r in range(N_KINDS):
         for col in range(3):
             plan[r, col] = rstate.melds[side, r, col] - state.melds[side, r, col]
