@@ -43,8 +43,8 @@ from luck_pilot import (  # noqa: E402
     play_turns,
     rotation_tables,
     score_diff,
+    stock_cards,
     stock_counts,
-    take_kind_nb,
 )
 
 from canasta_sim import Deal, Rules  # noqa: E402
@@ -61,8 +61,8 @@ class Events:
 
     width = 0
 
-    def __init__(self, rules: Rules):
-        self.rules, self.deal = rules, 0
+    def __init__(self):
+        self.deal = 0
         self.states: list[np.void] = []
         self.cards: list[int] = []
         self.deal_of: list[int] = []
@@ -71,15 +71,10 @@ class Events:
         pass
 
     def turn(self, state, rules: np.ndarray, taken: int, side_a: int) -> None:
-        seat = np.int64(state["g"][DealSlot.current])
-        for _ in range(taken):
-            pos = int(state["g"][DealSlot.stock_pos])
-            if pos >= self.rules.n_cards:
-                return
-            self.states.append(state.copy())
-            self.cards.append(int(state["stock"][pos]))
+        for before, card in stock_cards(state, rules, taken):
+            self.states.append(before)
+            self.cards.append(card)
             self.deal_of.append(self.deal)
-            take_kind_nb(state, rules, seat, np.int64(self.cards[-1]), np.int64(1))
 
     def finish(self, side_a: int) -> np.ndarray:
         return np.zeros(0)
@@ -90,7 +85,7 @@ def play(rules: Rules, bot_a: str, bot_b: str, seed: int, boards: int) -> dict:
     side ``r``): per event both views' features (float32, ``(events, width)``), the card, the
     deal, whether the drawing seat is on side A, the stock's shares; per deal ``y``, bot A's
     score difference (thousands of points)."""
-    tables, hook, scores = rotation_tables(rules, bot_a, bot_b), Events(rules), []
+    tables, hook, scores = rotation_tables(rules, bot_a, bot_b), Events(), []
     for board in range(boards):
         for r, table in enumerate(tables):
             hook.deal = board * len(tables) + r

@@ -380,6 +380,20 @@ def full_features(
     return np.concatenate([np.asarray(x, np.float32).reshape(n, -1) for x in parts], axis=1)
 
 
+def stock_cards(state, rules: np.ndarray, taken: int):
+    """The turn's ``taken`` stock cards as (a copy of the state before the card, the card),
+    walking ``state`` (a scratch copy at the draw decision) through them; none past the
+    stock's end."""
+    seat = np.int64(state["g"][DealSlot.current])
+    for _ in range(taken):
+        pos = int(state["g"][DealSlot.stock_pos])
+        if pos >= rules[RuleSlot.n_cards]:
+            return
+        card = int(state["stock"][pos])
+        yield state.copy(), card
+        take_kind_nb(state, rules, seat, np.int64(card), np.int64(1))
+
+
 class FullValue:
     """A full-state value ``v(S) = (f(S, A) - f(S, B)) / 2`` (antisymmetric between the 2
     sides), ``f`` scikit-learn's MLPRegressor on :func:`full_features`, fitted on label
@@ -445,15 +459,9 @@ class FullValue:
         self.cards: list[int] = []
 
     def turn(self, state, rules: np.ndarray, taken: int, side_a: int) -> None:
-        seat = np.int64(state["g"][DealSlot.current])
-        for _ in range(taken):
-            pos = int(state["g"][DealSlot.stock_pos])
-            if pos >= self.rules.n_cards:
-                return
-            card = int(state["stock"][pos])
-            self.before.append(state.copy())
+        for before, card in stock_cards(state, rules, taken):
+            self.before.append(before)
             self.cards.append(card)
-            take_kind_nb(state, rules, seat, np.int64(card), np.int64(1))
 
     def finish(self, side_a: int) -> np.ndarray:
         before, cards, r = self.before, self.cards, self.rules.to_array()
