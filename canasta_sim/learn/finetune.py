@@ -165,11 +165,28 @@ def _state_after(folder, k: int, start: str) -> tuple[dict, dict | None, str]:
         raise
     except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile):
         raise _damaged(cpath, "the trainer's state after a round") from None
+    if not _is_state(params, critic, outcomes.policy_params(outcomes.read_parts(start))):
+        raise _damaged(cpath, "the trainer's state after a round")
     try:
         load_weights(str(path))  # the next round's learner: a damaged file named before play
     except ValueError:
         raise _damaged(path, "a round's weight file") from None
     return params, critic, str(path)
+
+
+def _is_state(params: dict, critic: dict, start: dict) -> bool:
+    """Whether ``params`` has the starting policy's arrays and shapes and ``critic`` the
+    critic's (another ``.npz``, a round's weight file say, read as a trainer's state would
+    fail deep in the update)."""
+    hidden = (outcomes.CRITIC_HIDDEN,)
+    return (
+        params.keys() == start.keys()
+        and all(np.shape(params[k]) == np.shape(start[k]) for k in start)
+        and np.ndim(critic["A"]) == 2
+        and np.shape(critic["A"])[0] == hidden[0]
+        and np.shape(critic["b1"]) == hidden == np.shape(critic["v"])
+        and np.ndim(critic["b2"]) == 0
+    )
 
 
 def _damaged(path: Path, what: str) -> BadArgument:
@@ -201,9 +218,11 @@ def _check_update(plan: TunePlan, k: int, params: dict, facts: dict) -> None:
     raise BadArgument(
         "outcome_lr",
         f"round {k} on outcomes of {plan.players} players: after its update the policy's {what} "
-        f"(outcome_lr={plan.lr}, outcome_kl={plan.kl}), so no file of the round is written; "
-        "allowed: a smaller --outcome-lr or --outcome-kl (in a folder whose outcomes_*p/ "
-        "hold no round yet: delete them to keep its rounds of imitation)",
+        f"(outcome_lr={plan.lr}, outcome_kl={plan.kl}, outcome_temperature={plan.temperature}), "
+        "so no file of the round is written; "
+        "allowed: a smaller --outcome-lr or --outcome-kl, or a larger --outcome-temperature "
+        "(in a folder whose outcomes_*p/ hold no round yet: delete them to keep its rounds "
+        "of imitation)",
     )
 
 

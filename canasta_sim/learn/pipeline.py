@@ -46,6 +46,7 @@ from pathlib import Path
 import numpy as np
 
 from ..errors import BadArgument
+from ..players.weights import check_players, load_weights
 from .finetune import is_done, round_files, tune_rounds
 from .plan import COUNTS, ORDER, TrainPlan, round_dir, weights_dir
 from .shards import load_labels, make_labels, missing_shards
@@ -183,8 +184,13 @@ def _read_facts(path: Path) -> dict:
     if not isinstance(plan, dict):
         raise BadArgument(
             "out",
-            f"{path} is damaged (not a record of canasta-sim train: {plan}): delete it and run "
-            "the same command again, or start over in another folder (--out)",
+            f"{path} is damaged (not a record of canasta-sim train: {plan}): "
+            + (
+                "start over in another folder (--out)"
+                if path.name == "plan.json"
+                else "delete it and run the same command again, or start over in another "
+                "folder (--out)"
+            ),
         )
     return plan
 
@@ -404,7 +410,9 @@ def keep_weights(out, plan: TrainPlan) -> Path:
         name = f"apprentice_{players}p.npz"
         tmp = final / (name + ".tmp")
         made = round_files(tune_folder(out, players), n - 1)[0] if n else None
-        shutil.copyfile(made or imitation_file(out, plan, players, k), tmp)
+        source = made or imitation_file(out, plan, players, k)
+        _check_final(source, players)
+        shutil.copyfile(source, tmp)
         os.replace(tmp, final / name)
         stop = _judge_file(out, k + 1, players)
         kept[str(players)] = {
@@ -539,9 +547,47 @@ def _tune_done(out: Path, players: int, name: str, first: int, stop: int) -> boo
     marker = folder / f"{name}.done"
     return (
         marker.exists()
-        and _read_facts(marker)["rounds"] == [first, stop]
+        and _marker_rounds(marker) == [first, stop]
         and all(is_done(folder, k) for k in range(first, stop))
     )
+
+
+def _check_final(path: Path, players: int) -> None:
+    """Refuse a count's final file that is not a weight file of ``players`` players (a round
+    file damaged after its stage was done), before it replaces the one in ``weights/``.
+
+    Raises
+    ------
+    BadArgument
+        Of ``out``, naming the file.
+    """
+    try:
+        load_weights(str(path))
+        check_players(str(path), players)
+    except ValueError:
+        raise BadArgument(
+            "out",
+            f"{path} is damaged (not a weight file of {players} players), so weights/ keeps "
+            "its file: delete it and run the same command again",
+        ) from None
+
+
+def _marker_rounds(marker: Path) -> list:
+    """The rounds a fine-tuning stage's marker names.
+
+    Raises
+    ------
+    BadArgument
+        Of ``out``, naming the marker, when it is damaged (no JSON object with its rounds).
+    """
+    rounds = _read_facts(marker).get("rounds")
+    if not (isinstance(rounds, list) and len(rounds) == 2):
+        raise BadArgument(
+            "out",
+            f"{marker} is damaged (no rounds of a fine-tuning stage): delete it and run the "
+            "same command again, which checks its rounds again",
+        )
+    return rounds
 
 
 def _tune_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -> None:

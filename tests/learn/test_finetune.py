@@ -151,8 +151,41 @@ def test_fewer_rounds_than_planned_but_not_than_made_and_damaged_files(tmp_path)
     (out / "plan.json").write_text("{ half")
     r = _train(out, "--outcome-rounds-2p", "4")
     text = " ".join(r.output.split())
-    assert r.exit_code == 2 and "plan.json is damaged" in text and "--out" in text, text
-    assert "delete it and run the same command again" in text and "Traceback" not in text
+    assert r.exit_code == 2 and "plan.json is damaged" in text, text
+    # deleting plan.json would leave a folder of files that is no training folder
+    assert "start over in another folder (--out)" in text and "Traceback" not in text
+    assert "delete it" not in text
+
+
+def test_files_damaged_after_their_stage_are_named_and_keep_the_final_file(tmp_path):
+    """In a finished folder: the last round's weight file damaged does not replace the final
+    file in weights/ (a usage error naming it); a stage marker of valid JSON without its
+    rounds, and a round's weight file copied over its critic file, are usage errors naming
+    the file, not tracebacks."""
+    out = tmp_path / "o"
+    assert _train(out).exit_code == 0
+    tuned, final = out / "outcomes_2p", out / "weights" / "apprentice_2p.npz"
+    good = final.read_bytes()
+    last = tuned / "round_1.npz"
+    kept = last.read_bytes()
+    last.write_bytes(b"garbage")
+    r = _train(out)
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and f"{last} is damaged" in text, text
+    assert final.read_bytes() == good
+    last.write_bytes(kept)
+    marker = tuned / "outcomes_2p_1.done"
+    marker.write_text('{"seed": 5}')
+    r = _train(out)
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and f"{marker} is damaged" in text and "Traceback" not in text, text
+    marker.unlink()
+    critic = tuned / "critic_1.npz"
+    critic.write_bytes(kept)  # a weight file: arrays A, b1, v, b2 of other shapes, no policy
+    r = _train(out, "--outcome-rounds-2p", "3")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and f"{critic} is damaged" in text, text
+    assert not (tuned / "round_2.npz").exists()
 
 
 def test_a_round_of_one_deal_says_deal(tmp_path):
