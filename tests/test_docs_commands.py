@@ -84,6 +84,8 @@ LONG = {
     "pytest -q -n 2": "an install, then the whole normal tier (.ci/run runs it)",
     "canasta-sim simulate --deals 10000000 --quiet": "ten million deals",
     "canasta-sim board results/run7": "a web server that runs until it is stopped",
+    "canasta-sim train --out results/tuned --rounds 0 --start apprentice@9": "hours of "
+    "fine-tuning (tests/learn/test_finetune.py runs it scaled down)",
     "python -m pytest -q -m slow": _CI,
     "ruff check . && ruff format --check .": _CI,
     "mypy": _CI,
