@@ -39,11 +39,13 @@ from throughput import deal_call  # noqa: E402
 from canasta_sim.game.deals import Deal  # noqa: E402
 from canasta_sim.game.rules import Rules  # noqa: E402
 from canasta_sim.nb.bots.apprentice import (  # noqa: E402
+    NetSlot,
     apprentice_draw_nb,
     apprentice_play_nb,
     apprentice_turn_nb,
     decision_features_nb,
     score_candidates_nb,
+    state_half_nb,
 )
 from canasta_sim.nb.bots.expert import (  # noqa: E402
     expert_discard_nb,
@@ -51,12 +53,14 @@ from canasta_sim.nb.bots.expert import (  # noqa: E402
     expert_melds_nb,
     expert_turn_nb,
 )
-from canasta_sim.nb.bots.features import feature_work  # noqa: E402
+from canasta_sim.nb.bots.features import feature_work, state_features_nb  # noqa: E402
 from canasta_sim.nb.bots.memory import new_bots  # noqa: E402
 from canasta_sim.nb.bots.policies import N_PARAMS, ApprenticeParam  # noqa: E402
 from canasta_sim.nb.bots.search_candidates import (  # noqa: E402
     N_EXPERT,
     draw_candidates_nb,
+    expert_plan_nb,
+    expert_ranking_nb,
     play_candidates_nb,
     search_work,
 )
@@ -80,6 +84,10 @@ PLAY_PIECES = (
     "play: candidates + features + scores",
     "play: apprentice, whole decision",
     "play: expert, whole decision",
+    "play: the expert's melds (on a copy)",
+    "play: one discard ranking (top 4)",
+    "play: state features",
+    "play: state features + state half",
 )
 TURN_PIECES = ("turn: apprentice", "turn: expert")
 
@@ -115,8 +123,9 @@ def pieces_nb(
     piece, rounds, states, scratch, rules, bot, params, weights, rstate, work, fwork, log
 ):
     """Run ``piece`` on every state of ``states``, ``rounds`` times: 0 the copy alone;
-    1..5 the draw pieces (DRAW_PIECES), 11..15 the play pieces (PLAY_PIECES), 21 and 22 the
-    apprentice's and the expert's whole turn."""
+    1..5 the draw pieces (DRAW_PIECES), 11..19 the play pieces (PLAY_PIECES: 11..15 prefixes
+    of a decision, 16..19 parts of it timed alone), 21 and 22 the apprentice's and the
+    expert's whole turn."""
     rparams = work.rparams[:]
     for i in range(N_EXPERT):
         rparams[i] = params[ApprenticeParam.expert + i]
@@ -141,6 +150,17 @@ def pieces_nb(
                 expert_melds_nb(scratch, rules, bot, rparams, log)
                 if scratch.g[DealSlot.phase] == Phase.play:
                     expert_discard_nb(scratch, rules, bot, rparams, log)
+            elif piece == 16:
+                expert_plan_nb(scratch, rules, bot, rparams, rstate, work.plans[:][0], log)
+            elif piece == 17:
+                expert_ranking_nb(scratch, rules, bot, rparams, np.int64(top), work)
+            elif piece >= 18:
+                state_features_nb(scratch, rules, fwork)
+                if piece == 19:
+                    half = fwork.half[:]
+                    state_half_nb(
+                        half, wset, np.int64(NetSlot.a), np.int64(NetSlot.b1), fwork.state[:]
+                    )
             elif piece >= 11:
                 n = play_candidates_nb(scratch, rules, bot, rparams, rstate, work, top, log)
             elif piece >= 1:
@@ -235,7 +255,7 @@ def main(argv=None):
             rows.append({"piece": name, "us_each": us, "us_per_deal": us * per})
 
     add(DRAW_PIECES, draws, (1, 2, 3, 4, 5), per_deal)
-    add(PLAY_PIECES, plays, (11, 12, 13, 14, 15), len(plays) / args.deals)
+    add(PLAY_PIECES, plays, tuple(range(11, 20)), len(plays) / args.deals)
     add(TURN_PIECES, draws, (21, 22), per_deal)
     for bot, (us, turns) in deal_times(rules, args.whole, args.repeats).items():
         rows.append({"piece": f"deal: {bot}, one thread", "us_each": us / turns, "us_per_deal": us})
