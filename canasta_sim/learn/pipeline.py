@@ -47,7 +47,7 @@ import numpy as np
 
 from ..errors import BadArgument
 from ..players.weights import check_players, load_weights
-from .finetune import is_done, round_files, tune_rounds
+from .finetune import damaged, is_done, round_files, tune_rounds
 from .plan import COUNTS, ORDER, TrainPlan, round_dir, weights_dir
 from .shards import load_labels, make_labels, missing_shards
 
@@ -76,6 +76,10 @@ TUNING = (
     *(f"outcome_deals_{p}p" for p in COUNTS),
 )
 
+#: The plan's fields a fine-tuning stage's marker records its own values under: its rounds
+#: (``[first, stop]``) and the weight file it started from.
+TUNE_MARKS = ("rounds", "start")
+
 
 def label_folders(out, k: int, players: int) -> list[Path]:
     """The label folders the fit of ``players`` players in round ``k`` reads, in order (the
@@ -93,23 +97,24 @@ def _check_plan(out: Path, facts: dict) -> None:
     """Refuse to resume the folder ``out`` with other options than it was made with (its
     ``plan.json``, or a stage marker of a folder made before it) but those of :data:`GROWS`,
     which may change as it says, and of :data:`TUNING` before any round on outcomes is made,
-    or with another recipe, and refuse a folder that holds other files;
+    or with another recipe, refuse a stage marker that records other settings than the run's
+    (:func:`_check_markers`), and refuse a folder that holds other files;
     records ``facts`` (the plan and its ``recipe``) in ``plan.json`` on the way.
 
     Raises
     ------
     BadArgument
-        Naming the first option whose value differs from the folder's, fewer rounds of
-        imitation than the folder was run to, more once a fine-tuning has begun, fewer rounds
-        on outcomes of a count than it has made, a folder of other files, a damaged
-        ``plan.json`` or a folder that cannot be made.
+        Naming the first option whose value differs from the folder's (or a marker's),
+        fewer rounds of imitation than the folder was run to, more once a fine-tuning has
+        begun, fewer rounds on outcomes of a count than it has made, a folder of other files,
+        a damaged ``plan.json`` or marker, or a folder that cannot be made.
     """
     path = out / PLAN_FILE
     if path.exists():
-        before = _read_facts(path)
+        before = _read_facts(path, facts)
     else:
         markers = sorted(out.glob("round_*/*.done"))
-        before = _read_facts(markers[0]) if markers else {}
+        before = _read_facts(markers[0], facts) if markers else {}
         if not before and out.is_dir() and any(out.iterdir()):
             raise BadArgument(
                 "out",
@@ -156,6 +161,7 @@ def _check_plan(out: Path, facts: dict) -> None:
                 f"{name}={_shown(value)}, but the folder {out} was made with {name}={was}: "
                 f"resume it with {was}, or start over in another folder (--out)",
             )
+    _check_markers(out, facts, free)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -163,36 +169,68 @@ def _check_plan(out: Path, facts: dict) -> None:
     _write_marker(path, facts)
 
 
+def _check_markers(out: Path, facts: dict, free: tuple[str, ...]) -> None:
+    """Refuse a stage marker of the folder ``out`` whose recorded plan differs from the run's
+    ``facts`` in a field not ``free`` (a folder that mixes settings: a marker copied from
+    another folder, or a ``plan.json`` replaced). A marker of the rounds of imitation is not
+    held to :data:`TUNING` (its stage does not read them), and a fine-tuning stage's marker
+    records its own rounds and starting file under the plan's names of :data:`TUNE_MARKS`.
+
+    Raises
+    ------
+    BadArgument
+        Of the first differing field, naming it and the marker; of ``out`` for a damaged
+        marker.
+    """
+    stages = [(m, GROWS + TUNING) for m in sorted(out.glob("round_*/*.done"))]
+    stages += [(m, free + TUNE_MARKS) for m in sorted(out.glob("outcomes_*p/*.done"))]
+    for marker, skip in stages:
+        made = _read_facts(marker, facts)
+        for name, value in facts.items():
+            if name not in skip and name in made and made[name] != value:
+                raise BadArgument(
+                    name,
+                    f"{name}={_shown(value)}, but the stage marker {marker} was made with "
+                    f"{name}={_shown(made[name])}: the folder {out} mixes settings, start "
+                    "over in another folder (--out)",
+                )
+
+
 def _shown(value) -> str:
     """A plan's value as its option is written: a list (the pool) comma-separated."""
     return ",".join(map(str, value)) if isinstance(value, list) else str(value)
 
 
-def _read_facts(path: Path) -> dict:
-    """A training folder's ``plan.json`` or a stage marker (each holds the plan).
+def _read_facts(path: Path, fields=()) -> dict:
+    """A training folder's ``plan.json`` or a stage marker (each holds the plan): a JSON
+    object holding every field of ``fields`` (the run's plan's), or of another recipe's plan
+    (``recipe`` another number, or none: recipe 1) the ``seed`` and ``rounds`` every recipe
+    records.
 
     Raises
     ------
     BadArgument
-        Of ``out``, naming the file, when it is not a JSON object (a damaged file: deleted,
-        a rerun writes it again).
+        Of ``out``, naming the file, when it is not such a record (a damaged file: a marker
+        deleted, a rerun writes it again; ``plan.json`` cannot be, the folder's other files
+        follow it).
     """
     try:
         plan = json.loads(path.read_text())
     except ValueError as exc:  # not UTF-8, not JSON
         plan = exc
-    if not isinstance(plan, dict):
-        raise BadArgument(
-            "out",
-            f"{path} is damaged (not a record of canasta-sim train: {plan}): "
-            + (
-                "start over in another folder (--out)"
-                if path.name == "plan.json"
-                else "delete it and run the same command again, or start over in another "
-                "folder (--out)"
-            ),
-        )
-    return plan
+    if isinstance(plan, dict):
+        same = plan.get("recipe", 1) == RECIPE
+        lacks = [k for k in (fields if same else ("seed", "rounds")) if k not in plan]
+        if not lacks:
+            return plan
+        plan = f"no {lacks[0]}"
+    raise damaged(
+        path,
+        f"not a record of canasta-sim train: {plan}",
+        "start over in another folder (--out)"
+        if path.name == PLAN_FILE
+        else "delete it and run the same command again, or start over in another folder (--out)",
+    )
 
 
 def _tuned_rounds(out: Path, players: int) -> int:
@@ -565,10 +603,10 @@ def _check_final(path: Path, players: int) -> None:
         load_weights(str(path))
         check_players(str(path), players)
     except ValueError:
-        raise BadArgument(
-            "out",
-            f"{path} is damaged (not a weight file of {players} players), so weights/ keeps "
-            "its file: delete it and run the same command again",
+        raise damaged(
+            path,
+            f"not a weight file of {players} players",
+            "delete it and run the same command again (weights/ keeps its file meanwhile)",
         ) from None
 
 
@@ -582,10 +620,10 @@ def _marker_rounds(marker: Path) -> list:
     """
     rounds = _read_facts(marker).get("rounds")
     if not (isinstance(rounds, list) and len(rounds) == 2):
-        raise BadArgument(
-            "out",
-            f"{marker} is damaged (no rounds of a fine-tuning stage): delete it and run the "
-            "same command again, which checks its rounds again",
+        raise damaged(
+            marker,
+            "no rounds of a fine-tuning stage",
+            "delete it and run the same command again, which checks its rounds again",
         )
     return rounds
 

@@ -388,16 +388,23 @@ def test_train_help_agrees_with_the_plan_and_names_the_checkout_install():
     assert r.exit_code == 2 and "1 is not allowed; allowed: 2 to 1,000,000,000,000" in r.output
 
 
-def test_a_resumed_train_says_how_many_stages_and_shards_are_done(tmp_path, monkeypatch):
-    # it said "round 1 label_4p: 3 shards, ..." as if the stage started afresh
-    def instant(out, plan, k, name, *args):  # stages made instantly, judges find gains
-        if name.startswith("judge_"):
-            report = _judge_gains(out, k, int(name[len("judge_") : -1]), plan)
-            (out / f"round_{k}" / f"{name}.json").write_text(json.dumps(report))
-        return {}
+def _instant(out, plan, k, name, *args):
+    """A stage made instantly (no file but a judge's report, which finds a gain)."""
+    if name.startswith("judge_"):
+        report = _judge_gains(out, k, int(name[len("judge_") : -1]), plan)
+        (out / f"round_{k}" / f"{name}.json").write_text(json.dumps(report))
+    return {}
 
-    monkeypatch.setattr(pipeline, "_run_stage", instant)
-    monkeypatch.setattr(pipeline, "keep_weights", lambda out, plan: out)  # and no files
+
+@pytest.fixture
+def instant(monkeypatch):
+    """Every stage made instantly (:func:`_instant`), and no final files."""
+    monkeypatch.setattr(pipeline, "_run_stage", _instant)
+    monkeypatch.setattr(pipeline, "keep_weights", lambda out, plan: out)
+
+
+def test_a_resumed_train_says_how_many_stages_and_shards_are_done(tmp_path, instant):
+    # it said "round 1 label_4p: 3 shards, ..." as if the stage started afresh
     out = tmp_path / "t"
     args = ["train", "--out", out, "--quiet", "--rounds", 1, "--shards-4p", 3, *NO_OUTCOMES]
     args = [str(a) for a in args]
@@ -477,3 +484,49 @@ def test_the_top_seed_wraps_its_stages_seeds_round(tmp_path, monkeypatch):
     with np.load(out / "round_1" / "labels_2p" / "shard_00000.npz") as z:
         assert int(z["seed"]) == 7001
     assert (out / "weights" / "apprentice_4p.npz").exists()
+
+
+@pytest.mark.parametrize(
+    "record", ["{}", '{"recipe": 4}', "PLAN_WITHOUT_SEED"], ids=["empty", "recipe", "no-seed"]
+)
+def test_a_plan_json_without_the_plans_fields_is_damaged(tmp_path, instant, record):
+    """A plan.json emptied to {} (or any object missing a field of the plan) is not a new
+    plan: the folder's files follow the plan it lost, so it is refused as damaged, naming
+    the file and saying to start over, and left as it was."""
+    from dataclasses import asdict
+
+    from canasta_sim.learn.plan import TrainPlan
+
+    out = tmp_path / "t"
+    _train(out, "--rounds", "1")
+    path = out / "plan.json"
+    if record == "PLAN_WITHOUT_SEED":
+        plan = {**asdict(TrainPlan()), "recipe": pipeline.RECIPE}
+        del plan["seed"]
+        record = json.dumps(plan)
+    path.write_text(record)
+    r = CliRunner().invoke(main, ["train", "--out", str(out), "--quiet", *TINY, "--rounds", "1"])
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--out" in text and f"{path} is damaged" in text, text
+    assert "start over in another folder (--out)" in text and "Traceback" not in text
+    assert path.read_text() == record
+
+
+def test_a_marker_made_with_other_settings_is_refused(tmp_path, instant):
+    """A stage marker records the plan it was made with; one that differs from the run's in
+    a setting (a marker copied from another folder, a plan.json replaced) is a usage error
+    naming the marker and the setting, while the rounds, which may grow, are not held."""
+    out = tmp_path / "t"
+    _train(out, "--rounds", "1", "--seed", "7")
+    marker = out / "round_1" / "fit_3p.done"
+    made = json.loads(marker.read_text())
+    marker.write_text(json.dumps({**made, "seed": 8}))
+    r = CliRunner().invoke(
+        main, ["train", "--out", str(out), "--quiet", *TINY, "--rounds", "1", "--seed", "7"]
+    )
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--seed" in text and f"stage marker {marker}" in text, text
+    assert "seed=7" in text and "seed=8" in text and "mixes settings" in text
+    assert "Traceback" not in text
+    marker.write_text(json.dumps(made))
+    assert "round 2 fit_3p" in _train(out, "--rounds", "2", "--seed", "7")
