@@ -7,7 +7,7 @@ from __future__ import annotations
 import click
 
 from ..errors import missing_extra
-from ..learn import MOST_ROUNDS, PLAN_LEAST, STARTS, TUNE_POOL, TUNE_SEEDS
+from ..learn import LEAST_TEMPERATURE, MOST_ROUNDS, PLAN_LEAST, STARTS, TUNE_POOL, TUNE_SEEDS
 from .options import (
     QUIET,
     SCHEDULER,
@@ -89,7 +89,9 @@ TUNE_OPTIONS = (
         type=float,
         default=50.0,
         show_default=True,
-        help="The learner's sampling temperature on outcomes (points, above 0).",
+        help=f"The learner's sampling temperature on outcomes (points, at least "
+        f"{LEAST_TEMPERATURE:g}: the update divides float32 scores by it, and below "
+        f"{LEAST_TEMPERATURE:g} a large score's logit overflows float32).",
     ),
     click.option(
         "--outcome-lr",

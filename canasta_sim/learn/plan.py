@@ -10,7 +10,15 @@ from pathlib import Path
 from ..errors import BadArgument
 from ..players.specs import WEIGHT_FAMILIES
 from ..players.weights import default_weights_path
-from . import MOST_ROUNDS, PLAN_LEAST, STARTS, TUNE_POOL, TUNE_SEEDS, derived_seed
+from . import (
+    LEAST_TEMPERATURE,
+    MOST_ROUNDS,
+    PLAN_LEAST,
+    STARTS,
+    TUNE_POOL,
+    TUNE_SEEDS,
+    derived_seed,
+)
 from .finetune import TunePlan
 from .shards import LabelPlan
 
@@ -73,10 +81,10 @@ class TrainPlan:
     stage_rounds : int
         Rounds on outcomes a stage holds at most.
     outcome_temperature, outcome_lr, outcome_kl : float
-        The learner's sampling temperature (points, above 0), the policy's learning rate
-        (above 0) and the weight of its KL divergence from the kept file (0 or more), each
-        finite
-        (:class:`.finetune.TunePlan`).
+        The learner's sampling temperature (points, at least
+        :data:`~canasta_sim.learn.LEAST_TEMPERATURE`: the update's float32 logits of every
+        score stay finite), the policy's learning rate (above 0) and the weight of its KL
+        divergence from the kept file (0 or more), each finite (:class:`.finetune.TunePlan`).
     outcome_pool : tuple of str
         The learner's opponents (:data:`~canasta_sim.learn.TUNE_POOL`), each playing an
         equal share of a round's deals.
@@ -85,7 +93,8 @@ class TrainPlan:
     ------
     BadArgument
         For a field below its least value (:data:`canasta_sim.learn.PLAN_LEAST`) or out of its
-        range (a setting of the fine-tuning not finite), more rounds than
+        range (a setting of the fine-tuning not finite, a temperature below
+        :data:`~canasta_sim.learn.LEAST_TEMPERATURE`), more rounds than
         :data:`~canasta_sim.learn.MOST_ROUNDS`, a start not in
         :data:`~canasta_sim.learn.STARTS` (or ``expert`` with no round of imitation), a pool
         opponent not in :data:`~canasta_sim.learn.TUNE_POOL` (or named twice), or deals of a
@@ -143,13 +152,13 @@ class TrainPlan:
     def _check_outcomes(self):
         """Refuse a bad setting of the fine-tuning (BadArgument naming it)."""
         for name, low, strict in (
-            ("outcome_temperature", 0, True),
+            ("outcome_temperature", LEAST_TEMPERATURE, False),
             ("outcome_lr", 0, True),
             ("outcome_kl", 0, False),
         ):
             value = getattr(self, name)
             if not (math.isfinite(value) and (value > low if strict else value >= low)):
-                bound = f"a finite number {'above' if strict else 'of at least'} {low}"
+                bound = f"a finite number {'above' if strict else 'of at least'} {low:g}"
                 raise BadArgument(name, f"{name}={value} is not allowed; allowed: {bound}")
         bad = [p for p in self.outcome_pool if p not in TUNE_POOL]
         twice = [p for j, p in enumerate(self.outcome_pool) if p in self.outcome_pool[:j]]

@@ -298,7 +298,7 @@ def test_a_resume_with_other_settings_is_refused(tmp_path, args, option, said):
         (
             ["--outcome-temperature", "0"],
             "--outcome-temperature",
-            "allowed: a finite number above 0",
+            "allowed: a finite number of at least 1",
         ),
         (["--outcome-temperature", "inf"], "--outcome-temperature", "temperature=inf is not"),
         (["--outcome-lr", "nan"], "--outcome-lr", "outcome_lr=nan is not allowed"),
@@ -315,6 +315,22 @@ def test_bad_options_are_usage_errors_before_any_play(tmp_path, args, option, sa
     text = " ".join(r.output.split())
     assert r.exit_code == 2 and option in text and said in text, text
     assert "Traceback" not in text and not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("temperature", ["1e-37", "0.999"])
+def test_a_temperature_below_1_is_refused_before_anything_is_written(tmp_path, temperature):
+    """At 1e-37 the update's logits (float32 scores over the temperature) of the shipped
+    2-player file overflow to infinity and its weights to NaN, found only after a round's
+    play with plan.json written; at 1 point or more no finite score's logit can (it is no
+    larger than the score), so the least temperature is 1, checked before the folder is
+    made."""
+    out = tmp_path / "o"
+    r = _train(out, "--outcome-temperature", temperature, "--outcome-rounds-2p", "1")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--outcome-temperature" in text, text
+    assert f"outcome_temperature={float(temperature)} is not allowed" in text
+    assert "allowed: a finite number of at least 1" in text and "Traceback" not in text
+    assert not out.exists()
 
 
 def test_an_update_to_nan_weights_stops_before_its_round_is_written(tmp_path):
