@@ -77,7 +77,9 @@ PLAN_OPTIONS = (
 
 
 def _pool(ctx, param, value: str) -> tuple[str, ...]:
-    """``--outcome-pool``'s names, in order (the plan checks each)."""
+    """``--outcome-pool``'s names, in order (the plan checks each), read as bot names are
+    (:func:`canasta_sim.players.specs.find_policy`, ``--start``): in any case, blanks around
+    them ignored."""
     return tuple(name.strip().lower() for name in value.split(","))
 
 
@@ -112,10 +114,11 @@ TUNE_OPTIONS = (
         default="self,start",
         show_default=True,
         callback=_pool,
-        help="The learner's opponents on outcomes, comma-separated, each an equal share of a "
-        "round's deals: self (its weights of the round), start (its imitation file) or the "
-        f"shipped files of {', '.join(TUNE_POOL[2:])}; --outcome-deals-Np must be a multiple "
-        "of their number.",
+        help="The learner's opponents on outcomes, comma-separated (any case, as bot names), "
+        "each an equal share of a round's deals: self (its weights of the round), start (its "
+        f"imitation file) or the shipped files of {', '.join(TUNE_POOL[2:])}; a name of the "
+        "file an earlier one names is left out (start and apprentice@9 with --rounds 0 "
+        "--start apprentice@9); --outcome-deals-Np must be a multiple of their number.",
     ),
 )
 

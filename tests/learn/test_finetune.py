@@ -294,7 +294,6 @@ def test_a_resume_with_other_settings_is_refused(tmp_path, args, option, said):
         ),
         (["--outcome-pool", "self,nobody"], "--outcome-pool", "'nobody' is not allowed"),
         (["--outcome-pool", ""], "--outcome-pool", "'' is not allowed"),
-        (["--outcome-pool", "self,start,Self"], "--outcome-pool", "'self' twice is not allowed"),
         (
             ["--outcome-temperature", "0"],
             "--outcome-temperature",
@@ -380,6 +379,39 @@ def test_the_default_is_bots_version_10s_recipe():
         assert tune.update_plan() == UpdatePlan(temperature=50.0, lr=3e-4, kl=0.1, seed=seed)
     assert plan.tune_stages(4) == [("outcomes_4p_1", 0, 20), ("outcomes_4p_2", 20, 28)]
     assert TrainPlan(seed=5).tune_plan(6).seed == 111
+
+
+@pytest.mark.parametrize(
+    ("rounds", "start", "pool", "kept"),
+    [
+        (0, "apprentice@9", "self,start,apprentice@9", ("self", "start")),
+        (0, "apprentice@9", "apprentice@9,self,start", ("apprentice@9", "self")),
+        (0, "apprentice", "start,apprentice,apprentice@8", ("start", "apprentice@8")),
+        (0, "apprentice@8", "self,self,start", ("self", "start")),
+        # with a round of imitation, start is a round's file: no shipped file's
+        (1, "apprentice@9", "self,start,apprentice@9", ("self", "start", "apprentice@9")),
+    ],
+)
+def test_pool_names_of_one_file_are_kept_once(rounds, start, pool, kept):
+    """Names of the pool that play one weight file are kept once, the first: a round's
+    deals are split over the files, not over their names."""
+    plan = TrainPlan(rounds=rounds, start=start, outcome_pool=tuple(pool.split(",")),
+                     outcome_deals_2p=12, outcome_deals_3p=12, outcome_deals_4p=12,
+                     outcome_deals_6p=12)  # fmt: skip
+    assert plan.outcome_pool == kept
+    assert plan.tune_plan(3).pool == kept
+
+
+def test_pool_names_are_read_in_any_case_as_bot_names(tmp_path, monkeypatch):
+    """--outcome-pool reads its names as --start and bot specs read bot names: in any case,
+    blanks around them ignored; a resume that names the same files is the same plan."""
+    import canasta_sim.learn.pipeline as pipeline
+
+    seen = []
+    monkeypatch.setattr(pipeline, "run_training", lambda out, plan, **kw: seen.append(plan))
+    r = _train(tmp_path / "o", "--outcome-pool", " Self, START ,Apprentice@9")
+    assert r.exit_code == 0, r.output
+    assert seen[0].outcome_pool == ("self", "start") and seen[0].start == "apprentice@9"
 
 
 def test_the_pool_names_the_files_it_plays():
