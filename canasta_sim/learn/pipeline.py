@@ -214,10 +214,7 @@ def _read_facts(path: Path, fields=()) -> dict:
         deleted, a rerun writes it again; ``plan.json`` cannot be, the folder's other files
         follow it).
     """
-    try:
-        plan = json.loads(path.read_text())
-    except ValueError as exc:  # not UTF-8, not JSON
-        plan = exc
+    plan = _json_object(path)
     if isinstance(plan, dict):
         same = plan.get("recipe", 1) == RECIPE
         lacks = [k for k in (fields if same else ("seed", "rounds")) if k not in plan]
@@ -231,6 +228,16 @@ def _read_facts(path: Path, fields=()) -> dict:
         if path.name == PLAN_FILE
         else "delete it and run the same command again, or start over in another folder (--out)",
     )
+
+
+def _json_object(path: Path) -> dict | str:
+    """The JSON object the file ``path`` holds, or why it holds none (the file missing or
+    unreadable, not UTF-8, not JSON, or JSON of no object)."""
+    try:
+        value = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        return str(exc)
+    return value if isinstance(value, dict) else f"{value!r} is no JSON object"
 
 
 def _tuned_rounds(out: Path, players: int) -> int:
@@ -388,15 +395,57 @@ def _gains(out, k: int, players: int) -> bool:
     FileNotFoundError
         While that judge has not finished (no marker: a report without one is of a judge
         that a rerun plays again).
+    BadArgument
+        Of ``out``, naming the judge's report when it is damaged (:func:`_judged`).
     """
-    done = round_dir(out, k) / f"judge_{players}p.done"
-    if not done.exists():
-        raise FileNotFoundError(done)
-    return json.loads(_judge_file(out, k, players).read_text())["gains"]
+    report = _judged(out, k, players)
+    if report is None:
+        raise FileNotFoundError(_judge_file(out, k, players).with_suffix(".done"))
+    return report["gains"]
 
 
 def _judge_file(out, k: int, players: int) -> Path:
     return round_dir(out, k) / f"judge_{players}p.json"
+
+
+#: A judge's report (:func:`judge_count`, ``judge_{P}p.json``): its fields and their types.
+JUDGE_FIELDS = {
+    "deals": int,
+    "seed": int,
+    "against": str,
+    "mean_diff": (int, float),
+    "diff_low": (int, float),
+    "diff_high": (int, float),
+    "gains": bool,
+}
+
+
+def _judged(out, k: int, players: int) -> dict | None:
+    """Round ``k``'s judge report of ``players`` players (:data:`JUDGE_FIELDS`), or None
+    while its marker ``judge_{P}p.done`` is missing (the judge has not finished).
+
+    Raises
+    ------
+    BadArgument
+        Of ``out``, naming the report, when its judge is marked done and it is missing or
+        not such a report: deleted with its marker, a rerun plays the judge again.
+    """
+    path = _judge_file(out, k, players)
+    marker = path.with_suffix(".done")
+    if not marker.exists():
+        return None
+    report = _json_object(path)
+    if isinstance(report, dict):
+        wrong = [n for n, kind in JUDGE_FIELDS.items() if not isinstance(report.get(n), kind)]
+        if not wrong:
+            return report
+        report = f"its {wrong[0]} is {report.get(wrong[0])!r}"
+    raise damaged(
+        path,
+        f"not a judge's report: {report}",
+        f"delete it and {marker.name} beside it and run the same command again, which "
+        "plays the judge again",
+    )
 
 
 def round_stages(out, plan: TrainPlan, k: int) -> tuple[str, ...]:
@@ -452,10 +501,9 @@ def keep_weights(out, plan: TrainPlan) -> Path:
         _check_final(source, players)
         shutil.copyfile(source, tmp)
         os.replace(tmp, final / name)
-        stop = _judge_file(out, k + 1, players)
         kept[str(players)] = {
             "round": k,
-            "stopped_by": json.loads(stop.read_text()) if stop.exists() else None,
+            "stopped_by": _judged(out, k + 1, players),
             "outcomes": {
                 "stage": plan.tune_stages(players)[-1][0],
                 "round": n - 1,
@@ -551,8 +599,9 @@ def _announce(out: Path, plan: TrainPlan, k: int, name: str) -> str:
 
 def _verdict(out: Path, k: int, name: str) -> str:
     """A judge's result in words."""
-    j = json.loads((round_dir(out, k) / f"{name}.json").read_text())
     players = name[len("judge_") : -1]
+    j = _judged(out, k, int(players))
+    assert j is not None  # its marker is written
     keep = f"round {k} kept" if j["gains"] else f"{j['against']} kept, {players} players stop"
     return (
         f"  {j['mean_diff']:+,.1f} [{j['diff_low']:+,.1f}, {j['diff_high']:+,.1f}] points a "

@@ -530,3 +530,33 @@ def test_a_marker_made_with_other_settings_is_refused(tmp_path, instant):
     assert "Traceback" not in text
     marker.write_text(json.dumps(made))
     assert "round 2 fit_3p" in _train(out, "--rounds", "2", "--seed", "7")
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["garbage", "{}", '{"deals": 6, "gains": "yes"}', "[1, 2]", None],
+    ids=["not-json", "empty", "bad-field", "not-object", "deleted"],
+)
+def test_a_damaged_judge_report_names_itself_and_what_to_do(tmp_path, instant, damage):
+    """A judge's report that its marker says is done but that is no report (not JSON, a
+    field missing or of another type, deleted) is a usage error naming it and saying to
+    delete it and its marker, not JSON's bare words or a traceback; done so, a rerun plays
+    the judge again."""
+    out = tmp_path / "t"
+    _train(out, "--rounds", "1")
+    report = out / "round_1" / "judge_6p.json"
+    if damage is None:
+        report.unlink()
+    else:
+        report.write_text(damage)
+    r = CliRunner().invoke(main, ["train", "--out", str(out), "--quiet", *TINY, "--rounds", "1"])
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--out" in text and f"{report} is damaged" in text, text
+    assert "delete it and judge_6p.done beside it and run the same command again" in text
+    assert "damaged (not a judge's report" in text and "Traceback" not in text
+    report.unlink(missing_ok=True)
+    (out / "round_1" / "judge_6p.done").unlink()
+    again = _train(out, "--rounds", "1")
+    assert "round 1 judge_6p: round 1 against apprentice@8" in again
+    assert "round 1 judge_2p: done before" in again
+    assert json.loads(report.read_text())["gains"] is True
