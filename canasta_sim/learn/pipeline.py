@@ -54,6 +54,10 @@ from .shards import load_labels, make_labels, missing_shards
 #: The file of a training folder that records its plan (:class:`TrainPlan`'s fields).
 PLAN_FILE = "plan.json"
 
+#: The lock file of a training folder (:func:`_locked`): held by the run in the folder, it is
+#: no file of the training (never damage, nor a file of another kind in the folder).
+LOCK_FILE = "train.lock"
+
 #: The recipe's version, recorded in ``plan.json``: a folder of another recipe (1: before the
 #: per-count plans, no ``recipe`` field; 2: before the judge stages; 3: bots version 8's, round
 #: 1 from the expert's rollouts) is not resumed.
@@ -94,20 +98,20 @@ def _write_marker(path: Path, facts: dict) -> None:
 
 
 def _check_plan(out: Path, facts: dict) -> None:
-    """Refuse to resume the folder ``out`` with other options than it was made with (its
-    ``plan.json``, or a stage marker of a folder made before it) but those of :data:`GROWS`,
-    which may change as it says, and of :data:`TUNING` before any round on outcomes is made,
-    or with another recipe, refuse a stage marker that records other settings than the run's
-    (:func:`_check_markers`), and refuse a folder that holds other files;
-    records ``facts`` (the plan and its ``recipe``) in ``plan.json`` on the way.
+    """Refuse to resume the folder ``out`` (made, and locked by this run) with other options
+    than it was made with (its ``plan.json``, or a stage marker of a folder made before it)
+    but those of :data:`GROWS`, which may change as it says, and of :data:`TUNING` before any
+    round on outcomes is made, or with another recipe, and refuse a stage marker that
+    records other settings than the run's (:func:`_check_markers`); records ``facts`` (the
+    plan and its ``recipe``) in ``plan.json`` on the way.
 
     Raises
     ------
     BadArgument
         Naming the first option whose value differs from the folder's (or a marker's),
         fewer rounds of imitation than the folder was run to, more once a fine-tuning has
-        begun, fewer rounds on outcomes of a count than it has made, a folder of other files,
-        a damaged ``plan.json`` or marker, or a folder that cannot be made.
+        begun, fewer rounds on outcomes of a count than it has made, or a damaged
+        ``plan.json`` or marker.
     """
     path = out / PLAN_FILE
     if path.exists():
@@ -115,12 +119,6 @@ def _check_plan(out: Path, facts: dict) -> None:
     else:
         markers = sorted(out.glob("round_*/*.done"))
         before = _read_facts(markers[0], facts) if markers else {}
-        if not before and out.is_dir() and any(out.iterdir()):
-            raise BadArgument(
-                "out",
-                f"the folder {out} holds files and is not a training folder of canasta-sim "
-                f"train (no {PLAN_FILE}): give a new or empty folder, or one to resume",
-            )
     if before and before.get("recipe", 1) != RECIPE:
         raise BadArgument(
             "out",
@@ -162,11 +160,60 @@ def _check_plan(out: Path, facts: dict) -> None:
                 f"resume it with {was}, or start over in another folder (--out)",
             )
     _check_markers(out, facts, free)
+    _write_marker(path, facts)
+
+
+def _check_foreign(out: Path) -> None:
+    """Refuse a folder ``out`` that holds files (but its lock, :data:`LOCK_FILE`) and no
+    record of a training: neither ``plan.json`` nor a stage marker of a folder made before
+    it.
+
+    Raises
+    ------
+    BadArgument
+        Of ``out``, naming the folder.
+    """
+    if (out / PLAN_FILE).exists() or any(out.glob("round_*/*.done")) or not out.is_dir():
+        return
+    if any(p.name != LOCK_FILE for p in out.iterdir()):
+        raise BadArgument(
+            "out",
+            f"the folder {out} holds files and is not a training folder of canasta-sim "
+            f"train (no {PLAN_FILE}): give a new or empty folder, or one to resume",
+        )
+
+
+@contextlib.contextmanager
+def _locked(out: Path):
+    """Make the folder ``out`` and hold its lock (:data:`LOCK_FILE`, an exclusive
+    :class:`filelock.FileLock`) inside the block: two runs in one folder would write the
+    same files.
+
+    Raises
+    ------
+    BadArgument
+        Of ``out``, naming the folder, when it cannot be made or another run holds its lock
+        (at once: no waiting).
+    """
+    from filelock import FileLock, Timeout
+
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise BadArgument("out", f"the folder {out} cannot be made: {exc.strerror}") from None
-    _write_marker(path, facts)
+    lock = FileLock(out / LOCK_FILE, timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise BadArgument(
+            "out",
+            f"the folder {out} is in use: another run of canasta-sim train holds its lock "
+            f"({LOCK_FILE}); wait for it to end, or give another folder (--out)",
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def _check_markers(out: Path, facts: dict, free: tuple[str, ...]) -> None:
@@ -734,7 +781,9 @@ def run_training(
         For ``threads`` below 1 or a bad scheduler.
     BadArgument
         For a folder made with another plan (``rounds`` and the rounds on outcomes may grow)
-        or recipe.
+        or recipe, a folder of other files, one that cannot be made, or one another run
+        holds (its lock file :data:`LOCK_FILE`, held while the run runs: a second run in
+        the folder stops at once).
     ModuleNotFoundError
         When a count is fine-tuned without JAX or optax (the extra ``train``).
     KeyboardInterrupt
@@ -742,6 +791,13 @@ def run_training(
         stage from its whole shards, a fine-tuning stage from its whole rounds).
     """
     out = Path(out)
+    _check_foreign(out)  # before the lock: a folder of other files gets none
+    with _locked(out):
+        return _train_locked(out, plan, threads, scheduler, progress, echo)
+
+
+def _train_locked(out: Path, plan: TrainPlan, threads, scheduler, progress, echo) -> Path:
+    """:func:`run_training`'s stages, in the folder ``out`` it has made and locked."""
     facts = json.loads(json.dumps({**asdict(plan), "recipe": RECIPE}))  # as plan.json reads
     _check_plan(out, facts)
     done, total, known = _progress(out, plan)

@@ -560,3 +560,29 @@ def test_a_damaged_judge_report_names_itself_and_what_to_do(tmp_path, instant, d
     assert "round 1 judge_6p: round 1 against apprentice@8" in again
     assert "round 1 judge_2p: done before" in again
     assert json.loads(report.read_text())["gains"] is True
+
+
+def test_a_second_run_in_a_locked_folder_stops_at_once(tmp_path, instant):
+    """A run holds its folder's lock (train.lock, filelock's) while it runs: a second run in
+    the folder, here while the test process holds the lock, stops at once with a usage error
+    of --out naming the folder, and writes nothing (a new folder gets no plan.json). The
+    lock file left behind is no damage and no file of another kind: the folder resumes, and
+    a folder holding only it is a new folder."""
+    from filelock import FileLock
+
+    out, fresh = tmp_path / "t", tmp_path / "fresh"
+    _train(out, "--rounds", "1")
+    assert (out / pipeline.LOCK_FILE).exists()
+    plan = (out / "plan.json").read_text()
+    args = ["train", "--quiet", *TINY, "--rounds", "2", "--seed", "9"]
+    for folder in (out, fresh):
+        folder.mkdir(exist_ok=True)
+        with FileLock(folder / pipeline.LOCK_FILE):
+            r = CliRunner().invoke(main, [*args, "--out", str(folder)])
+        text = " ".join(r.output.split())
+        assert r.exit_code == 2 and "--out" in text and "Traceback" not in text, text
+        assert f"the folder {folder} is in use" in text and "another folder (--out)" in text
+    assert (out / "plan.json").read_text() == plan and not (out / "round_2").exists()
+    assert [p.name for p in fresh.iterdir()] == [pipeline.LOCK_FILE]
+    assert "resuming" in _train(out, "--rounds", "1")
+    assert "round 1 label_2p" in _train(fresh, "--rounds", "1")
