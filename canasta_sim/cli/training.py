@@ -184,7 +184,8 @@ def train(out, threads, scheduler, quiet, **options):
     and skipped when the command runs again; a labelling stage resumes from its last whole
     shard, a fine-tuning stage from its last whole round. The final file of each count ends
     in OUT/weights/, with kept.json naming its round of imitation and its stage and round on
-    outcomes (docs/learned.md).
+    outcomes (docs/learned.md). A run holds OUT's lock (OUT/train.lock): a second run in
+    OUT meanwhile stops at once.
     """
     from ..learn.pipeline import run_training
     from ..learn.plan import TrainPlan

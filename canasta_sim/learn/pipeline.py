@@ -456,7 +456,7 @@ def _judge_file(out, k: int, players: int) -> Path:
 
 
 #: A judge's report (:func:`judge_count`, ``judge_{P}p.json``): its fields and their types.
-JUDGE_FIELDS = {
+JUDGE_FIELDS: dict[str, type | tuple[type, ...]] = {
     "deals": int,
     "seed": int,
     "against": str,
