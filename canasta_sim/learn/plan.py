@@ -1,5 +1,6 @@
 """The plan of ``canasta-sim train`` (:class:`TrainPlan`: what its stages make, from a seed)
-and the layout of its rounds' folders; :mod:`.pipeline` runs the stages."""
+and the layout of its rounds' and fine-tunings' folders; :mod:`.pipeline` runs the stages,
+:mod:`.train_folder` checks the folder's records."""
 
 from __future__ import annotations
 
@@ -274,3 +275,8 @@ def round_dir(out, k: int) -> Path:
 def weights_dir(out, k: int) -> Path:
     """Where round ``k`` writes its weight files (``apprentice_{players}p.npz``)."""
     return round_dir(out, k) / "weights"
+
+
+def tune_folder(out, players: int) -> Path:
+    """Where the fine-tuning of ``players`` players writes its rounds and stage markers."""
+    return Path(out) / f"outcomes_{players}p"

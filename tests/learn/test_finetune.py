@@ -256,7 +256,7 @@ def test_a_resume_with_other_settings_is_refused(tmp_path, args, option, said):
     started from)."""
     from dataclasses import asdict
 
-    from canasta_sim.learn.pipeline import RECIPE
+    from canasta_sim.learn.train_folder import RECIPE
 
     out = tmp_path / "o"
     plan = TrainPlan(

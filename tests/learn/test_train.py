@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import canasta_sim.learn.pipeline as pipeline
+import canasta_sim.learn.train_folder as train_folder
 from canasta_sim.cli import main
 from canasta_sim.players.weights import PARTS, VALUE_PARTS, default_weights_path, load_value
 
@@ -291,8 +292,8 @@ def test_train_refuses_a_folder_of_other_files_fewer_rounds_and_an_unwritable_fo
     cannot be made is a usage error of --out, not a crash."""
     from dataclasses import asdict
 
-    from canasta_sim.learn.pipeline import RECIPE
     from canasta_sim.learn.plan import TrainPlan
+    from canasta_sim.learn.train_folder import RECIPE
 
     other = tmp_path / "run"
     other.mkdir()
@@ -501,7 +502,7 @@ def test_a_plan_json_without_the_plans_fields_is_damaged(tmp_path, instant, reco
     _train(out, "--rounds", "1")
     path = out / "plan.json"
     if record == "PLAN_WITHOUT_SEED":
-        plan = {**asdict(TrainPlan()), "recipe": pipeline.RECIPE}
+        plan = {**asdict(TrainPlan()), "recipe": train_folder.RECIPE}
         del plan["seed"]
         record = json.dumps(plan)
     path.write_text(record)
@@ -572,17 +573,17 @@ def test_a_second_run_in_a_locked_folder_stops_at_once(tmp_path, instant):
 
     out, fresh = tmp_path / "t", tmp_path / "fresh"
     _train(out, "--rounds", "1")
-    assert (out / pipeline.LOCK_FILE).exists()
+    assert (out / train_folder.LOCK_FILE).exists()
     plan = (out / "plan.json").read_text()
     args = ["train", "--quiet", *TINY, "--rounds", "2", "--seed", "9"]
     for folder in (out, fresh):
         folder.mkdir(exist_ok=True)
-        with FileLock(folder / pipeline.LOCK_FILE):
+        with FileLock(folder / train_folder.LOCK_FILE):
             r = CliRunner().invoke(main, [*args, "--out", str(folder)])
         text = " ".join(r.output.split())
         assert r.exit_code == 2 and "--out" in text and "Traceback" not in text, text
         assert f"the folder {folder} is in use" in text and "another folder (--out)" in text
     assert (out / "plan.json").read_text() == plan and not (out / "round_2").exists()
-    assert [p.name for p in fresh.iterdir()] == [pipeline.LOCK_FILE]
+    assert [p.name for p in fresh.iterdir()] == [train_folder.LOCK_FILE]
     assert "resuming" in _train(out, "--rounds", "1")
     assert "round 1 label_2p" in _train(fresh, "--rounds", "1")
