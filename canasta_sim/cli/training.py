@@ -7,7 +7,7 @@ from __future__ import annotations
 import click
 
 from ..errors import missing_extra
-from ..learn import MOST_ROUNDS, PLAN_LEAST, STARTS, TUNE_POOL, TUNE_SEEDS
+from ..learn import LEAST_TEMPERATURE, MOST_ROUNDS, PLAN_LEAST, STARTS, TUNE_POOL, TUNE_SEEDS
 from .options import (
     QUIET,
     SCHEDULER,
@@ -77,7 +77,9 @@ PLAN_OPTIONS = (
 
 
 def _pool(ctx, param, value: str) -> tuple[str, ...]:
-    """``--outcome-pool``'s names, in order (the plan checks each)."""
+    """``--outcome-pool``'s names, in order (the plan checks each), read as bot names are
+    (:func:`canasta_sim.players.specs.find_policy`, ``--start``): in any case, blanks around
+    them ignored."""
     return tuple(name.strip().lower() for name in value.split(","))
 
 
@@ -89,7 +91,9 @@ TUNE_OPTIONS = (
         type=float,
         default=50.0,
         show_default=True,
-        help="The learner's sampling temperature on outcomes (points, above 0).",
+        help=f"The learner's sampling temperature on outcomes (points, at least "
+        f"{LEAST_TEMPERATURE:g}: the update divides float32 scores by it, and below "
+        f"{LEAST_TEMPERATURE:g} a large score's logit overflows float32).",
     ),
     click.option(
         "--outcome-lr",
@@ -110,10 +114,11 @@ TUNE_OPTIONS = (
         default="self,start",
         show_default=True,
         callback=_pool,
-        help="The learner's opponents on outcomes, comma-separated, each an equal share of a "
-        "round's deals: self (its weights of the round), start (its imitation file) or the "
-        f"shipped files of {', '.join(TUNE_POOL[2:])}; --outcome-deals-Np must be a multiple "
-        "of their number.",
+        help="The learner's opponents on outcomes, comma-separated (any case, as bot names), "
+        "each an equal share of a round's deals: self (its weights of the round), start (its "
+        f"imitation file) or the shipped files of {', '.join(TUNE_POOL[2:])}; a name of the "
+        "file an earlier one names is left out (start and apprentice@9 with --rounds 0 "
+        "--start apprentice@9); --outcome-deals-Np must be a multiple of their number.",
     ),
 )
 
@@ -179,7 +184,8 @@ def train(out, threads, scheduler, quiet, **options):
     and skipped when the command runs again; a labelling stage resumes from its last whole
     shard, a fine-tuning stage from its last whole round. The final file of each count ends
     in OUT/weights/, with kept.json naming its round of imitation and its stage and round on
-    outcomes (docs/learned.md).
+    outcomes (docs/learned.md). A run holds OUT's lock (OUT/train.lock): a second run in
+    OUT meanwhile stops at once.
     """
     from ..learn.pipeline import run_training
     from ..learn.plan import TrainPlan

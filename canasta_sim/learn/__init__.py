@@ -51,6 +51,15 @@ TUNE_SEEDS = {2: 102, 3: 103, 4: 101, 6: 106}
 #: an apprentice preset (the count's file of that family).
 TUNE_POOL = ("self", "start", "apprentice", *WEIGHT_FAMILIES)
 
+#: The least sampling temperature of the fine-tuning (``--outcome-temperature``, points):
+#: its update divides the network's ``float32`` scores by the temperature
+#: (:func:`.outcomes.policy_loss`), and at 1 point or more every finite score's logit
+#: (``score / T``, no larger than the score) is finite; below 1, any score above ``T`` times
+#: float32's largest number (3.4e38) is an infinite logit, and the softmax of it NaN (at 1e-37
+#: the shipped files' scores of a few thousand points overflow). The self-play kernel's
+#: ``exp((score - best) / T)`` is at most 1 at every temperature.
+LEAST_TEMPERATURE = 1.0
+
 #: Master seeds are 64-bit (0 .. 2**64 - 1), as every command's ``--seed``.
 SEED_SPAN = 2**64
 

@@ -38,6 +38,10 @@ XLA_FLAGS = "--xla_cpu_multi_thread_eigen=false"
 CRITIC_PARTS = ("A", "b1", "v", "b2")
 POLICY = "policy_"
 
+#: What to do with a round's damaged file (:func:`damaged`): a round missing a file is made
+#: again.
+REMAKE = "delete it and run the same command again, which makes its round again"
+
 
 @dataclass(frozen=True)
 class TunePlan:
@@ -164,13 +168,13 @@ def _state_after(folder, k: int, start: str) -> tuple[dict, dict | None, str]:
     except FileNotFoundError:  # not made: no damage
         raise
     except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile):
-        raise _damaged(cpath, "the trainer's state after a round") from None
+        raise damaged(cpath, "not the trainer's state after a round") from None
     if not _is_state(params, critic, outcomes.policy_params(outcomes.read_parts(start))):
-        raise _damaged(cpath, "the trainer's state after a round")
+        raise damaged(cpath, "not the trainer's state after a round")
     try:
         load_weights(str(path))  # the next round's learner: a damaged file named before play
     except ValueError:
-        raise _damaged(path, "a round's weight file") from None
+        raise damaged(path, "not a round's weight file") from None
     return params, critic, str(path)
 
 
@@ -189,15 +193,18 @@ def _is_state(params: dict, critic: dict, start: dict) -> bool:
     )
 
 
-def _damaged(path: Path, what: str) -> BadArgument:
-    """The error of a round's file that cannot be read as ``what`` (numpy's words about
-    pickles would mislead), naming it and how a rerun remakes it (a round missing a file is
-    made again, the same bytes)."""
-    return BadArgument(
-        "out",
-        f"{path} is damaged (not {what}): delete it and run the same command again, which "
-        "makes its round again",
-    )
+def damaged(path, what: str, remedy: str = REMAKE) -> BadArgument:
+    """The error of a training folder's file that cannot be read as what it is (numpy's or
+    JSON's own words about it would mislead): of ``out``, ``{path} is damaged ({what}):
+    {remedy}``, ``remedy`` saying what to do (by default: a round's file, made again by a
+    rerun, the same bytes, when deleted).
+
+    Returns
+    -------
+    BadArgument
+        Of ``out``, to raise.
+    """
+    return BadArgument("out", f"{path} is damaged ({what}): {remedy}")
 
 
 def _check_update(plan: TunePlan, k: int, params: dict, facts: dict) -> None:

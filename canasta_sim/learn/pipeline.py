@@ -47,33 +47,17 @@ import numpy as np
 
 from ..errors import BadArgument
 from ..players.weights import check_players, load_weights
-from .finetune import is_done, round_files, tune_rounds
-from .plan import COUNTS, ORDER, TrainPlan, round_dir, weights_dir
+from .finetune import damaged, is_done, round_files, tune_rounds
+from .plan import COUNTS, ORDER, TrainPlan, round_dir, tune_folder, weights_dir
 from .shards import load_labels, make_labels, missing_shards
-
-#: The file of a training folder that records its plan (:class:`TrainPlan`'s fields).
-PLAN_FILE = "plan.json"
-
-#: The recipe's version, recorded in ``plan.json``: a folder of another recipe (1: before the
-#: per-count plans, no ``recipe`` field; 2: before the judge stages; 3: bots version 8's, round
-#: 1 from the expert's rollouts) is not resumed.
-RECIPE = 4
-
-#: The plan's fields a resume may change: the rounds of imitation may grow (never shrink:
-#: the weights follow every round; and only before any fine-tuning: they may change the file
-#: it starts from), the rounds on outcomes of each count take any number at or above the
-#: rounds already made (:func:`_tuned_rounds`).
-GROWS = ("rounds", *(f"outcome_rounds_{p}p" for p in COUNTS))
-
-#: The fine-tuning's other settings: a folder with no round on outcomes made yet takes other
-#: values of them (nothing made depends on them; a round whose update diverged is not made).
-TUNING = (
-    "stage_rounds",
-    "outcome_temperature",
-    "outcome_lr",
-    "outcome_kl",
-    "outcome_pool",
-    *(f"outcome_deals_{p}p" for p in COUNTS),
+from .train_folder import (
+    RECIPE,
+    check_foreign,
+    check_plan,
+    judged,
+    locked,
+    read_facts,
+    write_marker,
 )
 
 
@@ -81,130 +65,6 @@ def label_folders(out, k: int, players: int) -> list[Path]:
     """The label folders the fit of ``players`` players in round ``k`` reads, in order (the
     order of the rows fixes the fit): the count's of rounds ``1 .. k``."""
     return [round_dir(out, r) / f"labels_{players}p" for r in range(1, k + 1)]
-
-
-def _write_marker(path: Path, facts: dict) -> None:
-    tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(json.dumps(facts, indent=1))
-    os.replace(tmp, path)
-
-
-def _check_plan(out: Path, facts: dict) -> None:
-    """Refuse to resume the folder ``out`` with other options than it was made with (its
-    ``plan.json``, or a stage marker of a folder made before it) but those of :data:`GROWS`,
-    which may change as it says, and of :data:`TUNING` before any round on outcomes is made,
-    or with another recipe, and refuse a folder that holds other files;
-    records ``facts`` (the plan and its ``recipe``) in ``plan.json`` on the way.
-
-    Raises
-    ------
-    BadArgument
-        Naming the first option whose value differs from the folder's, fewer rounds of
-        imitation than the folder was run to, more once a fine-tuning has begun, fewer rounds
-        on outcomes of a count than it has made, a folder of other files, a damaged
-        ``plan.json`` or a folder that cannot be made.
-    """
-    path = out / PLAN_FILE
-    if path.exists():
-        before = _read_facts(path)
-    else:
-        markers = sorted(out.glob("round_*/*.done"))
-        before = _read_facts(markers[0]) if markers else {}
-        if not before and out.is_dir() and any(out.iterdir()):
-            raise BadArgument(
-                "out",
-                f"the folder {out} holds files and is not a training folder of canasta-sim "
-                f"train (no {PLAN_FILE}): give a new or empty folder, or one to resume",
-            )
-    if before and before.get("recipe", 1) != RECIPE:
-        raise BadArgument(
-            "out",
-            f"the folder {out} was made by recipe {before.get('recipe', 1)} of canasta-sim "
-            f"train, this is recipe {RECIPE}: start over in another folder (--out)",
-        )
-    if facts["rounds"] < before.get("rounds", 0):
-        raise BadArgument(
-            "rounds",
-            f"rounds={facts['rounds']}, but the folder {out} was run to rounds="
-            f"{before['rounds']} and its weights/ follow every round: it may only grow (resume "
-            f"it with {before['rounds']} or more, or start over in another folder (--out))",
-        )
-    for players in COUNTS:
-        name, made = f"outcome_rounds_{players}p", _tuned_rounds(out, players)
-        if facts[name] < made:
-            raise BadArgument(
-                name,
-                f"{name}={facts[name]}, but the folder {out} has {made} round"
-                f"{'' if made == 1 else 's'} on outcomes of "
-                f"{players} players done (up to {tune_folder(out, players).name}/round_"
-                f"{made - 1}.npz): resume it with {made} or more, or start over in another "
-                "folder (--out)",
-            )
-    if facts["rounds"] > before.get("rounds", facts["rounds"]) and _tuned(out):
-        raise BadArgument(
-            "rounds",
-            f"rounds={facts['rounds']}, but the folder {out} was run to rounds="
-            f"{before['rounds']} and has begun fine-tuning their files (outcomes_*p/): resume "
-            f"it with {before['rounds']}, or start over in another folder (--out)",
-        )
-    free = GROWS + (() if _tuned(out) else TUNING)
-    for name, value in facts.items():
-        if name not in free and name in before and before[name] != value:
-            was = _shown(before[name])
-            raise BadArgument(
-                name,
-                f"{name}={_shown(value)}, but the folder {out} was made with {name}={was}: "
-                f"resume it with {was}, or start over in another folder (--out)",
-            )
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise BadArgument("out", f"the folder {out} cannot be made: {exc.strerror}") from None
-    _write_marker(path, facts)
-
-
-def _shown(value) -> str:
-    """A plan's value as its option is written: a list (the pool) comma-separated."""
-    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
-
-
-def _read_facts(path: Path) -> dict:
-    """A training folder's ``plan.json`` or a stage marker (each holds the plan).
-
-    Raises
-    ------
-    BadArgument
-        Of ``out``, naming the file, when it is not a JSON object (a damaged file: deleted,
-        a rerun writes it again).
-    """
-    try:
-        plan = json.loads(path.read_text())
-    except ValueError as exc:  # not UTF-8, not JSON
-        plan = exc
-    if not isinstance(plan, dict):
-        raise BadArgument(
-            "out",
-            f"{path} is damaged (not a record of canasta-sim train: {plan}): "
-            + (
-                "start over in another folder (--out)"
-                if path.name == "plan.json"
-                else "delete it and run the same command again, or start over in another "
-                "folder (--out)"
-            ),
-        )
-    return plan
-
-
-def _tuned_rounds(out: Path, players: int) -> int:
-    """Rounds on outcomes of ``players`` players made in the folder ``out``: one more than
-    the last round's weight file (rounds are made in order, a round's file last)."""
-    names = (p.stem[len("round_") :] for p in tune_folder(out, players).glob("round_*.npz"))
-    return max((int(k) for k in names if k.isdigit()), default=-1) + 1
-
-
-def _tuned(out: Path) -> bool:
-    """Whether a fine-tuning of the folder ``out`` has begun (a round of it is written)."""
-    return any(out.glob("outcomes_*p/round_*.npz"))
 
 
 @contextlib.contextmanager
@@ -350,15 +210,13 @@ def _gains(out, k: int, players: int) -> bool:
     FileNotFoundError
         While that judge has not finished (no marker: a report without one is of a judge
         that a rerun plays again).
+    BadArgument
+        Of ``out``, naming the judge's report when it is damaged (:func:`judged`).
     """
-    done = round_dir(out, k) / f"judge_{players}p.done"
-    if not done.exists():
-        raise FileNotFoundError(done)
-    return json.loads(_judge_file(out, k, players).read_text())["gains"]
-
-
-def _judge_file(out, k: int, players: int) -> Path:
-    return round_dir(out, k) / f"judge_{players}p.json"
+    report = judged(out, k, players)
+    if report is None:
+        raise FileNotFoundError(round_dir(out, k) / f"judge_{players}p.done")
+    return report["gains"]
 
 
 def round_stages(out, plan: TrainPlan, k: int) -> tuple[str, ...]:
@@ -390,11 +248,6 @@ def imitation_file(out, plan: TrainPlan, players: int, k: int) -> Path:
     return weights_dir(out, k) / f"apprentice_{players}p.npz" if k else plan.start_file(players)
 
 
-def tune_folder(out, players: int) -> Path:
-    """Where the fine-tuning of ``players`` players writes its rounds and stage markers."""
-    return Path(out) / f"outcomes_{players}p"
-
-
 def keep_weights(out, plan: TrainPlan) -> Path:
     """Copy each count's final weight file into ``out/weights/``: its last round on outcomes,
     or with none its kept imitation file (:func:`kept_rounds`); ``kept.json`` names, per
@@ -414,10 +267,9 @@ def keep_weights(out, plan: TrainPlan) -> Path:
         _check_final(source, players)
         shutil.copyfile(source, tmp)
         os.replace(tmp, final / name)
-        stop = _judge_file(out, k + 1, players)
         kept[str(players)] = {
             "round": k,
-            "stopped_by": json.loads(stop.read_text()) if stop.exists() else None,
+            "stopped_by": judged(out, k + 1, players),
             "outcomes": {
                 "stage": plan.tune_stages(players)[-1][0],
                 "round": n - 1,
@@ -426,7 +278,7 @@ def keep_weights(out, plan: TrainPlan) -> Path:
             if made
             else None,
         }
-    _write_marker(final / "kept.json", kept)
+    write_marker(final / "kept.json", kept)
     return final
 
 
@@ -472,7 +324,7 @@ def _run_stage(out: Path, plan: TrainPlan, k: int, name: str, threads, scheduler
             report = fit_count(out, k, players, plan.seed)
         else:
             report = judge_count(out, k, players, plan, threads, scheduler)
-        _write_marker(round_dir(out, k) / f"{name}.json", report)
+        write_marker(round_dir(out, k) / f"{name}.json", report)
         return {}
     lplan = plan.label_plan(out, k, players)
     first, stop = _shard_range(plan, name)
@@ -513,8 +365,9 @@ def _announce(out: Path, plan: TrainPlan, k: int, name: str) -> str:
 
 def _verdict(out: Path, k: int, name: str) -> str:
     """A judge's result in words."""
-    j = json.loads((round_dir(out, k) / f"{name}.json").read_text())
     players = name[len("judge_") : -1]
+    j = judged(out, k, int(players))
+    assert j is not None  # its marker is written
     keep = f"round {k} kept" if j["gains"] else f"{j['against']} kept, {players} players stop"
     return (
         f"  {j['mean_diff']:+,.1f} [{j['diff_low']:+,.1f}, {j['diff_high']:+,.1f}] points a "
@@ -565,10 +418,10 @@ def _check_final(path: Path, players: int) -> None:
         load_weights(str(path))
         check_players(str(path), players)
     except ValueError:
-        raise BadArgument(
-            "out",
-            f"{path} is damaged (not a weight file of {players} players), so weights/ keeps "
-            "its file: delete it and run the same command again",
+        raise damaged(
+            path,
+            f"not a weight file of {players} players",
+            "delete it and run the same command again (weights/ keeps its file meanwhile)",
         ) from None
 
 
@@ -580,12 +433,12 @@ def _marker_rounds(marker: Path) -> list:
     BadArgument
         Of ``out``, naming the marker, when it is damaged (no JSON object with its rounds).
     """
-    rounds = _read_facts(marker).get("rounds")
+    rounds = read_facts(marker).get("rounds")
     if not (isinstance(rounds, list) and len(rounds) == 2):
-        raise BadArgument(
-            "out",
-            f"{marker} is damaged (no rounds of a fine-tuning stage): delete it and run the "
-            "same command again, which checks its rounds again",
+        raise damaged(
+            marker,
+            "no rounds of a fine-tuning stage",
+            "delete it and run the same command again, which checks its rounds again",
         )
     return rounds
 
@@ -610,7 +463,7 @@ def _tune_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -> 
         )
         t, load = time.time(), _load()
         tune_rounds(folder, tune, start, first, stop, echo)
-        _write_marker(
+        write_marker(
             folder / f"{name}.done",
             {
                 **facts,
@@ -647,7 +500,9 @@ def run_training(
         For ``threads`` below 1 or a bad scheduler.
     BadArgument
         For a folder made with another plan (``rounds`` and the rounds on outcomes may grow)
-        or recipe.
+        or recipe, a folder of other files, one that cannot be made, or one another run
+        holds (its lock file :data:`.train_folder.LOCK_FILE`, held while the run runs: a
+        second run in the folder stops at once).
     ModuleNotFoundError
         When a count is fine-tuned without JAX or optax (the extra ``train``).
     KeyboardInterrupt
@@ -655,8 +510,15 @@ def run_training(
         stage from its whole shards, a fine-tuning stage from its whole rounds).
     """
     out = Path(out)
+    check_foreign(out)  # before the lock: a folder of other files gets none
+    with locked(out):
+        return _train_locked(out, plan, threads, scheduler, progress, echo)
+
+
+def _train_locked(out: Path, plan: TrainPlan, threads, scheduler, progress, echo) -> Path:
+    """:func:`run_training`'s stages, in the folder ``out`` it has made and locked."""
     facts = json.loads(json.dumps({**asdict(plan), "recipe": RECIPE}))  # as plan.json reads
-    _check_plan(out, facts)
+    check_plan(out, facts)
     done, total, known = _progress(out, plan)
     if done:
         more = "" if known else " (and the stages of rounds their judges have yet to decide)"
@@ -677,7 +539,7 @@ def run_training(
             t, load = time.time(), _load()
             made = _run_stage(out, plan, k, name, threads, scheduler, progress)
             seconds = round(time.time() - t, 1)
-            _write_marker(
+            write_marker(
                 marker,
                 {**facts, **made, "seconds": seconds, "load_start": load, "load_end": _load()},
             )

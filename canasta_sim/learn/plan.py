@@ -1,5 +1,6 @@
 """The plan of ``canasta-sim train`` (:class:`TrainPlan`: what its stages make, from a seed)
-and the layout of its rounds' folders; :mod:`.pipeline` runs the stages."""
+and the layout of its rounds' and fine-tunings' folders; :mod:`.pipeline` runs the stages,
+:mod:`.train_folder` checks the folder's records."""
 
 from __future__ import annotations
 
@@ -10,8 +11,16 @@ from pathlib import Path
 from ..errors import BadArgument
 from ..players.specs import WEIGHT_FAMILIES
 from ..players.weights import default_weights_path
-from . import MOST_ROUNDS, PLAN_LEAST, STARTS, TUNE_POOL, TUNE_SEEDS, derived_seed
-from .finetune import TunePlan
+from . import (
+    LEAST_TEMPERATURE,
+    MOST_ROUNDS,
+    PLAN_LEAST,
+    STARTS,
+    TUNE_POOL,
+    TUNE_SEEDS,
+    derived_seed,
+)
+from .finetune import TunePlan, pool_file
 from .shards import LabelPlan
 
 #: The player counts the recipe trains, each with a weight file of its own.
@@ -73,22 +82,25 @@ class TrainPlan:
     stage_rounds : int
         Rounds on outcomes a stage holds at most.
     outcome_temperature, outcome_lr, outcome_kl : float
-        The learner's sampling temperature (points, above 0), the policy's learning rate
-        (above 0) and the weight of its KL divergence from the kept file (0 or more), each
-        finite
-        (:class:`.finetune.TunePlan`).
+        The learner's sampling temperature (points, at least
+        :data:`~canasta_sim.learn.LEAST_TEMPERATURE`: the update's float32 logits of every
+        score stay finite), the policy's learning rate (above 0) and the weight of its KL
+        divergence from the kept file (0 or more), each finite (:class:`.finetune.TunePlan`).
     outcome_pool : tuple of str
         The learner's opponents (:data:`~canasta_sim.learn.TUNE_POOL`), each playing an
-        equal share of a round's deals.
+        equal share of a round's deals; a name of the weight file an earlier name plays is
+        left out (``start`` and ``apprentice@9`` with ``start="apprentice@9"`` and
+        ``rounds=0``: the fine-tuning starts from --start's files).
 
     Raises
     ------
     BadArgument
         For a field below its least value (:data:`canasta_sim.learn.PLAN_LEAST`) or out of its
-        range (a setting of the fine-tuning not finite), more rounds than
+        range (a setting of the fine-tuning not finite, a temperature below
+        :data:`~canasta_sim.learn.LEAST_TEMPERATURE`), more rounds than
         :data:`~canasta_sim.learn.MOST_ROUNDS`, a start not in
         :data:`~canasta_sim.learn.STARTS` (or ``expert`` with no round of imitation), a pool
-        opponent not in :data:`~canasta_sim.learn.TUNE_POOL` (or named twice), or deals of a
+        opponent not in :data:`~canasta_sim.learn.TUNE_POOL` (or none), or deals of a
         count with rounds on outcomes not a multiple of the pool's size.
     """
 
@@ -143,24 +155,24 @@ class TrainPlan:
     def _check_outcomes(self):
         """Refuse a bad setting of the fine-tuning (BadArgument naming it)."""
         for name, low, strict in (
-            ("outcome_temperature", 0, True),
+            ("outcome_temperature", LEAST_TEMPERATURE, False),
             ("outcome_lr", 0, True),
             ("outcome_kl", 0, False),
         ):
             value = getattr(self, name)
             if not (math.isfinite(value) and (value > low if strict else value >= low)):
-                bound = f"a finite number {'above' if strict else 'of at least'} {low}"
+                bound = f"a finite number {'above' if strict else 'of at least'} {low:g}"
                 raise BadArgument(name, f"{name}={value} is not allowed; allowed: {bound}")
         bad = [p for p in self.outcome_pool if p not in TUNE_POOL]
-        twice = [p for j, p in enumerate(self.outcome_pool) if p in self.outcome_pool[:j]]
-        if bad or twice or not self.outcome_pool:
-            what = repr(bad[0]) if bad else f"{twice[0]!r} twice" if twice else "no opponent"
+        if bad or not self.outcome_pool:
+            what = repr(bad[0]) if bad else "no opponent"
             raise BadArgument(
                 "outcome_pool",
                 f"outcome_pool={','.join(self.outcome_pool)}: {what} is not allowed; "
                 "allowed: a comma-separated list of one or more of "
-                f"{', '.join(TUNE_POOL)}, each once",
+                f"{', '.join(TUNE_POOL)} (a name of the file an earlier one names is left out)",
             )
+        object.__setattr__(self, "outcome_pool", self._distinct_pool())
         for players in COUNTS:
             deals = getattr(self, f"outcome_deals_{players}p")
             if self.outcome_rounds(players) and deals % len(self.outcome_pool):
@@ -170,6 +182,16 @@ class TrainPlan:
                     f"the pool's size ({len(self.outcome_pool)}), each opponent playing the "
                     "same share",
                 )
+
+    def _distinct_pool(self) -> tuple[str, ...]:
+        """The pool's names but those of a weight file an earlier name plays, the first kept:
+        with no round of imitation (``rounds`` 0) ``start`` plays --start's shipped files,
+        those of the pool's name of that family (``apprentice@9`` with ``start`` of that
+        name); with rounds of imitation, a round's file (a name twice is one file too). A
+        family's files are of every count, so the files at 2 players tell them apart."""
+        start = str(self.start_file(2)) if self.rounds == 0 else "start"
+        files = [pool_file(name, "self", start, 2) for name in self.outcome_pool]
+        return tuple(n for j, n in enumerate(self.outcome_pool) if files[j] not in files[:j])
 
     def shards(self, players: int) -> int:
         """Shards a round labels of ``players`` players."""
@@ -253,3 +275,8 @@ def round_dir(out, k: int) -> Path:
 def weights_dir(out, k: int) -> Path:
     """Where round ``k`` writes its weight files (``apprentice_{players}p.npz``)."""
     return round_dir(out, k) / "weights"
+
+
+def tune_folder(out, players: int) -> Path:
+    """Where the fine-tuning of ``players`` players writes its rounds and stage markers."""
+    return Path(out) / f"outcomes_{players}p"

@@ -159,9 +159,10 @@ def test_fewer_rounds_than_planned_but_not_than_made_and_damaged_files(tmp_path)
 
 def test_files_damaged_after_their_stage_are_named_and_keep_the_final_file(tmp_path):
     """In a finished folder: the last round's weight file damaged does not replace the final
-    file in weights/ (a usage error naming it); a stage marker of valid JSON without its
-    rounds, and a round's weight file copied over its critic file, are usage errors naming
-    the file, not tracebacks."""
+    file in weights/ (a usage error naming it); a stage marker of other settings names
+    itself and the setting; a stage marker of valid JSON without its rounds, and a round's
+    weight file copied over its critic file, are usage errors naming the file, not
+    tracebacks."""
     out = tmp_path / "o"
     assert _train(out).exit_code == 0
     tuned, final = out / "outcomes_2p", out / "weights" / "apprentice_2p.npz"
@@ -175,6 +176,13 @@ def test_files_damaged_after_their_stage_are_named_and_keep_the_final_file(tmp_p
     assert final.read_bytes() == good
     last.write_bytes(kept)
     marker = tuned / "outcomes_2p_1.done"
+    made = json.loads(marker.read_text())
+    # a marker of other settings than the run's (and the folder's plan.json)
+    marker.write_text(json.dumps({**made, "outcome_kl": 0.5}))
+    r = _train(out)
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--outcome-kl" in text and f"marker {marker}" in text, text
+    assert "outcome_kl=0.1, but" in text and "outcome_kl=0.5" in text
     marker.write_text('{"seed": 5}')
     r = _train(out)
     text = " ".join(r.output.split())
@@ -248,7 +256,7 @@ def test_a_resume_with_other_settings_is_refused(tmp_path, args, option, said):
     started from)."""
     from dataclasses import asdict
 
-    from canasta_sim.learn.pipeline import RECIPE
+    from canasta_sim.learn.train_folder import RECIPE
 
     out = tmp_path / "o"
     plan = TrainPlan(
@@ -286,11 +294,10 @@ def test_a_resume_with_other_settings_is_refused(tmp_path, args, option, said):
         ),
         (["--outcome-pool", "self,nobody"], "--outcome-pool", "'nobody' is not allowed"),
         (["--outcome-pool", ""], "--outcome-pool", "'' is not allowed"),
-        (["--outcome-pool", "self,start,Self"], "--outcome-pool", "'self' twice is not allowed"),
         (
             ["--outcome-temperature", "0"],
             "--outcome-temperature",
-            "allowed: a finite number above 0",
+            "allowed: a finite number of at least 1",
         ),
         (["--outcome-temperature", "inf"], "--outcome-temperature", "temperature=inf is not"),
         (["--outcome-lr", "nan"], "--outcome-lr", "outcome_lr=nan is not allowed"),
@@ -307,6 +314,22 @@ def test_bad_options_are_usage_errors_before_any_play(tmp_path, args, option, sa
     text = " ".join(r.output.split())
     assert r.exit_code == 2 and option in text and said in text, text
     assert "Traceback" not in text and not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("temperature", ["1e-37", "0.999"])
+def test_a_temperature_below_1_is_refused_before_anything_is_written(tmp_path, temperature):
+    """At 1e-37 the update's logits (float32 scores over the temperature) of the shipped
+    2-player file overflow to infinity and its weights to NaN, found only after a round's
+    play with plan.json written; at 1 point or more no finite score's logit can (it is no
+    larger than the score), so the least temperature is 1, checked before the folder is
+    made."""
+    out = tmp_path / "o"
+    r = _train(out, "--outcome-temperature", temperature, "--outcome-rounds-2p", "1")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--outcome-temperature" in text, text
+    assert f"outcome_temperature={float(temperature)} is not allowed" in text
+    assert "allowed: a finite number of at least 1" in text and "Traceback" not in text
+    assert not out.exists()
 
 
 def test_an_update_to_nan_weights_stops_before_its_round_is_written(tmp_path):
@@ -356,6 +379,39 @@ def test_the_default_is_bots_version_10s_recipe():
         assert tune.update_plan() == UpdatePlan(temperature=50.0, lr=3e-4, kl=0.1, seed=seed)
     assert plan.tune_stages(4) == [("outcomes_4p_1", 0, 20), ("outcomes_4p_2", 20, 28)]
     assert TrainPlan(seed=5).tune_plan(6).seed == 111
+
+
+@pytest.mark.parametrize(
+    ("rounds", "start", "pool", "kept"),
+    [
+        (0, "apprentice@9", "self,start,apprentice@9", ("self", "start")),
+        (0, "apprentice@9", "apprentice@9,self,start", ("apprentice@9", "self")),
+        (0, "apprentice", "start,apprentice,apprentice@8", ("start", "apprentice@8")),
+        (0, "apprentice@8", "self,self,start", ("self", "start")),
+        # with a round of imitation, start is a round's file: no shipped file's
+        (1, "apprentice@9", "self,start,apprentice@9", ("self", "start", "apprentice@9")),
+    ],
+)
+def test_pool_names_of_one_file_are_kept_once(rounds, start, pool, kept):
+    """Names of the pool that play one weight file are kept once, the first: a round's
+    deals are split over the files, not over their names."""
+    plan = TrainPlan(rounds=rounds, start=start, outcome_pool=tuple(pool.split(",")),
+                     outcome_deals_2p=12, outcome_deals_3p=12, outcome_deals_4p=12,
+                     outcome_deals_6p=12)  # fmt: skip
+    assert plan.outcome_pool == kept
+    assert plan.tune_plan(3).pool == kept
+
+
+def test_pool_names_are_read_in_any_case_as_bot_names(tmp_path, monkeypatch):
+    """--outcome-pool reads its names as --start and bot specs read bot names: in any case,
+    blanks around them ignored; a resume that names the same files is the same plan."""
+    import canasta_sim.learn.pipeline as pipeline
+
+    seen = []
+    monkeypatch.setattr(pipeline, "run_training", lambda out, plan, **kw: seen.append(plan))
+    r = _train(tmp_path / "o", "--outcome-pool", " Self, START ,Apprentice@9")
+    assert r.exit_code == 0, r.output
+    assert seen[0].outcome_pool == ("self", "start") and seen[0].start == "apprentice@9"
 
 
 def test_the_pool_names_the_files_it_plays():

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 import canasta_sim.learn.pipeline as pipeline
+import canasta_sim.learn.train_folder as train_folder
 from canasta_sim.cli import main
 from canasta_sim.players.weights import PARTS, VALUE_PARTS, default_weights_path, load_value
 
@@ -291,8 +292,8 @@ def test_train_refuses_a_folder_of_other_files_fewer_rounds_and_an_unwritable_fo
     cannot be made is a usage error of --out, not a crash."""
     from dataclasses import asdict
 
-    from canasta_sim.learn.pipeline import RECIPE
     from canasta_sim.learn.plan import TrainPlan
+    from canasta_sim.learn.train_folder import RECIPE
 
     other = tmp_path / "run"
     other.mkdir()
@@ -388,16 +389,23 @@ def test_train_help_agrees_with_the_plan_and_names_the_checkout_install():
     assert r.exit_code == 2 and "1 is not allowed; allowed: 2 to 1,000,000,000,000" in r.output
 
 
-def test_a_resumed_train_says_how_many_stages_and_shards_are_done(tmp_path, monkeypatch):
-    # it said "round 1 label_4p: 3 shards, ..." as if the stage started afresh
-    def instant(out, plan, k, name, *args):  # stages made instantly, judges find gains
-        if name.startswith("judge_"):
-            report = _judge_gains(out, k, int(name[len("judge_") : -1]), plan)
-            (out / f"round_{k}" / f"{name}.json").write_text(json.dumps(report))
-        return {}
+def _instant(out, plan, k, name, *args):
+    """A stage made instantly (no file but a judge's report, which finds a gain)."""
+    if name.startswith("judge_"):
+        report = _judge_gains(out, k, int(name[len("judge_") : -1]), plan)
+        (out / f"round_{k}" / f"{name}.json").write_text(json.dumps(report))
+    return {}
 
-    monkeypatch.setattr(pipeline, "_run_stage", instant)
-    monkeypatch.setattr(pipeline, "keep_weights", lambda out, plan: out)  # and no files
+
+@pytest.fixture
+def instant(monkeypatch):
+    """Every stage made instantly (:func:`_instant`), and no final files."""
+    monkeypatch.setattr(pipeline, "_run_stage", _instant)
+    monkeypatch.setattr(pipeline, "keep_weights", lambda out, plan: out)
+
+
+def test_a_resumed_train_says_how_many_stages_and_shards_are_done(tmp_path, instant):
+    # it said "round 1 label_4p: 3 shards, ..." as if the stage started afresh
     out = tmp_path / "t"
     args = ["train", "--out", out, "--quiet", "--rounds", 1, "--shards-4p", 3, *NO_OUTCOMES]
     args = [str(a) for a in args]
@@ -477,3 +485,105 @@ def test_the_top_seed_wraps_its_stages_seeds_round(tmp_path, monkeypatch):
     with np.load(out / "round_1" / "labels_2p" / "shard_00000.npz") as z:
         assert int(z["seed"]) == 7001
     assert (out / "weights" / "apprentice_4p.npz").exists()
+
+
+@pytest.mark.parametrize(
+    "record", ["{}", '{"recipe": 4}', "PLAN_WITHOUT_SEED"], ids=["empty", "recipe", "no-seed"]
+)
+def test_a_plan_json_without_the_plans_fields_is_damaged(tmp_path, instant, record):
+    """A plan.json emptied to {} (or any object missing a field of the plan) is not a new
+    plan: the folder's files follow the plan it lost, so it is refused as damaged, naming
+    the file and saying to start over, and left as it was."""
+    from dataclasses import asdict
+
+    from canasta_sim.learn.plan import TrainPlan
+
+    out = tmp_path / "t"
+    _train(out, "--rounds", "1")
+    path = out / "plan.json"
+    if record == "PLAN_WITHOUT_SEED":
+        plan = {**asdict(TrainPlan()), "recipe": train_folder.RECIPE}
+        del plan["seed"]
+        record = json.dumps(plan)
+    path.write_text(record)
+    r = CliRunner().invoke(main, ["train", "--out", str(out), "--quiet", *TINY, "--rounds", "1"])
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--out" in text and f"{path} is damaged" in text, text
+    assert "start over in another folder (--out)" in text and "Traceback" not in text
+    assert path.read_text() == record
+
+
+def test_a_marker_made_with_other_settings_is_refused(tmp_path, instant):
+    """A stage marker records the plan it was made with; one that differs from the run's in
+    a setting (a marker copied from another folder, a plan.json replaced) is a usage error
+    naming the marker and the setting, while the rounds, which may grow, are not held."""
+    out = tmp_path / "t"
+    _train(out, "--rounds", "1", "--seed", "7")
+    marker = out / "round_1" / "fit_3p.done"
+    made = json.loads(marker.read_text())
+    marker.write_text(json.dumps({**made, "seed": 8}))
+    r = CliRunner().invoke(
+        main, ["train", "--out", str(out), "--quiet", *TINY, "--rounds", "1", "--seed", "7"]
+    )
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--seed" in text and f"stage marker {marker}" in text, text
+    assert "seed=7" in text and "seed=8" in text and "mixes settings" in text
+    assert "Traceback" not in text
+    marker.write_text(json.dumps(made))
+    assert "round 2 fit_3p" in _train(out, "--rounds", "2", "--seed", "7")
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["garbage", "{}", '{"deals": 6, "gains": "yes"}', "[1, 2]", None],
+    ids=["not-json", "empty", "bad-field", "not-object", "deleted"],
+)
+def test_a_damaged_judge_report_names_itself_and_what_to_do(tmp_path, instant, damage):
+    """A judge's report that its marker says is done but that is no report (not JSON, a
+    field missing or of another type, deleted) is a usage error naming it and saying to
+    delete it and its marker, not JSON's bare words or a traceback; done so, a rerun plays
+    the judge again."""
+    out = tmp_path / "t"
+    _train(out, "--rounds", "1")
+    report = out / "round_1" / "judge_6p.json"
+    if damage is None:
+        report.unlink()
+    else:
+        report.write_text(damage)
+    r = CliRunner().invoke(main, ["train", "--out", str(out), "--quiet", *TINY, "--rounds", "1"])
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--out" in text and f"{report} is damaged" in text, text
+    assert "delete it and judge_6p.done beside it and run the same command again" in text
+    assert "damaged (not a judge's report" in text and "Traceback" not in text
+    report.unlink(missing_ok=True)
+    (out / "round_1" / "judge_6p.done").unlink()
+    again = _train(out, "--rounds", "1")
+    assert "round 1 judge_6p: round 1 against apprentice@8" in again
+    assert "round 1 judge_2p: done before" in again
+    assert json.loads(report.read_text())["gains"] is True
+
+
+def test_a_second_run_in_a_locked_folder_stops_at_once(tmp_path, instant):
+    """A run holds its folder's lock (train.lock, filelock's) while it runs: a second run in
+    the folder, here while the test process holds the lock, stops at once with a usage error
+    of --out naming the folder, and writes nothing (a new folder gets no plan.json). The
+    lock file left behind is no damage and no file of another kind: the folder resumes, and
+    a folder holding only it is a new folder."""
+    from filelock import FileLock
+
+    out, fresh = tmp_path / "t", tmp_path / "fresh"
+    _train(out, "--rounds", "1")
+    assert (out / train_folder.LOCK_FILE).exists()
+    plan = (out / "plan.json").read_text()
+    args = ["train", "--quiet", *TINY, "--rounds", "2", "--seed", "9"]
+    for folder in (out, fresh):
+        folder.mkdir(exist_ok=True)
+        with FileLock(folder / train_folder.LOCK_FILE):
+            r = CliRunner().invoke(main, [*args, "--out", str(folder)])
+        text = " ".join(r.output.split())
+        assert r.exit_code == 2 and "--out" in text and "Traceback" not in text, text
+        assert f"the folder {folder} is in use" in text and "another folder (--out)" in text
+    assert (out / "plan.json").read_text() == plan and not (out / "round_2").exists()
+    assert [p.name for p in fresh.iterdir()] == [train_folder.LOCK_FILE]
+    assert "resuming" in _train(out, "--rounds", "1")
+    assert "round 1 label_2p" in _train(fresh, "--rounds", "1")

@@ -1,0 +1,301 @@
+"""A training folder's records and their checks (``canasta-sim train``, :mod:`.pipeline`):
+its ``plan.json`` and stage markers held to the run's plan, the judges' reports, and the
+lock a run holds on the folder. A record that cannot be read as what it is is a usage error
+naming it (:func:`.finetune.damaged`)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from pathlib import Path
+
+from ..errors import BadArgument
+from .finetune import damaged
+from .plan import COUNTS, round_dir, tune_folder
+
+#: The file of a training folder that records its plan (:class:`.plan.TrainPlan`'s fields).
+PLAN_FILE = "plan.json"
+
+#: The lock file of a training folder (:func:`locked`): held by the run in the folder, it is
+#: no file of the training (never damage, nor a file of another kind in the folder).
+LOCK_FILE = "train.lock"
+
+#: The recipe's version, recorded in ``plan.json``: a folder of another recipe (1: before the
+#: per-count plans, no ``recipe`` field; 2: before the judge stages; 3: bots version 8's, round
+#: 1 from the expert's rollouts) is not resumed.
+RECIPE = 4
+
+#: The plan's fields a resume may change: the rounds of imitation may grow (never shrink:
+#: the weights follow every round; and only before any fine-tuning: they may change the file
+#: it starts from), the rounds on outcomes of each count take any number at or above the
+#: rounds already made (:func:`_tuned_rounds`).
+GROWS = ("rounds", *(f"outcome_rounds_{p}p" for p in COUNTS))
+
+#: The fine-tuning's other settings: a folder with no round on outcomes made yet takes other
+#: values of them (nothing made depends on them; a round whose update diverged is not made).
+TUNING = (
+    "stage_rounds",
+    "outcome_temperature",
+    "outcome_lr",
+    "outcome_kl",
+    "outcome_pool",
+    *(f"outcome_deals_{p}p" for p in COUNTS),
+)
+
+#: The plan's fields a fine-tuning stage's marker records its own values under: its rounds
+#: (``[first, stop]``) and the weight file it started from.
+TUNE_MARKS = ("rounds", "start")
+
+
+def write_marker(path: Path, facts: dict) -> None:
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(facts, indent=1))
+    os.replace(tmp, path)
+
+
+def check_plan(out: Path, facts: dict) -> None:
+    """Refuse to resume the folder ``out`` (made, and locked by this run) with other options
+    than it was made with (its ``plan.json``, or a stage marker of a folder made before it)
+    but those of :data:`GROWS`, which may change as it says, and of :data:`TUNING` before any
+    round on outcomes is made, or with another recipe, and refuse a stage marker that
+    records other settings than the run's (:func:`_check_markers`); records ``facts`` (the
+    plan and its ``recipe``) in ``plan.json`` on the way.
+
+    Raises
+    ------
+    BadArgument
+        Naming the first option whose value differs from the folder's (or a marker's),
+        fewer rounds of imitation than the folder was run to, more once a fine-tuning has
+        begun, fewer rounds on outcomes of a count than it has made, or a damaged
+        ``plan.json`` or marker.
+    """
+    path = out / PLAN_FILE
+    if path.exists():
+        before = read_facts(path, facts)
+    else:
+        markers = sorted(out.glob("round_*/*.done"))
+        before = read_facts(markers[0], facts) if markers else {}
+    if before and before.get("recipe", 1) != RECIPE:
+        raise BadArgument(
+            "out",
+            f"the folder {out} was made by recipe {before.get('recipe', 1)} of canasta-sim "
+            f"train, this is recipe {RECIPE}: start over in another folder (--out)",
+        )
+    if facts["rounds"] < before.get("rounds", 0):
+        raise BadArgument(
+            "rounds",
+            f"rounds={facts['rounds']}, but the folder {out} was run to rounds="
+            f"{before['rounds']} and its weights/ follow every round: it may only grow (resume "
+            f"it with {before['rounds']} or more, or start over in another folder (--out))",
+        )
+    for players in COUNTS:
+        name, made = f"outcome_rounds_{players}p", _tuned_rounds(out, players)
+        if facts[name] < made:
+            raise BadArgument(
+                name,
+                f"{name}={facts[name]}, but the folder {out} has {made} round"
+                f"{'' if made == 1 else 's'} on outcomes of "
+                f"{players} players done (up to {tune_folder(out, players).name}/round_"
+                f"{made - 1}.npz): resume it with {made} or more, or start over in another "
+                "folder (--out)",
+            )
+    if facts["rounds"] > before.get("rounds", facts["rounds"]) and _tuned(out):
+        raise BadArgument(
+            "rounds",
+            f"rounds={facts['rounds']}, but the folder {out} was run to rounds="
+            f"{before['rounds']} and has begun fine-tuning their files (outcomes_*p/): resume "
+            f"it with {before['rounds']}, or start over in another folder (--out)",
+        )
+    free = GROWS + (() if _tuned(out) else TUNING)
+    for name, value in facts.items():
+        if name not in free and name in before and before[name] != value:
+            was = _shown(before[name])
+            raise BadArgument(
+                name,
+                f"{name}={_shown(value)}, but the folder {out} was made with {name}={was}: "
+                f"resume it with {was}, or start over in another folder (--out)",
+            )
+    _check_markers(out, facts, free)
+    write_marker(path, facts)
+
+
+def check_foreign(out: Path) -> None:
+    """Refuse a folder ``out`` that holds files (but its lock, :data:`LOCK_FILE`) and no
+    record of a training: neither ``plan.json`` nor a stage marker of a folder made before
+    it.
+
+    Raises
+    ------
+    BadArgument
+        Of ``out``, naming the folder.
+    """
+    if (out / PLAN_FILE).exists() or any(out.glob("round_*/*.done")) or not out.is_dir():
+        return
+    if any(p.name != LOCK_FILE for p in out.iterdir()):
+        raise BadArgument(
+            "out",
+            f"the folder {out} holds files and is not a training folder of canasta-sim "
+            f"train (no {PLAN_FILE}): give a new or empty folder, or one to resume",
+        )
+
+
+@contextlib.contextmanager
+def locked(out: Path):
+    """Make the folder ``out`` and hold its lock (:data:`LOCK_FILE`, an exclusive
+    :class:`filelock.FileLock`) inside the block: two runs in one folder would write the
+    same files.
+
+    Raises
+    ------
+    BadArgument
+        Of ``out``, naming the folder, when it cannot be made or another run holds its lock
+        (at once: no waiting).
+    """
+    from filelock import FileLock, Timeout
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise BadArgument("out", f"the folder {out} cannot be made: {exc.strerror}") from None
+    lock = FileLock(out / LOCK_FILE, timeout=0)
+    try:
+        lock.acquire()
+    except Timeout:
+        raise BadArgument(
+            "out",
+            f"the folder {out} is in use: another run of canasta-sim train holds its lock "
+            f"({LOCK_FILE}); wait for it to end, or give another folder (--out)",
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
+def _check_markers(out: Path, facts: dict, free: tuple[str, ...]) -> None:
+    """Refuse a stage marker of the folder ``out`` whose recorded plan differs from the run's
+    ``facts`` in a field not ``free`` (a folder that mixes settings: a marker copied from
+    another folder, or a ``plan.json`` replaced). A marker of the rounds of imitation is not
+    held to :data:`TUNING` (its stage does not read them), and a fine-tuning stage's marker
+    records its own rounds and starting file under the plan's names of :data:`TUNE_MARKS`.
+
+    Raises
+    ------
+    BadArgument
+        Of the first differing field, naming it and the marker; of ``out`` for a damaged
+        marker.
+    """
+    stages = [(m, GROWS + TUNING) for m in sorted(out.glob("round_*/*.done"))]
+    stages += [(m, free + TUNE_MARKS) for m in sorted(out.glob("outcomes_*p/*.done"))]
+    for marker, skip in stages:
+        made = read_facts(marker, facts)
+        for name, value in facts.items():
+            if name not in skip and name in made and made[name] != value:
+                raise BadArgument(
+                    name,
+                    f"{name}={_shown(value)}, but the stage marker {marker} was made with "
+                    f"{name}={_shown(made[name])}: the folder {out} mixes settings, start "
+                    "over in another folder (--out)",
+                )
+
+
+def _shown(value) -> str:
+    """A plan's value as its option is written: a list (the pool) comma-separated."""
+    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def read_facts(path: Path, fields=()) -> dict:
+    """A training folder's ``plan.json`` or a stage marker (each holds the plan): a JSON
+    object holding every field of ``fields`` (the run's plan's), or of another recipe's plan
+    (``recipe`` another number, or none: recipe 1) the ``seed`` and ``rounds`` every recipe
+    records.
+
+    Raises
+    ------
+    BadArgument
+        Of ``out``, naming the file, when it is not such a record (a damaged file: a marker
+        deleted, a rerun writes it again; ``plan.json`` cannot be, the folder's other files
+        follow it).
+    """
+    plan = _json_object(path)
+    if isinstance(plan, dict):
+        same = plan.get("recipe", 1) == RECIPE
+        lacks = [k for k in (fields if same else ("seed", "rounds")) if k not in plan]
+        if not lacks:
+            return plan
+        plan = f"no {lacks[0]}"
+    raise damaged(
+        path,
+        f"not a record of canasta-sim train: {plan}",
+        "start over in another folder (--out)"
+        if path.name == PLAN_FILE
+        else "delete it and run the same command again, or start over in another folder (--out)",
+    )
+
+
+def _json_object(path: Path) -> dict | str:
+    """The JSON object the file ``path`` holds, or why it holds none (the file missing or
+    unreadable, not UTF-8, not JSON, or JSON of no object)."""
+    try:
+        value = json.loads(path.read_text())
+    except (OSError, ValueError) as exc:
+        return str(exc)
+    return value if isinstance(value, dict) else f"{value!r} is no JSON object"
+
+
+def _tuned_rounds(out: Path, players: int) -> int:
+    """Rounds on outcomes of ``players`` players made in the folder ``out``: one more than
+    the last round's weight file (rounds are made in order, a round's file last)."""
+    names = (p.stem[len("round_") :] for p in tune_folder(out, players).glob("round_*.npz"))
+    return max((int(k) for k in names if k.isdigit()), default=-1) + 1
+
+
+def _tuned(out: Path) -> bool:
+    """Whether a fine-tuning of the folder ``out`` has begun (a round of it is written)."""
+    return any(out.glob("outcomes_*p/round_*.npz"))
+
+
+def _judge_file(out, k: int, players: int) -> Path:
+    return round_dir(out, k) / f"judge_{players}p.json"
+
+
+#: A judge's report (:func:`.pipeline.judge_count`, ``judge_{P}p.json``): its fields and
+#: their types.
+JUDGE_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "deals": int,
+    "seed": int,
+    "against": str,
+    "mean_diff": (int, float),
+    "diff_low": (int, float),
+    "diff_high": (int, float),
+    "gains": bool,
+}
+
+
+def judged(out, k: int, players: int) -> dict | None:
+    """Round ``k``'s judge report of ``players`` players (:data:`JUDGE_FIELDS`), or None
+    while its marker ``judge_{P}p.done`` is missing (the judge has not finished).
+
+    Raises
+    ------
+    BadArgument
+        Of ``out``, naming the report, when its judge is marked done and it is missing or
+        not such a report: deleted with its marker, a rerun plays the judge again.
+    """
+    path = _judge_file(out, k, players)
+    marker = path.with_suffix(".done")
+    if not marker.exists():
+        return None
+    report = _json_object(path)
+    if isinstance(report, dict):
+        wrong = [n for n, kind in JUDGE_FIELDS.items() if not isinstance(report.get(n), kind)]
+        if not wrong:
+            return report
+        report = f"its {wrong[0]} is {report.get(wrong[0])!r}"
+    raise damaged(
+        path,
+        f"not a judge's report: {report}",
+        f"delete it and {marker.name} beside it and run the same command again, which "
+        "plays the judge again",
+    )
