@@ -28,7 +28,7 @@ import pandas as pd
 from ..errors import BadArgument
 from ..game.notation import check_int
 from ..game.rules import Rules
-from ..players.specs import POLICIES, Bot, Param, Policy, parse_bot, spec_params
+from ..players.specs import POLICIES, RUN_SET, Bot, Param, Policy, parse_bot, spec_params
 from ..results.intervals import wilson_interval
 from ..results.tables import align_columns, interval, number
 from ..run.compare import compare
@@ -116,7 +116,8 @@ def search_space(
         policy, fixed = spec_params(bot)
     except ValueError as exc:
         raise BadArgument("bot", str(exc)) from None
-    names = [p.name for p in policy.params]
+    # the weight set is the run's to set, from the spec's weights=PATH (RUN_SET), never a spec's
+    names = [p.name for p in policy.params if p.name not in RUN_SET]
     # a search bot's parameters include its rollout bot (a code, not a number) and each of
     # its decisions costs whole rollouts: it is measured with compare, not tuned
     tunable = ", ".join(p.name for p in POLICIES.values() if p.params and not p.search)

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from canasta_sim import Deal, Rules, compare, simulate
 from canasta_sim.cli import main
 from canasta_sim.players.specs import parse_bot, search_rollout_bot, seat_arrays
-from canasta_sim.search.tune import FINAL, SEARCH, parse_ranges, stage_seeds, tune
+from canasta_sim.search.tune import FINAL, SEARCH, parse_ranges, search_space, stage_seeds, tune
 
 # --- the expert's pickup knobs (hand-built positions, R-33) ----------------------------------
 # 4 players: side 0 = seats 0 and 2; seat 0 plays first; the stock's first card is the top, the
@@ -504,6 +504,18 @@ def test_the_search_bot_is_not_tuned():
     """pimc's rollout parameter is a bot, not a number, and its decisions cost rollouts."""
     with pytest.raises(ValueError, match="'pimc' cannot be tuned; allowed: expert"):
         tune("pimc", trials=2, deals=4, final_deals=4)
+
+
+def test_the_learned_bots_weight_set_is_never_searched():
+    """``weight_set`` indexes the run's weight files (``weights=PATH`` chooses them): the
+    default search leaves it out, and naming it is an unknown parameter whose allowed list
+    leaves it out too."""
+    _, _, searched, _ = search_space("apprentice")
+    names = [p.name for p in searched]
+    assert "weight_set" not in names and {"temperature", "top"} <= set(names)
+    with pytest.raises(ValueError, match="unknown parameter 'weight_set'") as err:
+        search_space("apprentice", ["weight_set"])
+    assert "weight_set" not in str(err.value).split("allowed:")[1]
 
 
 @pytest.mark.parametrize(
