@@ -172,7 +172,9 @@ def play_game_chunk(
         )
         d["deal"] = np.int64(j)
         d.insert(0, "game", game_ids[games])
-        s = sides_frame(j, side_rows, list(table.bot_specs), table.bot_codes[seatings[games]])
+        s = sides_frame(
+            j, seeds, side_rows, list(table.bot_specs), table.bot_codes[seatings[games]]
+        )
         s["deal"] = np.int64(j)
         s.insert(0, "game", np.repeat(game_ids[games], rules.sides))
         deal_frames.append(d)
