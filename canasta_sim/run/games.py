@@ -62,7 +62,8 @@ class GamesResult:
         ``folder`` with it, ``None`` with ``records=False`` and no ``out``.
     deals, sides : pandas.DataFrame or None
         Per-deal rows as in :func:`canasta_sim.simulate`, with ``game`` and ``deal`` (the
-        deal's number within its game); like ``games``, and ``None`` with ``records=False``.
+        deal's number within its game: a side row's deal is its ``game`` and ``deal``); like
+        ``games``, and ``None`` with ``records=False``.
     """
 
     totals: GameTotals
