@@ -67,5 +67,5 @@ def deferred_signals():
     finally:
         for signum, handler in before.items():
             signal.signal(signum, signal.SIG_DFL if handler is None else handler)
-        for signum in dict.fromkeys(received):
-            signal.raise_signal(signum)
+        for held in dict.fromkeys(received):
+            signal.raise_signal(held)
