@@ -298,5 +298,5 @@ def chunk_outputs(table, first_deal: int, seeds, seatings, deal_rows, side_rows,
         list(table.seat_bot_specs),
         table.seat_codes[seatings],
     )
-    sides = sides_frame(first_deal, side_rows, bots, bot_codes)
+    sides = sides_frame(first_deal, seeds, side_rows, bots, bot_codes)
     return deals, sides, agg

@@ -5,6 +5,15 @@ and side (NumPy structured dtypes with compact fields). ``deals`` and ``sides`` 
 built from those rows directly, plus the columns only the run knows (deal index, seed, players,
 side, bot). Every column, with its dtype and meaning, is listed once, in :data:`DEAL_COLUMNS`
 and :data:`SIDE_COLUMNS`; points are deal points (R-50..R-54).
+
+A side row names its deal by ``deal`` and ``seed`` together: a folder merged from runs of
+different master seeds holds each deal number once per seed, so ``sides.merge(deals,
+on=["deal", "seed"])`` is the join (on ``deal`` alone it multiplies rows).
+
+The count columns are compact (``int8``, ``int16``) and pandas keeps their dtype in arithmetic:
+``sides.red_threes * 100`` wraps around (-112 for 4 red threes) and ``500 *
+sides.natural_canastas`` raises ``OverflowError``. Cast with ``.astype("int64")`` before
+arithmetic that can leave the dtype's range.
 """
 
 from __future__ import annotations
@@ -103,9 +112,10 @@ DEAL_COLUMNS = {
     },
 }
 
-#: sides columns: name -> (dtype, meaning)
+#: sides columns: name -> (dtype, meaning); ``deal`` and ``seed`` together name the deal
 SIDE_COLUMNS = {
     "deal": ("int64", "deal index in the run"),
+    "seed": ("uint64", "the deal's own seed, as in deals (with deal, names the deal)"),
     "side": ("int8", "side number (R-10)"),
     "bot": (
         "category",
@@ -155,13 +165,19 @@ def deals_frame(
 
 
 def sides_frame(
-    first_deal: int, side_rows: np.ndarray, side_bots: list[str], bot_codes: np.ndarray
+    first_deal: int,
+    seeds: np.ndarray,
+    side_rows: np.ndarray,
+    side_bots: list[str],
+    bot_codes: np.ndarray,
 ) -> pd.DataFrame:
     """Build the ``sides`` frame of one chunk (columns :data:`SIDE_COLUMNS`).
 
     Parameters
     ----------
     first_deal : int
+    seeds : ndarray(uint64, (n,))
+        Each deal's own seed (the ``seed`` of its ``deals`` row).
     side_rows : ndarray(side_dtype, (n, n_sides))
     side_bots : list of str
         Every bot spec of the run (the categories of the ``bot`` column).
@@ -173,8 +189,9 @@ def sides_frame(
     frame.insert(
         0, "deal", np.repeat(np.arange(first_deal, first_deal + n, dtype=np.int64), n_sides)
     )
-    frame.insert(1, "side", np.tile(np.arange(n_sides, dtype=np.int8), n))
-    frame.insert(2, "bot", pd.Categorical.from_codes(bot_codes.reshape(-1), categories=side_bots))
+    frame.insert(1, "seed", np.repeat(np.asarray(seeds, np.uint64), n_sides))
+    frame.insert(2, "side", np.tile(np.arange(n_sides, dtype=np.int8), n))
+    frame.insert(3, "bot", pd.Categorical.from_codes(bot_codes.reshape(-1), categories=side_bots))
     return frame
 
 

@@ -5,16 +5,16 @@ records only their footers (a run whose records are truncated or damaged is refu
 the file), so it works for runs made with ``records=False``; for a study folder
 (:mod:`canasta_sim.run.study`) it reads the study's manifest, ``study.csv`` and every cell's
 aggregates. Every plot carries a caption with the seed, the size of the run and the play it
-measures (the bots and the bots version). Every file
-is written under a temporary name in the run folder and renamed into place when complete,
-plots first and ``report.md`` last, so an interrupted report leaves no half-written file.
+measures (the bots and the bots version). The report's files appear together or not at
+all (:func:`canasta_sim.results.report_files.write_together`: written in a temporary folder
+inside the run folder, then moved into place, ``report.md`` last), so an interrupted or failed
+report leaves no file of its own and a previous report whole.
 """
 
 from __future__ import annotations
 
 import io
 import math
-import os
 from pathlib import Path
 
 import numpy as np
@@ -24,9 +24,10 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from ..game.rules import Rules
-from ..results.run_folder import check_entries, check_records, read_manifest, writing
+from ..results.run_folder import check_entries, check_records, read_manifest
 from .aggregate import Aggregates
 from .figure_data import CANASTA_KINDS, canastas_by_kind, red_threes_by_source, score_histogram
+from .report_files import write_together
 from .statistics import summary
 from .stats import policy_label, summary_cells, table_number
 from .study_stats import KINDS, canasta_timing, red_three_value
@@ -114,13 +115,10 @@ def write_report(run_dir) -> Path:
         "canasta_timing.png": _plot_timing(agg, rules),
         "red_three_value.png": _plot_red_three_value(agg, rules),
     }
-    plots = {name: _png(fig, caption) for name, fig in figures.items()}
-    for name, png in plots.items():
-        _write_atomic(folder / name, png)
-    text = _markdown(folder, manifest, rules, table)
-    target = folder / "report.md"
-    _write_atomic(target, text.encode("utf-8"))
-    return target
+    files = {name: _png(fig, caption) for name, fig in figures.items()}
+    files["report.md"] = _markdown(folder, manifest, rules, table).encode("utf-8")
+    write_together(folder, files)
+    return folder / "report.md"
 
 
 # --- reading ---------------------------------------------------------------------------------
@@ -168,20 +166,6 @@ def read_run(folder: Path):
     agg = Aggregates.read(folder / "aggregates.json", int(manifest["deals"]))
     check_records(folder, manifest, rules.sides)
     return manifest, agg, rules
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with writing(path):  # an error names the file the user gets, not the temporary one
-            with open(tmp, "wb") as fh:
-                fh.write(data)
-                fh.flush()
-                os.fsync(fh.fileno())
-            os.replace(tmp, path)
-    finally:
-        if tmp.exists():
-            tmp.unlink()
 
 
 # --- plots (no pyplot: a Figure with its own Agg canvas, safe in threads) ---------------------
@@ -357,7 +341,7 @@ def _write_study_report(folder: Path) -> Path:
     ax.set_ylabel("P(side's first canasta by the end of the round)")
     ax.set_title("First canasta by round, by cell (bands: 95% intervals)")
     ax.legend(fontsize=7)
-    _write_atomic(folder / "study_timing.png", _png(fig, caption))
+    files = {"study_timing.png": _png(fig, caption)}
     fig = Figure(figsize=(max(7.0, 0.4 * len(runs) + 3), 4.8), layout="constrained")
     ax = fig.add_subplot()
     x = np.arange(len(runs))
@@ -376,7 +360,7 @@ def _write_study_report(folder: Path) -> Path:
     ax.set_ylabel("lead per red three dealt (points)")
     ax.set_title("Red-three value by cell (95% intervals)")
     ax.legend()
-    _write_atomic(folder / "study_red_three_value.png", _png(fig, caption))
+    files["study_red_three_value.png"] = _png(fig, caption)
     lines = [f"# Canasta study report: {folder.name}", "", f"{caption}.", "", "Grid:", ""]
     lines += [f"- `{a['name']}`: {', '.join(a['values'])}" for a in spec["axes"]]
     lines.append("")
@@ -400,9 +384,9 @@ def _write_study_report(folder: Path) -> Path:
             cells.append(text)
         name = r["name"][4:] + (" (baseline)" if r["baseline"] else "")
         lines.append(f"| {_md_cell(name)} | " + " | ".join(cells) + " |")
-    target = folder / "report.md"
-    _write_atomic(target, ("\n".join(lines) + "\n").encode("utf-8"))
-    return target
+    files["report.md"] = ("\n".join(lines) + "\n").encode("utf-8")
+    write_together(folder, files)
+    return folder / "report.md"
 
 
 # --- Markdown ---------------------------------------------------------------------------------

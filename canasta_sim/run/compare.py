@@ -132,7 +132,7 @@ def compare_deal_chunk(table: Table, seed: int, first: int, n: int, records: boo
     sums = PairSums.from_scores(scores, _winners(scores), first)
     if not records:
         return sums, None
-    raw = sides_frame(first, side_rows, list(table.bot_specs), table.bot_codes[seatings])
+    raw = sides_frame(first, seeds, side_rows, list(table.bot_specs), table.bot_codes[seatings])
     raw["bot_a_side"] = np.repeat(seatings, table.rules.sides).astype(np.int8)
     return sums, raw
 

@@ -62,7 +62,8 @@ class GamesResult:
         ``folder`` with it, ``None`` with ``records=False`` and no ``out``.
     deals, sides : pandas.DataFrame or None
         Per-deal rows as in :func:`canasta_sim.simulate`, with ``game`` and ``deal`` (the
-        deal's number within its game); like ``games``, and ``None`` with ``records=False``.
+        deal's number within its game: a side row's deal is its ``game`` and ``deal``); like
+        ``games``, and ``None`` with ``records=False``.
     """
 
     totals: GameTotals
@@ -172,7 +173,9 @@ def play_game_chunk(
         )
         d["deal"] = np.int64(j)
         d.insert(0, "game", game_ids[games])
-        s = sides_frame(j, side_rows, list(table.bot_specs), table.bot_codes[seatings[games]])
+        s = sides_frame(
+            j, seeds, side_rows, list(table.bot_specs), table.bot_codes[seatings[games]]
+        )
         s["deal"] = np.int64(j)
         s.insert(0, "game", np.repeat(game_ids[games], rules.sides))
         deal_frames.append(d)

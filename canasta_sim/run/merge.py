@@ -60,8 +60,9 @@ def _read_run(folder: Path) -> tuple[dict, Aggregates]:
 
 def _check_side_rows(path: Path, ranges: list[tuple[int, int, int]], sides: int) -> None:
     """Refuse a ``sides.parquet`` whose ``deal`` numbers are not those of ``ranges``, each
-    ``sides`` times (a side's row names its deal, not its seed: a deal number that several
-    ranges hold, of other seeds, is counted once for each). A byte per deal number."""
+    ``sides`` times (counted by deal number, as a folder written before the sides' ``seed``
+    column allows: a deal number that several ranges hold, of other seeds, is counted once
+    for each). A byte per deal number."""
     import pyarrow.dataset as ds
 
     cuts = sorted({c for _, first, n in ranges for c in (first, first + n)})
@@ -91,6 +92,21 @@ def _check_side_rows(path: Path, ranges: list[tuple[int, int, int]], sides: int)
                 f"{str(path)!r} holds {int(count[i])} rows of deal {a + i}, not {sides * m} "
                 f"(one a side): a damaged file or one of another run"
             )
+
+
+def _check_side_seeds(path: Path) -> None:
+    """Refuse a ``sides.parquet`` without the ``seed`` column (written before sides named
+    their deal's seed): merged with runs of other seeds, its rows would name their deals
+    ambiguously, and its schema differs from the other runs' files."""
+    import pyarrow.dataset as ds
+
+    if "seed" not in ds.dataset(path, format="parquet").schema.names:
+        raise ValueError(
+            f"{str(path)!r} has no seed column (written by a canasta-sim older than this one, "
+            f"whose side rows do not name their deal's seed); allowed: runs written by this "
+            f"canasta-sim (run simulate again), or a merge of the aggregates only (merge "
+            f"--no-records, records=False)"
+        )
 
 
 def _check_deal_ids(path: Path, ranges: list[tuple[int, int, int]]) -> None:
@@ -196,7 +212,8 @@ def merge_runs(runs, out, *, overwrite: bool = False, records: bool = True) -> S
         differ in rules, bots or bot parameters (the message names both folders and the first
         differing entries with both values, shortened), two runs holding the same deals (same seed,
         overlapping deal ranges), or records to keep that a run lacks (records would be dropped
-        silently).
+        silently), or records to keep of a run written before ``sides.parquet`` had its
+        ``seed`` column (the message names the file; such runs merge with ``records=False``).
     """
     if isinstance(runs, (str, Path)):  # one folder, not a list of them (a str is iterable)
         raise ValueError(f"runs={str(runs)!r} is one folder; allowed: a list of two or more")
@@ -214,6 +231,9 @@ def merge_runs(runs, out, *, overwrite: bool = False, records: bool = True) -> S
                 f"allowed: runs of the same rules, bots and versions"
             )
     records = _keep_records(folders, manifests, records)
+    if records:
+        for folder in folders:
+            _check_side_seeds(folder / "sides.parquet")
     owned = sorted((r, str(f)) for f, m in zip(folders, manifests) for r in deal_ranges(m))
     for (a, fa), (b, fb) in zip(owned, owned[1:]):
         if a[0] == b[0] and a[1] + a[2] > b[1]:

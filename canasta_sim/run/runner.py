@@ -309,9 +309,9 @@ def _duration(seconds: float) -> str:
 def record_bytes(sides: int) -> int:
     """Bytes of memory the records of one deal take while a run collects them in memory:
     a deal row (``deal_dtype`` plus deal index, seed, players and up to 6 seats' bots) and
-    ``sides`` side rows (``side_dtype`` plus deal index, side and bot), twice (the chunks'
-    frames and the frame they are joined into)."""
-    return 2 * (deal_dtype.itemsize + 23 + (side_dtype.itemsize + 10) * sides)
+    ``sides`` side rows (``side_dtype`` plus deal index, seed, side and bot), twice (the
+    chunks' frames and the frame they are joined into)."""
+    return 2 * (deal_dtype.itemsize + 23 + (side_dtype.itemsize + 18) * sides)
 
 
 def available_memory() -> int | None:

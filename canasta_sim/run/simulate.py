@@ -64,7 +64,10 @@ class SimulationResult:
         it; ``None`` for a run with ``records=False``.
     sides : pandas.DataFrame or None
         One row per deal and side (:data:`canasta_sim.results.records.SIDE_COLUMNS`), like
-        ``deals``.
+        ``deals``; ``deal`` and ``seed`` name the row's deal (join:
+        ``sides.merge(deals, on=["deal", "seed"])``). Counts are ``int8`` or ``int16`` and
+        pandas keeps the dtype in arithmetic (``sides.red_threes * 100`` wraps round): cast
+        with ``.astype("int64")`` before arithmetic that can leave the dtype's range.
     """
 
     aggregates: Aggregates

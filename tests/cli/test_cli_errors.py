@@ -302,6 +302,25 @@ def test_merge_refuses_a_deal_held_twice(runs, tmp_path):
     assert "holds deal 3 of seed 0 2 times" in " ".join(r.output.split())
 
 
+def test_merge_refuses_records_of_a_run_whose_sides_have_no_seed_column(runs, tmp_path):
+    # a folder written before the sides named their deal's seed
+    old = _copy(runs / "a", tmp_path / "old")
+    sides = pd.read_parquet(old / "sides.parquet")
+    sides.drop(columns="seed").to_parquet(old / "sides.parquet")
+    out = tmp_path / "m"
+    r = CliRunner().invoke(main, ["merge", str(runs / "b"), str(old), "--out", str(out)])
+    said = " ".join(r.output.split())
+    assert r.exit_code == 2 and str(old / "sides.parquet") in said, said
+    assert "has no seed column" in said and "--no-records" in said
+    assert "Traceback" not in r.output and not out.exists()
+    r = run("merge", runs / "b", old, "--no-records", "--out", out)
+    assert r.exit_code == 0, r.output
+    assert json.loads((out / "manifest.json").read_text())["deals"] == 40
+    r = run("report", old)  # the readers of an older folder do not need the column
+    assert r.exit_code == 0, r.output
+    assert (old / "report.md").is_file()
+
+
 @pytest.mark.parametrize("entry, value", [("seed", "abc"), ("deals", -3), ("first_deal", 1.5)])
 def test_a_manifest_number_of_another_type_is_named(runs, tmp_path, entry, value):
     bad = _copy(runs / "a", tmp_path / "bad")

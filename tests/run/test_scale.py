@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from canasta_sim import Deal, Rules, compare, play_games, simulate
 from canasta_sim._version import BOTS_VERSION
 from canasta_sim.cli import main
+from canasta_sim.nb.engine.rng import deal_seeds_nb
 from canasta_sim.results.intervals import mean_interval
 from canasta_sim.results.paired import plot_sweep
 from canasta_sim.run.compare import parse_range, sweep
@@ -280,6 +281,29 @@ def test_merge_of_two_halves_equals_the_whole_run(tmp_path):
         )
     m = json.loads((merged / "manifest.json").read_text())
     assert (m["seed"], m["first_deal"], m["deals"], m["ranges"]) == (5, 0, 600, [[5, 0, 600]])
+
+
+def test_a_merge_of_two_seeds_names_each_side_rows_deal_by_deal_and_seed(tmp_path):
+    # deal numbers 0-29 in both runs: only (deal, seed) tells a side row's deal
+    folders = [tmp_path / "s7", tmp_path / "s8"]
+    for seed, folder in zip((7, 8), folders):
+        assert (
+            run("simulate", "--deals", 30, "--seed", seed, "--out", folder, "--quiet").exit_code
+            == 0
+        )
+    r = run("merge", *folders, "--out", tmp_path / "merged")
+    assert r.exit_code == 0, r.output
+    deals = pd.read_parquet(tmp_path / "merged" / "deals.parquet")
+    sides = pd.read_parquet(tmp_path / "merged" / "sides.parquet")
+    assert (len(deals), len(sides)) == (60, 120)
+    assert sides["seed"].dtype == deals["seed"].dtype == np.uint64
+    joined = sides.merge(deals, on=["deal", "seed"], validate="many_to_one")
+    assert len(joined) == 120  # on "deal" alone: 240, each side row twice
+    # each side row's seed is its deal's seed of the run it came from
+    for seed, folder in zip((7, 8), folders):
+        one = pd.read_parquet(folder / "sides.parquet")
+        want = deal_seeds_nb(np.uint64(seed), np.int64(0), np.int64(30))
+        assert (one["seed"].to_numpy() == np.repeat(want, 2)).all()
 
 
 def _run_folder(tmp_path, name, *args):
