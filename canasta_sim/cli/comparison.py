@@ -101,7 +101,13 @@ def compare(
 
     if (deals is None) == (games is None):
         raise click.UsageError("give exactly one of --deals N and --games N")
-    if (seats is None) == (bot_a is None or bot_b is None) or (seats and bot_a is not None):
+    if seats is not None and bot_a is not None:
+        named = " ".join(b for b in (bot_a, bot_b) if b is not None)
+        raise click.UsageError(
+            f"both bots ({named}) and --seats {seats} were given; give two bots BOT_A BOT_B "
+            f"or --seats (one bot per seat), not both: drop one"
+        )
+    if seats is None and (bot_a is None or bot_b is None):
         raise click.UsageError("give two bots BOT_A BOT_B, or --seats (one bot per seat)")
     if block is not None and until is None:
         raise click.UsageError("--block is the deals between two looks of --until: give --until")
