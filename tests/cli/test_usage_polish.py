@@ -109,3 +109,18 @@ def test_replay_takes_the_deal_indices_a_run_can_hold():
     r = invoke("replay", "--deal", 2**63 - 1)
     assert r.exit_code == 2, r.output
     assert "allowed: 0 to 9,223,372,036,854,775,806" in r.output
+
+
+@pytest.mark.parametrize("value", ["nan", "inf"])
+def test_analyse_target_se_not_finite_says_the_range(tmp_path, value):
+    r = invoke("analyse", tmp_path / "never-read.toml", "--target-se", value)
+    assert r.exit_code == 2, r.output
+    message = " ".join(r.output.split())
+    assert f"{value} is not a number of points; allowed: a finite number above 0" in message
+
+
+def test_analyse_refuses_min_worlds_above_worlds(tmp_path):
+    r = invoke("analyse", tmp_path / "never-read.toml", "--worlds", 10, "--min-worlds", 100)
+    assert r.exit_code == 2, r.output
+    message = " ".join(r.output.split())
+    assert "--min-worlds 100 is above --worlds 10" in message
