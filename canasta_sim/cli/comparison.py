@@ -246,6 +246,12 @@ def sweep(
     _note(fmt, f"results written to {opts.out}")
 
 
+#: tune's counts: the bots rotate over the sides, so a count is a multiple of them (2 sides,
+#: 3 with 3 players; search.tune checks it), and 2 is the least any table allows.
+SIDES_COUNT = Integer(2, 10**12)
+_ROTATED = "a multiple of the sides (2, or 3 with 3 players)"
+
+
 @click.command()
 @click.argument("bot", default="expert")
 @click.option(
@@ -290,31 +296,31 @@ def sweep(
 )
 @click.option(
     "--deals",
-    type=COUNT,
+    type=SIDES_COUNT,
     default=10_000,
     show_default=True,
-    help="Deals per field bot per trial (objective diff).",
+    help=f"Deals per field bot per trial (objective diff), {_ROTATED}.",
 )
 @click.option(
     "--games",
-    type=COUNT,
+    type=SIDES_COUNT,
     default=400,
     show_default=True,
-    help="Games per field bot per trial (objective wins).",
+    help=f"Games per field bot per trial (objective wins), {_ROTATED}.",
 )
 @click.option(
     "--final-deals",
-    type=COUNT,
+    type=SIDES_COUNT,
     default=None,
-    help="Deals per field bot for the best setting, on fresh seeds [default: 5 times "
-    "--deals, 50,000 at its default].",
+    help=f"Deals per field bot for the best setting, on fresh seeds, {_ROTATED} [default: 5 "
+    "times --deals, 50,000 at its default].",
 )
 @click.option(
     "--final-games",
-    type=COUNT,
+    type=SIDES_COUNT,
     default=None,
-    help="Games per field bot for the best setting, on fresh seeds [default: 5 times "
-    "--games, or with --objective diff 5 times --deals / 25; 2,000 at the defaults].",
+    help=f"Games per field bot for the best setting, on fresh seeds, {_ROTATED} [default: 5 "
+    "times --games, or with --objective diff 5 times --deals / 25; 2,000 at the defaults].",
 )
 @rules_options
 @run_options(

@@ -124,3 +124,15 @@ def test_analyse_refuses_min_worlds_above_worlds(tmp_path):
     assert r.exit_code == 2, r.output
     message = " ".join(r.output.split())
     assert "--min-worlds 100 is above --worlds 10" in message
+
+
+@pytest.mark.parametrize("option", ["--deals", "--games", "--final-deals", "--final-games"])
+def test_tune_counts_say_they_are_multiples_of_the_sides(option):
+    help_text = " ".join(invoke("tune", "--help").output.split())
+    start = help_text.index(f"{option} INTEGER RANGE")
+    described = help_text[start : help_text.index("]", help_text.index("<=x<=", start)) + 1]
+    assert "a multiple of the sides (2, or 3 with 3 players)" in described
+    assert "2<=x<=1000000000000" in described  # no table has fewer than 2 sides
+    r = invoke("tune", "expert", option, 1)
+    assert r.exit_code == 2, r.output
+    assert "1 is not allowed; allowed: 2 to" in r.output
