@@ -136,3 +136,17 @@ def test_tune_counts_say_they_are_multiples_of_the_sides(option):
     r = invoke("tune", "expert", option, 1)
     assert r.exit_code == 2, r.output
     assert "1 is not allowed; allowed: 2 to" in r.output
+
+
+def test_docs_list_every_field_of_the_games_side_table():
+    import re
+    from pathlib import Path
+
+    from canasta_sim.results.game_totals import GameTotals, game_sides
+
+    totals = GameTotals(2, 20, [1, 1], 0, [6000, 9000], [6000**2 + 1, 9000**2 + 1])
+    frame = game_sides(totals, ["expert", "greedy"], [0, 0])
+    text = (Path(__file__).parents[2] / "docs" / "cli.md").read_text()
+    bullet = text[text.index("- `sides` (`games`):") :].split("\n- ")[0]
+    assert set(re.findall(r"`(\w+)`", bullet)) - {"sides", "games"} <= set(frame.columns)
+    assert set(frame.columns) <= set(re.findall(r"`(\w+)`", bullet))
