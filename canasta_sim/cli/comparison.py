@@ -101,14 +101,7 @@ def compare(
 
     if (deals is None) == (games is None):
         raise click.UsageError("give exactly one of --deals N and --games N")
-    if seats is not None and bot_a is not None:
-        named = " ".join(b for b in (bot_a, bot_b) if b is not None)
-        raise click.UsageError(
-            f"both bots ({named}) and --seats {seats} were given; give two bots BOT_A BOT_B "
-            f"or --seats (one bot per seat), not both: drop one"
-        )
-    if seats is None and (bot_a is None or bot_b is None):
-        raise click.UsageError("give two bots BOT_A BOT_B, or --seats (one bot per seat)")
+    _check_bots_or_seats(bot_a, bot_b, seats)
     if block is not None and until is None:
         raise click.UsageError("--block is the deals between two looks of --until: give --until")
     with api_errors("--until"):
@@ -153,6 +146,18 @@ def compare(
     )
     if opts.out is not None:
         _note(fmt, f"results written to {opts.out}")
+
+
+def _check_bots_or_seats(bot_a, bot_b, seats) -> None:
+    """compare's players: two bots or ``--seats``; both given is a usage error naming both."""
+    if seats is not None and bot_a is not None:
+        named = " ".join(b for b in (bot_a, bot_b) if b is not None)
+        raise click.UsageError(
+            f"both bots ({named}) and --seats {seats} were given; give two bots BOT_A BOT_B "
+            f"or --seats (one bot per seat), not both: drop one"
+        )
+    if seats is None and (bot_a is None or bot_b is None):
+        raise click.UsageError("give two bots BOT_A BOT_B, or --seats (one bot per seat)")
 
 
 @click.command()

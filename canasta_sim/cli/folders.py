@@ -15,6 +15,7 @@ from .options import (
     SCORES,
     SEATS,
     SEED,
+    Folder,
     Integer,
     _check_scores,
     _seating,
@@ -26,16 +27,8 @@ from .options import (
 )
 
 
-def _folder_path(ctx, param, value: str | None) -> Path | None:
-    """The folder argument as a path; an empty one is a usage error (``Path("")`` would be the
-    current folder, and the message would name ``'.'``, which the user never gave)."""
-    if value == "":
-        raise click.BadParameter("'' is not a run folder: give a folder path")
-    return None if value is None else Path(value)
-
-
 @click.command()
-@click.argument("run_dir", type=click.Path(), callback=_folder_path)
+@click.argument("run_dir", type=Folder())
 def report(run_dir):
     """Write RUN_DIR/report.md with plots, from a run folder of simulate or of study."""
     from ..results.report import write_report
@@ -69,7 +62,7 @@ def _check_writable(run_dir: Path) -> None:
 
 
 @click.command()
-@click.argument("run_folder", required=False, type=click.Path(), callback=_folder_path)
+@click.argument("run_folder", required=False, type=Folder())
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed of the run.")
 @integer_option(
     "--deal",

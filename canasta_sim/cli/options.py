@@ -32,8 +32,9 @@ def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) 
             raise click.BadParameter(f"{item!r} is not SWITCH=VALUE", param_hint="--set")
         try:
             parsed = switch_from_text(key.strip(), value)
-        except BadSwitch as exc:
-            raise click.BadParameter(str(exc), param_hint="--set") from None
+        except BadSwitch as exc:  # the value as the user wrote it, as below
+            message = str(exc).replace(f"={value.strip()!r}", f"={value.strip()}")
+            raise click.BadParameter(message, param_hint="--set") from None
         _set_once(switches, given, key.strip(), parsed, f"--set {item.strip()}")
         written[key.strip()] = value.strip()
     if players is not None:
@@ -305,8 +306,8 @@ BOTS = click.option(
 
 
 class Folder(click.Path):
-    """A folder to write (a :class:`pathlib.Path`); an empty name is a usage error (click would
-    read it as the current folder)."""
+    """A folder to write or read (a :class:`pathlib.Path`); an empty name is a usage error
+    (click would read it as the current folder, and a message would name ``'.'``)."""
 
     def __init__(self, **kwargs):
         super().__init__(path_type=Path, **kwargs)

@@ -40,7 +40,7 @@ def test_report_of_a_folder_it_cannot_write_is_a_usage_error_before_any_plot(tmp
 def test_an_empty_folder_argument_is_named_as_given(command):
     r = invoke(command, "")
     assert r.exit_code == 2, r.output
-    assert "'' is not a run folder: give a folder path" in r.output
+    assert "'' is an empty folder name; allowed: a folder path" in r.output
     assert "'.'" not in r.output
 
 
@@ -59,7 +59,7 @@ def test_a_bad_true_false_value_lists_every_spelling():
     r = invoke("replay", "--set", "wilds_at_most_naturals=2")
     assert r.exit_code == 2, r.output
     message = " ".join(r.output.split())
-    assert "wilds_at_most_naturals='2' is not allowed" in message
+    assert "wilds_at_most_naturals=2 is not allowed" in message
     assert "true/false, yes/no, on/off, 1/0, t/f, y/n (any case)" in message
 
 
