@@ -14,6 +14,7 @@ from starlette.responses import JSONResponse
 
 from ..errors import BadArgument
 from ..game.rules import PLAYER_TABLE
+from ..nb.engine.rng import DEAL_LIMIT
 from ..players.specs import split_bot_list
 from .pages import page_bot
 
@@ -140,7 +141,7 @@ def deal_source(runs: list[Path], params) -> dict:
     BadArgument
         Naming the bad value and what is allowed.
     """
-    deal = int_param(params.get("deal", 0), "deal", 0, 2**63 - 1)
+    deal = int_param(params.get("deal", 0), "deal", 0, DEAL_LIMIT - 1)
     if params.get("run") is not None:
         if params.get("seed") is not None:
             raise BadArgument("seed", "give run or seed, not both")

@@ -101,8 +101,7 @@ def compare(
 
     if (deals is None) == (games is None):
         raise click.UsageError("give exactly one of --deals N and --games N")
-    if (seats is None) == (bot_a is None or bot_b is None) or (seats and bot_a is not None):
-        raise click.UsageError("give two bots BOT_A BOT_B, or --seats (one bot per seat)")
+    _check_bots_or_seats(bot_a, bot_b, seats)
     if block is not None and until is None:
         raise click.UsageError("--block is the deals between two looks of --until: give --until")
     with api_errors("--until"):
@@ -147,6 +146,18 @@ def compare(
     )
     if opts.out is not None:
         _note(fmt, f"results written to {opts.out}")
+
+
+def _check_bots_or_seats(bot_a, bot_b, seats) -> None:
+    """compare's players: two bots or ``--seats``; both given is a usage error naming both."""
+    if seats is not None and bot_a is not None:
+        named = " ".join(b for b in (bot_a, bot_b) if b is not None)
+        raise click.UsageError(
+            f"both bots ({named}) and --seats {seats} were given; give two bots BOT_A BOT_B "
+            f"or --seats (one bot per seat), not both: drop one"
+        )
+    if seats is None and (bot_a is None or bot_b is None):
+        raise click.UsageError("give two bots BOT_A BOT_B, or --seats (one bot per seat)")
 
 
 @click.command()
@@ -240,6 +251,12 @@ def sweep(
     _note(fmt, f"results written to {opts.out}")
 
 
+#: tune's counts: the bots rotate over the sides, so a count is a multiple of them (2 sides,
+#: 3 with 3 players; search.tune checks it), and 2 is the least any table allows.
+SIDES_COUNT = Integer(2, 10**12)
+_ROTATED = "a multiple of the sides (2, or 3 with 3 players)"
+
+
 @click.command()
 @click.argument("bot", default="expert")
 @click.option(
@@ -284,31 +301,31 @@ def sweep(
 )
 @click.option(
     "--deals",
-    type=COUNT,
+    type=SIDES_COUNT,
     default=10_000,
     show_default=True,
-    help="Deals per field bot per trial (objective diff).",
+    help=f"Deals per field bot per trial (objective diff), {_ROTATED}.",
 )
 @click.option(
     "--games",
-    type=COUNT,
+    type=SIDES_COUNT,
     default=400,
     show_default=True,
-    help="Games per field bot per trial (objective wins).",
+    help=f"Games per field bot per trial (objective wins), {_ROTATED}.",
 )
 @click.option(
     "--final-deals",
-    type=COUNT,
+    type=SIDES_COUNT,
     default=None,
-    help="Deals per field bot for the best setting, on fresh seeds [default: 5 times "
-    "--deals, 50,000 at its default].",
+    help=f"Deals per field bot for the best setting, on fresh seeds, {_ROTATED} [default: 5 "
+    "times --deals, 50,000 at its default].",
 )
 @click.option(
     "--final-games",
-    type=COUNT,
+    type=SIDES_COUNT,
     default=None,
-    help="Games per field bot for the best setting, on fresh seeds [default: 5 times "
-    "--games, or with --objective diff 5 times --deals / 25; 2,000 at the defaults].",
+    help=f"Games per field bot for the best setting, on fresh seeds, {_ROTATED} [default: 5 "
+    "times --games, or with --objective diff 5 times --deals / 25; 2,000 at the defaults].",
 )
 @rules_options
 @run_options(

@@ -151,6 +151,7 @@ def analyse_command(
     from ..search.analysis import analyse, rollout_bots
 
     _check_analyse_source(position, address, target_se)
+    _check_worlds(worlds, min_worlds, max_worlds)
     from ..run.compiling import compile_watch
 
     # reading a run's deal, listing the candidates and the rollouts may compile kernels (a
@@ -163,11 +164,6 @@ def analyse_command(
             found = candidates(info, max_candidates)
         with api_errors("--candidate"):
             picked = [find_candidate(found, c) for c in chosen]
-        if worlds is None and max_worlds < min_worlds:
-            raise click.BadParameter(
-                f"--max-worlds {max_worlds} is below --min-worlds {min_worlds}",
-                param_hint="--max-worlds",
-            )
         _prepare_analyse_out(out)
         result = analyse(
             info,
@@ -193,7 +189,29 @@ def _check_analyse_source(position, address, target_se) -> None:
     if position is not None and address is not None:
         raise click.UsageError("give either POSITION (a position file) or --from-run, not both")
     if not math.isfinite(target_se):
-        raise click.BadParameter(f"{target_se} is not a number of points", param_hint="--target-se")
+        raise click.BadParameter(
+            f"{target_se} is not a number of points; allowed: a finite number above 0 (points)",
+            param_hint="--target-se",
+        )
+
+
+def _check_worlds(worlds, min_worlds, max_worlds) -> None:
+    """The worlds options agree: --min-worlds given with --worlds is at most --worlds (the
+    race it sets is not run, so more would be a number never played), and without --worlds
+    --max-worlds is at least --min-worlds."""
+    ctx = click.get_current_context()
+    min_given = ctx.get_parameter_source("min_worlds") != click.core.ParameterSource.DEFAULT
+    if worlds is not None and min_given and min_worlds > worlds:
+        raise click.BadParameter(
+            f"--min-worlds {min_worlds} is above --worlds {worlds}; allowed: at most --worlds "
+            f"(with --worlds every candidate plays exactly that many worlds)",
+            param_hint="--min-worlds",
+        )
+    if worlds is None and max_worlds < min_worlds:
+        raise click.BadParameter(
+            f"--max-worlds {max_worlds} is below --min-worlds {min_worlds}",
+            param_hint="--max-worlds",
+        )
 
 
 def _analysed_position(position, address, quiet, fmt):

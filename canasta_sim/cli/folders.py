@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 from pathlib import Path
 
 import click
 
+from ..nb.engine.rng import DEAL_LIMIT
 from .options import (
     BOTS,
     SCORES,
     SEATS,
     SEED,
+    Folder,
     Integer,
     _check_scores,
     _seating,
@@ -25,12 +28,13 @@ from .options import (
 
 
 @click.command()
-@click.argument("run_dir", type=click.Path(path_type=Path))
+@click.argument("run_dir", type=Folder())
 def report(run_dir):
     """Write RUN_DIR/report.md with plots, from a run folder of simulate or of study."""
     from ..results.report import write_report
     from ..results.run_folder import VersionMismatch, check_run_versions, read_manifest
 
+    _check_writable(run_dir)
     with api_errors("RUN_DIR"):
         path = write_report(run_dir)
     try:
@@ -40,12 +44,29 @@ def report(run_dir):
     click.echo(f"report written to {path}")
 
 
+def _check_writable(run_dir: Path) -> None:
+    """A usage error naming ``run_dir`` when it is a folder that cannot be written: ``report``
+    writes its plots and ``report.md`` into it, and finding that out before the plots are
+    drawn saves the drawing (a missing folder is for the report to name)."""
+    if not run_dir.is_dir():
+        return
+    try:
+        tempfile.TemporaryFile(dir=run_dir).close()
+    except OSError as exc:
+        raise click.BadParameter(
+            f"{str(run_dir)!r} is not writable ({exc.strerror or exc}): report writes "
+            f"report.md and its plots into the run folder; copy the folder somewhere writable "
+            f"and report the copy",
+            param_hint="RUN_DIR",
+        ) from None
+
+
 @click.command()
-@click.argument("run_folder", required=False, type=click.Path(path_type=Path))
+@click.argument("run_folder", required=False, type=Folder())
 @click.option("--seed", type=SEED, default=0, show_default=True, help="Master seed of the run.")
 @integer_option(
     "--deal",
-    Integer(0, 2**63 - 1),
+    Integer(0, DEAL_LIMIT - 1),
     0,
     help="Deal index within the run (within the game with --game).",
 )

@@ -13,22 +13,11 @@ from typing import Any
 
 import click
 
-from ..game.rules import PRESETS, Rules, preset_name
+from ..game.rules import BOOL_SWITCHES, PRESETS, Rules, preset_name, switch_from_text
 from ..players.specs import DEFAULT_BOT, side_bots, table_bots
 
 
 # --- option parsing -------------------------------------------------------------------------
-def _parse_switch_value(text: str):
-    low = text.strip().lower()
-    if low in ("true", "on", "yes"):
-        return True
-    if low in ("false", "off", "no"):
-        return False
-    if "," in low:
-        return tuple(int(v) for v in low.split(","))
-    return int(low)
-
-
 def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) -> Rules:
     """Rules from ``--players``, ``--rules classic|hoyle|FILE.json`` and ``--set K=V``; a bad
     switch is a usage error of the option that set it."""
@@ -42,12 +31,10 @@ def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) 
         if not eq:
             raise click.BadParameter(f"{item!r} is not SWITCH=VALUE", param_hint="--set")
         try:
-            parsed = _parse_switch_value(value)
-        except ValueError:
-            raise click.BadParameter(
-                f"{item!r}: the value must be true/false, an integer or a comma list of integers",
-                param_hint="--set",
-            ) from None
+            parsed = switch_from_text(key.strip(), value)
+        except BadSwitch as exc:  # the value as the user wrote it, as below
+            message = str(exc).replace(f"={value.strip()!r}", f"={value.strip()}")
+            raise click.BadParameter(message, param_hint="--set") from None
         _set_once(switches, given, key.strip(), parsed, f"--set {item.strip()}")
         written[key.strip()] = value.strip()
     if players is not None:
@@ -63,6 +50,8 @@ def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) 
             message = message.replace(
                 f"{exc.switch}={switches[exc.switch]!r}", f"{exc.switch}={written[exc.switch]}"
             )
+        elif option == "--rules" and exc.switch in BOOL_SWITCHES:
+            message += " (a rules file gives JSON true or false, unquoted)"
         raise click.BadParameter(message, param_hint=option) from None
     except (ValueError, TypeError) as exc:
         raise click.BadParameter(str(exc), param_hint="--rules") from None
@@ -317,8 +306,8 @@ BOTS = click.option(
 
 
 class Folder(click.Path):
-    """A folder to write (a :class:`pathlib.Path`); an empty name is a usage error (click would
-    read it as the current folder)."""
+    """A folder to write or read (a :class:`pathlib.Path`); an empty name is a usage error
+    (click would read it as the current folder, and a message would name ``'.'``)."""
 
     def __init__(self, **kwargs):
         super().__init__(path_type=Path, **kwargs)

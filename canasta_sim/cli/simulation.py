@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from .._version import BOTS_VERSION
+from ..nb.engine.rng import DEAL_LIMIT
 from ..players.specs import DEFAULT_BOT
 from .options import (
     BOTS,
@@ -53,7 +54,7 @@ from .options import (
 @SCORES
 @integer_option(
     "--first-deal",
-    Integer(0, 2**63 - 2),
+    Integer(0, DEAL_LIMIT - 1),
     0,
     help="Index of the first deal: extend a run with the same seed (then canasta-sim merge).",
 )

@@ -29,7 +29,8 @@ PLAYER_TABLE = {
 #: Card values in points, R-04, in :data:`canasta_sim.KINDS` order (red three: bonus card, 0).
 DEFAULT_CARD_VALUES = (0, 5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20, 20, 50)
 
-_BOOL_SWITCHES = (
+#: The switches that are true or false (section 8); the others are integers or lists of them.
+BOOL_SWITCHES = (
     "upcard_covers_black_three",
     "red_three_upcard_freezes",
     "wilds_at_most_naturals",
@@ -47,6 +48,17 @@ _POINT_SWITCHES = (
 )
 
 PRESETS = ("classic", "hoyle")
+
+#: How a true/false switch may be written as text (``--set``, a study's axis), in any case: the
+#: spellings click's ``BOOL`` reads, as (true, false) pairs. A rules file gives JSON booleans.
+BOOL_SPELLINGS = (
+    ("true", "false"),
+    ("yes", "no"),
+    ("on", "off"),
+    ("1", "0"),
+    ("t", "f"),
+    ("y", "n"),
+)
 
 # Upper bounds that keep every deal score far inside the int32 records (R-50..R-54).
 MAX_POINTS = 10_000
@@ -125,7 +137,7 @@ class Rules:
             self.players,
             "2, 3, 4 or 6",
         )
-        for name in _BOOL_SWITCHES:
+        for name in BOOL_SWITCHES:
             value = getattr(self, name)
             _require(isinstance(value, (bool, np.bool_)), name, value, "true or false")
         for name in _POINT_SWITCHES:
@@ -350,6 +362,52 @@ def preset_name(text) -> str | None:
         return None
     key = text.strip().lower()
     return key if key in PRESETS else None
+
+
+def switch_from_text(name: str, text: str):
+    """The value of rules switch ``name`` written as ``text`` (``--set NAME=TEXT``, a study's
+    axis value).
+
+    Parameters
+    ----------
+    name : str
+        A switch of RULES.md section 8 (a field of :class:`Rules`).
+    text : str
+        For a switch of :data:`BOOL_SWITCHES` one of :data:`BOOL_SPELLINGS` (any
+        case, surrounding spaces ignored); for the others an integer or a comma list of
+        integers (``card_values``).
+
+    Returns
+    -------
+    bool, int, tuple of int or str
+        The value, unchecked against the switch's range (:class:`Rules` checks it); ``text``
+        as it is for a name that is no switch, so that :class:`Rules` names the known ones.
+
+    Raises
+    ------
+    BadSwitch
+        For text the switch cannot read; the message names the text and what is allowed.
+    """
+    low = text.strip().lower()
+    if name in BOOL_SWITCHES:
+        for true, false in BOOL_SPELLINGS:
+            if low in (true, false):
+                return low == true
+        spelled = ", ".join(f"{t}/{f}" for t, f in BOOL_SPELLINGS)
+        raise BadSwitch(
+            name,
+            f"rules switch {name}={text.strip()!r} is not allowed; allowed: true or false, "
+            f"written {spelled} (any case)",
+        )
+    if name not in {f.name for f in dataclasses.fields(Rules)}:
+        return text.strip()
+    try:
+        return tuple(int(v) for v in low.split(",")) if "," in low else int(low)
+    except ValueError:
+        allowed = "a comma list of integers" if name == "card_values" else "an integer"
+        raise BadSwitch(
+            name, f"rules switch {name}={text.strip()!r} is not allowed; allowed: {allowed}"
+        ) from None
 
 
 def _is_int(value) -> bool:

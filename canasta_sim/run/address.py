@@ -44,7 +44,7 @@ from ..game.deals import Deal
 from ..game.infoset import InfoSet
 from ..game.notation import check_int
 from ..game.rules import Rules, game_over
-from ..nb.engine.rng import deal_seed_nb
+from ..nb.engine.rng import DEAL_LIMIT, deal_seed_nb
 from ..players.pybot import seated
 from ..results.run_folder import check_entries, check_run_versions, deal_ranges, read_manifest
 
@@ -221,9 +221,9 @@ def deal_of_run(folder, deal: int, *, game: int | None = None, value=None) -> Ru
         )
     check_run_versions(manifest, folder)
     rules = Rules.from_dict(manifest["rules"])
-    seatings = [tuple(s) for s in _seatings(manifest, value)]
+    seatings = [tuple(s) for s in _seatings(manifest, value, folder)]
     scores = tuple(manifest.get("scores", [0] * rules.sides))
-    check_int("deal", deal, 0, 2**63 - 1)
+    check_int("deal", deal, 0, DEAL_LIMIT - 1)
     if "games" in manifest:
         if game is None:
             raise BadArgument(
@@ -264,8 +264,9 @@ def _deal_of_game(rules: Rules, seed: int, seatings, scores, game: int, deal: in
     return run
 
 
-def _seatings(manifest: dict, value) -> list[list[str]]:
-    """The per-seat specs of every seating of the run (of the swept ``value`` in a sweep)."""
+def _seatings(manifest: dict, value, folder) -> list[list[str]]:
+    """The per-seat specs of every seating of the run in ``folder`` (of the swept ``value`` in
+    a sweep)."""
     from ..players.specs import per_seat, table_bots
     from .compare import rotations, sweep_specs
 
@@ -273,11 +274,21 @@ def _seatings(manifest: dict, value) -> list[list[str]]:
     if "sweep" in manifest:
         s = manifest["sweep"]
         values = [float(v) for v in s["values"]]
-        if value is None or float(value) not in values:
+        allowed = ", ".join(f"{v:g}" for v in values)
+        if value is None:
+            from ..results.report import _other_run  # names the command that wrote a folder
+
+            raise BadArgument(
+                "folder",
+                f"{str(folder)!r} is {_other_run(Path(folder))}; not a simulate run folder: "
+                f"replay takes a deal of one of its comparisons, give --value (one of "
+                f"{allowed}), or a simulate, compare or games run folder",
+            )
+        if float(value) not in values:
             raise BadArgument(
                 "value",
                 f"value={value!r}: a sweep folder holds one comparison per value; allowed: "
-                f"one of {', '.join(f'{v:g}' for v in values)}",
+                f"one of {allowed}",
             )
         spec = sweep_specs(s["bot"], s["param"], values)[values.index(float(value))]
         a, b = table_bots([spec, s["vs"]], None, rules)

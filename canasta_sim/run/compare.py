@@ -9,6 +9,7 @@ paired intervals and the tables are :mod:`canasta_sim.results.paired`'s.
 from __future__ import annotations
 
 import math
+import numbers
 import sys
 import time
 from contextlib import nullcontext
@@ -513,13 +514,20 @@ def sweep_specs(bot: str, param: str, values) -> list[str]:
     Raises
     ------
     ValueError
-        For a bad spec, an unknown parameter, a value outside its range (the message lists
-        what is allowed), or a ``bot`` spec that sets ``param`` itself.
+        For a bad spec, an unknown parameter, a value that is not a number or is outside its
+        range (the message lists what is allowed), or a ``bot`` spec that sets ``param``
+        itself.
     """
     _, given = spec_params(bot)
     param = param.strip()
     if len(values) == 0:
         raise ValueError("values is empty; allowed: one or more values of the parameter")
+    for value in values:
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+            raise BadArgument(
+                "values",
+                f"values: {value!r} is not a number; allowed: numbers (values of {param})",
+            )
     if param in given:
         raise ValueError(
             f"the swept parameter {param} is also set in the bot spec {bot!r}; "

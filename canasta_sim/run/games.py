@@ -40,6 +40,7 @@ from .runner import check_run, chunk_starts, record_bytes, run_chunks
 from .seating import Table, board_seeds, load_kernels, play_deals, resolve_rules
 
 MAX_DEALS = 200  # safety bound on deals per game; a game reaching it has winner -1
+DEALS_LIMIT = 2**15 - 1  # most deals a game may be allowed: its count is int16 in games.csv
 #: Deals per game assumed when estimating the memory of records kept in memory.
 DEALS_PER_GAME_ESTIMATE = 16
 
@@ -267,7 +268,8 @@ def play_games(
         Several seatings (bots rotating over seats); overrides ``rules``, ``bots``,
         ``seats`` and ``scores``.
     max_deals : int
-        Safety bound on deals per game.
+        Safety bound on deals per game, from 1 to :data:`DEALS_LIMIT`; a game reaching it
+        has no winner (-1).
     records : bool
         Keep the per-game and per-deal rows; ``False`` keeps only :class:`GameTotals`
         (constant memory). Without ``out`` they are held in memory (refused before the
@@ -285,10 +287,11 @@ def play_games(
     Raises
     ------
     ValueError
-        For a bad count, seed, rules, bot spec or scheduler, starting ``scores`` at or above
-        the game's target (R-55), an ``out`` that cannot be written, or records that cannot
-        fit in memory.
+        For a bad count (``max_deals`` too), seed, rules, bot spec or scheduler, starting
+        ``scores`` at or above the game's target (R-55), an ``out`` that cannot be written, or
+        records that cannot fit in memory.
     """
+    max_deals = check_int("max_deals", max_deals, 1, DEALS_LIMIT)
     if table is None:
         table = game_table(rules, bots, seats, scores)
     games, seed = check_run(

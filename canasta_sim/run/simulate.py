@@ -21,6 +21,7 @@ import pandas as pd
 from ..errors import BadArgument
 from ..game.notation import check_int
 from ..game.rules import Rules
+from ..nb.engine.rng import DEAL_LIMIT
 from ..players.specs import table_bots
 from ..results.aggregate import Aggregates, chunk_outputs
 from ..results.records import record_frame
@@ -41,9 +42,6 @@ from .runner import DEFAULT_CHUNK, MAX_CHUNK, check_run, chunk_starts, record_by
 from .seating import Table, load_kernels, play_rows, resolve_rules
 
 __all__ = ["MAX_CHUNK", "SimulationResult", "resolve_rules", "run_chunk", "run_table", "simulate"]
-
-#: Largest deal index + 1 a run may reach (deal indices are int64).
-DEAL_LIMIT = 2**63 - 1
 
 
 @dataclass

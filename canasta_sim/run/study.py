@@ -37,8 +37,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from ..errors import BadArgument
-from ..game.rules import PRESETS, Rules, preset_name
+from ..errors import BadArgument, BadSwitch
+from ..game.rules import PRESETS, Rules, preset_name, switch_from_text
 from ..players.specs import side_bots
 from ..results.aggregate import Aggregates
 from ..results.run_folder import check_run_versions, read_manifest, writing
@@ -109,23 +109,6 @@ class StudyInterrupted(KeyboardInterrupt):
         return type(self), (self.folder, self.done, self.total)
 
 
-def _switch_value(text: str, name: str):
-    low = text.strip().lower()
-    if low in ("true", "on", "yes"):
-        return True
-    if low in ("false", "off", "no"):
-        return False
-    try:
-        if "," in low:
-            return tuple(int(v) for v in low.split(","))
-        return int(low)
-    except ValueError:
-        raise ValueError(
-            f"axis switch:{name}: value {text!r} is not true/false, an integer or a comma "
-            f"list of integers"
-        ) from None
-
-
 def parse_axis(text: str) -> Axis:
     """Parse ``NAME=V1|V2|...`` (see the module docstring).
 
@@ -171,7 +154,10 @@ def parse_axis(text: str) -> Axis:
         elif name == "bots":
             values.append(tuple(s.strip() for s in item.split(";")))
         else:
-            values.append(_switch_value(item, name[len("switch:") :]))
+            try:
+                values.append(switch_from_text(name[len("switch:") :], item))
+            except BadSwitch as exc:
+                raise ValueError(f"axis {text!r}: {exc}") from None
     if len(set(values)) < len(values):
         raise ValueError(f"axis {text!r} repeats a value; give each value once")
     return Axis(name, tuple(values))

@@ -243,11 +243,18 @@ def analyse(
 
     Raises
     ------
+    TypeError
+        For an ``info_set`` that is not an :class:`InfoSet`.
     ValueError
         For an unknown candidate label, bot spec or objective, counts out of range, or an
         information set whose seat is not to play.
     """
     t0 = time.perf_counter()
+    if not isinstance(info_set, InfoSet):
+        raise TypeError(
+            f"info_set={info_set!r} is not an InfoSet; allowed: an InfoSet, from "
+            f"Deal.info_set(seat), InfoSet.from_file(path) or info_set_from_run('RUN:DEAL')"
+        )
     if objective not in OBJECTIVES:
         raise ValueError(f"objective={objective!r}; allowed: {', '.join(OBJECTIVES)}")
     if win_game not in WIN_GAME:

@@ -250,3 +250,33 @@ def test_deals_and_runs_share_the_integer_check(call):
 
     with pytest.raises(BadArgument, match=r"is not allowed; allowed: an integer from"):
         call()
+
+
+@pytest.mark.parametrize("max_deals", [0, -1, 2**15])
+def test_play_games_names_a_max_deals_no_game_could_use(max_deals, monkeypatch):
+    import canasta_sim as cs
+    from canasta_sim.run import games
+
+    def played(*args, **kwargs):
+        raise AssertionError("games were played")
+
+    monkeypatch.setattr(games, "game_table", played)
+    # a game plays at least one deal; its deal count is int16 in games.csv
+    with pytest.raises(ValueError, match=f"max_deals={max_deals} is not allowed; allowed: an "):
+        cs.play_games(3, max_deals=max_deals)
+    with pytest.raises(ValueError, match="from 1 to 32,767"):
+        cs.play_games(3, max_deals=max_deals)
+
+
+@pytest.mark.parametrize("value", ["a", None, True])
+def test_sweep_names_a_value_that_is_not_a_number(value):
+    with pytest.raises(ValueError, match=rf"values: {value!r} is not a number; allowed: numbers"):
+        sweep("expert", "pile_threshold", [value], "greedy", deals=4)
+
+
+@pytest.mark.parametrize("info_set", [None, "position.toml"])
+def test_analyse_of_something_else_than_an_info_set_says_what_it_takes(info_set):
+    import canasta_sim as cs
+
+    with pytest.raises(TypeError, match="is not an InfoSet; allowed: an InfoSet, from"):
+        cs.analyse(info_set)

@@ -10,6 +10,10 @@ import numpy as np
 
 from ..jit import inline_kernel, kernel
 
+#: Largest deal index + 1 a run may reach: deal indices are int64, and a run's first deal plus
+#: its deal count stays an int64 too. The last deal index is ``DEAL_LIMIT - 1``.
+DEAL_LIMIT = 2**63 - 1
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
