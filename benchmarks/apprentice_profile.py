@@ -155,7 +155,7 @@ def pieces_nb(
             elif piece == 17:
                 expert_ranking_nb(scratch, rules, bot, rparams, np.int64(top), work)
             elif piece >= 18:
-                state_features_nb(scratch, rules, fwork)
+                state_features_nb(scratch, rules, fwork, np.int64(0))
                 if piece == 19:
                     half = fwork.half[:]
                     state_half_nb(
@@ -166,7 +166,7 @@ def pieces_nb(
             elif piece >= 1:
                 n = draw_candidates_nb(scratch, rules, work)
             if n > 0 and piece % 10 >= 2:
-                decision_features_nb(scratch, rules, work, fwork, n)
+                decision_features_nb(scratch, rules, work, fwork, n, np.int64(0))
             if n > 0 and piece % 10 >= 3:
                 score_candidates_nb(wset, fwork, n)
             total += n

@@ -185,7 +185,7 @@ def seat_value_nb(state, rules, vweights, fwork, seat):
     g = state.g
     current = g[DealSlot.current]
     g[DealSlot.current] = seat
-    state_features_nb(state, rules, fwork)
+    state_features_nb(state, rules, fwork, np.int64(0))
     g[DealSlot.current] = current
     return position_value_nb(vweights, fwork)
 

@@ -139,14 +139,15 @@ def _features() -> None:
     other kernel that is not inlined: inlined into the bots' kernels, it compiles here its two
     feature kernels, which they call, and itself for its Python callers), for the types the
     learned and the search bot pass: a state record, the rules, a search work record, a
-    feature work record and a count; and
+    feature work record, a count and the blocks skipped; and
     the value output of a position as ``position_value`` computes it (its state features, then
     a read-only packed value network as ``load_value`` gives it)."""
     _, works = search_work(1)
     state = np.zeros(1, STATE_DTYPE)[0]
     fwork = feature_work(1)[0]
-    _compile(decision_features_nb, state, Rules().to_array(), works[0], fwork, np.int64(0))
-    _compile(state_features_nb, state, Rules().to_array(), fwork)
+    rules = Rules().to_array()
+    _compile(decision_features_nb, state, rules, works[0], fwork, np.int64(0), np.int64(0))
+    _compile(state_features_nb, state, rules, fwork, np.int64(0))
     vweights = np.zeros(VALUE_LEN, np.float32)
     vweights.setflags(write=False)
     _compile(position_value_nb, vweights, fwork)

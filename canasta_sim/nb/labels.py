@@ -131,7 +131,7 @@ def label_decision_nb(
         for k in range(N_KINDS):
             for m in range(3):
                 plans[nc + c, k, m] = wplans[c, k, m]
-    decision_features_nb(state, rules, work, fwork, n)
+    decision_features_nb(state, rules, work, fwork, n, np.int64(0))  # every feature
     decision_row_nb(state, fwork, n, deal, dec_state, dec_meta, cand_feat, nd, nc)
     best = search_nb(state, rules, bot, params, rstate, work, learner, n, log)
     worlds = params[PimcParam.worlds]
@@ -280,7 +280,7 @@ def features_of_positions_nb(
             for k in range(N_KINDS):
                 for m in range(3):
                     wplans[c, k, m] = plans[first + c, k, m]
-        decision_features_nb(positions[d], rules[which[d]], work, fwork, n)
+        decision_features_nb(positions[d], rules[which[d]], work, fwork, n, np.int64(0))
         for j in range(N_STATE_FEAT):
             dec_state[d, j] = fwork.state[j]
         for c in range(n):

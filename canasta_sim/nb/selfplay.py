@@ -96,7 +96,9 @@ def learner_turn_nb(
     d, k = 0, 0
     if state.g[DealSlot.phase] == Phase.draw:
         n = draw_candidates_nb(state, rules, work)
-        best = choose_nb(state, rules, params, weights, work, fwork, n) if n > 0 else -1
+        best = -1
+        if n > 0:  # every feature logged, for the critic
+            best = choose_nb(state, rules, params, weights, work, fwork, n, np.bool_(True))
         if n > 1:
             if room:
                 log_decision_nb(state, fwork, n, best, temperature, deal, logs, nd, nc)
@@ -113,7 +115,7 @@ def learner_turn_nb(
     n = play_candidates_nb(state, rules, bot, rparams, rstate, work, top, log)
     best = 0
     if n > 1:
-        best = choose_nb(state, rules, params, weights, work, fwork, n)
+        best = choose_nb(state, rules, params, weights, work, fwork, n, np.bool_(True))
         room = nd + d < logs[0].shape[0] and nc + k + MAX_CANDIDATES <= logs[3].shape[0]
         if room:
             log_decision_nb(state, fwork, n, best, temperature, deal, logs, nd + d, nc + k)

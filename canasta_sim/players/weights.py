@@ -32,7 +32,14 @@ from typing import TypeVar
 import numpy as np
 
 from ..nb.bots.apprentice import NET_LEN, VALUE_LEN, NetSlot, ValueSlot
-from ..nb.bots.features import FEATURE_WIDTHS, N_CAND_FEAT, N_STATE_FEAT, NET_HIDDEN
+from ..nb.bots.features import (
+    FEATURE_WIDTHS,
+    N_CAND_FEAT,
+    N_STATE_FEAT,
+    NET_HIDDEN,
+    Skip,
+    StateFeat,
+)
 
 #: Version of the feature table that weight files are written for; a file of an earlier
 #: version (a key of :data:`~canasta_sim.nb.bots.features.FEATURE_WIDTHS`) is widened, one of
@@ -122,7 +129,10 @@ def default_weights_path(players: int, family: str = "") -> Path:
 def pack(parts: dict[str, np.ndarray]) -> np.ndarray:
     """The network's parts (:data:`PARTS`) as the kernels read them: one ``float32[NET_LEN]``
     laid out at :data:`~canasta_sim.nb.bots.apprentice.NetSlot`, the matrices ``A`` and ``B``
-    transposed (each feature's weights to the hidden units side by side). Other entries of
+    transposed (each feature's weights to the hidden units side by side), and at
+    ``NetSlot.skips`` the blocks of state features whose weights are all 0
+    (:data:`~canasta_sim.nb.bots.features.Skip` bits), which the kernels then need not count:
+    a feature the network multiplies by 0 changes none of its scores. Other entries of
     ``parts`` are not read.
 
     Raises
@@ -130,7 +140,14 @@ def pack(parts: dict[str, np.ndarray]) -> np.ndarray:
     ValueError
         Naming the part missing or of another shape.
     """
-    return _pack(parts, PARTS, NetSlot, NET_LEN)
+    net = _pack(parts, PARTS, NetSlot, NET_LEN)
+    a = np.asarray(parts["A"])
+    blocks = (
+        (Skip.kinds, slice(StateFeat.hand_kinds, StateFeat.next_passed)),
+        (Skip.neighbours, slice(StateFeat.next_passed, N_STATE_FEAT)),
+    )
+    net[NetSlot.skips] = sum(bit for bit, cols in blocks if not a[:, cols].any())
+    return net
 
 
 def pack_value(parts: dict[str, np.ndarray]) -> np.ndarray:

@@ -501,7 +501,7 @@ def test_a_version_1_file_plays_as_before(tmp_path):
     work, fwork = search_work(1)[1][0], feature_work(1)[0]
     n = len(kinds)
     work["kind"][:n], work["plans"][:n], work["discard"][:n] = kinds, plans, discards
-    decision_features_nb(s, r, work, fwork, np.int64(n))
+    decision_features_nb(s, r, work, fwork, np.int64(n), np.int64(0))
     cands = fwork["cands"][:n]
     assert cands[:, n_cand:].any()  # the appended candidate slots are read, at weight 0
     flushed = {k: np.where(np.abs(v) < np.finfo(np.float32).tiny, 0, v) for k, v in v1.items()}
@@ -522,6 +522,54 @@ def test_a_version_1_file_plays_as_before(tmp_path):
         np.savez(bad, feature_version=np.int64(version), **parts)
         with pytest.raises(ValueError, match=f"weights={bad}: {said}.*feature version 1 has A"):
             load_weights(str(bad))
+
+
+def test_state_blocks_a_network_does_not_read_are_not_counted():
+    """A network whose weights on a block of state features are all 0 says so in its packed
+    array (``NetSlot.skips``: bit 1 the per-kind blocks, bit 2 the neighbours' slots), and the
+    kernels then write that block as 0 instead of counting it: on a pinned decision its scores
+    are, bit for bit, those it gives when every block is counted (a feature times a weight of 0
+    adds nothing), the blocks it reads are the same, and a block counted at an earlier
+    decision of the same feature work is 0 again."""
+    from search_positions import position
+
+    from canasta_sim.nb.bots.apprentice import NetSlot, candidate_scores, decision_features_nb
+    from canasta_sim.nb.bots.features import Skip, StateFeat, feature_work
+    from canasta_sim.nb.bots.search_candidates import search_work
+
+    with np.load(default_weights_path(4)) as z:
+        shipped = {k: z[k] for k in PARTS}
+    kinds = slice(StateFeat.hand_kinds, StateFeat.next_passed)
+    neighbours = slice(StateFeat.next_passed, N_STATE_FEAT)
+    nets = {}
+    for bits, cols in ((0, ()), (1, (kinds,)), (2, (neighbours,)), (3, (kinds, neighbours))):
+        a = shipped["A"].copy()
+        for c in cols:
+            a[:, c] = 0.0
+        nets[bits] = pack({**shipped, "A": a})
+        assert nets[bits][NetSlot.skips] == bits
+    assert (Skip.kinds, Skip.neighbours) == (1, 2)
+
+    d = position(4, 0, 18)
+    s, r = d.state, d.rules.to_array()
+    params = parse_bot("apprentice").vector(4)
+    work, fwork = search_work(1)[1][0], feature_work(1)[0]
+    for bits, net in nets.items():
+        counted = net.copy()
+        counted[NetSlot.skips] = 0.0  # the same weights, every block counted
+        found, plans, discards, scores = candidate_scores(s, r, params, net)
+        np.testing.assert_array_equal(scores, candidate_scores(s, r, params, counted)[3])
+        n = len(found)
+        work["kind"][:n], work["plans"][:n], work["discard"][:n] = found, plans, discards
+        decision_features_nb(s, r, work, fwork, np.int64(n), np.int64(0))
+        every = fwork["state"].copy()
+        assert every[kinds].any() and every[neighbours].any()
+        decision_features_nb(s, r, work, fwork, np.int64(n), np.int64(bits))
+        state = fwork["state"]
+        for bit, cols in ((1, kinds), (2, neighbours)):
+            want = np.zeros_like(every[cols]) if bits & bit else every[cols]
+            np.testing.assert_array_equal(state[cols], want)
+        np.testing.assert_array_equal(state[: StateFeat.hand_kinds], every[: StateFeat.hand_kinds])
 
 
 def test_labels_of_another_feature_width_are_refused(tmp_path):

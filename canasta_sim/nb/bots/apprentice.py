@@ -55,11 +55,14 @@ class _NetSlot(NamedTuple):
     b1: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT)  # hidden biases (NET_HIDDEN)
     v: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 1)  # output weights (NET_HIDDEN)
     b2: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2)  # output bias (points)
+    # the state features' blocks it does not read (.features.Skip bits; 0: it reads them all),
+    # written by canasta_sim.players.weights.pack
+    skips: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2) + 1
 
 
 #: Offsets of the network's parts in one packed weight set (``float32[NET_LEN]``).
 NetSlot = _NetSlot()
-NET_LEN = NetSlot.b2 + 1
+NET_LEN = NetSlot.skips + 1
 
 #: Features one :func:`sparse_affine_nb` sums at most (the bits of its mask); the state
 #: features are summed as a head of MASK_WIDTH and a tail of STATE_TAIL.
@@ -81,12 +84,13 @@ VALUE_LEN = ValueSlot.b2 + 1
 
 
 @inline_kernel
-def decision_features_nb(state, rules, work, fwork, n):
+def decision_features_nb(state, rules, work, fwork, n, skips):
     """State features and the features of candidates ``0 .. n - 1`` of ``work`` (a record of
-    :data:`.search_candidates.WORK_DTYPE`) into ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`).
+    :data:`.search_candidates.WORK_DTYPE`) into ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`),
+    the state's blocks of ``skips`` (``int64``, :data:`.features.Skip` bits) as 0.
     Inlined: as a kernel of its own it was one more level of linked code for two calls
     (:mod:`..jit`)."""
-    state_features_nb(state, rules, fwork)
+    state_features_nb(state, rules, fwork, skips)
     candidate_features_nb(state, rules, work, fwork, n)
 
 
@@ -308,11 +312,15 @@ def pick_nb(state, fwork, n, temperature):
 
 
 @kernel
-def choose_nb(state, rules, params, weights, work, fwork, n):
+def choose_nb(state, rules, params, weights, work, fwork, n, every):
     """Features, scores and the pick among candidates ``0 .. n - 1`` (a call: inlined at
-    the draw and at the play decision, numba compiled it twice)."""
-    decision_features_nb(state, rules, work, fwork, n)
-    score_candidates_nb(weights[int(params[ApprenticeParam.weight_set])], fwork, n)
+    the draw and at the play decision, numba compiled it twice). The state features the
+    weight set does not read are not counted (0) unless ``every`` (``bool``: self-play logs
+    every feature for its learner's critic)."""
+    net = weights[int(params[ApprenticeParam.weight_set])]
+    skips = np.int64(0) if every else np.int64(net[NetSlot.skips])
+    decision_features_nb(state, rules, work, fwork, n, skips)
+    score_candidates_nb(net, fwork, n)
     return pick_nb(state, fwork, n, params[ApprenticeParam.temperature])
 
 
@@ -339,7 +347,9 @@ def apprentice_draw_nb(state, rules, bot, params, weights, work, fwork, log):
     """The apprentice's draw decision (R-20 step 1, R-30..R-35, R-44): the best of the draw
     and every legal pickup, or what R-44 forces when there is no choice."""
     n = draw_candidates_nb(state, rules, work)
-    best = choose_nb(state, rules, params, weights, work, fwork, n) if n > 0 else -1
+    best = -1
+    if n > 0:
+        best = choose_nb(state, rules, params, weights, work, fwork, n, np.bool_(False))
     play_draw_candidate_nb(state, rules, bot, work, n, best, log)
 
 
@@ -370,7 +380,7 @@ def apprentice_play_nb(state, rules, bot, params, weights, rstate, work, fwork, 
         return
     top = int(params[ApprenticeParam.top])
     n = play_candidates_nb(state, rules, bot, rparams, rstate, work, top, log)
-    best = 0 if n < 2 else choose_nb(state, rules, params, weights, work, fwork, n)
+    best = 0 if n < 2 else choose_nb(state, rules, params, weights, work, fwork, n, np.bool_(False))
     play_candidate_nb(state, rules, bot, work, n, best, log)
 
 
@@ -450,7 +460,7 @@ def candidate_scores(state, rules, params, weights):
         no_log = np.zeros((0, EV_LEN), np.int32)
         n = play_candidates_nb(state, rules, new_bot(), rparams, rstates[0], work, top, no_log)
     n = np.int64(n)
-    decision_features_nb(state, rules, work, fwork, n)
+    decision_features_nb(state, rules, work, fwork, n, np.int64(weights[NetSlot.skips]))
     score_candidates_nb(weights, fwork, n)
     return (
         work["kind"][:n].copy(),
@@ -483,7 +493,7 @@ def position_value(state, rules, vweights):
     from .features import feature_work
 
     fwork = feature_work(1)[0]
-    state_features_nb(state, rules, fwork)
+    state_features_nb(state, rules, fwork, np.int64(0))  # the value output reads every block
     return float(position_value_nb(vweights, fwork))
 
 
@@ -520,6 +530,6 @@ def candidate_features(state, rules, kinds, plans, discards):
             plans[part],
             discards[part],
         )
-        decision_features_nb(state, rules, work, fwork, np.int64(n))
+        decision_features_nb(state, rules, work, fwork, np.int64(n), np.int64(0))
         out[part] = fwork["cands"][:n]
     return out

@@ -144,6 +144,18 @@ class _CandFeat(NamedTuple):
 CandFeat = _CandFeat()
 N_CAND_FEAT = CandFeat.singles_left + 1
 
+
+class _Skip(NamedTuple):
+    kinds: int = 1  # the per-kind blocks (StateFeat.hand_kinds .. next_passed)
+    neighbours: int = 2  # the neighbours' slots (StateFeat.next_passed .. prev_hand)
+
+
+#: Bits of the state features' blocks a network does not read (all its weights on them 0), so
+#: :func:`state_features_nb` need not count them (``apprentice:weights=`` of such a file, and
+#: bots version 8's files, whose feature version 1 has neither).
+Skip = _Skip()
+
+
 #: The (state, candidate) feature widths of each feature version. A version appends slots to
 #: the one before, so a network of an earlier version plays as one whose weights of the
 #: appended slots are 0 (:func:`canasta_sim.players.weights.widen`).
@@ -213,10 +225,12 @@ def table_best_nb(state, rules, side):
 
 
 @kernel
-def state_features_nb(state, rules, fwork):
+def state_features_nb(state, rules, fwork, skips):
     """Write the current player's state features into ``fwork.state`` and the values the
     candidate features read into ``fwork.ctx`` and ``fwork.powers`` (R-10 sides, R-31 frozen
-    pile, R-40 going out, R-55 scores, R-64 minimum counts)."""
+    pile, R-40 going out, R-55 scores, R-64 minimum counts); the blocks of ``skips`` (an
+    ``int64`` of :data:`Skip` bits: those the network does not read) are written as 0, not
+    counted."""
     g, sides, out, ctx = state.g, state.sides, fwork.state, fwork.ctx
     seat = g[DealSlot.current]
     players = rules[RuleSlot.players]
@@ -296,8 +310,14 @@ def state_features_nb(state, rules, fwork):
     ctx[FeatCtx.stock] = stock
     ctx[FeatCtx.endgame] = 1.0 if endgame else 0.0
     ctx[FeatCtx.minimum] = sides[side, SideSlot.minimum] / 100.0
-    kind_features_nb(state, rules, out, seat, nxt)
-    neighbour_features_nb(state, rules, out, seat, passed, discarded, ctx[FeatCtx.frozen_next])
+    if skips & Skip.kinds:
+        out[StateFeat.hand_kinds : StateFeat.next_passed] = 0.0
+    else:
+        kind_features_nb(state, rules, out, seat, nxt)
+    if skips & Skip.neighbours:
+        out[StateFeat.next_passed :] = 0.0
+    else:
+        neighbour_features_nb(state, rules, out, seat, passed, discarded, ctx[FeatCtx.frozen_next])
 
 
 @inline_kernel
