@@ -239,7 +239,7 @@ def test_labels_keep_positions_candidates_and_outcomes(tmp_path):
         work["kind"][:n] = lab["cand_kind"][first : first + n]
         work["plans"][:n] = lab["cand_plan"][first : first + n]
         work["discard"][:n] = lab["cand_discard"][first : first + n]
-        decision_features_nb(lab["positions"][d], rules, work, fwork, np.int64(n))
+        decision_features_nb(lab["positions"][d], rules, work, fwork, np.int64(n), np.int64(0))
         np.testing.assert_array_equal(fwork["state"], lab["state"][d])
         np.testing.assert_array_equal(fwork["cands"][:n], lab["cands"][first : first + n])
         assert lab["positions"][d]["g"][DealSlot.current] == row[LabelCol.seat]
@@ -293,6 +293,7 @@ def test_spec_weights(tmp_path):
 def test_subnormal_weights_read_as_zeros(tmp_path):
     """A weight below float32's smallest normal number (1.18e-38) is read as 0, every other
     weight as written: the smallest normal itself, 1.0 and -2.5 stay."""
+    from canasta_sim.nb.bots.apprentice import NetSlot
     from canasta_sim.players.weights import load_weights
 
     tiny = np.finfo(np.float32).tiny
@@ -306,7 +307,9 @@ def test_subnormal_weights_read_as_zeros(tmp_path):
     expected["A"][0, :2] = 0
     expected["B"][3, 5] = 0
     np.testing.assert_array_equal(net, pack(expected))
-    assert (net == 0).sum() == 3 and (net == tiny).sum() == 1 and (net == -2.5).sum() == 1
+    weights = net[: NetSlot.skips]  # then the blocks it does not read: none (0)
+    assert (weights == 0).sum() == 3 and (net == tiny).sum() == 1 and (net == -2.5).sum() == 1
+    assert net[NetSlot.skips] == 0
     assert not net.flags.writeable
 
 

@@ -334,7 +334,7 @@ def _kernel_features(s, r, kinds, plans, discards):
     fwork = feature_work(1)[0]
     n = len(kinds)
     work["kind"][:n], work["plans"][:n], work["discard"][:n] = kinds, plans, discards
-    decision_features_nb(s, r, work, fwork, np.int64(n))
+    decision_features_nb(s, r, work, fwork, np.int64(n), np.int64(0))
     return fwork["state"].copy(), fwork["cands"][:n].copy()
 
 

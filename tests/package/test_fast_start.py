@@ -159,7 +159,7 @@ def test_the_warm_up_makes_every_call_once_after_what_it_builds_on():
 
 def test_a_kernel_compiled_ahead_gets_the_types_of_a_call(monkeypatch):
     """``warmup._features`` compiles the feature kernel for the numba types of its values, as
-    a call would type them (record, array, integer), and runs nothing."""
+    a call would type them (record, array, integers), and runs nothing."""
     from canasta_sim import warmup
 
     seen = []
@@ -168,8 +168,9 @@ def test_a_kernel_compiled_ahead_gets_the_types_of_a_call(monkeypatch):
     )
     warmup._features()
     (sig,) = seen
-    assert [type(t).__name__ for t in sig] == ["Record", "Array", "Record", "Record", "Integer"]
-    assert sig[1] == numba.types.int32[::1] and sig[4] == numba.types.int64
+    names = ["Record", "Array", "Record", "Record", "Integer", "Integer"]
+    assert [type(t).__name__ for t in sig] == names
+    assert sig[1] == numba.types.int32[::1] and sig[4] == sig[5] == numba.types.int64
 
 
 @pytest.mark.parametrize("cached", [True, False])
