@@ -310,6 +310,13 @@ def state_features_nb(state, rules, fwork, skips):
     ctx[FeatCtx.stock] = stock
     ctx[FeatCtx.endgame] = 1.0 if endgame else 0.0
     ctx[FeatCtx.minimum] = sides[side, SideSlot.minimum] / 100.0
+    block_features_nb(state, rules, out, seat, nxt, passed, discarded, ctx, skips)
+
+
+@inline_kernel
+def block_features_nb(state, rules, out, seat, nxt, passed, discarded, ctx, skips):
+    """The state features of feature version 2's blocks: the per-kind ones and the
+    neighbours', each written as 0 instead when ``skips`` (:data:`Skip` bits) holds it."""
     if skips & Skip.kinds:
         out[StateFeat.hand_kinds : StateFeat.next_passed] = 0.0
     else:
