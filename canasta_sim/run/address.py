@@ -207,7 +207,7 @@ def deal_of_run(folder, deal: int, *, game: int | None = None, value=None) -> Ru
     if "rules" not in manifest:
         raise ValueError(
             f"{str(folder)!r} is not a run folder of simulate, compare, sweep or games (a study "
-            f"folder? replay one of its cells/ folders)"
+            f"folder? give one of its cells/ folders)"
         )
     seating_entry = () if "sweep" in manifest or "seats" in manifest else ("bots",)
     check_entries(
@@ -216,8 +216,8 @@ def deal_of_run(folder, deal: int, *, game: int | None = None, value=None) -> Ru
     if manifest.get("seed") is None:
         seeds = sorted({r[0] for r in deal_ranges(manifest)})
         raise ValueError(
-            f"{str(folder)!r} merges runs with the seeds {seeds}; replay the deal in the run "
-            f"folder it came from"
+            f"{str(folder)!r} merges runs with the seeds {seeds}; give the run folder the deal "
+            f"came from instead"
         )
     check_run_versions(manifest, folder)
     rules = Rules.from_dict(manifest["rules"])

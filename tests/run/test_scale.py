@@ -304,6 +304,13 @@ def test_a_merge_of_two_seeds_names_each_side_rows_deal_by_deal_and_seed(tmp_pat
         one = pd.read_parquet(folder / "sides.parquet")
         want = deal_seeds_nb(np.uint64(seed), np.int64(0), np.int64(30))
         assert (one["seed"].to_numpy() == np.repeat(want, 2)).all()
+    # a deal number names no one deal of the merged folder: replay, analyse and the board ask
+    # for the run folder it came from, in words that fit each of them
+    from canasta_sim.run.address import deal_of_run
+
+    said = r"merges runs with the seeds \[7, 8\]; give the run folder the deal came from instead"
+    with pytest.raises(ValueError, match=said):
+        deal_of_run(tmp_path / "merged", 3)
 
 
 def _run_folder(tmp_path, name, *args):
