@@ -64,7 +64,10 @@ from .options import (
     help="With --until: deals (games) between two looks (default 1,000), rounded up to whole "
     "boards.",
 )
-@run_options("Folder for the table (CSV) and the raw rows (Parquet, written chunk by chunk).")
+@run_options(
+    "Folder for the table (CSV) and the raw rows (Parquet, written chunk by chunk: one row per "
+    "deal and side, naming its bot)."
+)
 @_no_records_option
 @SCHEDULER
 @FORMAT

@@ -204,7 +204,8 @@ def compare(
         Keep the raw rows; ``False`` keeps only the sums the table needs (constant memory).
     out : path, optional
         Results folder: ``compare.csv``, ``manifest.json`` and with records the raw rows
-        (``deals.parquet`` or ``games.parquet``, written chunk by chunk).
+        (``deals.parquet`` or ``games.parquet``, written chunk by chunk): one row per deal
+        (game) and side, naming its bot, unlike a ``simulate`` folder's ``deals.parquet``.
     until : "decided" or float, optional
         Stop early: play blocks of ``block`` deals (games) and stop after the first block
         whose always-valid 95% interval of the difference
