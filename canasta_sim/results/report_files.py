@@ -2,8 +2,10 @@
 
 :func:`write_together` writes every file of a report into a temporary folder inside the run
 folder first, then moves them into place with SIGINT and SIGTERM deferred (the move is a few
-renames), the main file last. An error or an interrupt before the move leaves the run folder
-as it was (a previous report stays whole); the temporary folder is removed in every case.
+renames), the main file last. The move is all or nothing: the previous report's files are
+first moved aside into the temporary folder, then the new ones in, and a failed rename moves
+back what was moved. An error or an interrupt leaves the run folder as it was (a previous
+report stays whole); the temporary folder is removed in every case.
 """
 
 from __future__ import annotations
@@ -25,30 +27,59 @@ DEFERRED = (signal.SIGINT, signal.SIGTERM)
 def write_together(folder: Path, files: dict[str, bytes]) -> None:
     """Write ``files`` (file name -> content) into ``folder`` so that they appear together.
 
-    Every file is first written and synced in a temporary folder ``folder/.report-XXXXXXXX``,
-    then renamed into place in the order of ``files`` (the last one last: the file that
-    points to the others), with SIGINT and SIGTERM deferred until all are in place.
+    Every file is first written and synced in a temporary folder ``folder/.report-XXXXXXXX``;
+    then, with SIGINT and SIGTERM deferred until the move is done, the files of those names
+    already in ``folder`` (a previous report) are moved aside into the temporary folder and
+    the new ones renamed into place in the order of ``files`` (the last one last: the file
+    that points to the others). A failed rename moves back what was moved.
 
     Raises
     ------
+    ValueError
+        Naming the path when a file's destination in ``folder`` is a folder (checked before
+        anything is written).
     OSError
-        A failed write, naming the file in ``folder`` (not the temporary one); ``folder``
-        is as it was.
+        A failed write or rename, naming the file in ``folder`` (not the temporary one);
+        ``folder`` is as it was.
     """
+    for name in files:
+        if (folder / name).is_dir():
+            raise ValueError(
+                f"{str(folder / name)!r} is a folder; the report writes a file of that name: "
+                f"remove or rename the folder"
+            )
     with writing(folder):
         tmp = Path(tempfile.mkdtemp(prefix=".report-", dir=folder))
     try:
+        for sub in ("new", "old"):
+            (tmp / sub).mkdir()
         for name, data in files.items():
-            with writing(folder / name), open(tmp / name, "wb") as fh:
+            with writing(folder / name), open(tmp / "new" / name, "wb") as fh:
                 fh.write(data)
                 fh.flush()
                 os.fsync(fh.fileno())
         with deferred_signals():
-            for name in files:
-                with writing(folder / name):
-                    os.replace(tmp / name, folder / name)
+            _move_into_place(folder, tmp, list(files))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _move_into_place(folder: Path, tmp: Path, names: list[str]) -> None:
+    """Move the files ``names`` of ``folder`` aside into ``tmp/old``, then those of ``tmp/new``
+    into ``folder``; a failed rename (or an exception raised by one) moves back every rename
+    made, newest first, so ``folder`` holds either the old files or the new ones, never a mix."""
+    renames = [(folder / n, tmp / "old" / n) for n in names if os.path.lexists(folder / n)]
+    renames += [(tmp / "new" / n, folder / n) for n in names]
+    done: list[tuple[Path, Path]] = []
+    try:
+        for src, dst in renames:
+            with writing(folder / src.name):
+                os.replace(src, dst)
+            done.append((src, dst))
+    except BaseException:
+        for src, dst in reversed(done):
+            os.replace(dst, src)
+        raise
 
 
 @contextmanager

@@ -14,6 +14,7 @@ from pathlib import Path
 import numpy as np
 
 from ..results.aggregate import Aggregates
+from ..results.records import DEAL_COLUMNS
 from ..results.run_folder import (
     check_entries,
     check_records,
@@ -53,8 +54,12 @@ def _read_run(folder: Path) -> tuple[dict, Aggregates]:
     check_records(folder, manifest, agg.sides)
     if manifest.get("records"):
         ranges = deal_ranges(manifest)
-        _check_deal_ids(folder / "deals.parquet", ranges)
-        _check_side_rows(folder / "sides.parquet", ranges, agg.sides)
+        _check_deal_ids(folder / "deals.parquet", ranges, 1)
+        sides = folder / "sides.parquet"
+        if _has_seed_column(sides):
+            _check_deal_ids(sides, ranges, agg.sides)
+        else:  # written before the sides named their deal's seed: merged with --no-records
+            _check_side_rows(sides, ranges, agg.sides)
     return manifest, agg
 
 
@@ -98,9 +103,7 @@ def _check_side_seeds(path: Path) -> None:
     """Refuse a ``sides.parquet`` without the ``seed`` column (written before sides named
     their deal's seed): merged with runs of other seeds, its rows would name their deals
     ambiguously, and its schema differs from the other runs' files."""
-    import pyarrow.dataset as ds
-
-    if "seed" not in ds.dataset(path, format="parquet").schema.names:
+    if not _has_seed_column(path):
         raise ValueError(
             f"{str(path)!r} has no seed column (written by a canasta-sim older than this one, "
             f"whose side rows do not name their deal's seed); allowed: runs written by this "
@@ -109,18 +112,45 @@ def _check_side_seeds(path: Path) -> None:
         )
 
 
-def _check_deal_ids(path: Path, ranges: list[tuple[int, int, int]]) -> None:
-    """Refuse a ``deals.parquet`` whose rows are not each deal of ``ranges`` once (seed,
-    first deal, deals): a row's ``deal`` and its deal seed must be one of the range's (the
-    seed of deal ``i`` of master seed ``s`` is ``deal_seeds_nb(s, i, 1)``). A file of the
-    right size copied from another run would otherwise merge its deals twice. Reads two
+def _has_seed_column(path: Path) -> bool:
+    """Whether the Parquet records ``path`` have a ``seed`` column (of any type)."""
+    import pyarrow.dataset as ds
+
+    return "seed" in ds.dataset(path, format="parquet").schema.names
+
+
+def _check_id_columns(path: Path) -> None:
+    """Refuse records ``path`` whose ``deal`` or ``seed`` column is missing or of another type
+    than the records' layout gives (:data:`canasta_sim.results.records.DEAL_COLUMNS`)."""
+    import pyarrow.dataset as ds
+
+    schema = ds.dataset(path, format="parquet").schema
+    for name in ("deal", "seed"):
+        dtype, meaning = DEAL_COLUMNS[name]
+        found = str(schema.field(name).type) if name in schema.names else None
+        if found != dtype:
+            has = f"no {name} column" if found is None else f"a {name} column of type {found}"
+            raise ValueError(
+                f"{str(path)!r} has {has}; expected {name} of type {dtype}, {meaning}: a "
+                f"damaged file or one of another program"
+            )
+
+
+def _check_deal_ids(path: Path, ranges: list[tuple[int, int, int]], per_deal: int) -> None:
+    """Refuse records ``path`` (``deals.parquet``, ``per_deal`` 1, or ``sides.parquet``,
+    ``per_deal`` the rules' sides) whose rows are not each deal of ``ranges`` (seed, first
+    deal, deals) ``per_deal`` times: a row's ``deal`` and its deal seed must be one of the
+    range's (the seed of deal ``i`` of master seed ``s`` is ``deal_seeds_nb(s, i, 1)``). A
+    file of the right size copied from another run would otherwise merge its deals twice,
+    and side rows naming another seed would drop out of the join on deal and seed. Reads two
     columns batch by batch; holds a seed and a count per deal (9 bytes)."""
     import pyarrow.dataset as ds
 
     from ..nb.engine.rng import deal_seeds_nb
 
+    _check_id_columns(path)
     expected = [deal_seeds_nb(np.uint64(s), np.int64(f), np.int64(n)) for s, f, n in ranges]
-    counts = [np.zeros(n, np.uint8) for _, _, n in ranges]  # 0, 1 or more: once is right
+    counts = [np.zeros(n, np.uint8) for _, _, n in ranges]  # rows a deal: a few, a byte
     for batch in ds.dataset(path, format="parquet").to_batches(columns=["seed", "deal"]):
         seeds = batch.column("seed").to_numpy()
         deals = batch.column("deal").to_numpy()
@@ -137,11 +167,11 @@ def _check_deal_ids(path: Path, ranges: list[tuple[int, int, int]]) -> None:
                 f"(seeds and deal ranges of its manifest): a file of another run"
             )
     for (seed, first, _), count in zip(ranges, counts):
-        if (count != 1).any():
-            i = int(np.argmax(count != 1))
+        if (count != per_deal).any():
+            i = int(np.argmax(count != per_deal))
             raise ValueError(
-                f"{str(path)!r} holds deal {first + i} of seed {seed} {int(count[i])} times; "
-                f"its manifest says once (a damaged file)"
+                f"{str(path)!r} holds {int(count[i])} rows of deal {first + i} of seed {seed}; "
+                f"its manifest says {per_deal} (a damaged file)"
             )
 
 
@@ -213,7 +243,11 @@ def merge_runs(runs, out, *, overwrite: bool = False, records: bool = True) -> S
         differing entries with both values, shortened), two runs holding the same deals (same seed,
         overlapping deal ranges), or records to keep that a run lacks (records would be dropped
         silently), or records to keep of a run written before ``sides.parquet`` had its
-        ``seed`` column (the message names the file; such runs merge with ``records=False``).
+        ``seed`` column (the message names the file; such runs merge with ``records=False``),
+        or a run whose records' rows are not its deals (a ``deals.parquet`` row, or a
+        ``sides.parquet`` row with a ``seed`` column, naming a deal and seed not of its manifest,
+        a deal with another number of rows than one, or than one a side, a ``deal`` or
+        ``seed`` column missing or of another type: the message names the file).
     """
     if isinstance(runs, (str, Path)):  # one folder, not a list of them (a str is iterable)
         raise ValueError(f"runs={str(runs)!r} is one folder; allowed: a list of two or more")

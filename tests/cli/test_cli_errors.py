@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 
+import numpy as np
 import pandas as pd
 import pytest
 from click.testing import CliRunner
@@ -299,7 +300,7 @@ def test_merge_refuses_a_deal_held_twice(runs, tmp_path):
     frame.iloc[rows].to_parquet(bad / "deals.parquet")
     r = CliRunner().invoke(main, ["merge", str(bad), str(runs / "b"), "--out", str(tmp_path / "m")])
     assert r.exit_code == 2, r.output
-    assert "holds deal 3 of seed 0 2 times" in " ".join(r.output.split())
+    assert "holds 2 rows of deal 3 of seed 0; its manifest says 1" in " ".join(r.output.split())
 
 
 def test_merge_refuses_records_of_a_run_whose_sides_have_no_seed_column(runs, tmp_path):
@@ -343,11 +344,51 @@ def test_merge_refuses_a_sides_file_of_another_run_or_a_side_row_twice(runs, tmp
     rows = list(range(len(frame)))
     rows[9] = 0  # deal 0's first side twice, deal 4's second side missing
     frame.iloc[rows].to_parquet(twice / "sides.parquet")
-    for bad, says in ((swapped, "a row of deal 20"), (twice, "holds 3 rows of deal 0, not 2")):
+    for bad, says in (
+        (swapped, "a row of deal 20"),
+        (twice, "holds 3 rows of deal 0 of seed 0; its manifest says 2"),
+    ):
         out = tmp_path / f"m_{bad.name}"
         r = CliRunner().invoke(main, ["merge", str(bad), str(runs / "b"), "--out", str(out)])
         said = " ".join(r.output.split())
         assert r.exit_code == 2 and str(bad / "sides.parquet") in said and says in said, said
+        assert not out.exists()
+
+
+def _damage(folder, name, edit):
+    """Rewrite ``folder/name`` with ``edit`` applied to its frame."""
+    frame = pd.read_parquet(folder / name)
+    edit(frame).to_parquet(folder / name)
+
+
+@pytest.mark.parametrize(
+    "name, edit, says",
+    [  # side rows naming another seed than their deal's: the join on deal and seed drops them
+        ("sides.parquet", lambda f: f.assign(seed=np.uint64(0)), "a row of deal 0 that is not"),
+        (
+            "sides.parquet",
+            lambda f: f.assign(seed=f["seed"].astype(str)),
+            "string; expected seed of type uint64, the deal's own seed",
+        ),
+        (
+            "deals.parquet",
+            lambda f: f.drop(columns="seed"),
+            "has no seed column; expected seed of type uint64, the deal's own seed",
+        ),
+    ],
+    ids=["sides-seed-0", "sides-seed-strings", "deals-no-seed"],
+)
+def test_merge_refuses_records_whose_seed_column_is_not_the_runs(runs, tmp_path, name, edit, says):
+    bad = _copy(runs / "a", tmp_path / "bad")
+    _damage(bad, name, edit)
+    out = tmp_path / "m"
+    for records in ([], ["--no-records"]):  # a damaged file is refused either way
+        r = CliRunner().invoke(
+            main, ["merge", str(bad), str(runs / "b"), "--out", str(out), *records]
+        )
+        said = " ".join(r.output.split())
+        assert r.exit_code == 2 and str(bad / name) in said and says in said, said
+        assert "Traceback" not in r.output and len(r.output.splitlines()) < 12
         assert not out.exists()
 
 

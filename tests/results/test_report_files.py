@@ -10,6 +10,7 @@ from click.testing import CliRunner
 from canasta_sim import simulate
 from canasta_sim.cli import main
 from canasta_sim.results.report import PLOTS, write_report
+from canasta_sim.results.report_files import write_together
 
 REPORT_FILES = [*PLOTS, "report.md"]
 
@@ -94,7 +95,51 @@ def test_ctrl_c_while_the_files_move_into_place_waits_for_the_last(folder, monke
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     finally:
         signal.signal(signal.SIGINT, previous)
-    assert moved == REPORT_FILES  # report.md last
+    assert moved == REPORT_FILES + REPORT_FILES  # the old files aside, then the new, report.md last
     for name in REPORT_FILES:  # the new report, whole
         assert not (folder / name).read_bytes().startswith(b"old ")
     assert not [p for p in folder.iterdir() if p.name.startswith(".")]
+
+
+def test_a_folder_in_place_of_a_report_file_is_refused_leaving_the_old_report(folder):
+    _old_report(folder)
+    (folder / "red_three_value.png").unlink()
+    (folder / "red_three_value.png" / "x").mkdir(parents=True)
+    before = _contents(folder)
+    r = CliRunner().invoke(main, ["report", str(folder)])
+    assert r.exit_code == 2
+    assert f"'{folder / 'red_three_value.png'}' is a folder" in r.output
+    assert _contents(folder) == before  # nothing written, no temporary folder
+    (folder / "red_three_value.png" / "x").rmdir()
+    (folder / "red_three_value.png").rmdir()
+
+
+@pytest.mark.parametrize("old", [True, False], ids=["old-report", "no-report"])
+def test_a_rename_failing_at_any_step_leaves_the_folder_as_it_was(tmp_path, monkeypatch, old):
+    """The k-th rename of the move fails, for every k: the folder holds the old report whole
+    (or no report file), never a mix, and no temporary folder."""
+    files = {name: b"new " + name.encode() for name in REPORT_FILES}
+    if old:
+        for name in REPORT_FILES:
+            (tmp_path / name).write_bytes(b"old " + name.encode())
+    (tmp_path / "other.txt").write_bytes(b"not the report's")
+    before = _contents(tmp_path)
+    replace = os.replace
+    renames = 2 * len(files) if old else len(files)  # the old files aside, then the new in
+    for k in range(renames):
+        calls = []
+
+        def failing_replace(src, dst, k=k, calls=calls):
+            calls.append(dst)
+            if len(calls) == k + 1:
+                raise OSError(28, "No space left on device")
+            replace(src, dst)
+
+        with monkeypatch.context() as patch:
+            patch.setattr(os, "replace", failing_replace)
+            with pytest.raises(OSError, match="No space left"):
+                write_together(tmp_path, files)
+        assert _contents(tmp_path) == before, k
+        assert len(calls) == 2 * k + 1  # k renames, the failed one, k moved back
+    write_together(tmp_path, files)  # and without a failure, the new report whole
+    assert _contents(tmp_path) == before | files
