@@ -75,7 +75,7 @@ def test_stages_killed_and_resumed_give_the_bytes_of_a_run_never_killed(tmp_path
         "round": 1,
         "file": "outcomes_2p/round_1.npz",
     }
-    assert kept["3"] == {"round": 0, "stopped_by": None, "outcomes": None}
+    assert kept["3"] == {"round": 0, "stopped_by": None, "distil": None, "outcomes": None}
     assert _arrays(whole / "weights" / "apprentice_2p.npz") == _arrays(tuned / "round_1.npz")
     shipped = default_weights_path(3, "apprentice9")
     assert (whole / "weights" / "apprentice_3p.npz").read_bytes() == shipped.read_bytes()
