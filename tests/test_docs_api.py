@@ -115,3 +115,13 @@ def test_the_cli_page_has_every_command_help():
     text = HOOKS.cli_reference()
     for name in ("simulate", "study", "analyse", "train", "warmup"):
         assert f"## {name}\n\n```text\nUsage: canasta-sim {name} [OPTIONS]" in text
+
+
+def test_the_cli_reference_says_where_to_read_it_where_it_is_not_generated():
+    # GitHub shows the page without the hook: the section must say how to get the help text
+    text = (DOCS / "cli.md").read_text()
+    section = text[text.index("\n## Reference\n") :]
+    assert section.count(HOOKS.CLI_MARKER) == 1 == text.count(HOOKS.CLI_MARKER)
+    shown = " ".join(section.replace(HOOKS.CLI_MARKER, "").split())
+    assert "`canasta-sim COMMAND --help` prints the same text" in shown
+    assert "generated here on the documentation site" in shown

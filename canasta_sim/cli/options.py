@@ -78,15 +78,35 @@ def _rules_file(text: str) -> dict:
             param_hint="--rules",
         )
     try:
-        data = json.loads(path.read_text())
+        data = json.loads(path.read_text(), object_pairs_hook=_once_each)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise click.BadParameter(
             f"{text!r} is not valid JSON ({exc})", param_hint="--rules"
         ) from None
+    except _DuplicateKey as exc:
+        raise click.BadParameter(f"{text!r} {exc}", param_hint="--rules") from None
     if not isinstance(data, dict):
         raise click.BadParameter(
             f"{text!r} must hold a JSON object of switches", param_hint="--rules"
         )
+    return data
+
+
+class _DuplicateKey(ValueError):
+    """A JSON object that gives one key twice."""
+
+
+def _once_each(pairs: list[tuple[str, Any]]) -> dict:
+    """A JSON object's pairs as a dict, each key once: json itself keeps the last of a key
+    given twice, which would drop a switch of a rules file silently."""
+    data: dict = {}
+    for key, value in pairs:
+        if key in data:
+            raise _DuplicateKey(
+                f"gives {key!r} twice ({json.dumps(data[key])} and {json.dumps(value)}); "
+                f"allowed: each switch once"
+            )
+        data[key] = value
     return data
 
 
@@ -265,10 +285,11 @@ SCHEDULER = click.option(
 )
 
 
+#: Every command's ``--format``, in any case: click gives the value as listed (lower case).
 FORMAT = click.option(
     "--format",
     "fmt",
-    type=click.Choice(["table", "csv", "json"]),
+    type=click.Choice(["table", "csv", "json"], case_sensitive=False),
     default="table",
     show_default=True,
     help="table: aligned text with units and 95% intervals; csv: the main table; json: the "

@@ -5,12 +5,14 @@ folder first, then moves them into place with SIGINT and SIGTERM deferred (the m
 renames), the main file last. The move is all or nothing: the previous report's files are
 first moved aside into the temporary folder, then the new ones in, and a failed rename moves
 back what was moved. An error or an interrupt leaves the run folder as it was (a previous
-report stays whole); the temporary folder is removed in every case.
+report stays whole); the temporary folder is removed in every case but a kill (``kill -9``, a
+power cut), whose leftover the next report into the folder removes (:func:`remove_leftovers`).
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import tempfile
@@ -22,16 +24,23 @@ from .run_folder import writing
 
 #: Signals whose handling waits until the report's files are all in place.
 DEFERRED = (signal.SIGINT, signal.SIGTERM)
+#: The temporary folder's name prefix, and the whole name as ``tempfile.mkdtemp`` makes it
+#: (eight of its random letters, digits or underscores).
+PREFIX = ".report-"
+LEFTOVER = re.compile(re.escape(PREFIX) + r"[a-z0-9_]{8}")
+#: What a temporary folder of :func:`write_together` holds.
+PARTS = frozenset({"new", "old"})
 
 
 def write_together(folder: Path, files: dict[str, bytes]) -> None:
     """Write ``files`` (file name -> content) into ``folder`` so that they appear together.
 
-    Every file is first written and synced in a temporary folder ``folder/.report-XXXXXXXX``;
-    then, with SIGINT and SIGTERM deferred until the move is done, the files of those names
-    already in ``folder`` (a previous report) are moved aside into the temporary folder and
-    the new ones renamed into place in the order of ``files`` (the last one last: the file
-    that points to the others). A failed rename moves back what was moved.
+    Every file is first written and synced in a temporary folder ``folder/.report-XXXXXXXX``
+    (after the leftovers of a killed report are removed, :func:`remove_leftovers`); then,
+    with SIGINT and SIGTERM deferred until the move is done, the files of those names already
+    in ``folder`` (a previous report) are moved aside into the temporary folder and the new
+    ones renamed into place in the order of ``files`` (the last one last: the file that
+    points to the others). A failed rename moves back what was moved.
 
     Raises
     ------
@@ -39,7 +48,8 @@ def write_together(folder: Path, files: dict[str, bytes]) -> None:
         Naming the path when a file's destination in ``folder`` is a folder (checked before
         anything is written).
     OSError
-        A failed write or rename, naming the file in ``folder`` (not the temporary one);
+        A leftover that cannot be removed or a failed write or rename, naming ``folder`` or
+        the file in ``folder`` (not the temporary one);
         ``folder`` is as it was.
     """
     for name in files:
@@ -49,7 +59,8 @@ def write_together(folder: Path, files: dict[str, bytes]) -> None:
                 f"remove or rename the folder"
             )
     with writing(folder):
-        tmp = Path(tempfile.mkdtemp(prefix=".report-", dir=folder))
+        remove_leftovers(folder)
+        tmp = Path(tempfile.mkdtemp(prefix=PREFIX, dir=folder))
     try:
         for sub in ("new", "old"):
             (tmp / sub).mkdir()
@@ -62,6 +73,37 @@ def write_together(folder: Path, files: dict[str, bytes]) -> None:
             _move_into_place(folder, tmp, list(files))
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def remove_leftovers(folder: Path) -> None:
+    """Remove the temporary folders that killed reports left in ``folder``.
+
+    A report killed outright (``kill -9``) leaves its temporary folder behind; only a folder
+    of that making goes: named ``.report-`` and eight letters, digits or underscores (as
+    ``tempfile.mkdtemp`` names it), not a symbolic link, holding nothing but its ``new`` and
+    ``old`` folders. Two reports into one folder at once are not supported: the second would
+    remove the first's temporary folder.
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+        The report's folder (a run or study folder).
+
+    Raises
+    ------
+    OSError
+        When a leftover cannot be removed.
+    """
+    leftovers = [
+        path
+        for path in Path(folder).iterdir()
+        if LEFTOVER.fullmatch(path.name)
+        and path.is_dir()
+        and not path.is_symlink()
+        and {part.name for part in path.iterdir()} <= PARTS
+    ]
+    for path in leftovers:
+        shutil.rmtree(path)
 
 
 def _move_into_place(folder: Path, tmp: Path, names: list[str]) -> None:

@@ -357,7 +357,7 @@ def format_summary(summary: pd.DataFrame) -> str:
         ]
         for r in summary.itertuples()
     ]
-    return align_columns([[*head, "re-scored regret, points per deal [95%]"], *rows], sep=" ")
+    return align_columns([[*head, "re-scored regret, points per deal [95%]"], *rows])
 
 
 def format_top(top: pd.DataFrame) -> str:

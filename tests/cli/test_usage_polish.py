@@ -150,3 +150,50 @@ def test_docs_list_every_field_of_the_games_side_table():
     bullet = text[text.index("- `sides` (`games`):") :].split("\n- ")[0]
     assert set(re.findall(r"`(\w+)`", bullet)) - {"sides", "games"} <= set(frame.columns)
     assert set(frame.columns) <= set(re.findall(r"`(\w+)`", bullet))
+
+
+def _format_options(group=main, path=()):
+    """Every ``--format`` option of the command line: (command path, option)."""
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            yield from _format_options(command, (*path, name))
+            continue
+        for param in command.params:
+            if "--format" in getattr(param, "opts", ()):
+                yield (*path, name), param
+
+
+def test_every_format_option_takes_any_case_as_the_lower_case_value():
+    found = dict(_format_options())
+    assert {"simulate", "compare", "review", "analyse"} <= {p[-1] for p in found}
+    for where, param in found.items():
+        ctx = click.Context(click.Command(where[-1]))
+        assert param.type.convert("CSV", param, ctx) == "csv", where
+        assert param.type.convert("Json", param, ctx) == "json", where
+
+
+@pytest.mark.parametrize("command", ["simulate", "review", "analyse"])
+def test_a_bad_format_names_the_value_and_the_formats_allowed(command):
+    r = invoke(command, "--format", "XML")
+    assert r.exit_code == 2, r.output
+    assert "'XML' is not one of 'table', 'csv', 'json'" in r.output
+    assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize(
+    "text, shown",
+    [
+        ('{"players": 4, "players": 2}', "'players' twice (4 and 2)"),
+        ('{"max_turns": 50, "players": 2, "max_turns": 50}', "'max_turns' twice (50 and 50)"),
+    ],
+)
+def test_a_rules_file_giving_a_switch_twice_names_the_switch_and_the_file(tmp_path, text, shown):
+    path = tmp_path / "rules.json"
+    path.write_text(text)
+    r = invoke("simulate", "--deals", 2, "--rules", path)
+    assert r.exit_code == 2, r.output
+    message = " ".join(r.output.split())
+    assert f"Invalid value for --rules: {str(path)!r} gives {shown}; allowed: each" in message
+    assert "Traceback" not in r.output
+    with pytest.raises(click.BadParameter, match=shown.replace("(", r"\(").replace(")", r"\)")):
+        build_rules(None, str(path), ())

@@ -143,3 +143,52 @@ def test_a_rename_failing_at_any_step_leaves_the_folder_as_it_was(tmp_path, monk
         assert len(calls) == 2 * k + 1  # k renames, the failed one, k moved back
     write_together(tmp_path, files)  # and without a failure, the new report whole
     assert _contents(tmp_path) == before | files
+
+
+def _killed_report(folder, name=".report-k1ll_9ed"):
+    """The temporary folder a report killed with ``kill -9`` during its move leaves: new files
+    not yet moved, old ones moved aside."""
+    leftover = folder / name
+    (leftover / "new").mkdir(parents=True)
+    (leftover / "old").mkdir()
+    (leftover / "new" / "report.md").write_bytes(b"killed")
+    return leftover
+
+
+def test_a_killed_reports_leftover_is_removed_and_nothing_else(tmp_path):
+    leftover = _killed_report(tmp_path)
+    empty = tmp_path / ".report-00000000"  # killed before it made new/ and old/
+    empty.mkdir()
+    kept = {
+        ".report-mine": "dir",  # not a name mkdtemp makes
+        ".report-abcdefghi": "dir",  # nine characters
+        ".report-ABCDEFGH": "dir",  # mkdtemp's names are lower case
+        ".report-notes123": "file",  # a file, not a folder
+        ".report-other123": "foreign",  # a folder holding something report never writes
+    }
+    for name, kind in kept.items():
+        if kind == "file":
+            (tmp_path / name).write_bytes(b"mine")
+        else:
+            (tmp_path / name).mkdir()
+            if kind == "foreign":
+                (tmp_path / name / "notes.txt").write_bytes(b"mine")
+    files = {name: b"new " + name.encode() for name in REPORT_FILES}
+    write_together(tmp_path, files)
+    assert not leftover.exists() and not empty.exists()
+    assert {p.name for p in tmp_path.iterdir()} == set(kept) | set(files)
+    assert (tmp_path / ".report-other123" / "notes.txt").read_bytes() == b"mine"
+    assert {name: (tmp_path / name).read_bytes() for name in files} == files
+
+
+def test_report_after_a_killed_report_removes_its_leftover_and_writes_every_file(folder):
+    _old_report(folder)
+    leftover = _killed_report(folder)
+    r = CliRunner().invoke(main, ["report", str(folder)])
+    assert r.exit_code == 0, r.output
+    assert not leftover.exists()
+    assert not [p for p in folder.iterdir() if p.name.startswith(".")]
+    for name in REPORT_FILES:
+        assert not (folder / name).read_bytes().startswith(b"old "), name
+    text = (folder / "report.md").read_text()
+    assert [name for name in PLOTS if f"]({name})" not in text] == []  # every plot shown

@@ -284,3 +284,37 @@ def test_review_writes_the_rollout_bot_it_used():
     assert result.settings["rollout"] == "expert"
     given = review(Rules(players=2), deals=1, bots="expert", seed=4, worlds=2, rollout="greedy")
     assert given.settings["rollout"] == "greedy"
+
+
+def test_the_summary_header_cells_stand_right_aligned_over_their_columns():
+    """Columns two spaces apart, as every table of the project: a header of several words
+    ('per deal', 'not best') reads as one cell, and ends where its numbers end."""
+    import re
+
+    from canasta_sim.search.review import format_summary
+
+    nan = float("nan")
+    summary = pd.DataFrame(
+        {
+            "type": ["pickup", "discard", "all"],
+            "decisions": [12, 1_500, 1_512],
+            "per_deal": [12.0, 1500.0, 1512.0],
+            "not_best": [0.25, nan, 0.5],
+            "regret": [1.5, -12.25, 3.0],
+            "rescored": [0.5, -3.25, 12.0],
+            "rescored_lo": [-1.0, -20.0, 1.0],
+            "rescored_hi": [2.0, 13.5, 23.0],
+        }
+    )
+    lines = format_summary(summary).splitlines()
+    head = ["decision", "count", "per deal", "not best", "raw regret, points"]
+    head.append("re-scored regret, points per deal [95%]")
+    assert re.split(r"\s{2,}", lines[0]) == head
+    assert re.split(r"\s{2,}", lines[2]) == [
+        "discard", "1,500", "1500.00", "-", "-12.25", "-3.25 [-20.00, +13.50]"
+    ]  # fmt: skip
+
+    def ends(line):  # where each cell after the label ends
+        return [m.end() for m in re.finditer(r"\S+(?: \S+)*", line)][1:]
+
+    assert {tuple(ends(line)) for line in lines} == {tuple(ends(lines[0]))}
