@@ -143,3 +143,11 @@ def test_the_plan_drops_nothing_by_default_and_freezes_what_it_drops():
     plan = TrainPlan(distil_drop=("kinds",), seed=5)
     assert plan.tune_plan(4).frozen == ("kinds",)
     assert (plan.distil_plan(6).seed, plan.distil_plan(6).deals) == (211, 4000)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 6])
+def test_the_shipped_files_read_no_per_kind_block(players):
+    """Bots version 11's files were distilled without the per-kind blocks: the kernels skip
+    them (and only them); version 10's read every block."""
+    assert load_weights(str(default_weights_path(players)))[NetSlot.skips] == Skip.kinds
+    assert load_weights(str(default_weights_path(players, "apprentice10")))[NetSlot.skips] == 0
