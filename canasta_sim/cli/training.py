@@ -66,7 +66,8 @@ PLAN_OPTIONS = (
             10**6,
             rounds,
             f"Rounds of fine-tuning on outcomes of the kept {p}-player file (seed SEED + "
-            f"{TUNE_SEEDS[p]}; 0: keep the imitation file).",
+            f"{TUNE_SEEDS[p]}; 0: keep the imitation file, or with --distil-drop the "
+            "distilled one).",
         )
         for p, rounds in ((2, 40), (3, 40), (4, 28), (6, 40))
     ),
@@ -85,10 +86,11 @@ PLAN_OPTIONS = (
         "distil_deals",
         10**7,
         4000,
-        "Self-play deals of the kept file a distillation learns from (seed SEED + "
+        "Self-play deals of the kept file a distillation (with --distil-drop) learns from "
+        "(seed SEED + "
         f"{', '.join(str(DISTIL_SEEDS[p]) for p in (2, 3, 4, 6))} at 2, 3, 4, 6 players).",
     ),
-    ("distil_steps", 10**7, 3000, "Adam steps of a distillation."),
+    ("distil_steps", 10**7, 3000, "Adam steps of a distillation (with --distil-drop)."),
 )
 
 

@@ -96,7 +96,8 @@ def distil(teacher: str, plan: DistilPlan) -> tuple[dict, dict]:
     (:func:`.outcomes.policy_params`), and the facts of its learning: its plan, decisions,
     the held-out agreement of its choice with the teacher's at the start (the teacher's
     weights on the dropped blocks set to 0) and at the end, and the seconds of play and of
-    learning.
+    learning. A teacher whose weights on the dropped blocks are all 0 already (a file that
+    skips them) is its own student: no deal is played, no step taken (0 decisions).
 
     Raises
     ------
@@ -109,11 +110,13 @@ def distil(teacher: str, plan: DistilPlan) -> tuple[dict, dict]:
     import jax
     import optax
 
+    params = outcomes.policy_params(outcomes.read_parts(teacher))
+    if not params["A"][:, dropped_columns(plan.drop)].any():  # nothing to learn: no play
+        return params, _facts(plan, teacher, decisions=0, held_out_decisions=0)
     t = time.time()
     train = decisions(teacher, plan, 0, plan.deals)
     held = decisions(teacher, plan, plan.deals, plan.held_out)
     played = time.time() - t
-    params = outcomes.policy_params(outcomes.read_parts(teacher))
     params["A"][:, dropped_columns(plan.drop)] = 0.0
     keep = {k: np.ones_like(v) for k, v in params.items()}
     keep["A"][:, dropped_columns(plan.drop)] = 0.0  # the dropped weights' gradient: they stay 0
@@ -138,17 +141,23 @@ def distil(teacher: str, plan: DistilPlan) -> tuple[dict, dict]:
         }
         params, state = step(params, state, batch)
     params = {k: np.asarray(v) for k, v in params.items()}
-    facts = {
-        "distilled": asdict(plan),
-        "teacher": teacher,
-        "decisions": len(train["state"]),
-        "held_out_decisions": len(held["state"]),
-        "agreement_start": start,
-        "agreement_end": agreement(params, held),
-        "play_seconds": round(played, 1),
-        "learn_seconds": round(time.time() - t - played, 1),
-    }
-    return params, facts
+    return params, _facts(
+        plan,
+        teacher,
+        decisions=len(train["state"]),
+        held_out_decisions=len(held["state"]),
+        agreement_start=start,
+        agreement_end=agreement(params, held),
+        play_seconds=round(played, 1),
+        learn_seconds=round(time.time() - t - played, 1),
+    )
+
+
+def _facts(plan: DistilPlan, teacher: str, **measured) -> dict:
+    """A distillation's facts: its plan and teacher, then what it measured (with no
+    decision, the teacher reading none of the blocks: its choice every time, no time)."""
+    none = {"agreement_start": 1.0, "agreement_end": 1.0, "play_seconds": 0.0}
+    return {"distilled": asdict(plan), "teacher": teacher, **none, "learn_seconds": 0.0, **measured}
 
 
 def _loss(params, batch, temperature):

@@ -410,7 +410,8 @@ def _progress(out: Path, plan: TrainPlan) -> tuple[int, int, bool]:
     before it)."""
     tuning = [(p, *stage) for p in ORDER for stage in plan.tune_stages(p)]
     distils = [distil_marker(out, p) for p in ORDER] if plan.distil_drop else []
-    done = sum(_tune_done(out, *stage) for stage in tuning) + sum(m.exists() for m in distils)
+    done = sum(_tune_done(out, *stage) for stage in tuning)
+    done += sum(m.exists() and distil_file(out, p).exists() for p, m in zip(ORDER, distils))
     total = len(tuning) + len(distils)
     for k in range(1, plan.rounds + 1):
         try:
@@ -481,6 +482,7 @@ def _distil_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -
     if not plan.distil_drop:
         return
     if marker.exists() and path.exists():
+        _check_final(path, players)  # a damaged file named before the rounds read it
         echo(f"distil_{players}p: done before")
         return
     dplan = plan.distil_plan(players)
@@ -492,11 +494,14 @@ def _distil_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -
     t, load = time.time(), _load()
     params, made = distil(teacher, dplan)
     outcomes.write(path, params, outcomes.read_parts(teacher), players, made)
-    echo(
-        f"  {made['decisions']:,} decisions; the teacher's choice at "
-        f"{made['agreement_start']:.1%} of {made['held_out_decisions']:,} held-out decisions "
-        f"before, {made['agreement_end']:.1%} after"
-    )
+    if made["decisions"]:
+        echo(
+            f"  {made['decisions']:,} decisions; the teacher's choice at "
+            f"{made['agreement_start']:.1%} of {made['held_out_decisions']:,} held-out "
+            f"decisions before, {made['agreement_end']:.1%} after"
+        )
+    else:
+        echo("  the kept file reads none of those blocks: the distilled file is its network")
     write_marker(
         marker,
         {

@@ -170,7 +170,7 @@ class TrainPlan:
             raise BadArgument(
                 "distil_drop",
                 f"distil_drop={','.join(self.distil_drop)}: {bad[0]!r} is not allowed; allowed: "
-                f"a comma-separated list of {', '.join(STATE_BLOCKS)}, or none",
+                f"a comma-separated list of {', '.join(STATE_BLOCKS)} (empty: no distillation)",
             )
         object.__setattr__(self, "distil_drop", tuple(dict.fromkeys(self.distil_drop)))
 
@@ -207,11 +207,13 @@ class TrainPlan:
 
     def _distinct_pool(self) -> tuple[str, ...]:
         """The pool's names but those of a weight file an earlier name plays, the first kept:
-        with no round of imitation (``rounds`` 0) ``start`` plays --start's shipped files,
-        those of the pool's name of that family (``apprentice@9`` with ``start`` of that
-        name); with rounds of imitation, a round's file (a name twice is one file too). A
-        family's files are of every count, so the files at 2 players tell them apart."""
-        start = str(self.start_file(2)) if self.rounds == 0 else "start"
+        with no round of imitation (``rounds`` 0) nor distillation ``start`` plays --start's
+        shipped files, those of the pool's name of that family (``apprentice@9`` with
+        ``start`` of that name); with rounds of imitation or a distillation, a file of the
+        run (a name twice is one file too). A family's files are of every count, so the files
+        at 2 players tell them apart."""
+        shipped = self.rounds == 0 and not self.distil_drop  # else start is a file of out
+        start = str(self.start_file(2)) if shipped else "start"
         files = [pool_file(name, "self", start, 2) for name in self.outcome_pool]
         return tuple(n for j, n in enumerate(self.outcome_pool) if files[j] not in files[:j])
 

@@ -204,8 +204,11 @@ def _check_markers(out: Path, facts: dict, free: tuple[str, ...]) -> None:
 
 
 def _shown(value) -> str:
-    """A plan's value as its option is written: a list (the pool) comma-separated."""
-    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+    """A plan's value as its option is written: a list (the pool) comma-separated, an
+    empty one ``''``."""
+    if isinstance(value, list):
+        return ",".join(map(str, value)) or "''"
+    return str(value)
 
 
 def read_facts(path: Path, fields=()) -> dict:

@@ -49,6 +49,9 @@ DEFAULT_BOT = "apprentice"
 #: A preset's defaults hold at every player count; a parameter it leaves out keeps the
 #: policy's defaults (per player count too). Parameters given in a spec change a preset as
 #: they change a policy.
+#: The bots versions whose apprentice files are kept (``apprentice@V`` plays version V's).
+KEPT_APPRENTICES = (8, 9, 10)
+
 PRESETS: dict[str, dict[str, float]] = {
     "expert@1": {
         "pile_threshold": 5,
@@ -89,22 +92,15 @@ PRESETS: dict[str, dict[str, float]] = {
         "meld_pile": 0,
         "initial_cards": 3,
     },
-    # versions 8's, 9's and 10's parameters are today's apprentice defaults: only their weights
-    # are their own
-    "apprentice@8": {},
-    "apprentice@9": {},
-    "apprentice@10": {},
+    # earlier apprentices' parameters are today's defaults: only their weights are their own
+    **{f"apprentice@{v}": {} for v in KEPT_APPRENTICES},
 }
 
 #: The family of shipped weight files an apprentice preset plays (``data/{family}_{N}p.npz``
 #: for N players, :func:`~canasta_sim.players.weights.default_weights_path`): the files of its
 #: bots version, kept under their own names when a later version ships new ones, so that the
 #: preset plays as its version did (as a bot, and as ``pimc``'s ``rollout=``).
-WEIGHT_FAMILIES: dict[str, str] = {
-    "apprentice@8": "apprentice8",
-    "apprentice@9": "apprentice9",
-    "apprentice@10": "apprentice10",
-}
+WEIGHT_FAMILIES = {f"apprentice@{v}": f"apprentice{v}" for v in KEPT_APPRENTICES}
 
 
 def find_policy(name: str) -> Policy | None:

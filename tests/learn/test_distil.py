@@ -151,3 +151,45 @@ def test_the_shipped_files_read_no_per_kind_block(players):
     them (and only them); version 10's read every block."""
     assert load_weights(str(default_weights_path(players)))[NetSlot.skips] == Skip.kinds
     assert load_weights(str(default_weights_path(players, "apprentice10")))[NetSlot.skips] == 0
+
+
+def test_with_a_distillation_start_is_another_file_than_the_start_presets():
+    """The pool's ``start`` is the distilled file, not --start's shipped one: both kept."""
+    pool = ("self", "start", "apprentice@10")
+    plan = TrainPlan(rounds=0, start="apprentice@10", outcome_pool=pool, outcome_deals_2p=9,
+                     outcome_deals_3p=9, outcome_deals_4p=9, outcome_deals_6p=9,
+                     distil_drop=("kinds",))  # fmt: skip
+    assert plan.outcome_pool == pool
+    same = TrainPlan(rounds=0, start="apprentice@10", outcome_pool=pool)
+    assert same.outcome_pool == ("self", "start")
+
+
+def test_a_teacher_that_reads_no_dropped_block_is_its_own_student():
+    from canasta_sim.learn import outcomes
+    from canasta_sim.learn.distil import DistilPlan, distil
+
+    teacher = str(default_weights_path(3))  # version 11's: no per-kind block read
+    params, facts = distil(teacher, DistilPlan(seed=1, players=3, drop=("kinds",)))
+    start = outcomes.policy_params(outcomes.read_parts(teacher))
+    assert all(np.array_equal(params[k], start[k]) for k in start)
+    assert (facts["decisions"], facts["agreement_end"]) == (0, 1.0)
+
+
+def test_a_damaged_distilled_file_is_named(tmp_path):
+    out = tmp_path / "t"
+    assert _train(out).exit_code == 0
+    damaged = out / "distil" / "apprentice_2p.npz"
+    damaged.write_bytes(damaged.read_bytes()[:100])
+    r = _train(out, "--outcome-rounds-2p", "2")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and f"{damaged} is damaged" in text and "Traceback" not in text, text
+
+
+def test_a_resume_naming_a_distillation_the_folder_was_made_without_is_refused(tmp_path):
+    out = tmp_path / "t"
+    plain = ["train", "--out", str(out), "--quiet", "--rounds", "0", "--start", "apprentice@9"]
+    plain += [f"--outcome-rounds-{p}p=0" for p in (2, 3, 4, 6)]
+    assert CliRunner().invoke(main, plain).exit_code == 0
+    r = CliRunner().invoke(main, [*plain, "--distil-drop", "kinds"])
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "was made with distil_drop='': resume it with ''" in text, text
