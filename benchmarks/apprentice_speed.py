@@ -9,8 +9,10 @@ the play (melds and the discard, R-20 steps 2 and 3): two a turn. ``x_floor`` an
 round, which drift far less with the machine's load than the times themselves; the load
 average before and after the rounds is printed with the table.
 
-Run: ``python benchmarks/apprentice_speed.py [--deals 20000] [--repeats 5] [--threads 2]``;
-writes ``results/bench/apprentice_speed.csv`` and ``apprentice_speed.md``.
+Run: ``python benchmarks/apprentice_speed.py [--deals 20000] [--repeats 5] [--threads 2]
+[--players 4] [--also apprentice@10,...]``; ``--also`` times more bot specs in the same rounds
+(an earlier version's files, say). Writes ``results/bench/apprentice_speed.csv`` and
+``apprentice_speed.md`` (``apprentice_speed_{P}p`` at another player count than 4).
 """
 
 import argparse
@@ -44,13 +46,15 @@ def main(argv=None):
     parser.add_argument("--repeats", type=int, default=5, help="paired rounds")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--also", default="", help="more bot specs, comma-separated")
     args = parser.parse_args(argv)
     numba.set_num_threads(args.threads)
     rules = Rules(players=args.players)
+    bots = BOTS + tuple(b for b in args.also.split(",") if b)
     calls = {"floor": floor_call(rules, args.deals)}
-    calls.update({bot: deal_call(rules, bot, args.deals) for bot in BOTS})
+    calls.update({bot: deal_call(rules, bot, args.deals) for bot in bots})
     turns = {"floor": float(FLOOR_TURNS)}
-    for bot in BOTS:  # the timed calls play these deals again: same seeds, same turns
+    for bot in bots:  # the timed calls play these deals again: same seeds, same turns
         deal_rows, _ = calls[bot]()
         turns[bot] = float(deal_rows["turns"].mean())
     before = load_average()
@@ -66,7 +70,7 @@ def main(argv=None):
                 "deals_per_s": round(deals_per_s),
                 "turns_per_deal": turns[name],
                 # the floor kernel decides nothing
-                "decisions_per_s": round(2 * turns[name] * deals_per_s) if name in BOTS else None,
+                "decisions_per_s": round(2 * turns[name] * deals_per_s) if name in bots else None,
                 "us_per_deal": 1e6 / deals_per_s,
                 "x_floor": statistics.median(t / f for t, f in zip(seconds, times["floor"])),
                 "x_expert": statistics.median(t / e for t, e in zip(seconds, times["expert"])),
@@ -82,7 +86,8 @@ def main(argv=None):
     frame = pd.DataFrame(rows)
     # whole numbers, with none for the floor kernel (which decides nothing)
     frame["decisions_per_s"] = [f"{x:.0f}" if x == x else "" for x in frame["decisions_per_s"]]
-    print(write_table("apprentice_speed", frame, title, command.strip()).read_text())
+    name = "apprentice_speed" + ("" if args.players == 4 else f"_{args.players}p")
+    print(write_table(name, frame, title, command.strip()).read_text())
 
 
 if __name__ == "__main__":

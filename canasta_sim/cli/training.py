@@ -7,7 +7,15 @@ from __future__ import annotations
 import click
 
 from ..errors import missing_extra
-from ..learn import LEAST_TEMPERATURE, MOST_ROUNDS, PLAN_LEAST, STARTS, TUNE_POOL, TUNE_SEEDS
+from ..learn import (
+    DISTIL_SEEDS,
+    LEAST_TEMPERATURE,
+    MOST_ROUNDS,
+    PLAN_LEAST,
+    STARTS,
+    TUNE_POOL,
+    TUNE_SEEDS,
+)
 from .options import (
     QUIET,
     SCHEDULER,
@@ -58,7 +66,8 @@ PLAN_OPTIONS = (
             10**6,
             rounds,
             f"Rounds of fine-tuning on outcomes of the kept {p}-player file (seed SEED + "
-            f"{TUNE_SEEDS[p]}; 0: keep the imitation file).",
+            f"{TUNE_SEEDS[p]}; 0: keep the imitation file, or with --distil-drop the "
+            "distilled one).",
         )
         for p, rounds in ((2, 40), (3, 40), (4, 28), (6, 40))
     ),
@@ -73,14 +82,23 @@ PLAN_OPTIONS = (
         "Rounds on outcomes a stage holds at most (20: under an hour at 4 players, about a "
         "quarter of an hour at 2, 3 and 6, on one core).",
     ),
+    (
+        "distil_deals",
+        10**7,
+        4000,
+        "Self-play deals of the kept file a distillation (with --distil-drop) learns from "
+        "(seed SEED + "
+        f"{', '.join(str(DISTIL_SEEDS[p]) for p in (2, 3, 4, 6))} at 2, 3, 4, 6 players).",
+    ),
+    ("distil_steps", 10**7, 3000, "Adam steps of a distillation (with --distil-drop)."),
 )
 
 
 def _pool(ctx, param, value: str) -> tuple[str, ...]:
-    """``--outcome-pool``'s names, in order (the plan checks each), read as bot names are
-    (:func:`canasta_sim.players.specs.find_policy`, ``--start``): in any case, blanks around
-    them ignored."""
-    return tuple(name.strip().lower() for name in value.split(","))
+    """``--outcome-pool``'s and ``--distil-drop``'s names, in order (the plan checks each),
+    read as bot names are (:func:`canasta_sim.players.specs.find_policy`, ``--start``): in any
+    case, blanks around them ignored; an empty value none."""
+    return tuple(name.strip().lower() for name in value.split(",")) if value.strip() else ()
 
 
 #: The fine-tuning's other settings (:class:`canasta_sim.learn.finetune.TunePlan`); the plan
@@ -119,6 +137,15 @@ TUNE_OPTIONS = (
         f"imitation file) or the shipped files of {', '.join(TUNE_POOL[2:])}; a name of the "
         "file an earlier one names is left out (start and apprentice@9 with --rounds 0 "
         "--start apprentice@9); --outcome-deals-Np must be a multiple of their number.",
+    ),
+    click.option(
+        "--distil-drop",
+        default="",
+        callback=_pool,
+        help="Blocks of state features, comma-separated (kinds: the per-kind blocks; "
+        "neighbours), that each count's kept file is distilled without before its rounds on "
+        "outcomes, which keep them unread: a file that reads fewer plays faster (none by "
+        "default; kinds: bots version 11's recipe).",
     ),
 )
 
@@ -175,7 +202,9 @@ def train(out, threads, scheduler, quiet, **options):
     file does not win by more than its 95% interval keeps the file before and stops. Then
     each count's kept file is fine-tuned on the outcomes of self-play deals
     (--outcome-rounds-Np rounds of --outcome-deals-Np deals, in stages of at most
-    --stage-rounds rounds, into OUT/outcomes_Np/); this part is one sequential learner on
+    --stage-rounds rounds, into OUT/outcomes_Np/), after, with --distil-drop, a distillation
+    of the kept file into one that does not read the blocks named (into OUT/distil/; the
+    rounds on outcomes keep them unread); this part is one sequential learner on
     one core of this machine, even with --scheduler. The defaults, at seed 0, are bots
     version 10's recipe (about 2 h 20 min of imitation, bots version 9's files, then the
     fine-tuning). --rounds 0 fine-tunes --start's shipped files without labelling:
@@ -210,7 +239,7 @@ def train(out, threads, scheduler, quiet, **options):
 
 def _check_extras(plan) -> None:
     """A usage error naming the extra ``train`` when the plan needs a library it lacks:
-    scikit-learn for rounds of imitation, JAX and optax for rounds on outcomes."""
+    scikit-learn for rounds of imitation, JAX and optax for a distillation or rounds on outcomes."""
     from ..learn.plan import COUNTS
 
     try:
@@ -218,7 +247,7 @@ def _check_extras(plan) -> None:
             import sklearn  # noqa: F401
     except ImportError as exc:
         raise click.UsageError(str(missing_extra("training", "train", exc))) from None
-    if any(plan.outcome_rounds(p) for p in COUNTS):
+    if plan.distil_drop or any(plan.outcome_rounds(p) for p in COUNTS):
         from ..learn.finetune import need_jax
 
         try:

@@ -35,6 +35,8 @@ PLAN_LEAST = {
     "outcome_deals_4p": 1,
     "outcome_deals_6p": 1,
     "stage_rounds": 1,
+    "distil_deals": 1,
+    "distil_steps": 1,
 }
 
 #: Rounds at most: each round labels as much as round 1 (about two hours on two cores at the
@@ -45,6 +47,10 @@ MOST_ROUNDS = 15
 #: seed plus it, :mod:`.finetune`): at seed 0 the seeds bots version 10's files were
 #: fine-tuned with (4 players first, 101).
 TUNE_SEEDS = {2: 102, 3: 103, 4: 101, 6: 106}
+
+#: Each count's seed offset of ``canasta-sim train``'s distillation (:mod:`.distil`): the
+#: teacher's self-play deals and the batches' draw.
+DISTIL_SEEDS = {2: 202, 3: 203, 4: 201, 6: 206}
 
 #: The fine-tuning's opponents (``--outcome-pool``): ``self`` (the learner's weights of the
 #: round), ``start`` (the count's file the fine-tuning starts from), or the shipped files of

@@ -24,7 +24,12 @@ import numpy as np
 
 from ..errors import BadArgument, missing_extra
 from ..players.specs import WEIGHT_FAMILIES
-from ..players.weights import default_weights_path, load_weights, nonfinite_part
+from ..players.weights import (
+    default_weights_path,
+    dropped_columns,
+    load_weights,
+    nonfinite_part,
+)
 from . import outcomes
 from .experience import SelfPlayPlan, selfplay
 
@@ -65,6 +70,11 @@ class TunePlan:
         The policy's Adam learning rate.
     kl : float
         Weight of the KL divergence from the starting file's policy.
+    frozen : tuple of str
+        Blocks of state features (:data:`~canasta_sim.players.weights.STATE_BLOCKS`' names)
+        the policy and the critic do not read: set to 0 in the logged decisions, so the
+        policy's weights on them stay as they start (0 in a distilled file,
+        :mod:`.distil`, which then plays without counting them).
     """
 
     seed: int
@@ -74,6 +84,7 @@ class TunePlan:
     temperature: float = 50.0
     lr: float = 3e-4
     kl: float = 0.1
+    frozen: tuple[str, ...] = ()
 
     def update_plan(self) -> outcomes.UpdatePlan:
         """The update's settings: these, the rest at :class:`.outcomes.UpdatePlan`'s defaults."""
@@ -118,7 +129,7 @@ def pool_file(name: str, learner: str, start: str, players: int) -> str:
 
 def play_round(plan: TunePlan, k: int, learner: str, start: str) -> dict:
     """Round ``k``'s logged decisions (:func:`.experience.selfplay`), its deals split over
-    the pool in order and the logs joined."""
+    the pool in order and the logs joined, the state slots of ``plan.frozen`` 0."""
     share = plan.deals // len(plan.pool)
     logs = []
     for j, name in enumerate(plan.pool):
@@ -130,7 +141,9 @@ def play_round(plan: TunePlan, k: int, learner: str, start: str) -> dict:
             pool=pool_file(name, learner, start, plan.players),
         )
         logs.append(selfplay(learner, sp, k * plan.deals + j * share, share))
-    return join(logs)
+    log = join(logs)
+    log["state"][:, dropped_columns(plan.frozen)] = 0.0
+    return log
 
 
 def join(logs: list[dict]) -> dict:

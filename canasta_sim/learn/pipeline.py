@@ -21,10 +21,14 @@ Round by round, per player count (2, 6 and 3 players, then 4: :data:`ORDER`), in
   not win by more than its 95% interval keeps the file before and stops (is neither labelled
   nor fitted again).
 
-After the rounds, each count's kept file is fine-tuned on the outcomes of self-play deals
-(:mod:`.finetune`), into ``out/outcomes_{P}p/``: its rounds grouped into stages
-``outcomes_{P}p_1``, ``outcomes_{P}p_2``, ... of ``stage_rounds`` rounds each (the last one
-the rest), in :data:`ORDER`; a count of no rounds on outcomes keeps its imitation file.
+After the rounds, per count in :data:`ORDER`: with blocks of state features to drop
+(``distil_drop``), ``distil_{P}p`` distils its kept file into one that does not read them
+(:mod:`.distil`), into ``out/distil/apprentice_{P}p.npz``; then that file (or with no
+distillation the kept file) is fine-tuned on the outcomes of self-play deals
+(:mod:`.finetune`, the dropped blocks kept unread), into ``out/outcomes_{P}p/``: its rounds
+grouped into stages ``outcomes_{P}p_1``, ``outcomes_{P}p_2``, ... of ``stage_rounds`` rounds
+each (the last one the rest); a count of no rounds on outcomes keeps the file it would start
+from.
 
 The final file of every count ends in ``out/weights/``. A stage done writes its marker
 ``STAGE.done`` (atomically, with its wall time and load average) and is skipped on a later
@@ -47,8 +51,19 @@ import numpy as np
 
 from ..errors import BadArgument
 from ..players.weights import check_players, load_weights
+from . import outcomes
+from .distil import distil
 from .finetune import damaged, is_done, round_files, tune_rounds
-from .plan import COUNTS, ORDER, TrainPlan, round_dir, tune_folder, weights_dir
+from .plan import (
+    COUNTS,
+    ORDER,
+    TrainPlan,
+    distil_file,
+    distil_marker,
+    round_dir,
+    tune_folder,
+    weights_dir,
+)
 from .shards import load_labels, make_labels, missing_shards
 from .train_folder import (
     RECIPE,
@@ -248,12 +263,25 @@ def imitation_file(out, plan: TrainPlan, players: int, k: int) -> Path:
     return weights_dir(out, k) / f"apprentice_{players}p.npz" if k else plan.start_file(players)
 
 
+def tune_start(out, plan: TrainPlan, players: int) -> Path:
+    """The file the fine-tuning of ``players`` players starts from: the distilled one
+    (:func:`.plan.distil_file`) when the plan drops blocks, else the kept imitation file."""
+    if plan.distil_drop:
+        return distil_file(out, players)
+    return kept_file(out, plan, players)
+
+
+def kept_file(out, plan: TrainPlan, players: int) -> Path:
+    """The kept imitation file of ``players`` players (:func:`kept_rounds`)."""
+    return imitation_file(out, plan, players, kept_rounds(out, plan)[players])
+
+
 def keep_weights(out, plan: TrainPlan) -> Path:
     """Copy each count's final weight file into ``out/weights/``: its last round on outcomes,
-    or with none its kept imitation file (:func:`kept_rounds`); ``kept.json`` names, per
-    count, the round of imitation kept (0: the start), the judge that stopped it and the
-    stage and round on outcomes that made the file (``null`` with none). Returns that
-    folder."""
+    or with none the file its fine-tuning would start from (:func:`tune_start`); ``kept.json``
+    names, per count, the round of imitation kept (0: the start), the judge that stopped it,
+    the distilled file (``null`` with none) and the stage and round on outcomes that made the
+    file (``null`` with none). Returns that folder."""
     final = Path(out) / "weights"
     final.mkdir(exist_ok=True)
     last = kept_rounds(out, plan)
@@ -263,13 +291,14 @@ def keep_weights(out, plan: TrainPlan) -> Path:
         name = f"apprentice_{players}p.npz"
         tmp = final / (name + ".tmp")
         made = round_files(tune_folder(out, players), n - 1)[0] if n else None
-        source = made or imitation_file(out, plan, players, k)
+        source = made or tune_start(out, plan, players)
         _check_final(source, players)
         shutil.copyfile(source, tmp)
         os.replace(tmp, final / name)
         kept[str(players)] = {
             "round": k,
             "stopped_by": judged(out, k + 1, players),
+            "distil": str(distil_file(out, players).relative_to(out)) if plan.distil_drop else None,
             "outcomes": {
                 "stage": plan.tune_stages(players)[-1][0],
                 "round": n - 1,
@@ -380,8 +409,10 @@ def _progress(out: Path, plan: TrainPlan) -> tuple[int, int, bool]:
     fine-tuning, and whether every round's are (a round's follow from the judges of the round
     before it)."""
     tuning = [(p, *stage) for p in ORDER for stage in plan.tune_stages(p)]
+    distils = [distil_marker(out, p) for p in ORDER] if plan.distil_drop else []
     done = sum(_tune_done(out, *stage) for stage in tuning)
-    total = len(tuning)
+    done += sum(m.exists() and distil_file(out, p).exists() for p, m in zip(ORDER, distils))
+    total = len(tuning) + len(distils)
     for k in range(1, plan.rounds + 1):
         try:
             stages = round_stages(out, plan, k)
@@ -443,11 +474,51 @@ def _marker_rounds(marker: Path) -> list:
     return rounds
 
 
+def _distil_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -> None:
+    """Run stage ``distil_{P}p`` of ``players`` players when the plan drops blocks and it is
+    not done: its file (the report its facts) and then its marker, which records the plan,
+    the teacher, its wall time and the load average at its start and end."""
+    path, marker = distil_file(out, players), distil_marker(out, players)
+    if not plan.distil_drop:
+        return
+    if marker.exists() and path.exists():
+        _check_final(path, players)  # a damaged file named before the rounds read it
+        echo(f"distil_{players}p: done before")
+        return
+    dplan = plan.distil_plan(players)
+    teacher = str(kept_file(out, plan, players))
+    echo(
+        f"distil_{players}p: {teacher} without the state blocks {','.join(dplan.drop)}, "
+        f"{dplan.deals:,} deals of seed {dplan.seed}, {dplan.steps:,} steps"
+    )
+    t, load = time.time(), _load()
+    params, made = distil(teacher, dplan)
+    outcomes.write(path, params, outcomes.read_parts(teacher), players, made)
+    if made["decisions"]:
+        echo(
+            f"  {made['decisions']:,} decisions; the teacher's choice at "
+            f"{made['agreement_start']:.1%} of {made['held_out_decisions']:,} held-out "
+            f"decisions before, {made['agreement_end']:.1%} after"
+        )
+    else:
+        echo("  the kept file reads none of those blocks: the distilled file is its network")
+    write_marker(
+        marker,
+        {
+            **facts,
+            "teacher": teacher,
+            "seconds": round(time.time() - t, 1),
+            "load_start": load,
+            "load_end": _load(),
+        },
+    )
+
+
 def _tune_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -> None:
-    """Run (or resume) the fine-tuning stages of ``players`` players from its kept imitation
-    file; each stage's marker records the plan, its rounds, the starting file, its wall time
-    and the load average at its start and end."""
-    start = str(imitation_file(out, plan, players, kept_rounds(out, plan)[players]))
+    """Run (or resume) the fine-tuning stages of ``players`` players from
+    :func:`tune_start`'s file; each stage's marker records the plan, its rounds, the starting
+    file, its wall time and the load average at its start and end."""
+    start = str(tune_start(out, plan, players))
     tune = plan.tune_plan(players)
     folder = tune_folder(out, players)
     for name, first, stop in plan.tune_stages(players):
@@ -546,5 +617,6 @@ def _train_locked(out: Path, plan: TrainPlan, threads, scheduler, progress, echo
             if name.startswith("judge_"):
                 echo(_verdict(out, k, name))
     for players in ORDER:
+        _distil_count(out, plan, players, facts, echo)
         _tune_count(out, plan, players, facts, echo)
     return keep_weights(out, plan)

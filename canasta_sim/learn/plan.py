@@ -10,8 +10,9 @@ from pathlib import Path
 
 from ..errors import BadArgument
 from ..players.specs import WEIGHT_FAMILIES
-from ..players.weights import default_weights_path
+from ..players.weights import STATE_BLOCKS, default_weights_path
 from . import (
+    DISTIL_SEEDS,
     LEAST_TEMPERATURE,
     MOST_ROUNDS,
     PLAN_LEAST,
@@ -20,6 +21,7 @@ from . import (
     TUNE_SEEDS,
     derived_seed,
 )
+from .distil import DistilPlan
 from .finetune import TunePlan, pool_file
 from .shards import LabelPlan
 
@@ -91,6 +93,14 @@ class TrainPlan:
         equal share of a round's deals; a name of the weight file an earlier name plays is
         left out (``start`` and ``apprentice@9`` with ``start="apprentice@9"`` and
         ``rounds=0``: the fine-tuning starts from --start's files).
+    distil_drop : tuple of str
+        Blocks of state features (:data:`~canasta_sim.players.weights.STATE_BLOCKS`' names,
+        each once) that each count's kept file is distilled without before its rounds on
+        outcomes (:mod:`.distil`), which then keep them unread (empty, the default: no
+        distillation; ``("kinds",)``: bots version 11's recipe).
+    distil_deals, distil_steps : int
+        The teacher's self-play deals a distillation learns from (seed ``seed +
+        DISTIL_SEEDS[P]``, :data:`~canasta_sim.learn.DISTIL_SEEDS`) and its Adam steps.
 
     Raises
     ------
@@ -100,8 +110,9 @@ class TrainPlan:
         :data:`~canasta_sim.learn.LEAST_TEMPERATURE`), more rounds than
         :data:`~canasta_sim.learn.MOST_ROUNDS`, a start not in
         :data:`~canasta_sim.learn.STARTS` (or ``expert`` with no round of imitation), a pool
-        opponent not in :data:`~canasta_sim.learn.TUNE_POOL` (or none), or deals of a
-        count with rounds on outcomes not a multiple of the pool's size.
+        opponent not in :data:`~canasta_sim.learn.TUNE_POOL` (or none), deals of a
+        count with rounds on outcomes not a multiple of the pool's size, or a block to drop
+        not in :data:`~canasta_sim.players.weights.STATE_BLOCKS`.
     """
 
     seed: int = 0
@@ -129,6 +140,9 @@ class TrainPlan:
     outcome_lr: float = 3e-4
     outcome_kl: float = 0.1
     outcome_pool: tuple[str, ...] = ("self", "start")
+    distil_drop: tuple[str, ...] = ()
+    distil_deals: int = 4000
+    distil_steps: int = 3000
 
     def __post_init__(self):
         for name, low in PLAN_LEAST.items():
@@ -151,6 +165,14 @@ class TrainPlan:
                 "1 or more with start=expert, or a start of shipped files",
             )
         self._check_outcomes()
+        bad = [name for name in self.distil_drop if name not in STATE_BLOCKS]
+        if bad:
+            raise BadArgument(
+                "distil_drop",
+                f"distil_drop={','.join(self.distil_drop)}: {bad[0]!r} is not allowed; allowed: "
+                f"a comma-separated list of {', '.join(STATE_BLOCKS)} (empty: no distillation)",
+            )
+        object.__setattr__(self, "distil_drop", tuple(dict.fromkeys(self.distil_drop)))
 
     def _check_outcomes(self):
         """Refuse a bad setting of the fine-tuning (BadArgument naming it)."""
@@ -185,11 +207,13 @@ class TrainPlan:
 
     def _distinct_pool(self) -> tuple[str, ...]:
         """The pool's names but those of a weight file an earlier name plays, the first kept:
-        with no round of imitation (``rounds`` 0) ``start`` plays --start's shipped files,
-        those of the pool's name of that family (``apprentice@9`` with ``start`` of that
-        name); with rounds of imitation, a round's file (a name twice is one file too). A
-        family's files are of every count, so the files at 2 players tell them apart."""
-        start = str(self.start_file(2)) if self.rounds == 0 else "start"
+        with no round of imitation (``rounds`` 0) nor distillation ``start`` plays --start's
+        shipped files, those of the pool's name of that family (``apprentice@9`` with
+        ``start`` of that name); with rounds of imitation or a distillation, a file of the
+        run (a name twice is one file too). A family's files are of every count, so the files
+        at 2 players tell them apart."""
+        shipped = self.rounds == 0 and not self.distil_drop  # else start is a file of out
+        start = str(self.start_file(2)) if shipped else "start"
         files = [pool_file(name, "self", start, 2) for name in self.outcome_pool]
         return tuple(n for j, n in enumerate(self.outcome_pool) if files[j] not in files[:j])
 
@@ -251,6 +275,17 @@ class TrainPlan:
             temperature=self.outcome_temperature,
             lr=self.outcome_lr,
             kl=self.outcome_kl,
+            frozen=self.distil_drop,
+        )
+
+    def distil_plan(self, players: int) -> DistilPlan:
+        """The distillation of ``players`` players: seed ``seed + DISTIL_SEEDS[players]``."""
+        return DistilPlan(
+            seed=derived_seed(self.seed, DISTIL_SEEDS[players]),
+            players=players,
+            drop=self.distil_drop,
+            deals=self.distil_deals,
+            steps=self.distil_steps,
         )
 
     def tune_stages(self, players: int) -> list[tuple[str, int, int]]:
@@ -275,6 +310,16 @@ def round_dir(out, k: int) -> Path:
 def weights_dir(out, k: int) -> Path:
     """Where round ``k`` writes its weight files (``apprentice_{players}p.npz``)."""
     return round_dir(out, k) / "weights"
+
+
+def distil_file(out, players: int) -> Path:
+    """The distilled weight file of ``players`` players."""
+    return Path(out) / "distil" / f"apprentice_{players}p.npz"
+
+
+def distil_marker(out, players: int) -> Path:
+    """The marker of stage ``distil_{P}p``, beside its file."""
+    return Path(out) / "distil" / f"distil_{players}p.done"
 
 
 def tune_folder(out, players: int) -> Path:

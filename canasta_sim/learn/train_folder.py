@@ -23,8 +23,8 @@ LOCK_FILE = "train.lock"
 
 #: The recipe's version, recorded in ``plan.json``: a folder of another recipe (1: before the
 #: per-count plans, no ``recipe`` field; 2: before the judge stages; 3: bots version 8's, round
-#: 1 from the expert's rollouts) is not resumed.
-RECIPE = 4
+#: 1 from the expert's rollouts; 4: before the distillation stages) is not resumed.
+RECIPE = 5
 
 #: The plan's fields a resume may change: the rounds of imitation may grow (never shrink:
 #: the weights follow every round; and only before any fine-tuning: they may change the file
@@ -100,12 +100,13 @@ def check_plan(out: Path, facts: dict) -> None:
                 f"{made - 1}.npz): resume it with {made} or more, or start over in another "
                 "folder (--out)",
             )
-    if facts["rounds"] > before.get("rounds", facts["rounds"]) and _tuned(out):
+    if facts["rounds"] > before.get("rounds", facts["rounds"]) and (_tuned(out) or _distilled(out)):
         raise BadArgument(
             "rounds",
             f"rounds={facts['rounds']}, but the folder {out} was run to rounds="
-            f"{before['rounds']} and has begun fine-tuning their files (outcomes_*p/): resume "
-            f"it with {before['rounds']}, or start over in another folder (--out)",
+            f"{before['rounds']} and has begun distilling or fine-tuning their files (distil/, "
+            f"outcomes_*p/): resume it with {before['rounds']}, or start over in another folder "
+            "(--out)",
         )
     free = GROWS + (() if _tuned(out) else TUNING)
     for name, value in facts.items():
@@ -176,9 +177,10 @@ def locked(out: Path):
 def _check_markers(out: Path, facts: dict, free: tuple[str, ...]) -> None:
     """Refuse a stage marker of the folder ``out`` whose recorded plan differs from the run's
     ``facts`` in a field not ``free`` (a folder that mixes settings: a marker copied from
-    another folder, or a ``plan.json`` replaced). A marker of the rounds of imitation is not
-    held to :data:`TUNING` (its stage does not read them), and a fine-tuning stage's marker
-    records its own rounds and starting file under the plan's names of :data:`TUNE_MARKS`.
+    another folder, or a ``plan.json`` replaced). A marker of the rounds of imitation or of a
+    distillation is not held to :data:`TUNING` (its stage does not read them), and a
+    fine-tuning stage's marker records its own rounds and starting file under the plan's
+    names of :data:`TUNE_MARKS`.
 
     Raises
     ------
@@ -187,6 +189,7 @@ def _check_markers(out: Path, facts: dict, free: tuple[str, ...]) -> None:
         marker.
     """
     stages = [(m, GROWS + TUNING) for m in sorted(out.glob("round_*/*.done"))]
+    stages += [(m, GROWS + TUNING) for m in sorted(out.glob("distil/*.done"))]
     stages += [(m, free + TUNE_MARKS) for m in sorted(out.glob("outcomes_*p/*.done"))]
     for marker, skip in stages:
         made = read_facts(marker, facts)
@@ -201,8 +204,11 @@ def _check_markers(out: Path, facts: dict, free: tuple[str, ...]) -> None:
 
 
 def _shown(value) -> str:
-    """A plan's value as its option is written: a list (the pool) comma-separated."""
-    return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+    """A plan's value as its option is written: a list (the pool) comma-separated, an
+    empty one ``''``."""
+    if isinstance(value, list):
+        return ",".join(map(str, value)) or "''"
+    return str(value)
 
 
 def read_facts(path: Path, fields=()) -> dict:
@@ -254,6 +260,11 @@ def _tuned_rounds(out: Path, players: int) -> int:
 def _tuned(out: Path) -> bool:
     """Whether a fine-tuning of the folder ``out`` has begun (a round of it is written)."""
     return any(out.glob("outcomes_*p/round_*.npz"))
+
+
+def _distilled(out: Path) -> bool:
+    """Whether a distillation of the folder ``out`` is written (a ``distil/`` file)."""
+    return any(out.glob("distil/*.npz"))
 
 
 def _judge_file(out, k: int, players: int) -> Path:

@@ -44,10 +44,14 @@ DEFAULT_BOT = "apprentice"
 #: version 2 set it (before ``initial_cards`` held the initial meld back), ``expert@3`` as
 #: version 3 set it (its 4-player defaults at every player count, before the defaults of
 #: :data:`~canasta_sim.nb.bots.policies.EXPERT_BY_PLAYERS`), for comparisons with today's
-#: defaults; ``apprentice@8`` and ``apprentice@9`` are the apprentices of bots versions 8 and 9,
-#: which play their versions' weight files (:data:`WEIGHT_FAMILIES`). A preset's defaults hold
-#: at every player count; a parameter it leaves out keeps the policy's defaults (per player
-#: count too). Parameters given in a spec change a preset as they change a policy.
+#: defaults; ``apprentice@8``, ``apprentice@9`` and ``apprentice@10`` are the apprentices of
+#: bots versions 8, 9 and 10, which play their versions' weight files (:data:`WEIGHT_FAMILIES`).
+#: A preset's defaults hold at every player count; a parameter it leaves out keeps the
+#: policy's defaults (per player count too). Parameters given in a spec change a preset as
+#: they change a policy.
+#: The bots versions whose apprentice files are kept (``apprentice@V`` plays version V's).
+KEPT_APPRENTICES = (8, 9, 10)
+
 PRESETS: dict[str, dict[str, float]] = {
     "expert@1": {
         "pile_threshold": 5,
@@ -88,17 +92,15 @@ PRESETS: dict[str, dict[str, float]] = {
         "meld_pile": 0,
         "initial_cards": 3,
     },
-    # versions 8's and 9's parameters are today's apprentice defaults: only their weights are
-    # their own
-    "apprentice@8": {},
-    "apprentice@9": {},
+    # earlier apprentices' parameters are today's defaults: only their weights are their own
+    **{f"apprentice@{v}": {} for v in KEPT_APPRENTICES},
 }
 
 #: The family of shipped weight files an apprentice preset plays (``data/{family}_{N}p.npz``
 #: for N players, :func:`~canasta_sim.players.weights.default_weights_path`): the files of its
 #: bots version, kept under their own names when a later version ships new ones, so that the
 #: preset plays as its version did (as a bot, and as ``pimc``'s ``rollout=``).
-WEIGHT_FAMILIES: dict[str, str] = {"apprentice@8": "apprentice8", "apprentice@9": "apprentice9"}
+WEIGHT_FAMILIES = {f"apprentice@{v}": f"apprentice{v}" for v in KEPT_APPRENTICES}
 
 
 def find_policy(name: str) -> Policy | None:

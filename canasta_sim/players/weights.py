@@ -126,6 +126,16 @@ def default_weights_path(players: int, family: str = "") -> Path:
     return own if own.exists() else DATA / f"{family}_4p.npz"
 
 
+#: The blocks of state features a network may leave unread, by name: their
+#: :data:`~canasta_sim.nb.bots.features.Skip` bit and slots. A file whose weights on a block
+#: are all 0 plays without counting it (:func:`pack`); ``canasta-sim train --distil-drop``
+#: names them.
+STATE_BLOCKS = {
+    "kinds": (Skip.kinds, slice(StateFeat.hand_kinds, StateFeat.next_passed)),
+    "neighbours": (Skip.neighbours, slice(StateFeat.next_passed, N_STATE_FEAT)),
+}
+
+
 def pack(parts: dict[str, np.ndarray]) -> np.ndarray:
     """The network's parts (:data:`PARTS`) as the kernels read them: one ``float32[NET_LEN]``
     laid out at :data:`~canasta_sim.nb.bots.apprentice.NetSlot`, the matrices ``A`` and ``B``
@@ -142,12 +152,21 @@ def pack(parts: dict[str, np.ndarray]) -> np.ndarray:
     """
     net = _pack(parts, PARTS, NetSlot, NET_LEN)
     a = np.asarray(parts["A"])
-    blocks = (
-        (Skip.kinds, slice(StateFeat.hand_kinds, StateFeat.next_passed)),
-        (Skip.neighbours, slice(StateFeat.next_passed, N_STATE_FEAT)),
-    )
-    net[NetSlot.skips] = sum(bit for bit, cols in blocks if not a[:, cols].any())
+    net[NetSlot.skips] = sum(bit for bit, cols in STATE_BLOCKS.values() if not a[:, cols].any())
     return net
+
+
+def dropped_columns(names) -> np.ndarray:
+    """The state feature slots of the blocks ``names`` (:data:`STATE_BLOCKS`' names), as
+    ``int64[k]`` ascending (none: empty).
+
+    Raises
+    ------
+    KeyError
+        For a name not in :data:`STATE_BLOCKS`.
+    """
+    slots = np.arange(N_STATE_FEAT)
+    return np.unique(np.concatenate([slots[STATE_BLOCKS[n][1]] for n in names] + [slots[:0]]))
 
 
 def pack_value(parts: dict[str, np.ndarray]) -> np.ndarray:

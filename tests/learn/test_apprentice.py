@@ -540,7 +540,7 @@ def test_state_blocks_a_network_does_not_read_are_not_counted():
     from canasta_sim.nb.bots.features import Skip, StateFeat, feature_work
     from canasta_sim.nb.bots.search_candidates import search_work
 
-    with np.load(default_weights_path(4)) as z:
+    with np.load(default_weights_path(4, "apprentice10")) as z:  # it reads every block
         shipped = {k: z[k] for k in PARTS}
     kinds = slice(StateFeat.hand_kinds, StateFeat.next_passed)
     neighbours = slice(StateFeat.next_passed, N_STATE_FEAT)

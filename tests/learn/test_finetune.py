@@ -75,7 +75,7 @@ def test_stages_killed_and_resumed_give_the_bytes_of_a_run_never_killed(tmp_path
         "round": 1,
         "file": "outcomes_2p/round_1.npz",
     }
-    assert kept["3"] == {"round": 0, "stopped_by": None, "outcomes": None}
+    assert kept["3"] == {"round": 0, "stopped_by": None, "distil": None, "outcomes": None}
     assert _arrays(whole / "weights" / "apprentice_2p.npz") == _arrays(tuned / "round_1.npz")
     shipped = default_weights_path(3, "apprentice9")
     assert (whole / "weights" / "apprentice_3p.npz").read_bytes() == shipped.read_bytes()
@@ -246,7 +246,7 @@ def test_version_8s_files_are_fine_tuned_widened_as_they_play(tmp_path):
         (["--outcome-pool", "self"], "--outcome-pool", "made with outcome_pool=self,start:"),
         (["--outcome-deals-2p", "10"], "--outcome-deals-2p", "outcome_deals_2p=8"),
         (["--outcome-rounds-2p", "1"], "--outcome-rounds-2p", "2 rounds on outcomes of 2 play"),
-        (["--rounds", "1"], "--rounds", "has begun fine-tuning"),
+        (["--rounds", "1"], "--rounds", "has begun distilling or fine-tuning"),
     ],
 )
 def test_a_resume_with_other_settings_is_refused(tmp_path, args, option, said):
@@ -293,7 +293,7 @@ def test_a_resume_with_other_settings_is_refused(tmp_path, args, option, said):
             "a multiple of the pool's size (3)",
         ),
         (["--outcome-pool", "self,nobody"], "--outcome-pool", "'nobody' is not allowed"),
-        (["--outcome-pool", ""], "--outcome-pool", "'' is not allowed"),
+        (["--outcome-pool", ""], "--outcome-pool", "no opponent is not allowed"),
         (
             ["--outcome-temperature", "0"],
             "--outcome-temperature",

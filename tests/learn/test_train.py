@@ -90,7 +90,7 @@ def test_train_stages_resume_skip_and_repeat(tmp_path, monkeypatch):
     r1 = a / "round_1"
     assert {p.name for p in r1.glob("*.done")} == {f"{s}.done" for s in ROUND1}
     marker = json.loads((r1 / "label_2p.done").read_text())
-    assert marker["seconds"] >= 0 and len(marker["load_start"]) == 3 and marker["recipe"] == 4
+    assert marker["seconds"] >= 0 and len(marker["load_start"]) == 3 and marker["recipe"] == 5
     # each count's labels: seed 7 + 7000 + its offset, pimc rolling out version 8's apprentice
     for name, players, seed, made in (
         ("label_2p", 2, 7009, [0, 2]),
@@ -488,7 +488,7 @@ def test_the_top_seed_wraps_its_stages_seeds_round(tmp_path, monkeypatch):
 
 
 @pytest.mark.parametrize(
-    "record", ["{}", '{"recipe": 4}', "PLAN_WITHOUT_SEED"], ids=["empty", "recipe", "no-seed"]
+    "record", ["{}", '{"recipe": 5}', "PLAN_WITHOUT_SEED"], ids=["empty", "recipe", "no-seed"]
 )
 def test_a_plan_json_without_the_plans_fields_is_damaged(tmp_path, instant, record):
     """A plan.json emptied to {} (or any object missing a field of the plan) is not a new

@@ -101,8 +101,8 @@ def same(a, b) -> bool:
 
 # positions where, with the shipped weights, a rollout beats the prior's first choice (so the
 # margin test below has a gap to test; bots version 6 moved the 2-player one, version 7 the
-# 3- and 4-player ones)
-@pytest.mark.parametrize("players, deal, turns", [(4, 0, 18), (3, 0, 4), (2, 2, 14), (6, 7, 25)])
+# 3- and 4-player ones, version 11 the 6-player one)
+@pytest.mark.parametrize("players, deal, turns", [(4, 0, 18), (3, 0, 4), (2, 2, 14), (6, 6, 28)])
 def test_with_see_hidden_the_prior_search_plays_the_best_rollout_of_the_top(players, deal, turns):
     weights_file = str(default_weights_path(players))
     weights = load_weights(weights_file)[None, :]

@@ -1,6 +1,7 @@
 """``apprentice@8``: the apprentice of bots version 8, a preset that plays version 8's own weight
 files (``data/apprentice8_{N}p.npz``), as a bot and as the search bot's rollout bot
-(``pimc:rollout=apprentice@8``); ``apprentice@9`` the same for version 9."""
+(``pimc:rollout=apprentice@8``); ``apprentice@9`` and ``apprentice@10`` the same for versions 9
+and 10."""
 
 import pytest
 
@@ -34,8 +35,18 @@ VERSION_9 = {
 }
 
 
+#: The same of version 10's weight files (``apprentice@10``), recorded when version 11 shipped
+#: (the shipped files of version 10, unchanged since commit 14d67b8).
+VERSION_10 = {
+    2: "b67a0cd583580fa1",
+    3: "0dece5387a57476a",
+    4: "31a89e866ee5b3f1",
+    6: "5f7f723efac2b4a6",
+}
+
+
 @pytest.mark.parametrize("players", sorted(VERSION_8))
-@pytest.mark.parametrize("version, hashes", [(8, VERSION_8), (9, VERSION_9)])
+@pytest.mark.parametrize("version, hashes", [(8, VERSION_8), (9, VERSION_9), (10, VERSION_10)])
 def test_frozen_files_are_the_recorded_ones(players, version, hashes):
     assert weights_hash(DATA / f"apprentice{version}_{players}p.npz") == hashes[players]
 
@@ -102,7 +113,7 @@ def test_the_search_bots_rollout_bot_is_version_8s():
 @pytest.mark.parametrize(
     "spec, message",
     [
-        ("apprentice@10", "unknown bot 'apprentice@10'; allowed: "),
+        ("apprentice@11", "unknown bot 'apprentice@11'; allowed: "),
         ("pimc:rollout=apprentice@7", "rollout bot 'apprentice@7' in "),
         ("pimc:rollout=apprentice,rollout=apprentice@8", "(apprentice and apprentice@8)"),
     ],
@@ -112,7 +123,9 @@ def test_unknown_versions_are_refused_naming_the_allowed(spec, message):
         parse_bot(spec)
     assert message in str(err.value)
     if "twice" not in str(err.value):
-        allowed = "apprentice, expert@1, expert@2, expert@3, apprentice@8, apprentice@9"
+        allowed = (
+            "apprentice, expert@1, expert@2, expert@3, apprentice@8, apprentice@9, apprentice@10"
+        )
         assert allowed in str(err.value)
 
 
