@@ -275,7 +275,7 @@ FIGURES: tuple[Figure, ...] = (
     Script(
         "board-levels",
         "docs/board.md",
-        "python scripts/board_levels.py --deals 2000 --search-deals 1000 --time-deals 3 "
+        "python scripts/board_levels.py --deals 2000 --search-deals 3000 --time-deals 3 "
         "--seed 2026",
     ),
 )
