@@ -83,7 +83,7 @@ def _rules_file(text: str) -> dict:
         raise click.BadParameter(
             f"{text!r} is not valid JSON ({exc})", param_hint="--rules"
         ) from None
-    if not isinstance(data, dict):
+    if not isinstance(data, _JsonObject):
         raise click.BadParameter(
             f"{text!r} must hold a JSON object of switches", param_hint="--rules"
         )
