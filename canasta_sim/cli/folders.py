@@ -15,6 +15,7 @@ from .options import (
     SCORES,
     SEATS,
     SEED,
+    FileName,
     Folder,
     Integer,
     _check_scores,
@@ -99,7 +100,7 @@ def _check_writable(run_dir: Path) -> None:
 @click.option(
     "--html",
     "html_file",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FileName(),
     default=None,
     help="Write the deal as one self-contained HTML page (the board's replay, no server) "
     "instead of printing its moves.",

@@ -78,36 +78,41 @@ def _rules_file(text: str) -> dict:
             param_hint="--rules",
         )
     try:
-        data = json.loads(path.read_text(), object_pairs_hook=_once_each)
+        data = json.loads(path.read_text(), object_pairs_hook=_JsonObject.of)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise click.BadParameter(
             f"{text!r} is not valid JSON ({exc})", param_hint="--rules"
         ) from None
-    except _DuplicateKey as exc:
-        raise click.BadParameter(f"{text!r} {exc}", param_hint="--rules") from None
-    if not isinstance(data, dict):
+    if not isinstance(data, _JsonObject):
         raise click.BadParameter(
             f"{text!r} must hold a JSON object of switches", param_hint="--rules"
         )
-    return data
+    if data.twice:
+        key, first, second = data.twice
+        raise click.BadParameter(
+            f"{text!r} gives {key!r} twice ({json.dumps(first)} and {json.dumps(second)}); "
+            "allowed: each switch once",
+            param_hint="--rules",
+        )
+    return dict(data)
 
 
-class _DuplicateKey(ValueError):
-    """A JSON object that gives one key twice."""
+class _JsonObject(dict):
+    """A JSON object as json keeps it (a key given twice: its last value), and the first key
+    it gives twice with both values (``twice``, empty: none). Only the rules file's own
+    object is held to each key once: its keys are switches, a nested object's are not (a
+    switch named by none is reported as unknown)."""
 
+    twice: tuple = ()
 
-def _once_each(pairs: list[tuple[str, Any]]) -> dict:
-    """A JSON object's pairs as a dict, each key once: json itself keeps the last of a key
-    given twice, which would drop a switch of a rules file silently."""
-    data: dict = {}
-    for key, value in pairs:
-        if key in data:
-            raise _DuplicateKey(
-                f"gives {key!r} twice ({json.dumps(data[key])} and {json.dumps(value)}); "
-                f"allowed: each switch once"
-            )
-        data[key] = value
-    return data
+    @classmethod
+    def of(cls, pairs: list[tuple[str, Any]]) -> _JsonObject:
+        data = cls()
+        for key, value in pairs:
+            if key in data and not data.twice:
+                data.twice = (key, data[key], value)
+            data[key] = value
+        return data
 
 
 def _bots(text: str | None, rules: Rules, hint: str = "--bots"):
@@ -326,17 +331,38 @@ BOTS = click.option(
 )
 
 
-class Folder(click.Path):
-    """A folder to write or read (a :class:`pathlib.Path`); an empty name is a usage error
+class _Named(click.Path):
+    """A path to write or read (a :class:`pathlib.Path`); an empty name is a usage error
     (click would read it as the current folder, and a message would name ``'.'``)."""
+
+    #: What the path names, in the message of an empty one.
+    noun = "path"
 
     def __init__(self, **kwargs):
         super().__init__(path_type=Path, **kwargs)
 
     def convert(self, value, param, ctx):
         if isinstance(value, str) and not value.strip():
-            self.fail(f"{value!r} is an empty folder name; allowed: a folder path", param, ctx)
+            noun = self.noun
+            self.fail(f"{value!r} is an empty {noun} name; allowed: a {noun} path", param, ctx)
         return super().convert(value, param, ctx)
+
+
+class Folder(_Named):
+    """A folder to write or read; an empty name is a usage error (``'' is an empty folder
+    name``)."""
+
+    noun = "folder"
+
+
+class FileName(_Named):
+    """A file to write (no folder); an empty name is a usage error (``'' is an empty file
+    name``)."""
+
+    noun = "file"
+
+    def __init__(self, **kwargs):
+        super().__init__(dir_okay=False, **kwargs)
 
 
 def out_option(help: str):

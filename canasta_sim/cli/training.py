@@ -88,9 +88,16 @@ PLAN_OPTIONS = (
         4000,
         "Self-play deals of the kept file a distillation (with --distil-drop) learns from "
         "(seed SEED + "
-        f"{', '.join(str(DISTIL_SEEDS[p]) for p in (2, 3, 4, 6))} at 2, 3, 4, 6 players).",
+        f"{', '.join(str(DISTIL_SEEDS[p]) for p in (2, 3, 4, 6))} at 2, 3, 4, 6 players); "
+        "a folder made without --distil-drop is resumed with any value.",
     ),
-    ("distil_steps", 10**7, 3000, "Adam steps of a distillation (with --distil-drop)."),
+    (
+        "distil_steps",
+        10**7,
+        3000,
+        "Adam steps of a distillation (with --distil-drop; a folder made without it is "
+        "resumed with any value).",
+    ),
 )
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..errors import BadArgument
 from .finetune import damaged
-from .plan import COUNTS, round_dir, tune_folder
+from .plan import COUNTS, TrainPlan, round_dir, tune_folder
 
 #: The file of a training folder that records its plan (:class:`.plan.TrainPlan`'s fields).
 PLAN_FILE = "plan.json"
@@ -43,6 +43,11 @@ TUNING = (
     *(f"outcome_deals_{p}p" for p in COUNTS),
 )
 
+#: The distillation's settings: a folder whose plan has no distillation (``distil_drop``
+#: empty) takes other values of them (they do nothing without one); a folder with one is
+#: resumed with its own (its distilled files follow them).
+DISTIL = ("distil_deals", "distil_steps")
+
 #: The plan's fields a fine-tuning stage's marker records its own values under: its rounds
 #: (``[first, stop]``) and the weight file it started from.
 TUNE_MARKS = ("rounds", "start")
@@ -57,10 +62,11 @@ def write_marker(path: Path, facts: dict) -> None:
 def check_plan(out: Path, facts: dict) -> None:
     """Refuse to resume the folder ``out`` (made, and locked by this run) with other options
     than it was made with (its ``plan.json``, or a stage marker of a folder made before it)
-    but those of :data:`GROWS`, which may change as it says, and of :data:`TUNING` before any
-    round on outcomes is made, or with another recipe, and refuse a stage marker that
-    records other settings than the run's (:func:`_check_markers`); records ``facts`` (the
-    plan and its ``recipe``) in ``plan.json`` on the way.
+    but those of :data:`GROWS`, which may change as it says, of :data:`TUNING` before any
+    round on outcomes is made, and of :data:`DISTIL` when the folder's plan has no
+    distillation (``distil_drop`` empty), or with another recipe, and refuse a stage marker
+    that records other settings than the run's (:func:`_check_markers`); records ``facts``
+    (the plan and its ``recipe``) in ``plan.json`` on the way.
 
     Raises
     ------
@@ -68,7 +74,8 @@ def check_plan(out: Path, facts: dict) -> None:
         Naming the first option whose value differs from the folder's (or a marker's),
         fewer rounds of imitation than the folder was run to, more once a fine-tuning has
         begun, fewer rounds on outcomes of a count than it has made, or a damaged
-        ``plan.json`` or marker.
+        ``plan.json`` or marker (:func:`read_facts`: a field of the plan missing or of
+        another JSON type than the run's).
     """
     path = out / PLAN_FILE
     if path.exists():
@@ -108,7 +115,7 @@ def check_plan(out: Path, facts: dict) -> None:
             f"outcomes_*p/): resume it with {before['rounds']}, or start over in another folder "
             "(--out)",
         )
-    free = GROWS + (() if _tuned(out) else TUNING)
+    free = GROWS + (() if _tuned(out) else TUNING) + (() if before.get("distil_drop") else DISTIL)
     for name, value in facts.items():
         if name not in free and name in before and before[name] != value:
             was = _shown(before[name])
@@ -178,9 +185,9 @@ def _check_markers(out: Path, facts: dict, free: tuple[str, ...]) -> None:
     """Refuse a stage marker of the folder ``out`` whose recorded plan differs from the run's
     ``facts`` in a field not ``free`` (a folder that mixes settings: a marker copied from
     another folder, or a ``plan.json`` replaced). A marker of the rounds of imitation or of a
-    distillation is not held to :data:`TUNING` (its stage does not read them), and a
-    fine-tuning stage's marker records its own rounds and starting file under the plan's
-    names of :data:`TUNE_MARKS`.
+    distillation is held to neither :data:`TUNING` (its stage does not read them) nor the
+    other ``free`` fields, and a fine-tuning stage's marker records its own rounds and
+    starting file under the plan's names of :data:`TUNE_MARKS`.
 
     Raises
     ------
@@ -188,11 +195,15 @@ def _check_markers(out: Path, facts: dict, free: tuple[str, ...]) -> None:
         Of the first differing field, naming it and the marker; of ``out`` for a damaged
         marker.
     """
-    stages = [(m, GROWS + TUNING) for m in sorted(out.glob("round_*/*.done"))]
-    stages += [(m, GROWS + TUNING) for m in sorted(out.glob("distil/*.done"))]
-    stages += [(m, free + TUNE_MARKS) for m in sorted(out.glob("outcomes_*p/*.done"))]
-    for marker, skip in stages:
-        made = read_facts(marker, facts)
+    imitation = GROWS + TUNING + free
+    stages: list[tuple[Path, tuple[str, ...], tuple[str, ...]]] = [
+        (m, imitation, ()) for m in sorted(out.glob("round_*/*.done"))
+    ]
+    stages += [(m, imitation, ()) for m in sorted(out.glob("distil/*.done"))]
+    tuned = sorted(out.glob("outcomes_*p/*.done"))
+    stages += [(m, free + TUNE_MARKS, TUNE_MARKS) for m in tuned]
+    for marker, skip, own in stages:
+        made = read_facts(marker, facts, own)
         for name, value in facts.items():
             if name not in skip and name in made and made[name] != value:
                 raise BadArgument(
@@ -211,33 +222,73 @@ def _shown(value) -> str:
     return str(value)
 
 
-def read_facts(path: Path, fields=()) -> dict:
+def read_facts(path: Path, fields: dict | None = None, own: tuple[str, ...] = ()) -> dict:
     """A training folder's ``plan.json`` or a stage marker (each holds the plan): a JSON
-    object holding every field of ``fields`` (the run's plan's), or of another recipe's plan
-    (``recipe`` another number, or none: recipe 1) the ``seed`` and ``rounds`` every recipe
-    records.
+    object holding every field of ``fields`` (the run's plan, as ``plan.json`` reads), or of
+    another recipe's plan (``recipe`` another number, or none: recipe 1) the ``seed`` and
+    ``rounds`` every recipe records; each of these fields and ``recipe`` of the JSON type of
+    the run's (:func:`_json_type`: a hand-edited ``"seed": "1"`` is no plan's), and the plan
+    of this recipe one :class:`.plan.TrainPlan` takes (``"distil_drop": ["bogus"]`` is not),
+    but for the fields of ``own``, which the record holds values of its own under (a
+    fine-tuning stage's marker, :data:`TUNE_MARKS`).
 
     Raises
     ------
     BadArgument
-        Of ``out``, naming the file, when it is not such a record (a damaged file: a marker
+        Of ``out``, naming the file and the first field missing, of another type or of a
+        value no plan takes, when it is not such a record (a damaged file: a marker
         deleted, a rerun writes it again; ``plan.json`` cannot be, the folder's other files
         follow it).
     """
     plan = _json_object(path)
-    if isinstance(plan, dict):
-        same = plan.get("recipe", 1) == RECIPE
-        lacks = [k for k in (fields if same else ("seed", "rounds")) if k not in plan]
-        if not lacks:
-            return plan
-        plan = f"no {lacks[0]}"
+    why = _not_a_plan(plan, fields or {}, own) if isinstance(plan, dict) else plan
+    if why is None and isinstance(plan, dict):
+        return plan
     raise damaged(
         path,
-        f"not a record of canasta-sim train: {plan}",
+        f"not a record of canasta-sim train: {why}",
         "start over in another folder (--out)"
         if path.name == PLAN_FILE
         else "delete it and run the same command again, or start over in another folder (--out)",
     )
+
+
+def _not_a_plan(plan: dict, fields: dict, own: tuple[str, ...]) -> str | None:
+    """Why the record ``plan`` is not one of the run's plan ``fields`` (:func:`read_facts`),
+    or None."""
+    same = plan.get("recipe", 1) == RECIPE
+    held = list(fields) if same else ["seed", "rounds"]
+    lacks = [k for k in held if k not in plan]
+    if lacks:
+        return f"no {lacks[0]}"
+    typed = [k for k in (*held, "recipe") if k in plan and k in fields and k not in own]
+    wrong = [k for k in typed if _json_type(plan[k]) != _json_type(fields[k])]
+    if wrong:
+        was, kind = plan[wrong[0]], _json_type(fields[wrong[0]])
+        return f"its {wrong[0]} is {json.dumps(was)}, {_json_type(was)} where a plan has {kind}"
+    if not (same and fields):
+        return None
+    try:
+        TrainPlan(**{k: (fields if k in own else plan)[k] for k in fields if k != "recipe"})
+    except BadArgument as exc:
+        return str(exc)
+    return None
+
+
+def _json_type(value) -> str:
+    """The JSON type of a value as json reads it: a number (an integer or not: ``50`` is
+    ``50.0``), boolean, string, list of strings (a plan's tuple is written as one, an empty
+    one too), other list, object or null."""
+    if isinstance(value, bool):  # a bool is an int to Python, not to JSON
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list | tuple):
+        strings = all(isinstance(v, str) for v in value)
+        return "a list of strings" if strings else "a list of other values"
+    return "an object" if isinstance(value, dict) else "null"
 
 
 def _json_object(path: Path) -> dict | str:

@@ -197,3 +197,33 @@ def test_a_rules_file_giving_a_switch_twice_names_the_switch_and_the_file(tmp_pa
     assert "Traceback" not in r.output
     with pytest.raises(click.BadParameter, match=shown.replace("(", r"\(").replace(")", r"\)")):
         build_rules(None, str(path), ())
+
+
+@pytest.mark.parametrize("name", ["", " "])
+def test_an_empty_html_file_name_is_a_usage_error_naming_the_option(tmp_path, name):
+    # checked before the run folder is read: a missing folder is not what is reported
+    r = invoke("replay", tmp_path / "none", "--deal", 1, "--html", name, "--overwrite")
+    assert r.exit_code == 2, r.output
+    message = " ".join(r.output.split())
+    assert f"Invalid value for '--html': {name!r} is an empty file name; allowed: a file" in message
+    assert "'.'" not in r.output and "exists" not in r.output
+    assert "Traceback" not in r.output
+
+
+@pytest.mark.parametrize("inner", ['{"a": 1}', '{"a": 1, "a": 2}'])
+def test_a_rules_file_key_twice_in_a_nested_object_is_no_switch_twice(tmp_path, inner):
+    # a nested object's keys are not switches: its outer key is the unknown switch reported
+    path = tmp_path / "rules.json"
+    path.write_text(f'{{"x": {inner}}}')
+    r = invoke("simulate", "--deals", 2, "--rules", path)
+    assert r.exit_code == 2, r.output
+    message = " ".join(r.output.split())
+    assert "Invalid value for --rules: unknown rules switch 'x'; allowed: " in message
+    assert "twice" not in message
+
+
+def test_a_switch_twice_beside_a_nested_key_twice_names_the_switch(tmp_path):
+    path = tmp_path / "rules.json"
+    path.write_text('{"players": 4, "x": {"a": 1, "a": 2}, "players": 2}')
+    with pytest.raises(click.BadParameter, match=r"gives 'players' twice \(4 and 2\)"):
+        build_rules(None, str(path), ())

@@ -1,0 +1,144 @@
+"""A training folder's records held to the run's plan (``canasta_sim/learn/train_folder.py``):
+the distillation's settings free in a folder made without one, and a ``plan.json`` or stage
+marker whose field has another JSON type than the run's (or a value no plan takes) damaged.
+Every folder here is ``--rounds 0`` with no round on outcomes: nothing is played."""
+
+import json
+from dataclasses import asdict
+
+import pytest
+from click.testing import CliRunner
+
+from canasta_sim.cli import main
+from canasta_sim.learn.plan import TrainPlan
+from canasta_sim.learn.train_folder import RECIPE
+
+#: A folder of --start's shipped files: no labels, no distillation, no round on outcomes.
+NOTHING = [
+    "--quiet", "--rounds", "0", "--start", "apprentice@9",
+    *(f"--outcome-rounds-{p}p=0" for p in (2, 3, 4, 6)),
+]  # fmt: skip
+
+
+def _train(out, *args):
+    return CliRunner().invoke(main, ["train", "--out", str(out), *NOTHING, *args])
+
+
+def _plain(out) -> dict:
+    """Make the folder ``out`` with the defaults and return its plan.json."""
+    r = _train(out)
+    assert r.exit_code == 0, r.output
+    return json.loads((out / "plan.json").read_text())
+
+
+def test_a_folder_made_without_a_distillation_takes_other_distil_settings(tmp_path):
+    """--distil-deals and --distil-steps do nothing without --distil-drop: a resume with
+    others is no other plan, and plan.json records the run's (a stage marker of the rounds
+    of imitation recording the defaults is not held to them either)."""
+    out = tmp_path / "t"
+    plan = _plain(out)
+    assert (plan["distil_drop"], plan["distil_deals"], plan["distil_steps"]) == ([], 4000, 3000)
+    (out / "round_1").mkdir()
+    (out / "round_1" / "fit_2p.done").write_text(json.dumps(plan))
+    r = _train(out, "--distil-deals", "10", "--distil-steps", "7")
+    assert r.exit_code == 0, r.output
+    again = json.loads((out / "plan.json").read_text())
+    assert (again["distil_deals"], again["distil_steps"]) == (10, 7)
+    r = _train(out, "--distil-drop", "kinds", "--distil-deals", "10", "--distil-steps", "7")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--distil-drop" in text, text
+    assert "was made with distil_drop='': resume it with ''" in text
+
+
+@pytest.mark.parametrize(
+    "args, said",
+    [
+        (["--distil-deals", "10"], "distil_deals=10, but the folder {out} was made with "
+         "distil_deals=4000: resume it with 4000, or start over"),
+        (["--distil-steps", "7"], "distil_steps=7, but the folder {out} was made with "
+         "distil_steps=3000: resume it with 3000, or start over"),
+    ],
+)  # fmt: skip
+def test_a_folder_with_a_distillation_refuses_other_distil_settings(tmp_path, args, said):
+    pytest.importorskip("jax")  # a distillation needs the train extra before any check
+    out = tmp_path / "t"
+    out.mkdir()
+    plan = TrainPlan(rounds=0, start="apprentice@9", distil_drop=("kinds",),
+                     **{f"outcome_rounds_{p}p": 0 for p in (2, 3, 4, 6)})  # fmt: skip
+    record = json.dumps({**asdict(plan), "recipe": RECIPE})
+    (out / "plan.json").write_text(record)
+    r = _train(out, "--distil-drop", "kinds", *args)
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and args[0] in text and said.format(out=out) in text, text
+    assert "Traceback" not in text and (out / "plan.json").read_text() == record
+    assert not (out / "distil").exists()
+
+
+@pytest.mark.parametrize(
+    "field, value, said",
+    [
+        ("distil_deals", "10", 'its distil_deals is "10", a string where a plan has a number'),
+        ("seed", "0", 'its seed is "0", a string where a plan has a number'),
+        ("seed", True, "its seed is true, a boolean where a plan has a number"),
+        ("recipe", str(RECIPE), f'its recipe is "{RECIPE}", a string where a plan has a number'),
+        ("distil_drop", "", 'its distil_drop is "", a string where a plan has a list of strings'),
+        ("distil_drop", [1], "its distil_drop is [1], a list of other values where a plan has "
+         "a list of strings"),
+        ("outcome_pool", {"self": 1}, "its outcome_pool is {\"self\": 1}, an object where a "
+         "plan has a list of strings"),
+        ("distil_drop", ["bogus"], "distil_drop=bogus: 'bogus' is not allowed; allowed: a "
+         "comma-separated list of kinds, neighbours"),
+        ("outcome_temperature", 0.5, "outcome_temperature=0.5 is not allowed; allowed: a "
+         "finite number of at least 1"),
+    ],
+)  # fmt: skip
+def test_a_plan_json_field_of_another_type_or_no_plans_value_is_damaged(
+    tmp_path, field, value, said
+):
+    """A hand-edited plan.json whose field holds another JSON type than the run's plan (a
+    string "10" prints as the number 10) or a value no plan takes is damaged, naming the
+    field, not a plan to resume with that value; it is left as it was."""
+    out = tmp_path / "t"
+    plan = _plain(out)
+    path = out / "plan.json"
+    record = json.dumps({**plan, field: value})
+    path.write_text(record)
+    r = _train(out)
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--out" in text, text
+    assert f"{path} is damaged (not a record of canasta-sim train: {said}" in text
+    assert "start over in another folder (--out)" in text and "Traceback" not in text
+    assert path.read_text() == record
+
+
+def test_a_number_recorded_as_an_integer_or_not_is_one_number(tmp_path):
+    """JSON has one number type: 50 recorded for a float setting, 0.0 for an integer one, are
+    the plan's values, and the resume rewrites them as the run's."""
+    out = tmp_path / "t"
+    plan = _plain(out)
+    path = out / "plan.json"
+    path.write_text(json.dumps({**plan, "outcome_temperature": 50, "seed": 0.0, "every": 3.0}))
+    r = _train(out)
+    assert r.exit_code == 0, r.output
+    again = json.loads(path.read_text())
+    assert (again["outcome_temperature"], again["seed"], again["every"]) == (50.0, 0, 3)
+    assert isinstance(again["outcome_temperature"], float) and isinstance(again["seed"], int)
+
+
+def test_a_fine_tuning_marker_holds_its_own_rounds_but_the_plans_types(tmp_path):
+    """A fine-tuning stage's marker records its rounds as a list and its starting file under
+    the plan's names: no other type than the plan's there, but any other field of another
+    type makes it damaged, naming it and what to do."""
+    out = tmp_path / "t"
+    plan = _plain(out)
+    (out / "outcomes_2p").mkdir()
+    marker = out / "outcomes_2p" / "outcomes_2p_1.done"
+    marker.write_text(json.dumps({**plan, "rounds": [0, 1], "start": "some/file.npz"}))
+    r = _train(out)
+    assert r.exit_code == 0, r.output
+    marker.write_text(json.dumps({**plan, "rounds": [0, 1], "every": "3"}))
+    r = _train(out)
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2, text
+    assert f'{marker} is damaged (not a record of canasta-sim train: its every is "3", a ' in text
+    assert "delete it and run the same command again" in text and "Traceback" not in text
