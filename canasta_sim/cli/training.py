@@ -209,9 +209,9 @@ def train(out, threads, scheduler, quiet, **options):
     file does not win by more than its 95% interval keeps the file before and stops. Then
     each count's kept file is fine-tuned on the outcomes of self-play deals
     (--outcome-rounds-Np rounds of --outcome-deals-Np deals, in stages of at most
-    --stage-rounds rounds, into OUT/outcomes_Np/), after, with --distil-drop, a distillation
-    of the kept file into one that does not read the blocks named (into OUT/distil/; the
-    rounds on outcomes keep them unread); this part is one sequential learner on
+    --stage-rounds rounds, into OUT/outcomes_Np/; with --distil-drop each kept file is first
+    distilled into one that does not read the blocks named, into OUT/distil/, and the rounds
+    on outcomes keep them unread); this part is one sequential learner on
     one core of this machine, even with --scheduler. The defaults, at seed 0, are bots
     version 10's recipe (about 2 h 20 min of imitation, bots version 9's files, then the
     fine-tuning). --rounds 0 fine-tunes --start's shipped files without labelling:
@@ -254,10 +254,12 @@ def _check_extras(plan) -> None:
             import sklearn  # noqa: F401
     except ImportError as exc:
         raise click.UsageError(str(missing_extra("training", "train", exc))) from None
-    if plan.distil_drop or any(plan.outcome_rounds(p) for p in COUNTS):
+    tuned = any(plan.outcome_rounds(p) for p in COUNTS)
+    if plan.distil_drop or tuned:
         from ..learn.finetune import need_jax
 
+        what = "fine-tuning on outcomes" if tuned else "a distillation"
         try:
-            need_jax()
+            need_jax(what)
         except ImportError as exc:
             raise click.UsageError(str(exc)) from None

@@ -106,7 +106,7 @@ def distil(teacher: str, plan: DistilPlan) -> tuple[dict, dict]:
     ValueError
         For a weight file that is not one or was fitted for another player count.
     """
-    need_jax()
+    need_jax("a distillation")
     import jax
     import optax
 

@@ -93,20 +93,22 @@ class TunePlan:
         )
 
 
-def need_jax() -> None:
-    """Import JAX and optax (XLA on one thread, :data:`XLA_FLAGS`, unless set already).
+def need_jax(what: str = "fine-tuning on outcomes") -> None:
+    """Import JAX and optax (XLA on one thread, :data:`XLA_FLAGS`, unless set already) for
+    ``what`` (named in the error).
 
     Raises
     ------
     ModuleNotFoundError
-        Naming the optional extra ``train`` and its install line, when either is missing.
+        Naming ``what``, the optional extra ``train`` and its install line, when either is
+        missing.
     """
     os.environ.setdefault("XLA_FLAGS", XLA_FLAGS)
     try:
         import jax  # noqa: F401
         import optax  # noqa: F401
     except ImportError as exc:
-        raise missing_extra("fine-tuning on outcomes", "train", exc) from None
+        raise missing_extra(what, "train", exc) from None
 
 
 def round_files(folder, k: int) -> tuple[Path, Path]:

@@ -94,10 +94,10 @@ class TrainPlan:
         left out (``start`` and ``apprentice@9`` with ``start="apprentice@9"`` and
         ``rounds=0``: the fine-tuning starts from --start's files).
     distil_drop : tuple of str
-        Blocks of state features (:data:`~canasta_sim.players.weights.STATE_BLOCKS`' names,
-        each once) that each count's kept file is distilled without before its rounds on
-        outcomes (:mod:`.distil`), which then keep them unread (empty, the default: no
-        distillation; ``("kinds",)``: bots version 11's recipe).
+        Blocks of state features (:data:`~canasta_sim.players.weights.STATE_BLOCKS`' names;
+        kept in that order, each once) that each count's kept file is distilled without
+        before its rounds on outcomes (:mod:`.distil`), which then keep them unread (empty,
+        the default: no distillation; ``("kinds",)``: bots version 11's recipe).
     distil_deals, distil_steps : int
         The teacher's self-play deals a distillation learns from (seed ``seed +
         DISTIL_SEEDS[P]``, :data:`~canasta_sim.learn.DISTIL_SEEDS`) and its Adam steps.
@@ -172,7 +172,9 @@ class TrainPlan:
                 f"distil_drop={','.join(self.distil_drop)}: {bad[0]!r} is not allowed; allowed: "
                 f"a comma-separated list of {', '.join(STATE_BLOCKS)} (empty: no distillation)",
             )
-        object.__setattr__(self, "distil_drop", tuple(dict.fromkeys(self.distil_drop)))
+        # in STATE_BLOCKS' order, each once: the same blocks are the same plan
+        drop = tuple(name for name in STATE_BLOCKS if name in self.distil_drop)
+        object.__setattr__(self, "distil_drop", drop)
 
     def _check_outcomes(self):
         """Refuse a bad setting of the fine-tuning (BadArgument naming it)."""

@@ -143,6 +143,11 @@ def test_the_plan_drops_nothing_by_default_and_freezes_what_it_drops():
     plan = TrainPlan(distil_drop=("kinds",), seed=5)
     assert plan.tune_plan(4).frozen == ("kinds",)
     assert (plan.distil_plan(6).seed, plan.distil_plan(6).deals) == (211, 4000)
+    # the blocks in STATE_BLOCKS' order, each once: one set of blocks is one plan
+    assert TrainPlan(distil_drop=("neighbours", "kinds", "kinds")).distil_drop == (
+        "kinds",
+        "neighbours",
+    )
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 6])
