@@ -74,10 +74,16 @@ def decisions(teacher: str, plan: DistilPlan, first: int, deals: int) -> dict:
     sp = SelfPlayPlan(seed=plan.seed, players=plan.players, temperature=0.0)
     log = selfplay(teacher, sp, first, deals)
     keep = log["meta"][:, PlayCol.n_cands] >= 2  # a lone candidate teaches nothing
-    log["state"], log["meta"] = log["state"][keep], log["meta"][keep]
-    log["state"][:, dropped_columns(plan.drop)] = 0.0
-    log["rows"], log["mask"] = outcomes.padded(log)
-    return log
+    state = log["state"][keep]
+    state[:, dropped_columns(plan.drop)] = 0.0
+    rows, mask = outcomes.padded({"meta": log["meta"][keep]})
+    return {
+        "state": state,
+        "cands": log["cands"],
+        "score": log["score"],
+        "rows": rows,
+        "mask": mask,
+    }
 
 
 def agreement(params: dict, log: dict) -> float:
@@ -111,15 +117,16 @@ def distil(teacher: str, plan: DistilPlan) -> tuple[dict, dict]:
     import optax
 
     params = outcomes.policy_params(outcomes.read_parts(teacher))
-    if not params["A"][:, dropped_columns(plan.drop)].any():  # nothing to learn: no play
+    cols = dropped_columns(plan.drop)
+    if not params["A"][:, cols].any():  # nothing to learn: no play
         return params, _facts(plan, teacher, decisions=0, held_out_decisions=0)
     t = time.time()
     train = decisions(teacher, plan, 0, plan.deals)
     held = decisions(teacher, plan, plan.deals, plan.held_out)
     played = time.time() - t
-    params["A"][:, dropped_columns(plan.drop)] = 0.0
+    params["A"][:, cols] = 0.0
     keep = {k: np.ones_like(v) for k, v in params.items()}
-    keep["A"][:, dropped_columns(plan.drop)] = 0.0  # the dropped weights' gradient: they stay 0
+    keep["A"][:, cols] = 0.0  # the dropped weights' gradient: they stay 0
     opt = optax.adam(plan.lr)
     state = opt.init(params)
 

@@ -409,9 +409,9 @@ def _progress(out: Path, plan: TrainPlan) -> tuple[int, int, bool]:
     fine-tuning, and whether every round's are (a round's follow from the judges of the round
     before it)."""
     tuning = [(p, *stage) for p in ORDER for stage in plan.tune_stages(p)]
-    distils = [distil_marker(out, p) for p in ORDER] if plan.distil_drop else []
+    distils = ORDER if plan.distil_drop else ()
     done = sum(_tune_done(out, *stage) for stage in tuning)
-    done += sum(m.exists() and distil_file(out, p).exists() for p, m in zip(ORDER, distils))
+    done += sum(distil_marker(out, p).exists() and distil_file(out, p).exists() for p in distils)
     total = len(tuning) + len(distils)
     for k in range(1, plan.rounds + 1):
         try:
@@ -478,9 +478,9 @@ def _distil_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -
     """Run stage ``distil_{P}p`` of ``players`` players when the plan drops blocks and it is
     not done: its file (the report its facts) and then its marker, which records the plan,
     the teacher, its wall time and the load average at its start and end."""
-    path, marker = distil_file(out, players), distil_marker(out, players)
     if not plan.distil_drop:
         return
+    path, marker = distil_file(out, players), distil_marker(out, players)
     if marker.exists() and path.exists():
         _check_final(path, players)  # a damaged file named before the rounds read it
         echo(f"distil_{players}p: done before")
