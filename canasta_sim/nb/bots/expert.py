@@ -49,6 +49,8 @@ working record's plan fields (:data:`.memory.BOT_DTYPE`: ``take_plan``, ``meld_p
 ``out_plan``) and lets the move kernels validate it.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 from numba.cpython.unsafe.numbers import leading_zeros  # LLVM's ctlz: highest set bit
 
@@ -212,13 +214,26 @@ def add_wilds_nb(state, rules, seat, plan, left, keep, hold, natural_wait):
     )
 
 
+class _ExpertMeld(NamedTuple):
+    none: int = 0  # no meld this turn
+    out: int = 1  # going out: the plan in the working record's ``out_plan``
+    melds: int = 2  # the plan in its ``meld_plan``
+
+
+#: What :func:`expert_meld_plan_nb` chose: which plan of the working record to lay.
+ExpertMeld = _ExpertMeld()
+
+
 @kernel
-def expert_melds_nb(state, rules, bot, params, log):
-    """Go out if allowed and :func:`should_go_out_nb` agrees; else make the initial meld (few
-    wild cards) when it keeps the cards ``initial_cards`` asks for (two under a threat or in
-    the end game), or add naturals to the melds, start melds of
-    three naturals and place wild cards (:func:`add_wilds_nb`), keeping ``meld_keep`` cards
-    (``THREAT_KEEP`` under a threat or in the end game)."""
+def expert_meld_plan_nb(state, rules, bot, params):
+    """The expert's melds of the turn as a plan, the state unchanged (its hand and the public
+    cards read; the plan built in ``bot``, :data:`.memory.BOT_DTYPE`): going out if allowed and
+    :func:`should_go_out_nb` agrees (``bot.out_plan``, checked by :func:`.melding.can_go_out_nb`);
+    else the initial meld (few wild cards) when it keeps the cards ``initial_cards`` asks for
+    (two under a threat or in the end game), or naturals added to the melds, melds of three
+    naturals started and wild cards placed (:func:`add_wilds_nb`), keeping ``meld_keep`` cards
+    (``THREAT_KEEP`` under a threat or in the end game), in ``bot.meld_plan`` (the move kernel
+    checks it, R-22, R-60..R-64). Returns an :data:`ExpertMeld` code."""
     hands, sides, g = state.hands, state.sides, state.g
     seat = g[DealSlot.current]
     side = rules[RuleSlot.side_of + seat]
@@ -233,9 +248,8 @@ def expert_melds_nb(state, rules, bot, params, log):
         out_possible_nb(state, rules, seat)  # the cheap tests first: most turns end here
         and can_go_out_nb(state, rules, bot, seat)
         and should_go_out_nb(state, rules, seat, params, threat or endgame)
-        and meld_nb(state, rules, bot.out_plan[:], log) == MoveError.ok
     ):
-        return
+        return ExpertMeld.out
     melded = sides[side, SideSlot.melded] != 0
     if melded:
         keep = max(2, np.int64(param_nb(params, ExpertParam.meld_keep)))
@@ -252,10 +266,10 @@ def expert_melds_nb(state, rules, bot, params, log):
     if state.hand_sizes[seat] <= keep or not meld_material_nb(
         hand, sides[side, SideSlot.meld_ranks]
     ):
-        return
+        return ExpertMeld.none
     minimum = sides[side, SideSlot.minimum]
     if not melded and initial_reach_nb(rules, hand) < minimum:
-        return  # no initial meld from hand reaches the minimum count (R-64)
+        return ExpertMeld.none  # no initial meld from hand reaches the minimum count (R-64)
     plan = bot.meld_plan[:]
     clear_plan_nb(plan)
     if not melded:
@@ -263,7 +277,7 @@ def expert_melds_nb(state, rules, bot, params, log):
         # the move kernel would refuse a plan short of the minimum count (R-64): keeping at
         # least two cards, it does not go out, which alone could waive it (R-42)
         if plan_points_nb(rules, plan, np.int64(-1)) < minimum:
-            return
+            return ExpertMeld.none
     else:
         left = fill_plan_nb(
             state, rules, seat, plan, np.int64(-1), np.int64(0), np.int64(keep), np.bool_(False)
@@ -279,8 +293,25 @@ def expert_melds_nb(state, rules, bot, params, log):
             hold,
             np.int64(param_nb(params, ExpertParam.natural_wait)),
         )
-    if left < state.hand_sizes[seat]:  # the plan holds cards
-        meld_nb(state, rules, plan, log)  # validated there (R-22, R-60..R-64)
+    return ExpertMeld.melds if left < state.hand_sizes[seat] else ExpertMeld.none
+
+
+@inline_kernel
+def expert_meld_nb(state, rules, bot, which, log):
+    """Lay the plan of ``bot`` that ``which`` (an :data:`ExpertMeld` code of
+    :func:`expert_meld_plan_nb`) names, through the move kernel, which checks it; returns its
+    MoveError (``ok`` for no meld). A going-out plan passed the same check
+    (:func:`.melding.can_go_out_nb`) in the play phase, so the move accepts it."""
+    if which == ExpertMeld.none:
+        return MoveError.ok
+    plan = bot.out_plan[:] if which == ExpertMeld.out else bot.meld_plan[:]
+    return meld_nb(state, rules, plan, log)
+
+
+@inline_kernel
+def expert_melds_nb(state, rules, bot, params, log):
+    """The expert's melds of the turn (:func:`expert_meld_plan_nb`), laid."""
+    expert_meld_nb(state, rules, bot, expert_meld_plan_nb(state, rules, bot, params), log)
 
 
 @inline_kernel

@@ -17,12 +17,12 @@ import numpy as np
 
 from ..engine.melds import copy_plan_nb, empty_plan_nb, plan_rows_nb
 from ..engine.state import MAX_CARDS, MAX_PLAYERS, STATE_DTYPE, copy_state_nb
-from ..enums import N_KINDS, DealSlot, Phase, RuleSlot
+from ..enums import N_KINDS, DealSlot, MoveError, Phase, RuleSlot
 from ..jit import inline_kernel, kernel
 from ..plans import clear_plan_nb
 from ..worlds import CandKind
 from .discards import ranked_discards_nb
-from .expert import PAIR_KEEP, expert_melds_nb, param_nb
+from .expert import PAIR_KEEP, ExpertMeld, expert_meld_nb, expert_meld_plan_nb, param_nb
 from .memory import MAX_CANDIDATES
 from .pickups import pickup_candidates_nb
 from .policies import EXPERT_PARAMS, N_PARAMS, ExpertParam
@@ -103,21 +103,21 @@ def expert_ranking_nb(state, rules, bot, rparams, top, work):
 
 @inline_kernel
 def expert_plan_nb(state, rules, bot, rparams, rstate, plan, log):
-    """Lay the rollout expert's melds of the turn (:func:`.expert.expert_melds_nb`, going out
-    included) on ``rstate``, a copy of ``state``, and write them into ``plan``
-    (``int8[N_KINDS, 3]``, the side's melds gained: one plan, as the expert melds once a turn).
-    The expert reads only its own hand and the public cards, so the copy's hidden cards are
-    never read. Returns whether the plan holds cards."""
-    seat = state.g[DealSlot.current]
-    side = rules[RuleSlot.side_of + seat]
-    copy_state_nb(rstate, state)  # one memcpy; the expert draws no random number
-    expert_melds_nb(rstate, rules, bot, rparams, log)
-    if rstate.hand_sizes[seat] == state.hand_sizes[seat]:  # no meld (most turns): no diff
-        clear_plan_nb(plan)
+    """Write the rollout expert's melds of the turn (:func:`.expert.expert_meld_plan_nb`,
+    going out included) into ``plan`` (``int8[N_KINDS, 3]``: one plan, as the expert melds
+    once a turn), built from the counts of ``state`` without a move; only when it holds cards
+    is it laid on ``rstate``, a copy of ``state``, by the move kernel that checks it (the
+    discards after it are ranked there). The expert reads only its own hand and the public
+    cards, so the copy's hidden cards are never read. Returns whether a checked plan holds
+    cards (cleared otherwise)."""
+    which = expert_meld_plan_nb(state, rules, bot, rparams)
+    clear_plan_nb(plan)
+    if which == ExpertMeld.none:  # most turns: no copy, no move
         return False
-    for r in range(N_KINDS):
-        for col in range(3):
-            plan[r, col] = rstate.melds[side, r, col] - state.melds[side, r, col]
+    copy_state_nb(rstate, state)  # one memcpy; the expert draws no random number
+    if expert_meld_nb(rstate, rules, bot, which, log) != MoveError.ok:
+        return False
+    copy_plan_nb(plan, bot.out_plan[:] if which == ExpertMeld.out else bot.meld_plan[:])
     return plan_rows_nb(plan, np.int64(-1)) != 0
 
 
