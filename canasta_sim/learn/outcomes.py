@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..nb.enums import N_KINDS
+from ..nb.bots.features import HELD_KINDS
 from ..nb.selfplay import PlayCol
 from ..players.weights import FEATURE_VERSION, PARTS, VALUE_PARTS, widen
 from .train import save
@@ -32,9 +32,8 @@ CRITIC_HIDDEN = 64
 OUTCOME_SCALE = 1000.0
 #: The network's output is trained in hundreds of points, as the imitation fit's.
 SCORE_SCALE = 100.0
-#: Seats and held kinds (no red three) of the critic's view of every hand.
+#: Seats of the critic's view of every hand (by held kind: ``HELD_KINDS``).
 MAX_SEATS = 6
-HELD_KINDS = N_KINDS - 1
 #: Candidates a decision has at most (the kernel's work record).
 MAX_CANDS = 40
 

@@ -12,6 +12,13 @@ version (:data:`~canasta_sim.nb.bots.features.FEATURE_WIDTHS`) and is read widen
 zeros (:func:`widen`): it plays as it did. The kernels read one packed ``float32[NET_LEN]``
 per file (:func:`pack`).
 
+A *head network* (a file holding ``head_U``, :data:`HEAD_PARTS`) scores a candidate
+without a hidden layer of its own: ``head_U[i] . relu(A s + b1) + head_b[i] + head_w[g] . c``
+(points), one row ``i`` of its output per kind of candidate (the draw, a pickup, each discard
+after melds or without them) and one group ``g`` of weights of the candidate features per
+decision step (:func:`~canasta_sim.nb.bots.apprentice.head_index_nb`); it holds no ``B``,
+``v`` or ``b2``.
+
 A file may also hold a value output (:data:`VALUE_PARTS`, optional: the shipped version-1
 files have none): ``value = value_v . relu(value_A s + value_b1) + value_b2``, the deal's
 expected score difference for the seat's side (points). Play never reads it
@@ -31,7 +38,14 @@ from typing import TypeVar
 
 import numpy as np
 
-from ..nb.bots.apprentice import NET_LEN, VALUE_LEN, NetSlot, ValueSlot
+from ..nb.bots.apprentice import (
+    HEAD_GROUPS,
+    N_HEADS,
+    NET_LEN,
+    VALUE_LEN,
+    NetSlot,
+    ValueSlot,
+)
 from ..nb.bots.features import (
     FEATURE_WIDTHS,
     N_CAND_FEAT,
@@ -53,6 +67,18 @@ PARTS = {
     "b1": (NET_HIDDEN,),
     "v": (NET_HIDDEN,),
     "b2": (),
+}
+
+#: A head network's parts in a weight file (of :data:`FEATURE_VERSION`) and their shapes: the
+#: state half ``A``, ``b1`` of :data:`PARTS`, then per candidate ``head_U[i] . relu(A s + b1)
+#: + head_b[i] + head_w[g] . c`` (points) for its row ``i`` and group ``g``
+#: (:func:`~canasta_sim.nb.bots.apprentice.head_index_nb`); a file holding ``head_U`` is one.
+HEAD_PARTS = {
+    "A": (NET_HIDDEN, N_STATE_FEAT),
+    "b1": (NET_HIDDEN,),
+    "head_U": (N_HEADS, NET_HIDDEN),
+    "head_b": (N_HEADS,),
+    "head_w": (HEAD_GROUPS, N_CAND_FEAT),
 }
 
 #: The value output's parts in a weight file (of :data:`FEATURE_VERSION`) and their shapes.
@@ -137,8 +163,9 @@ STATE_BLOCKS = {
 
 
 def pack(parts: dict[str, np.ndarray]) -> np.ndarray:
-    """The network's parts (:data:`PARTS`) as the kernels read them: one ``float32[NET_LEN]``
-    laid out at :data:`~canasta_sim.nb.bots.apprentice.NetSlot`, the matrices ``A`` and ``B``
+    """The network's parts (:data:`PARTS`, or a head network's, :data:`HEAD_PARTS`) as the
+    kernels read them: one ``float32[NET_LEN]`` laid out at
+    :data:`~canasta_sim.nb.bots.apprentice.NetSlot`, the matrices ``A`` and ``B``
     transposed (each feature's weights to the hidden units side by side), and at
     ``NetSlot.skips`` the blocks of state features whose weights are all 0
     (:data:`~canasta_sim.nb.bots.features.Skip` bits), which the kernels then need not count:
@@ -150,10 +177,39 @@ def pack(parts: dict[str, np.ndarray]) -> np.ndarray:
     ValueError
         Naming the part missing or of another shape.
     """
-    net = _pack(parts, PARTS, NetSlot, NET_LEN)
+    if "head_U" in parts:
+        net = _pack_head(parts)
+    else:
+        net = _pack(parts, PARTS, NetSlot, NET_LEN)
     a = np.asarray(parts["A"])
     net[NetSlot.skips] = sum(bit for bit, cols in STATE_BLOCKS.values() if not a[:, cols].any())
     return net
+
+
+def _pack_head(parts: dict) -> np.ndarray:
+    """A head network's parts (:data:`HEAD_PARTS`) packed: ``A``, ``b1``, ``head_U`` and
+    ``head_b`` as :func:`pack` lays its parts (the matrices transposed: a hidden unit's
+    weights to every row side by side), ``head_w`` group by group, ``NetSlot.head`` 1."""
+    slots = (NetSlot.a, NetSlot.b1, NetSlot.head_u, NetSlot.head_b)
+    net = _pack(parts, {k: HEAD_PARTS[k] for k in ("A", "b1", "head_U", "head_b")}, slots, NET_LEN)
+    part = _part(parts, "head_w", HEAD_PARTS["head_w"])
+    net[NetSlot.head_w : NetSlot.head_w + part.size] = part.ravel()  # a group's side by side
+    net[NetSlot.head] = 1.0
+    return net
+
+
+def _part(parts: dict, name: str, shape: tuple[int, ...]) -> np.ndarray:
+    """``parts[name]`` as ``float32`` of ``shape``.
+
+    Raises
+    ------
+    ValueError
+        Naming the part missing or of another shape.
+    """
+    part = np.asarray(parts.get(name, np.zeros(0)), np.float32)
+    if part.shape != shape:
+        raise ValueError(f"network part {name} of shape {part.shape}, not {shape}")
+    return part
 
 
 def dropped_columns(names) -> np.ndarray:
@@ -187,9 +243,7 @@ def _pack(parts: dict, shapes: dict, slots, length: int) -> np.ndarray:
     order of ``shapes``), the matrices transposed."""
     out = np.zeros(length, np.float32)
     for (name, shape), start in zip(shapes.items(), slots):
-        part = np.asarray(parts.get(name, np.zeros(0)), np.float32)
-        if part.shape != shape:
-            raise ValueError(f"network part {name} of shape {part.shape}, not {shape}")
+        part = _part(parts, name, shape)
         out[start : start + part.size] = part.T.ravel()  # the matrices transposed
     return out
 
@@ -213,19 +267,25 @@ def load_weights(path: str) -> np.ndarray:
     )
     allowed = (
         f"allowed: an .npz with {', '.join(f'{k} of shape {s}' for k, s in PARTS.items())} "
-        f"and feature version {FEATURE_VERSION} (canasta-sim train writes them{earlier})"
+        f"and feature version {FEATURE_VERSION} (canasta-sim train writes them{earlier}), or "
+        f"a head network: {', '.join(f'{k} of shape {s}' for k, s in HEAD_PARTS.items())} "
+        f"and feature version {FEATURE_VERSION} (scripts/distil_head.py writes them)"
     )
     try:
         with _open_npz(path) as z:
-            parts = {k: z[k] for k in PARTS if k in z}
+            head = "head_U" in z
+            parts = {k: z[k] for k in (HEAD_PARTS if head else PARTS) if k in z}
             version = int(z["feature_version"]) if "feature_version" in z else None
-        if version is None or version in FEATURE_WIDTHS:  # without a version its arrays tell
+        if head and version == FEATURE_VERSION:  # a head network of the feature version
+            net = pack(parts)
+        elif not head and (version is None or version in FEATURE_WIDTHS):
+            # without a version its arrays tell
             net = pack(widen(parts, FEATURE_VERSION if version is None else version))
     except (OSError, KeyError, ValueError) as exc:
         raise ValueError(
             f"weights={path}: not an apprentice weight file ({exc}); {allowed}"
         ) from None
-    if version not in FEATURE_WIDTHS:
+    if version not in FEATURE_WIDTHS or (head and version != FEATURE_VERSION):
         said = "no feature version" if version is None else f"feature version {version}"
         raise ValueError(f"weights={path}: {said}; {allowed}")
     bad = nonfinite_part(parts)

@@ -23,18 +23,24 @@ from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 from numba.extending import intrinsic
 
+from ..engine.melds import plan_rows_nb
 from ..engine.moves import draw_nb, end_turn_nb, take_pile_nb
 from ..engine.rng import next_u64_nb
-from ..enums import EV_LEN, DealSlot, MoveError, Phase
+from ..enums import BLACK_THREE, EV_LEN, DealSlot, MoveError, Phase
 from ..jit import inline_kernel, kernel
 from ..worlds import CandKind, apply_candidate_nb
 from .discards import discard_or_any_nb
 from .expert import expert_melds_nb
 from .features import (
+    HELD_KINDS,
     N_CAND_FEAT,
     N_STATE_FEAT,
     NET_HIDDEN,
     candidate_features_nb,
+    clear_discard_slots_nb,
+    decision_held_nb,
+    discard_slots_nb,
+    move_features_nb,
     state_features_nb,
 )
 from .pickups import take_forced_pile_nb
@@ -45,6 +51,15 @@ from .search_candidates import (
     expert_ranking_nb,
     play_candidates_nb,
 )
+
+#: Rows of a head network's output (:func:`head_index_nb`): the draw, a pickup, then a play
+#: candidate's discards (each kind held, black three .. joker, then none) after laying melds,
+#: then the same without a meld.
+N_HEADS = 2 + 2 * (HELD_KINDS + 1)
+assert N_HEADS == NET_HIDDEN  # a head network's rows are summed as wide as the hidden layer
+#: A head network's groups of candidates with their own weights of the candidate features:
+#: the draw, a pickup, a play candidate.
+HEAD_GROUPS = 3
 
 
 class _NetSlot(NamedTuple):
@@ -58,11 +73,17 @@ class _NetSlot(NamedTuple):
     # the state features' blocks it does not read (.features.Skip bits; 0: it reads them all),
     # written by canasta_sim.players.weights.pack
     skips: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2) + 1
+    # a head network (1.0; 0.0: the network above): A and b1 as above, B, v and b2 unread
+    head: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2) + 2
+    head_u: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2) + 3  # (N_HEADS, NET_HIDDEN)
+    head_b: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2 + N_HEADS) + 3  # (N_HEADS,)
+    # (HEAD_GROUPS, N_CAND_FEAT): each group's weights of the candidate features
+    head_w: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2 + N_HEADS) + N_HEADS + 3
 
 
 #: Offsets of the network's parts in one packed weight set (``float32[NET_LEN]``).
 NetSlot = _NetSlot()
-NET_LEN = NetSlot.skips + 1
+NET_LEN = NetSlot.head_w + HEAD_GROUPS * N_CAND_FEAT
 
 #: Features one :func:`sparse_affine_nb` sums at most (the bits of its mask); the state
 #: features are summed as a head of MASK_WIDTH and a tail of STATE_TAIL.
@@ -127,6 +148,81 @@ def score_candidates_nb(weights, fwork, n):
             out += weights[NetSlot.v + j] * hidden[j]
             active &= active - 1
         fwork.scores[c] = out
+
+
+@inline_kernel
+def head_index_nb(kind, hold, discard):
+    """A candidate's row of a head network's output and its group (:data:`N_HEADS`,
+    :data:`HEAD_GROUPS`): the draw (0, group 0), a pickup (1, group 1), else a play candidate
+    (group 2) at ``2 + 15 hold + d``, ``hold`` 1 when it lays no meld, ``d`` its
+    ``discard``'s place in the kinds held (black three 0 .. joker 13) or 14 without a discard
+    (R-20 steps 2 and 3)."""
+    if kind == CandKind.draw:
+        return 0, 0
+    if kind == CandKind.take:
+        return 1, 1
+    d = discard - BLACK_THREE if discard >= 0 else HELD_KINDS
+    return 2 + (HELD_KINDS + 1) * hold + d, 2
+
+
+@kernel
+def head_scores_nb(state, rules, weights, work, fwork, n):
+    """A head network's scores of candidates ``0 .. n - 1`` of ``work`` into ``fwork.scores``
+    (points): ``U[i] . relu(A s + b1) + u[i] + W[g] . c`` for a candidate of row ``i`` and
+    group ``g`` (:func:`head_index_nb`) and features ``c`` (:data:`.features.CandFeat`),
+    ``weights`` one packed head network (``float32[NET_LEN]``; ``U`` transposed at
+    ``NetSlot.head_u``, ``u`` at ``head_b``, ``W`` at ``head_w``), the state features in
+    ``fwork.state`` (:func:`.features.state_features_nb` first).
+
+    Every row's ``U[i] . h + u[i]`` is one sum over the hidden units the relu passes
+    (:func:`sparse_affine_nb`, as wide as the hidden layer), and the score is linear in
+    ``c``: the features of a move but its discard (:func:`.features.move_features_nb`) are
+    summed once for the candidates that share them (the same kind, melds or none, and a
+    discard or none: consecutive in the candidate order), each discard's own
+    (:func:`.features.discard_slots_nb`) once a candidate. So a candidate costs its discard's
+    few features, not a hidden layer."""
+    half, logits = fwork.half[:], fwork.hidden[0][:]
+    state_half_nb(half, weights, np.int64(NetSlot.a), np.int64(NetSlot.b1), fwork.state[:])
+    for j in range(NET_HIDDEN):
+        half[j] = max(half[j], np.float32(0.0))
+    bias = weights[NetSlot.head_b : NetSlot.head_b + N_HEADS]
+    sparse_affine_nb(logits, bias, weights, np.int64(NetSlot.head_u), half, NET_HIDDEN)
+    move, disc = fwork.move[:], fwork.discard[:]
+    held = decision_held_nb(state)
+    for i in range(N_CAND_FEAT):
+        disc[i] = 0.0
+    shared = np.float32(0.0)
+    pairs, singles = 0, 0
+    last = -1
+    plans = work.plans[:]  # a plain C array, as in pimc
+    for c in range(n):
+        kind, plan, discard = work.kind[c], plans[c], np.int64(work.discard[c])
+        hold = 1 if plan_rows_nb(plan, np.int64(-1)) == 0 else 0
+        i, g = head_index_nb(kind, hold, discard)
+        w = NetSlot.head_w + g * N_CAND_FEAT
+        key = (kind * 2 + hold) * 2 + (1 if discard >= 0 else 0)
+        if kind != CandKind.play or key != last:  # the move's features: once a run
+            for f in range(N_CAND_FEAT):
+                move[f] = 0.0
+            pairs, singles = move_features_nb(state, rules, fwork, move, kind, plan, discard, held)
+            shared = sparse_dot_nb(weights, w, move)
+            last = key
+        clear_discard_slots_nb(disc)
+        discard_slots_nb(state, rules, fwork, disc, kind, plan, discard, pairs, singles)
+        fwork.scores[c] = logits[i] + shared + sparse_dot_nb(weights, w, disc)
+
+
+@inline_kernel
+def sparse_dot_nb(weights, start, x):
+    """``sum(weights[start + f] * x[f])`` over the features ``f`` of ``x``
+    (``float32[N_CAND_FEAT]``) that are not 0, in feature order (``float32``)."""
+    out = np.float32(0.0)
+    todo = nonzero_mask_nb(x, N_CAND_FEAT)
+    while todo != 0:
+        f = trailing_zeros(todo)
+        out += weights[start + f] * x[f]
+        todo &= todo - 1
+    return out
 
 
 @inline_kernel
@@ -265,27 +361,38 @@ def sparse_affine_nb(typingctx, out, base, weights, start, x, count):
     return sig, codegen
 
 
-@intrinsic
-def positive_mask_nb(typingctx, x, count):
-    """The bit mask (``int64``) of the features ``i < count`` of ``x`` (a 1-d C ``float32``
-    array; ``count`` a constant of at most MASK_WIDTH) above 0, bit ``i`` for ``x[i]``: one
-    vector compare, not a branch a feature (NaN is not above 0)."""
-    if not (
-        _f32_vector(x)
-        and isinstance(count, types.IntegerLiteral)
-        and count.literal_value <= MASK_WIDTH
-    ):
-        return None
-    n = count.literal_value
+def _mask_intrinsic(compare, what):
+    """An intrinsic ``(x, count) -> int64``: the bit mask of the features ``i < count`` of
+    ``x`` (a 1-d C ``float32`` array; ``count`` a constant of at most MASK_WIDTH) for which
+    ``x[i] compare 0`` holds (an ordered compare: NaN never), bit ``i`` for ``x[i]``: one
+    vector compare, not a branch a feature."""
 
-    def codegen(context, builder, signature, args):
-        data = context.make_array(signature.args[0])(context, builder, args[0]).data
-        xvec = ir.VectorType(ir.FloatType(), n)
-        xs = builder.load(builder.bitcast(data, xvec.as_pointer()), align=4)
-        above = builder.fcmp_ordered(">", xs, ir.Constant(xvec, [0.0] * n))
-        return builder.zext(builder.bitcast(above, ir.IntType(n)), ir.IntType(64))
+    def typer(typingctx, x, count):
+        if not (
+            _f32_vector(x)
+            and isinstance(count, types.IntegerLiteral)
+            and count.literal_value <= MASK_WIDTH
+        ):
+            return None
+        n = count.literal_value
 
-    return types.int64(x, count), codegen
+        def codegen(context, builder, signature, args):
+            data = context.make_array(signature.args[0])(context, builder, args[0]).data
+            xvec = ir.VectorType(ir.FloatType(), n)
+            xs = builder.load(builder.bitcast(data, xvec.as_pointer()), align=4)
+            hit = builder.fcmp_ordered(compare, xs, ir.Constant(xvec, [0.0] * n))
+            return builder.zext(builder.bitcast(hit, ir.IntType(n)), ir.IntType(64))
+
+        return types.int64(x, count), codegen
+
+    typer.__name__ = typer.__qualname__ = what
+    return intrinsic(typer)
+
+
+#: The bit mask of the features above 0 (the hidden units a relu passes).
+positive_mask_nb = _mask_intrinsic(">", "positive_mask_nb")
+#: The bit mask of the features that are not 0 (NaN counts as 0).
+nonzero_mask_nb = _mask_intrinsic("!=", "nonzero_mask_nb")
 
 
 @inline_kernel
@@ -318,10 +425,28 @@ def choose_nb(state, rules, params, weights, work, fwork, n, every):
     weight set does not read are not counted (0) unless ``every`` (``bool``: self-play logs
     every feature for its learner's critic)."""
     net = weights[int(params[ApprenticeParam.weight_set])]
-    skips = np.int64(0) if every else np.int64(net[NetSlot.skips])
-    decision_features_nb(state, rules, work, fwork, n, skips)
-    score_candidates_nb(net, fwork, n)
+    decision_scores_nb(state, rules, net, work, fwork, n, every)
     return pick_nb(state, fwork, n, params[ApprenticeParam.temperature])
+
+
+@inline_kernel
+def decision_scores_nb(state, rules, net, work, fwork, n, every):
+    """The features of the decision and the scores of candidates ``0 .. n - 1`` of ``work``
+    by one packed network ``net`` (``float32[NET_LEN]``) into ``fwork``: a head network's
+    (:func:`head_scores_nb`) or the hidden layer's (:func:`score_candidates_nb`). The state
+    features the network does not read are not counted (0), nor a head network's candidate
+    features into ``fwork.cands``, unless ``every`` (``bool``: self-play logs every feature
+    for its learner's critic)."""
+    skips = np.int64(0) if every else np.int64(net[NetSlot.skips])
+    if net[NetSlot.head] == 0.0:
+        decision_features_nb(state, rules, work, fwork, n, skips)
+        score_candidates_nb(net, fwork, n)
+    elif every:
+        decision_features_nb(state, rules, work, fwork, n, skips)
+        head_scores_nb(state, rules, net, work, fwork, n)
+    else:
+        state_features_nb(state, rules, fwork, skips)
+        head_scores_nb(state, rules, net, work, fwork, n)
 
 
 @kernel
@@ -459,9 +584,7 @@ def candidate_scores(state, rules, params, weights):
         top = np.int64(params[ApprenticeParam.top])
         no_log = np.zeros((0, EV_LEN), np.int32)
         n = play_candidates_nb(state, rules, new_bot(), rparams, rstates[0], work, top, no_log)
-    n = np.int64(n)
-    decision_features_nb(state, rules, work, fwork, n, np.int64(weights[NetSlot.skips]))
-    score_candidates_nb(weights, fwork, n)
+    decision_scores_nb(state, rules, weights, work, fwork, np.int64(n), False)
     return (
         work["kind"][:n].copy(),
         work["plans"][:n].copy(),

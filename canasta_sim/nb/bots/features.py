@@ -93,6 +93,10 @@ class _StateFeat(NamedTuple):
     prev_hand: int = 117  # the previous player's hand size / 15
 
 
+#: Kinds a hand can hold (black three .. joker: a red three is laid out at once, R-14), the
+#: width of a block "per kind".
+HELD_KINDS = N_KINDS - 1
+
 #: Slots of the learned bot's state features (``float32[N_STATE_FEAT]``); a block's field is
 #: its first slot.
 StateFeat = _StateFeat()
@@ -194,6 +198,10 @@ FEATURE_WORK_DTYPE = np.dtype(
         ("half", np.float32, (NET_HIDDEN,)),  # A s + b1 (once a decision)
         ("hidden", np.float32, (MAX_CANDIDATES, NET_HIDDEN)),  # A s + B c + b1 per candidate
         ("scores", np.float32, (MAX_CANDIDATES,)),  # the model's score per candidate
+        # a head network's scratch (.apprentice.head_scores_nb): a move's features but its
+        # discard's, and a discard's features
+        ("move", np.float32, (N_CAND_FEAT,)),
+        ("discard", np.float32, (N_CAND_FEAT,)),
         ("ctx", np.float64, (N_FEAT_CTX,)),  # FeatCtx: what the candidate features read
         ("powers", np.float64, (MAX_POWERS,)),  # (1 - q) ** i for take_chance_nb
     ]
@@ -397,15 +405,8 @@ def candidate_features_nb(state, rules, work, fwork, n_cands):
     ``fwork.cands``. Reads ``fwork.ctx`` and ``fwork.powers`` from :func:`state_features_nb`
     (call it first). R-23 black threes, R-24 freezing, R-30..R-35 pickups, R-51 canastas, R-64
     the initial meld."""
-    g, sides, melds, ctx = state.g, state.sides, state.melds, fwork.ctx
-    seat = g[DealSlot.current]
-    side = rules[RuleSlot.side_of + seat]
-    nxt = rules[RuleSlot.next_seat + seat]
-    plen = g[DealSlot.pile_len]
+    held = decision_held_nb(state)
     plans = work.plans[:]  # a plain C array, as in pimc
-    pile_top = state.pile[plen - 1] if plen > 0 else -1
-    held = ranks_held_nb(state, seat, np.int64(-1))  # (pairs, singles) before any meld
-    held_take = ranks_held_nb(state, seat, np.int64(pile_top)) if plen > 0 else held
     # one loop over the candidates in one kernel: as an inlined kernel of one candidate it took
     # numba twice the compile time, and as a call per candidate more run time
     for c in range(n_cands):
@@ -413,67 +414,122 @@ def candidate_features_nb(state, rules, work, fwork, n_cands):
         out = fwork.cands[c]
         for i in range(N_CAND_FEAT):
             out[i] = 0.0
-        top = pile_top if kind == CandKind.take else -1
-        pairs, singles = held_take if top >= 0 else held
-        laid = 0
-        points = 0
-        wilds = 0
-        # only the rows the move melds into (most candidates meld nothing), as set bits
-        rows = plan_rows_nb(plan, np.int64(top))
-        while rows != 0:
-            rows, r, n, d, j, t = next_plan_row_nb(rows, plan, np.int64(top))
-            add = n + d + j + t
-            laid += n + d + j
-            if n > 0 and r >= FIRST_NATURAL:
-                h = held_nb(state, seat, np.int64(top), r)
-                dp, ds = rank_change_nb(h, h - n)
-                pairs += dp
-                singles += ds
-            out[CandFeat.laid_kinds + r - BLACK_THREE] += n / 4.0
-            out[CandFeat.laid_kinds + DEUCE - BLACK_THREE] += d / 4.0
-            out[CandFeat.laid_kinds + JOKER - BLACK_THREE] += j / 4.0
-            wilds += d + j
-            points += card_points_nb(rules, n + t, d, j, r)
-            before = melds[side, r, MeldCol.naturals] + melds[side, r, MeldCol.deuces]
-            before += melds[side, r, MeldCol.jokers]
-            after = before + add
-            wild_after = melds[side, r, MeldCol.deuces] + melds[side, r, MeldCol.jokers] + d + j
-            if before == 0:
-                out[CandFeat.new_melds] += 1.0
-            if r != BLACK_THREE and before < 7 <= after:
-                if wild_after == 0:
-                    out[CandFeat.natural_made] += 1.0
-                else:
-                    out[CandFeat.mixed_made] += 1.0
-            elif 4 <= after <= 6:
-                out[CandFeat.closer] += 1.0
-        left = state.hand_sizes[seat] - laid
-        if kind == CandKind.draw:
-            out[CandFeat.draw] = 1.0
-            left += rules[RuleSlot.draw_count]
-        elif kind == CandKind.take:
-            pile_features_nb(state, rules, out)
-            left += plen - 1 - state.pile_counts[RED_THREE]  # red threes are laid out (R-14)
-        else:
-            if laid == 0:
-                out[CandFeat.hold] = 1.0
-            if discard >= 0:
-                discard_features_nb(state, rules, fwork, out, plan, discard, nxt)
-                out[CandFeat.discard_kinds + discard - BLACK_THREE] = 1.0
-                left -= 1
-            if left == 0:
-                out[CandFeat.going_out] = 1.0
-        initial = sides[side, SideSlot.melded] == 0 and laid + (1 if top >= 0 else 0) > 0
-        out[CandFeat.laid] = laid / 10.0
-        out[CandFeat.left] = left / HAND_SCALE
-        out[CandFeat.points] = points / 100.0
-        out[CandFeat.wilds_spent] = wilds / 2.0
-        out[CandFeat.initial] = 1.0 if initial else 0.0
-        out[CandFeat.stock_left] = ctx[FeatCtx.stock] * left / HAND_SCALE
-        out[CandFeat.endgame_left] = ctx[FeatCtx.endgame] * left / HAND_SCALE
-        out[CandFeat.initial_minimum] = ctx[FeatCtx.minimum] if initial else 0.0
-        out[CandFeat.points_stock] = points / 100.0 * ctx[FeatCtx.stock]
-        ranks_left_nb(state, out, seat, plan, np.int64(top), discard, pairs, singles)
+        pairs, singles = move_features_nb(state, rules, fwork, out, kind, plan, discard, held)
+        discard_slots_nb(state, rules, fwork, out, kind, plan, discard, pairs, singles)
+
+
+@inline_kernel
+def decision_held_nb(state):
+    """The natural ranks held in pairs and singly before a candidate's melds
+    (:func:`ranks_held_nb`), once a decision: without a pickup, then with one (the pile's
+    top card melded, the rest of the pile in hand; as without when the pile is empty)."""
+    seat = state.g[DealSlot.current]
+    plen = state.g[DealSlot.pile_len]
+    held = ranks_held_nb(state, seat, np.int64(-1))
+    top = state.pile[plen - 1] if plen > 0 else -1
+    held_take = ranks_held_nb(state, seat, np.int64(top)) if plen > 0 else held
+    return held[0], held[1], held_take[0], held_take[1]
+
+
+@inline_kernel
+def move_features_nb(state, rules, fwork, out, kind, plan, discard, held):
+    """Write a candidate's features but those of its discard (:func:`discard_slots_nb`) into
+    ``out`` (cleared): its kind, what its ``plan`` lays (``plan_rows`` of it: most candidates
+    meld nothing), the pile a pickup takes, the hand left (less the ``discard`` when it is a
+    kind: the same for every kind). ``held`` is :func:`decision_held_nb`'s. Returns the
+    natural ranks held in pairs and singly after the plan, before the discard."""
+    g, sides, melds, ctx = state.g, state.sides, state.melds, fwork.ctx
+    seat = g[DealSlot.current]
+    side = rules[RuleSlot.side_of + seat]
+    plen = g[DealSlot.pile_len]
+    top = state.pile[plen - 1] if kind == CandKind.take and plen > 0 else -1
+    pairs, singles = (held[2], held[3]) if top >= 0 else (held[0], held[1])
+    laid = 0
+    points = 0
+    wilds = 0
+    # only the rows the move melds into (most candidates meld nothing), as set bits
+    rows = plan_rows_nb(plan, np.int64(top))
+    while rows != 0:
+        rows, r, n, d, j, t = next_plan_row_nb(rows, plan, np.int64(top))
+        add = n + d + j + t
+        laid += n + d + j
+        if n > 0 and r >= FIRST_NATURAL:
+            h = held_nb(state, seat, np.int64(top), r)
+            dp, ds = rank_change_nb(h, h - n)
+            pairs += dp
+            singles += ds
+        out[CandFeat.laid_kinds + r - BLACK_THREE] += n / 4.0
+        out[CandFeat.laid_kinds + DEUCE - BLACK_THREE] += d / 4.0
+        out[CandFeat.laid_kinds + JOKER - BLACK_THREE] += j / 4.0
+        wilds += d + j
+        points += card_points_nb(rules, n + t, d, j, r)
+        before = melds[side, r, MeldCol.naturals] + melds[side, r, MeldCol.deuces]
+        before += melds[side, r, MeldCol.jokers]
+        after = before + add
+        wild_after = melds[side, r, MeldCol.deuces] + melds[side, r, MeldCol.jokers] + d + j
+        if before == 0:
+            out[CandFeat.new_melds] += 1.0
+        if r != BLACK_THREE and before < 7 <= after:
+            if wild_after == 0:
+                out[CandFeat.natural_made] += 1.0
+            else:
+                out[CandFeat.mixed_made] += 1.0
+        elif 4 <= after <= 6:
+            out[CandFeat.closer] += 1.0
+    left = state.hand_sizes[seat] - laid
+    if kind == CandKind.draw:
+        out[CandFeat.draw] = 1.0
+        left += rules[RuleSlot.draw_count]
+    elif kind == CandKind.take:
+        pile_features_nb(state, rules, out)
+        left += plen - 1 - state.pile_counts[RED_THREE]  # red threes are laid out (R-14)
+    else:
+        if laid == 0:
+            out[CandFeat.hold] = 1.0
+        if discard >= 0:
+            out[CandFeat.handed] = (plen + 1) / PILE_SCALE
+            left -= 1
+        if left == 0:
+            out[CandFeat.going_out] = 1.0
+    initial = sides[side, SideSlot.melded] == 0 and laid + (1 if top >= 0 else 0) > 0
+    out[CandFeat.laid] = laid / 10.0
+    out[CandFeat.left] = left / HAND_SCALE
+    out[CandFeat.points] = points / 100.0
+    out[CandFeat.wilds_spent] = wilds / 2.0
+    out[CandFeat.initial] = 1.0 if initial else 0.0
+    out[CandFeat.stock_left] = ctx[FeatCtx.stock] * left / HAND_SCALE
+    out[CandFeat.endgame_left] = ctx[FeatCtx.endgame] * left / HAND_SCALE
+    out[CandFeat.initial_minimum] = ctx[FeatCtx.minimum] if initial else 0.0
+    out[CandFeat.points_stock] = points / 100.0 * ctx[FeatCtx.stock]
+    return pairs, singles
+
+
+@inline_kernel
+def discard_slots_nb(state, rules, fwork, out, kind, plan, discard, pairs, singles):
+    """Write a candidate's features of its discard (kind ``discard`` after the melds of
+    ``plan``, or -1) into ``out``: :func:`discard_features_nb`, its kind, and the natural ranks
+    held in pairs and singly after it (``pairs``, ``singles``: after the plan, as
+    :func:`move_features_nb` returns them; :func:`ranks_left_nb`). Only the slots a discard
+    sets are written (:func:`clear_discard_slots_nb` clears them); the others are left."""
+    seat = state.g[DealSlot.current]
+    nxt = rules[RuleSlot.next_seat + seat]
+    plen = state.g[DealSlot.pile_len]
+    top = state.pile[plen - 1] if kind == CandKind.take and plen > 0 else -1
+    if kind == CandKind.play and discard >= 0:
+        discard_features_nb(state, rules, fwork, out, plan, discard, nxt)
+        out[CandFeat.discard_kinds + discard - BLACK_THREE] = 1.0
+    ranks_left_nb(state, out, seat, plan, np.int64(top), discard, pairs, singles)
+
+
+@inline_kernel
+def clear_discard_slots_nb(out):
+    """Set the slots :func:`discard_slots_nb` writes to 0 (those of the discard's features,
+    :func:`discard_features_nb`, but ``handed``, which is the move's; the kind discarded; the
+    ranks left)."""
+    for i in range(CandFeat.danger, CandFeat.passed + 1):
+        out[i] = 0.0
+    for i in range(CandFeat.discard_kinds, N_CAND_FEAT):
+        out[i] = 0.0
 
 
 @inline_kernel
@@ -554,8 +610,7 @@ def discard_features_nb(state, rules, fwork, out, plan, k, nxt):
     seat = state.g[DealSlot.current]
     plen = state.g[DealSlot.pile_len]
     left_of_kind = state.hands[seat, k] - plan[k, MeldCol.naturals]
-    handed = (plen + 1) / PILE_SCALE
-    out[CandFeat.handed] = handed
+    handed = (plen + 1) / PILE_SCALE  # CandFeat.handed, written by move_features_nb
     out[CandFeat.discard_points] = rules[RuleSlot.values + k] / 50.0
     out[CandFeat.next_known] = 1.0 if state.known[nxt, k] > 0 else 0.0
     if k == DEUCE or k == JOKER:
