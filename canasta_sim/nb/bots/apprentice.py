@@ -23,19 +23,21 @@ from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 from numba.extending import intrinsic
 
-from ..engine.melds import plan_rows_nb
-from ..engine.moves import draw_nb, end_turn_nb, take_pile_nb
+from ..engine.melds import copy_plan_nb, plan_rows_nb
+from ..engine.moves import check_meld_nb, draw_nb, end_turn_nb, take_pile_nb
 from ..engine.rng import next_u64_nb
-from ..enums import BLACK_THREE, EV_LEN, DealSlot, MoveError, Phase
+from ..enums import BLACK_THREE, DEUCE, EV_LEN, JOKER, N_KINDS, DealSlot, MoveError, Phase
 from ..jit import inline_kernel, kernel
+from ..plans import clear_plan_nb
 from ..worlds import CandKind, apply_candidate_nb
 from .discards import discard_or_any_nb
-from .expert import expert_melds_nb
+from .expert import ExpertMeld, expert_meld_plan_nb, expert_melds_nb
 from .features import (
     HELD_KINDS,
     N_CAND_FEAT,
     N_STATE_FEAT,
     NET_HIDDEN,
+    CandFeat,
     candidate_features_nb,
     clear_discard_slots_nb,
     decision_held_nb,
@@ -209,7 +211,14 @@ def head_scores_nb(state, rules, weights, work, fwork, n):
             last = key
         clear_discard_slots_nb(disc)
         discard_slots_nb(state, rules, fwork, disc, kind, plan, discard, pairs, singles)
-        fwork.scores[c] = logits[i] + shared + sparse_dot_nb(weights, w, disc)
+        own = np.float32(0.0)
+        for f in range(CandFeat.danger, CandFeat.passed + 1):
+            own += weights[w + f] * disc[f]
+        own += weights[w + CandFeat.pairs_left] * disc[CandFeat.pairs_left]
+        own += weights[w + CandFeat.singles_left] * disc[CandFeat.singles_left]
+        if discard >= 0:
+            own += weights[w + CandFeat.discard_kinds + discard - BLACK_THREE]
+        fwork.scores[c] = logits[i] + shared + own
 
 
 @inline_kernel
@@ -504,9 +513,60 @@ def apprentice_play_nb(state, rules, bot, params, weights, rstate, work, fwork, 
         last_red_three_end_nb(state, rules, bot, rparams, log)
         return
     top = int(params[ApprenticeParam.top])
-    n = play_candidates_nb(state, rules, bot, rparams, rstate, work, top, log)
+    net = weights[int(params[ApprenticeParam.weight_set])]
+    if net[NetSlot.head] != 0.0 and top >= HELD_KINDS:  # RESEARCH: every kind, unranked
+        n = every_discard_candidates_nb(state, rules, bot, rparams, work)
+    else:
+        n = play_candidates_nb(state, rules, bot, rparams, rstate, work, top, log)
     best = 0 if n < 2 else choose_nb(state, rules, params, weights, work, fwork, n, np.bool_(False))
     play_candidate_nb(state, rules, bot, work, n, best, log)
+
+
+@inline_kernel
+def every_discard_candidates_nb(state, rules, bot, rparams, work):
+    """RESEARCH: the expert's melds (from the counts, no move) then every kind held after
+    them, in kind order (or its going out without a discard), then holding every meld and
+    every kind held."""
+    seat = state.g[DealSlot.current]
+    hand = state.hands[seat]
+    plans = work.plans[:]
+    which = expert_meld_plan_nb(state, rules, bot, rparams)
+    n = 0
+    if which != ExpertMeld.none:
+        src = bot.out_plan[:] if which == ExpertMeld.out else bot.meld_plan[:]
+        if (
+            check_meld_nb(state, rules, src)[0] == MoveError.ok
+            and plan_rows_nb(src, np.int64(-1)) != 0
+        ):
+            left = state.hand_sizes[seat]
+            for r in range(N_KINDS):
+                left -= src[r, 0] + src[r, 1] + src[r, 2]
+            if left == 0:
+                work.kind[0] = CandKind.play
+                work.discard[0] = -1
+                copy_plan_nb(plans[0], src)
+                n = 1
+            else:
+                for k in range(1, N_KINDS):
+                    c = hand[k] - src[k, 0]
+                    if k == DEUCE:
+                        for r in range(N_KINDS):
+                            c -= src[r, 1]
+                    if k == JOKER:
+                        for r in range(N_KINDS):
+                            c -= src[r, 2]
+                    if c > 0:
+                        work.kind[n] = CandKind.play
+                        work.discard[n] = k
+                        copy_plan_nb(plans[n], src)
+                        n += 1
+    for k in range(1, N_KINDS):
+        if hand[k] > 0:
+            work.kind[n] = CandKind.play
+            work.discard[n] = k
+            clear_plan_nb(plans[n])
+            n += 1
+    return n
 
 
 @inline_kernel
