@@ -105,3 +105,9 @@ def test_a_run_split_where_its_arrays_fill_logs_the_same(monkeypatch, hot):
 def test_bad_sizes_are_refused(deals, temperature, said):
     with pytest.raises(ValueError, match=said):
         selfplay(SHIPPED, SelfPlayPlan(temperature=temperature), 0, deals)
+
+
+@pytest.mark.parametrize("top", [0, 15])
+def test_a_top_outside_the_apprentices_range_is_refused(top):
+    with pytest.raises(ValueError, match=f"top={top}: allowed: 1 .. 14"):
+        selfplay(SHIPPED, SelfPlayPlan(top=top), 0, 1)

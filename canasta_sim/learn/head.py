@@ -1,0 +1,339 @@
+"""Distilling a player count's weight file into a head network: the apprentice's scores at a
+fraction of the cost of a candidate (docs/performance.md holds the figures).
+
+The apprentice's network costs a hidden layer a candidate: ``v . relu(A s + B c + b1) + b2``
+(:func:`.outcomes.scores`). The head network computes its hidden layer once a decision from
+the state features alone, ``h = relu(A s + b1)``, and scores candidate ``c`` as
+
+    ``score(c) = head_U[i(c)] . h + head_b[i(c)] + head_w[g(c)] . c``  (points),
+
+a dot of NET_HIDDEN and the candidate's few nonzero features: one of N_HEADS heads by what
+the candidate does (:func:`head_index`: a draw, a pickup, or a play by whether it melds and
+which kind it discards) and a linear term of its features by group (draw, pickup, play).
+
+The student starts from the teacher's ``A`` and ``b1`` (reading no block of state features the
+teacher reads not), small random heads and 0 linear terms, and learns the teacher's choices on
+the decisions of self-play deals the teacher plays at temperature 0 with ``top`` discards a
+meld plan (:func:`.distil.decisions`): the cross-entropy between the teacher's and the
+student's sampling at ``temperature`` points over each decision's candidates, by Adam with a
+cosine decay of its learning rate. Its file (:func:`write_head`) holds no ``B``, ``v``, ``b2``.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import asdict, dataclass
+
+import numpy as np
+
+from ..nb.bots.features import N_CAND_FEAT, N_STATE_FEAT, NET_HIDDEN, CandFeat
+from ..nb.enums import N_KINDS
+from ..players.weights import FEATURE_VERSION, STATE_BLOCKS
+from . import outcomes
+from .distil import cross_entropy, decisions, same_best
+from .experience import MAX_TOP, SelfPlayPlan
+from .finetune import need_jax
+from .train import write_npz
+
+#: A play's discards a head tells apart: the 14 kinds a hand holds (black three .. joker, the
+#: slots of ``CandFeat.discard_kinds``), then none (going out without a discard).
+DISCARDS = N_KINDS
+#: Heads: the draw, the pickup, then a play's by whether it lays no meld and its discard.
+N_HEADS = 2 + 2 * DISCARDS
+#: The linear terms' groups: draw, pickup, play.
+N_GROUPS = 3
+#: A head file's arrays (points) and their shapes.
+HEAD_PARTS = {
+    "A": (NET_HIDDEN, N_STATE_FEAT),
+    "b1": (NET_HIDDEN,),
+    "head_U": (N_HEADS, NET_HIDDEN),
+    "head_b": (N_HEADS,),
+    "head_w": (N_GROUPS, N_CAND_FEAT),
+}
+#: The parts the trainer holds in hundreds of points (the output's, as :mod:`.outcomes`).
+SCALED = ("head_U", "head_b", "head_w")
+#: The heads' first weights' scale (trainer's units): small, so the heads start near alike.
+INIT_SCALE = 0.01
+#: Decisions a held-out agreement scores at once (their candidates' features, gathered).
+CHUNK = 8192
+
+
+@dataclass(frozen=True)
+class HeadPlan:
+    """What a head distillation plays and how it learns.
+
+    Attributes
+    ----------
+    seed : int
+        Master seed of the teacher's self-play deals (deals ``0 .. deals - 1`` to learn from,
+        the next ``held_out`` to measure on), of the heads' first weights and of the
+        batches' draw.
+    players : int
+        Players at the table (2, 3, 4 or 6); the rules are the classic preset's.
+    deals : int
+        Self-play deals whose decisions the student learns from (1 or more).
+    steps : int
+        Adam steps (1 or more).
+    held_out : int
+        Self-play deals after those, whose decisions measure the agreement (1 or more).
+    top : int
+        Discards each meld plan of a play decision is followed by in the self-play deals
+        (1 .. 14; :class:`.experience.SelfPlayPlan`): 14, every kind held, so the student
+        learns every discard head.
+    temperature : float
+        The sampling temperature (points) of the cross-entropy's two distributions (above 0).
+    lr : float
+        Adam's first learning rate (the heads in the trainer's units), decayed along a
+        cosine to 5% of it over the steps (above 0).
+    batch : int
+        Decisions a step, drawn with replacement (1 or more).
+
+    Raises
+    ------
+    ValueError
+        Naming the first value out of its range and the range.
+    """
+
+    seed: int
+    players: int
+    deals: int = 4000
+    steps: int = 3000
+    held_out: int = 1000
+    top: int = 14
+    temperature: float = 20.0
+    lr: float = 3e-3
+    batch: int = 2048
+
+    def __post_init__(self):
+        if self.players not in (2, 3, 4, 6):
+            raise ValueError(f"players={self.players}: allowed: 2, 3, 4, 6")
+        for name in ("deals", "steps", "held_out", "batch"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name}={getattr(self, name)}: allowed: 1 or more")
+        if not 1 <= self.top <= MAX_TOP:
+            raise ValueError(f"top={self.top}: allowed: 1 .. {MAX_TOP}")
+        for name in ("temperature", "lr"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name}={getattr(self, name)}: allowed: above 0")
+
+
+def head_index(cands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each candidate's head and group from its features.
+
+    Parameters
+    ----------
+    cands : ndarray(float32, ndim=2)
+        Candidate features, shape ``(n, N_CAND_FEAT)``
+        (:data:`~canasta_sim.nb.bots.features.CandFeat`).
+
+    Returns
+    -------
+    i, g : ndarray(int64, ndim=1)
+        Shape ``(n,)``: a draw (``CandFeat.draw``) head 0, group 0; a pickup
+        (``CandFeat.take``) head 1, group 1; a play group 2, head ``2 + DISCARDS * hold +
+        d``, ``hold`` 1 when it lays no meld (``CandFeat.hold``) and ``d`` its discard's
+        kind - 1 (``CandFeat.discard_kinds``' one-hot slot, black three 0 .. joker 13), or
+        14 with no discard (going out, R-40).
+    """
+    cands = np.asarray(cands)
+    kinds = cands[:, CandFeat.discard_kinds : CandFeat.discard_kinds + DISCARDS - 1] > 0
+    d = np.where(kinds.any(axis=1), kinds.argmax(axis=1), DISCARDS - 1)
+    i = 2 + DISCARDS * (cands[:, CandFeat.hold] > 0) + d
+    g = np.full(len(cands), 2, np.int64)
+    for head, slot in enumerate((CandFeat.draw, CandFeat.take)):
+        here = cands[:, slot] > 0
+        i = np.where(here, head, i)
+        g[here] = head
+    return i.astype(np.int64), g
+
+
+def head_scores(params, state, cands, i, g):
+    """The head network's scores (points, ``float32``) in JAX.
+
+    Parameters
+    ----------
+    params : dict
+        The file's parts (:data:`HEAD_PARTS`, points).
+    state : array (float32)
+        State features, shape ``(..., N_STATE_FEAT)``.
+    cands : array (float32)
+        Candidate features, shape ``(..., n, N_CAND_FEAT)``.
+    i, g : array (int)
+        Each candidate's head and group (:func:`head_index`), shape ``(..., n)``.
+
+    Returns
+    -------
+    array (float32)
+        Shape ``(..., n)``: ``head_U[i] . relu(A s + b1) + head_b[i] + head_w[g] . c``.
+    """
+    import jax.numpy as jnp
+
+    hidden = jnp.maximum(state @ params["A"].T + params["b1"], 0.0)
+    heads = hidden @ params["head_U"].T + params["head_b"]  # every head once a decision
+    linear = cands @ params["head_w"].T  # every group's term a candidate
+    return (
+        jnp.take_along_axis(heads, i, axis=-1)
+        + jnp.take_along_axis(linear, g[..., None], -1)[..., 0]
+    )
+
+
+def distil_head(teacher: str, plan: HeadPlan) -> tuple[dict, dict]:
+    """The head network learnt from the weight file ``teacher``'s choices.
+
+    Parameters
+    ----------
+    teacher : str
+        A weight file (:mod:`canasta_sim.players.weights`) fitted for ``plan.players``.
+    plan : HeadPlan
+        What it plays and how it learns.
+
+    Returns
+    -------
+    parts : dict
+        The file's parts (:data:`HEAD_PARTS`, ``float32``, points); ``A``'s columns of the
+        blocks the teacher reads not (:func:`unread_blocks`) stay 0, as the teacher's.
+    facts : dict
+        ``head`` (the plan), ``teacher``, ``drop`` (those blocks), ``decisions`` and
+        ``held_out_decisions`` (of two or more candidates), ``agreement_start`` and
+        ``agreement_end`` (the share of the held-out decisions whose best candidate is the
+        teacher's, before and after the steps), ``play_seconds`` and ``learn_seconds``.
+
+    Raises
+    ------
+    ModuleNotFoundError
+        Without JAX or optax (:func:`.finetune.need_jax`).
+    ValueError
+        For a weight file that is not one or was fitted for another player count.
+    """
+    need_jax("a head distillation")
+    import jax
+    import optax
+
+    t = time.time()
+    params = _first_params(outcomes.read_parts(teacher), plan.seed)
+    drop = unread_blocks(params["A"])
+    play = SelfPlayPlan(seed=plan.seed, players=plan.players, temperature=0.0, top=plan.top)
+    train = _indexed(decisions(teacher, play, 0, plan.deals, drop))
+    held = _indexed(decisions(teacher, play, plan.deals, plan.held_out, drop))
+    played = time.time() - t
+    opt = optax.adam(optax.cosine_decay_schedule(plan.lr, plan.steps, alpha=0.05))
+    state = opt.init(params)
+
+    @jax.jit
+    def step(p, state, batch):
+        grad = jax.grad(_loss)(p, batch, plan.temperature)
+        updates, state = opt.update(grad, state, p)
+        return optax.apply_updates(p, updates), state
+
+    start = _agreement(params, held)
+    gen = np.random.default_rng(plan.seed)
+    for _ in range(plan.steps):
+        b = gen.integers(0, len(train["state"]), plan.batch)
+        params, state = step(params, state, _batch(train, b))
+    parts = {k: np.asarray(v, np.float32) for k, v in _points(params).items()}
+    facts = {
+        "head": asdict(plan),
+        "teacher": teacher,
+        "drop": drop,
+        "decisions": len(train["state"]),
+        "held_out_decisions": len(held["state"]),
+        "agreement_start": start,
+        "agreement_end": _agreement(params, held),
+        "play_seconds": round(played, 1),
+        "learn_seconds": round(time.time() - t - played, 1),
+    }
+    return parts, facts
+
+
+def unread_blocks(a: np.ndarray) -> tuple[str, ...]:
+    """The blocks of state features (:data:`~canasta_sim.players.weights.STATE_BLOCKS`'
+    names) whose weights in ``A`` (``float32[NET_HIDDEN, N_STATE_FEAT]``) are all 0: the
+    student reads them not either (their slots 0 in its decisions, so their weights stay 0),
+    so a kernel skips them in both (the shipped files read no per-kind block)."""
+    return tuple(n for n, (_, cols) in STATE_BLOCKS.items() if not a[:, cols].any())
+
+
+def write_head(path, parts: dict, facts: dict, players: int) -> None:
+    """Write a head file ``path`` (``.npz``, atomically: :func:`.train.write_npz`): the
+    ``parts`` (:data:`HEAD_PARTS`, ``float32``, points), ``feature_version``
+    (:data:`~canasta_sim.players.weights.FEATURE_VERSION`), ``players`` and ``report``
+    (``facts`` as JSON).
+
+    Raises
+    ------
+    ValueError
+        Naming a part missing or of another shape, and the shape it needs.
+    """
+    for name, shape in HEAD_PARTS.items():
+        have = np.shape(parts[name]) if name in parts else None
+        if have != shape:
+            raise ValueError(f"head part {name}: shape {have}, needs {shape}")
+    write_npz(
+        path,
+        {
+            "feature_version": np.int64(FEATURE_VERSION),
+            **{k: np.asarray(parts[k], np.float32) for k in HEAD_PARTS},
+            "players": np.int64(players),
+            "report": np.array(json.dumps(facts, default=float)),
+        },
+    )
+
+
+def _indexed(log: dict) -> dict:
+    """``log`` (:func:`.distil.decisions`) with each candidate row's head ``i`` and group
+    ``g`` (:func:`head_index`)."""
+    i, g = head_index(log["cands"])
+    return {**log, "i": i, "g": g}
+
+
+def _first_params(teacher: dict, seed: int) -> dict:
+    """The student's first parameters (trainer's units): the teacher's ``A`` and ``b1``,
+    heads of small normal weights drawn from ``seed``, 0 biases and linear terms."""
+    gen = np.random.default_rng(seed)
+    return {
+        "A": np.asarray(teacher["A"], np.float32),
+        "b1": np.asarray(teacher["b1"], np.float32),
+        "head_U": (gen.standard_normal(HEAD_PARTS["head_U"]) * INIT_SCALE).astype(np.float32),
+        "head_b": np.zeros(HEAD_PARTS["head_b"], np.float32),
+        "head_w": np.zeros(HEAD_PARTS["head_w"], np.float32),
+    }
+
+
+def _points(params: dict) -> dict:
+    """The trainer's parameters as the file's (points): :data:`SCALED` times SCORE_SCALE."""
+    return {k: v * outcomes.SCORE_SCALE if k in SCALED else v for k, v in params.items()}
+
+
+def _batch(log: dict, b: np.ndarray) -> dict:
+    """Decisions ``b`` of ``log`` (:func:`_indexed`), their candidates padded to MAX_CANDS."""
+    rows = log["rows"][b]
+    return {
+        "state": log["state"][b],
+        "cands": log["cands"][rows],
+        "i": log["i"][rows],
+        "g": log["g"][rows],
+        "target": log["score"][rows],
+        "mask": log["mask"][b],
+    }
+
+
+def _loss(params, batch, temperature):
+    """The mean cross-entropy of the student's sampling from the teacher's
+    (:func:`.distil.cross_entropy`) over a batch (:func:`_batch`), ``params`` in the
+    trainer's units."""
+    mine = head_scores(_points(params), batch["state"], batch["cands"], batch["i"], batch["g"])
+    return cross_entropy(mine, batch["target"], batch["mask"], temperature)
+
+
+def _agreement(params: dict, log: dict) -> float:
+    """The share of ``log``'s decisions whose best candidate by ``params`` (trainer's
+    units) is the teacher's (:func:`.distil.same_best`), scored CHUNK decisions at a time."""
+    mine = np.zeros(log["mask"].shape, np.float32)
+    points = _points(params)
+    for at in range(0, len(mine), CHUNK):
+        part = _batch(log, np.arange(at, min(at + CHUNK, len(mine))))
+        mine[at : at + CHUNK] = head_scores(
+            points, part["state"], part["cands"], part["i"], part["g"]
+        )
+    return same_best(mine, log)
