@@ -27,30 +27,14 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from ..nb.bots.features import N_CAND_FEAT, N_STATE_FEAT, NET_HIDDEN, CandFeat
-from ..nb.enums import N_KINDS
-from ..players.weights import FEATURE_VERSION, STATE_BLOCKS
+from ..nb.bots.features import HELD_KINDS, CandFeat
+from ..players.weights import FEATURE_VERSION, HEAD_PARTS, STATE_BLOCKS
 from . import outcomes
 from .distil import cross_entropy, decisions, same_best
 from .experience import MAX_TOP, SelfPlayPlan
 from .finetune import need_jax
 from .train import write_npz
 
-#: A play's discards a head tells apart: the 14 kinds a hand holds (black three .. joker, the
-#: slots of ``CandFeat.discard_kinds``), then none (going out without a discard).
-DISCARDS = N_KINDS
-#: Heads: the draw, the pickup, then a play's by whether it lays no meld and its discard.
-N_HEADS = 2 + 2 * DISCARDS
-#: The linear terms' groups: draw, pickup, play.
-N_GROUPS = 3
-#: A head file's arrays (points) and their shapes.
-HEAD_PARTS = {
-    "A": (NET_HIDDEN, N_STATE_FEAT),
-    "b1": (NET_HIDDEN,),
-    "head_U": (N_HEADS, NET_HIDDEN),
-    "head_b": (N_HEADS,),
-    "head_w": (N_GROUPS, N_CAND_FEAT),
-}
 #: The parts the trainer holds in hundreds of points (the output's, as :mod:`.outcomes`).
 SCALED = ("head_U", "head_b", "head_w")
 #: The heads' first weights' scale (trainer's units): small, so the heads start near alike.
@@ -131,15 +115,15 @@ def head_index(cands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     -------
     i, g : ndarray(int64, ndim=1)
         Shape ``(n,)``: a draw (``CandFeat.draw``) head 0, group 0; a pickup
-        (``CandFeat.take``) head 1, group 1; a play group 2, head ``2 + DISCARDS * hold +
+        (``CandFeat.take``) head 1, group 1; a play group 2, head ``2 + (HELD_KINDS + 1) * hold +
         d``, ``hold`` 1 when it lays no meld (``CandFeat.hold``) and ``d`` its discard's
         kind - 1 (``CandFeat.discard_kinds``' one-hot slot, black three 0 .. joker 13), or
         14 with no discard (going out, R-40).
     """
     cands = np.asarray(cands)
-    kinds = cands[:, CandFeat.discard_kinds : CandFeat.discard_kinds + DISCARDS - 1] > 0
-    d = np.where(kinds.any(axis=1), kinds.argmax(axis=1), DISCARDS - 1)
-    i = 2 + DISCARDS * (cands[:, CandFeat.hold] > 0) + d
+    kinds = cands[:, CandFeat.discard_kinds : CandFeat.discard_kinds + (HELD_KINDS + 1) - 1] > 0
+    d = np.where(kinds.any(axis=1), kinds.argmax(axis=1), (HELD_KINDS + 1) - 1)
+    i = 2 + (HELD_KINDS + 1) * (cands[:, CandFeat.hold] > 0) + d
     g = np.full(len(cands), 2, np.int64)
     for head, slot in enumerate((CandFeat.draw, CandFeat.take)):
         here = cands[:, slot] > 0
