@@ -238,8 +238,8 @@ def read_facts(path: Path, fields: dict | None = None, own: tuple[str, ...] = ()
     the run's (:func:`_json_type`: a hand-edited ``"seed": "1"`` is no plan's), and the plan
     of this recipe one :class:`.plan.TrainPlan` takes (``"distil_drop": ["bogus"]`` is not),
     its lists in the form the plan records them (:data:`LISTS`: ``"distil_drop": ["kinds",
-    "kinds"]`` is not), but for the fields of ``own``, which the record holds values of its own under (a
-    fine-tuning stage's marker, :data:`TUNE_MARKS`).
+    "kinds"]`` is not), but for the fields of ``own``, which the record holds values of its
+    own under (a fine-tuning stage's marker, :data:`TUNE_MARKS`).
 
     Raises
     ------
