@@ -3,8 +3,9 @@ expert's: at the draw decision its candidates
 (:func:`~canasta_sim.nb.bots.search_candidates.draw_candidates_nb`: every legal pickup), their
 features (:func:`~canasta_sim.nb.bots.apprentice.decision_features_nb`), the model's scores and
 the whole decision; at the play decision its candidates
-(:func:`~canasta_sim.nb.bots.search_candidates.play_candidates_nb`: the expert's melds tried
-on a copy of the state, the top discards ranked after them and without them), features,
+(:func:`~canasta_sim.nb.bots.search_candidates.play_candidates_nb`: the expert's melds built
+from the counts and laid on a copy of the state when it melds, the top discards ranked after
+them and without them), features,
 scores and the whole decision (the move included); then whole turns, and whole deals on one
 thread, so that the pieces can be checked against a deal's time.
 
@@ -84,7 +85,7 @@ PLAY_PIECES = (
     "play: candidates + features + scores",
     "play: apprentice, whole decision",
     "play: expert, whole decision",
-    "play: the expert's melds (on a copy)",
+    "play: the expert's melds (from the counts)",
     "play: one discard ranking (top 4)",
     "play: state features",
     "play: state features + state half",

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import math
 from pathlib import Path
 
 import click
@@ -15,6 +14,7 @@ from .options import (
     QUIET,
     SEED,
     Integer,
+    Number,
     _bots,
     _emit,
     _new_out,
@@ -67,7 +67,7 @@ ROLLOUT_HELP = (
 )
 @click.option(
     "--target-se",
-    type=click.FloatRange(min=0, min_open=True),
+    type=Number(min=0, min_open=True),
     default=5.0,
     show_default=True,
     help="Stop when every paired standard error is below this (points).",
@@ -150,7 +150,7 @@ def analyse_command(
     from ..players.choices import candidates, find_candidate
     from ..search.analysis import analyse, rollout_bots
 
-    _check_analyse_source(position, address, target_se)
+    _check_analyse_source(position, address)
     _check_worlds(worlds, min_worlds, max_worlds)
     from ..run.compiling import compile_watch
 
@@ -182,17 +182,12 @@ def analyse_command(
     _show_analysis(result, out, quiet, fmt)
 
 
-def _check_analyse_source(position, address, target_se) -> None:
-    """Exactly one of POSITION and --from-run, and a finite --target-se."""
+def _check_analyse_source(position, address) -> None:
+    """Exactly one of POSITION and --from-run."""
     if position is None and address is None:
         raise click.UsageError("give POSITION (a position file) or --from-run RUN:DEAL[:TURN]")
     if position is not None and address is not None:
         raise click.UsageError("give either POSITION (a position file) or --from-run, not both")
-    if not math.isfinite(target_se):
-        raise click.BadParameter(
-            f"{target_se} is not a number of points; allowed: a finite number above 0 (points)",
-            param_hint="--target-se",
-        )
 
 
 def _check_worlds(worlds, min_worlds, max_worlds) -> None:
@@ -209,7 +204,8 @@ def _check_worlds(worlds, min_worlds, max_worlds) -> None:
         )
     if worlds is None and max_worlds < min_worlds:
         raise click.BadParameter(
-            f"--max-worlds {max_worlds} is below --min-worlds {min_worlds}",
+            f"--max-worlds {max_worlds} is below --min-worlds {min_worlds}; allowed: "
+            f"{min_worlds:,} or more (at least --min-worlds)",
             param_hint="--max-worlds",
         )
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -250,6 +251,27 @@ class Integer(click.IntRange):
         if self.min is None:
             return f"at most {self.max:,}"
         return f"{self.min:,} to {self.max:,}"
+
+
+class Number(click.FloatRange):
+    """A finite number option or argument above ``min`` (at least it unless ``min_open``)
+    whose errors name the value given and the numbers allowed in :class:`Integer`'s words,
+    e.g. ``'abc' is not a number; allowed: a finite number above 0`` (click's own says "not
+    a valid float range" and "not in the range x>0", and takes nan and inf)."""
+
+    def convert(self, value, param, ctx):
+        try:
+            number = float(value if isinstance(value, float) else str(value).strip())
+        except ValueError:
+            self.fail(f"{value!r} is not a number; allowed: {self.allowed()}", param, ctx)
+        low = self.min is not None and (number <= self.min if self.min_open else number < self.min)
+        if low or not math.isfinite(number):
+            self.fail(f"{number:g} is not allowed; allowed: {self.allowed()}", param, ctx)
+        return number
+
+    def allowed(self) -> str:
+        """The allowed numbers in words: ``a finite number above 0`` or ``... of at least 0``."""
+        return f"a finite number {'above' if self.min_open else 'of at least'} {self.min:g}"
 
 
 def integer_option(name: str, type: Integer, default, help: str, shown: bool = True):

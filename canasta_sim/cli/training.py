@@ -143,7 +143,10 @@ TUNE_OPTIONS = (
         "each an equal share of a round's deals: self (its weights of the round), start (its "
         f"imitation file) or the shipped files of {', '.join(TUNE_POOL[2:])}; a name of the "
         "file an earlier one names is left out (start and apprentice@9 with --rounds 0 "
-        "--start apprentice@9); --outcome-deals-Np must be a multiple of their number.",
+        "--start apprentice@9), and when the rounds begin a name of the network an earlier "
+        "one plays (start and apprentice when --start apprentice's file is distilled or kept "
+        "as it is; never self), the deals split over the rest; --outcome-deals-Np must be a "
+        "multiple of their number.",
     ),
     click.option(
         "--distil-drop",

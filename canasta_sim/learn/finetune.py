@@ -17,7 +17,7 @@ import os
 import time
 import zipfile
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -63,7 +63,9 @@ class TunePlan:
         Deals a round, split evenly over ``pool``.
     pool : tuple of str
         The learner's opponents (:data:`~canasta_sim.learn.TUNE_POOL`), each playing
-        ``deals / len(pool)`` of a round's deals at temperature 0.
+        ``deals / len(pool)`` of a round's deals at temperature 0; a name that plays the
+        network of an earlier one is left out (:func:`distinct_pool`) and the deals split
+        over the rest, in shares equal give or take one.
     temperature : float
         The learner's sampling temperature (points).
     lr : float
@@ -129,10 +131,37 @@ def pool_file(name: str, learner: str, start: str, players: int) -> str:
     return str(default_weights_path(players, WEIGHT_FAMILIES.get(name, "")))
 
 
+def distinct_pool(plan: TunePlan, start: str) -> tuple[str, ...]:
+    """The names of ``plan.pool`` that play a network of their own, in order: a name whose
+    weight file (:func:`pool_file`, ``start`` the fine-tuning's starting file) plays the same
+    network as an earlier name's is left out, the first kept, so each distinct network plays
+    one share of a round (``start`` and ``apprentice`` when ``start`` is ``apprentice``'s
+    file distilled unchanged, :mod:`.distil`, or kept unchanged by round 1's judge).
+    ``self`` is always kept: the learner, whose network changes every round.
+
+    Raises
+    ------
+    ValueError
+        Naming a pool file that is not a weight file (:func:`load_weights`).
+    """
+    kept: list[str] = []
+    nets: list[np.ndarray] = []
+    for name in plan.pool:
+        if name == "self":
+            kept.append(name)
+            continue
+        net = load_weights(pool_file(name, "self", start, plan.players))
+        if not any(np.array_equal(net, other) for other in nets):
+            kept.append(name)
+            nets.append(net)
+    return tuple(kept)
+
+
 def play_round(plan: TunePlan, k: int, learner: str, start: str) -> dict:
     """Round ``k``'s logged decisions (:func:`.experience.selfplay`), its deals split over
-    the pool in order and the logs joined, the state slots of ``plan.frozen`` 0."""
-    share = plan.deals // len(plan.pool)
+    the pool in order, in shares equal give or take one (the later ones the larger), and the
+    logs joined, the state slots of ``plan.frozen`` 0."""
+    n = len(plan.pool)
     logs = []
     for j, name in enumerate(plan.pool):
         sp = SelfPlayPlan(
@@ -142,7 +171,8 @@ def play_round(plan: TunePlan, k: int, learner: str, start: str) -> dict:
             temperature=plan.temperature,
             pool=pool_file(name, learner, start, plan.players),
         )
-        logs.append(selfplay(learner, sp, k * plan.deals + j * share, share))
+        first, stop = j * plan.deals // n, (j + 1) * plan.deals // n
+        logs.append(selfplay(learner, sp, k * plan.deals + first, stop - first))
     log = join(logs)
     log["state"][:, dropped_columns(plan.frozen)] = 0.0
     return log
@@ -252,8 +282,10 @@ def tune_rounds(
     folder, plan: TunePlan, start: str, first: int, stop: int, echo: Callable[[str], None]
 ) -> list[dict]:
     """Play and update rounds ``first .. stop - 1`` of ``plan`` not done yet, from the
-    weight file ``start`` (the count's imitation file), into ``folder``; ``echo`` gets a line
-    per round. Returns the facts of each round made (also the report of its weight file).
+    weight file ``start`` (the count's imitation file), into ``folder``, against the pool's
+    distinct networks (:func:`distinct_pool`; a round's facts name them); ``echo`` gets a
+    line per round. Returns the facts of each round made (also the report of its weight
+    file).
 
     Raises
     ------
@@ -265,11 +297,14 @@ def tune_rounds(
         written.
     FileNotFoundError
         When round ``first - 1`` is not done.
+    ValueError
+        Naming a pool file that is not a weight file (:func:`distinct_pool`).
     BadArgument
         Of ``out``, naming a file of round ``first - 1`` (or of a round done before the one
         to make) that cannot be read.
     """
     need_jax()
+    plan = replace(plan, pool=distinct_pool(plan, start))
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     update = plan.update_plan()

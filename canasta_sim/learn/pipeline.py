@@ -53,7 +53,7 @@ from ..errors import BadArgument
 from ..players.weights import check_players, load_weights
 from . import outcomes
 from .distil import distil
-from .finetune import damaged, is_done, round_files, tune_rounds
+from .finetune import damaged, distinct_pool, is_done, round_files, tune_rounds
 from .plan import (
     COUNTS,
     ORDER,
@@ -530,7 +530,7 @@ def _tune_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -> 
         echo(
             f"{name}: rounds {first} to {stop - 1} of {plan.outcome_rounds(players)}{again}, "
             f"{tune.deals:,} deal{'' if tune.deals == 1 else 's'} each, seed {tune.seed}, pool "
-            f"{','.join(tune.pool)}, from {start}"
+            f"{','.join(distinct_pool(tune, start))}, from {start}"
         )
         t, load = time.time(), _load()
         tune_rounds(folder, tune, start, first, stop, echo)

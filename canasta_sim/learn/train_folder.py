@@ -11,6 +11,7 @@ import os
 from pathlib import Path
 
 from ..errors import BadArgument
+from ..players.weights import STATE_BLOCKS
 from .finetune import damaged
 from .plan import COUNTS, TrainPlan, round_dir, tune_folder
 
@@ -47,6 +48,13 @@ TUNING = (
 #: empty) takes other values of them (they do nothing without one); a folder with one is
 #: resumed with its own (its distilled files follow them).
 DISTIL = ("distil_deals", "distil_steps")
+
+#: The plan's lists and the form a plan records each in (:class:`.plan.TrainPlan` puts a
+#: list it is given in it): a record of a list in another form is no plan's.
+LISTS = {
+    "outcome_pool": "its names each once, no name of the weight file an earlier one names",
+    "distil_drop": f"each of {', '.join(STATE_BLOCKS)} at most once, in that order",
+}
 
 #: The plan's fields a fine-tuning stage's marker records its own values under: its rounds
 #: (``[first, stop]``) and the weight file it started from.
@@ -229,8 +237,9 @@ def read_facts(path: Path, fields: dict | None = None, own: tuple[str, ...] = ()
     ``rounds`` every recipe records; each of these fields and ``recipe`` of the JSON type of
     the run's (:func:`_json_type`: a hand-edited ``"seed": "1"`` is no plan's), and the plan
     of this recipe one :class:`.plan.TrainPlan` takes (``"distil_drop": ["bogus"]`` is not),
-    but for the fields of ``own``, which the record holds values of its own under (a
-    fine-tuning stage's marker, :data:`TUNE_MARKS`).
+    its lists in the form the plan records them (:data:`LISTS`: ``"distil_drop": ["kinds",
+    "kinds"]`` is not), but for the fields of ``own``, which the record holds values of its
+    own under (a fine-tuning stage's marker, :data:`TUNE_MARKS`).
 
     Raises
     ------
@@ -269,9 +278,17 @@ def _not_a_plan(plan: dict, fields: dict, own: tuple[str, ...]) -> str | None:
     if not (same and fields):
         return None
     try:
-        TrainPlan(**{k: (fields if k in own else plan)[k] for k in fields if k != "recipe"})
+        made = TrainPlan(**{k: (fields if k in own else plan)[k] for k in fields if k != "recipe"})
     except BadArgument as exc:
         return str(exc)
+    # a plan records its lists as it takes them: a resume could never name another list
+    wrong = [k for k in LISTS if k not in own and plan[k] != list(getattr(made, k))]
+    if wrong:
+        k = wrong[0]
+        return (
+            f"its {k} is {json.dumps(plan[k])}, which a plan records as "
+            f"{json.dumps(list(getattr(made, k)))}; allowed: {LISTS[k]}"
+        )
     return None
 
 

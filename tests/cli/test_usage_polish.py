@@ -111,12 +111,32 @@ def test_replay_takes_the_deal_indices_a_run_can_hold():
     assert "allowed: 0 to 9,223,372,036,854,775,806" in r.output
 
 
-@pytest.mark.parametrize("value", ["nan", "inf"])
-def test_analyse_target_se_not_finite_says_the_range(tmp_path, value):
+@pytest.mark.parametrize(
+    "value, said",
+    [
+        ("nan", "nan is not allowed"),
+        ("inf", "inf is not allowed"),
+        ("-inf", "-inf is not allowed"),
+        ("0", "0 is not allowed"),
+        ("-2.5", "-2.5 is not allowed"),
+        ("abc", "'abc' is not a number"),
+    ],
+)
+def test_analyse_target_se_out_of_range_says_the_range(tmp_path, value, said):
+    """--target-se's errors name the value and the numbers allowed as the integer options'
+    do ("X is not allowed; allowed: ..."), before any position is read."""
     r = invoke("analyse", tmp_path / "never-read.toml", "--target-se", value)
     assert r.exit_code == 2, r.output
     message = " ".join(r.output.split())
-    assert f"{value} is not a number of points; allowed: a finite number above 0" in message
+    assert f"'--target-se': {said}; allowed: a finite number above 0" in message, message
+    assert "Traceback" not in message
+
+
+def test_analyse_refuses_max_worlds_below_min_worlds_saying_what_is_allowed(tmp_path):
+    r = invoke("analyse", tmp_path / "never-read.toml", "--min-worlds", 50, "--max-worlds", 40)
+    assert r.exit_code == 2, r.output
+    message = " ".join(r.output.split())
+    assert "--max-worlds 40 is below --min-worlds 50; allowed: 50 or more" in message, message
 
 
 def test_analyse_refuses_min_worlds_above_worlds(tmp_path):

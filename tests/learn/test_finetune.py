@@ -430,3 +430,58 @@ def test_xla_runs_on_one_thread_unless_told(monkeypatch):
     monkeypatch.setenv("XLA_FLAGS", "--mine")
     finetune.need_jax()
     assert finetune.os.environ["XLA_FLAGS"] == "--mine"
+
+
+def _same_network(path, players: int, family: str = ""):
+    """Write ``path``: the shipped file of ``family``'s network under another report (a
+    distillation that leaves a file that reads no dropped block as it is)."""
+    from canasta_sim.learn import outcomes
+
+    parts = outcomes.read_parts(default_weights_path(players, family))
+    outcomes.write(path, outcomes.policy_params(parts), parts, players, {"distilled": True})
+    return str(path)
+
+
+@pytest.mark.parametrize(
+    ("pool", "kept"),
+    [
+        # start's network is version 11's, apprentice's: one share for it, the first name's
+        (("self", "start", "apprentice"), ("self", "start")),
+        (("apprentice", "self", "start", "apprentice@10"), ("apprentice", "self", "apprentice@10")),
+        (("self", "start", "apprentice@9", "apprentice@10"), ("self", "start", "apprentice@9",
+                                                              "apprentice@10")),
+    ],
+)  # fmt: skip
+def test_pool_names_of_one_network_play_once(tmp_path, pool, kept):
+    """Names whose files play one network (another file, the same weights) are one
+    opponent, the first name; self, the learner, is always one of its own."""
+    start = _same_network(tmp_path / "distil_2p.npz", 2)
+    assert open(start, "rb").read() != default_weights_path(2).read_bytes()
+    plan = finetune.TunePlan(seed=0, players=2, deals=12, pool=pool)
+    assert finetune.distinct_pool(plan, start) == kept
+
+
+def test_a_start_of_another_network_is_kept_beside_its_family(tmp_path):
+    from canasta_sim.learn import outcomes
+
+    parts = outcomes.read_parts(default_weights_path(3))
+    parts["b2"] = parts["b2"] + np.float32(1.0)  # one weight changed: another network
+    start = tmp_path / "start_3p.npz"
+    outcomes.write(start, outcomes.policy_params(parts), parts, 3, {})
+    plan = finetune.TunePlan(seed=0, players=3, deals=12, pool=("start", "apprentice"))
+    assert finetune.distinct_pool(plan, str(start)) == ("start", "apprentice")
+
+
+def test_a_round_splits_its_deals_over_the_pool_give_or_take_one(monkeypatch):
+    """Round k plays deals k * deals ..; 9 deals over 2 opponents are 4 then 5, in order."""
+    played = []
+
+    def selfplay(learner, sp, first, deals):
+        played.append((sp.pool, first, deals))
+        return {"state": np.zeros((1, 3), np.float32), "meta": np.zeros((1, 6), np.int64),
+                "score": np.zeros(1, np.float32)}  # fmt: skip
+
+    monkeypatch.setattr(finetune, "selfplay", selfplay)
+    plan = finetune.TunePlan(seed=0, players=2, deals=9, pool=("self", "start"))
+    finetune.play_round(plan, 2, "learner.npz", "start.npz")
+    assert played == [("learner.npz", 18, 4), ("start.npz", 22, 5)]

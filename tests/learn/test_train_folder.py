@@ -10,6 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from canasta_sim.cli import main
+from canasta_sim.cli.training import _pool
 from canasta_sim.learn.plan import TrainPlan
 from canasta_sim.learn.train_folder import RECIPE
 
@@ -90,6 +91,14 @@ def test_a_folder_with_a_distillation_refuses_other_distil_settings(tmp_path, ar
          "comma-separated list of kinds, neighbours"),
         ("outcome_temperature", 0.5, "outcome_temperature=0.5 is not allowed; allowed: a "
          "finite number of at least 1"),
+        # a list in another form than a plan records it: a resume could never match it
+        ("distil_drop", ["kinds", "kinds"], 'its distil_drop is ["kinds", "kinds"], which a '
+         'plan records as ["kinds"]; allowed: each of kinds, neighbours at most once, in that '
+         "order"),
+        ("distil_drop", ["neighbours", "kinds"], 'its distil_drop is ["neighbours", "kinds"], '
+         'which a plan records as ["kinds", "neighbours"]; allowed: each of kinds'),
+        ("outcome_pool", ["self", "start", "self"], 'its outcome_pool is ["self", "start", '
+         '"self"], which a plan records as ["self", "start"]; allowed: its names each once'),
     ],
 )  # fmt: skip
 def test_a_plan_json_field_of_another_type_or_no_plans_value_is_damaged(
@@ -109,6 +118,24 @@ def test_a_plan_json_field_of_another_type_or_no_plans_value_is_damaged(
     assert f"{path} is damaged (not a record of canasta-sim train: {said}" in text
     assert "start over in another folder (--out)" in text and "Traceback" not in text
     assert path.read_text() == record
+
+
+@pytest.mark.parametrize("recorded", [["neighbours"], ["kinds", "neighbours"], []])
+def test_the_advice_of_another_distil_drop_is_a_value_the_option_takes(tmp_path, recorded):
+    """A folder whose plan drops other blocks than the run's is resumed with the value the
+    refusal names: --distil-drop reads it as the plan the folder records."""
+    pytest.importorskip("jax")  # a distillation needs the train extra before any check
+    out = tmp_path / "t"
+    out.mkdir()
+    plan = TrainPlan(rounds=0, start="apprentice@9", distil_drop=tuple(recorded),
+                     **{f"outcome_rounds_{p}p": 0 for p in (2, 3, 4, 6)})  # fmt: skip
+    (out / "plan.json").write_text(json.dumps({**asdict(plan), "recipe": RECIPE}))
+    r = _train(out, "--distil-drop", "kinds,kinds" if recorded != ["kinds"] else "neighbours")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--distil-drop" in text, text
+    advised = text.split(" resume it with ")[1].split(", or start over")[0]
+    taken = _pool(None, None, "" if advised == "''" else advised)
+    assert list(TrainPlan(distil_drop=taken).distil_drop) == recorded
 
 
 def test_a_number_recorded_as_an_integer_or_not_is_one_number(tmp_path):

@@ -79,3 +79,32 @@ def test_out_possible_is_false_only_where_going_out_is():
         assert possible or not can
         passed += possible
     assert passed > 0
+
+
+def test_the_expert_meld_plan_reads_the_state_and_names_what_the_move_lays_r60():
+    """expert_meld_plan_nb builds the expert's melds from the counts without changing the
+    state (the apprentice's candidates call it without a copy), and laying the plan it names
+    moves exactly that plan's cards from the hand to the side's melds (R-60..R-64)."""
+    from canasta_sim.nb.bots.expert import ExpertMeld, expert_meld_nb, expert_meld_plan_nb
+    from canasta_sim.nb.enums import EV_LEN, MoveError
+
+    rules = Rules(players=4)
+    no_params, no_log = np.zeros(0), np.zeros((0, EV_LEN), np.int32)
+    codes = []
+    for d, seat in _play_positions(rules, 40, 11):
+        state = d.state.copy()
+        before = state.tobytes()
+        bot = new_bot()
+        which = int(expert_meld_plan_nb(state, d.rules_array, bot, no_params))
+        assert state.tobytes() == before  # read only
+        codes.append(which)
+        if which == ExpertMeld.none:
+            continue
+        plan = (bot["out_plan"] if which == ExpertMeld.out else bot["meld_plan"]).astype(int)
+        side = d.rules_array[RuleSlot.side_of + seat]
+        assert expert_meld_nb(state, d.rules_array, bot, which, no_log) == MoveError.ok
+        grown = state["melds"][side].astype(int) - d.state["melds"][side].astype(int)
+        assert (grown == plan).all()
+        assert d.state["hand_sizes"][seat] - state["hand_sizes"][seat] == plan.sum()
+    # most turns meld nothing; some lay melds (the test sees both)
+    assert codes.count(ExpertMeld.none) > codes.count(ExpertMeld.melds) > 0

@@ -435,7 +435,7 @@ def write_position(tmp_path, **change):
         # a hand without cards has gone out: no decision is left, and no rollout hangs
         ({"hand": "", "hand_sizes": [0, 12]}, [], "hand_sizes[0]=0"),
         ({"hand_sizes": [4, 0]}, [], "hand_sizes[1]=0"),
-        ({}, ["--target-se", "nan"], "nan is not a number of points"),
+        ({}, ["--target-se", "nan"], "nan is not allowed; allowed: a finite number above 0"),
     ],
 )
 def test_cli_bad_input_is_a_usage_error_naming_the_value(tmp_path, change, extra, message):
