@@ -79,13 +79,16 @@ def check_plan(out: Path, facts: dict) -> None:
     but those of :data:`GROWS`, which may change as it says, of :data:`TUNING` before any
     round on outcomes is made, and of :data:`DISTIL` when the folder's plan has no
     distillation (``distil_drop`` empty), or with another recipe, and refuse a stage marker
-    that records other settings than the run's (:func:`_check_markers`); records ``facts``
-    (the plan and its ``recipe``) in ``plan.json`` on the way.
+    that records other settings than ``plan.json`` (:func:`_check_plan_file`, checked
+    first: advice to resume with ``plan.json``'s value would meet the marker's) or the run's
+    (:func:`_check_markers`); records ``facts`` (the plan and its ``recipe``) in
+    ``plan.json`` on the way.
 
     Raises
     ------
     BadArgument
-        Naming the first option whose value differs from the folder's (or a marker's),
+        Of ``out`` for a ``plan.json`` that differs from a stage marker, naming both; naming
+        the first option whose value differs from the folder's (or a marker's),
         fewer rounds of imitation than the folder was run to, more once a fine-tuning has
         begun, fewer rounds on outcomes of a count than it has made, or a damaged
         ``plan.json`` or marker (:func:`read_facts`: a field of the plan missing or of

@@ -159,10 +159,10 @@ def test_fewer_rounds_than_planned_but_not_than_made_and_damaged_files(tmp_path)
 
 def test_files_damaged_after_their_stage_are_named_and_keep_the_final_file(tmp_path):
     """In a finished folder: the last round's weight file damaged does not replace the final
-    file in weights/ (a usage error naming it); a stage marker of other settings names
-    itself and the setting; a stage marker of valid JSON without its rounds, and a round's
-    weight file copied over its critic file, are usage errors naming the file, not
-    tracebacks."""
+    file in weights/ (a usage error naming it); a stage marker of other settings than
+    plan.json names itself, plan.json and the setting; a stage marker of valid JSON without
+    its rounds, and a round's weight file copied over its critic file, are usage errors
+    naming the file, not tracebacks."""
     out = tmp_path / "o"
     assert _train(out).exit_code == 0
     tuned, final = out / "outcomes_2p", out / "weights" / "apprentice_2p.npz"
@@ -177,12 +177,13 @@ def test_files_damaged_after_their_stage_are_named_and_keep_the_final_file(tmp_p
     last.write_bytes(kept)
     marker = tuned / "outcomes_2p_1.done"
     made = json.loads(marker.read_text())
-    # a marker of other settings than the run's (and the folder's plan.json)
+    # a marker of other settings than the folder's plan.json (and the run's): the two
+    # records disagree, said before any advice on the option
     marker.write_text(json.dumps({**made, "outcome_kl": 0.5}))
     r = _train(out)
     text = " ".join(r.output.split())
-    assert r.exit_code == 2 and "--outcome-kl" in text and f"marker {marker}" in text, text
-    assert "outcome_kl=0.1, but" in text and "outcome_kl=0.5" in text
+    assert r.exit_code == 2 and "--out" in text and f"marker {marker}" in text, text
+    assert "plan.json says outcome_kl=0.1, but" in text and "says outcome_kl=0.5" in text
     marker.write_text('{"seed": 5}')
     r = _train(out)
     text = " ".join(r.output.split())
