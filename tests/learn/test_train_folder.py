@@ -237,3 +237,28 @@ def test_a_plan_json_edited_against_a_finished_stage_says_so_first(tmp_path, fie
     path.write_text(json.dumps({**plan, field: made}))
     (out / "outcomes_2p" / "round_0.npz").unlink()
     assert _train(out).exit_code == 0
+
+
+def test_a_plan_json_edited_against_a_distillation_says_so_and_then_advises_its_value(tmp_path):
+    """The user's case: plan.json's distil_drop edited to ["neighbours"] in a folder whose
+    distillation marker says ["kinds"]: said first, whatever --distil-drop; plan.json
+    restored, the advice is the marker's value, not one the marker would refuse."""
+    out = tmp_path / "t"
+    plan = _plain(out)
+    marker = out / "distil" / "distil_2p.done"
+    marker.parent.mkdir()
+    marker.write_text(json.dumps({**plan, "distil_drop": ["kinds"]}))
+    path = out / "plan.json"
+    path.write_text(json.dumps({**plan, "distil_drop": ["neighbours"]}))
+    r = _train(out)
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "Traceback" not in text, text
+    assert (
+        f'{path} says distil_drop=["neighbours"], but the marker {marker} of its finished stage '
+        'distil_2p says distil_drop=["kinds"]: restore distil_drop in plan.json to ["kinds"]'
+    ) in text
+    path.write_text(json.dumps({**plan, "distil_drop": ["kinds"]}))
+    r = _train(out)
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--distil-drop" in text, text
+    assert "was made with distil_drop=kinds: resume it with kinds, or start over" in text
