@@ -15,6 +15,7 @@ from typing import Any
 import click
 
 from ..game.rules import BOOL_SWITCHES, PRESETS, Rules, preset_name, switch_from_text
+from ..learn import SEED_SPAN
 from ..players.specs import DEFAULT_BOT, side_bots, table_bots
 
 
@@ -280,7 +281,7 @@ def integer_option(name: str, type: Integer, default, help: str, shown: bool = T
     return click.option(name, type=type, default=default, show_default=shown, help=help)
 
 
-SEED = Integer(0, 2**64 - 1)
+SEED = Integer(0, SEED_SPAN - 1)
 
 
 COUNT = Integer(1, 10**12)
@@ -487,9 +488,9 @@ def trace_option(name: str, verb: str, instead: str, multiple: bool = False):
     )
 
 
-def _check_workers(workers, scheduler=None):
-    """``--workers`` is numba threads per process: at most this machine's cores (remote Dask
-    workers are not checked here)."""
+def _check_workers(workers, scheduler=None, option="--workers"):
+    """``--workers`` (or ``option``, another name of it) is numba threads per process: at most
+    this machine's cores (remote Dask workers are not checked here)."""
     import numba
 
     remote = scheduler is not None and not scheduler.startswith("local:")
@@ -497,7 +498,7 @@ def _check_workers(workers, scheduler=None):
         raise click.BadParameter(
             f"{workers} is more than the {numba.config.NUMBA_NUM_THREADS} cores of this "
             f"machine; allowed: 1 to {numba.config.NUMBA_NUM_THREADS}",
-            param_hint="--workers",
+            param_hint=option,
         )
 
 

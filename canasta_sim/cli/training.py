@@ -10,8 +10,7 @@ from ..errors import missing_extra
 from ..learn import (
     DISTIL_SEEDS,
     LEAST_TEMPERATURE,
-    MOST_ROUNDS,
-    PLAN_LEAST,
+    PLAN_RANGES,
     STARTS,
     TUNE_POOL,
     TUNE_SEEDS,
@@ -27,43 +26,39 @@ from .options import (
     integer_option,
 )
 
-#: The plan's counts as options: name, most, default and help; the least value of each is the
-#: plan's own (:data:`canasta_sim.learn.PLAN_LEAST`). The defaults are bots version 10's recipe
+#: The plan's counts as options: name, default and help; the range of each is the plan's own
+#: (:data:`canasta_sim.learn.PLAN_RANGES`). The defaults are bots version 10's recipe
 #: (the imitation's, bots version 9's, then the fine-tuning on outcomes).
 PLAN_OPTIONS = (
     (
         "rounds",
-        MOST_ROUNDS,
         1,
         "Rounds at most: round 1 labels with --start's rollouts, round k with round k-1's "
         "apprentice; each round fits on the labels of every round so far, and a player count "
         "stops when its new file does not beat the one before (1 round: the shipped files' "
         "recipe; 0: no labels, the fine-tuning starts from --start's files).",
     ),
-    ("shards_2p", 10**12, 600, "2-player shards a round (seed SEED + 7002)."),
-    ("shards_3p", 10**12, 400, "3-player shards a round (seed SEED + 7003)."),
-    ("shards_4p", 10**12, 1000, "4-player shards a round (seed SEED + 7001)."),
-    ("shards_6p", 10**12, 400, "6-player shards a round (seed SEED + 7006)."),
+    ("shards_2p", 600, "2-player shards a round (seed SEED + 7002)."),
+    ("shards_3p", 400, "3-player shards a round (seed SEED + 7003)."),
+    ("shards_4p", 1000, "4-player shards a round (seed SEED + 7001)."),
+    ("shards_6p", 400, "6-player shards a round (seed SEED + 7006)."),
     (
         "stage_shards",
-        10**12,
         500,
         "Shards a labelling stage makes at most: a player count with more is labelled in "
         "several stages of equal size (500 shards: 15 to 40 minutes on two cores).",
     ),
-    ("deals", 10**12, 20, "Deals per shard."),
-    ("worlds", 10_000, 32, "Sampled worlds per labelled decision."),
-    ("every", 1_000, 3, "Label about one decision in EVERY."),
+    ("deals", 20, "Deals per shard."),
+    ("worlds", 32, "Sampled worlds per labelled decision."),
+    ("every", 3, "Label about one decision in EVERY."),
     (
         "judge_deals",
-        10**9,
         100_000,
         "Deals a round's new file plays against the one before it to be kept (seed SEED + 40).",
     ),
     *(
         (
             f"outcome_rounds_{p}p",
-            10**6,
             rounds,
             f"Rounds of fine-tuning on outcomes of the kept {p}-player file (seed SEED + "
             f"{TUNE_SEEDS[p]}; 0: keep the imitation file, or with --distil-drop the "
@@ -72,19 +67,17 @@ PLAN_OPTIONS = (
         for p, rounds in ((2, 40), (3, 40), (4, 28), (6, 40))
     ),
     *(
-        (f"outcome_deals_{p}p", 10**9, deals, f"Deals a {p}-player round on outcomes plays.")
+        (f"outcome_deals_{p}p", deals, f"Deals a {p}-player round on outcomes plays.")
         for p, deals in ((2, 10_000), (3, 10_000), (4, 10_000), (6, 5_000))
     ),
     (
         "stage_rounds",
-        10**6,
         20,
         "Rounds on outcomes a stage holds at most (20: under an hour at 4 players, about a "
         "quarter of an hour at 2, 3 and 6, on one core).",
     ),
     (
         "distil_deals",
-        10**7,
         4000,
         "Self-play deals of the kept file a distillation (with --distil-drop) learns from "
         "(seed SEED + "
@@ -93,7 +86,6 @@ PLAN_OPTIONS = (
     ),
     (
         "distil_steps",
-        10**7,
         3000,
         "Adam steps of a distillation (with --distil-drop; a folder made without it is "
         "resumed with any value).",
@@ -132,21 +124,23 @@ TUNE_OPTIONS = (
         type=float,
         default=0.1,
         show_default=True,
-        help="Weight of the policy's KL divergence from its imitation file (0 or more).",
+        help="Weight of the policy's KL divergence from the file its rounds start from (start "
+        "in --outcome-pool; 0 or more).",
     ),
     click.option(
         "--outcome-pool",
         default="self,start",
         show_default=True,
         callback=_pool,
-        help="The learner's opponents on outcomes, comma-separated (any case, as bot names), "
-        "each an equal share of a round's deals: self (its weights of the round), start (its "
-        f"imitation file) or the shipped files of {', '.join(TUNE_POOL[2:])}; a name of the "
-        "file an earlier one names is left out (start and apprentice@9 with --rounds 0 "
-        "--start apprentice@9), and when the rounds begin a name of the network an earlier "
-        "one plays (start and apprentice when --start apprentice's file is distilled or kept "
-        "as it is; never self), the deals split over the rest; --outcome-deals-Np must be a "
-        "multiple of their number.",
+        help="The learner's opponents on outcomes, comma-separated (any case, as bot names): "
+        "self (its weights of the round), start (the file its rounds start from: the kept "
+        "imitation file, or with --distil-drop the distilled one) or the shipped files of "
+        f"{', '.join(TUNE_POOL[2:])}; a name of the file an earlier one names is left out "
+        "(start and apprentice@9 with --rounds 0 --start apprentice@9), and when the rounds "
+        "begin a name of the network an earlier one plays (start and apprentice when --start "
+        "apprentice's file is distilled or kept as it is; never self; the progress line says "
+        "which). A round's --outcome-deals-Np deals split over the names kept, in shares "
+        "equal give or take one.",
     ),
     click.option(
         "--distil-drop",
@@ -164,11 +158,11 @@ def plan_options(f):
     """The options of :data:`PLAN_OPTIONS`, then :data:`TUNE_OPTIONS`, in their order."""
     for decorate in reversed(TUNE_OPTIONS):
         f = decorate(f)
-    for name, most, default, help in reversed(PLAN_OPTIONS):
+    for name, default, help in reversed(PLAN_OPTIONS):
         option = "--" + name.replace("_", "-")
         f = click.option(
             option,
-            type=Integer(PLAN_LEAST[name], most),
+            type=Integer(*PLAN_RANGES[name]),
             default=default,
             show_default=True,
             help=help,
@@ -197,7 +191,8 @@ def plan_options(f):
     "--threads",
     Integer(min=1),
     1,
-    help="Threads labelling shards side by side (results do not depend on it).",
+    help="Threads labelling shards side by side, at most this machine's cores (with a remote "
+    "--scheduler not checked here); results do not depend on it.",
 )
 @SCHEDULER
 @QUIET
@@ -229,7 +224,7 @@ def train(out, threads, scheduler, quiet, **options):
     from ..learn.pipeline import run_training
     from ..learn.plan import TrainPlan
 
-    _check_workers(threads, scheduler)
+    _check_workers(threads, scheduler, "--threads")
     with api_errors():
         # --seed, --start and the options of PLAN_OPTIONS and TUNE_OPTIONS are the plan's
         # fields, by name

@@ -11,37 +11,35 @@ from ..players.specs import WEIGHT_FAMILIES
 #: start from no learned file).
 STARTS = ("apprentice", *WEIGHT_FAMILIES, "expert")
 
-#: The least value of each count of ``canasta-sim train``'s plan (:class:`.plan.TrainPlan`):
-#: every preset of a count's labels needs a shard, or its fit has no rows of it; 0 rounds of
-#: imitation fine-tune the start's files, 0 rounds on outcomes keep a count's imitation file.
-#: The command's option ranges read it too, so its help and the check agree.
-PLAN_LEAST = {
-    "rounds": 0,
-    "shards_2p": 2,
-    "shards_3p": 2,
-    "shards_4p": 2,
-    "shards_6p": 2,
-    "stage_shards": 1,
-    "deals": 1,
-    "worlds": 1,
-    "every": 1,
-    "judge_deals": 6,
-    "outcome_rounds_2p": 0,
-    "outcome_rounds_3p": 0,
-    "outcome_rounds_4p": 0,
-    "outcome_rounds_6p": 0,
-    "outcome_deals_2p": 1,
-    "outcome_deals_3p": 1,
-    "outcome_deals_4p": 1,
-    "outcome_deals_6p": 1,
-    "stage_rounds": 1,
-    "distil_deals": 1,
-    "distil_steps": 1,
-}
-
 #: Rounds at most: each round labels as much as round 1 (about two hours on two cores at the
 #: defaults), so 15 rounds are over a day of labelling.
 MOST_ROUNDS = 15
+
+#: Master seeds are 64-bit (0 .. 2**64 - 1), as every command's ``--seed``.
+SEED_SPAN = 2**64
+
+#: The integers of ``canasta-sim train``'s plan (:class:`.plan.TrainPlan`) and the range of
+#: each, least and most: every preset of a count's labels needs a shard, or its fit has no
+#: rows of it; 0 rounds of imitation fine-tune the start's files, 0 rounds on outcomes keep a
+#: count's imitation file; the most are bounds no run comes near but ``worlds`` (a decision's
+#: search holds its worlds), ``every`` and ``rounds`` (:data:`MOST_ROUNDS`). The command's
+#: options take these ranges and the plan (its ``plan.json`` too) checks them, so the help,
+#: the options and the records agree.
+PLAN_RANGES = {
+    "seed": (0, SEED_SPAN - 1),
+    "rounds": (0, MOST_ROUNDS),
+    **{f"shards_{p}p": (2, 10**12) for p in (2, 3, 4, 6)},
+    "stage_shards": (1, 10**12),
+    "deals": (1, 10**12),
+    "worlds": (1, 10_000),
+    "every": (1, 1_000),
+    "judge_deals": (6, 10**9),
+    **{f"outcome_rounds_{p}p": (0, 10**6) for p in (2, 3, 4, 6)},
+    **{f"outcome_deals_{p}p": (1, 10**9) for p in (2, 3, 4, 6)},
+    "stage_rounds": (1, 10**6),
+    "distil_deals": (1, 10**7),
+    "distil_steps": (1, 10**7),
+}
 
 #: Each count's seed offset of ``canasta-sim train``'s fine-tuning on outcomes (the plan's
 #: seed plus it, :mod:`.finetune`): at seed 0 the seeds bots version 10's files were
@@ -65,9 +63,6 @@ TUNE_POOL = ("self", "start", "apprentice", *WEIGHT_FAMILIES)
 #: the shipped files' scores of a few thousand points overflow). The self-play kernel's
 #: ``exp((score - best) / T)`` is at most 1 at every temperature.
 LEAST_TEMPERATURE = 1.0
-
-#: Master seeds are 64-bit (0 .. 2**64 - 1), as every command's ``--seed``.
-SEED_SPAN = 2**64
 
 
 def derived_seed(seed: int, offset: int) -> int:

@@ -60,12 +60,12 @@ class TunePlan:
     players : int
         Players at the table (2, 3, 4 or 6); the rules are the classic preset's.
     deals : int
-        Deals a round, split evenly over ``pool``.
+        Deals a round, split over ``pool`` in shares equal give or take one
+        (:func:`play_round`).
     pool : tuple of str
-        The learner's opponents (:data:`~canasta_sim.learn.TUNE_POOL`), each playing
-        ``deals / len(pool)`` of a round's deals at temperature 0; a name that plays the
-        network of an earlier one is left out (:func:`distinct_pool`) and the deals split
-        over the rest, in shares equal give or take one.
+        The learner's opponents (:data:`~canasta_sim.learn.TUNE_POOL`), each playing its
+        share of a round's deals at temperature 0; a name that plays the network of an
+        earlier one is left out (:func:`distinct_pool`) and the deals split over the rest.
     temperature : float
         The learner's sampling temperature (points).
     lr : float
@@ -132,29 +132,43 @@ def pool_file(name: str, learner: str, start: str, players: int) -> str:
 
 
 def distinct_pool(plan: TunePlan, start: str) -> tuple[str, ...]:
-    """The names of ``plan.pool`` that play a network of their own, in order: a name whose
-    weight file (:func:`pool_file`, ``start`` the fine-tuning's starting file) plays the same
-    network as an earlier name's is left out, the first kept, so each distinct network plays
-    one share of a round (``start`` and ``apprentice`` when ``start`` is ``apprentice``'s
-    file distilled unchanged, :mod:`.distil`, or kept unchanged by round 1's judge).
-    ``self`` is always kept: the learner, whose network changes every round.
+    """The names of ``plan.pool`` that play a network of their own, in order
+    (:func:`pool_twins`), so each distinct network plays one share of a round.
 
     Raises
     ------
     ValueError
         Naming a pool file that is not a weight file (:func:`load_weights`).
     """
-    kept: list[str] = []
-    nets: list[np.ndarray] = []
+    twins = pool_twins(plan, start)
+    return tuple(name for name in plan.pool if name not in twins)
+
+
+def pool_twins(plan: TunePlan, start: str) -> dict[str, str]:
+    """The names of ``plan.pool`` left out of its rounds, each with the earlier name whose
+    network it plays: a name whose weight file (:func:`pool_file`, ``start`` the
+    fine-tuning's starting file) plays the same network as an earlier name's, the first
+    kept (``start`` and ``apprentice`` when ``start`` is ``apprentice``'s file distilled
+    unchanged, :mod:`.distil`, or kept unchanged by round 1's judge). ``self`` is never left
+    out: the learner, whose network changes every round.
+
+    Raises
+    ------
+    ValueError
+        Naming a pool file that is not a weight file (:func:`load_weights`).
+    """
+    twins: dict[str, str] = {}
+    nets: dict[str, np.ndarray] = {}
     for name in plan.pool:
         if name == "self":
-            kept.append(name)
             continue
         net = load_weights(pool_file(name, "self", start, plan.players))
-        if not any(np.array_equal(net, other) for other in nets):
-            kept.append(name)
-            nets.append(net)
-    return tuple(kept)
+        same = [other for other, seen in nets.items() if np.array_equal(net, seen)]
+        if same:
+            twins[name] = same[0]
+        else:
+            nets[name] = net
+    return twins
 
 
 def play_round(plan: TunePlan, k: int, learner: str, start: str) -> dict:

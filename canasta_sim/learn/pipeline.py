@@ -53,7 +53,7 @@ from ..errors import BadArgument
 from ..players.weights import check_players, load_weights
 from . import outcomes
 from .distil import distil
-from .finetune import damaged, distinct_pool, is_done, round_files, tune_rounds
+from .finetune import damaged, distinct_pool, is_done, pool_twins, round_files, tune_rounds
 from .plan import (
     COUNTS,
     ORDER,
@@ -527,10 +527,13 @@ def _tune_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -> 
             continue
         have = sum(is_done(folder, k) for k in range(first, stop))
         again = f" (resuming, {have} already done)" if have else ""
+        # a name left out of the pool is said, with why
+        twins = pool_twins(tune, start)
+        left = "".join(f" ({n}: the same network as {twins[n]})" for n in twins)
         echo(
             f"{name}: rounds {first} to {stop - 1} of {plan.outcome_rounds(players)}{again}, "
             f"{tune.deals:,} deal{'' if tune.deals == 1 else 's'} each, seed {tune.seed}, pool "
-            f"{','.join(distinct_pool(tune, start))}, from {start}"
+            f"{','.join(distinct_pool(tune, start))}{left}, from {start}"
         )
         t, load = time.time(), _load()
         tune_rounds(folder, tune, start, first, stop, echo)

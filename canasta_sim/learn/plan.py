@@ -14,8 +14,7 @@ from ..players.weights import STATE_BLOCKS, default_weights_path
 from . import (
     DISTIL_SEEDS,
     LEAST_TEMPERATURE,
-    MOST_ROUNDS,
-    PLAN_LEAST,
+    PLAN_RANGES,
     STARTS,
     TUNE_POOL,
     TUNE_SEEDS,
@@ -80,7 +79,8 @@ class TrainPlan:
         are bots version 10's recipe), at seed ``seed + TUNE_SEEDS[P]``
         (:data:`~canasta_sim.learn.TUNE_SEEDS`).
     outcome_deals_2p, outcome_deals_3p, outcome_deals_4p, outcome_deals_6p : int
-        Deals a round on outcomes plays, a multiple of the pool's size.
+        Deals a round on outcomes plays, split over the pool's distinct networks in shares
+        equal give or take one (:func:`.finetune.play_round`).
     stage_rounds : int
         Rounds on outcomes a stage holds at most.
     outcome_temperature, outcome_lr, outcome_kl : float
@@ -89,10 +89,12 @@ class TrainPlan:
         score stay finite), the policy's learning rate (above 0) and the weight of its KL
         divergence from the kept file (0 or more), each finite (:class:`.finetune.TunePlan`).
     outcome_pool : tuple of str
-        The learner's opponents (:data:`~canasta_sim.learn.TUNE_POOL`), each playing an
-        equal share of a round's deals; a name of the weight file an earlier name plays is
-        left out (``start`` and ``apprentice@9`` with ``start="apprentice@9"`` and
-        ``rounds=0``: the fine-tuning starts from --start's files).
+        The learner's opponents (:data:`~canasta_sim.learn.TUNE_POOL`), each playing a
+        share of a round's deals, equal give or take one; a name of the weight file an
+        earlier name plays is left out (``start`` and ``apprentice@9`` with
+        ``start="apprentice@9"`` and ``rounds=0``: the fine-tuning starts from --start's
+        files), and when the rounds begin a name of the network an earlier one plays
+        (:func:`.finetune.distinct_pool`).
     distil_drop : tuple of str
         Blocks of state features (:data:`~canasta_sim.players.weights.STATE_BLOCKS`' names;
         kept in that order, each once) that each count's kept file is distilled without
@@ -105,13 +107,12 @@ class TrainPlan:
     Raises
     ------
     BadArgument
-        For a field below its least value (:data:`canasta_sim.learn.PLAN_LEAST`) or out of its
-        range (a setting of the fine-tuning not finite, a temperature below
-        :data:`~canasta_sim.learn.LEAST_TEMPERATURE`), more rounds than
-        :data:`~canasta_sim.learn.MOST_ROUNDS`, a start not in
+        For a field of :data:`canasta_sim.learn.PLAN_RANGES` not an integer of its range
+        (``rounds=0.5``, ``seed=-1``, ``worlds=99999``: values its option refuses), a setting
+        of the fine-tuning out of its range (not finite, a temperature below
+        :data:`~canasta_sim.learn.LEAST_TEMPERATURE`), a start not in
         :data:`~canasta_sim.learn.STARTS` (or ``expert`` with no round of imitation), a pool
-        opponent not in :data:`~canasta_sim.learn.TUNE_POOL` (or none), deals of a
-        count with rounds on outcomes not a multiple of the pool's size, or a block to drop
+        opponent not in :data:`~canasta_sim.learn.TUNE_POOL` (or none), or a block to drop
         not in :data:`~canasta_sim.players.weights.STATE_BLOCKS`.
     """
 
@@ -145,15 +146,17 @@ class TrainPlan:
     distil_steps: int = 3000
 
     def __post_init__(self):
-        for name, low in PLAN_LEAST.items():
-            if getattr(self, name) < low:
+        for name, (low, high) in PLAN_RANGES.items():
+            value = getattr(self, name)
+            # JSON has one number type: a plan.json's 3.0 is the integer 3, its 0.5 none
+            whole = isinstance(value, float) and value.is_integer()
+            integer = isinstance(value, int) and not isinstance(value, bool)
+            if not (whole or integer) or not low <= value <= high:
                 raise BadArgument(
-                    name, f"{name}={getattr(self, name)} is not allowed; allowed: {low} or more"
+                    name,
+                    f"{name}={value!r} is not allowed; allowed: an integer, {low:,} to {high:,}",
                 )
-        if self.rounds > MOST_ROUNDS:
-            raise BadArgument(
-                "rounds", f"rounds={self.rounds} is not allowed; allowed: 1 to {MOST_ROUNDS}"
-            )
+            object.__setattr__(self, name, int(value))
         if self.start not in STARTS:
             raise BadArgument(
                 "start", f"start={self.start!r} is not allowed; allowed: {', '.join(STARTS)}"
@@ -197,15 +200,6 @@ class TrainPlan:
                 f"{', '.join(TUNE_POOL)} (a name of the file an earlier one names is left out)",
             )
         object.__setattr__(self, "outcome_pool", self._distinct_pool())
-        for players in COUNTS:
-            deals = getattr(self, f"outcome_deals_{players}p")
-            if self.outcome_rounds(players) and deals % len(self.outcome_pool):
-                raise BadArgument(
-                    f"outcome_deals_{players}p",
-                    f"outcome_deals_{players}p={deals} is not allowed; allowed: a multiple of "
-                    f"the pool's size ({len(self.outcome_pool)}), each opponent playing the "
-                    "same share",
-                )
 
     def _distinct_pool(self) -> tuple[str, ...]:
         """The pool's names but those of a weight file an earlier name plays, the first kept:

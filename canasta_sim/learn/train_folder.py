@@ -12,6 +12,7 @@ from pathlib import Path
 
 from ..errors import BadArgument
 from ..players.weights import STATE_BLOCKS
+from . import TUNE_POOL
 from .finetune import damaged
 from .plan import COUNTS, TrainPlan, round_dir, tune_folder
 
@@ -49,11 +50,16 @@ TUNING = (
 #: resumed with its own (its distilled files follow them).
 DISTIL = ("distil_deals", "distil_steps")
 
-#: The plan's lists and the form a plan records each in (:class:`.plan.TrainPlan` puts a
-#: list it is given in it): a record of a list in another form is no plan's.
+#: The plan's lists: the names each takes, how many at least, and the form a plan records
+#: it in (:class:`.plan.TrainPlan` puts a list it is given in it): a record of a list of
+#: other names, or in another form, is no plan's.
 LISTS = {
-    "outcome_pool": "its names each once, no name of the weight file an earlier one names",
-    "distil_drop": f"each of {', '.join(STATE_BLOCKS)} at most once, in that order",
+    "outcome_pool": (
+        TUNE_POOL,
+        1,
+        "each once, in the order given, no name of the weight file an earlier one names",
+    ),
+    "distil_drop": (STATE_BLOCKS, 0, "each at most once, in that order (empty: no distillation)"),
 }
 
 #: The plan's fields a fine-tuning stage's marker records its own values under: its rounds
@@ -73,13 +79,16 @@ def check_plan(out: Path, facts: dict) -> None:
     but those of :data:`GROWS`, which may change as it says, of :data:`TUNING` before any
     round on outcomes is made, and of :data:`DISTIL` when the folder's plan has no
     distillation (``distil_drop`` empty), or with another recipe, and refuse a stage marker
-    that records other settings than the run's (:func:`_check_markers`); records ``facts``
-    (the plan and its ``recipe``) in ``plan.json`` on the way.
+    that records other settings than ``plan.json`` (:func:`_check_plan_file`, checked
+    first: advice to resume with ``plan.json``'s value would meet the marker's) or the run's
+    (:func:`_check_markers`); records ``facts`` (the plan and its ``recipe``) in
+    ``plan.json`` on the way.
 
     Raises
     ------
     BadArgument
-        Naming the first option whose value differs from the folder's (or a marker's),
+        Of ``out`` for a ``plan.json`` that differs from a stage marker, naming both; naming
+        the first option whose value differs from the folder's (or a marker's),
         fewer rounds of imitation than the folder was run to, more once a fine-tuning has
         begun, fewer rounds on outcomes of a count than it has made, or a damaged
         ``plan.json`` or marker (:func:`read_facts`: a field of the plan missing or of
@@ -97,6 +106,9 @@ def check_plan(out: Path, facts: dict) -> None:
             f"the folder {out} was made by recipe {before.get('recipe', 1)} of canasta-sim "
             f"train, this is recipe {RECIPE}: start over in another folder (--out)",
         )
+    free = GROWS + (() if _tuned(out) else TUNING) + (() if before.get("distil_drop") else DISTIL)
+    if path.exists():
+        _check_plan_file(out, before, free)
     if facts["rounds"] < before.get("rounds", 0):
         raise BadArgument(
             "rounds",
@@ -123,7 +135,6 @@ def check_plan(out: Path, facts: dict) -> None:
             f"outcomes_*p/): resume it with {before['rounds']}, or start over in another folder "
             "(--out)",
         )
-    free = GROWS + (() if _tuned(out) else TUNING) + (() if before.get("distil_drop") else DISTIL)
     for name, value in facts.items():
         if name not in free and name in before and before[name] != value:
             was = _shown(before[name])
@@ -189,19 +200,63 @@ def locked(out: Path):
         lock.release()
 
 
+def _check_plan_file(out: Path, plan: dict, free: tuple[str, ...]) -> None:
+    """Refuse the folder ``out`` whose ``plan.json`` (read as ``plan``) differs from a stage
+    marker in a field the marker holds to (:func:`_marker_clash`): a hand-edited
+    ``plan.json``, which the options are then held to in vain (a resume with its value
+    would meet the marker's).
+
+    Raises
+    ------
+    BadArgument
+        Of ``out``, naming the field, both values, the marker and its stage.
+    """
+    clash = _marker_clash(out, plan, free)
+    if clash:
+        name, marker, made = clash
+        raise BadArgument(
+            "out",
+            f"{out / PLAN_FILE} says {name}={json.dumps(plan[name])}, but the marker {marker} "
+            f"of its finished stage {marker.stem} says {name}={json.dumps(made)}: restore "
+            f"{name} in {PLAN_FILE} to {json.dumps(made)}, or start over in another folder "
+            "(--out)",
+        )
+
+
 def _check_markers(out: Path, facts: dict, free: tuple[str, ...]) -> None:
     """Refuse a stage marker of the folder ``out`` whose recorded plan differs from the run's
-    ``facts`` in a field not ``free`` (a folder that mixes settings: a marker copied from
-    another folder, or a ``plan.json`` replaced). A marker of the rounds of imitation or of a
-    distillation is held to neither :data:`TUNING` (its stage does not read them) nor the
-    other ``free`` fields, and a fine-tuning stage's marker records its own rounds and
-    starting file under the plan's names of :data:`TUNE_MARKS`.
+    ``facts`` in a field not ``free`` (:func:`_marker_clash`: a folder that mixes settings,
+    a marker copied from another folder).
 
     Raises
     ------
     BadArgument
         Of the first differing field, naming it and the marker; of ``out`` for a damaged
         marker.
+    """
+    clash = _marker_clash(out, facts, free)
+    if clash:
+        name, marker, made = clash
+        raise BadArgument(
+            name,
+            f"{name}={_shown(facts[name])}, but the stage marker {marker} was made with "
+            f"{name}={_shown(made)}: the folder {out} mixes settings, start over in another "
+            "folder (--out)",
+        )
+
+
+def _marker_clash(out: Path, facts: dict, free: tuple[str, ...]) -> tuple[str, Path, object] | None:
+    """The first field, stage marker of the folder ``out`` and its value there where the
+    marker's recorded plan differs from the plan ``facts`` in a field not ``free``, or None.
+    A marker of the rounds of imitation or of a distillation is held to neither
+    :data:`TUNING` (its stage does not read them) nor the other ``free`` fields, and a
+    fine-tuning stage's marker records its own rounds and starting file under the plan's
+    names of :data:`TUNE_MARKS`.
+
+    Raises
+    ------
+    BadArgument
+        Of ``out`` for a damaged marker (:func:`read_facts`).
     """
     imitation = GROWS + TUNING + free
     stages: list[tuple[Path, tuple[str, ...], tuple[str, ...]]] = [
@@ -214,12 +269,8 @@ def _check_markers(out: Path, facts: dict, free: tuple[str, ...]) -> None:
         made = read_facts(marker, facts, own)
         for name, value in facts.items():
             if name not in skip and name in made and made[name] != value:
-                raise BadArgument(
-                    name,
-                    f"{name}={_shown(value)}, but the stage marker {marker} was made with "
-                    f"{name}={_shown(made[name])}: the folder {out} mixes settings, start "
-                    "over in another folder (--out)",
-                )
+                return name, marker, made[name]
+    return None
 
 
 def _shown(value) -> str:
@@ -277,6 +328,11 @@ def _not_a_plan(plan: dict, fields: dict, own: tuple[str, ...]) -> str | None:
         return f"its {wrong[0]} is {json.dumps(was)}, {_json_type(was)} where a plan has {kind}"
     if not (same and fields):
         return None
+    for k, (names, least, _) in LISTS.items():
+        bad = [v for v in plan[k] if v not in names]
+        if k not in own and (bad or len(plan[k]) < least):
+            what = json.dumps(bad[0]) if bad else "an empty list"
+            return f"its {k} is {json.dumps(plan[k])}: {what} is not allowed; {_list_allowed(k)}"
     try:
         made = TrainPlan(**{k: (fields if k in own else plan)[k] for k in fields if k != "recipe"})
     except BadArgument as exc:
@@ -287,9 +343,18 @@ def _not_a_plan(plan: dict, fields: dict, own: tuple[str, ...]) -> str | None:
         k = wrong[0]
         return (
             f"its {k} is {json.dumps(plan[k])}, which a plan records as "
-            f"{json.dumps(list(getattr(made, k)))}; allowed: {LISTS[k]}"
+            f"{json.dumps(list(getattr(made, k)))}; {_list_allowed(k)}"
         )
     return None
+
+
+def _list_allowed(name: str) -> str:
+    """The lists of :data:`LISTS` a record of the plan holds as ``name``, in JSON's words."""
+    names, least, form = LISTS[name]
+    return (
+        f"allowed: a JSON list of {'one or more' if least else 'any'} of "
+        f"{', '.join(json.dumps(n) for n in names)} (in lower case), {form}"
+    )
 
 
 def _json_type(value) -> str:

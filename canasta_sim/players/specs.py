@@ -436,7 +436,7 @@ def _param_value(policy: Policy, key: str, text: str, eq: str) -> float:
         value = math.nan
     if not math.isfinite(value):  # float() also reads "nan" and "inf"
         raise ValueError(
-            f"bot parameter {key}={text!r} is not a number; allowed: "
+            f"bot parameter {key}={text!r} is not a finite number; allowed: "
             f"{_fmt(param.low)} to {_fmt(param.high)}"
         )
     if not (param.low <= value <= param.high):

@@ -111,9 +111,7 @@ def widen(parts: dict[str, np.ndarray], version: int) -> dict[str, np.ndarray]:
     """
     out = dict(parts)
     for name, shape in version_parts(version).items():
-        part = np.asarray(parts.get(name, np.zeros(0)), np.float32)
-        if part.shape != shape:
-            raise ValueError(f"network part {name} of shape {part.shape}, not {shape}")
+        part = _part(parts, name, shape)
         if name in ("A", "B"):
             out[name] = np.zeros(PARTS[name], np.float32)
             out[name][:, : shape[1]] = part
@@ -246,6 +244,22 @@ def _pack(parts: dict, shapes: dict, slots, length: int) -> np.ndarray:
         part = _part(parts, name, shape)
         out[start : start + part.size] = part.T.ravel()  # the matrices transposed
     return out
+
+
+def _part(parts: dict, name: str, shape: tuple[int, ...]) -> np.ndarray:
+    """``parts[name]`` as ``float32`` of ``shape``.
+
+    Raises
+    ------
+    ValueError
+        Naming the part missing or of another shape.
+    """
+    if name not in parts:
+        raise ValueError(f"no network part {name} (an array of shape {shape})")
+    part = np.asarray(parts[name], np.float32)
+    if part.shape != shape:
+        raise ValueError(f"network part {name} of shape {part.shape}, not {shape}")
+    return part
 
 
 @per_file_version

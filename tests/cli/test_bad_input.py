@@ -167,6 +167,20 @@ def test_a_weights_file_of_the_wrong_shape_says_allowed_once(tmp_path):
     assert "; allowed: an .npz with A of shape (32," in message
 
 
+def test_a_weights_file_without_a_part_names_the_part_missing(tmp_path):
+    """A file holding no ``A`` (only ``a``) says the part is missing, not that it has shape
+    (0,) (a fresh user's finding)."""
+    path = tmp_path / "w.npz"
+    np.savez(path, a=np.zeros((32, 118), np.float32))
+    r = invoke("simulate", "--deals", "10", "--bots", f"apprentice:weights={path}")
+    assert r.exit_code == 2, r.output
+    message = " ".join(r.output.split())
+    assert "not an apprentice weight file (no network part A (an array of shape (32, 118)))" in (
+        message
+    )
+    assert "(0,)" not in message
+
+
 def test_report_of_a_compare_folder_says_what_the_folder_is(tmp_path):
     # it said "aggregates.json missing", as if the folder were broken
     out = tmp_path / "cmp"

@@ -159,10 +159,10 @@ def test_fewer_rounds_than_planned_but_not_than_made_and_damaged_files(tmp_path)
 
 def test_files_damaged_after_their_stage_are_named_and_keep_the_final_file(tmp_path):
     """In a finished folder: the last round's weight file damaged does not replace the final
-    file in weights/ (a usage error naming it); a stage marker of other settings names
-    itself and the setting; a stage marker of valid JSON without its rounds, and a round's
-    weight file copied over its critic file, are usage errors naming the file, not
-    tracebacks."""
+    file in weights/ (a usage error naming it); a stage marker of other settings than
+    plan.json names itself, plan.json and the setting; a stage marker of valid JSON without
+    its rounds, and a round's weight file copied over its critic file, are usage errors
+    naming the file, not tracebacks."""
     out = tmp_path / "o"
     assert _train(out).exit_code == 0
     tuned, final = out / "outcomes_2p", out / "weights" / "apprentice_2p.npz"
@@ -177,12 +177,13 @@ def test_files_damaged_after_their_stage_are_named_and_keep_the_final_file(tmp_p
     last.write_bytes(kept)
     marker = tuned / "outcomes_2p_1.done"
     made = json.loads(marker.read_text())
-    # a marker of other settings than the run's (and the folder's plan.json)
+    # a marker of other settings than the folder's plan.json (and the run's): the two
+    # records disagree, said before any advice on the option
     marker.write_text(json.dumps({**made, "outcome_kl": 0.5}))
     r = _train(out)
     text = " ".join(r.output.split())
-    assert r.exit_code == 2 and "--outcome-kl" in text and f"marker {marker}" in text, text
-    assert "outcome_kl=0.1, but" in text and "outcome_kl=0.5" in text
+    assert r.exit_code == 2 and "--out" in text and f"marker {marker}" in text, text
+    assert "plan.json says outcome_kl=0.1, but" in text and "says outcome_kl=0.5" in text
     marker.write_text('{"seed": 5}')
     r = _train(out)
     text = " ".join(r.output.split())
@@ -285,13 +286,6 @@ def test_a_resume_with_other_settings_is_refused(tmp_path, args, option, said):
         (["--outcome-rounds-2p", "-1"], "--outcome-rounds-2p", "allowed: 0 to"),
         (["--outcome-deals-6p", "0"], "--outcome-deals-6p", "allowed: 1 to"),
         (["--stage-rounds", "0"], "--stage-rounds", "allowed: 1 to"),
-        (["--outcome-deals-2p", "9"], "--outcome-deals-2p", "a multiple of the pool's size (2)"),
-        (
-            ["--outcome-pool", "self,start,apprentice@8", "--outcome-deals-4p", "100"]
-            + ["--outcome-rounds-2p", "0", "--outcome-rounds-3p", "0"],
-            "--outcome-deals-4p",
-            "a multiple of the pool's size (3)",
-        ),
         (["--outcome-pool", "self,nobody"], "--outcome-pool", "'nobody' is not allowed"),
         (["--outcome-pool", ""], "--outcome-pool", "no opponent is not allowed"),
         (
@@ -423,6 +417,35 @@ def test_the_pool_names_the_files_it_plays():
     assert finetune.pool_file("apprentice", "l", "s", 6) == str(default_weights_path(6))
 
 
+@pytest.mark.parametrize(
+    ("pool", "deals"), [(("self", "start"), 9), (("self", "start", "apprentice@8"), 100)]
+)
+def test_deals_need_not_be_a_multiple_of_the_pool(pool, deals):
+    """A round's deals split over the pool give or take one (9 over 2: 4 and 5), so a plan
+    takes any number of them, whatever the pool's size."""
+    plan = TrainPlan(outcome_pool=pool, outcome_deals_2p=deals, outcome_deals_4p=deals)
+    assert plan.tune_plan(4).deals == deals and plan.tune_plan(4).pool == pool
+
+
+def test_the_progress_line_says_which_name_is_left_out_and_why(tmp_path, monkeypatch):
+    """--start apprentice distilled unchanged: its file plays apprentice's network, so the
+    pool's apprentice is left out of the rounds, and the stage's line says so."""
+    import canasta_sim.learn.pipeline as pipeline
+
+    start = _same_network(tmp_path / "distil_2p.npz", 2)
+    monkeypatch.setattr(pipeline, "tune_start", lambda out, plan, players: start)
+    monkeypatch.setattr(pipeline, "tune_rounds", lambda folder, *args: folder.mkdir())
+    plan = TrainPlan(rounds=0, start="apprentice", distil_drop=("kinds",),
+                     outcome_pool=("self", "start", "apprentice"), outcome_rounds_2p=1,
+                     outcome_deals_2p=7)  # fmt: skip
+    lines: list[str] = []
+    pipeline._tune_count(tmp_path, plan, 2, {}, lines.append)
+    assert lines == [
+        f"outcomes_2p_1: rounds 0 to 0 of 1, 7 deals each, seed 102, pool self,start "
+        f"(apprentice: the same network as start), from {start}"
+    ]
+
+
 def test_xla_runs_on_one_thread_unless_told(monkeypatch):
     monkeypatch.delenv("XLA_FLAGS", raising=False)
     finetune.need_jax()
@@ -454,11 +477,15 @@ def _same_network(path, players: int, family: str = ""):
 )  # fmt: skip
 def test_pool_names_of_one_network_play_once(tmp_path, pool, kept):
     """Names whose files play one network (another file, the same weights) are one
-    opponent, the first name; self, the learner, is always one of its own."""
+    opponent, the first name; self, the learner, is always one of its own; each name left
+    out is paired with the first of its network."""
     start = _same_network(tmp_path / "distil_2p.npz", 2)
     assert open(start, "rb").read() != default_weights_path(2).read_bytes()
     plan = finetune.TunePlan(seed=0, players=2, deals=12, pool=pool)
     assert finetune.distinct_pool(plan, start) == kept
+    twins = finetune.pool_twins(plan, start)
+    assert set(twins) == set(pool) - set(kept)
+    assert all(twins[n] in kept and pool.index(twins[n]) < pool.index(n) for n in twins)
 
 
 def test_a_start_of_another_network_is_kept_beside_its_family(tmp_path):

@@ -336,6 +336,22 @@ def test_train_bad_options_are_usage_errors(tmp_path, args, option):
     assert not (tmp_path / "o").exists()
 
 
+def test_threads_above_the_cores_name_threads_and_the_help_says_the_cap(tmp_path):
+    import numba
+
+    cores = numba.config.NUMBA_NUM_THREADS
+    r = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "o"), "--threads", cores + 1])
+    text = " ".join(r.output.split()).replace("'", "")
+    assert r.exit_code == 2 and "--workers" not in text, text
+    assert f"Invalid value for --threads: {cores + 1} is more than the {cores} cores" in text
+    assert not (tmp_path / "o").exists()
+    help_text = " ".join(CliRunner().invoke(main, ["train", "--help"]).output.split())
+    assert "--threads INTEGER RANGE Threads labelling shards side by side, at most this " in (
+        help_text
+    )
+    assert "machine's cores" in help_text
+
+
 def test_ctrl_c_in_a_fit_exits_130_and_a_rerun_keeps_the_plan(tmp_path, monkeypatch):
     """Ctrl-C (a real SIGINT) during the first fit: exit code 130, no ``fit_2p.done``, no weight
     file (scikit-learn's own catch would keep the half-fitted network). A rerun with another
@@ -514,9 +530,11 @@ def test_a_plan_json_without_the_plans_fields_is_damaged(tmp_path, instant, reco
 
 
 def test_a_marker_made_with_other_settings_is_refused(tmp_path, instant):
-    """A stage marker records the plan it was made with; one that differs from the run's in
-    a setting (a marker copied from another folder, a plan.json replaced) is a usage error
-    naming the marker and the setting, while the rounds, which may grow, are not held."""
+    """A stage marker records the plan it was made with; one that differs from the folder's
+    plan.json (and the run's) in a setting (a marker copied from another folder, a plan.json
+    replaced) is a usage error naming both records and the setting, while the rounds, which
+    may grow, are not held; in a folder of markers only (made before plan.json), one that
+    differs from the run's says the folder mixes settings."""
     out = tmp_path / "t"
     _train(out, "--rounds", "1", "--seed", "7")
     marker = out / "round_1" / "fit_3p.done"
@@ -526,9 +544,18 @@ def test_a_marker_made_with_other_settings_is_refused(tmp_path, instant):
         main, ["train", "--out", str(out), "--quiet", *TINY, "--rounds", "1", "--seed", "7"]
     )
     text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--out" in text and f"the marker {marker} of its" in text, text
+    assert "plan.json says seed=7" in text and "says seed=8: restore seed in plan.json" in text
+    assert "Traceback" not in text
+    plan = (out / "plan.json").read_text()
+    (out / "plan.json").unlink()
+    r = CliRunner().invoke(
+        main, ["train", "--out", str(out), "--quiet", *TINY, "--rounds", "1", "--seed", "7"]
+    )
+    text = " ".join(r.output.split())
     assert r.exit_code == 2 and "--seed" in text and f"stage marker {marker}" in text, text
     assert "seed=7" in text and "seed=8" in text and "mixes settings" in text
-    assert "Traceback" not in text
+    (out / "plan.json").write_text(plan)
     marker.write_text(json.dumps(made))
     assert "round 2 fit_3p" in _train(out, "--rounds", "2", "--seed", "7")
 

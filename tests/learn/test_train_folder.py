@@ -11,6 +11,8 @@ from click.testing import CliRunner
 
 from canasta_sim.cli import main
 from canasta_sim.cli.training import _pool
+from canasta_sim.errors import BadArgument
+from canasta_sim.learn import PLAN_RANGES
 from canasta_sim.learn.plan import TrainPlan
 from canasta_sim.learn.train_folder import RECIPE
 
@@ -87,18 +89,35 @@ def test_a_folder_with_a_distillation_refuses_other_distil_settings(tmp_path, ar
          "a list of strings"),
         ("outcome_pool", {"self": 1}, "its outcome_pool is {\"self\": 1}, an object where a "
          "plan has a list of strings"),
-        ("distil_drop", ["bogus"], "distil_drop=bogus: 'bogus' is not allowed; allowed: a "
-         "comma-separated list of kinds, neighbours"),
+        ("distil_drop", ["bogus"], 'its distil_drop is ["bogus"]: "bogus" is not allowed; '
+         'allowed: a JSON list of any of "kinds", "neighbours" (in lower case), each at most '
+         "once, in that order (empty: no distillation)"),
+        ("distil_drop", ["KINDS"], 'its distil_drop is ["KINDS"]: "KINDS" is not allowed; '
+         'allowed: a JSON list of any of "kinds", "neighbours" (in lower case)'),
+        ("outcome_pool", [], "its outcome_pool is []: an empty list is not allowed; allowed: "
+         'a JSON list of one or more of "self", "start", "apprentice", '),
+        # a value the option refuses: of no integer, or out of the option's range
+        ("seed", -1, "seed=-1 is not allowed; allowed: an integer, 0 to "
+         "18,446,744,073,709,551,615"),
+        ("seed", 1e30, "seed=1e+30 is not allowed; allowed: an integer, 0 to "
+         "18,446,744,073,709,551,615"),
+        ("seed", 2**64, f"seed={2**64} is not allowed; allowed: an integer, 0 to "),
+        ("rounds", 0.5, "rounds=0.5 is not allowed; allowed: an integer, 0 to 15"),
+        ("rounds", 16, "rounds=16 is not allowed; allowed: an integer, 0 to 15"),
+        ("worlds", 99999, "worlds=99999 is not allowed; allowed: an integer, 1 to 10,000"),
+        ("shards_2p", 1, "shards_2p=1 is not allowed; allowed: an integer, 2 to "),
         ("outcome_temperature", 0.5, "outcome_temperature=0.5 is not allowed; allowed: a "
          "finite number of at least 1"),
         # a list in another form than a plan records it: a resume could never match it
         ("distil_drop", ["kinds", "kinds"], 'its distil_drop is ["kinds", "kinds"], which a '
-         'plan records as ["kinds"]; allowed: each of kinds, neighbours at most once, in that '
-         "order"),
+         'plan records as ["kinds"]; allowed: a JSON list of any of "kinds", "neighbours" (in '
+         "lower case), each at most once, in that order"),
         ("distil_drop", ["neighbours", "kinds"], 'its distil_drop is ["neighbours", "kinds"], '
-         'which a plan records as ["kinds", "neighbours"]; allowed: each of kinds'),
+         'which a plan records as ["kinds", "neighbours"]; allowed: a JSON list of any of'),
         ("outcome_pool", ["self", "start", "self"], 'its outcome_pool is ["self", "start", '
-         '"self"], which a plan records as ["self", "start"]; allowed: its names each once'),
+         '"self"], which a plan records as ["self", "start"]; allowed: a JSON list of one or '
+         'more of "self", "start", "apprentice", "apprentice@8", "apprentice@9", '
+         '"apprentice@10" (in lower case), each once, in the order given'),
     ],
 )  # fmt: skip
 def test_a_plan_json_field_of_another_type_or_no_plans_value_is_damaged(
@@ -169,3 +188,77 @@ def test_a_fine_tuning_marker_holds_its_own_rounds_but_the_plans_types(tmp_path)
     assert r.exit_code == 2, text
     assert f'{marker} is damaged (not a record of canasta-sim train: its every is "3", a ' in text
     assert "delete it and run the same command again" in text and "Traceback" not in text
+
+
+@pytest.mark.parametrize("name", list(PLAN_RANGES))
+def test_the_plan_and_its_option_refuse_the_same_values(name):
+    """Each integer of the plan is refused by TrainPlan (so by a plan.json) just outside the
+    range its option takes, and taken at both ends of it: one range for both."""
+    low, high = PLAN_RANGES[name]
+    option = "--" + name.replace("_", "-")
+    for value in (low - 1, high + 1):
+        with pytest.raises(BadArgument, match=f"^{name}={value} is not allowed"):
+            TrainPlan(**{name: value})
+        r = CliRunner().invoke(main, ["train", "--out", "/never/made", option, str(value)])
+        text = r.output.replace("'", "")
+        assert r.exit_code == 2 and f"Invalid value for {option}: {value} is not" in text, text
+    if name != "rounds":  # rounds=0 with the default start fine-tunes its files
+        assert getattr(TrainPlan(**{name: low}), name) == low
+    assert getattr(TrainPlan(**{name: high}), name) == high
+
+
+@pytest.mark.parametrize(
+    "field, edited, made",
+    [("seed", 5, 0), ("outcome_pool", ["self"], ["self", "start"]), ("outcome_kl", 0.2, 0.1)],
+)
+def test_a_plan_json_edited_against_a_finished_stage_says_so_first(tmp_path, field, edited, made):
+    """plan.json edited to a value that a finished stage's marker contradicts: the refusal
+    names both records and asks to restore plan.json's value (not to resume with the edited
+    value, which the marker would refuse next), with or without the option of the edit;
+    restored as it says, the folder resumes."""
+    out = tmp_path / "t"
+    plan = _plain(out)
+    marker = out / "outcomes_2p" / "outcomes_2p_1.done"
+    marker.parent.mkdir()
+    marker.write_text(json.dumps({**plan, "rounds": [0, 0], "start": "some/file.npz"}))
+    (out / "outcomes_2p" / "round_0.npz").write_bytes(b"")  # a fine-tuning begun
+    path = out / "plan.json"
+    path.write_text(json.dumps({**plan, field: edited}))
+    option = "--" + field.replace("_", "-")
+    for args in ([], [option, ",".join(edited) if isinstance(edited, list) else str(edited)]):
+        r = _train(out, "--outcome-rounds-2p", "1", *args)
+        text = " ".join(r.output.split())
+        assert r.exit_code == 2 and "Traceback" not in text, text
+        assert (
+            f"{path} says {field}={json.dumps(edited)}, but the marker {marker} of its finished "
+            f"stage outcomes_2p_1 says {field}={json.dumps(made)}: restore {field} in plan.json "
+            f"to {json.dumps(made)}, or start over in another folder (--out)"
+        ) in text
+    path.write_text(json.dumps({**plan, field: made}))
+    (out / "outcomes_2p" / "round_0.npz").unlink()
+    assert _train(out).exit_code == 0
+
+
+def test_a_plan_json_edited_against_a_distillation_says_so_and_then_advises_its_value(tmp_path):
+    """The user's case: plan.json's distil_drop edited to ["neighbours"] in a folder whose
+    distillation marker says ["kinds"]: said first, whatever --distil-drop; plan.json
+    restored, the advice is the marker's value, not one the marker would refuse."""
+    out = tmp_path / "t"
+    plan = _plain(out)
+    marker = out / "distil" / "distil_2p.done"
+    marker.parent.mkdir()
+    marker.write_text(json.dumps({**plan, "distil_drop": ["kinds"]}))
+    path = out / "plan.json"
+    path.write_text(json.dumps({**plan, "distil_drop": ["neighbours"]}))
+    r = _train(out)
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "Traceback" not in text, text
+    assert (
+        f'{path} says distil_drop=["neighbours"], but the marker {marker} of its finished stage '
+        'distil_2p says distil_drop=["kinds"]: restore distil_drop in plan.json to ["kinds"]'
+    ) in text
+    path.write_text(json.dumps({**plan, "distil_drop": ["kinds"]}))
+    r = _train(out)
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "--distil-drop" in text, text
+    assert "was made with distil_drop=kinds: resume it with kinds, or start over" in text

@@ -71,13 +71,14 @@ def test_out_of_range_value_names_the_range():
     message = str(info.value)
     assert "pile_threshold" in message and "out of range" in message
     assert f"{param.low:g} to {param.high:g}" in message
-    with pytest.raises(ValueError, match="not a number"):
+    with pytest.raises(ValueError, match="'lots' is not a finite number"):
         parse_bot("expert:safety=lots")
-    # float() reads these, but they are no value of a parameter (a fresh user's finding)
+    # float() reads these, but they are no value of a parameter (a fresh user's finding; inf
+    # was "not a number", which it is)
     with pytest.raises(ValueError, match="pile_threshold has no value; write pile_threshold=VALUE"):
         parse_bot("expert:pile_threshold")  # it said "'' is not a number"
     for text in ("nan", "inf", "-inf"):
-        with pytest.raises(ValueError, match=f"pile_threshold='{text}' is not a number"):
+        with pytest.raises(ValueError, match=f"pile_threshold='{text}' is not a finite number"):
             parse_bot(f"expert:pile_threshold={text}")
 
 
