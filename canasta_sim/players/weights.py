@@ -196,20 +196,6 @@ def _pack_head(parts: dict) -> np.ndarray:
     return net
 
 
-def _part(parts: dict, name: str, shape: tuple[int, ...]) -> np.ndarray:
-    """``parts[name]`` as ``float32`` of ``shape``.
-
-    Raises
-    ------
-    ValueError
-        Naming the part missing or of another shape.
-    """
-    part = np.asarray(parts.get(name, np.zeros(0)), np.float32)
-    if part.shape != shape:
-        raise ValueError(f"network part {name} of shape {part.shape}, not {shape}")
-    return part
-
-
 def dropped_columns(names) -> np.ndarray:
     """The state feature slots of the blocks ``names`` (:data:`STATE_BLOCKS`' names), as
     ``int64[k]`` ascending (none: empty).
