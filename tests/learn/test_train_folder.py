@@ -267,21 +267,29 @@ def test_a_plan_json_edited_against_a_distillation_says_so_and_then_advises_its_
     assert "was made with distil_drop=kinds: resume it with kinds, or start over" in text
 
 
-def test_a_plan_json_whose_rounds_were_edited_after_a_distillation_says_so(tmp_path):
-    """A fresh user's case: plan.json's rounds edited from 0 to 1 in a folder whose
-    distillation is done; the advice was "resume it with 1 or more", which then reran
-    imitation rounds before the finished distillation. No round follows a distillation, so
-    its marker holds plan.json to its rounds."""
+def _distilled_with_plan_edit(tmp_path, **edit):
+    """A folder of the defaults with a finished distillation (its marker the plan), its
+    plan.json edited by ``edit``, run again: plan.json, the marker and the
+    refusal's text (exit code 2, no traceback)."""
     out = tmp_path / "t"
     plan = _plain(out)
     marker = out / "distil" / "distil_2p.done"
     marker.parent.mkdir()
     marker.write_text(json.dumps(plan))
     path = out / "plan.json"
-    path.write_text(json.dumps({**plan, "rounds": 1}))
+    path.write_text(json.dumps({**plan, **edit}))
     r = _train(out)
     text = " ".join(r.output.split())
     assert r.exit_code == 2 and "Traceback" not in text, text
+    return path, marker, text
+
+
+def test_a_plan_json_whose_rounds_were_edited_after_a_distillation_says_so(tmp_path):
+    """A fresh user's case: plan.json's rounds edited from 0 to 1 in a folder whose
+    distillation is done; the advice was "resume it with 1 or more", which then reran
+    imitation rounds before the finished distillation. No round follows a distillation, so
+    its marker holds plan.json to its rounds."""
+    path, marker, text = _distilled_with_plan_edit(tmp_path, rounds=1)
     assert f"{path} says rounds=1, but the marker {marker}" in text
     assert "restore rounds in plan.json to 0" in text
 
@@ -300,16 +308,7 @@ def test_fewer_deals_a_round_than_opponents_in_the_pool_is_refused_up_front():
 def test_a_plan_json_with_a_field_no_plan_has_is_damaged_not_its_markers(tmp_path):
     """A fresh user's case: "extra": 1 added to plan.json was blamed on every stage marker
     (each lacking it), whose advice deleted finished stages one by one."""
-    out = tmp_path / "t"
-    plan = _plain(out)
-    marker = out / "distil" / "distil_2p.done"
-    marker.parent.mkdir()
-    marker.write_text(json.dumps(plan))
-    path = out / "plan.json"
-    path.write_text(json.dumps({**plan, "extra": 1}))
-    r = _train(out)
-    text = " ".join(r.output.split())
-    assert r.exit_code == 2 and "Traceback" not in text, text
+    path, marker, text = _distilled_with_plan_edit(tmp_path, extra=1)
     assert f"{path} is damaged (not a record of canasta-sim train: a field no plan has, extra)" in (
         text
     )
