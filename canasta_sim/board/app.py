@@ -74,6 +74,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import BadArgument
+from ..nb.engine.rng import SEED_SPAN
 from ..run.address import RunAddress
 from .export import STATIC
 from .jobs import Busy, Cancelled
@@ -161,7 +162,7 @@ async def start_analysis(request: Request):
     data = await read_body(request)
     job = {
         "worlds": int_param(data.get("worlds", 200), "worlds", 1, MAX_WORLDS),
-        "seed": int_param(data.get("seed", 0), "seed", 0, 2**64 - 1),
+        "seed": int_param(data.get("seed", 0), "seed", 0, SEED_SPAN - 1),
         "rollout": page_rollout(data.get("rollout", "expert")),
     }
     if "play" in data:  # a hint: the user's decision in a play session

@@ -14,7 +14,7 @@ from starlette.responses import JSONResponse
 
 from ..errors import BadArgument
 from ..game.rules import PLAYER_TABLE
-from ..nb.engine.rng import DEAL_LIMIT
+from ..nb.engine.rng import DEAL_LIMIT, SEED_SPAN
 from ..players.specs import split_bot_list
 from .pages import page_bot
 
@@ -161,7 +161,7 @@ def deal_source(runs: list[Path], params) -> dict:
         page_bot(spec)
     check_bot_count(bots, players)
     return {
-        "seed": int_param(params["seed"], "seed", 0, 2**64 - 1),
+        "seed": int_param(params["seed"], "seed", 0, SEED_SPAN - 1),
         "deal": deal,
         "players": players,
         "bots": bots,

@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from ..game.rules import BOOL_SWITCHES, PRESETS, Rules, preset_name, switch_from_text
-from ..learn import SEED_SPAN
+from ..nb.engine.rng import SEED_SPAN
 from ..players.specs import DEFAULT_BOT, side_bots, table_bots
 
 

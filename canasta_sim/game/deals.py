@@ -15,7 +15,7 @@ from ..errors import IllegalMove, illegal_move
 from ..nb.bots.turn import play_turn
 from ..nb.engine.deal import start_deal_nb
 from ..nb.engine.moves import discard_nb, draw_nb, end_turn_nb, meld_nb, take_pile_nb
-from ..nb.engine.rng import DEAL_LIMIT, deal_seed_nb
+from ..nb.engine.rng import DEAL_LIMIT, SEED_SPAN, deal_seed_nb
 from ..nb.engine.score import score_nb
 from ..nb.engine.state import STATE_DTYPE, StateView, new_state, state_view
 from ..nb.enums import (
@@ -106,7 +106,7 @@ class Deal:
             For ``rules`` that are not a Rules or a preset name.
         """
         rules = as_rules(rules)
-        check_int("seed", seed, 0, 2**64 - 1)
+        check_int("seed", seed, 0, SEED_SPAN - 1)
         check_int("deal", deal, 0, DEAL_LIMIT - 1)
         if dealer is None:
             dealer = deal % rules.players

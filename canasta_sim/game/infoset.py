@@ -22,7 +22,7 @@ import numpy as np
 
 from .. import cards as C
 from ..nb.engine.deal import freezes_pile_nb
-from ..nb.engine.rng import deal_seeds_nb
+from ..nb.engine.rng import SEED_SPAN, deal_seeds_nb
 from ..nb.engine.state import STATE_DTYPE, new_state, recount_nb
 from ..nb.enums import (
     BLACK_THREE,
@@ -270,7 +270,7 @@ class InfoSet:
             For ``n``, ``seed`` or ``start`` out of range.
         """
         check_int("n", n, 1, 10_000_000)
-        check_int("seed", seed, 0, 2**64 - 1)
+        check_int("seed", seed, 0, SEED_SPAN - 1)
         check_int("start", start, 0, 2**40)
         players = self.rules.players
         known = self.known_counts.astype(np.int8)

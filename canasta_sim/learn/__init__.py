@@ -4,6 +4,7 @@ outcomes (:mod:`.finetune`), in the stages of :mod:`.pipeline`. Nothing here is 
 a bot plays: the bot reads its weights from ``.npz`` files
 (:mod:`canasta_sim.players.weights`)."""
 
+from ..nb.engine.rng import SEED_SPAN
 from ..players.specs import WEIGHT_FAMILIES
 
 #: What round 1 of ``canasta-sim train`` rolls out (``--start``): an apprentice preset of
@@ -14,9 +15,6 @@ STARTS = ("apprentice", *WEIGHT_FAMILIES, "expert")
 #: Rounds at most: each round labels as much as round 1 (about two hours on two cores at the
 #: defaults), so 15 rounds are over a day of labelling.
 MOST_ROUNDS = 15
-
-#: Master seeds are 64-bit (0 .. 2**64 - 1), as every command's ``--seed``.
-SEED_SPAN = 2**64
 
 #: The integers of ``canasta-sim train``'s plan (:class:`.plan.TrainPlan`) and the range of
 #: each, least and most: every preset of a count's labels needs a shard, or its fit has no

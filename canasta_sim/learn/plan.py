@@ -200,6 +200,17 @@ class TrainPlan:
                 f"{', '.join(TUNE_POOL)} (a name of the file an earlier one names is left out)",
             )
         object.__setattr__(self, "outcome_pool", self._distinct_pool())
+        for players in COUNTS:  # every opponent of the pool plays a share of a round's deals
+            name = f"outcome_deals_{players}p"
+            if getattr(self, f"outcome_rounds_{players}p") and getattr(self, name) < len(
+                self.outcome_pool
+            ):
+                raise BadArgument(
+                    name,
+                    f"{name}={getattr(self, name)} is fewer than the {len(self.outcome_pool)} "
+                    f"opponents of the pool ({','.join(self.outcome_pool)}), each of which "
+                    f"plays a share of a round; allowed: {len(self.outcome_pool)} or more",
+                )
 
     def _distinct_pool(self) -> tuple[str, ...]:
         """The pool's names but those of a weight file an earlier name plays, the first kept:

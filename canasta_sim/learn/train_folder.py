@@ -92,11 +92,18 @@ def check_plan(out: Path, facts: dict) -> None:
         fewer rounds of imitation than the folder was run to, more once a fine-tuning has
         begun, fewer rounds on outcomes of a count than it has made, or a damaged
         ``plan.json`` or marker (:func:`read_facts`: a field of the plan missing or of
-        another JSON type than the run's).
+        another JSON type than the run's; ``plan.json`` holding a field no plan has).
     """
     path = out / PLAN_FILE
     if path.exists():
         before = read_facts(path, facts)
+        unknown = [k for k in before if k not in facts]
+        if unknown and before.get("recipe", 1) == RECIPE:  # else the recipe is refused below
+            raise damaged(
+                path,
+                f"not a record of canasta-sim train: a field no plan has, {unknown[0]}",
+                "start over in another folder (--out)",
+            )
     else:
         markers = sorted(out.glob("round_*/*.done"))
         before = read_facts(markers[0], facts) if markers else {}
@@ -249,7 +256,8 @@ def _marker_clash(out: Path, facts: dict, free: tuple[str, ...]) -> tuple[str, P
     """The first field, stage marker of the folder ``out`` and its value there where the
     marker's recorded plan differs from the plan ``facts`` in a field not ``free``, or None.
     A marker of the rounds of imitation or of a distillation is held to neither
-    :data:`TUNING` (its stage does not read them) nor the other ``free`` fields, and a
+    :data:`TUNING` (its stage does not read them) nor the other ``free`` fields (a
+    distillation's to the plan's rounds, which no round follows), and a
     fine-tuning stage's marker records its own rounds and starting file under the plan's
     names of :data:`TUNE_MARKS`.
 
@@ -259,10 +267,12 @@ def _marker_clash(out: Path, facts: dict, free: tuple[str, ...]) -> tuple[str, P
         Of ``out`` for a damaged marker (:func:`read_facts`).
     """
     imitation = GROWS + TUNING + free
+    # no round of imitation follows a distillation: its marker holds the plan's rounds
+    distilled = tuple(name for name in imitation if name != "rounds")
     stages: list[tuple[Path, tuple[str, ...], tuple[str, ...]]] = [
         (m, imitation, ()) for m in sorted(out.glob("round_*/*.done"))
     ]
-    stages += [(m, imitation, ()) for m in sorted(out.glob("distil/*.done"))]
+    stages += [(m, distilled, ()) for m in sorted(out.glob("distil/*.done"))]
     tuned = sorted(out.glob("outcomes_*p/*.done"))
     stages += [(m, free + TUNE_MARKS, TUNE_MARKS) for m in tuned]
     for marker, skip, own in stages:

@@ -37,6 +37,7 @@ import pandas as pd
 from .. import cards as C
 from ..game.deals import Deal
 from ..game.notation import as_rules, check_int
+from ..nb.engine.rng import SEED_SPAN
 from ..players.choices import MAX_CANDIDATES, Candidate, list_candidates
 from ..players.pybot import seated
 from ..players.ranking import played_candidate, rank_candidates
@@ -213,7 +214,7 @@ def review(
     else:
         rules = as_rules(rules)
         n = check_int("deals", 1 if deals is None else deals, 1, 10_000_000)
-        check_int("seed", seed, 0, 2**64 - 1)
+        check_int("seed", seed, 0, SEED_SPAN - 1)
         specs = [b.spec for b in side_bots(bots, rules.sides)]
         if rollout is None:
             own_rollout(specs, rules.sides)  # checks the default before any rollout

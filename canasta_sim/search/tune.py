@@ -28,6 +28,7 @@ import pandas as pd
 from ..errors import BadArgument
 from ..game.notation import check_int
 from ..game.rules import Rules
+from ..nb.engine.rng import SEED_SPAN
 from ..players.specs import POLICIES, RUN_SET, Bot, Param, Policy, parse_bot, spec_params
 from ..results.intervals import wilson_interval
 from ..results.tables import align_columns, interval, number
@@ -455,7 +456,7 @@ def _plan(
         final_games = FINAL_TIMES * _count("games", games, sides)
     final_deals = _count("final_deals", final_deals, sides)
     final_games = _count("final_games", final_games, sides)
-    check_int("seed", seed, 0, 2**64 - 1)
+    check_int("seed", seed, 0, SEED_SPAN - 1)
     return _Plan(
         bot=bot,
         policy=policy,

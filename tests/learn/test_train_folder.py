@@ -202,8 +202,11 @@ def test_the_plan_and_its_option_refuse_the_same_values(name):
         r = CliRunner().invoke(main, ["train", "--out", "/never/made", option, str(value)])
         text = r.output.replace("'", "")
         assert r.exit_code == 2 and f"Invalid value for {option}: {value} is not" in text, text
-    if name != "rounds":  # rounds=0 with the default start fine-tunes its files
-        assert getattr(TrainPlan(**{name: low}), name) == low
+    # rounds=0 with the default start fine-tunes its files; a round's deals are at least the
+    # pool's opponents (one here)
+    alone = {"outcome_pool": ("self",)} if name.startswith("outcome_deals") else {}
+    if name != "rounds":
+        assert getattr(TrainPlan(**{name: low}, **alone), name) == low
     assert getattr(TrainPlan(**{name: high}), name) == high
 
 
@@ -262,3 +265,51 @@ def test_a_plan_json_edited_against_a_distillation_says_so_and_then_advises_its_
     text = " ".join(r.output.split())
     assert r.exit_code == 2 and "--distil-drop" in text, text
     assert "was made with distil_drop=kinds: resume it with kinds, or start over" in text
+
+
+def _distilled_with_plan_edit(tmp_path, **edit):
+    """A folder of the defaults with a finished distillation (its marker the plan), its
+    plan.json edited by ``edit``, run again: plan.json, the marker and the
+    refusal's text (exit code 2, no traceback)."""
+    out = tmp_path / "t"
+    plan = _plain(out)
+    marker = out / "distil" / "distil_2p.done"
+    marker.parent.mkdir()
+    marker.write_text(json.dumps(plan))
+    path = out / "plan.json"
+    path.write_text(json.dumps({**plan, **edit}))
+    r = _train(out)
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "Traceback" not in text, text
+    return path, marker, text
+
+
+def test_a_plan_json_whose_rounds_were_edited_after_a_distillation_says_so(tmp_path):
+    """A fresh user's case: plan.json's rounds edited from 0 to 1 in a folder whose
+    distillation is done; the advice was "resume it with 1 or more", which then reran
+    imitation rounds before the finished distillation. No round follows a distillation, so
+    its marker holds plan.json to its rounds."""
+    path, marker, text = _distilled_with_plan_edit(tmp_path, rounds=1)
+    assert f"{path} says rounds=1, but the marker {marker}" in text
+    assert "restore rounds in plan.json to 0" in text
+
+
+def test_fewer_deals_a_round_than_opponents_in_the_pool_is_refused_up_front():
+    """Each opponent of the pool plays a share of a round's deals: fewer deals than
+    opponents left one of them none, and the run stopped after its distillation."""
+    plan = asdict(TrainPlan(rounds=0, start="apprentice@9", outcome_rounds_2p=1))
+    plan.update(outcome_pool=("self", "start", "apprentice@8"), outcome_deals_2p=2)
+    with pytest.raises(BadArgument, match="outcome_deals_2p=2 is fewer than the 3 opponents"):
+        TrainPlan(**plan)
+    plan.update(outcome_deals_2p=3)
+    assert TrainPlan(**plan).outcome_deals_2p == 3
+
+
+def test_a_plan_json_with_a_field_no_plan_has_is_damaged_not_its_markers(tmp_path):
+    """A fresh user's case: "extra": 1 added to plan.json was blamed on every stage marker
+    (each lacking it), whose advice deleted finished stages one by one."""
+    path, marker, text = _distilled_with_plan_edit(tmp_path, extra=1)
+    assert f"{path} is damaged (not a record of canasta-sim train: a field no plan has, extra)" in (
+        text
+    )
+    assert str(marker) not in text

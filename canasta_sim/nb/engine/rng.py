@@ -14,6 +14,9 @@ from ..jit import inline_kernel, kernel
 #: its deal count stays an int64 too. The last deal index is ``DEAL_LIMIT - 1``.
 DEAL_LIMIT = 2**63 - 1
 
+#: Master seeds are 64-bit: ``0 .. SEED_SPAN - 1``, every command's and function's seed.
+SEED_SPAN = 2**64
+
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
