@@ -1,22 +1,22 @@
-"""Distilling a player count's weight file into a head network: the apprentice's scores at a
-fraction of the cost of a candidate (docs/performance.md holds the figures).
+"""Distilling a player count's weight file into a head network: the apprentice's play
+decision at a fraction of its cost (docs/performance.md holds the figures).
 
-The apprentice's network costs a hidden layer a candidate: ``v . relu(A s + B c + b1) + b2``
-(:func:`.outcomes.scores`). The head network computes its hidden layer once a decision from
-the state features alone, ``h = relu(A s + b1)``, and scores candidate ``c`` as
+The apprentice's network costs a hidden layer and the features of every candidate:
+``v . relu(A s + B c + b1) + b2`` (:func:`.outcomes.scores`). The head network computes its
+hidden layer once a play decision from the state features alone, ``h = relu(A s + b1)``, and
+scores a play candidate by its output row (:func:`head_row`: whether it lays the expert's
+melds and which kind it discards):
 
-    ``score(c) = head_U[i(c)] . h + head_b[i(c)] + head_w[g(c)] . c``  (points),
+    ``score(c) = head_U[r(c)] . h + head_b[r(c)]``  (points).
 
-a dot of NET_HIDDEN and the candidate's few nonzero features: one of N_HEADS heads by what
-the candidate does (:func:`head_index`: a draw, a pickup, or a play by whether it melds and
-which kind it discards) and a linear term of its features by group (draw, pickup, play).
-
-The student starts from the teacher's ``A`` and ``b1`` (reading no block of state features the
-teacher reads not), small random heads and 0 linear terms, and learns the teacher's choices on
-the decisions of self-play deals the teacher plays at temperature 0 with ``top`` discards a
-meld plan (:func:`.distil.decisions`): the cross-entropy between the teacher's and the
-student's sampling at ``temperature`` points over each decision's candidates, by Adam with a
-cosine decay of its learning rate. Its file (:func:`write_head`) holds no ``B``, ``v``, ``b2``.
+Its draw decision is the expert's, so only play decisions are learnt. The student starts
+from the teacher's ``A`` and ``b1`` (every block of state features read: the per-kind blocks,
+which tell the rows what is held, start at 0) and small random rows, and learns the
+teacher's choices on the play decisions of self-play deals the teacher plays at temperature 0
+with ``top`` discards a meld plan (:func:`.distil.decisions`): the cross-entropy between the
+teacher's and the student's sampling at ``temperature`` points over each decision's
+candidates, by Adam with a cosine decay of its learning rate. Its file (:func:`write_head`)
+holds no ``B``, ``v``, ``b2``.
 """
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from ..nb.bots.features import HELD_KINDS, CandFeat
-from ..players.weights import FEATURE_VERSION, HEAD_PARTS, STATE_BLOCKS
+from ..nb.bots.features import HELD_KINDS, CandFeat, StateFeat
+from ..players.weights import FEATURE_VERSION, HEAD_PARTS
 from . import outcomes
 from .distil import cross_entropy, decisions, same_best
 from .experience import MAX_TOP, SelfPlayPlan
@@ -36,7 +36,7 @@ from .finetune import need_jax
 from .train import write_npz
 
 #: The parts the trainer holds in hundreds of points (the output's, as :mod:`.outcomes`).
-SCALED = ("head_U", "head_b", "head_w")
+SCALED = ("head_U", "head_b")
 #: The heads' first weights' scale (trainer's units): small, so the heads start near alike.
 INIT_SCALE = 0.01
 #: Decisions a held-out agreement scores at once (their candidates' features, gathered).
@@ -102,37 +102,30 @@ class HeadPlan:
                 raise ValueError(f"{name}={getattr(self, name)}: allowed: above 0")
 
 
-def head_index(cands: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each candidate's head and group from its features.
+def head_row(cands: np.ndarray) -> np.ndarray:
+    """Each play candidate's output row from its features.
 
     Parameters
     ----------
     cands : ndarray(float32, ndim=2)
-        Candidate features, shape ``(n, N_CAND_FEAT)``
+        Play candidates' features, shape ``(n, N_CAND_FEAT)``
         (:data:`~canasta_sim.nb.bots.features.CandFeat`).
 
     Returns
     -------
-    i, g : ndarray(int64, ndim=1)
-        Shape ``(n,)``: a draw (``CandFeat.draw``) head 0, group 0; a pickup
-        (``CandFeat.take``) head 1, group 1; a play group 2, head ``2 + (HELD_KINDS + 1) * hold +
-        d``, ``hold`` 1 when it lays no meld (``CandFeat.hold``) and ``d`` its discard's
-        kind - 1 (``CandFeat.discard_kinds``' one-hot slot, black three 0 .. joker 13), or
-        14 with no discard (going out, R-40).
+    ndarray(int64, ndim=1)
+        Shape ``(n,)``: ``(HELD_KINDS + 1) * hold + d``, ``hold`` 1 when it lays no meld
+        (``CandFeat.hold``) and ``d`` its discard's kind - 1 (``CandFeat.discard_kinds``'
+        one-hot slot, black three 0 .. joker 13), or HELD_KINDS with no discard (going out,
+        R-40), as :func:`~canasta_sim.nb.bots.apprentice.head_row_nb`.
     """
     cands = np.asarray(cands)
-    kinds = cands[:, CandFeat.discard_kinds : CandFeat.discard_kinds + (HELD_KINDS + 1) - 1] > 0
-    d = np.where(kinds.any(axis=1), kinds.argmax(axis=1), (HELD_KINDS + 1) - 1)
-    i = 2 + (HELD_KINDS + 1) * (cands[:, CandFeat.hold] > 0) + d
-    g = np.full(len(cands), 2, np.int64)
-    for head, slot in enumerate((CandFeat.draw, CandFeat.take)):
-        here = cands[:, slot] > 0
-        i = np.where(here, head, i)
-        g[here] = head
-    return i.astype(np.int64), g
+    kinds = cands[:, CandFeat.discard_kinds : CandFeat.discard_kinds + HELD_KINDS] > 0
+    d = np.where(kinds.any(axis=1), kinds.argmax(axis=1), HELD_KINDS)
+    return ((HELD_KINDS + 1) * (cands[:, CandFeat.hold] > 0) + d).astype(np.int64)
 
 
-def head_scores(params, state, cands, i, g):
+def head_scores(params, state, rows):
     """The head network's scores (points, ``float32``) in JAX.
 
     Parameters
@@ -141,25 +134,19 @@ def head_scores(params, state, cands, i, g):
         The file's parts (:data:`HEAD_PARTS`, points).
     state : array (float32)
         State features, shape ``(..., N_STATE_FEAT)``.
-    cands : array (float32)
-        Candidate features, shape ``(..., n, N_CAND_FEAT)``.
-    i, g : array (int)
-        Each candidate's head and group (:func:`head_index`), shape ``(..., n)``.
+    rows : array (int)
+        Each candidate's row (:func:`head_row`), shape ``(..., n)``.
 
     Returns
     -------
     array (float32)
-        Shape ``(..., n)``: ``head_U[i] . relu(A s + b1) + head_b[i] + head_w[g] . c``.
+        Shape ``(..., n)``: ``head_U[r] . relu(A s + b1) + head_b[r]``.
     """
     import jax.numpy as jnp
 
     hidden = jnp.maximum(state @ params["A"].T + params["b1"], 0.0)
-    heads = hidden @ params["head_U"].T + params["head_b"]  # every head once a decision
-    linear = cands @ params["head_w"].T  # every group's term a candidate
-    return (
-        jnp.take_along_axis(heads, i, axis=-1)
-        + jnp.take_along_axis(linear, g[..., None], -1)[..., 0]
-    )
+    heads = hidden @ params["head_U"].T + params["head_b"]  # every row once a decision
+    return jnp.take_along_axis(heads, rows, axis=-1)
 
 
 def distil_head(teacher: str, plan: HeadPlan) -> tuple[dict, dict]:
@@ -175,11 +162,10 @@ def distil_head(teacher: str, plan: HeadPlan) -> tuple[dict, dict]:
     Returns
     -------
     parts : dict
-        The file's parts (:data:`HEAD_PARTS`, ``float32``, points); ``A``'s columns of the
-        blocks the teacher reads not (:func:`unread_blocks`) stay 0, as the teacher's.
+        The file's parts (:data:`HEAD_PARTS`, ``float32``, points).
     facts : dict
-        ``head`` (the plan), ``teacher``, ``drop`` (those blocks), ``decisions`` and
-        ``held_out_decisions`` (of two or more candidates), ``agreement_start`` and
+        ``head`` (the plan), ``teacher``, ``decisions`` and ``held_out_decisions`` (play
+        decisions of two or more candidates), ``agreement_start`` and
         ``agreement_end`` (the share of the held-out decisions whose best candidate is the
         teacher's, before and after the steps), ``play_seconds`` and ``learn_seconds``.
 
@@ -196,10 +182,9 @@ def distil_head(teacher: str, plan: HeadPlan) -> tuple[dict, dict]:
 
     t = time.time()
     params = _first_params(outcomes.read_parts(teacher), plan.seed)
-    drop = unread_blocks(params["A"])
     play = SelfPlayPlan(seed=plan.seed, players=plan.players, temperature=0.0, top=plan.top)
-    train = _indexed(decisions(teacher, play, 0, plan.deals, drop))
-    held = _indexed(decisions(teacher, play, plan.deals, plan.held_out, drop))
+    train = _plays(decisions(teacher, play, 0, plan.deals, ()))
+    held = _plays(decisions(teacher, play, plan.deals, plan.held_out, ()))
     played = time.time() - t
     opt = optax.adam(optax.cosine_decay_schedule(plan.lr, plan.steps, alpha=0.05))
     state = opt.init(params)
@@ -219,7 +204,6 @@ def distil_head(teacher: str, plan: HeadPlan) -> tuple[dict, dict]:
     facts = {
         "head": asdict(plan),
         "teacher": teacher,
-        "drop": drop,
         "decisions": len(train["state"]),
         "held_out_decisions": len(held["state"]),
         "agreement_start": start,
@@ -228,14 +212,6 @@ def distil_head(teacher: str, plan: HeadPlan) -> tuple[dict, dict]:
         "learn_seconds": round(time.time() - t - played, 1),
     }
     return parts, facts
-
-
-def unread_blocks(a: np.ndarray) -> tuple[str, ...]:
-    """The blocks of state features (:data:`~canasta_sim.players.weights.STATE_BLOCKS`'
-    names) whose weights in ``A`` (``float32[NET_HIDDEN, N_STATE_FEAT]``) are all 0: the
-    student reads them not either (their slots 0 in its decisions, so their weights stay 0),
-    so a kernel skips them in both (the shipped files read no per-kind block)."""
-    return tuple(n for n, (_, cols) in STATE_BLOCKS.items() if not a[:, cols].any())
 
 
 def write_head(path, parts: dict, facts: dict, players: int) -> None:
@@ -264,23 +240,25 @@ def write_head(path, parts: dict, facts: dict, players: int) -> None:
     )
 
 
-def _indexed(log: dict) -> dict:
-    """``log`` (:func:`.distil.decisions`) with each candidate row's head ``i`` and group
-    ``g`` (:func:`head_index`)."""
-    i, g = head_index(log["cands"])
-    return {**log, "i": i, "g": g}
+def _plays(log: dict) -> dict:
+    """The play decisions of ``log`` (:func:`.distil.decisions`; ``StateFeat.play_phase``
+    1), each candidate row with its output row ``r`` (:func:`head_row`; a draw decision's
+    rows unused)."""
+    cands = log["cands"]
+    keep = log["state"][:, StateFeat.play_phase] > 0
+    return {**log, "state": log["state"][keep], "rows": log["rows"][keep],
+            "mask": log["mask"][keep], "r": head_row(cands)}  # fmt: skip
 
 
 def _first_params(teacher: dict, seed: int) -> dict:
     """The student's first parameters (trainer's units): the teacher's ``A`` and ``b1``,
-    heads of small normal weights drawn from ``seed``, 0 biases and linear terms."""
+    rows of small normal weights drawn from ``seed``, 0 biases."""
     gen = np.random.default_rng(seed)
     return {
         "A": np.asarray(teacher["A"], np.float32),
         "b1": np.asarray(teacher["b1"], np.float32),
         "head_U": (gen.standard_normal(HEAD_PARTS["head_U"]) * INIT_SCALE).astype(np.float32),
         "head_b": np.zeros(HEAD_PARTS["head_b"], np.float32),
-        "head_w": np.zeros(HEAD_PARTS["head_w"], np.float32),
     }
 
 
@@ -290,13 +268,11 @@ def _points(params: dict) -> dict:
 
 
 def _batch(log: dict, b: np.ndarray) -> dict:
-    """Decisions ``b`` of ``log`` (:func:`_indexed`), their candidates padded to MAX_CANDS."""
+    """Decisions ``b`` of ``log`` (:func:`_plays`), their candidates padded to MAX_CANDS."""
     rows = log["rows"][b]
     return {
         "state": log["state"][b],
-        "cands": log["cands"][rows],
-        "i": log["i"][rows],
-        "g": log["g"][rows],
+        "r": log["r"][rows],
         "target": log["score"][rows],
         "mask": log["mask"][b],
     }
@@ -306,7 +282,7 @@ def _loss(params, batch, temperature):
     """The mean cross-entropy of the student's sampling from the teacher's
     (:func:`.distil.cross_entropy`) over a batch (:func:`_batch`), ``params`` in the
     trainer's units."""
-    mine = head_scores(_points(params), batch["state"], batch["cands"], batch["i"], batch["g"])
+    mine = head_scores(_points(params), batch["state"], batch["r"])
     return cross_entropy(mine, batch["target"], batch["mask"], temperature)
 
 
@@ -317,7 +293,5 @@ def _agreement(params: dict, log: dict) -> float:
     points = _points(params)
     for at in range(0, len(mine), CHUNK):
         part = _batch(log, np.arange(at, min(at + CHUNK, len(mine))))
-        mine[at : at + CHUNK] = head_scores(
-            points, part["state"], part["cands"], part["i"], part["g"]
-        )
+        mine[at : at + CHUNK] = head_scores(points, part["state"], part["r"])
     return same_best(mine, log)

@@ -12,12 +12,11 @@ version (:data:`~canasta_sim.nb.bots.features.FEATURE_WIDTHS`) and is read widen
 zeros (:func:`widen`): it plays as it did. The kernels read one packed ``float32[NET_LEN]``
 per file (:func:`pack`).
 
-A *head network* (a file holding ``head_U``, :data:`HEAD_PARTS`) scores a candidate
-without a hidden layer of its own: ``head_U[i] . relu(A s + b1) + head_b[i] + head_w[g] . c``
-(points), one row ``i`` of its output per kind of candidate (the draw, a pickup, each discard
-after melds or without them) and one group ``g`` of weights of the candidate features per
-decision step (:func:`~canasta_sim.nb.bots.apprentice.head_index_nb`); it holds no ``B``,
-``v`` or ``b2``.
+A *head network* (a file holding ``head_U``, :data:`HEAD_PARTS`; bots version 12's) scores a
+play candidate without a hidden layer or features of its own: ``head_U[r] . relu(A s + b1) +
+head_b[r]`` (points), one row ``r`` of its output per candidate (each discard after the
+expert's melds or holding them, :func:`~canasta_sim.nb.bots.apprentice.head_row_nb`); it
+holds no ``B``, ``v`` or ``b2``, and its draw decision is the expert's.
 
 A file may also hold a value output (:data:`VALUE_PARTS`, optional: the shipped version-1
 files have none): ``value = value_v . relu(value_A s + value_b1) + value_b2``, the deal's
@@ -39,8 +38,9 @@ from typing import TypeVar
 import numpy as np
 
 from ..nb.bots.apprentice import (
-    HEAD_GROUPS,
+    HEAD_ROWS,
     N_HEADS,
+    N_KIND_TERMS,
     NET_LEN,
     VALUE_LEN,
     NetSlot,
@@ -70,15 +70,15 @@ PARTS = {
 }
 
 #: A head network's parts in a weight file (of :data:`FEATURE_VERSION`) and their shapes: the
-#: state half ``A``, ``b1`` of :data:`PARTS`, then per candidate ``head_U[i] . relu(A s + b1)
-#: + head_b[i] + head_w[g] . c`` (points) for its row ``i`` and group ``g``
-#: (:func:`~canasta_sim.nb.bots.apprentice.head_index_nb`); a file holding ``head_U`` is one.
+#: hidden layer ``A``, ``b1`` as :data:`PARTS`', then a play candidate's score ``head_U[r] .
+#: relu(A s + b1) + head_b[r]`` (points) for its row ``r``
+#: (:func:`~canasta_sim.nb.bots.apprentice.head_row_nb`); a file holding ``head_U`` is one.
 HEAD_PARTS = {
     "A": (NET_HIDDEN, N_STATE_FEAT),
     "b1": (NET_HIDDEN,),
-    "head_U": (N_HEADS, NET_HIDDEN),
-    "head_b": (N_HEADS,),
-    "head_w": (HEAD_GROUPS, N_CAND_FEAT),
+    "head_U": (HEAD_ROWS, NET_HIDDEN),
+    "head_b": (HEAD_ROWS,),
+    "head_K": (HEAD_ROWS, N_KIND_TERMS),
 }
 
 #: The value output's parts in a weight file (of :data:`FEATURE_VERSION`) and their shapes.
@@ -180,19 +180,28 @@ def pack(parts: dict[str, np.ndarray]) -> np.ndarray:
     else:
         net = _pack(parts, PARTS, NetSlot, NET_LEN)
     a = np.asarray(parts["A"])
-    net[NetSlot.skips] = sum(bit for bit, cols in STATE_BLOCKS.values() if not a[:, cols].any())
+    net[NetSlot.skips] += sum(bit for bit, cols in STATE_BLOCKS.values() if not a[:, cols].any())
     return net
 
 
 def _pack_head(parts: dict) -> np.ndarray:
     """A head network's parts (:data:`HEAD_PARTS`) packed: ``A``, ``b1``, ``head_U`` and
     ``head_b`` as :func:`pack` lays its parts (the matrices transposed: a hidden unit's
-    weights to every row side by side), ``head_w`` group by group, ``NetSlot.head`` 1."""
-    slots = (NetSlot.a, NetSlot.b1, NetSlot.head_u, NetSlot.head_b)
-    net = _pack(parts, {k: HEAD_PARTS[k] for k in ("A", "b1", "head_U", "head_b")}, slots, NET_LEN)
-    part = _part(parts, "head_w", HEAD_PARTS["head_w"])
-    net[NetSlot.head_w : NetSlot.head_w + part.size] = part.ravel()  # a group's side by side
+    weights to every row side by side, N_HEADS wide, the rows past HEAD_ROWS 0),
+    ``NetSlot.head`` 1 and the candidate features' context skipped (it has none)."""
+    pad = N_HEADS - HEAD_ROWS
+    wide = {
+        "A": _part(parts, "A", HEAD_PARTS["A"]),
+        "b1": _part(parts, "b1", HEAD_PARTS["b1"]),
+        "head_U": np.pad(_part(parts, "head_U", HEAD_PARTS["head_U"]), ((0, pad), (0, 0))),
+        "head_b": np.pad(_part(parts, "head_b", HEAD_PARTS["head_b"]), (0, pad)),
+    }
+    shapes = {k: v.shape for k, v in wide.items()}
+    net = _pack(wide, shapes, (NetSlot.a, NetSlot.b1, NetSlot.head_u, NetSlot.head_b), NET_LEN)
+    terms = _part(parts, "head_K", HEAD_PARTS["head_K"])  # a row's weights side by side
+    net[NetSlot.head_k : NetSlot.head_k + terms.size] = terms.ravel()
     net[NetSlot.head] = 1.0
+    net[NetSlot.skips] = Skip.context
     return net
 
 

@@ -10,6 +10,14 @@ scored by a small network of the state features ``s`` and the candidate features
 units), trained on pimc's rollout values; the state half ``A s + b1`` is computed once per
 decision.
 
+A *head network* (bots version 12's files) plays faster: its draw decision is the expert's,
+and at the play decision its candidates are the expert's melds of the turn (built from the
+counts, :func:`.expert.expert_meld_plan_nb`) followed by each kind held after them, or going
+out with them, and holding every meld followed by each kind held. It scores them by one
+hidden layer of the state alone, once a decision, and one output row a candidate:
+``score = U[r] . relu(A s + b1) + u[r]`` (points), ``r`` the candidate's :func:`head_row_nb`.
+No candidate is played on a copy and none has features of its own (:func:`head_play_nb`).
+
 The weight sets are a kernel argument (``float32[n_sets, NET_LEN]``, each a packed network:
 :data:`NetSlot`), each seat naming its set by index
 (``ApprenticeParam.weight_set``): never a module global.
@@ -23,26 +31,29 @@ from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 from numba.extending import intrinsic
 
-from ..engine.melds import copy_plan_nb, plan_rows_nb
-from ..engine.moves import check_meld_nb, draw_nb, end_turn_nb, take_pile_nb
+from ..engine.melds import plan_rows_nb
+from ..engine.moves import draw_nb, end_turn_nb, meld_nb, take_pile_nb
 from ..engine.rng import next_u64_nb
-from ..enums import BLACK_THREE, DEUCE, EV_LEN, JOKER, N_KINDS, DealSlot, MoveError, Phase
+from ..enums import (
+    BLACK_THREE,
+    DEUCE,
+    EV_LEN,
+    JOKER,
+    N_KINDS,
+    DealSlot,
+    MoveError,
+    Phase,
+)
 from ..jit import inline_kernel, kernel
-from ..plans import clear_plan_nb
 from ..worlds import CandKind, apply_candidate_nb
 from .discards import discard_or_any_nb
-from .expert import ExpertMeld, expert_meld_plan_nb, expert_melds_nb
+from .expert import ExpertMeld, expert_draw_nb, expert_meld_plan_nb, expert_melds_nb
 from .features import (
     HELD_KINDS,
     N_CAND_FEAT,
     N_STATE_FEAT,
     NET_HIDDEN,
-    CandFeat,
     candidate_features_nb,
-    clear_discard_slots_nb,
-    decision_held_nb,
-    discard_slots_nb,
-    move_features_nb,
     state_features_nb,
 )
 from .pickups import take_forced_pile_nb
@@ -53,15 +64,6 @@ from .search_candidates import (
     expert_ranking_nb,
     play_candidates_nb,
 )
-
-#: Rows of a head network's output (:func:`head_index_nb`): the draw, a pickup, then a play
-#: candidate's discards (each kind held, black three .. joker, then none) after laying melds,
-#: then the same without a meld.
-N_HEADS = 2 + 2 * (HELD_KINDS + 1)
-assert N_HEADS == NET_HIDDEN  # a head network's rows are summed as wide as the hidden layer
-#: A head network's groups of candidates with their own weights of the candidate features:
-#: the draw, a pickup, a play candidate.
-HEAD_GROUPS = 3
 
 
 class _NetSlot(NamedTuple):
@@ -75,17 +77,27 @@ class _NetSlot(NamedTuple):
     # the state features' blocks it does not read (.features.Skip bits; 0: it reads them all),
     # written by canasta_sim.players.weights.pack
     skips: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2) + 1
-    # a head network (1.0; 0.0: the network above): A and b1 as above, B, v and b2 unread
+    # 1.0 for a head network (A and b1 as above, B, v and b2 unread), 0.0 for the network above
     head: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2) + 2
-    head_u: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2) + 3  # (N_HEADS, NET_HIDDEN)
-    head_b: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2 + N_HEADS) + 3  # (N_HEADS,)
-    # (HEAD_GROUPS, N_CAND_FEAT): each group's weights of the candidate features
-    head_w: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2 + N_HEADS) + N_HEADS + 3
+    # a head network's output rows U transposed, (NET_HIDDEN, N_HEADS): a hidden unit's
+    # weights to every row side by side, as A's
+    head_u: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2) + 3
+    head_b: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2 + NET_HIDDEN) + 3  # u: (N_HEADS,)
+    # K, (N_HEADS, N_KIND_TERMS): each row's terms by the count of its discard's kind held
+    head_k: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2 + NET_HIDDEN + 1) + 3
 
 
 #: Offsets of the network's parts in one packed weight set (``float32[NET_LEN]``).
 NetSlot = _NetSlot()
-NET_LEN = NetSlot.head_w + HEAD_GROUPS * N_CAND_FEAT
+#: A head network's output rows (:func:`head_row_nb`): a play candidate's discard (each
+#: kind held, black three .. joker, then none: going out) after the expert's melds, then the
+#: same holding them; the last two rows, to the vector width, are never read (their weights 0).
+N_HEADS = NET_HIDDEN
+HEAD_ROWS = 2 * (HELD_KINDS + 1)
+#: A head network's row adds a weight when the hand holds one or two of its discard's kind
+#: (:func:`head_scores_nb`): the rows' terms by the count held.
+N_KIND_TERMS = 2
+NET_LEN = NetSlot.head_k + N_HEADS * N_KIND_TERMS
 
 #: Features one :func:`sparse_affine_nb` sums at most (the bits of its mask); the state
 #: features are summed as a head of MASK_WIDTH and a tail of STATE_TAIL.
@@ -150,88 +162,6 @@ def score_candidates_nb(weights, fwork, n):
             out += weights[NetSlot.v + j] * hidden[j]
             active &= active - 1
         fwork.scores[c] = out
-
-
-@inline_kernel
-def head_index_nb(kind, hold, discard):
-    """A candidate's row of a head network's output and its group (:data:`N_HEADS`,
-    :data:`HEAD_GROUPS`): the draw (0, group 0), a pickup (1, group 1), else a play candidate
-    (group 2) at ``2 + 15 hold + d``, ``hold`` 1 when it lays no meld, ``d`` its
-    ``discard``'s place in the kinds held (black three 0 .. joker 13) or 14 without a discard
-    (R-20 steps 2 and 3)."""
-    if kind == CandKind.draw:
-        return 0, 0
-    if kind == CandKind.take:
-        return 1, 1
-    d = discard - BLACK_THREE if discard >= 0 else HELD_KINDS
-    return 2 + (HELD_KINDS + 1) * hold + d, 2
-
-
-@kernel
-def head_scores_nb(state, rules, weights, work, fwork, n):
-    """A head network's scores of candidates ``0 .. n - 1`` of ``work`` into ``fwork.scores``
-    (points): ``U[i] . relu(A s + b1) + u[i] + W[g] . c`` for a candidate of row ``i`` and
-    group ``g`` (:func:`head_index_nb`) and features ``c`` (:data:`.features.CandFeat`),
-    ``weights`` one packed head network (``float32[NET_LEN]``; ``U`` transposed at
-    ``NetSlot.head_u``, ``u`` at ``head_b``, ``W`` at ``head_w``), the state features in
-    ``fwork.state`` (:func:`.features.state_features_nb` first).
-
-    Every row's ``U[i] . h + u[i]`` is one sum over the hidden units the relu passes
-    (:func:`sparse_affine_nb`, as wide as the hidden layer), and the score is linear in
-    ``c``: the features of a move but its discard (:func:`.features.move_features_nb`) are
-    summed once for the candidates that share them (the same kind, melds or none, and a
-    discard or none: consecutive in the candidate order), each discard's own
-    (:func:`.features.discard_slots_nb`) once a candidate. So a candidate costs its discard's
-    few features, not a hidden layer."""
-    half, logits = fwork.half[:], fwork.hidden[0][:]
-    state_half_nb(half, weights, np.int64(NetSlot.a), np.int64(NetSlot.b1), fwork.state[:])
-    for j in range(NET_HIDDEN):
-        half[j] = max(half[j], np.float32(0.0))
-    bias = weights[NetSlot.head_b : NetSlot.head_b + N_HEADS]
-    sparse_affine_nb(logits, bias, weights, np.int64(NetSlot.head_u), half, NET_HIDDEN)
-    move, disc = fwork.move[:], fwork.discard[:]
-    held = decision_held_nb(state)
-    for i in range(N_CAND_FEAT):
-        disc[i] = 0.0
-    shared = np.float32(0.0)
-    pairs, singles = 0, 0
-    last = -1
-    plans = work.plans[:]  # a plain C array, as in pimc
-    for c in range(n):
-        kind, plan, discard = work.kind[c], plans[c], np.int64(work.discard[c])
-        hold = 1 if plan_rows_nb(plan, np.int64(-1)) == 0 else 0
-        i, g = head_index_nb(kind, hold, discard)
-        w = NetSlot.head_w + g * N_CAND_FEAT
-        key = (kind * 2 + hold) * 2 + (1 if discard >= 0 else 0)
-        if kind != CandKind.play or key != last:  # the move's features: once a run
-            for f in range(N_CAND_FEAT):
-                move[f] = 0.0
-            pairs, singles = move_features_nb(state, rules, fwork, move, kind, plan, discard, held)
-            shared = sparse_dot_nb(weights, w, move)
-            last = key
-        clear_discard_slots_nb(disc)
-        discard_slots_nb(state, rules, fwork, disc, kind, plan, discard, pairs, singles)
-        own = np.float32(0.0)
-        for f in range(CandFeat.danger, CandFeat.passed + 1):
-            own += weights[w + f] * disc[f]
-        own += weights[w + CandFeat.pairs_left] * disc[CandFeat.pairs_left]
-        own += weights[w + CandFeat.singles_left] * disc[CandFeat.singles_left]
-        if discard >= 0:
-            own += weights[w + CandFeat.discard_kinds + discard - BLACK_THREE]
-        fwork.scores[c] = logits[i] + shared + own
-
-
-@inline_kernel
-def sparse_dot_nb(weights, start, x):
-    """``sum(weights[start + f] * x[f])`` over the features ``f`` of ``x``
-    (``float32[N_CAND_FEAT]``) that are not 0, in feature order (``float32``)."""
-    out = np.float32(0.0)
-    todo = nonzero_mask_nb(x, N_CAND_FEAT)
-    while todo != 0:
-        f = trailing_zeros(todo)
-        out += weights[start + f] * x[f]
-        todo &= todo - 1
-    return out
 
 
 @inline_kernel
@@ -370,38 +300,27 @@ def sparse_affine_nb(typingctx, out, base, weights, start, x, count):
     return sig, codegen
 
 
-def _mask_intrinsic(compare, what):
-    """An intrinsic ``(x, count) -> int64``: the bit mask of the features ``i < count`` of
-    ``x`` (a 1-d C ``float32`` array; ``count`` a constant of at most MASK_WIDTH) for which
-    ``x[i] compare 0`` holds (an ordered compare: NaN never), bit ``i`` for ``x[i]``: one
-    vector compare, not a branch a feature."""
+@intrinsic
+def positive_mask_nb(typingctx, x, count):
+    """The bit mask (``int64``) of the features ``i < count`` of ``x`` (a 1-d C ``float32``
+    array; ``count`` a constant of at most MASK_WIDTH) above 0, bit ``i`` for ``x[i]``: one
+    vector compare, not a branch a feature (NaN is not above 0)."""
+    if not (
+        _f32_vector(x)
+        and isinstance(count, types.IntegerLiteral)
+        and count.literal_value <= MASK_WIDTH
+    ):
+        return None
+    n = count.literal_value
 
-    def typer(typingctx, x, count):
-        if not (
-            _f32_vector(x)
-            and isinstance(count, types.IntegerLiteral)
-            and count.literal_value <= MASK_WIDTH
-        ):
-            return None
-        n = count.literal_value
+    def codegen(context, builder, signature, args):
+        data = context.make_array(signature.args[0])(context, builder, args[0]).data
+        xvec = ir.VectorType(ir.FloatType(), n)
+        xs = builder.load(builder.bitcast(data, xvec.as_pointer()), align=4)
+        above = builder.fcmp_ordered(">", xs, ir.Constant(xvec, [0.0] * n))
+        return builder.zext(builder.bitcast(above, ir.IntType(n)), ir.IntType(64))
 
-        def codegen(context, builder, signature, args):
-            data = context.make_array(signature.args[0])(context, builder, args[0]).data
-            xvec = ir.VectorType(ir.FloatType(), n)
-            xs = builder.load(builder.bitcast(data, xvec.as_pointer()), align=4)
-            hit = builder.fcmp_ordered(compare, xs, ir.Constant(xvec, [0.0] * n))
-            return builder.zext(builder.bitcast(hit, ir.IntType(n)), ir.IntType(64))
-
-        return types.int64(x, count), codegen
-
-    typer.__name__ = typer.__qualname__ = what
-    return intrinsic(typer)
-
-
-#: The bit mask of the features above 0 (the hidden units a relu passes).
-positive_mask_nb = _mask_intrinsic(">", "positive_mask_nb")
-#: The bit mask of the features that are not 0 (NaN counts as 0).
-nonzero_mask_nb = _mask_intrinsic("!=", "nonzero_mask_nb")
+    return types.int64(x, count), codegen
 
 
 @inline_kernel
@@ -434,28 +353,116 @@ def choose_nb(state, rules, params, weights, work, fwork, n, every):
     weight set does not read are not counted (0) unless ``every`` (``bool``: self-play logs
     every feature for its learner's critic)."""
     net = weights[int(params[ApprenticeParam.weight_set])]
-    decision_scores_nb(state, rules, net, work, fwork, n, every)
+    skips = np.int64(0) if every else np.int64(net[NetSlot.skips])
+    decision_features_nb(state, rules, work, fwork, n, skips)
+    score_candidates_nb(net, fwork, n)
     return pick_nb(state, fwork, n, params[ApprenticeParam.temperature])
 
 
 @inline_kernel
-def decision_scores_nb(state, rules, net, work, fwork, n, every):
-    """The features of the decision and the scores of candidates ``0 .. n - 1`` of ``work``
-    by one packed network ``net`` (``float32[NET_LEN]``) into ``fwork``: a head network's
-    (:func:`head_scores_nb`) or the hidden layer's (:func:`score_candidates_nb`). The state
-    features the network does not read are not counted (0), nor a head network's candidate
-    features into ``fwork.cands``, unless ``every`` (``bool``: self-play logs every feature
-    for its learner's critic)."""
-    skips = np.int64(0) if every else np.int64(net[NetSlot.skips])
-    if net[NetSlot.head] == 0.0:
-        decision_features_nb(state, rules, work, fwork, n, skips)
-        score_candidates_nb(net, fwork, n)
-    elif every:
-        decision_features_nb(state, rules, work, fwork, n, skips)
-        head_scores_nb(state, rules, net, work, fwork, n)
-    else:
-        state_features_nb(state, rules, fwork, skips)
-        head_scores_nb(state, rules, net, work, fwork, n)
+def head_row_nb(hold, discard):
+    """A play candidate's output row of a head network (:data:`HEAD_ROWS`):
+    ``(HELD_KINDS + 1) hold + d``, ``hold`` 1 when it lays no meld and ``d`` its discard's place
+    among the kinds held (black three 0 .. joker 13), or HELD_KINDS without a discard (going
+    out, R-40)."""
+    d = discard - BLACK_THREE if discard >= 0 else HELD_KINDS
+    return (HELD_KINDS + 1) * hold + d
+
+
+@inline_kernel
+def head_logits_nb(net, fwork):
+    """Every output row of the head network ``net`` (``float32[NET_LEN]``) at the state
+    features of ``fwork.state``, into ``fwork.hidden[0]`` (points): ``U relu(A s + b1) + u``,
+    the hidden layer in ``fwork.half``."""
+    half, logits = fwork.half[:], fwork.hidden[0][:]
+    state_half_nb(half, net, np.int64(NetSlot.a), np.int64(NetSlot.b1), fwork.state[:])
+    for j in range(NET_HIDDEN):
+        half[j] = max(half[j], np.float32(0.0))
+    bias = net[NetSlot.head_b : NetSlot.head_b + N_HEADS]
+    sparse_affine_nb(logits, bias, net, np.int64(NetSlot.head_u), half, NET_HIDDEN)
+    return logits
+
+
+@inline_kernel
+def head_candidates_nb(state, rules, bot, rparams, work):
+    """The play candidates of a head network, each a discard into ``work.discard`` (a kind, or
+    -1 to go out): the expert's melds of the turn (:func:`.expert.expert_meld_plan_nb`, built
+    from the counts into ``bot``, not played) followed by each kind held after them, or going
+    out with no card left; then each kind held, holding every meld (R-20 steps 2 and 3, R-40).
+    Returns the number of candidates, how many of the first lay the melds, and the plan they
+    lay (an :data:`~.expert.ExpertMeld` code)."""
+    seat = state.g[DealSlot.current]
+    hand = state.hands[seat]
+    which = expert_meld_plan_nb(state, rules, bot, rparams)
+    n = 0
+    if which != ExpertMeld.none:
+        src = bot.out_plan[:] if which == ExpertMeld.out else bot.meld_plan[:]
+        left = state.hand_sizes[seat]
+        for r in range(N_KINDS):
+            left -= src[r, 0] + src[r, 1] + src[r, 2]
+        if left == 0:
+            n = head_candidate_nb(work, n, -1)
+        elif plan_rows_nb(src, np.int64(-1)) != 0:
+            for k in range(BLACK_THREE, N_KINDS):
+                c = hand[k] - src[k, 0]
+                if k == DEUCE:
+                    for r in range(N_KINDS):
+                        c -= src[r, 1]
+                if k == JOKER:
+                    for r in range(N_KINDS):
+                        c -= src[r, 2]
+                if c > 0:
+                    n = head_candidate_nb(work, n, k)
+    melds = n
+    for k in range(BLACK_THREE, N_KINDS):
+        if hand[k] > 0:
+            n = head_candidate_nb(work, n, k)
+    return n, melds, which
+
+
+@kernel
+def head_scores_nb(state, rules, net, work, fwork, n, melds):
+    """The head network ``net``'s scores (``float32[NET_LEN]``, parts at :data:`NetSlot`) of
+    its play candidates ``0 .. n - 1`` of ``work`` (:func:`head_candidates_nb`, the first
+    ``melds`` after the expert's melds) into ``fwork.scores`` (points): each candidate's
+    row (:func:`head_row_nb`) of the output (:func:`head_logits_nb`) plus the row's weights of
+    its discard's kind held once or twice (``NetSlot.head_k``: a pair kept or broken, a
+    single shed)."""
+    state_features_nb(state, rules, fwork, np.int64(net[NetSlot.skips]))
+    logits = head_logits_nb(net, fwork)
+    hand = state.hands[state.g[DealSlot.current]]
+    for c in range(n):
+        k = np.int64(work.discard[c])
+        r = head_row_nb(0 if c < melds else 1, k)
+        score = logits[r]
+        if k >= 0 and hand[k] <= N_KIND_TERMS:  # one or two of the kind held
+            score += net[NetSlot.head_k + r * N_KIND_TERMS + hand[k] - 1]
+        fwork.scores[c] = score
+
+
+@inline_kernel
+def head_candidate_nb(work, n, discard):
+    """Candidate ``n`` discards ``discard``; returns ``n + 1``."""
+    work.discard[n] = discard
+    return n + 1
+
+
+@inline_kernel
+def head_play_nb(state, rules, bot, params, net, work, fwork, log):
+    """A head network's play decision (R-20 steps 2 and 3, R-40): its candidates
+    (:func:`head_candidates_nb`) scored by their rows (:func:`head_logits_nb`), the best (or
+    one sampled at ``params``' temperature, :func:`pick_nb`) laid through the move kernels,
+    which check it; a meld the move refuses is dropped for the discard alone, a discard
+    refused for the first kind the move accepts. The expert's parameters are in
+    ``work.rparams``."""
+    n, melds, which = head_candidates_nb(state, rules, bot, work.rparams[:], work)
+    head_scores_nb(state, rules, net, work, fwork, n, melds)
+    best = pick_nb(state, fwork, n, params[ApprenticeParam.temperature])
+    if best < melds:
+        plan = bot.out_plan[:] if which == ExpertMeld.out else bot.meld_plan[:]
+        meld_nb(state, rules, plan, log)
+    if state.g[DealSlot.phase] == Phase.play:
+        discard_or_any_nb(state, rules, state.g[DealSlot.current], work.discard[best], log)
 
 
 @kernel
@@ -470,10 +477,30 @@ def apprentice_turn_nb(state, rules, bot, params, weights, rstate, work, fwork, 
     rparams = work.rparams[:]  # plain C arrays, as in pimc
     for i in range(N_EXPERT):
         rparams[i] = params[ApprenticeParam.expert + i]
+    net = weights[int(params[ApprenticeParam.weight_set])]
+    if net[NetSlot.head] != 0.0:
+        head_turn_nb(state, rules, bot, params, net, work, fwork, log)
+        return
     if state.g[DealSlot.phase] == Phase.draw:
         apprentice_draw_nb(state, rules, bot, params, weights, work, fwork, log)
     if state.g[DealSlot.phase] == Phase.play:
         apprentice_play_nb(state, rules, bot, params, weights, rstate, work, fwork, log)
+
+
+@inline_kernel
+def head_turn_nb(state, rules, bot, params, net, work, fwork, log):
+    """A head network's whole turn: the expert's draw decision (R-20 step 1, R-30..R-35,
+    R-44), then :func:`head_play_nb`, or R-45's end after a last-card red three as the
+    apprentice's."""
+    rparams = work.rparams[:]
+    if state.g[DealSlot.phase] == Phase.draw:
+        expert_draw_nb(state, rules, bot, rparams, log)
+    if state.g[DealSlot.phase] != Phase.play:
+        return
+    if state.g[DealSlot.last_red_three] != 0:
+        last_red_three_end_nb(state, rules, bot, rparams, log)
+    else:
+        head_play_nb(state, rules, bot, params, net, work, fwork, log)
 
 
 @inline_kernel
@@ -513,60 +540,9 @@ def apprentice_play_nb(state, rules, bot, params, weights, rstate, work, fwork, 
         last_red_three_end_nb(state, rules, bot, rparams, log)
         return
     top = int(params[ApprenticeParam.top])
-    net = weights[int(params[ApprenticeParam.weight_set])]
-    if net[NetSlot.head] != 0.0 and top >= HELD_KINDS:  # RESEARCH: every kind, unranked
-        n = every_discard_candidates_nb(state, rules, bot, rparams, work)
-    else:
-        n = play_candidates_nb(state, rules, bot, rparams, rstate, work, top, log)
+    n = play_candidates_nb(state, rules, bot, rparams, rstate, work, top, log)
     best = 0 if n < 2 else choose_nb(state, rules, params, weights, work, fwork, n, np.bool_(False))
     play_candidate_nb(state, rules, bot, work, n, best, log)
-
-
-@inline_kernel
-def every_discard_candidates_nb(state, rules, bot, rparams, work):
-    """RESEARCH: the expert's melds (from the counts, no move) then every kind held after
-    them, in kind order (or its going out without a discard), then holding every meld and
-    every kind held."""
-    seat = state.g[DealSlot.current]
-    hand = state.hands[seat]
-    plans = work.plans[:]
-    which = expert_meld_plan_nb(state, rules, bot, rparams)
-    n = 0
-    if which != ExpertMeld.none:
-        src = bot.out_plan[:] if which == ExpertMeld.out else bot.meld_plan[:]
-        if (
-            check_meld_nb(state, rules, src)[0] == MoveError.ok
-            and plan_rows_nb(src, np.int64(-1)) != 0
-        ):
-            left = state.hand_sizes[seat]
-            for r in range(N_KINDS):
-                left -= src[r, 0] + src[r, 1] + src[r, 2]
-            if left == 0:
-                work.kind[0] = CandKind.play
-                work.discard[0] = -1
-                copy_plan_nb(plans[0], src)
-                n = 1
-            else:
-                for k in range(1, N_KINDS):
-                    c = hand[k] - src[k, 0]
-                    if k == DEUCE:
-                        for r in range(N_KINDS):
-                            c -= src[r, 1]
-                    if k == JOKER:
-                        for r in range(N_KINDS):
-                            c -= src[r, 2]
-                    if c > 0:
-                        work.kind[n] = CandKind.play
-                        work.discard[n] = k
-                        copy_plan_nb(plans[n], src)
-                        n += 1
-    for k in range(1, N_KINDS):
-        if hand[k] > 0:
-            work.kind[n] = CandKind.play
-            work.discard[n] = k
-            clear_plan_nb(plans[n])
-            n += 1
-    return n
 
 
 @inline_kernel
@@ -644,7 +620,9 @@ def candidate_scores(state, rules, params, weights):
         top = np.int64(params[ApprenticeParam.top])
         no_log = np.zeros((0, EV_LEN), np.int32)
         n = play_candidates_nb(state, rules, new_bot(), rparams, rstates[0], work, top, no_log)
-    decision_scores_nb(state, rules, weights, work, fwork, np.int64(n), False)
+    n = np.int64(n)
+    decision_features_nb(state, rules, work, fwork, n, np.int64(weights[NetSlot.skips]))
+    score_candidates_nb(weights, fwork, n)
     return (
         work["kind"][:n].copy(),
         work["plans"][:n].copy(),

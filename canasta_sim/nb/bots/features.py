@@ -152,11 +152,16 @@ N_CAND_FEAT = CandFeat.singles_left + 1
 class _Skip(NamedTuple):
     kinds: int = 1  # the per-kind blocks (StateFeat.hand_kinds .. next_passed)
     neighbours: int = 2  # the neighbours' slots (StateFeat.next_passed .. prev_hand)
+    # not a block: the candidate features' context (fwork.ctx and fwork.powers but the pile
+    # memory), which a head network (.apprentice.head_play_nb) reads not: it has no
+    # candidate features
+    context: int = 4
 
 
 #: Bits of the state features' blocks a network does not read (all its weights on them 0), so
 #: :func:`state_features_nb` need not count them (``apprentice:weights=`` of such a file, and
-#: bots version 8's files, whose feature version 1 has neither).
+#: bots version 8's files, whose feature version 1 has neither), and of the candidate
+#: features' context, which a head network does not read.
 Skip = _Skip()
 
 
@@ -198,10 +203,6 @@ FEATURE_WORK_DTYPE = np.dtype(
         ("half", np.float32, (NET_HIDDEN,)),  # A s + b1 (once a decision)
         ("hidden", np.float32, (MAX_CANDIDATES, NET_HIDDEN)),  # A s + B c + b1 per candidate
         ("scores", np.float32, (MAX_CANDIDATES,)),  # the model's score per candidate
-        # a head network's scratch (.apprentice.head_scores_nb): a move's features but its
-        # discard's, and a discard's features
-        ("move", np.float32, (N_CAND_FEAT,)),
-        ("discard", np.float32, (N_CAND_FEAT,)),
         ("ctx", np.float64, (N_FEAT_CTX,)),  # FeatCtx: what the candidate features read
         ("powers", np.float64, (MAX_POWERS,)),  # (1 - q) ** i for take_chance_nb
     ]
@@ -238,8 +239,8 @@ def state_features_nb(state, rules, fwork, skips):
     candidate features read into ``fwork.ctx`` and ``fwork.powers`` (R-10 sides, R-31 frozen
     pile, R-40 going out, R-55 scores, R-64 minimum counts); the blocks of ``skips`` (an
     ``int64`` of :data:`Skip` bits: those the network does not read) are written as 0, not
-    counted."""
-    g, sides, out, ctx = state.g, state.sides, fwork.state, fwork.ctx
+    counted, and with ``Skip.context`` the candidate features' values are not written."""
+    g, sides, out = state.g, state.sides, fwork.state
     seat = g[DealSlot.current]
     players = rules[RuleSlot.players]
     n_sides = rules[RuleSlot.sides]
@@ -296,8 +297,23 @@ def state_features_nb(state, rules, fwork, skips):
     out[StateFeat.next_known] = known / 5.0
     out[StateFeat.play_phase] = 1.0 if g[DealSlot.phase] == Phase.play else 0.0
     out[StateFeat.turn] = g[DealSlot.turn] / 100.0
-    # what the discard features read: the next player's odds (as the expert's discard reads
-    # them, without its table in the state) and what the pile tells of them
+    passed, discarded = pile_memory_nb(state, rules)
+    frozen_next = 1.0 if g[DealSlot.pile_freeze] > 0 or sides[nside, SideSlot.melded] == 0 else 0.0
+    if not skips & Skip.context:
+        context_nb(state, rules, fwork, seat, passed, discarded, frozen_next, stock, endgame)
+    block_features_nb(state, rules, out, seat, nxt, passed, discarded, frozen_next, skips)
+
+
+@inline_kernel
+def context_nb(state, rules, fwork, seat, passed, discarded, frozen_next, stock, endgame):
+    """The values the candidate features read (:data:`FeatCtx`) into ``fwork.ctx`` and
+    ``fwork.powers``: the next player's odds (as the expert's discard reads them, without its
+    table in the state) and what the pile tells of them (``passed``, ``discarded``: bit masks
+    of :func:`.knowledge.pile_memory_nb`)."""
+    sides, ctx = state.sides, fwork.ctx
+    nxt = rules[RuleSlot.next_seat + seat]
+    nside = rules[RuleSlot.side_of + nxt]
+    side = rules[RuleSlot.side_of + seat]
     unknown = unknown_cards_nb(state, rules, seat)
     q = state.hand_sizes[nxt] / unknown if unknown > 0 else 0.0
     q = min(q, 1.0)
@@ -305,24 +321,20 @@ def state_features_nb(state, rules, fwork, skips):
     powers[0] = 1.0
     for i in range(1, MAX_POWERS):
         powers[i] = powers[i - 1] * (1.0 - q)
-    passed, discarded = pile_memory_nb(state, rules)
     ctx[FeatCtx.q] = q
     ctx[FeatCtx.p_wild] = 1.0 - powers[min(unseen_wilds_nb(state, rules, seat), MAX_POWERS - 1)]
     ctx[FeatCtx.passed] = passed
     ctx[FeatCtx.discarded] = discarded
-    ctx[FeatCtx.frozen_next] = (
-        1.0 if g[DealSlot.pile_freeze] > 0 or sides[nside, SideSlot.melded] == 0 else 0.0
-    )
+    ctx[FeatCtx.frozen_next] = frozen_next
     ctx[FeatCtx.next_melded] = 1.0 if sides[nside, SideSlot.melded] != 0 else 0.0
     ctx[FeatCtx.next_ranks] = sides[nside, SideSlot.meld_ranks]
     ctx[FeatCtx.stock] = stock
     ctx[FeatCtx.endgame] = 1.0 if endgame else 0.0
     ctx[FeatCtx.minimum] = sides[side, SideSlot.minimum] / 100.0
-    block_features_nb(state, rules, out, seat, nxt, passed, discarded, ctx, skips)
 
 
 @inline_kernel
-def block_features_nb(state, rules, out, seat, nxt, passed, discarded, ctx, skips):
+def block_features_nb(state, rules, out, seat, nxt, passed, discarded, frozen_next, skips):
     """The state features of feature version 2's blocks: the per-kind ones and the
     neighbours', each written as 0 instead when ``skips`` (:data:`Skip` bits) holds it."""
     if skips & Skip.kinds:
@@ -332,7 +344,7 @@ def block_features_nb(state, rules, out, seat, nxt, passed, discarded, ctx, skip
     if skips & Skip.neighbours:
         out[StateFeat.next_passed :] = 0.0
     else:
-        neighbour_features_nb(state, rules, out, seat, passed, discarded, ctx[FeatCtx.frozen_next])
+        neighbour_features_nb(state, rules, out, seat, passed, discarded, frozen_next)
 
 
 @inline_kernel
@@ -405,8 +417,15 @@ def candidate_features_nb(state, rules, work, fwork, n_cands):
     ``fwork.cands``. Reads ``fwork.ctx`` and ``fwork.powers`` from :func:`state_features_nb`
     (call it first). R-23 black threes, R-24 freezing, R-30..R-35 pickups, R-51 canastas, R-64
     the initial meld."""
-    held = decision_held_nb(state)
+    g, sides, melds, ctx = state.g, state.sides, state.melds, fwork.ctx
+    seat = g[DealSlot.current]
+    side = rules[RuleSlot.side_of + seat]
+    nxt = rules[RuleSlot.next_seat + seat]
+    plen = g[DealSlot.pile_len]
     plans = work.plans[:]  # a plain C array, as in pimc
+    pile_top = state.pile[plen - 1] if plen > 0 else -1
+    held = ranks_held_nb(state, seat, np.int64(-1))  # (pairs, singles) before any meld
+    held_take = ranks_held_nb(state, seat, np.int64(pile_top)) if plen > 0 else held
     # one loop over the candidates in one kernel: as an inlined kernel of one candidate it took
     # numba twice the compile time, and as a call per candidate more run time
     for c in range(n_cands):
@@ -414,122 +433,67 @@ def candidate_features_nb(state, rules, work, fwork, n_cands):
         out = fwork.cands[c]
         for i in range(N_CAND_FEAT):
             out[i] = 0.0
-        pairs, singles = move_features_nb(state, rules, fwork, out, kind, plan, discard, held)
-        discard_slots_nb(state, rules, fwork, out, kind, plan, discard, pairs, singles)
-
-
-@inline_kernel
-def decision_held_nb(state):
-    """The natural ranks held in pairs and singly before a candidate's melds
-    (:func:`ranks_held_nb`), once a decision: without a pickup, then with one (the pile's
-    top card melded, the rest of the pile in hand; as without when the pile is empty)."""
-    seat = state.g[DealSlot.current]
-    plen = state.g[DealSlot.pile_len]
-    held = ranks_held_nb(state, seat, np.int64(-1))
-    top = state.pile[plen - 1] if plen > 0 else -1
-    held_take = ranks_held_nb(state, seat, np.int64(top)) if plen > 0 else held
-    return held[0], held[1], held_take[0], held_take[1]
-
-
-@inline_kernel
-def move_features_nb(state, rules, fwork, out, kind, plan, discard, held):
-    """Write a candidate's features but those of its discard (:func:`discard_slots_nb`) into
-    ``out`` (cleared): its kind, what its ``plan`` lays (``plan_rows`` of it: most candidates
-    meld nothing), the pile a pickup takes, the hand left (less the ``discard`` when it is a
-    kind: the same for every kind). ``held`` is :func:`decision_held_nb`'s. Returns the
-    natural ranks held in pairs and singly after the plan, before the discard."""
-    g, sides, melds, ctx = state.g, state.sides, state.melds, fwork.ctx
-    seat = g[DealSlot.current]
-    side = rules[RuleSlot.side_of + seat]
-    plen = g[DealSlot.pile_len]
-    top = state.pile[plen - 1] if kind == CandKind.take and plen > 0 else -1
-    pairs, singles = (held[2], held[3]) if top >= 0 else (held[0], held[1])
-    laid = 0
-    points = 0
-    wilds = 0
-    # only the rows the move melds into (most candidates meld nothing), as set bits
-    rows = plan_rows_nb(plan, np.int64(top))
-    while rows != 0:
-        rows, r, n, d, j, t = next_plan_row_nb(rows, plan, np.int64(top))
-        add = n + d + j + t
-        laid += n + d + j
-        if n > 0 and r >= FIRST_NATURAL:
-            h = held_nb(state, seat, np.int64(top), r)
-            dp, ds = rank_change_nb(h, h - n)
-            pairs += dp
-            singles += ds
-        out[CandFeat.laid_kinds + r - BLACK_THREE] += n / 4.0
-        out[CandFeat.laid_kinds + DEUCE - BLACK_THREE] += d / 4.0
-        out[CandFeat.laid_kinds + JOKER - BLACK_THREE] += j / 4.0
-        wilds += d + j
-        points += card_points_nb(rules, n + t, d, j, r)
-        before = melds[side, r, MeldCol.naturals] + melds[side, r, MeldCol.deuces]
-        before += melds[side, r, MeldCol.jokers]
-        after = before + add
-        wild_after = melds[side, r, MeldCol.deuces] + melds[side, r, MeldCol.jokers] + d + j
-        if before == 0:
-            out[CandFeat.new_melds] += 1.0
-        if r != BLACK_THREE and before < 7 <= after:
-            if wild_after == 0:
-                out[CandFeat.natural_made] += 1.0
-            else:
-                out[CandFeat.mixed_made] += 1.0
-        elif 4 <= after <= 6:
-            out[CandFeat.closer] += 1.0
-    left = state.hand_sizes[seat] - laid
-    if kind == CandKind.draw:
-        out[CandFeat.draw] = 1.0
-        left += rules[RuleSlot.draw_count]
-    elif kind == CandKind.take:
-        pile_features_nb(state, rules, out)
-        left += plen - 1 - state.pile_counts[RED_THREE]  # red threes are laid out (R-14)
-    else:
-        if laid == 0:
-            out[CandFeat.hold] = 1.0
-        if discard >= 0:
-            out[CandFeat.handed] = (plen + 1) / PILE_SCALE
-            left -= 1
-        if left == 0:
-            out[CandFeat.going_out] = 1.0
-    initial = sides[side, SideSlot.melded] == 0 and laid + (1 if top >= 0 else 0) > 0
-    out[CandFeat.laid] = laid / 10.0
-    out[CandFeat.left] = left / HAND_SCALE
-    out[CandFeat.points] = points / 100.0
-    out[CandFeat.wilds_spent] = wilds / 2.0
-    out[CandFeat.initial] = 1.0 if initial else 0.0
-    out[CandFeat.stock_left] = ctx[FeatCtx.stock] * left / HAND_SCALE
-    out[CandFeat.endgame_left] = ctx[FeatCtx.endgame] * left / HAND_SCALE
-    out[CandFeat.initial_minimum] = ctx[FeatCtx.minimum] if initial else 0.0
-    out[CandFeat.points_stock] = points / 100.0 * ctx[FeatCtx.stock]
-    return pairs, singles
-
-
-@inline_kernel
-def discard_slots_nb(state, rules, fwork, out, kind, plan, discard, pairs, singles):
-    """Write a candidate's features of its discard (kind ``discard`` after the melds of
-    ``plan``, or -1) into ``out``: :func:`discard_features_nb`, its kind, and the natural ranks
-    held in pairs and singly after it (``pairs``, ``singles``: after the plan, as
-    :func:`move_features_nb` returns them; :func:`ranks_left_nb`). Only the slots a discard
-    sets are written (:func:`clear_discard_slots_nb` clears them); the others are left."""
-    seat = state.g[DealSlot.current]
-    nxt = rules[RuleSlot.next_seat + seat]
-    plen = state.g[DealSlot.pile_len]
-    top = state.pile[plen - 1] if kind == CandKind.take and plen > 0 else -1
-    if kind == CandKind.play and discard >= 0:
-        discard_features_nb(state, rules, fwork, out, plan, discard, nxt)
-        out[CandFeat.discard_kinds + discard - BLACK_THREE] = 1.0
-    ranks_left_nb(state, out, seat, plan, np.int64(top), discard, pairs, singles)
-
-
-@inline_kernel
-def clear_discard_slots_nb(out):
-    """Set the slots :func:`discard_slots_nb` writes to 0 (those of the discard's features,
-    :func:`discard_features_nb`, but ``handed``, which is the move's; the kind discarded; the
-    ranks left)."""
-    for i in range(CandFeat.danger, CandFeat.passed + 1):
-        out[i] = 0.0
-    for i in range(CandFeat.discard_kinds, N_CAND_FEAT):
-        out[i] = 0.0
+        top = pile_top if kind == CandKind.take else -1
+        pairs, singles = held_take if top >= 0 else held
+        laid = 0
+        points = 0
+        wilds = 0
+        # only the rows the move melds into (most candidates meld nothing), as set bits
+        rows = plan_rows_nb(plan, np.int64(top))
+        while rows != 0:
+            rows, r, n, d, j, t = next_plan_row_nb(rows, plan, np.int64(top))
+            add = n + d + j + t
+            laid += n + d + j
+            if n > 0 and r >= FIRST_NATURAL:
+                h = held_nb(state, seat, np.int64(top), r)
+                dp, ds = rank_change_nb(h, h - n)
+                pairs += dp
+                singles += ds
+            out[CandFeat.laid_kinds + r - BLACK_THREE] += n / 4.0
+            out[CandFeat.laid_kinds + DEUCE - BLACK_THREE] += d / 4.0
+            out[CandFeat.laid_kinds + JOKER - BLACK_THREE] += j / 4.0
+            wilds += d + j
+            points += card_points_nb(rules, n + t, d, j, r)
+            before = melds[side, r, MeldCol.naturals] + melds[side, r, MeldCol.deuces]
+            before += melds[side, r, MeldCol.jokers]
+            after = before + add
+            wild_after = melds[side, r, MeldCol.deuces] + melds[side, r, MeldCol.jokers] + d + j
+            if before == 0:
+                out[CandFeat.new_melds] += 1.0
+            if r != BLACK_THREE and before < 7 <= after:
+                if wild_after == 0:
+                    out[CandFeat.natural_made] += 1.0
+                else:
+                    out[CandFeat.mixed_made] += 1.0
+            elif 4 <= after <= 6:
+                out[CandFeat.closer] += 1.0
+        left = state.hand_sizes[seat] - laid
+        if kind == CandKind.draw:
+            out[CandFeat.draw] = 1.0
+            left += rules[RuleSlot.draw_count]
+        elif kind == CandKind.take:
+            pile_features_nb(state, rules, out)
+            left += plen - 1 - state.pile_counts[RED_THREE]  # red threes are laid out (R-14)
+        else:
+            if laid == 0:
+                out[CandFeat.hold] = 1.0
+            if discard >= 0:
+                discard_features_nb(state, rules, fwork, out, plan, discard, nxt)
+                out[CandFeat.discard_kinds + discard - BLACK_THREE] = 1.0
+                left -= 1
+            if left == 0:
+                out[CandFeat.going_out] = 1.0
+        initial = sides[side, SideSlot.melded] == 0 and laid + (1 if top >= 0 else 0) > 0
+        out[CandFeat.laid] = laid / 10.0
+        out[CandFeat.left] = left / HAND_SCALE
+        out[CandFeat.points] = points / 100.0
+        out[CandFeat.wilds_spent] = wilds / 2.0
+        out[CandFeat.initial] = 1.0 if initial else 0.0
+        out[CandFeat.stock_left] = ctx[FeatCtx.stock] * left / HAND_SCALE
+        out[CandFeat.endgame_left] = ctx[FeatCtx.endgame] * left / HAND_SCALE
+        out[CandFeat.initial_minimum] = ctx[FeatCtx.minimum] if initial else 0.0
+        out[CandFeat.points_stock] = points / 100.0 * ctx[FeatCtx.stock]
+        ranks_left_nb(state, out, seat, plan, np.int64(top), discard, pairs, singles)
 
 
 @inline_kernel
@@ -610,7 +574,8 @@ def discard_features_nb(state, rules, fwork, out, plan, k, nxt):
     seat = state.g[DealSlot.current]
     plen = state.g[DealSlot.pile_len]
     left_of_kind = state.hands[seat, k] - plan[k, MeldCol.naturals]
-    handed = (plen + 1) / PILE_SCALE  # CandFeat.handed, written by move_features_nb
+    handed = (plen + 1) / PILE_SCALE
+    out[CandFeat.handed] = handed
     out[CandFeat.discard_points] = rules[RuleSlot.values + k] / 50.0
     out[CandFeat.next_known] = 1.0 if state.known[nxt, k] > 0 else 0.0
     if k == DEUCE or k == JOKER:

@@ -43,7 +43,7 @@ from ..worlds import (
     unseen_pool_nb,
     world_nb,
 )
-from .apprentice import apprentice_turn_nb, decision_scores_nb
+from .apprentice import NetSlot, apprentice_turn_nb, decision_features_nb, score_candidates_nb
 from .discards import discard_safe_nb
 from .expert import PAIR_KEEP, expert_discard_nb, expert_melds_nb, expert_turn_nb
 from .pickups import take_forced_pile_nb
@@ -241,7 +241,8 @@ def prior_order_nb(state, rules, params, work, learner, n):
     many are kept."""
     fwork, weights = learner[3], learner[2]
     net = weights[int(params[PimcParam.weight_set])]
-    decision_scores_nb(state, rules, net, work, fwork, n, np.bool_(False))
+    decision_features_nb(state, rules, work, fwork, n, np.int64(net[NetSlot.skips]))
+    score_candidates_nb(net, fwork, n)
     scores = fwork.scores
     plans = work.plans[:]  # a plain C array, as in search_nb
     keep = min(n, int(params[PimcParam.prior_top]))
