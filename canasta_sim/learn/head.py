@@ -5,18 +5,20 @@ The apprentice's network costs a hidden layer and the features of every candidat
 ``v . relu(A s + B c + b1) + b2`` (:func:`.outcomes.scores`). The head network computes its
 hidden layer once a play decision from the state features alone, ``h = relu(A s + b1)``, and
 scores a play candidate by its output row (:func:`head_row`: whether it lays the expert's
-melds and which kind it discards):
+melds and which kind it discards) and a few of its candidate features
+(:data:`~canasta_sim.nb.bots.apprentice.HEAD_TERMS`, weighed by group: after the melds, or
+holding them):
 
-    ``score(c) = head_U[r(c)] . h + head_b[r(c)]``  (points).
+    ``score(c) = head_U[r(c)] . h + head_b[r(c)] + head_w[g(c)] . c[HEAD_TERMS]``  (points).
 
 Its draw decision is the expert's, so only play decisions are learnt. The student starts
-from the teacher's ``A`` and ``b1`` (every block of state features read: the per-kind blocks,
-which tell the rows what is held, start at 0) and small random rows, and learns the
-teacher's choices on the play decisions of self-play deals the teacher plays at temperature 0
-with ``top`` discards a meld plan (:func:`.distil.decisions`): the cross-entropy between the
-teacher's and the student's sampling at ``temperature`` points over each decision's
-candidates, by Adam with a cosine decay of its learning rate. Its file (:func:`write_head`)
-holds no ``B``, ``v``, ``b2``.
+from the teacher's ``A`` and ``b1`` (reading no block of state features the teacher reads
+not), small random rows and 0 terms, and learns the teacher's choices on the play decisions
+of self-play deals the teacher plays at temperature 0 with ``top`` discards a meld plan
+(:func:`.distil.decisions`): the cross-entropy between the teacher's and the student's
+sampling at ``temperature`` points over each decision's candidates, by Adam with a cosine
+decay of its learning rate. Its file (:func:`write_head`) holds no ``B``, ``v``, ``b2``,
+and the teacher's value output.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from ..nb.bots.apprentice import HEAD_TERMS
 from ..nb.bots.features import HELD_KINDS, CandFeat, StateFeat
-from ..players.weights import FEATURE_VERSION, HEAD_PARTS
+from ..players.weights import FEATURE_VERSION, HEAD_PARTS, STATE_BLOCKS, VALUE_PARTS
 from . import outcomes
 from .distil import cross_entropy, decisions, same_best
 from .experience import MAX_TOP, SelfPlayPlan
@@ -36,7 +39,7 @@ from .finetune import need_jax
 from .train import write_npz
 
 #: The parts the trainer holds in hundreds of points (the output's, as :mod:`.outcomes`).
-SCALED = ("head_U", "head_b")
+SCALED = ("head_U", "head_b", "head_w")
 #: The heads' first weights' scale (trainer's units): small, so the heads start near alike.
 INIT_SCALE = 0.01
 #: Decisions a held-out agreement scores at once (their candidates' features, gathered).
@@ -125,7 +128,7 @@ def head_row(cands: np.ndarray) -> np.ndarray:
     return ((HELD_KINDS + 1) * (cands[:, CandFeat.hold] > 0) + d).astype(np.int64)
 
 
-def head_scores(params, state, rows):
+def head_scores(params, state, rows, terms):
     """The head network's scores (points, ``float32``) in JAX.
 
     Parameters
@@ -136,17 +139,24 @@ def head_scores(params, state, rows):
         State features, shape ``(..., N_STATE_FEAT)``.
     rows : array (int)
         Each candidate's row (:func:`head_row`), shape ``(..., n)``.
+    terms : array (float32)
+        Each candidate's features of :data:`~canasta_sim.nb.bots.apprentice.HEAD_TERMS`,
+        shape ``(..., n, N_HEAD_TERMS)``.
 
     Returns
     -------
     array (float32)
-        Shape ``(..., n)``: ``head_U[r] . relu(A s + b1) + head_b[r]``.
+        Shape ``(..., n)``: ``head_U[r] . relu(A s + b1) + head_b[r] + head_w[g] . terms``,
+        ``g`` 1 for a row holding the melds (``r >= HELD_KINDS + 1``), else 0.
     """
     import jax.numpy as jnp
 
     hidden = jnp.maximum(state @ params["A"].T + params["b1"], 0.0)
     heads = hidden @ params["head_U"].T + params["head_b"]  # every row once a decision
-    return jnp.take_along_axis(heads, rows, axis=-1)
+    group = (rows > HELD_KINDS).astype(jnp.int32)
+    return jnp.take_along_axis(heads, rows, axis=-1) + jnp.sum(
+        params["head_w"][group] * terms, axis=-1
+    )
 
 
 def distil_head(teacher: str, plan: HeadPlan) -> tuple[dict, dict]:
@@ -162,9 +172,12 @@ def distil_head(teacher: str, plan: HeadPlan) -> tuple[dict, dict]:
     Returns
     -------
     parts : dict
-        The file's parts (:data:`HEAD_PARTS`, ``float32``, points).
+        The file's parts (:data:`HEAD_PARTS`, ``float32``, points; ``A``'s columns of the
+        blocks the teacher reads not, :func:`unread_blocks`, 0 as the teacher's) and the
+        teacher's value output (:data:`VALUE_PARTS`), if it has one.
     facts : dict
-        ``head`` (the plan), ``teacher``, ``decisions`` and ``held_out_decisions`` (play
+        ``head`` (the plan), ``teacher``, ``drop`` (those blocks), ``decisions`` and
+        ``held_out_decisions`` (play
         decisions of two or more candidates), ``agreement_start`` and
         ``agreement_end`` (the share of the held-out decisions whose best candidate is the
         teacher's, before and after the steps), ``play_seconds`` and ``learn_seconds``.
@@ -181,10 +194,12 @@ def distil_head(teacher: str, plan: HeadPlan) -> tuple[dict, dict]:
     import optax
 
     t = time.time()
-    params = _first_params(outcomes.read_parts(teacher), plan.seed)
+    taught = outcomes.read_parts(teacher)
+    params = _first_params(taught, plan.seed)
+    drop = unread_blocks(params["A"])
     play = SelfPlayPlan(seed=plan.seed, players=plan.players, temperature=0.0, top=plan.top)
-    train = _plays(decisions(teacher, play, 0, plan.deals, ()))
-    held = _plays(decisions(teacher, play, plan.deals, plan.held_out, ()))
+    train = _plays(decisions(teacher, play, 0, plan.deals, drop))
+    held = _plays(decisions(teacher, play, plan.deals, plan.held_out, drop))
     played = time.time() - t
     opt = optax.adam(optax.cosine_decay_schedule(plan.lr, plan.steps, alpha=0.05))
     state = opt.init(params)
@@ -201,9 +216,11 @@ def distil_head(teacher: str, plan: HeadPlan) -> tuple[dict, dict]:
         b = gen.integers(0, len(train["state"]), plan.batch)
         params, state = step(params, state, _batch(train, b))
     parts = {k: np.asarray(v, np.float32) for k, v in _points(params).items()}
+    parts.update({k: np.asarray(taught[k], np.float32) for k in VALUE_PARTS if k in taught})
     facts = {
         "head": asdict(plan),
         "teacher": teacher,
+        "drop": drop,
         "decisions": len(train["state"]),
         "held_out_decisions": len(held["state"]),
         "agreement_start": start,
@@ -214,9 +231,18 @@ def distil_head(teacher: str, plan: HeadPlan) -> tuple[dict, dict]:
     return parts, facts
 
 
+def unread_blocks(a: np.ndarray) -> tuple[str, ...]:
+    """The blocks of state features (:data:`~canasta_sim.players.weights.STATE_BLOCKS`'
+    names) whose weights in ``A`` (``float32[NET_HIDDEN, N_STATE_FEAT]``) are all 0: the
+    student reads them not either (their slots 0 in its decisions, so their weights stay 0),
+    so a kernel skips them in both (the shipped files read no per-kind block)."""
+    return tuple(n for n, (_, cols) in STATE_BLOCKS.items() if not a[:, cols].any())
+
+
 def write_head(path, parts: dict, facts: dict, players: int) -> None:
     """Write a head file ``path`` (``.npz``, atomically: :func:`.train.write_npz`): the
-    ``parts`` (:data:`HEAD_PARTS`, ``float32``, points), ``feature_version``
+    ``parts`` (:data:`HEAD_PARTS`, ``float32``, points, and the value output's,
+    :data:`VALUE_PARTS`, those of them given), ``feature_version``
     (:data:`~canasta_sim.players.weights.FEATURE_VERSION`), ``players`` and ``report``
     (``facts`` as JSON).
 
@@ -234,6 +260,7 @@ def write_head(path, parts: dict, facts: dict, players: int) -> None:
         {
             "feature_version": np.int64(FEATURE_VERSION),
             **{k: np.asarray(parts[k], np.float32) for k in HEAD_PARTS},
+            **{k: np.asarray(parts[k], np.float32) for k in VALUE_PARTS if k in parts},
             "players": np.int64(players),
             "report": np.array(json.dumps(facts, default=float)),
         },
@@ -259,6 +286,7 @@ def _first_params(teacher: dict, seed: int) -> dict:
         "b1": np.asarray(teacher["b1"], np.float32),
         "head_U": (gen.standard_normal(HEAD_PARTS["head_U"]) * INIT_SCALE).astype(np.float32),
         "head_b": np.zeros(HEAD_PARTS["head_b"], np.float32),
+        "head_w": np.zeros(HEAD_PARTS["head_w"], np.float32),
     }
 
 
@@ -273,6 +301,7 @@ def _batch(log: dict, b: np.ndarray) -> dict:
     return {
         "state": log["state"][b],
         "r": log["r"][rows],
+        "terms": log["cands"][rows][..., list(HEAD_TERMS)],
         "target": log["score"][rows],
         "mask": log["mask"][b],
     }
@@ -282,7 +311,7 @@ def _loss(params, batch, temperature):
     """The mean cross-entropy of the student's sampling from the teacher's
     (:func:`.distil.cross_entropy`) over a batch (:func:`_batch`), ``params`` in the
     trainer's units."""
-    mine = head_scores(_points(params), batch["state"], batch["r"])
+    mine = head_scores(_points(params), batch["state"], batch["r"], batch["terms"])
     return cross_entropy(mine, batch["target"], batch["mask"], temperature)
 
 
@@ -293,5 +322,5 @@ def _agreement(params: dict, log: dict) -> float:
     points = _points(params)
     for at in range(0, len(mine), CHUNK):
         part = _batch(log, np.arange(at, min(at + CHUNK, len(mine))))
-        mine[at : at + CHUNK] = head_scores(points, part["state"], part["r"])
+        mine[at : at + CHUNK] = head_scores(points, part["state"], part["r"], part["terms"])
     return same_best(mine, log)

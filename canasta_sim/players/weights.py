@@ -39,8 +39,8 @@ import numpy as np
 
 from ..nb.bots.apprentice import (
     HEAD_ROWS,
+    N_HEAD_TERMS,
     N_HEADS,
-    N_KIND_TERMS,
     NET_LEN,
     VALUE_LEN,
     NetSlot,
@@ -78,7 +78,7 @@ HEAD_PARTS = {
     "b1": (NET_HIDDEN,),
     "head_U": (HEAD_ROWS, NET_HIDDEN),
     "head_b": (HEAD_ROWS,),
-    "head_K": (HEAD_ROWS, N_KIND_TERMS),
+    "head_w": (2, N_HEAD_TERMS),
 }
 
 #: The value output's parts in a weight file (of :data:`FEATURE_VERSION`) and their shapes.
@@ -198,10 +198,9 @@ def _pack_head(parts: dict) -> np.ndarray:
     }
     shapes = {k: v.shape for k, v in wide.items()}
     net = _pack(wide, shapes, (NetSlot.a, NetSlot.b1, NetSlot.head_u, NetSlot.head_b), NET_LEN)
-    terms = _part(parts, "head_K", HEAD_PARTS["head_K"])  # a row's weights side by side
-    net[NetSlot.head_k : NetSlot.head_k + terms.size] = terms.ravel()
+    terms = _part(parts, "head_w", HEAD_PARTS["head_w"])  # a group's weights side by side
+    net[NetSlot.head_w : NetSlot.head_w + terms.size] = terms.ravel()
     net[NetSlot.head] = 1.0
-    net[NetSlot.skips] = Skip.context
     return net
 
 

@@ -31,29 +31,37 @@ from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 from numba.extending import intrinsic
 
-from ..engine.melds import plan_rows_nb
+from ..engine.deal import pack_count_nb
 from ..engine.moves import draw_nb, end_turn_nb, meld_nb, take_pile_nb
 from ..engine.rng import next_u64_nb
 from ..enums import (
     BLACK_THREE,
     DEUCE,
     EV_LEN,
+    FIRST_NATURAL,
     JOKER,
+    LAST_NATURAL,
     N_KINDS,
     DealSlot,
     MoveError,
     Phase,
+    RuleSlot,
 )
 from ..jit import inline_kernel, kernel
 from ..worlds import CandKind, apply_candidate_nb
-from .discards import discard_or_any_nb
+from .discards import discard_or_any_nb, take_chance_nb
 from .expert import ExpertMeld, expert_draw_nb, expert_meld_plan_nb, expert_melds_nb
 from .features import (
     HELD_KINDS,
     N_CAND_FEAT,
     N_STATE_FEAT,
     NET_HIDDEN,
+    PILE_SCALE,
+    CandFeat,
+    FeatCtx,
     candidate_features_nb,
+    rank_change_nb,
+    ranks_held_nb,
     state_features_nb,
 )
 from .pickups import take_forced_pile_nb
@@ -83,8 +91,8 @@ class _NetSlot(NamedTuple):
     # weights to every row side by side, as A's
     head_u: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2) + 3
     head_b: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2 + NET_HIDDEN) + 3  # u: (N_HEADS,)
-    # K, (N_HEADS, N_KIND_TERMS): each row's terms by the count of its discard's kind held
-    head_k: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2 + NET_HIDDEN + 1) + 3
+    # W, (2, N_HEAD_TERMS): the meld rows' and the hold rows' weights of a candidate's terms
+    head_w: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2 + NET_HIDDEN + 1) + 3
 
 
 #: Offsets of the network's parts in one packed weight set (``float32[NET_LEN]``).
@@ -94,10 +102,26 @@ NetSlot = _NetSlot()
 #: same holding them; the last two rows, to the vector width, are never read (their weights 0).
 N_HEADS = NET_HIDDEN
 HEAD_ROWS = 2 * (HELD_KINDS + 1)
-#: A head network's row adds a weight when the hand holds one or two of its discard's kind
-#: (:func:`head_scores_nb`): the rows' terms by the count held.
-N_KIND_TERMS = 2
-NET_LEN = NetSlot.head_k + N_HEADS * N_KIND_TERMS
+
+
+class _HeadTerm(NamedTuple):
+    pairs_left: int = 0
+    singles_left: int = 1
+    danger_handed: int = 2
+    danger: int = 3
+    pair_break: int = 4
+    next_known: int = 5
+
+
+#: A head network's candidate terms (:func:`head_terms_nb`), each a candidate feature of
+#: :data:`HEAD_TERMS`' slot: the natural ranks left in pairs and singly, the chance the next
+#: player takes the pile with the discard, times the pile handed and alone, a pair broken,
+#: the next player known to hold the kind.
+HeadTerm = _HeadTerm()
+N_HEAD_TERMS = len(HeadTerm)
+#: The candidate feature slot of each head term (:data:`.features.CandFeat`), for a trainer.
+HEAD_TERMS = tuple(getattr(CandFeat, name) for name in HeadTerm._fields)
+NET_LEN = NetSlot.head_w + 2 * N_HEAD_TERMS
 
 #: Features one :func:`sparse_affine_nb` sums at most (the bits of its mask); the state
 #: features are summed as a head of MASK_WIDTH and a tail of STATE_TAIL.
@@ -397,20 +421,18 @@ def head_candidates_nb(state, rules, bot, rparams, work):
     n = 0
     if which != ExpertMeld.none:
         src = bot.out_plan[:] if which == ExpertMeld.out else bot.meld_plan[:]
-        left = state.hand_sizes[seat]
+        deuces, jokers, naturals = 0, 0, 0
         for r in range(N_KINDS):
-            left -= src[r, 0] + src[r, 1] + src[r, 2]
+            naturals += src[r, 0]
+            deuces += src[r, 1]
+            jokers += src[r, 2]
+        left = state.hand_sizes[seat] - naturals - deuces - jokers
         if left == 0:
             n = head_candidate_nb(work, n, -1)
-        elif plan_rows_nb(src, np.int64(-1)) != 0:
+        elif naturals + deuces + jokers != 0:
             for k in range(BLACK_THREE, N_KINDS):
                 c = hand[k] - src[k, 0]
-                if k == DEUCE:
-                    for r in range(N_KINDS):
-                        c -= src[r, 1]
-                if k == JOKER:
-                    for r in range(N_KINDS):
-                        c -= src[r, 2]
+                c -= deuces if k == DEUCE else (jokers if k == JOKER else 0)
                 if c > 0:
                     n = head_candidate_nb(work, n, k)
     melds = n
@@ -421,23 +443,93 @@ def head_candidates_nb(state, rules, bot, rparams, work):
 
 
 @kernel
-def head_scores_nb(state, rules, net, work, fwork, n, melds):
+def head_scores_nb(state, rules, net, plan, work, fwork, n, melds):
     """The head network ``net``'s scores (``float32[NET_LEN]``, parts at :data:`NetSlot`) of
     its play candidates ``0 .. n - 1`` of ``work`` (:func:`head_candidates_nb`, the first
-    ``melds`` after the expert's melds) into ``fwork.scores`` (points): each candidate's
-    row (:func:`head_row_nb`) of the output (:func:`head_logits_nb`) plus the row's weights of
-    its discard's kind held once or twice (``NetSlot.head_k``: a pair kept or broken, a
-    single shed)."""
+    ``melds`` laying ``plan``, ``int8[N_KINDS, 3]``) into ``fwork.scores`` (points): each
+    candidate's row (:func:`head_row_nb`) of the output (:func:`head_logits_nb`) plus its
+    group's weights (``NetSlot.head_w``: the rows after the melds, then holding them) of its
+    terms (:data:`HEAD_TERMS`, :func:`head_terms_nb`). Returns the first best candidate."""
     state_features_nb(state, rules, fwork, np.int64(net[NetSlot.skips]))
     logits = head_logits_nb(net, fwork)
-    hand = state.hands[state.g[DealSlot.current]]
+    seat = state.g[DealSlot.current]
+    hand = state.hands[seat]
+    # the natural ranks held in pairs and singly holding every meld, and after the melds
+    pairs_h, singles_h = ranks_held_nb(state, seat, np.int64(-1))
+    pairs_m, singles_m = pairs_h, singles_h
+    if melds > 0:
+        for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+            dp, ds = rank_change_nb(hand[k], hand[k] - plan[k, 0])
+            pairs_m += dp
+            singles_m += ds
+    best, best_score = 0, np.float32(-np.inf)
     for c in range(n):
         k = np.int64(work.discard[c])
-        r = head_row_nb(0 if c < melds else 1, k)
-        score = logits[r]
-        if k >= 0 and hand[k] <= N_KIND_TERMS:  # one or two of the kind held
-            score += net[NetSlot.head_k + r * N_KIND_TERMS + hand[k] - 1]
+        meld = c < melds
+        w = NetSlot.head_w + (0 if meld else N_HEAD_TERMS)
+        ranks = (pairs_m, singles_m) if meld else (pairs_h, singles_h)
+        used = plan[k, 0] if meld and k >= 0 else 0
+        score = logits[head_row_nb(0 if meld else 1, k)]
+        score += head_terms_nb(state, rules, net, w, fwork, k, used, ranks[0], ranks[1])
         fwork.scores[c] = score
+        if score > best_score:  # the first best, as pick_nb's
+            best, best_score = c, score
+    return best
+
+
+@inline_kernel
+def head_terms_nb(state, rules, net, w, fwork, k, used, pairs, singles):
+    """The weights at ``w`` of ``net`` times a candidate's terms (:data:`HEAD_TERMS`, the
+    candidate features of those slots, as :mod:`.features` computes them), ``float32``
+    points: it discards kind ``k`` (-1: none) after melding ``used`` naturals of it, with
+    ``pairs`` and ``singles`` natural ranks held before the discard. Reads ``fwork.ctx``
+    and ``fwork.powers`` (:func:`.features.state_features_nb`). R-23, R-32, R-33."""
+    hand = state.hands[state.g[DealSlot.current]]
+    danger, pair_break = 0.0, 0.0
+    if FIRST_NATURAL <= k <= LAST_NATURAL:
+        before = hand[k] - used
+        dp, ds = rank_change_nb(before, before - 1)
+        pairs += dp
+        singles += ds
+        danger = discard_danger_nb(state, rules, fwork, k)
+        pair_break = 1.0 if before >= 2 else 0.0
+    handed = (state.g[DealSlot.pile_len] + 1) / PILE_SCALE
+    known = 0.0
+    if k >= 0 and state.known[rules[RuleSlot.next_seat + state.g[DealSlot.current]], k] > 0:
+        known = 1.0
+    out = net[w + HeadTerm.pairs_left] * np.float32(pairs / 5.0)
+    out += net[w + HeadTerm.singles_left] * np.float32(singles / 5.0)
+    out += net[w + HeadTerm.danger_handed] * np.float32(danger * handed)
+    out += net[w + HeadTerm.danger] * np.float32(danger)
+    out += net[w + HeadTerm.pair_break] * np.float32(pair_break)
+    out += net[w + HeadTerm.next_known] * np.float32(known)
+    return out
+
+
+@inline_kernel
+def discard_danger_nb(state, rules, fwork, k):
+    """``CandFeat.danger`` of a discard of natural rank ``k``: the chance that the next player
+    can take the pile with it (:func:`.discards.take_chance_nb`, R-32, R-33), from the
+    candidate features' context in ``fwork``."""
+    ctx = fwork.ctx
+    seat = state.g[DealSlot.current]
+    u = (
+        pack_count_nb(rules[RuleSlot.n_cards], k)
+        - state.hands[seat, k]
+        - state.pile_counts[k]
+        - state.melded[k]
+    )
+    return take_chance_nb(
+        u,
+        ctx[FeatCtx.frozen_next] != 0.0,
+        (int(ctx[FeatCtx.next_ranks]) >> k) & 1 != 0,
+        ctx[FeatCtx.next_melded] != 0.0,
+        (int(ctx[FeatCtx.passed]) >> k) & 1 != 0,
+        (int(ctx[FeatCtx.discarded]) >> k) & 1 != 0,
+        ctx[FeatCtx.q],
+        fwork.powers,
+        ctx[FeatCtx.p_wild],
+    )
 
 
 @inline_kernel
@@ -456,10 +548,11 @@ def head_play_nb(state, rules, bot, params, net, work, fwork, log):
     refused for the first kind the move accepts. The expert's parameters are in
     ``work.rparams``."""
     n, melds, which = head_candidates_nb(state, rules, bot, work.rparams[:], work)
-    head_scores_nb(state, rules, net, work, fwork, n, melds)
-    best = pick_nb(state, fwork, n, params[ApprenticeParam.temperature])
+    plan = bot.out_plan[:] if which == ExpertMeld.out else bot.meld_plan[:]
+    best = head_scores_nb(state, rules, net, plan, work, fwork, n, melds)
+    if params[ApprenticeParam.temperature] > 0.0:
+        best = pick_nb(state, fwork, n, params[ApprenticeParam.temperature])
     if best < melds:
-        plan = bot.out_plan[:] if which == ExpertMeld.out else bot.meld_plan[:]
         meld_nb(state, rules, plan, log)
     if state.g[DealSlot.phase] == Phase.play:
         discard_or_any_nb(state, rules, state.g[DealSlot.current], work.discard[best], log)
