@@ -50,7 +50,7 @@ DEFAULT_BOT = "apprentice"
 #: policy's defaults (per player count too). Parameters given in a spec change a preset as
 #: they change a policy.
 #: The bots versions whose apprentice files are kept (``apprentice@V`` plays version V's).
-KEPT_APPRENTICES = (8, 9, 10)
+KEPT_APPRENTICES = (8, 9, 10, 11)
 
 PRESETS: dict[str, dict[str, float]] = {
     "expert@1": {
