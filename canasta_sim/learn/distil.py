@@ -120,7 +120,7 @@ def distil(teacher: str, plan: DistilPlan) -> tuple[dict, dict]:
     import jax
     import optax
 
-    params = outcomes.policy_params(outcomes.read_parts(teacher))
+    params = outcomes.policy_params(outcomes.read_parts(teacher, "the teacher"))
     cols = dropped_columns(plan.drop)
     if not params["A"][:, cols].any():  # nothing to learn: no play
         return params, _facts(plan, teacher, decisions=0, held_out_decisions=0)

@@ -23,7 +23,7 @@ from ..nb.engine.state import STATE_DTYPE
 from ..nb.enums import EV_LEN
 from ..nb.selfplay import PLAY_LEN, selfplay_deals_nb
 from ..players.specs import parse_bot
-from ..players.weights import check_players, load_weights
+from ..players.weights import check_players, load_weights, refuse_head_network
 from ..run.seating import minimum_counts
 
 #: Deals a call of the kernel plays at most, and the rows its arrays hold per deal (a deal
@@ -87,8 +87,10 @@ def selfplay(learner: str, plan: SelfPlayPlan, first: int, deals: int) -> dict[s
     Raises
     ------
     ValueError
-        For ``deals`` below 1, a negative temperature, ``top`` outside 1 .. 14, or a weight
-        file that is not one or was fitted for another player count.
+        For ``deals`` below 1, a negative temperature, ``top`` outside 1 .. 14, a weight
+        file that is not one or was fitted for another player count, or a learner's file
+        that is a head network (:func:`~canasta_sim.players.weights.refuse_head_network`; the
+        pool's may be one: its seats only play).
     """
     if deals < 1:
         raise ValueError(f"deals={deals}: allowed: 1 or more")
@@ -100,6 +102,7 @@ def selfplay(learner: str, plan: SelfPlayPlan, first: int, deals: int) -> dict[s
     files = [learner] + ([plan.pool] if plan.pool else [])
     for f in files:
         check_players(f, plan.players)
+    refuse_head_network(learner, "the learner")  # its decisions' features are logged
     weights = np.stack([load_weights(f) for f in files])
     lparams = parse_bot("apprentice").vector(plan.players)
     lparams[ApprenticeParam.temperature] = plan.temperature

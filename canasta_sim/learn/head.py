@@ -194,7 +194,7 @@ def distil_head(teacher: str, plan: HeadPlan) -> tuple[dict, dict]:
     import optax
 
     t = time.time()
-    taught = outcomes.read_parts(teacher)
+    taught = outcomes.read_parts(teacher, "the teacher")
     params = _first_params(taught, plan.seed)
     drop = unread_blocks(params["A"])
     play = SelfPlayPlan(seed=plan.seed, players=plan.players, temperature=0.0, top=plan.top)

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..nb.bots.features import HELD_KINDS
 from ..nb.selfplay import PlayCol
-from ..players.weights import FEATURE_VERSION, PARTS, VALUE_PARTS, widen
+from ..players.weights import FEATURE_VERSION, PARTS, VALUE_PARTS, refuse_head_network, widen
 from .train import save
 
 #: Hidden units of the critic; it is fitted in units of OUTCOME_SCALE points.
@@ -310,10 +310,18 @@ def write(path, params, parts0: dict, players: int, facts: dict) -> None:
     save(path, {**weight_parts(params), **value}, players=np.int64(players), report=report)
 
 
-def read_parts(path) -> dict[str, np.ndarray]:
+def read_parts(path, role: str = "the weight file") -> dict[str, np.ndarray]:
     """A weight file's network and value parts, a network of an earlier feature version
     widened as play reads it (:func:`~canasta_sim.players.weights.widen`: bots version 8's
-    files, feature version 1, score as they play)."""
+    files, feature version 1, score as they play).
+
+    Raises
+    ------
+    ValueError
+        For a head network (:func:`~canasta_sim.players.weights.refuse_head_network`, naming
+        ``role``, e.g. "the teacher", and the file), or a file that is no weight file.
+    """
+    refuse_head_network(str(path), role)
     with np.load(path) as z:
         parts = {k: z[k] for k in (*PARTS, *VALUE_PARTS) if k in z}
         version = int(z["feature_version"]) if "feature_version" in z else FEATURE_VERSION

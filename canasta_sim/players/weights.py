@@ -302,6 +302,43 @@ def load_weights(path: str) -> np.ndarray:
     return _finished(net)
 
 
+def is_head_network(path: str) -> bool:
+    """Whether the weight file ``path`` holds a head network (:data:`HEAD_PARTS`, bots
+    version 12's apprentice), not the full network of :data:`PARTS`.
+
+    Raises
+    ------
+    ValueError
+        As :func:`load_weights`, for a file that is no weight file.
+    """
+    return bool(load_weights(path)[NetSlot.head] != 0.0)
+
+
+#: What a trainer takes where a full network is needed (:func:`refuse_head_network`).
+FULL_NETWORK = (
+    "a full network (A, B, b1, v, b2: canasta-sim train writes them), e.g. bots version 11's "
+    "shipped files (apprentice11_{N}p.npz, --start apprentice@11)"
+)
+
+
+def refuse_head_network(path: str, role: str, allowed: str = FULL_NETWORK) -> None:
+    """Refuse the weight file ``path`` as ``role`` (what needs a full network, e.g. "the
+    teacher") when it holds a head network, which has no candidate network (``B``, ``v``,
+    ``b2``) to score every candidate with, learn from or fine-tune.
+
+    Raises
+    ------
+    ValueError
+        Naming the role, the file and ``allowed`` (what to give instead); or as
+        :func:`load_weights`.
+    """
+    if is_head_network(path):
+        raise ValueError(
+            f"{role} {path} is a head network (bots version 12's apprentice), which has no "
+            f"candidate network (B, v, b2); {role} needs a full network; allowed: {allowed}"
+        )
+
+
 def nonfinite_part(parts: dict[str, np.ndarray]) -> str | None:
     """``"part A holds NaN or infinite weights"`` for the first of the network's ``parts``
     (name to array) that holds a NaN or an infinity; ``None`` when every weight is finite."""

@@ -135,7 +135,10 @@ def test_unknown_versions_are_refused_naming_the_allowed(spec, message):
         parse_bot(spec)
     assert message in str(err.value)
     if "twice" not in str(err.value):
-        allowed = "apprentice, expert@1, expert@2, expert@3, apprentice@8, apprentice@9, apprentice@10, apprentice@11"
+        allowed = (
+            "apprentice, expert@1, expert@2, expert@3, apprentice@8, apprentice@9, "
+            "apprentice@10, apprentice@11"
+        )
         assert allowed in str(err.value)
 
 

@@ -684,7 +684,9 @@ def candidate_scores(state, rules, params, weights):
         The apprentice's parameters (:data:`~.policies.ApprenticeParam`; ``top`` and the
         candidates' expert are used).
     weights : ndarray(float32, (NET_LEN,))
-        One weight set (a packed network, :data:`NetSlot`).
+        One weight set (a packed network, :data:`NetSlot`), or a head network
+        (``NetSlot.head`` 1): then its play candidates and scores
+        (:func:`head_candidate_scores`), and none at a draw decision, which the expert makes.
 
     Returns
     -------
@@ -707,6 +709,8 @@ def candidate_scores(state, rules, params, weights):
     rparams = np.ascontiguousarray(
         params[ApprenticeParam.expert : ApprenticeParam.expert + N_EXPERT]
     )
+    if weights[NetSlot.head] != 0.0:
+        return head_candidate_scores(state, rules, rparams, weights, work, fwork)
     if state["g"][DealSlot.phase] == Phase.draw:
         n = draw_candidates_nb(state, rules, work)
     else:
@@ -720,6 +724,55 @@ def candidate_scores(state, rules, params, weights):
         work["kind"][:n].copy(),
         work["plans"][:n].copy(),
         work["discard"][:n].copy(),
+        fwork["scores"][:n].copy(),
+    )
+
+
+def head_candidate_scores(state, rules, rparams, net, work, fwork):
+    """A head network's candidates at the current decision of ``state`` and its score of
+    each, as :func:`candidate_scores` returns them: at a play decision those of
+    :func:`head_candidates_nb` (kind ``CandKind.play``; the first lay the expert's meld plan,
+    the others an all-zero plan), scored by :func:`head_scores_nb`; none at a draw decision,
+    which is the expert's (R-20, R-30..R-35, R-40).
+
+    Parameters
+    ----------
+    state : record of STATE_DTYPE
+        Not changed.
+    rules : ndarray(int32, (RULES_LEN,))
+    rparams : ndarray(float64, (N_EXPERT,))
+        The candidates' expert's parameters (C-contiguous).
+    net : ndarray(float32, (NET_LEN,))
+        A packed head network (``NetSlot.head`` 1).
+    work, fwork
+        Scratch records of :data:`.search_candidates.WORK_DTYPE` and
+        :data:`.features.FEATURE_WORK_DTYPE`.
+
+    Returns
+    -------
+    kinds, plans, discards, scores
+        As :func:`candidate_scores`: ``int64[n]``, ``int8[n, N_KINDS, 3]``, ``int64[n]``,
+        ``float32[n]`` (``n`` 0 at a draw decision).
+    """
+    from .memory import new_bot
+
+    if state["g"][DealSlot.phase] == Phase.draw:
+        return (
+            np.zeros(0, np.int64),
+            np.zeros((0, N_KINDS, 3), np.int8),
+            np.zeros(0, np.int64),
+            np.zeros(0, np.float32),
+        )
+    bot = new_bot()
+    n, melds, which = head_candidates_nb(state, rules, bot, rparams, work)
+    plan = bot["out_plan"] if which == ExpertMeld.out else bot["meld_plan"]
+    head_scores_nb(state, rules, net, plan, work, fwork, np.int64(n), np.int64(melds))
+    plans = np.zeros((n, N_KINDS, 3), np.int8)
+    plans[:melds] = plan
+    return (
+        np.full(n, CandKind.play, np.int64),
+        plans,
+        work["discard"][:n].astype(np.int64),
         fwork["scores"][:n].copy(),
     )
 

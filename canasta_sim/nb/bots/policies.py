@@ -279,7 +279,8 @@ PIMC_PARAMS = (
         "best, as a prior: at the draw decision the draw and the legal pickups, at the play "
         "decision its whole turn (the expert's melds of the turn or holding them, each with "
         "its top discards, or its going out), its first choice first. K = 1 plays the "
-        "apprentice's choice without rollouts.",
+        "apprentice's choice without rollouts. K >= 1 needs a full network: a head network "
+        "(bots version 12's apprentice) is refused; rollout=apprentice@11 plays version 11's.",
     ),
     Param(
         "margin",
