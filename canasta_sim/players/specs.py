@@ -29,13 +29,7 @@ from ..nb.bots.policies import N_PARAMS as N_PARAMS
 from ..nb.bots.policies import POLICIES as _TABLE
 from ..nb.bots.policies import ApprenticeParam, PimcParam, Policy
 from ..nb.bots.policies import Param as Param
-from .weights import (
-    check_players,
-    default_weights_path,
-    empty_weights,
-    is_head_network,
-    load_weights,
-)
+from .weights import empty_weights, load_weights, seat_file
 
 #: Every policy by name (the table of :mod:`canasta_sim.nb.bots.policies`).
 POLICIES: dict[str, Policy] = {p.name: p for p in _TABLE}
@@ -268,7 +262,6 @@ def parse_bot(spec: str) -> Bot:
     _check_prior(policy, values, spec)
     if weights:  # a bad file is a bad spec, found now (after the bot: it may take none)
         load_weights(weights)
-        check_prior_network(policy, values, weights)
     free = frozenset(p.name for p in policy.params if p.by_players and p.name not in given)
     ordered = tuple(values[p.name] for p in policy.params)
     return Bot(policy, ordered, weights=weights, free=free, family=family)
@@ -290,28 +283,6 @@ def _check_prior(policy: Policy, values: dict[str, float], spec: str) -> None:
                 f"{name}={_fmt(values[name])} in {spec!r} needs prior_top of 1 or more (the "
                 f"margin keeps the prior's first choice); allowed with prior_top=0: {name}=0"
             )
-
-
-def check_prior_network(policy: Policy, values: dict[str, float], path: str) -> None:
-    """Refuse a search bot's prior (``prior_top`` of 1 or more) with a rollout apprentice
-    whose weight file ``path`` is a head network: the prior is the network's scores of pimc's
-    own candidates (its draw and pickups among them), which a head network has not (it
-    scores only its play candidates, the expert drawing for it).
-
-    Raises
-    ------
-    ValueError
-        Naming ``prior_top``, the file and what is allowed.
-    """
-    prior = values.get("prior_top", 0.0) if policy.search else 0.0
-    if prior > 0 and is_head_network(path):
-        full = ", ".join(f"rollout={n}" for n in WEIGHT_FAMILIES)
-        raise ValueError(
-            f"prior_top={_fmt(prior)} needs a full network; the rollout apprentice's file "
-            f"{path} is a head network (bots version 12's apprentice: it scores no draw or "
-            f"pickup); allowed: {full}, weights=PATH of a full network (canasta-sim train "
-            f"writes them), or prior_top=0"
-        )
 
 
 def _weights_item(spec):
@@ -616,19 +587,16 @@ def weight_sets(seatings, players: int, params: np.ndarray):
     Raises
     ------
     ValueError
-        For a seat's ``weights=PATH`` fitted for another player count than ``players``
-        (:func:`~canasta_sim.players.weights.check_players`) or not a weight file, or a
-        search seat's prior scored by a head network (:func:`check_prior_network`).
+        As :func:`~canasta_sim.players.weights.seat_file`: a seat's ``weights=PATH`` fitted
+        for another player count or not a weight file, a search seat's prior on a head network.
     """
     files: list[str] = []
     for r, seating in enumerate(seatings):
         for seat, bot in enumerate(per_seat(seating, players)):
             search = learned_rollout(bot.policy, bot.parameters.get("rollout"))
             if bot.policy.learned or search:
-                if bot.weights:
-                    check_players(bot.weights, players)
-                path = bot.weights or str(default_weights_path(players, bot.family))
-                check_prior_network(bot.policy, bot.parameters, path)
+                prior = bot.parameters.get("prior_top", 0.0)
+                path = seat_file(bot.weights, bot.family, players, prior)
                 if path not in files:
                     files.append(path)
                 slot = PimcParam.weight_set if search else ApprenticeParam.weight_set

@@ -339,6 +339,46 @@ def refuse_head_network(path: str, role: str, allowed: str = FULL_NETWORK) -> No
         )
 
 
+def seat_file(given: str, family: str, players: int, prior: float = 0.0) -> str:
+    """The weight file an apprentice seat (or a search seat's rollout apprentice) plays with
+    ``players`` at the table: the file its spec ``given`` (``weights=PATH``), else the shipped
+    file of its ``family`` (:func:`default_weights_path`).
+
+    Raises
+    ------
+    ValueError
+        For a given file fitted for another player count (:func:`check_players`), or a
+        search seat's prior (``prior_top`` of ``prior``, 1 or more) on a head network
+        (:func:`refuse_head_prior`).
+    """
+    if given:
+        check_players(given, players)
+    path = given or str(default_weights_path(players, family))
+    refuse_head_prior(prior, path)
+    return path
+
+
+def refuse_head_prior(prior: float, path: str) -> None:
+    """Refuse a search bot's prior (``prior_top`` of ``prior``, 1 or more) on a rollout
+    apprentice whose weight file ``path`` is a head network: the prior is the network's scores
+    of pimc's own candidates (its draw and pickups among them), which a head network has not
+    (it scores only its play candidates, the expert drawing for it).
+
+    Raises
+    ------
+    ValueError
+        Naming ``prior_top``, the file and what is allowed; or as :func:`load_weights`.
+    """
+    if prior > 0 and is_head_network(path):
+        raise ValueError(
+            f"prior_top={prior:g} needs a full network; the rollout apprentice's file {path} "
+            f"is a head network (bots version 12's apprentice: it scores no draw or pickup); "
+            f"allowed: rollout=apprentice@11 (bots version 11's full networks) or an earlier "
+            f"apprentice preset, weights=PATH of a full network (canasta-sim train writes "
+            f"them), or prior_top=0"
+        )
+
+
 def nonfinite_part(parts: dict[str, np.ndarray]) -> str | None:
     """``"part A holds NaN or infinite weights"`` for the first of the network's ``parts``
     (name to array) that holds a NaN or an infinity; ``None`` when every weight is finite."""

@@ -1,13 +1,14 @@
 """The search bot's prior (``pimc:...,prior_top=K``) is a full network's scores of pimc's own
 candidates: a rollout apprentice whose file is a head network (bots version 12's) is refused
-where the run's weight files are known, naming the file and what is allowed; the board's
-grandmaster rolls out with version 11's apprentice, whose files are full networks."""
+where the run's weight files are known (``weight_sets``), naming the file and what is
+allowed; the board's grandmaster rolls out with version 11's apprentice, whose files are full
+networks."""
 
 import numpy as np
 import pytest
 
 from canasta_sim.board.levels import LEVELS
-from canasta_sim.players import specs
+from canasta_sim.players import specs, weights
 from canasta_sim.players.specs import parse_bot, weight_sets
 from canasta_sim.players.weights import DATA, HEAD_PARTS, default_weights_path
 
@@ -27,15 +28,15 @@ def _sets(spec: str, players: int = 4):
     return weight_sets([(bot,)], players, params)
 
 
-def test_a_head_file_given_with_a_prior_is_refused_at_parse(head_file):
+def test_a_head_file_given_with_a_prior_is_refused(head_file):
     with pytest.raises(ValueError) as refused:
-        parse_bot(f"pimc:rollout=apprentice,prior_top=3,weights={head_file}")
+        _sets(f"pimc:rollout=apprentice,prior_top=3,weights={head_file}")
     said = str(refused.value)
     assert said.startswith(
         f"prior_top=3 needs a full network; the rollout apprentice's file {head_file} is a "
         f"head network"
     )
-    assert "allowed: rollout=apprentice@8" in said and "rollout=apprentice@11" in said
+    assert "allowed: rollout=apprentice@11 (bots version 11's full networks)" in said
     assert "or prior_top=0" in said
     # without a prior the head network rolls out (its turns are the apprentice's)
     files, weights = _sets(f"pimc:rollout=apprentice,weights={head_file}")
@@ -45,7 +46,7 @@ def test_a_head_file_given_with_a_prior_is_refused_at_parse(head_file):
 def test_a_shipped_head_family_with_a_prior_is_refused_where_files_resolve(head_file, monkeypatch):
     """The spec names no file: the family's file, known only with the player count, is a
     head network (as bots version 12's ``apprentice`` files are)."""
-    monkeypatch.setattr(specs, "default_weights_path", lambda players, family="": head_file)
+    monkeypatch.setattr(weights, "default_weights_path", lambda players, family="": head_file)
     with pytest.raises(ValueError, match=f"prior_top=1 needs a full network; .*{head_file}"):
         _sets("pimc:rollout=apprentice,prior_top=1")
     files, _ = _sets("pimc:rollout=apprentice")  # no prior: allowed
