@@ -425,7 +425,8 @@ def write_position(tmp_path, **change):
             {},
             ["--rollout", "wizard"],
             "unknown rollout bot 'wizard'; allowed: random, greedy, careful, expert, "
-            "apprentice, expert@1, expert@2, expert@3, apprentice@8, apprentice@9, apprentice@10\n",
+            "apprentice, expert@1, expert@2, expert@3, apprentice@8, apprentice@9, apprentice@10, "
+            "apprentice@11\n",
         ),
         ({}, ["--rollout", "expert,wizard:x=1"], "unknown rollout bot 'wizard'; allowed: random"),
         ({}, ["--rollout", "pimc"], "--rollout: rollout bot 'pimc' is the search bot"),
