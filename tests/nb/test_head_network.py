@@ -4,6 +4,8 @@ formula over the candidate features of the same candidates (the kernel's terms a
 trainer's features), and ``candidate_scores`` (analyse's learned column) with a head network."""
 
 import numpy as np
+import pytest
+from search_positions import position
 
 from canasta_sim.cards import kind_index
 from canasta_sim.game.deals import Deal
@@ -188,3 +190,32 @@ def test_candidate_scores_of_a_head_network():
     work["discard"][:n] = discards
     head_scores_nb(s, r, net, plan, work, fwork, np.int64(n), np.int64(melds))
     np.testing.assert_array_equal(scores, fwork["scores"][:n])
+
+
+def test_analyses_learned_column_with_a_head_network():
+    """At the draw decision every candidate's learned value is NaN (the expert draws for a
+    head network); at the play decision a candidate holding the melds and discarding a kind
+    shows the head's score of it, one the head does not generate NaN."""
+    from canasta_sim.players.choices import candidates
+    from canasta_sim.search.analysis import kernel_rows, learned_scores
+
+    net, _ = _head_net(5)
+    params = parse_bot("apprentice").vector(4)
+    d = position(4, 0, 18)  # a draw decision with a pickup to weigh
+    info = d.info_set(d.current_player)
+    cands = candidates(info)
+    got = learned_scores(info, cands, params, net)
+    assert len(got) == len(cands) >= 2 and np.isnan(got).all()
+    d.draw()
+    info = d.info_set(d.current_player)
+    cands = candidates(info)
+    got = learned_scores(info, cands, params, net)
+    kinds, plans, discards, scores = candidate_scores(d.state, d.rules.to_array(), params, net)
+    # the head's candidates holding the melds, by the kind discarded
+    held = {int(k): float(v) for p, k, v in zip(plans, discards, scores) if not p.any()}
+    checked = 0
+    for (kind, plan, discard), value in zip(kernel_rows(info, cands), got):
+        if kind == CandKind.play and not np.asarray(plan).any() and int(discard) in held:
+            assert value == pytest.approx(held[int(discard)])
+            checked += 1
+    assert checked == len(held) >= 4  # every kind held, each discarded holding the melds
