@@ -12,7 +12,7 @@ from canasta_sim.learn.experience import SelfPlayPlan, selfplay
 from canasta_sim.nb.selfplay import PlayCol
 from canasta_sim.players.weights import default_weights_path
 
-SHIPPED = str(default_weights_path(4))
+SHIPPED = str(default_weights_path(4, "apprentice11"))  # a full network, the learner
 PAST = str(default_weights_path(4, "apprentice8"))
 
 

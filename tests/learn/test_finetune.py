@@ -491,7 +491,7 @@ def test_pool_names_of_one_network_play_once(tmp_path, pool, kept):
 def test_a_start_of_another_network_is_kept_beside_its_family(tmp_path):
     from canasta_sim.learn import outcomes
 
-    parts = outcomes.read_parts(default_weights_path(3))
+    parts = outcomes.read_parts(default_weights_path(3, "apprentice11"))
     parts["b2"] = parts["b2"] + np.float32(1.0)  # one weight changed: another network
     start = tmp_path / "start_3p.npz"
     outcomes.write(start, outcomes.policy_params(parts), parts, 3, {})

@@ -20,7 +20,7 @@ from canasta_sim.nb.selfplay import PlayCol  # noqa: E402
 from canasta_sim.players.specs import parse_bot  # noqa: E402
 from canasta_sim.players.weights import default_weights_path, load_weights, pack  # noqa: E402
 
-SHIPPED = default_weights_path(4)
+SHIPPED = default_weights_path(4, "apprentice11")  # a full network, the learner
 
 
 def test_the_jax_forward_pass_is_the_kernels_network():
