@@ -428,21 +428,19 @@ def head_candidates_nb(state, rules, bot, rparams, work):
             jokers += src[r, 2]
         left = state.hand_sizes[seat] - naturals - deuces - jokers
         if left == 0:
-            n = head_candidate_nb(work, n, -1)
+            n = head_candidate_nb(work, n, -1, True)
         elif naturals + deuces + jokers != 0:
             for k in range(BLACK_THREE, N_KINDS):
                 c = hand[k] - src[k, 0]
                 c -= deuces if k == DEUCE else (jokers if k == JOKER else 0)
-                if c > 0:
-                    n = head_candidate_nb(work, n, k)
+                n = head_candidate_nb(work, n, k, c > 0)
     melds = n
     for k in range(BLACK_THREE, N_KINDS):
-        if hand[k] > 0:
-            n = head_candidate_nb(work, n, k)
+        n = head_candidate_nb(work, n, k, hand[k] > 0)
     return n, melds, which
 
 
-@kernel
+@inline_kernel
 def head_scores_nb(state, rules, net, plan, work, fwork, n, melds):
     """The head network ``net``'s scores (``float32[NET_LEN]``, parts at :data:`NetSlot`) of
     its play candidates ``0 .. n - 1`` of ``work`` (:func:`head_candidates_nb`, the first
@@ -462,6 +460,7 @@ def head_scores_nb(state, rules, net, plan, work, fwork, n, melds):
             dp, ds = rank_change_nb(hand[k], hand[k] - plan[k, 0])
             pairs_m += dp
             singles_m += ds
+    tctx = term_context_nb(state, rules, fwork)
     best, best_score = 0, np.float32(-np.inf)
     for c in range(n):
         k = np.int64(work.discard[c])
@@ -470,20 +469,43 @@ def head_scores_nb(state, rules, net, plan, work, fwork, n, melds):
         ranks = (pairs_m, singles_m) if meld else (pairs_h, singles_h)
         used = plan[k, 0] if meld and k >= 0 else 0
         score = logits[head_row_nb(0 if meld else 1, k)]
-        score += head_terms_nb(state, rules, net, w, fwork, k, used, ranks[0], ranks[1])
+        score += head_terms_nb(state, net, w, fwork, tctx, k, used, ranks[0], ranks[1])
         fwork.scores[c] = score
-        if score > best_score:  # the first best, as pick_nb's
-            best, best_score = c, score
+        better = score > best_score  # the first best, as pick_nb's; selects, not a branch
+        best = c if better else best
+        best_score = score if better else best_score
     return best
 
 
 @inline_kernel
-def head_terms_nb(state, rules, net, w, fwork, k, used, pairs, singles):
+def term_context_nb(state, rules, fwork):
+    """What every candidate's terms read, once a decision: the next player, the unseen cards'
+    count a natural rank starts from (R-01), the pile handed with a discard, and the candidate
+    features' context in ``fwork`` (:data:`.features.FeatCtx`; the bit masks as integers)."""
+    ctx = fwork.ctx
+    seat = state.g[DealSlot.current]
+    return (
+        rules[RuleSlot.next_seat + seat],
+        pack_count_nb(rules[RuleSlot.n_cards], FIRST_NATURAL),
+        (state.g[DealSlot.pile_len] + 1) / PILE_SCALE,
+        ctx[FeatCtx.frozen_next] != 0.0,
+        int(ctx[FeatCtx.next_ranks]),
+        ctx[FeatCtx.next_melded] != 0.0,
+        int(ctx[FeatCtx.passed]),
+        int(ctx[FeatCtx.discarded]),
+        ctx[FeatCtx.q],
+        ctx[FeatCtx.p_wild],
+    )
+
+
+@inline_kernel
+def head_terms_nb(state, net, w, fwork, tctx, k, used, pairs, singles):
     """The weights at ``w`` of ``net`` times a candidate's terms (:data:`HEAD_TERMS`, the
     candidate features of those slots, as :mod:`.features` computes them), ``float32``
     points: it discards kind ``k`` (-1: none) after melding ``used`` naturals of it, with
-    ``pairs`` and ``singles`` natural ranks held before the discard. Reads ``fwork.ctx``
-    and ``fwork.powers`` (:func:`.features.state_features_nb`). R-23, R-32, R-33."""
+    ``pairs`` and ``singles`` natural ranks held before the discard; ``tctx`` is
+    :func:`term_context_nb`'s. R-23, R-32, R-33."""
+    nxt, per_rank, handed, frozen, next_ranks, melded, passed, discarded, q, p_wild = tctx
     hand = state.hands[state.g[DealSlot.current]]
     danger, pair_break = 0.0, 0.0
     if FIRST_NATURAL <= k <= LAST_NATURAL:
@@ -491,12 +513,20 @@ def head_terms_nb(state, rules, net, w, fwork, k, used, pairs, singles):
         dp, ds = rank_change_nb(before, before - 1)
         pairs += dp
         singles += ds
-        danger = discard_danger_nb(state, rules, fwork, k)
+        u = per_rank - hand[k] - state.pile_counts[k] - state.melded[k]
+        danger = take_chance_nb(
+            u,
+            frozen,
+            (next_ranks >> k) & 1 != 0,
+            melded,
+            (passed >> k) & 1 != 0,
+            (discarded >> k) & 1 != 0,
+            q,
+            fwork.powers,
+            p_wild,
+        )
         pair_break = 1.0 if before >= 2 else 0.0
-    handed = (state.g[DealSlot.pile_len] + 1) / PILE_SCALE
-    known = 0.0
-    if k >= 0 and state.known[rules[RuleSlot.next_seat + state.g[DealSlot.current]], k] > 0:
-        known = 1.0
+    known = 1.0 if state.known[nxt, max(k, 0)] > 0 and k >= 0 else 0.0
     out = net[w + HeadTerm.pairs_left] * np.float32(pairs / 5.0)
     out += net[w + HeadTerm.singles_left] * np.float32(singles / 5.0)
     out += net[w + HeadTerm.danger_handed] * np.float32(danger * handed)
@@ -507,36 +537,12 @@ def head_terms_nb(state, rules, net, w, fwork, k, used, pairs, singles):
 
 
 @inline_kernel
-def discard_danger_nb(state, rules, fwork, k):
-    """``CandFeat.danger`` of a discard of natural rank ``k``: the chance that the next player
-    can take the pile with it (:func:`.discards.take_chance_nb`, R-32, R-33), from the
-    candidate features' context in ``fwork``."""
-    ctx = fwork.ctx
-    seat = state.g[DealSlot.current]
-    u = (
-        pack_count_nb(rules[RuleSlot.n_cards], k)
-        - state.hands[seat, k]
-        - state.pile_counts[k]
-        - state.melded[k]
-    )
-    return take_chance_nb(
-        u,
-        ctx[FeatCtx.frozen_next] != 0.0,
-        (int(ctx[FeatCtx.next_ranks]) >> k) & 1 != 0,
-        ctx[FeatCtx.next_melded] != 0.0,
-        (int(ctx[FeatCtx.passed]) >> k) & 1 != 0,
-        (int(ctx[FeatCtx.discarded]) >> k) & 1 != 0,
-        ctx[FeatCtx.q],
-        fwork.powers,
-        ctx[FeatCtx.p_wild],
-    )
-
-
-@inline_kernel
-def head_candidate_nb(work, n, discard):
-    """Candidate ``n`` discards ``discard``; returns ``n + 1``."""
+def head_candidate_nb(work, n, discard, held):
+    """Candidate ``n`` discards ``discard`` if ``held``; returns the candidates then. Written
+    either way and counted by a select: whether a kind is held is too irregular to predict
+    (``work.discard`` has room for every kind twice and going out)."""
     work.discard[n] = discard
-    return n + 1
+    return n + (1 if held else 0)
 
 
 @inline_kernel

@@ -319,7 +319,10 @@ def context_nb(state, rules, fwork, seat, passed, discarded, frozen_next, stock,
     q = min(q, 1.0)
     powers = fwork.powers
     powers[0] = 1.0
-    for i in range(1, MAX_POWERS):
+    # up to the wild cards of this pack (6 a deck, R-01), the most unseen cards a rank or the
+    # wild cards can have: the later powers are never read, and each is one multiply more
+    # in a chain
+    for i in range(1, min(MAX_POWERS, 6 * (rules[RuleSlot.n_cards] // 54) + 1)):
         powers[i] = powers[i - 1] * (1.0 - q)
     ctx[FeatCtx.q] = q
     ctx[FeatCtx.p_wild] = 1.0 - powers[min(unseen_wilds_nb(state, rules, seat), MAX_POWERS - 1)]
@@ -532,12 +535,10 @@ def ranks_held_nb(state, seat, top):
     counts only the ranks it changes (:func:`rank_change_nb`)."""
     pairs = 0
     singles = 0
-    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):  # selects: the counts are irregular
         n = held_nb(state, seat, top, k)
-        if n >= 2:
-            pairs += 1
-        elif n == 1:
-            singles += 1
+        pairs += 1 if n >= 2 else 0
+        singles += 1 if n == 1 else 0
     return pairs, singles
 
 
