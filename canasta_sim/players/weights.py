@@ -187,8 +187,8 @@ def pack(parts: dict[str, np.ndarray]) -> np.ndarray:
 def _pack_head(parts: dict) -> np.ndarray:
     """A head network's parts (:data:`HEAD_PARTS`) packed: ``A``, ``b1``, ``head_U`` and
     ``head_b`` as :func:`pack` lays its parts (the matrices transposed: a hidden unit's
-    weights to every row side by side, N_HEADS wide, the rows past HEAD_ROWS 0),
-    ``NetSlot.head`` 1 and the candidate features' context skipped (it has none)."""
+    weights to every row side by side, N_HEADS wide, the rows past HEAD_ROWS 0), ``head_w``
+    group by group, ``NetSlot.head`` 1."""
     pad = N_HEADS - HEAD_ROWS
     wide = {
         "A": _part(parts, "A", HEAD_PARTS["A"]),
@@ -401,7 +401,7 @@ def _finished(net: np.ndarray) -> np.ndarray:
 def load_value(path: str) -> np.ndarray:
     """The packed value output of a weight file: ``ndarray(float32, (VALUE_LEN,))``
     (read-only, :data:`~canasta_sim.nb.bots.apprentice.ValueSlot`), subnormal weights read as
-    zeros; :func:`~canasta_sim.nb.bots.apprentice.position_value` evaluates it.
+    zeros; :func:`~canasta_sim.nb.bots.learned_calls.position_value` evaluates it.
 
     Raises
     ------

@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..game.infoset import InfoSet, Worlds
 from ..game.notation import check_int
-from ..nb.bots.apprentice import candidate_scores
+from ..nb.bots.learned_calls import candidate_scores
 from ..nb.bots.policies import ROLLOUT_CODES, ApprenticeParam
 from ..nb.play import Seating
 from ..nb.rollout import CandidateRows, Pairs, RolloutCol, WorldCards, rollouts
@@ -461,7 +461,7 @@ def learned_scores(info: InfoSet, cands, params: np.ndarray, weights: np.ndarray
     ``float64[len(cands)]``; NaN for a candidate it does not generate, every one at a draw
     decision with a head network, which the expert makes), with its parameters
     ``params`` (``float64[N_PARAMS]``) and one weight set ``weights``
-    (:func:`canasta_sim.nb.bots.apprentice.candidate_scores`)."""
+    (:func:`canasta_sim.nb.bots.learned_calls.candidate_scores`)."""
     kinds, plans, discards, scores = candidate_scores(
         info.public_state(), info.rules.to_array(), params, weights
     )

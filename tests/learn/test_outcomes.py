@@ -14,8 +14,8 @@ from canasta_sim import simulate  # noqa: E402
 from canasta_sim.game.rules import Rules  # noqa: E402
 from canasta_sim.learn import outcomes  # noqa: E402
 from canasta_sim.learn.experience import SelfPlayPlan, selfplay  # noqa: E402
-from canasta_sim.nb.bots.apprentice import candidate_scores  # noqa: E402
 from canasta_sim.nb.bots.features import N_CAND_FEAT, N_STATE_FEAT  # noqa: E402
+from canasta_sim.nb.bots.learned_calls import candidate_scores  # noqa: E402
 from canasta_sim.nb.selfplay import PlayCol  # noqa: E402
 from canasta_sim.players.specs import parse_bot  # noqa: E402
 from canasta_sim.players.weights import default_weights_path, load_weights, pack  # noqa: E402

@@ -13,14 +13,13 @@ from canasta_sim.game.rules import Rules
 from canasta_sim.nb.bots.apprentice import (
     HEAD_TERMS,
     NetSlot,
-    candidate_features,
-    candidate_scores,
     head_candidates_nb,
     head_row_nb,
     head_scores_nb,
 )
 from canasta_sim.nb.bots.expert import ExpertMeld
 from canasta_sim.nb.bots.features import HELD_KINDS, feature_work, state_features_nb
+from canasta_sim.nb.bots.learned_calls import candidate_features, candidate_scores
 from canasta_sim.nb.bots.memory import new_bot
 from canasta_sim.nb.bots.policies import ApprenticeParam
 from canasta_sim.nb.bots.search_candidates import N_EXPERT, search_work

@@ -5,7 +5,7 @@ With a prior the search bot's candidates are the apprentice's (the draw and the 
 play decision its whole-turn candidates), the ``prior_top`` it scores best, its first choice
 first; the first choice is kept unless another candidate's paired mean beats it by more than
 ``margin`` points and ``margin_z`` standard errors. Expected choices come from the apprentice's
-scores (:func:`canasta_sim.nb.bots.apprentice.candidate_scores`) and from the candidates played
+scores (:func:`canasta_sim.nb.bots.learned_calls.candidate_scores`) and from the candidates played
 out through the Deal API on the true cards, not from the search kernel.
 """
 
@@ -14,8 +14,8 @@ import pytest
 from search_positions import position
 
 from canasta_sim import Deal
-from canasta_sim.nb.bots.apprentice import candidate_scores
 from canasta_sim.nb.bots.features import feature_work
+from canasta_sim.nb.bots.learned_calls import candidate_scores
 from canasta_sim.nb.bots.memory import new_bot
 from canasta_sim.nb.bots.pimc import ROLLOUT_TOP, decide_nb, pick_best_nb, score_diff_nb
 from canasta_sim.nb.bots.policies import PimcParam

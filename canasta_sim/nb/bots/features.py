@@ -152,16 +152,11 @@ N_CAND_FEAT = CandFeat.singles_left + 1
 class _Skip(NamedTuple):
     kinds: int = 1  # the per-kind blocks (StateFeat.hand_kinds .. next_passed)
     neighbours: int = 2  # the neighbours' slots (StateFeat.next_passed .. prev_hand)
-    # not a block: the candidate features' context (fwork.ctx and fwork.powers but the pile
-    # memory), which a head network (.apprentice.head_play_nb) reads not: it has no
-    # candidate features
-    context: int = 4
 
 
 #: Bits of the state features' blocks a network does not read (all its weights on them 0), so
 #: :func:`state_features_nb` need not count them (``apprentice:weights=`` of such a file, and
-#: bots version 8's files, whose feature version 1 has neither), and of the candidate
-#: features' context, which a head network does not read.
+#: bots version 8's files, whose feature version 1 has neither).
 Skip = _Skip()
 
 
@@ -239,7 +234,7 @@ def state_features_nb(state, rules, fwork, skips):
     candidate features read into ``fwork.ctx`` and ``fwork.powers`` (R-10 sides, R-31 frozen
     pile, R-40 going out, R-55 scores, R-64 minimum counts); the blocks of ``skips`` (an
     ``int64`` of :data:`Skip` bits: those the network does not read) are written as 0, not
-    counted, and with ``Skip.context`` the candidate features' values are not written."""
+    counted."""
     g, sides, out = state.g, state.sides, fwork.state
     seat = g[DealSlot.current]
     players = rules[RuleSlot.players]
@@ -299,8 +294,7 @@ def state_features_nb(state, rules, fwork, skips):
     out[StateFeat.turn] = g[DealSlot.turn] / 100.0
     passed, discarded = pile_memory_nb(state, rules)
     frozen_next = 1.0 if g[DealSlot.pile_freeze] > 0 or sides[nside, SideSlot.melded] == 0 else 0.0
-    if not skips & Skip.context:
-        context_nb(state, rules, fwork, seat, passed, discarded, frozen_next, stock, endgame)
+    context_nb(state, rules, fwork, seat, passed, discarded, frozen_next, stock, endgame)
     block_features_nb(state, rules, out, seat, nxt, passed, discarded, frozen_next, skips)
 
 
