@@ -489,7 +489,8 @@ def _distil_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -
     teacher = str(kept_file(out, plan, players))
     echo(
         f"distil_{players}p: {teacher} without the state blocks {','.join(dplan.drop)}, "
-        f"{dplan.deals:,} deals of seed {dplan.seed}, {dplan.steps:,} steps"
+        f"{dplan.deals:,} deal{'' if dplan.deals == 1 else 's'} of seed {dplan.seed}, "
+        f"{dplan.steps:,} step{'' if dplan.steps == 1 else 's'}"
     )
     t, load = time.time(), _load()
     params, made = distil(teacher, dplan)
