@@ -139,6 +139,29 @@ def test_a_plan_json_field_of_another_type_or_no_plans_value_is_damaged(
     assert path.read_text() == record
 
 
+def test_a_plan_json_that_lost_its_recipe_is_damaged_not_recipe_1(tmp_path):
+    """A fresh user's case: recipe deleted from plan.json was read as recipe 1 (its plan.json
+    recorded none), which holds none of the later recipes' fields; it is a missing field."""
+    out = tmp_path / "t"
+    plan = _plain(out)
+    path = out / "plan.json"
+    del plan["recipe"]
+    path.write_text(json.dumps(plan))
+    r = _train(out)
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "Traceback" not in text, text
+    assert (
+        f"{path} is damaged (not a record of canasta-sim train: no recipe, which every plan "
+        f"after recipe 1 records; allowed: a number, {RECIPE} for a folder of this recipe)"
+    ) in text
+    # recipe 1's plan.json, of its own fields only, is that recipe's folder
+    old = {"seed": 1, "rounds": 2, "shards": 500, "shards_other": 180, "deals": 20,
+           "worlds": 32, "every": 3}  # fmt: skip
+    path.write_text(json.dumps(old))
+    text = " ".join(_train(out).output.split())
+    assert f"the folder {out} was made by recipe 1 of canasta-sim train, this is recipe" in text
+
+
 @pytest.mark.parametrize("recorded", [["neighbours"], ["kinds", "neighbours"], []])
 def test_the_advice_of_another_distil_drop_is_a_value_the_option_takes(tmp_path, recorded):
     """A folder whose plan drops other blocks than the run's is resumed with the value the
