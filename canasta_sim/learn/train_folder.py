@@ -61,7 +61,7 @@ LISTS = {
     "outcome_pool": (
         TUNE_POOL,
         1,
-        "each once, in the order given, no name of the weight file an earlier one names",
+        "each once, in that order, no name of the weight file an earlier one names",
     ),
     "distil_drop": (STATE_BLOCKS, 0, "each at most once, in that order (empty: no distillation)"),
 }

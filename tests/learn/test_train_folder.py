@@ -14,7 +14,7 @@ from canasta_sim.cli.training import _pool
 from canasta_sim.errors import BadArgument
 from canasta_sim.learn import PLAN_RANGES
 from canasta_sim.learn.plan import TrainPlan
-from canasta_sim.learn.train_folder import RECIPE
+from canasta_sim.learn.train_folder import RECIPE, check_plan
 
 #: A folder of --start's shipped files: no labels, no distillation, no round on outcomes.
 NOTHING = [
@@ -117,7 +117,7 @@ def test_a_folder_with_a_distillation_refuses_other_distil_settings(tmp_path, ar
         ("outcome_pool", ["self", "start", "self"], 'its outcome_pool is ["self", "start", '
          '"self"], which a plan records as ["self", "start"]; allowed: a JSON list of one or '
          'more of "self", "start", "apprentice", "apprentice@8", "apprentice@9", '
-         '"apprentice@10" (in lower case), each once, in the order given'),
+         '"apprentice@10" (in lower case), each once, in that order'),
     ],
 )  # fmt: skip
 def test_a_plan_json_field_of_another_type_or_no_plans_value_is_damaged(
@@ -137,6 +137,30 @@ def test_a_plan_json_field_of_another_type_or_no_plans_value_is_damaged(
     assert f"{path} is damaged (not a record of canasta-sim train: {said}" in text
     assert "start over in another folder (--out)" in text and "Traceback" not in text
     assert path.read_text() == record
+
+
+@pytest.mark.parametrize(
+    "spelled",
+    ["apprentice@8,self", " SELF , Apprentice@8", "apprentice@8,self,self", "self,apprentice@9"],
+)
+def test_a_resume_names_the_pool_in_any_order_and_spelling(tmp_path, spelled):
+    """A fresh user's case: a fine-tuning begun with --outcome-pool self,apprentice@8 was
+    refused on resume with apprentice@8,self; the plan takes a pool's names in one order,
+    each once, so the same names are the same plan (another name is not)."""
+    out = tmp_path / "t"
+    r = _train(out, "--outcome-pool", "self,apprentice@8")
+    assert r.exit_code == 0, r.output
+    (out / "outcomes_2p").mkdir()
+    (out / "outcomes_2p" / "round_0.npz").write_bytes(b"")  # a fine-tuning begun
+    plan = TrainPlan(rounds=0, start="apprentice@9", outcome_pool=_pool(None, None, spelled),
+                     **{f"outcome_rounds_{p}p": int(p == 2) for p in (2, 3, 4, 6)})  # fmt: skip
+    facts = json.loads(json.dumps({**asdict(plan), "recipe": RECIPE}))
+    if "@9" in spelled:
+        with pytest.raises(BadArgument, match="^outcome_pool=self,apprentice@9, but the folder"):
+            check_plan(out, facts)
+    else:
+        check_plan(out, facts)
+    assert json.loads((out / "plan.json").read_text())["outcome_pool"] == ["self", "apprentice@8"]
 
 
 def test_a_plan_json_that_lost_its_recipe_is_damaged_not_recipe_1(tmp_path):
