@@ -345,7 +345,11 @@ def _not_a_plan(plan: dict, fields: dict, own: tuple[str, ...]) -> str | None:
     wrong = [k for k in typed if _json_type(plan[k]) != _json_type(fields[k])]
     if wrong:
         was, kind = plan[wrong[0]], _json_type(fields[wrong[0]])
-        return f"its {wrong[0]} is {json.dumps(was)}, {_json_type(was)} where a plan has {kind}"
+        allowed = f"; {_list_allowed(wrong[0])}" if wrong[0] in LISTS else ""
+        return (
+            f"its {wrong[0]} is {json.dumps(was)}, {_json_type(was)} where a plan has {kind}"
+            f"{allowed}"
+        )
     if not (same and fields):
         return None
     for k, (names, least, _) in LISTS.items():
@@ -361,6 +365,16 @@ def _not_a_plan(plan: dict, fields: dict, own: tuple[str, ...]) -> str | None:
     wrong = [k for k in LISTS if k not in own and plan[k] != list(getattr(made, k))]
     if wrong:
         k = wrong[0]
+        # a pool of each name once in the plan's order that the plan takes shorter names
+        # the start's shipped file twice: the record's distillation (or rounds) undone by hand
+        if k == "outcome_pool" and plan[k] == [n for n in TUNE_POOL if n in plan[k]]:
+            return (
+                f"its distil_drop is [] and its rounds 0, so the fine-tuning starts from the "
+                f"shipped files of its start, {plan['start']}, which its outcome_pool "
+                f"{json.dumps(plan[k])} names twice (a plan records it as "
+                f"{json.dumps(list(made.outcome_pool))}); {_list_allowed('distil_drop')}, "
+                "one or more with this outcome_pool"
+            )
         return (
             f"its {k} is {json.dumps(plan[k])}, which a plan records as "
             f"{json.dumps(list(getattr(made, k)))}; {_list_allowed(k)}"

@@ -163,6 +163,35 @@ def test_a_resume_names_the_pool_in_any_order_and_spelling(tmp_path, spelled):
     assert json.loads((out / "plan.json").read_text())["outcome_pool"] == ["self", "apprentice@8"]
 
 
+@pytest.mark.parametrize(
+    "emptied, said",
+    [
+        ([], "its distil_drop is [] and its rounds 0, so the fine-tuning starts from the shipped "
+         "files of its start, apprentice@9, which its outcome_pool [\"self\", \"start\", "
+         "\"apprentice@9\"] names twice (a plan records it as [\"self\", \"start\"]); "),
+        ("", 'its distil_drop is "", a string where a plan has a list of strings; '),
+    ],
+)  # fmt: skip
+def test_a_distil_drop_emptied_in_plan_json_is_its_damage(tmp_path, emptied, said):
+    """A fresh user's case: distil_drop emptied in plan.json of a distillation whose pool
+    names --start's name beside start (two files with the distillation, one without) was
+    damage of outcome_pool, in its words; it is distil_drop's, saying what it takes."""
+    out = tmp_path / "t"
+    out.mkdir()
+    pool = ("self", "start", "apprentice@9")
+    plan = TrainPlan(rounds=0, start="apprentice@9", distil_drop=("kinds",), outcome_pool=pool,
+                     **{f"outcome_rounds_{p}p": 0 for p in (2, 3, 4, 6)})  # fmt: skip
+    assert plan.outcome_pool == pool
+    path = out / "plan.json"
+    path.write_text(json.dumps({**asdict(plan), "recipe": RECIPE, "distil_drop": emptied}))
+    r = _train(out)
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "Traceback" not in text, text
+    allowed = ('allowed: a JSON list of any of "kinds", "neighbours" (in lower case), each at '
+               "most once, in that order (empty: no distillation)")  # fmt: skip
+    assert f"{path} is damaged (not a record of canasta-sim train: {said}{allowed}" in text
+
+
 def test_a_plan_json_that_lost_its_recipe_is_damaged_not_recipe_1(tmp_path):
     """A fresh user's case: recipe deleted from plan.json was read as recipe 1 (its plan.json
     recorded none), which holds none of the later recipes' fields; it is a missing field."""
