@@ -274,6 +274,11 @@ class Number(click.FloatRange):
         """The allowed numbers in words: ``a finite number above 0`` or ``... of at least 0``."""
         return f"a finite number {'above' if self.min_open else 'of at least'} {self.min:g}"
 
+    def _describe_range(self) -> str:
+        """The range ``--help`` shows, in the words of the other number options' help
+        (``above 0``, ``0 or more``) rather than click's ``x>0``."""
+        return f"above {self.min:g}" if self.min_open else f"{self.min:g} or more"
+
 
 def integer_option(name: str, type: Integer, default, help: str, shown: bool = True):
     """An integer option of range ``type``; its default is shown in ``--help`` when

@@ -132,6 +132,15 @@ def test_analyse_target_se_out_of_range_says_the_range(tmp_path, value, said):
     assert "Traceback" not in message
 
 
+def test_analyse_help_says_target_se_range_in_words():
+    """--target-se's range reads as the other number options' help says theirs ("above 0"),
+    not click's "x>0"."""
+    help_text = " ".join(invoke("analyse", "--help").output.split())
+    start = help_text.index("--target-se FLOAT RANGE")
+    described = help_text[start : help_text.index("]", start) + 1]
+    assert described.endswith("[default: 5.0; above 0]"), described
+
+
 def test_analyse_refuses_max_worlds_below_min_worlds_saying_what_is_allowed(tmp_path):
     r = invoke("analyse", tmp_path / "never-read.toml", "--min-worlds", 50, "--max-worlds", 40)
     assert r.exit_code == 2, r.output
