@@ -293,6 +293,50 @@ def test_interrupted_commands_leave_no_new_folder(tmp_path, monkeypatch):
         assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.parametrize("when", ["after the move", "during the move of an overwrite"])
+def test_ctrl_c_once_the_results_folder_is_in_place_reports_a_finished_run(
+    tmp_path, monkeypatch, when
+):
+    """A run's folder in place is a finished run: a Ctrl-C after the move (or held during
+    it: the old folder aside, the new one not yet in place) exits 0 with a note naming the
+    complete folder, not 130 as if the run were lost; the folder holds the new run."""
+    import signal
+
+    out = tmp_path.resolve() / "run"
+    assert run("simulate", "--deals", 4, "--quiet", "--out", out).exit_code == 0
+    simulate_module = importlib.import_module("canasta_sim.run.simulate")
+    if when == "after the move":
+        shutil.rmtree(out)
+        commit_out = simulate_module.commit_out
+
+        def commit_then_ctrl_c(tmp, target):
+            commit_out(tmp, target)
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(simulate_module, "commit_out", commit_then_ctrl_c)
+    else:
+        rename = Path.rename
+
+        def ctrl_c_then_rename(self, dst):
+            if self == out:  # the old folder moves aside first
+                signal.raise_signal(signal.SIGINT)
+            return rename(self, dst)
+
+        monkeypatch.setattr(Path, "rename", ctrl_c_then_rename)
+    # Ctrl-C's handler, also where SIGINT is inherited as ignored (tests in the background)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        r = CliRunner().invoke(
+            main, ["simulate", "--deals", "6", "--quiet", "--out", str(out), "--overwrite"]
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    note = f"Interrupted after the run finished: {out} is complete.\n"
+    assert (r.exit_code, r.stderr) == (0, note)
+    assert json.loads((out / "manifest.json").read_text())["deals"] == 6
+    assert [p.name for p in tmp_path.iterdir()] == ["run"]  # no staging or old folder left
+
+
 def test_failed_write_leaves_no_new_folder_and_names_the_file(tmp_path):
     def fail(path):
         raise OSError("Error writing bytes to file. Detail: [errno 28] No space left on device")
