@@ -203,12 +203,12 @@ def sweep(
     name, eq, spec = param.partition("=")
     name, spec = name.strip(), spec.strip()
     if not eq:
-        raise click.BadParameter(f"{param!r} is not NAME=START:STOP:STEP", param_hint="--param")
+        raise click.BadParameter(f"{param!r} is not NAME=START:STOP:STEP", param_hint=["--param"])
     try:
         values = parse_range(spec)
         sweep_specs(bot, name, values)
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--param") from None
+        raise click.BadParameter(str(exc), param_hint=["--param"]) from None
     rules = build_rules(players, rules_opt, settings)
     with api_errors("--vs"):
         opponent = parse_bot(vs).spec  # one bot, not a list per side
@@ -366,7 +366,7 @@ def tune(
     try:
         bounds = parse_ranges(ranges)
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--range") from None
+        raise click.BadParameter(str(exc), param_hint=["--range"]) from None
     with api_errors():
         search_space(bot, list(params) or None, bounds)
     field = list(field) or list(DEFAULT_FIELD)
@@ -486,14 +486,14 @@ def study(axes, deals, baseline, resume, opts):
         try:
             parsed.append(parse_axis(text))
         except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--axis") from None
+            raise click.BadParameter(str(exc), param_hint=["--axis"]) from None
     try:
         cells = grid_cells(parsed)
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--axis") from None
+        raise click.BadParameter(str(exc), param_hint=["--axis"]) from None
     if baseline >= len(cells):
         raise click.BadParameter(
-            f"{baseline} is not a cell; allowed: 0 to {len(cells) - 1}", param_hint="--baseline"
+            f"{baseline} is not a cell; allowed: 0 to {len(cells) - 1}", param_hint=["--baseline"]
         )
     if resume and opts.overwrite:
         raise click.UsageError("--resume and --overwrite exclude each other; give one")
@@ -508,7 +508,7 @@ def study(axes, deals, baseline, resume, opts):
                 f"{str(opts.out)!r} is an unfinished study ({unfinished[0]} of {unfinished[1]} "
                 f"cells done); run the same command with --resume to finish it, or add "
                 f"--overwrite to start it again (the finished cells are deleted)",
-                param_hint="--out",
+                param_hint=["--out"],
             )
         opts.check()
 

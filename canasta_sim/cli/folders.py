@@ -58,7 +58,7 @@ def _check_writable(run_dir: Path) -> None:
             f"{str(run_dir)!r} is not writable ({exc.strerror or exc}): report writes "
             f"report.md and its plots into the run folder; copy the folder somewhere writable "
             f"and report the copy",
-            param_hint="RUN_DIR",
+            param_hint=["RUN_DIR"],
         ) from None
 
 
@@ -254,5 +254,5 @@ def _write_html(run, run_folder, deal, game, value, path) -> None:
     try:
         write_deal_html(replay, path)
     except OSError as exc:
-        raise click.BadParameter(f"{str(path)!r}: {exc.strerror}", param_hint="--html") from None
+        raise click.BadParameter(f"{str(path)!r}: {exc.strerror}", param_hint=["--html"]) from None
     click.echo(f"wrote {path}")

@@ -186,9 +186,9 @@ def test_rules_file(tmp_path):
             "the swept parameter safety is also set in the bot spec 'expert:safety=3'",
         ),
         # compare's bot errors name the bot argument at fault, not --deals
-        (["compare", "expert", "expert", "--deals", "4"], "Invalid value for BOT_B: compare"),
-        (["compare", "expert,greedy", "random", "--deals", "4"], "Invalid value for BOT_A:"),
-        (["compare", "random", "expert,greedy", "--deals", "4"], "Invalid value for BOT_B:"),
+        (["compare", "expert", "expert", "--deals", "4"], "Invalid value for 'BOT_B': compare"),
+        (["compare", "expert,greedy", "random", "--deals", "4"], "Invalid value for 'BOT_A':"),
+        (["compare", "random", "expert,greedy", "--deals", "4"], "Invalid value for 'BOT_B':"),
         (
             ["sweep", "expert", "--param", "hold_wilds=0,1,1", "--vs", "greedy", "--deals", "4"],
             "'0,1,1' repeats a value",
@@ -648,7 +648,7 @@ def test_the_next_run_removes_what_kill_9_left(tmp_path):
 def test_compare_count_error_names_the_count_option():
     result = run("compare", "expert", "greedy", "--deals", 3, "--quiet")
     assert result.exit_code == 2
-    assert "Invalid value for --deals: deals=3" in result.output
+    assert "Invalid value for '--deals': deals=3" in result.output
 
 
 def test_games_report_games_cut_off_at_the_deal_bound():

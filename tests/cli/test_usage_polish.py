@@ -222,7 +222,7 @@ def test_a_rules_file_giving_a_switch_twice_names_the_switch_and_the_file(tmp_pa
     r = invoke("simulate", "--deals", 2, "--rules", path)
     assert r.exit_code == 2, r.output
     message = " ".join(r.output.split())
-    assert f"Invalid value for --rules: {str(path)!r} gives {shown}; allowed: each" in message
+    assert f"Invalid value for '--rules': {str(path)!r} gives {shown}; allowed: each" in message
     assert "Traceback" not in r.output
     with pytest.raises(click.BadParameter, match=shown.replace("(", r"\(").replace(")", r"\)")):
         build_rules(None, str(path), ())
@@ -247,7 +247,7 @@ def test_a_rules_file_key_twice_in_a_nested_object_is_no_switch_twice(tmp_path, 
     r = invoke("simulate", "--deals", 2, "--rules", path)
     assert r.exit_code == 2, r.output
     message = " ".join(r.output.split())
-    assert "Invalid value for --rules: unknown rules switch 'x'; allowed: " in message
+    assert "Invalid value for '--rules': unknown rules switch 'x'; allowed: " in message
     assert "twice" not in message
 
 

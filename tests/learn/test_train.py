@@ -343,7 +343,7 @@ def test_threads_above_the_cores_name_threads_and_the_help_says_the_cap(tmp_path
     r = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "o"), "--threads", cores + 1])
     text = " ".join(r.output.split()).replace("'", "")
     assert r.exit_code == 2 and "--workers" not in text, text
-    assert f"Invalid value for --threads: {cores + 1} is more than the {cores} cores" in text
+    assert f"Invalid value for '--threads': {cores + 1} is more than the {cores} cores" in text
     assert not (tmp_path / "o").exists()
     help_text = " ".join(CliRunner().invoke(main, ["train", "--help"]).output.split())
     assert "--threads INTEGER RANGE Threads labelling shards side by side, at most this " in (

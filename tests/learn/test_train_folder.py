@@ -201,7 +201,7 @@ def test_the_plan_and_its_option_refuse_the_same_values(name):
             TrainPlan(**{name: value})
         r = CliRunner().invoke(main, ["train", "--out", "/never/made", option, str(value)])
         text = r.output.replace("'", "")
-        assert r.exit_code == 2 and f"Invalid value for {option}: {value} is not" in text, text
+        assert r.exit_code == 2 and f"Invalid value for '{option}': {value} is not" in text, text
     # rounds=0 with the default start fine-tunes its files; a round's deals are at least the
     # pool's opponents (one here)
     alone = {"outcome_pool": ("self",)} if name.startswith("outcome_deals") else {}
