@@ -129,7 +129,24 @@ def test_no_records_without_out_is_a_usage_error(command):
 def test_one_seat_spec_is_counted_in_the_singular():
     r = invoke("simulate", "--deals", "10", "--seats", "expert")
     assert r.exit_code == 2, r.output
-    assert "seats: 1 spec given; give 4 (one per seat" in r.output
+    assert "seats: 1 spec given for 4 players; allowed: 4 (one per seat" in r.output
+
+
+@pytest.mark.parametrize(
+    "option, specs, message",
+    [
+        ("--bots", "expert,expert,expert", "bots: 3 specs given for 2 sides; allowed: 1 (every "
+         "side) or 2 (one per side)"),
+        ("--seats", "expert,expert,expert", "seats: 3 specs given for 4 players; allowed: 4 "
+         "(one per seat, seat 0 first)"),
+    ],
+)  # fmt: skip
+def test_a_count_of_bots_the_players_do_not_take_names_the_option(option, specs, message):
+    """Bots that do not fit --players: a usage error of the option that gave them, named as
+    click names an option ('--bots'), with the counts allowed."""
+    r = invoke("simulate", "--players", 4, option, specs, "--deals", 1)
+    assert r.exit_code == 2, r.output
+    assert f"Invalid value for '{option}': {message}" in " ".join(r.output.split())
 
 
 @pytest.mark.parametrize(
