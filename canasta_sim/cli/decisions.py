@@ -185,9 +185,9 @@ def analyse_command(
 def _check_analyse_source(position, address) -> None:
     """Exactly one of POSITION and --from-run."""
     if position is None and address is None:
-        raise click.UsageError("give POSITION (a position file) or --from-run RUN:DEAL[:TURN]")
+        raise click.UsageError("give POSITION (a position file) or '--from-run RUN:DEAL[:TURN]'")
     if position is not None and address is not None:
-        raise click.UsageError("give either POSITION (a position file) or --from-run, not both")
+        raise click.UsageError("give either POSITION (a position file) or '--from-run', not both")
 
 
 def _check_worlds(worlds, min_worlds, max_worlds) -> None:
@@ -198,14 +198,14 @@ def _check_worlds(worlds, min_worlds, max_worlds) -> None:
     min_given = ctx.get_parameter_source("min_worlds") != click.core.ParameterSource.DEFAULT
     if worlds is not None and min_given and min_worlds > worlds:
         raise click.BadParameter(
-            f"--min-worlds {min_worlds} is above --worlds {worlds}; allowed: at most --worlds "
-            f"(with --worlds every candidate plays exactly that many worlds)",
+            f"'--min-worlds {min_worlds}' is above '--worlds {worlds}'; allowed: at most "
+            f"'--worlds' (with '--worlds' every candidate plays exactly that many worlds)",
             param_hint=["--min-worlds"],
         )
     if worlds is None and max_worlds < min_worlds:
         raise click.BadParameter(
-            f"--max-worlds {max_worlds} is below --min-worlds {min_worlds}; allowed: "
-            f"{min_worlds:,} or more (at least --min-worlds)",
+            f"'--max-worlds {max_worlds}' is below '--min-worlds {min_worlds}'; allowed: "
+            f"{min_worlds:,} or more (at least '--min-worlds')",
             param_hint=["--max-worlds"],
         )
 

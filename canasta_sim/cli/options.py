@@ -65,7 +65,7 @@ def _set_once(switches: dict, given: dict, key: str, value, option: str) -> None
     each switch to the option text that set it, for the message."""
     if key in switches and switches[key] != value:
         raise click.UsageError(
-            f"{given[key]} and {option} set {key} to different values; "
+            f"'{given[key]}' and '{option}' set {key} to different values; "
             f"allowed: one value (give {key} once, or the same value twice)"
         )
     switches[key] = value
@@ -127,7 +127,9 @@ def _bots(text: str | None, rules: Rules, hint: str = "--bots"):
 def _seating(bots: str | None, seats: str | None, rules: Rules) -> list[str]:
     """The bot specs of ``--bots`` (per side) or ``--seats`` (per seat), checked."""
     if bots is not None and seats is not None:
-        raise click.UsageError("give --bots (one bot per side) or --seats (one per seat), not both")
+        raise click.UsageError(
+            "give '--bots' (one bot per side) or '--seats' (one per seat), not both"
+        )
     try:
         return [b.spec for b in table_bots(bots, seats, rules)]
     except ValueError as exc:
@@ -428,8 +430,8 @@ class RunOptions:
         """
         if no_records and self.out is None:
             raise click.UsageError(
-                "--no-records needs --out: it leaves the per-deal rows out of the results "
-                "folder, and without --out nothing is written"
+                "'--no-records' needs '--out': it leaves the per-deal rows out of the results "
+                "folder, and without '--out' nothing is written"
             )
         records = self.out is not None and not no_records
         return {"out": self.out, "overwrite": self.overwrite, "records": records}
@@ -526,7 +528,7 @@ def _out_exists(out) -> click.BadParameter:
     """``--out`` names a folder that exists: the remedy is the command's option
     (``--overwrite``), not the API's argument."""
     return click.BadParameter(
-        f"{str(out)!r} already exists; choose a new folder or add --overwrite",
+        f"{str(out)!r} already exists; choose a new folder or add '--overwrite'",
         param_hint=["--out"],
     )
 

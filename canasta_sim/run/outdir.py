@@ -324,7 +324,7 @@ def commit_out(tmp: Path, target: Target) -> None:
         if current is not None and current != target.replaces:
             raise OutConflict(
                 f"out={str(path)!r} was written by another run while this one ran; this "
-                f"run's results are not kept (one run per results folder; --overwrite "
+                f"run's results are not kept (one run per results folder; '--overwrite' "
                 f"replaces only a folder that exists when the run starts)"
             )
         with deferred_signals():

@@ -70,7 +70,7 @@ def test_a_trace_file_that_is_no_trace_is_a_usage_error(tmp_path, command, conte
         assert r.exit_code == 1 and "0 of 1 traces passed" in r.output
         return
     assert r.exit_code == 2, r.output
-    assert f"--trace {path}: not a trace file" in r.output
+    assert f"'--trace {path}': not a trace file" in r.output
 
 
 def test_the_board_without_its_extra_says_how_to_install_it_from_a_checkout(monkeypatch):
@@ -123,7 +123,7 @@ def test_no_records_without_out_is_a_usage_error(command):
     # --no-records only leaves rows out of a results folder: alone it would do nothing.
     r = invoke(*command, "--deals", "10", "--no-records")
     assert r.exit_code == 2, r.output
-    assert "--no-records needs --out" in r.output
+    assert "'--no-records' needs '--out'" in r.output
 
 
 def test_one_seat_spec_is_counted_in_the_singular():
@@ -255,7 +255,7 @@ def test_an_existing_out_folder_names_the_option_not_the_argument(tmp_path):
     r = invoke("simulate", "--deals", 1, "--out", tmp_path / "x")
     assert r.exit_code == 2
     text = " ".join(r.output.split())
-    assert "already exists; choose a new folder or add --overwrite" in text
+    assert "already exists; choose a new folder or add '--overwrite'" in text
     assert "overwrite=True" not in text
 
 

@@ -158,11 +158,11 @@ def test_rules_file(tmp_path):
         (["report", "/nonexistent/run"], "nonexistent"),
         (
             ["simulate", "--deals", "10", "--set", "players=6", "--players", "2"],
-            "--set players=6 and --players 2 set players to different values",
+            "'--set players=6' and '--players 2' set players to different values",
         ),
         (
             ["games", "--games", "2", "--set", "max_turns=900", "--set", "max_turns=800"],
-            "--set max_turns=900 and --set max_turns=800 set max_turns to different values",
+            "'--set max_turns=900' and '--set max_turns=800' set max_turns to different values",
         ),
         (
             ["simulate", "--deals", "10", "--bots", "expert:safety=1,safety=2"],

@@ -130,7 +130,7 @@ def test_command_line_until():
     bad = run("--deals", "40", "--until", "0")
     assert bad.exit_code == 2 and "Invalid value for '--until': until='0'" in bad.output
     lone = run("--deals", "40", "--block", "20")
-    assert lone.exit_code == 2 and "--block is the deals between two looks of --until" in (
+    assert lone.exit_code == 2 and "'--block' is the deals between two looks of '--until'" in (
         lone.output
     )
 
