@@ -94,7 +94,7 @@ def _enough_labels(k: int, players: int):
         raise BadArgument(
             f"shards_{players}p",
             f"round {k}'s {players}-player labels: {exc}; allowed: more labelled decisions: "
-            f"more --shards-{players}p, more --deals a shard or a smaller --every",
+            f"more '--shards-{players}p', more '--deals' a shard or a smaller '--every'",
         ) from None
 
 

@@ -106,7 +106,7 @@ def check_plan(out: Path, facts: dict) -> None:
             raise damaged(
                 path,
                 f"not a record of canasta-sim train: a field no plan has, {unknown[0]}",
-                "start over in another folder (--out)",
+                "start over in another folder ('--out')",
             )
     else:
         markers = sorted(out.glob("round_*/*.done"))
@@ -115,7 +115,7 @@ def check_plan(out: Path, facts: dict) -> None:
         raise BadArgument(
             "out",
             f"the folder {out} was made by recipe {before.get('recipe', 1)} of canasta-sim "
-            f"train, this is recipe {RECIPE}: start over in another folder (--out)",
+            f"train, this is recipe {RECIPE}: start over in another folder ('--out')",
         )
     free = GROWS + (() if _tuned(out) else TUNING) + (() if before.get("distil_drop") else DISTIL)
     if path.exists():
@@ -125,7 +125,7 @@ def check_plan(out: Path, facts: dict) -> None:
             "rounds",
             f"rounds={facts['rounds']}, but the folder {out} was run to rounds="
             f"{before['rounds']} and its weights/ follow every round: it may only grow (resume "
-            f"it with {before['rounds']} or more, or start over in another folder (--out))",
+            f"it with {before['rounds']} or more, or start over in another folder ('--out'))",
         )
     for players in COUNTS:
         name, made = f"outcome_rounds_{players}p", _tuned_rounds(out, players)
@@ -136,7 +136,7 @@ def check_plan(out: Path, facts: dict) -> None:
                 f"{'' if made == 1 else 's'} on outcomes of "
                 f"{players} players done (up to {tune_folder(out, players).name}/round_"
                 f"{made - 1}.npz): resume it with {made} or more, or start over in another "
-                "folder (--out)",
+                "folder ('--out')",
             )
     if facts["rounds"] > before.get("rounds", facts["rounds"]) and (_tuned(out) or _distilled(out)):
         raise BadArgument(
@@ -144,7 +144,7 @@ def check_plan(out: Path, facts: dict) -> None:
             f"rounds={facts['rounds']}, but the folder {out} was run to rounds="
             f"{before['rounds']} and has begun distilling or fine-tuning their files (distil/, "
             f"outcomes_*p/): resume it with {before['rounds']}, or start over in another folder "
-            "(--out)",
+            "('--out')",
         )
     for name, value in facts.items():
         if name not in free and name in before and before[name] != value:
@@ -152,7 +152,7 @@ def check_plan(out: Path, facts: dict) -> None:
             raise BadArgument(
                 name,
                 f"{name}={_shown(value)}, but the folder {out} was made with {name}={was}: "
-                f"resume it with {was}, or start over in another folder (--out)",
+                f"resume it with {was}, or start over in another folder ('--out')",
             )
     _check_markers(out, facts, free)
     write_marker(path, facts)
@@ -203,7 +203,7 @@ def locked(out: Path):
         raise BadArgument(
             "out",
             f"the folder {out} is in use: another run of canasta-sim train holds its lock "
-            f"({LOCK_FILE}); wait for it to end, or give another folder (--out)",
+            f"({LOCK_FILE}); wait for it to end, or give another folder ('--out')",
         ) from None
     try:
         yield
@@ -230,7 +230,7 @@ def _check_plan_file(out: Path, plan: dict, free: tuple[str, ...]) -> None:
             f"{out / PLAN_FILE} says {name}={json.dumps(plan[name])}, but the marker {marker} "
             f"of its finished stage {marker.stem} says {name}={json.dumps(made)}: restore "
             f"{name} in {PLAN_FILE} to {json.dumps(made)}, or start over in another folder "
-            "(--out)",
+            "('--out')",
         )
 
 
@@ -252,7 +252,7 @@ def _check_markers(out: Path, facts: dict, free: tuple[str, ...]) -> None:
             name,
             f"{name}={_shown(facts[name])}, but the stage marker {marker} was made with "
             f"{name}={_shown(made)}: the folder {out} mixes settings, start over in another "
-            "folder (--out)",
+            "folder ('--out')",
         )
 
 
@@ -322,9 +322,9 @@ def read_facts(path: Path, fields: dict | None = None, own: tuple[str, ...] = ()
     raise damaged(
         path,
         f"not a record of canasta-sim train: {why}",
-        "start over in another folder (--out)"
+        "start over in another folder ('--out')"
         if path.name == PLAN_FILE
-        else "delete it and run the same command again, or start over in another folder (--out)",
+        else "delete it and run the same command again, or start over in another folder ('--out')",
     )
 
 

@@ -153,7 +153,7 @@ def test_fewer_rounds_than_planned_but_not_than_made_and_damaged_files(tmp_path)
     text = " ".join(r.output.split())
     assert r.exit_code == 2 and "plan.json is damaged" in text, text
     # deleting plan.json would leave a folder of files that is no training folder
-    assert "start over in another folder (--out)" in text and "Traceback" not in text
+    assert "start over in another folder ('--out')" in text and "Traceback" not in text
     assert "delete it" not in text
 
 
