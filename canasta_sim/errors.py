@@ -105,6 +105,17 @@ class BadSwitch(ValueError):
         return type(self), (self.switch, str(self))
 
 
+class InterruptedAfterCommit(KeyboardInterrupt):
+    """Ctrl-C (a ``KeyboardInterrupt``) that arrives once a run's results folder is in place
+    (:func:`canasta_sim.run.outdir.commit_out`): the run it stops is finished, its results
+    complete in ``folder`` (a :class:`pathlib.Path`). A caller that runs more (a study's
+    next cell) stops as on any Ctrl-C; the command line reports the run as finished."""
+
+    def __init__(self, folder):
+        super().__init__(str(folder))
+        self.folder = folder
+
+
 class BotError(Exception):
     """An exception raised inside a bot written in Python (``py:FILE.py:CLASS``), or an answer
     of it that is not a candidate: the bot's fault, not the input's.

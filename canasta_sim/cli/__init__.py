@@ -26,7 +26,8 @@ class _Main(click.Group):
     """The command group. For the time of a command, SIGTERM (kill, a batch system's time
     limit) unwinds like Ctrl-C, so a run's staging folder is removed and no half-written
     results stay behind; the previous handler is restored after it. A failed write (disk
-    full, read-only folder, naming the file), Ctrl-C (exit code 130) and an error inside a
+    full, read-only folder, naming the file), Ctrl-C (exit code 130; 0 once the run's
+    results folder is in place, with a note naming it) and an error inside a
     bot written in Python (exit code 1, the bot's own frames) are reported without the
     package's traceback (the run's staging folder is already removed by then)."""
 
@@ -35,10 +36,13 @@ class _Main(click.Group):
             return self._invoke(ctx)
 
     def _invoke(self, ctx):
-        from ..errors import BotError
+        from ..errors import BotError, InterruptedAfterCommit
 
         try:
             return super().invoke(ctx)
+        except InterruptedAfterCommit as exc:  # the results are whole: no failure to report
+            click.echo(f"Interrupted after the run finished: {exc.folder} is complete.", err=True)
+            return None
         except KeyboardInterrupt:
             click.echo("Interrupted.", err=True)  # the shell's convention 128 + SIGINT
             raise SystemExit(128 + signal.SIGINT) from None

@@ -103,10 +103,12 @@ def compare(
     from ..run.compare import compare as run
 
     if (deals is None) == (games is None):
-        raise click.UsageError("give exactly one of --deals N and --games N")
+        raise click.UsageError("give exactly one of '--deals N' and '--games N'")
     _check_bots_or_seats(bot_a, bot_b, seats)
     if block is not None and until is None:
-        raise click.UsageError("--block is the deals between two looks of --until: give --until")
+        raise click.UsageError(
+            "'--block' is the deals between two looks of '--until': give '--until'"
+        )
     with api_errors("--until"):
         check_until(until)
     rules = build_rules(players, rules_opt, settings)
@@ -156,11 +158,11 @@ def _check_bots_or_seats(bot_a, bot_b, seats) -> None:
     if seats is not None and bot_a is not None:
         named = " ".join(b for b in (bot_a, bot_b) if b is not None)
         raise click.UsageError(
-            f"both bots ({named}) and --seats {seats} were given; give two bots BOT_A BOT_B "
-            f"or --seats (one bot per seat), not both: drop one"
+            f"both bots ({named}) and '--seats {seats}' were given; give two bots BOT_A BOT_B "
+            f"or '--seats' (one bot per seat), not both: drop one"
         )
     if seats is None and (bot_a is None or bot_b is None):
-        raise click.UsageError("give two bots BOT_A BOT_B, or --seats (one bot per seat)")
+        raise click.UsageError("give two bots BOT_A BOT_B, or '--seats' (one bot per seat)")
 
 
 @click.command()
@@ -203,12 +205,12 @@ def sweep(
     name, eq, spec = param.partition("=")
     name, spec = name.strip(), spec.strip()
     if not eq:
-        raise click.BadParameter(f"{param!r} is not NAME=START:STOP:STEP", param_hint="--param")
+        raise click.BadParameter(f"{param!r} is not NAME=START:STOP:STEP", param_hint=["--param"])
     try:
         values = parse_range(spec)
         sweep_specs(bot, name, values)
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--param") from None
+        raise click.BadParameter(str(exc), param_hint=["--param"]) from None
     rules = build_rules(players, rules_opt, settings)
     with api_errors("--vs"):
         opponent = parse_bot(vs).spec  # one bot, not a list per side
@@ -366,7 +368,7 @@ def tune(
     try:
         bounds = parse_ranges(ranges)
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--range") from None
+        raise click.BadParameter(str(exc), param_hint=["--range"]) from None
     with api_errors():
         search_space(bot, list(params) or None, bounds)
     field = list(field) or list(DEFAULT_FIELD)
@@ -486,19 +488,19 @@ def study(axes, deals, baseline, resume, opts):
         try:
             parsed.append(parse_axis(text))
         except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="--axis") from None
+            raise click.BadParameter(str(exc), param_hint=["--axis"]) from None
     try:
         cells = grid_cells(parsed)
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--axis") from None
+        raise click.BadParameter(str(exc), param_hint=["--axis"]) from None
     if baseline >= len(cells):
         raise click.BadParameter(
-            f"{baseline} is not a cell; allowed: 0 to {len(cells) - 1}", param_hint="--baseline"
+            f"{baseline} is not a cell; allowed: 0 to {len(cells) - 1}", param_hint=["--baseline"]
         )
     if resume and opts.overwrite:
-        raise click.UsageError("--resume and --overwrite exclude each other; give one")
+        raise click.UsageError("'--resume' and '--overwrite' exclude each other; give one")
     if resume and opts.out is None:
-        raise click.UsageError("--resume needs --out, the folder of the study to continue")
+        raise click.UsageError("'--resume' needs '--out', the folder of the study to continue")
     if resume:  # --out is the study to continue
         _check_workers(opts.workers)
     else:
@@ -506,9 +508,9 @@ def study(axes, deals, baseline, resume, opts):
         if unfinished is not None:
             raise click.BadParameter(
                 f"{str(opts.out)!r} is an unfinished study ({unfinished[0]} of {unfinished[1]} "
-                f"cells done); run the same command with --resume to finish it, or add "
-                f"--overwrite to start it again (the finished cells are deleted)",
-                param_hint="--out",
+                f"cells done); run the same command with '--resume' to finish it, or add "
+                f"'--overwrite' to start it again (the finished cells are deleted)",
+                param_hint=["--out"],
             )
         opts.check()
 
@@ -529,7 +531,7 @@ def study(axes, deals, baseline, resume, opts):
                 on_cell=done,
             )
     except StudyInterrupted as exc:  # the finished cells stay: say how to finish the rest
-        how = "with --resume instead of --overwrite" if opts.overwrite else "with --resume"
+        how = "with '--resume' instead of '--overwrite'" if opts.overwrite else "with '--resume'"
         how = "again" if resume else how
         click.echo(
             f"Interrupted: {exc.done} of {exc.total} cells done in {opts.out}; run the same "

@@ -185,9 +185,9 @@ def analyse_command(
 def _check_analyse_source(position, address) -> None:
     """Exactly one of POSITION and --from-run."""
     if position is None and address is None:
-        raise click.UsageError("give POSITION (a position file) or --from-run RUN:DEAL[:TURN]")
+        raise click.UsageError("give POSITION (a position file) or '--from-run RUN:DEAL[:TURN]'")
     if position is not None and address is not None:
-        raise click.UsageError("give either POSITION (a position file) or --from-run, not both")
+        raise click.UsageError("give either POSITION (a position file) or '--from-run', not both")
 
 
 def _check_worlds(worlds, min_worlds, max_worlds) -> None:
@@ -198,15 +198,15 @@ def _check_worlds(worlds, min_worlds, max_worlds) -> None:
     min_given = ctx.get_parameter_source("min_worlds") != click.core.ParameterSource.DEFAULT
     if worlds is not None and min_given and min_worlds > worlds:
         raise click.BadParameter(
-            f"--min-worlds {min_worlds} is above --worlds {worlds}; allowed: at most --worlds "
-            f"(with --worlds every candidate plays exactly that many worlds)",
-            param_hint="--min-worlds",
+            f"'--min-worlds {min_worlds}' is above '--worlds {worlds}'; allowed: at most "
+            f"'--worlds' (with '--worlds' every candidate plays exactly that many worlds)",
+            param_hint=["--min-worlds"],
         )
     if worlds is None and max_worlds < min_worlds:
         raise click.BadParameter(
-            f"--max-worlds {max_worlds} is below --min-worlds {min_worlds}; allowed: "
-            f"{min_worlds:,} or more (at least --min-worlds)",
-            param_hint="--max-worlds",
+            f"'--max-worlds {max_worlds}' is below '--min-worlds {min_worlds}'; allowed: "
+            f"{min_worlds:,} or more (at least '--min-worlds')",
+            param_hint=["--max-worlds"],
         )
 
 
@@ -224,7 +224,7 @@ def _analysed_position(position, address, quiet, fmt):
             _note(fmt, f"position: {address}, seat {info.seat} to play ({info.phase} phase)")
         return info
     if not position.is_file():
-        raise click.BadParameter(f"{str(position)!r} is not a file", param_hint="POSITION")
+        raise click.BadParameter(f"{str(position)!r} is not a file", param_hint=["POSITION"])
     with api_errors("POSITION"):
         return InfoSet.from_file(position)
 
@@ -238,7 +238,7 @@ def _prepare_analyse_out(out) -> None:
     if out.exists():
         raise click.BadParameter(
             f"{str(out)!r} exists; analyse writes a new folder only: name another",
-            param_hint="--out",
+            param_hint=["--out"],
         )
     with api_errors("--out"):
         prepare_out(out, overwrite=False)
@@ -358,7 +358,7 @@ def review_command(
     rules = _review_rules(run_folder, deals, players, rules_opt, settings, bots, seed, rollout)
     if seat >= rules.players:
         raise click.BadParameter(
-            f"{seat} is not a seat; allowed: 0 to {rules.players - 1}", param_hint="--seat"
+            f"{seat} is not a seat; allowed: 0 to {rules.players - 1}", param_hint=["--seat"]
         )
     if rollout is not None:
         from ..search.analysis import rollout_bots
@@ -431,13 +431,13 @@ def _review_rules(run_folder, deals, players, rules_opt, settings, bots, seed, r
             f"{', '.join(given)}: RUN_FOLDER gives the deals, rules and bots; drop them"
         )
     if not run_folder.is_dir():
-        raise click.BadParameter(f"{str(run_folder)!r} is not a folder", param_hint="RUN_FOLDER")
+        raise click.BadParameter(f"{str(run_folder)!r} is not a folder", param_hint=["RUN_FOLDER"])
     with api_errors("RUN_FOLDER"):
         rules, total = run_rules(run_folder)
     if deals is not None and deals > total:
         raise click.BadParameter(
             f"{deals} deals; RUN_FOLDER holds {total:,}: allowed 1 to {total:,}",
-            param_hint="--deals",
+            param_hint=["--deals"],
         )
     return rules
 

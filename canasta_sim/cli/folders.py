@@ -58,7 +58,7 @@ def _check_writable(run_dir: Path) -> None:
             f"{str(run_dir)!r} is not writable ({exc.strerror or exc}): report writes "
             f"report.md and its plots into the run folder; copy the folder somewhere writable "
             f"and report the copy",
-            param_hint="RUN_DIR",
+            param_hint=["RUN_DIR"],
         ) from None
 
 
@@ -137,7 +137,7 @@ def replay(
         trace = _trace_of_file(ctx, trace_file, run_folder)
     elif run_folder is not None:
         given = [
-            f"--{name.replace('_opt', '').replace('_', '-')}"
+            f"'--{name.replace('_opt', '').replace('_', '-')}'"
             for name in ("seed", "players", "rules_opt", "settings", "bots", "seats", "scores")
             if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT
         ]
@@ -151,7 +151,7 @@ def replay(
             run = deal_of_run(run_folder, deal, game=game, value=value)
     else:
         if game is not None or value is not None:
-            raise click.UsageError("--game and --value need RUN_FOLDER")
+            raise click.UsageError("'--game' and '--value' need RUN_FOLDER")
         rules = build_rules(players, rules_opt, settings)
         from ..players.specs import parse_bot, per_seat
 
@@ -165,10 +165,10 @@ def replay(
             trace = replay_deal(run, hands=show_hands)
     if html_file is not None:
         if trace_file is not None:
-            raise click.UsageError("--html writes a deal replayed here; it takes no --trace")
+            raise click.UsageError("'--html' writes a deal replayed here; it takes no '--trace'")
         if html_file.exists() and not overwrite:
             raise click.UsageError(
-                f"--html {html_file}: the file exists; give --overwrite to replace it"
+                f"'--html {html_file}': the file exists; give '--overwrite' to replace it"
             )
         _write_html(run, run_folder, deal, game, value, html_file)
     elif as_json:
@@ -191,23 +191,23 @@ def _trace_of_file(ctx, trace_file, run_folder) -> list[dict]:
     from ..game.trace import load_trace
 
     given = [
-        f"--{name.replace('_opt', '').replace('_', '-')}"
+        f"'--{name.replace('_opt', '').replace('_', '-')}'"
         for name in ("seed", "deal", "game", "value", "players", "rules_opt", "settings")
         + ("bots", "seats", "scores")
         if ctx.get_parameter_source(name) != click.core.ParameterSource.DEFAULT
     ]
     if run_folder is not None or given:
         raise click.UsageError(
-            f"{', '.join(given) or 'RUN_FOLDER'}: --trace replays the file as it is; "
-            f"give --trace or a deal to replay, not both"
+            f"{', '.join(given) or 'RUN_FOLDER'}: '--trace' replays the file as it is; "
+            f"give '--trace' or a deal to replay, not both"
         )
     try:
         trace = load_trace(trace_file)
     except ValueError as exc:
-        raise click.UsageError(f"--trace {trace_file}: not a trace file ({exc})") from None
+        raise click.UsageError(f"'--trace {trace_file}': not a trace file ({exc})") from None
     if not trace or not all(isinstance(e, dict) and "event" in e for e in trace):
         raise click.UsageError(
-            f"--trace {trace_file}: not a trace file (allowed: JSON lines, each an object "
+            f"'--trace {trace_file}': not a trace file (allowed: JSON lines, each an object "
             f"with an 'event' field, as save_trace writes them; docs/trace.md)"
         )
     return trace
@@ -226,8 +226,8 @@ def _listing(trace: list[dict], trace_file) -> str:
             raise
         what = f"an event lacks {exc.args[0]!r}" if isinstance(exc, KeyError) else exc
         raise click.UsageError(
-            f"--trace {trace_file}: not a trace file ({what}); "
-            f"canasta-sim verify --trace {trace_file} referees it event by event"
+            f"'--trace {trace_file}': not a trace file ({what}); "
+            f"'canasta-sim verify --trace {trace_file}' referees it event by event"
         ) from None
 
 
@@ -254,5 +254,5 @@ def _write_html(run, run_folder, deal, game, value, path) -> None:
     try:
         write_deal_html(replay, path)
     except OSError as exc:
-        raise click.BadParameter(f"{str(path)!r}: {exc.strerror}", param_hint="--html") from None
+        raise click.BadParameter(f"{str(path)!r}: {exc.strerror}", param_hint=["--html"]) from None
     click.echo(f"wrote {path}")

@@ -31,12 +31,12 @@ def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) 
     for item in settings:
         key, eq, value = item.partition("=")
         if not eq:
-            raise click.BadParameter(f"{item!r} is not SWITCH=VALUE", param_hint="--set")
+            raise click.BadParameter(f"{item!r} is not SWITCH=VALUE", param_hint=["--set"])
         try:
             parsed = switch_from_text(key.strip(), value)
         except BadSwitch as exc:  # the value as the user wrote it, as below
             message = str(exc).replace(f"={value.strip()!r}", f"={value.strip()}")
-            raise click.BadParameter(message, param_hint="--set") from None
+            raise click.BadParameter(message, param_hint=["--set"]) from None
         _set_once(switches, given, key.strip(), parsed, f"--set {item.strip()}")
         written[key.strip()] = value.strip()
     if players is not None:
@@ -54,9 +54,9 @@ def build_rules(players: str | None, rules_opt: str, settings: tuple[str, ...]) 
             )
         elif option == "--rules" and exc.switch in BOOL_SWITCHES:
             message += " (a rules file gives JSON true or false, unquoted)"
-        raise click.BadParameter(message, param_hint=option) from None
+        raise click.BadParameter(message, param_hint=[option]) from None
     except (ValueError, TypeError) as exc:
-        raise click.BadParameter(str(exc), param_hint="--rules") from None
+        raise click.BadParameter(str(exc), param_hint=["--rules"]) from None
 
 
 def _set_once(switches: dict, given: dict, key: str, value, option: str) -> None:
@@ -65,7 +65,7 @@ def _set_once(switches: dict, given: dict, key: str, value, option: str) -> None
     each switch to the option text that set it, for the message."""
     if key in switches and switches[key] != value:
         raise click.UsageError(
-            f"{given[key]} and {option} set {key} to different values; "
+            f"'{given[key]}' and '{option}' set {key} to different values; "
             f"allowed: one value (give {key} once, or the same value twice)"
         )
     switches[key] = value
@@ -77,24 +77,24 @@ def _rules_file(text: str) -> dict:
     if not path.is_file():
         raise click.BadParameter(
             f"{text!r} is neither a preset ({', '.join(PRESETS)}, any case) nor a JSON file",
-            param_hint="--rules",
+            param_hint=["--rules"],
         )
     try:
         data = json.loads(path.read_text(), object_pairs_hook=_JsonObject.of)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
         raise click.BadParameter(
-            f"{text!r} is not valid JSON ({exc})", param_hint="--rules"
+            f"{text!r} is not valid JSON ({exc})", param_hint=["--rules"]
         ) from None
     if not isinstance(data, _JsonObject):
         raise click.BadParameter(
-            f"{text!r} must hold a JSON object of switches", param_hint="--rules"
+            f"{text!r} must hold a JSON object of switches", param_hint=["--rules"]
         )
     if data.twice:
         key, first, second = data.twice
         raise click.BadParameter(
             f"{text!r} gives {key!r} twice ({json.dumps(first)} and {json.dumps(second)}); "
             "allowed: each switch once",
-            param_hint="--rules",
+            param_hint=["--rules"],
         )
     return dict(data)
 
@@ -121,18 +121,20 @@ def _bots(text: str | None, rules: Rules, hint: str = "--bots"):
     try:
         return side_bots(text, rules.sides)
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint=hint) from None
+        raise click.BadParameter(str(exc), param_hint=[hint]) from None
 
 
 def _seating(bots: str | None, seats: str | None, rules: Rules) -> list[str]:
     """The bot specs of ``--bots`` (per side) or ``--seats`` (per seat), checked."""
     if bots is not None and seats is not None:
-        raise click.UsageError("give --bots (one bot per side) or --seats (one per seat), not both")
+        raise click.UsageError(
+            "give '--bots' (one bot per side) or '--seats' (one per seat), not both"
+        )
     try:
         return [b.spec for b in table_bots(bots, seats, rules)]
     except ValueError as exc:
         raise click.BadParameter(
-            str(exc), param_hint="--seats" if seats is not None else "--bots"
+            str(exc), param_hint=["--seats" if seats is not None else "--bots"]
         ) from None
 
 
@@ -181,14 +183,14 @@ def api_errors(hint: str | None = None):
         from ..run.outdir import OutConflict, OutExists  # (parquet: on this path only)
 
         if isinstance(exc, OutConflict):
-            raise click.BadParameter(str(exc), param_hint="--out") from None
+            raise click.BadParameter(str(exc), param_hint=["--out"]) from None
         if isinstance(exc, OutExists):
             raise _out_exists(exc.out) from None
         if isinstance(exc, BadArgument):
             hint = _option_named(exc.argument) or hint
         if hint is None:
             raise click.UsageError(str(exc)) from None
-        raise click.BadParameter(str(exc), param_hint=hint) from None
+        raise click.BadParameter(str(exc), param_hint=[hint]) from None
 
 
 def _option_named(argument: str) -> str | None:
@@ -273,6 +275,11 @@ class Number(click.FloatRange):
     def allowed(self) -> str:
         """The allowed numbers in words: ``a finite number above 0`` or ``... of at least 0``."""
         return f"a finite number {'above' if self.min_open else 'of at least'} {self.min:g}"
+
+    def _describe_range(self) -> str:
+        """The range ``--help`` shows, in the words of the other number options' help
+        (``above 0``, ``0 or more``) rather than click's ``x>0``."""
+        return f"above {self.min:g}" if self.min_open else f"{self.min:g} or more"
 
 
 def integer_option(name: str, type: Integer, default, help: str, shown: bool = True):
@@ -423,8 +430,8 @@ class RunOptions:
         """
         if no_records and self.out is None:
             raise click.UsageError(
-                "--no-records needs --out: it leaves the per-deal rows out of the results "
-                "folder, and without --out nothing is written"
+                "'--no-records' needs '--out': it leaves the per-deal rows out of the results "
+                "folder, and without '--out' nothing is written"
             )
         records = self.out is not None and not no_records
         return {"out": self.out, "overwrite": self.overwrite, "records": records}
@@ -498,7 +505,7 @@ def _check_workers(workers, scheduler=None, option="--workers"):
         raise click.BadParameter(
             f"{workers} is more than the {numba.config.NUMBA_NUM_THREADS} cores of this "
             f"machine; allowed: 1 to {numba.config.NUMBA_NUM_THREADS}",
-            param_hint=option,
+            param_hint=[option],
         )
 
 
@@ -514,15 +521,15 @@ def _new_out(out: Path | None, overwrite: bool):
     except OutExists:
         raise _out_exists(out) from None
     except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="--out") from None
+        raise click.BadParameter(str(exc), param_hint=["--out"]) from None
 
 
 def _out_exists(out) -> click.BadParameter:
     """``--out`` names a folder that exists: the remedy is the command's option
     (``--overwrite``), not the API's argument."""
     return click.BadParameter(
-        f"{str(out)!r} already exists; choose a new folder or add --overwrite",
-        param_hint="--out",
+        f"{str(out)!r} already exists; choose a new folder or add '--overwrite'",
+        param_hint=["--out"],
     )
 
 

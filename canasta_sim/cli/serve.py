@@ -47,7 +47,7 @@ def board(run_folders, port, positions):
         sock.bind((HOST, port))
     except OSError as exc:
         sock.close()
-        raise click.BadParameter(f"{port}: {exc.strerror}", param_hint="--port") from None
+        raise click.BadParameter(f"{port}: {exc.strerror}", param_hint=["--port"]) from None
     click.echo(f"canasta-sim board: http://{HOST}:{sock.getsockname()[1]}/ (Ctrl-C stops it)")
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     server.run(sockets=[sock])

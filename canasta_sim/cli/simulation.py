@@ -100,7 +100,9 @@ def simulate(
     from ..run.simulate import simulate as run
 
     if parts and (scheduler is None or opts.out is None or no_records):
-        raise click.UsageError("--parts needs --scheduler, --out and records (not --no-records)")
+        raise click.UsageError(
+            "'--parts' needs '--scheduler', '--out' and records (not '--no-records')"
+        )
     setting = table_run(players, rules_opt, settings, bots, seats, scores, scheduler, opts)
     rules = setting["rules"]
     with api_errors():
@@ -286,13 +288,13 @@ def verify(
 
     if traces:
         if deals is not None:
-            raise click.UsageError("--trace and --deals exclude each other")
+            raise click.UsageError("'--trace' and '--deals' exclude each other")
         _verify_traces(traces)
         return
     if deals is None:
-        raise click.UsageError("Missing option '--deals' (or give --trace FILE)")
+        raise click.UsageError("Missing option '--deals' (or give '--trace FILE')")
     if scheduler is not None and workers != 1:
-        raise click.UsageError("--workers and --scheduler exclude each other")
+        raise click.UsageError("'--workers' and '--scheduler' exclude each other")
     rules = build_rules(players, rules_opt, settings)
     specs = [b.spec for b in _bots(bots, rules)]
     start = time.perf_counter()
@@ -327,7 +329,7 @@ def _verify_traces(traces) -> None:
         try:
             verdict = check_trace_file(path)
         except ValueError as exc:  # not JSON lines (nor a JSON list), or not UTF-8 text
-            raise click.UsageError(f"--trace {path}: not a trace file ({exc})") from None
+            raise click.UsageError(f"'--trace {path}': not a trace file ({exc})") from None
         click.echo(f"{path}: {verdict}")
         failed += not verdict.ok
     click.echo(f"{len(traces) - failed} of {len(traces)} traces passed")

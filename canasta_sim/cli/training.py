@@ -132,15 +132,15 @@ TUNE_OPTIONS = (
         default="self,start",
         show_default=True,
         callback=_pool,
-        help="The learner's opponents on outcomes, comma-separated (any case, as bot names): "
-        "self (its weights of the round), start (the file its rounds start from: the kept "
-        "imitation file, or with --distil-drop the distilled one) or the shipped files of "
-        f"{', '.join(TUNE_POOL[2:])}; a name of the file an earlier one names is left out "
-        "(start and apprentice@9 with --rounds 0 --start apprentice@9), and when the rounds "
-        "begin a name of the network an earlier one plays (start and apprentice when --start "
-        "apprentice's file is distilled or kept as it is; never self; the progress line says "
-        "which). A round's --outcome-deals-Np deals split over the names kept, in shares "
-        "equal give or take one.",
+        help="The learner's opponents on outcomes, comma-separated, in any case and order (as "
+        "bot names; they play in the order below): self (its weights of the round), start (the "
+        "file its rounds start from: the kept imitation file, or with --distil-drop the "
+        f"distilled one) or the shipped files of {', '.join(TUNE_POOL[2:])}; a name of the file "
+        "an earlier one names is left out (a name given twice; apprentice@9 with --rounds 0 "
+        "--start apprentice@9), and when the rounds begin a name of the network an earlier "
+        "one plays (start and apprentice when --start apprentice's file is distilled or kept "
+        "as it is; never self; the progress line says which). A round's --outcome-deals-Np "
+        "deals split over the names kept, in shares equal give or take one.",
     ),
     click.option(
         "--distil-drop",

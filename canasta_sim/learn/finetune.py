@@ -288,7 +288,7 @@ def _check_update(plan: TunePlan, k: int, params: dict, facts: dict) -> None:
         f"round {k} on outcomes of {plan.players} players: after its update the policy's {what} "
         f"(outcome_lr={plan.lr}, outcome_kl={plan.kl}, outcome_temperature={plan.temperature}), "
         "so no file of the round is written; "
-        "allowed: a smaller --outcome-lr or --outcome-kl, or a larger --outcome-temperature "
+        "allowed: a smaller '--outcome-lr' or '--outcome-kl', or a larger '--outcome-temperature' "
         "(in a folder whose outcomes_*p/ hold no round yet: delete them to keep its rounds "
         "of imitation)",
     )

@@ -94,7 +94,7 @@ def _enough_labels(k: int, players: int):
         raise BadArgument(
             f"shards_{players}p",
             f"round {k}'s {players}-player labels: {exc}; allowed: more labelled decisions: "
-            f"more --shards-{players}p, more --deals a shard or a smaller --every",
+            f"more '--shards-{players}p', more '--deals' a shard or a smaller '--every'",
         ) from None
 
 
@@ -489,7 +489,8 @@ def _distil_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -
     teacher = str(kept_file(out, plan, players))
     echo(
         f"distil_{players}p: {teacher} without the state blocks {','.join(dplan.drop)}, "
-        f"{dplan.deals:,} deals of seed {dplan.seed}, {dplan.steps:,} steps"
+        f"{dplan.deals:,} deal{'' if dplan.deals == 1 else 's'} of seed {dplan.seed}, "
+        f"{dplan.steps:,} step{'' if dplan.steps == 1 else 's'}"
     )
     t, load = time.time(), _load()
     params, made = distil(teacher, dplan)
@@ -527,9 +528,13 @@ def _tune_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -> 
             continue
         have = sum(is_done(folder, k) for k in range(first, stop))
         again = f" (resuming, {have} already done)" if have else ""
-        # a name left out of the pool is said, with why
+        # a name left out of the pool is said, with why: by the plan, or when the rounds begin
         twins = pool_twins(tune, start)
-        left = "".join(f" ({n}: the same network as {twins[n]})" for n in twins)
+        left = "".join(
+            f" ({n}: {'given twice' if n == kept else f'the same file as {kept}'})"
+            for n, kept in plan.pool_left_out
+        )
+        left += "".join(f" ({n}: the same network as {twins[n]})" for n in twins)
         echo(
             f"{name}: rounds {first} to {stop - 1} of {plan.outcome_rounds(players)}{again}, "
             f"{tune.deals:,} deal{'' if tune.deals == 1 else 's'} each, seed {tune.seed}, pool "

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 from ..errors import BadArgument
 from ..players.specs import WEIGHT_FAMILIES
@@ -89,12 +90,12 @@ class TrainPlan:
         score stay finite), the policy's learning rate (above 0) and the weight of its KL
         divergence from the kept file (0 or more), each finite (:class:`.finetune.TunePlan`).
     outcome_pool : tuple of str
-        The learner's opponents (:data:`~canasta_sim.learn.TUNE_POOL`), each playing a
-        share of a round's deals, equal give or take one; a name of the weight file an
-        earlier name plays is left out (``start`` and ``apprentice@9`` with
-        ``start="apprentice@9"`` and ``rounds=0``: the fine-tuning starts from --start's
-        files), and when the rounds begin a name of the network an earlier one plays
-        (:func:`.finetune.distinct_pool`).
+        The learner's opponents (:data:`~canasta_sim.learn.TUNE_POOL`'s names, kept in that
+        order, each once), each playing a share of a round's deals, equal give or take one;
+        a name of the weight file an earlier name plays is left out (``apprentice@9``
+        beside ``start`` with ``start="apprentice@9"`` and ``rounds=0``: the fine-tuning
+        starts from --start's files), and when the rounds begin a name of the network an
+        earlier one plays (:func:`.finetune.distinct_pool`).
     distil_drop : tuple of str
         Blocks of state features (:data:`~canasta_sim.players.weights.STATE_BLOCKS`' names;
         kept in that order, each once) that each count's kept file is distilled without
@@ -103,6 +104,11 @@ class TrainPlan:
     distil_deals, distil_steps : int
         The teacher's self-play deals a distillation learns from (seed ``seed +
         DISTIL_SEEDS[P]``, :data:`~canasta_sim.learn.DISTIL_SEEDS`) and its Adam steps.
+    pool_left_out : tuple of (str, str)
+        The names of ``outcome_pool`` as given that the plan leaves out, each with the name
+        kept whose weight file it names (itself for a name given twice): the fine-tuning's
+        progress line says them (not a field of the plan: ``plan.json`` records the pool as
+        the plan takes it).
 
     Raises
     ------
@@ -145,6 +151,8 @@ class TrainPlan:
     distil_drop: tuple[str, ...] = ()
     distil_deals: int = 4000
     distil_steps: int = 3000
+    #: Not a field (a plan records its pool as it takes it): set from the pool as given.
+    pool_left_out: ClassVar[tuple[tuple[str, str], ...]] = ()
 
     def __post_init__(self):
         for name, (low, high) in PLAN_RANGES.items():
@@ -218,7 +226,9 @@ class TrainPlan:
                 "allowed: a comma-separated list of one or more of "
                 f"{', '.join(TUNE_POOL)} (a name of the file an earlier one names is left out)",
             )
-        object.__setattr__(self, "outcome_pool", self._distinct_pool())
+        pool, left = self._distinct_pool()
+        object.__setattr__(self, "outcome_pool", pool)
+        object.__setattr__(self, "pool_left_out", left)
         for players in COUNTS:  # every opponent of the pool plays a share of a round's deals
             name = f"outcome_deals_{players}p"
             if getattr(self, f"outcome_rounds_{players}p") and getattr(self, name) < len(
@@ -231,17 +241,23 @@ class TrainPlan:
                     f"plays a share of a round; allowed: {len(self.outcome_pool)} or more",
                 )
 
-    def _distinct_pool(self) -> tuple[str, ...]:
-        """The pool's names but those of a weight file an earlier name plays, the first kept:
-        with no round of imitation (``rounds`` 0) nor distillation ``start`` plays --start's
-        shipped files, those of the pool's name of that family (``apprentice@9`` with
-        ``start`` of that name); with rounds of imitation or a distillation, a file of the
-        run (a name twice is one file too). A family's files are of every count, so the files
-        at 2 players tell them apart."""
+    def _distinct_pool(self) -> tuple[tuple[str, ...], tuple[tuple[str, str], ...]]:
+        """The pool's names in :data:`~canasta_sim.learn.TUNE_POOL`'s order, each once (the
+        same names in any order are the same plan), but those of a weight file an earlier
+        name plays: with no round of imitation (``rounds`` 0) nor distillation ``start``
+        plays --start's shipped files, those of the pool's name of that family
+        (``apprentice@9`` with ``start`` of that name); with rounds of imitation or a
+        distillation, a file of the run. A family's files are of every count, so the files
+        at 2 players tell them apart. Beside it the names left out, each with the name kept
+        whose file it names (itself for a name given twice)."""
         shipped = self.rounds == 0 and not self.distil_drop  # else start is a file of out
         start = str(self.start_file(2)) if shipped else "start"
-        files = [pool_file(name, "self", start, 2) for name in self.outcome_pool]
-        return tuple(n for j, n in enumerate(self.outcome_pool) if files[j] not in files[:j])
+        names = [n for n in TUNE_POOL if n in self.outcome_pool]
+        files = [pool_file(name, "self", start, 2) for name in names]
+        kept = tuple(n for n, f in zip(names, files) if names[files.index(f)] == n)
+        twice = [(n, n) for n in names if self.outcome_pool.count(n) > 1]
+        twins = [(n, names[files.index(f)]) for n, f in zip(names, files) if n not in kept]
+        return kept, (*twice, *twins)
 
     def shards(self, players: int) -> int:
         """Shards a round labels of ``players`` players."""

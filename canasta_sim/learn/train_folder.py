@@ -28,6 +28,10 @@ LOCK_FILE = "train.lock"
 #: 1 from the expert's rollouts; 4: before the distillation stages) is not resumed.
 RECIPE = 5
 
+#: The fields of recipe 1's plan, which recorded no ``recipe``: a record without ``recipe``
+#: that holds another field of the run's plan is a later recipe's that lost it (damaged).
+RECIPE_1 = ("seed", "rounds", "shards", "shards_other", "deals", "worlds", "every")
+
 #: The plan's fields a resume may change: the rounds of imitation may grow (never shrink:
 #: the weights follow every round; and only before any fine-tuning: they may change the file
 #: it starts from), the rounds on outcomes of each count take any number at or above the
@@ -57,7 +61,7 @@ LISTS = {
     "outcome_pool": (
         TUNE_POOL,
         1,
-        "each once, in the order given, no name of the weight file an earlier one names",
+        "each once, in that order, no name of the weight file an earlier one names",
     ),
     "distil_drop": (STATE_BLOCKS, 0, "each at most once, in that order (empty: no distillation)"),
 }
@@ -102,7 +106,7 @@ def check_plan(out: Path, facts: dict) -> None:
             raise damaged(
                 path,
                 f"not a record of canasta-sim train: a field no plan has, {unknown[0]}",
-                "start over in another folder (--out)",
+                "start over in another folder ('--out')",
             )
     else:
         markers = sorted(out.glob("round_*/*.done"))
@@ -111,7 +115,7 @@ def check_plan(out: Path, facts: dict) -> None:
         raise BadArgument(
             "out",
             f"the folder {out} was made by recipe {before.get('recipe', 1)} of canasta-sim "
-            f"train, this is recipe {RECIPE}: start over in another folder (--out)",
+            f"train, this is recipe {RECIPE}: start over in another folder ('--out')",
         )
     free = GROWS + (() if _tuned(out) else TUNING) + (() if before.get("distil_drop") else DISTIL)
     if path.exists():
@@ -121,7 +125,7 @@ def check_plan(out: Path, facts: dict) -> None:
             "rounds",
             f"rounds={facts['rounds']}, but the folder {out} was run to rounds="
             f"{before['rounds']} and its weights/ follow every round: it may only grow (resume "
-            f"it with {before['rounds']} or more, or start over in another folder (--out))",
+            f"it with {before['rounds']} or more, or start over in another folder ('--out'))",
         )
     for players in COUNTS:
         name, made = f"outcome_rounds_{players}p", _tuned_rounds(out, players)
@@ -132,7 +136,7 @@ def check_plan(out: Path, facts: dict) -> None:
                 f"{'' if made == 1 else 's'} on outcomes of "
                 f"{players} players done (up to {tune_folder(out, players).name}/round_"
                 f"{made - 1}.npz): resume it with {made} or more, or start over in another "
-                "folder (--out)",
+                "folder ('--out')",
             )
     if facts["rounds"] > before.get("rounds", facts["rounds"]) and (_tuned(out) or _distilled(out)):
         raise BadArgument(
@@ -140,7 +144,7 @@ def check_plan(out: Path, facts: dict) -> None:
             f"rounds={facts['rounds']}, but the folder {out} was run to rounds="
             f"{before['rounds']} and has begun distilling or fine-tuning their files (distil/, "
             f"outcomes_*p/): resume it with {before['rounds']}, or start over in another folder "
-            "(--out)",
+            "('--out')",
         )
     for name, value in facts.items():
         if name not in free and name in before and before[name] != value:
@@ -148,7 +152,7 @@ def check_plan(out: Path, facts: dict) -> None:
             raise BadArgument(
                 name,
                 f"{name}={_shown(value)}, but the folder {out} was made with {name}={was}: "
-                f"resume it with {was}, or start over in another folder (--out)",
+                f"resume it with {was}, or start over in another folder ('--out')",
             )
     _check_markers(out, facts, free)
     write_marker(path, facts)
@@ -199,7 +203,7 @@ def locked(out: Path):
         raise BadArgument(
             "out",
             f"the folder {out} is in use: another run of canasta-sim train holds its lock "
-            f"({LOCK_FILE}); wait for it to end, or give another folder (--out)",
+            f"({LOCK_FILE}); wait for it to end, or give another folder ('--out')",
         ) from None
     try:
         yield
@@ -226,7 +230,7 @@ def _check_plan_file(out: Path, plan: dict, free: tuple[str, ...]) -> None:
             f"{out / PLAN_FILE} says {name}={json.dumps(plan[name])}, but the marker {marker} "
             f"of its finished stage {marker.stem} says {name}={json.dumps(made)}: restore "
             f"{name} in {PLAN_FILE} to {json.dumps(made)}, or start over in another folder "
-            "(--out)",
+            "('--out')",
         )
 
 
@@ -248,7 +252,7 @@ def _check_markers(out: Path, facts: dict, free: tuple[str, ...]) -> None:
             name,
             f"{name}={_shown(facts[name])}, but the stage marker {marker} was made with "
             f"{name}={_shown(made)}: the folder {out} mixes settings, start over in another "
-            "folder (--out)",
+            "folder ('--out')",
         )
 
 
@@ -294,7 +298,8 @@ def _shown(value) -> str:
 def read_facts(path: Path, fields: dict | None = None, own: tuple[str, ...] = ()) -> dict:
     """A training folder's ``plan.json`` or a stage marker (each holds the plan): a JSON
     object holding every field of ``fields`` (the run's plan, as ``plan.json`` reads), or of
-    another recipe's plan (``recipe`` another number, or none: recipe 1) the ``seed`` and
+    another recipe's plan (``recipe`` another number, or none: recipe 1, whose plan holds
+    only fields of :data:`RECIPE_1`; a plan of more lost its ``recipe``) the ``seed`` and
     ``rounds`` every recipe records; each of these fields and ``recipe`` of the JSON type of
     the run's (:func:`_json_type`: a hand-edited ``"seed": "1"`` is no plan's), and the plan
     of this recipe one :class:`.plan.TrainPlan` takes (``"distil_drop": ["bogus"]`` is not),
@@ -317,15 +322,20 @@ def read_facts(path: Path, fields: dict | None = None, own: tuple[str, ...] = ()
     raise damaged(
         path,
         f"not a record of canasta-sim train: {why}",
-        "start over in another folder (--out)"
+        "start over in another folder ('--out')"
         if path.name == PLAN_FILE
-        else "delete it and run the same command again, or start over in another folder (--out)",
+        else "delete it and run the same command again, or start over in another folder ('--out')",
     )
 
 
 def _not_a_plan(plan: dict, fields: dict, own: tuple[str, ...]) -> str | None:
     """Why the record ``plan`` is not one of the run's plan ``fields`` (:func:`read_facts`),
     or None."""
+    if "recipe" not in plan and any(k in fields and k not in RECIPE_1 for k in plan):
+        return (
+            f"no recipe, which every plan after recipe 1 records; allowed: a number, {RECIPE} "
+            "for a folder of this recipe"
+        )
     same = plan.get("recipe", 1) == RECIPE
     held = list(fields) if same else ["seed", "rounds"]
     lacks = [k for k in held if k not in plan]
@@ -335,7 +345,11 @@ def _not_a_plan(plan: dict, fields: dict, own: tuple[str, ...]) -> str | None:
     wrong = [k for k in typed if _json_type(plan[k]) != _json_type(fields[k])]
     if wrong:
         was, kind = plan[wrong[0]], _json_type(fields[wrong[0]])
-        return f"its {wrong[0]} is {json.dumps(was)}, {_json_type(was)} where a plan has {kind}"
+        allowed = f"; {_list_allowed(wrong[0])}" if wrong[0] in LISTS else ""
+        return (
+            f"its {wrong[0]} is {json.dumps(was)}, {_json_type(was)} where a plan has {kind}"
+            f"{allowed}"
+        )
     if not (same and fields):
         return None
     for k, (names, least, _) in LISTS.items():
@@ -351,6 +365,16 @@ def _not_a_plan(plan: dict, fields: dict, own: tuple[str, ...]) -> str | None:
     wrong = [k for k in LISTS if k not in own and plan[k] != list(getattr(made, k))]
     if wrong:
         k = wrong[0]
+        # a pool of each name once in the plan's order that the plan takes shorter names
+        # the start's shipped file twice: the record's distillation (or rounds) undone by hand
+        if k == "outcome_pool" and plan[k] == [n for n in TUNE_POOL if n in plan[k]]:
+            return (
+                f"its distil_drop is [] and its rounds 0, so the fine-tuning starts from the "
+                f"shipped files of its start, {plan['start']}, which its outcome_pool "
+                f"{json.dumps(plan[k])} names twice (a plan records it as "
+                f"{json.dumps(list(made.outcome_pool))}); {_list_allowed('distil_drop')}, "
+                "one or more with this outcome_pool"
+            )
         return (
             f"its {k} is {json.dumps(plan[k])}, which a plan records as "
             f"{json.dumps(list(getattr(made, k)))}; {_list_allowed(k)}"

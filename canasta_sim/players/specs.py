@@ -475,7 +475,8 @@ def side_bots(bots, sides: int) -> list[Bot]:
         bots = bots * sides
     if len(bots) != sides:
         raise ValueError(
-            f"bots: {len(bots)} specs given; give 1 (every side) or {sides} (one per side)"
+            f"bots: {len(bots)} specs given for {sides} sides; allowed: 1 (every side) or "
+            f"{sides} (one per side)"
         )
     return bots
 
@@ -528,8 +529,8 @@ def seat_bots(seats, players: int) -> list[Bot]:
     bots = [b if isinstance(b, Bot) else parse_bot(b) for b in seats]
     if len(bots) != players:
         raise ValueError(
-            f"seats: {len(bots)} spec{'' if len(bots) == 1 else 's'} given; give {players} "
-            "(one per seat, seat 0 first)"
+            f"seats: {len(bots)} spec{'' if len(bots) == 1 else 's'} given for {players} "
+            f"players; allowed: {players} (one per seat, seat 0 first)"
         )
     return bots
 

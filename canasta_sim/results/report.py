@@ -101,8 +101,8 @@ def write_report(run_dir) -> Path:
         done, total = unfinished
         raise ValueError(
             f"{str(folder)!r} is an unfinished study ({done} of {total} cells done, no "
-            f"study.csv yet): finish it by running the command that started it with --resume "
-            f"(canasta-sim study ... --out {folder} --resume), then report it; a finished "
+            f"study.csv yet): finish it by running the command that started it with '--resume' "
+            f"('canasta-sim study ... --out {folder} --resume'), then report it; a finished "
             f"cell's folder (cells/NNN-...) is a run folder and can be reported alone"
         )
     manifest, agg, rules = read_run(folder)

@@ -89,7 +89,7 @@ def check_entries(manifest: dict, folder, names) -> None:
             f"{str(folder)!r} is a tune folder (a search of "
             f"{manifest['tune'].get('bot', 'a bot')}'s parameters: history.csv and final.csv, "
             f"no deals); allowed: a run folder of simulate, compare, sweep or games (compare "
-            f"the tuned setting with --out to make one)"
+            f"the tuned setting with '--out' to make one)"
         )
     if missing and isinstance(manifest.get("study"), dict):  # a study's cells are its runs
         raise ValueError(

@@ -281,7 +281,7 @@ def _seatings(manifest: dict, value, folder) -> list[list[str]]:
             raise BadArgument(
                 "folder",
                 f"{str(folder)!r} is {_other_run(Path(folder))}; not a simulate run folder: "
-                f"replay takes a deal of one of its comparisons, give --value (one of "
+                f"replay takes a deal of one of its comparisons, give '--value' (one of "
                 f"{allowed}), or a simulate, compare or games run folder",
             )
         if float(value) not in values:

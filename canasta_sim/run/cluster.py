@@ -29,7 +29,7 @@ def import_distributed():
         import distributed
     except ImportError:
         raise ValueError(
-            f"--scheduler needs Dask's distributed scheduler, which is not "
+            f"'--scheduler' needs Dask's distributed scheduler, which is not "
             f"installed; install it with: {INSTALL_HINT}"
         ) from None
     return distributed

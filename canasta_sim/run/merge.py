@@ -46,7 +46,7 @@ def _read_run(folder: Path) -> tuple[dict, Aggregates]:
     if not (folder / "aggregates.json").is_file():
         raise ValueError(
             f"{str(folder)!r} is not a simulate run folder (no aggregates.json); allowed: "
-            f"folders written by canasta-sim simulate --out"
+            f"folders written by 'canasta-sim simulate --out'"
         )
     check_entries(manifest, folder, ("rules", "deals", "seed"))
     check_run_versions(manifest, folder)
@@ -107,8 +107,8 @@ def _check_side_seeds(path: Path) -> None:
         raise ValueError(
             f"{str(path)!r} has no seed column (written by a canasta-sim older than this one, "
             f"whose side rows do not name their deal's seed); allowed: runs written by this "
-            f"canasta-sim (run simulate again), or a merge of the aggregates only (merge "
-            f"--no-records, records=False)"
+            f"canasta-sim (run simulate again), or a merge of the aggregates only ('merge "
+            f"--no-records', records=False)"
         )
 
 
@@ -274,8 +274,8 @@ def merge_runs(runs, out, *, overwrite: bool = False, records: bool = True) -> S
             raise ValueError(
                 f"{fa!r} and {fb!r} both hold deals {b[1]} to "
                 f"{min(a[1] + a[2], b[1] + b[2]) - 1} of seed {a[0]}: merging would count them "
-                f"twice; allowed: runs with different seeds or deal ranges (simulate "
-                f"--first-deal)"
+                f"twice; allowed: runs with different seeds or deal ranges ('simulate "
+                f"--first-deal')"
             )
     total = read[0][1]
     for _, agg in read[1:]:
@@ -318,10 +318,10 @@ def _keep_records(folders, manifests, records: bool) -> bool:
         return False
     if without:
         raise ValueError(
-            f"{', '.join(repr(f) for f in without)} kept no records (simulate --no-records) "
+            f"{', '.join(repr(f) for f in without)} kept no records ('simulate --no-records') "
             f"while the other runs did: the merged folder would lose their records; allowed: "
-            f"runs that all kept records, or a merge of the aggregates only (merge "
-            f"--no-records, records=False)"
+            f"runs that all kept records, or a merge of the aggregates only ('merge "
+            f"--no-records', records=False)"
         )
     return True
 

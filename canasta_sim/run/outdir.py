@@ -32,7 +32,8 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 
 from .._version import BOTS_VERSION, RULES_VERSION, __version__
-from ..errors import BadArgument
+from ..errors import BadArgument, InterruptedAfterCommit
+from ..results.report_files import deferred_signals
 from ..results.run_folder import naming_file, writing
 
 try:
@@ -225,7 +226,9 @@ def staging_folder(target: Target):
     folders there first (:func:`remove_stale_staging`). If the block fails or is interrupted,
     the staging folder and the parents created here that are left empty are removed; folders
     that existed before are never touched. An OSError naming a file in the staging folder is
-    raised again naming that file in ``target``, the folder the user asked for."""
+    raised again naming that file in ``target``, the folder the user asked for. A Ctrl-C once
+    the folder is in place is raised again as :class:`~canasta_sim.errors.InterruptedAfterCommit`
+    naming ``target``."""
     path = target.path
     created = make_folders(path.parent)
     remove_stale_staging(path.parent)
@@ -237,6 +240,9 @@ def staging_folder(target: Target):
     try:
         yield tmp
     except BaseException as exc:
+        if isinstance(exc, KeyboardInterrupt) and not os.path.lexists(tmp):
+            # commit_out moved the staging folder into place: the run is finished
+            raise InterruptedAfterCommit(path) from exc
         shutil.rmtree(tmp, ignore_errors=True)
         remove_empty_folders(created)
         if isinstance(exc, OSError) and exc.filename and Path(exc.filename).is_relative_to(tmp):
@@ -299,7 +305,9 @@ def _locked(folder: Path):
 def commit_out(tmp: Path, target: Target) -> None:
     """Move a complete results folder into place, readable like any new folder (``mkdtemp``
     makes it private). Replaces only the folder ``target.replaces`` names (the one found at
-    the start of the run with ``overwrite``).
+    the start of the run with ``overwrite``). SIGINT and SIGTERM wait until the move is done
+    and the replaced folder removed: the folder is never left aside with the new one not in
+    place.
 
     Raises
     ------
@@ -316,16 +324,17 @@ def commit_out(tmp: Path, target: Target) -> None:
         if current is not None and current != target.replaces:
             raise OutConflict(
                 f"out={str(path)!r} was written by another run while this one ran; this "
-                f"run's results are not kept (one run per results folder; --overwrite "
+                f"run's results are not kept (one run per results folder; '--overwrite' "
                 f"replaces only a folder that exists when the run starts)"
             )
-        if current is None:
+        with deferred_signals():
+            if current is None:
+                tmp.rename(path)
+                return
+            old = path.with_name(f".{path.name}.old-{os.getpid()}")
+            path.rename(old)
             tmp.rename(path)
-            return
-        old = path.with_name(f".{path.name}.old-{os.getpid()}")
-        path.rename(old)
-        tmp.rename(path)
-        shutil.rmtree(old, ignore_errors=True)
+            shutil.rmtree(old, ignore_errors=True)
 
 
 def json_text(data: dict) -> str:

@@ -287,7 +287,7 @@ def own_rollout(specs, sides: int) -> list[str]:
             raise ValueError(
                 f"the deal's bot {bot.spec!r} is written in Python and plays no rollouts "
                 f"(by default the rollouts play the deal's own bots); give the rollout bots "
-                f"(--rollout), e.g. 'expert'"
+                f"('--rollout'), e.g. 'expert'"
             )
     plays = [search_rollout_bot(b).spec if b.policy.search else b.spec for b in bots]
     rollout_bots(plays, sides)

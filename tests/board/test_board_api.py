@@ -352,7 +352,7 @@ def test_static_export(run, tmp_path):
     save_trace(cs.Deal.new(seed=1, trace=True).trace(), tmp_path / "t.jsonl")
     args = ["replay", "--trace", str(tmp_path / "t.jsonl"), "--html", str(tmp_path / "t.html")]
     result = CliRunner().invoke(main, args)
-    assert result.exit_code == 2 and "takes no --trace" in result.output
+    assert result.exit_code == 2 and "takes no '--trace'" in result.output
 
 
 def test_board_command_errors(tmp_path, run):
@@ -370,7 +370,7 @@ def test_replay_html_prints_only_where_it_wrote_and_keeps_an_existing_file(run, 
     assert result.output == f"wrote {out}\n"  # no move log
     out.write_text("mine")
     result = CliRunner().invoke(main, args)
-    assert result.exit_code == 2 and "give --overwrite" in result.output
+    assert result.exit_code == 2 and "give '--overwrite'" in result.output
     assert out.read_text() == "mine"
     result = CliRunner().invoke(main, [*args, "--overwrite"])
     assert result.exit_code == 0 and out.read_text().startswith("<!")

@@ -70,7 +70,7 @@ def test_a_trace_file_that_is_no_trace_is_a_usage_error(tmp_path, command, conte
         assert r.exit_code == 1 and "0 of 1 traces passed" in r.output
         return
     assert r.exit_code == 2, r.output
-    assert f"--trace {path}: not a trace file" in r.output
+    assert f"'--trace {path}': not a trace file" in r.output
 
 
 def test_the_board_without_its_extra_says_how_to_install_it_from_a_checkout(monkeypatch):
@@ -123,13 +123,30 @@ def test_no_records_without_out_is_a_usage_error(command):
     # --no-records only leaves rows out of a results folder: alone it would do nothing.
     r = invoke(*command, "--deals", "10", "--no-records")
     assert r.exit_code == 2, r.output
-    assert "--no-records needs --out" in r.output
+    assert "'--no-records' needs '--out'" in r.output
 
 
 def test_one_seat_spec_is_counted_in_the_singular():
     r = invoke("simulate", "--deals", "10", "--seats", "expert")
     assert r.exit_code == 2, r.output
-    assert "seats: 1 spec given; give 4 (one per seat" in r.output
+    assert "seats: 1 spec given for 4 players; allowed: 4 (one per seat" in r.output
+
+
+@pytest.mark.parametrize(
+    "option, specs, message",
+    [
+        ("--bots", "expert,expert,expert", "bots: 3 specs given for 2 sides; allowed: 1 (every "
+         "side) or 2 (one per side)"),
+        ("--seats", "expert,expert,expert", "seats: 3 specs given for 4 players; allowed: 4 "
+         "(one per seat, seat 0 first)"),
+    ],
+)  # fmt: skip
+def test_a_count_of_bots_the_players_do_not_take_names_the_option(option, specs, message):
+    """Bots that do not fit --players: a usage error of the option that gave them, named as
+    click names an option ('--bots'), with the counts allowed."""
+    r = invoke("simulate", "--players", 4, option, specs, "--deals", 1)
+    assert r.exit_code == 2, r.output
+    assert f"Invalid value for '{option}': {message}" in " ".join(r.output.split())
 
 
 @pytest.mark.parametrize(
@@ -238,7 +255,7 @@ def test_an_existing_out_folder_names_the_option_not_the_argument(tmp_path):
     r = invoke("simulate", "--deals", 1, "--out", tmp_path / "x")
     assert r.exit_code == 2
     text = " ".join(r.output.split())
-    assert "already exists; choose a new folder or add --overwrite" in text
+    assert "already exists; choose a new folder or add '--overwrite'" in text
     assert "overwrite=True" not in text
 
 

@@ -158,11 +158,11 @@ def test_rules_file(tmp_path):
         (["report", "/nonexistent/run"], "nonexistent"),
         (
             ["simulate", "--deals", "10", "--set", "players=6", "--players", "2"],
-            "--set players=6 and --players 2 set players to different values",
+            "'--set players=6' and '--players 2' set players to different values",
         ),
         (
             ["games", "--games", "2", "--set", "max_turns=900", "--set", "max_turns=800"],
-            "--set max_turns=900 and --set max_turns=800 set max_turns to different values",
+            "'--set max_turns=900' and '--set max_turns=800' set max_turns to different values",
         ),
         (
             ["simulate", "--deals", "10", "--bots", "expert:safety=1,safety=2"],
@@ -186,9 +186,9 @@ def test_rules_file(tmp_path):
             "the swept parameter safety is also set in the bot spec 'expert:safety=3'",
         ),
         # compare's bot errors name the bot argument at fault, not --deals
-        (["compare", "expert", "expert", "--deals", "4"], "Invalid value for BOT_B: compare"),
-        (["compare", "expert,greedy", "random", "--deals", "4"], "Invalid value for BOT_A:"),
-        (["compare", "random", "expert,greedy", "--deals", "4"], "Invalid value for BOT_B:"),
+        (["compare", "expert", "expert", "--deals", "4"], "Invalid value for 'BOT_B': compare"),
+        (["compare", "expert,greedy", "random", "--deals", "4"], "Invalid value for 'BOT_A':"),
+        (["compare", "random", "expert,greedy", "--deals", "4"], "Invalid value for 'BOT_B':"),
         (
             ["sweep", "expert", "--param", "hold_wilds=0,1,1", "--vs", "greedy", "--deals", "4"],
             "'0,1,1' repeats a value",
@@ -291,6 +291,50 @@ def test_interrupted_commands_leave_no_new_folder(tmp_path, monkeypatch):
         assert r.exit_code == 130  # 128 + SIGINT, as the shell reports Ctrl-C
         assert r.output == "Interrupted.\n"
         assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("when", ["after the move", "during the move of an overwrite"])
+def test_ctrl_c_once_the_results_folder_is_in_place_reports_a_finished_run(
+    tmp_path, monkeypatch, when
+):
+    """A run's folder in place is a finished run: a Ctrl-C after the move (or held during
+    it: the old folder aside, the new one not yet in place) exits 0 with a note naming the
+    complete folder, not 130 as if the run were lost; the folder holds the new run."""
+    import signal
+
+    out = tmp_path.resolve() / "run"
+    assert run("simulate", "--deals", 4, "--quiet", "--out", out).exit_code == 0
+    simulate_module = importlib.import_module("canasta_sim.run.simulate")
+    if when == "after the move":
+        shutil.rmtree(out)
+        commit_out = simulate_module.commit_out
+
+        def commit_then_ctrl_c(tmp, target):
+            commit_out(tmp, target)
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(simulate_module, "commit_out", commit_then_ctrl_c)
+    else:
+        rename = Path.rename
+
+        def ctrl_c_then_rename(self, dst):
+            if self == out:  # the old folder moves aside first
+                signal.raise_signal(signal.SIGINT)
+            return rename(self, dst)
+
+        monkeypatch.setattr(Path, "rename", ctrl_c_then_rename)
+    # Ctrl-C's handler, also where SIGINT is inherited as ignored (tests in the background)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        r = CliRunner().invoke(
+            main, ["simulate", "--deals", "6", "--quiet", "--out", str(out), "--overwrite"]
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    note = f"Interrupted after the run finished: {out} is complete.\n"
+    assert (r.exit_code, r.stderr) == (0, note)
+    assert json.loads((out / "manifest.json").read_text())["deals"] == 6
+    assert [p.name for p in tmp_path.iterdir()] == ["run"]  # no staging or old folder left
 
 
 def test_failed_write_leaves_no_new_folder_and_names_the_file(tmp_path):
@@ -604,7 +648,7 @@ def test_the_next_run_removes_what_kill_9_left(tmp_path):
 def test_compare_count_error_names_the_count_option():
     result = run("compare", "expert", "greedy", "--deals", 3, "--quiet")
     assert result.exit_code == 2
-    assert "Invalid value for --deals: deals=3" in result.output
+    assert "Invalid value for '--deals': deals=3" in result.output
 
 
 def test_games_report_games_cut_off_at_the_deal_bound():

@@ -168,7 +168,7 @@ def runs(tmp_path_factory):
 def test_a_usage_error_names_the_one_option_at_fault(args, option):
     r = CliRunner().invoke(main, [str(a) for a in args])
     assert r.exit_code == 2, r.output
-    assert f"Invalid value for {option}:" in r.output
+    assert f"Invalid value for '{option}':" in r.output
     assert "/--" not in r.output.split("Error:")[1]  # no list of options to choose from
 
 
@@ -176,14 +176,14 @@ def test_a_rules_file_error_names_the_rules_option(tmp_path):
     path = tmp_path / "rules.json"
     path.write_text(json.dumps({"players": 4, "max_turns": 0}))
     r = CliRunner().invoke(main, ["simulate", "--deals", "2", "--rules", str(path)])
-    assert r.exit_code == 2 and "Invalid value for --rules: rules switch max_turns=0" in r.output
+    assert r.exit_code == 2 and "Invalid value for '--rules': rules switch max_turns=0" in r.output
 
 
 def test_a_python_bot_on_dask_names_the_scheduler(bots):
     pytest.importorskip("distributed")
     args = ["simulate", "--deals", "2", "--bots", f"py:{bots}:Bad", "--scheduler", "local:1"]
     r = CliRunner().invoke(main, args)
-    assert r.exit_code == 2 and "Invalid value for --scheduler:" in r.output
+    assert r.exit_code == 2 and "Invalid value for '--scheduler':" in r.output
 
 
 def test_an_unreachable_scheduler_names_the_scheduler(monkeypatch):
@@ -197,16 +197,16 @@ def test_an_unreachable_scheduler_names_the_scheduler(monkeypatch):
     r = CliRunner().invoke(main, args)
     assert r.exit_code == 2
     assert (
-        "Invalid value for --scheduler: cannot reach the Dask scheduler at 'tcp://nowhere:1'"
+        "Invalid value for '--scheduler': cannot reach the Dask scheduler at 'tcp://nowhere:1'"
         in (r.output)
     )
 
 
 def test_replay_names_the_deal_or_the_folder(runs):
     r = CliRunner().invoke(main, ["replay", str(runs / "a"), "--deal", "20"])
-    assert r.exit_code == 2 and "Invalid value for --deal: deal=20" in r.output
+    assert r.exit_code == 2 and "Invalid value for '--deal': deal=20" in r.output
     r = CliRunner().invoke(main, ["replay", str(runs / "nothing"), "--deal", "2"])
-    assert r.exit_code == 2 and "Invalid value for RUN_FOLDER:" in r.output
+    assert r.exit_code == 2 and "Invalid value for 'RUN_FOLDER':" in r.output
 
 
 # --- merge ----------------------------------------------------------------------------------

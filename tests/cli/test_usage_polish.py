@@ -78,7 +78,8 @@ def test_compare_with_two_bots_and_seats_says_both_were_given():
     )
     assert r.exit_code == 2, r.output
     message = " ".join(r.output.split())
-    assert "both bots (expert greedy) and --seats expert,greedy,expert,greedy were given" in message
+    said = "both bots (expert greedy) and '--seats expert,greedy,expert,greedy' were given"
+    assert said in message
     assert "drop one" in message
 
 
@@ -101,7 +102,7 @@ def test_replay_of_a_sweep_folder_without_a_value_says_what_the_folder_is(tmp_pa
     assert "RUN_FOLDER" in message and "value=None" not in message
     assert f"{str(folder)!r} is a folder of canasta-sim sweep" in message
     assert "not a simulate run folder" in message
-    assert "give --value (one of 2, 4)" in message
+    assert "give '--value' (one of 2, 4)" in message
 
 
 def test_replay_takes_the_deal_indices_a_run_can_hold():
@@ -132,18 +133,27 @@ def test_analyse_target_se_out_of_range_says_the_range(tmp_path, value, said):
     assert "Traceback" not in message
 
 
+def test_analyse_help_says_target_se_range_in_words():
+    """--target-se's range reads as the other number options' help says theirs ("above 0"),
+    not click's "x>0"."""
+    help_text = " ".join(invoke("analyse", "--help").output.split())
+    start = help_text.index("--target-se FLOAT RANGE")
+    described = help_text[start : help_text.index("]", start) + 1]
+    assert described.endswith("[default: 5.0; above 0]"), described
+
+
 def test_analyse_refuses_max_worlds_below_min_worlds_saying_what_is_allowed(tmp_path):
     r = invoke("analyse", tmp_path / "never-read.toml", "--min-worlds", 50, "--max-worlds", 40)
     assert r.exit_code == 2, r.output
     message = " ".join(r.output.split())
-    assert "--max-worlds 40 is below --min-worlds 50; allowed: 50 or more" in message, message
+    assert "'--max-worlds 40' is below '--min-worlds 50'; allowed: 50 or more" in message, message
 
 
 def test_analyse_refuses_min_worlds_above_worlds(tmp_path):
     r = invoke("analyse", tmp_path / "never-read.toml", "--worlds", 10, "--min-worlds", 100)
     assert r.exit_code == 2, r.output
     message = " ".join(r.output.split())
-    assert "--min-worlds 100 is above --worlds 10" in message
+    assert "'--min-worlds 100' is above '--worlds 10'" in message
 
 
 @pytest.mark.parametrize("option", ["--deals", "--games", "--final-deals", "--final-games"])
@@ -213,7 +223,7 @@ def test_a_rules_file_giving_a_switch_twice_names_the_switch_and_the_file(tmp_pa
     r = invoke("simulate", "--deals", 2, "--rules", path)
     assert r.exit_code == 2, r.output
     message = " ".join(r.output.split())
-    assert f"Invalid value for --rules: {str(path)!r} gives {shown}; allowed: each" in message
+    assert f"Invalid value for '--rules': {str(path)!r} gives {shown}; allowed: each" in message
     assert "Traceback" not in r.output
     with pytest.raises(click.BadParameter, match=shown.replace("(", r"\(").replace(")", r"\)")):
         build_rules(None, str(path), ())
@@ -238,7 +248,7 @@ def test_a_rules_file_key_twice_in_a_nested_object_is_no_switch_twice(tmp_path, 
     r = invoke("simulate", "--deals", 2, "--rules", path)
     assert r.exit_code == 2, r.output
     message = " ".join(r.output.split())
-    assert "Invalid value for --rules: unknown rules switch 'x'; allowed: " in message
+    assert "Invalid value for '--rules': unknown rules switch 'x'; allowed: " in message
     assert "twice" not in message
 
 

@@ -45,11 +45,12 @@ def test_a_broken_trace_fails_verify_and_options_that_clash_are_usage_errors(tmp
     result = runner.invoke(main, ["verify", "--trace", str(broken)])
     assert result.exit_code == 1 and "FAIL" in result.output
     result = runner.invoke(main, ["verify", "--trace", path, "--deals", "5"])
-    assert result.exit_code == 2 and "--trace and --deals exclude each other" in result.output
+    assert result.exit_code == 2 and "'--trace' and '--deals' exclude each other" in result.output
     result = runner.invoke(main, ["verify"])
     assert result.exit_code == 2 and "Missing option '--deals'" in result.output
     result = runner.invoke(main, ["replay", "--trace", path, "--seed", "3"])
-    assert result.exit_code == 2 and "--seed: --trace replays the file as it is" in result.output
+    said = "'--seed': '--trace' replays the file as it is"
+    assert result.exit_code == 2 and said in result.output
 
 
 def test_replay_names_a_trace_it_cannot_read_and_the_line_of_bad_json(tmp_path):
@@ -63,7 +64,7 @@ def test_replay_names_a_trace_it_cannot_read_and_the_line_of_bad_json(tmp_path):
     result = runner.invoke(main, ["replay", "--trace", str(bad_rules)])
     said = " ".join(result.output.split())
     assert result.exit_code == 2 and "not a trace file" in said and "players=5" in said
-    assert f"verify --trace {bad_rules}" in said
+    assert f"'canasta-sim verify --trace {bad_rules}' referees it" in said
     no_rules = tmp_path / "no_rules.jsonl"
     no_rules.write_text("\n".join([json.dumps({"event": "start"})] + lines[1:]) + "\n")
     result = runner.invoke(main, ["replay", "--trace", str(no_rules)])

@@ -199,3 +199,24 @@ def test_a_resume_naming_a_distillation_the_folder_was_made_without_is_refused(t
     r = CliRunner().invoke(main, [*plain, "--distil-drop", "kinds"])
     text = " ".join(r.output.split())
     assert r.exit_code == 2 and "was made with distil_drop='': resume it with ''" in text, text
+
+
+@pytest.mark.parametrize(("n", "said"), [(1, "1 deal of seed 201, 1 step"),
+                                         (2, "2 deals of seed 201, 2 steps")])  # fmt: skip
+def test_the_distillation_line_counts_its_deals_and_steps_in_words(tmp_path, monkeypatch, n, said):
+    """A fresh user's case: --distil-deals 1 read "1 deals of seed"."""
+    import canasta_sim.learn.pipeline as pipeline
+
+    def stop(teacher, dplan):
+        raise KeyboardInterrupt  # the line is said before the distillation plays
+
+    monkeypatch.setattr(pipeline, "distil", stop)
+    plan = TrainPlan(rounds=0, start="apprentice@9", distil_drop=("kinds",), distil_deals=n,
+                     distil_steps=n)  # fmt: skip
+    lines: list[str] = []
+    with pytest.raises(KeyboardInterrupt):
+        pipeline._distil_count(tmp_path, plan, 4, {}, lines.append)
+    assert lines == [
+        f"distil_4p: {default_weights_path(4, 'apprentice9')} without the state blocks kinds, "
+        f"{said}"
+    ]

@@ -153,7 +153,7 @@ def test_fewer_rounds_than_planned_but_not_than_made_and_damaged_files(tmp_path)
     text = " ".join(r.output.split())
     assert r.exit_code == 2 and "plan.json is damaged" in text, text
     # deleting plan.json would leave a folder of files that is no training folder
-    assert "start over in another folder (--out)" in text and "Traceback" not in text
+    assert "start over in another folder ('--out')" in text and "Traceback" not in text
     assert "delete it" not in text
 
 
@@ -379,7 +379,8 @@ def test_the_default_is_bots_version_10s_recipe():
     ("rounds", "start", "pool", "kept"),
     [
         (0, "apprentice@9", "self,start,apprentice@9", ("self", "start")),
-        (0, "apprentice@9", "apprentice@9,self,start", ("apprentice@9", "self")),
+        # in TUNE_POOL's order whatever the order given: start before its family's name
+        (0, "apprentice@9", "apprentice@9,self,start", ("self", "start")),
         (0, "apprentice", "start,apprentice,apprentice@8", ("start", "apprentice@8")),
         (0, "apprentice@8", "self,self,start", ("self", "start")),
         # with a round of imitation, start is a round's file: no shipped file's
@@ -444,6 +445,31 @@ def test_the_progress_line_says_which_name_is_left_out_and_why(tmp_path, monkeyp
         f"outcomes_2p_1: rounds 0 to 0 of 1, 7 deals each, seed 102, pool self,start "
         f"(apprentice: the same network as start), from {start}"
     ]
+
+
+@pytest.mark.parametrize(
+    ("pool", "said"),
+    [
+        ("self,start,self", "pool self,start (self: given twice)"),
+        ("self,start,apprentice@9", "pool self,start (apprentice@9: the same file as start)"),
+        ("apprentice@9,start,self,start", "pool self,start (start: given twice) "
+         "(apprentice@9: the same file as start)"),
+    ],
+)  # fmt: skip
+def test_the_progress_line_says_which_name_the_plan_left_out_and_why(tmp_path, monkeypatch,
+                                                                     pool, said):  # fmt: skip
+    """A fresh user's case: a name the plan leaves out when it is made (given twice, or the
+    name of --start's own files with --rounds 0) was left out silently."""
+    import canasta_sim.learn.pipeline as pipeline
+
+    monkeypatch.setattr(pipeline, "tune_rounds", lambda folder, *args: folder.mkdir())
+    plan = TrainPlan(rounds=0, start="apprentice@9", outcome_pool=tuple(pool.split(",")),
+                     outcome_rounds_2p=1, outcome_deals_2p=7)  # fmt: skip
+    lines: list[str] = []
+    pipeline._tune_count(tmp_path, plan, 2, {}, lines.append)
+    start = default_weights_path(2, "apprentice9")
+    assert lines == [f"outcomes_2p_1: rounds 0 to 0 of 1, 7 deals each, seed 102, {said}, from "
+                     f"{start}"]  # fmt: skip
 
 
 def test_xla_runs_on_one_thread_unless_told(monkeypatch):

@@ -341,9 +341,9 @@ def test_threads_above_the_cores_name_threads_and_the_help_says_the_cap(tmp_path
 
     cores = numba.config.NUMBA_NUM_THREADS
     r = CliRunner().invoke(main, ["train", "--out", str(tmp_path / "o"), "--threads", cores + 1])
-    text = " ".join(r.output.split()).replace("'", "")
+    text = " ".join(r.output.split())
     assert r.exit_code == 2 and "--workers" not in text, text
-    assert f"Invalid value for --threads: {cores + 1} is more than the {cores} cores" in text
+    assert f"Invalid value for '--threads': {cores + 1} is more than the {cores} cores" in text
     assert not (tmp_path / "o").exists()
     help_text = " ".join(CliRunner().invoke(main, ["train", "--help"]).output.split())
     assert "--threads INTEGER RANGE Threads labelling shards side by side, at most this " in (
@@ -388,7 +388,7 @@ def test_ctrl_c_in_a_fit_exits_130_and_a_rerun_keeps_the_plan(tmp_path, monkeypa
         r = CliRunner().invoke(main, ["train", "--out", str(out), "--quiet", *bad])
         assert r.exit_code == 2 and option in r.output, r.output
         text = " ".join(r.output.split())
-        assert given in text and made in text and "another folder (--out)" in text, text
+        assert given in text and made in text and "another folder ('--out')" in text, text
     again = _train(out, "--rounds", "1")
     assert "round 1 label_2p: done before" in again and "round 1 fit_2p: done before" not in again
     assert (r1 / "fit_4p.done").exists() and len(list(r1.glob("weights/*.npz"))) == 4
@@ -525,7 +525,7 @@ def test_a_plan_json_without_the_plans_fields_is_damaged(tmp_path, instant, reco
     r = CliRunner().invoke(main, ["train", "--out", str(out), "--quiet", *TINY, "--rounds", "1"])
     text = " ".join(r.output.split())
     assert r.exit_code == 2 and "--out" in text and f"{path} is damaged" in text, text
-    assert "start over in another folder (--out)" in text and "Traceback" not in text
+    assert "start over in another folder ('--out')" in text and "Traceback" not in text
     assert path.read_text() == record
 
 
@@ -609,7 +609,7 @@ def test_a_second_run_in_a_locked_folder_stops_at_once(tmp_path, instant):
             r = CliRunner().invoke(main, [*args, "--out", str(folder)])
         text = " ".join(r.output.split())
         assert r.exit_code == 2 and "--out" in text and "Traceback" not in text, text
-        assert f"the folder {folder} is in use" in text and "another folder (--out)" in text
+        assert f"the folder {folder} is in use" in text and "another folder ('--out')" in text
     assert (out / "plan.json").read_text() == plan and not (out / "round_2").exists()
     assert [p.name for p in fresh.iterdir()] == [train_folder.LOCK_FILE]
     assert "resuming" in _train(out, "--rounds", "1")

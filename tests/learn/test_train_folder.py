@@ -14,7 +14,7 @@ from canasta_sim.cli.training import _pool
 from canasta_sim.errors import BadArgument
 from canasta_sim.learn import PLAN_RANGES
 from canasta_sim.learn.plan import TrainPlan
-from canasta_sim.learn.train_folder import RECIPE
+from canasta_sim.learn.train_folder import RECIPE, check_plan
 
 #: A folder of --start's shipped files: no labels, no distillation, no round on outcomes.
 NOTHING = [
@@ -117,7 +117,7 @@ def test_a_folder_with_a_distillation_refuses_other_distil_settings(tmp_path, ar
         ("outcome_pool", ["self", "start", "self"], 'its outcome_pool is ["self", "start", '
          '"self"], which a plan records as ["self", "start"]; allowed: a JSON list of one or '
          'more of "self", "start", "apprentice", "apprentice@8", "apprentice@9", '
-         '"apprentice@10", "apprentice@11" (in lower case), each once, in the order given'),
+         '"apprentice@10", "apprentice@11" (in lower case), each once, in that order'),
     ],
 )  # fmt: skip
 def test_a_plan_json_field_of_another_type_or_no_plans_value_is_damaged(
@@ -135,8 +135,84 @@ def test_a_plan_json_field_of_another_type_or_no_plans_value_is_damaged(
     text = " ".join(r.output.split())
     assert r.exit_code == 2 and "--out" in text, text
     assert f"{path} is damaged (not a record of canasta-sim train: {said}" in text
-    assert "start over in another folder (--out)" in text and "Traceback" not in text
+    assert "start over in another folder ('--out')" in text and "Traceback" not in text
     assert path.read_text() == record
+
+
+@pytest.mark.parametrize(
+    "spelled",
+    ["apprentice@8,self", " SELF , Apprentice@8", "apprentice@8,self,self", "self,apprentice@9"],
+)
+def test_a_resume_names_the_pool_in_any_order_and_spelling(tmp_path, spelled):
+    """A fresh user's case: a fine-tuning begun with --outcome-pool self,apprentice@8 was
+    refused on resume with apprentice@8,self; the plan takes a pool's names in one order,
+    each once, so the same names are the same plan (another name is not)."""
+    out = tmp_path / "t"
+    r = _train(out, "--outcome-pool", "self,apprentice@8")
+    assert r.exit_code == 0, r.output
+    (out / "outcomes_2p").mkdir()
+    (out / "outcomes_2p" / "round_0.npz").write_bytes(b"")  # a fine-tuning begun
+    plan = TrainPlan(rounds=0, start="apprentice@9", outcome_pool=_pool(None, None, spelled),
+                     **{f"outcome_rounds_{p}p": int(p == 2) for p in (2, 3, 4, 6)})  # fmt: skip
+    facts = json.loads(json.dumps({**asdict(plan), "recipe": RECIPE}))
+    if "@9" in spelled:
+        with pytest.raises(BadArgument, match="^outcome_pool=self,apprentice@9, but the folder"):
+            check_plan(out, facts)
+    else:
+        check_plan(out, facts)
+    assert json.loads((out / "plan.json").read_text())["outcome_pool"] == ["self", "apprentice@8"]
+
+
+@pytest.mark.parametrize(
+    "emptied, said",
+    [
+        ([], "its distil_drop is [] and its rounds 0, so the fine-tuning starts from the shipped "
+         "files of its start, apprentice@9, which its outcome_pool [\"self\", \"start\", "
+         "\"apprentice@9\"] names twice (a plan records it as [\"self\", \"start\"]); "),
+        ("", 'its distil_drop is "", a string where a plan has a list of strings; '),
+    ],
+)  # fmt: skip
+def test_a_distil_drop_emptied_in_plan_json_is_its_damage(tmp_path, emptied, said):
+    """A fresh user's case: distil_drop emptied in plan.json of a distillation whose pool
+    names --start's name beside start (two files with the distillation, one without) was
+    damage of outcome_pool, in its words; it is distil_drop's, saying what it takes."""
+    out = tmp_path / "t"
+    out.mkdir()
+    pool = ("self", "start", "apprentice@9")
+    plan = TrainPlan(rounds=0, start="apprentice@9", distil_drop=("kinds",), outcome_pool=pool,
+                     **{f"outcome_rounds_{p}p": 0 for p in (2, 3, 4, 6)})  # fmt: skip
+    assert plan.outcome_pool == pool
+    path = out / "plan.json"
+    path.write_text(json.dumps({**asdict(plan), "recipe": RECIPE, "distil_drop": emptied}))
+    r = _train(out)
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "Traceback" not in text, text
+    allowed = ('allowed: a JSON list of any of "kinds", "neighbours" (in lower case), each at '
+               "most once, in that order (empty: no distillation)")  # fmt: skip
+    assert f"{path} is damaged (not a record of canasta-sim train: {said}{allowed}" in text
+
+
+def test_a_plan_json_that_lost_its_recipe_is_damaged_not_recipe_1(tmp_path):
+    """A fresh user's case: recipe deleted from plan.json was read as recipe 1 (its plan.json
+    recorded none), which holds none of the later recipes' fields; it is a missing field."""
+    out = tmp_path / "t"
+    plan = _plain(out)
+    path = out / "plan.json"
+    del plan["recipe"]
+    path.write_text(json.dumps(plan))
+    r = _train(out)
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "Traceback" not in text, text
+    assert (
+        f"{path} is damaged (not a record of canasta-sim train: no recipe, which every plan "
+        f"after recipe 1 records; allowed: a number, {RECIPE} for a folder of this recipe)"
+    ) in text
+    # recipe 1's plan.json, of its own fields only, is that recipe's folder
+    old = {"seed": 1, "rounds": 2, "shards": 500, "shards_other": 180, "deals": 20,
+           "worlds": 32, "every": 3}  # fmt: skip
+    path.write_text(json.dumps(old))
+    text = " ".join(_train(out).output.split())
+    assert f"the folder {out} was made by recipe 1 of canasta-sim train, this is recipe" in text
 
 
 @pytest.mark.parametrize("recorded", [["neighbours"], ["kinds", "neighbours"], []])
@@ -200,8 +276,8 @@ def test_the_plan_and_its_option_refuse_the_same_values(name):
         with pytest.raises(BadArgument, match=f"^{name}={value} is not allowed"):
             TrainPlan(**{name: value})
         r = CliRunner().invoke(main, ["train", "--out", "/never/made", option, str(value)])
-        text = r.output.replace("'", "")
-        assert r.exit_code == 2 and f"Invalid value for {option}: {value} is not" in text, text
+        text = r.output
+        assert r.exit_code == 2 and f"Invalid value for '{option}': {value} is not" in text, text
     # rounds=0 with the default start fine-tunes its files; a round's deals are at least the
     # pool's opponents (one here)
     alone = {"outcome_pool": ("self",)} if name.startswith("outcome_deals") else {}
@@ -235,7 +311,7 @@ def test_a_plan_json_edited_against_a_finished_stage_says_so_first(tmp_path, fie
         assert (
             f"{path} says {field}={json.dumps(edited)}, but the marker {marker} of its finished "
             f"stage outcomes_2p_1 says {field}={json.dumps(made)}: restore {field} in plan.json "
-            f"to {json.dumps(made)}, or start over in another folder (--out)"
+            f"to {json.dumps(made)}, or start over in another folder ('--out')"
         ) in text
     path.write_text(json.dumps({**plan, field: made}))
     (out / "outcomes_2p" / "round_0.npz").unlink()

@@ -52,7 +52,7 @@ def test_bots_and_seats_are_exclusive_and_seats_need_one_spec_per_seat():
     d = _pickup_position(0)
     with pytest.raises(ValueError, match="one of them"):
         d.play_turn("expert", seats=["expert"] * 4)
-    with pytest.raises(ValueError, match="give 4 \\(one per seat"):
+    with pytest.raises(ValueError, match="allowed: 4 \\(one per seat"):
         d.play_turn(seats=["expert", "careful"])
 
 

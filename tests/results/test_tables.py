@@ -291,7 +291,7 @@ def test_study_without_out_prints_and_writes_nothing(tmp_path, monkeypatch):
     assert "study of 2 cells, 10 deals per cell" in r.output and "results written" not in r.output
     assert list(tmp_path.iterdir()) == []
     r = CliRunner().invoke(main, ["study", "--axis", "players=2", "--deals", "10", "--resume"])
-    assert r.exit_code == 2 and "--resume needs --out" in r.output
+    assert r.exit_code == 2 and "'--resume' needs '--out'" in r.output
 
 
 def test_simulate_summary_as_csv_and_json():

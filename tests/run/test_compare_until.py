@@ -128,9 +128,9 @@ def test_command_line_until():
     assert settings["until"] == {"rule": "decided", "most": 400, "block": 20, "stopped": "decided"}
     assert settings["count"] % 20 == 0 and settings["count"] < 400
     bad = run("--deals", "40", "--until", "0")
-    assert bad.exit_code == 2 and "Invalid value for --until: until='0'" in bad.output
+    assert bad.exit_code == 2 and "Invalid value for '--until': until='0'" in bad.output
     lone = run("--deals", "40", "--block", "20")
-    assert lone.exit_code == 2 and "--block is the deals between two looks of --until" in (
+    assert lone.exit_code == 2 and "'--block' is the deals between two looks of '--until'" in (
         lone.output
     )
 

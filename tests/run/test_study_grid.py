@@ -158,14 +158,14 @@ def test_an_interrupted_study_says_how_to_finish_it(tmp_path, monkeypatch):
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 130
     assert (
-        f"Interrupted: 1 of 2 cells done in {out}; run the same command with --resume to "
+        f"Interrupted: 1 of 2 cells done in {out}; run the same command with '--resume' to "
         f"finish it" in result.stderr
     )
     # the same command again refuses, naming --resume (not only --overwrite)
     again = CliRunner().invoke(main, args)
     assert again.exit_code == 2
     assert "is an unfinished study (1 of 2 cells done)" in again.output
-    assert "run the same command with --resume to finish it" in again.output
+    assert "run the same command with '--resume' to finish it" in again.output
     with pytest.raises(ValueError, match=r"unfinished study \(1 of 2 cells done\).*resume=True"):
         run_study([parse_axis("players=2|4")], deals=40, out=out)
     # report says the study is unfinished and how to finish it

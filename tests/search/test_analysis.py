@@ -429,10 +429,10 @@ def write_position(tmp_path, **change):
             "apprentice@11\n",
         ),
         ({}, ["--rollout", "expert,wizard:x=1"], "unknown rollout bot 'wizard'; allowed: random"),
-        ({}, ["--rollout", "pimc"], "--rollout: rollout bot 'pimc' is the search bot"),
+        ({}, ["--rollout", "pimc"], "'--rollout': rollout bot 'pimc' is the search bot"),
         ({}, ["--rollout", "pimc"], "allowed: random, greedy, careful, expert, apprentice, exp"),
-        ({}, ["--rollout", "pimc:melds=1"], "--rollout: rollout bot 'pimc:melds=1' is the"),
-        ({}, ["--rollout", f"py:{EXAMPLE_BOTS}:EagerMelder"], "--rollout: rollout bot 'py:"),
+        ({}, ["--rollout", "pimc:melds=1"], "'--rollout': rollout bot 'pimc:melds=1' is the"),
+        ({}, ["--rollout", f"py:{EXAMPLE_BOTS}:EagerMelder"], "'--rollout': rollout bot 'py:"),
         # a hand without cards has gone out (R-40): no decision is left, and no rollout hangs
         ({"hand": "", "hand_sizes": [0, 12]}, [], "hand_sizes[0]=0"),
         ({"hand_sizes": [4, 0]}, [], "hand_sizes[1]=0"),
@@ -448,7 +448,7 @@ def test_cli_bad_input_is_a_usage_error_naming_the_value(tmp_path, change, extra
 def test_cli_without_a_position_names_both_ways():
     result = run_cli()
     assert result.exit_code == 2
-    assert "give POSITION (a position file) or --from-run" in result.output
+    assert "give POSITION (a position file) or '--from-run" in result.output
 
 
 def test_cli_refuses_an_existing_out_folder(tmp_path):

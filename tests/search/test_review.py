@@ -112,7 +112,7 @@ def invoke(*args):
         (["--rollout", "pimc:melds=1"], ["--rollout", "'pimc:melds=1' is the search bot"]),
         (  # a bot written in Python plays no rollouts: the default needs --rollout
             ["--bots", f"py:{EXAMPLE_BOTS}:EagerMelder,expert"],
-            ["Invalid value for --bots:", "EagerMelder' is written in Python", "(--rollout)"],
+            ["Invalid value for '--bots':", "EagerMelder' is written in Python", "('--rollout')"],
         ),
         (["--worlds", "0"], ["--worlds"]),
         (["--deals", "0"], ["--deals"]),
