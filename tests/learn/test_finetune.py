@@ -381,7 +381,7 @@ def test_the_default_is_bots_version_10s_recipe():
         (0, "apprentice@9", "self,start,apprentice@9", ("self", "start")),
         # in TUNE_POOL's order whatever the order given: start before its family's name
         (0, "apprentice@9", "apprentice@9,self,start", ("self", "start")),
-        (0, "apprentice", "start,apprentice,apprentice@8", ("start", "apprentice@8")),
+        (0, "apprentice@11", "start,apprentice@11,apprentice@8", ("start", "apprentice@8")),
         (0, "apprentice@8", "self,self,start", ("self", "start")),
         # with a round of imitation, start is a round's file: no shipped file's
         (1, "apprentice@9", "self,start,apprentice@9", ("self", "start", "apprentice@9")),
