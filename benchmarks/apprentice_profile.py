@@ -18,9 +18,9 @@ the turns, per deal for the deals), median of the rounds.
 A head network (bots version 12's files) has other pieces: its draw decision is the
 expert's, and at the play decision its candidates
 (:func:`~canasta_sim.nb.bots.apprentice.head_candidates_nb`: the expert's melds from the
-counts, each kind held after them and holding them), their scores
-(:func:`~canasta_sim.nb.bots.apprentice.head_scores_nb`: the state features, the hidden
-layer, the rows and the candidates' terms) and the whole decision; ``--family apprentice11``
+counts, each kind held after them and holding them) and the whole decision (their scores,
+:func:`~canasta_sim.nb.bots.apprentice.head_scores_nb`, and the move); ``--family
+apprentice11``
 profiles version 11's full network instead.
 
 numba links the kernels into one machine-code function, so a sampling profiler sees one
@@ -56,12 +56,10 @@ from canasta_sim.nb.bots.apprentice import (  # noqa: E402
     decision_features_nb,
     head_candidates_nb,
     head_play_nb,
-    head_scores_nb,
     score_candidates_nb,
     state_half_nb,
 )
 from canasta_sim.nb.bots.expert import (  # noqa: E402
-    ExpertMeld,
     expert_discard_nb,
     expert_draw_nb,
     expert_melds_nb,
@@ -105,7 +103,6 @@ PLAY_PIECES = (
 )
 HEAD_PIECES = (
     "play: head candidates (the expert's melds from the counts)",
-    "play: head candidates + scores",
     "play: head, whole decision",
     "play: expert, whole decision",
 )
@@ -148,7 +145,7 @@ def pieces_nb(
     """Run ``piece`` on every state of ``states``, ``rounds`` times: 0 the copy alone;
     1..5 the draw pieces (DRAW_PIECES), 11..19 the play pieces (PLAY_PIECES: 11..15 prefixes
     of a decision, 16..19 parts of it timed alone), 21 and 22 the apprentice's and the
-    expert's whole turn, 31..33 a head network's play pieces (HEAD_PIECES)."""
+    expert's whole turn, 31 and 33 a head network's play pieces (HEAD_PIECES)."""
     rparams = work.rparams[:]
     for i in range(N_EXPERT):
         rparams[i] = params[ApprenticeParam.expert + i]
@@ -200,17 +197,13 @@ def pieces_nb(
 
 @nb.njit(cache=True, _nrt=False)
 def head_piece_nb(piece, state, rules, bot, params, net, work, fwork, log):
-    """A head network's play piece ``piece`` (31..33, HEAD_PIECES) on ``state``, the
-    expert's parameters in ``work.rparams``; returns the candidates (0 for the whole
-    decision)."""
+    """A head network's play piece ``piece`` (31 its candidates, 33 its whole decision,
+    HEAD_PIECES) on ``state``, the expert's parameters in ``work.rparams``; returns the
+    candidates (0 for the whole decision)."""
     if piece == 33:
         head_play_nb(state, rules, bot, params, net, work, fwork, log)
         return 0
-    n, melds, which = head_candidates_nb(state, rules, bot, work.rparams[:], work)
-    if piece == 32:
-        plan = bot.out_plan[:] if which == ExpertMeld.out else bot.meld_plan[:]
-        head_scores_nb(state, rules, net, plan, work, fwork, n, melds)
-    return n
+    return head_candidates_nb(state, rules, bot, work.rparams[:], work)[0]
 
 
 def decisions(rules: Rules, deals: int, work_args) -> tuple[np.ndarray, np.ndarray]:
@@ -299,7 +292,7 @@ def main(argv=None):
             rows.append({"piece": name, "us_each": us, "us_per_deal": us * per})
 
     if head:  # its draw decision is the expert's
-        add(HEAD_PIECES, plays, (31, 32, 33, 15), len(plays) / args.deals)
+        add(HEAD_PIECES, plays, (31, 33, 15), len(plays) / args.deals)
     else:
         add(DRAW_PIECES, draws, (1, 2, 3, 4, 5), per_deal)
         add(PLAY_PIECES, plays, tuple(range(11, 20)), len(plays) / args.deals)

@@ -585,7 +585,7 @@ def apprentice_turn_nb(state, rules, bot, params, weights, rstate, work, fwork, 
         apprentice_play_nb(state, rules, bot, params, weights, rstate, work, fwork, log)
 
 
-@inline_kernel
+@kernel
 def head_turn_nb(state, rules, bot, params, net, work, fwork, log):
     """A head network's whole turn: the expert's draw decision (R-20 step 1, R-30..R-35,
     R-44), then :func:`head_play_nb`, or R-45's end after a last-card red three as the
