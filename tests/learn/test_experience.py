@@ -72,7 +72,7 @@ def test_temperature_zero_logs_probability_one_and_plays_as_the_apprentice():
     rules = Rules(players=4)
     for deal in range(3):
         got = log["outcome"][meta[:, PlayCol.deal] == deal][0]
-        assert got == _outcome_of(rules, 22, deal, ["apprentice"])
+        assert got == _outcome_of(rules, 22, deal, ["apprentice@11"])
 
 
 def test_sampling_plays_as_the_apprentice_with_a_temperature_against_the_pool():
@@ -82,7 +82,7 @@ def test_sampling_plays_as_the_apprentice_with_a_temperature_against_the_pool():
     meta = log["meta"]
     rules = Rules(players=4)
     for deal in range(4):
-        bots = ["apprentice:temperature=150", "apprentice@8"]
+        bots = ["apprentice@11:temperature=150", "apprentice@8"]
         if deal % 2:
             bots.reverse()
         got = log["outcome"][meta[:, PlayCol.deal] == deal][0]
