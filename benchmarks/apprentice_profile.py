@@ -15,11 +15,20 @@ plays the apprentice. A driver kernel loops over them, copying each into a scrat
 time (it moves far less with the machine's load than wall time), per decision (per turn for
 the turns, per deal for the deals), median of the rounds.
 
+A head network (bots version 12's files) has other pieces: its draw decision is the
+expert's, and at the play decision its candidates
+(:func:`~canasta_sim.nb.bots.apprentice.head_candidates_nb`: the expert's melds from the
+counts, each kind held after them and holding them) and the whole decision (their scores,
+:func:`~canasta_sim.nb.bots.apprentice.head_scores_nb`, and the move); ``--family
+apprentice11``
+profiles version 11's full network instead.
+
 numba links the kernels into one machine-code function, so a sampling profiler sees one
 symbol; these pieces stand in for a profile.
 
-Run: ``python benchmarks/apprentice_profile.py [--deals 100] [--repeats 5]``; writes
-``results/bench/apprentice_profile.csv`` and ``apprentice_profile.md``.
+Run: ``python benchmarks/apprentice_profile.py [--deals 100] [--repeats 5] [--family
+apprentice11]``; writes ``results/bench/apprentice_profile.csv`` and ``apprentice_profile.md``
+(``apprentice_profile_{family}`` for a family).
 """
 
 import argparse
@@ -45,6 +54,8 @@ from canasta_sim.nb.bots.apprentice import (  # noqa: E402
     apprentice_play_nb,
     apprentice_turn_nb,
     decision_features_nb,
+    head_candidates_nb,
+    head_play_nb,
     score_candidates_nb,
     state_half_nb,
 )
@@ -68,7 +79,7 @@ from canasta_sim.nb.bots.search_candidates import (  # noqa: E402
 from canasta_sim.nb.bots.turn import finish_turn_nb  # noqa: E402
 from canasta_sim.nb.engine.state import STATE_DTYPE, copy_state_nb  # noqa: E402
 from canasta_sim.nb.enums import EV_LEN, DealSlot, Phase  # noqa: E402
-from canasta_sim.players.specs import parse_bot  # noqa: E402
+from canasta_sim.players.specs import family_bot, parse_bot  # noqa: E402
 from canasta_sim.players.weights import default_weights_path, load_weights  # noqa: E402
 
 #: (decision, piece): the piece codes of pieces_nb, in the order of the table.
@@ -90,6 +101,11 @@ PLAY_PIECES = (
     "play: state features",
     "play: state features + state half",
 )
+HEAD_PIECES = (
+    "play: head candidates (the expert's melds from the counts)",
+    "play: head, whole decision",
+    "play: expert, whole decision",
+)
 TURN_PIECES = ("turn: apprentice", "turn: expert")
 
 
@@ -109,12 +125,15 @@ def collect_nb(state, rules, bot, params, weights, rstate, work, fwork, log, dra
             if n_draw < draws.shape[0]:
                 copy_state_nb(draws[n_draw], state)
                 n_draw += 1
-            apprentice_draw_nb(state, rules, bot, params, weights, work, fwork, log)
+            if weights[0, NetSlot.head] != 0.0:  # a head network's draw is the expert's
+                expert_draw_nb(state, rules, bot, rparams, log)
+            else:
+                apprentice_draw_nb(state, rules, bot, params, weights, work, fwork, log)
         if state.g[DealSlot.phase] == Phase.play:
             if n_play < plays.shape[0]:
                 copy_state_nb(plays[n_play], state)
                 n_play += 1
-            apprentice_play_nb(state, rules, bot, params, weights, rstate, work, fwork, log)
+            apprentice_turn_nb(state, rules, bot, params, weights, rstate, work, fwork, log)
         finish_turn_nb(state, rules, seat, log)
     return n_draw, n_play
 
@@ -126,7 +145,7 @@ def pieces_nb(
     """Run ``piece`` on every state of ``states``, ``rounds`` times: 0 the copy alone;
     1..5 the draw pieces (DRAW_PIECES), 11..19 the play pieces (PLAY_PIECES: 11..15 prefixes
     of a decision, 16..19 parts of it timed alone), 21 and 22 the apprentice's and the
-    expert's whole turn."""
+    expert's whole turn, 31 and 33 a head network's play pieces (HEAD_PIECES)."""
     rparams = work.rparams[:]
     for i in range(N_EXPERT):
         rparams[i] = params[ApprenticeParam.expert + i]
@@ -137,7 +156,9 @@ def pieces_nb(
         for i in range(states.shape[0]):
             copy_state_nb(scratch, states[i])
             n = 0
-            if piece == 21:
+            if piece >= 31:
+                n = head_piece_nb(piece, scratch, rules, bot, params, wset, work, fwork, log)
+            elif piece == 21:
                 apprentice_turn_nb(scratch, rules, bot, params, weights, rstate, work, fwork, log)
             elif piece == 22:
                 expert_turn_nb(scratch, rules, bot, rparams, log)
@@ -174,6 +195,17 @@ def pieces_nb(
     return total
 
 
+@nb.njit(cache=True, _nrt=False)
+def head_piece_nb(piece, state, rules, bot, params, net, work, fwork, log):
+    """A head network's play piece ``piece`` (31 its candidates, 33 its whole decision,
+    HEAD_PIECES) on ``state``, the expert's parameters in ``work.rparams``; returns the
+    candidates (0 for the whole decision)."""
+    if piece == 33:
+        head_play_nb(state, rules, bot, params, net, work, fwork, log)
+        return 0
+    return head_candidates_nb(state, rules, bot, work.rparams[:], work)[0]
+
+
 def decisions(rules: Rules, deals: int, work_args) -> tuple[np.ndarray, np.ndarray]:
     """The states of the draw and of the play decisions of ``deals`` deals (seed 11) with the
     apprentice on every seat."""
@@ -204,12 +236,14 @@ def piece_times(states, codes, work_args, repeats: int) -> dict[int, float]:
     return {code: statistics.median(cpu[code]) - copy for code in codes}
 
 
-def deal_times(rules: Rules, deals: int, repeats: int) -> dict[str, tuple[float, float]]:
-    """Thread CPU µs per deal and turns per deal of the apprentice's and the expert's deals,
-    every seat the same bot, on one thread (median of ``repeats``)."""
+def deal_times(
+    rules: Rules, apprentice: str, deals: int, repeats: int
+) -> dict[str, tuple[float, float]]:
+    """Thread CPU µs per deal and turns per deal of the ``apprentice``'s (a bot name) and the
+    expert's deals, every seat the same bot, on one thread (median of ``repeats``)."""
     nb.set_num_threads(1)
     out = {}
-    for bot in ("apprentice", "expert"):
+    for bot in (apprentice, "expert"):
         call = deal_call(rules, bot, deals)
         deal_rows, _ = call()
         cpu = []
@@ -227,12 +261,14 @@ def main(argv=None):
     parser.add_argument("--whole", type=int, default=4000, help="whole deals timed")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--family", default="", help="shipped weight family (default: today's)")
     args = parser.parse_args(argv)
     rules = Rules(players=args.players)
     params = np.zeros(N_PARAMS)
     values = parse_bot("apprentice").values
     params[: len(values)] = values
-    weights = load_weights(str(default_weights_path(args.players)))[None].copy()
+    weights = load_weights(str(default_weights_path(args.players, args.family)))[None].copy()
+    head = weights[0, NetSlot.head] != 0.0
     rstates, works = search_work(1)
     work_args = (
         np.zeros(1, STATE_DTYPE)[0],
@@ -255,20 +291,25 @@ def main(argv=None):
             us = times[code]
             rows.append({"piece": name, "us_each": us, "us_per_deal": us * per})
 
-    add(DRAW_PIECES, draws, (1, 2, 3, 4, 5), per_deal)
-    add(PLAY_PIECES, plays, tuple(range(11, 20)), len(plays) / args.deals)
+    if head:  # its draw decision is the expert's
+        add(HEAD_PIECES, plays, (31, 33, 15), len(plays) / args.deals)
+    else:
+        add(DRAW_PIECES, draws, (1, 2, 3, 4, 5), per_deal)
+        add(PLAY_PIECES, plays, tuple(range(11, 20)), len(plays) / args.deals)
     add(TURN_PIECES, draws, (21, 22), per_deal)
-    for bot, (us, turns) in deal_times(rules, args.whole, args.repeats).items():
+    learner = family_bot(args.family)
+    for bot, (us, turns) in deal_times(rules, learner, args.whole, args.repeats).items():
         rows.append({"piece": f"deal: {bot}, one thread", "us_each": us / turns, "us_per_deal": us})
     frame = pd.DataFrame(rows)
     print(frame.to_string(index=False), flush=True)
     command = "python benchmarks/apprentice_profile.py " + " ".join(argv or sys.argv[1:])
     title = (
-        f"The apprentice's time by pieces ({args.players} players; {len(draws):,} draw and "
+        f"The {learner}'s time by pieces ({args.players} players; {len(draws):,} draw and "
         f"{len(plays):,} play decisions of {args.deals} apprentice deals, thread CPU µs each "
         f"(a turn's for the deals) and per deal, median of {args.repeats} rounds)"
     )
-    print(write_table("apprentice_profile", frame, title, command.strip()).read_text())
+    name = "apprentice_profile" + (f"_{args.family}" if args.family else "")
+    print(write_table(name, frame, title, command.strip()).read_text())
 
 
 if __name__ == "__main__":

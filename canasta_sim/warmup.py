@@ -40,7 +40,14 @@ from .game.deals import Deal
 from .game.legality import STEPS
 from .game.notation import is_legal_meld, minimum_count
 from .game.rules import Rules
-from .nb.bots.apprentice import VALUE_LEN, decision_features_nb, position_value_nb
+from .nb.bots.apprentice import (
+    NET_LEN,
+    VALUE_LEN,
+    decision_features_nb,
+    head_candidates_nb,
+    head_scores_nb,
+    position_value_nb,
+)
 from .nb.bots.features import feature_work, state_features_nb
 from .nb.bots.memory import new_bot
 from .nb.bots.search_candidates import N_EXPERT, play_candidates_nb, search_work
@@ -70,13 +77,19 @@ def _apprentice() -> None:
     """The learned bot's kernels (its candidates and features; it calls the expert's), and its
     play candidates for Python callers (``candidate_scores``, analyse's learned column at a
     play decision: inlined into the bots' kernels, ``play_candidates_nb`` compiles apart for a
-    call from Python)."""
+    call from Python, and so do a head network's candidates and scores, for the types
+    analyse passes: a row of its stacked weight sets)."""
     Deal.new(Rules(), 0).play_out(["apprentice", "expert"])
     rstates, works = search_work(1)
     no_log = np.zeros((0, EV_LEN), np.int32)
     rparams = np.zeros(N_EXPERT)
-    args = (rstates[0], Rules().to_array(), new_bot(), rparams, rstates[0], works[0])
+    rules, bot = Rules().to_array(), new_bot()
+    args = (rstates[0], rules, bot, rparams, rstates[0], works[0])
     _compile(play_candidates_nb, *args, np.int64(0), no_log)
+    _compile(head_candidates_nb, rstates[0], rules, bot, rparams, works[0])
+    net, fwork, n = np.zeros((1, NET_LEN), np.float32)[0], feature_work(1)[0], np.int64(0)
+    plan = bot["meld_plan"]
+    _compile(head_scores_nb, rstates[0], rules, net, plan, works[0], fwork, n, n)
 
 
 def _pimc() -> None:

@@ -59,13 +59,13 @@ DEALS = {"apprentice": 100_000, "expert": 1_000_000, "pimc": 600}
 #: Where each policy's statistics are kept, for ``--only``.
 COLUMNS = ROOT / "results" / "statistics"
 #: The policy ladder, weakest first, as ``{column label: bot spec}``: the hand-written bot, the
-#: previous learned bot, the default bot and the strongest search (rolling out with the default
-#: bot, its prior).
+#: previous learned bot, the default bot and the strongest search (rolling out with bots
+#: version 11's learned bot, its prior: a head network, today's, scores no prior).
 LADDER = {
     "expert": "expert",
     "apprentice@8": "apprentice@8",
     DEFAULT_BOT: DEFAULT_BOT,
-    "search": "pimc:rollout=apprentice,prior_top=3,margin_z=1",
+    "search": "pimc:rollout=apprentice@11,prior_top=3,margin_z=1",
 }
 #: The ladder's statistics: label, the record's column (``sides`` or ``deals``) and whether it
 #: is a count per side (the deal's total over its sides divided by the sides).

@@ -31,7 +31,7 @@ LEVELS: tuple[Level, ...] = (
     Level("master", "apprentice", "the learned bot, canasta-sim's default"),
     Level(
         "grandmaster",
-        "pimc:rollout=apprentice,prior_top=3,margin_z=1",
+        "pimc:rollout=apprentice@11,prior_top=3,margin_z=1",
         "searches the apprentice's best turns by Monte Carlo rollouts",
     ),
 )

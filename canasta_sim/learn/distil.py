@@ -65,17 +65,17 @@ class DistilPlan:
     batch: int = 2048
 
 
-def decisions(teacher: str, plan: DistilPlan, first: int, deals: int) -> dict:
+def decisions(teacher: str, play: SelfPlayPlan, first: int, deals: int, drop=()) -> dict:
     """The teacher's decisions of two or more candidates in its self-play deals ``first ..
-    first + deals - 1``: ``state`` (``float32[D, N_STATE_FEAT]``, the dropped slots 0),
-    ``cands`` (``float32[C, N_CAND_FEAT]``), ``score`` (``float32[C]``, the teacher's
-    scores, points) and each decision's candidate ``rows`` (``int64[D, MAX_CANDS]``) and
-    ``mask`` (:func:`.outcomes.padded`)."""
-    sp = SelfPlayPlan(seed=plan.seed, players=plan.players, temperature=0.0)
-    log = selfplay(teacher, sp, first, deals)
+    first + deals - 1`` of ``play`` (the teacher at ``play.temperature``, its candidates of
+    ``play.top`` discards a meld plan): ``state`` (``float32[D, N_STATE_FEAT]``, the slots of
+    the blocks ``drop`` 0), ``cands`` (``float32[C, N_CAND_FEAT]``), ``score``
+    (``float32[C]``, the teacher's scores, points) and each decision's candidate ``rows``
+    (``int64[D, MAX_CANDS]``) and ``mask`` (:func:`.outcomes.padded`)."""
+    log = selfplay(teacher, play, first, deals)
     keep = log["meta"][:, PlayCol.n_cands] >= 2  # a lone candidate teaches nothing
     state = log["state"][keep]
-    state[:, dropped_columns(plan.drop)] = 0.0
+    state[:, dropped_columns(drop)] = 0.0
     rows, mask = outcomes.padded({"meta": log["meta"][keep]})
     return {
         "state": state,
@@ -89,10 +89,14 @@ def decisions(teacher: str, plan: DistilPlan, first: int, deals: int) -> dict:
 def agreement(params: dict, log: dict) -> float:
     """The share of ``log``'s decisions (:func:`decisions`) whose best candidate by
     ``params`` (trainer's units) is the teacher's."""
-    import jax.numpy as jnp
-
     mine = outcomes.scores(params, log["state"], log["cands"][log["rows"]])
-    mine = np.asarray(jnp.where(log["mask"], mine, -jnp.inf))
+    return same_best(np.asarray(mine), log)
+
+
+def same_best(mine: np.ndarray, log: dict) -> float:
+    """The share of ``log``'s decisions (:func:`decisions`) whose best candidate by the
+    scores ``mine`` (``[D, MAX_CANDS]``, padding ignored) is the teacher's."""
+    mine = np.where(log["mask"], mine, -np.inf)
     teacher = np.where(log["mask"], log["score"][log["rows"]], -np.inf)
     return float(np.mean(mine.argmax(1) == teacher.argmax(1)))
 
@@ -116,13 +120,14 @@ def distil(teacher: str, plan: DistilPlan) -> tuple[dict, dict]:
     import jax
     import optax
 
-    params = outcomes.policy_params(outcomes.read_parts(teacher))
+    params = outcomes.policy_params(outcomes.read_parts(teacher, "the teacher"))
     cols = dropped_columns(plan.drop)
     if not params["A"][:, cols].any():  # nothing to learn: no play
         return params, _facts(plan, teacher, decisions=0, held_out_decisions=0)
     t = time.time()
-    train = decisions(teacher, plan, 0, plan.deals)
-    held = decisions(teacher, plan, plan.deals, plan.held_out)
+    play = SelfPlayPlan(seed=plan.seed, players=plan.players, temperature=0.0)
+    train = decisions(teacher, play, 0, plan.deals, plan.drop)
+    held = decisions(teacher, play, plan.deals, plan.held_out, plan.drop)
     played = time.time() - t
     params["A"][:, cols] = 0.0
     keep = {k: np.ones_like(v) for k, v in params.items()}
@@ -171,11 +176,17 @@ def _loss(params, batch, temperature):
     """The mean cross-entropy of the student's sampling at ``temperature`` from the
     teacher's, over each decision's candidates (``batch``: ``state`` ``[B, S]``, ``cands``
     ``[B, MAX_CANDS, C]``, ``target`` the teacher's scores ``[B, MAX_CANDS]``, ``mask``)."""
+    mine = outcomes.scores(params, batch["state"], batch["cands"])
+    return cross_entropy(mine, batch["target"], batch["mask"], temperature)
+
+
+def cross_entropy(mine, target, mask, temperature):
+    """The mean cross-entropy of the sampling at ``temperature`` (points) by the scores
+    ``mine`` from the one by the teacher's scores ``target`` (both ``[B, MAX_CANDS]``,
+    points), over each decision's candidates of ``mask``."""
     import jax
     import jax.numpy as jnp
 
-    mask = batch["mask"]
-    logits = outcomes.scores(params, batch["state"], batch["cands"]) / temperature
-    logp = jax.nn.log_softmax(jnp.where(mask, logits, -jnp.inf), axis=-1)
-    teach = jax.nn.softmax(jnp.where(mask, batch["target"] / temperature, -jnp.inf), axis=-1)
+    logp = jax.nn.log_softmax(jnp.where(mask, mine / temperature, -jnp.inf), axis=-1)
+    teach = jax.nn.softmax(jnp.where(mask, target / temperature, -jnp.inf), axis=-1)
     return -jnp.mean(jnp.sum(jnp.where(mask, teach * logp, 0.0), axis=-1))

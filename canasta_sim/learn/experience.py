@@ -16,14 +16,14 @@ import numpy as np
 from ..game.rules import Rules
 from ..nb.bots.features import N_CAND_FEAT, N_STATE_FEAT, feature_work
 from ..nb.bots.memory import new_bot
-from ..nb.bots.policies import ApprenticeParam
+from ..nb.bots.policies import APPRENTICE_PARAMS, ApprenticeParam
 from ..nb.bots.search_candidates import search_work
 from ..nb.engine.rng import deal_seeds_nb
 from ..nb.engine.state import STATE_DTYPE
 from ..nb.enums import EV_LEN
 from ..nb.selfplay import PLAY_LEN, selfplay_deals_nb
 from ..players.specs import parse_bot
-from ..players.weights import check_players, load_weights
+from ..players.weights import check_players, load_weights, refuse_head_network
 from ..run.seating import minimum_counts
 
 #: Deals a call of the kernel plays at most, and the rows its arrays hold per deal (a deal
@@ -32,6 +32,9 @@ from ..run.seating import minimum_counts
 CHUNK_DEALS = 256
 DECISIONS_PER_DEAL = 90
 CANDIDATES_PER_DECISION = 8
+
+#: The most discards a meld plan of the apprentice's candidates can keep (its ``top``'s range).
+MAX_TOP = int(APPRENTICE_PARAMS[ApprenticeParam.top].high)
 
 #: The logged arrays (:func:`~canasta_sim.nb.selfplay.selfplay_deals_nb`'s ``logs``).
 LOGS = ("state", "meta", "cands", "score", "prob", "positions", "outcome")
@@ -54,6 +57,10 @@ class SelfPlayPlan:
     pool : str
         The other seats' weight file; empty: the learner's own weights (self-play). They
         play at temperature 0.
+    top : int
+        The discards each meld plan of a play decision is followed by, the kinds the expert
+        ranks highest (1 .. 14), in the learner's and the pool's candidates alike
+        (``ApprenticeParam.top``; 4, the apprentice's default, as it plays).
     """
 
     seed: int = 0
@@ -61,6 +68,7 @@ class SelfPlayPlan:
     preset: str = "classic"
     temperature: float = 50.0
     pool: str = ""
+    top: int = 4
 
 
 def selfplay(learner: str, plan: SelfPlayPlan, first: int, deals: int) -> dict[str, np.ndarray]:
@@ -79,22 +87,28 @@ def selfplay(learner: str, plan: SelfPlayPlan, first: int, deals: int) -> dict[s
     Raises
     ------
     ValueError
-        For ``deals`` below 1, a negative temperature, or a weight file that is not one or
-        was fitted for another player count.
+        For ``deals`` below 1, a negative temperature, ``top`` outside 1 .. 14, a weight
+        file that is not one or was fitted for another player count, or a learner's file
+        that is a head network (:func:`~canasta_sim.players.weights.refuse_head_network`; the
+        pool's may be one: its seats only play).
     """
     if deals < 1:
         raise ValueError(f"deals={deals}: allowed: 1 or more")
+    if not 1 <= plan.top <= MAX_TOP:
+        raise ValueError(f"top={plan.top}: allowed: 1 .. {MAX_TOP} (discards a meld plan)")
     if plan.temperature < 0:
         raise ValueError(f"temperature={plan.temperature}: allowed: 0 or more (points)")
     rules = Rules.preset(plan.preset, plan.players)
     files = [learner] + ([plan.pool] if plan.pool else [])
     for f in files:
         check_players(f, plan.players)
+    refuse_head_network(learner, "the learner")  # its decisions' features are logged
     weights = np.stack([load_weights(f) for f in files])
     lparams = parse_bot("apprentice").vector(plan.players)
     lparams[ApprenticeParam.temperature] = plan.temperature
     pparams = parse_bot("apprentice").vector(plan.players)
     pparams[ApprenticeParam.weight_set] = len(files) - 1
+    lparams[ApprenticeParam.top] = pparams[ApprenticeParam.top] = plan.top
     parts: dict[str, list] = {k: [] for k in LOGS}
     done, rows = 0, 0
     while done < deals:

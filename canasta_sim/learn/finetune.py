@@ -218,7 +218,7 @@ def _state_after(folder, k: int, start: str) -> tuple[dict, dict | None, str]:
         Of ``out``, naming round ``k``'s file that cannot be read.
     """
     if k < 0:
-        return outcomes.policy_params(outcomes.read_parts(start)), None, start
+        return outcomes.policy_params(outcomes.read_parts(start, "the start")), None, start
     path, cpath = round_files(folder, k)
     try:
         with np.load(cpath) as z:
@@ -228,7 +228,9 @@ def _state_after(folder, k: int, start: str) -> tuple[dict, dict | None, str]:
         raise
     except (OSError, EOFError, KeyError, ValueError, zipfile.BadZipFile):
         raise damaged(cpath, "not the trainer's state after a round") from None
-    if not _is_state(params, critic, outcomes.policy_params(outcomes.read_parts(start))):
+    if not _is_state(
+        params, critic, outcomes.policy_params(outcomes.read_parts(start, "the start"))
+    ):
         raise damaged(cpath, "not the trainer's state after a round")
     try:
         load_weights(str(path))  # the next round's learner: a damaged file named before play
@@ -322,7 +324,7 @@ def tune_rounds(
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     update = plan.update_plan()
-    parts0 = outcomes.read_parts(start)
+    parts0 = outcomes.read_parts(start, "the start")
     made: list[dict] = []
     for k in range(first, stop):
         if is_done(folder, k):

@@ -22,9 +22,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..nb.enums import N_KINDS
+from ..nb.bots.features import HELD_KINDS
 from ..nb.selfplay import PlayCol
-from ..players.weights import FEATURE_VERSION, PARTS, VALUE_PARTS, widen
+from ..players.weights import FEATURE_VERSION, PARTS, VALUE_PARTS, refuse_head_network, widen
 from .train import save
 
 #: Hidden units of the critic; it is fitted in units of OUTCOME_SCALE points.
@@ -32,9 +32,8 @@ CRITIC_HIDDEN = 64
 OUTCOME_SCALE = 1000.0
 #: The network's output is trained in hundreds of points, as the imitation fit's.
 SCORE_SCALE = 100.0
-#: Seats and held kinds (no red three) of the critic's view of every hand.
+#: Seats of the critic's view of every hand (by held kind: ``HELD_KINDS``).
 MAX_SEATS = 6
-HELD_KINDS = N_KINDS - 1
 #: Candidates a decision has at most (the kernel's work record).
 MAX_CANDS = 40
 
@@ -311,10 +310,18 @@ def write(path, params, parts0: dict, players: int, facts: dict) -> None:
     save(path, {**weight_parts(params), **value}, players=np.int64(players), report=report)
 
 
-def read_parts(path) -> dict[str, np.ndarray]:
+def read_parts(path, role: str = "the weight file") -> dict[str, np.ndarray]:
     """A weight file's network and value parts, a network of an earlier feature version
     widened as play reads it (:func:`~canasta_sim.players.weights.widen`: bots version 8's
-    files, feature version 1, score as they play)."""
+    files, feature version 1, score as they play).
+
+    Raises
+    ------
+    ValueError
+        For a head network (:func:`~canasta_sim.players.weights.refuse_head_network`, naming
+        ``role``, e.g. "the teacher", and the file), or a file that is no weight file.
+    """
+    refuse_head_network(str(path), role)
     with np.load(path) as z:
         parts = {k: z[k] for k in (*PARTS, *VALUE_PARTS) if k in z}
         version = int(z["feature_version"]) if "feature_version" in z else FEATURE_VERSION

@@ -494,7 +494,7 @@ def _distil_count(out: Path, plan: TrainPlan, players: int, facts: dict, echo) -
     )
     t, load = time.time(), _load()
     params, made = distil(teacher, dplan)
-    outcomes.write(path, params, outcomes.read_parts(teacher), players, made)
+    outcomes.write(path, params, outcomes.read_parts(teacher, "the teacher"), players, made)
     if made["decisions"]:
         echo(
             f"  {made['decisions']:,} decisions; the teacher's choice at "

@@ -11,7 +11,7 @@ from typing import ClassVar
 
 from ..errors import BadArgument
 from ..players.specs import WEIGHT_FAMILIES
-from ..players.weights import STATE_BLOCKS, default_weights_path
+from ..players.weights import STATE_BLOCKS, default_weights_path, refuse_head_network
 from . import (
     DISTIL_SEEDS,
     LEAST_TEMPERATURE,
@@ -117,7 +117,8 @@ class TrainPlan:
         (``rounds=0.5``, ``seed=-1``, ``worlds=99999``: values its option refuses), a setting
         of the fine-tuning out of its range (not finite, a temperature below
         :data:`~canasta_sim.learn.LEAST_TEMPERATURE`), a start not in
-        :data:`~canasta_sim.learn.STARTS` (or ``expert`` with no round of imitation), a pool
+        :data:`~canasta_sim.learn.STARTS` (or ``expert`` with no round of imitation, or
+        one whose shipped files are head networks: a start needs a full network), a pool
         opponent not in :data:`~canasta_sim.learn.TUNE_POOL` (or none), or a block to drop
         not in :data:`~canasta_sim.players.weights.STATE_BLOCKS`.
     """
@@ -175,6 +176,7 @@ class TrainPlan:
                 "rounds=0 fine-tunes the start's files, and start=expert has none; allowed: "
                 "1 or more with start=expert, or a start of shipped files",
             )
+        self._check_start_files()
         self._check_outcomes()
         bad = [name for name in self.distil_drop if name not in STATE_BLOCKS]
         if bad:
@@ -186,6 +188,23 @@ class TrainPlan:
         # in STATE_BLOCKS' order, each once: the same blocks are the same plan
         drop = tuple(name for name in STATE_BLOCKS if name in self.distil_drop)
         object.__setattr__(self, "distil_drop", drop)
+
+    def _check_start_files(self):
+        """Refuse a learned start whose shipped files are head networks (bots version 12's
+        ``apprentice``): its file is a teacher, a fine-tuning's start or a kept round 0,
+        each of which needs a full network (BadArgument naming the file)."""
+        if self.start == "expert":
+            return
+        fulls = ", ".join(f"start={n}" for n in WEIGHT_FAMILIES)
+        for players in COUNTS:
+            try:
+                refuse_head_network(
+                    str(self.start_file(players)),
+                    f"start={self.start}'s file",
+                    f"{fulls} (full networks), or start=expert",
+                )
+            except ValueError as exc:
+                raise BadArgument("start", str(exc)) from None
 
     def _check_outcomes(self):
         """Refuse a bad setting of the fine-tuning (BadArgument naming it)."""

@@ -148,10 +148,15 @@ def save(path, parts: dict[str, np.ndarray], **notes) -> None:
     pack(parts)
     if VALUE_PARTS.keys() & parts.keys():
         pack_value(parts)
+    write_npz(path, {"feature_version": np.int64(FEATURE_VERSION), **parts, **notes})
+
+
+def write_npz(path, arrays: dict) -> None:
+    """Write ``arrays`` as the ``.npz`` file ``path`` (its folder made), atomically: a
+    temporary file beside it, renamed, so a killed run leaves the whole file or none."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
-        arrays = {"feature_version": np.int64(FEATURE_VERSION), **parts, **notes}
         np.savez(f, **arrays)
     os.replace(tmp, path)

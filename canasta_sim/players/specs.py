@@ -29,7 +29,7 @@ from ..nb.bots.policies import N_PARAMS as N_PARAMS
 from ..nb.bots.policies import POLICIES as _TABLE
 from ..nb.bots.policies import ApprenticeParam, PimcParam, Policy
 from ..nb.bots.policies import Param as Param
-from .weights import check_players, default_weights_path, empty_weights, load_weights
+from .weights import empty_weights, load_weights, seat_file
 
 #: Every policy by name (the table of :mod:`canasta_sim.nb.bots.policies`).
 POLICIES: dict[str, Policy] = {p.name: p for p in _TABLE}
@@ -50,7 +50,7 @@ DEFAULT_BOT = "apprentice"
 #: policy's defaults (per player count too). Parameters given in a spec change a preset as
 #: they change a policy.
 #: The bots versions whose apprentice files are kept (``apprentice@V`` plays version V's).
-KEPT_APPRENTICES = (8, 9, 10)
+KEPT_APPRENTICES = (8, 9, 10, 11)
 
 PRESETS: dict[str, dict[str, float]] = {
     "expert@1": {
@@ -588,17 +588,16 @@ def weight_sets(seatings, players: int, params: np.ndarray):
     Raises
     ------
     ValueError
-        For a seat's ``weights=PATH`` fitted for another player count than ``players``
-        (:func:`~canasta_sim.players.weights.check_players`) or not a weight file.
+        As :func:`~canasta_sim.players.weights.seat_file`: a seat's ``weights=PATH`` fitted
+        for another player count or not a weight file, a search seat's prior on a head network.
     """
     files: list[str] = []
     for r, seating in enumerate(seatings):
         for seat, bot in enumerate(per_seat(seating, players)):
             search = learned_rollout(bot.policy, bot.parameters.get("rollout"))
             if bot.policy.learned or search:
-                if bot.weights:
-                    check_players(bot.weights, players)
-                path = bot.weights or str(default_weights_path(players, bot.family))
+                prior = bot.parameters.get("prior_top", 0.0)
+                path = seat_file(bot.weights, bot.family, players, prior)
                 if path not in files:
                     files.append(path)
                 slot = PimcParam.weight_set if search else ApprenticeParam.weight_set

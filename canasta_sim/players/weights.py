@@ -12,6 +12,12 @@ version (:data:`~canasta_sim.nb.bots.features.FEATURE_WIDTHS`) and is read widen
 zeros (:func:`widen`): it plays as it did. The kernels read one packed ``float32[NET_LEN]``
 per file (:func:`pack`).
 
+A *head network* (a file holding ``head_U``, :data:`HEAD_PARTS`; bots version 12's) scores a
+play candidate without a hidden layer or features of its own: ``head_U[r] . relu(A s + b1) +
+head_b[r]`` (points), one row ``r`` of its output per candidate (each discard after the
+expert's melds or holding them, :func:`~canasta_sim.nb.bots.apprentice.head_row_nb`); it
+holds no ``B``, ``v`` or ``b2``, and its draw decision is the expert's.
+
 A file may also hold a value output (:data:`VALUE_PARTS`, optional: the shipped version-1
 files have none): ``value = value_v . relu(value_A s + value_b1) + value_b2``, the deal's
 expected score difference for the seat's side (points). Play never reads it
@@ -31,7 +37,15 @@ from typing import TypeVar
 
 import numpy as np
 
-from ..nb.bots.apprentice import NET_LEN, VALUE_LEN, NetSlot, ValueSlot
+from ..nb.bots.apprentice import (
+    HEAD_ROWS,
+    N_HEAD_TERMS,
+    N_HEADS,
+    NET_LEN,
+    VALUE_LEN,
+    NetSlot,
+    ValueSlot,
+)
 from ..nb.bots.features import (
     FEATURE_WIDTHS,
     N_CAND_FEAT,
@@ -53,6 +67,18 @@ PARTS = {
     "b1": (NET_HIDDEN,),
     "v": (NET_HIDDEN,),
     "b2": (),
+}
+
+#: A head network's parts in a weight file (of :data:`FEATURE_VERSION`) and their shapes: the
+#: hidden layer ``A``, ``b1`` as :data:`PARTS`', then a play candidate's score ``head_U[r] .
+#: relu(A s + b1) + head_b[r]`` (points) for its row ``r``
+#: (:func:`~canasta_sim.nb.bots.apprentice.head_row_nb`); a file holding ``head_U`` is one.
+HEAD_PARTS = {
+    "A": (NET_HIDDEN, N_STATE_FEAT),
+    "b1": (NET_HIDDEN,),
+    "head_U": (HEAD_ROWS, NET_HIDDEN),
+    "head_b": (HEAD_ROWS,),
+    "head_w": (2, N_HEAD_TERMS),
 }
 
 #: The value output's parts in a weight file (of :data:`FEATURE_VERSION`) and their shapes.
@@ -135,8 +161,9 @@ STATE_BLOCKS = {
 
 
 def pack(parts: dict[str, np.ndarray]) -> np.ndarray:
-    """The network's parts (:data:`PARTS`) as the kernels read them: one ``float32[NET_LEN]``
-    laid out at :data:`~canasta_sim.nb.bots.apprentice.NetSlot`, the matrices ``A`` and ``B``
+    """The network's parts (:data:`PARTS`, or a head network's, :data:`HEAD_PARTS`) as the
+    kernels read them: one ``float32[NET_LEN]`` laid out at
+    :data:`~canasta_sim.nb.bots.apprentice.NetSlot`, the matrices ``A`` and ``B``
     transposed (each feature's weights to the hidden units side by side), and at
     ``NetSlot.skips`` the blocks of state features whose weights are all 0
     (:data:`~canasta_sim.nb.bots.features.Skip` bits), which the kernels then need not count:
@@ -148,9 +175,32 @@ def pack(parts: dict[str, np.ndarray]) -> np.ndarray:
     ValueError
         Naming the part missing or of another shape.
     """
-    net = _pack(parts, PARTS, NetSlot, NET_LEN)
+    if "head_U" in parts:
+        net = _pack_head(parts)
+    else:
+        net = _pack(parts, PARTS, NetSlot, NET_LEN)
     a = np.asarray(parts["A"])
-    net[NetSlot.skips] = sum(bit for bit, cols in STATE_BLOCKS.values() if not a[:, cols].any())
+    net[NetSlot.skips] += sum(bit for bit, cols in STATE_BLOCKS.values() if not a[:, cols].any())
+    return net
+
+
+def _pack_head(parts: dict) -> np.ndarray:
+    """A head network's parts (:data:`HEAD_PARTS`) packed: ``A``, ``b1``, ``head_U`` and
+    ``head_b`` as :func:`pack` lays its parts (the matrices transposed: a hidden unit's
+    weights to every row side by side, N_HEADS wide, the rows past HEAD_ROWS 0), ``head_w``
+    group by group, ``NetSlot.head`` 1."""
+    pad = N_HEADS - HEAD_ROWS
+    wide = {
+        "A": _part(parts, "A", HEAD_PARTS["A"]),
+        "b1": _part(parts, "b1", HEAD_PARTS["b1"]),
+        "head_U": np.pad(_part(parts, "head_U", HEAD_PARTS["head_U"]), ((0, pad), (0, 0))),
+        "head_b": np.pad(_part(parts, "head_b", HEAD_PARTS["head_b"]), (0, pad)),
+    }
+    shapes = {k: v.shape for k, v in wide.items()}
+    net = _pack(wide, shapes, (NetSlot.a, NetSlot.b1, NetSlot.head_u, NetSlot.head_b), NET_LEN)
+    terms = _part(parts, "head_w", HEAD_PARTS["head_w"])  # a group's weights side by side
+    net[NetSlot.head_w : NetSlot.head_w + terms.size] = terms.ravel()
+    net[NetSlot.head] = 1.0
     return net
 
 
@@ -225,25 +275,108 @@ def load_weights(path: str) -> np.ndarray:
     )
     allowed = (
         f"allowed: an .npz with {', '.join(f'{k} of shape {s}' for k, s in PARTS.items())} "
-        f"and feature version {FEATURE_VERSION} (canasta-sim train writes them{earlier})"
+        f"and feature version {FEATURE_VERSION} (canasta-sim train writes them{earlier}), or "
+        f"a head network: {', '.join(f'{k} of shape {s}' for k, s in HEAD_PARTS.items())} "
+        f"and feature version {FEATURE_VERSION} (scripts/distil_head.py writes them)"
     )
     try:
         with _open_npz(path) as z:
-            parts = {k: z[k] for k in PARTS if k in z}
+            head = "head_U" in z
+            parts = {k: z[k] for k in (HEAD_PARTS if head else PARTS) if k in z}
             version = int(z["feature_version"]) if "feature_version" in z else None
-        if version is None or version in FEATURE_WIDTHS:  # without a version its arrays tell
+        if head and version == FEATURE_VERSION:  # a head network of the feature version
+            net = pack(parts)
+        elif not head and (version is None or version in FEATURE_WIDTHS):
+            # without a version its arrays tell
             net = pack(widen(parts, FEATURE_VERSION if version is None else version))
     except (OSError, KeyError, ValueError) as exc:
         raise ValueError(
             f"weights={path}: not an apprentice weight file ({exc}); {allowed}"
         ) from None
-    if version not in FEATURE_WIDTHS:
+    if version not in FEATURE_WIDTHS or (head and version != FEATURE_VERSION):
         said = "no feature version" if version is None else f"feature version {version}"
         raise ValueError(f"weights={path}: {said}; {allowed}")
     bad = nonfinite_part(parts)
     if bad:  # a NaN or an infinity scores every candidate alike: a broken policy, not a bot
         raise ValueError(f"weights={path}: {bad}; {allowed}, every weight a finite number")
     return _finished(net)
+
+
+def is_head_network(path: str) -> bool:
+    """Whether the weight file ``path`` holds a head network (:data:`HEAD_PARTS`, bots
+    version 12's apprentice), not the full network of :data:`PARTS`.
+
+    Raises
+    ------
+    ValueError
+        As :func:`load_weights`, for a file that is no weight file.
+    """
+    return bool(load_weights(path)[NetSlot.head] != 0.0)
+
+
+#: What a trainer takes where a full network is needed (:func:`refuse_head_network`).
+FULL_NETWORK = (
+    "a full network (A, B, b1, v, b2: canasta-sim train writes them), e.g. bots version 11's "
+    "shipped files (apprentice11_{N}p.npz, --start apprentice@11)"
+)
+
+
+def refuse_head_network(path: str, role: str, allowed: str = FULL_NETWORK) -> None:
+    """Refuse the weight file ``path`` as ``role`` (what needs a full network, e.g. "the
+    teacher") when it holds a head network, which has no candidate network (``B``, ``v``,
+    ``b2``) to score every candidate with, learn from or fine-tune.
+
+    Raises
+    ------
+    ValueError
+        Naming the role, the file and ``allowed`` (what to give instead); or as
+        :func:`load_weights`.
+    """
+    if is_head_network(path):
+        raise ValueError(
+            f"{role} {path} is a head network (bots version 12's apprentice), which has no "
+            f"candidate network (B, v, b2); {role} needs a full network; allowed: {allowed}"
+        )
+
+
+def seat_file(given: str, family: str, players: int, prior: float = 0.0) -> str:
+    """The weight file an apprentice seat (or a search seat's rollout apprentice) plays with
+    ``players`` at the table: the file its spec ``given`` (``weights=PATH``), else the shipped
+    file of its ``family`` (:func:`default_weights_path`).
+
+    Raises
+    ------
+    ValueError
+        For a given file fitted for another player count (:func:`check_players`), or a
+        search seat's prior (``prior_top`` of ``prior``, 1 or more) on a head network
+        (:func:`refuse_head_prior`).
+    """
+    if given:
+        check_players(given, players)
+    path = given or str(default_weights_path(players, family))
+    refuse_head_prior(prior, path)
+    return path
+
+
+def refuse_head_prior(prior: float, path: str) -> None:
+    """Refuse a search bot's prior (``prior_top`` of ``prior``, 1 or more) on a rollout
+    apprentice whose weight file ``path`` is a head network: the prior is the network's scores
+    of pimc's own candidates (its draw and pickups among them), which a head network has not
+    (it scores only its play candidates, the expert drawing for it).
+
+    Raises
+    ------
+    ValueError
+        Naming ``prior_top``, the file and what is allowed; or as :func:`load_weights`.
+    """
+    if prior > 0 and is_head_network(path):
+        raise ValueError(
+            f"prior_top={prior:g} needs a full network; the rollout apprentice's file {path} "
+            f"is a head network (bots version 12's apprentice: it scores no draw or pickup); "
+            f"allowed: rollout=apprentice@11 (bots version 11's full networks) or an earlier "
+            f"apprentice preset, weights=PATH of a full network (canasta-sim train writes "
+            f"them), or prior_top=0"
+        )
 
 
 def nonfinite_part(parts: dict[str, np.ndarray]) -> str | None:
@@ -268,7 +401,7 @@ def _finished(net: np.ndarray) -> np.ndarray:
 def load_value(path: str) -> np.ndarray:
     """The packed value output of a weight file: ``ndarray(float32, (VALUE_LEN,))``
     (read-only, :data:`~canasta_sim.nb.bots.apprentice.ValueSlot`), subnormal weights read as
-    zeros; :func:`~canasta_sim.nb.bots.apprentice.position_value` evaluates it.
+    zeros; :func:`~canasta_sim.nb.bots.learned_calls.position_value` evaluates it.
 
     Raises
     ------

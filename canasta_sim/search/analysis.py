@@ -19,7 +19,7 @@ import pandas as pd
 
 from ..game.infoset import InfoSet, Worlds
 from ..game.notation import check_int
-from ..nb.bots.apprentice import candidate_scores
+from ..nb.bots.learned_calls import candidate_scores
 from ..nb.bots.policies import ROLLOUT_CODES, ApprenticeParam
 from ..nb.play import Seating
 from ..nb.rollout import CandidateRows, Pairs, RolloutCol, WorldCards, rollouts
@@ -79,7 +79,8 @@ class AnalysisResult:
         ``own_score`` and ``own_score_sd`` (points), ``p_own_out``, ``p_other_out`` (a seat
         of another side went out), ``worlds``; with the learned bot ``apprentice`` as the
         analysed side's rollout bot, ``learned``: its own score of the candidate (points, the
-        learned value of the score difference; NaN for one it does not generate).
+        learned value of the score difference; NaN for one it does not generate: with a
+        head network, every candidate of a draw decision, which the expert makes).
     settings : str
         One line: seed, worlds, rollout bots, stratification, elapsed seconds (and apart, the
         seconds a first use spent compiling the kernels, ``meta["compile_seconds"]``), how much the
@@ -457,9 +458,10 @@ def _stop_reason(
 
 def learned_scores(info: InfoSet, cands, params: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """The learned bot's score of each of ``cands`` at ``info``'s decision (points,
-    ``float64[len(cands)]``; NaN for a candidate it does not generate), with its parameters
+    ``float64[len(cands)]``; NaN for a candidate it does not generate, every one at a draw
+    decision with a head network, which the expert makes), with its parameters
     ``params`` (``float64[N_PARAMS]``) and one weight set ``weights``
-    (:func:`canasta_sim.nb.bots.apprentice.candidate_scores`)."""
+    (:func:`canasta_sim.nb.bots.learned_calls.candidate_scores`)."""
     kinds, plans, discards, scores = candidate_scores(
         info.public_state(), info.rules.to_array(), params, weights
     )

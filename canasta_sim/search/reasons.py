@@ -10,8 +10,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..cards import KINDS
-from ..nb.bots.apprentice import candidate_features
 from ..nb.bots.features import PILE_SCALE, CandFeat
+from ..nb.bots.learned_calls import candidate_features
 from ..nb.enums import DEUCE, JOKER
 from ..nb.worlds import CandKind
 from .analysis import AnalysisResult, kernel_rows

@@ -213,7 +213,7 @@ def test_report_of_a_compare_folder_says_what_the_folder_is(tmp_path):
 @pytest.mark.parametrize("value", [np.nan, np.inf, -np.inf])
 def test_a_weights_file_with_non_finite_weights_is_refused(tmp_path, value):
     # it played a broken policy: every candidate scored NaN (a fresh user's finding)
-    shipped = Path(canasta_sim.__file__).parent / "data" / "apprentice_4p.npz"
+    shipped = Path(canasta_sim.__file__).parent / "data" / "apprentice11_4p.npz"  # B: full
     parts = dict(np.load(shipped))
     parts["B"][3, 5] = value
     path = tmp_path / "w.npz"

@@ -475,8 +475,9 @@ def test_a_version_1_file_plays_as_before(tmp_path):
     the slots were appended). Another version, or version-2 widths with version 1, is refused."""
     from search_positions import position
 
-    from canasta_sim.nb.bots.apprentice import candidate_scores, decision_features_nb
+    from canasta_sim.nb.bots.apprentice import decision_features_nb
     from canasta_sim.nb.bots.features import feature_work
+    from canasta_sim.nb.bots.learned_calls import candidate_scores
     from canasta_sim.nb.bots.search_candidates import search_work
     from canasta_sim.players.weights import load_weights
 
@@ -536,8 +537,9 @@ def test_state_blocks_a_network_does_not_read_are_not_counted():
     decision of the same feature work is 0 again."""
     from search_positions import position
 
-    from canasta_sim.nb.bots.apprentice import NetSlot, candidate_scores, decision_features_nb
+    from canasta_sim.nb.bots.apprentice import NetSlot, decision_features_nb
     from canasta_sim.nb.bots.features import Skip, StateFeat, feature_work
+    from canasta_sim.nb.bots.learned_calls import candidate_scores
     from canasta_sim.nb.bots.search_candidates import search_work
 
     with np.load(default_weights_path(4, "apprentice10")) as z:  # it reads every block

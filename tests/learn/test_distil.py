@@ -154,8 +154,9 @@ def test_the_plan_drops_nothing_by_default_and_freezes_what_it_drops():
 def test_the_shipped_files_read_no_per_kind_block(players):
     """Bots version 11's files were distilled without the per-kind blocks: the kernels skip
     them (and only them); version 10's read every block."""
-    assert load_weights(str(default_weights_path(players)))[NetSlot.skips] == Skip.kinds
-    assert load_weights(str(default_weights_path(players, "apprentice10")))[NetSlot.skips] == 0
+    skips = {f: load_weights(str(default_weights_path(players, f)))[NetSlot.skips] for f in
+             ("apprentice11", "apprentice10")}  # fmt: skip
+    assert (skips["apprentice11"], skips["apprentice10"]) == (Skip.kinds, 0)
 
 
 def test_with_a_distillation_start_is_another_file_than_the_start_presets():
@@ -173,7 +174,7 @@ def test_a_teacher_that_reads_no_dropped_block_is_its_own_student():
     from canasta_sim.learn import outcomes
     from canasta_sim.learn.distil import DistilPlan, distil
 
-    teacher = str(default_weights_path(3))  # version 11's: no per-kind block read
+    teacher = str(default_weights_path(3, "apprentice11"))  # no per-kind block read
     params, facts = distil(teacher, DistilPlan(seed=1, players=3, drop=("kinds",)))
     start = outcomes.policy_params(outcomes.read_parts(teacher))
     assert all(np.array_equal(params[k], start[k]) for k in start)

@@ -12,7 +12,7 @@ from canasta_sim.learn.experience import SelfPlayPlan, selfplay
 from canasta_sim.nb.selfplay import PlayCol
 from canasta_sim.players.weights import default_weights_path
 
-SHIPPED = str(default_weights_path(4))
+SHIPPED = str(default_weights_path(4, "apprentice11"))  # a full network, the learner
 PAST = str(default_weights_path(4, "apprentice8"))
 
 
@@ -72,7 +72,7 @@ def test_temperature_zero_logs_probability_one_and_plays_as_the_apprentice():
     rules = Rules(players=4)
     for deal in range(3):
         got = log["outcome"][meta[:, PlayCol.deal] == deal][0]
-        assert got == _outcome_of(rules, 22, deal, ["apprentice"])
+        assert got == _outcome_of(rules, 22, deal, ["apprentice@11"])
 
 
 def test_sampling_plays_as_the_apprentice_with_a_temperature_against_the_pool():
@@ -82,7 +82,7 @@ def test_sampling_plays_as_the_apprentice_with_a_temperature_against_the_pool():
     meta = log["meta"]
     rules = Rules(players=4)
     for deal in range(4):
-        bots = ["apprentice:temperature=150", "apprentice@8"]
+        bots = ["apprentice@11:temperature=150", "apprentice@8"]
         if deal % 2:
             bots.reverse()
         got = log["outcome"][meta[:, PlayCol.deal] == deal][0]
@@ -105,3 +105,9 @@ def test_a_run_split_where_its_arrays_fill_logs_the_same(monkeypatch, hot):
 def test_bad_sizes_are_refused(deals, temperature, said):
     with pytest.raises(ValueError, match=said):
         selfplay(SHIPPED, SelfPlayPlan(temperature=temperature), 0, deals)
+
+
+@pytest.mark.parametrize("top", [0, 15])
+def test_a_top_outside_the_apprentices_range_is_refused(top):
+    with pytest.raises(ValueError, match=f"top={top}: allowed: 1 .. 14"):
+        selfplay(SHIPPED, SelfPlayPlan(top=top), 0, 1)

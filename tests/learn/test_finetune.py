@@ -381,7 +381,7 @@ def test_the_default_is_bots_version_10s_recipe():
         (0, "apprentice@9", "self,start,apprentice@9", ("self", "start")),
         # in TUNE_POOL's order whatever the order given: start before its family's name
         (0, "apprentice@9", "apprentice@9,self,start", ("self", "start")),
-        (0, "apprentice", "start,apprentice,apprentice@8", ("start", "apprentice@8")),
+        (0, "apprentice@11", "start,apprentice@11,apprentice@8", ("start", "apprentice@8")),
         (0, "apprentice@8", "self,self,start", ("self", "start")),
         # with a round of imitation, start is a round's file: no shipped file's
         (1, "apprentice@9", "self,start,apprentice@9", ("self", "start", "apprentice@9")),
@@ -429,21 +429,21 @@ def test_deals_need_not_be_a_multiple_of_the_pool(pool, deals):
 
 
 def test_the_progress_line_says_which_name_is_left_out_and_why(tmp_path, monkeypatch):
-    """--start apprentice distilled unchanged: its file plays apprentice's network, so the
-    pool's apprentice is left out of the rounds, and the stage's line says so."""
+    """--start apprentice@11 distilled unchanged: its file plays apprentice@11's network, so
+    the pool's apprentice@11 is left out of the rounds, and the stage's line says so."""
     import canasta_sim.learn.pipeline as pipeline
 
-    start = _same_network(tmp_path / "distil_2p.npz", 2)
+    start = _same_network(tmp_path / "distil_2p.npz", 2, "apprentice11")
     monkeypatch.setattr(pipeline, "tune_start", lambda out, plan, players: start)
     monkeypatch.setattr(pipeline, "tune_rounds", lambda folder, *args: folder.mkdir())
-    plan = TrainPlan(rounds=0, start="apprentice", distil_drop=("kinds",),
-                     outcome_pool=("self", "start", "apprentice"), outcome_rounds_2p=1,
+    plan = TrainPlan(rounds=0, start="apprentice@11", distil_drop=("kinds",),
+                     outcome_pool=("self", "start", "apprentice@11"), outcome_rounds_2p=1,
                      outcome_deals_2p=7)  # fmt: skip
     lines: list[str] = []
     pipeline._tune_count(tmp_path, plan, 2, {}, lines.append)
     assert lines == [
         f"outcomes_2p_1: rounds 0 to 0 of 1, 7 deals each, seed 102, pool self,start "
-        f"(apprentice: the same network as start), from {start}"
+        f"(apprentice@11: the same network as start), from {start}"
     ]
 
 
@@ -494,9 +494,10 @@ def _same_network(path, players: int, family: str = ""):
 @pytest.mark.parametrize(
     ("pool", "kept"),
     [
-        # start's network is version 11's, apprentice's: one share for it, the first name's
-        (("self", "start", "apprentice"), ("self", "start")),
-        (("apprentice", "self", "start", "apprentice@10"), ("apprentice", "self", "apprentice@10")),
+        # start's network is version 11's, apprentice@11's: one share for it, the first name's
+        (("self", "start", "apprentice@11"), ("self", "start")),
+        (("apprentice@11", "self", "start", "apprentice@10"), ("apprentice@11", "self",
+                                                               "apprentice@10")),
         (("self", "start", "apprentice@9", "apprentice@10"), ("self", "start", "apprentice@9",
                                                               "apprentice@10")),
     ],
@@ -505,8 +506,8 @@ def test_pool_names_of_one_network_play_once(tmp_path, pool, kept):
     """Names whose files play one network (another file, the same weights) are one
     opponent, the first name; self, the learner, is always one of its own; each name left
     out is paired with the first of its network."""
-    start = _same_network(tmp_path / "distil_2p.npz", 2)
-    assert open(start, "rb").read() != default_weights_path(2).read_bytes()
+    start = _same_network(tmp_path / "distil_2p.npz", 2, "apprentice11")
+    assert open(start, "rb").read() != default_weights_path(2, "apprentice11").read_bytes()
     plan = finetune.TunePlan(seed=0, players=2, deals=12, pool=pool)
     assert finetune.distinct_pool(plan, start) == kept
     twins = finetune.pool_twins(plan, start)
@@ -517,7 +518,7 @@ def test_pool_names_of_one_network_play_once(tmp_path, pool, kept):
 def test_a_start_of_another_network_is_kept_beside_its_family(tmp_path):
     from canasta_sim.learn import outcomes
 
-    parts = outcomes.read_parts(default_weights_path(3))
+    parts = outcomes.read_parts(default_weights_path(3, "apprentice11"))
     parts["b2"] = parts["b2"] + np.float32(1.0)  # one weight changed: another network
     start = tmp_path / "start_3p.npz"
     outcomes.write(start, outcomes.policy_params(parts), parts, 3, {})

@@ -14,13 +14,13 @@ from canasta_sim import simulate  # noqa: E402
 from canasta_sim.game.rules import Rules  # noqa: E402
 from canasta_sim.learn import outcomes  # noqa: E402
 from canasta_sim.learn.experience import SelfPlayPlan, selfplay  # noqa: E402
-from canasta_sim.nb.bots.apprentice import candidate_scores  # noqa: E402
 from canasta_sim.nb.bots.features import N_CAND_FEAT, N_STATE_FEAT  # noqa: E402
+from canasta_sim.nb.bots.learned_calls import candidate_scores  # noqa: E402
 from canasta_sim.nb.selfplay import PlayCol  # noqa: E402
 from canasta_sim.players.specs import parse_bot  # noqa: E402
 from canasta_sim.players.weights import default_weights_path, load_weights, pack  # noqa: E402
 
-SHIPPED = default_weights_path(4)
+SHIPPED = default_weights_path(4, "apprentice11")  # a full network, the learner
 
 
 def test_the_jax_forward_pass_is_the_kernels_network():

@@ -117,7 +117,7 @@ def test_a_folder_with_a_distillation_refuses_other_distil_settings(tmp_path, ar
         ("outcome_pool", ["self", "start", "self"], 'its outcome_pool is ["self", "start", '
          '"self"], which a plan records as ["self", "start"]; allowed: a JSON list of one or '
          'more of "self", "start", "apprentice", "apprentice@8", "apprentice@9", '
-         '"apprentice@10" (in lower case), each once, in that order'),
+         '"apprentice@10", "apprentice@11" (in lower case), each once, in that order'),
     ],
 )  # fmt: skip
 def test_a_plan_json_field_of_another_type_or_no_plans_value_is_damaged(

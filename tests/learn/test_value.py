@@ -7,8 +7,9 @@ import pytest
 from canasta_sim.game.deals import Deal
 from canasta_sim.game.rules import Rules
 from canasta_sim.learn import train
-from canasta_sim.nb.bots.apprentice import VALUE_LEN, position_value, position_value_nb
+from canasta_sim.nb.bots.apprentice import VALUE_LEN, position_value_nb
 from canasta_sim.nb.bots.features import FEATURE_WORK_DTYPE, N_STATE_FEAT, NET_HIDDEN
+from canasta_sim.nb.bots.learned_calls import position_value
 from canasta_sim.nb.enums import DealSlot
 from canasta_sim.nb.labels import LABEL_LEN, LabelCol
 from canasta_sim.players.weights import (

@@ -5,7 +5,7 @@ With a prior the search bot's candidates are the apprentice's (the draw and the 
 play decision its whole-turn candidates), the ``prior_top`` it scores best, its first choice
 first; the first choice is kept unless another candidate's paired mean beats it by more than
 ``margin`` points and ``margin_z`` standard errors. Expected choices come from the apprentice's
-scores (:func:`canasta_sim.nb.bots.apprentice.candidate_scores`) and from the candidates played
+scores (:func:`canasta_sim.nb.bots.learned_calls.candidate_scores`) and from the candidates played
 out through the Deal API on the true cards, not from the search kernel.
 """
 
@@ -14,8 +14,8 @@ import pytest
 from search_positions import position
 
 from canasta_sim import Deal
-from canasta_sim.nb.bots.apprentice import candidate_scores
 from canasta_sim.nb.bots.features import feature_work
+from canasta_sim.nb.bots.learned_calls import candidate_scores
 from canasta_sim.nb.bots.memory import new_bot
 from canasta_sim.nb.bots.pimc import ROLLOUT_TOP, decide_nb, pick_best_nb, score_diff_nb
 from canasta_sim.nb.bots.policies import PimcParam
@@ -31,7 +31,8 @@ from canasta_sim.players.specs import parse_bot
 from canasta_sim.players.weights import default_weights_path, load_weights
 
 NO_LOG = np.zeros((0, EV_LEN), np.int32)
-APPRENTICE = "apprentice"
+#: The prior needs a full network: bots version 11's apprentice (version 12's is a head).
+APPRENTICE = "apprentice@11"
 
 
 def turn_result(d: Deal, spec: str) -> dict[str, np.ndarray]:
@@ -50,7 +51,7 @@ POSITIONS = [(4, 0, 6), (4, 1, 21), (3, 2, 9), (2, 4, 14), (6, 7, 25)]
 @pytest.mark.parametrize("prior", ["prior_top=1", "prior_top=3,margin=100000"])
 def test_a_sure_prior_plays_the_apprentices_turn(players, deal, turns, prior):
     d = position(players, deal, turns)
-    spec = f"pimc:rollout=apprentice,worlds=2,{prior}"
+    spec = f"pimc:rollout={APPRENTICE},worlds=2,{prior}"
     for _ in range(2):  # a turn with a pickup to weigh, then the next player's
         expected = turn_result(d, APPRENTICE)
         got = turn_result(d, spec)
@@ -104,7 +105,7 @@ def same(a, b) -> bool:
 # 3- and 4-player ones, version 11 the 6-player one)
 @pytest.mark.parametrize("players, deal, turns", [(4, 0, 18), (3, 0, 4), (2, 2, 14), (6, 6, 28)])
 def test_with_see_hidden_the_prior_search_plays_the_best_rollout_of_the_top(players, deal, turns):
-    weights_file = str(default_weights_path(players))
+    weights_file = str(default_weights_path(players, "apprentice11"))
     weights = load_weights(weights_file)[None, :]
     d = position(players, deal, turns)
     checked = 0
@@ -118,7 +119,7 @@ def test_with_see_hidden_the_prior_search_plays_the_best_rollout_of_the_top(play
         values = rollout_values(d, top, weights_file)
         gap = max(values) - values[0]
         best = top[int(np.argmax(values))]
-        params = parse_bot("pimc:rollout=apprentice,see_hidden=1,worlds=1,prior_top=3").vector(
+        params = parse_bot(f"pimc:rollout={APPRENTICE},see_hidden=1,worlds=1,prior_top=3").vector(
             players
         )
         assert same(search_choice(d, params, weights), best)

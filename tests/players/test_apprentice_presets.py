@@ -45,8 +45,20 @@ VERSION_10 = {
 }
 
 
+#: The same of version 11's weight files (``apprentice@11``), recorded when version 12 shipped
+#: (the shipped files of version 11, unchanged since commit 024100f).
+VERSION_11 = {
+    2: "c653f5337f551f79",
+    3: "1341b2f2a2836586",
+    4: "1285115f8e3be3c9",
+    6: "121f7e74bb780da3",
+}
+
+
 @pytest.mark.parametrize("players", sorted(VERSION_8))
-@pytest.mark.parametrize("version, hashes", [(8, VERSION_8), (9, VERSION_9), (10, VERSION_10)])
+@pytest.mark.parametrize(
+    "version, hashes", [(8, VERSION_8), (9, VERSION_9), (10, VERSION_10), (11, VERSION_11)]
+)
 def test_frozen_files_are_the_recorded_ones(players, version, hashes):
     assert weights_hash(DATA / f"apprentice{version}_{players}p.npz") == hashes[players]
 
@@ -113,7 +125,7 @@ def test_the_search_bots_rollout_bot_is_version_8s():
 @pytest.mark.parametrize(
     "spec, message",
     [
-        ("apprentice@11", "unknown bot 'apprentice@11'; allowed: "),
+        ("apprentice@12", "unknown bot 'apprentice@12'; allowed: "),
         ("pimc:rollout=apprentice@7", "rollout bot 'apprentice@7' in "),
         ("pimc:rollout=apprentice,rollout=apprentice@8", "(apprentice and apprentice@8)"),
     ],
@@ -124,7 +136,8 @@ def test_unknown_versions_are_refused_naming_the_allowed(spec, message):
     assert message in str(err.value)
     if "twice" not in str(err.value):
         allowed = (
-            "apprentice, expert@1, expert@2, expert@3, apprentice@8, apprentice@9, apprentice@10"
+            "apprentice, expert@1, expert@2, expert@3, apprentice@8, apprentice@9, "
+            "apprentice@10, apprentice@11"
         )
         assert allowed in str(err.value)
 

@@ -341,12 +341,13 @@ def test_bad_arguments_name_the_value(kwargs, message):
 
 
 def test_the_apprentice_rolls_out_and_scores_its_own_candidates():
-    """With the apprentice as rollout bot the table shows its own score of each candidate:
-    at a draw decision its candidates are the draw and every legal pickup (R-20, R-30..R-35),
-    so every analysed candidate has one, and they differ; with the expert there is none.
-    The rollouts are the apprentice's: its worlds end unlike the expert's."""
+    """With a full network's apprentice as rollout bot (version 11's; a head network leaves
+    the draw to the expert) the table shows its own score of each candidate: at a draw
+    decision its candidates are the draw and every legal pickup (R-20, R-30..R-35), so every
+    analysed candidate has one, and they differ; with the expert there is none. The
+    rollouts are the apprentice's: its worlds end unlike the expert's."""
     info = InfoSet.from_file(DOCS / "take_or_draw.toml")
-    learned = analyse(info, worlds=30, rollout="apprentice", seed=3)
+    learned = analyse(info, worlds=30, rollout="apprentice@11", seed=3)
     expert = analyse(info, worlds=30, rollout="expert", seed=3)
     scores = learned.table["learned"]
     assert len(scores) == 3 and scores.notna().all() and scores.nunique() == 3
@@ -425,7 +426,8 @@ def write_position(tmp_path, **change):
             {},
             ["--rollout", "wizard"],
             "unknown rollout bot 'wizard'; allowed: random, greedy, careful, expert, "
-            "apprentice, expert@1, expert@2, expert@3, apprentice@8, apprentice@9, apprentice@10\n",
+            "apprentice, expert@1, expert@2, expert@3, apprentice@8, apprentice@9, apprentice@10, "
+            "apprentice@11\n",
         ),
         ({}, ["--rollout", "expert,wizard:x=1"], "unknown rollout bot 'wizard'; allowed: random"),
         ({}, ["--rollout", "pimc"], "'--rollout': rollout bot 'pimc' is the search bot"),

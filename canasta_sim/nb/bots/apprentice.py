@@ -10,6 +10,14 @@ scored by a small network of the state features ``s`` and the candidate features
 units), trained on pimc's rollout values; the state half ``A s + b1`` is computed once per
 decision.
 
+A *head network* (bots version 12's files) plays faster: its draw decision is the expert's,
+and at the play decision its candidates are the expert's melds of the turn (built from the
+counts, :func:`.expert.expert_meld_plan_nb`) followed by each kind held after them, or going
+out with them, and holding every meld followed by each kind held. It scores them by one
+hidden layer of the state alone, once a decision, and one output row a candidate:
+``score = U[r] . relu(A s + b1) + u[r]`` (points), ``r`` the candidate's :func:`head_row_nb`.
+No candidate is played on a copy and none has features of its own (:func:`head_play_nb`).
+
 The weight sets are a kernel argument (``float32[n_sets, NET_LEN]``, each a packed network:
 :data:`NetSlot`), each seat naming its set by index
 (``ApprenticeParam.weight_set``): never a module global.
@@ -23,18 +31,36 @@ from numba.core import types
 from numba.cpython.unsafe.numbers import trailing_zeros  # LLVM's cttz: lowest set bit
 from numba.extending import intrinsic
 
-from ..engine.moves import draw_nb, end_turn_nb, take_pile_nb
+from ..engine.deal import pack_count_nb
+from ..engine.moves import draw_nb, end_turn_nb, meld_nb, take_pile_nb
 from ..engine.rng import next_u64_nb
-from ..enums import EV_LEN, DealSlot, MoveError, Phase
+from ..enums import (
+    BLACK_THREE,
+    DEUCE,
+    FIRST_NATURAL,
+    JOKER,
+    LAST_NATURAL,
+    N_KINDS,
+    DealSlot,
+    MoveError,
+    Phase,
+    RuleSlot,
+)
 from ..jit import inline_kernel, kernel
 from ..worlds import CandKind, apply_candidate_nb
-from .discards import discard_or_any_nb
-from .expert import expert_melds_nb
+from .discards import discard_or_any_nb, take_chance_nb
+from .expert import ExpertMeld, expert_draw_nb, expert_meld_plan_nb, expert_melds_nb
 from .features import (
+    HELD_KINDS,
     N_CAND_FEAT,
     N_STATE_FEAT,
     NET_HIDDEN,
+    PILE_SCALE,
+    CandFeat,
+    FeatCtx,
     candidate_features_nb,
+    rank_change_nb,
+    ranks_held_nb,
     state_features_nb,
 )
 from .pickups import take_forced_pile_nb
@@ -58,11 +84,43 @@ class _NetSlot(NamedTuple):
     # the state features' blocks it does not read (.features.Skip bits; 0: it reads them all),
     # written by canasta_sim.players.weights.pack
     skips: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2) + 1
+    # 1.0 for a head network (A and b1 as above, B, v and b2 unread), 0.0 for the network above
+    head: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2) + 2
+    # a head network's output rows U transposed, (NET_HIDDEN, N_HEADS): a hidden unit's
+    # weights to every row side by side, as A's
+    head_u: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2) + 3
+    head_b: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2 + NET_HIDDEN) + 3  # u: (N_HEADS,)
+    # W, (2, N_HEAD_TERMS): the meld rows' and the hold rows' weights of a candidate's terms
+    head_w: int = NET_HIDDEN * (N_STATE_FEAT + N_CAND_FEAT + 2 + NET_HIDDEN + 1) + 3
 
 
 #: Offsets of the network's parts in one packed weight set (``float32[NET_LEN]``).
 NetSlot = _NetSlot()
-NET_LEN = NetSlot.skips + 1
+#: A head network's output rows (:func:`head_row_nb`): a play candidate's discard (each
+#: kind held, black three .. joker, then none: going out) after the expert's melds, then the
+#: same holding them; the last two rows, to the vector width, are never read (their weights 0).
+N_HEADS = NET_HIDDEN
+HEAD_ROWS = 2 * (HELD_KINDS + 1)
+
+
+class _HeadTerm(NamedTuple):
+    pairs_left: int = 0
+    singles_left: int = 1
+    danger_handed: int = 2
+    danger: int = 3
+    pair_break: int = 4
+    next_known: int = 5
+
+
+#: A head network's candidate terms (:func:`head_terms_nb`), each a candidate feature of
+#: :data:`HEAD_TERMS`' slot: the natural ranks left in pairs and singly, the chance the next
+#: player takes the pile with the discard, times the pile handed and alone, a pair broken,
+#: the next player known to hold the kind.
+HeadTerm = _HeadTerm()
+N_HEAD_TERMS = len(HeadTerm)
+#: The candidate feature slot of each head term (:data:`.features.CandFeat`), for a trainer.
+HEAD_TERMS = tuple(getattr(CandFeat, name) for name in HeadTerm._fields)
+NET_LEN = NetSlot.head_w + 2 * N_HEAD_TERMS
 
 #: Features one :func:`sparse_affine_nb` sums at most (the bits of its mask); the state
 #: features are summed as a head of MASK_WIDTH and a tail of STATE_TAIL.
@@ -324,6 +382,187 @@ def choose_nb(state, rules, params, weights, work, fwork, n, every):
     return pick_nb(state, fwork, n, params[ApprenticeParam.temperature])
 
 
+@inline_kernel
+def head_row_nb(hold, discard):
+    """A play candidate's output row of a head network (:data:`HEAD_ROWS`):
+    ``(HELD_KINDS + 1) hold + d``, ``hold`` 1 when it lays no meld and ``d`` its discard's place
+    among the kinds held (black three 0 .. joker 13), or HELD_KINDS without a discard (going
+    out, R-40)."""
+    d = discard - BLACK_THREE if discard >= 0 else HELD_KINDS
+    return (HELD_KINDS + 1) * hold + d
+
+
+@inline_kernel
+def head_logits_nb(net, fwork):
+    """Every output row of the head network ``net`` (``float32[NET_LEN]``) at the state
+    features of ``fwork.state``, into ``fwork.hidden[0]`` (points): ``U relu(A s + b1) + u``,
+    the hidden layer in ``fwork.half``."""
+    half, logits = fwork.half[:], fwork.hidden[0][:]
+    state_half_nb(half, net, np.int64(NetSlot.a), np.int64(NetSlot.b1), fwork.state[:])
+    for j in range(NET_HIDDEN):
+        half[j] = max(half[j], np.float32(0.0))
+    bias = net[NetSlot.head_b : NetSlot.head_b + N_HEADS]
+    sparse_affine_nb(logits, bias, net, np.int64(NetSlot.head_u), half, NET_HIDDEN)
+    return logits
+
+
+@inline_kernel
+def head_candidates_nb(state, rules, bot, rparams, work):
+    """The play candidates of a head network, each a discard into ``work.discard`` (a kind, or
+    -1 to go out): the expert's melds of the turn (:func:`.expert.expert_meld_plan_nb`, built
+    from the counts into ``bot``, not played) followed by each kind held after them, or going
+    out with no card left; then each kind held, holding every meld (R-20 steps 2 and 3, R-40).
+    Returns the number of candidates, how many of the first lay the melds, and the plan they
+    lay (an :data:`~.expert.ExpertMeld` code)."""
+    seat = state.g[DealSlot.current]
+    hand = state.hands[seat]
+    which = expert_meld_plan_nb(state, rules, bot, rparams)
+    n = 0
+    if which != ExpertMeld.none:
+        src = bot.out_plan[:] if which == ExpertMeld.out else bot.meld_plan[:]
+        deuces, jokers, naturals = 0, 0, 0
+        for r in range(N_KINDS):
+            naturals += src[r, 0]
+            deuces += src[r, 1]
+            jokers += src[r, 2]
+        left = state.hand_sizes[seat] - naturals - deuces - jokers
+        if left == 0:
+            n = head_candidate_nb(work, n, -1, True)
+        elif naturals + deuces + jokers != 0:
+            for k in range(BLACK_THREE, N_KINDS):
+                c = hand[k] - src[k, 0]
+                c -= deuces if k == DEUCE else (jokers if k == JOKER else 0)
+                n = head_candidate_nb(work, n, k, c > 0)
+    melds = n
+    for k in range(BLACK_THREE, N_KINDS):
+        n = head_candidate_nb(work, n, k, hand[k] > 0)
+    return n, melds, which
+
+
+@inline_kernel
+def head_scores_nb(state, rules, net, plan, work, fwork, n, melds):
+    """The head network ``net``'s scores (``float32[NET_LEN]``, parts at :data:`NetSlot`) of
+    its play candidates ``0 .. n - 1`` of ``work`` (:func:`head_candidates_nb`, the first
+    ``melds`` laying ``plan``, ``int8[N_KINDS, 3]``) into ``fwork.scores`` (points): each
+    candidate's row (:func:`head_row_nb`) of the output (:func:`head_logits_nb`) plus its
+    group's weights (``NetSlot.head_w``: the rows after the melds, then holding them) of its
+    terms (:data:`HEAD_TERMS`, :func:`head_terms_nb`). Returns the first best candidate."""
+    state_features_nb(state, rules, fwork, np.int64(net[NetSlot.skips]))
+    logits = head_logits_nb(net, fwork)
+    seat = state.g[DealSlot.current]
+    hand = state.hands[seat]
+    # the natural ranks held in pairs and singly holding every meld, and after the melds
+    pairs_h, singles_h = ranks_held_nb(state, seat, np.int64(-1))
+    pairs_m, singles_m = pairs_h, singles_h
+    if melds > 0:
+        for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+            dp, ds = rank_change_nb(hand[k], hand[k] - plan[k, 0])
+            pairs_m += dp
+            singles_m += ds
+    tctx = term_context_nb(state, rules, fwork)
+    best, best_score = 0, np.float32(-np.inf)
+    for c in range(n):
+        k = np.int64(work.discard[c])
+        meld = c < melds
+        w = NetSlot.head_w + (0 if meld else N_HEAD_TERMS)
+        ranks = (pairs_m, singles_m) if meld else (pairs_h, singles_h)
+        used = plan[k, 0] if meld and k >= 0 else 0
+        score = logits[head_row_nb(0 if meld else 1, k)]
+        score += head_terms_nb(state, net, w, fwork, tctx, k, used, ranks[0], ranks[1])
+        fwork.scores[c] = score
+        better = score > best_score  # the first best, as pick_nb's; selects, not a branch
+        best = c if better else best
+        best_score = score if better else best_score
+    return best
+
+
+@inline_kernel
+def term_context_nb(state, rules, fwork):
+    """What every candidate's terms read, once a decision: the next player, the unseen cards'
+    count a natural rank starts from (R-01), the pile handed with a discard, and the candidate
+    features' context in ``fwork`` (:data:`.features.FeatCtx`; the bit masks as integers)."""
+    ctx = fwork.ctx
+    seat = state.g[DealSlot.current]
+    return (
+        rules[RuleSlot.next_seat + seat],
+        pack_count_nb(rules[RuleSlot.n_cards], FIRST_NATURAL),
+        (state.g[DealSlot.pile_len] + 1) / PILE_SCALE,
+        ctx[FeatCtx.frozen_next] != 0.0,
+        int(ctx[FeatCtx.next_ranks]),
+        ctx[FeatCtx.next_melded] != 0.0,
+        int(ctx[FeatCtx.passed]),
+        int(ctx[FeatCtx.discarded]),
+        ctx[FeatCtx.q],
+        ctx[FeatCtx.p_wild],
+    )
+
+
+@inline_kernel
+def head_terms_nb(state, net, w, fwork, tctx, k, used, pairs, singles):
+    """The weights at ``w`` of ``net`` times a candidate's terms (:data:`HEAD_TERMS`, the
+    candidate features of those slots, as :mod:`.features` computes them), ``float32``
+    points: it discards kind ``k`` (-1: none) after melding ``used`` naturals of it, with
+    ``pairs`` and ``singles`` natural ranks held before the discard; ``tctx`` is
+    :func:`term_context_nb`'s. R-23, R-32, R-33."""
+    nxt, per_rank, handed, frozen, next_ranks, melded, passed, discarded, q, p_wild = tctx
+    hand = state.hands[state.g[DealSlot.current]]
+    danger, pair_break = 0.0, 0.0
+    if FIRST_NATURAL <= k <= LAST_NATURAL:
+        before = hand[k] - used
+        dp, ds = rank_change_nb(before, before - 1)
+        pairs += dp
+        singles += ds
+        u = per_rank - hand[k] - state.pile_counts[k] - state.melded[k]
+        danger = take_chance_nb(
+            u,
+            frozen,
+            (next_ranks >> k) & 1 != 0,
+            melded,
+            (passed >> k) & 1 != 0,
+            (discarded >> k) & 1 != 0,
+            q,
+            fwork.powers,
+            p_wild,
+        )
+        pair_break = 1.0 if before >= 2 else 0.0
+    known = 1.0 if state.known[nxt, max(k, 0)] > 0 and k >= 0 else 0.0
+    out = net[w + HeadTerm.pairs_left] * np.float32(pairs / 5.0)
+    out += net[w + HeadTerm.singles_left] * np.float32(singles / 5.0)
+    out += net[w + HeadTerm.danger_handed] * np.float32(danger * handed)
+    out += net[w + HeadTerm.danger] * np.float32(danger)
+    out += net[w + HeadTerm.pair_break] * np.float32(pair_break)
+    out += net[w + HeadTerm.next_known] * np.float32(known)
+    return out
+
+
+@inline_kernel
+def head_candidate_nb(work, n, discard, held):
+    """Candidate ``n`` discards ``discard`` if ``held``; returns the candidates then. Written
+    either way and counted by a select: whether a kind is held is too irregular to predict
+    (``work.discard`` has room for every kind twice and going out)."""
+    work.discard[n] = discard
+    return n + (1 if held else 0)
+
+
+@inline_kernel
+def head_play_nb(state, rules, bot, params, net, work, fwork, log):
+    """A head network's play decision (R-20 steps 2 and 3, R-40): its candidates
+    (:func:`head_candidates_nb`) scored by their rows (:func:`head_logits_nb`), the best (or
+    one sampled at ``params``' temperature, :func:`pick_nb`) laid through the move kernels,
+    which check it; a meld the move refuses is dropped for the discard alone, a discard
+    refused for the first kind the move accepts. The expert's parameters are in
+    ``work.rparams``."""
+    n, melds, which = head_candidates_nb(state, rules, bot, work.rparams[:], work)
+    plan = bot.out_plan[:] if which == ExpertMeld.out else bot.meld_plan[:]
+    best = head_scores_nb(state, rules, net, plan, work, fwork, n, melds)
+    if params[ApprenticeParam.temperature] > 0.0:
+        best = pick_nb(state, fwork, n, params[ApprenticeParam.temperature])
+    if best < melds:
+        meld_nb(state, rules, plan, log)
+    if state.g[DealSlot.phase] == Phase.play:
+        discard_or_any_nb(state, rules, state.g[DealSlot.current], work.discard[best], log)
+
+
 @kernel
 def apprentice_turn_nb(state, rules, bot, params, weights, rstate, work, fwork, log):
     """One whole turn of the apprentice with the bots' working record ``bot``
@@ -336,10 +575,30 @@ def apprentice_turn_nb(state, rules, bot, params, weights, rstate, work, fwork, 
     rparams = work.rparams[:]  # plain C arrays, as in pimc
     for i in range(N_EXPERT):
         rparams[i] = params[ApprenticeParam.expert + i]
+    net = weights[int(params[ApprenticeParam.weight_set])]
+    if net[NetSlot.head] != 0.0:
+        head_turn_nb(state, rules, bot, params, net, work, fwork, log)
+        return
     if state.g[DealSlot.phase] == Phase.draw:
         apprentice_draw_nb(state, rules, bot, params, weights, work, fwork, log)
     if state.g[DealSlot.phase] == Phase.play:
         apprentice_play_nb(state, rules, bot, params, weights, rstate, work, fwork, log)
+
+
+@kernel
+def head_turn_nb(state, rules, bot, params, net, work, fwork, log):
+    """A head network's whole turn: the expert's draw decision (R-20 step 1, R-30..R-35,
+    R-44), then :func:`head_play_nb`, or R-45's end after a last-card red three as the
+    apprentice's."""
+    rparams = work.rparams[:]
+    if state.g[DealSlot.phase] == Phase.draw:
+        expert_draw_nb(state, rules, bot, rparams, log)
+    if state.g[DealSlot.phase] != Phase.play:
+        return
+    if state.g[DealSlot.last_red_three] != 0:
+        last_red_three_end_nb(state, rules, bot, rparams, log)
+    else:
+        head_play_nb(state, rules, bot, params, net, work, fwork, log)
 
 
 @inline_kernel
@@ -414,122 +673,3 @@ def play_candidate_nb(state, rules, bot, work, n, best, log):
         m = expert_ranking_nb(state, rules, bot, rparams, np.int64(1), work)
         k = work.ranked[0] if m > 0 else -1
         discard_or_any_nb(state, rules, state.g[DealSlot.current], k, log)
-
-
-def candidate_scores(state, rules, params, weights):
-    """The apprentice's candidates at the current decision of ``state`` and its score of each,
-    for Python callers (``analyse``'s learned column; the kernels score inside the turn).
-
-    Parameters
-    ----------
-    state : record of STATE_DTYPE
-        A state at a draw or play decision; only what the current seat may know is read
-        (the seat's own hand and the public cards), and it is not changed.
-    rules : ndarray(int32, (RULES_LEN,))
-    params : ndarray(float64, (N_PARAMS,))
-        The apprentice's parameters (:data:`~.policies.ApprenticeParam`; ``top`` and the
-        candidates' expert are used).
-    weights : ndarray(float32, (NET_LEN,))
-        One weight set (a packed network, :data:`NetSlot`).
-
-    Returns
-    -------
-    kinds : ndarray(int64, (n,))
-        Each candidate's :data:`~canasta_sim.nb.worlds.CandKind`.
-    plans : ndarray(int8, (n, N_KINDS, 3))
-        Its pickup's or melds' plan.
-    discards : ndarray(int64, (n,))
-        The kind it discards, or -1.
-    scores : ndarray(float32, (n,))
-        The model's score (points, the learned value of the candidate's rollout score
-        difference; R-20, R-30..R-35, R-40).
-    """
-    from .features import feature_work
-    from .memory import new_bot
-    from .search_candidates import search_work
-
-    rstates, works = search_work(1)
-    work, fwork = works[0], feature_work(1)[0]
-    rparams = np.ascontiguousarray(
-        params[ApprenticeParam.expert : ApprenticeParam.expert + N_EXPERT]
-    )
-    if state["g"][DealSlot.phase] == Phase.draw:
-        n = draw_candidates_nb(state, rules, work)
-    else:
-        top = np.int64(params[ApprenticeParam.top])
-        no_log = np.zeros((0, EV_LEN), np.int32)
-        n = play_candidates_nb(state, rules, new_bot(), rparams, rstates[0], work, top, no_log)
-    n = np.int64(n)
-    decision_features_nb(state, rules, work, fwork, n, np.int64(weights[NetSlot.skips]))
-    score_candidates_nb(weights, fwork, n)
-    return (
-        work["kind"][:n].copy(),
-        work["plans"][:n].copy(),
-        work["discard"][:n].copy(),
-        fwork["scores"][:n].copy(),
-    )
-
-
-def position_value(state, rules, vweights):
-    """The value output at the current decision of ``state``: the deal's expected score
-    difference for the current seat's side, for Python callers (the luck adjustment reads it).
-
-    Parameters
-    ----------
-    state : record of STATE_DTYPE
-        A state at a draw or play decision; only what the current seat may know is read
-        (its state features: its own hand and the public cards), and it is not changed.
-    rules : ndarray(int32, (RULES_LEN,))
-    vweights : ndarray(float32, (VALUE_LEN,))
-        One packed value network (:data:`ValueSlot`): a weight file's value output as
-        :func:`canasta_sim.players.weights.load_value` reads it.
-
-    Returns
-    -------
-    float
-        The expected final score of the seat's side minus the mean of the other sides' final
-        scores of the deal (points, R-50..R-54).
-    """
-    from .features import feature_work
-
-    fwork = feature_work(1)[0]
-    state_features_nb(state, rules, fwork, np.int64(0))  # the value output reads every block
-    return float(position_value_nb(vweights, fwork))
-
-
-def candidate_features(state, rules, kinds, plans, discards):
-    """The learned bot's candidate features of given candidates at the current decision of
-    ``state``, for Python callers (the reasons of a hint, :mod:`canasta_sim.search.reasons`).
-
-    Parameters
-    ----------
-    state : record of STATE_DTYPE
-        A state at a draw or play decision; only what the current seat may know is read, and
-        it is not changed.
-    rules : ndarray(int32, (RULES_LEN,))
-    kinds, plans, discards
-        The candidates as :func:`candidate_scores` returns them (``int64[n]``,
-        ``int8[n, N_KINDS, 3]``, ``int64[n]``).
-
-    Returns
-    -------
-    ndarray(float32, (n, N_CAND_FEAT))
-        Slots :data:`~.features.CandFeat` (R-23, R-24, R-30..R-35, R-40, R-51, R-64).
-    """
-    from .features import N_CAND_FEAT, feature_work
-    from .memory import MAX_CANDIDATES
-    from .search_candidates import search_work
-
-    work, fwork = search_work(1)[1][0], feature_work(1)[0]
-    out = np.zeros((len(kinds), N_CAND_FEAT), np.float32)
-    for at in range(0, len(kinds), MAX_CANDIDATES):  # the work record holds MAX_CANDIDATES
-        part = slice(at, at + MAX_CANDIDATES)
-        n = len(kinds[part])
-        work["kind"][:n], work["plans"][:n], work["discard"][:n] = (
-            kinds[part],
-            plans[part],
-            discards[part],
-        )
-        decision_features_nb(state, rules, work, fwork, np.int64(n), np.int64(0))
-        out[part] = fwork["cands"][:n]
-    return out

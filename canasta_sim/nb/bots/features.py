@@ -93,6 +93,10 @@ class _StateFeat(NamedTuple):
     prev_hand: int = 117  # the previous player's hand size / 15
 
 
+#: Kinds a hand can hold (black three .. joker: a red three is laid out at once, R-14), the
+#: width of a block "per kind".
+HELD_KINDS = N_KINDS - 1
+
 #: Slots of the learned bot's state features (``float32[N_STATE_FEAT]``); a block's field is
 #: its first slot.
 StateFeat = _StateFeat()
@@ -231,7 +235,7 @@ def state_features_nb(state, rules, fwork, skips):
     pile, R-40 going out, R-55 scores, R-64 minimum counts); the blocks of ``skips`` (an
     ``int64`` of :data:`Skip` bits: those the network does not read) are written as 0, not
     counted."""
-    g, sides, out, ctx = state.g, state.sides, fwork.state, fwork.ctx
+    g, sides, out = state.g, state.sides, fwork.state
     seat = g[DealSlot.current]
     players = rules[RuleSlot.players]
     n_sides = rules[RuleSlot.sides]
@@ -288,33 +292,46 @@ def state_features_nb(state, rules, fwork, skips):
     out[StateFeat.next_known] = known / 5.0
     out[StateFeat.play_phase] = 1.0 if g[DealSlot.phase] == Phase.play else 0.0
     out[StateFeat.turn] = g[DealSlot.turn] / 100.0
-    # what the discard features read: the next player's odds (as the expert's discard reads
-    # them, without its table in the state) and what the pile tells of them
+    passed, discarded = pile_memory_nb(state, rules)
+    frozen_next = 1.0 if g[DealSlot.pile_freeze] > 0 or sides[nside, SideSlot.melded] == 0 else 0.0
+    context_nb(state, rules, fwork, seat, passed, discarded, frozen_next, stock, endgame)
+    block_features_nb(state, rules, out, seat, nxt, passed, discarded, frozen_next, skips)
+
+
+@inline_kernel
+def context_nb(state, rules, fwork, seat, passed, discarded, frozen_next, stock, endgame):
+    """The values the candidate features read (:data:`FeatCtx`) into ``fwork.ctx`` and
+    ``fwork.powers``: the next player's odds (as the expert's discard reads them, without its
+    table in the state) and what the pile tells of them (``passed``, ``discarded``: bit masks
+    of :func:`.knowledge.pile_memory_nb`)."""
+    sides, ctx = state.sides, fwork.ctx
+    nxt = rules[RuleSlot.next_seat + seat]
+    nside = rules[RuleSlot.side_of + nxt]
+    side = rules[RuleSlot.side_of + seat]
     unknown = unknown_cards_nb(state, rules, seat)
     q = state.hand_sizes[nxt] / unknown if unknown > 0 else 0.0
     q = min(q, 1.0)
     powers = fwork.powers
     powers[0] = 1.0
-    for i in range(1, MAX_POWERS):
+    # up to the wild cards of this pack (6 a deck, R-01), the most unseen cards a rank or the
+    # wild cards can have: the later powers are never read, and each is one multiply more
+    # in a chain
+    for i in range(1, min(MAX_POWERS, 6 * (rules[RuleSlot.n_cards] // 54) + 1)):
         powers[i] = powers[i - 1] * (1.0 - q)
-    passed, discarded = pile_memory_nb(state, rules)
     ctx[FeatCtx.q] = q
     ctx[FeatCtx.p_wild] = 1.0 - powers[min(unseen_wilds_nb(state, rules, seat), MAX_POWERS - 1)]
     ctx[FeatCtx.passed] = passed
     ctx[FeatCtx.discarded] = discarded
-    ctx[FeatCtx.frozen_next] = (
-        1.0 if g[DealSlot.pile_freeze] > 0 or sides[nside, SideSlot.melded] == 0 else 0.0
-    )
+    ctx[FeatCtx.frozen_next] = frozen_next
     ctx[FeatCtx.next_melded] = 1.0 if sides[nside, SideSlot.melded] != 0 else 0.0
     ctx[FeatCtx.next_ranks] = sides[nside, SideSlot.meld_ranks]
     ctx[FeatCtx.stock] = stock
     ctx[FeatCtx.endgame] = 1.0 if endgame else 0.0
     ctx[FeatCtx.minimum] = sides[side, SideSlot.minimum] / 100.0
-    block_features_nb(state, rules, out, seat, nxt, passed, discarded, ctx, skips)
 
 
 @inline_kernel
-def block_features_nb(state, rules, out, seat, nxt, passed, discarded, ctx, skips):
+def block_features_nb(state, rules, out, seat, nxt, passed, discarded, frozen_next, skips):
     """The state features of feature version 2's blocks: the per-kind ones and the
     neighbours', each written as 0 instead when ``skips`` (:data:`Skip` bits) holds it."""
     if skips & Skip.kinds:
@@ -324,7 +341,7 @@ def block_features_nb(state, rules, out, seat, nxt, passed, discarded, ctx, skip
     if skips & Skip.neighbours:
         out[StateFeat.next_passed :] = 0.0
     else:
-        neighbour_features_nb(state, rules, out, seat, passed, discarded, ctx[FeatCtx.frozen_next])
+        neighbour_features_nb(state, rules, out, seat, passed, discarded, frozen_next)
 
 
 @inline_kernel
@@ -512,12 +529,10 @@ def ranks_held_nb(state, seat, top):
     counts only the ranks it changes (:func:`rank_change_nb`)."""
     pairs = 0
     singles = 0
-    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):
+    for k in range(FIRST_NATURAL, LAST_NATURAL + 1):  # selects: the counts are irregular
         n = held_nb(state, seat, top, k)
-        if n >= 2:
-            pairs += 1
-        elif n == 1:
-            singles += 1
+        pairs += 1 if n >= 2 else 0
+        singles += 1 if n == 1 else 0
     return pairs, singles
 
 

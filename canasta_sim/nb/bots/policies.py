@@ -279,7 +279,8 @@ PIMC_PARAMS = (
         "best, as a prior: at the draw decision the draw and the legal pickups, at the play "
         "decision its whole turn (the expert's melds of the turn or holding them, each with "
         "its top discards, or its going out), its first choice first. K = 1 plays the "
-        "apprentice's choice without rollouts.",
+        "apprentice's choice without rollouts. K >= 1 needs a full network: a head network "
+        "(bots version 12's apprentice) is refused; rollout=apprentice@11 plays version 11's.",
     ),
     Param(
         "margin",
@@ -354,9 +355,10 @@ APPRENTICE_PARAMS = (
         4.0,
         1,
         14,
-        "Discard candidates kept after each meld choice: the kinds the expert's discard "
-        "heuristic ranks highest (as pimc's top; the weights were fitted on pimc's 3, and 4 "
-        "plays best, docs/learned.md).",
+        "A full network's discard candidates kept after each meld choice: the kinds the "
+        "expert's discard heuristic ranks highest (as pimc's top; version 8's weights were "
+        "fitted on pimc's 3, and 4 plays best, docs/learned.md). A head network scores every "
+        "kind held.",
     ),
     *(
         Param(
@@ -447,13 +449,19 @@ _ENTRIES = (
         "apprentice",
         "apprentice.apprentice_turn_nb",
         APPRENTICE_PARAMS,
-        "Learned bot distilled from pimc's search: at the draw decision (draw or each legal "
-        "pickup) and the play decision (the expert's melds of the turn or holding them, each "
-        "followed by the top discards the expert ranks; its going out) it scores pimc's own "
-        "candidates with a learned model of their rollout values (features of the seat's "
-        "information and of what each move changes, docs/learned.md) and plays the best one, "
-        "without rollouts. The weights come from a .npz file (weights=PATH; default: the one "
-        "shipped for the player count).",
+        "Learned bot. The shipped files (bots version 12) are head networks: the draw "
+        "decision is the expert's, and at the play decision it scores the expert's melds of "
+        "the turn followed by each kind held after them (or its going out) and each kind held "
+        "holding them, by one hidden layer of the seat's information a decision, an output "
+        "row per candidate and six of the candidate's features (docs/learned.md), distilled "
+        "from version 11's network, and plays the best one. A full network's file "
+        "(apprentice@8 .. apprentice@11, or weights=PATH of one) decides both: at the draw "
+        "decision (draw or each legal pickup) and the play decision (the expert's melds of "
+        "the turn or holding them, each followed by the top discards the expert ranks; its "
+        "going out) it scores pimc's own candidates with a learned model of their rollout "
+        "values (features of the seat's information and of what each move changes) and plays "
+        "the best one, without rollouts. The weights come from a .npz file (weights=PATH; "
+        "default: the one shipped for the player count).",
         False,
         True,
     ),
