@@ -48,7 +48,7 @@ from ..enums import (
 )
 from ..jit import inline_kernel, kernel
 from ..worlds import CandKind, apply_candidate_nb
-from .discards import discard_or_any_nb, take_chance_nb
+from .discards import discard_or_any_nb, rank_danger_nb
 from .expert import ExpertMeld, expert_draw_nb, expert_meld_plan_nb, expert_melds_nb
 from .features import (
     HELD_KINDS,
@@ -512,18 +512,10 @@ def head_terms_nb(state, net, w, fwork, tctx, k, used, pairs, singles):
         dp, ds = rank_change_nb(before, before - 1)
         pairs += dp
         singles += ds
-        u = per_rank - hand[k] - state.pile_counts[k] - state.melded[k]
-        danger = take_chance_nb(
-            u,
-            frozen,
-            (next_ranks >> k) & 1 != 0,
-            melded,
-            (passed >> k) & 1 != 0,
-            (discarded >> k) & 1 != 0,
-            q,
-            fwork.powers,
-            p_wild,
-        )
+        danger = rank_danger_nb(
+            state, k, hand[k], per_rank, frozen, next_ranks, melded, passed, discarded, q,
+            fwork.powers, p_wild,
+        )[1]  # fmt: skip
         pair_break = 1.0 if before >= 2 else 0.0
     known = 1.0 if state.known[nxt, max(k, 0)] > 0 and k >= 0 else 0.0
     out = net[w + HeadTerm.pairs_left] * np.float32(pairs / 5.0)

@@ -48,6 +48,29 @@ def take_chance_nb(u, frozen, on_meld, melded, passed, discarded, q, miss_pow, p
 
 
 @inline_kernel
+def rank_danger_nb(
+    state, k, held, per_rank, frozen, next_ranks, melded, passed, discarded, q, powers, p_wild
+):
+    """The unseen cards of natural rank ``k`` (``per_rank`` in the pack less the ``held``
+    ones, the pile's and the melded ones) and the chance that the next player takes the pile
+    with a discard of it (:func:`take_chance_nb`; ``next_ranks``, ``passed`` and
+    ``discarded`` bit masks of ranks, the others as there). R-32, R-33."""
+    u = per_rank - held - state.pile_counts[k] - state.melded[k]
+    p = take_chance_nb(
+        u,
+        frozen,
+        (next_ranks >> k) & 1 != 0,
+        melded,
+        (passed >> k) & 1 != 0,
+        (discarded >> k) & 1 != 0,
+        q,
+        powers,
+        p_wild,
+    )
+    return u, p
+
+
+@inline_kernel
 def keep_value_nb(count, u, own_meld, points, pair_keep):
     """How much a player wants to keep a natural card (higher: keep; about 0 to 1.5): pairs and
     more (``count`` in hand; pile pickups, new melds) most (``pair_keep``), cards of a rank its
@@ -90,18 +113,10 @@ def discard_value_nb(state, rules, bot, hand, k, context, safety, pair_keep):
     :func:`discard_context_nb`'s tuple."""
     passed, discarded, q, p_wild, opp_melded, opp_ranks, own_ranks, frozen, per_rank = context
     c = hand[k]
-    u = per_rank - c - state.pile_counts[k] - state.melded[k]
-    p = take_chance_nb(
-        u,
-        frozen,
-        (opp_ranks >> k) & 1 != 0,
-        opp_melded,
-        (passed >> k) & 1 != 0,
-        (discarded >> k) & 1 != 0,
-        q,
-        bot.powers,
+    u, p = rank_danger_nb(
+        state, k, c, per_rank, frozen, opp_ranks, opp_melded, passed, discarded, q, bot.powers,
         p_wild,
-    )
+    )  # fmt: skip
     own_meld = (own_ranks >> k) & 1 != 0
     v = keep_value_nb(c, u, own_meld, rules[RuleSlot.values + k], pair_keep)
     return v + safety * p * (state.g[DealSlot.pile_len] + 1)
