@@ -184,7 +184,9 @@ def plan_options(f):
     default="apprentice@8",
     show_default=True,
     help="Round 1's rollout bot, whose files its judges play against: an apprentice of shipped "
-    "files, or expert (pimc's expert rollouts, no judge in round 1).",
+    "full networks (apprentice@8 .. apprentice@11; apprentice's own files are head networks "
+    "since bots version 12 and are refused), or expert (pimc's expert rollouts, no judge in "
+    "round 1).",
 )
 @plan_options
 @integer_option(
