@@ -267,3 +267,12 @@ def test_games_from_scores_at_the_target_are_refused(scores, side, value):
     assert f"side {side} starts with {value} points, at or above the game's target of 5000" in text
     with pytest.raises(ValueError, match="at or above the game's target of 5000"):
         canasta_sim.play_games(1, scores=[int(v) for v in scores.split(",")])
+
+
+def test_analyse_names_the_rollout_of_a_weight_file_of_another_player_count():
+    shipped = Path(canasta_sim.__file__).parent / "data" / "apprentice11_4p.npz"
+    position = Path(__file__).parents[2] / "docs" / "positions" / "go_out_2p.json"
+    r = invoke("analyse", position, "--worlds", "20", "--rollout", f"apprentice:weights={shipped}")
+    assert r.exit_code == 2, r.output
+    assert "Invalid value for '--rollout'" in r.output
+    assert f"weights={shipped} was fitted for 4 players, this table has 2" in r.output
