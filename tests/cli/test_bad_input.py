@@ -4,6 +4,7 @@ hints for a project installed from a checkout."""
 
 import importlib
 import sys
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,7 @@ from click.testing import CliRunner
 
 import canasta_sim
 from canasta_sim.cli import main
+from canasta_sim.players.weights import load_value
 
 
 def invoke(*args):
@@ -276,3 +278,31 @@ def test_analyse_names_the_rollout_of_a_weight_file_of_another_player_count():
     assert r.exit_code == 2, r.output
     assert "Invalid value for '--rollout'" in r.output
     assert f"weights={shipped} was fitted for 4 players, this table has 2" in r.output
+
+
+def _damaged_weights(tmp_path, member: str) -> Path:
+    """A copy of the shipped 4-player weight file with one byte of ``member``'s stored data
+    flipped: still a zip archive, but reading that member fails its CRC check."""
+    shipped = Path(canasta_sim.__file__).parent / "data" / "apprentice11_4p.npz"
+    path = tmp_path / "w.npz"
+    np.savez(path, **dict(np.load(shipped)))  # stored, not compressed: the byte is the data's
+    with zipfile.ZipFile(path) as z:
+        names = [i.filename for i in z.infolist()]
+        after = z.infolist()[names.index(f"{member}.npy") + 1].header_offset
+    data = bytearray(path.read_bytes())
+    data[after - 100] ^= 0xFF  # inside the member's data, before the next member's header
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_a_damaged_weights_file_is_a_usage_error(tmp_path):
+    path = _damaged_weights(tmp_path, "A")
+    r = invoke("simulate", "--deals", "10", "--bots", f"apprentice:weights={path}")
+    assert r.exit_code == 2, r.output
+    assert f"weights={path}: not an apprentice weight file (Bad CRC-32" in r.output
+
+
+def test_a_damaged_value_output_says_the_file_is_no_weight_file(tmp_path):
+    path = _damaged_weights(tmp_path, "value_A")
+    with pytest.raises(ValueError, match=r"not a weight file \(Bad CRC-32 for file 'value_A"):
+        load_value(str(path))
