@@ -275,12 +275,13 @@ def test_games_from_scores_at_the_target_are_refused(scores, side, value):
 
 
 def test_analyse_names_the_rollout_of_a_weight_file_of_another_player_count():
-    shipped = SHIPPED_4P
     position = Path(__file__).parents[2] / "docs" / "positions" / "go_out_2p.json"
-    r = invoke("analyse", position, "--worlds", "20", "--rollout", f"apprentice:weights={shipped}")
+    r = invoke(
+        "analyse", position, "--worlds", "20", "--rollout", f"apprentice:weights={SHIPPED_4P}"
+    )
     assert r.exit_code == 2, r.output
     assert "Invalid value for '--rollout'" in r.output
-    assert f"weights={shipped} was fitted for 4 players, this table has 2" in r.output
+    assert f"weights={SHIPPED_4P} was fitted for 4 players, this table has 2" in r.output
 
 
 def _damaged_weights(tmp_path, member: str) -> Path:
