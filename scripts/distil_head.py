@@ -14,6 +14,7 @@ steps. Needs the optional extra ``train`` (JAX, optax).
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from canasta_sim.learn.head import HeadPlan, distil_head, write_head
 from canasta_sim.players.weights import check_players, default_weights_path, refuse_head_network
@@ -37,6 +38,7 @@ def main(argv=None) -> None:
     parser.add_argument("--seed", type=int, default=9191)
     parser.add_argument("--out", required=True, metavar="FILE", help="the head file (.npz)")
     args = parser.parse_args(argv)
+    _check_out(parser, Path(args.out))
     teacher = args.teacher or str(default_weights_path(args.players, TEACHER_FAMILY))
     try:
         plan = HeadPlan(seed=args.seed, players=args.players, deals=args.deals,
@@ -47,12 +49,25 @@ def main(argv=None) -> None:
         parser.error(str(exc))
     parts, facts = distil_head(teacher, plan)
     write_head(args.out, parts, facts, args.players)
+    deals = f"{args.deals} deal{'s' * (args.deals != 1)}"
     print(
-        f"{facts['decisions']:,} decisions of {args.deals} deals; the teacher's choice at "
+        f"{facts['decisions']:,} decisions of {deals}; the teacher's choice at "
         f"{facts['agreement_start']:.1%} of {facts['held_out_decisions']:,} held-out decisions "
         f"before, {facts['agreement_end']:.1%} after"
     )
     print(f"wrote {args.out}")
+
+
+def _check_out(parser: argparse.ArgumentParser, out: Path) -> None:
+    """Refuse an ``--out`` the head file cannot be written to before the distillation (which
+    takes minutes): a folder, or a file in a folder that does not exist."""
+    if out.is_dir():
+        parser.error(f"--out {out} is a folder; allowed: a file name, e.g. {out / 'head.npz'}")
+    if not out.parent.is_dir():
+        parser.error(
+            f"--out {out}: its folder {out.parent} does not exist; allowed: a file in an "
+            "existing folder"
+        )
 
 
 if __name__ == "__main__":

@@ -148,7 +148,7 @@ def analyse_command(
     docs/analysis.md), or at a decision of a run (--from-run), by rolling each out in the
     same sampled worlds."""
     from ..players.choices import candidates, find_candidate
-    from ..search.analysis import analyse, rollout_bots
+    from ..search.analysis import analyse, rollout_seating
 
     _check_analyse_source(position, address)
     _check_worlds(worlds, min_worlds, max_worlds)
@@ -158,8 +158,8 @@ def analyse_command(
     # first use): say so, as the commands that play deals do
     with compile_watch(note=not quiet):
         info = _analysed_position(position, address, quiet, fmt)
-        with api_errors("--rollout"):
-            rollout_bots(rollout, info.rules.sides)
+        with api_errors("--rollout"):  # a weight file of another player count, say
+            rollout_seating(rollout, info.rules)
         with api_errors("POSITION"):
             found = candidates(info, max_candidates)
         with api_errors("--candidate"):

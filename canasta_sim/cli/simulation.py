@@ -283,6 +283,7 @@ def verify(
 ):
     """Referee DEALS deals (or the trace files of --trace) with the independent rules checker;
     exit code 1 if any fails."""
+    from ..players.pybot import seated
     from ..run.progress import Progress
     from ..run.verify import verify as run
 
@@ -297,6 +298,8 @@ def verify(
         raise click.UsageError("'--workers' and '--scheduler' exclude each other")
     rules = build_rules(players, rules_opt, settings)
     specs = [b.spec for b in _bots(bots, rules)]
+    with api_errors("--bots"):  # the table refuses a seat's weight file or rollout's prior
+        seated(rules, specs)
     start = time.perf_counter()
     with Progress(deals, "deal", not quiet) as bar:
         done = 0

@@ -29,8 +29,10 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from ..game.notation import check_int
 from ..nb.bots.apprentice import HEAD_TERMS
 from ..nb.bots.features import HELD_KINDS, CandFeat, StateFeat
+from ..nb.engine.rng import SEED_SPAN
 from ..players.weights import FEATURE_VERSION, HEAD_PARTS, STATE_BLOCKS, VALUE_PARTS
 from . import outcomes
 from .distil import cross_entropy, decisions, same_best
@@ -53,7 +55,8 @@ class HeadPlan:
     Attributes
     ----------
     seed : int
-        Master seed of the teacher's self-play deals (deals ``0 .. deals - 1`` to learn from,
+        Master seed (``0 .. SEED_SPAN - 1``, :data:`~canasta_sim.nb.engine.rng.SEED_SPAN`) of
+        the teacher's self-play deals (deals ``0 .. deals - 1`` to learn from,
         the next ``held_out`` to measure on), of the heads' first weights and of the
         batches' draw.
     players : int
@@ -93,6 +96,7 @@ class HeadPlan:
     batch: int = 2048
 
     def __post_init__(self):
+        check_int("seed", self.seed, 0, SEED_SPAN - 1)
         if self.players not in (2, 3, 4, 6):
             raise ValueError(f"players={self.players}: allowed: 2, 3, 4, 6")
         for name in ("deals", "steps", "held_out", "batch"):

@@ -159,4 +159,8 @@ def write_npz(path, arrays: dict) -> None:
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
         np.savez(f, **arrays)
-    os.replace(tmp, path)
+    try:
+        os.replace(tmp, path)
+    except OSError:  # path a folder, say: no stray temporary file left beside it
+        tmp.unlink()
+        raise

@@ -30,6 +30,7 @@ import hashlib
 import os
 import re
 import zipfile
+import zlib
 from collections.abc import Callable
 from functools import lru_cache, wraps
 from pathlib import Path
@@ -256,6 +257,11 @@ def _part(parts: dict, name: str, shape: tuple[int, ...]) -> np.ndarray:
     return part
 
 
+#: What reading an ``.npz`` archive raises for a file that is none or a damaged one: a
+#: member whose bytes changed fails its CRC check (stored) or its inflation (compressed).
+_UNREADABLE = (OSError, ValueError, zipfile.BadZipFile, zlib.error)
+
+
 @per_file_version
 def load_weights(path: str) -> np.ndarray:
     """The packed network of a weight file: ``ndarray(float32, (NET_LEN,))`` (read-only),
@@ -289,7 +295,7 @@ def load_weights(path: str) -> np.ndarray:
         elif not head and (version is None or version in FEATURE_WIDTHS):
             # without a version its arrays tell
             net = pack(widen(parts, FEATURE_VERSION if version is None else version))
-    except (OSError, KeyError, ValueError) as exc:
+    except (*_UNREADABLE, KeyError) as exc:
         raise ValueError(
             f"weights={path}: not an apprentice weight file ({exc}); {allowed}"
         ) from None
@@ -417,7 +423,7 @@ def load_value(path: str) -> np.ndarray:
     try:
         with _open_npz(path) as z:
             parts = {k: z[k] for k in VALUE_PARTS if k in z}
-    except (OSError, KeyError, ValueError) as exc:
+    except (*_UNREADABLE, KeyError) as exc:
         raise ValueError(f"weights={path}: not a weight file ({exc}); {allowed}") from None
     if not parts:
         raise ValueError(f"weights={path}: holds no value output; {allowed}")
@@ -446,7 +452,7 @@ def fitted_players(path: str) -> int | None:
         with _open_npz(path) as z:
             if "players" in z:
                 return int(z["players"])
-    except (OSError, ValueError) as exc:
+    except _UNREADABLE as exc:
         raise ValueError(f"weights={path}: not an apprentice weight file ({exc})") from None
     named = re.fullmatch(r"apprentice_(\d+)p\.npz", Path(path).name)
     return int(named.group(1)) if named else None

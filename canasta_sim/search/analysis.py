@@ -19,6 +19,7 @@ import pandas as pd
 
 from ..game.infoset import InfoSet, Worlds
 from ..game.notation import check_int
+from ..game.rules import Rules
 from ..nb.bots.learned_calls import candidate_scores
 from ..nb.bots.policies import ROLLOUT_CODES, ApprenticeParam
 from ..nb.play import Seating
@@ -174,6 +175,22 @@ def rollout_bots(rollout, sides: int) -> list[Bot]:
     return bots
 
 
+def rollout_seating(rollout, rules: Rules) -> tuple[list[Bot], Seating, np.ndarray]:
+    """The rollout bots of a spec (:func:`rollout_bots`) at a table of ``rules``, their
+    seating and their weight sets (:func:`~canasta_sim.players.specs.weight_sets`).
+
+    Raises
+    ------
+    ValueError
+        As :func:`rollout_bots`, or as :func:`~canasta_sim.players.specs.weight_sets`: an
+        apprentice's ``weights=PATH`` fitted for another player count or not a weight file.
+    """
+    bots = rollout_bots(rollout, rules.sides)
+    policies, params = seat_arrays(bots, rules.players)
+    _, weights = weight_sets([bots], rules.players, params[None])  # writes the weight sets
+    return bots, Seating(policies[None], params[None]), weights
+
+
 def analyse(
     info_set: InfoSet,
     candidates=None,
@@ -317,9 +334,7 @@ def _prepare(
     """The :class:`_Setup` of :func:`analyse`'s arguments (the ``top`` candidates the own
     side's rollout bot ranks first, when given)."""
     rules = info.rules
-    bots = rollout_bots(rollout, rules.sides)
-    policies, params = seat_arrays(bots, rules.players)
-    _, weights = weight_sets([bots], rules.players, params[None])  # writes the weight sets
+    bots, seating, weights = rollout_seating(rollout, rules)
     threads = (
         numba.config.NUMBA_NUM_THREADS
         if threads is None
@@ -335,7 +350,6 @@ def _prepare(
         np.stack([plan for _, plan, _ in rows_of]).astype(np.int8),
         np.array([d for _, _, d in rows_of], np.int64),
     )
-    seating = Seating(policies[None], params[None])
     public = np.array([info.public_state()])
     return _Setup(bots, seating, weights, threads, cands, left_out, rows, public, rules.to_array())
 

@@ -4,6 +4,7 @@ hints for a project installed from a checkout."""
 
 import importlib
 import sys
+import zipfile
 from pathlib import Path
 
 import numpy as np
@@ -12,6 +13,10 @@ from click.testing import CliRunner
 
 import canasta_sim
 from canasta_sim.cli import main
+from canasta_sim.players.weights import load_value
+
+#: Bots version 11's weight file shipped for 4 players (a full network).
+SHIPPED_4P = Path(canasta_sim.__file__).parent / "data" / "apprentice11_4p.npz"
 
 
 def invoke(*args):
@@ -267,3 +272,54 @@ def test_games_from_scores_at_the_target_are_refused(scores, side, value):
     assert f"side {side} starts with {value} points, at or above the game's target of 5000" in text
     with pytest.raises(ValueError, match="at or above the game's target of 5000"):
         canasta_sim.play_games(1, scores=[int(v) for v in scores.split(",")])
+
+
+def test_analyse_names_the_rollout_of_a_weight_file_of_another_player_count():
+    position = Path(__file__).parents[2] / "docs" / "positions" / "go_out_2p.json"
+    r = invoke(
+        "analyse", position, "--worlds", "20", "--rollout", f"apprentice:weights={SHIPPED_4P}"
+    )
+    assert r.exit_code == 2, r.output
+    assert "Invalid value for '--rollout'" in r.output
+    assert f"weights={SHIPPED_4P} was fitted for 4 players, this table has 2" in r.output
+
+
+def _damaged_weights(tmp_path, member: str) -> Path:
+    """A copy of the shipped 4-player weight file with one byte of ``member``'s stored data
+    flipped: still a zip archive, but reading that member fails its CRC check."""
+    path = tmp_path / "w.npz"
+    np.savez(path, **dict(np.load(SHIPPED_4P)))  # stored, not compressed: the byte is the data's
+    with zipfile.ZipFile(path) as z:
+        names = [i.filename for i in z.infolist()]
+        after = z.infolist()[names.index(f"{member}.npy") + 1].header_offset
+    data = bytearray(path.read_bytes())
+    data[after - 100] ^= 0xFF  # inside the member's data, before the next member's header
+    path.write_bytes(bytes(data))
+    return path
+
+
+def test_a_damaged_weights_file_is_a_usage_error(tmp_path):
+    path = _damaged_weights(tmp_path, "A")
+    r = invoke("simulate", "--deals", "10", "--bots", f"apprentice:weights={path}")
+    assert r.exit_code == 2, r.output
+    assert f"weights={path}: not an apprentice weight file (Bad CRC-32" in r.output
+
+
+def test_a_damaged_value_output_says_the_file_is_no_weight_file(tmp_path):
+    path = _damaged_weights(tmp_path, "value_A")
+    with pytest.raises(ValueError, match=r"not a weight file \(Bad CRC-32 for file 'value_A"):
+        load_value(str(path))
+
+
+@pytest.mark.parametrize(
+    "players, spec, said",
+    [
+        (3, f"apprentice:weights={SHIPPED_4P}", "was fitted for 4 players, this table has 3"),
+        (4, "pimc:rollout=apprentice,prior_top=3", "prior_top=3 needs a full network"),
+    ],
+)
+def test_verify_names_bots_for_a_seat_the_table_refuses(players, spec, said):
+    # it named '--scheduler', which was not given
+    r = invoke("verify", "--deals", "2", "--players", players, "--bots", spec)
+    assert r.exit_code == 2, r.output
+    assert "Invalid value for '--bots'" in r.output and said in r.output

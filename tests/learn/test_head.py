@@ -24,6 +24,7 @@ from canasta_sim.learn.head import (  # noqa: E402
     head_scores,
     write_head,
 )
+from canasta_sim.learn.train import write_npz  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import distil_head as script  # noqa: E402
@@ -164,6 +165,7 @@ def test_a_plan_out_of_range_is_refused(field, value, said):
         (["--players", "2", "--top", "0"], "top=0: allowed: 1 .. 14"),
         (["--players", "2", "--held-out", "0"], "held_out=0: allowed: 1 or more"),
         (["--players", "2", "--teacher", "nowhere.npz"], "weights=nowhere.npz: not an"),
+        (["--players", "2", "--seed", "-1"], "seed=-1 is not allowed; allowed: an integer from 0"),
     ],
 )
 def test_the_script_refuses_bad_values_with_a_usage_error(tmp_path, capsys, args, said):
@@ -194,3 +196,37 @@ def test_the_scripts_default_teacher_is_version_11s_file(tmp_path, monkeypatch):
         script.main(["--players", "3", "--out", str(tmp_path / "h.npz")])
     assert taught == [(str(default_weights_path(3, "apprentice11")), 3)]
     assert Path(taught[0][0]).name == "apprentice11_3p.npz"
+
+
+def test_the_script_refuses_an_out_folder_before_distilling(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(script, "distil_head", None)  # a call would fail: no distillation
+    with pytest.raises(SystemExit) as stop:
+        script.main(["--players", "2", "--out", str(tmp_path)])
+    assert stop.value.code == 2
+    assert f"--out {tmp_path} is a folder; allowed: a file name" in capsys.readouterr().err
+
+
+def test_the_script_refuses_an_out_in_no_folder(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(script, "distil_head", None)
+    out = tmp_path / "nowhere" / "h.npz"
+    with pytest.raises(SystemExit) as stop:
+        script.main(["--players", "2", "--out", str(out)])
+    assert stop.value.code == 2
+    assert f"its folder {tmp_path / 'nowhere'} does not exist" in capsys.readouterr().err
+
+
+def test_the_script_counts_one_deal_in_the_singular(tmp_path, capsys, monkeypatch):
+    facts = {"decisions": 7, "agreement_start": 0.5, "agreement_end": 0.75}
+    facts["held_out_decisions"] = 4
+    monkeypatch.setattr(script, "distil_head", lambda teacher, plan: ({}, facts))
+    monkeypatch.setattr(script, "write_head", lambda *args: None)
+    script.main(["--players", "2", "--deals", "1", "--out", str(tmp_path / "h.npz")])
+    assert "7 decisions of 1 deal; the teacher's choice at 50.0%" in capsys.readouterr().out
+
+
+def test_a_failed_rename_leaves_no_temporary_file(tmp_path):
+    out = tmp_path / "h.npz"
+    out.mkdir()  # the rename onto a folder fails
+    with pytest.raises(OSError):
+        write_npz(out, {"a": np.zeros(2)})
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["h.npz"]
