@@ -181,8 +181,7 @@ def distil_head(teacher: str, plan: HeadPlan) -> tuple[dict, dict]:
         teacher's value output (:data:`VALUE_PARTS`), if it has one.
     facts : dict
         ``head`` (the plan), ``teacher``, ``drop`` (those blocks), ``decisions`` and
-        ``held_out_decisions`` (play
-        decisions of two or more candidates), ``agreement_start`` and
+        ``held_out_decisions`` (play decisions of two or more candidates), ``agreement_start`` and
         ``agreement_end`` (the share of the held-out decisions whose best candidate is the
         teacher's, before and after the steps), ``play_seconds`` and ``learn_seconds``.
 
