@@ -564,13 +564,11 @@ def apprentice_turn_nb(state, rules, bot, params, weights, rstate, work, fwork, 
     ``STATE_DTYPE``, where the expert's melds are tried), ``work``
     (:data:`.search_candidates.WORK_DTYPE`) and ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`) are
     scratch. R-45's end after a last-card red three is the expert's."""
-    rparams = work.rparams[:]  # plain C arrays, as in pimc
-    for i in range(N_EXPERT):
-        rparams[i] = params[ApprenticeParam.expert + i]
     net = weights[int(params[ApprenticeParam.weight_set])]
     if net[NetSlot.head] != 0.0:
         head_turn_nb(state, rules, bot, params, net, work, fwork, log)
         return
+    expert_params_nb(params, work)
     if state.g[DealSlot.phase] == Phase.draw:
         apprentice_draw_nb(state, rules, bot, params, weights, work, fwork, log)
     if state.g[DealSlot.phase] == Phase.play:
@@ -581,8 +579,9 @@ def apprentice_turn_nb(state, rules, bot, params, weights, rstate, work, fwork, 
 def head_turn_nb(state, rules, bot, params, net, work, fwork, log):
     """A head network's whole turn: the expert's draw decision (R-20 step 1, R-30..R-35,
     R-44), then :func:`head_play_nb`, or R-45's end after a last-card red three as the
-    apprentice's."""
-    rparams = work.rparams[:]
+    apprentice's. ``net`` is the seat's head network (``float32[NET_LEN]``), the other
+    arguments as :func:`apprentice_turn_nb`'s."""
+    rparams = expert_params_nb(params, work)
     if state.g[DealSlot.phase] == Phase.draw:
         expert_draw_nb(state, rules, bot, rparams, log)
     if state.g[DealSlot.phase] != Phase.play:
@@ -591,6 +590,17 @@ def head_turn_nb(state, rules, bot, params, net, work, fwork, log):
         last_red_three_end_nb(state, rules, bot, rparams, log)
     else:
         head_play_nb(state, rules, bot, params, net, work, fwork, log)
+
+
+@inline_kernel
+def expert_params_nb(params, work):
+    """The expert's parameters among the apprentice's ``params`` (``float64[N_PARAMS]``, from
+    ``ApprenticeParam.expert``) into ``work.rparams``, returned as a plain C array (a slice:
+    numba types the record's field as a nested array, :mod:`..jit`), as in the search bot."""
+    rparams = work.rparams[:]
+    for i in range(N_EXPERT):
+        rparams[i] = params[ApprenticeParam.expert + i]
+    return rparams
 
 
 @inline_kernel
