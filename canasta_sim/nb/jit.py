@@ -10,7 +10,10 @@
   kernel a kernel calls, with all they call in turn, into the caller's code and has LLVM
   optimise and compile the whole of it again, so each level of calls redoes the work below it.
   numba's own inlining (:data:`inline_kernel`) instead copies the callee's code and types it
-  again at every call site, at about the cost of compiling it once per site.
+  again at every call site, at about the cost of compiling it once per site; it copies the
+  callee's IR block by block, each block with the whole variable scope of the function, so
+  its cost grows with the square of the callee's length (and the callee is as long as
+  everything inlined into it).
 - So a kernel with one caller is inlined when it is thin or has few inlined helpers of its
   own (one level less to link); helpers used at many call sites stay plain kernels even when
   tiny (``meld_ok_nb``): LLVM, optimising the linked code, inlines most of them anyway.

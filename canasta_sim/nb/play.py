@@ -2,21 +2,21 @@
 
 The chunk kernel takes its arguments as a few named groups: the deals' inputs (one record of
 :data:`DEAL_INPUT_DTYPE` per deal), the seatings (:class:`Seating`), each block's records
-(:class:`Blocks`), the search bot's work arrays (:class:`Search`, empty when no seat of the
-run searches or plays the learned bot), the learned bot's weight sets and feature work
-(:class:`Learned`, the work empty when no seat plays it) and the records written
-(:class:`Rows`).
+(:class:`Blocks`), the search bot's work arrays (:class:`Search`, empty when no seat of the run
+searches or plays the learned bot), the learned bot's weight sets and feature work
+(:class:`Learned`, the work empty when no seat plays it) and the records written (:class:`Rows`).
 
-There are four block kernels, and :func:`play_chunk` picks one in Python: numba compiles a
-kernel with everything it calls, so a run compiles only the policies its kernel can play. The
-one that can play the search bot (:func:`play_search_block_nb`) also compiles the search bot
-and its rollouts, which took about two thirds of a cold start's compile time; runs where no
-seat searches (``compare``, studies) use :func:`play_block_nb`, which plays every other
-policy; runs where every seat plays the learned bot (the default bots) use
-:func:`play_apprentice_block_nb` and runs where every seat plays the expert (`--bots
-expert`) :func:`play_expert_block_nb`, which compile no other policy (the learned bot's
-candidates are the expert's). All play a turn through the same turn kernels
-(:mod:`.bots.turn`), so they give the same deals.
+There are four block kernels, and :func:`play_chunk` picks one in Python: numba compiles a kernel
+with everything it calls, so a run compiles only the policies its kernel can play. The one that can
+play the search bot (:func:`play_search_block_nb`) also compiles the search bot and its rollouts,
+which took about two thirds of a cold start's compile time; runs where no seat searches
+(``compare``, studies) use :func:`play_block_nb`, which plays every other policy; runs where every
+seat plays the learned bot with a head network (the default bots) use
+:func:`play_apprentice_block_nb`, which compiles no other policy and not the full network's path of
+earlier versions (a table of ``apprentice@11`` plays in :func:`play_block_nb`), and runs where
+every seat plays the expert (`--bots expert`) :func:`play_expert_block_nb`, which compiles no other
+policy. All play a turn through the same turn kernels (:mod:`.bots.turn`), so they give the same
+deals.
 """
 
 import threading
@@ -25,13 +25,21 @@ from typing import NamedTuple
 import numba as nb
 import numpy as np
 
+from .bots.apprentice import NetSlot
 from .bots.features import feature_work
 from .bots.memory import BOT_DTYPE
-from .bots.policies import LEARNED_CODES, SEARCH_CODES, WORK_CODES, PimcParam, PolicyCode
+from .bots.policies import (
+    LEARNED_CODES,
+    SEARCH_CODES,
+    WORK_CODES,
+    ApprenticeParam,
+    PimcParam,
+    PolicyCode,
+)
 from .bots.search_candidates import search_work
 from .bots.turn import (
-    apprentice_seat_turn_nb,
     expert_table_turn_nb,
+    head_seat_turn_nb,
     learned_turn_nb,
     search_turn_nb,
 )
@@ -186,12 +194,12 @@ def play_expert_deal_nb(state, rules, bot, deal, seating, log):
 
 @inline_kernel
 def play_apprentice_deal_nb(state, rules, bot, deal, seating, search, learned, block, log):
-    """:func:`play_deal_nb` for a table where every seat plays the learned bot
-    (:func:`.bots.turn.apprentice_seat_turn_nb`)."""
+    """:func:`play_deal_nb` for a table where every seat plays the learned bot with a head
+    network (:func:`.bots.turn.head_seat_turn_nb`)."""
     params = seating.params[deal.seating]
     start_play_deal_nb(state, rules, deal, log)
     while state.g[DealSlot.phase] != Phase.over:
-        apprentice_seat_turn_nb(state, rules, bot, params, search, learned, block, log)
+        head_seat_turn_nb(state, rules, bot, params, search, learned, block, log)
 
 
 @inline_kernel
@@ -328,7 +336,8 @@ def play_expert_block_nb(block, n_blocks, rules, deals, seating, blocks, rows, l
 def play_apprentice_block_nb(
     block, n_blocks, rules, deals, seating, blocks, search, learned, rows, log
 ):
-    """:func:`play_block_nb` for seatings where every seat plays the learned bot."""
+    """:func:`play_block_nb` for seatings where every seat plays the learned bot with a head
+    network (:func:`heads_only`)."""
     state = blocks.states[block]
     bot = blocks.bots[block]
     n = deals.shape[0]
@@ -422,7 +431,7 @@ def play_chunk(
         # the search bot's kernel only when a seat plays it
         if np.isin(policies, SEARCH_CODES).any():
             kernel = play_search_block_nb
-        elif (policies == PolicyCode.apprentice).all():
+        elif heads_only(policies, params, weights):
             kernel = play_apprentice_block_nb
         else:
             kernel = play_block_nb
@@ -440,6 +449,18 @@ def learns(policies, params) -> bool:
     rollout = params[..., PimcParam.rollout]
     searching = (policies == PolicyCode.pimc) & (rollout == PolicyCode.apprentice)
     return bool(np.isin(policies, LEARNED_CODES).any() or searching.any())
+
+
+def heads_only(policies, params, weights) -> bool:
+    """Whether every seat of ``policies`` (``int32[n_seatings, players]``, with ``params``
+    ``float64[n_seatings, players, N_PARAMS]``) plays the learned bot with a head network
+    (``NetSlot.head`` of its weight set in ``weights``, ``float32[n_sets, NET_LEN]``): the
+    default bots, whose table kernel compiles only the head's path. A table of an earlier
+    version's network (``apprentice@11``) plays in :func:`play_block_nb`."""
+    if not (policies == PolicyCode.apprentice).all():
+        return False
+    sets = params[..., ApprenticeParam.weight_set].astype(np.int64)
+    return bool((weights[sets, NetSlot.head] != 0.0).all())
 
 
 def deal_inputs(seeds, dealers, minimums, scores, seatings) -> np.ndarray:

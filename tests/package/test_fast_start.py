@@ -35,6 +35,9 @@ KERNELS = (
         (["apprentice", "expert"] * 2, "play_block_nb"),
         (["apprentice"] * 4, "play_apprentice_block_nb"),
         (["apprentice:top=3", "apprentice"] * 2, "play_apprentice_block_nb"),
+        # an earlier version's full network: the general kernel, not the head's table kernel
+        (["apprentice@11"] * 4, "play_block_nb"),
+        (["apprentice@11", "apprentice"] * 2, "play_block_nb"),
     ],
 )
 def test_a_run_calls_only_the_chunk_kernel_its_seats_need(seats, kernel, monkeypatch):

@@ -536,14 +536,17 @@ def head_candidate_nb(work, n, discard, held):
     return n + (1 if held else 0)
 
 
-@inline_kernel
+@kernel
 def head_play_nb(state, rules, bot, params, net, work, fwork, log):
     """A head network's play decision (R-20 steps 2 and 3, R-40): its candidates
     (:func:`head_candidates_nb`) scored by their rows (:func:`head_logits_nb`), the best (or
     one sampled at ``params``' temperature, :func:`pick_nb`) laid through the move kernels,
     which check it; a meld the move refuses is dropped for the discard alone, a discard
     refused for the first kind the move accepts. The expert's parameters are in
-    ``work.rparams``."""
+    ``work.rparams``. A kernel, not inlined into the turn: numba's inlining copies a function's
+    IR block by block, each copy with every variable of the function, so inlining code this
+    long (its candidates, scores and terms inlined into it) cost about 3 CPU s of a cold
+    start (:mod:`..jit`)."""
     n, melds, which = head_candidates_nb(state, rules, bot, work.rparams[:], work)
     plan = bot.out_plan[:] if which == ExpertMeld.out else bot.meld_plan[:]
     best = head_scores_nb(state, rules, net, plan, work, fwork, n, melds)
@@ -564,25 +567,25 @@ def apprentice_turn_nb(state, rules, bot, params, weights, rstate, work, fwork, 
     ``STATE_DTYPE``, where the expert's melds are tried), ``work``
     (:data:`.search_candidates.WORK_DTYPE`) and ``fwork`` (:data:`.features.FEATURE_WORK_DTYPE`) are
     scratch. R-45's end after a last-card red three is the expert's."""
-    rparams = work.rparams[:]  # plain C arrays, as in pimc
-    for i in range(N_EXPERT):
-        rparams[i] = params[ApprenticeParam.expert + i]
     net = weights[int(params[ApprenticeParam.weight_set])]
     if net[NetSlot.head] != 0.0:
         head_turn_nb(state, rules, bot, params, net, work, fwork, log)
         return
+    expert_params_nb(params, work)
     if state.g[DealSlot.phase] == Phase.draw:
         apprentice_draw_nb(state, rules, bot, params, weights, work, fwork, log)
     if state.g[DealSlot.phase] == Phase.play:
         apprentice_play_nb(state, rules, bot, params, weights, rstate, work, fwork, log)
 
 
-@kernel
+@inline_kernel
 def head_turn_nb(state, rules, bot, params, net, work, fwork, log):
     """A head network's whole turn: the expert's draw decision (R-20 step 1, R-30..R-35,
     R-44), then :func:`head_play_nb`, or R-45's end after a last-card red three as the
-    apprentice's."""
-    rparams = work.rparams[:]
+    apprentice's. ``net`` is the seat's head network (``float32[NET_LEN]``), the other
+    arguments as :func:`apprentice_turn_nb`'s. Inlined into the head's table turn and into
+    :func:`apprentice_turn_nb`: one level of linked code less (:mod:`..jit`)."""
+    rparams = expert_params_nb(params, work)
     if state.g[DealSlot.phase] == Phase.draw:
         expert_draw_nb(state, rules, bot, rparams, log)
     if state.g[DealSlot.phase] != Phase.play:
@@ -591,6 +594,17 @@ def head_turn_nb(state, rules, bot, params, net, work, fwork, log):
         last_red_three_end_nb(state, rules, bot, rparams, log)
     else:
         head_play_nb(state, rules, bot, params, net, work, fwork, log)
+
+
+@inline_kernel
+def expert_params_nb(params, work):
+    """The expert's parameters among the apprentice's ``params`` (``float64[N_PARAMS]``, from
+    ``ApprenticeParam.expert``) into ``work.rparams``, returned as a plain C array (a slice:
+    numba types the record's field as a nested array, :mod:`..jit`), as in the search bot."""
+    rparams = work.rparams[:]
+    for i in range(N_EXPERT):
+        rparams[i] = params[ApprenticeParam.expert + i]
+    return rparams
 
 
 @inline_kernel

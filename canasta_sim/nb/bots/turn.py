@@ -1,18 +1,19 @@
 """One turn of play chosen by the seat's policy code (:data:`~.policies.PolicyCode`).
 
 Policies are never passed as function objects (numba would recompile jitted callbacks in every
-process): :func:`play_turn_nb` branches on the seat's policy code and hands the policy the
-seat's float parameters and the bots' working record (:data:`.memory.BOT_DTYPE`). It is the
-one kernel if-chain over the policies; the search bot (:mod:`.pimc`) needs the search work
-arrays and plays the expert or the learned bot in its rollouts, and the learned bot
-(:mod:`.apprentice`) needs them for its candidates with its weight sets and feature work.
-numba compiles every policy a kernel can branch to, so each loop calls the turn that holds
-only what it may play: :func:`search_turn_nb` (whole deals) adds the search bot's branch in
-front of :func:`learned_turn_nb` (the rollouts' turn), which adds the learned bot's in front
-of :func:`play_turn_nb`, and a table where every seat plays the expert (`--bots expert`) has
-:func:`expert_table_turn_nb`, which holds no other policy. From Python, :func:`play_turn`
-calls each code's turn kernel as the policy table (:data:`~.policies.POLICIES`) names it.
-Every move goes through the checked move kernels, so a bot cannot make an illegal move.
+process): :func:`play_turn_nb` branches on the seat's policy code and hands the policy the seat's
+float parameters and the bots' working record (:data:`.memory.BOT_DTYPE`). It is the one kernel
+if-chain over the policies; the search bot (:mod:`.pimc`) needs the search work arrays and plays
+the expert or the learned bot in its rollouts, and the learned bot (:mod:`.apprentice`) needs them
+for its candidates with its weight sets and feature work. numba compiles every policy a kernel can
+branch to, so each loop calls the turn that holds only what it may play: :func:`search_turn_nb`
+(whole deals) adds the search bot's branch in front of :func:`learned_turn_nb` (the rollouts'
+turn), which adds the learned bot's in front of :func:`play_turn_nb`; a table where every seat
+plays the expert (`--bots expert`) has :func:`expert_table_turn_nb`, which holds no other policy,
+and one where every seat plays the learned bot with a head network (the default)
+:func:`head_seat_turn_nb`. From Python, :func:`play_turn` calls each code's turn kernel as the
+policy table (:data:`~.policies.POLICIES`) names it. Every move goes through the checked move
+kernels, so a bot cannot make an illegal move.
 """
 
 from importlib import import_module
@@ -20,14 +21,14 @@ from importlib import import_module
 from ..engine.moves import meld_last_card_nb
 from ..enums import DealSlot, Phase
 from ..jit import inline_kernel
-from .apprentice import apprentice_turn_nb
+from .apprentice import apprentice_turn_nb, head_turn_nb
 from .careful import careful_turn_nb
 from .expert import expert_turn_nb
 from .features import feature_work
 from .greedy import greedy_turn_nb
 from .memory import new_bot
 from .pimc import pimc_turn_nb
-from .policies import POLICIES, PolicyCode
+from .policies import POLICIES, ApprenticeParam, PolicyCode
 from .random import random_turn_nb
 from .search_candidates import search_work
 
@@ -108,6 +109,19 @@ def apprentice_seat_turn_nb(state, rules, bot, params, search, learned, block, l
     rstate, work = search.rstates[2 * block], search.works[2 * block]
     weights, fwork = learned.weights, learned.fworks[block]
     apprentice_turn_nb(state, rules, bot, params[seat], weights, rstate, work, fwork, log)
+    finish_turn_nb(state, rules, seat, log)
+
+
+@inline_kernel
+def head_seat_turn_nb(state, rules, bot, params, search, learned, block, log):
+    """The current seat's whole turn with its head network (:func:`.apprentice.head_turn_nb`),
+    the arguments as :func:`apprentice_seat_turn_nb`'s: the turn of a table where every seat
+    plays the learned bot with a head network (the default apprentice), which compiles
+    neither the full network's path nor another policy."""
+    seat = state.g[DealSlot.current]
+    work, fwork = search.works[2 * block], learned.fworks[block]
+    net = learned.weights[int(params[seat, ApprenticeParam.weight_set])]
+    head_turn_nb(state, rules, bot, params[seat], net, work, fwork, log)
     finish_turn_nb(state, rules, seat, log)
 
 
