@@ -17,7 +17,7 @@ import argparse
 from pathlib import Path
 
 from canasta_sim.learn.head import HeadPlan, distil_head, write_head
-from canasta_sim.players.weights import check_players, default_weights_path, refuse_head_network
+from canasta_sim.players.weights import default_weights_path, fitted_players, is_head_network
 
 #: The family of shipped files whose file for the count is the default teacher: bots version
 #: 11's full networks (version 12's ``apprentice`` files are head networks, no teacher).
@@ -43,10 +43,9 @@ def main(argv=None) -> None:
     try:
         plan = HeadPlan(seed=args.seed, players=args.players, deals=args.deals,
                         steps=args.steps, held_out=args.held_out, top=args.top)  # fmt: skip
-        check_players(teacher, args.players)
-        refuse_head_network(teacher, "the teacher")
     except ValueError as exc:
         parser.error(str(exc))
+    _check_teacher(parser, teacher, args.players)
     parts, facts = distil_head(teacher, plan)
     write_head(args.out, parts, facts, args.players)
     deals = f"{args.deals} deal{'s' * (args.deals != 1)}"
@@ -56,6 +55,36 @@ def main(argv=None) -> None:
         f"before, {facts['agreement_end']:.1%} after"
     )
     print(f"wrote {args.out}")
+
+
+def _check_teacher(parser: argparse.ArgumentParser, teacher: str, players: int) -> None:
+    """Refuse a teacher the head network cannot learn from, in the script's terms: a file
+    that is no weight file (missing, damaged), one fitted for another player count than
+    ``--players``, or a head network (no candidate network to score every candidate with)."""
+    default = default_weights_path(players, TEACHER_FAMILY)
+    allowed = (
+        f"allowed: a full network fitted for {players} players (A, B, b1, v, b2: canasta-sim "
+        f"train writes them), or no --teacher for bots version 11's file shipped for "
+        f"{players} players ({default.name})"
+    )
+    if Path(teacher).is_dir():  # canasta-sim train's weights/ folder, say
+        parser.error(f"--teacher {teacher} is a folder; {allowed}")
+    try:
+        fitted = fitted_players(teacher)
+        head = is_head_network(teacher)
+    except ValueError as exc:  # the file's own words, without the weights= of a bot spec
+        why = str(exc).removeprefix(f"weights={teacher}: ").split("; allowed:")[0]
+        parser.error(f"--teacher {teacher}: {why}; {allowed}")
+    if fitted is not None and fitted != players:
+        parser.error(
+            f"--teacher {teacher} was fitted for {fitted} players, --players is {players}; "
+            f"{allowed}"
+        )
+    if head:
+        parser.error(
+            f"--teacher {teacher} is a head network (bots version 12's apprentice), which has "
+            f"no candidate network (B, v, b2) to learn from; {allowed}"
+        )
 
 
 def _check_out(parser: argparse.ArgumentParser, out: Path) -> None:

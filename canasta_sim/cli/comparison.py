@@ -15,6 +15,7 @@ from .options import (
     SCHEDULER,
     SCORES,
     Integer,
+    _check_seat_files,
     _check_workers,
     _emit,
     _no_records_option,
@@ -112,6 +113,10 @@ def compare(
     with api_errors("--until"):
         check_until(until)
     rules = build_rules(players, rules_opt, settings)
+    for hint, spec in (("BOT_A", bot_a), ("BOT_B", bot_b)) if seats is None else ():
+        with api_errors(hint):
+            bot = parse_bot(spec)
+        _check_seat_files([bot], rules, hint)  # its weight file, its prior
     with api_errors("--seats" if seats else None):
         rotation_table(bot_a, bot_b, rules, seats)
     with api_errors("--scores"):

@@ -16,6 +16,7 @@ from .options import (
     Integer,
     Number,
     _bots,
+    _check_seat_files,
     _emit,
     _new_out,
     _note,
@@ -361,10 +362,10 @@ def review_command(
             f"{seat} is not a seat; allowed: 0 to {rules.players - 1}", param_hint=["--seat"]
         )
     if rollout is not None:
-        from ..search.analysis import rollout_bots
+        from ..search.analysis import rollout_seating
 
-        with api_errors("--rollout"):
-            rollout_bots(rollout, rules.sides)
+        with api_errors("--rollout"):  # a weight file of another player count, say
+            rollout_seating(rollout, rules)
     target = _new_out(out, overwrite)
     from ..search.review import review
 
@@ -410,7 +411,9 @@ def _review_rules(run_folder, deals, players, rules_opt, settings, bots, seed, r
 
     if run_folder is None:
         rules = build_rules(players, rules_opt, settings)
-        specs = [b.spec for b in _bots(bots, rules)]
+        seating = _bots(bots or "expert", rules)  # review's default bot
+        _check_seat_files(seating, rules, "--bots")  # its weight files, a search seat's prior
+        specs = [b.spec for b in seating]
         if rollout is None:  # the rollouts play the deal's own bots
             with api_errors("--bots"):
                 own_rollout(specs, rules.sides)

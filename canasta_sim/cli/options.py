@@ -130,12 +130,25 @@ def _seating(bots: str | None, seats: str | None, rules: Rules) -> list[str]:
         raise click.UsageError(
             "give '--bots' (one bot per side) or '--seats' (one per seat), not both"
         )
+    hint = "--seats" if seats is not None else "--bots"
     try:
-        return [b.spec for b in table_bots(bots, seats, rules)]
+        seating = table_bots(bots, seats, rules)
     except ValueError as exc:
-        raise click.BadParameter(
-            str(exc), param_hint=["--seats" if seats is not None else "--bots"]
-        ) from None
+        raise click.BadParameter(str(exc), param_hint=[hint]) from None
+    _check_seat_files(seating, rules, hint)
+    return [b.spec for b in seating]
+
+
+def _check_seat_files(bots, rules: Rules, hint: str) -> None:
+    """Refuse, before any deal is played, a seat the table refuses: a learned seat's weight
+    file missing, damaged or fitted for another player count, or a search seat's prior on a
+    head network; a usage error of ``hint``, the option or argument that gave the bots
+    (one per side or one per seat, as :class:`~canasta_sim.players.specs.Bot`)."""
+    from ..players.specs import seat_arrays, weight_sets
+
+    with api_errors(hint):
+        _, params = seat_arrays(list(bots), rules.players)
+        weight_sets([list(bots)], rules.players, params[None])
 
 
 def _scores(ctx, param, value):

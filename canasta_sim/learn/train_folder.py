@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 from ..errors import BadArgument
-from ..players.weights import STATE_BLOCKS
+from ..players.weights import STATE_BLOCKS, default_weights_path, is_head_network
 from . import TUNE_POOL
 from .finetune import damaged
 from .plan import COUNTS, TrainPlan, round_dir, tune_folder
@@ -27,6 +27,12 @@ LOCK_FILE = "train.lock"
 #: per-count plans, no ``recipe`` field; 2: before the judge stages; 3: bots version 8's, round
 #: 1 from the expert's rollouts; 4: before the distillation stages) is not resumed.
 RECIPE = 5
+
+#: What a record of this recipe that names the start ``apprentice`` may be resumed with:
+#: bots versions 10 and 11 wrote it (this recipe's), when the apprentice was a full network,
+#: the files that these presets play today (version 11's first); version 12's apprentice
+#: files are head networks, which no training starts from (:func:`_earlier_apprentice`).
+EARLIER_APPRENTICES = ("apprentice@11", "apprentice@10")
 
 #: The fields of recipe 1's plan, which recorded no ``recipe``: a record without ``recipe``
 #: that holds another field of the run's plan is a later recipe's that lost it (damaged).
@@ -316,6 +322,8 @@ def read_facts(path: Path, fields: dict | None = None, own: tuple[str, ...] = ()
         follow it).
     """
     plan = _json_object(path)
+    if isinstance(plan, dict) and fields:
+        plan = _earlier_apprentice(path, plan, fields, own)
     why = _not_a_plan(plan, fields or {}, own) if isinstance(plan, dict) else plan
     if why is None and isinstance(plan, dict):
         return plan
@@ -325,6 +333,38 @@ def read_facts(path: Path, fields: dict | None = None, own: tuple[str, ...] = ()
         "start over in another folder ('--out')"
         if path.name == PLAN_FILE
         else "delete it and run the same command again, or start over in another folder ('--out')",
+    )
+
+
+def _earlier_apprentice(path: Path, plan: dict, fields: dict, own: tuple[str, ...]) -> dict:
+    """The record ``plan`` (of the file ``path``) of this recipe whose start is
+    ``apprentice`` while that name's shipped files are head networks: a folder of bots
+    version 10 or 11, whose apprentice was a full network, read with the run's start (of
+    ``fields``) when that is one of :data:`EARLIER_APPRENTICES` (the user says which
+    version made it; ``plan.json`` then records it). Any other record is returned as it is.
+
+    Raises
+    ------
+    BadArgument
+        Of ``start`` for such a record and another start of the run, naming the file, why
+        and the starts to resume it with.
+    """
+    if plan.get("start") != "apprentice" or plan.get("recipe") != RECIPE or "start" in own:
+        return plan
+    if not is_head_network(str(default_weights_path(2))):  # today's apprentice can start
+        return plan
+    if fields.get("start") in EARLIER_APPRENTICES:
+        return {**plan, "start": fields["start"]}
+    newest, older = EARLIER_APPRENTICES
+    raise BadArgument(
+        "start",
+        f"start={fields.get('start')}, but {path} says start=apprentice: it was written by "
+        f"an earlier bots version (10 or 11), whose apprentice was a full network; today's "
+        f"apprentice is a head network (bots version 12), which no training starts from. "
+        f"Resume it with '--start {newest}' (bots version 11's full networks; "
+        f"'--start {older}' for a folder made by bots version 10): {PLAN_FILE} then records "
+        f'that start, as an edit of its "start" to "{newest}" would; or start over in another '
+        "folder ('--out')",
     )
 
 

@@ -44,7 +44,7 @@ from ..players.ranking import played_candidate, rank_candidates
 from ..players.specs import parse_bot, search_rollout_bot, side_bots
 from ..results.tables import DASH, align_columns, interval, number
 from ..run.address import RunAddress, deal_from_run
-from .analysis import analyse, rollout_bots
+from .analysis import analyse, rollout_bots, rollout_seating
 from .race import Z95
 
 #: Decision types, in the order of the summary (:func:`decision_type`).
@@ -193,7 +193,8 @@ def review(
     Raises
     ------
     ValueError
-        For a bad count, seat, bot spec or seed, ``top_candidates`` or ``max_candidates``
+        For a bad count, seat, bot spec or seed, a rollout bot's weight file missing,
+        damaged or fitted for another player count, ``top_candidates`` or ``max_candidates``
         below 1, ``run`` given with ``rules``, ``bots`` other than the default or ``seed``, or
         a run folder :func:`canasta_sim.deal_from_run` refuses.
     """
@@ -224,7 +225,7 @@ def review(
         )
     check_int("seat", seat, 0, rules.players - 1)
     if rollout is not None:
-        rollout_bots(rollout, rules.sides)  # checks the spec before any rollout
+        rollout_seating(rollout, rules)  # checks the spec and its weight files before any rollout
     rows = []
     used: dict[str, None] = {}  # the bots in the order given
     rolled: dict[str, None] = {}  # the rollout bots that played, in order

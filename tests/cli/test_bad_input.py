@@ -323,3 +323,81 @@ def test_verify_names_bots_for_a_seat_the_table_refuses(players, spec, said):
     r = invoke("verify", "--deals", "2", "--players", players, "--bots", spec)
     assert r.exit_code == 2, r.output
     assert "Invalid value for '--bots'" in r.output and said in r.output
+
+
+#: A search seat whose prior reads the rollout apprentice's scores, which today's apprentice
+#: (a head network) has not: refused at any table.
+PRIOR_ON_HEAD = "pimc:rollout=apprentice,prior_top=3"
+
+
+@pytest.mark.parametrize(
+    "args, named",
+    [
+        (["simulate", "--deals", 2, "--bots", "{spec}"], "--bots"),
+        (["simulate", "--deals", 2, "--seats", "{spec}{others}"], "--seats"),
+        (["games", "--games", 1, "--bots", "{spec}"], "--bots"),
+        (["compare", "{spec}", "expert", "--deals", 2], "BOT_A"),
+        (["compare", "expert", "{spec}", "--deals", 2], "BOT_B"),
+        (["review", "--deals", 1, "--bots", "{spec}"], "--bots"),
+    ],
+)
+@pytest.mark.parametrize(
+    "players, spec, said",
+    [
+        (4, PRIOR_ON_HEAD, "prior_top=3 needs a full network; the rollout apprentice's file "),
+        (3, f"apprentice:weights={SHIPPED_4P}", f"weights={SHIPPED_4P} was fitted for 4 "
+         "players, this table has 3; allowed: a file fitted for 3 players"),
+    ],
+)  # fmt: skip
+def test_a_seat_the_table_refuses_is_a_usage_error_of_the_option_that_gave_it(
+    args, named, players, spec, said
+):
+    """A fresh user's case: a prior on a head network or a weight file of another player
+    count was an error naming no option (the other errors of --bots name it)."""
+    others = ",expert" * (players - 1)  # --seats: the seat 0 refused, the others expert
+    given = [a.format(spec=spec, others=others) if isinstance(a, str) else a for a in args]
+    r = invoke(*given, "--players", players)
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "Traceback" not in text, text
+    assert f"Error: Invalid value for '{named}': {said}" in text
+
+
+def _no_review(*args, **kwargs):
+    raise AssertionError("the review ran: its --rollout was not checked up front")
+
+
+@pytest.mark.parametrize(
+    "weights, said",
+    [
+        (SHIPPED_4P, f"weights={SHIPPED_4P} was fitted for 4 players, this table has 2; "),
+        ("{tmp}/w.npz", "weights={tmp}/w.npz: not an apprentice weight file (Bad CRC-32"),
+    ],
+)
+def test_review_checks_the_rollouts_weight_file_before_the_review(
+    tmp_path, monkeypatch, weights, said
+):
+    """A fresh user's case: review's --rollout apprentice:weights=FILE of another player
+    count (or a damaged one) was refused only once the review ran, after its first deal's
+    play."""
+    _damaged_weights(tmp_path, "A")  # w.npz: a byte of part A flipped
+    monkeypatch.setattr(importlib.import_module("canasta_sim.search.review"), "review", _no_review)
+    rollout = f"apprentice:weights={str(weights).format(tmp=tmp_path)}"
+    r = invoke("review", "--deals", 1, "--players", 2, "--rollout", rollout)
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "Traceback" not in text, text
+    assert f"Error: Invalid value for '--rollout': {said.format(tmp=tmp_path)}" in text
+
+
+def test_review_of_a_run_folder_checks_the_rollouts_weight_file_for_its_players(
+    tmp_path, monkeypatch
+):
+    """The run folder's player count (2 here) is the table's: a 4-player file is refused."""
+    run = tmp_path / "run"
+    made = invoke("simulate", "--deals", 2, "--players", 2, "--bots", "expert", "--out", run)
+    assert made.exit_code == 0, made.output
+    monkeypatch.setattr(importlib.import_module("canasta_sim.search.review"), "review", _no_review)
+    r = invoke("review", run, "--rollout", f"apprentice:weights={SHIPPED_4P}")
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "Traceback" not in text, text
+    assert f"Invalid value for '--rollout': weights={SHIPPED_4P} was fitted for 4 players, " in text
+    assert "this table has 2" in text

@@ -389,3 +389,31 @@ def test_a_plan_json_with_a_field_no_plan_has_is_damaged_not_its_markers(tmp_pat
         text
     )
     assert str(marker) not in text
+
+
+def test_a_plan_json_of_an_earlier_bots_versions_apprentice_is_no_damage(tmp_path):
+    """A fresh user's case: a folder made before bots version 12 with --start apprentice (then
+    a full network; today's apprentice files are head networks, no start) was reported
+    damaged. It says which version wrote it and resumes with --start apprentice@11, its
+    stage markers of start apprentice too; plan.json then records that start."""
+    out = tmp_path / "t"
+    plan = _plain(out)
+    path = out / "plan.json"
+    earlier = json.dumps({**plan, "start": "apprentice"})
+    path.write_text(earlier)
+    (out / "round_1").mkdir()
+    (out / "round_1" / "fit_2p.done").write_text(earlier)
+    r = _train(out)  # --start apprentice@9
+    text = " ".join(r.output.split())
+    assert r.exit_code == 2 and "Traceback" not in text and "damaged" not in text, text
+    assert (
+        f"Invalid value for '--start': start=apprentice@9, but {path} says start=apprentice: "
+        "it was written by an earlier bots version (10 or 11), whose apprentice was a full "
+        "network; today's apprentice is a head network (bots version 12), which no training "
+        "starts from. Resume it with '--start apprentice@11'"
+    ) in text
+    assert "'--start apprentice@10' for a folder made by bots version 10" in text
+    assert path.read_text() == earlier
+    r = _train(out, "--start", "apprentice@11")
+    assert r.exit_code == 0, r.output
+    assert json.loads(path.read_text())["start"] == "apprentice@11"
