@@ -1,7 +1,8 @@
-"""Throughput: deals per second for 2, 3, 4 and 6 players, expert and random bots, on one
-thread and on all cores, each next to the floor kernel (benchmarks/floor_kernel.py): the bare
-chunk kernel (``kernel``) and the path users call, ``canasta_sim.simulate(..., records=False)``
-(``simulate``: seeds, chunks and aggregates included; ``x_kernel`` is its time over the kernel's).
+"""Throughput: deals per second for 2, 3, 4 and 6 players, the default bots (apprentice), the
+expert and random bots, on one thread and on all cores, each next to the floor kernel
+(benchmarks/floor_kernel.py): the bare chunk kernel (``kernel``) and the path users call,
+``canasta_sim.simulate(..., records=False)`` (``simulate``: seeds, chunks and aggregates
+included; ``x_kernel`` is its time over the kernel's).
 
 Run: ``python benchmarks/throughput.py [--deals N] [--repeats R] [--bots B,..]
 [--players P,..]``; writes ``results/bench/throughput.csv`` and ``throughput.md``.
@@ -55,7 +56,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=100_000, help="deals per timed call")
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--bots", default="expert,random")
+    parser.add_argument("--bots", default="apprentice,expert,random")
     parser.add_argument("--players", default="2,3,4,6", help="player counts (default 2,3,4,6)")
     parser.add_argument(
         "--no-simulate",

@@ -108,7 +108,8 @@ def _expert_chunk() -> None:
 
 
 def _apprentice_chunk() -> None:
-    """The chunk kernel of runs where every seat plays the learned bot (the default bots)."""
+    """The chunk kernel of runs where every seat plays the learned bot with a head network
+    (the default bots)."""
     simulate(8, rules=Rules(), bots="apprentice", records=True)
 
 
