@@ -57,6 +57,7 @@ from .nb.play import (
     play_apprentice_block_nb,
     play_block_nb,
     play_expert_block_nb,
+    play_plain_block_nb,
     play_search_block_nb,
     record_deal_nb,
 )
@@ -114,7 +115,13 @@ def _apprentice_chunk() -> None:
 
 
 def _chunk() -> None:
-    """The chunk kernel of runs of the other policies, without the search bot."""
+    """The chunk kernel of runs with the learned bot beside other policies, without the search
+    bot (and of tables of an earlier version's full network)."""
+    simulate(8, bots=["apprentice", "expert"], rules=Rules(), records=True)
+
+
+def _plain_chunk() -> None:
+    """The chunk kernel of runs of the policies other than the learned and the search bot."""
     simulate(8, bots=["greedy", "expert"], rules=Rules(), records=True)
 
 
@@ -238,6 +245,7 @@ GROUPS = (
         _bots,
         _expert_chunk,
         _env_batch,
+        _plain_chunk,
         _chunk,
         _apprentice_chunk,
     ),
@@ -250,6 +258,7 @@ GROUPS = (
 AFTER = {
     _bots: _expert,
     _expert_chunk: _expert,
+    _plain_chunk: _expert,
     _env_batch: _apprentice,
     _chunk: _apprentice,
     _apprentice_chunk: _apprentice,
@@ -307,13 +316,14 @@ def _run_apart() -> None:
 
 
 def _chunk_kernels_cached() -> bool:
-    """Whether numba's cache holds the four chunk kernels, among the last kernels of a cold
+    """Whether numba's cache holds the five chunk kernels, among the last kernels of a cold
     start (their cache index files exist; numba has no public call for this)."""
     try:
         return all(
             Path(k._cache._cache_file._index_path).exists()
             for k in (
                 play_block_nb,
+                play_plain_block_nb,
                 play_expert_block_nb,
                 play_apprentice_block_nb,
                 play_search_block_nb,
@@ -324,7 +334,7 @@ def _chunk_kernels_cached() -> bool:
 
 
 def warm_up(processes: int | None = None, *, load: bool = True, note: bool = False) -> None:
-    """Compile every kernel into numba's on-disk cache (or load it from there): the four
+    """Compile every kernel into numba's on-disk cache (or load it from there): the five
     chunk kernels through tiny runs, every kernel a :class:`Deal` calls (each move, each bot,
     scoring, traces) and the analysis kernels (worlds, rollouts). Kernels take one dtype per
     argument, so one call each covers every player count and rules variant.
@@ -334,7 +344,7 @@ def warm_up(processes: int | None = None, *, load: bool = True, note: bool = Fal
     processes : int, optional
         Worker processes compiling the two groups of :data:`GROUPS` side by side (default:
         two, at most the machine's cores; 1: everything in this process). More than two gain
-        nothing. None are started when the cache already holds the four chunk
+        nothing. None are started when the cache already holds the five chunk
         kernels.
     load : bool, optional
         Also load every kernel into this process (default). ``False`` leaves the cache filled

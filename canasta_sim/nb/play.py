@@ -6,11 +6,14 @@ The chunk kernel takes its arguments as a few named groups: the deals' inputs (o
 searches or plays the learned bot), the learned bot's weight sets and feature work
 (:class:`Learned`, the work empty when no seat plays it) and the records written (:class:`Rows`).
 
-There are four block kernels, and :func:`play_chunk` picks one in Python: numba compiles a kernel
+There are five block kernels, and :func:`play_chunk` picks one in Python: numba compiles a kernel
 with everything it calls, so a run compiles only the policies its kernel can play. The one that can
 play the search bot (:func:`play_search_block_nb`) also compiles the search bot and its rollouts,
-which took about two thirds of a cold start's compile time; runs where no seat searches
-(``compare``, studies) use :func:`play_block_nb`, which plays every other policy; runs where every
+which took about two thirds of a cold start's compile time; runs where no seat searches but one
+plays the learned bot use :func:`play_block_nb`, which plays every other policy; runs of the
+other policies only (``compare expert greedy``) :func:`play_plain_block_nb`, which compiles
+neither the learned bot nor the search bot (a cold ``compare expert greedy`` took 1.7 times
+the CPU with the learned bot's paths in its kernel); runs where every
 seat plays the learned bot with a head network (the default bots) use
 :func:`play_apprentice_block_nb`, which compiles no other policy and not the full network's path of
 earlier versions (a table of ``apprentice@11`` plays in :func:`play_block_nb`), and runs where
@@ -30,6 +33,7 @@ from .bots.features import feature_work
 from .bots.memory import BOT_DTYPE
 from .bots.policies import (
     LEARNED_CODES,
+    PLAIN_CODES,
     SEARCH_CODES,
     WORK_CODES,
     ApprenticeParam,
@@ -41,6 +45,7 @@ from .bots.turn import (
     expert_table_turn_nb,
     head_seat_turn_nb,
     learned_turn_nb,
+    play_turn_nb,
     search_turn_nb,
 )
 from .engine.deal import start_deal_nb
@@ -193,6 +198,18 @@ def play_expert_deal_nb(state, rules, bot, deal, seating, log):
 
 
 @inline_kernel
+def play_plain_deal_nb(state, rules, bot, deal, seating, log):
+    """:func:`play_deal_nb` for a table of the policies that need no work arrays
+    (:data:`~.bots.policies.PLAIN_CODES`: neither the learned bot nor the search bot;
+    :func:`.bots.turn.play_turn_nb`)."""
+    policies = seating.policies[deal.seating]
+    params = seating.params[deal.seating]
+    start_play_deal_nb(state, rules, deal, log)
+    while state.g[DealSlot.phase] != Phase.over:
+        play_turn_nb(state, rules, bot, policies, params, log)
+
+
+@inline_kernel
 def play_apprentice_deal_nb(state, rules, bot, deal, seating, search, learned, block, log):
     """:func:`play_deal_nb` for a table where every seat plays the learned bot with a head
     network (:func:`.bots.turn.head_seat_turn_nb`)."""
@@ -333,6 +350,18 @@ def play_expert_block_nb(block, n_blocks, rules, deals, seating, blocks, rows, l
 
 
 @nb.njit(cache=True, _nrt=False, nogil=True)
+def play_plain_block_nb(block, n_blocks, rules, deals, seating, blocks, rows, log):
+    """:func:`play_block_nb` for seatings of the policies that need no work arrays (no
+    learned bot, no search bot)."""
+    state = blocks.states[block]
+    bot = blocks.bots[block]
+    n = deals.shape[0]
+    for i in range(block * n // n_blocks, (block + 1) * n // n_blocks):
+        play_plain_deal_nb(state, rules, bot, deals[i], seating, log)
+        record_deal_nb(state, rules, rows.deals[i], rows.sides[i])
+
+
+@nb.njit(cache=True, _nrt=False, nogil=True)
 def play_apprentice_block_nb(
     block, n_blocks, rules, deals, seating, blocks, search, learned, rows, log
 ):
@@ -378,8 +407,8 @@ def play_chunk(
     threads.
 
     The parallel loop runs in Python threads over blocks of deals (:func:`play_block_nb`,
-    :func:`play_expert_block_nb`, :func:`play_apprentice_block_nb` or
-    :func:`play_search_block_nb`, as the seats' policies need; each releases the GIL), not
+    :func:`play_plain_block_nb`, :func:`play_expert_block_nb`, :func:`play_apprentice_block_nb`
+    or :func:`play_search_block_nb`, as the seats' policies need; each releases the GIL), not
     in a ``parallel=True`` kernel: numba links the whole program into such a kernel and into
     each of its two loop wrappers and optimises and compiles it again each time, about 15 s
     more of a cold start.
@@ -422,10 +451,12 @@ def play_chunk(
     rows = Rows(deal_rows, side_rows)
     no_log = np.zeros((0, EV_LEN), np.int32)
     total = np.int64(n_blocks)
-    if (policies == PolicyCode.expert).all():
+    experts = bool((policies == PolicyCode.expert).all())
+    if experts or np.isin(policies, PLAIN_CODES).all():
+        plain = play_expert_block_nb if experts else play_plain_block_nb
 
         def block(b):
-            play_expert_block_nb(np.int64(b), total, rules, deals, seating, blocks, rows, no_log)
+            plain(np.int64(b), total, rules, deals, seating, blocks, rows, no_log)
 
     else:
         # the search bot's kernel only when a seat plays it

@@ -18,6 +18,7 @@ from canasta_sim.nb import play
 POSITION = Path(__file__).resolve().parents[2] / "docs" / "positions" / "take_or_draw.toml"
 KERNELS = (
     "play_block_nb",
+    "play_plain_block_nb",
     "play_expert_block_nb",
     "play_apprentice_block_nb",
     "play_search_block_nb",
@@ -29,8 +30,9 @@ KERNELS = (
     [
         (["expert"] * 4, "play_expert_block_nb"),
         (["expert:pile_threshold=5", "expert"] * 2, "play_expert_block_nb"),
-        (["expert", "greedy"] * 2, "play_block_nb"),
-        (["random"] * 4, "play_block_nb"),
+        (["expert", "greedy"] * 2, "play_plain_block_nb"),
+        (["random"] * 4, "play_plain_block_nb"),
+        (["careful", "expert:pile_threshold=5"] * 2, "play_plain_block_nb"),
         (["pimc:worlds=1", "expert"] * 2, "play_search_block_nb"),
         (["apprentice", "expert"] * 2, "play_block_nb"),
         (["apprentice"] * 4, "play_apprentice_block_nb"),
@@ -73,6 +75,17 @@ def test_the_apprentice_table_kernel_plays_as_the_general_one(players, monkeypat
     seats = (["apprentice:top=3", "apprentice"] * 3)[:players]
     fast = _sides(seats)
     monkeypatch.setattr(play, "PolicyCode", play.PolicyCode._replace(apprentice=-1))
+    general = _sides(seats)
+    pd.testing.assert_frame_equal(fast, general)
+
+
+@pytest.mark.parametrize("players", [2, 4, 6])
+def test_the_plain_table_kernel_plays_as_the_general_one(players, monkeypatch):
+    """Deals of a table of the policies that need no work arrays (greedy, expert, careful,
+    random) are the same in their table kernel and in the kernel of every other policy."""
+    seats = (["greedy", "careful", "expert:pile_threshold=5", "random"] * 2)[:players]
+    fast = _sides(seats)
+    monkeypatch.setattr(play, "PLAIN_CODES", ())  # never a plain table
     general = _sides(seats)
     pd.testing.assert_frame_equal(fast, general)
 
