@@ -9,11 +9,12 @@ for its candidates with its weight sets and feature work. numba compiles every p
 branch to, so each loop calls the turn that holds only what it may play: :func:`search_turn_nb`
 (whole deals) adds the search bot's branch in front of :func:`learned_turn_nb` (the rollouts'
 turn), which adds the learned bot's in front of :func:`play_turn_nb`; a table where every seat
-plays the expert (`--bots expert`) has :func:`expert_table_turn_nb`, which holds no other policy,
-and one where every seat plays the learned bot with a head network (the default)
-:func:`head_seat_turn_nb`. From Python, :func:`play_turn` calls each code's turn kernel as the
-policy table (:data:`~.policies.POLICIES`) names it. Every move goes through the checked move
-kernels, so a bot cannot make an illegal move.
+plays the expert (`--bots expert`) has :func:`expert_table_turn_nb`, which holds no other policy;
+one where every seat plays the learned bot with a head network (the default)
+:func:`head_seat_turn_nb`, and one of the policies without work arrays :func:`play_turn_nb`. From
+Python, :func:`play_turn` calls each code's turn kernel as the policy table
+(:data:`~.policies.POLICIES`) names it. Every move goes through the checked move kernels, so a bot
+cannot make an illegal move.
 """
 
 from importlib import import_module
