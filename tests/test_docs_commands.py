@@ -79,7 +79,8 @@ _CI = "run by .ci/run, which runs every check of the Development section"
 #: The README's commands that the test does not run, each with why (comments left out).
 LONG = {
     "python3 -m venv .venv && . .venv/bin/activate && pip install -e . && canasta-sim simulate "
-    "--deals 1000000 --out results/main": "an install, then the million-deal main job",
+    "--deals 1000000 --out results/main && canasta-sim report results/main": "an install, then "
+    "the million-deal main job and its report",
     'python3 -m venv .venv && . .venv/bin/activate && pip install -e ".[test]" && python -m '
     "pytest -q -n 2": "an install, then the whole normal tier (.ci/run runs it)",
     "canasta-sim simulate --deals 10000000 --quiet": "ten million deals",

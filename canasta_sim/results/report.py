@@ -106,7 +106,13 @@ def write_report(run_dir) -> Path:
             f"cell's folder (cells/NNN-...) is a run folder and can be reported alone"
         )
     manifest, agg, rules = read_run(folder)
-    table = summary(agg, rules, policy_label(manifest))
+    try:
+        table = summary(agg, rules, policy_label(manifest))
+    except ValueError as exc:  # counts no run writes: more sides with a count than deals, say
+        path = str(folder / "aggregates.json")
+        raise ValueError(
+            f"{path!r} is not readable aggregates ({exc}); allowed: the aggregates.json a run wrote"
+        ) from None
     caption = _caption(manifest, rules)
     figures = {
         "score_distribution.png": _plot_scores(agg),

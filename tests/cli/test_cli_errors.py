@@ -450,6 +450,20 @@ def test_hand_edited_counts_are_named_by_report_and_merge(runs, tmp_path, edit, 
         assert not (bad / "report.md").exists() and not (tmp_path / "m").exists()
 
 
+def test_counts_beyond_the_deals_are_named_by_report(runs, tmp_path):
+    """More sides with red threes than the run's sides played (20 deals of 2 sides: at most 40)
+    cannot come from a run: the report names the file, and writes nothing."""
+    bad = _copy(runs / "a", tmp_path / "bad")
+    d = json.loads((bad / "aggregates.json").read_text())
+    d["counts"]["red_threes"] = (np.asarray(d["counts"]["red_threes"]) * 1000).tolist()
+    (bad / "aggregates.json").write_text(json.dumps(d))
+    r = CliRunner().invoke(main, ["report", str(bad)])
+    out = " ".join(r.output.split())
+    assert r.exit_code == 2 and "Traceback" not in out, r.output
+    assert f"'{bad / 'aggregates.json'}' is not readable aggregates" in out
+    assert not (bad / "report.md").exists()
+
+
 @pytest.mark.parametrize("command", ["replay", "merge", "report", "analyse"])
 def test_a_partial_manifest_is_refused_with_the_file_named(runs, tmp_path, command):
     bad = _copy(runs / "a", tmp_path / "bad")
